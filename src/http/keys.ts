@@ -1,0 +1,48 @@
+// Ed25519 key material. node:crypto parses the PEM containers; signing itself is done elsewhere with @noble/ed25519.
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+
+export interface Ed25519KeyPair {
+  /** The 32-byte private seed (RFC 8032 "secret key"). */
+  seed: Uint8Array;
+  /** The 32-byte public key. */
+  publicKey: Uint8Array;
+  publicKeyPem: string;
+}
+
+export class KeyError extends Error {}
+
+function fromBase64url(s: string): Uint8Array {
+  return new Uint8Array(Buffer.from(s, 'base64url'));
+}
+
+/** Reads a PKCS8 PEM Ed25519 private key. Throws KeyError with a one-line reason otherwise. */
+export function parsePrivateKeyPem(pem: string): Ed25519KeyPair {
+  let key: KeyObject;
+  try {
+    key = createPrivateKey({ key: pem, format: 'pem' });
+  } catch {
+    throw new KeyError('is not a PKCS8 PEM private key (expected "-----BEGIN PRIVATE KEY-----")');
+  }
+  if (key.asymmetricKeyType !== 'ed25519') {
+    throw new KeyError(`is a ${key.asymmetricKeyType ?? 'unknown'} key, not Ed25519`);
+  }
+  const jwk = key.export({ format: 'jwk' });
+  const pub = createPublicKey(key);
+  return {
+    seed: fromBase64url(jwk.d as string),
+    publicKey: fromBase64url(jwk.x as string),
+    publicKeyPem: pub.export({ format: 'pem', type: 'spki' }).toString(),
+  };
+}
+
+/** A fresh key pair, as PEM texts and raw bytes: the local target and the reference server make their own. */
+export function generateEd25519(): Ed25519KeyPair & { privateKeyPem: string } {
+  const { privateKey } = generateKeyPairSync('ed25519');
+  const privateKeyPem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+  return { ...parsePrivateKeyPem(privateKeyPem), privateKeyPem };
+}
+
+/** A node:crypto public key object from raw 32 bytes, for verification with node:crypto. */
+export function publicKeyFromRaw(raw: Uint8Array): KeyObject {
+  return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(raw).toString('base64url') }, format: 'jwk' });
+}

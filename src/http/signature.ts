@@ -1,0 +1,210 @@
+// RFC 9421 signing with @noble/ed25519 (client side) and verification with node:crypto (server and receiver side):
+// two independent Ed25519 implementations, so each side checks the other.
+import { verify as cryptoVerify, createPublicKey, type KeyObject } from 'node:crypto';
+import * as ed from '@noble/ed25519';
+import { sha512 } from '@noble/hashes/sha2.js';
+import { parseDictionary, isInnerList, serializeInnerList, type InnerList } from 'structured-headers';
+import { hasHeader, headerValue, type HttpMessage } from './message.js';
+import { signatureBase, signatureParamsValue, SignatureBaseError, type SignatureParam } from './signature-base.js';
+import { publicKeyFromRaw } from './keys.js';
+
+ed.hashes.sha512 = sha512;
+
+/** The component order of the signing profile (GUIDE "Signing profile"; spec "Common request rules"). */
+export const PROFILE_COMPONENTS = [
+  '@method',
+  '@target-uri',
+  '@path',
+  '@query',
+  'authorization',
+  'content-digest',
+  'content-length',
+  'content-type',
+  'x-client-id',
+  'x-idempotency-key',
+] as const;
+
+/** The components a request covers: every profile component it carries ("covers the headers that the request carries"). */
+export function profileComponents(message: HttpMessage): string[] {
+  const hasQuery = new URL(message.url).search !== '';
+  return PROFILE_COMPONENTS.filter((c) => {
+    if (c === '@query') return hasQuery;
+    if (c.startsWith('@')) return true;
+    return hasHeader(message.headers, c);
+  });
+}
+
+export const DEFAULT_LABEL = 'sig1';
+/** Validity window of a signature we make: long enough for a slow network and modest clock skew, short against replay. */
+export const DEFAULT_SIGNATURE_TTL_SECONDS = 300;
+
+export interface SignOptions {
+  keyId: string;
+  /** 32-byte Ed25519 seed. */
+  privateKey: Uint8Array;
+  label?: string;
+  /** Covered components; defaults to the profile components the message carries. */
+  components?: readonly string[];
+  /** Unix seconds; defaults to now. */
+  created?: number;
+  /** Unix seconds; defaults to created + 300. */
+  expires?: number;
+  /** The full parameter list in order; when given it replaces keyid/created/expires. */
+  params?: readonly SignatureParam[];
+}
+
+export interface SignedHeaders {
+  signatureInput: string;
+  signature: string;
+  /** The signature base that was signed (useful in reports; contains no secret). */
+  base: string;
+  label: string;
+  components: string[];
+  params: SignatureParam[];
+}
+
+export function nowSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+/** Signs a message and returns the Signature-Input and Signature field values. */
+export function signRequest(message: HttpMessage, options: SignOptions): SignedHeaders {
+  const label = options.label ?? DEFAULT_LABEL;
+  const components = [...(options.components ?? profileComponents(message))];
+  const created = options.created ?? nowSeconds();
+  const params: SignatureParam[] = options.params
+    ? [...options.params]
+    : [
+        ['keyid', options.keyId],
+        ['created', created],
+        ['expires', options.expires ?? created + DEFAULT_SIGNATURE_TTL_SECONDS],
+      ];
+  const paramsValue = signatureParamsValue(components, params);
+  const base = signatureBase(message, components, paramsValue);
+  const sig = ed.sign(new TextEncoder().encode(base), options.privateKey);
+  return {
+    signatureInput: `${label}=${paramsValue}`,
+    signature: `${label}=:${Buffer.from(sig).toString('base64')}:`,
+    base,
+    label,
+    components,
+    params,
+  };
+}
+
+export type PublicKeyInput = KeyObject | Uint8Array | string;
+
+export interface VerifyOptions {
+  /** The verification key, or a function from keyid to key (undefined: unknown key). */
+  key: PublicKeyInput | ((keyId: string | undefined) => PublicKeyInput | undefined);
+  /** Which signature to check; defaults to the only (or first) one in Signature-Input. */
+  label?: string;
+  /** Components that must be covered; a signature that leaves one out is rejected. */
+  requiredComponents?: readonly string[];
+  /** Unix seconds "now"; defaults to the clock. */
+  now?: number;
+  /** Tolerated clock skew in seconds for created/expires. */
+  skewSeconds?: number;
+  /** Reject a signature without expires, or whose window is longer than this many seconds. */
+  maxAgeSeconds?: number;
+  requireCreated?: boolean;
+  requireExpires?: boolean;
+}
+
+export interface SignatureVerdict {
+  ok: boolean;
+  /** Why it failed; absent when ok. */
+  reason?: string;
+  label?: string;
+  keyId?: string;
+  components?: string[];
+  params?: Record<string, string | number | boolean>;
+  base?: string;
+}
+
+function toKeyObject(key: PublicKeyInput): KeyObject {
+  if (typeof key === 'string') return createPublicKey(key);
+  if (key instanceof Uint8Array) return publicKeyFromRaw(key);
+  return key;
+}
+
+/** Verifies an RFC 9421 Ed25519 signature on a message, whatever its label, component order and parameters. */
+export function verifySignature(message: HttpMessage & { signatureInput?: string; signature?: string }, options: VerifyOptions): SignatureVerdict {
+  const inputField = message.signatureInput ?? headerValue(message.headers, 'signature-input');
+  const sigField = message.signature ?? headerValue(message.headers, 'signature');
+  if (!inputField) return { ok: false, reason: 'no Signature-Input header' };
+  if (!sigField) return { ok: false, reason: 'no Signature header' };
+  let inputs, sigs;
+  try {
+    inputs = parseDictionary(inputField);
+  } catch {
+    return { ok: false, reason: 'Signature-Input is not a structured dictionary' };
+  }
+  try {
+    sigs = parseDictionary(sigField);
+  } catch {
+    return { ok: false, reason: 'Signature is not a structured dictionary' };
+  }
+  const label = options.label ?? [...inputs.keys()][0];
+  if (label === undefined) return { ok: false, reason: 'Signature-Input is empty' };
+  const input = inputs.get(label);
+  if (input === undefined || !isInnerList(input)) return { ok: false, label, reason: `Signature-Input has no inner list labelled "${label}"` };
+  const sigMember = sigs.get(label);
+  if (sigMember === undefined || isInnerList(sigMember) || !(sigMember[0] instanceof ArrayBuffer)) {
+    return { ok: false, label, reason: `Signature has no byte sequence labelled "${label}"` };
+  }
+  const [items, paramMap] = input as InnerList;
+  const components: string[] = [];
+  for (const [name, itemParams] of items) {
+    if (typeof name !== 'string') return { ok: false, label, reason: 'a covered component is not a string' };
+    if (itemParams.size > 0) return { ok: false, label, reason: `component parameters (on "${name}") are not supported by this profile` };
+    components.push(name);
+  }
+  const params: Record<string, string | number | boolean> = {};
+  for (const [k, v] of paramMap) {
+    params[k] = typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : String(v);
+  }
+  const keyId = typeof params.keyid === 'string' ? params.keyid : undefined;
+  const verdict: SignatureVerdict = { ok: false, label, keyId, components, params };
+
+  for (const required of options.requiredComponents ?? []) {
+    if (!components.includes(required)) return { ...verdict, reason: `the signature does not cover "${required}"` };
+  }
+  const now = options.now ?? nowSeconds();
+  const skew = options.skewSeconds ?? 0;
+  const created = params.created;
+  const expires = params.expires;
+  if (created !== undefined && (typeof created !== 'number' || !Number.isInteger(created))) return { ...verdict, reason: 'created is not an integer' };
+  if (expires !== undefined && (typeof expires !== 'number' || !Number.isInteger(expires))) return { ...verdict, reason: 'expires is not an integer' };
+  if (options.requireCreated && created === undefined) return { ...verdict, reason: 'the signature has no created parameter' };
+  if (options.requireExpires && expires === undefined) return { ...verdict, reason: 'the signature has no expires parameter' };
+  if (typeof created === 'number' && created > now + skew) return { ...verdict, reason: `created (${created}) is in the future (now ${now})` };
+  if (typeof expires === 'number' && expires < now - skew) return { ...verdict, reason: `expired at ${expires} (now ${now})` };
+  if (typeof created === 'number' && typeof expires === 'number' && expires < created) return { ...verdict, reason: 'expires is before created' };
+  if (options.maxAgeSeconds !== undefined && typeof created === 'number') {
+    if (created < now - options.maxAgeSeconds - skew) return { ...verdict, reason: `created (${created}) is older than ${options.maxAgeSeconds} s` };
+    if (typeof expires === 'number' && expires - created > options.maxAgeSeconds) return { ...verdict, reason: `validity window of ${expires - created} s exceeds ${options.maxAgeSeconds} s` };
+  }
+
+  let base: string;
+  try {
+    // Re-serialising the parsed inner list keeps parameter order and types (a token stays a token).
+    base = signatureBase(message, components, serializeInnerList(input as InnerList));
+  } catch (e) {
+    if (e instanceof SignatureBaseError) return { ...verdict, reason: e.message };
+    throw e;
+  }
+  const keyInput = typeof options.key === 'function' ? options.key(keyId) : options.key;
+  if (keyInput === undefined) return { ...verdict, base, reason: `unknown keyid ${keyId === undefined ? '(none given)' : JSON.stringify(keyId)}` };
+  let key: KeyObject;
+  try {
+    key = toKeyObject(keyInput);
+  } catch {
+    return { ...verdict, base, reason: 'the verification key cannot be read' };
+  }
+  if (key.asymmetricKeyType !== 'ed25519') return { ...verdict, base, reason: `the key is ${key.asymmetricKeyType ?? 'unknown'}, not Ed25519` };
+  const signature = Buffer.from(sigMember[0] as ArrayBuffer);
+  const valid = signature.length === 64 && cryptoVerify(null, Buffer.from(base, 'utf8'), key, signature);
+  return valid ? { ...verdict, ok: true, base } : { ...verdict, base, reason: 'the signature does not verify against the signature base' };
+}
+
