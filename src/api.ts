@@ -1,0 +1,64 @@
+// The library entry point behind `conformance run`: resolve the target, run the selected suites, write the reports.
+import { loadConfig, selectTarget } from './config/load.js';
+import type { LoadedConfig, ResolvedTarget } from './config/types.js';
+import { runChecks, type FailOn } from './runner/run.js';
+import type { RunResult } from './runner/types.js';
+import { ReporterMux, type Reporter } from './report/reporter.js';
+import { JunitReporter } from './report/junit.js';
+import { JsonReporter } from './report/json.js';
+import { startLocalTarget, LOCAL_TARGET } from './targets/local.js';
+import { suites } from '../suites/index.js';
+
+export interface RunOptions {
+  /** A loaded config, or the path of a config file; by default conformance.config.json in `cwd` when present. */
+  config?: LoadedConfig | string;
+  cwd?: string;
+  /** Target name; `local` (the embedded reference server) when absent. */
+  target?: string;
+  suites?: string[];
+  grep?: string;
+  failOn?: FailOn;
+  /** Write a JUnit XML report to this path. */
+  junit?: string;
+  /** Write the JSON report to this path. */
+  json?: string;
+  /** More reporters (e.g. the terminal one). */
+  reporters?: Reporter[];
+  long?: boolean;
+  requestTimeoutMs?: number;
+  checkTimeoutMs?: number;
+  maxBodyBytes?: number;
+}
+
+export async function run(options: RunOptions = {}): Promise<RunResult> {
+  const name = options.target ?? LOCAL_TARGET;
+  const reporters: Reporter[] = [...(options.reporters ?? [])];
+  if (options.junit) reporters.push(new JunitReporter(options.junit));
+  if (options.json) reporters.push(new JsonReporter(options.json));
+
+  let target: ResolvedTarget;
+  let stop: (() => Promise<void>) | undefined;
+  if (name === LOCAL_TARGET) {
+    const local = await startLocalTarget();
+    target = local.target;
+    stop = local.stop;
+  } else {
+    const config = typeof options.config === 'object' ? options.config : await loadConfig({ configPath: options.config, cwd: options.cwd });
+    target = selectTarget(config, name);
+  }
+  try {
+    return await runChecks({
+      target,
+      suites,
+      selection: { suites: options.suites, grep: options.grep },
+      failOn: options.failOn,
+      reporter: new ReporterMux(reporters),
+      flags: { long: options.long ?? false },
+      requestTimeoutMs: options.requestTimeoutMs,
+      checkTimeoutMs: options.checkTimeoutMs,
+      maxBodyBytes: options.maxBodyBytes,
+    });
+  } finally {
+    await stop?.();
+  }
+}

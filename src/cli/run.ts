@@ -1,0 +1,33 @@
+import { run } from '../api.js';
+import { humanReporterForStdout } from '../report/human.js';
+
+export interface RunCommandOptions {
+  target: string;
+  config?: string;
+  suite?: string;
+  grep?: string;
+  junit?: string;
+  json?: string;
+  failOn: 'must' | 'should';
+  long: boolean;
+  timeout: number;
+  maxBody: number;
+}
+
+/** `conformance run`: returns the exit code (0 pass, 1 a check that fails the run failed). */
+export async function runCommand(opts: RunCommandOptions): Promise<number> {
+  const result = await run({
+    target: opts.target,
+    config: opts.config,
+    suites: opts.suite?.split(','),
+    grep: opts.grep,
+    junit: opts.junit,
+    json: opts.json,
+    failOn: opts.failOn,
+    long: opts.long,
+    requestTimeoutMs: opts.timeout,
+    maxBodyBytes: opts.maxBody,
+    reporters: [humanReporterForStdout()],
+  });
+  return result.exitCode;
+}

@@ -1,0 +1,47 @@
+/** Fixture ids on the target; a check whose fixture is missing is skipped with that reason. */
+export interface Fixtures {
+  customerId?: number;
+  otherCustomerId?: number;
+  accountId?: number;
+  assetId?: number;
+  transactionId?: number;
+  mutableCustomerId?: number;
+  paginationCustomerId?: number;
+  unknownId?: number;
+}
+
+export type FixtureName = keyof Fixtures;
+
+export type WebhookTls = 'self-signed' | 'none' | { certFile: string; keyFile: string };
+
+export interface WebhookConfig {
+  /** host:port the receiver binds; port 0 picks a free port. */
+  listen: string;
+  /** The https URL the server must call, when it differs from the listen address. */
+  publicUrl?: string;
+  tls: WebhookTls;
+}
+
+/** A target after loading: env vars substituted, files read, paths absolute, key parsed. Holds secrets: never print it. */
+export interface ResolvedTarget {
+  name: string;
+  /** Base URL including /v1, without a trailing slash. */
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  keyId: string;
+  /** PKCS8 PEM text of the Ed25519 private key. */
+  privateKeyPem: string;
+  /** 32-byte Ed25519 seed from privateKeyPem. */
+  privateKey: Uint8Array;
+  /** PEM text of extra CA certificates, when the config gives caFile. */
+  ca?: string;
+  fixtures: Fixtures;
+  webhook: WebhookConfig;
+}
+
+export interface LoadedConfig {
+  /** Absolute path of the config file, or undefined when only the built-in local target is available. */
+  path?: string;
+  targets: Record<string, ResolvedTarget>;
+}

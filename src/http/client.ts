@@ -1,0 +1,273 @@
+// The signed HTTP client every check uses. It builds what a correct client sends (spec "Common request rules"),
+// and lets a negative check alter any part of it before or after signing, since those checks must send what a
+// correct client never would.
+import { randomUUID } from 'node:crypto';
+import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
+import { contentDigest } from './digest.js';
+import { removeHeader, headerValue, type HttpMessage } from './message.js';
+import { signRequest, type SignOptions } from './signature.js';
+import { Redactor } from './redact.js';
+import type { Exchange } from './exchange.js';
+
+export const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+const EXCERPT_BYTES = 4096;
+
+export interface ClientIdentity {
+  baseUrl: string;
+  clientId: string;
+  keyId: string;
+  /** 32-byte Ed25519 seed. */
+  privateKey: Uint8Array;
+}
+
+export interface ClientOptions extends ClientIdentity {
+  ca?: string;
+  timeoutMs?: number;
+  maxBodyBytes?: number;
+  redactor?: Redactor;
+}
+
+/** A request as it will go on the wire, open to alteration by `tamper`. */
+export interface PreparedRequest extends HttpMessage {
+  body?: Uint8Array;
+}
+
+export type QueryValue = string | number | boolean | bigint | undefined;
+
+export interface RequestSpec {
+  method: string;
+  /** Path relative to the base URL (e.g. "/customers/1042"), or an absolute URL. */
+  path: string;
+  query?: Record<string, QueryValue> | Array<[string, string]>;
+  /** A JSON body, serialised as given (use `body` for exact bytes). */
+  json?: unknown;
+  /** A form-encoded body. */
+  form?: Record<string, string>;
+  /** Raw body bytes or text, with `contentType`. */
+  body?: string | Uint8Array;
+  contentType?: string;
+  /** Bearer token; null sends no Authorization header. */
+  token?: string | null;
+  /** null sends no X-Client-Id; a string replaces the configured id. */
+  clientId?: string | null;
+  /** null sends no idempotency header on a mutating request; a string sets its value. */
+  idempotencyKey?: string | null;
+  /** Extra headers added before signing (covered when they are profile components). */
+  headers?: Array<[string, string]>;
+  /** false sends the request unsigned; an object overrides any signing option (key, keyId, components, created, expires, label, params). */
+  sign?: false | Partial<SignOptions>;
+  /** Runs after signing on the request about to be sent: drop or alter headers, change the body, and so on. */
+  tamper?: (req: PreparedRequest) => void;
+  timeoutMs?: number;
+  maxBodyBytes?: number;
+  signal?: AbortSignal;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Array<[string, string]>;
+  body: Uint8Array;
+  text: string;
+  /** The exchange as recorded (redacted). */
+  exchange: Exchange;
+  header(name: string): string | undefined;
+}
+
+/** The server did not give a usable HTTP response: refused, reset, timed out, or a body over the cap. */
+export class TransportError extends Error {
+  constructor(message: string, readonly exchange: Exchange) {
+    super(message);
+    this.name = 'TransportError';
+  }
+}
+
+export type ExchangeSink = (exchange: Exchange) => void;
+
+export class SignedClient {
+  readonly identity: ClientIdentity;
+  readonly redactor: Redactor;
+  private readonly dispatcher: Dispatcher;
+  private readonly timeoutMs: number;
+  private readonly maxBodyBytes: number;
+  private nextSeq = 1;
+
+  constructor(options: ClientOptions) {
+    this.identity = { baseUrl: options.baseUrl.replace(/\/+$/, ''), clientId: options.clientId, keyId: options.keyId, privateKey: options.privateKey };
+    this.redactor = options.redactor ?? new Redactor();
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.dispatcher = new Agent({
+      connect: { timeout: this.timeoutMs, ...(options.ca ? { ca: options.ca } : {}) },
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+      // Servers under test may be slow to close; never let an idle socket keep the process alive.
+      keepAliveTimeout: 1_000,
+    });
+  }
+
+  /** Builds and signs a request without sending it. */
+  prepare(spec: RequestSpec): PreparedRequest {
+    const method = spec.method.toUpperCase();
+    const url = this.resolveUrl(spec.path, spec.query);
+    const headers: Array<[string, string]> = [];
+    if (spec.token !== undefined && spec.token !== null) headers.push(['Authorization', `Bearer ${spec.token}`]);
+    const clientId = spec.clientId === undefined ? this.identity.clientId : spec.clientId;
+    if (clientId !== null) headers.push(['X-Client-Id', clientId]);
+    if (MUTATING_METHODS.has(method)) {
+      const key = spec.idempotencyKey === undefined ? randomUUID() : spec.idempotencyKey;
+      if (key !== null) headers.push(['X-Idempotency-Key', key]);
+    }
+    const body = encodeBody(spec);
+    if (body) {
+      headers.push(['Content-Type', body.contentType]);
+      headers.push(['Content-Length', String(body.bytes.byteLength)]);
+      headers.push(['Content-Digest', contentDigest(body.bytes)]);
+    }
+    headers.push(...(spec.headers ?? []));
+    const req: PreparedRequest = { method, url, headers, ...(body ? { body: body.bytes } : {}) };
+    if (spec.sign !== false) {
+      const signed = signRequest(req, { keyId: this.identity.keyId, privateKey: this.identity.privateKey, ...(spec.sign ?? {}) });
+      req.headers.push(['Signature-Input', signed.signatureInput], ['Signature', signed.signature]);
+    }
+    spec.tamper?.(req);
+    return req;
+  }
+
+  /** Sends a request; every outcome is recorded through `sink`. Throws TransportError when no usable response came. */
+  async send(spec: RequestSpec, sink?: ExchangeSink, checkId = 'session'): Promise<HttpResponse> {
+    const req = this.prepare(spec);
+    return this.sendPrepared(req, { timeoutMs: spec.timeoutMs, maxBodyBytes: spec.maxBodyBytes, signal: spec.signal }, sink, checkId);
+  }
+
+  async sendPrepared(
+    req: PreparedRequest,
+    limits: { timeoutMs?: number; maxBodyBytes?: number; signal?: AbortSignal },
+    sink?: ExchangeSink,
+    checkId = 'session',
+  ): Promise<HttpResponse> {
+    const timeoutMs = limits.timeoutMs ?? this.timeoutMs;
+    const cap = limits.maxBodyBytes ?? this.maxBodyBytes;
+    const started = Date.now();
+    const exchange: Exchange = {
+      seq: this.nextSeq++,
+      checkId,
+      startedAt: new Date(started).toISOString(),
+      durationMs: 0,
+      request: this.recordMessage(req.headers, req.body, { method: req.method, url: req.url }),
+    };
+    const signals = [AbortSignal.timeout(timeoutMs), ...(limits.signal ? [limits.signal] : [])];
+    const signal = AbortSignal.any(signals);
+    const finish = (): void => {
+      exchange.durationMs = Date.now() - started;
+      sink?.(exchange);
+    };
+    try {
+      const res = await undiciRequest(req.url, {
+        method: req.method as Dispatcher.HttpMethod,
+        headers: req.headers.flat(),
+        body: req.body ? Buffer.from(req.body) : null,
+        dispatcher: this.dispatcher,
+        signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      const headers = responseHeaders(res.headers);
+      const body = await readCapped(res.body, cap);
+      exchange.response = { status: res.statusCode, ...this.recordMessage(headers, body) };
+      finish();
+      return {
+        status: res.statusCode,
+        headers,
+        body,
+        text: new TextDecoder().decode(body),
+        exchange,
+        header: (name) => headerValue(headers, name),
+      };
+    } catch (err) {
+      exchange.error = describeTransportError(err, timeoutMs, cap, signal);
+      finish();
+      throw new TransportError(exchange.error, exchange);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+
+  resolveUrl(path: string, query?: RequestSpec['query']): string {
+    const url = /^https?:\/\//i.test(path) ? new URL(path) : new URL(`${this.identity.baseUrl}${path.startsWith('/') ? '' : '/'}${path}`);
+    const pairs = Array.isArray(query) ? query : Object.entries(query ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)] as [string, string]);
+    for (const [k, v] of pairs) url.searchParams.append(k, v);
+    return url.toString();
+  }
+
+  private recordMessage<T extends object>(headers: Array<[string, string]>, body: Uint8Array | undefined, extra?: T) {
+    const size = body?.byteLength ?? 0;
+    const excerpt = body && size > 0 ? this.redactor.text(new TextDecoder().decode(body.subarray(0, EXCERPT_BYTES))) : undefined;
+    return {
+      ...(extra as T),
+      headers: this.redactor.headers(headers),
+      bodySize: size,
+      ...(excerpt !== undefined ? { bodyExcerpt: excerpt } : {}),
+      ...(size > EXCERPT_BYTES ? { bodyTruncated: true } : {}),
+    };
+  }
+}
+
+function encodeBody(spec: RequestSpec): { bytes: Uint8Array; contentType: string } | undefined {
+  const enc = new TextEncoder();
+  if (spec.json !== undefined) return { bytes: enc.encode(JSON.stringify(spec.json)), contentType: spec.contentType ?? 'application/json' };
+  if (spec.form !== undefined) return { bytes: enc.encode(new URLSearchParams(spec.form).toString()), contentType: spec.contentType ?? 'application/x-www-form-urlencoded' };
+  if (spec.body !== undefined) {
+    return { bytes: typeof spec.body === 'string' ? enc.encode(spec.body) : spec.body, contentType: spec.contentType ?? 'application/octet-stream' };
+  }
+  return undefined;
+}
+
+function responseHeaders(raw: Record<string, string | string[] | undefined>): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) out.push([name, v]);
+  }
+  return out;
+}
+
+class BodyTooLarge extends Error {}
+
+/** Reads a body while counting, so an endless or huge body is cut off at the cap instead of filling memory. */
+async function readCapped(body: AsyncIterable<Uint8Array> & { destroy(err?: Error): unknown }, cap: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of body) {
+    total += chunk.byteLength;
+    if (total > cap) {
+      body.destroy();
+      throw new BodyTooLarge(`response body exceeds ${cap} bytes`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+function describeTransportError(err: unknown, timeoutMs: number, cap: number, signal: AbortSignal): string {
+  if (err instanceof BodyTooLarge) return `${err.message} (the cap is ${cap} bytes)`;
+  const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = e.code ?? e.cause?.code;
+  if (signal.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return `no complete response within ${timeoutMs} ms${code ? ` (${code})` : ''}`;
+  }
+  const message = (e.cause?.message ?? e.message ?? String(err)).split('\n')[0];
+  return code ? `${code}: ${message}` : message ?? 'request failed';
+}
+
+export function isMutating(method: string): boolean {
+  return MUTATING_METHODS.has(method.toUpperCase());
+}
+
+/** Drops every field of a name from a prepared request: handy in `tamper`. */
+export function dropHeader(req: PreparedRequest, name: string): void {
+  removeHeader(req.headers, name);
+}

@@ -1,0 +1,31 @@
+/** One request and its response (or transport error) as recorded for the reports, with secrets already redacted. */
+export interface RecordedMessage {
+  headers: Array<[string, string]>;
+  /** The body as text, cut to the excerpt size; absent when there was none. */
+  bodyExcerpt?: string;
+  /** Full size of the body in bytes (the excerpt may be shorter). */
+  bodySize: number;
+  bodyTruncated?: boolean;
+}
+
+export interface RecordedRequest extends RecordedMessage {
+  method: string;
+  url: string;
+}
+
+export interface RecordedResponse extends RecordedMessage {
+  status: number;
+}
+
+export interface Exchange {
+  /** Sequence number within the run, in the order requests were sent. */
+  seq: number;
+  /** The check that sent it, or "session" for shared set-up (the run's token). */
+  checkId: string;
+  startedAt: string;
+  durationMs: number;
+  request: RecordedRequest;
+  response?: RecordedResponse;
+  /** A transport failure (timeout, refused connection, body over the cap), in one line. */
+  error?: string;
+}

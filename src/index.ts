@@ -1,0 +1,12 @@
+// Public library API: `import { loadConfig, run, signRequest, verifySignature, contentDigest } from 'conformance'`.
+export { run, type RunOptions } from './api.js';
+export { loadConfig, selectTarget } from './config/load.js';
+export type { LoadedConfig, ResolvedTarget, Fixtures, WebhookConfig } from './config/types.js';
+export { signRequest, verifySignature, profileComponents, PROFILE_COMPONENTS, type SignOptions, type SignedHeaders, type VerifyOptions, type SignatureVerdict } from './http/signature.js';
+export { signatureBase, signatureParamsValue } from './http/signature-base.js';
+export { contentDigest, verifyContentDigest } from './http/digest.js';
+export type { HttpMessage } from './http/message.js';
+export type { Exchange } from './http/exchange.js';
+export type { RunResult, CheckResult, CheckInfo, Level, Outcome, Totals, RunInfo } from './runner/types.js';
+export type { Reporter } from './report/reporter.js';
+export { UserError, ConfigError, TargetError } from './errors.js';

@@ -1,0 +1,76 @@
+import type { SignedClient, RequestSpec, HttpResponse, PreparedRequest } from '../http/client.js';
+import type { Exchange } from '../http/exchange.js';
+import type { Fixtures, FixtureName } from '../config/types.js';
+import { tokenRequest, revokeRequest, type Session } from './session.js';
+import type { CheckInfo, Finding } from './types.js';
+import { CheckFailed, CheckSkipped } from './outcomes.js';
+
+export interface RunFlags {
+  /** Run checks that take long (token expiry after 60 minutes). */
+  long: boolean;
+}
+
+/** What a check body receives. Everything it sends is recorded against the check. */
+export class CheckContext {
+  readonly observations: string[] = [];
+  readonly exchanges: Exchange[] = [];
+
+  constructor(
+    readonly check: CheckInfo,
+    readonly target: { name: string; baseUrl: string; clientId: string; keyId: string },
+    readonly credentials: { clientId: string; clientSecret: string },
+    readonly fixtures: Fixtures,
+    readonly flags: RunFlags,
+    readonly session: Session,
+    readonly signal: AbortSignal,
+    private readonly client: SignedClient,
+  ) {}
+
+  /** Sends a request with the run's token unless the spec sets `token` (null: none). */
+  async send(spec: RequestSpec): Promise<HttpResponse> {
+    const token = spec.token === undefined ? await this.session.token() : spec.token;
+    return this.client.send({ ...spec, token, signal: spec.signal ?? this.signal }, (e) => this.exchanges.push(e), this.check.id);
+  }
+
+  /** Sends a request built with `prepare` and altered by hand. */
+  sendPrepared(req: PreparedRequest, limits: { timeoutMs?: number; maxBodyBytes?: number } = {}): Promise<HttpResponse> {
+    return this.client.sendPrepared(req, { ...limits, signal: this.signal }, (e) => this.exchanges.push(e), this.check.id);
+  }
+
+  /** Builds and signs a request with the run's token (unless `token` is set) without sending it. */
+  async prepare(spec: RequestSpec): Promise<PreparedRequest> {
+    const token = spec.token === undefined ? await this.session.token() : spec.token;
+    return this.client.prepare({ ...spec, token });
+  }
+
+  /** Requests a token (recorded against this check); credentials default to the target's. */
+  requestToken(credentials = this.credentials): Promise<HttpResponse> {
+    return this.send(tokenRequest(credentials));
+  }
+
+  /** Revokes a token this check obtained, so a run leaves no live credential behind. */
+  revokeToken(token: string): Promise<HttpResponse> {
+    return this.send(revokeRequest(token));
+  }
+
+  /** A fixture id, or a skip naming the missing fixture. */
+  fixture(name: FixtureName): number {
+    const value = this.fixtures[name];
+    if (value === undefined) this.skip(`fixture "${name}" is not configured for this target (fixtures.${name} in the config)`);
+    return value;
+  }
+
+  fail(message: string, details: Omit<Finding, 'message' | 'exchangeSeq'> & { exchange?: Exchange } = {}): never {
+    const { exchange, ...rest } = details;
+    throw new CheckFailed({ message, ...rest, ...(exchange ? { exchangeSeq: exchange.seq } : {}) });
+  }
+
+  skip(reason: string): never {
+    throw new CheckSkipped(reason);
+  }
+
+  /** Records an observation (INFO checks) shown in every report. */
+  observe(text: string): void {
+    this.observations.push(text);
+  }
+}

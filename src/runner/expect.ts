@@ -1,0 +1,70 @@
+// Assertions several checks share. Each fails the check with the GUIDE's layout: what was expected, what was
+// observed, and the exchange that shows it.
+import type { HttpResponse } from '../http/client.js';
+import { parseJson } from '../http/json.js';
+import { validateAgainst } from '../schemas.js';
+import type { CheckContext } from './context.js';
+
+const EXCERPT = 300;
+
+export function describeResponse(res: HttpResponse): string {
+  const body = res.text.length > EXCERPT ? `${res.text.slice(0, EXCERPT)}…` : res.text;
+  return `${res.status}${body ? ` ${body}` : ''}`;
+}
+
+export function expectStatus(ctx: CheckContext, res: HttpResponse, status: number, what = `status ${status}`): void {
+  if (res.status !== status) ctx.fail(`expected ${status}, got ${res.status}`, { expected: what, observed: describeResponse(res), exchange: res.exchange });
+}
+
+export function expectSuccess(ctx: CheckContext, res: HttpResponse, what = 'a 2xx answer'): void {
+  if (res.status < 200 || res.status > 299) ctx.fail(`expected 2xx, got ${res.status}`, { expected: what, observed: describeResponse(res), exchange: res.exchange });
+}
+
+/** Any 4xx is a rejection (GUIDE: 400, 401, 403, 422… all count). A 2xx served what it should not; a 5xx crashed. */
+export function expectRejection(ctx: CheckContext, res: HttpResponse, expected: string): void {
+  if (res.status >= 400 && res.status <= 499) return;
+  const verdict = res.status >= 500 ? `${res.status}: the server failed instead of rejecting the request` : `${res.status}: the server accepted the request`;
+  ctx.fail(verdict, { expected, observed: describeResponse(res), exchange: res.exchange });
+}
+
+export function expectJson(ctx: CheckContext, res: HttpResponse): unknown {
+  const parsed = parseJson(res.text);
+  if (!parsed.ok) ctx.fail(parsed.error, { expected: 'a JSON body', observed: describeResponse(res), exchange: res.exchange });
+  return parsed.value;
+}
+
+/** Validates against schemas/<schema>.schema.json; a failure names the field path and the spec table. */
+export function expectSchema(ctx: CheckContext, res: HttpResponse, value: unknown, schema: string, opts: { path: string; table: string }): void {
+  const problems = validateAgainst(schema, value, opts.path);
+  if (problems.length === 0) return;
+  const listed = problems.slice(0, 5).map((p) => `${p.path} ${p.message}`).join('; ');
+  ctx.fail(`${opts.table}: ${listed}${problems.length > 5 ? ` (+${problems.length - 5} more)` : ''}`, {
+    expected: `${opts.path || 'the body'} matches the spec's "${opts.table}" table`,
+    observed: describeResponse(res),
+    exchange: res.exchange,
+  });
+}
+
+/** The success envelope: JSON with data, code equal to the HTTP status as a string, and a non-empty message. */
+export function expectEnvelope(ctx: CheckContext, res: HttpResponse): Record<string, unknown> {
+  const body = expectJson(ctx, res);
+  expectSchema(ctx, res, body, 'envelope', { path: '', table: 'Response envelope' });
+  const env = body as Record<string, unknown>;
+  if (env.code !== String(res.status)) {
+    ctx.fail(`envelope code is ${JSON.stringify(env.code)}, not "${res.status}"`, {
+      expected: `code is the HTTP status as a string ("${res.status}")`,
+      observed: describeResponse(res),
+      exchange: res.exchange,
+    });
+  }
+  if (typeof env.message !== 'string' || env.message.trim() === '') {
+    ctx.fail('envelope message is empty', { expected: 'a short success text in message', observed: describeResponse(res), exchange: res.exchange });
+  }
+  return env;
+}
+
+/** The error body {code, message}, both strings. */
+export function expectErrorBody(ctx: CheckContext, res: HttpResponse): void {
+  const body = expectJson(ctx, res);
+  expectSchema(ctx, res, body, 'error', { path: '', table: 'Error body' });
+}

@@ -1,0 +1,17 @@
+import type { Finding } from './types.js';
+
+/** Thrown by a check (through ctx.fail) when the server did not do what the spec requires. */
+export class CheckFailed extends Error {
+  constructor(readonly finding: Finding) {
+    super(finding.message);
+    this.name = 'CheckFailed';
+  }
+}
+
+/** Thrown by a check (through ctx.skip) when it cannot run here: a missing fixture, a --long-only check. */
+export class CheckSkipped extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'CheckSkipped';
+  }
+}

@@ -1,0 +1,172 @@
+// Runs the selected checks against one target. One check's failure, exception, timeout or hang never stops the others;
+// results come back in declaration order whatever order they finished in.
+import { SignedClient, TransportError } from '../http/client.js';
+import { Redactor } from '../http/redact.js';
+import type { Exchange } from '../http/exchange.js';
+import type { ResolvedTarget } from '../config/types.js';
+import type { Reporter } from '../report/reporter.js';
+import { SPEC_VERSION, suiteVersion } from '../version.js';
+import type { CheckDefinition, SuiteDefinition } from './check.js';
+import { CheckContext, type RunFlags } from './context.js';
+import { CheckFailed, CheckSkipped } from './outcomes.js';
+import { selectChecks, type Selection } from './select.js';
+import { Session } from './session.js';
+import type { CheckResult, Finding, Outcome, RunResult, Totals } from './types.js';
+
+export type FailOn = 'must' | 'should';
+
+export interface RunChecksOptions {
+  target: ResolvedTarget;
+  suites: SuiteDefinition[];
+  selection?: Selection;
+  failOn?: FailOn;
+  reporter?: Reporter;
+  flags?: Partial<RunFlags>;
+  /** Time limit of one check, in ms (default 60 s). */
+  checkTimeoutMs?: number;
+  /** Time limit of one request, in ms. */
+  requestTimeoutMs?: number;
+  /** Cap on one response body, in bytes. */
+  maxBodyBytes?: number;
+}
+
+export const DEFAULT_CHECK_TIMEOUT_MS = 60_000;
+
+export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
+  const { target } = options;
+  const checks = selectChecks(options.suites, options.selection);
+  const failOn = options.failOn ?? 'must';
+  const started = Date.now();
+  const redactor = new Redactor([target.clientSecret, target.privateKeyPem, Buffer.from(target.privateKey).toString('base64'), Buffer.from(target.privateKey).toString('base64url')]);
+  const client = new SignedClient({
+    baseUrl: target.baseUrl,
+    clientId: target.clientId,
+    keyId: target.keyId,
+    privateKey: target.privateKey,
+    redactor,
+    ...(target.ca ? { ca: target.ca } : {}),
+    ...(options.requestTimeoutMs ? { timeoutMs: options.requestTimeoutMs } : {}),
+    ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
+  });
+  const sessionExchanges: Exchange[] = [];
+  const session = new Session(client, target.clientSecret, (e) => sessionExchanges.push(e));
+  const flags: RunFlags = { long: false, ...options.flags };
+
+  try {
+    options.reporter?.onRunStart?.({ target: target.name, baseUrl: target.baseUrl, checks: checks.map(infoOf) });
+    // Without a token no check can run: fail fast with exit 3 rather than report every check as broken.
+    await session.token();
+    const results: CheckResult[] = [];
+    for (const check of checks) {
+      options.reporter?.onCheckStart?.(infoOf(check));
+      const result = await runOne(check, { target, client, session, flags, failOn, timeoutMs: check.timeoutMs ?? options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS });
+      results.push(result);
+      options.reporter?.onCheckEnd?.(result);
+    }
+    const revokeProblem = await session.revoke();
+    const finished = Date.now();
+    const runResult: RunResult = {
+      run: {
+        target: target.name,
+        baseUrl: target.baseUrl,
+        suiteVersion: suiteVersion(),
+        specVersion: SPEC_VERSION,
+        startedAt: new Date(started).toISOString(),
+        finishedAt: new Date(finished).toISOString(),
+        durationMs: finished - started,
+        failOn,
+        selection: { suites: [...new Set(checks.map((c) => c.suite))], ...(options.selection?.grep ? { grep: options.selection.grep } : {}) },
+        ...(revokeProblem ? { cleanup: [revokeProblem] } : {}),
+      },
+      totals: totalsOf(results),
+      checks: results,
+      sessionExchanges,
+      exitCode: results.some((r) => r.failsRun) ? 1 : 0,
+    };
+    await options.reporter?.onRunEnd(runResult);
+    return runResult;
+  } finally {
+    await client.close();
+  }
+}
+
+interface RunOneDeps {
+  target: ResolvedTarget;
+  client: SignedClient;
+  session: Session;
+  flags: RunFlags;
+  failOn: FailOn;
+  timeoutMs: number;
+}
+
+async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckResult> {
+  const started = Date.now();
+  const abort = new AbortController();
+  const ctx = new CheckContext(
+    infoOf(check),
+    { name: deps.target.name, baseUrl: deps.target.baseUrl, clientId: deps.target.clientId, keyId: deps.target.keyId },
+    { clientId: deps.target.clientId, clientSecret: deps.target.clientSecret },
+    deps.target.fixtures,
+    deps.flags,
+    deps.session,
+    abort.signal,
+    deps.client,
+  );
+  let outcome: Outcome = 'pass';
+  let finding: Finding | undefined;
+  let skipReason: string | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new CheckTimeout(deps.timeoutMs)), deps.timeoutMs);
+  });
+  try {
+    await Promise.race([check.run(ctx), timeout]);
+  } catch (err) {
+    if (err instanceof CheckSkipped) {
+      outcome = 'skip';
+      skipReason = err.reason;
+    } else if (err instanceof CheckFailed) {
+      outcome = check.level === 'MUST' ? 'fail' : 'warn';
+      finding = err.finding;
+    } else if (err instanceof TransportError) {
+      // The server gave no usable answer (refused, reset, timed out, oversized): a finding against the server.
+      outcome = check.level === 'MUST' ? 'fail' : 'warn';
+      finding = { message: `no usable response: ${err.message}`, observed: err.message, exchangeSeq: err.exchange.seq };
+    } else if (err instanceof CheckTimeout) {
+      outcome = 'error';
+      finding = { message: err.message };
+    } else {
+      outcome = 'error';
+      finding = { message: `the check itself broke: ${(err as Error)?.message ?? String(err)}` };
+    }
+  } finally {
+    clearTimeout(timer);
+    abort.abort();
+  }
+  const failsRun = outcome === 'fail' || (outcome === 'warn' && check.level === 'SHOULD' && deps.failOn === 'should');
+  return {
+    ...infoOf(check),
+    outcome,
+    ...(finding ? { finding } : {}),
+    ...(skipReason ? { skipReason } : {}),
+    observations: ctx.observations,
+    exchanges: ctx.exchanges,
+    durationMs: Date.now() - started,
+    failsRun,
+  };
+}
+
+class CheckTimeout extends Error {
+  constructor(ms: number) {
+    super(`the check did not finish within ${ms} ms`);
+  }
+}
+
+function infoOf(c: CheckDefinition) {
+  return { id: c.id, title: c.title, suite: c.suite, level: c.level, spec: c.spec };
+}
+
+export function totalsOf(results: CheckResult[]): Totals {
+  const count = (o: Outcome) => results.filter((r) => r.outcome === o).length;
+  return { passed: count('pass'), failed: count('fail'), warned: count('warn'), skipped: count('skip'), errored: count('error'), total: results.length };
+}

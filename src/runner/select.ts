@@ -1,0 +1,30 @@
+import { ConfigError } from '../errors.js';
+import type { CheckDefinition, SuiteDefinition } from './check.js';
+
+export interface Selection {
+  suites?: string[];
+  grep?: string;
+}
+
+/** The checks a run executes, in declaration order: suites in registry order, checks in file order. */
+export function selectChecks(suites: SuiteDefinition[], selection: Selection = {}): CheckDefinition[] {
+  const known = suites.map((s) => s.name as string);
+  const wanted = selection.suites?.map((s) => s.trim()).filter(Boolean);
+  for (const name of wanted ?? []) {
+    if (!known.includes(name)) throw new ConfigError(`--suite: unknown suite "${name}"; choose from ${known.join(', ')}`);
+  }
+  let pattern: RegExp | undefined;
+  if (selection.grep !== undefined) {
+    try {
+      pattern = new RegExp(selection.grep, 'i');
+    } catch {
+      throw new ConfigError(`--grep: "${selection.grep}" is not a valid regular expression`);
+    }
+  }
+  const checks = suites
+    .filter((s) => !wanted || wanted.includes(s.name))
+    .flatMap((s) => s.checks)
+    .filter((c) => !pattern || pattern.test(c.id) || pattern.test(c.title));
+  if (checks.length === 0) throw new ConfigError(`no check matches the selection${selection.grep ? ` --grep ${selection.grep}` : ''}; see 'conformance list'`);
+  return checks;
+}

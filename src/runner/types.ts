@@ -1,0 +1,84 @@
+import type { Exchange } from '../http/exchange.js';
+
+/** MUST: the spec states it, a failure fails the run. SHOULD: a failure warns. INFO: an observation, never fails. */
+export type Level = 'MUST' | 'SHOULD' | 'INFO';
+
+export type Outcome = 'pass' | 'fail' | 'warn' | 'skip' | 'error';
+
+export const SUITE_NAMES = ['auth', 'signing', 'pagination', 'resources', 'ussd', 'webhooks'] as const;
+export type SuiteName = (typeof SUITE_NAMES)[number];
+
+export interface SpecRef {
+  /** The section heading of the spec (or the RFC section), e.g. "Authentication endpoints". */
+  section: string;
+  /** The sentence the check enforces, quoted from the spec. */
+  sentence: string;
+}
+
+/** Static description of a check: what reports, `list` and `explain` show. */
+export interface CheckInfo {
+  id: string;
+  title: string;
+  suite: SuiteName;
+  level: Level;
+  spec: SpecRef;
+}
+
+/** What a failed (or warned) check shows a reviewer: the expectation, what happened, and the evidence. */
+export interface Finding {
+  /** One line: why the check did not pass. */
+  message: string;
+  expected?: string;
+  observed?: string;
+  /** The exchange that shows it (its seq); reporters fall back to the check's last exchange. */
+  exchangeSeq?: number;
+}
+
+export interface CheckResult extends CheckInfo {
+  outcome: Outcome;
+  /** Present for fail, warn, error: the reason in one line plus details. */
+  finding?: Finding;
+  /** Present for skip. */
+  skipReason?: string;
+  /** INFO observations and notes a passing check wants on record. */
+  observations: string[];
+  /** The exchanges this check made, in order. */
+  exchanges: Exchange[];
+  durationMs: number;
+  /** Whether this result makes the run fail under the run's --fail-on policy. */
+  failsRun: boolean;
+}
+
+export interface RunInfo {
+  target: string;
+  baseUrl: string;
+  suiteVersion: string;
+  specVersion: string;
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  failOn: 'must' | 'should';
+  selection: { suites: string[]; grep?: string };
+  /** Clean-up that did not succeed (e.g. the run's token could not be revoked), for a person to finish by hand. */
+  cleanup?: string[];
+}
+
+export interface Totals {
+  passed: number;
+  failed: number;
+  warned: number;
+  skipped: number;
+  errored: number;
+  total: number;
+}
+
+export interface RunResult {
+  run: RunInfo;
+  totals: Totals;
+  /** Every selected check in stable (declaration) order, whatever order they ran in. */
+  checks: CheckResult[];
+  /** Exchanges not tied to a check (the shared session's token). */
+  sessionExchanges: Exchange[];
+  /** 0 when no check that fails the run failed, 1 otherwise. */
+  exitCode: 0 | 1;
+}

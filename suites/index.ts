@@ -1,0 +1,6 @@
+// The registry of suites, in the order reports list them. The one place the engine learns which suites exist.
+import type { SuiteDefinition } from '../src/runner/check.js';
+import auth from './auth.js';
+import resources from './resources.js';
+
+export const suites: SuiteDefinition[] = [auth, resources];
