@@ -1,0 +1,109 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { runChecks } from '../src/runner/run.js';
+import { defineCheck, defineSuite } from '../src/runner/check.js';
+import { generateEd25519 } from '../src/http/keys.js';
+import { TargetError, ConfigError } from '../src/errors.js';
+import type { ResolvedTarget } from '../src/config/types.js';
+import type { CheckInfo } from '../src/runner/types.js';
+import { startEchoServer } from './helpers/echo-server.js';
+
+const key = generateEd25519();
+let cleanup: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const c of cleanup.reverse()) await c();
+  cleanup = [];
+});
+
+async function targetServer(tokenStatus = 200) {
+  const server = await startEchoServer((req, res) => {
+    if (req.url === '/v1/oauth/token') {
+      res.statusCode = tokenStatus;
+      res.end(JSON.stringify(tokenStatus === 200 ? { data: { token: 'shared-token-0123456789' }, code: '200', message: 'Success' } : { code: String(tokenStatus), message: 'Unauthorized' }));
+    } else if (req.url === '/v1/hang') {
+      // never answers: the request timeout must end it
+    } else {
+      res.end('{}');
+    }
+  });
+  cleanup.push(() => server.close());
+  return server;
+}
+
+function targetFor(baseUrl: string): ResolvedTarget {
+  return { name: 't', baseUrl, clientId: 'c', clientSecret: 'secret-value', keyId: 'k', privateKeyPem: key.privateKeyPem, privateKey: key.seed, fixtures: { customerId: 5 }, webhook: { listen: '127.0.0.1:0', tls: 'none' } };
+}
+
+const spec = { section: 'Test', sentence: 'A sentence.' };
+const suite = defineSuite('auth', 'test', [
+  defineCheck({ id: 'auth.a.pass', title: 'passes', level: 'MUST', spec, async run(ctx) { await ctx.send({ method: 'GET', path: '/ok' }); ctx.observe('seen'); } }),
+  defineCheck({ id: 'auth.b.fail', title: 'fails', level: 'MUST', spec, async run(ctx) { ctx.fail('nope', { expected: 'x', observed: 'y' }); } }),
+  defineCheck({ id: 'auth.c.warn', title: 'warns', level: 'SHOULD', spec, async run(ctx) { ctx.fail('meh'); } }),
+  defineCheck({ id: 'auth.d.skip', title: 'skips', level: 'MUST', spec, async run(ctx) { ctx.fixture('accountId'); } }),
+  defineCheck({ id: 'auth.e.throws', title: 'throws', level: 'MUST', spec, async run() { throw new TypeError('bug in check'); } }),
+  defineCheck({ id: 'auth.f.hangs', title: 'hangs', level: 'MUST', spec, timeoutMs: 200, run: () => new Promise(() => undefined) }),
+  defineCheck({ id: 'auth.g.server-hangs', title: 'server hangs', level: 'MUST', spec, async run(ctx) { await ctx.send({ method: 'GET', path: '/hang', timeoutMs: 200 }); } }),
+  defineCheck({ id: 'auth.h.info', title: 'info', level: 'INFO', spec, async run(ctx) { ctx.fail('an observation that is not a failure'); } }),
+]);
+
+describe('runChecks', () => {
+  it('gives each check its own outcome, in declaration order, and one broken check never stops the others', async () => {
+    const server = await targetServer();
+    const started: string[] = [];
+    const result = await runChecks({ target: targetFor(`${server.origin}/v1`), suites: [suite], reporter: { onCheckStart: (c: CheckInfo) => started.push(c.id), onRunEnd: () => undefined } });
+    expect(result.checks.map((c) => [c.id, c.outcome])).toEqual([
+      ['auth.a.pass', 'pass'],
+      ['auth.b.fail', 'fail'],
+      ['auth.c.warn', 'warn'],
+      ['auth.d.skip', 'skip'],
+      ['auth.e.throws', 'error'],
+      ['auth.f.hangs', 'error'],
+      ['auth.g.server-hangs', 'fail'],
+      ['auth.h.info', 'warn'],
+    ]);
+    expect(started).toEqual(result.checks.map((c) => c.id));
+    const byId = Object.fromEntries(result.checks.map((c) => [c.id, c]));
+    expect(byId['auth.a.pass']!.observations).toEqual(['seen']);
+    expect(byId['auth.a.pass']!.exchanges).toHaveLength(1);
+    expect(byId['auth.b.fail']!.finding).toEqual({ message: 'nope', expected: 'x', observed: 'y' });
+    expect(byId['auth.d.skip']!.skipReason).toMatch(/fixture "accountId" is not configured/);
+    expect(byId['auth.e.throws']!.finding!.message).toMatch(/the check itself broke: bug in check/);
+    expect(byId['auth.f.hangs']!.finding!.message).toMatch(/did not finish within 200 ms/);
+    expect(byId['auth.g.server-hangs']!.finding!.message).toMatch(/no usable response: no complete response within 200 ms/);
+    expect(result.totals).toEqual({ passed: 1, failed: 2, warned: 2, skipped: 1, errored: 2, total: 8 });
+    expect(result.exitCode).toBe(1);
+    // The shared token was fetched once before the checks and revoked after them.
+    expect(server.received.filter((r) => r.url === '/v1/oauth/token')).toHaveLength(1);
+    expect(server.received.at(-1)!.url).toBe('/v1/oauth/revoke');
+  });
+
+  it('fails the run on a SHOULD warning only with --fail-on should, and never on INFO', async () => {
+    const server = await targetServer();
+    const run = (failOn: 'must' | 'should') => runChecks({ target: targetFor(`${server.origin}/v1`), suites: [suite], selection: { grep: 'warn|info' }, failOn });
+    const lenient = await run('must');
+    expect(lenient.checks.map((c) => c.failsRun)).toEqual([false, false]);
+    expect(lenient.exitCode).toBe(0);
+    const strict = await run('should');
+    expect(strict.checks.map((c) => [c.id, c.failsRun])).toEqual([['auth.c.warn', true], ['auth.h.info', false]]);
+    expect(strict.exitCode).toBe(1);
+  });
+
+  it('stops with a TargetError (exit 3) when no token can be obtained or the target is unreachable', async () => {
+    const refusing = await targetServer(401);
+    const err = await runChecks({ target: targetFor(`${refusing.origin}/v1`), suites: [suite] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TargetError);
+    expect((err as TargetError).exitCode).toBe(3);
+    expect((err as TargetError).message).toMatch(/^no token: POST .*\/oauth\/token answered 401/);
+    expect((err as TargetError).message).not.toContain('secret-value');
+    const gone = await targetServer();
+    await gone.close();
+    const unreachable = await runChecks({ target: targetFor(`${gone.origin}/v1`), suites: [suite] }).catch((e: unknown) => e);
+    expect((unreachable as TargetError).message).toMatch(/^target unreachable: .*ECONNREFUSED/);
+  });
+
+  it('rejects an unknown suite or a selection that matches nothing as a usage error', async () => {
+    const server = await targetServer();
+    const target = targetFor(`${server.origin}/v1`);
+    await expect(runChecks({ target, suites: [suite], selection: { suites: ['nope'] } })).rejects.toThrow(ConfigError);
+    await expect(runChecks({ target, suites: [suite], selection: { grep: 'zzz' } })).rejects.toThrow(/no check matches/);
+  });
+});
