@@ -1,12 +1,12 @@
 // The library entry point behind `conformance run`: resolve the target, run the selected suites, write the reports.
-import { loadConfig, selectTarget } from './config/load.js';
+import { loadConfig, selectTarget, BUILTIN_TARGET } from './config/load.js';
 import type { LoadedConfig, ResolvedTarget } from './config/types.js';
 import { runChecks, type FailOn } from './runner/run.js';
 import type { RunResult } from './runner/types.js';
 import { ReporterMux, type Reporter } from './report/reporter.js';
 import { JunitReporter } from './report/junit.js';
 import { JsonReporter } from './report/json.js';
-import { startLocalTarget, LOCAL_TARGET } from './targets/local.js';
+import { startLocalTarget } from './targets/local.js';
 import { suites } from '../suites/index.js';
 
 export interface RunOptions {
@@ -31,19 +31,19 @@ export interface RunOptions {
 }
 
 export async function run(options: RunOptions = {}): Promise<RunResult> {
-  const name = options.target ?? LOCAL_TARGET;
+  const name = options.target ?? BUILTIN_TARGET;
   const reporters: Reporter[] = [...(options.reporters ?? [])];
   if (options.junit) reporters.push(new JunitReporter(options.junit));
   if (options.json) reporters.push(new JsonReporter(options.json));
 
   let target: ResolvedTarget;
   let stop: (() => Promise<void>) | undefined;
-  if (name === LOCAL_TARGET) {
+  if (name === BUILTIN_TARGET) {
     const local = await startLocalTarget();
     target = local.target;
     stop = local.stop;
   } else {
-    const config = typeof options.config === 'object' ? options.config : await loadConfig({ configPath: options.config, cwd: options.cwd });
+    const config = typeof options.config === 'object' ? options.config : await loadConfig({ configPath: options.config, cwd: options.cwd, target: name });
     target = selectTarget(config, name);
   }
   try {

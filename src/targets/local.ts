@@ -5,8 +5,7 @@ import { generateEd25519 } from '../http/keys.js';
 import { startReferenceServer } from '../reference/server.js';
 import { defaultFixtures } from '../reference/store.js';
 import type { ResolvedTarget } from '../config/types.js';
-
-export const LOCAL_TARGET = 'local';
+import { BUILTIN_TARGET } from '../config/load.js';
 
 export interface LocalTarget {
   target: ResolvedTarget;
@@ -25,7 +24,7 @@ export async function startLocalTarget(): Promise<LocalTarget> {
   });
   return {
     target: {
-      name: LOCAL_TARGET,
+      name: BUILTIN_TARGET,
       baseUrl: server.baseUrl,
       clientId,
       clientSecret,

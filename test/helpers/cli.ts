@@ -1,0 +1,27 @@
+// Runs the compiled CLI the way a user does (`npm test` builds it first), with a hard limit so a hang fails the test.
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = fileURLToPath(new URL('../../bin/conformance.js', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+export function runCli(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; limitMs?: number } = {}): Promise<CliResult> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1', ...options.env }, timeout: options.limitMs ?? 60_000, maxBuffer: 32 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        resolve({ code, stdout, stderr, ms: Date.now() - started });
+      },
+    );
+  });
+}
