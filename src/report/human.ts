@@ -1,0 +1,166 @@
+// The terminal report. Results are printed from the RunResult at the end, in its stable order, so the output does not
+// depend on the order checks happened to finish in; only the progress line is live.
+import { Chalk, type ChalkInstance } from 'chalk';
+import type { CheckInfo, CheckResult, Outcome, RunResult, Totals } from '../runner/types.js';
+import type { Reporter } from './reporter.js';
+import { findingSections, formatDuration, renderLabelled, textLines, visibleLine } from './exchange-text.js';
+
+/** Where the report goes: process.stdout, or anything with write() (tests pass a string sink). */
+export interface HumanOutput {
+  write(chunk: string): unknown;
+  /** Terminal width, read each time the progress line is drawn so a resize is honoured. */
+  columns?: number;
+}
+
+export interface HumanReporterOptions {
+  out: HumanOutput;
+  color: boolean;
+  /** A live `[n/total] check-id` line, rewritten in place: only for a terminal. */
+  progress: boolean;
+  /** Observations of every check, and every exchange of a failing check instead of the last one. */
+  verbose?: boolean;
+}
+
+const SYMBOL: Record<Outcome, string> = { pass: '✓', fail: '✗', warn: '!', skip: '-', error: 'E' };
+// Carriage return, then erase the whole line: the progress line is redrawn in place and leaves nothing behind.
+const CLEAR_LINE = '\r\u001b[2K';
+const INDENT = '    ';
+
+export class HumanReporter implements Reporter {
+  private readonly c: ChalkInstance;
+  private total: number | undefined;
+  private started = 0;
+  private progressShown = false;
+  private headerShown = false;
+
+  constructor(private readonly options: HumanReporterOptions) {
+    // A Chalk of our own, so colour follows this reporter's options and not chalk's global detection.
+    this.c = new Chalk({ level: options.color ? 1 : 0 });
+  }
+
+  onRunStart(info: { target: string; baseUrl: string; checks: CheckInfo[] }): void {
+    this.total = info.checks.length;
+    this.options.out.write(this.header(info.target, info.baseUrl, info.checks.length));
+    this.headerShown = true;
+  }
+
+  onCheckStart(check: CheckInfo): void {
+    this.started += 1;
+    if (!this.options.progress) return;
+    const count = this.total === undefined ? `[${this.started}]` : `[${this.started}/${this.total}]`;
+    // A line longer than the terminal wraps, and \r would then only redraw its last row.
+    const width = Math.max((this.options.out.columns ?? 80) - 1, 10);
+    const text = `${count} ${visibleLine(check.id)}`.slice(0, width);
+    this.options.out.write(`${CLEAR_LINE}${this.c.dim(text)}`);
+    this.progressShown = true;
+  }
+
+  onRunEnd(result: RunResult): void {
+    let text = '';
+    if (this.progressShown) {
+      text += CLEAR_LINE;
+      this.progressShown = false;
+    }
+    if (!this.headerShown) text += this.header(result.run.target, result.run.baseUrl, result.checks.length);
+    text += renderResults(result, this.c, this.options.verbose ?? false).join('\n') + '\n';
+    this.options.out.write(text);
+  }
+
+  private header(target: string, baseUrl: string, count: number): string {
+    const what = `${count} check${count === 1 ? '' : 's'}`;
+    return `${this.c.bold('conformance')} ${what} against ${this.c.bold(visibleLine(target))} (${visibleLine(baseUrl)})\n\n`;
+  }
+}
+
+/** Colour on only for a terminal, and never when NO_COLOR is set to anything but "" (https://no-color.org). */
+export function shouldUseColor(stream: { isTTY?: boolean }, env: Record<string, string | undefined>): boolean {
+  return stream.isTTY === true && (env.NO_COLOR === undefined || env.NO_COLOR === '');
+}
+
+export function humanReporterForStdout(
+  options: { verbose?: boolean; stream?: HumanOutput & { isTTY?: boolean }; env?: Record<string, string | undefined> } = {},
+): HumanReporter {
+  const stream = options.stream ?? process.stdout;
+  return new HumanReporter({
+    out: stream,
+    color: shouldUseColor(stream, options.env ?? process.env),
+    progress: stream.isTTY === true,
+    verbose: options.verbose ?? false,
+  });
+}
+
+/** The report lines (without the header), in the RunResult's order. */
+export function renderResults(result: RunResult, c: ChalkInstance, verbose: boolean): string[] {
+  const idWidth = Math.max(0, ...result.checks.map((r) => r.id.length));
+  const lines: string[] = [];
+  for (const [suite, checks] of bySuite(result.checks)) {
+    lines.push(c.bold(suite));
+    for (const check of checks) lines.push(...renderCheck(check, c, idWidth, verbose));
+    // A failure's details already end with a blank line.
+    if (lines.at(-1) !== '') lines.push('');
+  }
+  // Clean-up that failed leaves state on the target: say so loudly, with what to do by hand.
+  for (const problem of result.run.cleanup ?? []) lines.push(c.red.bold(`CLEAN-UP FAILED: ${visibleLine(problem)}`));
+  lines.push(timeLine(result, c));
+  lines.push(summaryLine(result.totals, c));
+  return lines;
+}
+
+function renderCheck(check: CheckResult, c: ChalkInstance, idWidth: number, verbose: boolean): string[] {
+  const symbol = colourFor(check, c)(SYMBOL[check.outcome]);
+  const title = `${visibleLine(check.spec.section)} — ${visibleLine(check.title)}`;
+  const skip = check.outcome === 'skip' ? c.gray(`  (skipped: ${visibleLine(check.skipReason ?? 'no reason given')})`) : '';
+  const lines = [`  ${symbol} ${check.id.padEnd(idWidth)}  ${c.dim(check.level.padEnd(6))}  ${title}${skip}`];
+  if (check.level === 'INFO' || verbose) {
+    for (const observation of check.observations) lines.push(...textLines(observation).map((l, i) => `${INDENT}${i === 0 ? '· ' : '  '}${l}`));
+  }
+  if (check.outcome === 'fail' || check.outcome === 'warn' || check.outcome === 'error') {
+    lines.push(...renderLabelled(findingSections(check, { allExchanges: verbose }), { indent: INDENT, styleLabel: c.cyan }), '');
+  }
+  return lines;
+}
+
+function colourFor(check: CheckResult, c: ChalkInstance): (text: string) => string {
+  switch (check.outcome) {
+    case 'pass':
+      return c.green;
+    case 'fail':
+      return c.red;
+    case 'warn':
+      return check.failsRun ? c.red : c.yellow;
+    case 'skip':
+      return c.gray;
+    case 'error':
+      return c.magenta;
+  }
+}
+
+/** Checks grouped by suite, suites in the order they first appear. */
+function bySuite(checks: CheckResult[]): Map<string, CheckResult[]> {
+  const groups = new Map<string, CheckResult[]>();
+  for (const check of checks) {
+    const group = groups.get(check.suite);
+    if (group) group.push(check);
+    else groups.set(check.suite, [check]);
+  }
+  return groups;
+}
+
+function timeLine(result: RunResult, c: ChalkInstance): string {
+  // Per suite: the sum of its checks' durations (checks may overlap in time, so the sums need not add up to the total).
+  const suites = [...bySuite(result.checks)].map(([suite, checks]) => `${suite} ${formatDuration(checks.reduce((sum, r) => sum + r.durationMs, 0))}`);
+  return c.dim(`time ${formatDuration(result.run.durationMs)}${suites.length > 0 ? ` (${suites.join(', ')})` : ''}`);
+}
+
+/** `N passed, N failed, N warned, N skipped`, plus `, N errored` only when something errored. */
+export function summaryLine(totals: Totals, c: ChalkInstance): string {
+  const part = (n: number, word: string, colour: (s: string) => string) => (n > 0 ? colour(`${n} ${word}`) : `${n} ${word}`);
+  const parts = [
+    part(totals.passed, 'passed', c.green),
+    part(totals.failed, 'failed', c.red),
+    part(totals.warned, 'warned', c.yellow),
+    part(totals.skipped, 'skipped', c.gray),
+  ];
+  if (totals.errored > 0) parts.push(part(totals.errored, 'errored', c.magenta));
+  return parts.join(', ');
+}

@@ -1,0 +1,85 @@
+// The machine-readable report: the RunResult as it is, under a format name and version. Fields are copied one by one
+// so the file keeps the documented shape (schemas/report.schema.json, docs/json-report.md) even if the runner's
+// objects grow fields of their own.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Exchange, RecordedMessage } from '../http/exchange.js';
+import type { CheckResult, RunInfo, RunResult, Totals } from '../runner/types.js';
+import type { Reporter } from './reporter.js';
+
+export const JSON_REPORT_FORMAT = 'conformance-report';
+/** Bumped on any change a reader could trip over (a field removed, renamed or retyped); new optional fields do not bump it. */
+export const JSON_REPORT_FORMAT_VERSION = 1;
+
+export interface JsonReport {
+  format: typeof JSON_REPORT_FORMAT;
+  formatVersion: typeof JSON_REPORT_FORMAT_VERSION;
+  run: RunInfo;
+  totals: Totals;
+  checks: CheckResult[];
+  sessionExchanges: Exchange[];
+  exitCode: 0 | 1;
+}
+
+export class JsonReporter implements Reporter {
+  constructor(private readonly filePath: string) {}
+
+  async onRunEnd(result: RunResult): Promise<void> {
+    await mkdir(dirname(this.filePath), { recursive: true });
+    await writeFile(this.filePath, `${JSON.stringify(toJsonReport(result), null, 2)}\n`, 'utf8');
+  }
+}
+
+export function toJsonReport(result: RunResult): JsonReport {
+  return {
+    format: JSON_REPORT_FORMAT,
+    formatVersion: JSON_REPORT_FORMAT_VERSION,
+    run: runInfo(result.run),
+    totals: pick(result.totals, ['passed', 'failed', 'warned', 'skipped', 'errored', 'total']),
+    checks: result.checks.map(checkResult),
+    sessionExchanges: result.sessionExchanges.map(exchange),
+    exitCode: result.exitCode,
+  };
+}
+
+function runInfo(run: RunInfo): RunInfo {
+  return {
+    ...pick(run, ['target', 'baseUrl', 'suiteVersion', 'specVersion', 'startedAt', 'finishedAt', 'durationMs', 'failOn']),
+    selection: { suites: [...run.selection.suites], ...(run.selection.grep !== undefined ? { grep: run.selection.grep } : {}) },
+    ...(run.cleanup ? { cleanup: [...run.cleanup] } : {}),
+  };
+}
+
+function checkResult(check: CheckResult): CheckResult {
+  return {
+    ...pick(check, ['id', 'title', 'suite', 'level', 'outcome', 'durationMs', 'failsRun']),
+    spec: { section: check.spec.section, sentence: check.spec.sentence },
+    ...(check.finding ? { finding: pick(check.finding, ['message', 'expected', 'observed', 'exchangeSeq']) } : {}),
+    ...(check.skipReason !== undefined ? { skipReason: check.skipReason } : {}),
+    observations: [...check.observations],
+    exchanges: check.exchanges.map(exchange),
+  };
+}
+
+function exchange(ex: Exchange): Exchange {
+  return {
+    ...pick(ex, ['seq', 'checkId', 'startedAt', 'durationMs']),
+    request: { ...pick(ex.request, ['method', 'url']), ...body(ex.request) },
+    ...(ex.response ? { response: { status: ex.response.status, ...body(ex.response) } } : {}),
+    ...(ex.error !== undefined ? { error: ex.error } : {}),
+  };
+}
+
+function body(m: RecordedMessage): RecordedMessage {
+  return {
+    headers: m.headers.map(([name, value]) => [name, value] as [string, string]),
+    ...pick(m, ['bodyExcerpt', 'bodySize', 'bodyTruncated']),
+  };
+}
+
+/** The listed fields that are present (undefined ones are left out, as JSON would). */
+function pick<T extends object, K extends keyof T>(from: T, keys: readonly K[]): Pick<T, K> {
+  const out = {} as Pick<T, K>;
+  for (const key of keys) if (from[key] !== undefined) out[key] = from[key];
+  return out;
+}

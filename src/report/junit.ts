@@ -1,0 +1,135 @@
+// The JUnit XML report for CI servers. It must validate against Jenkins xUnit's junit-10.xsd, the strictest schema
+// CI servers read (test/schemas/junit-10.xsd); the notes below are where junit-report-builder alone would not.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import builderModule, { type Builder, type TestCase, type TestSuite } from 'junit-report-builder';
+import type { CheckResult, RunInfo, RunResult } from '../runner/types.js';
+import type { Reporter } from './reporter.js';
+import { findingSections, formatExchange, renderLabelled, visible, visibleLine } from './exchange-text.js';
+
+// junit-report-builder is CommonJS: under NodeNext its default import is module.exports itself, the builder, while its
+// types describe an ES default export; take whichever is there.
+const builder = ((builderModule as unknown as { default?: Builder }).default ?? builderModule) as unknown as Builder;
+
+export class JunitReporter implements Reporter {
+  constructor(private readonly filePath: string) {}
+
+  async onRunEnd(result: RunResult): Promise<void> {
+    await mkdir(dirname(this.filePath), { recursive: true });
+    await writeFile(this.filePath, buildJunitXml(result), 'utf8');
+  }
+}
+
+/** The whole JUnit document: one testsuite per suite, one testcase per check. */
+export function buildJunitXml(result: RunResult): string {
+  const b = builder.newBuilder();
+  const suites: string[] = [];
+  let tests = 0;
+  let failures = 0;
+  let errors = 0;
+  for (const [name, checks] of bySuite(result.checks)) {
+    const suite = b.testSuite();
+    fillSuite(suite, name, checks, result.run);
+    tests += suite.getTestCaseCount();
+    failures += suite.getFailureCount();
+    errors += suite.getErrorCount();
+    // The builder's own <testsuites> root always carries a `skipped` attribute, which junit-10.xsd does not allow;
+    // so each suite is built by the library (escaping, CDATA, character checks) and only the root is written here.
+    suites.push(suite.build().toString({ pretty: true, indent: '  ', offset: 1 }).trimEnd());
+  }
+  const root = `<testsuites name="${xmlAttribute(`conformance ${result.run.target}`)}" tests="${tests}" failures="${failures}" errors="${errors}" time="${seconds(result.run.durationMs)}">`;
+  return ['<?xml version="1.0" encoding="UTF-8"?>', root, ...suites, '</testsuites>', ''].join('\n');
+}
+
+function fillSuite(suite: TestSuite, name: string, checks: CheckResult[], run: RunInfo): void {
+  suite
+    .name(name)
+    .timestamp(run.startedAt)
+    .time(seconds(checks.reduce((sum, c) => sum + c.durationMs, 0)))
+    .property('suite.version', xmlText(run.suiteVersion))
+    .property('spec.version', xmlText(run.specVersion))
+    .property('target', xmlText(run.target))
+    .property('baseUrl', xmlText(run.baseUrl));
+  // junit-10.xsd allows <properties> only on <testsuite>, so each check's own properties are kept here, keyed by its id.
+  for (const check of checks) {
+    suite.property(`${check.id}.level`, check.level);
+    suite.property(`${check.id}.spec`, xmlText(`${check.spec.section} — ${check.spec.sentence}`));
+  }
+  for (const check of checks) fillTestCase(suite.testCase(), check);
+}
+
+function fillTestCase(testCase: TestCase, check: CheckResult): void {
+  testCase
+    .name(xmlText(`${check.id} ${check.title}`))
+    .className(`conformance.${check.suite}`)
+    .time(seconds(check.durationMs));
+  const out: string[] = [];
+  const message = oneLine(check.finding?.message ?? (check.outcome === 'error' ? 'the check could not complete' : 'the check did not pass'));
+  const details = () => renderLabelled(findingSections(check)).join('\n');
+  switch (check.outcome) {
+    case 'skip':
+      // junit-report-builder 5 writes a bare <skipped/> (no message attribute), so the reason goes to system-out.
+      testCase.skipped();
+      out.push(`skipped: ${check.skipReason ?? 'no reason given'}`);
+      break;
+    case 'error':
+      testCase.error(message, 'error', cdata(details()));
+      break;
+    case 'fail':
+    case 'warn':
+      if (check.failsRun) {
+        testCase.failure(message, check.level).stacktrace(cdata(details()));
+      } else {
+        // A warning the run's --fail-on policy lets through: the testcase passes, the warning stays on record.
+        out.push(`warning (${check.level}, does not fail the run): ${message}`, details());
+      }
+      break;
+    case 'pass':
+      break;
+  }
+  if (check.observations.length > 0) out.push('observations:', ...check.observations.map((o) => `  · ${o}`));
+  check.exchanges.forEach((exchange, i) => out.push(`exchange ${i + 1} of ${check.exchanges.length} (#${exchange.seq})`, formatExchange(exchange)));
+  if (out.length > 0) testCase.standardOutput(cdata(out.join('\n')));
+}
+
+/** Checks grouped by suite, suites in the order they first appear. */
+function bySuite(checks: CheckResult[]): Map<string, CheckResult[]> {
+  const groups = new Map<string, CheckResult[]>();
+  for (const check of checks) {
+    const group = groups.get(check.suite);
+    if (group) group.push(check);
+    else groups.set(check.suite, [check]);
+  }
+  return groups;
+}
+
+/** Seconds with millisecond precision, never in exponent form (junit-10.xsd's SUREFIRE_TIME pattern). */
+function seconds(ms: number): number {
+  return Math.round(Math.max(0, ms)) / 1000;
+}
+
+/** One line for a message attribute. */
+function oneLine(text: string): string {
+  return visibleLine(text.replace(/\s*[\r\n]+\s*/g, ' ').trim());
+}
+
+/** Text with every character XML 1.0 forbids shown as an escape instead, so the file stays well-formed. */
+function xmlText(text: string): string {
+  return visible(text);
+}
+
+/**
+ * Text for a CDATA section. junit-report-builder 5 splits only the first `]]>` (String.replace with a string), so the
+ * later ones are split here; a fixed library would split them again, which the JUnit test would catch.
+ */
+function cdata(text: string): string {
+  const safe = xmlText(text);
+  const first = safe.indexOf(']]>');
+  if (first < 0) return safe;
+  const head = safe.slice(0, first + 3);
+  return head + safe.slice(first + 3).replaceAll(']]>', ']]]]><![CDATA[>');
+}
+
+function xmlAttribute(text: string): string {
+  return xmlText(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;');
+}
