@@ -1,0 +1,57 @@
+// "Pagination and sorting (list endpoints)". `page` is a 0-based page index (the spec's "page offset" reads either
+// way; clients must follow meta.nextPage). The order is total: createdAt, then the resource id, so a page walk never
+// skips or repeats an item even where createdAt ties.
+import type { PageMeta } from './respond.js';
+import { badRequest } from './respond.js';
+import { optionalQuery, parseInteger } from './params.js';
+
+export const DEFAULT_LIMIT = 100;
+export const MAX_LIMIT = 1000;
+
+export interface Paging {
+  page: number;
+  limit: number;
+  sort: 'ASC' | 'DESC';
+}
+
+export function parsePaging(query: URLSearchParams): Paging {
+  const pageText = optionalQuery(query, 'page');
+  const limitText = optionalQuery(query, 'limit');
+  const sortText = optionalQuery(query, 'sort');
+  const page = pageText === undefined ? 0 : parseInteger(pageText, 'page');
+  if (page < 0) throw badRequest('page must be an integer >= 0');
+  const limit = limitText === undefined ? DEFAULT_LIMIT : parseInteger(limitText, 'limit');
+  if (limit < 1 || limit > MAX_LIMIT) throw badRequest(`limit must be an integer from 1 to ${MAX_LIMIT}`);
+  // Case-sensitive, as the spec writes the enum: a client sending "desc" learns it now, not from a strict server later.
+  if (sortText !== undefined && sortText !== 'ASC' && sortText !== 'DESC') throw badRequest('sort must be ASC or DESC');
+  return { page, limit, sort: sortText ?? 'ASC' };
+}
+
+export interface Page<T> {
+  items: T[];
+  meta: PageMeta;
+}
+
+/**
+ * One page of a list. previousPage is 0 on the first page; nextPage equals currentPage on the last page (and past
+ * it), since the spec wants integers >= 0 everywhere and has no null. A page past the end is empty, not an error.
+ */
+export function paginate<T extends { createdAt: number }>(all: readonly T[], idOf: (item: T) => number, paging: Paging): Page<T> {
+  const direction = paging.sort === 'ASC' ? 1 : -1;
+  const sorted = [...all].sort((a, b) => direction * (a.createdAt - b.createdAt || idOf(a) - idOf(b)));
+  const start = paging.page * paging.limit;
+  const items = start < sorted.length ? sorted.slice(start, start + paging.limit) : [];
+  const hasNext = start + paging.limit < sorted.length;
+  return {
+    items,
+    meta: {
+      previousPage: Math.max(0, paging.page - 1),
+      currentPage: paging.page,
+      nextPage: hasNext ? paging.page + 1 : paging.page,
+      limit: paging.limit,
+      currentCount: items.length,
+      totalCount: sorted.length,
+      sort: paging.sort,
+    },
+  };
+}

@@ -1,0 +1,41 @@
+// "Authentication endpoints": POST /oauth/token and POST /oauth/revoke, with their emission ties (AUTH.CREATED,
+// AUTH.DELETED). Authentication of both happens before these handlers (see auth.ts).
+import { nowSeconds, type RouteDef } from '../context.js';
+import { ok } from '../respond.js';
+
+export const oauthRoutes: RouteDef[] = [
+  {
+    method: 'POST',
+    path: '/oauth/token',
+    auth: 'client-credentials',
+    handler(ctx, state) {
+      const client = ctx.client!;
+      const issued = state.tokens.issue(client);
+      const record = state.tokens.record(issued, client);
+      state.events.emit({
+        name: 'AUTH.CREATED',
+        clientId: client.clientId,
+        occurredAt: nowSeconds(state),
+        data: { tokenId: record.tokenId, clientId: client.clientId, createdAt: record.createdAt },
+      });
+      // RFC 6749 §5.1: a response carrying a token must not be cached.
+      return { ...ok(record), headers: { 'cache-control': 'no-store', pragma: 'no-cache' } };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/oauth/revoke',
+    handler(ctx, state) {
+      // The token revoked is the one presented: the spec shows no body naming another.
+      const presented = ctx.token!;
+      state.tokens.revoke(presented.token);
+      state.events.emit({
+        name: 'AUTH.DELETED',
+        clientId: presented.clientId,
+        occurredAt: nowSeconds(state),
+        data: { tokenId: presented.tokenId, clientId: presented.clientId },
+      });
+      return ok({ tokenId: presented.tokenId, revoked: true });
+    },
+  },
+];

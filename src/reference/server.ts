@@ -1,0 +1,267 @@
+// The reference server: node:http, one pipeline per request —
+//   read body (bounded) → route under /v1 → [middleware… → authenticate → idempotency → handler] → JSON reply.
+// Everything a request can do wrong becomes a 4xx with the spec's error body; only a defect of the server is a 500.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { authenticateBearer, authenticateClientCredentials, AuthError, DEFAULT_AUTH_POLICY, type AuthPolicy } from './auth.js';
+import { ClientRegistry, type ClientRegistration } from './clients.js';
+import type { Middleware, RequestContext, RouteDef, ServerState } from './context.js';
+import { EventBus } from './events.js';
+import { IdempotencyCache, withIdempotency } from './idempotency.js';
+import { fail, HttpError, send, type Reply } from './respond.js';
+import { Router } from './router.js';
+import { ALL_ROUTES } from './routes/index.js';
+import { loadSeed, ReferenceStore, type Seed } from './store.js';
+import { TokenStore } from './tokens.js';
+
+export const API_PREFIX = '/v1';
+/** The spec sets no maximum body size; 1 MiB is far above any body of the interface and bounds memory per request. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+export interface RequestLogEntry {
+  seq: number;
+  method: string;
+  /** Path and query of the request (no secret travels in the query of this interface). */
+  target: string;
+  status: number;
+  /** Why the request was rejected, when it was (the detail the error body does not carry). */
+  reason?: string;
+  durationMs: number;
+}
+
+export interface ReferenceOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0: an ephemeral port. */
+  port?: number;
+  clients: ClientRegistration[];
+  /** A seed object, or the path of a seed file; defaults to fixtures/reference-seed.json. */
+  seed?: Seed | string;
+  /** Milliseconds since the epoch; injectable so a test can expire a token or a signature without waiting. */
+  clock?: () => number;
+  /** Tolerated clock skew for signature created/expires; default 30. Shorthand for auth.skewSeconds. */
+  skewSeconds?: number;
+  /** Overrides of the strict authentication policy (the fault catalog uses this). */
+  auth?: Partial<AuthPolicy>;
+  /** Largest accepted request body; default 1 MiB, larger is a 413. */
+  maxBodyBytes?: number;
+  /** Wrap the handling of every routed request, outermost first (the fault catalog uses this). */
+  middleware?: Middleware[];
+  /** Called once per request after the reply is sent. */
+  log?: (entry: RequestLogEntry) => void;
+}
+
+export interface ReferenceServer {
+  /** Origin, e.g. http://127.0.0.1:41234 */
+  url: string;
+  /** Origin + /v1: the `{base_url}` of the spec. */
+  baseUrl: string;
+  port: number;
+  store: ReferenceStore;
+  /** Domain events (AUTH.CREATED…), for webhook delivery and tests. */
+  events: EventBus;
+  /** Stops listening and destroys open connections, keep-alive ones included, so a run never hangs at exit. */
+  close(): Promise<void>;
+}
+
+export async function startReferenceServer(options: ReferenceOptions): Promise<ReferenceServer> {
+  const clock = options.clock ?? Date.now;
+  const seed = typeof options.seed === 'object' ? options.seed : loadSeed(options.seed);
+  const state: ServerState = {
+    store: new ReferenceStore(seed),
+    clients: new ClientRegistry(options.clients),
+    tokens: new TokenStore(clock),
+    idempotency: new IdempotencyCache(clock),
+    events: new EventBus(),
+    policy: { ...DEFAULT_AUTH_POLICY, ...(options.skewSeconds !== undefined ? { skewSeconds: options.skewSeconds } : {}), ...options.auth },
+    clock,
+  };
+  const router = new Router<RouteDef>();
+  for (const route of ALL_ROUTES) router.add(route.method, route.path, route);
+
+  const handle = makeHandler(state, router, options);
+  const server = createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }, (req, res) => {
+    // handle() turns every error into a reply; this only guards against a failure while writing the reply itself.
+    handle(req, res).catch(() => res.destroy());
+  });
+  server.keepAliveTimeout = 5_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const url = `http://${displayHost(address)}:${address.port}`;
+  return {
+    url,
+    baseUrl: `${url}${API_PREFIX}`,
+    port: address.port,
+    store: state.store,
+    events: state.events,
+    close: () => closeServer(server),
+  };
+}
+
+function displayHost(address: AddressInfo): string {
+  if (address.address === '0.0.0.0') return '127.0.0.1';
+  if (address.address === '::') return '[::1]';
+  return address.family === 'IPv6' ? `[${address.address}]` : address.address;
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    // server.close() waits for idle keep-alive sockets to time out; destroying them lets close() resolve at once.
+    server.closeAllConnections();
+  });
+}
+
+// ---- per request ------------------------------------------------------------------------------------------------
+
+type BodyResult = { kind: 'ok'; body: Buffer } | { kind: 'too-large' } | { kind: 'aborted' };
+
+function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyResult> {
+  const declared = Number(req.headers['content-length'] ?? '0');
+  if (declared > maxBytes) return Promise.resolve({ kind: 'too-large' });
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const settle = (result: BodyResult) => {
+      if (settled) return;
+      settled = true;
+      resolve(result);
+    };
+    req.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      size += chunk.length;
+      // A chunked body has no declared length: stop reading as soon as it passes the cap.
+      if (size > maxBytes) {
+        req.pause();
+        settle({ kind: 'too-large' });
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => settle({ kind: 'ok', body: Buffer.concat(chunks) }));
+    req.on('error', () => settle({ kind: 'aborted' }));
+    req.on('close', () => settle({ kind: 'aborted' }));
+  });
+}
+
+function headerPairs(req: IncomingMessage): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) pairs.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
+  return pairs;
+}
+
+/** The target URI the client addressed: the server's own scheme (http), the Host it was sent, the request-target. */
+function targetUriOf(req: IncomingMessage, fallbackHost: string): string {
+  const raw = req.url ?? '/';
+  if (!raw.startsWith('/')) return raw; // absolute-form (RFC 9112 §3.2.2) is already the target URI
+  return `http://${req.headers.host ?? fallbackHost}${raw}`;
+}
+
+function makeHandler(state: ServerState, router: Router<RouteDef>, options: ReferenceOptions) {
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const middleware = options.middleware ?? [];
+  let seq = 0;
+
+  return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const n = ++seq;
+    const method = (req.method ?? 'GET').toUpperCase();
+    let reason: string | undefined;
+    let reply: Reply;
+
+    const body = await readBody(req, maxBody);
+    if (body.kind === 'aborted') return;
+    if (body.kind === 'too-large') {
+      // The rest of the body is not read, so the connection cannot carry another request.
+      reply = fail(413, `Content Too Large: the body exceeds ${maxBody} bytes`, { connection: 'close' });
+      reason = 'body too large';
+    } else {
+      let ctx: RequestContext | undefined;
+      try {
+        ctx = buildContext(req, n, method, body.body);
+        reply = await dispatch(ctx, state, router, middleware);
+        reason = ctx.rejection;
+      } catch (e) {
+        if (e instanceof HttpError) {
+          reply = e.toReply();
+          reason = ctx?.rejection ?? e.message;
+        } else {
+          reply = fail(500);
+          reason = `internal error: ${e instanceof Error ? e.message : String(e)}`;
+        }
+      }
+    }
+    if (res.destroyed) return;
+    send(res, reply, method);
+    options.log?.({ seq: n, method, target: req.url ?? '', status: reply.status, ...(reason ? { reason } : {}), durationMs: performance.now() - started });
+  };
+}
+
+function buildContext(req: IncomingMessage, seq: number, method: string, body: Buffer): RequestContext {
+  const headers = headerPairs(req);
+  const local = `${req.socket.localAddress ?? '127.0.0.1'}:${req.socket.localPort ?? 80}`;
+  const targetUri = targetUriOf(req, local);
+  let url: URL;
+  try {
+    url = new URL(targetUri);
+  } catch {
+    throw new HttpError(400, 'Bad Request: the request target or Host header is malformed');
+  }
+  // The spec lists Content-Length for every request with a body; without it the framing is chunked, which it never shows.
+  if (body.length > 0 && req.headers['content-length'] === undefined) throw new HttpError(411, 'Length Required: a body must come with Content-Length');
+  return { seq, method, targetUri, url, query: url.searchParams, headers, body, remoteAddress: req.socket.remoteAddress, params: {} };
+}
+
+async function dispatch(ctx: RequestContext, state: ServerState, router: Router<RouteDef>, middleware: readonly Middleware[]): Promise<Reply> {
+  const path = ctx.url.pathname;
+  if (!path.startsWith(`${API_PREFIX}/`)) return fail(404);
+  const match = router.match(ctx.method, path.slice(API_PREFIX.length));
+  if (match.kind === 'not-found') return fail(404);
+  if (match.kind === 'method-not-allowed') return fail(405, undefined, { allow: match.allow.join(', ') });
+  ctx.params = match.params;
+  const route = match.value;
+
+  const core = async (): Promise<Reply> => {
+    // Rejections become replies here, so middleware always sees a Reply and can rewrite a 401 like any other.
+    try {
+      authenticate(route, ctx, state);
+    } catch (e) {
+      if (!(e instanceof HttpError)) throw e;
+      ctx.rejection = e instanceof AuthError ? e.reason : e.message;
+      return e.toReply();
+    }
+    return withIdempotency(ctx, state, async () => {
+      try {
+        return await route.handler(ctx, state);
+      } catch (e) {
+        // Validation errors become replies here, inside the idempotency step, so a replay returns the same 4xx.
+        if (e instanceof HttpError) {
+          ctx.rejection = e.message;
+          return e.toReply();
+        }
+        throw e;
+      }
+    });
+  };
+  const chain = middleware.reduceRight<() => Promise<Reply>>((next, mw) => () => mw(ctx, state, route, next), core);
+  return chain();
+}
+
+function authenticate(route: RouteDef, ctx: RequestContext, state: ServerState): void {
+  switch (route.auth ?? 'bearer') {
+    case 'bearer':
+      return authenticateBearer(ctx, state);
+    case 'client-credentials':
+      return authenticateClientCredentials(ctx, state);
+    case 'none':
+      return;
+  }
+}

@@ -1,0 +1,405 @@
+// The reference server's data: an in-memory store built from a JSON seed (fixtures/reference-seed.json). The seed
+// is checked on load against the spec's field tables, so a broken seed fails at start, not as a confusing check failure.
+import { readFileSync } from 'node:fs';
+import { fromPackageRoot } from '../paths.js';
+
+export const STATUSES = ['ACTIVE', 'SUSPENDED', 'CLOSED'] as const;
+export const CURRENCIES = ['USD', 'EUR', 'ZK'] as const;
+export const INVESTMENT_TYPES = ['INTERNATIONAL_STOCKS'] as const;
+
+export type Status = (typeof STATUSES)[number];
+export type Currency = (typeof CURRENCIES)[number];
+export type InvestmentType = (typeof INVESTMENT_TYPES)[number];
+
+export interface Customer {
+  customerId: number;
+  firstName: string;
+  lastName: string;
+  status: Status;
+  referenceId: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface Account {
+  accountId: number;
+  customerId: number;
+  status: Status;
+  investmentType: InvestmentType;
+  currency: Currency;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface ValueChange {
+  timeFrame: string;
+  percentChange: number;
+  summary: string;
+}
+
+export interface Instrument {
+  instrumentId: number;
+  name: string;
+  symbol: string;
+  investmentId: number;
+  isAvailable: boolean;
+  fractionalEnabled: boolean;
+  valueChangeOverTime: ValueChange[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface Asset {
+  assetId: number;
+  instrumentId: number;
+  customerId: number;
+  name: string;
+  symbol: string;
+  investmentAmount: number;
+  position: number;
+  locked: number;
+  available: number;
+  purchasePrice: number;
+  marketPrice: number;
+  currency: Currency;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface Transaction {
+  transactionId: number;
+  assetId: number;
+  customerId: number;
+  amount: number;
+  currency: Currency;
+  requestType: string;
+  status: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** The fixture ids a run against the reference server uses (same names as the config file's `fixtures`). */
+export interface ReferenceFixtures {
+  customerId: number;
+  otherCustomerId: number;
+  accountId: number;
+  assetId: number;
+  transactionId: number;
+  mutableCustomerId: number;
+  paginationCustomerId: number;
+  unknownId: number;
+}
+
+/**
+ * Describes many transactions of one customer without listing them. Transaction i (0-based) gets
+ * id = firstId + ((i * idStride) % count) * idStep, so ids are neither contiguous nor in createdAt order (a server
+ * that sorts by id instead of createdAt is caught), and createdAt = startAt + floor(i / sameCreatedAtGroup) * stepSeconds,
+ * so groups share a createdAt and the id tie-break decides their order. idStride must be coprime with count.
+ */
+export interface GeneratedTransactions {
+  customerId: number;
+  assetId: number;
+  currency: Currency;
+  count: number;
+  firstId: number;
+  idStep?: number;
+  idStride?: number;
+  startAt: number;
+  stepSeconds: number;
+  sameCreatedAtGroup?: number;
+  requestTypes: string[];
+  statuses: string[];
+  amounts: number[];
+}
+
+export interface Seed {
+  description?: string;
+  fixtures: ReferenceFixtures;
+  customers: Customer[];
+  accounts: Account[];
+  instruments: Instrument[];
+  assets: Asset[];
+  transactions: Transaction[];
+  generated?: { transactions?: GeneratedTransactions[] };
+}
+
+export class SeedError extends Error {}
+
+// ---- loading ------------------------------------------------------------------------------------------------
+
+/**
+ * Where the default seed is. fromPackageRoot is right for the compiled package (dist/src/…); when the sources run
+ * directly (vitest, tsx) it points one folder too high, so the file is also looked for next to the sources.
+ */
+export function defaultSeedPath(): string {
+  return fromPackageRoot('fixtures', 'reference-seed.json');
+}
+
+export function loadSeed(path: string = defaultSeedPath()): Seed {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new SeedError(`cannot read the reference seed ${path}: ${(e as Error).message}`);
+  }
+  validateSeed(raw);
+  return raw;
+}
+
+/** The fixture ids of a seed (by default the packaged one): what the built-in local target uses. */
+export function defaultFixtures(seed: Seed = loadSeed()): ReferenceFixtures {
+  return { ...seed.fixtures };
+}
+
+// ---- validation against the spec's field tables --------------------------------------------------------------
+
+type FieldType = 'integer' | 'number' | 'string' | 'boolean' | 'valueChanges' | readonly string[];
+
+const TIMESTAMPS = { createdAt: 'integer', updatedAt: 'integer' } as const;
+const CUSTOMER_FIELDS: Record<keyof Customer, FieldType> = {
+  customerId: 'integer', firstName: 'string', lastName: 'string', status: STATUSES, referenceId: 'integer', ...TIMESTAMPS,
+};
+const ACCOUNT_FIELDS: Record<keyof Account, FieldType> = {
+  accountId: 'integer', customerId: 'integer', status: STATUSES, investmentType: INVESTMENT_TYPES, currency: CURRENCIES, ...TIMESTAMPS,
+};
+const INSTRUMENT_FIELDS: Record<keyof Instrument, FieldType> = {
+  instrumentId: 'integer', name: 'string', symbol: 'string', investmentId: 'integer', isAvailable: 'boolean',
+  fractionalEnabled: 'boolean', valueChangeOverTime: 'valueChanges', ...TIMESTAMPS,
+};
+const ASSET_FIELDS: Record<keyof Asset, FieldType> = {
+  assetId: 'integer', instrumentId: 'integer', customerId: 'integer', name: 'string', symbol: 'string',
+  investmentAmount: 'number', position: 'number', locked: 'number', available: 'number', purchasePrice: 'number',
+  marketPrice: 'number', currency: CURRENCIES, ...TIMESTAMPS,
+};
+const TRANSACTION_FIELDS: Record<keyof Transaction, FieldType> = {
+  transactionId: 'integer', assetId: 'integer', customerId: 'integer', amount: 'number', currency: CURRENCIES,
+  requestType: 'string', status: 'string', ...TIMESTAMPS,
+};
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function fitsType(value: unknown, type: FieldType): boolean {
+  if (Array.isArray(type)) return typeof value === 'string' && type.includes(value);
+  switch (type) {
+    case 'integer':
+      return Number.isSafeInteger(value);
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'string':
+      return typeof value === 'string';
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'valueChanges':
+      return (
+        Array.isArray(value) &&
+        value.every((v) => isObject(v) && typeof v.timeFrame === 'string' && typeof v.percentChange === 'number' && typeof v.summary === 'string')
+      );
+  }
+  return false;
+}
+
+function checkRecords(kind: string, records: unknown, fields: Record<string, FieldType>, idField: string): void {
+  if (!Array.isArray(records)) throw new SeedError(`seed.${kind} must be an array`);
+  const ids = new Set<number>();
+  records.forEach((rec: unknown, i) => {
+    if (!isObject(rec)) throw new SeedError(`seed.${kind}[${i}] is not an object`);
+    for (const [field, type] of Object.entries(fields)) {
+      if (!fitsType(rec[field], type)) throw new SeedError(`seed.${kind}[${i}].${field} is missing or not ${Array.isArray(type) ? type.join('|') : type}`);
+    }
+    const extra = Object.keys(rec).filter((k) => !(k in fields));
+    if (extra.length > 0) throw new SeedError(`seed.${kind}[${i}] has fields the spec does not list: ${extra.join(', ')}`);
+    const id = rec[idField] as number;
+    if (ids.has(id)) throw new SeedError(`seed.${kind}: ${idField} ${id} occurs twice`);
+    ids.add(id);
+  });
+}
+
+function validateSeed(raw: unknown): asserts raw is Seed {
+  if (!isObject(raw)) throw new SeedError('the seed is not a JSON object');
+  checkRecords('customers', raw.customers, CUSTOMER_FIELDS, 'customerId');
+  checkRecords('accounts', raw.accounts, ACCOUNT_FIELDS, 'accountId');
+  checkRecords('instruments', raw.instruments, INSTRUMENT_FIELDS, 'instrumentId');
+  checkRecords('assets', raw.assets, ASSET_FIELDS, 'assetId');
+  checkRecords('transactions', raw.transactions, TRANSACTION_FIELDS, 'transactionId');
+  if (!isObject(raw.fixtures)) throw new SeedError('seed.fixtures must be an object');
+  const names: Array<keyof ReferenceFixtures> = [
+    'customerId', 'otherCustomerId', 'accountId', 'assetId', 'transactionId', 'mutableCustomerId', 'paginationCustomerId', 'unknownId',
+  ];
+  for (const name of names) {
+    if (!Number.isSafeInteger(raw.fixtures[name])) throw new SeedError(`seed.fixtures.${name} must be an integer`);
+  }
+  const generated = raw.generated;
+  if (generated !== undefined) {
+    if (!isObject(generated)) throw new SeedError('seed.generated must be an object');
+    if (generated.transactions !== undefined && !Array.isArray(generated.transactions)) throw new SeedError('seed.generated.transactions must be an array');
+  }
+}
+
+// ---- generation -----------------------------------------------------------------------------------------------
+
+function pick<T>(list: readonly T[], i: number, what: string): T {
+  if (list.length === 0) throw new SeedError(`generated transactions: ${what} is empty`);
+  return list[i % list.length]!;
+}
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
+
+export function generateTransactions(g: GeneratedTransactions): Transaction[] {
+  const stride = g.idStride ?? 1;
+  const step = g.idStep ?? 1;
+  const group = g.sameCreatedAtGroup ?? 1;
+  if (!Number.isSafeInteger(g.count) || g.count < 0) throw new SeedError('generated transactions: count must be an integer >= 0');
+  if (g.count > 0 && gcd(stride, g.count) !== 1) throw new SeedError(`generated transactions: idStride ${stride} must be coprime with count ${g.count}`);
+  const out: Transaction[] = [];
+  for (let i = 0; i < g.count; i++) {
+    const createdAt = g.startAt + Math.floor(i / group) * g.stepSeconds;
+    out.push({
+      transactionId: g.firstId + ((i * stride) % g.count) * step,
+      assetId: g.assetId,
+      customerId: g.customerId,
+      amount: pick(g.amounts, i, 'amounts'),
+      currency: g.currency,
+      requestType: pick(g.requestTypes, i, 'requestTypes'),
+      status: pick(g.statuses, i, 'statuses'),
+      createdAt,
+      updatedAt: createdAt + 60,
+    });
+  }
+  return out;
+}
+
+// ---- the store ------------------------------------------------------------------------------------------------
+
+/** Fields of a customer a PUT may change ("PUT /customers" body). */
+export type CustomerPatch = Partial<Pick<Customer, 'firstName' | 'lastName' | 'status' | 'referenceId'>>;
+
+export class ReferenceStore {
+  private customers = new Map<number, Customer>();
+  private accounts = new Map<number, Account>();
+  private instruments = new Map<number, Instrument>();
+  private assets = new Map<number, Asset>();
+  private transactions = new Map<number, Transaction>();
+
+  constructor(private readonly seed: Seed) {
+    this.reset();
+  }
+
+  /** Back to the seed: lets a long `serve` session or a test start over without a restart. */
+  reset(): void {
+    const s = structuredClone(this.seed);
+    const generated = (s.generated?.transactions ?? []).flatMap(generateTransactions);
+    this.customers = byId(s.customers, (c) => c.customerId);
+    this.accounts = byId(s.accounts, (a) => a.accountId);
+    this.instruments = byId(s.instruments, (i) => i.instrumentId);
+    this.assets = byId(s.assets, (a) => a.assetId);
+    this.transactions = byId([...s.transactions, ...generated], (t) => t.transactionId, 'transactionId');
+    this.checkReferences(s.fixtures);
+  }
+
+  get fixtures(): ReferenceFixtures {
+    return { ...this.seed.fixtures };
+  }
+
+  // Reads return copies: a caller (a route, a fault) editing a result must not edit the store.
+
+  getCustomer(id: number): Customer | undefined {
+    return copy(this.customers.get(id));
+  }
+
+  hasCustomer(id: number): boolean {
+    return this.customers.has(id);
+  }
+
+  getAccount(id: number): Account | undefined {
+    return copy(this.accounts.get(id));
+  }
+
+  accountsOf(customerId: number): Account[] {
+    return [...this.accounts.values()].filter((a) => a.customerId === customerId).map((a) => structuredClone(a));
+  }
+
+  instrumentsOf(type: InvestmentType): Instrument[] {
+    // Every seeded instrument is an INTERNATIONAL_STOCKS instrument: the only investment type there is.
+    return type === 'INTERNATIONAL_STOCKS' ? [...this.instruments.values()].map((i) => structuredClone(i)) : [];
+  }
+
+  getInstrument(id: number): Instrument | undefined {
+    return copy(this.instruments.get(id));
+  }
+
+  getAsset(id: number): Asset | undefined {
+    return copy(this.assets.get(id));
+  }
+
+  assetsOf(customerId: number): Asset[] {
+    return [...this.assets.values()].filter((a) => a.customerId === customerId).map((a) => structuredClone(a));
+  }
+
+  getTransaction(id: number): Transaction | undefined {
+    return copy(this.transactions.get(id));
+  }
+
+  transactionsOf(customerId: number): Transaction[] {
+    return [...this.transactions.values()].filter((t) => t.customerId === customerId).map((t) => structuredClone(t));
+  }
+
+  /** The customer holding a referenceId, to keep it unique ("Externally provided unique identifier"). */
+  customerByReferenceId(referenceId: number): Customer | undefined {
+    return copy([...this.customers.values()].find((c) => c.referenceId === referenceId));
+  }
+
+  /** Applies a patch and sets updatedAt; undefined when the customer does not exist. */
+  updateCustomer(id: number, patch: CustomerPatch, nowSeconds: number): Customer | undefined {
+    const current = this.customers.get(id);
+    if (current === undefined) return undefined;
+    const next: Customer = { ...current, ...patch, updatedAt: Math.max(nowSeconds, current.createdAt) };
+    this.customers.set(id, next);
+    return structuredClone(next);
+  }
+
+  private checkReferences(fixtures: ReferenceFixtures): void {
+    for (const a of this.accounts.values()) need(this.customers.has(a.customerId), `account ${a.accountId}: customer ${a.customerId} does not exist`);
+    for (const a of this.assets.values()) {
+      need(this.customers.has(a.customerId), `asset ${a.assetId}: customer ${a.customerId} does not exist`);
+      need(this.instruments.has(a.instrumentId), `asset ${a.assetId}: instrument ${a.instrumentId} does not exist`);
+    }
+    for (const t of this.transactions.values()) {
+      const asset = this.assets.get(t.assetId);
+      need(asset !== undefined, `transaction ${t.transactionId}: asset ${t.assetId} does not exist`);
+      need(asset?.customerId === t.customerId, `transaction ${t.transactionId}: asset ${t.assetId} belongs to another customer`);
+    }
+    need(this.customers.has(fixtures.customerId), `fixtures.customerId ${fixtures.customerId} is not a customer`);
+    need(this.customers.has(fixtures.otherCustomerId), `fixtures.otherCustomerId ${fixtures.otherCustomerId} is not a customer`);
+    need(this.customers.has(fixtures.mutableCustomerId), `fixtures.mutableCustomerId ${fixtures.mutableCustomerId} is not a customer`);
+    need(this.customers.has(fixtures.paginationCustomerId), `fixtures.paginationCustomerId ${fixtures.paginationCustomerId} is not a customer`);
+    need(this.accounts.get(fixtures.accountId)?.customerId === fixtures.customerId, `fixtures.accountId ${fixtures.accountId} is not an account of customerId`);
+    need(this.assets.get(fixtures.assetId)?.customerId === fixtures.customerId, `fixtures.assetId ${fixtures.assetId} is not an asset of customerId`);
+    need(this.transactions.get(fixtures.transactionId)?.customerId === fixtures.customerId, `fixtures.transactionId ${fixtures.transactionId} is not a transaction of customerId`);
+    const u = fixtures.unknownId;
+    need(
+      ![this.customers, this.accounts, this.instruments, this.assets, this.transactions].some((m: Map<number, unknown>) => m.has(u)),
+      `fixtures.unknownId ${u} is the id of a resource`,
+    );
+  }
+}
+
+function byId<T>(records: T[], id: (r: T) => number, what = 'id'): Map<number, T> {
+  const map = new Map<number, T>();
+  for (const r of records) {
+    if (map.has(id(r))) throw new SeedError(`${what} ${id(r)} occurs twice (seed and generated records overlap)`);
+    map.set(id(r), r);
+  }
+  return map;
+}
+
+function copy<T>(value: T | undefined): T | undefined {
+  return value === undefined ? undefined : structuredClone(value);
+}
+
+function need(condition: boolean, message: string): void {
+  if (!condition) throw new SeedError(`reference seed: ${message}`);
+}

@@ -1,0 +1,101 @@
+// Access tokens: issue, look up, revoke, expire. Time comes from the injected clock so tests can expire a token
+// without waiting an hour.
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { RegisteredClient } from './clients.js';
+
+/** "Access token TTL: 60 minutes" (spec, Limits). maxTTL reports the same value: the spec leaves its meaning open. */
+export const TOKEN_TTL_SECONDS = 3600;
+/** Past this many live tokens the oldest are dropped, so a client looping on /oauth/token cannot exhaust memory. */
+const MAX_TOKENS = 10_000;
+const EXPIRED_RETENTION_MS = 24 * 3600 * 1000;
+
+export interface IssuedToken {
+  tokenId: string;
+  token: string;
+  clientId: string;
+  issuedAtMs: number;
+  expiresAtMs: number;
+}
+
+/** The spec's "Auth token record". */
+export interface TokenRecord {
+  message: string;
+  tokenId: string;
+  token: string;
+  expiresIn: number;
+  maxTTL: number;
+  tokenType: 'Bearer';
+  scope: string[];
+  trustedIps: string[];
+  organization: { id: number; name: string; clientId: string };
+  createdAt: number;
+  updatedAt: number;
+}
+
+export class TokenStore {
+  private readonly byToken = new Map<string, IssuedToken>();
+
+  constructor(private readonly clock: () => number) {}
+
+  issue(client: RegisteredClient): IssuedToken {
+    const now = this.clock();
+    this.prune(now);
+    const issued: IssuedToken = {
+      tokenId: randomUUID(),
+      // 32 random bytes: 256 bits, as unguessable as the client secret it stands in for.
+      token: randomBytes(32).toString('base64url'),
+      clientId: client.clientId,
+      issuedAtMs: now,
+      expiresAtMs: now + TOKEN_TTL_SECONDS * 1000,
+    };
+    this.byToken.set(issued.token, issued);
+    while (this.byToken.size > MAX_TOKENS) {
+      const oldest = this.byToken.keys().next().value;
+      if (oldest === undefined) break;
+      this.byToken.delete(oldest);
+    }
+    return issued;
+  }
+
+  /** A live token, or undefined when unknown, revoked or expired. */
+  find(token: string): IssuedToken | undefined {
+    const issued = this.byToken.get(token);
+    if (issued === undefined) return undefined;
+    return this.clock() >= issued.expiresAtMs ? undefined : issued;
+  }
+
+  /** The token even past its expiry (revoked or unknown still undefined): for the fault that ignores expiry. */
+  findIgnoringExpiry(token: string): IssuedToken | undefined {
+    return this.byToken.get(token);
+  }
+
+  /** Deletes the token ("token deleted", spec Token lifecycle); a revoked token is then indistinguishable from an unknown one. */
+  revoke(token: string): boolean {
+    return this.byToken.delete(token);
+  }
+
+  record(issued: IssuedToken, client: RegisteredClient): TokenRecord {
+    const createdAt = Math.floor(issued.issuedAtMs / 1000);
+    return {
+      message: 'Access token created',
+      tokenId: issued.tokenId,
+      token: issued.token,
+      expiresIn: Math.max(0, Math.floor((issued.expiresAtMs - this.clock()) / 1000)),
+      maxTTL: TOKEN_TTL_SECONDS,
+      tokenType: 'Bearer',
+      // Authentication 6: "every token has both" read and write.
+      scope: ['read', 'write'],
+      trustedIps: [...client.trustedIps],
+      organization: { ...client.organization },
+      createdAt,
+      updatedAt: createdAt,
+    };
+  }
+
+  /** Expired tokens are kept a day (so a fault that ignores expiry has something to accept), then dropped. */
+  private prune(now: number): void {
+    for (const [token, issued] of this.byToken) {
+      if (now >= issued.expiresAtMs + EXPIRED_RETENTION_MS) this.byToken.delete(token);
+    }
+  }
+}
