@@ -7,8 +7,10 @@ import type { CheckContext } from './context.js';
 
 const EXCERPT = 300;
 
+/** Status and body excerpt, from the recorded (redacted) exchange: a server that echoes a credential must not leak it. */
 export function describeResponse(res: HttpResponse): string {
-  const body = res.text.length > EXCERPT ? `${res.text.slice(0, EXCERPT)}…` : res.text;
+  const text = res.exchange.response?.bodyExcerpt ?? '';
+  const body = text.length > EXCERPT ? `${text.slice(0, EXCERPT)}…` : text;
   return `${res.status}${body ? ` ${body}` : ''}`;
 }
 

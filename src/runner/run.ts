@@ -143,13 +143,23 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
     clearTimeout(timer);
     abort.abort();
   }
+  // Findings and observations quote server data: mask any credential in them, as in the exchanges.
+  const redact = (t: string) => deps.client.redactor.text(t);
+  if (finding) {
+    finding = {
+      ...finding,
+      message: redact(finding.message),
+      ...(finding.expected !== undefined ? { expected: redact(finding.expected) } : {}),
+      ...(finding.observed !== undefined ? { observed: redact(finding.observed) } : {}),
+    };
+  }
   const failsRun = outcome === 'fail' || (outcome === 'warn' && check.level === 'SHOULD' && deps.failOn === 'should');
   return {
     ...infoOf(check),
     outcome,
     ...(finding ? { finding } : {}),
-    ...(skipReason ? { skipReason } : {}),
-    observations: ctx.observations,
+    ...(skipReason ? { skipReason: redact(skipReason) } : {}),
+    observations: ctx.observations.map(redact),
     exchanges: ctx.exchanges,
     durationMs: Date.now() - started,
     failsRun,
