@@ -4,6 +4,7 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import type { CheckInfo, CheckResult, Outcome, RunResult, Totals } from '../runner/types.js';
 import type { Reporter } from './reporter.js';
 import { findingSections, formatDuration, renderLabelled, textLines, visibleLine } from './exchange-text.js';
+import { bySuite } from './by-suite.js';
 
 /** Where the report goes: process.stdout, or anything with write() (tests pass a string sink). */
 export interface HumanOutput {
@@ -133,17 +134,6 @@ function colourFor(check: CheckResult, c: ChalkInstance): (text: string) => stri
     case 'error':
       return c.magenta;
   }
-}
-
-/** Checks grouped by suite, suites in the order they first appear. */
-function bySuite(checks: CheckResult[]): Map<string, CheckResult[]> {
-  const groups = new Map<string, CheckResult[]>();
-  for (const check of checks) {
-    const group = groups.get(check.suite);
-    if (group) group.push(check);
-    else groups.set(check.suite, [check]);
-  }
-  return groups;
 }
 
 function timeLine(result: RunResult, c: ChalkInstance): string {

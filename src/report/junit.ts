@@ -6,6 +6,7 @@ import builderModule, { type Builder, type TestCase, type TestSuite } from 'juni
 import type { CheckResult, RunInfo, RunResult } from '../runner/types.js';
 import type { Reporter } from './reporter.js';
 import { findingSections, formatExchange, renderLabelled, visible, visibleLine } from './exchange-text.js';
+import { bySuite } from './by-suite.js';
 
 // junit-report-builder is CommonJS: under NodeNext its default import is module.exports itself, the builder, while its
 // types describe an ES default export; take whichever is there.
@@ -90,17 +91,6 @@ function fillTestCase(testCase: TestCase, check: CheckResult): void {
   if (check.observations.length > 0) out.push('observations:', ...check.observations.map((o) => `  · ${o}`));
   check.exchanges.forEach((exchange, i) => out.push(`exchange ${i + 1} of ${check.exchanges.length} (#${exchange.seq})`, formatExchange(exchange)));
   if (out.length > 0) testCase.standardOutput(cdata(out.join('\n')));
-}
-
-/** Checks grouped by suite, suites in the order they first appear. */
-function bySuite(checks: CheckResult[]): Map<string, CheckResult[]> {
-  const groups = new Map<string, CheckResult[]>();
-  for (const check of checks) {
-    const group = groups.get(check.suite);
-    if (group) group.push(check);
-    else groups.set(check.suite, [check]);
-  }
-  return groups;
 }
 
 /** Seconds with millisecond precision, never in exponent form (junit-10.xsd's SUREFIRE_TIME pattern). */
