@@ -2,6 +2,7 @@
 // and lets a negative check alter any part of it before or after signing, since those checks must send what a
 // correct client never would.
 import { randomUUID } from 'node:crypto';
+import { rootCertificates } from 'node:tls';
 import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
 import { contentDigest } from './digest.js';
 import { removeHeader, headerValue, type HttpMessage } from './message.js';
@@ -99,7 +100,8 @@ export class SignedClient {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.dispatcher = new Agent({
-      connect: { timeout: this.timeoutMs, ...(options.ca ? { ca: options.ca } : {}) },
+      // caFile adds to the system's trusted roots rather than replacing them.
+      connect: { timeout: this.timeoutMs, ...(options.ca ? { ca: [...rootCertificates, options.ca] } : {}) },
       headersTimeout: this.timeoutMs,
       bodyTimeout: this.timeoutMs,
       // Servers under test may be slow to close; never let an idle socket keep the process alive.

@@ -50,7 +50,9 @@ export class HumanReporter implements Reporter {
     if (!this.options.progress) return;
     const count = this.total === undefined ? `[${this.started}]` : `[${this.started}/${this.total}]`;
     // A line longer than the terminal wraps, and \r would then only redraw its last row.
-    const width = Math.max((this.options.out.columns ?? 80) - 1, 10);
+    // A pseudo-terminal may report 0 columns: fall back to 80 rather than cutting the line to nothing.
+    const columns = this.options.out.columns || 80;
+    const width = Math.max(columns - 1, 10);
     const text = `${count} ${visibleLine(check.id)}`.slice(0, width);
     this.options.out.write(`${CLEAR_LINE}${this.c.dim(text)}`);
     this.progressShown = true;
