@@ -113,3 +113,27 @@ describe('SignedClient', () => {
     expect((err as TransportError).message).toMatch(/ECONNREFUSED/);
   });
 });
+
+describe('SignedClient over https with a private CA (caFile)', () => {
+  it('trusts the configured CA in addition to the system roots, and refuses the server without it', async () => {
+    const { generate } = await import('selfsigned');
+    const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
+      keyType: 'ec',
+      algorithm: 'sha256',
+      extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+    });
+    const { createServer } = await import('node:https');
+    const server = createServer({ key: pems.private, cert: pems.cert }, (_req, res) => res.end('{"ok":true}'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `https://127.0.0.1:${(server.address() as { port: number }).port}`;
+    cleanup.push(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+    const identity = { baseUrl: `${origin}/v1`, clientId: 'acme', keyId: 'k', privateKey: key.seed };
+    const trusting = new SignedClient({ ...identity, ca: pems.cert });
+    const plain = new SignedClient(identity);
+    cleanup.push(() => trusting.close(), () => plain.close());
+    expect((await trusting.send({ method: 'GET', path: '/x', token: TOKEN })).status).toBe(200);
+    const err = await plain.send({ method: 'GET', path: '/x', token: TOKEN }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TransportError);
+    expect((err as TransportError).message).toMatch(/SELF_SIGNED|self-signed|certificate/i);
+  });
+});
