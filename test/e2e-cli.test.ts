@@ -161,6 +161,7 @@ describe('conformance run against a configured target', () => {
     expect(res.code).toBe(3);
     expect(res.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^conformance: no token: POST http:\/\/127\.0\.0\.1:\d+\/v1\/oauth\/token answered 401; check clientId, clientSecret/)]);
     expect(res.stderr).not.toContain('not-the-secret');
+    expect(res.stdout).toBe('');
   });
 
   it('exits 3 within the request timeout when the base URL is unreachable, without a stack trace', async () => {
@@ -174,6 +175,7 @@ describe('conformance run against a configured target', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^conformance: target unreachable: POST http:\/\/127\.0\.0\.1:\d+\/v1\/oauth\/token failed \(ECONNREFUSED/);
     expect(res.stderr).not.toMatch(/\n\s+at /);
+    expect(res.stdout).toBe('');
   });
 
   it('exits 2 for an unknown option or target', async () => {

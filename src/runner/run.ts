@@ -53,9 +53,9 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
   const flags: RunFlags = { long: false, ...options.flags };
 
   try {
-    options.reporter?.onRunStart?.({ target: target.name, baseUrl: target.baseUrl, checks: checks.map(infoOf) });
-    // Without a token no check can run: fail fast with exit 3 rather than report every check as broken.
+    // Without a token no check can run: fail fast with exit 3 (one line, no report) rather than report every check as broken.
     await session.token();
+    options.reporter?.onRunStart?.({ target: target.name, baseUrl: target.baseUrl, checks: checks.map(infoOf) });
     const results: CheckResult[] = [];
     for (const check of checks) {
       options.reporter?.onCheckStart?.(infoOf(check));
