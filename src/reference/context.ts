@@ -6,6 +6,7 @@ import type { ClientRegistry, RegisteredClient } from './clients.js';
 import type { EventBus } from './events.js';
 import type { IdempotencyCache } from './idempotency.js';
 import type { Reply } from './respond.js';
+import type { Variant } from './variant.js';
 import type { ReferenceStore } from './store.js';
 import type { IssuedToken, TokenStore } from './tokens.js';
 
@@ -45,6 +46,10 @@ export interface ServerState {
   readonly policy: AuthPolicy;
   /** Milliseconds since the epoch. */
   readonly clock: () => number;
+  /** How open choices of the spec are made (see variant.ts). */
+  readonly variant: Variant;
+  /** Active faults that routes implement themselves (see faults/catalog.ts); empty on a clean server. */
+  readonly faults: ReadonlySet<string>;
 }
 
 export function nowSeconds(state: ServerState): number {

@@ -4,6 +4,7 @@
 import type { PageMeta } from './respond.js';
 import { badRequest } from './respond.js';
 import { optionalQuery, parseInteger } from './params.js';
+import type { Variant } from './variant.js';
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
@@ -14,7 +15,7 @@ export interface Paging {
   sort: 'ASC' | 'DESC';
 }
 
-export function parsePaging(query: URLSearchParams): Paging {
+export function parsePaging(query: URLSearchParams, variant: Pick<Variant, 'defaultSort'>): Paging {
   const pageText = optionalQuery(query, 'page');
   const limitText = optionalQuery(query, 'limit');
   const sortText = optionalQuery(query, 'sort');
@@ -24,7 +25,7 @@ export function parsePaging(query: URLSearchParams): Paging {
   if (limit < 1 || limit > MAX_LIMIT) throw badRequest(`limit must be an integer from 1 to ${MAX_LIMIT}`);
   // Case-sensitive, as the spec writes the enum: a client sending "desc" learns it now, not from a strict server later.
   if (sortText !== undefined && sortText !== 'ASC' && sortText !== 'DESC') throw badRequest('sort must be ASC or DESC');
-  return { page, limit, sort: sortText ?? 'ASC' };
+  return { page, limit, sort: sortText ?? variant.defaultSort };
 }
 
 export interface Page<T> {
@@ -33,21 +34,28 @@ export interface Page<T> {
 }
 
 /**
- * One page of a list. previousPage is 0 on the first page; nextPage equals currentPage on the last page (and past
- * it), since the spec wants integers >= 0 everywhere and has no null. A page past the end is empty, not an error.
+ * One page of a list. In `index` mode page is a 0-based page number; in `offset` mode it is the index of the first
+ * item. previousPage is 0 on the first page; nextPage equals currentPage on the last page (and past it), since the
+ * spec wants integers >= 0 everywhere and has no null. A page past the end is empty, not an error.
  */
-export function paginate<T extends { createdAt: number }>(all: readonly T[], idOf: (item: T) => number, paging: Paging): Page<T> {
+export function paginate<T extends { createdAt: number }>(
+  all: readonly T[],
+  idOf: (item: T) => number,
+  paging: Paging,
+  variant: Pick<Variant, 'pageMode'>,
+): Page<T> {
   const direction = paging.sort === 'ASC' ? 1 : -1;
   const sorted = [...all].sort((a, b) => direction * (a.createdAt - b.createdAt || idOf(a) - idOf(b)));
-  const start = paging.page * paging.limit;
+  const step = variant.pageMode === 'index' ? 1 : paging.limit;
+  const start = variant.pageMode === 'index' ? paging.page * paging.limit : paging.page;
   const items = start < sorted.length ? sorted.slice(start, start + paging.limit) : [];
   const hasNext = start + paging.limit < sorted.length;
   return {
     items,
     meta: {
-      previousPage: Math.max(0, paging.page - 1),
+      previousPage: Math.max(0, paging.page - step),
       currentPage: paging.page,
-      nextPage: hasNext ? paging.page + 1 : paging.page,
+      nextPage: hasNext ? paging.page + step : paging.page,
       limit: paging.limit,
       currentCount: items.length,
       totalCount: sorted.length,

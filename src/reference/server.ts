@@ -11,6 +11,9 @@ import { IdempotencyCache, withIdempotency } from './idempotency.js';
 import { fail, HttpError, send, type Reply } from './respond.js';
 import { Router } from './router.js';
 import { ALL_ROUTES } from './routes/index.js';
+import { VARIANTS, type Variant, type VariantName } from './variant.js';
+import { variantMiddleware } from './variant-middleware.js';
+import { resolveFaults } from './faults/catalog.js';
 import { loadSeed, ReferenceStore, type Seed } from './store.js';
 import { TokenStore } from './tokens.js';
 
@@ -47,6 +50,10 @@ export interface ReferenceOptions {
   maxBodyBytes?: number;
   /** Wrap the handling of every routed request, outermost first (the fault catalog uses this). */
   middleware?: Middleware[];
+  /** How the open choices of the spec are made; default strict. */
+  variant?: VariantName | Variant;
+  /** Faults to switch on, by name (see faults/catalog.ts); unknown names are an error. */
+  faults?: readonly string[];
   /** Called once per request after the reply is sent. */
   log?: (entry: RequestLogEntry) => void;
 }
@@ -66,6 +73,7 @@ export interface ReferenceServer {
 
 export async function startReferenceServer(options: ReferenceOptions): Promise<ReferenceServer> {
   const clock = options.clock ?? Date.now;
+  const faults = resolveFaults(options.faults ?? []);
   const seed = typeof options.seed === 'object' ? options.seed : loadSeed(options.seed);
   const state: ServerState = {
     store: new ReferenceStore(seed),
@@ -73,13 +81,16 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
     tokens: new TokenStore(clock),
     idempotency: new IdempotencyCache(clock),
     events: new EventBus(),
-    policy: { ...DEFAULT_AUTH_POLICY, ...(options.skewSeconds !== undefined ? { skewSeconds: options.skewSeconds } : {}), ...options.auth },
+    policy: { ...DEFAULT_AUTH_POLICY, ...(options.skewSeconds !== undefined ? { skewSeconds: options.skewSeconds } : {}), ...options.auth, ...faults.policy },
     clock,
+    variant: typeof options.variant === 'object' ? options.variant : VARIANTS[options.variant ?? 'strict'],
+    faults: faults.flags,
   };
   const router = new Router<RouteDef>();
   for (const route of ALL_ROUTES) router.add(route.method, route.path, route);
 
-  const handle = makeHandler(state, router, options);
+  // Variant shaping runs outermost, so faults (inner) deviate from what the variant would have sent.
+  const handle = makeHandler(state, router, { ...options, middleware: [variantMiddleware, ...(options.middleware ?? []), ...faults.middleware] });
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }, (req, res) => {
     // handle() turns every error into a reply; this only guards against a failure while writing the reply itself.
     handle(req, res).catch(() => res.destroy());

@@ -10,9 +10,9 @@ export const accountRoutes: RouteDef[] = [
     path: '/accounts',
     handler(ctx, state) {
       const customerId = queryInteger(ctx.query, 'customerId');
-      const paging = parsePaging(ctx.query);
+      const paging = parsePaging(ctx.query, state.variant);
       if (!state.store.hasCustomer(customerId)) throw notFound();
-      const page = paginate(state.store.accountsOf(customerId), (a) => a.accountId, paging);
+      const page = paginate(state.store.accountsOf(customerId), (a) => a.accountId, paging, state.variant);
       return okList(page.items, page.meta);
     },
   },

@@ -6,6 +6,8 @@ import { customerRoutes } from './customers.js';
 import { instrumentRoutes } from './instruments.js';
 import { oauthRoutes } from './oauth.js';
 import { transactionRoutes } from './transactions.js';
+import { ussdRoutes } from './ussd.js';
+import { webhookRoutes } from './webhooks.js';
 
 export const ALL_ROUTES: readonly RouteDef[] = [
   ...oauthRoutes,
@@ -14,4 +16,6 @@ export const ALL_ROUTES: readonly RouteDef[] = [
   ...instrumentRoutes,
   ...assetRoutes,
   ...transactionRoutes,
+  ...ussdRoutes,
+  ...webhookRoutes,
 ];

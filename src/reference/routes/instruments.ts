@@ -15,8 +15,8 @@ export const instrumentRoutes: RouteDef[] = [
       if (!(INVESTMENT_TYPES as readonly string[]).includes(type)) {
         throw badRequest(`investmentType must be one of ${INVESTMENT_TYPES.join(', ')}`);
       }
-      const paging = parsePaging(ctx.query);
-      const page = paginate(state.store.instrumentsOf(type as InvestmentType), (i) => i.instrumentId, paging);
+      const paging = parsePaging(ctx.query, state.variant);
+      const page = paginate(state.store.instrumentsOf(type as InvestmentType), (i) => i.instrumentId, paging, state.variant);
       return okList(page.items, page.meta);
     },
   },

@@ -10,9 +10,9 @@ export const transactionRoutes: RouteDef[] = [
     path: '/transactions',
     handler(ctx, state) {
       const customerId = queryInteger(ctx.query, 'customerId');
-      const paging = parsePaging(ctx.query);
+      const paging = parsePaging(ctx.query, state.variant);
       if (!state.store.hasCustomer(customerId)) throw notFound();
-      const page = paginate(state.store.transactionsOf(customerId), (t) => t.transactionId, paging);
+      const page = paginate(state.store.transactionsOf(customerId), (t) => t.transactionId, paging, state.variant);
       return okList(page.items, page.meta);
     },
   },

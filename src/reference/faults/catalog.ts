@@ -1,0 +1,32 @@
+// The fault catalog: `conformance serve --fault NAME` and the detection matrix switch these on one at a time. Each
+// must be caught by at least one check of its suite, and each check must be caught failing by at least one fault.
+import type { AuthPolicy } from '../auth.js';
+import type { Middleware } from '../context.js';
+import type { FaultDefinition } from './types.js';
+import { authFaults } from './auth.js';
+import { resourceFaults } from './resources.js';
+
+export type { FaultDefinition } from './types.js';
+
+export const FAULTS: readonly FaultDefinition[] = [...authFaults, ...resourceFaults];
+
+export class UnknownFaultError extends Error {}
+
+export function findFault(name: string): FaultDefinition | undefined {
+  return FAULTS.find((f) => f.name === name);
+}
+
+/** The hooks of the named faults, merged. An unknown name is an error naming the known ones. */
+export function resolveFaults(names: readonly string[]): { policy: Partial<AuthPolicy>; middleware: Middleware[]; flags: ReadonlySet<string> } {
+  const policy: Partial<AuthPolicy> = {};
+  const middleware: Middleware[] = [];
+  const flags = new Set<string>();
+  for (const name of names) {
+    const fault = findFault(name);
+    if (!fault) throw new UnknownFaultError(`unknown fault "${name}"; 'conformance serve --list-faults' lists them`);
+    Object.assign(policy, fault.policy);
+    if (fault.middleware) middleware.push(fault.middleware);
+    if (fault.flag) flags.add(name);
+  }
+  return { policy, middleware, flags };
+}

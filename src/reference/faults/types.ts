@@ -1,0 +1,22 @@
+import type { AuthPolicy } from '../auth.js';
+import type { Middleware } from '../context.js';
+
+/**
+ * One realistic deviation from the spec. A fault acts through one of three hooks: an authentication policy switch,
+ * a middleware that rewrites what the server does, or a flag that the route implementing that behaviour reads
+ * (`state.faults.has(name)`).
+ */
+export interface FaultDefinition {
+  /** `<suite>.<what>`, e.g. `auth.token-type-lowercase`. */
+  name: string;
+  /** The suite whose checks must catch it. */
+  suite: 'auth' | 'signing' | 'pagination' | 'resources' | 'ussd' | 'webhooks';
+  /** The spec sentence (or RFC rule) it violates. */
+  violates: string;
+  /** What the server does wrong, in a few words. */
+  description: string;
+  policy?: Partial<AuthPolicy>;
+  middleware?: Middleware;
+  /** Implemented inside a route: it checks `state.faults.has(name)`. */
+  flag?: true;
+}
