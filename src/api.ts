@@ -7,6 +7,8 @@ import { ReporterMux, type Reporter } from './report/reporter.js';
 import { JunitReporter } from './report/junit.js';
 import { JsonReporter } from './report/json.js';
 import { startLocalTarget } from './targets/local.js';
+import type { VariantName } from './reference/variant.js';
+import { ConfigError } from './errors.js';
 import { suites } from '../suites/index.js';
 
 export interface RunOptions {
@@ -25,6 +27,8 @@ export interface RunOptions {
   /** More reporters (e.g. the terminal one). */
   reporters?: Reporter[];
   long?: boolean;
+  /** For the built-in target only: how the embedded reference server makes the spec's open choices, and which faults it has. */
+  local?: { variant?: VariantName; faults?: readonly string[] };
   requestTimeoutMs?: number;
   checkTimeoutMs?: number;
   maxBodyBytes?: number;
@@ -39,10 +43,11 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   let target: ResolvedTarget;
   let stop: (() => Promise<void>) | undefined;
   if (name === BUILTIN_TARGET) {
-    const local = await startLocalTarget();
+    const local = await startLocalTarget(options.local);
     target = local.target;
     stop = local.stop;
   } else {
+    if (options.local?.faults?.length || options.local?.variant) throw new ConfigError('--fault and --variant apply to the built-in target "local" only');
     const config = typeof options.config === 'object' ? options.config : await loadConfig({ configPath: options.config, cwd: options.cwd, target: name });
     target = selectTarget(config, name);
   }

@@ -128,6 +128,12 @@ describe('formatExchange', () => {
 });
 
 describe('bodyLines', () => {
+  it('does not call a whole body cut when redaction made its excerpt shorter than its size', () => {
+    const excerpt = '{"token":"[redacted]","tokenType":"Bearer"}';
+    expect(bodyLines({ headers: [], bodyExcerpt: excerpt, bodySize: excerpt.length + 30 })).toEqual([excerpt]);
+    expect(bodyLines({ headers: [], bodyExcerpt: excerpt, bodySize: 9000, bodyTruncated: true }).at(-1)).toMatch(/^… \(first 43 B of 8\.8 KiB\)$/);
+  });
+
   it('cuts a body to about 1 KiB and notes the full size', () => {
     const lines = bodyLines({ headers: [], bodyExcerpt: 'é'.repeat(3000), bodySize: 9000, bodyTruncated: true });
     expect(lines).toHaveLength(2);

@@ -22,11 +22,27 @@ export async function main(argv: string[]): Promise<void> {
     .option('--json <file>', 'write a JSON report')
     .addOption(new Option('--fail-on <level>', 'which failures fail the run: must, or should (warnings too)').choices(['must', 'should']).default('must'))
     .option('--long', 'also run checks that take long (token expiry after 60 minutes)', false)
+    .addOption(new Option('--variant <name>', 'target local only: how the reference server makes the spec\'s open choices').choices(['strict', 'alt']))
+    .option('--fault <names>', 'target local only: comma-separated faults for the reference server (see serve --list-faults)')
     .option('--timeout <ms>', 'time limit of one request in milliseconds', parsePositiveInt, 10_000)
     .option('--max-body <bytes>', 'cap on one response body in bytes', parsePositiveInt, 4 * 1024 * 1024)
     .action(async (opts: Record<string, unknown>) => {
       const { runCommand } = await import('./run.js');
       process.exitCode = await runCommand(opts as never);
+    });
+
+  program
+    .command('serve')
+    .description('start the reference server as a sandbox (Ctrl-C stops it)')
+    .option('-p, --port <n>', 'port to listen on (0: any free port)', parsePort, 0)
+    .option('-H, --host <host>', 'address to bind', '127.0.0.1')
+    .addOption(new Option('--variant <name>', 'how the spec\'s open choices are made').choices(['strict', 'alt']).default('strict'))
+    .option('--fault <names>', 'comma-separated faults to switch on')
+    .option('--list-faults', 'list the faults and exit')
+    .option('--config-out <file>', 'write a target config (client id, secret, key, fixtures) for this server')
+    .action(async (opts: Record<string, unknown>) => {
+      const { serveCommand } = await import('./serve.js');
+      process.exitCode = await serveCommand(opts as never);
     });
 
   try {
@@ -39,6 +55,12 @@ export async function main(argv: string[]): Promise<void> {
 function parsePositiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0) throw new UserError(`"${value}" is not a positive whole number`, 2);
+  return n;
+}
+
+function parsePort(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UserError(`"${value}" is not a port (0 to 65535)`, 2);
   return n;
 }
 

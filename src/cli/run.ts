@@ -12,6 +12,8 @@ export interface RunCommandOptions {
   long: boolean;
   timeout: number;
   maxBody: number;
+  variant?: 'strict' | 'alt';
+  fault?: string;
 }
 
 /** `conformance run`: returns the exit code (0 pass, 1 a check that fails the run failed). */
@@ -28,6 +30,7 @@ export async function runCommand(opts: RunCommandOptions): Promise<number> {
     requestTimeoutMs: opts.timeout,
     maxBodyBytes: opts.maxBody,
     reporters: [humanReporterForStdout()],
+    local: { ...(opts.variant ? { variant: opts.variant } : {}), ...(opts.fault ? { faults: opts.fault.split(',').map((f) => f.trim()).filter(Boolean) } : {}) },
   });
   return result.exitCode;
 }

@@ -64,8 +64,10 @@ export function bodyLines(message: RecordedMessage, limit = BODY_DISPLAY_LIMIT):
   if (message.bodyExcerpt === undefined) return [`(body of ${formatSize(message.bodySize)} not recorded)`];
   const shown = cut(message.bodyExcerpt, limit);
   const lines = textLines(shown);
-  const shownBytes = Buffer.byteLength(shown, 'utf8');
-  if (shownBytes < message.bodySize) lines.push(`… (first ${formatSize(shownBytes)} of ${formatSize(message.bodySize)})`);
+  // Sizes are not compared: redaction changes the excerpt's length without cutting anything.
+  if (message.bodyTruncated || shown !== message.bodyExcerpt) {
+    lines.push(`… (first ${formatSize(Buffer.byteLength(shown, 'utf8'))} of ${formatSize(message.bodySize)})`);
+  }
   return lines;
 }
 
@@ -274,7 +276,7 @@ export function curlCommand(request: RecordedRequest): string {
     words.push('--data-binary', body.includes(REDACTED) ? quotePieces(piecesOf(body)) : shellQuote(body));
   }
   let command = words.join(' ');
-  if (hasBody && (request.bodyTruncated || Buffer.byteLength(request.bodyExcerpt ?? '', 'utf8') < request.bodySize)) {
+  if (hasBody && request.bodyTruncated) {
     command += `  # the report kept only the start of this ${formatSize(request.bodySize)} body`;
   }
   return command;

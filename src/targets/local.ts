@@ -1,30 +1,49 @@
-// The built-in target `local`: the embedded reference server on an ephemeral loopback port, with a client and key
-// made fresh for this run, so `npx conformance run` needs no configuration and no secret ever leaves the process.
+// The built-in target `local`: the embedded reference server on a loopback port, with a client and key made fresh for
+// this run, so `npx conformance run` needs no configuration and no secret ever leaves the process. `conformance
+// serve` starts the same sandbox and hands its target out as a config file.
 import { randomBytes } from 'node:crypto';
 import { generateEd25519 } from '../http/keys.js';
-import { startReferenceServer } from '../reference/server.js';
+import { startReferenceServer, type ReferenceServer } from '../reference/server.js';
 import { defaultFixtures } from '../reference/store.js';
+import type { VariantName } from '../reference/variant.js';
 import type { ResolvedTarget } from '../config/types.js';
 import { BUILTIN_TARGET } from '../config/load.js';
+import { ConfigError } from '../errors.js';
+import { findFault } from '../reference/faults/catalog.js';
+
+export interface LocalTargetOptions {
+  host?: string;
+  port?: number;
+  variant?: VariantName;
+  faults?: readonly string[];
+  /** Target name in reports; `local` by default. */
+  name?: string;
+}
 
 export interface LocalTarget {
   target: ResolvedTarget;
+  server: ReferenceServer;
   stop(): Promise<void>;
 }
 
-export async function startLocalTarget(): Promise<LocalTarget> {
+export async function startLocalTarget(options: LocalTargetOptions = {}): Promise<LocalTarget> {
+  for (const name of options.faults ?? []) {
+    if (!findFault(name)) throw new ConfigError(`--fault: unknown fault "${name}"; 'conformance serve --list-faults' lists them`);
+  }
   const key = generateEd25519();
   const clientId = 'conformance-local';
   const clientSecret = randomBytes(24).toString('base64url');
   const keyId = `local-${randomBytes(4).toString('hex')}`;
   const server = await startReferenceServer({
-    host: '127.0.0.1',
-    port: 0,
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 0,
     clients: [{ clientId, clientSecret, keyId, publicKey: key.publicKey, name: 'Local conformance client' }],
+    ...(options.variant ? { variant: options.variant } : {}),
+    ...(options.faults ? { faults: options.faults } : {}),
   });
   return {
     target: {
-      name: BUILTIN_TARGET,
+      name: options.name ?? BUILTIN_TARGET,
       baseUrl: server.baseUrl,
       clientId,
       clientSecret,
@@ -34,6 +53,7 @@ export async function startLocalTarget(): Promise<LocalTarget> {
       fixtures: defaultFixtures(),
       webhook: { listen: '127.0.0.1:0', tls: 'self-signed' },
     },
+    server,
     stop: () => server.close(),
   };
 }

@@ -1,0 +1,85 @@
+// `conformance serve`: the reference server as a sandbox for client developers (and a target for the suite), with
+// --fault to make it deviate on purpose. It hands out a ready-to-use target config, since its client is made fresh.
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { startLocalTarget } from '../targets/local.js';
+import { FAULTS } from '../reference/faults/catalog.js';
+import type { VariantName } from '../reference/variant.js';
+import { fromPackageRoot } from '../paths.js';
+import type { ResolvedTarget } from '../config/types.js';
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  fault?: string;
+  variant: VariantName;
+  listFaults?: boolean;
+  configOut?: string;
+}
+
+export const SANDBOX_TARGET = 'sandbox';
+
+export async function serveCommand(opts: ServeOptions): Promise<number> {
+  if (opts.listFaults) {
+    process.stdout.write(faultTable());
+    return 0;
+  }
+  const faults = opts.fault?.split(',').map((f) => f.trim()).filter(Boolean) ?? [];
+  const local = await startLocalTarget({ host: opts.host, port: opts.port, variant: opts.variant, faults, name: SANDBOX_TARGET });
+  const lines = [
+    `conformance reference server — variant ${opts.variant}, ${faults.length ? `faults: ${faults.join(', ')}` : 'no faults'}`,
+    `  base URL   ${local.target.baseUrl}`,
+    `  client id  ${local.target.clientId}`,
+    `  key id     ${local.target.keyId}`,
+  ];
+  if (opts.configOut) {
+    const file = resolve(opts.configOut);
+    // The file holds the sandbox client's secret and key: readable by this user only.
+    writeFileSync(file, `${JSON.stringify(sandboxConfig(local.target), null, 2)}\n`, { mode: 0o600 });
+    lines.push(`  config     ${file} (target "${SANDBOX_TARGET}"): npx conformance run --config ${opts.configOut} --target ${SANDBOX_TARGET}`);
+  } else {
+    lines.push(`  config     pass --config-out FILE to get the client's secret and signing key as a target config`);
+  }
+  lines.push('Press Ctrl-C to stop.');
+  process.stdout.write(`${lines.join('\n')}\n`);
+  await stopOnSignal();
+  await local.stop();
+  process.stdout.write('stopped\n');
+  return 0;
+}
+
+/** A config file for the sandbox's freshly made client: everything `conformance run --config` needs. */
+export function sandboxConfig(target: ResolvedTarget): object {
+  return {
+    $schema: fromPackageRoot('schemas', 'config.schema.json'),
+    targets: {
+      [SANDBOX_TARGET]: {
+        baseUrl: target.baseUrl,
+        clientId: target.clientId,
+        clientSecret: target.clientSecret,
+        keyId: target.keyId,
+        privateKey: target.privateKeyPem,
+        fixtures: target.fixtures,
+        webhook: { listen: target.webhook.listen, tls: target.webhook.tls },
+      },
+    },
+  };
+}
+
+function stopOnSignal(): Promise<void> {
+  return new Promise((resolveStop) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolveStop();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+export function faultTable(): string {
+  const width = Math.max(...FAULTS.map((f) => f.name.length));
+  const rows = FAULTS.map((f) => `${f.name.padEnd(width)}  ${f.suite.padEnd(10)}  ${f.description}\n${' '.repeat(width + 14)}violates: ${f.violates}`);
+  return `${FAULTS.length} faults\n${rows.join('\n')}\n`;
+}

@@ -1,0 +1,77 @@
+// `conformance serve` as a client developer uses it, and `run --fault` on the built-in target.
+import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BIN, runCli } from './helpers/cli.js';
+
+/** Resolves with stdout once `pattern` appears in it; rejects when the process exits first or the deadline passes. */
+function waitForOutput(child: ReturnType<typeof spawn>, pattern: RegExp, deadlineMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`no ${pattern} within ${deadlineMs} ms; got: ${out}`)), deadlineMs);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (pattern.test(out)) {
+        clearTimeout(timer);
+        resolve(out);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before ${pattern}; got: ${out}`));
+    });
+  });
+}
+
+describe('conformance serve', () => {
+  it('writes a target config that `run --config` passes against, and stops cleanly on Ctrl-C', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'conformance-serve-'));
+    const child = spawn(process.execPath, [BIN, 'serve', '--config-out', 't.json'], { cwd: dir, env: { ...process.env, NO_COLOR: '1' } });
+    try {
+      const banner = await waitForOutput(child, /Press Ctrl-C to stop\./, 15_000);
+      expect(banner).toMatch(/base URL +http:\/\/127\.0\.0\.1:\d+\/v1/);
+      expect(statSync(join(dir, 't.json')).mode & 0o077).toBe(0);
+      const config = JSON.parse(readFileSync(join(dir, 't.json'), 'utf8')) as { targets: Record<string, { privateKey: string; fixtures: object }> };
+      expect(Object.keys(config.targets)).toEqual(['sandbox']);
+      expect(config.targets.sandbox!.privateKey).toMatch(/^-----BEGIN PRIVATE KEY-----/);
+
+      const res = await runCli(['run', '--config', 't.json', '--target', 'sandbox'], { cwd: dir });
+      expect(res.stderr).toBe('');
+      expect(res.code).toBe(0);
+      expect(res.stdout).toMatch(/against sandbox \(http:\/\/127\.0\.0\.1:\d+\/v1\)/);
+      expect(res.stdout).toMatch(/^\d+ passed, 0 failed, 0 warned, \d+ skipped$/m);
+    } finally {
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+    }
+  });
+
+  it('lists its faults with suite and the sentence each violates', async () => {
+    const res = await runCli(['serve', '--list-faults']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^\d+ faults$/m);
+    expect(res.stdout).toMatch(/^auth\.token-type-lowercase +auth +the token record says tokenType "bearer"$/m);
+    expect(res.stdout).toMatch(/violates: Auth token record: tokenType/);
+  });
+});
+
+describe('conformance run --fault on the built-in target', () => {
+  it('fails the check that catches the fault, with exit 1', async () => {
+    const res = await runCli(['run', '--fault', 'auth.token-type-lowercase']);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toMatch(/✗ auth\.token\.issued +MUST/);
+    expect(res.stdout).toContain('Auth token record: data.tokenType must be equal to constant');
+  });
+
+  it('rejects an unknown fault, or a fault for a configured target, with exit 2', async () => {
+    const unknown = await runCli(['run', '--fault', 'no.such-fault']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr.trim()).toBe(`conformance: --fault: unknown fault "no.such-fault"; 'conformance serve --list-faults' lists them`);
+    const configured = await runCli(['run', '--target', 'staging', '--fault', 'auth.token-type-lowercase']);
+    expect(configured.code).toBe(2);
+    expect(configured.stderr.trim()).toBe('conformance: --fault and --variant apply to the built-in target "local" only');
+  });
+});
