@@ -1,6 +1,8 @@
 // The registry of suites, in the order reports list them. The one place the engine learns which suites exist.
 import type { SuiteDefinition } from '../src/runner/check.js';
 import auth from './auth.js';
+import signing from './signing.js';
+import pagination from './pagination.js';
 import resources from './resources.js';
 
-export const suites: SuiteDefinition[] = [auth, resources];
+export const suites: SuiteDefinition[] = [auth, signing, pagination, resources].filter((s) => s.checks.length > 0);

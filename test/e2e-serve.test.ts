@@ -75,3 +75,16 @@ describe('conformance run --fault on the built-in target', () => {
     expect(configured.stderr.trim()).toBe('conformance: --fault and --variant apply to the built-in target "local" only');
   });
 });
+
+describe('conformance list', () => {
+  it('lists every check with id, level, suite and spec section, and as JSON with the spec sentence', async () => {
+    const text = await runCli(['list']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^auth\.token\.issued +MUST +auth +Authentication endpoints — /m);
+    expect(text.stdout).toMatch(/^\d+ checks$/m);
+    const json = await runCli(['list', '--suite', 'resources', '--json']);
+    const checks = JSON.parse(json.stdout) as Array<{ id: string; suite: string; spec: { sentence: string } }>;
+    expect(checks.length).toBeGreaterThan(0);
+    expect(checks.every((c) => c.suite === 'resources' && c.id.startsWith('resources.') && c.spec.sentence.length > 0)).toBe(true);
+  });
+});

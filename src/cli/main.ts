@@ -32,6 +32,17 @@ export async function main(argv: string[]): Promise<void> {
     });
 
   program
+    .command('list')
+    .description('list the checks: id, level, suite, spec section and title')
+    .option('-s, --suite <names>', 'comma-separated suites')
+    .option('-g, --grep <pattern>', 'only checks whose id or title matches')
+    .option('--json', 'machine-readable output, with the spec sentence of each check')
+    .action(async (opts: Record<string, unknown>) => {
+      const { listCommand } = await import('./list.js');
+      process.exitCode = listCommand(opts as never);
+    });
+
+  program
     .command('serve')
     .description('start the reference server as a sandbox (Ctrl-C stops it)')
     .option('-p, --port <n>', 'port to listen on (0: any free port)', parsePort, 0)

@@ -5,10 +5,12 @@ import type { Middleware } from '../context.js';
 import type { FaultDefinition } from './types.js';
 import { authFaults } from './auth.js';
 import { resourceFaults } from './resources.js';
+import { signingFaults } from './signing.js';
+import { paginationFaults } from './pagination.js';
 
 export type { FaultDefinition } from './types.js';
 
-export const FAULTS: readonly FaultDefinition[] = [...authFaults, ...resourceFaults];
+export const FAULTS: readonly FaultDefinition[] = [...authFaults, ...signingFaults, ...paginationFaults, ...resourceFaults];
 
 export class UnknownFaultError extends Error {}
 

@@ -1,0 +1,21 @@
+// `conformance list`: every check with its id, level, suite and spec reference, for people and (with --json) scripts.
+import { suites } from '../../suites/index.js';
+import { selectChecks } from '../runner/select.js';
+
+export interface ListOptions {
+  suite?: string;
+  grep?: string;
+  json?: boolean;
+}
+
+export function listCommand(opts: ListOptions): number {
+  const checks = selectChecks(suites, { suites: opts.suite?.split(','), grep: opts.grep }).map((c) => ({ id: c.id, level: c.level, suite: c.suite, title: c.title, spec: c.spec }));
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify(checks, null, 2)}\n`);
+    return 0;
+  }
+  const idWidth = Math.max(...checks.map((c) => c.id.length));
+  for (const c of checks) process.stdout.write(`${c.id.padEnd(idWidth)}  ${c.level.padEnd(6)}  ${c.suite.padEnd(10)}  ${c.spec.section} — ${c.title}\n`);
+  process.stdout.write(`${checks.length} checks\n`);
+  return 0;
+}
