@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createPublicKey, sign as cryptoSign, verify as cryptoVerify, createPrivateKey } from 'node:crypto';
-import { signRequest, verifySignature, profileComponents } from '../src/http/signature.js';
+import { signRequest, verifySignature, verifySignatureAsync, profileComponents } from '../src/http/signature.js';
 import { signatureBase, signatureParamsValue, type SignatureParam } from '../src/http/signature-base.js';
 import { parsePrivateKeyPem, generateEd25519 } from '../src/http/keys.js';
 import type { HttpMessage } from '../src/http/message.js';
@@ -60,6 +60,11 @@ describe('RFC 9421 Ed25519 vectors', () => {
       expect(verdict.components).toEqual(ex.coveredComponents);
       if (ex.signatureBase !== null) expect(verdict.base).toBe(ex.signatureBase);
       if (!ex.expectValid) expect(verdict.reason).toMatch(/does not verify/);
+    });
+
+    it(`verifies ${ex.id} on the thread pool with the same verdict`, async () => {
+      const message = { ...messageOf(ex.message), signatureInput: ex.signatureInput, signature: ex.signature };
+      expect(await verifySignatureAsync(message, { key: key.publicKeyPem })).toEqual(verifySignature(message, { key: key.publicKeyPem }));
     });
   }
 });
