@@ -9,6 +9,7 @@ import type { Reply } from './respond.js';
 import type { Variant } from './variant.js';
 import type { ReferenceStore } from './store.js';
 import type { IssuedToken, TokenStore } from './tokens.js';
+import type { WebhookService } from './webhooks/service.js';
 
 export interface RequestContext {
   /** Sequence number of the request since start: correlates log lines. */
@@ -50,6 +51,8 @@ export interface ServerState {
   readonly variant: Variant;
   /** Active faults that routes implement themselves (see faults/catalog.ts); empty on a clean server. */
   readonly faults: ReadonlySet<string>;
+  /** Webhook configurations per client, their signing keys, and delivery of events to them. */
+  readonly webhooks: WebhookService;
 }
 
 export function nowSeconds(state: ServerState): number {

@@ -16,10 +16,17 @@ import { variantMiddleware } from './variant-middleware.js';
 import { resolveFaults } from './faults/catalog.js';
 import { loadSeed, ReferenceStore, type Seed } from './store.js';
 import { TokenStore } from './tokens.js';
+import type { DeliveryAttempt } from './webhooks/delivery.js';
+import { WebhookService } from './webhooks/service.js';
+import { webhookKeyFromPem, type WebhookSigningKey } from './webhooks/signing-key.js';
+
+export type { DeliveryAttempt } from './webhooks/delivery.js';
 
 export const API_PREFIX = '/v1';
 /** The spec sets no maximum body size; 1 MiB is far above any body of the interface and bounds memory per request. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** ReferenceServer.deliveries keeps the most recent attempts only, so a long-running sandbox does not grow without end. */
+export const MAX_DELIVERY_LOG = 1000;
 
 export interface RequestLogEntry {
   seq: number;
@@ -56,6 +63,20 @@ export interface ReferenceOptions {
   faults?: readonly string[];
   /** Called once per request after the reply is sent. */
   log?: (entry: RequestLogEntry) => void;
+  /** An extra CA (PEM) trusted for webhook delivery besides the system roots, e.g. a receiver's self-signed certificate. */
+  webhookCa?: string;
+  /** A PKCS8 PEM Ed25519 private key that signs every client's deliveries; by default each client gets a fresh key. */
+  webhookKey?: string;
+  /** Delivery attempts after the first, on a network error, 5xx or 429; default 2 (3 attempts in all). */
+  deliveryRetries?: number;
+  /** Delay before the first retry, doubled for each further one; default 200 ms. */
+  deliveryBackoffMs?: number;
+  /** Timeout of one delivery attempt (connect, headers, body); default 5000 ms. */
+  deliveryTimeoutMs?: number;
+  /** Deliveries queued per client beyond the one in flight; past it the oldest is dropped. Default 100. */
+  maxPendingDeliveries?: number;
+  /** Called for every delivery attempt and every dropped or cancelled delivery. */
+  onDelivery?: (attempt: DeliveryAttempt) => void;
 }
 
 export interface ReferenceServer {
@@ -67,7 +88,12 @@ export interface ReferenceServer {
   store: ReferenceStore;
   /** Domain events (AUTH.CREATED…), for webhook delivery and tests. */
   events: EventBus;
-  /** Stops listening and destroys open connections, keep-alive ones included, so a run never hangs at exit. */
+  /** The most recent webhook delivery attempts (at most MAX_DELIVERY_LOG), oldest first. */
+  deliveries: DeliveryAttempt[];
+  /**
+   * Stops listening and destroys open connections, keep-alive ones included, and cancels pending webhook deliveries
+   * and their retry timers, so a run never hangs at exit.
+   */
   close(): Promise<void>;
 }
 
@@ -75,16 +101,40 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
   const clock = options.clock ?? Date.now;
   const faults = resolveFaults(options.faults ?? []);
   const seed = typeof options.seed === 'object' ? options.seed : loadSeed(options.seed);
+  const store = new ReferenceStore(seed);
+  const clients = new ClientRegistry(options.clients);
+  const variant = typeof options.variant === 'object' ? options.variant : VARIANTS[options.variant ?? 'strict'];
+  // Everything that can reject the options comes before this: the service holds an agent that close() must end.
+  const webhookKey = options.webhookKey !== undefined ? parseWebhookKey(options.webhookKey) : undefined;
+  const events = new EventBus();
+  const deliveries: DeliveryAttempt[] = [];
+  const webhooks = new WebhookService({
+    events,
+    clock,
+    faults: faults.flags,
+    ...(options.webhookCa !== undefined ? { ca: options.webhookCa } : {}),
+    ...(webhookKey !== undefined ? { key: webhookKey } : {}),
+    ...(options.deliveryRetries !== undefined ? { retries: options.deliveryRetries } : {}),
+    ...(options.deliveryBackoffMs !== undefined ? { backoffMs: options.deliveryBackoffMs } : {}),
+    ...(options.deliveryTimeoutMs !== undefined ? { timeoutMs: options.deliveryTimeoutMs } : {}),
+    ...(options.maxPendingDeliveries !== undefined ? { maxPending: options.maxPendingDeliveries } : {}),
+    onAttempt: (attempt) => {
+      deliveries.push(attempt);
+      if (deliveries.length > MAX_DELIVERY_LOG) deliveries.splice(0, deliveries.length - MAX_DELIVERY_LOG);
+      options.onDelivery?.(attempt);
+    },
+  });
   const state: ServerState = {
-    store: new ReferenceStore(seed),
-    clients: new ClientRegistry(options.clients),
+    store,
+    clients,
     tokens: new TokenStore(clock),
     idempotency: new IdempotencyCache(clock),
-    events: new EventBus(),
+    events,
     policy: { ...DEFAULT_AUTH_POLICY, ...(options.skewSeconds !== undefined ? { skewSeconds: options.skewSeconds } : {}), ...options.auth, ...faults.policy },
     clock,
-    variant: typeof options.variant === 'object' ? options.variant : VARIANTS[options.variant ?? 'strict'],
+    variant,
     faults: faults.flags,
+    webhooks,
   };
   const router = new Router<RouteDef>();
   for (const route of ALL_ROUTES) router.add(route.method, route.path, route);
@@ -98,9 +148,14 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
   server.keepAliveTimeout = 5_000;
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const onListenError = (e: Error) => {
+      // A failed listen must not leave the delivery agent behind.
+      void webhooks.close();
+      reject(e);
+    };
+    server.once('error', onListenError);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
+      server.off('error', onListenError);
       resolve();
     });
   });
@@ -112,8 +167,19 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
     port: address.port,
     store: state.store,
     events: state.events,
-    close: () => closeServer(server),
+    deliveries,
+    close: async () => {
+      await Promise.all([closeServer(server), webhooks.close()]);
+    },
   };
+}
+
+function parseWebhookKey(pem: string): WebhookSigningKey {
+  try {
+    return webhookKeyFromPem(pem);
+  } catch (e) {
+    throw new Error(`webhookKey ${e instanceof Error ? e.message : String(e)}`);
+  }
 }
 
 function displayHost(address: AddressInfo): string {

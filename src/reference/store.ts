@@ -6,10 +6,13 @@ import { fromPackageRoot } from '../paths.js';
 export const STATUSES = ['ACTIVE', 'SUSPENDED', 'CLOSED'] as const;
 export const CURRENCIES = ['USD', 'EUR', 'ZK'] as const;
 export const INVESTMENT_TYPES = ['INTERNATIONAL_STOCKS'] as const;
+/** "States named by the interface": the status filter of the requests menu. */
+export const ORDER_STATUSES = ['PENDING', 'COMPLETED', 'CANCELED', 'ERROR'] as const;
 
 export type Status = (typeof STATUSES)[number];
 export type Currency = (typeof CURRENCIES)[number];
 export type InvestmentType = (typeof INVESTMENT_TYPES)[number];
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export interface Customer {
   customerId: number;
@@ -78,6 +81,36 @@ export interface Transaction {
   updatedAt: number;
 }
 
+/**
+ * An order request placed through the USSD stocks menu and listed by the requests menu. The spec names the entity
+ * and its statuses ("States and transitions") but shows no resource table, so these fields are the reference
+ * server's own; they never appear in a JSON resource, only in USSD text.
+ */
+export interface OrderRequest {
+  requestId: number;
+  customerId: number;
+  symbol: string;
+  instrumentId: number;
+  /** "amount | integer | Total order request amount" (GET /ussd/stocks). */
+  amount: number;
+  currency: Currency;
+  status: OrderStatus;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface NewOrderRequest {
+  customerId: number;
+  instrumentId: number;
+  amount: number;
+  currency: Currency;
+}
+
+export type CancelOutcome =
+  | { kind: 'canceled'; request: OrderRequest }
+  | { kind: 'not-found' }
+  | { kind: 'not-pending'; request: OrderRequest };
+
 /** The fixture ids a run against the reference server uses (same names as the config file's `fixtures`). */
 export interface ReferenceFixtures {
   customerId: number;
@@ -120,6 +153,8 @@ export interface Seed {
   instruments: Instrument[];
   assets: Asset[];
   transactions: Transaction[];
+  /** Optional so that a seed written before order requests existed still loads. */
+  orderRequests?: OrderRequest[];
   generated?: { transactions?: GeneratedTransactions[] };
 }
 
@@ -176,6 +211,11 @@ const TRANSACTION_FIELDS: Record<keyof Transaction, FieldType> = {
   requestType: 'string', status: 'string', ...TIMESTAMPS,
 };
 
+const ORDER_REQUEST_FIELDS: Record<keyof OrderRequest, FieldType> = {
+  requestId: 'integer', customerId: 'integer', symbol: 'string', instrumentId: 'integer', amount: 'integer', currency: CURRENCIES,
+  status: ORDER_STATUSES, ...TIMESTAMPS,
+};
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -223,6 +263,7 @@ function validateSeed(raw: unknown): asserts raw is Seed {
   checkRecords('instruments', raw.instruments, INSTRUMENT_FIELDS, 'instrumentId');
   checkRecords('assets', raw.assets, ASSET_FIELDS, 'assetId');
   checkRecords('transactions', raw.transactions, TRANSACTION_FIELDS, 'transactionId');
+  if (raw.orderRequests !== undefined) checkRecords('orderRequests', raw.orderRequests, ORDER_REQUEST_FIELDS, 'requestId');
   if (!isObject(raw.fixtures)) throw new SeedError('seed.fixtures must be an object');
   const names: Array<keyof ReferenceFixtures> = [
     'customerId', 'otherCustomerId', 'accountId', 'assetId', 'transactionId', 'mutableCustomerId', 'paginationCustomerId', 'unknownId',
@@ -274,6 +315,10 @@ export function generateTransactions(g: GeneratedTransactions): Transaction[] {
 
 // ---- the store ------------------------------------------------------------------------------------------------
 
+/** New order request ids continue above the seeded ones (and above this floor when none are seeded). */
+const FIRST_REQUEST_ID = 730000;
+const REQUEST_ID_STEP = 7;
+
 /** Fields of a customer a PUT may change ("PUT /customers" body). */
 export type CustomerPatch = Partial<Pick<Customer, 'firstName' | 'lastName' | 'status' | 'referenceId'>>;
 
@@ -283,6 +328,8 @@ export class ReferenceStore {
   private instruments = new Map<number, Instrument>();
   private assets = new Map<number, Asset>();
   private transactions = new Map<number, Transaction>();
+  private orderRequests = new Map<number, OrderRequest>();
+  private nextRequestId = 0;
 
   constructor(private readonly seed: Seed) {
     this.reset();
@@ -297,6 +344,8 @@ export class ReferenceStore {
     this.instruments = byId(s.instruments, (i) => i.instrumentId);
     this.assets = byId(s.assets, (a) => a.assetId);
     this.transactions = byId([...s.transactions, ...generated], (t) => t.transactionId, 'transactionId');
+    this.orderRequests = byId(s.orderRequests ?? [], (r) => r.requestId, 'requestId');
+    this.nextRequestId = Math.max(FIRST_REQUEST_ID, ...this.orderRequests.keys()) + REQUEST_ID_STEP;
     this.checkReferences(s.fixtures);
   }
 
@@ -347,6 +396,42 @@ export class ReferenceStore {
     return [...this.transactions.values()].filter((t) => t.customerId === customerId).map((t) => structuredClone(t));
   }
 
+  getOrderRequest(id: number): OrderRequest | undefined {
+    return copy(this.orderRequests.get(id));
+  }
+
+  /** A customer's order requests, optionally of one status, in no particular order (callers sort and page). */
+  orderRequestsOf(customerId: number, status?: OrderStatus): OrderRequest[] {
+    return [...this.orderRequests.values()]
+      .filter((r) => r.customerId === customerId && (status === undefined || r.status === status))
+      .map((r) => structuredClone(r));
+  }
+
+  /** Places an order request: always PENDING at first (nothing in the sandbox ever executes it). */
+  placeOrderRequest(order: NewOrderRequest, nowSeconds: number): OrderRequest {
+    const instrument = this.instruments.get(order.instrumentId);
+    if (instrument === undefined) throw new Error(`instrument ${order.instrumentId} does not exist`);
+    const requestId = this.nextRequestId;
+    // Steps of more than 1 keep new ids non-contiguous, like the seeded ones, so a client that guesses ids is caught.
+    this.nextRequestId += REQUEST_ID_STEP;
+    const request: OrderRequest = {
+      requestId, customerId: order.customerId, symbol: instrument.symbol, instrumentId: instrument.instrumentId,
+      amount: order.amount, currency: order.currency, status: 'PENDING', createdAt: nowSeconds, updatedAt: nowSeconds,
+    };
+    this.orderRequests.set(requestId, request);
+    return structuredClone(request);
+  }
+
+  /** PENDING → CANCELED; every other status is final for a cancellation. */
+  cancelOrderRequest(id: number, nowSeconds: number): CancelOutcome {
+    const current = this.orderRequests.get(id);
+    if (current === undefined) return { kind: 'not-found' };
+    if (current.status !== 'PENDING') return { kind: 'not-pending', request: structuredClone(current) };
+    const next: OrderRequest = { ...current, status: 'CANCELED', updatedAt: Math.max(nowSeconds, current.createdAt) };
+    this.orderRequests.set(id, next);
+    return { kind: 'canceled', request: structuredClone(next) };
+  }
+
   /** The customer holding a referenceId, to keep it unique ("Externally provided unique identifier"). */
   customerByReferenceId(referenceId: number): Customer | undefined {
     return copy([...this.customers.values()].find((c) => c.referenceId === referenceId));
@@ -372,6 +457,11 @@ export class ReferenceStore {
       need(asset !== undefined, `transaction ${t.transactionId}: asset ${t.assetId} does not exist`);
       need(asset?.customerId === t.customerId, `transaction ${t.transactionId}: asset ${t.assetId} belongs to another customer`);
     }
+    for (const r of this.orderRequests.values()) {
+      need(this.customers.has(r.customerId), `order request ${r.requestId}: customer ${r.customerId} does not exist`);
+      need(this.instruments.get(r.instrumentId)?.symbol === r.symbol, `order request ${r.requestId}: symbol ${r.symbol} is not that of instrument ${r.instrumentId}`);
+      need(r.amount > 0, `order request ${r.requestId}: amount must be > 0`);
+    }
     need(this.customers.has(fixtures.customerId), `fixtures.customerId ${fixtures.customerId} is not a customer`);
     need(this.customers.has(fixtures.otherCustomerId), `fixtures.otherCustomerId ${fixtures.otherCustomerId} is not a customer`);
     need(this.customers.has(fixtures.mutableCustomerId), `fixtures.mutableCustomerId ${fixtures.mutableCustomerId} is not a customer`);
@@ -381,7 +471,7 @@ export class ReferenceStore {
     need(this.transactions.get(fixtures.transactionId)?.customerId === fixtures.customerId, `fixtures.transactionId ${fixtures.transactionId} is not a transaction of customerId`);
     const u = fixtures.unknownId;
     need(
-      ![this.customers, this.accounts, this.instruments, this.assets, this.transactions].some((m: Map<number, unknown>) => m.has(u)),
+      ![this.customers, this.accounts, this.instruments, this.assets, this.transactions, this.orderRequests].some((m: Map<number, unknown>) => m.has(u)),
       `fixtures.unknownId ${u} is the id of a resource`,
     );
   }

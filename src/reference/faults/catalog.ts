@@ -5,12 +5,14 @@ import type { Middleware } from '../context.js';
 import type { FaultDefinition } from './types.js';
 import { authFaults } from './auth.js';
 import { resourceFaults } from './resources.js';
+import { ussdFaults } from './ussd.js';
+import { webhookFaults } from './webhooks.js';
 import { signingFaults } from './signing.js';
 import { paginationFaults } from './pagination.js';
 
 export type { FaultDefinition } from './types.js';
 
-export const FAULTS: readonly FaultDefinition[] = [...authFaults, ...signingFaults, ...paginationFaults, ...resourceFaults];
+export const FAULTS: readonly FaultDefinition[] = [...authFaults, ...signingFaults, ...paginationFaults, ...resourceFaults, ...ussdFaults, ...webhookFaults];
 
 export class UnknownFaultError extends Error {}
 

@@ -1,0 +1,83 @@
+// Faults of webhook configuration and delivery. All are flags: the webhook code (src/reference/webhooks/, routes/webhooks.ts)
+// deviates where it checks `state.faults.has(name)`, because a delivery is not a reply a middleware could rewrite.
+import type { FaultDefinition } from './types.js';
+
+export const WEBHOOK_FAULT = {
+  wrongSigningKey: 'webhooks.wrong-signing-key',
+  digestMismatch: 'webhooks.digest-mismatch',
+  unsignedDelivery: 'webhooks.unsigned-delivery',
+  unsubscribedDelivered: 'webhooks.unsubscribed-delivered',
+  noAuthCreatedEvent: 'webhooks.no-auth-created-event',
+  subscriptionsAppended: 'webhooks.subscriptions-appended',
+  httpUrlAccepted: 'webhooks.http-url-accepted',
+  createdNotAutoSubscribed: 'webhooks.created-not-auto-subscribed',
+  digestNotCovered: 'webhooks.digest-not-covered',
+} as const;
+
+const VALIDATE = 'Authentication 8: fetch the public key (GET /webhooks/key), verify the Content-Digest of the message, verify the HTTP message signature';
+
+export const webhookFaults: FaultDefinition[] = [
+  {
+    name: WEBHOOK_FAULT.wrongSigningKey,
+    suite: 'webhooks',
+    violates: `${VALIDATE}; GET /webhooks/key — Retrieve the public key used to validate webhook messages`,
+    description: 'deliveries are signed with a key other than the one GET /webhooks/key returns (same keyid)',
+    flag: true,
+  },
+  {
+    name: WEBHOOK_FAULT.digestMismatch,
+    suite: 'webhooks',
+    violates: 'Events: Each delivered message is signed and carries a content digest, to be verified as described under Authentication.',
+    description: 'the Content-Digest of a delivery is not the digest of the body delivered (the signature is otherwise valid)',
+    flag: true,
+  },
+  {
+    name: WEBHOOK_FAULT.unsignedDelivery,
+    suite: 'webhooks',
+    violates: 'Events: Each delivered message is signed and carries a content digest, to be verified as described under Authentication.',
+    description: 'deliveries carry no Signature and no Signature-Input',
+    flag: true,
+  },
+  {
+    name: WEBHOOK_FAULT.unsubscribedDelivered,
+    suite: 'webhooks',
+    violates: 'Events: When an event occurs, a JSON payload is sent to every subscribed URL.',
+    description: 'every event is delivered to the webhook, subscribed or not',
+    flag: true,
+  },
+  {
+    name: WEBHOOK_FAULT.noAuthCreatedEvent,
+    suite: 'webhooks',
+    violates: 'Events: POST /oauth/token emits AUTH.CREATED',
+    description: 'issuing a token delivers no AUTH.CREATED message, even to a webhook subscribed to it',
+    flag: true,
+  },
+  {
+    name: WEBHOOK_FAULT.subscriptionsAppended,
+    suite: 'webhooks',
+    violates: 'PUT /webhooks — a new subscriptions list replaces the previous one; Events: Updating subscriptions replaces the earlier list.',
+    description: 'PUT /webhooks adds the new subscriptions to the old ones instead of replacing them',
+    flag: true,
+  },
+  {
+    name: WEBHOOK_FAULT.httpUrlAccepted,
+    suite: 'webhooks',
+    violates: 'Webhook: url — A valid https URL',
+    description: 'POST /webhooks accepts a plain http URL',
+    flag: true,
+  },
+  {
+    name: WEBHOOK_FAULT.createdNotAutoSubscribed,
+    suite: 'webhooks',
+    violates: 'Events: WEBHOOK.CREATED — A webhook is created; this subscription is created automatically',
+    description: 'WEBHOOK.CREATED is not added to the subscriptions (so the creation is not delivered unless asked for)',
+    flag: true,
+  },
+  {
+    name: WEBHOOK_FAULT.digestNotCovered,
+    suite: 'webhooks',
+    violates: 'Common request rules: The component list of a request covers the headers that the request carries; Events: Each delivered message is signed and carries a content digest',
+    description: 'the signature of a delivery does not cover content-digest, so the body is not bound to it',
+    flag: true,
+  },
+];

@@ -1,0 +1,39 @@
+// /ussd/assets: the customer's holdings, paged; `detail=true` shows the same page with value and gain per holding.
+// The spec gives this menu no assetId, so each holding links to /ussd/stocks?assetId= ("Follow-up URLs generated for
+// the asset menu also address this path with an assetId parameter").
+import type { Asset } from '../store.js';
+import { listPage, listTitle, pageParam, pagingChoices, type Choice, type Link, type Menu } from './menu.js';
+import { ASSETS, HOME, money, queryBoolean, queryPage, signedPercent, STOCKS, type UssdSession } from './session.js';
+
+export interface AssetsParams {
+  page: number;
+  detail: boolean;
+}
+
+export function parseAssetsParams(query: URLSearchParams): AssetsParams {
+  return { page: queryPage(query), detail: queryBoolean(query, 'detail') };
+}
+
+export function assetsMenu(session: UssdSession, p: AssetsParams): Menu {
+  const { env } = session;
+  const all = session.state.store.assetsOf(session.customer.customerId);
+  const list = listPage(all, (a) => a.assetId, p.page, 'ASC', env);
+  const at = (page: number): Link => ({ path: ASSETS.path, query: { detail: p.detail ? true : undefined, page: pageParam(page) } });
+  const choices: Choice[] = list.items.map((a) => ({ label: p.detail ? detailLabel(a) : `${a.symbol} ${a.position} units`, to: { path: STOCKS.path, query: { assetId: a.assetId } } }));
+  choices.push(...pagingChoices(list, at, env));
+  if (all.length === 0) choices.push({ label: 'Buy stocks', to: STOCKS });
+  else if (!p.detail && list.items.length > 0) choices.push({ label: 'Details', to: { path: ASSETS.path, query: { detail: true, page: pageParam(p.page) } } });
+  return {
+    title: listTitle(p.detail ? 'My assets - details' : 'My assets', list),
+    lines: all.length === 0 ? ['You hold no assets yet.'] : list.items.length === 0 ? ['No more assets.'] : [],
+    choices,
+    // Details come from the summary of the same page, so Back returns there; the summary comes from home.
+    back: p.detail ? { label: 'Back', to: { path: ASSETS.path, query: { page: pageParam(p.page) } } } : { label: 'Back', to: HOME },
+  };
+}
+
+function detailLabel(a: Asset): string {
+  const value = a.position * a.marketPrice;
+  const gain = a.investmentAmount === 0 ? 0 : (value - a.investmentAmount) / a.investmentAmount;
+  return `${a.symbol} ${a.position} @ ${a.marketPrice.toFixed(2)} = ${money(a.currency, Math.round(value * 100) / 100)} (${signedPercent(gain)})`;
+}

@@ -1,0 +1,154 @@
+// "USSD view": one menu value (title, text lines, choices, a back choice) becomes `{ussdMessage, ussdOptions}` here and
+// nowhere else, so numbering, the back option, the full follow-up URLs and the faults that bend them are in one place.
+import { paginate } from '../paging.js';
+import type { Variant } from '../variant.js';
+
+/** Items per page of every USSD list: a feature-phone screen holds about 160 characters. */
+export const USSD_PAGE_SIZE = 3;
+
+export type QueryValue = string | number | boolean | undefined;
+
+/** A follow-up request, relative to /v1. The renderer adds customerId first, so no menu can forget it. */
+export interface Link {
+  path: string;
+  /** Written in this order after customerId; undefined values are left out. */
+  query?: Readonly<Record<string, QueryValue>>;
+  /** Only the ussd.customer-dropped fault sets this. */
+  withoutCustomer?: boolean;
+}
+
+export interface Choice {
+  label: string;
+  to: Link;
+}
+
+export interface Menu {
+  title: string;
+  lines?: readonly string[];
+  choices: readonly Choice[];
+  /** Always the last option: "The last option of a menu leads back to a parent menu". */
+  back: Choice;
+}
+
+export interface UssdOption {
+  option: number;
+  requestUrl: string;
+  requestType: 'GET';
+}
+
+export interface UssdView {
+  ussdMessage: string;
+  ussdOptions: UssdOption[];
+}
+
+/** What rendering needs to know of the request: whose session it is, where the server is, how it numbers. */
+export interface UssdEnv {
+  /** The server's own origin as the client addressed it (scheme, Host), e.g. `http://127.0.0.1:41234`. */
+  origin: string;
+  customerId: number;
+  variant: Pick<Variant, 'ussdNumbering' | 'ussdBack' | 'pageMode'>;
+  faults: ReadonlySet<string>;
+}
+
+/** The same prefix as server.ts; not imported from there, since the server imports the routes that import this. */
+export const API_PREFIX = '/v1';
+
+export function linkUrl(link: Link, env: UssdEnv): string {
+  const query = new URLSearchParams();
+  if (!link.withoutCustomer) query.set('customerId', String(env.customerId));
+  for (const [name, value] of Object.entries(link.query ?? {})) {
+    if (value !== undefined) query.set(name, String(value));
+  }
+  const search = query.toString();
+  const relative = `${API_PREFIX}${link.path}${search === '' ? '' : `?${search}`}`;
+  return env.faults.has('ussd.relative-url') ? relative : `${env.origin}${relative}`;
+}
+
+export function renderMenu(menu: Menu, env: UssdEnv): UssdView {
+  const numbered = menu.choices.map((choice, i) => ({ option: i + 1, choice }));
+  let backNumber = env.variant.ussdBack === 'zero' ? 0 : menu.choices.length + 1;
+  // The classic off-by-one: the back choice reuses the number of the last item.
+  if (env.faults.has('ussd.duplicate-option-numbers') && menu.choices.length > 0) backNumber = menu.choices.length;
+  const all = [...numbered, { option: backNumber, choice: menu.back }];
+
+  const separator = env.variant.ussdNumbering === 'dot' ? '.' : ')';
+  const lines = [menu.title, ...(menu.lines ?? [])];
+  all.forEach(({ option, choice }, i) => {
+    if (i === 0 && env.faults.has('ussd.option-not-in-message')) return;
+    lines.push(`${option}${separator} ${choice.label}`);
+  });
+  return {
+    ussdMessage: lines.join('\n'),
+    ussdOptions: all.map(({ option, choice }) => ({ option, requestUrl: linkUrl(choice.to, env), requestType: 'GET' as const })),
+  };
+}
+
+// ---- lists --------------------------------------------------------------------------------------------------
+
+/** Page 0 is written as no `page` at all, so a link to the first page equals the link that opened the list. */
+export function pageParam(page: number): number | undefined {
+  return page === 0 ? undefined : page;
+}
+
+export interface ListPage<T> {
+  items: T[];
+  page: number;
+  /** 1-based position of the first item shown, for "(1-3 of 5)". */
+  first: number;
+  total: number;
+  previous?: number;
+  next?: number;
+}
+
+/**
+ * One page of a USSD list. `page` means what it means on the list endpoints for this variant (a page index or an item
+ * offset), so a client that learnt one meaning from GET /instruments is not surprised here.
+ */
+export function listPage<T extends { createdAt: number }>(
+  all: readonly T[],
+  idOf: (item: T) => number,
+  page: number,
+  sort: 'ASC' | 'DESC',
+  env: UssdEnv,
+): ListPage<T> {
+  const { items, meta } = paginate(all, idOf, { page, limit: USSD_PAGE_SIZE, sort }, env.variant);
+  const start = env.variant.pageMode === 'index' ? page * USSD_PAGE_SIZE : page;
+  return {
+    items,
+    page,
+    first: start + 1,
+    total: meta.totalCount,
+    // No "Previous" from past the end: it would lead from one empty page to another.
+    ...(page > 0 && items.length > 0 ? { previous: meta.previousPage } : {}),
+    ...(meta.nextPage !== meta.currentPage ? { next: meta.nextPage } : {}),
+  };
+}
+
+/** The `page` value of the list page that holds the item at `index` (0-based) of the sorted list. */
+export function pageHolding(index: number, env: UssdEnv): number {
+  const pageIndex = Math.floor(index / USSD_PAGE_SIZE);
+  return env.variant.pageMode === 'index' ? pageIndex : pageIndex * USSD_PAGE_SIZE;
+}
+
+/** Sorted the way listPage sorts, to find an item's position. */
+export function sortedLikeList<T extends { createdAt: number }>(all: readonly T[], idOf: (item: T) => number, sort: 'ASC' | 'DESC'): T[] {
+  const direction = sort === 'ASC' ? 1 : -1;
+  return [...all].sort((a, b) => direction * (a.createdAt - b.createdAt || idOf(a) - idOf(b)));
+}
+
+/** "Stocks (1-3 of 5)"; just the name when the page is empty (the menu's text then says why). */
+export function listTitle(name: string, list: ListPage<unknown>): string {
+  return list.items.length === 0 ? name : `${name} (${list.first}-${list.first + list.items.length - 1} of ${list.total})`;
+}
+
+/** "Next" and "Previous" choices; `at(page)` is the link to another page of the same list. */
+export function pagingChoices(list: ListPage<unknown>, at: (page: number) => Link, env: UssdEnv): Choice[] {
+  const choices: Choice[] = [];
+  if (list.next !== undefined) {
+    const target = env.faults.has('ussd.paging-loop') ? list.page : list.next;
+    const link = at(target);
+    choices.push({ label: 'Next', to: env.faults.has('ussd.customer-dropped') ? { ...link, withoutCustomer: true } : link });
+  }
+  if (list.previous !== undefined) choices.push({ label: 'Previous', to: at(list.previous) });
+  return choices;
+}

@@ -1,0 +1,106 @@
+// /ussd/requests: the customer's order requests, newest first, with a status filter, one request's detail, and its
+// cancellation (PENDING → CANCELED), which the spec shows reached by a GET with cancelMode=true.
+//
+// A detail or cancel URL carries the `status` and `page` of the list it was opened from. There they are not a filter
+// but the way back: a request canceled from the PENDING list is still shown, and Back returns to that list.
+import { HttpError, badRequest, notFound } from '../respond.js';
+import { optionalQuery } from '../params.js';
+import { ORDER_STATUSES, type OrderRequest, type OrderStatus } from '../store.js';
+import { listPage, listTitle, pageParam, pagingChoices, type Choice, type Link, type Menu } from './menu.js';
+import { HOME, money, optionalId, queryBoolean, queryPage, REQUESTS, type UssdSession } from './session.js';
+
+export interface RequestsParams {
+  page: number;
+  status?: OrderStatus;
+  requestId?: number;
+  cancelMode: boolean;
+}
+
+const STATUS_LABEL: Record<OrderStatus, string> = { PENDING: 'Pending', COMPLETED: 'Completed', CANCELED: 'Canceled', ERROR: 'Error' };
+
+export function parseRequestsParams(query: URLSearchParams): RequestsParams {
+  const page = queryPage(query);
+  const status = optionalQuery(query, 'status');
+  // Case-sensitive, as the spec writes the enum (like `sort` on the list endpoints).
+  if (status !== undefined && !(ORDER_STATUSES as readonly string[]).includes(status)) throw badRequest(`status must be one of ${ORDER_STATUSES.join(', ')}`);
+  const requestId = optionalId(query, 'requestId');
+  const cancelMode = queryBoolean(query, 'cancelMode');
+  if (cancelMode && requestId === undefined) throw badRequest('cancelMode=true needs requestId');
+  return { page, cancelMode, ...(status !== undefined ? { status: status as OrderStatus } : {}), ...(requestId !== undefined ? { requestId } : {}) };
+}
+
+export function requestsMenu(session: UssdSession, p: RequestsParams): Menu {
+  if (p.requestId !== undefined) {
+    const request = ownedRequest(session, p.requestId);
+    return p.cancelMode ? cancelMenu(session, request, p) : detailMenu(request, p);
+  }
+  if (p.status === 'CANCELED' && session.env.faults.has('ussd.status-filter-broken')) {
+    throw new Error('status filter CANCELED is not handled');
+  }
+  return listMenu(session, p);
+}
+
+/** A request of another customer is as unknown as one that does not exist. */
+function ownedRequest(session: UssdSession, requestId: number): OrderRequest {
+  const request = session.state.store.getOrderRequest(requestId);
+  if (request === undefined || request.customerId !== session.customer.customerId) throw notFound();
+  return request;
+}
+
+function requestsLink(query: Record<string, string | number | boolean | undefined>): Link {
+  return { path: REQUESTS.path, query };
+}
+
+function listMenu(session: UssdSession, p: RequestsParams): Menu {
+  const all = session.state.store.orderRequestsOf(session.customer.customerId, p.status);
+  const list = listPage(all, (r) => r.requestId, p.page, 'DESC', session.env);
+  const choices: Choice[] = list.items.map((r) => ({
+    label: `${r.symbol} ${money(r.currency, r.amount)} ${r.status}`,
+    to: requestsLink({ requestId: r.requestId, status: p.status, page: pageParam(p.page) }),
+  }));
+  choices.push(...pagingChoices(list, (page) => requestsLink({ status: p.status, page: pageParam(page) }), session.env));
+  // The filters are offered on the first page only: later pages stay short enough for a phone screen.
+  if (p.status === undefined && p.page === 0) {
+    for (const status of ORDER_STATUSES) choices.push({ label: STATUS_LABEL[status], to: requestsLink({ status }) });
+  }
+  const empty = p.status === undefined ? 'You have no requests yet.' : `No ${STATUS_LABEL[p.status].toLowerCase()} requests.`;
+  return {
+    title: listTitle(p.status === undefined ? 'My requests' : `${STATUS_LABEL[p.status]} requests`, list),
+    lines: all.length === 0 ? [empty] : list.items.length === 0 ? ['No more requests.'] : [],
+    choices,
+    // A filtered list is opened from the full list, the full list from home.
+    back: { label: 'Back', to: p.status === undefined ? HOME : REQUESTS },
+  };
+}
+
+function describe(r: OrderRequest): string {
+  return `Buy ${r.symbol} for ${money(r.currency, r.amount)}`;
+}
+
+function detailMenu(r: OrderRequest, p: RequestsParams): Menu {
+  const lines = [describe(r), `Status: ${r.status}`, `Placed: ${dateText(r.createdAt)}`];
+  if (r.updatedAt !== r.createdAt) lines.push(`Updated: ${dateText(r.updatedAt)}`);
+  const choices: Choice[] =
+    r.status === 'PENDING'
+      ? [{ label: 'Cancel request', to: requestsLink({ cancelMode: true, requestId: r.requestId, status: p.status, page: pageParam(p.page) }) }]
+      : [];
+  return { title: `Request #${r.requestId}`, lines, choices, back: { label: 'Back', to: requestsLink({ status: p.status, page: pageParam(p.page) }) } };
+}
+
+function cancelMenu(session: UssdSession, r: OrderRequest, p: RequestsParams): Menu {
+  const outcome = session.state.store.cancelOrderRequest(r.requestId, session.now);
+  // Only PENDING can be canceled; a repeated cancel is a conflict with the request's state, not a malformed request.
+  if (outcome.kind === 'not-pending') throw new HttpError(409, `Conflict: request ${r.requestId} is ${outcome.request.status}; only a PENDING request can be canceled`);
+  if (outcome.kind === 'not-found') throw notFound();
+  return {
+    title: `Request #${r.requestId} canceled`,
+    lines: [`${describe(r)} will not be executed.`],
+    choices: [{ label: 'View request', to: requestsLink({ requestId: r.requestId, status: p.status, page: pageParam(p.page) }) }],
+    back: { label: 'Home', to: HOME },
+  };
+}
+
+/** "2025-03-04 10:00 UTC": a phone shows no time zone of its own, so the text names it. */
+function dateText(seconds: number): string {
+  return `${new Date(seconds * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}

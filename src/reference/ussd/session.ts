@@ -1,0 +1,92 @@
+// What every USSD view shares: its query parameters (each failure a 400 naming the parameter), the customer whose
+// session it is (404 when unknown), and the few words and numbers menus print.
+import { nowSeconds, type RequestContext, type ServerState } from '../context.js';
+import { optionalQuery, parseInteger, requireQuery } from '../params.js';
+import { badRequest, notFound } from '../respond.js';
+import type { Currency, Customer } from '../store.js';
+import type { Link, UssdEnv } from './menu.js';
+
+export interface UssdSession {
+  readonly state: ServerState;
+  readonly env: UssdEnv;
+  readonly customer: Customer;
+  readonly now: number;
+}
+
+/** customerId is required on every view ("customerId | integer | yes"); parsed before the other parameters. */
+export function parseCustomerId(ctx: RequestContext, state: ServerState): number {
+  if (optionalQuery(ctx.query, 'customerId') === undefined && state.faults.has('ussd.missing-customer-accepted')) {
+    return state.store.fixtures.customerId;
+  }
+  return parseInteger(requireQuery(ctx.query, 'customerId'), 'customerId');
+}
+
+/** Opens the session once every parameter is valid, so a malformed request is a 400 whoever it names. */
+export function openSession(ctx: RequestContext, state: ServerState, customerId: number): UssdSession {
+  const customer = state.store.getCustomer(customerId);
+  if (customer === undefined) throw notFound();
+  return {
+    state,
+    customer,
+    now: nowSeconds(state),
+    env: { origin: ctx.url.origin, customerId, variant: state.variant, faults: state.faults },
+  };
+}
+
+/** "inputMode | boolean": exactly `true` or `false`; `1`, `yes` or `TRUE` are a 400 rather than a guess. */
+export function queryBoolean(query: URLSearchParams, name: string): boolean {
+  const text = optionalQuery(query, name);
+  if (text === undefined) return false;
+  if (text === 'true') return true;
+  if (text === 'false') return false;
+  throw badRequest(`${name} must be true or false`);
+}
+
+export function optionalInteger(query: URLSearchParams, name: string): number | undefined {
+  const text = optionalQuery(query, name);
+  return text === undefined ? undefined : parseInteger(text, name);
+}
+
+/** "page | integer >= 0 | Page offset" */
+export function queryPage(query: URLSearchParams): number {
+  const page = optionalInteger(query, 'page') ?? 0;
+  if (page < 0) throw badRequest('page must be an integer >= 0');
+  return page;
+}
+
+/** A positive identifier (assetId, requestId): 0 and negatives can name nothing, so they are malformed, not unknown. */
+export function optionalId(query: URLSearchParams, name: string): number | undefined {
+  const id = optionalInteger(query, name);
+  if (id !== undefined && id <= 0) throw badRequest(`${name} must be a positive integer`);
+  return id;
+}
+
+// ---- shared words -------------------------------------------------------------------------------------------
+
+export const HOME: Link = { path: '/ussd/home' };
+export const PORTFOLIO: Link = { path: '/ussd/portfolio' };
+export const STOCKS: Link = { path: '/ussd/stocks' };
+export const ASSETS: Link = { path: '/ussd/assets' };
+export const REQUESTS: Link = { path: '/ussd/requests' };
+
+export function money(currency: Currency, value: number): string {
+  return `${currency} ${Number.isInteger(value) ? String(value) : value.toFixed(2)}`;
+}
+
+export function signedPercent(ratio: number): string {
+  const percent = ratio * 100;
+  return `${percent >= 0 ? '+' : ''}${percent.toFixed(2)}%`;
+}
+
+/**
+ * The currency orders are placed in: that of the customer's oldest ACTIVE investment account. Undefined when the
+ * customer cannot trade (not ACTIVE, or no ACTIVE account): the menus then offer no Buy and placing is a 409.
+ */
+export function tradingCurrency(session: UssdSession): Currency | undefined {
+  if (session.customer.status !== 'ACTIVE') return undefined;
+  const active = session.state.store
+    .accountsOf(session.customer.customerId)
+    .filter((a) => a.status === 'ACTIVE')
+    .sort((a, b) => a.createdAt - b.createdAt || a.accountId - b.accountId);
+  return active[0]?.currency;
+}

@@ -1,0 +1,98 @@
+// Webhooks as a whole: the configurations, and the bridge from domain events to deliveries. Routes emit events and
+// never call delivery themselves (see events.ts); only the test event, which is no domain event, is queued directly.
+import { randomUUID } from 'node:crypto';
+import type { DomainEvent, EventBus } from '../events.js';
+import { WEBHOOK_FAULT } from '../faults/webhooks.js';
+import { Deliverer, type DeliveryAttempt } from './delivery.js';
+import { signedDelivery, type DeliveryPayload } from './message.js';
+import { WebhookRegistry, type Webhook } from './registry.js';
+import type { WebhookSigningKey } from './signing-key.js';
+import { isSubscribed, TEST_EVENT } from './subscriptions.js';
+
+export const DEFAULT_DELIVERY_RETRIES = 2;
+export const DEFAULT_DELIVERY_BACKOFF_MS = 200;
+export const DEFAULT_DELIVERY_TIMEOUT_MS = 5_000;
+export const DEFAULT_MAX_PENDING_DELIVERIES = 100;
+
+export interface WebhookServiceOptions {
+  events: EventBus;
+  /** Milliseconds since the epoch: the server clock, which also dates signatures. */
+  clock: () => number;
+  faults: ReadonlySet<string>;
+  /** Extra CA (PEM) trusted for delivery, besides the system roots. */
+  ca?: string;
+  /** One key for every client instead of a key per client. */
+  key?: WebhookSigningKey;
+  retries?: number;
+  backoffMs?: number;
+  timeoutMs?: number;
+  maxPending?: number;
+  onAttempt?: (attempt: DeliveryAttempt) => void;
+}
+
+export class WebhookService {
+  readonly registry: WebhookRegistry;
+  private readonly deliverer: Deliverer;
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly options: WebhookServiceOptions) {
+    this.registry = new WebhookRegistry(options.key);
+    this.deliverer = new Deliverer({
+      ...(options.ca !== undefined ? { ca: options.ca } : {}),
+      retries: count('deliveryRetries', options.retries ?? DEFAULT_DELIVERY_RETRIES, 0),
+      backoffMs: count('deliveryBackoffMs', options.backoffMs ?? DEFAULT_DELIVERY_BACKOFF_MS, 0),
+      timeoutMs: count('deliveryTimeoutMs', options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS, 1),
+      maxPending: count('maxPendingDeliveries', options.maxPending ?? DEFAULT_MAX_PENDING_DELIVERIES, 0),
+      onAttempt: options.onAttempt ?? (() => undefined),
+    });
+    this.unsubscribe = options.events.on((event) => this.onEvent(event));
+  }
+
+  /** Queues the test event whatever the subscriptions: the client asked for it by name. Undefined without a webhook. */
+  sendTest(clientId: string): { eventId: string; event: string; webhook: Webhook } | undefined {
+    const webhook = this.registry.get(clientId);
+    if (webhook === undefined) return undefined;
+    const occurredAt = Math.floor(this.options.clock() / 1000);
+    const eventId = this.queue(clientId, webhook, TEST_EVENT, occurredAt, { webhookId: webhook.webhookId, message: 'Webhook test' });
+    return { eventId, event: TEST_EVENT, webhook };
+  }
+
+  close(): Promise<void> {
+    this.unsubscribe();
+    return this.deliverer.close();
+  }
+
+  private onEvent(event: DomainEvent): void {
+    const webhook = this.registry.get(event.clientId);
+    if (webhook === undefined || webhook.status !== 'ACTIVE') return;
+    const faults = this.options.faults;
+    if (event.name === 'AUTH.CREATED' && faults.has(WEBHOOK_FAULT.noAuthCreatedEvent)) return;
+    if (!isSubscribed(webhook.subscriptions, event.name) && !faults.has(WEBHOOK_FAULT.unsubscribedDelivered)) return;
+    this.queue(event.clientId, webhook, event.name, event.occurredAt, event.data);
+  }
+
+  private queue(clientId: string, webhook: Webhook, name: string, occurredAt: number, data: Record<string, unknown>): string {
+    // A bearer token must never leave in a delivery, whatever an emitter put in its event.
+    const { token: _secret, ...safe } = data;
+    const payload: DeliveryPayload = { eventId: randomUUID(), event: name, webhookId: webhook.webhookId, occurredAt, data: safe };
+    const url = webhook.url;
+    this.deliverer.enqueue({
+      clientId,
+      eventId: payload.eventId,
+      event: name,
+      url,
+      prepare: () => {
+        const key = this.registry.keyOf(clientId);
+        if (key === undefined) throw new Error('a webhook without a signing key');
+        return signedDelivery(url, payload, key, Math.floor(this.options.clock() / 1000), this.options.faults);
+      },
+    });
+    return payload.eventId;
+  }
+}
+
+/** A wrong option fails the start with its name, instead of a delivery loop that never retries or never waits. */
+function count(name: string, value: number, min: number): number {
+  if (!Number.isSafeInteger(value) || value < min) throw new RangeError(`${name} must be an integer >= ${min}, got ${value}`);
+  return value;
+}
