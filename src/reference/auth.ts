@@ -1,7 +1,7 @@
 // Request authentication ("Authentication", "Common request rules"). Every failure is a 401 with the spec's error body
 // and happens before any handler runs, so a rejected request has no effect on state. The reason goes to the log and
 // to WWW-Authenticate (RFC 9110 §11.6.1 requires the header on a 401); the body stays exactly {code, message}.
-import { verifySignature, PROFILE_COMPONENTS } from '../http/signature.js';
+import { verifySignatureAsync, PROFILE_COMPONENTS } from '../http/signature.js';
 import { verifyContentDigest } from '../http/digest.js';
 import { hasHeader, headerValue, headerValues } from '../http/message.js';
 import { asHttpMessage, nowSeconds, type RequestContext, type ServerState } from './context.js';
@@ -69,11 +69,12 @@ export function requiredComponents(ctx: RequestContext): string[] {
 
 // ---- the parts ----------------------------------------------------------------------------------------------
 
-function checkSignature(ctx: RequestContext, state: ServerState, client: RegisteredClient): void {
+/** Verified on the thread pool (verifySignatureAsync): Ed25519 is most of a request's cost, and the loop stays free. */
+async function checkSignature(ctx: RequestContext, state: ServerState, client: RegisteredClient): Promise<void> {
   const policy = state.policy;
   if (!policy.verifySignatures) return;
   const required = policy.requireFullCoverage ? requiredComponents(ctx) : [];
-  const verdict = verifySignature(asHttpMessage(ctx), {
+  const verdict = await verifySignatureAsync(asHttpMessage(ctx), {
     key: (keyId) => state.clients.keyFor(client, keyId),
     requiredComponents: required,
     now: nowSeconds(state),
@@ -114,7 +115,7 @@ function checkIp(ctx: RequestContext, client: RegisteredClient): void {
 // ---- the two modes ------------------------------------------------------------------------------------------
 
 /** Every endpoint but the token request: bearer token, X-Client-Id of the token's client, signature by that client's key. */
-export function authenticateBearer(ctx: RequestContext, state: ServerState): void {
+export async function authenticateBearer(ctx: RequestContext, state: ServerState): Promise<void> {
   const authorization = headerValues(ctx.headers, 'authorization');
   if (authorization.length === 0) throw new AuthError('no Authorization header', 'invalid_request');
   if (authorization.length > 1) throw new AuthError('more than one Authorization header', 'invalid_request');
@@ -131,7 +132,7 @@ export function authenticateBearer(ctx: RequestContext, state: ServerState): voi
     throw new AuthError('X-Client-Id is not the client the token was issued to');
   }
   checkIp(ctx, client);
-  checkSignature(ctx, state, client);
+  await checkSignature(ctx, state, client);
   checkDigest(ctx, state);
   checkIdempotencyHeader(ctx, state);
   ctx.client = client;
@@ -150,7 +151,7 @@ export function mediaType(ctx: RequestContext): string | undefined {
  * must verify with that client's registered key (keyid must be that client's). The secret is checked last: a request
  * whose signature fails says nothing about whether its secret was right.
  */
-export function authenticateClientCredentials(ctx: RequestContext, state: ServerState): void {
+export async function authenticateClientCredentials(ctx: RequestContext, state: ServerState): Promise<void> {
   if (mediaType(ctx) !== FORM_CONTENT_TYPE) {
     throw new HttpError(415, `Unsupported Media Type: the token request body must be ${FORM_CONTENT_TYPE}`);
   }
@@ -164,7 +165,7 @@ export function authenticateClientCredentials(ctx: RequestContext, state: Server
   const headerClient = headerValue(ctx.headers, 'x-client-id');
   if (headerClient !== undefined && headerClient.trim() !== client.clientId) throw new AuthError('X-Client-Id differs from the form clientId', 'invalid_client');
   checkIp(ctx, client);
-  checkSignature(ctx, state, client);
+  await checkSignature(ctx, state, client);
   checkDigest(ctx, state);
   checkIdempotencyHeader(ctx, state);
   if (secrets.length !== 1 || !state.clients.secretMatches(client, secrets[0]!)) {

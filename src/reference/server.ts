@@ -309,7 +309,7 @@ async function dispatch(ctx: RequestContext, state: ServerState, router: Router<
   const core = async (): Promise<Reply> => {
     // Rejections become replies here, so middleware always sees a Reply and can rewrite a 401 like any other.
     try {
-      authenticate(route, ctx, state);
+      await authenticate(route, ctx, state);
     } catch (e) {
       if (!(e instanceof HttpError)) throw e;
       ctx.rejection = e instanceof AuthError ? e.reason : e.message;
@@ -332,7 +332,7 @@ async function dispatch(ctx: RequestContext, state: ServerState, router: Router<
   return chain();
 }
 
-function authenticate(route: RouteDef, ctx: RequestContext, state: ServerState): void {
+async function authenticate(route: RouteDef, ctx: RequestContext, state: ServerState): Promise<void> {
   switch (route.auth ?? 'bearer') {
     case 'bearer':
       return authenticateBearer(ctx, state);
