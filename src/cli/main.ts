@@ -51,6 +51,7 @@ export async function main(argv: string[]): Promise<void> {
     .option('--fault <names>', 'comma-separated faults to switch on')
     .option('--list-faults', 'list the faults and exit')
     .option('--config-out <file>', 'write a target config (client id, secret, key, fixtures) for this server')
+    .option('--webhook-ca <file>', 'extra CA certificates (PEM) to trust when delivering webhooks, e.g. a self-signed receiver')
     .action(async (opts: Record<string, unknown>) => {
       const { serveCommand } = await import('./serve.js');
       process.exitCode = await serveCommand(opts as never);

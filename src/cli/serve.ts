@@ -1,6 +1,7 @@
 // `conformance serve`: the reference server as a sandbox for client developers (and a target for the suite), with
 // --fault to make it deviate on purpose. It hands out a ready-to-use target config, since its client is made fresh.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { ConfigError } from '../errors.js';
 import { resolve } from 'node:path';
 import { startLocalTarget } from '../targets/local.js';
 import { FAULTS } from '../reference/faults/catalog.js';
@@ -15,6 +16,7 @@ export interface ServeOptions {
   variant: VariantName;
   listFaults?: boolean;
   configOut?: string;
+  webhookCa?: string;
 }
 
 export const SANDBOX_TARGET = 'sandbox';
@@ -25,7 +27,8 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
     return 0;
   }
   const faults = opts.fault?.split(',').map((f) => f.trim()).filter(Boolean) ?? [];
-  const local = await startLocalTarget({ host: opts.host, port: opts.port, variant: opts.variant, faults, name: SANDBOX_TARGET });
+  const webhookCa = opts.webhookCa ? readCa(opts.webhookCa) : undefined;
+  const local = await startLocalTarget({ host: opts.host, port: opts.port, variant: opts.variant, faults, name: SANDBOX_TARGET, ...(webhookCa ? { webhookCa } : {}) });
   const lines = [
     `conformance reference server — variant ${opts.variant}, ${faults.length ? `faults: ${faults.join(', ')}` : 'no faults'}`,
     `  base URL   ${local.target.baseUrl}`,
@@ -64,6 +67,17 @@ export function sandboxConfig(target: ResolvedTarget): object {
       },
     },
   };
+}
+
+function readCa(file: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    throw new ConfigError(`--webhook-ca: cannot read ${file}; give a PEM file with the CA certificate(s) of your webhook receiver`);
+  }
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError(`--webhook-ca: ${file} holds no PEM certificate`);
+  return text;
 }
 
 function stopOnSignal(): Promise<void> {

@@ -16,6 +16,8 @@ export interface LocalTargetOptions {
   port?: number;
   variant?: VariantName;
   faults?: readonly string[];
+  /** Extra CA (PEM) the server trusts when it delivers webhooks, e.g. the suite's self-signed receiver. */
+  webhookCa?: string;
   /** Target name in reports; `local` by default. */
   name?: string;
 }
@@ -40,6 +42,7 @@ export async function startLocalTarget(options: LocalTargetOptions = {}): Promis
     clients: [{ clientId, clientSecret, keyId, publicKey: key.publicKey, name: 'Local conformance client' }],
     ...(options.variant ? { variant: options.variant } : {}),
     ...(options.faults ? { faults: options.faults } : {}),
+    ...(options.webhookCa ? { webhookCa: options.webhookCa } : {}),
   });
   return {
     target: {
