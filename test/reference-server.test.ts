@@ -525,6 +525,8 @@ describe('pagination', () => {
       { previousPage: 1, currentPage: 2, nextPage: 2, limit: 100, currentCount: 50, totalCount: 250, sort: 'ASC' },
     ]);
     expect(new Set(seen.map((t) => t.transactionId)).size).toBe(250);
+    // Distinct createdAt values, so any server's createdAt order is one order and checks can compare it exactly.
+    expect(new Set(seen.map((t) => t.createdAt)).size).toBe(250);
     for (let i = 1; i < seen.length; i++) {
       const a = seen[i - 1]!;
       const b = seen[i]!;
