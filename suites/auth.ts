@@ -1,9 +1,59 @@
 // Suite `auth`: tokens (spec "Auth token record", "Token lifecycle", "Authentication endpoints", "Authentication").
+//
+// Levels: MUST where the spec states the rule (a field and its type, Bearer, the 60-minute TTL, both scopes, the
+// credentials the token request carries, the headers every request carries, 401 for a missing or unknown token);
+// SHOULD where the rule is the only reasonable reading (organization.clientId is the caller's id, a JSON token body is
+// refused, revoking one token leaves the others alone); INFO where the spec says "not shown" or "unresolved".
+//
+// Every token a check obtains is revoked before the check ends (TokenJar), also when the check fails.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { defineCheck, defineSuite } from '../src/runner/check.js';
-import { expectJson, expectSchema, expectSuccess, describeResponse } from '../src/runner/expect.js';
-import { tokenRecordOf } from '../src/runner/session.js';
+import type { CheckContext } from '../src/runner/context.js';
+import { expectJson, expectSchema, expectStatus, expectSuccess, expectRejection, describeResponse } from '../src/runner/expect.js';
+import { tokenRecordOf, tokenRequest } from '../src/runner/session.js';
+import type { RequestSpec } from '../src/http/client.js';
+import { expectNoToken, readProbe, tokenIn, withTokens, type IssuedToken } from '../src/runner/checks-auth.js';
+import { customerBody, customerDifferences, isSuccess, readCustomer, readCustomerOrSkip, restoreCustomer } from '../src/runner/negative.js';
+
+const TOKEN_TTL_SECONDS = 3600;
+const LIFECYCLE_ISSUE = 'no token → POST /oauth/token, condition: valid client id and secret → token exists, tokenType Bearer';
+const TOKEN_BODY = 'POST /oauth/token — Body, application/x-www-form-urlencoded: clientId, clientSecret.';
+const UNAUTHORIZED = '401 Unauthorized — every endpoint except the token endpoints';
+const AUTHORIZATION_ROW = 'Authorization — required on every request except the token request — `Bearer <ACCESS_TOKEN>`';
+const CLIENT_ID_ROW = 'X-Client-Id — required on every request except the token request — string, the client identifier assigned to the client';
+
+function recordField(ctx: CheckContext, issued: IssuedToken, field: string, expected: string): unknown {
+  const value = issued.record[field];
+  if (value === undefined) {
+    ctx.fail(`the token record has no ${field}`, { expected, observed: describeResponse(issued.res), exchange: issued.res.exchange });
+  }
+  return value;
+}
+
+/** The scopes of a token record: an array of strings, or one string of space- (or comma-) separated names; the type is not shown. */
+function scopesOf(value: unknown): string[] | undefined {
+  if (Array.isArray(value)) return value.every((v) => typeof v === 'string') ? (value as string[]) : undefined;
+  if (typeof value === 'string') return value.split(/[\s,]+/).filter((s) => s !== '');
+  return undefined;
+}
+
+/** A token request exactly as a correct client sends it, with `change` applied. */
+function tokenSpec(ctx: CheckContext, change: Partial<RequestSpec> = {}): RequestSpec {
+  return { ...tokenRequest(ctx.credentials), ...change };
+}
+
+/** The configured secret with its last character replaced: wrong, yet as long and as alike as a wrong secret can be. */
+function wrongSecret(secret: string): string {
+  const last = secret.slice(-1);
+  return `${secret.slice(0, -1)}${last === 'A' ? 'B' : 'A'}`;
+}
+
+const NO_TOKEN = 'a rejection (any 4xx) and no token';
+const RUN_TOKEN_AGAIN = "the server answered a new token request with the run's own token; revoking it would end the session of every later check";
 
 export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
+  // ---- issuing ------------------------------------------------------------------------------------------------
   defineCheck({
     id: 'auth.token.issued',
     title: 'valid client credentials give a Bearer token with the full token record',
@@ -13,16 +63,464 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
       sentence: 'POST /oauth/token creates an access token. Result: an auth token record (fields above); the token has a TTL of 60 minutes; tokenType is Bearer.',
     },
     async run(ctx) {
-      const res = await ctx.requestToken();
-      expectSuccess(ctx, res, 'a 2xx answer carrying a token record');
-      const body = expectJson(ctx, res);
-      const found = tokenRecordOf(body);
-      if (!found) {
-        return ctx.fail('no token in the answer', { expected: 'a token record, with or without the {data, code, message} envelope', observed: describeResponse(res), exchange: res.exchange });
-      }
-      expectSchema(ctx, res, found.record, 'token-record', { path: found.enveloped ? 'data' : '', table: 'Auth token record' });
-      ctx.observe(`token record ${found.enveloped ? 'inside the {data, code, message} envelope' : 'without an envelope'}, status ${res.status}`);
-      await ctx.revokeToken(found.token);
+      await withTokens(ctx, async (jar) => {
+        const res = await ctx.requestToken();
+        const found = tokenIn(res);
+        if (found) await jar.keep(found.token);
+        expectSuccess(ctx, res, 'a 2xx answer carrying a token record');
+        const body = expectJson(ctx, res);
+        const record = tokenRecordOf(body);
+        if (!record) {
+          return ctx.fail('no token in the answer', { expected: 'a token record, with or without the {data, code, message} envelope', observed: describeResponse(res), exchange: res.exchange });
+        }
+        expectSchema(ctx, res, record.record, 'token-record', { path: record.enveloped ? 'data' : '', table: 'Auth token record' });
+      });
+    },
+  }),
+  defineCheck({
+    id: 'auth.token.type-bearer',
+    title: 'the token record says tokenType "Bearer", exactly',
+    level: 'MUST',
+    spec: { section: 'Auth token record; Authentication 2', sentence: 'tokenType — Authorization type; always `Bearer`. "tokenType is always Bearer."' },
+    async run(ctx) {
+      await withTokens(ctx, async (jar) => {
+        const issued = await jar.issue();
+        const type = recordField(ctx, issued, 'tokenType', 'tokenType "Bearer"');
+        if (type !== 'Bearer') {
+          ctx.fail(`tokenType is ${JSON.stringify(type)}, not "Bearer"`, { expected: 'tokenType exactly "Bearer" (case included)', observed: describeResponse(issued.res), exchange: issued.res.exchange });
+        }
+      });
+    },
+  }),
+  defineCheck({
+    id: 'auth.token.scope',
+    title: 'the token record\'s scope holds both read and write',
+    level: 'MUST',
+    spec: {
+      section: 'Authentication 6',
+      sentence: 'Scopes: `read` (read access across all resources) and `write` (write access across all resources) are both ACTIVE. Granular scopes are not implemented: every token has both.',
+    },
+    async run(ctx) {
+      await withTokens(ctx, async (jar) => {
+        const issued = await jar.issue();
+        const raw = recordField(ctx, issued, 'scope', 'scope holding read and write');
+        const scopes = scopesOf(raw);
+        const missing = ['read', 'write'].filter((s) => !scopes?.includes(s));
+        if (!scopes || missing.length > 0) {
+          ctx.fail(scopes ? `scope lacks ${missing.join(' and ')}` : `scope is ${JSON.stringify(raw)}: neither a list of names nor a string of names`, {
+            expected: 'scope with both "read" and "write" (an array of names, or one space-separated string: its type is not shown)',
+            observed: describeResponse(issued.res),
+            exchange: issued.res.exchange,
+          });
+        }
+      });
+    },
+  }),
+  defineCheck({
+    id: 'auth.token.organization',
+    title: 'the token record\'s organization.clientId is the client that asked for the token',
+    level: 'SHOULD',
+    spec: {
+      section: 'Auth token record; Common request rules',
+      sentence: 'organization — Object with `id`, `name`, `clientId`. X-Client-Id — string, the client identifier assigned to the client.',
+    },
+    async run(ctx) {
+      await withTokens(ctx, async (jar) => {
+        const issued = await jar.issue();
+        const org = recordField(ctx, issued, 'organization', 'an organization object');
+        const clientId = typeof org === 'object' && org !== null ? (org as Record<string, unknown>).clientId : undefined;
+        if (clientId !== ctx.credentials.clientId) {
+          ctx.fail(`organization.clientId is ${JSON.stringify(clientId)}, not the configured client id ${JSON.stringify(ctx.credentials.clientId)}`, {
+            expected: `organization.clientId ${JSON.stringify(ctx.credentials.clientId)}: the token was issued to that client`,
+            observed: describeResponse(issued.res),
+            exchange: issued.res.exchange,
+          });
+        }
+      });
+    },
+  }),
+  defineCheck({
+    id: 'auth.token.trusted-ips',
+    title: 'the token record\'s trustedIps is a list of addresses',
+    level: 'MUST',
+    spec: {
+      section: 'Auth token record; Authentication 7',
+      sentence: 'trustedIps — List of IP addresses whitelisted for the client. "The client record carries a list of trusted IP addresses (`trustedIps`)."',
+    },
+    async run(ctx) {
+      await withTokens(ctx, async (jar) => {
+        const issued = await jar.issue();
+        const ips = recordField(ctx, issued, 'trustedIps', 'trustedIps, a list');
+        if (!Array.isArray(ips) || !ips.every((ip) => typeof ip === 'string')) {
+          ctx.fail(`trustedIps is ${JSON.stringify(ips)}, not a list of address strings`, {
+            expected: 'trustedIps: an array of strings (possibly empty)',
+            observed: describeResponse(issued.res),
+            exchange: issued.res.exchange,
+          });
+        }
+      });
+    },
+  }),
+  defineCheck({
+    id: 'auth.token.response-shape',
+    title: 'how the token answer is shaped: status code, with or without the {data, code, message} envelope',
+    level: 'INFO',
+    spec: { section: 'Authentication endpoints', sentence: 'Exact response envelope of the token request: not shown.' },
+    async run(ctx) {
+      await withTokens(ctx, async (jar) => {
+        const res = await ctx.requestToken();
+        const found = tokenIn(res);
+        if (!found) return ctx.observe(`the token request answered ${res.status} without a token record`);
+        await jar.keep(found.token);
+        ctx.observe(`status ${res.status}; token record ${found.enveloped ? 'inside the {data, code, message} envelope' : 'without an envelope (the bare record)'}`);
+      });
+    },
+  }),
+
+  // ---- token requests that must not give a token --------------------------------------------------------------
+  defineCheck({
+    id: 'auth.token.wrong-secret',
+    title: 'a token request with a wrong clientSecret gives no token',
+    level: 'MUST',
+    spec: { section: 'Token lifecycle', sentence: LIFECYCLE_ISSUE },
+    async run(ctx) {
+      await withTokens(ctx, async (jar) => {
+        const res = await ctx.send(tokenSpec(ctx, { form: { clientId: ctx.credentials.clientId, clientSecret: wrongSecret(ctx.credentials.clientSecret) } }));
+        await expectNoToken(ctx, jar, res, `${NO_TOKEN}: the secret differs from the client's in its last character`);
+      });
+    },
+  }),
+  defineCheck({
+    id: 'auth.token.unknown-client',
+    title: 'a token request naming an unknown clientId gives no token',
+    level: 'MUST',
+    spec: { section: 'Token lifecycle', sentence: LIFECYCLE_ISSUE },
+    async run(ctx) {
+      await withTokens(ctx, async (jar) => {
+        const unknown = `conformance-unknown-${randomBytes(6).toString('hex')}`;
+        const res = await ctx.send(tokenSpec(ctx, { form: { clientId: unknown, clientSecret: ctx.credentials.clientSecret } }));
+        await expectNoToken(ctx, jar, res, `${NO_TOKEN}: clientId ${JSON.stringify(unknown)} names no client`);
+      });
+    },
+  }),
+  defineCheck({
+    id: 'auth.token.missing-secret',
+    title: 'a token request without clientSecret gives no token',
+    level: 'MUST',
+    spec: { section: 'Authentication endpoints; Authentication 1', sentence: `${TOKEN_BODY} "All endpoints require an access token obtained by POST /oauth/token with clientId and clientSecret (form-encoded)."` },
+    async run(ctx) {
+      await withTokens(ctx, async (jar) => {
+        const res = await ctx.send(tokenSpec(ctx, { form: { clientId: ctx.credentials.clientId } }));
+        await expectNoToken(ctx, jar, res, `${NO_TOKEN}: the form carries clientId only`);
+      });
+    },
+  }),
+  defineCheck({
+    id: 'auth.token.json-body',
+    title: 'a token request with a JSON body instead of form encoding gives no token',
+    level: 'SHOULD',
+    spec: {
+      section: 'Common request rules; Authentication 1',
+      sentence: 'Content-Type — `application/json`, except the token request: `application/x-www-form-urlencoded`. "… POST /oauth/token with clientId and clientSecret (form-encoded)."',
+    },
+    async run(ctx) {
+      await withTokens(ctx, async (jar) => {
+        // Right credentials, signed and digested: only the encoding differs from what the spec prescribes.
+        const res = await ctx.send(tokenSpec(ctx, { form: undefined, json: { clientId: ctx.credentials.clientId, clientSecret: ctx.credentials.clientSecret } }));
+        await expectNoToken(ctx, jar, res, `${NO_TOKEN}: the credentials come as application/json, not form-encoded`);
+      });
+    },
+  }),
+  defineCheck({
+    id: 'auth.token.unsigned',
+    title: 'a token request without Signature and Signature-Input gives no token',
+    level: 'MUST',
+    spec: {
+      section: 'Common request rules; Authentication endpoints',
+      sentence: 'Signature — required on every request. Signature-Input — required on every request. POST /oauth/token — Headers: Content-Digest, Content-Length, Content-Type, Signature, Signature-Input, X-Idempotency-Key.',
+    },
+    async run(ctx) {
+      await withTokens(ctx, async (jar) => {
+        const res = await ctx.send(tokenSpec(ctx, { sign: false }));
+        await expectNoToken(ctx, jar, res, `${NO_TOKEN}: right credentials, but the request is not signed`);
+      });
+    },
+  }),
+  defineCheck({
+    id: 'auth.token.wrong-digest',
+    title: 'a token request whose Content-Digest does not match its body gives no token',
+    level: 'MUST',
+    spec: {
+      section: 'Common request rules; Authentication 4',
+      sentence: 'Content-Digest — requests with a body — `sha-512=:<base64 sha-512 hash of the body>:`. "Requests with bodies also carry Content-Digest (sha-512 of the body …)."',
+    },
+    async run(ctx) {
+      await withTokens(ctx, async (jar) => {
+        // The same two fields in the other order: same length and same meaning, other bytes. The signature (over the
+        // headers, digest included) stays valid, so only a server that checks the digest against the body notices.
+        const res = await ctx.send(
+          tokenSpec(ctx, {
+            tamper(req) {
+              const form = new TextDecoder().decode(req.body);
+              req.body = new TextEncoder().encode(form.split('&').reverse().join('&'));
+            },
+          }),
+        );
+        await expectNoToken(ctx, jar, res, `${NO_TOKEN}: the body (the same fields, reordered after signing) does not match its Content-Digest`);
+      });
+    },
+  }),
+
+  // ---- using a token ------------------------------------------------------------------------------------------
+  defineCheck({
+    id: 'auth.use.no-authorization',
+    title: 'a request without Authorization is rejected with 401',
+    level: 'MUST',
+    spec: { section: 'Common request rules; Errors', sentence: `${AUTHORIZATION_ROW}. ${UNAUTHORIZED}.` },
+    async run(ctx) {
+      const res = await ctx.send({ ...readProbe(ctx), token: null });
+      expectStatus(ctx, res, 401, '401 Unauthorized: the request is signed and carries X-Client-Id, but no Authorization header');
+    },
+  }),
+  defineCheck({
+    id: 'auth.use.malformed-bearer',
+    title: 'a request whose Authorization is not "Bearer <token>" is rejected with 401',
+    level: 'MUST',
+    spec: { section: 'Common request rules; Errors', sentence: `${AUTHORIZATION_ROW}. ${UNAUTHORIZED}.` },
+    async run(ctx) {
+      // Signed over this very header, so the header is the only thing wrong.
+      const res = await ctx.send({ ...readProbe(ctx), token: null, headers: [['Authorization', 'Bearer <not a token>']] });
+      expectStatus(ctx, res, 401, '401 Unauthorized: Authorization is "Bearer <not a token>"');
+    },
+  }),
+  defineCheck({
+    id: 'auth.use.unknown-token',
+    title: 'a request with a well-formed but never issued bearer token is rejected with 401',
+    level: 'MUST',
+    spec: { section: 'Common request rules; Errors', sentence: `${AUTHORIZATION_ROW}. ${UNAUTHORIZED}.` },
+    async run(ctx) {
+      const res = await ctx.send({ ...readProbe(ctx), token: randomBytes(32).toString('base64url') });
+      expectStatus(ctx, res, 401, '401 Unauthorized: the bearer token was never issued');
+    },
+  }),
+  defineCheck({
+    id: 'auth.use.no-client-id',
+    title: 'a request without X-Client-Id is rejected',
+    level: 'MUST',
+    spec: { section: 'Common request rules; Authentication 4', sentence: `${CLIENT_ID_ROW}. "Each request also carries X-Client-Id, Signature and Signature-Input."` },
+    async run(ctx) {
+      const res = await ctx.send({ ...readProbe(ctx), clientId: null });
+      expectRejection(ctx, res, 'a rejection (any 4xx): a valid token, signed, but no X-Client-Id header');
+    },
+  }),
+  defineCheck({
+    id: 'auth.use.other-client-id',
+    title: 'a request whose X-Client-Id names another client than the token\'s is rejected',
+    level: 'MUST',
+    spec: { section: 'Common request rules', sentence: CLIENT_ID_ROW },
+    async run(ctx) {
+      const other = `conformance-other-${randomBytes(6).toString('hex')}`;
+      // Signed over the made-up id: the signature is valid, only the id is not this client's.
+      const res = await ctx.send({ ...readProbe(ctx), clientId: other });
+      expectRejection(ctx, res, `a rejection (any 4xx): X-Client-Id ${JSON.stringify(other)} is not the client the token was issued to`);
+    },
+  }),
+  defineCheck({
+    id: 'auth.use.read-endpoints',
+    title: 'a token of this client is accepted on every read endpoint',
+    level: 'MUST',
+    spec: {
+      section: 'Authentication 1, 6',
+      sentence: 'All endpoints require an access token obtained by POST /oauth/token. `read` (read access across all resources) … every token has both.',
+    },
+    async run(ctx) {
+      const f = ctx.fixtures;
+      const candidates: Array<{ label: string; fixture?: keyof typeof f; spec?: RequestSpec }> = [
+        { label: 'GET /customers/{customerId}', fixture: 'customerId', ...(f.customerId !== undefined ? { spec: { method: 'GET', path: `/customers/${f.customerId}` } } : {}) },
+        { label: 'GET /accounts?customerId', fixture: 'customerId', ...(f.customerId !== undefined ? { spec: { method: 'GET', path: '/accounts', query: { customerId: f.customerId } } } : {}) },
+        { label: 'GET /accounts/{accountId}', fixture: 'accountId', ...(f.accountId !== undefined ? { spec: { method: 'GET', path: `/accounts/${f.accountId}` } } : {}) },
+        { label: 'GET /instruments?investmentType=INTERNATIONAL_STOCKS', spec: { method: 'GET', path: '/instruments', query: { investmentType: 'INTERNATIONAL_STOCKS' } } },
+        { label: 'GET /assets/{assetId}', fixture: 'assetId', ...(f.assetId !== undefined ? { spec: { method: 'GET', path: `/assets/${f.assetId}` } } : {}) },
+        { label: 'GET /transactions?customerId', fixture: 'customerId', ...(f.customerId !== undefined ? { spec: { method: 'GET', path: '/transactions', query: { customerId: f.customerId } } } : {}) },
+        { label: 'GET /transactions/{transactionId}', fixture: 'transactionId', ...(f.transactionId !== undefined ? { spec: { method: 'GET', path: `/transactions/${f.transactionId}` } } : {}) },
+      ];
+      const untried = candidates.filter((c) => !c.spec);
+      if (untried.length > 0) ctx.observe(`not tried (fixture not configured): ${untried.map((c) => `${c.label} (fixtures.${c.fixture})`).join(', ')}`);
+      await withTokens(ctx, async (jar) => {
+        const { token } = await jar.issue();
+        const refused = [];
+        for (const c of candidates) {
+          if (!c.spec) continue;
+          const res = await ctx.send({ ...c.spec, token });
+          // Only 401 and 403 say the token was refused; anything else is about the resource, which the resources suite judges.
+          if (res.status === 401 || res.status === 403) refused.push({ label: c.label, res });
+          else if (!isSuccess(res)) ctx.observe(`${c.label} answered ${res.status}: not a refusal of the token`);
+        }
+        const first = refused[0];
+        if (first) {
+          ctx.fail(`a fresh token of this client was refused on ${refused.map((r) => `${r.label} (${r.res.status})`).join(', ')}`, {
+            expected: 'no 401 or 403 on any read endpoint: every token has the read scope',
+            observed: describeResponse(first.res),
+            exchange: first.res.exchange,
+          });
+        }
+      });
+    },
+  }),
+
+  // ---- revoking -----------------------------------------------------------------------------------------------
+  defineCheck({
+    id: 'auth.revoke.token-rejected',
+    title: 'after POST /oauth/revoke, the revoked token is rejected with 401',
+    level: 'MUST',
+    spec: { section: 'Token lifecycle; Errors', sentence: `token exists → POST /oauth/revoke, caller presents the token → token deleted. ${UNAUTHORIZED}.` },
+    async run(ctx) {
+      await withTokens(ctx, async (jar) => {
+        const { token } = await jar.issue();
+        if (await jar.isRunToken(token)) ctx.skip(RUN_TOKEN_AGAIN);
+        const probe = readProbe(ctx);
+        const before = await ctx.send({ ...probe, token });
+        if (!isSuccess(before)) ctx.skip(`the fresh token was not accepted to begin with (${describeResponse(before)}); auth.use.read-endpoints reports it`);
+        const revoked = await jar.revoke(token);
+        ctx.observe(`POST /oauth/revoke answered ${revoked.status}`);
+        const after = await ctx.send({ ...probe, token });
+        expectStatus(ctx, after, 401, '401 Unauthorized: the token was revoked just before');
+        jar.forget(token);
+      });
+    },
+  }),
+  defineCheck({
+    id: 'auth.revoke.other-token-unaffected',
+    title: 'revoking one token leaves another token of the same client working',
+    level: 'SHOULD',
+    spec: {
+      section: 'Token lifecycle; Authentication endpoints',
+      sentence: 'token exists → POST /oauth/revoke, caller presents the token → token deleted. POST /oauth/revoke revokes (deletes) the access token.',
+    },
+    async run(ctx) {
+      await withTokens(ctx, async (jar) => {
+        const a = await jar.issue();
+        const b = await jar.issue();
+        if (a.token === b.token) ctx.skip('the server answered both token requests with the same token, so there is no second token to keep');
+        if (await jar.isRunToken(a.token)) ctx.skip(RUN_TOKEN_AGAIN);
+        const probe = readProbe(ctx);
+        const before = await ctx.send({ ...probe, token: b.token });
+        if (!isSuccess(before)) ctx.skip(`the second fresh token was not accepted to begin with (${describeResponse(before)}); auth.use.read-endpoints reports it`);
+        const revoked = await jar.revoke(a.token);
+        ctx.observe(`POST /oauth/revoke of the first token answered ${revoked.status}`);
+        const after = await ctx.send({ ...probe, token: b.token });
+        expectSuccess(ctx, after, 'a 2xx answer: the second token was not the one revoked');
+      });
+    },
+  }),
+
+  // ---- expiry -------------------------------------------------------------------------------------------------
+  defineCheck({
+    id: 'auth.expiry.expires-in',
+    title: 'a fresh token\'s expiresIn is a remaining lifetime within 0..3600 seconds',
+    level: 'MUST',
+    spec: { section: 'Auth token record; Limits', sentence: 'expiresIn — The token\'s current remaining TTL. token — Short-lived access token, TTL 60 minutes. Access token TTL: 60 minutes.' },
+    async run(ctx) {
+      await withTokens(ctx, async (jar) => {
+        const issued = await jar.issue();
+        const value = recordField(ctx, issued, 'expiresIn', 'expiresIn, seconds');
+        if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > TOKEN_TTL_SECONDS) {
+          ctx.fail(`expiresIn is ${JSON.stringify(value)}`, {
+            expected: `a number of seconds from 0 to ${TOKEN_TTL_SECONDS}: the rest of a 60-minute lifetime`,
+            observed: describeResponse(issued.res),
+            exchange: issued.res.exchange,
+          });
+        }
+      });
+    },
+  }),
+  defineCheck({
+    id: 'auth.expiry.after-60-minutes',
+    title: 'a token stops working once its 60 minutes are over (runs only with --long)',
+    level: 'MUST',
+    spec: { section: 'Token lifecycle', sentence: 'token exists → time, 60 minutes elapsed → token no longer valid' },
+    // The wait is the test: 61 minutes of polling, plus room for the requests themselves.
+    timeoutMs: 65 * 60_000,
+    async run(ctx) {
+      if (!ctx.flags.long) ctx.skip('runs only with --long: it waits 61 minutes for a token to expire');
+      const waitMs = 61 * 60_000;
+      const pollMs = 60_000;
+      await withTokens(ctx, async (jar) => {
+        const { token } = await jar.issue();
+        const probe = readProbe(ctx);
+        const started = Date.now();
+        let last = await ctx.send({ ...probe, token });
+        if (!isSuccess(last)) ctx.skip(`the fresh token was not accepted to begin with (${describeResponse(last)}); auth.use.read-endpoints reports it`);
+        let lastAcceptedMs = 0;
+        let firstRefusedMs: number | undefined;
+        while (Date.now() - started < waitMs) {
+          await sleep(Math.max(0, Math.min(pollMs, started + waitMs - Date.now())), undefined, { signal: ctx.signal });
+          last = await ctx.send({ ...probe, token });
+          const at = Date.now() - started;
+          if (isSuccess(last)) lastAcceptedMs = at;
+          else firstRefusedMs ??= at;
+        }
+        const minutes = (ms: number) => `${(ms / 60_000).toFixed(1)} min`;
+        ctx.observe(`the token was last accepted ${minutes(lastAcceptedMs)} after it was issued${firstRefusedMs !== undefined ? `; first refused after ${minutes(firstRefusedMs)}` : ''}`);
+        expectStatus(ctx, last, 401, '401 Unauthorized: the token was issued 61 minutes ago');
+        jar.forget(token);
+      });
+    },
+  }),
+
+  // ---- open points (INFO) -------------------------------------------------------------------------------------
+  defineCheck({
+    id: 'auth.idempotency.id-spelling',
+    title: 'whether PUT /customers accepts X-Idempotency-Id in place of X-Idempotency-Key',
+    level: 'INFO',
+    spec: {
+      section: 'Common request rules',
+      sentence: 'The customer update description names the idempotency header X-Idempotency-Id … A conforming server must accept X-Idempotency-Key; acceptance of the other spelling is unresolved.',
+    },
+    async run(ctx) {
+      const customerId = ctx.fixture('mutableCustomerId');
+      const before = await readCustomerOrSkip(ctx, customerId);
+      // The customer's current values: accepted or not, nothing changes.
+      const res = await ctx.send({
+        method: 'PUT',
+        path: '/customers',
+        body: customerBody(before),
+        contentType: 'application/json',
+        idempotencyKey: null,
+        headers: [['X-Idempotency-Id', randomUUID()]],
+      });
+      ctx.observe(
+        isSuccess(res)
+          ? `PUT /customers with X-Idempotency-Id and no X-Idempotency-Key was accepted (${res.status})`
+          : `PUT /customers with X-Idempotency-Id and no X-Idempotency-Key was refused: ${describeResponse(res)}`,
+      );
+      const { snapshot: after } = await readCustomer(ctx, customerId);
+      const changed = after ? customerDifferences(before, after) : [];
+      if (changed.length > 0) ctx.observe(`the customer changed although its own values were sent (${changed.join('; ')}); ${await restoreCustomer(ctx, before)}`);
+    },
+  }),
+  defineCheck({
+    id: 'auth.idempotency.token-repeat',
+    title: 'what a repeated X-Idempotency-Key does on the token request: same token, new token, or refusal',
+    level: 'INFO',
+    spec: { section: 'Common request rules', sentence: 'Behaviour on a repeated idempotency key: not shown.' },
+    async run(ctx) {
+      await withTokens(ctx, async (jar) => {
+        const spec = tokenSpec(ctx, { idempotencyKey: randomUUID() });
+        const first = await ctx.send(spec);
+        const t1 = tokenIn(first);
+        if (t1) await jar.keep(t1.token);
+        const second = await ctx.send(spec);
+        const t2 = tokenIn(second);
+        if (t2) await jar.keep(t2.token);
+        if (!t1) return ctx.observe(`the first request answered ${first.status} without a token; nothing to compare`);
+        if (!t2) return ctx.observe(`the repeated key was answered ${describeResponse(second)} without a token (the first answered ${first.status})`);
+        ctx.observe(
+          t1.token === t2.token
+            ? `the repeated key gave back the same token (the first answer replayed; statuses ${first.status}, ${second.status})`
+            : `the repeated key gave a new token (statuses ${first.status}, ${second.status})`,
+        );
+      });
     },
   }),
 ]);

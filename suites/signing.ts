@@ -1,4 +1,436 @@
-// Suite `signing`: placeholder until its checks are written.
-import { defineSuite } from '../src/runner/check.js';
+// Suite `signing`: HTTP message signatures and content digests on requests (spec "Common request rules",
+// "Authentication" 4–5; RFC 9421, RFC 9530).
+//
+// Each negative check sends a request that is right in every way but one, to an endpoint that would otherwise answer
+// 2xx, and expects a rejection: any 4xx; a 2xx served what it should not; a 5xx crashed on it. Reads go to
+// GET /customers/{customerId} (GET /instruments where a query is needed); bodies go to PUT /customers on the mutable
+// customer with the customer's current values (accepted or not, nothing changes), or to POST /webhooks with the
+// configuration saved first.
+//
+// Levels: MUST when the request lacks a header the spec requires on every request, carries a value the spec's format
+// rules out (a digest that is not the body's, an expired signature, a field that is not a structured dictionary), or
+// carries a signature that does not verify over the components its own Signature-Input lists (Authentication 5: "The
+// signature covers the ordered components listed in Signature-Input"), since a server that accepts it does not check
+// signatures at all. SHOULD when the rejection rests on verifier policy, RFC 9421 practice the spec points to:
+// a future `created`, coverage of every carried header and of the target, label pairing, @path + @query for the target.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { defineCheck, defineSuite } from '../src/runner/check.js';
+import type { CheckContext } from '../src/runner/context.js';
+import { describeResponse, expectRejection, expectSuccess } from '../src/runner/expect.js';
+import { dropHeader, type HttpResponse, type RequestSpec } from '../src/http/client.js';
+import { generateEd25519 } from '../src/http/keys.js';
+import { headerValue, setHeader } from '../src/http/message.js';
+import { nowSeconds } from '../src/http/signature.js';
+import { tokenRequest } from '../src/runner/session.js';
+import { tokenIn, withTokens } from '../src/runner/checks-auth.js';
+import {
+  alterSignature,
+  coveredComponents,
+  customerBody,
+  customerDifferences,
+  inSpecOrder,
+  isSuccess,
+  readCustomer,
+  readCustomerOrSkip,
+  readWebhook,
+  relabelSignature,
+  replaceBody,
+  restoreCustomer,
+  restoreWebhook,
+  sendWithControl,
+  type CustomerSnapshot,
+} from '../src/runner/negative.js';
 
-export default defineSuite('signing', 'signing', []);
+const SIGNATURE_ROWS =
+  'Signature — required on every request — `sig1=:<base64 signature>:`. Signature-Input — required on every request — `sig1=(<ordered quoted component names>);keyid=<key identifier>;created=<unix time>;expires=<unix time>`.';
+const AUTH_4 = 'Each request also carries X-Client-Id, Signature and Signature-Input (HTTP message signature).';
+const AUTH_5 =
+  'The Signature-Input key identifier names the signing key; the sample identifier denotes an Ed25519 key. The signature covers the ordered components listed in Signature-Input, and `created` and `expires` are Unix times.';
+const COMPONENTS =
+  'Component names that appear in Signature-Input: Authorization, Content-Digest, Content-Length, Content-Type, X-Client-Id, X-Idempotency-Key, @method, @target-uri, @path, @query. The component list of a request covers the headers that the request carries.';
+const DIGEST_ROW = 'Content-Digest — requests with a body (not GET, not DELETE) — `sha-512=:<base64 sha-512 hash of the body>:`.';
+const AUTH_4_DIGEST = 'Requests with bodies also carry Content-Digest (sha-512 of the body, base64, wrapped as `sha-512=:<digest>:`).';
+
+/** The read every GET check uses: it answers 2xx to a correct request. */
+function customerRead(ctx: CheckContext): RequestSpec {
+  return { method: 'GET', path: `/customers/${ctx.fixture('customerId')}` };
+}
+
+/** PUT /customers with the mutable customer's current values: a correct request changes nothing. */
+function putCurrent(snapshot: CustomerSnapshot, change: Partial<RequestSpec> = {}): RequestSpec {
+  return { method: 'PUT', path: '/customers', body: customerBody(snapshot), contentType: 'application/json', ...change };
+}
+
+/** Rejected, or failed with what the rejected PUT did to the customer (and the restore, when it changed something). */
+async function expectPutRejectedAndHarmless(ctx: CheckContext, before: CustomerSnapshot, res: HttpResponse, expected: string): Promise<void> {
+  const { snapshot: after, res: read } = await readCustomer(ctx, before.customerId);
+  const changed = after ? customerDifferences(before, after) : [];
+  if (changed.length > 0) {
+    const restored = await restoreCustomer(ctx, before);
+    ctx.fail(`${res.status}, and the tampered body was applied: ${changed.join('; ')}; ${restored}`, {
+      expected: `${expected}, and the customer unchanged afterwards`,
+      observed: `${describeResponse(res)}; then GET /customers/${before.customerId} shows ${changed.join('; ')}`,
+      exchange: res.exchange,
+    });
+  }
+  if (!after) ctx.observe(`could not read customer ${before.customerId} again afterwards (${describeResponse(read)}): whether anything was applied is unknown`);
+  expectRejection(ctx, res, expected);
+}
+
+/** A GET path other than the customer read that also answers 2xx: the first fixture configured. */
+function otherReadPath(ctx: CheckContext): string {
+  const f = ctx.fixtures;
+  if (f.otherCustomerId !== undefined) return `/customers/${f.otherCustomerId}`;
+  if (f.accountId !== undefined) return `/accounts/${f.accountId}`;
+  if (f.assetId !== undefined) return `/assets/${f.assetId}`;
+  if (f.transactionId !== undefined) return `/transactions/${f.transactionId}`;
+  return ctx.skip('needs a second readable resource: configure fixtures.otherCustomerId (or accountId, assetId, transactionId)');
+}
+
+const INSTRUMENTS: RequestSpec = { method: 'GET', path: '/instruments', query: { investmentType: 'INTERNATIONAL_STOCKS', limit: 1 } };
+
+const REJECTED = 'a rejection (any 4xx)';
+
+export default defineSuite('signing', 'Request signatures and content digests', [
+  // ---- positive: the baseline every negative check departs from ------------------------------------------------
+  defineCheck({
+    id: 'signing.accept.get',
+    title: 'a GET signed over the spec\'s components, in the spec\'s order, is accepted',
+    level: 'MUST',
+    spec: { section: 'Common request rules; Authentication 5', sentence: `${COMPONENTS} ${AUTH_5}` },
+    async run(ctx) {
+      const spec = customerRead(ctx);
+      // The spec's order (headers, then derived components) differs from our default: the server must follow the
+      // order Signature-Input lists, not one of its own.
+      const components = inSpecOrder(await coveredComponents(ctx, spec));
+      const res = await ctx.send({ ...spec, sign: { components } });
+      expectSuccess(ctx, res, `a 2xx answer to a GET signed over (${components.join(' ')})`);
+    },
+  }),
+  defineCheck({
+    id: 'signing.accept.put',
+    title: 'a PUT with a body, signed over the spec\'s components in the spec\'s order, is accepted',
+    level: 'MUST',
+    spec: { section: 'Common request rules; Customers', sentence: `${COMPONENTS} PUT /customers — Headers: the common set including Content-Digest, Content-Type, and the idempotency header.` },
+    async run(ctx) {
+      const before = await readCustomerOrSkip(ctx, ctx.fixture('mutableCustomerId'));
+      const spec = putCurrent(before);
+      const components = inSpecOrder(await coveredComponents(ctx, spec));
+      const res = await ctx.send({ ...spec, sign: { components } });
+      expectSuccess(ctx, res, `a 2xx answer to PUT /customers (the customer's own values) signed over (${components.join(' ')})`);
+    },
+  }),
+  defineCheck({
+    id: 'signing.accept.post',
+    title: 'the token request (a POST with a form body), signed over the spec\'s components in the spec\'s order, is accepted',
+    level: 'MUST',
+    spec: {
+      section: 'Authentication endpoints; Common request rules',
+      sentence: `POST /oauth/token — Headers: Content-Digest, Content-Length, Content-Type, Signature, Signature-Input, X-Idempotency-Key. ${COMPONENTS}`,
+    },
+    async run(ctx) {
+      await withTokens(ctx, async (jar) => {
+        const spec = tokenRequest(ctx.credentials);
+        const components = inSpecOrder(await coveredComponents(ctx, spec));
+        const res = await ctx.send({ ...spec, sign: { components } });
+        const found = tokenIn(res);
+        if (found) await jar.keep(found.token);
+        expectSuccess(ctx, res, `a 2xx answer with a token to POST /oauth/token signed over (${components.join(' ')})`);
+        if (!found) ctx.fail('no token in the answer', { expected: 'a token record', observed: describeResponse(res), exchange: res.exchange });
+      });
+    },
+  }),
+  defineCheck({
+    id: 'signing.accept.path-query',
+    title: 'a GET with a query, signed over @path and @query instead of @target-uri, is accepted',
+    level: 'SHOULD',
+    spec: { section: 'Common request rules; RFC 9421 §2.2', sentence: `${COMPONENTS} (@path and @query together cover what @target-uri covers of the request target.)` },
+    async run(ctx) {
+      const components = (await coveredComponents(ctx, INSTRUMENTS)).filter((c) => c !== '@target-uri');
+      const res = await ctx.send({ ...INSTRUMENTS, sign: { components } });
+      expectSuccess(ctx, res, `a 2xx answer to GET /instruments signed over (${components.join(' ')})`);
+    },
+  }),
+
+  // ---- the signature itself ------------------------------------------------------------------------------------
+  defineCheck({
+    id: 'signing.reject.missing-signature',
+    title: 'a request without Signature is rejected',
+    level: 'MUST',
+    spec: { section: 'Common request rules; Authentication 4', sentence: `${SIGNATURE_ROWS} ${AUTH_4}` },
+    async run(ctx) {
+      const res = await ctx.send({ ...customerRead(ctx), tamper: (req) => dropHeader(req, 'Signature') });
+      expectRejection(ctx, res, `${REJECTED}: Signature-Input is there, Signature is not`);
+    },
+  }),
+  defineCheck({
+    id: 'signing.reject.missing-signature-input',
+    title: 'a request without Signature-Input is rejected',
+    level: 'MUST',
+    spec: { section: 'Common request rules; Authentication 4', sentence: `${SIGNATURE_ROWS} ${AUTH_4}` },
+    async run(ctx) {
+      const res = await ctx.send({ ...customerRead(ctx), tamper: (req) => dropHeader(req, 'Signature-Input') });
+      expectRejection(ctx, res, `${REJECTED}: Signature is there, Signature-Input is not`);
+    },
+  }),
+  defineCheck({
+    id: 'signing.reject.altered-signature',
+    title: 'a request whose signature bytes were altered is rejected',
+    level: 'MUST',
+    spec: { section: 'Authentication 5', sentence: AUTH_5 },
+    async run(ctx) {
+      const res = await ctx.send({
+        ...customerRead(ctx),
+        tamper: (req) => setHeader(req.headers, 'Signature', alterSignature(headerValue(req.headers, 'signature')!)),
+      });
+      expectRejection(ctx, res, `${REJECTED}: one bit of the signature was flipped`);
+    },
+  }),
+  defineCheck({
+    id: 'signing.reject.wrong-key',
+    title: 'a request signed with another Ed25519 key under the client\'s keyid is rejected',
+    level: 'MUST',
+    spec: { section: 'Authentication 5', sentence: AUTH_5 },
+    async run(ctx) {
+      const res = await ctx.send({ ...customerRead(ctx), sign: { privateKey: generateEd25519().seed } });
+      expectRejection(ctx, res, `${REJECTED}: keyid ${JSON.stringify(ctx.target.keyId)} with a signature by a freshly generated key`);
+    },
+  }),
+  defineCheck({
+    id: 'signing.reject.unknown-keyid',
+    title: 'a request whose keyid names no key is rejected',
+    level: 'MUST',
+    spec: { section: 'Authentication 5', sentence: AUTH_5 },
+    async run(ctx) {
+      const keyId = `${ctx.target.keyId}-unknown-${randomBytes(4).toString('hex')}`;
+      // Signed with the client's real key: only a server that honours keyid tells this one apart.
+      const res = await ctx.send({ ...customerRead(ctx), sign: { keyId } });
+      expectRejection(ctx, res, `${REJECTED}: keyid ${JSON.stringify(keyId)} names no key of the client`);
+    },
+  }),
+  defineCheck({
+    id: 'signing.reject.expired',
+    title: 'a request whose signature expired 10 minutes ago is rejected',
+    level: 'MUST',
+    spec: { section: 'Authentication 5; RFC 9421 §2.3', sentence: '`created` and `expires` are Unix times — a signature past its expires is invalid.' },
+    async run(ctx) {
+      // Ten minutes, not seconds: no server's tolerance for clock skew reaches that far.
+      const now = nowSeconds();
+      const res = await ctx.send({ ...customerRead(ctx), sign: { created: now - 660, expires: now - 600 } });
+      expectRejection(ctx, res, `${REJECTED}: created ${now - 660}, expires ${now - 600} (600 s ago)`);
+    },
+  }),
+  defineCheck({
+    id: 'signing.reject.future-created',
+    title: 'a request whose signature is created 10 minutes in the future is rejected',
+    level: 'SHOULD',
+    spec: { section: 'Authentication 5; RFC 9421 §3.2.1', sentence: '`created` and `expires` are Unix times — a signature cannot have been created after it arrived.' },
+    async run(ctx) {
+      const now = nowSeconds();
+      const res = await ctx.send({ ...customerRead(ctx), sign: { created: now + 600, expires: now + 660 } });
+      expectRejection(ctx, res, `${REJECTED}: created ${now + 600} (600 s ahead), expires ${now + 660}`);
+    },
+  }),
+  defineCheck({
+    id: 'signing.reject.malformed-signature-input',
+    title: 'a request whose Signature-Input is not a structured dictionary is rejected, not a crash',
+    level: 'MUST',
+    spec: { section: 'Common request rules', sentence: SIGNATURE_ROWS },
+    async run(ctx) {
+      const now = nowSeconds();
+      // Unquoted component names: a client mistake the spec's format ("ordered quoted component names") rules out, and
+      // not RFC 8941 syntax ("@method" cannot start a bare item).
+      const malformed = `sig1=(@method @target-uri @path authorization x-client-id);keyid="${ctx.target.keyId}";created=${now};expires=${now + 300}`;
+      const res = await ctx.send({ ...customerRead(ctx), tamper: (req) => setHeader(req.headers, 'Signature-Input', malformed) });
+      expectRejection(ctx, res, `${REJECTED}, never a 5xx: Signature-Input is ${malformed}`);
+    },
+  }),
+  defineCheck({
+    id: 'signing.reject.label-mismatch',
+    title: 'a request whose Signature and Signature-Input carry different labels is rejected',
+    level: 'SHOULD',
+    spec: { section: 'Common request rules; RFC 9421 §4.3', sentence: `${SIGNATURE_ROWS} (The label pairs a signature with its input.)` },
+    async run(ctx) {
+      const res = await ctx.send({
+        ...customerRead(ctx),
+        tamper: (req) => setHeader(req.headers, 'Signature', relabelSignature(headerValue(req.headers, 'signature')!, 'sig2')),
+      });
+      expectRejection(ctx, res, `${REJECTED}: Signature-Input labels its input sig1, Signature labels the (valid) signature sig2`);
+    },
+  }),
+
+  // ---- what the signature covers ---------------------------------------------------------------------------------
+  defineCheck({
+    id: 'signing.reject.replay-other-path',
+    title: 'a valid signature of one GET replayed on another path is rejected',
+    level: 'MUST',
+    spec: { section: 'Authentication 5; Common request rules', sentence: `${AUTH_5} ${COMPONENTS}` },
+    async run(ctx) {
+      const other = (await ctx.prepare({ method: 'GET', path: otherReadPath(ctx), sign: false })).url;
+      const res = await sendWithControl(ctx, customerRead(ctx), (req) => {
+        req.url = other;
+      });
+      expectRejection(ctx, res, `${REJECTED}: the signature of the request just served, sent again for GET ${new URL(other).pathname}`);
+    },
+  }),
+  defineCheck({
+    id: 'signing.reject.replay-other-method',
+    title: 'a valid signature made for another method on the same URL is rejected',
+    level: 'MUST',
+    spec: { section: 'Authentication 5; Common request rules', sentence: `${AUTH_5} ${COMPONENTS}` },
+    async run(ctx) {
+      // Signed as a POST carrying exactly the headers of the GET (no body, no idempotency key), then sent as the GET:
+      // the only difference is @method. GET is the one method of this path that answers 2xx to a correct request.
+      const res = await ctx.send({
+        ...customerRead(ctx),
+        method: 'POST',
+        idempotencyKey: null,
+        tamper: (req) => {
+          req.method = 'GET';
+        },
+      });
+      expectRejection(ctx, res, `${REJECTED}: a GET carrying a signature whose @method is POST`);
+    },
+  }),
+  defineCheck({
+    id: 'signing.reject.replay-other-query',
+    title: 'a valid signature of one GET replayed with another query is rejected',
+    level: 'MUST',
+    spec: { section: 'Authentication 5; Common request rules', sentence: `${AUTH_5} ${COMPONENTS}` },
+    async run(ctx) {
+      const other = (await ctx.prepare({ ...INSTRUMENTS, query: { investmentType: 'INTERNATIONAL_STOCKS', limit: 2 }, sign: false })).url;
+      const res = await sendWithControl(ctx, INSTRUMENTS, (req) => {
+        req.url = other;
+      });
+      expectRejection(ctx, res, `${REJECTED}: the signature of GET /instruments?…&limit=1, just served, sent again with limit=2`);
+    },
+  }),
+  defineCheck({
+    id: 'signing.reject.altered-authorization',
+    title: 'a request whose Authorization was replaced after signing (by another valid token) is rejected',
+    level: 'MUST',
+    spec: { section: 'Authentication 5; Common request rules', sentence: `${AUTH_5} ${COMPONENTS}` },
+    async run(ctx) {
+      await withTokens(ctx, async (jar) => {
+        // Another valid token of the same client: the header is right in itself, only the signature does not cover it.
+        const { token } = await jar.issue();
+        const res = await sendWithControl(ctx, customerRead(ctx), (req) => setHeader(req.headers, 'Authorization', `Bearer ${token}`));
+        expectRejection(ctx, res, `${REJECTED}: the signature covers "authorization" with the run's token; the request carries another valid token`);
+      });
+    },
+  }),
+  defineCheck({
+    id: 'signing.reject.altered-client-id',
+    title: 'a request whose X-Client-Id was changed after signing is rejected',
+    level: 'MUST',
+    spec: { section: 'Authentication 5; Common request rules', sentence: `${AUTH_5} ${COMPONENTS}` },
+    async run(ctx) {
+      const other = `conformance-other-${randomBytes(4).toString('hex')}`;
+      const res = await sendWithControl(ctx, customerRead(ctx), (req) => setHeader(req.headers, 'X-Client-Id', other));
+      expectRejection(ctx, res, `${REJECTED}: the signature covers "x-client-id" ${JSON.stringify(ctx.target.clientId)}; the request carries ${JSON.stringify(other)}`);
+    },
+  }),
+  defineCheck({
+    id: 'signing.reject.uncovered-header',
+    title: 'a request whose signature leaves out a header it carries (Authorization) is rejected',
+    level: 'SHOULD',
+    spec: { section: 'Common request rules', sentence: COMPONENTS },
+    async run(ctx) {
+      const spec = customerRead(ctx);
+      const components = (await coveredComponents(ctx, spec)).filter((c) => c !== 'authorization');
+      const res = await ctx.send({ ...spec, sign: { components } });
+      expectRejection(ctx, res, `${REJECTED}: the request carries Authorization, the signature covers only (${components.join(' ')})`);
+    },
+  }),
+  defineCheck({
+    id: 'signing.reject.target-not-covered',
+    title: 'a request whose signature covers neither @target-uri nor @path is rejected',
+    level: 'SHOULD',
+    spec: { section: 'Common request rules; Authentication 5', sentence: `${COMPONENTS} ${AUTH_5}` },
+    async run(ctx) {
+      const spec = customerRead(ctx);
+      const components = (await coveredComponents(ctx, spec)).filter((c) => !['@target-uri', '@path', '@query'].includes(c));
+      const res = await ctx.send({ ...spec, sign: { components } });
+      expectRejection(ctx, res, `${REJECTED}: the signature covers (${components.join(' ')}): it would be valid on any path`);
+    },
+  }),
+
+  // ---- bodies and digests --------------------------------------------------------------------------------------
+  defineCheck({
+    id: 'signing.reject.body-tampered',
+    title: 'a PUT whose body (and digest) were changed after signing is rejected, and nothing is applied',
+    level: 'MUST',
+    spec: { section: 'Authentication 4–5; Common request rules', sentence: `${AUTH_4_DIGEST} ${AUTH_5}` },
+    async run(ctx) {
+      const before = await readCustomerOrSkip(ctx, ctx.fixture('mutableCustomerId'));
+      const field =
+        ['firstName', 'lastName'].find((f) => typeof before.values[f] === 'string') ??
+        ctx.skip(`customer ${before.customerId} shows neither firstName nor lastName: no field to change that could be restored`);
+      const tampered = customerBody(before, { [field]: JSON.stringify(`${String(before.values[field])}-tampered`) });
+      // What an attacker on the path does: swap the body and fix Content-Digest and Content-Length to match. The
+      // signature, which covers content-digest, no longer verifies.
+      const res = await ctx.send(putCurrent(before, { tamper: (req) => replaceBody(req, tampered, { digest: true }) }));
+      await expectPutRejectedAndHarmless(ctx, before, res, `${REJECTED}: the body says ${field} ${JSON.stringify(`${String(before.values[field])}-tampered`)}, the signed digest was of the current values`);
+    },
+  }),
+  defineCheck({
+    id: 'signing.reject.digest-mismatch',
+    title: 'a PUT whose Content-Digest does not match its body is rejected',
+    level: 'MUST',
+    spec: { section: 'Common request rules; Authentication 4', sentence: `${DIGEST_ROW} ${AUTH_4_DIGEST}` },
+    async run(ctx) {
+      const before = await readCustomerOrSkip(ctx, ctx.fixture('mutableCustomerId'));
+      const body = customerBody(before);
+      // The same JSON with its padding moved: same length, same meaning, other bytes. The signature (over the headers)
+      // stays valid; only a server that checks the digest against the body notices.
+      const res = await ctx.send(putCurrent(before, { body: `${body} `, tamper: (req) => replaceBody(req, ` ${body}`, { digest: false }) }));
+      await expectPutRejectedAndHarmless(ctx, before, res, `${REJECTED}: Content-Digest is the digest of other bytes than the body`);
+    },
+  }),
+  defineCheck({
+    id: 'signing.reject.missing-digest',
+    title: 'a PUT with a body and no Content-Digest is rejected',
+    level: 'MUST',
+    spec: { section: 'Common request rules; Authentication 4', sentence: `${DIGEST_ROW} ${AUTH_4_DIGEST}` },
+    async run(ctx) {
+      const before = await readCustomerOrSkip(ctx, ctx.fixture('mutableCustomerId'));
+      const spec = putCurrent(before);
+      // Signed without content-digest, then the header dropped: the signature is valid for the request as sent.
+      const components = (await coveredComponents(ctx, spec)).filter((c) => c !== 'content-digest');
+      const res = await ctx.send({ ...spec, sign: { components }, tamper: (req) => dropHeader(req, 'Content-Digest') });
+      await expectPutRejectedAndHarmless(ctx, before, res, `${REJECTED}: a JSON body without Content-Digest`);
+    },
+  }),
+  defineCheck({
+    id: 'signing.reject.post-body-tampered',
+    title: 'a POST /webhooks whose body (and digest) were changed after signing is rejected, and nothing is applied',
+    level: 'MUST',
+    spec: { section: 'Authentication 4–5; Webhooks', sentence: `${AUTH_4_DIGEST} ${AUTH_5} POST /webhooks — Create a webhook — JSON: url, subscriptions.` },
+    async run(ctx) {
+      const before = await readWebhook(ctx);
+      if (before.kind === 'unknown') {
+        ctx.skip(`GET /webhooks did not show the configuration (${describeResponse(before.res)}), so it could not be saved first; no POST /webhooks was sent`);
+      }
+      if (before.kind === 'some') ctx.observe('a webhook was configured before: a 4xx may also be the refusal of a second creation, so this check proves less here than on a client without one');
+      const nonce = randomUUID().slice(0, 8);
+      // .invalid never resolves (RFC 6761): should the server accept, it can deliver nothing anywhere.
+      const signed = { url: `https://conformance.invalid/signed-${nonce}`, subscriptions: ['ALL'] };
+      const tampered = { url: `https://conformance.invalid/tampered-${nonce}`, subscriptions: ['ALL'] };
+      const res = await ctx.send({ method: 'POST', path: '/webhooks', json: signed, tamper: (req) => replaceBody(req, JSON.stringify(tampered), { digest: true }) });
+      const after = await readWebhook(ctx);
+      const changed = after.kind === 'some' && (before.kind !== 'some' || after.url !== before.url);
+      if (changed || isSuccess(res)) {
+        let cleanup: string;
+        if (before.kind === 'some') cleanup = await restoreWebhook(ctx, before);
+        else if (after.kind === 'some') cleanup = `THE CLIENT NOW HAS A WEBHOOK (url ${after.url}) THAT THIS RUN CANNOT REMOVE: the interface has no DELETE and there was none before; remove it by hand`;
+        else cleanup = `GET /webhooks afterwards answered ${describeResponse(after.res)}; there was no webhook before`;
+        ctx.fail(changed ? `${res.status}, and the tampered body was applied: the webhook url is now ${after.kind === 'some' ? after.url : '?'}; ${cleanup}` : `${res.status}: the server accepted the request; ${cleanup}`, {
+          expected: `${REJECTED}: the body says url ${tampered.url}, the signed digest was of url ${signed.url}; and no webhook change`,
+          observed: describeResponse(res),
+          exchange: res.exchange,
+        });
+      }
+      expectRejection(ctx, res, `${REJECTED}, never a 5xx: the body was changed after signing`);
+    },
+  }),
+]);

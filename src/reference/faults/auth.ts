@@ -1,9 +1,35 @@
+// Faults of tokens: what the token record says, who gets a token, what a token is good for, revocation and expiry.
+import { headerValue } from '../../http/message.js';
+import { authenticateBearer, FORM_CONTENT_TYPE, mediaType } from '../auth.js';
+import type { RequestContext, ServerState } from '../context.js';
+import { fail, HttpError, ok, type Reply } from '../respond.js';
 import type { FaultDefinition } from './types.js';
 import { isRoute, mapData, rewriteSuccess, without } from './reply-rewrites.js';
+import { acceptWhen, bearerOf, hasSignatureHeaders, isBearerRoute, phantomClient, registryWith, relaxPolicy, serve, signatureAndDigestHold } from './signing.js';
 
 const tokenReply = isRoute('/oauth/token', 'POST');
+const isTokenRoute = (path: string) => path === '/oauth/token';
+
+const RECORD = 'POST /oauth/token — Result: an auth token record (fields above)';
+const ISSUE = 'Token lifecycle: no token → POST /oauth/token, condition: valid client id and secret → token exists';
+const UNAUTHORIZED = 'Errors: 401 Unauthorized — every endpoint except the token endpoints';
+
+function formOf(ctx: RequestContext): URLSearchParams | undefined {
+  return mediaType(ctx) === FORM_CONTENT_TYPE ? new URLSearchParams(ctx.body.toString('utf8')) : undefined;
+}
+
+/** The token a successful token reply carries, in the envelope (faults see replies before the variant shapes them) or bare. */
+function tokenOfReply(reply: Reply): string | undefined {
+  const body = reply.body as { data?: { token?: unknown }; token?: unknown } | undefined;
+  const token = body?.data?.token ?? body?.token;
+  return typeof token === 'string' ? token : undefined;
+}
+
+/** Per server: the tokens issued to each client, for the fault that revokes them all at once. */
+const issuedTokens = new WeakMap<ServerState, Map<string, Set<string>>>();
 
 export const authFaults: FaultDefinition[] = [
+  // ---- the token record ---------------------------------------------------------------------------------------
   {
     name: 'auth.token-type-lowercase',
     suite: 'auth',
@@ -14,8 +40,229 @@ export const authFaults: FaultDefinition[] = [
   {
     name: 'auth.token-record-incomplete',
     suite: 'auth',
-    violates: 'POST /oauth/token — Result: an auth token record (fields above)',
+    violates: RECORD,
     description: 'the token record has no maxTTL',
     middleware: rewriteSuccess(tokenReply, (r) => mapData(r, (rec) => without(rec, 'maxTTL'))),
+  },
+  {
+    name: 'auth.expires-in-milliseconds',
+    suite: 'auth',
+    violates: "Auth token record: expiresIn — The token's current remaining TTL; token — TTL 60 minutes",
+    description: 'expiresIn is given in milliseconds (3600000)',
+    middleware: rewriteSuccess(tokenReply, (r) => mapData(r, (rec) => ({ ...rec, expiresIn: Number(rec.expiresIn) * 1000 }))),
+  },
+  {
+    name: 'auth.token-lives-a-day',
+    suite: 'auth',
+    violates: 'Token lifecycle: token exists → time, 60 minutes elapsed → token no longer valid; Limits: Access token TTL 60 minutes',
+    description: 'tokens live 24 hours: the record says expiresIn 86400 and a token keeps working past 60 minutes',
+    policy: { enforceTokenExpiry: false },
+    middleware: rewriteSuccess(tokenReply, (r) => mapData(r, (rec) => ({ ...rec, expiresIn: 86_400, maxTTL: 86_400 }))),
+  },
+  {
+    name: 'auth.scope-without-write',
+    suite: 'auth',
+    violates: 'Authentication 6: Granular scopes are not implemented: every token has both (read and write)',
+    description: 'the token record\'s scope holds read only',
+    middleware: rewriteSuccess(tokenReply, (r) =>
+      mapData(r, (rec) => ({ ...rec, scope: Array.isArray(rec.scope) ? rec.scope.filter((s) => s !== 'write') : String(rec.scope).replace(/\bwrite\b/, '').trim() })),
+    ),
+  },
+  {
+    name: 'auth.organization-client-id-wrong',
+    suite: 'auth',
+    violates: 'Auth token record: organization — Object with `id`, `name`, `clientId` (the client the token is issued to)',
+    description: 'organization.clientId carries the organization id instead of the client id',
+    middleware: rewriteSuccess(tokenReply, (r) =>
+      mapData(r, (rec) => {
+        const org = rec.organization as Record<string, unknown>;
+        return { ...rec, organization: { ...org, clientId: String(org.id) } };
+      }),
+    ),
+  },
+  {
+    name: 'auth.trusted-ips-string',
+    suite: 'auth',
+    violates: 'Auth token record: trustedIps — List of IP addresses whitelisted for the client',
+    description: 'trustedIps is one comma-separated string, not a list',
+    middleware: rewriteSuccess(tokenReply, (r) => mapData(r, (rec) => ({ ...rec, trustedIps: (rec.trustedIps as string[]).join(',') }))),
+  },
+
+  // ---- who gets a token -------------------------------------------------------------------------------------------
+  {
+    name: 'auth.wrong-secret-accepted',
+    suite: 'auth',
+    violates: ISSUE,
+    description: 'the clientSecret is not compared: any secret gives a token (a missing one is still refused)',
+    middleware: acceptWhen(
+      (ctx, route) => isTokenRoute(route.path) && (formOf(ctx)?.get('clientSecret') ?? '') !== '',
+      (_ctx, state) => ({ ...state, clients: registryWith(state.clients, { secretMatches: () => true }) }),
+    ),
+  },
+  {
+    name: 'auth.missing-secret-accepted',
+    suite: 'auth',
+    violates: 'POST /oauth/token — Body, application/x-www-form-urlencoded: clientId, clientSecret',
+    description: 'a token request without clientSecret gives a token when it is signed by the client (a wrong secret is still refused)',
+    async middleware(ctx, state, route, next) {
+      const reply = await next();
+      const form = formOf(ctx);
+      if (reply.status !== 401 || !isTokenRoute(route.path) || !form || form.has('clientSecret')) return reply;
+      const client = state.clients.get(form.get('clientId') ?? '');
+      if (!client || !(await signatureAndDigestHold(ctx, state, client))) return reply;
+      ctx.client = client;
+      return serve(ctx, state, route);
+    },
+  },
+  {
+    name: 'auth.unknown-client-issued',
+    suite: 'auth',
+    violates: ISSUE,
+    description: 'a token request naming a clientId that is not registered gets a token all the same',
+    async middleware(ctx, state, route, next) {
+      const reply = await next();
+      const clientId = formOf(ctx)?.get('clientId');
+      if (reply.status !== 401 || !isTokenRoute(route.path) || !clientId || state.clients.get(clientId) !== undefined) return reply;
+      ctx.client = phantomClient(clientId);
+      return serve(ctx, state, route);
+    },
+  },
+  {
+    name: 'auth.json-token-body-accepted',
+    suite: 'auth',
+    violates: 'Authentication 1: POST /oauth/token with clientId and clientSecret (form-encoded); Common request rules: Content-Type … except the token request: application/x-www-form-urlencoded',
+    description: 'the token request also takes its credentials from a JSON body',
+    async middleware(ctx, state, route, next) {
+      const reply = await next();
+      if (reply.status < 400 || !isTokenRoute(route.path) || mediaType(ctx) !== 'application/json') return reply;
+      let body: { clientId?: unknown; clientSecret?: unknown };
+      try {
+        body = JSON.parse(ctx.body.toString('utf8')) as typeof body;
+      } catch {
+        return reply;
+      }
+      const client = typeof body.clientId === 'string' ? state.clients.get(body.clientId) : undefined;
+      if (!client || typeof body.clientSecret !== 'string' || !state.clients.secretMatches(client, body.clientSecret)) return reply;
+      if (!(await signatureAndDigestHold(ctx, state, client))) return reply;
+      ctx.client = client;
+      return serve(ctx, state, route);
+    },
+  },
+  {
+    name: 'auth.unsigned-token-request-accepted',
+    suite: 'auth',
+    violates: 'Common request rules: Signature, Signature-Input — every request; POST /oauth/token — Headers: … Signature, Signature-Input …',
+    description: 'the token request is not required to be signed: the right credentials alone give a token',
+    middleware: acceptWhen((ctx, route) => isTokenRoute(route.path) && !hasSignatureHeaders(ctx), relaxPolicy({ verifySignatures: false })),
+  },
+  {
+    name: 'auth.token-digest-not-checked',
+    suite: 'auth',
+    violates: 'Common request rules: Content-Digest — requests with a body — sha-512=:<base64 sha-512 hash of the body>:',
+    description: 'the Content-Digest of the token request is not compared with its body',
+    middleware: acceptWhen((_ctx, route) => isTokenRoute(route.path), relaxPolicy({ verifyContentDigest: false })),
+  },
+
+  // ---- what a token is good for ---------------------------------------------------------------------------------
+  {
+    name: 'auth.missing-authorization-403',
+    suite: 'auth',
+    violates: UNAUTHORIZED,
+    description: 'a request without Authorization is refused with 403 instead of 401',
+    async middleware(ctx, _state, route, next) {
+      const reply = await next();
+      return reply.status === 401 && isBearerRoute(route) && headerValue(ctx.headers, 'authorization') === undefined ? fail(403) : reply;
+    },
+  },
+  {
+    name: 'auth.bearer-not-validated',
+    suite: 'auth',
+    violates: `Common request rules: Authorization — Bearer <ACCESS_TOKEN>; ${UNAUTHORIZED}`,
+    description: 'the bearer token is not looked up: any "Bearer …" value passes when the request is signed by the client X-Client-Id names',
+    async middleware(ctx, state, route, next) {
+      const reply = await next();
+      const authorization = headerValue(ctx.headers, 'authorization')?.trim().toLowerCase();
+      if (reply.status !== 401 || !isBearerRoute(route) || route.path === '/oauth/revoke' || !authorization?.startsWith('bearer')) return reply;
+      const client = state.clients.get(headerValue(ctx.headers, 'x-client-id')?.trim() ?? '');
+      if (!client || !(await signatureAndDigestHold(ctx, state, client))) return reply;
+      ctx.client = client;
+      return serve(ctx, state, route);
+    },
+  },
+  {
+    name: 'auth.client-id-not-required',
+    suite: 'auth',
+    violates: 'Common request rules: X-Client-Id — every request except the token request',
+    description: 'a request without X-Client-Id is served: the client is taken from the token',
+    async middleware(ctx, state, route, next) {
+      const reply = await next();
+      if (reply.status !== 401 || !isBearerRoute(route) || headerValue(ctx.headers, 'x-client-id') !== undefined) return reply;
+      const bearer = bearerOf(ctx);
+      const token = bearer === undefined ? undefined : state.tokens.find(bearer);
+      const client = token === undefined ? undefined : state.clients.get(token.clientId);
+      if (!token || !client || !(await signatureAndDigestHold(ctx, state, client))) return reply;
+      ctx.client = client;
+      ctx.token = token;
+      return serve(ctx, state, route);
+    },
+  },
+  {
+    name: 'auth.other-client-id-accepted',
+    suite: 'auth',
+    violates: 'Common request rules: X-Client-Id — string, the client identifier assigned to the client',
+    description: 'X-Client-Id is required but its value is not compared with the client the token was issued to',
+    policy: { requireMatchingClientId: false },
+  },
+  {
+    name: 'auth.token-refused-on-transactions',
+    suite: 'auth',
+    violates: 'Authentication 6: `read` (read access across all resources) … every token has both',
+    description: 'GET /transactions and /transactions/{id} answer 403 insufficient scope to every token',
+    async middleware(ctx, _state, route, next) {
+      const reply = await next();
+      if (!route.path.startsWith('/transactions') || reply.status < 200 || reply.status > 299) return reply;
+      ctx.rejection = 'the token has no transactions scope';
+      return fail(403, 'Forbidden: insufficient scope');
+    },
+  },
+
+  // ---- revocation -----------------------------------------------------------------------------------------------
+  {
+    name: 'auth.revoke-does-nothing',
+    suite: 'auth',
+    violates: 'Token lifecycle: token exists → POST /oauth/revoke, caller presents the token → token deleted',
+    description: 'POST /oauth/revoke answers success but the token stays valid',
+    async middleware(ctx, state, route, next) {
+      if (route.path !== '/oauth/revoke') return next();
+      try {
+        await authenticateBearer(ctx, state);
+      } catch (e) {
+        if (e instanceof HttpError) return next();
+        throw e;
+      }
+      return ok({ tokenId: ctx.token!.tokenId, revoked: true });
+    },
+  },
+  {
+    name: 'auth.revoke-revokes-all',
+    suite: 'auth',
+    violates: 'Authentication endpoints: POST /oauth/revoke revokes (deletes) the access token (the one the caller presents)',
+    description: 'POST /oauth/revoke deletes every token of the client, not only the one presented',
+    async middleware(ctx, state, route, next) {
+      const reply = await next();
+      if (reply.status < 200 || reply.status > 299) return reply;
+      let byClient = issuedTokens.get(state);
+      if (!byClient) issuedTokens.set(state, (byClient = new Map()));
+      const token = tokenOfReply(reply);
+      if (isTokenRoute(route.path) && ctx.client && token) {
+        const set = byClient.get(ctx.client.clientId) ?? new Set<string>();
+        byClient.set(ctx.client.clientId, set.add(token));
+      }
+      if (route.path === '/oauth/revoke' && ctx.token) {
+        for (const t of byClient.get(ctx.token.clientId) ?? []) state.tokens.revoke(t);
+        byClient.delete(ctx.token.clientId);
+      }
+      return reply;
+    },
   },
 ];

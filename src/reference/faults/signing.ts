@@ -1,3 +1,352 @@
+// Faults of request signing and content digests, and the tools the auth faults share with them. Most deviations are
+// "a server that skips one step": a request the strict server rejects is authenticated again under a relaxed state
+// (policy, clock or key lookup) and served when that passes. Where AuthPolicy has a switch for the whole deviation,
+// the fault is that switch.
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { parseDictionary, serializeDictionary, isInnerList, type Dictionary } from 'structured-headers';
+import { verifySignatureAsync, PROFILE_COMPONENTS } from '../../http/signature.js';
+import { verifyContentDigest } from '../../http/digest.js';
+import { headerValue, setHeader } from '../../http/message.js';
+import { authenticateBearer, authenticateClientCredentials, AuthError, requiredComponents, type AuthPolicy } from '../auth.js';
+import type { ClientRegistry, RegisteredClient } from '../clients.js';
+import { asHttpMessage, nowSeconds, type Middleware, type RequestContext, type RouteDef, type ServerState } from '../context.js';
+import { isMutating, withIdempotency } from '../idempotency.js';
+import type { IssuedToken } from '../tokens.js';
+import { fail, HttpError, type Reply } from '../respond.js';
 import type { FaultDefinition } from './types.js';
 
-export const signingFaults: FaultDefinition[] = [];
+// ---- shared tools -------------------------------------------------------------------------------------------------
+
+type Relax = (ctx: RequestContext, state: ServerState) => ServerState;
+
+export function isBearerRoute(route: RouteDef): boolean {
+  return (route.auth ?? 'bearer') === 'bearer';
+}
+
+/** Authenticates the way the route does, under `state`; false on a rejection. */
+export async function authenticates(route: RouteDef, ctx: RequestContext, state: ServerState): Promise<boolean> {
+  try {
+    const mode = route.auth ?? 'bearer';
+    if (mode === 'bearer') await authenticateBearer(ctx, state);
+    else if (mode === 'client-credentials') await authenticateClientCredentials(ctx, state);
+    return true;
+  } catch (e) {
+    if (e instanceof HttpError) return false;
+    throw e;
+  }
+}
+
+/** What the pipeline does after authentication: the idempotency step, then the handler (validation errors as replies). */
+export function serve(ctx: RequestContext, state: ServerState, route: RouteDef): Promise<Reply> {
+  return withIdempotency(ctx, state, async () => {
+    try {
+      return await route.handler(ctx, state);
+    } catch (e) {
+      if (e instanceof HttpError) return e.toReply();
+      throw e;
+    }
+  });
+}
+
+/** A server that skips one step: a request rejected with 401 where `applies` holds is authenticated again under `relax`, and served if that passes. */
+export function acceptWhen(applies: (ctx: RequestContext, route: RouteDef, state: ServerState) => boolean, relax: Relax): Middleware {
+  return async (ctx, state, route, next) => {
+    const reply = await next();
+    if (reply.status !== 401 || !applies(ctx, route, state)) return reply;
+    return (await authenticates(route, ctx, relax(ctx, state))) ? serve(ctx, state, route) : reply;
+  };
+}
+
+export function relaxPolicy(change: Partial<AuthPolicy>): Relax {
+  return (_ctx, state) => ({ ...state, policy: { ...state.policy, ...change } });
+}
+
+/** The registry with one method replaced; everything else (the clients themselves) is the real registry's. */
+export function registryWith(clients: ClientRegistry, override: Partial<Pick<ClientRegistry, 'keyFor' | 'secretMatches'>>): ClientRegistry {
+  return Object.assign(Object.create(clients) as ClientRegistry, override);
+}
+
+/**
+ * The signature (by `client`'s key, every carried profile header and the target covered, within its time window)
+ * and the body's digest, checked as strictly as auth.ts does: for faults that skip some other step only.
+ */
+export async function signatureAndDigestHold(ctx: RequestContext, state: ServerState, client: RegisteredClient): Promise<boolean> {
+  const policy = state.policy;
+  const verdict = await verifySignatureAsync(asHttpMessage(ctx), {
+    key: (keyId) => state.clients.keyFor(client, keyId),
+    requiredComponents: requiredComponents(ctx),
+    now: nowSeconds(state),
+    skewSeconds: policy.skewSeconds,
+    maxAgeSeconds: policy.maxSignatureWindowSeconds,
+    requireCreated: true,
+    requireExpires: true,
+  });
+  if (!verdict.ok) return false;
+  const covered = verdict.components ?? [];
+  if (!(covered.includes('@target-uri') || (covered.includes('@path') && (ctx.url.search === '' || covered.includes('@query'))))) return false;
+  const digest = headerValue(ctx.headers, 'content-digest');
+  return (ctx.body.length === 0 && digest === undefined) || verifyContentDigest(digest, ctx.body).ok;
+}
+
+export interface ParsedInput {
+  label: string;
+  components: string[];
+  params: Map<string, unknown>;
+}
+
+/** The first signature's input, parsed as a structured dictionary; undefined when absent or malformed. */
+export function signatureInputOf(ctx: RequestContext): ParsedInput | undefined {
+  const field = headerValue(ctx.headers, 'signature-input');
+  if (field === undefined) return undefined;
+  let dict: Dictionary;
+  try {
+    dict = parseDictionary(field);
+  } catch {
+    return undefined;
+  }
+  const first = [...dict.entries()][0];
+  if (!first || !isInnerList(first[1])) return undefined;
+  const [items, params] = first[1];
+  return { label: first[0], components: items.map(([name]) => String(name)), params };
+}
+
+function numericParam(ctx: RequestContext, name: 'created' | 'expires'): number | undefined {
+  const value = signatureInputOf(ctx)?.params.get(name);
+  return typeof value === 'number' ? value : undefined;
+}
+
+export function hasSignatureHeaders(ctx: RequestContext): boolean {
+  return headerValue(ctx.headers, 'signature') !== undefined && headerValue(ctx.headers, 'signature-input') !== undefined;
+}
+
+/** The token of an `Authorization: Bearer <token>` header. */
+export function bearerOf(ctx: RequestContext): string | undefined {
+  const field = headerValue(ctx.headers, 'authorization')?.trim();
+  if (field === undefined || field.slice(0, 7).toLowerCase() !== 'bearer ') return undefined;
+  const token = field.slice(7).trim();
+  return token === '' ? undefined : token;
+}
+
+function unauthorized(ctx: RequestContext, reason: string): Reply {
+  ctx.rejection = reason;
+  return new AuthError(reason).toReply();
+}
+
+// ---- the signing faults -------------------------------------------------------------------------------------------
+
+const AUTH_5 = 'Authentication 5: The signature covers the ordered components listed in Signature-Input';
+const COMPONENTS = 'Common request rules: The component list of a request covers the headers that the request carries';
+const DIGEST = 'Authentication 4: Requests with bodies also carry Content-Digest (sha-512 of the body)';
+
+/** Per server: what the signature cache fault remembers. */
+const signatureCaches = new WeakMap<ServerState, Map<string, { client: RegisteredClient; token: IssuedToken | undefined; until: number }>>();
+const SIGNATURE_CACHE_LIMIT = 1000;
+
+export const signingFaults: FaultDefinition[] = [
+  {
+    name: 'signing.signature-not-verified',
+    suite: 'signing',
+    violates: `Common request rules: Signature and Signature-Input are required on every request; ${AUTH_5}`,
+    description: 'signatures are not verified at all: missing, altered or foreign signatures all pass',
+    policy: { verifySignatures: false },
+  },
+  {
+    name: 'signing.signature-optional',
+    suite: 'signing',
+    violates: 'Common request rules: Signature — every request; Signature-Input — every request',
+    description: 'a request that lacks Signature or Signature-Input is served as unsigned; only a complete pair is verified',
+    middleware: acceptWhen((ctx, route) => isBearerRoute(route) && !hasSignatureHeaders(ctx), relaxPolicy({ verifySignatures: false })),
+  },
+  {
+    name: 'signing.keyid-ignored',
+    suite: 'signing',
+    violates: 'Authentication 5: The Signature-Input key identifier names the signing key',
+    description: 'the client\'s registered key verifies the signature whatever keyid the Signature-Input names',
+    middleware: acceptWhen(
+      (_ctx, route) => isBearerRoute(route),
+      (_ctx, state) => ({ ...state, clients: registryWith(state.clients, { keyFor: (client) => client.key }) }),
+    ),
+  },
+  {
+    name: 'signing.expired-accepted',
+    suite: 'signing',
+    violates: 'Authentication 5: `created` and `expires` are Unix times (RFC 9421 §2.3: a signature past expires is invalid)',
+    description: 'expires is not checked: a signature is judged as if it arrived at the moment it expired',
+    middleware: acceptWhen(
+      (ctx, _route, state) => {
+        const expires = numericParam(ctx, 'expires');
+        return expires !== undefined && expires < nowSeconds(state);
+      },
+      (ctx, state) => ({ ...state, clock: () => numericParam(ctx, 'expires')! * 1000 }),
+    ),
+  },
+  {
+    name: 'signing.future-created-accepted',
+    suite: 'signing',
+    violates: 'Authentication 5: `created` and `expires` are Unix times (RFC 9421 §3.2.1: a signature created in the future is not valid yet)',
+    description: 'a created time in the future is not checked: the signature is judged as if it arrived when it says it was made',
+    middleware: acceptWhen(
+      (ctx, _route, state) => {
+        const created = numericParam(ctx, 'created');
+        return created !== undefined && created > nowSeconds(state);
+      },
+      (ctx, state) => ({ ...state, clock: () => numericParam(ctx, 'created')! * 1000 }),
+    ),
+  },
+  {
+    name: 'signing.partial-coverage-accepted',
+    suite: 'signing',
+    violates: COMPONENTS,
+    description: 'a signature is accepted whatever it covers: carried headers and the target may be left out',
+    policy: { requireFullCoverage: false },
+  },
+  {
+    name: 'signing.target-not-covered-accepted',
+    suite: 'signing',
+    violates: 'Common request rules: Component names that appear in Signature-Input: … @method, @target-uri, @path, @query',
+    description: 'a signature that covers neither @target-uri nor @path is accepted (it is then valid on any path)',
+    middleware: acceptWhen((ctx, route) => {
+      const input = signatureInputOf(ctx);
+      return isBearerRoute(route) && input !== undefined && !input.components.includes('@target-uri') && !input.components.includes('@path');
+    }, relaxPolicy({ requireFullCoverage: false })),
+  },
+  {
+    name: 'signing.verified-signature-cache',
+    suite: 'signing',
+    violates: `${AUTH_5} (@method, @target-uri, authorization, x-client-id among them)`,
+    description: 'authentication results are cached by Signature and Signature-Input: a signature that passed once is accepted again on any request until it expires',
+    async middleware(ctx, state, route, next) {
+      const signature = headerValue(ctx.headers, 'signature');
+      const input = headerValue(ctx.headers, 'signature-input');
+      if (signature === undefined || input === undefined || !isBearerRoute(route)) return next();
+      let cache = signatureCaches.get(state);
+      if (!cache) signatureCaches.set(state, (cache = new Map()));
+      const key = `${input}\n${signature}`;
+      const hit = cache.get(key);
+      if (hit && hit.until >= nowSeconds(state)) {
+        ctx.client = hit.client;
+        if (hit.token) ctx.token = hit.token;
+        return serve(ctx, state, route);
+      }
+      const reply = await next();
+      if (ctx.client !== undefined && reply.status !== 401) {
+        cache.set(key, { client: ctx.client, token: ctx.token, until: numericParam(ctx, 'expires') ?? nowSeconds(state) + 300 });
+        while (cache.size > SIGNATURE_CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+      }
+      return reply;
+    },
+  },
+  {
+    name: 'signing.body-applied-before-verification',
+    suite: 'signing',
+    violates: `${DIGEST}; ${AUTH_5}`,
+    description: 'a mutating request is carried out before its signature and digest are checked: a tampered body is rejected with 401, but applied',
+    async middleware(ctx, state, route, next) {
+      const reply = await next();
+      if (reply.status !== 401 || !isMutating(ctx.method) || !isBearerRoute(route) || route.path.startsWith('/oauth/')) return reply;
+      const client = state.clients.get(headerValue(ctx.headers, 'x-client-id')?.trim() ?? '');
+      if (client === undefined) return reply;
+      ctx.client = client;
+      try {
+        await route.handler(ctx, state);
+      } catch {
+        // The body may not even be valid: such a server fails the same way, after the fact.
+      }
+      return reply;
+    },
+  },
+  {
+    name: 'signing.digest-not-verified',
+    suite: 'signing',
+    violates: `Common request rules: Content-Digest — requests with a body — sha-512=:<base64 sha-512 hash of the body>:; ${DIGEST}`,
+    description: 'Content-Digest is neither required nor compared with the body',
+    policy: { verifyContentDigest: false },
+  },
+  {
+    name: 'signing.digest-optional',
+    suite: 'signing',
+    violates: 'Common request rules: Content-Digest — required on requests with a body (not GET, not DELETE)',
+    description: 'a body without Content-Digest is accepted; a digest that is sent is still compared',
+    middleware: acceptWhen(
+      (ctx, route) => isBearerRoute(route) && ctx.body.length > 0 && headerValue(ctx.headers, 'content-digest') === undefined,
+      relaxPolicy({ verifyContentDigest: false }),
+    ),
+  },
+  {
+    name: 'signing.malformed-input-crash',
+    suite: 'signing',
+    violates: 'Common request rules: Signature-Input — sig1=(<ordered quoted component names>);keyid=…;created=…;expires=…; GUIDE: a server must not crash on bad input',
+    description: 'a Signature-Input that is not a structured dictionary makes the server fail with 500',
+    async middleware(ctx, _state, _route, next) {
+      const field = headerValue(ctx.headers, 'signature-input');
+      if (field !== undefined) {
+        try {
+          parseDictionary(field);
+        } catch {
+          ctx.rejection = 'internal error: unparsable Signature-Input';
+          return fail(500);
+        }
+      }
+      return next();
+    },
+  },
+  {
+    name: 'signing.label-mismatch-accepted',
+    suite: 'signing',
+    violates: 'Common request rules: Signature sig1=:…: and Signature-Input sig1=(…) (RFC 9421 §4.3: the label pairs a signature with its input)',
+    description: 'when each field holds one member, the signature is paired with the input whatever their labels',
+    async middleware(ctx, _state, _route, next) {
+      const input = headerValue(ctx.headers, 'signature-input');
+      const signature = headerValue(ctx.headers, 'signature');
+      if (input !== undefined && signature !== undefined) {
+        try {
+          const inputs = parseDictionary(input);
+          const signatures = parseDictionary(signature);
+          const [inputLabel] = inputs.keys();
+          const [signatureLabel] = signatures.keys();
+          if (inputs.size === 1 && signatures.size === 1 && inputLabel !== undefined && signatureLabel !== undefined && inputLabel !== signatureLabel) {
+            setHeader(ctx.headers, 'Signature', serializeDictionary(new Map([[inputLabel, signatures.get(signatureLabel)!]])));
+          }
+        } catch {
+          // Malformed fields are left for authentication to reject.
+        }
+      }
+      return next();
+    },
+  },
+  {
+    name: 'signing.fixed-component-order',
+    suite: 'signing',
+    violates: AUTH_5,
+    description: 'the signature base is built in the server\'s own component order (@method first), not in the order Signature-Input lists',
+    async middleware(ctx, _state, _route, next) {
+      const input = signatureInputOf(ctx);
+      if (input !== undefined) {
+        const ranks = input.components.map((c) => (PROFILE_COMPONENTS as readonly string[]).indexOf(c.toLowerCase())).filter((r) => r >= 0);
+        if (ranks.some((r, i) => i > 0 && r < ranks[i - 1]!)) return unauthorized(ctx, 'signature: the signature does not verify against the signature base');
+      }
+      return next();
+    },
+  },
+  {
+    name: 'signing.target-uri-required',
+    suite: 'signing',
+    violates: 'Common request rules: Component names that appear in Signature-Input: … @target-uri, @path, @query (RFC 9421 §2.2: @path and @query cover the target as well)',
+    description: 'a signature must cover @target-uri; one over @path and @query instead is refused',
+    async middleware(ctx, _state, _route, next) {
+      const input = signatureInputOf(ctx);
+      if (input !== undefined && !input.components.includes('@target-uri')) return unauthorized(ctx, 'signature: does not cover "@target-uri"');
+      return next();
+    },
+  },
+];
+
+// ---- for the auth faults ------------------------------------------------------------------------------------------
+
+let placeholderKey: KeyObject | undefined;
+
+/** A client the registry does not know, for the fault that issues tokens to anyone. */
+export function phantomClient(clientId: string): RegisteredClient {
+  placeholderKey ??= generateKeyPairSync('ed25519').publicKey;
+  return { clientId, keyId: `${clientId}-key`, key: placeholderKey, organization: { id: 0, name: clientId, clientId }, trustedIps: [], secretHash: Buffer.alloc(32) };
+}
