@@ -68,4 +68,32 @@ export const ussdFaults: FaultDefinition[] = [
     description: 'the back option of every menu reuses the number of the last item',
     flag: true,
   },
+  {
+    name: 'ussd.empty-message',
+    suite: 'ussd',
+    violates: 'USSD view: ussdMessage — string — Menu text to show the user, with embedded line breaks and numbered choices',
+    description: 'a menu whose only choice is Back (a request that can no longer be canceled, say) answers with an empty ussdMessage',
+    flag: true,
+  },
+  {
+    name: 'ussd.request-type-not-method',
+    suite: 'ussd',
+    violates: 'USSD view: ussdOptions[].requestType — string — HTTP method of the follow-up request (GET in every option shown)',
+    description: 'every option\'s requestType is "USSD" (the channel) instead of an HTTP method',
+    flag: true,
+  },
+  {
+    name: 'ussd.unknown-customer-served',
+    suite: 'ussd',
+    violates: 'Errors: 404 — Not Found (the specified resource was not found) — every resource and list endpoint',
+    description: 'a view for a customer that does not exist answers 200 with the empty menus of a guest',
+    flag: true,
+  },
+  {
+    name: 'ussd.endless-list',
+    suite: 'ussd',
+    violates: 'GET /ussd/stocks, /ussd/requests, /ussd/assets: page — integer >= 0 — Page offset',
+    description: 'every list offers Next on every page, also past its end, so paging forward never ends',
+    flag: true,
+  },
 ];

@@ -33,7 +33,8 @@ export interface Menu {
 export interface UssdOption {
   option: number;
   requestUrl: string;
-  requestType: 'GET';
+  /** Always GET, except under the ussd.request-type-not-method fault. */
+  requestType: string;
 }
 
 export interface UssdView {
@@ -77,9 +78,13 @@ export function renderMenu(menu: Menu, env: UssdEnv): UssdView {
     if (i === 0 && env.faults.has('ussd.option-not-in-message')) return;
     lines.push(`${option}${separator} ${choice.label}`);
   });
+  // A template that renders the text only around a list of choices: a menu whose only choice is Back comes out blank.
+  const blank = env.faults.has('ussd.empty-message') && menu.choices.length === 0;
+  // The kind of follow-up ("USSD", the channel) written where the HTTP method belongs.
+  const requestType = env.faults.has('ussd.request-type-not-method') ? 'USSD' : 'GET';
   return {
-    ussdMessage: lines.join('\n'),
-    ussdOptions: all.map(({ option, choice }) => ({ option, requestUrl: linkUrl(choice.to, env), requestType: 'GET' as const })),
+    ussdMessage: blank ? '' : lines.join('\n'),
+    ussdOptions: all.map(({ option, choice }) => ({ option, requestUrl: linkUrl(choice.to, env), requestType })),
   };
 }
 
@@ -121,6 +126,8 @@ export function listPage<T extends { createdAt: number }>(
     // No "Previous" from past the end: it would lead from one empty page to another.
     ...(page > 0 && items.length > 0 ? { previous: meta.previousPage } : {}),
     ...(meta.nextPage !== meta.currentPage ? { next: meta.nextPage } : {}),
+    // "Next" computed as page + 1 without looking at the total: the list goes on past its end, page after empty page.
+    ...(env.faults.has('ussd.endless-list') ? { next: env.variant.pageMode === 'index' ? page + 1 : page + USSD_PAGE_SIZE } : {}),
   };
 }
 

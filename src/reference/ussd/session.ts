@@ -23,8 +23,12 @@ export function parseCustomerId(ctx: RequestContext, state: ServerState): number
 
 /** Opens the session once every parameter is valid, so a malformed request is a 400 whoever it names. */
 export function openSession(ctx: RequestContext, state: ServerState, customerId: number): UssdSession {
-  const customer = state.store.getCustomer(customerId);
-  if (customer === undefined) throw notFound();
+  let customer = state.store.getCustomer(customerId);
+  if (customer === undefined) {
+    if (!state.faults.has('ussd.unknown-customer-served')) throw notFound();
+    // A session opened for whoever asks: an unknown id gets the (empty) menus of a guest.
+    customer = { customerId, firstName: 'Guest', lastName: '', status: 'ACTIVE', referenceId: 0, createdAt: 0, updatedAt: 0 };
+  }
   return {
     state,
     customer,

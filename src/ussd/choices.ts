@@ -1,0 +1,49 @@
+// The numbered choices a ussdMessage shows. The spec fixes no numbering style ("1. Buy", "1) Buy", "1 - Buy", "0 Back"
+// all occur), so any common style is read; reading too much only makes the checks more lenient, reading too little
+// would fail a server for its style.
+
+export interface NumberedChoice {
+  number: number;
+  label: string;
+  /** 0-based line of the message it is on. */
+  line: number;
+}
+
+// One choice at the start of a line: "(1) Buy", "[1] Buy", "1. Buy", "1.Buy", "1) Buy", "1: Buy", "1 - Buy",
+// "1 – Buy", "1 => Buy", and the bare "0 Back". A dot followed by a digit is a decimal ("1.5 units"), not a choice.
+const AT_LINE_START =
+  /^\s*(?:\(\s*(\d{1,6})\s*\)|\[\s*(\d{1,6})\s*\]|(\d{1,6})\s*(?:\.(?!\d)\)?|\)|:|[-–—=]+>?|>)|(\d{1,6})(?=\s))\s*(\S.*?)\s*$/u;
+
+// Further choices on the same line, as some menus write them to save screen lines: "1.Yes 2.No", "1) Yes  2) No".
+const INLINE = /(?<=\s)(\d{1,6})(?:\.(?!\d)|\))\s*(?=\p{L})/gu;
+
+/** The numbered choices of a message, in the order they are shown. */
+export function numberedChoices(message: string): NumberedChoice[] {
+  const out: NumberedChoice[] = [];
+  message.split(/\r\n|\r|\n/).forEach((text, line) => {
+    const m = AT_LINE_START.exec(text);
+    if (!m) return;
+    const digits = m[1] ?? m[2] ?? m[3] ?? m[4]!;
+    const rest = m[5]!;
+    const inline = [...` ${rest}`.matchAll(INLINE)];
+    const label = (inline.length > 0 ? rest.slice(0, inline[0]!.index - 1) : rest).trim();
+    out.push({ number: Number(digits), label, line });
+    inline.forEach((hit, i) => {
+      const start = hit.index - 1 + hit[0].length;
+      const end = i + 1 < inline.length ? inline[i + 1]!.index - 1 : rest.length;
+      out.push({ number: Number(hit[1]), label: rest.slice(start, end).trim(), line });
+    });
+  });
+  return out;
+}
+
+/** The numbers shown as choices. */
+export function choiceNumbers(message: string): Set<number> {
+  return new Set(numberedChoices(message).map((c) => c.number));
+}
+
+/** The label shown for a choice number (the first one, if a number is shown twice). */
+export function labelOf(message: string, option: unknown): string | undefined {
+  if (typeof option !== 'number') return undefined;
+  return numberedChoices(message).find((c) => c.number === option)?.label;
+}

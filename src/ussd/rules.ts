@@ -1,0 +1,328 @@
+// What the spec's "USSD view" section requires of each view and of the menu graph, as pure functions over a crawl.
+// Each returns problems that name where they are the way a phone user would retrace them ("stocks → 2 → 1"), so the
+// suite only has to pick the evidence and word the verdict.
+import { validateAgainst } from '../schemas.js';
+import { choiceNumbers, labelOf, numberedChoices } from './choices.js';
+import { CAP_REASONS, SKIP_REASONS, formatTrail, menuName, type Crawl, type CrawlLink, type CrawlView, type SkipReason } from './crawler.js';
+import { SPECIFIED_ENDPOINTS, differsOnlyInPage, endpointOf, isAbsoluteUrl, pathInScope, resolveUrl, type TargetScope } from './url.js';
+
+export interface Problem<R> {
+  /** The view whose response shows the problem. */
+  view: CrawlView<R>;
+  /** One line: where, then what. */
+  message: string;
+  /** Other views whose responses belong to the evidence (the target of a link). */
+  also?: Array<CrawlView<R>>;
+}
+
+/** A view that answered 200 with something shaped like a USSD view. */
+export function isMenu<R>(view: CrawlView<R> | undefined): view is CrawlView<R> & { ussd: NonNullable<CrawlView<R>['ussd']> } {
+  return view !== undefined && view.status === 200 && view.ussd !== undefined;
+}
+
+export function menus<R>(crawl: Crawl<R>): Array<CrawlView<R> & { ussd: NonNullable<CrawlView<R>['ussd']> }> {
+  return [...crawl.views.values()].filter(isMenu);
+}
+
+/** "stocks → 2 (menu "AAPL - Apple Inc.")". */
+export function whereIs<R>(view: CrawlView<R>): string {
+  return `${formatTrail(view.start, view.steps)} (menu "${menuName(view)}")`;
+}
+
+function optionText<R>(view: CrawlView<R>, index: number): string {
+  const raw = view.ussd?.options[index] as { option?: unknown } | undefined;
+  const label = view.ussd ? labelOf(view.ussd.message, raw?.option) : undefined;
+  return `option ${JSON.stringify(raw?.option)}${label ? ` "${label}"` : ''}`;
+}
+
+function requestUrlOf(raw: unknown): unknown {
+  return (raw as { requestUrl?: unknown } | null)?.requestUrl;
+}
+
+// ---- per view ------------------------------------------------------------------------------------------------
+
+/** "Response envelope" and "USSD view": data, code (the status), message, and data.ussdMessage/ussdOptions typed. */
+export function schemaProblems<R>(view: CrawlView<R>): string[] {
+  if (view.jsonError) return [`the body is not JSON (${view.jsonError})`];
+  const problems = validateAgainst('envelope', view.body).map((p) => `${p.path} ${p.message}`);
+  const env = view.body as Record<string, unknown> | undefined;
+  if (typeof env === 'object' && env !== null) {
+    if (typeof env.code === 'string' && env.code !== String(view.status)) problems.push(`code is ${JSON.stringify(env.code)}, not "${view.status}"`);
+    if (typeof env.message === 'string' && env.message.trim() === '') problems.push('message is empty');
+    if ('data' in env) problems.push(...validateAgainst('ussd-view', env.data, 'data').map((p) => `${p.path} ${p.message}`));
+  }
+  return problems;
+}
+
+/** Options that are not integers, and numbers used by more than one option ("One per choice"). */
+export function numberProblems(options: readonly unknown[]): string[] {
+  const problems: string[] = [];
+  const seen = new Map<number, number>();
+  options.forEach((raw, i) => {
+    const n = (raw as { option?: unknown } | null)?.option;
+    if (typeof n !== 'number' || !Number.isSafeInteger(n)) {
+      problems.push(`ussdOptions[${i}].option is ${JSON.stringify(n) ?? 'missing'}, not an integer`);
+      return;
+    }
+    seen.set(n, (seen.get(n) ?? 0) + 1);
+  });
+  for (const [n, count] of seen) if (count > 1) problems.push(`option ${n} is used by ${count} options`);
+  return problems;
+}
+
+/** Integer options the message does not show as a numbered choice (in any common style). */
+export function notInMessage(message: string, options: readonly unknown[]): number[] {
+  const shown = choiceNumbers(message);
+  const missing: number[] = [];
+  for (const raw of options) {
+    const n = (raw as { option?: unknown } | null)?.option;
+    if (typeof n === 'number' && Number.isSafeInteger(n) && !shown.has(n) && !missing.includes(n)) missing.push(n);
+  }
+  return missing;
+}
+
+/** "Full URL of the follow-up request" that "address[es] the USSD endpoints". */
+export function requestUrlProblem(raw: unknown, scope: TargetScope): string | undefined {
+  if (typeof raw !== 'string' || raw.trim() === '') return `requestUrl is ${JSON.stringify(raw) ?? 'missing'}, not a URL`;
+  if (!isAbsoluteUrl(raw.trim())) return `requestUrl ${JSON.stringify(raw)} is not a full URL (no scheme and host)`;
+  const u = resolveUrl(raw.trim(), `${scope.origin}/`);
+  if (!u) return `requestUrl ${JSON.stringify(raw)} is not an http(s) URL`;
+  if (u.origin !== scope.origin) return `requestUrl ${JSON.stringify(raw)} is on ${u.origin}, not on the target's origin ${scope.origin}`;
+  const path = pathInScope(u, scope);
+  if (path === undefined) return `requestUrl ${JSON.stringify(raw)} is outside the base path ${scope.basePath}`;
+  if (!endpointOf(u, scope)) return `requestUrl ${JSON.stringify(raw)} addresses ${path}, which is none of /ussd/stocks, /ussd/assets, /ussd/requests, /ussd/home, /ussd/portfolio`;
+  return undefined;
+}
+
+/** RFC 9110 methods (case-insensitive here: "get" names a method, the SHOULD check asks for "GET" exactly). */
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+export function isHttpMethod(value: unknown): boolean {
+  return typeof value === 'string' && METHODS.has(value.trim().toUpperCase());
+}
+
+export interface CustomerFinding {
+  problems: string[];
+  /** Links to home or portfolio without customerId: their contract is not shown, so this is noted, not failed. */
+  notes: string[];
+}
+
+/** customerId carried, with the same value, into every follow-up URL of a USSD endpoint. */
+export function customerProblems(options: readonly unknown[], viewUrl: string, scope: TargetScope, customerId: number): CustomerFinding {
+  const out: CustomerFinding = { problems: [], notes: [] };
+  options.forEach((raw, i) => {
+    const url = requestUrlOf(raw);
+    const u = typeof url === 'string' ? resolveUrl(url, viewUrl) : undefined;
+    const endpoint = u ? endpointOf(u, scope) : undefined;
+    if (!u || !endpoint) return;
+    const values = u.searchParams.getAll('customerId');
+    const n = (raw as { option?: unknown }).option;
+    if (values.length === 0) {
+      if (SPECIFIED_ENDPOINTS.includes(endpoint)) out.problems.push(`option ${JSON.stringify(n)} (ussdOptions[${i}]) → ${url}: no customerId`);
+      else out.notes.push(`option ${JSON.stringify(n)} → ${url}: no customerId (the contract of /ussd/${endpoint} is not shown)`);
+    } else if (values.length > 1 || !sameInteger(values[0]!, customerId)) {
+      out.problems.push(`option ${JSON.stringify(n)} (ussdOptions[${i}]) → ${url}: customerId ${values.join(', ')} instead of ${customerId}`);
+    }
+  });
+  return out;
+}
+
+function sameInteger(text: string, n: number): boolean {
+  return /^\s*\d+\s*$/.test(text) && Number(text) === n;
+}
+
+// ---- the graph -----------------------------------------------------------------------------------------------
+
+/**
+ * The options that may be "the last option of a menu": the last in ussdOptions, the one shown last in the message,
+ * and a "0" choice (the "0 Back" convention puts it last on screen whatever its place in the array).
+ */
+export function lastOptionIndexes(view: { ussd?: { message: string; options: unknown[] } }): number[] {
+  const options = view.ussd?.options ?? [];
+  if (options.length === 0) return [];
+  const numberAt = (i: number) => (options[i] as { option?: unknown } | null)?.option;
+  const out = new Set([options.length - 1]);
+  const shown = numberedChoices(view.ussd!.message).filter((c) => options.some((_, i) => numberAt(i) === c.number));
+  const lastShown = shown.at(-1);
+  if (lastShown) out.add(options.findIndex((_, i) => numberAt(i) === lastShown.number));
+  const zero = options.findIndex((_, i) => numberAt(i) === 0);
+  if (zero >= 0) out.add(zero);
+  return [...out].sort((a, b) => a - b);
+}
+
+function linksByView<R>(crawl: Crawl<R>): Map<string, CrawlLink[]> {
+  const by = new Map<string, CrawlLink[]>();
+  for (const l of crawl.links) {
+    const list = by.get(l.from) ?? [];
+    list.push(l);
+    by.set(l.from, list);
+  }
+  return by;
+}
+
+/** How a view that is not a menu answered, in a few words. */
+export function answerOf<R>(view: CrawlView<R>): string {
+  if (view.error) return `no usable response (${view.error})`;
+  if (view.status !== 200) return `answered ${view.status}`;
+  if (view.jsonError) return `answered 200 with a body that is not JSON`;
+  return 'answered 200 without a USSD view (data.ussdMessage, data.ussdOptions)';
+}
+
+/** The link that leads to a view: the one that found it, or for a start the first link that points to it. */
+function linkInto<R>(crawl: Crawl<R>, view: CrawlView<R>): { parent: CrawlView<R>; index: number } | undefined {
+  const step = view.steps.at(-1);
+  if (step) {
+    const parent = crawl.views.get(step.from);
+    return parent ? { parent, index: step.index } : undefined;
+  }
+  const link = crawl.links.find((l) => l.key === view.key && !l.skipped);
+  const parent = link ? crawl.views.get(link.from) : undefined;
+  return parent && link ? { parent, index: link.index } : undefined;
+}
+
+export interface DeadLinks<R> {
+  problems: Array<Problem<R>>;
+  /** Start menus the spec does not define that did not answer, and that no option leads to. */
+  notes: string[];
+}
+
+/** Every start menu and every followed link answers 200 with a USSD view. */
+export function deadLinks<R>(crawl: Crawl<R>): DeadLinks<R> {
+  const out: DeadLinks<R> = { problems: [], notes: [] };
+  for (const view of crawl.views.values()) {
+    if (isMenu(view)) continue;
+    const into = linkInto(crawl, view);
+    const count = crawl.links.filter((l) => l.key === view.key && !l.skipped).length;
+    if (!into) {
+      if (view.optionalStart) out.notes.push(`${view.start} (GET ${view.url}) ${answerOf(view)}; no option leads there, and its contract is not shown`);
+      else out.problems.push({ view, message: `start menu ${view.start}: GET ${view.url} ${answerOf(view)}` });
+      continue;
+    }
+    const trail = formatTrail(into.parent.start, [...into.parent.steps, { from: into.parent.key, option: (into.parent.ussd?.options[into.index] as { option?: unknown })?.option, index: into.index }]);
+    out.problems.push({
+      view,
+      message: `${trail}: ${optionText(into.parent, into.index)} of menu "${menuName(into.parent)}" → GET ${view.url} ${answerOf(view)}${count > 1 ? ` (${count} options lead there)` : ''}`,
+      also: [into.parent],
+    });
+  }
+  return out;
+}
+
+/** "The last option of a menu leads back to a parent menu (home, portfolio or another menu)." */
+export function backProblems<R>(crawl: Crawl<R>): Array<Problem<R>> {
+  const byView = linksByView(crawl);
+  // A parent offers the view among its choices; its own way back does not make it one.
+  const offeredBy = new Map<string, Set<string>>();
+  for (const view of menus(crawl)) {
+    const last = new Set(lastOptionIndexes(view));
+    for (const l of byView.get(view.key) ?? []) {
+      if (last.has(l.index) || l.key === undefined) continue;
+      const set = offeredBy.get(l.key) ?? new Set<string>();
+      set.add(view.key);
+      offeredBy.set(l.key, set);
+    }
+  }
+  const problems: Array<Problem<R>> = [];
+  for (const view of menus(crawl)) {
+    const candidates = lastOptionIndexes(view);
+    if (candidates.length === 0) {
+      problems.push({ view, message: `${whereIs(view)} has no option at all: the user has no way back` });
+      continue;
+    }
+    const links = byView.get(view.key) ?? [];
+    const leadsToParent = (index: number): boolean => {
+      const l = links.find((x) => x.index === index);
+      if (!l?.url || l.key === undefined) return false;
+      const u = new URL(l.url);
+      const endpoint = endpointOf(u, crawl.scope);
+      if (endpoint === 'home' || endpoint === 'portfolio') return true;
+      if (view.ancestors.includes(l.key) || offeredBy.get(view.key)?.has(l.key)) return true;
+      // The menu this one was selected from, by its URL: the same endpoint with some of its parameters dropped (a list
+      // for a detail). This holds even when the crawl's copy of that list predates an order the crawl itself placed.
+      if (isNarrowing(new URL(view.url), u)) return true;
+      // Which menu is above a start menu is not shown; any USSD menu (itself included, as a root reloads) will do.
+      return view.steps.length === 0 && endpoint !== undefined;
+    };
+    if (candidates.some(leadsToParent)) continue;
+    const index = candidates.at(-1)!;
+    const l = links.find((x) => x.index === index);
+    const target = l?.key ? crawl.views.get(l.key) : undefined;
+    const path = view.ancestors.map((k) => `"${menuName(crawl.views.get(k))}"`).join(', ');
+    problems.push({
+      view,
+      message:
+        `${whereIs(view)}: the last option, ${optionText(view, index)}, leads to ${JSON.stringify(requestUrlOf(view.ussd.options[index]))}` +
+        `${target ? ` (menu "${menuName(target)}")` : ''}, which is not a menu on the path here${path ? ` (${path})` : ''}, not a menu that offers this one, and not home or portfolio`,
+      ...(target ? { also: [target] } : {}),
+    });
+  }
+  return problems;
+}
+
+/** Whether `child` is `parent` with parameters added: same origin and path, and every parameter of `parent` kept. */
+export function isNarrowing(child: URL, parent: URL): boolean {
+  if (child.origin !== parent.origin || child.pathname !== parent.pathname) return false;
+  const kept = [...child.searchParams].map(([k, v]) => `${k}=${v}`);
+  const parentPairs = [...parent.searchParams].map(([k, v]) => `${k}=${v}`);
+  return parentPairs.length < kept.length && parentPairs.every((p) => kept.includes(p));
+}
+
+/** Paging links (only `page` differs) that show the same content, and options that lead to the view itself. */
+export function pagingProblems<R>(crawl: Crawl<R>): Array<Problem<R>> {
+  const byView = linksByView(crawl);
+  const problems: Array<Problem<R>> = [];
+  for (const view of menus(crawl)) {
+    const last = new Set(lastOptionIndexes(view));
+    for (const l of byView.get(view.key) ?? []) {
+      if (!l.url || l.key === undefined) continue;
+      if (l.key === view.key) {
+        // A root menu's way back may reload itself; any other choice that leads here changes nothing for the user.
+        if (!last.has(l.index)) problems.push({ view, message: `${whereIs(view)}: ${optionText(view, l.index)} leads to this same view (${l.url})` });
+        continue;
+      }
+      if (!differsOnlyInPage(new URL(view.url), new URL(l.url))) continue;
+      const target = crawl.views.get(l.key);
+      if (isMenu(target) && target.ussd.message === view.ussd.message) {
+        problems.push({ view, message: `${whereIs(view)}: ${optionText(view, l.index)} → ${l.url} shows the same content as this page`, also: [target] });
+      }
+    }
+  }
+  return problems;
+}
+
+// ---- the report of the crawl ---------------------------------------------------------------------------------
+
+/** The crawl in a few lines: what was visited, followed, skipped and why, and how deep it went. */
+export function crawlSummary<R>(crawl: Crawl<R>): string[] {
+  const views = [...crawl.views.values()];
+  const starts = views.filter((v) => v.steps.length === 0).map((v) => v.start);
+  const followed = crawl.links.filter((l) => !l.skipped).length;
+  const bySkip = new Map<SkipReason, CrawlLink[]>();
+  for (const l of crawl.links) if (l.skipped) bySkip.set(l.skipped, [...(bySkip.get(l.skipped) ?? []), l]);
+  const o = crawl.options;
+  const lines = [
+    `crawled ${views.length} views (${views.filter(isMenu).length} menus) from ${starts.join(', ')} in ${crawl.durationMs} ms, ` +
+      `${o.concurrency} at a time; depth reached ${crawl.maxDepthReached} (cap ${o.maxDepth}), view cap ${o.maxViews}` +
+      `${o.allowMutations ? '; --allow-mutations: order and cancel links followed' : ''}`,
+    `${crawl.links.length} options seen, ${followed} followed` +
+      (bySkip.size === 0 ? '' : `; not followed: ${[...bySkip].map(([r, ls]) => `${ls.length} ${r}`).join(', ')}`),
+  ];
+  for (const [reason, ls] of bySkip) {
+    if (CAP_REASONS.has(reason)) continue;
+    const shown = ls.slice(0, 3).map((l) => `${linkTrail(crawl, l)}: ${JSON.stringify(l.requestUrl)}`);
+    lines.push(`not followed (${SKIP_REASONS[reason]}): ${shown.join('; ')}${ls.length > 3 ? `; and ${ls.length - 3} more` : ''}`);
+  }
+  return lines;
+}
+
+/** The frontier: views the caps or the budget left unvisited. */
+export function frontierLines<R>(crawl: Crawl<R>, max = 10): string[] {
+  return crawl.frontier.slice(0, max).map((f) => `${formatTrail(f.start, f.steps)}: GET ${f.url} (${SKIP_REASONS[f.reason]})`);
+}
+
+/** "stocks → 2 → 1" for the option a link is. */
+export function linkTrail<R>(crawl: Crawl<R>, link: CrawlLink): string {
+  const from = crawl.views.get(link.from);
+  if (!from) return '?';
+  return formatTrail(from.start, [...from.steps, { from: from.key, option: link.option, index: link.index }]);
+}
