@@ -1,4 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Session } from '../src/runner/session.js';
+import { SignedClient } from '../src/http/client.js';
 import { runChecks } from '../src/runner/run.js';
 import { defineCheck, defineSuite } from '../src/runner/check.js';
 import { generateEd25519 } from '../src/http/keys.js';
@@ -105,5 +107,32 @@ describe('runChecks', () => {
     const target = targetFor(`${server.origin}/v1`);
     await expect(runChecks({ target, suites: [suite], selection: { suites: ['nope'] } })).rejects.toThrow(ConfigError);
     await expect(runChecks({ target, suites: [suite], selection: { grep: 'zzz' } })).rejects.toThrow(/no check matches/);
+  });
+});
+
+describe('Session', () => {
+  it('replaces a shared token older than 50 minutes and revokes every token it obtained', async () => {
+    let n = 0;
+    const server = await startEchoServer((req, res) => {
+      res.end(req.url === '/v1/oauth/token' ? JSON.stringify({ data: { token: `token-number-${++n}` } }) : '{}');
+    });
+    cleanup.push(() => server.close());
+    const client = new SignedClient({ baseUrl: `${server.origin}/v1`, clientId: 'c', keyId: 'k', privateKey: key.seed });
+    cleanup.push(() => client.close());
+    const session = new Session(client, 'secret-value', () => undefined);
+    const start = Date.now();
+    const now = vi.spyOn(Date, 'now').mockReturnValue(start);
+    try {
+      expect(await session.token()).toBe('token-number-1');
+      now.mockReturnValue(start + 49 * 60_000);
+      expect(await session.token()).toBe('token-number-1');
+      now.mockReturnValue(start + 51 * 60_000);
+      expect(await session.token()).toBe('token-number-2');
+    } finally {
+      now.mockRestore();
+    }
+    expect(await session.revoke()).toBeUndefined();
+    const revoked = server.received.filter((r) => r.url === '/v1/oauth/revoke').map((r) => r.headers.find(([h]) => h.toLowerCase() === 'authorization')?.[1]);
+    expect(revoked).toEqual(['Bearer token-number-1', 'Bearer token-number-2']);
   });
 });

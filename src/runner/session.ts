@@ -33,8 +33,17 @@ export function revokeRequest(token: string): RequestSpec {
   return { method: 'POST', path: '/oauth/revoke', token };
 }
 
+/**
+ * A shared token older than this is replaced: tokens live 60 minutes, and a --long run (which waits out a token's
+ * lifetime) must not leave the checks after it with an expired one.
+ */
+export const TOKEN_REFRESH_AFTER_MS = 50 * 60 * 1000;
+
 export class Session {
   private tokenPromise: Promise<TokenResult> | undefined;
+  private obtainedAt = 0;
+  /** Every token this session obtained, revoked at the end of the run. */
+  private readonly issued: Array<Promise<TokenResult>> = [];
 
   constructor(
     private readonly client: SignedClient,
@@ -48,7 +57,11 @@ export class Session {
   }
 
   tokenResult(): Promise<TokenResult> {
-    this.tokenPromise ??= this.fetch();
+    if (this.tokenPromise === undefined || Date.now() - this.obtainedAt > TOKEN_REFRESH_AFTER_MS) {
+      this.obtainedAt = Date.now();
+      this.tokenPromise = this.fetch();
+      this.issued.push(this.tokenPromise);
+    }
     return this.tokenPromise;
   }
 
@@ -73,20 +86,23 @@ export class Session {
     return result;
   }
 
-  /** Revokes the shared token if one was issued. Errors are returned, not thrown: cleanup must not mask results. */
+  /** Revokes every token the session obtained. Problems are returned, not thrown: cleanup must not mask results. */
   async revoke(): Promise<string | undefined> {
-    if (!this.tokenPromise) return undefined;
-    let token: string;
-    try {
-      token = (await this.tokenPromise).token;
-    } catch {
-      return undefined;
+    const problems: string[] = [];
+    for (const pending of this.issued) {
+      let token: string;
+      try {
+        token = (await pending).token;
+      } catch {
+        continue;
+      }
+      try {
+        const res = await this.client.send(revokeRequest(token), this.sink);
+        if (res.status < 200 || res.status > 299) problems.push(`revoking the run's token answered ${res.status}`);
+      } catch (e) {
+        problems.push(`revoking the run's token failed: ${(e as Error).message}`);
+      }
     }
-    try {
-      const res = await this.client.send(revokeRequest(token), this.sink);
-      return res.status >= 200 && res.status <= 299 ? undefined : `revoking the run's token answered ${res.status}`;
-    } catch (e) {
-      return `revoking the run's token failed: ${(e as Error).message}`;
-    }
+    return problems.length ? problems.join('; ') : undefined;
   }
 }
