@@ -27,6 +27,11 @@ export interface RunOptions {
   /** More reporters (e.g. the terminal one). */
   reporters?: Reporter[];
   long?: boolean;
+  /** Let the USSD crawler follow order (amount) and cancel (cancelMode=true) links. */
+  allowMutations?: boolean;
+  /** Caps of the USSD crawl (defaults in runner/run.ts). */
+  ussdMaxViews?: number;
+  ussdMaxDepth?: number;
   /** For the built-in target only: how the embedded reference server makes the spec's open choices, and which faults it has. */
   local?: { variant?: VariantName; faults?: readonly string[] };
   requestTimeoutMs?: number;
@@ -58,7 +63,12 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       selection: { suites: options.suites, grep: options.grep },
       failOn: options.failOn,
       reporter: new ReporterMux(reporters),
-      flags: { long: options.long ?? false },
+      flags: {
+        long: options.long ?? false,
+        allowMutations: options.allowMutations ?? false,
+        ...(options.ussdMaxViews !== undefined ? { ussdMaxViews: options.ussdMaxViews } : {}),
+        ...(options.ussdMaxDepth !== undefined ? { ussdMaxDepth: options.ussdMaxDepth } : {}),
+      },
       requestTimeoutMs: options.requestTimeoutMs,
       checkTimeoutMs: options.checkTimeoutMs,
       maxBodyBytes: options.maxBodyBytes,

@@ -4,5 +4,7 @@ import auth from './auth.js';
 import signing from './signing.js';
 import pagination from './pagination.js';
 import resources from './resources.js';
+import ussd from './ussd.js';
+import webhooks from './webhooks.js';
 
-export const suites: SuiteDefinition[] = [auth, signing, pagination, resources].filter((s) => s.checks.length > 0);
+export const suites: SuiteDefinition[] = [auth, signing, pagination, resources, ussd, webhooks];

@@ -132,7 +132,9 @@ describe('conformance run against a configured target', () => {
   afterAll(() => server.close());
 
   it('keeps the client secret, the private key and every bearer token out of all three reports', async () => {
-    const res = await runCli(['run', '--target', 'partner', '--junit', 'r.xml', '--json', 'r.json'], { cwd: dir, env: { PARTNER_SECRET: SECRET } });
+    // Every suite but webhooks: this server was not told to trust the receiver's certificate, so its checks would only
+    // wait out their deadlines; the secrets at stake here travel in the other suites' exchanges.
+    const res = await runCli(['run', '--target', 'partner', '--suite', 'auth,signing,pagination,resources,ussd', '--junit', 'r.xml', '--json', 'r.json'], { cwd: dir, env: { PARTNER_SECRET: SECRET } });
     expect(res.code).toBe(1);
     expect(res.stdout).toMatch(/✗ resources\.customers\.get +MUST/);
     expect(res.stdout).toContain('Customer: data.status must be one of "ACTIVE", "SUSPENDED", "CLOSED"');

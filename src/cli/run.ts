@@ -10,6 +10,9 @@ export interface RunCommandOptions {
   json?: string;
   failOn: 'must' | 'should';
   long: boolean;
+  allowMutations: boolean;
+  ussdMaxViews?: number;
+  ussdMaxDepth?: number;
   timeout: number;
   maxBody: number;
   variant?: 'strict' | 'alt';
@@ -27,6 +30,9 @@ export async function runCommand(opts: RunCommandOptions): Promise<number> {
     json: opts.json,
     failOn: opts.failOn,
     long: opts.long,
+    allowMutations: opts.allowMutations,
+    ussdMaxViews: opts.ussdMaxViews,
+    ussdMaxDepth: opts.ussdMaxDepth,
     requestTimeoutMs: opts.timeout,
     maxBodyBytes: opts.maxBody,
     reporters: [humanReporterForStdout()],

@@ -2,12 +2,13 @@
 // --fault to make it deviate on purpose. It hands out a ready-to-use target config, since its client is made fresh.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
-import { resolve } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { startLocalTarget } from '../targets/local.js';
 import { FAULTS } from '../reference/faults/catalog.js';
 import type { VariantName } from '../reference/variant.js';
 import { fromPackageRoot } from '../paths.js';
-import type { ResolvedTarget } from '../config/types.js';
+import type { ResolvedTarget, WebhookTls } from '../config/types.js';
+import { receiverTls } from '../receiver/certificate.js';
 
 export interface ServeOptions {
   host: string;
@@ -37,12 +38,17 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
   ];
   if (opts.configOut) {
     const file = resolve(opts.configOut);
+    const tls = await writeReceiverTls(file, local.target);
     // The file holds the sandbox client's secret and key: readable by this user only.
-    writeFileSync(file, `${JSON.stringify(sandboxConfig(local.target), null, 2)}\n`, { mode: 0o600 });
+    writeFileSync(file, `${JSON.stringify(sandboxConfig(local.target, tls), null, 2)}\n`, { mode: 0o600 });
     lines.push(`  config     ${file} (target "${SANDBOX_TARGET}"): npx conformance run --config ${opts.configOut} --target ${SANDBOX_TARGET}`);
+    lines.push(`  webhooks   the sandbox trusts the receiver certificate ${tls.certFile} that this config gives the run's receiver`);
   } else {
     lines.push(`  config     pass --config-out FILE to get the client's secret and signing key as a target config`);
   }
+  lines.push(
+    `  receiver   a staging server reaches the run's webhook receiver through the target's webhook.listen, webhook.publicUrl (https) and webhook.tls (docs/webhook-receiver.md)`,
+  );
   lines.push('Press Ctrl-C to stop.');
   process.stdout.write(`${lines.join('\n')}\n`);
   await stopOnSignal();
@@ -51,8 +57,22 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
   return 0;
 }
 
+/**
+ * The certificate the sandbox trusts for webhook delivery, written beside the config (the key readable by this user
+ * only), so the receiver of a `conformance run` in another process presents it. Paths are relative to the config.
+ */
+async function writeReceiverTls(configFile: string, target: ResolvedTarget): Promise<{ certFile: string; keyFile: string }> {
+  const material = (await receiverTls(target.webhook))!;
+  const stem = basename(configFile, extname(configFile));
+  const certFile = `./${stem}.receiver-cert.pem`;
+  const keyFile = `./${stem}.receiver-key.pem`;
+  writeFileSync(join(dirname(configFile), certFile), material.cert);
+  writeFileSync(join(dirname(configFile), keyFile), material.key, { mode: 0o600 });
+  return { certFile, keyFile };
+}
+
 /** A config file for the sandbox's freshly made client: everything `conformance run --config` needs. */
-export function sandboxConfig(target: ResolvedTarget): object {
+export function sandboxConfig(target: ResolvedTarget, receiverTlsFiles?: WebhookTls): object {
   return {
     $schema: fromPackageRoot('schemas', 'config.schema.json'),
     targets: {
@@ -63,7 +83,7 @@ export function sandboxConfig(target: ResolvedTarget): object {
         keyId: target.keyId,
         privateKey: target.privateKeyPem,
         fixtures: target.fixtures,
-        webhook: { listen: target.webhook.listen, tls: target.webhook.tls },
+        webhook: { listen: target.webhook.listen, tls: receiverTlsFiles ?? target.webhook.tls },
       },
     },
   };

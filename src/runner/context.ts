@@ -4,10 +4,16 @@ import type { Fixtures, FixtureName } from '../config/types.js';
 import { tokenRequest, revokeRequest, type Session } from './session.js';
 import type { CheckInfo, Finding } from './types.js';
 import { CheckFailed, CheckSkipped } from './outcomes.js';
+import type { WebhookReceiver } from '../receiver/receiver.js';
 
 export interface RunFlags {
   /** Run checks that take long (token expiry after 60 minutes). */
   long: boolean;
+  /** Let the USSD crawler follow links that place (amount) or cancel (cancelMode=true) an order. */
+  allowMutations: boolean;
+  /** Caps of the USSD crawl: views visited, and options pressed from a start menu. */
+  ussdMaxViews: number;
+  ussdMaxDepth: number;
 }
 
 /** What a check body receives. Everything it sends is recorded against the check. */
@@ -24,6 +30,8 @@ export class CheckContext {
     readonly session: Session,
     readonly signal: AbortSignal,
     private readonly client: SignedClient,
+    /** The run's webhook receiver; present only when the run includes webhook checks. */
+    readonly receiver?: WebhookReceiver,
   ) {}
 
   /** Sends a request with the run's token unless the spec sets `token` (null: none). */

@@ -11,6 +11,7 @@ import { CheckContext, type RunFlags } from './context.js';
 import { CheckFailed, CheckSkipped } from './outcomes.js';
 import { selectChecks, type Selection } from './select.js';
 import { Session } from './session.js';
+import { startReceiver, type WebhookReceiver } from '../receiver/receiver.js';
 import type { CheckResult, Finding, Outcome, RunResult, Totals } from './types.js';
 
 export type FailOn = 'must' | 'should';
@@ -28,9 +29,14 @@ export interface RunChecksOptions {
   requestTimeoutMs?: number;
   /** Cap on one response body, in bytes. */
   maxBodyBytes?: number;
+  /** How long a webhook check waits for a delivery, in ms (the receiver's default, 10 s, when absent). */
+  webhookDeadlineMs?: number;
 }
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 60_000;
+/** Caps of the USSD crawl: far above any menu tree a phone user walks, low enough to end on a graph without end. */
+export const DEFAULT_USSD_MAX_VIEWS = 500;
+export const DEFAULT_USSD_MAX_DEPTH = 12;
 
 export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
   const { target } = options;
@@ -50,20 +56,25 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
   });
   const sessionExchanges: Exchange[] = [];
   const session = new Session(client, target.clientSecret, (e) => sessionExchanges.push(e));
-  const flags: RunFlags = { long: false, ...options.flags };
+  const flags: RunFlags = { long: false, allowMutations: false, ussdMaxViews: DEFAULT_USSD_MAX_VIEWS, ussdMaxDepth: DEFAULT_USSD_MAX_DEPTH, ...options.flags };
+  let receiver: WebhookReceiver | undefined;
 
   try {
+    // Deliveries can only be received while the receiver listens: from before the first webhook check to the end of the
+    // run. Started before the token, so a receiver that cannot start leaves no live token behind.
+    if (checks.some((c) => c.suite === 'webhooks')) receiver = await startReceiver(target.webhook, options.webhookDeadlineMs ? { deadlineMs: options.webhookDeadlineMs } : {});
     // Without a token no check can run: fail fast with exit 3 (one line, no report) rather than report every check as broken.
     await session.token();
     options.reporter?.onRunStart?.({ target: target.name, baseUrl: target.baseUrl, checks: checks.map(infoOf) });
     const results: CheckResult[] = [];
     for (const check of checks) {
       options.reporter?.onCheckStart?.(infoOf(check));
-      const result = await runOne(check, { target, client, session, flags, failOn, timeoutMs: check.timeoutMs ?? options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS });
+      const result = await runOne(check, { target, client, session, flags, failOn, receiver, timeoutMs: check.timeoutMs ?? options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS });
       results.push(result);
       options.reporter?.onCheckEnd?.(result);
     }
     const revokeProblem = await session.revoke();
+    const cleanup = [...(revokeProblem ? [revokeProblem] : []), ...(receiver?.leftovers.values() ?? [])];
     const finished = Date.now();
     const runResult: RunResult = {
       run: {
@@ -76,7 +87,7 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
         durationMs: finished - started,
         failOn,
         selection: { suites: [...new Set(checks.map((c) => c.suite))], ...(options.selection?.grep ? { grep: options.selection.grep } : {}) },
-        ...(revokeProblem ? { cleanup: [revokeProblem] } : {}),
+        ...(cleanup.length > 0 ? { cleanup } : {}),
       },
       totals: totalsOf(results),
       checks: results,
@@ -86,6 +97,7 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
     await options.reporter?.onRunEnd(runResult);
     return runResult;
   } finally {
+    await receiver?.stop();
     await client.close();
   }
 }
@@ -96,6 +108,7 @@ interface RunOneDeps {
   session: Session;
   flags: RunFlags;
   failOn: FailOn;
+  receiver: WebhookReceiver | undefined;
   timeoutMs: number;
 }
 
@@ -111,6 +124,7 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
     deps.session,
     abort.signal,
     deps.client,
+    deps.receiver,
   );
   let outcome: Outcome = 'pass';
   let finding: Finding | undefined;

@@ -6,10 +6,11 @@ import { generateEd25519 } from '../http/keys.js';
 import { startReferenceServer, type ReferenceServer } from '../reference/server.js';
 import { defaultFixtures } from '../reference/store.js';
 import type { VariantName } from '../reference/variant.js';
-import type { ResolvedTarget } from '../config/types.js';
+import type { ResolvedTarget, WebhookConfig } from '../config/types.js';
 import { BUILTIN_TARGET } from '../config/load.js';
 import { ConfigError } from '../errors.js';
 import { findFault } from '../reference/faults/catalog.js';
+import { receiverTls } from '../receiver/certificate.js';
 
 export interface LocalTargetOptions {
   host?: string;
@@ -36,13 +37,17 @@ export async function startLocalTarget(options: LocalTargetOptions = {}): Promis
   const clientId = 'conformance-local';
   const clientSecret = randomBytes(24).toString('base64url');
   const keyId = `local-${randomBytes(4).toString('hex')}`;
+  const webhook: WebhookConfig = { listen: '127.0.0.1:0', tls: 'self-signed' };
+  // The receiver a run starts for this target presents this same (per-process) certificate: trusting it lets the
+  // sandbox deliver to it without being handed anything.
+  const receiverCa = (await receiverTls(webhook))!.cert;
   const server = await startReferenceServer({
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
     clients: [{ clientId, clientSecret, keyId, publicKey: key.publicKey, name: 'Local conformance client' }],
     ...(options.variant ? { variant: options.variant } : {}),
     ...(options.faults ? { faults: options.faults } : {}),
-    ...(options.webhookCa ? { webhookCa: options.webhookCa } : {}),
+    webhookCa: options.webhookCa ? `${options.webhookCa.trimEnd()}\n${receiverCa}` : receiverCa,
   });
   return {
     target: {
@@ -54,7 +59,7 @@ export async function startLocalTarget(options: LocalTargetOptions = {}): Promis
       privateKeyPem: key.privateKeyPem,
       privateKey: key.seed,
       fixtures: defaultFixtures(),
-      webhook: { listen: '127.0.0.1:0', tls: 'self-signed' },
+      webhook,
     },
     server,
     stop: () => server.close(),

@@ -1,6 +1,12 @@
-// Faults of webhook configuration and delivery. All are flags: the webhook code (src/reference/webhooks/, routes/webhooks.ts)
-// deviates where it checks `state.faults.has(name)`, because a delivery is not a reply a middleware could rewrite.
+// Faults of webhook configuration and delivery. Delivery faults are flags: the webhook code (src/reference/webhooks/,
+// routes/webhooks.ts) deviates where it checks `state.faults.has(name)`, because a delivery is not a reply a middleware
+// could rewrite. Faults of the answers to /webhooks (status-lowercase, body-not-validated) are middleware around the
+// route, as for the other suites.
 import type { FaultDefinition } from './types.js';
+import type { Middleware } from '../context.js';
+import { nowSeconds } from '../context.js';
+import { ok } from '../respond.js';
+import { mapData, rewriteSuccess } from './reply-rewrites.js';
 
 export const WEBHOOK_FAULT = {
   wrongSigningKey: 'webhooks.wrong-signing-key',
@@ -12,7 +18,40 @@ export const WEBHOOK_FAULT = {
   httpUrlAccepted: 'webhooks.http-url-accepted',
   createdNotAutoSubscribed: 'webhooks.created-not-auto-subscribed',
   digestNotCovered: 'webhooks.digest-not-covered',
+  expiredSignature: 'webhooks.expired-signature',
+  statusLowercase: 'webhooks.status-lowercase',
+  bodyNotValidated: 'webhooks.body-not-validated',
 } as const;
+
+/**
+ * A server that validates nothing in the body of POST and PUT /webhooks: where the reference answers 400 for the url or
+ * the subscriptions, it stores what it was sent. Runs after authentication (inside `next`), so only a body the route
+ * refused gets here.
+ */
+const storeUnvalidated: Middleware = async (ctx, state, route, next) => {
+  const reply = await next();
+  if (route.path !== '/webhooks' || (ctx.method !== 'POST' && ctx.method !== 'PUT') || reply.status !== 400 || ctx.client === undefined) return reply;
+  let body: unknown;
+  try {
+    body = JSON.parse(ctx.body.toString('utf8'));
+  } catch {
+    return reply;
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return reply;
+  const { url, subscriptions } = body as { url?: unknown; subscriptions?: unknown };
+  if ((url !== undefined && typeof url !== 'string') || (subscriptions !== undefined && !Array.isArray(subscriptions))) return reply;
+  const registry = state.webhooks.registry;
+  const clientId = ctx.client.clientId;
+  const now = nowSeconds(state);
+  type Subscriptions = Parameters<typeof registry.create>[1]['subscriptions'];
+  const stored =
+    ctx.method === 'POST'
+      ? url !== undefined && subscriptions !== undefined
+        ? registry.create(clientId, { url, subscriptions: subscriptions as Subscriptions }, now)
+        : undefined
+      : registry.update(clientId, { ...(url !== undefined ? { url } : {}), ...(subscriptions !== undefined ? { subscriptions: subscriptions as Subscriptions } : {}) }, now);
+  return stored === undefined ? reply : ok(stored);
+};
 
 const VALIDATE = 'Authentication 8: fetch the public key (GET /webhooks/key), verify the Content-Digest of the message, verify the HTTP message signature';
 
@@ -72,6 +111,27 @@ export const webhookFaults: FaultDefinition[] = [
     violates: 'Events: WEBHOOK.CREATED — A webhook is created; this subscription is created automatically',
     description: 'WEBHOOK.CREATED is not added to the subscriptions (so the creation is not delivered unless asked for)',
     flag: true,
+  },
+  {
+    name: WEBHOOK_FAULT.expiredSignature,
+    suite: 'webhooks',
+    violates: 'Authentication 5: created and expires are Unix times; Events: Each delivered message is signed … to be verified as described under Authentication.',
+    description: 'deliveries are signed with created 10 minutes ago and expires 5 minutes ago (a clock far behind)',
+    flag: true,
+  },
+  {
+    name: WEBHOOK_FAULT.statusLowercase,
+    suite: 'webhooks',
+    violates: 'Webhook: status — enum ACTIVE, DEACTIVED',
+    description: 'POST, PUT and GET /webhooks answer the Webhook with status "active"',
+    middleware: rewriteSuccess((route) => route.path === '/webhooks', (r) => mapData(r, (w) => ({ ...w, status: 'active' }))),
+  },
+  {
+    name: WEBHOOK_FAULT.bodyNotValidated,
+    suite: 'webhooks',
+    violates: 'Webhooks: POST /webhooks — JSON: url (https URL string), subscriptions (array of strings); Webhook: url — A valid https URL',
+    description: 'POST and PUT /webhooks store whatever url and subscription names they are sent (a non-URL, http, unknown names)',
+    middleware: storeUnvalidated,
   },
   {
     name: WEBHOOK_FAULT.digestNotCovered,

@@ -43,9 +43,10 @@ export function signedDelivery(url: string, payload: DeliveryPayload, key: Webho
 
   const signingKey = faults.has(WEBHOOK_FAULT.wrongSigningKey) ? (decoyKey ??= generateWebhookKey()) : key;
   const components = faults.has(WEBHOOK_FAULT.digestNotCovered) ? DELIVERY_COMPONENTS.filter((c) => c !== 'content-digest') : DELIVERY_COMPONENTS;
+  const created = faults.has(WEBHOOK_FAULT.expiredSignature) ? createdSeconds - 2 * DEFAULT_SIGNATURE_TTL_SECONDS : createdSeconds;
   const signed = signRequest(
     { method: 'POST', url: target.href, headers },
-    { keyId: key.keyId, privateKey: signingKey.seed, components, created: createdSeconds, expires: createdSeconds + DEFAULT_SIGNATURE_TTL_SECONDS },
+    { keyId: key.keyId, privateKey: signingKey.seed, components, created, expires: created + DEFAULT_SIGNATURE_TTL_SECONDS },
   );
   headers.push(['signature-input', signed.signatureInput], ['signature', signed.signature]);
   return { url: target.href, body, headers };

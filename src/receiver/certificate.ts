@@ -1,0 +1,87 @@
+// The TLS material the webhook receiver presents. A self-signed certificate is made once per process and set of names,
+// so the built-in target can trust exactly the certificate the receiver of the same process will present, without
+// either side handing it to the other.
+import { readFile } from 'node:fs/promises';
+import { isIP } from 'node:net';
+import { generate } from 'selfsigned';
+import type { WebhookConfig } from '../config/types.js';
+import { ConfigError } from '../errors.js';
+
+export interface TlsMaterial {
+  /** PEM certificate (chain) the receiver presents; what a server delivering to it must trust. */
+  cert: string;
+  /** PEM private key of `cert`. */
+  key: string;
+}
+
+/** Names a loopback receiver is reached by, whichever the server's resolver prefers. */
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1'];
+
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
+
+/** host and port of `webhook.listen` ("127.0.0.1:0", "[::1]:8443", "hooks.local:9000"). */
+export function parseListen(listen: string): { host: string; port: number } {
+  const at = listen.lastIndexOf(':');
+  const host = listen.slice(0, Math.max(at, 0)).replace(/^\[(.*)\]$/, '$1');
+  const port = Number(listen.slice(at + 1));
+  if (at < 0 || !Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`webhook.listen "${listen}" is not host:port`);
+  return { host, port };
+}
+
+/** The names a self-signed receiver certificate covers: the listen host, the public URL's host, and loopback. */
+export function certificateNames(webhook: WebhookConfig): string[] {
+  const names = new Set<string>();
+  const { host } = parseListen(webhook.listen);
+  if (!WILDCARD_HOSTS.has(host)) names.add(host);
+  if (webhook.publicUrl) names.add(new URL(webhook.publicUrl).hostname.replace(/^\[(.*)\]$/, '$1'));
+  for (const n of LOOPBACK_NAMES) names.add(n);
+  return [...names];
+}
+
+const generated = new Map<string, Promise<TlsMaterial>>();
+
+/** An EC P-256 / SHA-256 self-signed certificate for these names (IPs as IP SANs, others as DNS SANs), memoised. */
+export function selfSignedCertificate(names: readonly string[]): Promise<TlsMaterial> {
+  const key = [...names].sort().join(' ');
+  let pending = generated.get(key);
+  if (pending === undefined) {
+    pending = make(names);
+    generated.set(key, pending);
+    // A failed generation must not be served from the memo forever.
+    pending.catch(() => generated.delete(key));
+  }
+  return pending;
+}
+
+async function make(names: readonly string[]): Promise<TlsMaterial> {
+  // A server whose clock is a little behind must not see a certificate from the future.
+  const notBeforeDate = new Date(Date.now() - 60 * 60 * 1000);
+  const pems = await generate([{ name: 'commonName', value: names[0] ?? 'localhost' }], {
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    notBeforeDate,
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, critical: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'subjectAltName', altNames: names.map((n) => (isIP(n) ? { type: 7 as const, ip: n } : { type: 2 as const, value: n })) },
+    ],
+  });
+  return { cert: pems.cert, key: pems.private };
+}
+
+/** What the receiver of this config presents: a memoised self-signed certificate, the given files, or nothing (plain HTTP). */
+export async function receiverTls(webhook: WebhookConfig): Promise<TlsMaterial | undefined> {
+  const tls = webhook.tls;
+  if (tls === 'none') return undefined;
+  if (tls === 'self-signed') return selfSignedCertificate(certificateNames(webhook));
+  const read = async (file: string, what: string) => {
+    try {
+      return await readFile(file, 'utf8');
+    } catch (e) {
+      throw new ConfigError(`webhook.tls.${what}: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+  };
+  return { cert: await read(tls.certFile, 'certFile'), key: await read(tls.keyFile, 'keyFile') };
+}

@@ -1,0 +1,392 @@
+// The built-in webhook receiver: it records every delivery the target makes during a run, verifies each one the way
+// the spec tells a client to (Authentication 8: the Content-Digest, then the HTTP message signature with the key of
+// GET /webhooks/key) and lets checks wait for a delivery by event, with a deadline, instead of sleeping.
+//
+// It answers as soon as the body is read and verifies afterwards: a slow receiver would make a server retry, and what
+// the checks judge would then be the receiver rather than the server. It is bounded everywhere (body size, number of
+// deliveries kept, bytes kept, connections, time per request) so a broken or hostile server cannot exhaust it.
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { KeyObject } from 'node:crypto';
+import type { WebhookConfig } from '../config/types.js';
+import { ConfigError } from '../errors.js';
+import { verifyContentDigest, type DigestVerdict } from '../http/digest.js';
+import { headerValue } from '../http/message.js';
+import { verifySignatureAsync, type SignatureVerdict } from '../http/signature.js';
+import { parseListen, receiverTls } from './certificate.js';
+
+/** Far above any event payload of this interface; a larger body is refused (413) and counted against the server. */
+export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
+/** Deliveries kept per run; later ones are answered and counted, not kept. */
+export const DEFAULT_MAX_DELIVERIES = 1000;
+/** Body bytes kept per run, whatever the count. */
+export const DEFAULT_MAX_STORED_BYTES = 32 * 1024 * 1024;
+/** How long a check waits for a delivery by default: far above a real delivery's latency, short enough for a CI job. */
+export const DEFAULT_DEADLINE_MS = 10_000;
+/** Clock difference tolerated between the server's `created`/`expires` and the receiver's clock. */
+export const DEFAULT_SKEW_SECONDS = 60;
+/** The path of the receiver's URL when no publicUrl is configured. */
+export const RECEIVER_PATH = '/conformance/webhook';
+
+export interface ReceiverOptions {
+  maxBodyBytes?: number;
+  maxDeliveries?: number;
+  maxStoredBytes?: number;
+  /** Default deadline of `waitFor`, in ms. */
+  deadlineMs?: number;
+  skewSeconds?: number;
+}
+
+export type DeliveryState = 'pending' | 'verified' | 'rejected';
+
+/** One delivery as it arrived, and what verifying it found. */
+export interface Delivery {
+  /** 1, 2, 3… in order of arrival. */
+  readonly seq: number;
+  /** Milliseconds since the epoch, when the body had been read. */
+  readonly arrivedAt: number;
+  readonly method: string;
+  /** The target URI as the server signed it: the registered URL's origin and the request's path and query. */
+  readonly targetUri: string;
+  /** Header fields as sent, names as sent, in order. */
+  readonly headers: ReadonlyArray<[string, string]>;
+  readonly body: Buffer;
+  /** The parsed JSON body; undefined when the body is not JSON. */
+  readonly payload: unknown;
+  /** pending until the webhook key is known; then verified, or rejected (discarded) with a reason. */
+  readonly state: DeliveryState;
+  /** Why it was discarded: every failed verification step, in order. */
+  readonly reason?: string;
+  readonly digest?: DigestVerdict;
+  readonly signature?: SignatureVerdict;
+}
+
+type MutableDelivery = { -readonly [K in keyof Delivery]: Delivery[K] };
+
+export interface ReceiverCounts {
+  /** Deliveries recorded (pending, verified and rejected). */
+  received: number;
+  verified: number;
+  rejected: number;
+  pending: number;
+  /** Bodies over the cap, answered 413 and never verified. */
+  oversized: number;
+  /** Deliveries answered but not kept, because the receiver already holds as many as it keeps. */
+  dropped: number;
+  /** Requests that were not POST, or whose body could not be read completely. */
+  stray: number;
+  /** TLS handshakes that failed: typically a server that does not trust the receiver's certificate. */
+  tlsFailures: number;
+}
+
+/** The key that verifies deliveries, or why there is none. */
+type KeyState = { kind: 'unknown' } | { kind: 'key'; key: KeyObject } | { kind: 'unusable'; reason: string };
+
+interface Waiter {
+  predicate: (d: Delivery) => boolean;
+  resolve: (d: Delivery | undefined) => void;
+}
+
+export class WebhookReceiver {
+  /** Clean-up the webhook checks could not finish (e.g. a configuration not restored), listed in the run's report. */
+  readonly leftovers = new Map<string, string>();
+  readonly deadlineMs: number;
+  private readonly deliveries: MutableDelivery[] = [];
+  private readonly waiters = new Set<Waiter>();
+  private readonly verifying = new Set<Promise<void>>();
+  private readonly tally = { oversized: 0, dropped: 0, stray: 0, tlsFailures: 0 };
+  private lastTlsError: string | undefined;
+  private storedBytes = 0;
+  private keyState: KeyState = { kind: 'unknown' };
+  private stopping: Promise<void> | undefined;
+
+  private constructor(
+    private readonly server: Server,
+    /** The URL to register with the target. */
+    readonly url: string,
+    /** The certificate the receiver presents (PEM); undefined for plain HTTP. */
+    readonly certificatePem: string | undefined,
+    private readonly origin: string,
+    private readonly limits: Required<Omit<ReceiverOptions, 'deadlineMs'>>,
+    deadlineMs: number,
+  ) {
+    this.deadlineMs = deadlineMs;
+  }
+
+  /** Starts listening on `webhook.listen`; a bind or certificate problem is a ConfigError naming the setting. */
+  static async start(webhook: WebhookConfig, options: ReceiverOptions = {}): Promise<WebhookReceiver> {
+    const { host, port } = parseListen(webhook.listen);
+    const tls = await receiverTls(webhook);
+    let receiver: WebhookReceiver | undefined;
+    const handler = (req: IncomingMessage, res: ServerResponse) => receiver!.handle(req, res);
+    let server: Server;
+    try {
+      server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, handler) : createHttpServer(handler);
+    } catch (e) {
+      throw new ConfigError(`webhook.tls: the certificate or key cannot be used (${(e as Error).message})`);
+    }
+    // A connection that trickles its request must not hold the receiver open.
+    server.requestTimeout = 15_000;
+    server.headersTimeout = 10_000;
+    server.keepAliveTimeout = 5_000;
+    server.maxConnections = 128;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', (e: NodeJS.ErrnoException) =>
+        reject(new ConfigError(`webhook.listen: the receiver cannot listen on ${webhook.listen} (${e.code ?? e.message})`)),
+      );
+      server.listen(port, host === '' ? undefined : host, () => resolve());
+    });
+    const bound = (server.address() as AddressInfo).port;
+    const scheme = tls ? 'https' : 'http';
+    const urlHost = host === '' || host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
+    const url = webhook.publicUrl ?? `${scheme}://${urlHost}:${bound}${RECEIVER_PATH}`;
+    receiver = new WebhookReceiver(
+      server,
+      url,
+      tls?.cert,
+      new URL(url).origin,
+      {
+        maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+        maxDeliveries: options.maxDeliveries ?? DEFAULT_MAX_DELIVERIES,
+        maxStoredBytes: options.maxStoredBytes ?? DEFAULT_MAX_STORED_BYTES,
+        skewSeconds: options.skewSeconds ?? DEFAULT_SKEW_SECONDS,
+      },
+      options.deadlineMs ?? DEFAULT_DEADLINE_MS,
+    );
+    // After the bind, a server error (e.g. out of file descriptors on accept) must not end the run: the checks report what did not arrive.
+    server.on('error', () => undefined);
+    server.on('tlsClientError', (err: Error) => {
+      receiver!.tally.tlsFailures++;
+      receiver!.lastTlsError = err.message;
+    });
+    return receiver;
+  }
+
+  /** The address it listens on, host:port (the port chosen when the config said 0): where a tunnel or proxy forwards to. */
+  get listening(): string {
+    const a = this.server.address() as AddressInfo | null;
+    if (a === null) return '';
+    return a.family === 'IPv6' ? `[${a.address}]:${a.port}` : `${a.address}:${a.port}`;
+  }
+
+  /** Every delivery kept, in order of arrival, whatever its state. */
+  get arrivals(): readonly Delivery[] {
+    return this.deliveries;
+  }
+
+  get counts(): ReceiverCounts {
+    const by = (s: DeliveryState) => this.deliveries.filter((d) => d.state === s).length;
+    return { received: this.deliveries.length, verified: by('verified'), rejected: by('rejected'), pending: by('pending'), ...this.tally };
+  }
+
+  /** The last TLS handshake error, e.g. "tlsv1 alert unknown ca" when the server does not trust the certificate. */
+  get tlsError(): string | undefined {
+    return this.lastTlsError;
+  }
+
+  /** The seq of the latest arrival: a delivery with a greater seq arrived after this call. */
+  cursor(): number {
+    return this.deliveries.length === 0 ? 0 : this.deliveries[this.deliveries.length - 1]!.seq;
+  }
+
+  /** The key from GET /webhooks/key: deliveries held until now are verified with it, and every later one. */
+  useKey(key: KeyObject): void {
+    this.keyState = { kind: 'key', key };
+    for (const d of this.deliveries) if (d.state === 'pending' || d.reason?.startsWith(NO_KEY)) this.verify(d, key);
+  }
+
+  /** There is no usable key: deliveries are discarded with this reason until a key is given. */
+  keyUnusable(reason: string): void {
+    this.keyState = { kind: 'unusable', reason };
+    for (const d of this.deliveries) if (d.state === 'pending') this.settle(d, { state: 'rejected', reason: `${NO_KEY}: ${reason}` });
+  }
+
+  /**
+   * The first verified or rejected delivery that matches, among those already settled or those to come; undefined when
+   * none does before the deadline or the signal aborts. Never rejects.
+   */
+  waitFor(predicate: (d: Delivery) => boolean, deadlineMs = this.deadlineMs, signal?: AbortSignal): Promise<Delivery | undefined> {
+    const already = this.deliveries.find((d) => d.state !== 'pending' && predicate(d));
+    if (already || signal?.aborted || this.stopping) return Promise.resolve(already);
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const done = (d: Delivery | undefined) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        this.waiters.delete(waiter);
+        resolve(d);
+      };
+      const onAbort = () => done(undefined);
+      const waiter: Waiter = { predicate, resolve: done };
+      this.waiters.add(waiter);
+      timer = setTimeout(() => done(undefined), deadlineMs);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /** Resolves once every delivery that arrived so far and can be verified has been. */
+  async settled(): Promise<void> {
+    while (this.verifying.size > 0) await Promise.allSettled([...this.verifying]);
+  }
+
+  /** Stops listening, closes every connection, ends every wait, and lets verifications in progress finish. */
+  stop(): Promise<void> {
+    return (this.stopping ??= this.shutdown());
+  }
+
+  private async shutdown(): Promise<void> {
+    for (const w of [...this.waiters]) w.resolve(undefined);
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeAllConnections();
+    await closed;
+    await Promise.allSettled([...this.verifying]);
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse): void {
+    if (req.method !== 'POST') {
+      this.tally.stray++;
+      res.writeHead(405, { allow: 'POST', 'content-length': '0', connection: 'close' }).end();
+      req.resume();
+      return;
+    }
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > this.limits.maxBodyBytes) return this.tooLarge(req, res);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (chunk: Buffer) => {
+      if (over) return;
+      size += chunk.length;
+      if (size > this.limits.maxBodyBytes) {
+        over = true;
+        this.tooLarge(req, res);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('error', () => {
+      if (!over) this.tally.stray++;
+    });
+    req.on('end', () => {
+      if (over) return;
+      const full = this.deliveries.length >= this.limits.maxDeliveries || this.storedBytes + size > this.limits.maxStoredBytes;
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '2' }).end('ok');
+      if (full) {
+        this.tally.dropped++;
+        return;
+      }
+      this.storedBytes += size;
+      this.record(req, Buffer.concat(chunks, size));
+    });
+  }
+
+  private tooLarge(req: IncomingMessage, res: ServerResponse): void {
+    this.tally.oversized++;
+    if (!res.headersSent) res.writeHead(413, { 'content-type': 'text/plain', connection: 'close' }).end(`body over ${this.limits.maxBodyBytes} bytes`);
+    // Stop reading; the connection is closed once the answer is out.
+    req.pause();
+    res.once('finish', () => req.socket.destroy());
+  }
+
+  private record(req: IncomingMessage, body: Buffer): void {
+    const headers: Array<[string, string]> = [];
+    for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
+    const path = req.url ?? '/';
+    let payload: unknown;
+    try {
+      payload = JSON.parse(body.toString('utf8'));
+    } catch {
+      payload = undefined;
+    }
+    const d: MutableDelivery = {
+      seq: this.cursor() + 1,
+      arrivedAt: Date.now(),
+      method: req.method ?? 'POST',
+      // Built from the registered URL, not the Host header: behind a tunnel or proxy, the URL the server signed is the public one.
+      targetUri: safeTargetUri(this.origin, path),
+      headers,
+      body,
+      payload,
+      state: 'pending',
+    };
+    this.deliveries.push(d);
+    if (this.keyState.kind === 'key') this.verify(d, this.keyState.key);
+    else if (this.keyState.kind === 'unusable') this.settle(d, { state: 'rejected', reason: `${NO_KEY}: ${this.keyState.reason}` });
+  }
+
+  private verify(d: MutableDelivery, key: KeyObject): void {
+    const digest = verifyContentDigest(headerValue(d.headers, 'content-digest'), d.body);
+    const run = verifySignatureAsync(
+      { method: d.method, url: d.targetUri, headers: [...d.headers] },
+      {
+        key,
+        // Without content-digest among the covered components the digest proves nothing about the body.
+        requiredComponents: ['content-digest'],
+        now: Math.floor(d.arrivedAt / 1000),
+        skewSeconds: this.limits.skewSeconds,
+        requireCreated: true,
+        requireExpires: true,
+      },
+    ).then(
+      (signature) => {
+        const reasons: string[] = [];
+        if (!digest.ok) reasons.push(digest.reason);
+        if (!signature.ok) reasons.push(`signature: ${signature.reason ?? 'invalid'}`);
+        this.settle(d, { state: reasons.length ? 'rejected' : 'verified', digest, signature, ...(reasons.length ? { reason: reasons.join('; ') } : {}) });
+      },
+      (e: unknown) => this.settle(d, { state: 'rejected', digest, reason: `signature: cannot be checked (${(e as Error)?.message ?? String(e)})` }),
+    );
+    this.verifying.add(run);
+    void run.finally(() => this.verifying.delete(run));
+  }
+
+  private settle(d: MutableDelivery, verdict: Pick<MutableDelivery, 'state'> & Partial<Pick<MutableDelivery, 'reason' | 'digest' | 'signature'>>): void {
+    d.state = verdict.state;
+    if (verdict.reason !== undefined) d.reason = verdict.reason;
+    else delete d.reason;
+    if (verdict.digest !== undefined) d.digest = verdict.digest;
+    if (verdict.signature !== undefined) d.signature = verdict.signature;
+    for (const w of [...this.waiters]) {
+      let match = false;
+      try {
+        match = w.predicate(d);
+      } catch {
+        /* a predicate that throws matches nothing */
+      }
+      if (match) w.resolve(d);
+    }
+  }
+}
+
+const NO_KEY = 'no key to verify with';
+
+/** The origin of the registered URL and the request's path; a request-target that is not a path keeps the origin. */
+function safeTargetUri(origin: string, requestTarget: string): string {
+  const path = requestTarget.startsWith('/') && !requestTarget.startsWith('//') ? requestTarget : `/${requestTarget.replace(/^\/+/, '')}`;
+  try {
+    return new URL(`${origin}${path}`).href;
+  } catch {
+    return `${origin}/`;
+  }
+}
+
+/** Starts the receiver a run uses for its webhook checks. */
+export function startReceiver(webhook: WebhookConfig, options?: ReceiverOptions): Promise<WebhookReceiver> {
+  return WebhookReceiver.start(webhook, options);
+}
+
+const EXCERPT = 300;
+/** Headers a report shows of a delivery; the Signature value is left out, since it would let anyone replay the delivery. */
+const SHOWN_HEADERS = ['content-type', 'content-length', 'content-digest', 'signature-input'];
+
+/** A delivery as a report shows it: when, where, the headers that verification reads, a body excerpt, and the verdict. */
+export function describeDelivery(d: Delivery): string {
+  const headers = SHOWN_HEADERS.map((n) => [n, headerValue(d.headers, n)] as const)
+    .map(([n, v]) => `${n}: ${v === undefined ? '(absent)' : v.length > 200 ? `${v.slice(0, 200)}…` : v}`)
+    .join('; ');
+  const text = d.body.toString('utf8');
+  const body = text.length > EXCERPT ? `${text.slice(0, EXCERPT)}…` : text;
+  const verdict = d.state === 'rejected' ? ` — discarded: ${d.reason}` : d.state === 'pending' ? ' — not verified yet' : ' — verified';
+  return `delivery #${d.seq} at ${new Date(d.arrivedAt).toISOString()}: ${d.method} ${d.targetUri}; ${headers}; signature: ${headerValue(d.headers, 'signature') === undefined ? '(absent)' : '[redacted]'}; body (${d.body.length} B) ${body}${verdict}`;
+}
