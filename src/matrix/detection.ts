@@ -6,6 +6,7 @@ import type { SuiteDefinition } from '../runner/check.js';
 import { startLocalTarget } from '../targets/local.js';
 import { FAULTS, type FaultDefinition } from '../reference/faults/catalog.js';
 import type { VariantName } from '../reference/variant.js';
+import { pool } from '../pool.js';
 
 export interface FaultRow {
   fault: FaultDefinition;
@@ -30,19 +31,6 @@ async function runAgainst(suites: SuiteDefinition[], options: { variant?: Varian
   } finally {
     await local.stop();
   }
-}
-
-async function pool<T, R>(items: readonly T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await work(items[i]!);
-    }
-  });
-  await Promise.all(workers);
-  return results;
 }
 
 export async function detectionMatrix(

@@ -7,6 +7,7 @@
 // caller supplies `fetch`, which is how the suite routes requests through the signed, recorded client.
 import { parseJson } from '../http/json.js';
 import { isUnderUssd, mutationOf, normaliseUrl, resolveUrl, scopeOf, type MutationKind, type TargetScope } from './url.js';
+import { pool } from '../pool.js';
 
 export const DEFAULT_CONCURRENCY = 4;
 /** Well under the suite's check time limit, so a slow server gives a partial crawl and a warning, not a timeout. */
@@ -312,20 +313,6 @@ function withoutParam(u: URL, name: string): string {
   const copy = new URL(u.href);
   for (const k of [...copy.searchParams.keys()]) if (k.toLowerCase() === name) copy.searchParams.delete(k);
   return normaliseUrl(copy);
-}
-
-/** Runs `work` over `items` with at most `concurrency` at a time; results in item order. */
-async function pool<T, U>(items: readonly T[], concurrency: number, work: (item: T) => Promise<U>): Promise<U[]> {
-  const results: U[] = new Array(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await work(items[i]!);
-    }
-  });
-  await Promise.all(workers);
-  return results;
 }
 
 // ---- how reports name places in the graph ---------------------------------------------------------------------
