@@ -101,6 +101,15 @@ describe('HumanReporter', () => {
     expect(lines.indexOf(line('webhooks.key.format') ?? '')).toBe(lines.indexOf('    · key served as JWK (OKP/Ed25519) at data.key') - 1);
   });
 
+  it('shows the observations of a passing MUST check too (a crawl summary, a choice the server made)', () => {
+    const result = sampleRunResult();
+    const check = result.checks.find((c) => c.id === 'auth.token.issue')!;
+    check.observations = ['crawled 42 views from stocks, assets, requests'];
+    const lines = report(result).text.split('\n');
+    const at = lines.findIndex((l) => l.slice(4).startsWith('auth.token.issue '));
+    expect(lines[at + 1]).toBe('    · crawled 42 views from stocks, assets, requests');
+  });
+
   it('shows an errored check with its error and the transport failure', () => {
     const text = report(sampleRunResult()).text;
     expect(text).toContain('    error     request to https://staging.example/v1/webhooks timed out\n              after 10000 ms');

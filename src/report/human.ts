@@ -114,9 +114,8 @@ function renderCheck(check: CheckResult, c: ChalkInstance, idWidth: number, verb
   const title = `${visibleLine(check.spec.section)} — ${visibleLine(check.title)}`;
   const skip = check.outcome === 'skip' ? c.gray(`  (skipped: ${visibleLine(check.skipReason ?? 'no reason given')})`) : '';
   const lines = [`  ${symbol} ${check.id.padEnd(idWidth)}  ${c.dim(check.level.padEnd(6))}  ${title}${skip}`];
-  if (check.level === 'INFO' || verbose) {
-    for (const observation of check.observations) lines.push(...textLines(observation).map((l, i) => `${INDENT}${i === 0 ? '· ' : '  '}${l}`));
-  }
+  // Observations are what a check put on record (the crawl it made, the choice a server took): always shown.
+  for (const observation of check.observations) lines.push(...textLines(observation).map((l, i) => `${INDENT}${i === 0 ? '· ' : '  '}${l}`));
   if (check.outcome === 'fail' || check.outcome === 'warn' || check.outcome === 'error') {
     lines.push(...renderLabelled(findingSections(check, { allExchanges: verbose }), { indent: INDENT, styleLabel: c.cyan }), '');
   }
