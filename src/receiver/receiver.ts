@@ -133,7 +133,7 @@ export class WebhookReceiver {
     server.maxConnections = 128;
     await new Promise<void>((resolve, reject) => {
       server.once('error', (e: NodeJS.ErrnoException) =>
-        reject(new ConfigError(`webhook.listen: the receiver cannot listen on ${webhook.listen} (${e.code ?? e.message})`)),
+        reject(new ConfigError(`webhook.listen: the receiver cannot listen on ${webhook.listen} (${e.code ?? e.message}); free that port or set webhook.listen to another, e.g. "127.0.0.1:0" for any free port`)),
       );
       server.listen(port, host === '' ? undefined : host, () => resolve());
     });
