@@ -231,7 +231,7 @@ describe('webhook receiver', () => {
   it('fails to start with a ConfigError naming the setting when it cannot listen or read its files', async () => {
     const r = await receiver();
     const { port } = new URL(r.url);
-    await expect(startReceiver({ listen: `127.0.0.1:${port}`, tls: 'none' })).rejects.toThrow(/^webhook\.listen: the receiver cannot listen on 127\.0\.0\.1:\d+ \(EADDRINUSE\); free that port or set webhook\.listen to another);
+    await expect(startReceiver({ listen: `127.0.0.1:${port}`, tls: 'none' })).rejects.toThrow(/^webhook\.listen: the receiver cannot listen on 127\.0\.0\.1:\d+ \(EADDRINUSE\); free that port or set webhook\.listen to another/);
     await expect(startReceiver({ listen: '127.0.0.1:0', tls: { certFile: '/nonexistent/c.pem', keyFile: '/nonexistent/k.pem' } })).rejects.toThrow(/^webhook\.tls\.certFile: cannot read/);
   });
 });
