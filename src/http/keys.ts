@@ -21,7 +21,7 @@ export function parsePrivateKeyPem(pem: string): Ed25519KeyPair {
   try {
     key = createPrivateKey({ key: pem, format: 'pem' });
   } catch {
-    throw new KeyError('is not a PKCS8 PEM private key (expected "-----BEGIN PRIVATE KEY-----")');
+    throw new KeyError('is not a PKCS8 PEM private key (expected a PEM block labelled PRIVATE KEY)');
   }
   if (key.asymmetricKeyType !== 'ed25519') {
     throw new KeyError(`is a ${key.asymmetricKeyType ?? 'unknown'} key, not Ed25519`);
