@@ -25,7 +25,7 @@ describe('library API', () => {
   it('loads a config and runs a selection against the embedded reference server, returning the results', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'conformance-api-'));
     const { privateKey } = generateKeyPairSync('ed25519');
-    writeFileSync(join(dir, 'k.pem'), privateKey.export({ format: 'pem', type: 'pkcs8' }));
+    writeFileSync(join(dir, 'k.pem'), privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
     writeFileSync(join(dir, 'c.json'), JSON.stringify({ targets: { s: { baseUrl: 'https://s.example/v1/', clientId: 'c', clientSecret: '${S}', keyId: 'k', privateKeyFile: 'k.pem' } } }));
     const config = await api.loadConfig({ configPath: join(dir, 'c.json'), env: { S: 'secret' } });
     expect(config.targets.s).toMatchObject({ baseUrl: 'https://s.example/v1', clientSecret: 'secret', keyId: 'k' });

@@ -92,8 +92,8 @@ describe('SignedClient', () => {
     }, { maxBodyBytes: 32 * 1024 });
     const err = await client.send({ method: 'GET', path: '/big', token: TOKEN }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TransportError);
-    expect((err as TransportError).message).toMatch(/exceeds 32768 bytes/);
-    expect((err as TransportError).exchange.error).toMatch(/exceeds/);
+    expect((err as TransportError).message).toMatch(/^response body exceeded 32 KiB .*cut off while streaming$/);
+    expect((err as TransportError).exchange.error).toMatch(/exceeded/);
   });
 
   it('gives up on a server that never answers within the request timeout', async () => {
@@ -101,7 +101,7 @@ describe('SignedClient', () => {
     const started = Date.now();
     const err = await client.send({ method: 'GET', path: '/hang', token: TOKEN }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TransportError);
-    expect((err as TransportError).message).toMatch(/no complete response within 300 ms/);
+    expect((err as TransportError).message).toBe('no response within 300 ms');
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 

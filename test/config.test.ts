@@ -24,8 +24,8 @@ let counter = 0;
 function project(config: unknown, name = 'conformance.config.json'): string {
   const dir = path.join(root, `p${++counter}`);
   for (const sub of ['keys', 'ca', 'tls']) mkdirSync(path.join(dir, sub), { recursive: true });
-  writeFileSync(path.join(dir, 'keys', 'client.pem'), edPem);
-  writeFileSync(path.join(dir, 'keys', 'ec.pem'), ecPem);
+  writeFileSync(path.join(dir, 'keys', 'client.pem'), edPem, { mode: 0o600 });
+  writeFileSync(path.join(dir, 'keys', 'ec.pem'), ecPem, { mode: 0o600 });
   writeFileSync(path.join(dir, 'ca', 'ca.pem'), fakeCa);
   writeFileSync(path.join(dir, 'tls', 'cert.pem'), 'cert');
   writeFileSync(path.join(dir, 'tls', 'key.pem'), 'key');

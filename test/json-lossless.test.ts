@@ -2,7 +2,7 @@
 // ids beyond 2^53 are reported and compared exactly.
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { canonicalInteger, exactNumber, idKey, isUnsafeNumber, parseJson } from '../src/http/json.js';
+import { canonicalInteger, exactNumber, idKey, isUnsafeNumber, MAX_JSON_DEPTH, parseJson } from '../src/http/json.js';
 import { validateAgainst } from '../src/schemas.js';
 
 function parsed(text: string) {
@@ -79,8 +79,15 @@ describe('parseJson', () => {
     expect(validateAgainst('transaction', value)).toEqual([]);
   });
 
-  it('survives deep nesting and large bodies without overflowing the stack', () => {
-    const deep = `${'['.repeat(100_000)}12345678901234567890${']'.repeat(100_000)}`;
+  it('refuses nesting deeper than its guard at once, finds numbers up to it, and survives large bodies', () => {
+    // A hostile body nested 200,000 deep would overflow whatever walks the value later (schemas, reports).
+    const hostile = `${'['.repeat(200_000)}1${']'.repeat(200_000)}`;
+    const refusing = Date.now();
+    expect(parseJson(hostile)).toEqual({ ok: false, error: `the body is not usable JSON: nesting deeper than ${MAX_JSON_DEPTH} levels (at offset ${MAX_JSON_DEPTH})` });
+    expect(Date.now() - refusing).toBeLessThan(1000);
+    // Brackets inside strings are text, not nesting.
+    expect(parseJson(JSON.stringify({ s: '['.repeat(10_000) })).ok).toBe(true);
+    const deep = `${'['.repeat(MAX_JSON_DEPTH)}12345678901234567890${']'.repeat(MAX_JSON_DEPTH)}`;
     const r = parseJson(deep);
     expect(r.ok).toBe(true);
     expect(r.ok && r.unsafeNumbers[0]!.text).toBe('12345678901234567890');

@@ -2,6 +2,7 @@
 // and lets a negative check alter any part of it before or after signing, since those checks must send what a
 // correct client never would.
 import { randomUUID } from 'node:crypto';
+import { maxHeaderSize as httpMaxHeaderSize } from 'node:http';
 import { rootCertificates } from 'node:tls';
 import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
 import { contentDigest } from './digest.js';
@@ -84,18 +85,35 @@ export class TransportError extends Error {
   }
 }
 
+/**
+ * The request was never sent: it would have carried the client's credentials (bearer token, signature, client id) to
+ * an origin other than the target's. A TransportError, so every caller that copes with "no usable response" copes.
+ */
+export class CredentialsRefused extends TransportError {
+  constructor(
+    readonly origin: string,
+    exchange: Exchange,
+  ) {
+    super(exchange.error ?? `refused to send credentials to ${origin} (not the target's origin)`, exchange);
+    this.name = 'CredentialsRefused';
+  }
+}
+
 export type ExchangeSink = (exchange: Exchange) => void;
 
 export class SignedClient {
   readonly identity: ClientIdentity;
   readonly redactor: Redactor;
-  private readonly dispatcher: Dispatcher;
+  private readonly dispatcher: Agent;
+  /** The only origin requests go to: that of baseUrl. */
+  readonly origin: string;
   private readonly timeoutMs: number;
   private readonly maxBodyBytes: number;
   private nextSeq = 1;
 
   constructor(options: ClientOptions) {
     this.identity = { baseUrl: options.baseUrl.replace(/\/+$/, ''), clientId: options.clientId, keyId: options.keyId, privateKey: options.privateKey };
+    this.origin = new URL(this.identity.baseUrl).origin;
     this.redactor = options.redactor ?? new Redactor();
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -159,12 +177,21 @@ export class SignedClient {
       durationMs: 0,
       request: this.recordMessage(req.headers, req.body, { method: req.method, url: req.url }),
     };
-    const signals = [AbortSignal.timeout(timeoutMs), ...(limits.signal ? [limits.signal] : [])];
-    const signal = AbortSignal.any(signals);
     const finish = (): void => {
       exchange.durationMs = Date.now() - started;
       sink?.(exchange);
     };
+    // The one place every request passes: a link, a redirect or a check can name any URL, but the credentials every
+    // request carries (token, signature, client id) go to the target's origin only.
+    const origin = originOf(req.url);
+    if (origin !== this.origin) {
+      exchange.error = `refused to send credentials to ${origin ?? JSON.stringify(req.url)} (not the target's origin)`;
+      finish();
+      throw new CredentialsRefused(origin ?? req.url, exchange);
+    }
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = limits.signal ? AbortSignal.any([deadline, limits.signal]) : deadline;
+    const progress: Progress = { headers: false, received: 0, declared: undefined };
     try {
       const res = await undiciRequest(req.url, {
         method: req.method as Dispatcher.HttpMethod,
@@ -176,7 +203,12 @@ export class SignedClient {
         bodyTimeout: timeoutMs,
       });
       const headers = responseHeaders(res.headers);
-      const body = await readCapped(res.body, cap);
+      progress.headers = true;
+      const length = Number(headerValue(headers, 'content-length'));
+      if (Number.isSafeInteger(length) && length >= 0) progress.declared = length;
+      const body = await readCapped(res.body, cap, progress);
+      // Tokens a server hands out anywhere in a body are learnt before anything is recorded, not only in the excerpt.
+      if (body.byteLength > EXCERPT_BYTES) this.redactor.learn(new TextDecoder().decode(body));
       exchange.response = { status: res.statusCode, ...this.recordMessage(headers, body) };
       finish();
       return {
@@ -188,14 +220,21 @@ export class SignedClient {
         header: (name) => headerValue(headers, name),
       };
     } catch (err) {
-      exchange.error = describeTransportError(err, timeoutMs, cap, signal);
+      exchange.error = this.redactor.text(describeTransportError(err, { timeoutMs, cap, deadline, external: limits.signal, progress }));
       finish();
       throw new TransportError(exchange.error, exchange);
     }
   }
 
+  /** Closes the connections; requests still in flight after a second (a check that outlived its limit) are cut. */
   async close(): Promise<void> {
-    await this.dispatcher.close();
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), 1_000);
+    });
+    const closed = await Promise.race([this.dispatcher.close().then(() => 'closed' as const), grace]);
+    clearTimeout(timer);
+    if (closed === 'late') await this.dispatcher.destroy();
   }
 
   resolveUrl(path: string, query?: RequestSpec['query']): string {
@@ -237,32 +276,88 @@ function responseHeaders(raw: Record<string, string | string[] | undefined>): Ar
   return out;
 }
 
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How far a response got, for an error message that says what the server did. */
+interface Progress {
+  headers: boolean;
+  /** Body bytes received. */
+  received: number;
+  /** Content-Length, when the server sent one. */
+  declared: number | undefined;
+}
+
 class BodyTooLarge extends Error {}
 
 /** Reads a body while counting, so an endless or huge body is cut off at the cap instead of filling memory. */
-async function readCapped(body: AsyncIterable<Uint8Array> & { destroy(err?: Error): unknown }, cap: number): Promise<Uint8Array> {
+async function readCapped(body: AsyncIterable<Uint8Array> & { destroy(err?: Error): unknown }, cap: number, progress: Progress): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
-  let total = 0;
   for await (const chunk of body) {
-    total += chunk.byteLength;
-    if (total > cap) {
+    progress.received += chunk.byteLength;
+    if (progress.received > cap) {
       body.destroy();
-      throw new BodyTooLarge(`response body exceeds ${cap} bytes`);
+      throw new BodyTooLarge();
     }
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
 }
 
-function describeTransportError(err: unknown, timeoutMs: number, cap: number, signal: AbortSignal): string {
-  if (err instanceof BodyTooLarge) return `${err.message} (the cap is ${cap} bytes)`;
-  const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
-  const code = e.code ?? e.cause?.code;
-  if (signal.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return `no complete response within ${timeoutMs} ms${code ? ` (${code})` : ''}`;
+function formatBytes(n: number): string {
+  if (n < 1024) return `${n} bytes`;
+  if (n < 1024 * 1024) return `${+(n / 1024).toFixed(1)} KiB`;
+  if (n < 1024 ** 3) return `${+(n / 1024 ** 2).toFixed(1)} MiB`;
+  return `${+(n / 1024 ** 3).toFixed(1)} GiB`;
+}
+
+function formatMs(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${+(ms / 1000).toFixed(1)} s`;
+}
+
+// TLS verification failures, in words a server team acts on; the code stays in the message for searching.
+const TLS_CODES: Record<string, string> = {
+  ERR_TLS_CERT_ALTNAME_INVALID: "the server's TLS certificate does not match its host name",
+  DEPTH_ZERO_SELF_SIGNED_CERT: "the server's TLS certificate is self-signed and not trusted (give it in caFile)",
+  SELF_SIGNED_CERT_IN_CHAIN: "the server's TLS certificate chains to a CA that is not trusted (give the CA in caFile)",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "the server's TLS certificate cannot be verified (give its CA in caFile)",
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "the server's TLS certificate's issuer is not trusted (give the CA in caFile)",
+  CERT_HAS_EXPIRED: "the server's TLS certificate has expired",
+  CERT_NOT_YET_VALID: "the server's TLS certificate is not valid yet",
+};
+
+/** One line naming what the server did: the words first, undici's code after them. */
+function describeTransportError(err: unknown, at: { timeoutMs: number; cap: number; deadline: AbortSignal; external: AbortSignal | undefined; progress: Progress }): string {
+  const { progress } = at;
+  if (err instanceof BodyTooLarge) return `response body exceeded ${formatBytes(at.cap)} (the cap on one body; --max-body sets it), cut off while streaming`;
+  const e = err as { code?: unknown; message?: string; cause?: { code?: unknown; message?: string } };
+  // A DOMException (an abort) has a numeric code; only Node's and undici's string codes name anything.
+  const code = [e.cause?.code, e.code].find((c): c is string => typeof c === 'string');
+  const message = (e.cause?.message ?? e.message ?? String(err)).split('\n')[0] ?? 'request failed';
+  const within = formatMs(at.timeoutMs);
+  const timedOut = at.deadline.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
+  if (timedOut) {
+    if (code === 'UND_ERR_CONNECT_TIMEOUT') return `could not connect within ${within} (${code})`;
+    if (!progress.headers) return `no response within ${within}${code ? ` (${code})` : ''}`;
+    const of = progress.declared !== undefined ? ` of the ${progress.declared} its Content-Length announced` : '';
+    return `the response body did not finish within ${within}: ${progress.received} bytes received${of}${code ? ` (${code})` : ''}`;
   }
-  const message = (e.cause?.message ?? e.message ?? String(err)).split('\n')[0];
-  return code ? `${code}: ${message}` : message ?? 'request failed';
+  if (at.external?.aborted) return 'the request was cancelled: the check ended (its time limit or the run budget) before the response came';
+  // undici's limit is Node's --max-http-header-size.
+  if (code === 'UND_ERR_HEADERS_OVERFLOW') return `response headers exceeded the client's limit of ${formatBytes(httpMaxHeaderSize)} (${code})`;
+  if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || (progress.headers && progress.declared !== undefined && progress.received < progress.declared)) {
+    return `the server closed the connection after ${progress.received} of the ${progress.declared ?? '?'} body bytes its Content-Length announced${code ? ` (${code})` : ''}`;
+  }
+  if (code === 'ECONNRESET') return `the server reset the connection${progress.headers ? ' in the middle of the body' : ' before answering'} (ECONNRESET)`;
+  if (code === 'UND_ERR_SOCKET') return `the server closed the connection ${progress.headers ? 'in the middle of the body' : 'without an answer'} (${code}: ${message})`;
+  if (code?.startsWith('HPE_') || (err as Error)?.name === 'HTTPParserError') return `the response is not valid HTTP/1.1: ${message}${code ? ` (${code})` : ''}`;
+  if (code && TLS_CODES[code]) return `${TLS_CODES[code]} (${code}: ${message})`;
+  return code ? `${code}: ${message}` : message;
 }
 
 export function isMutating(method: string): boolean {

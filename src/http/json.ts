@@ -23,8 +23,17 @@ type Segment = string | number;
 /** Exact literals per container and member, for the numbers JSON.parse rounded (weak: they live as long as the value). */
 const exactLiterals = new WeakMap<object, Map<Segment, string>>();
 
+/**
+ * Deeper nesting is refused before parsing. No body of this interface nests more than a handful of levels; a hostile
+ * one nested 200,000 deep parses (V8's parser does not recurse) but would overflow the stack of anything that walks it
+ * afterwards: schema validation, JSON.stringify, a report.
+ */
+export const MAX_JSON_DEPTH = 256;
+
 export function parseJson(text: string): JsonResult {
   if (text.trim() === '') return { ok: false, error: 'the body is empty' };
+  const depth = nestingBeyond(text, MAX_JSON_DEPTH);
+  if (depth !== undefined) return { ok: false, error: `the body is not usable JSON: nesting deeper than ${MAX_JSON_DEPTH} levels (at offset ${depth})` };
   let value: unknown;
   try {
     value = JSON.parse(text) as unknown;
@@ -32,6 +41,23 @@ export function parseJson(text: string): JsonResult {
     return { ok: false, error: `the body is not JSON (${(e as Error).message.split('\n')[0]})` };
   }
   return { ok: true, value, unsafeNumbers: MAY_HOLD_UNSAFE.test(text) ? recordUnsafe(text, value) : [] };
+}
+
+/** The offset where brackets outside strings first nest deeper than `max`, or undefined. Linear, no recursion. */
+function nestingBeyond(text: string, max: number): number | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c /* \ */) i++;
+      else if (c === 0x22 /* " */) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      if (++depth > max) return i;
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) depth--;
+  }
+  return undefined;
 }
 
 /**

@@ -6,6 +6,10 @@ export const REDACTED = '[redacted]';
 const SECRET_JSON_MEMBER = /("(?:token|accessToken|access_token|refreshToken|refresh_token|clientSecret|client_secret|privateKey|private_key|secret|password)"\s*:\s*")((?:[^"\\]|\\.)*)(")/gi;
 const SECRET_FORM_FIELD = /(^|[&?])((?:clientSecret|client_secret|token|access_token|password)=)([^&]*)/gi;
 const MIN_SECRET_LENGTH = 4;
+// An Ed25519 signature as a structured-field byte sequence (64 bytes: 86 base64 characters and "=="), wherever a server
+// echoes it: it would let anyone replay the request until it expires. A SHA-512 digest has the same length, and is no
+// secret; a digest carries its algorithm name just before it.
+const SIGNATURE_BYTES = /(?<!sha-512=):[A-Za-z0-9+/]{86}==:/gi;
 
 export class Redactor {
   private readonly secrets = new Set<string>();
@@ -17,6 +21,8 @@ export class Redactor {
   /** Registers a secret; its URL-encoded and JSON-escaped forms are masked too. */
   add(secret: string | undefined): void {
     if (secret === undefined || secret.length < MIN_SECRET_LENGTH) return;
+    // Crash output is masked with every secret of the process (main.ts has no run at hand when it prints).
+    if (this !== processRedactor) processRedactor.add(secret);
     this.secrets.add(secret);
     this.secrets.add(encodeURIComponent(secret));
     this.secrets.add(new URLSearchParams({ s: secret }).toString().slice(2));
@@ -27,8 +33,15 @@ export class Redactor {
     }
   }
 
+  /** Registers the credentials a text carries in credential fields (a token in a body), without masking anything. */
+  learn(input: string): void {
+    for (const m of input.matchAll(SECRET_JSON_MEMBER)) this.add(m[2]);
+    for (const m of input.matchAll(SECRET_FORM_FIELD)) this.add(decodeFormValue(m[3] ?? ''));
+  }
+
   text(input: string): string {
-    let out = input.replace(SECRET_JSON_MEMBER, (_m, open: string, value: string, close: string) => {
+    let out = input.replace(SIGNATURE_BYTES, `:${REDACTED}:`);
+    out = out.replace(SECRET_JSON_MEMBER, (_m, open: string, value: string, close: string) => {
       this.add(value);
       return `${open}${REDACTED}${close}`;
     });
@@ -59,6 +72,12 @@ export class Redactor {
     return headers.map(([n, v]) => [n, this.header(n, v)]);
   }
 }
+
+/**
+ * Knows every secret any Redactor of this process was given: what an internal error or a crash prints is masked with
+ * it (src/cli/main.ts).
+ */
+export const processRedactor: Redactor = new Redactor();
 
 function decodeFormValue(value: string): string {
   try {

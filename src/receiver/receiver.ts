@@ -13,6 +13,7 @@ import type { WebhookConfig } from '../config/types.js';
 import { ConfigError } from '../errors.js';
 import { verifyContentDigest, type DigestVerdict } from '../http/digest.js';
 import { headerValue } from '../http/message.js';
+import { parseJson } from '../http/json.js';
 import { verifySignatureAsync, type SignatureVerdict } from '../http/signature.js';
 import { parseListen, receiverTls } from './certificate.js';
 
@@ -293,12 +294,9 @@ export class WebhookReceiver {
     const headers: Array<[string, string]> = [];
     for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
     const path = req.url ?? '/';
-    let payload: unknown;
-    try {
-      payload = JSON.parse(body.toString('utf8'));
-    } catch {
-      payload = undefined;
-    }
+    // Through the depth guard: a payload nested 200,000 deep would overflow whatever walks it later.
+    const parsed = parseJson(body.toString('utf8'));
+    const payload = parsed.ok ? parsed.value : undefined;
     const d: MutableDelivery = {
       seq: this.cursor() + 1,
       arrivedAt: Date.now(),

@@ -11,28 +11,63 @@ const EXCERPT = 300;
 export function describeResponse(res: HttpResponse): string {
   const text = res.exchange.response?.bodyExcerpt ?? '';
   const body = text.length > EXCERPT ? `${text.slice(0, EXCERPT)}…` : text;
-  return `${res.status}${body ? ` ${body}` : ''}`;
+  return `${res.status}${redirectNote(res)}${body ? ` ${body}` : ''}`;
+}
+
+/**
+ * For a 3xx: where it points. Redirects are never followed (a redirect to another origin would carry the credentials
+ * there), so a redirect where an answer is due is the server's failure, and the report names the origin it points to.
+ */
+export function redirectNote(res: HttpResponse): string {
+  if (res.status < 300 || res.status > 399) return '';
+  const location = res.exchange.response?.headers.find(([n]) => n.toLowerCase() === 'location')?.[1];
+  if (location === undefined) return ' (a redirect without Location)';
+  let target: URL;
+  try {
+    target = new URL(location, res.exchange.request.url);
+  } catch {
+    return ` (a redirect to ${JSON.stringify(location)}, not a URL)`;
+  }
+  const same = target.origin === new URL(res.exchange.request.url).origin;
+  return ` (a redirect to ${target.origin}${same ? ", the target's own origin" : ", another origin"}; redirects are not followed)`;
 }
 
 export function expectStatus(ctx: CheckContext, res: HttpResponse, status: number, what = `status ${status}`): void {
-  if (res.status !== status) ctx.fail(`expected ${status}, got ${res.status}`, { expected: what, observed: describeResponse(res), exchange: res.exchange });
+  if (res.status !== status) ctx.fail(`expected ${status}, got ${res.status}${redirectNote(res)}`, { expected: what, observed: describeResponse(res), exchange: res.exchange });
 }
 
 export function expectSuccess(ctx: CheckContext, res: HttpResponse, what = 'a 2xx answer'): void {
-  if (res.status < 200 || res.status > 299) ctx.fail(`expected 2xx, got ${res.status}`, { expected: what, observed: describeResponse(res), exchange: res.exchange });
+  if (res.status < 200 || res.status > 299) ctx.fail(`expected 2xx, got ${res.status}${redirectNote(res)}`, { expected: what, observed: describeResponse(res), exchange: res.exchange });
 }
 
 /** Any 4xx is a rejection (GUIDE: 400, 401, 403, 422… all count). A 2xx served what it should not; a 5xx crashed. */
 export function expectRejection(ctx: CheckContext, res: HttpResponse, expected: string): void {
   if (res.status >= 400 && res.status <= 499) return;
-  const verdict = res.status >= 500 ? `${res.status}: the server failed instead of rejecting the request` : `${res.status}: the server accepted the request`;
+  const verdict =
+    res.status >= 500
+      ? `${res.status}: the server failed instead of rejecting the request`
+      : res.status >= 300 && res.status <= 399
+        ? `${res.status}: a redirect instead of a rejection${redirectNote(res)}`
+        : `${res.status}: the server accepted the request`;
   ctx.fail(verdict, { expected, observed: describeResponse(res), exchange: res.exchange });
 }
 
 export function expectJson(ctx: CheckContext, res: HttpResponse): unknown {
   const parsed = parseJson(res.text);
-  if (!parsed.ok) ctx.fail(parsed.error, { expected: 'a JSON body', observed: describeResponse(res), exchange: res.exchange });
+  if (!parsed.ok) ctx.fail(`${parsed.error}${contentNote(res)}`, { expected: 'a JSON body', observed: describeResponse(res), exchange: res.exchange });
   return parsed.value;
+}
+
+/** Why a body may not be JSON, as the headers tell it: a content encoding nobody asked for, or another media type. */
+function contentNote(res: HttpResponse): string {
+  const encoding = res.header('content-encoding')?.trim();
+  // The client sends no Accept-Encoding and never decompresses: an inflated body could be gigabytes from a few bytes.
+  if (encoding && encoding.toLowerCase() !== 'identity') {
+    return `; the body is ${encoding}-encoded (Content-Encoding: ${encoding}) although the request accepted no encoding, and it is not decompressed`;
+  }
+  const type = res.header('content-type')?.split(';')[0]?.trim();
+  if (type === undefined) return '; the response has no Content-Type';
+  return /^application\/([a-z0-9.+-]*\+)?json$/i.test(type) ? '' : `; the response is ${type}, not application/json`;
 }
 
 /** Validates against schemas/<schema>.schema.json; a failure names the field path and the spec table. */

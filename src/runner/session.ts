@@ -4,6 +4,7 @@ import type { HttpResponse, SignedClient, ExchangeSink, RequestSpec } from '../h
 import { TransportError } from '../http/client.js';
 import { TargetError } from '../errors.js';
 import { parseJson } from '../http/json.js';
+import { redirectNote } from './expect.js';
 
 export interface TokenResult {
   token: string;
@@ -79,7 +80,7 @@ export class Session {
     const parsed = parseJson(res.text);
     const result = parsed.ok ? tokenRecordOf(parsed.value) : undefined;
     if (res.status < 200 || res.status > 299 || !result) {
-      const why = res.status >= 200 && res.status <= 299 ? 'answered without a token in the body' : `answered ${res.status}`;
+      const why = res.status >= 200 && res.status <= 299 ? 'answered without a token in the body' : `answered ${res.status}${redirectNote(res)}`;
       throw new TargetError(`no token: POST ${baseUrl}/oauth/token ${why}; check clientId, clientSecret, keyId and the private key of this target`);
     }
     this.client.redactor.add(result.token);
