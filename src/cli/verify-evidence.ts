@@ -1,0 +1,41 @@
+// `conformance verify-evidence DIR --public-key FILE`: the provider's side of `run --evidence`. Exit 0 verified,
+// 1 not verified (a file changed, another key signed), 2 when the check cannot be made (see evidence/verify.ts).
+import { readFile } from 'node:fs/promises';
+import { relative, resolve, isAbsolute } from 'node:path';
+import { ConfigError } from '../errors.js';
+import { parsePublicKey, verifyEvidence } from '../evidence/verify.js';
+import { MANIFEST } from '../evidence/package.js';
+import { visibleLine } from '../report/exchange-text.js';
+
+export interface VerifyEvidenceOptions {
+  publicKey: string;
+}
+
+export async function verifyEvidenceCommand(dir: string, opts: VerifyEvidenceOptions, out: { write(s: string): unknown } = process.stdout): Promise<number> {
+  let keyText: string;
+  try {
+    keyText = await readFile(opts.publicKey, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`--public-key ${opts.publicKey} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  const key = parsePublicKey(keyText, `--public-key ${opts.publicKey}`);
+  const verdict = await verifyEvidence(dir, key);
+
+  // Names come from the package, which may be hostile: shown with control characters escaped.
+  const width = Math.max(MANIFEST.length, ...verdict.files.map((f) => f.name.length), ...verdict.unlisted.map((n) => n.length));
+  const line = (mark: string, name: string, text: string) => out.write(`${mark} ${visibleLine(name).padEnd(width)}  ${visibleLine(text)}\n`);
+  const keyId = verdict.keyId !== undefined ? ` (the package names keyid ${JSON.stringify(verdict.keyId)})` : '';
+  line(verdict.signature.ok ? '✓' : '✗', MANIFEST, `${verdict.signature.detail}${keyId}`);
+  for (const file of verdict.files) line(file.ok ? '✓' : '✗', file.name, file.detail);
+  for (const name of verdict.unlisted) line('·', name, 'not in the manifest: not covered by the signature');
+  if (insideDir(dir, opts.publicKey)) {
+    out.write('note: the public key comes from the package itself: this shows the files are unchanged since signing, not who signed them; use the key the partner registered\n');
+  }
+  out.write(`${visibleLine(verdict.summary)}\n`);
+  return verdict.ok ? 0 : 1;
+}
+
+function insideDir(dir: string, file: string): boolean {
+  const rel = relative(resolve(dir), resolve(file));
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+}

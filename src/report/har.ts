@@ -1,0 +1,171 @@
+// Every exchange of the run as HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), so a reviewer can load the
+// traffic into browser devtools or any HAR viewer. The exchanges are the recorded ones, redacted at recording time;
+// nothing here sees a secret.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { STATUS_CODES } from 'node:http';
+import { dirname } from 'node:path';
+import type { Exchange, RecordedMessage } from '../http/exchange.js';
+import type { RunResult } from '../runner/types.js';
+import type { Reporter } from './reporter.js';
+import { formatSize } from './exchange-text.js';
+
+export class HarReporter implements Reporter {
+  constructor(private readonly filePath: string) {}
+
+  async onRunEnd(result: RunResult): Promise<void> {
+    await mkdir(dirname(this.filePath), { recursive: true });
+    await writeFile(this.filePath, harText(result), 'utf8');
+  }
+}
+
+interface NameValue {
+  name: string;
+  value: string;
+}
+
+export interface HarEntry {
+  startedDateTime: string;
+  time: number;
+  request: {
+    method: string;
+    url: string;
+    httpVersion: string;
+    cookies: NameValue[];
+    headers: NameValue[];
+    queryString: NameValue[];
+    postData?: { mimeType: string; text: string; comment?: string };
+    headersSize: -1;
+    bodySize: number;
+  };
+  response: {
+    status: number;
+    statusText: string;
+    httpVersion: string;
+    cookies: NameValue[];
+    headers: NameValue[];
+    content: { size: number; mimeType: string; text?: string; comment?: string };
+    redirectURL: string;
+    headersSize: -1;
+    bodySize: number;
+    /** Chrome's own field for a request that got no response. */
+    _error?: string;
+  };
+  cache: Record<string, never>;
+  timings: { blocked: -1; dns: -1; connect: -1; ssl: -1; send: number; wait: number; receive: number };
+  /** The check that sent it, or "session"; custom fields start with "_" (HAR 1.2). */
+  _checkId: string;
+  _seq: number;
+  /** Chrome devtools files an imported entry under this type; "fetch" puts the run's requests under Fetch/XHR. */
+  _resourceType: 'fetch';
+  comment?: string;
+}
+
+export interface Har {
+  log: {
+    version: '1.2';
+    creator: { name: string; version: string };
+    comment: string;
+    entries: HarEntry[];
+  };
+}
+
+export function toHar(result: RunResult): Har {
+  const exchanges = [...result.sessionExchanges, ...result.checks.flatMap((c) => c.exchanges)].sort((a, b) => a.seq - b.seq);
+  return {
+    log: {
+      version: '1.2',
+      creator: { name: 'conformance', version: result.run.suiteVersion },
+      comment: `conformance run against ${result.run.target} (${result.run.baseUrl}), spec ${result.run.specVersion}; secrets are shown as [redacted]`,
+      entries: exchanges.map(entry),
+    },
+  };
+}
+
+export function harText(result: RunResult): string {
+  return `${JSON.stringify(toHar(result), null, 2)}\n`;
+}
+
+// The recorder does not keep the protocol version; the client speaks HTTP/1.1.
+const HTTP_VERSION = 'HTTP/1.1';
+
+function entry(exchange: Exchange): HarEntry {
+  const { request, response } = exchange;
+  // The recorder measures one span, from sending to the end of the body: HAR's `wait` holds it, so time = the sum of timings.
+  const time = Math.max(0, exchange.durationMs);
+  const postData =
+    request.bodyExcerpt !== undefined
+      ? { mimeType: header(request, 'content-type') ?? '', text: request.bodyExcerpt, ...cutNote(request) }
+      : undefined;
+  return {
+    startedDateTime: exchange.startedAt,
+    time,
+    request: {
+      method: request.method,
+      url: request.url,
+      httpVersion: HTTP_VERSION,
+      cookies: [],
+      headers: headers(request),
+      queryString: queryString(request.url),
+      ...(postData ? { postData } : {}),
+      headersSize: -1,
+      bodySize: request.bodySize,
+    },
+    response: response
+      ? {
+          status: response.status,
+          statusText: STATUS_CODES[response.status] ?? '',
+          httpVersion: HTTP_VERSION,
+          cookies: [],
+          headers: headers(response),
+          content: {
+            size: response.bodySize,
+            mimeType: header(response, 'content-type') ?? 'x-unknown',
+            ...(response.bodyExcerpt !== undefined ? { text: response.bodyExcerpt } : {}),
+            ...cutNote(response),
+          },
+          redirectURL: header(response, 'location') ?? '',
+          headersSize: -1,
+          bodySize: response.bodySize,
+        }
+      : {
+          // HAR has no place for "no response": status 0 with the error is what Chrome writes and devtools shows.
+          status: 0,
+          statusText: '',
+          httpVersion: HTTP_VERSION,
+          cookies: [],
+          headers: [],
+          content: { size: 0, mimeType: 'x-unknown' },
+          redirectURL: '',
+          headersSize: -1,
+          bodySize: -1,
+          _error: exchange.error ?? 'no response recorded',
+        },
+    cache: {},
+    timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait: time, receive: 0 },
+    _checkId: exchange.checkId,
+    _seq: exchange.seq,
+    _resourceType: 'fetch',
+    ...(exchange.error !== undefined ? { comment: exchange.error } : {}),
+  };
+}
+
+function headers(message: RecordedMessage): NameValue[] {
+  return message.headers.map(([name, value]) => ({ name, value }));
+}
+
+function header(message: RecordedMessage, name: string): string | undefined {
+  return message.headers.find(([n]) => n.toLowerCase() === name)?.[1];
+}
+
+function queryString(url: string): NameValue[] {
+  try {
+    return [...new URL(url).searchParams].map(([name, value]) => ({ name, value }));
+  } catch {
+    return [];
+  }
+}
+
+function cutNote(message: RecordedMessage): { comment?: string } {
+  if (!message.bodyTruncated) return {};
+  return { comment: `the report kept only the start of this ${formatSize(message.bodySize)} body` };
+}

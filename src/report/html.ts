@@ -1,0 +1,335 @@
+// The certification report a partner hands to a reviewer who did not see the run: one HTML file that opens offline in
+// any browser and reads without JavaScript. The evidence of each failure is the same text the terminal and JUnit
+// reports show (exchange-text.ts); here it is only laid out and HTML-escaped.
+import { createHash } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { CheckResult, Outcome, RunResult } from '../runner/types.js';
+import type { Reporter } from './reporter.js';
+import { exchangeSections, findingSections, formatDuration, visible, visibleLine, type Labelled } from './exchange-text.js';
+import { bySuite } from './by-suite.js';
+import { jsonReportText } from './json.js';
+
+export class HtmlReporter implements Reporter {
+  constructor(private readonly filePath: string) {}
+
+  async onRunEnd(result: RunResult): Promise<void> {
+    await mkdir(dirname(this.filePath), { recursive: true });
+    await writeFile(this.filePath, htmlReport(result), 'utf8');
+  }
+}
+
+export const INFO_SECTION_TITLE = 'Choices this server made where the spec is open';
+
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/**
+ * Text safe inside an element or a quoted attribute. Every string a server could have influenced goes through here:
+ * markup is escaped, and control and bidi characters are shown as \u escapes so nothing on the page is hidden or reordered.
+ */
+export function escapeHtml(text: string): string {
+  return visible(text).replace(/[&<>"']/g, (ch) => ENTITIES[ch]!);
+}
+
+/** Like escapeHtml, for text that must stay on one line. */
+function escapeLine(text: string): string {
+  return visibleLine(text).replace(/[&<>"']/g, (ch) => ENTITIES[ch]!);
+}
+
+/** SHA-256 (hex) of the JSON report's exact text, so a reviewer can tie this page to the JSON file it summarises. */
+export function jsonReportDigest(result: RunResult): string {
+  return createHash('sha256').update(jsonReportText(result), 'utf8').digest('hex');
+}
+
+const OUTCOME_WORD: Record<Outcome, string> = { pass: 'pass', fail: 'FAIL', warn: 'warning', skip: 'skipped', error: 'error' };
+
+/** The class that colours a result: a warning that fails the run under --fail-on should is shown as a failure. */
+function tone(check: CheckResult): string {
+  if (check.outcome === 'warn') return check.failsRun ? 'fail' : 'warn';
+  return check.outcome;
+}
+
+function needsAttention(check: CheckResult): boolean {
+  return check.outcome === 'fail' || check.outcome === 'warn' || check.outcome === 'error';
+}
+
+function anchor(check: CheckResult): string {
+  return `check-${check.id.replace(/[^A-Za-z0-9._-]/g, '-')}`;
+}
+
+/** The whole page. Deterministic for a given result (no clock, no randomness), so an evidence package hashes stably. */
+export function htmlReport(result: RunResult): string {
+  const { run } = result;
+  const verdict = result.exitCode === 0 ? 'PASS' : 'FAIL';
+  const findings = result.checks.filter(needsAttention);
+  const info = result.checks.filter((c) => c.level === 'INFO');
+  const body = [
+    header(result, verdict),
+    cleanup(run.cleanup ?? []),
+    findings.length > 0
+      ? section('findings', `Failures and warnings (${findings.length})`, findings.map(finding).join('\n'))
+      : section('findings', 'Failures and warnings', '<p class="none">No check failed, warned or errored.</p>'),
+    section('suites', 'Results by suite', [...bySuite(result.checks)].map(([suite, checks]) => suiteTable(suite, checks)).join('\n')),
+    section('choices', INFO_SECTION_TITLE, choices(info)),
+    footer(result),
+  ].join('\n');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta name="generator" content="conformance ${escapeLine(run.suiteVersion)}">
+<title>Conformance report: ${escapeLine(run.target)} — ${verdict}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+${body}
+</main>
+<script>${SCRIPT}</script>
+</body>
+</html>
+`;
+}
+
+function section(id: string, title: string, content: string): string {
+  return `<section id="${id}">\n<h2>${escapeLine(title)}</h2>\n${content}\n</section>`;
+}
+
+function header(result: RunResult, verdict: 'PASS' | 'FAIL'): string {
+  const { run, totals } = result;
+  const failing = result.checks.filter((c) => c.failsRun && needsAttention(c)).length;
+  const because =
+    verdict === 'PASS'
+      ? `no check that fails the run failed (fail-on ${run.failOn})`
+      : `${failing} check${failing === 1 ? '' : 's'} ${failing === 1 ? 'fails' : 'fail'} the run (fail-on ${run.failOn})`;
+  const selection = run.selection.suites.join(', ') + (run.selection.grep !== undefined ? `; grep ${run.selection.grep}` : '');
+  const counts: Array<[number, string, string]> = [
+    [totals.passed, 'passed', 'pass'],
+    [totals.failed, 'failed', 'fail'],
+    [totals.warned, 'warned', 'warn'],
+    [totals.skipped, 'skipped', 'skip'],
+    [totals.errored, 'errored', 'error'],
+  ];
+  const rows: Array<[string, string]> = [
+    ['Target', escapeLine(run.target)],
+    ['Base URL', `<code>${escapeLine(run.baseUrl)}</code>`],
+    ['Suite version', `conformance ${escapeLine(run.suiteVersion)}`],
+    ['Spec version', escapeLine(run.specVersion)],
+    ['Date', escapeLine(displayDate(run.startedAt))],
+    ['Duration', escapeLine(formatDuration(run.durationMs))],
+    ['Suites', escapeLine(selection)],
+    ['Checks', `${totals.total}: ${counts.map(([n, word, cls]) => `<span class="${n > 0 ? cls : 'zero'}">${n} ${word}</span>`).join(', ')}`],
+  ];
+  return `<header>
+<div class="title">
+<h1>Conformance report</h1>
+<p class="subtitle">Investment Service Interface ${escapeLine(run.specVersion)} · ${escapeLine(run.target)}</p>
+</div>
+<div class="verdict-box ${verdict.toLowerCase()}"><p class="verdict">${verdict}</p><p class="because">${escapeLine(because)}</p></div>
+</header>
+<dl class="summary">
+${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('\n')}
+</dl>`;
+}
+
+function displayDate(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+function cleanup(problems: string[]): string {
+  if (problems.length === 0) return '';
+  return `<div class="cleanup" role="alert"><h2>Clean-up failed: restore by hand</h2><ul>${problems.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul></div>`;
+}
+
+/** The check's line: outcome, id, level, title, spec section. */
+function checkHeading(check: CheckResult): string {
+  return `<span class="pill ${tone(check)}">${OUTCOME_WORD[check.outcome]}</span> <code class="check-id">${escapeLine(check.id)}</code> <span class="level">${check.level}</span> <span class="check-title">${escapeLine(check.title)}</span> <span class="section">${escapeLine(check.spec.section)}</span>`;
+}
+
+function finding(check: CheckResult): string {
+  const shown = findingSections(check);
+  const named = check.exchanges.find((e) => e.seq === check.finding?.exchangeSeq) ?? check.exchanges.at(-1);
+  // The verdict's exchange is shown in full above; the set-up exchanges before it stay folded away.
+  const others = check.exchanges.filter((e) => e !== named);
+  const more =
+    others.length === 0
+      ? ''
+      : `<details class="more"><summary>${others.length} other exchange${others.length === 1 ? '' : 's'} of this check</summary>${others
+          .map((e) => `<h4>exchange #${e.seq}</h4>${evidence(exchangeSections(e))}`)
+          .join('')}</details>`;
+  return `<details class="finding ${tone(check)}" id="${anchor(check)}" open>
+<summary>${checkHeading(check)}</summary>
+${evidence(shown)}${observations(check.observations)}${more}
+</details>`;
+}
+
+const LABEL_CLASS: Record<string, string> = { spec: 'spec', expected: 'expected', observed: 'observed', error: 'observed', replay: 'replay' };
+
+function evidence(sections: Labelled[]): string {
+  const rows = sections.map(({ label, lines }) => {
+    const cls = LABEL_CLASS[label] ?? 'exchange';
+    const text = lines.map(escapeHtml).join('\n');
+    const content =
+      label === 'replay'
+        ? `<div class="curl-box"><pre class="curl">${text}</pre></div>`
+        : cls === 'exchange'
+          ? `<pre class="message"><span class="start-line">${escapeHtml(lines[0] ?? '')}</span>${lines.length > 1 ? `\n${lines.slice(1).map(escapeHtml).join('\n')}` : ''}</pre>`
+          : `<pre>${text}</pre>`;
+    return `<dt>${escapeLine(label)}</dt><dd class="${cls}">${content}</dd>`;
+  });
+  return `<dl class="evidence">\n${rows.join('\n')}\n</dl>`;
+}
+
+function observations(list: string[]): string {
+  if (list.length === 0) return '';
+  return `<ul class="observations">${list.map((o) => `<li>${escapeHtml(o)}</li>`).join('')}</ul>`;
+}
+
+function suiteTable(suite: string, checks: CheckResult[]): string {
+  const count = (pred: (c: CheckResult) => boolean) => checks.filter(pred).length;
+  const failed = count((c) => needsAttention(c));
+  const rows = checks.map((check) => {
+    const id = needsAttention(check) ? `<a href="#${anchor(check)}"><code>${escapeLine(check.id)}</code></a>` : `<code>${escapeLine(check.id)}</code>`;
+    const skip = check.outcome === 'skip' ? `<div class="note">skipped: ${escapeHtml(check.skipReason ?? 'no reason given')}</div>` : '';
+    const notes = check.level === 'INFO' ? '' : observations(check.observations);
+    return `<tr class="${tone(check)}"><td><span class="pill ${tone(check)}">${OUTCOME_WORD[check.outcome]}</span></td><td>${id}</td><td>${check.level}</td><td>${escapeLine(check.title)}${skip}${notes}</td><td>${escapeLine(check.spec.section)}</td></tr>`;
+  });
+  const summary = `${checks.length} check${checks.length === 1 ? '' : 's'}${failed > 0 ? `, <span class="fail">${failed} not passed</span>` : ''}`;
+  return `<h3 id="suite-${escapeLine(suite)}">${escapeLine(suite)} <span class="count">${summary}</span></h3>
+<table>
+<thead><tr><th>outcome</th><th>id</th><th>level</th><th>title</th><th>spec section</th></tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody>
+</table>`;
+}
+
+function choices(info: CheckResult[]): string {
+  if (info.length === 0) return '<p class="none">No INFO check ran.</p>';
+  const intro =
+    '<p class="intro">Where the spec leaves a point open ("not shown", "unresolved"), every reasonable variant passes; these checks record which one this server chose. They never fail a run.</p>';
+  const items = info.map((check) => {
+    const recorded =
+      check.outcome === 'skip'
+        ? `<p class="note">skipped: ${escapeHtml(check.skipReason ?? 'no reason given')}</p>`
+        : check.observations.length > 0
+          ? observations(check.observations)
+          : `<p class="note">nothing recorded${check.finding ? `: ${escapeHtml(check.finding.message)}` : ''}</p>`;
+    return `<li><div><code class="check-id">${escapeLine(check.id)}</code> <span class="check-title">${escapeLine(check.title)}</span> <span class="section">${escapeLine(check.spec.section)}</span></div><blockquote>${escapeHtml(check.spec.sentence)}</blockquote>${recorded}</li>`;
+  });
+  return `${intro}\n<ul class="choices">\n${items.join('\n')}\n</ul>`;
+}
+
+function footer(result: RunResult): string {
+  return `<footer>
+<p>SHA-256 of the JSON report of this run: <code class="digest">${jsonReportDigest(result)}</code></p>
+<p>That is the digest of the file <code>conformance run --json</code> writes (<code>report.json</code> in an evidence package): <code>sha256sum report.json</code> prints the same.
+Secrets (client secret, private key, bearer tokens, signatures) are shown as <code>[redacted]</code>; the curl commands name them as shell variables ($TOKEN, $SIGNATURE, …).</p>
+<p>conformance ${escapeLine(result.run.suiteVersion)} · spec ${escapeLine(result.run.specVersion)} · started ${escapeLine(result.run.startedAt)}, finished ${escapeLine(result.run.finishedAt)}</p>
+</footer>`;
+}
+
+// Only the copy buttons need script; the page reads the same without it (the curl text is selectable on its own).
+const SCRIPT = `
+for (const box of document.querySelectorAll('.curl-box')) {
+  const pre = box.querySelector('pre');
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'copy';
+  button.textContent = 'copy';
+  button.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(pre.textContent);
+      button.textContent = 'copied';
+    } catch {
+      const range = document.createRange();
+      range.selectNodeContents(pre);
+      getSelection().removeAllRanges();
+      getSelection().addRange(range);
+      button.textContent = 'selected: Ctrl-C';
+    }
+    setTimeout(() => { button.textContent = 'copy'; }, 1500);
+  });
+  box.append(button);
+}
+`;
+
+const STYLE = `
+:root { color-scheme: light; --fail: #b42318; --fail-bg: #fef3f2; --warn: #a15c07; --warn-bg: #fffaeb; --pass: #067647; --pass-bg: #ecfdf3;
+  --error: #862e9c; --error-bg: #f8f0fc; --skip: #667085; --skip-bg: #f2f4f7; --line: #d0d5dd; --muted: #475467; --code-bg: #f6f8fa; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans", sans-serif; color: #101828; background: #fff; }
+main { max-width: 1180px; margin: 0 auto; padding: 24px 28px 48px; }
+code, pre { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", "Liberation Mono", monospace; font-size: 13px; }
+pre { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
+h1 { margin: 0; font-size: 26px; }
+h2 { font-size: 20px; margin: 36px 0 12px; padding-bottom: 6px; border-bottom: 2px solid #eaecf0; }
+h3 { font-size: 16px; margin: 24px 0 8px; }
+h4 { margin: 14px 0 6px; font-size: 13px; color: var(--muted); }
+header { display: flex; justify-content: space-between; align-items: center; gap: 24px; flex-wrap: wrap; }
+.subtitle { margin: 4px 0 0; color: var(--muted); }
+.verdict-box { border-radius: 10px; padding: 10px 22px; text-align: center; border: 2px solid; }
+.verdict-box.pass { color: var(--pass); background: var(--pass-bg); }
+.verdict-box.fail { color: var(--fail); background: var(--fail-bg); }
+.verdict { margin: 0; font-size: 34px; font-weight: 800; letter-spacing: 0.08em; }
+.because { margin: 0; font-size: 13px; }
+dl.summary { display: grid; grid-template-columns: max-content minmax(0, 1fr) max-content minmax(0, 1fr); gap: 4px 18px; margin: 20px 0 0; padding: 14px 18px; background: #f9fafb; border: 1px solid #eaecf0; border-radius: 8px; }
+dl.summary dt { color: var(--muted); }
+dl.summary dd { margin: 0; overflow-wrap: anywhere; }
+@media (max-width: 760px) { dl.summary { grid-template-columns: max-content minmax(0, 1fr); } }
+span.fail { color: var(--fail); font-weight: 600; } span.warn { color: var(--warn); font-weight: 600; } span.error { color: var(--error); font-weight: 600; }
+span.pass { color: var(--pass); } span.skip, span.zero { color: var(--skip); }
+.cleanup { margin-top: 20px; padding: 12px 18px; border: 2px solid var(--fail); background: var(--fail-bg); color: var(--fail); border-radius: 8px; }
+.cleanup h2 { margin: 0 0 6px; border: 0; font-size: 17px; }
+.pill { display: inline-block; min-width: 62px; text-align: center; padding: 1px 8px; border-radius: 999px; font-size: 12px; font-weight: 700; text-transform: uppercase; letter-spacing: 0.03em; }
+.pill.pass { color: var(--pass); background: var(--pass-bg); } .pill.fail { color: #fff; background: var(--fail); }
+.pill.warn { color: #fff; background: #dc6803; } .pill.error { color: #fff; background: var(--error); } .pill.skip { color: var(--skip); background: var(--skip-bg); }
+.check-id { font-weight: 700; font-size: 14px; }
+.level { font-size: 12px; font-weight: 700; color: var(--muted); border: 1px solid var(--line); border-radius: 4px; padding: 0 5px; }
+.section { color: var(--muted); font-size: 13px; }
+.section::before { content: "§ "; }
+details.finding { border: 1px solid var(--line); border-left: 6px solid; border-radius: 8px; margin: 14px 0; padding: 0 16px 12px; background: #fff; }
+details.finding.fail { border-left-color: var(--fail); } details.finding.warn { border-left-color: #dc6803; } details.finding.error { border-left-color: var(--error); }
+details.finding > summary { cursor: pointer; padding: 12px 0 8px; list-style-position: outside; margin-left: 14px; }
+details.finding.fail > summary { color: var(--fail); } details.finding.fail > summary .check-title { color: #101828; }
+dl.evidence { display: grid; grid-template-columns: 86px 1fr; gap: 6px 12px; margin: 4px 0 0; }
+dl.evidence dt { font: 600 12px/1.9 ui-monospace, Menlo, Consolas, "DejaVu Sans Mono", monospace; color: var(--muted); text-transform: uppercase; text-align: right; }
+dl.evidence dd { margin: 0; min-width: 0; }
+dd > pre, dd > .curl-box > pre { padding: 6px 10px; border-radius: 6px; background: var(--code-bg); border: 1px solid #eaecf0; }
+dd.spec > pre { font-family: inherit; font-size: 14px; font-style: italic; background: #f5f8ff; border-color: #c7d7fe; border-left: 4px solid #444ce7; }
+dd.expected > pre { background: var(--pass-bg); border-color: #abefc6; border-left: 4px solid var(--pass); }
+dd.observed > pre { background: var(--fail-bg); border-color: #fecdca; border-left: 4px solid var(--fail); }
+details.warn dd.observed > pre { background: var(--warn-bg); border-color: #fedf89; border-left-color: #dc6803; }
+pre.message { max-height: 26em; overflow: auto; }
+.start-line { font-weight: 700; }
+.curl-box { position: relative; }
+dd > .curl-box > pre.curl { background: #101828; color: #f2f4f7; border-color: #101828; user-select: all; padding-right: 70px; }
+button.copy { position: absolute; top: 5px; right: 6px; font: 600 12px system-ui, sans-serif; padding: 2px 10px; border-radius: 5px; border: 1px solid #98a2b3; background: #fff; cursor: pointer; }
+ul.observations { margin: 8px 0 0; padding-left: 20px; color: var(--muted); font-size: 13px; }
+details.more { margin-top: 10px; } details.more > summary { cursor: pointer; color: var(--muted); font-size: 13px; }
+table { width: 100%; border-collapse: collapse; font-size: 14px; }
+th { text-align: left; font-size: 12px; text-transform: uppercase; letter-spacing: 0.04em; color: var(--muted); border-bottom: 2px solid #eaecf0; padding: 6px 8px; }
+td { border-bottom: 1px solid #eaecf0; padding: 6px 8px; vertical-align: top; }
+td:nth-child(2) code { white-space: nowrap; }
+tr.fail td { background: var(--fail-bg); } tr.warn td { background: var(--warn-bg); } tr.error td { background: var(--error-bg); }
+tr.fail a, tr.error a { color: var(--fail); font-weight: 700; }
+td ul.observations { margin-top: 2px; }
+.note { color: var(--muted); font-size: 13px; margin: 2px 0 0; }
+.count { font-weight: 400; font-size: 13px; color: var(--muted); margin-left: 8px; }
+.intro, .none { color: var(--muted); }
+ul.choices { list-style: none; padding: 0; }
+ul.choices > li { border: 1px solid #eaecf0; border-left: 4px solid #444ce7; border-radius: 6px; padding: 10px 14px; margin: 10px 0; }
+blockquote { margin: 6px 0; padding-left: 10px; border-left: 3px solid var(--line); color: var(--muted); font-style: italic; }
+footer { margin-top: 40px; padding-top: 12px; border-top: 1px solid #eaecf0; color: var(--muted); font-size: 13px; }
+.digest { font-size: 13px; color: #101828; background: var(--code-bg); padding: 1px 5px; border-radius: 4px; overflow-wrap: anywhere; }
+@media print { details.more { display: none; } pre.message { max-height: none; } button.copy { display: none; } }
+`;
+
+const hash = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+// Nothing but this page's own style and script may run or load: an escaping mistake could then not fetch or execute
+// anything, and the file provably needs no network.
+const CSP = `default-src 'none'; style-src ${hash(STYLE)}; script-src ${hash(SCRIPT)}; img-src data:; base-uri 'none'; form-action 'none'`;
