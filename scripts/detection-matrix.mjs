@@ -1,11 +1,12 @@
-// Writes docs/detection-matrix.md from a real run of every fault (npm run matrix). Uses the compiled engine.
+// Writes docs/detection-matrix.md (and .json, for `conformance explain`) from a real run of every fault (npm run matrix). Uses the compiled engine.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { detectionMatrix, renderMatrix } from '../dist/src/matrix/detection.js';
+import { detectionMatrix, renderMatrix, renderMatrixJson } from '../dist/src/matrix/detection.js';
 import { suites } from '../dist/suites/index.js';
 
 const reasons = JSON.parse(readFileSync(new URL('../docs/detection-reasons.json', import.meta.url), 'utf8'));
 const matrix = await detectionMatrix(suites, { reasons });
 writeFileSync(new URL('../docs/detection-matrix.md', import.meta.url), renderMatrix(matrix, suites));
+writeFileSync(new URL('../docs/detection-matrix.json', import.meta.url), renderMatrixJson(matrix));
 const written = new Set(suites.map((s) => s.name));
 const pending = matrix.rows.filter((r) => !written.has(r.fault.suite)).length;
 const missed = matrix.rows.filter((r) => written.has(r.fault.suite) && r.caughtBy.length === 0).map((r) => r.fault.name);

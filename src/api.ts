@@ -6,9 +6,14 @@ import type { RunResult } from './runner/types.js';
 import { ReporterMux, type Reporter } from './report/reporter.js';
 import { JunitReporter } from './report/junit.js';
 import { JsonReporter } from './report/json.js';
+import { HtmlReporter } from './report/html.js';
+import { HarReporter } from './report/har.js';
+import { EvidenceReporter, checkEvidenceDir } from './evidence/package.js';
 import { startLocalTarget } from './targets/local.js';
 import type { VariantName } from './reference/variant.js';
 import { ConfigError } from './errors.js';
+import { loadExpectedFailures, type ExpectedFailure } from './runner/expected-failures.js';
+import { failedIdsFromReport } from './runner/rerun.js';
 import { suites } from '../suites/index.js';
 
 export interface RunOptions {
@@ -24,6 +29,12 @@ export interface RunOptions {
   junit?: string;
   /** Write the JSON report to this path. */
   json?: string;
+  /** Write the self-contained HTML report to this path. */
+  html?: string;
+  /** Write every exchange as HAR 1.2 to this path. */
+  har?: string;
+  /** Write a signed evidence package (reports, manifest, signature with the target's key) into this directory. */
+  evidence?: string;
   /** More reporters (e.g. the terminal one). */
   reporters?: Reporter[];
   long?: boolean;
@@ -37,6 +48,14 @@ export interface RunOptions {
   requestTimeoutMs?: number;
   checkTimeoutMs?: number;
   maxBodyBytes?: number;
+  /** Time for the whole run in ms (default 30 minutes); past it the checks left are reported as errors. */
+  budgetMs?: number;
+  /** Known deviations: the path of a JSON file (schemas/expected-failures.schema.json, relative to cwd), or the entries. */
+  expectedFailures?: string | readonly ExpectedFailure[];
+  /** Run only the checks that failed, warned or errored in this JSON report of an earlier run (relative to cwd). */
+  rerunFailed?: string;
+  /** Run only these check ids (with suites and grep, a check must match all). */
+  checkIds?: string[];
 }
 
 export async function run(options: RunOptions = {}): Promise<RunResult> {
@@ -44,6 +63,19 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   const reporters: Reporter[] = [...(options.reporters ?? [])];
   if (options.junit) reporters.push(new JunitReporter(options.junit));
   if (options.json) reporters.push(new JsonReporter(options.json));
+  if (options.html) reporters.push(new HtmlReporter(options.html));
+  if (options.har) reporters.push(new HarReporter(options.har));
+  // Checked before a server is started or a request sent: a bad directory should cost nothing.
+  if (options.evidence) await checkEvidenceDir(options.evidence);
+  // Files the selection depends on are read first too: a typo in them is a usage error before any request.
+  const knownIds = suites.flatMap((s) => s.checks.map((c) => c.id));
+  const expectedFailures = typeof options.expectedFailures === 'string' ? await loadExpectedFailures(options.expectedFailures, knownIds, options.cwd) : options.expectedFailures;
+  let ids = options.checkIds;
+  if (options.rerunFailed !== undefined) {
+    const failed = (await failedIdsFromReport(options.rerunFailed, options.cwd)).filter((id) => knownIds.includes(id) && (!ids || ids.includes(id)));
+    if (failed.length === 0) throw new ConfigError(`--rerun-failed: ${options.rerunFailed} lists no failed, warned or errored check that this version has: nothing to rerun`);
+    ids = failed;
+  }
 
   let target: ResolvedTarget;
   let stop: (() => Promise<void>) | undefined;
@@ -57,10 +89,12 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     target = selectTarget(config, name);
   }
   try {
+    // The package is signed with the target's own request-signing key, which only exists once the target is resolved.
+    if (options.evidence) reporters.push(new EvidenceReporter(options.evidence, { keyId: target.keyId, privateKey: target.privateKey }));
     return await runChecks({
       target,
       suites,
-      selection: { suites: options.suites, grep: options.grep },
+      selection: { suites: options.suites, grep: options.grep, ...(ids ? { ids } : {}) },
       failOn: options.failOn,
       reporter: new ReporterMux(reporters),
       flags: {
@@ -72,6 +106,8 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       requestTimeoutMs: options.requestTimeoutMs,
       checkTimeoutMs: options.checkTimeoutMs,
       maxBodyBytes: options.maxBodyBytes,
+      budgetMs: options.budgetMs,
+      ...(expectedFailures ? { expectedFailures } : {}),
     });
   } finally {
     await stop?.();

@@ -8,5 +8,7 @@ export { contentDigest, verifyContentDigest } from './http/digest.js';
 export type { HttpMessage } from './http/message.js';
 export type { Exchange } from './http/exchange.js';
 export type { RunResult, CheckResult, CheckInfo, Level, Outcome, Totals, RunInfo } from './runner/types.js';
+export type { ExpectedFailureMark } from './runner/types.js';
+export type { ExpectedFailure } from './runner/expected-failures.js';
 export type { Reporter } from './report/reporter.js';
 export { UserError, ConfigError, TargetError } from './errors.js';

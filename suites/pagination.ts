@@ -240,6 +240,11 @@ export default defineSuite('pagination', 'Pagination: paging meta, limits, page 
       section: 'Paging meta (list responses)',
       sentence: 'nextPage — Next page offset; totalCount — Total number of returnable results. Pagination and sorting: page — the page offset.',
     },
+    explain: {
+      sends: 'four page walks, each following meta.nextPage from the first page (never computing page numbers itself): GET /transactions with the default limit and with an odd limit, GET /accounts with limit=1, GET /instruments with limit=2',
+      passes: 'every walk ends, and returns exactly meta.totalCount items, each id once',
+      fails: 'a nextPage that never ends the walk, an item on two pages, an item without its id, a missing totalCount, or fewer or more items than totalCount',
+    },
     async run(ctx) {
       const walks: Array<{ what: string; path: string; query: Query; idField: string; maxPages?: number }> = [
         { what: 'transactions, default limit', path: '/transactions', query: transactionsQuery(ctx), idField: 'transactionId' },

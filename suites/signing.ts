@@ -213,6 +213,11 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     title: 'a request whose signature expired 10 minutes ago is rejected',
     level: 'MUST',
     spec: { section: 'Authentication 5; RFC 9421 §2.3', sentence: '`created` and `expires` are Unix times — a signature past its expires is invalid.' },
+    explain: {
+      sends: 'GET /customers/{customerId}, correct in every way except that its signature was created 660 s and expired 600 s before sending (far beyond any clock skew a server tolerates)',
+      passes: 'any 4xx: the server refuses a signature past its expires',
+      fails: 'a 2xx (the server served a request on an expired signature, so a captured request can be replayed forever) or a 5xx (it crashed on it)',
+    },
     async run(ctx) {
       // Ten minutes, not seconds: no server's tolerance for clock skew reaches that far.
       const now = nowSeconds();

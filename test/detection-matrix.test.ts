@@ -1,8 +1,8 @@
 // The detection matrix end to end: every fault is caught by its own suite, the clean server (both variants) fails
-// nothing, every check is caught failing by some fault (or has a reason), and docs/detection-matrix.md is current.
+// nothing, every check is caught failing by some fault (or has a reason), and docs/detection-matrix.md and .json are current.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { detectionMatrix, renderMatrix, type DetectionMatrix } from '../src/matrix/detection.js';
+import { detectionMatrix, renderMatrix, renderMatrixJson, type DetectionMatrix } from '../src/matrix/detection.js';
 import { FAULTS } from '../src/reference/faults/catalog.js';
 import { suites } from '../suites/index.js';
 
@@ -46,5 +46,9 @@ describe('detection matrix', () => {
 
   it('is written, current, in docs/detection-matrix.md (regenerate with npm run matrix)', () => {
     expect(readFileSync(new URL('../docs/detection-matrix.md', import.meta.url), 'utf8')).toBe(renderMatrix(matrix, suites));
+  });
+
+  it('is written, current, in docs/detection-matrix.json too (what conformance explain reads)', () => {
+    expect(readFileSync(new URL('../docs/detection-matrix.json', import.meta.url), 'utf8')).toBe(renderMatrixJson(matrix));
   });
 });

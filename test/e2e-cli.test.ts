@@ -118,7 +118,7 @@ describe('conformance run against a configured target', () => {
       ],
     });
     dir = tmp();
-    writeFileSync(join(dir, 'partner.pem'), key.privateKeyPem);
+    writeFileSync(join(dir, 'partner.pem'), key.privateKeyPem, { mode: 0o600 });
     writeFileSync(
       join(dir, 'conformance.config.json'),
       JSON.stringify({

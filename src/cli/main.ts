@@ -3,8 +3,21 @@
 import { Command, CommanderError, Option } from 'commander';
 import { UserError } from '../errors.js';
 import { suiteVersion } from '../version.js';
+import { parseDuration, DEFAULT_BUDGET_MS } from '../runner/budget.js';
+import { processRedactor } from '../http/redact.js';
+import { visible, visibleLine } from '../report/exchange-text.js';
 
 export async function main(argv: string[]): Promise<void> {
+  // An error that escapes every handler (an emitter with no error listener, say) still ends in one masked line, with
+  // the documented exit code, not Node's stack trace.
+  const crash = (err: unknown): void => {
+    process.exitCode = exitCodeFor(err);
+    process.exit();
+  };
+  process.on('uncaughtException', crash);
+  process.on('unhandledRejection', crash);
+  // For the project's own tests: the peak memory of a run against a hostile server (test/e2e-hostile.test.ts).
+  if (process.env.CONFORMANCE_REPORT_MAXRSS) process.on('exit', () => process.stderr.write(`conformance: maxrss ${process.resourceUsage().maxRSS} KiB\n`));
   const program = new Command('conformance')
     .description('Checks an Investment Service Interface implementation against its specification.')
     .version(suiteVersion(), '-V, --version')
@@ -20,7 +33,12 @@ export async function main(argv: string[]): Promise<void> {
     .option('-g, --grep <pattern>', 'run only checks whose id or title matches this regular expression')
     .option('--junit <file>', 'write a JUnit XML report')
     .option('--json <file>', 'write a JSON report')
+    .option('--html <file>', 'write a self-contained HTML report for a reviewer')
+    .option('--har <file>', 'write every exchange as HAR 1.2 (opens in browser devtools)')
+    .option('--evidence <dir>', 'write a certification package: the reports, a manifest of digests, signed with the target\'s key')
     .addOption(new Option('--fail-on <level>', 'which failures fail the run: must, or should (warnings too)').choices(['must', 'should']).default('must'))
+    .option('--expected-failures <file>', 'known deviations (JSON: {"expectedFailures": [{"id", "reason", "expires"}]}): listed failures do not fail the run, listed passes do')
+    .option('--rerun-failed <report>', 'run only the checks that failed, warned or errored in this JSON report of an earlier run')
     .option('--long', 'also run checks that take long (token expiry after 60 minutes)', false)
     .option('--allow-mutations', 'let the USSD crawler follow links that place (amount) or cancel (cancelMode=true) an order', false)
     .option('--ussd-max-views <n>', 'cap on the views the USSD crawler visits (default 500)', parsePositiveInt)
@@ -29,6 +47,7 @@ export async function main(argv: string[]): Promise<void> {
     .option('--fault <names>', 'target local only: comma-separated faults for the reference server (see serve --list-faults)')
     .option('--timeout <ms>', 'time limit of one request in milliseconds', parsePositiveInt, 10_000)
     .option('--max-body <bytes>', 'cap on one response body in bytes', parsePositiveInt, 4 * 1024 * 1024)
+    .option('--budget <duration>', 'time for the whole run, e.g. 90s, 10m, 1h; past it the checks left are reported as errors (default 30m)', parseBudget, DEFAULT_BUDGET_MS)
     .action(async (opts: Record<string, unknown>) => {
       const { runCommand } = await import('./run.js');
       process.exitCode = await runCommand(opts as never);
@@ -43,6 +62,54 @@ export async function main(argv: string[]): Promise<void> {
     .action(async (opts: Record<string, unknown>) => {
       const { listCommand } = await import('./list.js');
       process.exitCode = listCommand(opts as never);
+    });
+
+  program
+    .command('explain')
+    .description('one check in full: its spec sentence, what it sends, what passes and fails, the faults that prove it')
+    .argument('<id>', 'a check id, as conformance list prints it')
+    .option('--json', 'machine-readable output')
+    .action(async (id: string, opts: Record<string, unknown>) => {
+      const { explainCommand } = await import('./explain.js');
+      process.exitCode = explainCommand(id, opts as never);
+    });
+
+  program
+    .command('coverage')
+    .description('each section and requirement table of the spec against the checks that cover it, and what is not covered and why')
+    .option('--json', 'machine-readable output')
+    .action(async (opts: Record<string, unknown>) => {
+      const { coverageCommand } = await import('./coverage.js');
+      process.exitCode = coverageCommand(opts as never);
+    });
+
+  program
+    .command('keygen')
+    .description('make an Ed25519 request-signing key: the private key to a 0600 file, the public key (PEM, JWK) to register')
+    .option('-o, --out <dir>', 'folder for conformance-ed25519.pem (default: the current folder)')
+    .action(async (opts: Record<string, unknown>) => {
+      const { keygenCommand } = await import('./keygen.js');
+      process.exitCode = await keygenCommand(opts as never);
+    });
+
+  program
+    .command('init')
+    .description('write a starter conformance.config.json, with a note per part and secrets as ${ENV} references')
+    .option('-t, --target <name>', 'name of the target to set up', 'staging')
+    .option('-o, --out <file>', 'where to write it (default: ./conformance.config.json); an existing file is never replaced')
+    .action(async (opts: Record<string, unknown>) => {
+      const { initCommand } = await import('./init.js');
+      process.exitCode = await initCommand(opts as never);
+    });
+
+  program
+    .command('verify-evidence')
+    .description('check an evidence package: the manifest\'s signature with the partner\'s public key, then every file\'s digest')
+    .argument('<dir>', 'the package directory (conformance run --evidence DIR)')
+    .requiredOption('--public-key <file>', 'the partner\'s Ed25519 public key: SPKI PEM, JWK, or the raw 32 bytes in base64')
+    .action(async (dir: string, opts: Record<string, unknown>) => {
+      const { verifyEvidenceCommand } = await import('./verify-evidence.js');
+      process.exitCode = await verifyEvidenceCommand(dir, opts as never);
     });
 
   program
@@ -73,6 +140,12 @@ function parsePositiveInt(value: string): number {
   return n;
 }
 
+function parseBudget(value: string): number {
+  const ms = parseDuration(value);
+  if (ms === undefined) throw new UserError(`--budget: "${value}" is not a duration; write it like 90s, 10m or 1h`, 2);
+  return ms;
+}
+
 function parsePort(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UserError(`"${value}" is not a port (0 to 65535)`, 2);
@@ -84,12 +157,14 @@ function exitCodeFor(err: unknown): number {
     // Help and version are not errors; commander has already printed everything else.
     return err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help' ? 0 : 2;
   }
+  // Messages may quote a server (a TLS error, an HTTP parse error) or, in a crash, anything: secrets masked, escapes shown.
+  const shown = (text: string): string => visibleLine(processRedactor.text(text));
   if (err instanceof UserError) {
-    process.stderr.write(`conformance: ${err.message}\n`);
+    process.stderr.write(`conformance: ${shown(err.message)}\n`);
     return err.exitCode;
   }
   const e = err as Error;
-  process.stderr.write(`conformance: internal error: ${e?.message ?? String(err)} (set CONFORMANCE_DEBUG=1 for details, and please report it)\n`);
-  if (process.env.CONFORMANCE_DEBUG) process.stderr.write(`${e?.stack ?? ''}\n`);
+  process.stderr.write(`conformance: internal error: ${shown(e?.message ?? String(err))} (set CONFORMANCE_DEBUG=1 for details, and please report it)\n`);
+  if (process.env.CONFORMANCE_DEBUG) process.stderr.write(`${visible(processRedactor.text(e?.stack ?? ''))}\n`);
   return 4;
 }

@@ -1,5 +1,7 @@
 import { run } from '../api.js';
 import { humanReporterForStdout } from '../report/human.js';
+import { failedIdsFromReport } from '../runner/rerun.js';
+import { suites } from '../../suites/index.js';
 
 export interface RunCommandOptions {
   target: string;
@@ -8,6 +10,9 @@ export interface RunCommandOptions {
   grep?: string;
   junit?: string;
   json?: string;
+  html?: string;
+  har?: string;
+  evidence?: string;
   failOn: 'must' | 'should';
   long: boolean;
   allowMutations: boolean;
@@ -15,12 +20,29 @@ export interface RunCommandOptions {
   ussdMaxDepth?: number;
   timeout: number;
   maxBody: number;
+  /** Milliseconds, parsed from "90s", "10m", "1h". */
+  budget: number;
   variant?: 'strict' | 'alt';
   fault?: string;
+  expectedFailures?: string;
+  rerunFailed?: string;
 }
 
 /** `conformance run`: returns the exit code (0 pass, 1 a check that fails the run failed). */
 export async function runCommand(opts: RunCommandOptions): Promise<number> {
+  let checkIds: string[] | undefined;
+  if (opts.rerunFailed !== undefined) {
+    // Read here rather than left to run(): an earlier run that failed nothing is a success to report, not an error.
+    const failed = await failedIdsFromReport(opts.rerunFailed);
+    const known = new Set(suites.flatMap((s) => s.checks.map((c) => c.id)));
+    const gone = failed.filter((id) => !known.has(id));
+    if (gone.length > 0) process.stderr.write(`conformance: --rerun-failed: ${gone.length} check(s) of the report no longer exist in this version and are left out: ${gone.join(', ')}\n`);
+    checkIds = failed.filter((id) => known.has(id));
+    if (checkIds.length === 0) {
+      process.stdout.write(`conformance: ${opts.rerunFailed} has no failed, warned or errored check to rerun\n`);
+      return 0;
+    }
+  }
   const result = await run({
     target: opts.target,
     config: opts.config,
@@ -28,6 +50,9 @@ export async function runCommand(opts: RunCommandOptions): Promise<number> {
     grep: opts.grep,
     junit: opts.junit,
     json: opts.json,
+    html: opts.html,
+    har: opts.har,
+    evidence: opts.evidence,
     failOn: opts.failOn,
     long: opts.long,
     allowMutations: opts.allowMutations,
@@ -35,6 +60,9 @@ export async function runCommand(opts: RunCommandOptions): Promise<number> {
     ussdMaxDepth: opts.ussdMaxDepth,
     requestTimeoutMs: opts.timeout,
     maxBodyBytes: opts.maxBody,
+    budgetMs: opts.budget,
+    ...(opts.expectedFailures !== undefined ? { expectedFailures: opts.expectedFailures } : {}),
+    ...(checkIds ? { checkIds } : {}),
     reporters: [humanReporterForStdout()],
     local: { ...(opts.variant ? { variant: opts.variant } : {}), ...(opts.fault ? { faults: opts.fault.split(',').map((f) => f.trim()).filter(Boolean) } : {}) },
   });

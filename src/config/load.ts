@@ -1,6 +1,6 @@
 // Reads conformance.config.json (or --config FILE) into resolved targets. Every problem a user can cause becomes one
 // ConfigError line naming the field and what to do; no message ever quotes a secret (client secret, key text).
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { access, constants, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
@@ -28,6 +28,8 @@ export interface LoadConfigOptions {
    * name (other than the built-in one) is a ConfigError listing the known names.
    */
   target?: string;
+  /** Where a warning goes (a private key file others can read); default stderr, one line each. */
+  warn?: (line: string) => void;
 }
 
 interface Validators {
@@ -57,7 +59,7 @@ interface RawTarget {
   privateKey?: string;
   privateKeyFile?: string;
   caFile?: string;
-  fixtures?: Partial<Record<FixtureName, number | string>>;
+  fixtures?: Partial<Record<FixtureName, number | string>> & { $comment?: string };
   webhook?: { listen?: string; publicUrl?: string; tls?: string | { certFile: string; keyFile: string } };
 }
 
@@ -110,7 +112,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     // Substitution comes before the second validation so a ${VAR} value is checked for what it turned out to be.
     const substituted = substituteEnv(raw.targets[name], env, prefix);
     if (!targetValidator(substituted)) throw new ConfigError(schemaMessage(targetValidator.errors ?? [], prefix, file));
-    resolved[name] = await resolveTarget(name, substituted as RawTarget, dir);
+    resolved[name] = await resolveTarget(name, substituted as RawTarget, dir, options.warn ?? ((line) => process.stderr.write(`${line}\n`)));
   }
   return { path: file, targets: resolved };
 }
@@ -140,7 +142,7 @@ function unknownTarget(name: string, names: string[], file: string | undefined):
 // ---------------------------------------------------------------------------------------------------------------
 // Resolution of one validated target: files read, paths absolute, key parsed.
 
-async function resolveTarget(name: string, t: RawTarget, dir: string): Promise<ResolvedTarget> {
+async function resolveTarget(name: string, t: RawTarget, dir: string, warn: (line: string) => void): Promise<ResolvedTarget> {
   const at = (...rest: string[]): string => formatPath(['targets', name, ...rest]);
 
   const baseUrl = t.baseUrl.replace(/\/+$/, '');
@@ -153,6 +155,7 @@ async function resolveTarget(name: string, t: RawTarget, dir: string): Promise<R
   if (t.privateKeyFile !== undefined) {
     keyLabel = `${at('privateKeyFile')} (${t.privateKeyFile})`;
     privateKeyPem = await readText(dir, t.privateKeyFile, keyLabel);
+    warnIfExposed(path.resolve(dir, t.privateKeyFile), keyLabel, warn);
   } else {
     keyLabel = at('privateKey');
     privateKeyPem = unescapeNewlines(t.privateKey ?? '');
@@ -169,7 +172,8 @@ async function resolveTarget(name: string, t: RawTarget, dir: string): Promise<R
   }
 
   const fixtures: Fixtures = {};
-  for (const [key, value] of Object.entries(t.fixtures ?? {}) as Array<[FixtureName, number | string]>) {
+  for (const [key, value] of Object.entries(t.fixtures ?? {}) as Array<[FixtureName | '$comment', number | string]>) {
+    if (key === '$comment') continue;
     fixtures[key] = toId(value, at('fixtures', key));
   }
 
@@ -257,6 +261,19 @@ async function readText(dir: string, given: string, label: string): Promise<stri
   } catch (err) {
     throw new ConfigError(`config: ${label} ${fsProblem(err)}${located(file, given)}: check the path; a relative path starts from the config file's folder`);
   }
+}
+
+/** Like ssh: a private key that group or others may read is a key that may have leaked. Warned, not refused. */
+function warnIfExposed(file: string, label: string, warn: (line: string) => void): void {
+  if (process.platform === 'win32') return;
+  let mode: number;
+  try {
+    mode = statSync(file).mode & 0o777;
+  } catch {
+    return;
+  }
+  if ((mode & 0o077) === 0) return;
+  warn(`conformance: warning: ${label} is readable by ${mode & 0o007 ? 'others' : 'its group'} (mode ${mode.toString(8).padStart(4, '0')}); a private key must be readable by you only: chmod 600 ${file}`);
 }
 
 async function readablePath(dir: string, given: string, label: string): Promise<string> {
@@ -458,6 +475,10 @@ const MISSING_HINT: Record<string, string> = {
 const EXPECTED: Record<string, string> = {
   '': 'a JSON object with "targets", e.g. {"targets": {"staging": {…}}}',
   $schema: 'a path or URL of the schema, e.g. "./node_modules/conformance/schemas/config.schema.json"',
+  $comment: 'a string (a note for people, ignored)',
+  'target.$comment': 'a string (a note for people, ignored)',
+  'fixtures.$comment': 'a string (a note for people, ignored)',
+  'webhook.$comment': 'a string (a note for people, ignored)',
   targets: 'an object mapping each target name to its settings',
   target: 'an object with baseUrl, clientId, clientSecret, keyId and privateKeyFile or privateKey',
   baseUrl: 'an http or https URL including /v1, without query, fragment or user name, e.g. "https://staging.example.com/v1"',
@@ -504,7 +525,8 @@ function schemaMessage(errors: ErrorObject[], prefix: JsonPath, file: string): s
   switch (first.keyword) {
     case 'additionalProperties': {
       const extra = String(params.additionalProperty);
-      const known = Object.keys((first.parentSchema?.properties as object | undefined) ?? {});
+      // $comment (and $schema) are allowed but are no setting a typo could have meant.
+      const known = Object.keys((first.parentSchema?.properties as object | undefined) ?? {}).filter((k) => k !== '$comment');
       const guess = closest(extra, known);
       const fix = guess ? `did you mean "${guess}"?` : `remove it, or use one of ${known.join(', ')}`;
       return `config: ${formatPath([...where, extra])} is not a known property: ${fix}`;
@@ -542,7 +564,8 @@ function fieldKey(where: JsonPath): string {
   if (parts[0] !== 'targets' || parts.length < 2) return parts.join('.');
   const inner = parts.slice(2);
   if (inner.length === 0) return 'target';
-  if (inner[0] === 'fixtures' && inner.length === 2) return 'fixtures.*';
+  if (inner.length === 1 && inner[0] === '$comment') return 'target.$comment';
+  if (inner[0] === 'fixtures' && inner.length === 2 && inner[1] !== '$comment') return 'fixtures.*';
   return inner.join('.');
 }
 

@@ -96,16 +96,35 @@ export function humanReporterForStdout(
 export function renderResults(result: RunResult, c: ChalkInstance, verbose: boolean): string[] {
   const idWidth = Math.max(0, ...result.checks.map((r) => r.id.length));
   const lines: string[] = [];
-  for (const [suite, checks] of bySuite(result.checks)) {
+  // Known deviations are shown apart, after the suites, so the suites show only what counts for the verdict.
+  const expected = result.checks.filter((r) => r.expected?.status === 'expected');
+  for (const [suite, checks] of bySuite(result.checks.filter((r) => !expected.includes(r)))) {
     lines.push(c.bold(suite));
     for (const check of checks) lines.push(...renderCheck(check, c, idWidth, verbose));
     // A failure's details already end with a blank line.
     if (lines.at(-1) !== '') lines.push('');
   }
+  if (expected.length > 0) {
+    lines.push(c.bold('expected failures') + c.dim(' (listed in --expected-failures; they do not fail the run)'));
+    for (const check of expected) lines.push(...renderExpected(check, c, idWidth));
+    lines.push('');
+  }
   // Clean-up that failed leaves state on the target: say so loudly, with what to do by hand.
   for (const problem of result.run.cleanup ?? []) lines.push(c.red.bold(`CLEAN-UP FAILED: ${visibleLine(problem)}`));
   lines.push(timeLine(result, c));
-  lines.push(summaryLine(result.totals, c));
+  const listed = expected.length > 0 ? c.dim(`; ${expected.length} of them expected (listed), not failing the run`) : '';
+  lines.push(summaryLine(result.totals, c) + listed);
+  return lines;
+}
+
+function renderExpected(check: CheckResult, c: ChalkInstance, idWidth: number): string[] {
+  const lines = [`  ${c.yellow(SYMBOL[check.outcome])} ${check.id.padEnd(idWidth)}  ${c.dim(check.level.padEnd(6))}  ${visibleLine(check.spec.section)} — ${visibleLine(check.title)}`];
+  const expires = check.expected?.expires ? `   (until ${check.expected.expires})` : '';
+  const sections = [
+    { label: 'reason', lines: textLines(`${check.expected?.reason ?? ''}${expires}`) },
+    { label: 'observed', lines: textLines(check.finding?.message ?? check.outcome) },
+  ];
+  lines.push(...renderLabelled(sections, { indent: INDENT, styleLabel: c.cyan }));
   return lines;
 }
 

@@ -26,8 +26,13 @@ export class JsonReporter implements Reporter {
 
   async onRunEnd(result: RunResult): Promise<void> {
     await mkdir(dirname(this.filePath), { recursive: true });
-    await writeFile(this.filePath, `${JSON.stringify(toJsonReport(result), null, 2)}\n`, 'utf8');
+    await writeFile(this.filePath, jsonReportText(result), 'utf8');
   }
+}
+
+/** The JSON report exactly as written: the HTML report's footer digest and the evidence manifest hash these bytes. */
+export function jsonReportText(result: RunResult): string {
+  return `${JSON.stringify(toJsonReport(result), null, 2)}\n`;
 }
 
 export function toJsonReport(result: RunResult): JsonReport {
@@ -45,7 +50,11 @@ export function toJsonReport(result: RunResult): JsonReport {
 function runInfo(run: RunInfo): RunInfo {
   return {
     ...pick(run, ['target', 'baseUrl', 'suiteVersion', 'specVersion', 'startedAt', 'finishedAt', 'durationMs', 'failOn']),
-    selection: { suites: [...run.selection.suites], ...(run.selection.grep !== undefined ? { grep: run.selection.grep } : {}) },
+    selection: {
+      suites: [...run.selection.suites],
+      ...(run.selection.grep !== undefined ? { grep: run.selection.grep } : {}),
+      ...(run.selection.ids !== undefined ? { ids: [...run.selection.ids] } : {}),
+    },
     ...(run.cleanup ? { cleanup: [...run.cleanup] } : {}),
   };
 }
@@ -57,6 +66,7 @@ function checkResult(check: CheckResult): CheckResult {
     ...(check.finding ? { finding: pick(check.finding, ['message', 'expected', 'observed', 'exchangeSeq']) } : {}),
     ...(check.skipReason !== undefined ? { skipReason: check.skipReason } : {}),
     observations: [...check.observations],
+    ...(check.expected ? { expected: pick(check.expected, ['reason', 'expires', 'status']) } : {}),
     exchanges: check.exchanges.map(exchange),
   };
 }

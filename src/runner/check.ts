@@ -1,9 +1,23 @@
 import type { CheckInfo, Level, SpecRef, SuiteName } from './types.js';
 import type { CheckContext } from './context.js';
 
+/**
+ * What `conformance explain` says about a check, for a reader who has not seen its code. Optional: without it,
+ * explain derives the three lines from the title, the level and the kind of check (see src/cli/explain.ts).
+ */
+export interface CheckExplanation {
+  /** The request(s) the check sends, in a sentence. */
+  sends: string;
+  /** What the server must answer for the check to pass. */
+  passes: string;
+  /** What makes it fail (or warn, for a SHOULD). */
+  fails: string;
+}
+
 export interface CheckDefinition extends CheckInfo {
   /** Per-check time limit in ms; the runner's default applies when absent. */
   timeoutMs?: number;
+  explain?: CheckExplanation;
   run(ctx: CheckContext): Promise<void>;
 }
 
@@ -20,6 +34,7 @@ export function defineCheck(def: {
   level: Level;
   spec: SpecRef;
   timeoutMs?: number;
+  explain?: CheckExplanation;
   run(ctx: CheckContext): Promise<void>;
 }): Omit<CheckDefinition, 'suite'> {
   return def;

@@ -1,6 +1,7 @@
 // Runs the selected checks against one target. One check's failure, exception, timeout or hang never stops the others;
 // results come back in declaration order whatever order they finished in.
-import { SignedClient, TransportError } from '../http/client.js';
+import { CredentialsRefused, SignedClient, TransportError } from '../http/client.js';
+import { BudgetSpent, DEFAULT_BUDGET_MS } from './budget.js';
 import { Redactor } from '../http/redact.js';
 import type { Exchange } from '../http/exchange.js';
 import type { ResolvedTarget } from '../config/types.js';
@@ -10,6 +11,7 @@ import type { CheckDefinition, SuiteDefinition } from './check.js';
 import { CheckContext, type RunFlags } from './context.js';
 import { CheckFailed, CheckSkipped } from './outcomes.js';
 import { selectChecks, type Selection } from './select.js';
+import { applyExpectedFailure, checkKnownIds, utcDay, type ExpectedFailure } from './expected-failures.js';
 import { Session } from './session.js';
 import { startReceiver, type WebhookReceiver } from '../receiver/receiver.js';
 import type { CheckResult, Finding, Outcome, RunResult, Totals } from './types.js';
@@ -31,6 +33,12 @@ export interface RunChecksOptions {
   maxBodyBytes?: number;
   /** How long a webhook check waits for a delivery, in ms (the receiver's default, 10 s, when absent). */
   webhookDeadlineMs?: number;
+  /** Time for the whole run, in ms (default 30 minutes): past it, the checks left are errors and the run ends. */
+  budgetMs?: number;
+  /** Known deviations (--expected-failures): listed failures do not fail the run, listed passes do. */
+  expectedFailures?: readonly ExpectedFailure[];
+  /** The day expiry dates are compared with (YYYY-MM-DD, UTC); today by default. */
+  today?: string;
 }
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 60_000;
@@ -41,6 +49,9 @@ export const DEFAULT_USSD_MAX_DEPTH = 12;
 export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
   const { target } = options;
   const checks = selectChecks(options.suites, options.selection);
+  const expected = new Map((options.expectedFailures ?? []).map((e) => [e.id, e]));
+  checkKnownIds(options.expectedFailures ?? [], options.suites.flatMap((s) => s.checks.map((c) => c.id)));
+  const today = options.today ?? utcDay();
   const failOn = options.failOn ?? 'must';
   const started = Date.now();
   const redactor = new Redactor([target.clientSecret, target.privateKeyPem, Buffer.from(target.privateKey).toString('base64'), Buffer.from(target.privateKey).toString('base64url')]);
@@ -67,11 +78,16 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
     await session.token();
     options.reporter?.onRunStart?.({ target: target.name, baseUrl: target.baseUrl, checks: checks.map(infoOf) });
     const results: CheckResult[] = [];
+    const budget = { budgetMs: options.budgetMs ?? DEFAULT_BUDGET_MS, deadline: started + (options.budgetMs ?? DEFAULT_BUDGET_MS), spent: false };
     for (const check of checks) {
       options.reporter?.onCheckStart?.(infoOf(check));
-      const result = await runOne(check, { target, client, session, flags, failOn, receiver, timeoutMs: check.timeoutMs ?? options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS });
-      results.push(result);
-      options.reporter?.onCheckEnd?.(result);
+      const result =
+        Date.now() >= budget.deadline
+          ? budgetSpentResult(check, budget)
+          : await runOne(check, { target, client, session, flags, failOn, receiver, budget, timeoutMs: check.timeoutMs ?? options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS });
+      const counted = applyExpectedFailure(result, expected.get(check.id), today);
+      results.push(counted);
+      options.reporter?.onCheckEnd?.(counted);
     }
     const revokeProblem = await session.revoke();
     const cleanup = [...(revokeProblem ? [revokeProblem] : []), ...(receiver?.leftovers.values() ?? [])];
@@ -86,13 +102,14 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
         finishedAt: new Date(finished).toISOString(),
         durationMs: finished - started,
         failOn,
-        selection: { suites: [...new Set(checks.map((c) => c.suite))], ...(options.selection?.grep ? { grep: options.selection.grep } : {}) },
+        selection: { suites: [...new Set(checks.map((c) => c.suite))], ...(options.selection?.grep ? { grep: options.selection.grep } : {}), ...(options.selection?.ids ? { ids: [...options.selection.ids] } : {}) },
         ...(cleanup.length > 0 ? { cleanup } : {}),
       },
       totals: totalsOf(results),
       checks: results,
       sessionExchanges,
-      exitCode: results.some((r) => r.failsRun) ? 1 : 0,
+      // A run cut short by its budget did not check everything: it cannot pass.
+      exitCode: results.some((r) => r.failsRun) || budget.spent ? 1 : 0,
     };
     await options.reporter?.onRunEnd(runResult);
     return runResult;
@@ -110,6 +127,8 @@ interface RunOneDeps {
   failOn: FailOn;
   receiver: WebhookReceiver | undefined;
   timeoutMs: number;
+  /** When the run's budget ends (ms since the epoch): a check still running then is stopped, and `spent` set. */
+  budget: { budgetMs: number; deadline: number; spent: boolean };
 }
 
 async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckResult> {
@@ -130,8 +149,10 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
   let finding: Finding | undefined;
   let skipReason: string | undefined;
   let timer: NodeJS.Timeout | undefined;
+  const left = deps.budget.deadline - started;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new CheckTimeout(deps.timeoutMs)), deps.timeoutMs);
+    if (left < deps.timeoutMs) timer = setTimeout(() => reject(new BudgetSpent(deps.budget.budgetMs)), Math.max(0, left));
+    else timer = setTimeout(() => reject(new CheckTimeout(deps.timeoutMs)), deps.timeoutMs);
   });
   try {
     await Promise.race([check.run(ctx), timeout]);
@@ -142,11 +163,16 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
     } else if (err instanceof CheckFailed) {
       outcome = check.level === 'MUST' ? 'fail' : 'warn';
       finding = err.finding;
+    } else if (err instanceof CredentialsRefused) {
+      // Not the server's silence but its link elsewhere: the finding names the origin it pointed at.
+      outcome = check.level === 'MUST' ? 'fail' : 'warn';
+      finding = { message: err.message, observed: err.message, exchangeSeq: err.exchange.seq };
     } else if (err instanceof TransportError) {
       // The server gave no usable answer (refused, reset, timed out, oversized): a finding against the server.
       outcome = check.level === 'MUST' ? 'fail' : 'warn';
       finding = { message: `no usable response: ${err.message}`, observed: err.message, exchangeSeq: err.exchange.seq };
-    } else if (err instanceof CheckTimeout) {
+    } else if (err instanceof CheckTimeout || err instanceof BudgetSpent) {
+      if (err instanceof BudgetSpent) deps.budget.spent = true;
       outcome = 'error';
       finding = { message: err.message };
     } else {
@@ -178,6 +204,12 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
     durationMs: Date.now() - started,
     failsRun,
   };
+}
+
+/** A check the budget left no time for: reported, not run. */
+function budgetSpentResult(check: CheckDefinition, budget: { budgetMs: number; spent: boolean }): CheckResult {
+  budget.spent = true;
+  return { ...infoOf(check), outcome: 'error', finding: { message: new BudgetSpent(budget.budgetMs).message }, observations: [], exchanges: [], durationMs: 0, failsRun: false };
 }
 
 class CheckTimeout extends Error {

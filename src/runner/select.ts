@@ -4,6 +4,8 @@ import type { CheckDefinition, SuiteDefinition } from './check.js';
 export interface Selection {
   suites?: string[];
   grep?: string;
+  /** Only these check ids (`--rerun-failed`); combined with suites and grep, a check must match all three. */
+  ids?: string[];
 }
 
 /** The checks a run executes, in declaration order: suites in registry order, checks in file order. */
@@ -24,7 +26,8 @@ export function selectChecks(suites: SuiteDefinition[], selection: Selection = {
   const checks = suites
     .filter((s) => !wanted || wanted.includes(s.name))
     .flatMap((s) => s.checks)
-    .filter((c) => !pattern || pattern.test(c.id) || pattern.test(c.title));
-  if (checks.length === 0) throw new ConfigError(`no check matches the selection${selection.grep ? ` --grep ${selection.grep}` : ''}; see 'conformance list'`);
+    .filter((c) => !pattern || pattern.test(c.id) || pattern.test(c.title))
+    .filter((c) => !selection.ids || selection.ids.includes(c.id));
+  if (checks.length === 0) throw new ConfigError(`no check matches the selection${selection.grep ? ` --grep ${selection.grep}` : ''}${selection.ids ? ' and the checks to rerun' : ''}; see 'conformance list'`);
   return checks;
 }

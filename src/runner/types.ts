@@ -47,6 +47,18 @@ export interface CheckResult extends CheckInfo {
   durationMs: number;
   /** Whether this result makes the run fail under the run's --fail-on policy. */
   failsRun: boolean;
+  /** Present when the check is listed in --expected-failures (src/runner/expected-failures.ts). */
+  expected?: ExpectedFailureMark;
+}
+
+/**
+ * A check listed as a known deviation. expected: it failed as listed and does not fail the run. stale: it passed, so
+ * it fails the run until the entry is removed. expired: past its date, it counts as if unlisted.
+ */
+export interface ExpectedFailureMark {
+  reason: string;
+  expires?: string;
+  status: 'expected' | 'stale' | 'expired';
 }
 
 export interface RunInfo {
@@ -58,7 +70,8 @@ export interface RunInfo {
   finishedAt: string;
   durationMs: number;
   failOn: 'must' | 'should';
-  selection: { suites: string[]; grep?: string };
+  /** ids: the checks of `--rerun-failed`, when the run was limited to them. */
+  selection: { suites: string[]; grep?: string; ids?: string[] };
   /** Clean-up that did not succeed (e.g. the run's token could not be revoked), for a person to finish by hand. */
   cleanup?: string[];
 }

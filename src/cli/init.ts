@@ -1,0 +1,101 @@
+// `conformance init [--target NAME] [--out FILE]`: a starter conformance.config.json. JSON has no comments, so each
+// part carries a "$comment" member (the config schema allows it there). Secrets are ${ENV} references, never values,
+// and fixtures start empty: a check whose fixture is missing is skipped, whereas a made-up id would fail it falsely.
+import { open } from 'node:fs/promises';
+import path from 'node:path';
+import { BUILTIN_TARGET, CONFIG_FILE_NAME } from '../config/load.js';
+import { ConfigError } from '../errors.js';
+import { fromPackageRoot, packageRoot } from '../paths.js';
+
+export interface InitOptions {
+  target?: string;
+  out?: string;
+  cwd?: string;
+}
+
+export const DEFAULT_INIT_TARGET = 'staging';
+/** The environment variables the starter config reads. */
+export const INIT_ENV = { clientSecret: 'CONFORMANCE_CLIENT_SECRET', privateKey: 'CONFORMANCE_PRIVATE_KEY' } as const;
+const INSTALLED_SCHEMA = './node_modules/conformance/schemas/config.schema.json';
+
+export async function initCommand(opts: InitOptions = {}, out: { write(text: string): unknown } = process.stdout): Promise<number> {
+  const { file, target } = await writeStarterConfig(opts);
+  out.write(
+    [
+      `Wrote ${file} with the target "${target}". Next:`,
+      `  1. replace the example values: baseUrl, clientId, keyId (and add the fixture ids you have)`,
+      `  2. make a signing key and register its public half: npx conformance keygen`,
+      `  3. export ${INIT_ENV.clientSecret} and ${INIT_ENV.privateKey} (the key's PEM text)`,
+      `  4. npx conformance run --target ${target}${path.basename(file) === CONFIG_FILE_NAME && path.dirname(file) === path.resolve(opts.cwd ?? process.cwd()) ? '' : ` --config ${path.relative(opts.cwd ?? process.cwd(), file) || file}`}`,
+      '',
+    ].join('\n'),
+  );
+  return 0;
+}
+
+export async function writeStarterConfig(opts: InitOptions = {}): Promise<{ file: string; target: string }> {
+  const target = opts.target ?? DEFAULT_INIT_TARGET;
+  if (target.trim() === '') throw new ConfigError('init: --target needs a name, e.g. "staging"');
+  if (target === BUILTIN_TARGET) throw new ConfigError(`init: "${BUILTIN_TARGET}" is the built-in target (the embedded reference server) and needs no config; choose another name, e.g. "staging"`);
+  const cwd = opts.cwd ?? process.cwd();
+  const file = path.resolve(cwd, opts.out ?? CONFIG_FILE_NAME);
+  const text = `${JSON.stringify(starterConfig(target, schemaReference(path.dirname(file))), null, 2)}\n`;
+  let handle;
+  try {
+    // 'wx': a config someone already edited is never replaced.
+    handle = await open(file, 'wx', 0o644);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw new ConfigError(`init: ${file} already exists and is not overwritten: edit it, or write elsewhere with --out FILE`);
+    throw new ConfigError(`init: cannot write ${file} (${code ?? 'unknown error'}): check the folder exists, or choose another with --out FILE`);
+  }
+  try {
+    await handle.writeFile(text, 'utf8');
+  } finally {
+    await handle.close();
+  }
+  return { file, target };
+}
+
+/** The starter document. Comments name variables without the ${…} form: $comment strings are substituted too. */
+export function starterConfig(target: string, schema: string): Record<string, unknown> {
+  return {
+    $schema: schema,
+    $comment:
+      'Starter configuration written by `conformance init`. Replace the example values with those the provider gave you. Secrets are never written here: any string may read an environment variable with the dollar-brace form used below. Every field is described in the schema named by $schema (editors show it) and in the README section "Pointing it at your server".',
+    targets: {
+      [target]: {
+        $comment: `The server checked by \`npx conformance run --target ${target}\`. baseUrl includes /v1. clientSecret comes from ${INIT_ENV.clientSecret}; privateKey from ${INIT_ENV.privateKey}, the PKCS8 PEM text of the client's Ed25519 key (\`npx conformance keygen\` makes one and prints the public half to register, and the keyId to use). To read the key from a file instead, replace privateKey with "privateKeyFile": "./conformance-ed25519.pem".`,
+        baseUrl: `https://${/^[a-z0-9-]+$/i.test(target) ? target.toLowerCase() : 'staging'}.example.com/v1`,
+        clientId: 'your-client-id',
+        clientSecret: `\${${INIT_ENV.clientSecret}}`,
+        keyId: 'your-key-id',
+        privateKey: `\${${INIT_ENV.privateKey}}`,
+        fixtures: {
+          $comment:
+            'Ids of existing records on the target; add those you have. customerId: a customer with accounts, assets and transactions; otherCustomerId: a second customer; accountId, assetId, transactionId: records of customerId; mutableCustomerId: the only customer a run changes (PUT /customers, restored afterwards); paginationCustomerId: a customer with enough records for several pages; unknownId: an id no record has. A check whose fixture is missing is skipped, never failed.',
+        },
+        webhook: {
+          $comment:
+            'The receiver the webhooks suite starts. The server must reach it over https: when it cannot reach this machine directly, put a tunnel or proxy in front, set publicUrl to its https address, and tls to "none" if the proxy terminates TLS.',
+          listen: '127.0.0.1:0',
+          tls: 'self-signed',
+        },
+      },
+    },
+  };
+}
+
+/**
+ * $schema as editors resolve it: relative to the config's folder. The package's own schema when the package sits in
+ * that folder's tree or in a node_modules above it; otherwise (npx from its cache, a global install) where a project
+ * install will put it.
+ */
+function schemaReference(dir: string): string {
+  const rel = path.relative(dir, packageRoot).split(path.sep).join('/');
+  const inTree = rel === '' || !rel.startsWith('..');
+  const inAncestorModules = /^(\.\.\/)*node_modules\/conformance$/.test(rel);
+  if (!inTree && !inAncestorModules) return INSTALLED_SCHEMA;
+  const schema = path.relative(dir, fromPackageRoot('schemas', 'config.schema.json')).split(path.sep).join('/');
+  return schema.startsWith('.') ? schema : `./${schema}`;
+}

@@ -1,0 +1,25 @@
+// docs/detection-matrix.json: which faults of the reference server prove each check can fail. Written by the matrix
+// generator next to the Markdown; `conformance explain` reads it from the package instead of importing the reference
+// server, so explaining a check never loads (or depends on) the server.
+import { readFileSync } from 'node:fs';
+import { fromPackageRoot } from '../paths.js';
+
+export const DETECTION_JSON_PATH = ['docs', 'detection-matrix.json'] as const;
+
+export interface DetectionJson {
+  $comment: string;
+  /** Every fault of the catalog, in catalog order, with the checks that caught it (empty: its suite is not written). */
+  faults: Array<{ name: string; suite: string; description: string; violates: string; caughtBy: string[] }>;
+  /** MUST and SHOULD checks no fault makes fail, with the reason (docs/detection-reasons.json). */
+  uncaught: Array<{ id: string; level: string; reason?: string }>;
+}
+
+/** The shipped matrix, or undefined when the file is missing or unreadable (an install without docs/). */
+export function readDetectionJson(file: string = fromPackageRoot(...DETECTION_JSON_PATH)): DetectionJson | undefined {
+  try {
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as DetectionJson;
+    return Array.isArray(doc.faults) && Array.isArray(doc.uncaught) ? doc : undefined;
+  } catch {
+    return undefined;
+  }
+}

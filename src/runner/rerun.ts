@@ -1,0 +1,32 @@
+// `--rerun-failed REPORT.json`: the checks an earlier run did not pass, read from its JSON report.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ConfigError } from '../errors.js';
+import { JSON_REPORT_FORMAT } from '../report/json.js';
+
+/** Outcomes worth running again: the server fell short (fail, warn) or the check could not finish (error). */
+const RERUN_OUTCOMES = new Set(['fail', 'warn', 'error']);
+
+/** The ids of the checks that failed, warned or errored in REPORT, in its order. Not a conformance report: exit 2. */
+export async function failedIdsFromReport(file: string, cwd: string = process.cwd()): Promise<string[]> {
+  const resolved = path.resolve(cwd, file);
+  let text: string;
+  try {
+    text = await readFile(resolved, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new ConfigError(`--rerun-failed: ${resolved} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? 'unknown error'})`}: give the JSON report of an earlier run (conformance run --json FILE)`);
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    doc = undefined;
+  }
+  const report = doc as { format?: unknown; checks?: unknown } | undefined;
+  const checks = report?.checks;
+  if (report?.format !== JSON_REPORT_FORMAT || !Array.isArray(checks) || !checks.every((c) => typeof c?.id === 'string' && typeof c?.outcome === 'string')) {
+    throw new ConfigError(`--rerun-failed: ${resolved} is not a conformance JSON report (format "${JSON_REPORT_FORMAT}"): give the file an earlier run wrote with --json FILE`);
+  }
+  return (checks as Array<{ id: string; outcome: string }>).filter((c) => RERUN_OUTCOMES.has(c.outcome)).map((c) => c.id);
+}
