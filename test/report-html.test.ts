@@ -83,6 +83,20 @@ describe('HtmlReporter', () => {
     expect(html).not.toMatch(/<link\b|\bsrc=|url\(/);
   });
 
+  it('shows a listed (expected) failure apart from the failures, with the server team\'s reason', () => {
+    const result = sampleRunResult();
+    const failed = result.checks.find((c) => c.id === 'signing.reject.expired')!;
+    failed.failsRun = false;
+    failed.expected = { reason: 'fix scheduled for release 4.2', expires: '2027-01-31', status: 'expected' };
+    const html = htmlReport(result);
+    const known = html.slice(html.indexOf('<section id="expected">'), html.indexOf('<section id="suites">'));
+    expect(known).toContain('Expected failures (1)');
+    expect(known).toContain('signing.reject.expired');
+    expect(known).toContain('expected failure (expected, listed until 2027-01-31): fix scheduled for release 4.2');
+    const findings = html.slice(html.indexOf('<section id="findings">'), html.indexOf('<section id="expected">'));
+    expect(findings).not.toContain('id="check-signing.reject.expired"');
+  });
+
   it('shows the run summary and the verdict', () => {
     const html = htmlReport(sampleRunResult());
     const page = text(html);

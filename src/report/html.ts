@@ -61,7 +61,10 @@ function anchor(check: CheckResult): string {
 export function htmlReport(result: RunResult): string {
   const { run } = result;
   const verdict = result.exitCode === 0 ? 'PASS' : 'FAIL';
-  const findings = result.checks.filter(needsAttention);
+  // A failure the server team listed as known (--expected-failures) is shown apart: it does not fail the run.
+  const isKnown = (c: CheckResult) => c.expected?.status === 'expected';
+  const findings = result.checks.filter((c) => needsAttention(c) && !isKnown(c));
+  const known = result.checks.filter((c) => needsAttention(c) && isKnown(c));
   const info = result.checks.filter((c) => c.level === 'INFO');
   const body = [
     header(result, verdict),
@@ -69,6 +72,9 @@ export function htmlReport(result: RunResult): string {
     findings.length > 0
       ? section('findings', `Failures and warnings (${findings.length})`, findings.map(finding).join('\n'))
       : section('findings', 'Failures and warnings', '<p class="none">No check failed, warned or errored.</p>'),
+    ...(known.length > 0
+      ? [section('expected', `Expected failures (${known.length}): known deviations listed by the server team`, known.map(finding).join('\n'))]
+      : []),
     section('suites', 'Results by suite', [...bySuite(result.checks)].map(([suite, checks]) => suiteTable(suite, checks)).join('\n')),
     section('choices', INFO_SECTION_TITLE, choices(info)),
     footer(result),
@@ -163,8 +169,15 @@ function finding(check: CheckResult): string {
           .join('')}</details>`;
   return `<details class="finding ${tone(check)}" id="${anchor(check)}" open>
 <summary>${checkHeading(check)}</summary>
-${evidence(shown)}${observations(check.observations)}${more}
+${knownReason(check)}${evidence(shown)}${observations(check.observations)}${more}
 </details>`;
+}
+
+function knownReason(check: CheckResult): string {
+  const mark = check.expected;
+  if (!mark) return '';
+  const until = mark.expires ? `, listed until ${escapeLine(mark.expires)}` : '';
+  return `<p class="known">expected failure (${escapeLine(mark.status)}${until}): ${escapeLine(mark.reason)}</p>`;
 }
 
 const LABEL_CLASS: Record<string, string> = { spec: 'spec', expected: 'expected', observed: 'observed', error: 'observed', replay: 'replay' };
@@ -321,6 +334,7 @@ td ul.observations { margin-top: 2px; }
 .note { color: var(--muted); font-size: 13px; margin: 2px 0 0; }
 .count { font-weight: 400; font-size: 13px; color: var(--muted); margin-left: 8px; }
 .intro, .none { color: var(--muted); }
+.known { margin: .4rem 0; padding: .3rem .6rem; background: var(--warn-bg, #fffaeb); border-left: 4px solid var(--warn, #dc6803); }
 ul.choices { list-style: none; padding: 0; }
 ul.choices > li { border: 1px solid #eaecf0; border-left: 4px solid #444ce7; border-radius: 6px; padding: 10px 14px; margin: 10px 0; }
 blockquote { margin: 6px 0; padding-left: 10px; border-left: 3px solid var(--line); color: var(--muted); font-style: italic; }
