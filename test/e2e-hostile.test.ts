@@ -2,7 +2,7 @@
 // front of the real reference server that misbehaves in one named way (test/hostile/). Whatever the server does, the
 // run must end by itself within its budget, in bounded memory, with a failed check that says what the server did,
 // the other checks still run, no stack trace, and no credential handed to anyone but the target.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HarReporter, harText, toHar, type Har } from '../src/report/har.js';
+import { harText, toHar, type Har } from '../src/report/har.js';
 import { run } from '../src/api.js';
 import { startLocalTarget, type LocalTarget } from '../src/targets/local.js';
 import { exchange, request, sampleChecks, sampleRunResult, TOKEN_FORM } from './helpers/run-result.js';

@@ -2,10 +2,9 @@
 // does not fail the run; a listed check that passes fails it ("remove it from the list"), so the list can only shrink
 // as the server is fixed; an entry past its expiry date counts no more. Same idea as pytest's strict xfail.
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { ConfigError } from '../errors.js';
+import { readOptionFile } from '../option-file.js';
 import { closestIds } from '../suggest.js';
 import { fromPackageRoot } from '../paths.js';
 import { locateJsonError } from '../config/load.js';
@@ -29,14 +28,7 @@ function validate(doc: unknown): ErrorObject[] {
 
 /** Reads and checks FILE; ids no check has are a ConfigError (exit 2) naming them. */
 export async function loadExpectedFailures(file: string, knownIds: readonly string[], cwd: string = process.cwd()): Promise<ExpectedFailure[]> {
-  const resolved = path.resolve(cwd, file);
-  let text: string;
-  try {
-    text = await readFile(resolved, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new ConfigError(`--expected-failures: ${resolved} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? 'unknown error'})`}: check the path`);
-  }
+  const { resolved, text } = await readOptionFile('--expected-failures', file, cwd, 'check the path');
   return parseExpectedFailures(text, resolved, knownIds);
 }
 

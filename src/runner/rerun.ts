@@ -1,7 +1,6 @@
 // `--rerun-failed REPORT.json`: the checks an earlier run did not pass, read from its JSON report.
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { ConfigError } from '../errors.js';
+import { readOptionFile } from '../option-file.js';
 import { JSON_REPORT_FORMAT } from '../report/json.js';
 
 /** Outcomes worth running again: the server fell short (fail, warn) or the check could not finish (error). */
@@ -9,14 +8,7 @@ const RERUN_OUTCOMES = new Set(['fail', 'warn', 'error']);
 
 /** The ids of the checks that failed, warned or errored in REPORT, in its order. Not a conformance report: exit 2. */
 export async function failedIdsFromReport(file: string, cwd: string = process.cwd()): Promise<string[]> {
-  const resolved = path.resolve(cwd, file);
-  let text: string;
-  try {
-    text = await readFile(resolved, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new ConfigError(`--rerun-failed: ${resolved} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? 'unknown error'})`}: give the JSON report of an earlier run (conformance run --json FILE)`);
-  }
+  const { resolved, text } = await readOptionFile('--rerun-failed', file, cwd, 'give the JSON report of an earlier run (conformance run --json FILE)');
   let doc: unknown;
   try {
     doc = JSON.parse(text);
