@@ -136,3 +136,33 @@ describe('Session', () => {
     expect(revoked).toEqual(['Bearer token-number-1', 'Bearer token-number-2']);
   });
 });
+
+describe('a check that runs out of time', () => {
+  it('gets a grace period to undo what it did, and a failed restore is reported with the clean-up problems', async () => {
+    const server = await targetServer();
+    const restoring = defineSuite('resources', 'test', [
+      defineCheck({
+        id: 'resources.x.late-restore',
+        title: 'changes something, then hangs past its limit',
+        level: 'MUST',
+        spec,
+        timeoutMs: 300,
+        async run(ctx) {
+          try {
+            await ctx.send({ method: 'GET', path: '/hang', timeoutMs: 450 });
+          } finally {
+            // The restore's request must still go out after the time limit, within the grace period.
+            await ctx.send({ method: 'GET', path: '/restore' });
+            ctx.fail('RESTORE FAILED: customer 7 was not put back');
+          }
+        },
+      }),
+    ]);
+    const result = await runChecks({ target: targetFor(`${server.origin}/v1`), suites: [restoring] });
+    const check = result.checks[0]!;
+    expect(check.outcome).toBe('error');
+    expect(check.finding!.message).toBe('the check did not finish within 300 ms; after it: RESTORE FAILED: customer 7 was not put back');
+    expect(server.received.some((r) => r.url === '/v1/restore')).toBe(true);
+    expect(result.run.cleanup).toEqual(['resources.x.late-restore: RESTORE FAILED: customer 7 was not put back']);
+  });
+});

@@ -69,6 +69,7 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
   const session = new Session(client, target.clientSecret, (e) => sessionExchanges.push(e));
   const flags: RunFlags = { long: false, allowMutations: false, ussdMaxViews: DEFAULT_USSD_MAX_VIEWS, ussdMaxDepth: DEFAULT_USSD_MAX_DEPTH, ...options.flags };
   let receiver: WebhookReceiver | undefined;
+  const lateCleanup: string[] = [];
 
   try {
     // Deliveries can only be received while the receiver listens: from before the first webhook check to the end of the
@@ -84,13 +85,13 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
       const result =
         Date.now() >= budget.deadline
           ? budgetSpentResult(check, budget)
-          : await runOne(check, { target, client, session, flags, failOn, receiver, budget, timeoutMs: check.timeoutMs ?? options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS });
+          : await runOne(check, { target, client, session, flags, failOn, receiver, budget, lateCleanup, timeoutMs: check.timeoutMs ?? options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS });
       const counted = applyExpectedFailure(result, expected.get(check.id), today);
       results.push(counted);
       options.reporter?.onCheckEnd?.(counted);
     }
     const revokeProblem = await session.revoke();
-    const cleanup = [...(revokeProblem ? [revokeProblem] : []), ...(receiver?.leftovers.values() ?? [])];
+    const cleanup = [...(revokeProblem ? [revokeProblem] : []), ...(receiver?.leftovers.values() ?? []), ...lateCleanup];
     const finished = Date.now();
     const runResult: RunResult = {
       run: {
@@ -129,7 +130,15 @@ interface RunOneDeps {
   timeoutMs: number;
   /** When the run's budget ends (ms since the epoch): a check still running then is stopped, and `spent` set. */
   budget: { budgetMs: number; deadline: number; spent: boolean };
+  /** Restores that failed in a check that ran out of time: reported with the run's clean-up problems. */
+  lateCleanup: string[];
 }
+
+/**
+ * After its time limit a check gets this long (at most its own limit again), network still open, to finish what it
+ * started (a PUT it must undo); only then are its requests cut. What it reports in that time is kept, so a failed restore is never lost.
+ */
+export const CHECK_CLEANUP_GRACE_MS = 15_000;
 
 async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckResult> {
   const started = Date.now();
@@ -154,8 +163,9 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
     if (left < deps.timeoutMs) timer = setTimeout(() => reject(new BudgetSpent(deps.budget.budgetMs)), Math.max(0, left));
     else timer = setTimeout(() => reject(new CheckTimeout(deps.timeoutMs)), deps.timeoutMs);
   });
+  const body = check.run(ctx);
   try {
-    await Promise.race([check.run(ctx), timeout]);
+    await Promise.race([body, timeout]);
   } catch (err) {
     if (err instanceof CheckSkipped) {
       outcome = 'skip';
@@ -174,7 +184,9 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
     } else if (err instanceof CheckTimeout || err instanceof BudgetSpent) {
       if (err instanceof BudgetSpent) deps.budget.spent = true;
       outcome = 'error';
-      finding = { message: err.message };
+      const late = await lateReport(body, Math.min(CHECK_CLEANUP_GRACE_MS, deps.timeoutMs, err instanceof BudgetSpent ? 2_000 : Infinity));
+      finding = late ? { message: `${err.message}; after it: ${late}` } : { message: err.message };
+      if (late && /RESTORE FAILED/.test(late)) deps.lateCleanup.push(`${check.id}: ${late}`);
     } else {
       outcome = 'error';
       finding = { message: `the check itself broke: ${(err as Error)?.message ?? String(err)}` };
@@ -204,6 +216,22 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
     durationMs: Date.now() - started,
     failsRun,
   };
+}
+
+/** What a timed-out check's body reported within the grace period (a failure message), if anything. */
+async function lateReport(body: Promise<void>, graceMs: number): Promise<string | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const grace = new Promise<'grace'>((resolve) => {
+    timer = setTimeout(() => resolve('grace'), graceMs);
+  });
+  try {
+    await Promise.race([body, grace]);
+    return undefined;
+  } catch (err) {
+    return err instanceof CheckFailed ? err.finding.message : undefined;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** A check the budget left no time for: reported, not run. */
