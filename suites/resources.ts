@@ -214,6 +214,7 @@ async function withCustomerRestored(ctx: CheckContext, work: (id: number, origin
   if (problem) {
     const earlier = primary instanceof CheckFailed ? ` The check had failed before the restore: ${primary.finding.message}` : '';
     ctx.fail(`RESTORE FAILED: customer ${id} (fixtures.mutableCustomerId) was not put back: ${problem}.${earlier}`, {
+      cleanup: true,
       expected: 'the customer is restored to its original values after the check',
       observed: `restore by hand: PUT /customers ${restoreBody(id, original)}`,
     });

@@ -68,6 +68,7 @@ async function expectPutRejectedAndHarmless(ctx: CheckContext, before: CustomerS
   if (changed.length > 0) {
     const restored = await restoreCustomer(ctx, before);
     ctx.fail(`${res.status}, and the tampered body was applied: ${changed.join('; ')}; ${restored}`, {
+      cleanup: restored.startsWith('RESTORE FAILED'),
       expected: `${expected}, and the customer unchanged afterwards`,
       observed: `${describeResponse(res)}; then GET /customers/${before.customerId} shows ${changed.join('; ')}`,
       exchange: res.exchange,

@@ -72,6 +72,7 @@ describe('runChecks', () => {
     expect(byId['auth.f.hangs']!.finding!.message).toMatch(/did not finish within 200 ms/);
     expect(byId['auth.g.server-hangs']!.finding!.message).toMatch(/no usable response: no response within 200 ms/);
     expect(result.totals).toEqual({ passed: 1, failed: 2, warned: 2, skipped: 1, errored: 2, total: 8 });
+    expect(result.run.cleanup).toBeUndefined();
     expect(result.exitCode).toBe(1);
     // The shared token was fetched once before the checks and revoked after them.
     expect(server.received.filter((r) => r.url === '/v1/oauth/token')).toHaveLength(1);
@@ -153,7 +154,7 @@ describe('a check that runs out of time', () => {
           } finally {
             // The restore's request must still go out after the time limit, within the grace period.
             await ctx.send({ method: 'GET', path: '/restore' });
-            ctx.fail('RESTORE FAILED: customer 7 was not put back');
+            ctx.fail('RESTORE FAILED: customer 7 was not put back', { cleanup: true });
           }
         },
       }),
@@ -163,6 +164,17 @@ describe('a check that runs out of time', () => {
     expect(check.outcome).toBe('error');
     expect(check.finding!.message).toBe('the check did not finish within 300 ms; after it: RESTORE FAILED: customer 7 was not put back');
     expect(server.received.some((r) => r.url === '/v1/restore')).toBe(true);
-    expect(result.run.cleanup).toEqual(['resources.x.late-restore: RESTORE FAILED: customer 7 was not put back']);
+    expect(check.finding!.cleanup).toBe(true);
+    expect(result.run.cleanup).toEqual(['resources.x.late-restore: the check did not finish within 300 ms; after it: RESTORE FAILED: customer 7 was not put back']);
+  });
+
+  it('lists any change a check could not undo with the run\'s clean-up problems, and no ordinary failure', async () => {
+    const server = await targetServer();
+    const undoFailed = defineSuite('resources', 'test', [
+      defineCheck({ id: 'resources.x.plain', title: 'fails', level: 'MUST', spec, async run(ctx) { ctx.fail('an ordinary failure'); } }),
+      defineCheck({ id: 'resources.x.undo', title: 'cannot undo', level: 'MUST', spec, async run(ctx) { ctx.fail('customer 7 was not put back', { cleanup: true }); } }),
+    ]);
+    const result = await runChecks({ target: targetFor(`${server.origin}/v1`), suites: [undoFailed] });
+    expect(result.run.cleanup).toEqual(['resources.x.undo: customer 7 was not put back']);
   });
 });

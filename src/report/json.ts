@@ -63,7 +63,7 @@ function checkResult(check: CheckResult): CheckResult {
   return {
     ...pick(check, ['id', 'title', 'suite', 'level', 'outcome', 'durationMs', 'failsRun']),
     spec: { section: check.spec.section, sentence: check.spec.sentence },
-    ...(check.finding ? { finding: pick(check.finding, ['message', 'expected', 'observed', 'exchangeSeq']) } : {}),
+    ...(check.finding ? { finding: pick(check.finding, ['message', 'expected', 'observed', 'exchangeSeq', 'cleanup']) } : {}),
     ...(check.skipReason !== undefined ? { skipReason: check.skipReason } : {}),
     observations: [...check.observations],
     ...(check.expected ? { expected: pick(check.expected, ['reason', 'expires', 'status']) } : {}),

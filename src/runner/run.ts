@@ -69,7 +69,7 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
   const session = new Session(client, target.clientSecret, (e) => sessionExchanges.push(e));
   const flags: RunFlags = { long: false, allowMutations: false, ussdMaxViews: DEFAULT_USSD_MAX_VIEWS, ussdMaxDepth: DEFAULT_USSD_MAX_DEPTH, ...options.flags };
   let receiver: WebhookReceiver | undefined;
-  const lateCleanup: string[] = [];
+  const cleanupProblems: string[] = [];
 
   try {
     // Deliveries can only be received while the receiver listens: from before the first webhook check to the end of the
@@ -85,13 +85,13 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
       const result =
         Date.now() >= budget.deadline
           ? budgetSpentResult(check, budget)
-          : await runOne(check, { target, client, session, flags, failOn, receiver, budget, lateCleanup, timeoutMs: check.timeoutMs ?? options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS });
+          : await runOne(check, { target, client, session, flags, failOn, receiver, budget, cleanupProblems, timeoutMs: check.timeoutMs ?? options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS });
       const counted = applyExpectedFailure(result, expected.get(check.id), today);
       results.push(counted);
       options.reporter?.onCheckEnd?.(counted);
     }
     const revokeProblem = await session.revoke();
-    const cleanup = [...(revokeProblem ? [revokeProblem] : []), ...(receiver?.leftovers.values() ?? []), ...lateCleanup];
+    const cleanup = [...(revokeProblem ? [revokeProblem] : []), ...(receiver?.leftovers.values() ?? []), ...cleanupProblems];
     const finished = Date.now();
     const runResult: RunResult = {
       run: {
@@ -130,8 +130,8 @@ interface RunOneDeps {
   timeoutMs: number;
   /** When the run's budget ends (ms since the epoch): a check still running then is stopped, and `spent` set. */
   budget: { budgetMs: number; deadline: number; spent: boolean };
-  /** Restores that failed in a check that ran out of time: reported with the run's clean-up problems. */
-  lateCleanup: string[];
+  /** Changes checks could not undo (findings marked `cleanup`): reported with the run's clean-up problems. */
+  cleanupProblems: string[];
 }
 
 /**
@@ -185,8 +185,7 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
       if (err instanceof BudgetSpent) deps.budget.spent = true;
       outcome = 'error';
       const late = await lateReport(body, Math.min(CHECK_CLEANUP_GRACE_MS, deps.timeoutMs, err instanceof BudgetSpent ? 2_000 : Infinity));
-      finding = late ? { message: `${err.message}; after it: ${late}` } : { message: err.message };
-      if (late && /RESTORE FAILED/.test(late)) deps.lateCleanup.push(`${check.id}: ${late}`);
+      finding = late ? { message: `${err.message}; after it: ${late.message}`, ...(late.cleanup ? { cleanup: true } : {}) } : { message: err.message };
     } else {
       outcome = 'error';
       finding = { message: `the check itself broke: ${(err as Error)?.message ?? String(err)}` };
@@ -205,6 +204,8 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
       ...(finding.observed !== undefined ? { observed: redact(finding.observed) } : {}),
     };
   }
+  // A change the check could not undo is a problem of the run, not only of the check: it is listed with the clean-up.
+  if (finding?.cleanup) deps.cleanupProblems.push(`${check.id}: ${finding.message}`);
   const failsRun = outcome === 'fail' || (outcome === 'warn' && check.level === 'SHOULD' && deps.failOn === 'should');
   return {
     ...infoOf(check),
@@ -218,8 +219,8 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
   };
 }
 
-/** What a timed-out check's body reported within the grace period (a failure message), if anything. */
-async function lateReport(body: Promise<void>, graceMs: number): Promise<string | undefined> {
+/** What a timed-out check's body reported within the grace period (its failure), if anything. */
+async function lateReport(body: Promise<void>, graceMs: number): Promise<Finding | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const grace = new Promise<'grace'>((resolve) => {
     timer = setTimeout(() => resolve('grace'), graceMs);
@@ -228,7 +229,7 @@ async function lateReport(body: Promise<void>, graceMs: number): Promise<string 
     await Promise.race([body, grace]);
     return undefined;
   } catch (err) {
-    return err instanceof CheckFailed ? err.finding.message : undefined;
+    return err instanceof CheckFailed ? err.finding : undefined;
   } finally {
     clearTimeout(timer);
   }

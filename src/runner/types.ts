@@ -32,6 +32,8 @@ export interface Finding {
   observed?: string;
   /** The exchange that shows it (its seq); reporters fall back to the check's last exchange. */
   exchangeSeq?: number;
+  /** The check could not undo a change it made on the target: the run lists it with its clean-up problems too. */
+  cleanup?: boolean;
 }
 
 export interface CheckResult extends CheckInfo {
