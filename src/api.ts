@@ -4,12 +4,6 @@ import type { LoadedConfig, ResolvedTarget } from './config/types.js';
 import { runChecks, type FailOn } from './runner/run.js';
 import type { RunResult } from './runner/types.js';
 import { ReporterMux, type Reporter } from './report/reporter.js';
-import { JunitReporter } from './report/junit.js';
-import { JsonReporter } from './report/json.js';
-import { HtmlReporter } from './report/html.js';
-import { HarReporter } from './report/har.js';
-import { EvidenceReporter, checkEvidenceDir } from './evidence/package.js';
-import { startLocalTarget } from './targets/local.js';
 import type { VariantName } from './reference/variant.js';
 import { ConfigError } from './errors.js';
 import { loadExpectedFailures, type ExpectedFailure } from './runner/expected-failures.js';
@@ -50,6 +44,8 @@ export interface RunOptions {
   maxBodyBytes?: number;
   /** Time for the whole run in ms (default 30 minutes); past it the checks left are reported as errors. */
   budgetMs?: number;
+  /** Checks running at once (default: the target's `concurrency`, else 4); 1 runs them one after the other. */
+  concurrency?: number;
   /** Known deviations: the path of a JSON file (schemas/expected-failures.schema.json, relative to cwd), or the entries. */
   expectedFailures?: string | readonly ExpectedFailure[];
   /** Run only the checks that failed, warned or errored in this JSON report of an earlier run (relative to cwd). */
@@ -60,13 +56,16 @@ export interface RunOptions {
 
 export async function run(options: RunOptions = {}): Promise<RunResult> {
   const name = options.target ?? BUILTIN_TARGET;
+  // Report writers, the evidence packager and the embedded server are loaded only when asked for: a run pays in start-up
+  // time and memory for what it uses (the JUnit writer alone is 20 MB).
   const reporters: Reporter[] = [...(options.reporters ?? [])];
-  if (options.junit) reporters.push(new JunitReporter(options.junit));
-  if (options.json) reporters.push(new JsonReporter(options.json));
-  if (options.html) reporters.push(new HtmlReporter(options.html));
-  if (options.har) reporters.push(new HarReporter(options.har));
+  if (options.junit) reporters.push(new (await import('./report/junit.js')).JunitReporter(options.junit));
+  if (options.json) reporters.push(new (await import('./report/json.js')).JsonReporter(options.json));
+  if (options.html) reporters.push(new (await import('./report/html.js')).HtmlReporter(options.html));
+  if (options.har) reporters.push(new (await import('./report/har.js')).HarReporter(options.har));
+  const evidence = options.evidence ? await import('./evidence/package.js') : undefined;
   // Checked before a server is started or a request sent: a bad directory should cost nothing.
-  if (options.evidence) await checkEvidenceDir(options.evidence);
+  if (options.evidence) await evidence!.checkEvidenceDir(options.evidence);
   // Files the selection depends on are read first too: a typo in them is a usage error before any request.
   const knownIds = suites.flatMap((s) => s.checks.map((c) => c.id));
   const expectedFailures = typeof options.expectedFailures === 'string' ? await loadExpectedFailures(options.expectedFailures, knownIds, options.cwd) : options.expectedFailures;
@@ -80,6 +79,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   let target: ResolvedTarget;
   let stop: (() => Promise<void>) | undefined;
   if (name === BUILTIN_TARGET) {
+    const { startLocalTarget } = await import('./targets/local.js');
     const local = await startLocalTarget(options.local);
     target = local.target;
     stop = local.stop;
@@ -90,7 +90,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   }
   try {
     // The package is signed with the target's own request-signing key, which only exists once the target is resolved.
-    if (options.evidence) reporters.push(new EvidenceReporter(options.evidence, { keyId: target.keyId, privateKey: target.privateKey }));
+    if (options.evidence) reporters.push(new evidence!.EvidenceReporter(options.evidence, { keyId: target.keyId, privateKey: target.privateKey }));
     return await runChecks({
       target,
       suites,
@@ -107,6 +107,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       checkTimeoutMs: options.checkTimeoutMs,
       maxBodyBytes: options.maxBodyBytes,
       budgetMs: options.budgetMs,
+      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
       ...(expectedFailures ? { expectedFailures } : {}),
     });
   } finally {

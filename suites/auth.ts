@@ -473,6 +473,7 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     id: 'auth.idempotency.id-spelling',
     title: 'whether PUT /customers accepts X-Idempotency-Id in place of X-Idempotency-Key',
     level: 'INFO',
+    uses: ['mutable-customer'],
     spec: {
       section: 'Common request rules',
       sentence: 'The customer update description names the idempotency header X-Idempotency-Id … A conforming server must accept X-Idempotency-Key; acceptance of the other spelling is unresolved.',
@@ -523,4 +524,5 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
       });
     },
   }),
-]);
+  // Nearly every check obtains tokens of its own and revokes them (TokenJar): they take turns with other revokers.
+], { uses: ['token-revocation'] });

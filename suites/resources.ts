@@ -255,6 +255,7 @@ export default defineSuite('resources', 'Resources: envelopes, schemas, errors',
     id: 'resources.errors.no-token',
     title: 'every other resource endpoint without a token answers 401 with the error body',
     level: 'MUST',
+    uses: ['mutable-customer'],
     spec: { section: 'Errors', sentence: '401 Unauthorized — every endpoint except the token endpoints. Error responses have the body {code, message} (both strings).' },
     async run(ctx) {
       const f = ctx.fixtures;
@@ -457,6 +458,7 @@ export default defineSuite('resources', 'Resources: envelopes, schemas, errors',
     id: 'resources.customers.update',
     title: 'PUT /customers changes firstName and lastName, answers the Customer with createdAt and updatedAt, and a following GET shows the change',
     level: 'MUST',
+    uses: ['mutable-customer'],
     spec: { section: 'Customers', sentence: 'PUT /customers updates a customer. Body (JSON): customerId integer (required); firstName string; lastName string; status; referenceId. 200: data = Customer (including createdAt, updatedAt).' },
     async run(ctx) {
       await withCustomerRestored(ctx, async (id, original) => {
@@ -491,6 +493,7 @@ export default defineSuite('resources', 'Resources: envelopes, schemas, errors',
     id: 'resources.customers.update-minimal',
     title: 'PUT /customers with only customerId is accepted and changes nothing',
     level: 'MUST',
+    uses: ['mutable-customer'],
     spec: { section: 'Customers', sentence: 'PUT /customers — Body (JSON): customerId integer (required); firstName; lastName; status; referenceId. Only customerId is required.' },
     async run(ctx) {
       await withCustomerRestored(ctx, async (id, original) => {
@@ -508,6 +511,7 @@ export default defineSuite('resources', 'Resources: envelopes, schemas, errors',
     id: 'resources.customers.update-invalid',
     title: 'PUT /customers with an invalid status or a wrongly typed field is rejected and changes nothing',
     level: 'MUST',
+    uses: ['mutable-customer'],
     spec: { section: 'Customers', sentence: 'PUT /customers — Body (JSON): customerId integer (required); firstName string; lastName string; status enum ACTIVE, SUSPENDED, CLOSED; referenceId integer.' },
     async run(ctx) {
       await withCustomerRestored(ctx, async (id, original) => {

@@ -112,6 +112,7 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     id: 'signing.accept.put',
     title: 'a PUT with a body, signed over the spec\'s components in the spec\'s order, is accepted',
     level: 'MUST',
+    uses: ['mutable-customer'],
     spec: { section: 'Common request rules; Customers', sentence: `${COMPONENTS} PUT /customers — Headers: the common set including Content-Digest, Content-Type, and the idempotency header.` },
     async run(ctx) {
       const before = await readCustomerOrSkip(ctx, ctx.fixture('mutableCustomerId'));
@@ -125,6 +126,7 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     id: 'signing.accept.post',
     title: 'the token request (a POST with a form body), signed over the spec\'s components in the spec\'s order, is accepted',
     level: 'MUST',
+    uses: ['token-revocation'],
     spec: {
       section: 'Authentication endpoints; Common request rules',
       sentence: `POST /oauth/token — Headers: Content-Digest, Content-Length, Content-Type, Signature, Signature-Input, X-Idempotency-Key. ${COMPONENTS}`,
@@ -315,6 +317,7 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     id: 'signing.reject.altered-authorization',
     title: 'a request whose Authorization was replaced after signing (by another valid token) is rejected',
     level: 'MUST',
+    uses: ['token-revocation'],
     spec: { section: 'Authentication 5; Common request rules', sentence: `${AUTH_5} ${COMPONENTS}` },
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
@@ -366,6 +369,7 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     id: 'signing.reject.body-tampered',
     title: 'a PUT whose body (and digest) were changed after signing is rejected, and nothing is applied',
     level: 'MUST',
+    uses: ['mutable-customer'],
     spec: { section: 'Authentication 4–5; Common request rules', sentence: `${AUTH_4_DIGEST} ${AUTH_5}` },
     async run(ctx) {
       const before = await readCustomerOrSkip(ctx, ctx.fixture('mutableCustomerId'));
@@ -383,6 +387,7 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     id: 'signing.reject.digest-mismatch',
     title: 'a PUT whose Content-Digest does not match its body is rejected',
     level: 'MUST',
+    uses: ['mutable-customer'],
     spec: { section: 'Common request rules; Authentication 4', sentence: `${DIGEST_ROW} ${AUTH_4_DIGEST}` },
     async run(ctx) {
       const before = await readCustomerOrSkip(ctx, ctx.fixture('mutableCustomerId'));
@@ -397,6 +402,7 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     id: 'signing.reject.missing-digest',
     title: 'a PUT with a body and no Content-Digest is rejected',
     level: 'MUST',
+    uses: ['mutable-customer'],
     spec: { section: 'Common request rules; Authentication 4', sentence: `${DIGEST_ROW} ${AUTH_4_DIGEST}` },
     async run(ctx) {
       const before = await readCustomerOrSkip(ctx, ctx.fixture('mutableCustomerId'));
@@ -411,6 +417,7 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     id: 'signing.reject.post-body-tampered',
     title: 'a POST /webhooks whose body (and digest) were changed after signing is rejected, and nothing is applied',
     level: 'MUST',
+    uses: ['webhook-config'],
     spec: { section: 'Authentication 4–5; Webhooks', sentence: `${AUTH_4_DIGEST} ${AUTH_5} POST /webhooks — Create a webhook — JSON: url, subscriptions.` },
     async run(ctx) {
       const before = await readWebhook(ctx);

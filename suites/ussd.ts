@@ -505,4 +505,6 @@ export default defineSuite('ussd', 'USSD: the menu graph, every view and every l
       ctx.observe(`request ${requestId} is then listed under: ${(await statusesListing(ctx, customerId, requestId)).join(', ') || 'no status filter'} (CANCELED expected)`);
     },
   }),
-]);
+  // With --allow-mutations the crawl and the order check place orders, which may change the customer's assets,
+  // transactions and requests while other checks read them: each check of the suite then runs alone.
+], { alone: (flags) => flags.allowMutations });

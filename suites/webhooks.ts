@@ -2,7 +2,9 @@
 // "Events", "Authentication" 8). Deliveries arrive at the run's receiver (src/receiver/), which verifies each one.
 //
 // The checks share one state per run: the client's configuration as it was before the suite (saved by whichever check
-// runs first, restored by the last), the receiver's registration and the published key. Checks run in declaration order;
+// runs first, restored by the last), the receiver's registration and the published key. Checks run in declaration order,
+// one at a time (the suite shares `webhook-config`: other suites' checks run alongside, and only a check that changes the
+// configuration waits for it);
 // each sets up what it needs itself, so a --grep selection still works.
 import { defineCheck, defineSuite } from '../src/runner/check.js';
 import type { CheckContext } from '../src/runner/context.js';
@@ -14,7 +16,7 @@ import { TransportError } from '../src/http/client.js';
 import { parseJson } from '../src/http/json.js';
 import { describeDelivery, type Delivery, type WebhookReceiver } from '../src/receiver/receiver.js';
 import { describeKeyForm, findWebhookKey, type FoundKey } from '../src/receiver/webhook-key.js';
-import { containsValue, eventNameOf, KNOWN_EVENTS, topLevelFields } from '../src/receiver/payload.js';
+import { containsValue, eventNameOf, KNOWN_EVENTS, topLevelFields, valuesNamed } from '../src/receiver/payload.js';
 
 const AUTOMATIC = 'WEBHOOK.CREATED';
 const AUTH_NAMES = ['AUTH', 'AUTH.CREATED', 'AUTH.DELETED'];
@@ -262,10 +264,19 @@ async function issueToken(ctx: CheckContext): Promise<{ token: string; tokenId: 
 }
 
 /** Matches the AUTH delivery of one token: it names that token's id, or (payloads without ids) names no other token of the suite. */
+/**
+ * Whether a delivery may be about the token `tokenId`. Checks of other suites issue tokens while this suite runs, so a
+ * delivery naming another token (a `tokenId` member, the record's field) is not this one's; one naming no token at all
+ * may be, unless it carries a token id of the suite's own.
+ */
 function forToken(st: SuiteState, tokenId: string | undefined): (d: Delivery) => boolean {
   if (tokenId === undefined) return () => true;
   const others = [...st.tokenIds].filter((id) => id !== tokenId);
-  return (d) => containsValue(d.payload, tokenId) || !others.some((id) => containsValue(d.payload, id));
+  return (d) => {
+    if (containsValue(d.payload, tokenId)) return true;
+    if (valuesNamed(d.payload, 'tokenId').length > 0) return false;
+    return !others.some((id) => containsValue(d.payload, id));
+  };
 }
 
 const eventOf = (d: Delivery): string | undefined => eventNameOf(d.payload)?.name;
@@ -565,6 +576,7 @@ export default defineSuite('webhooks', 'Webhooks: configuration, key, deliveries
     id: 'webhooks.events.auth-deleted',
     title: 'revoking a token delivers an AUTH.DELETED message that verifies',
     level: 'MUST',
+    uses: ['token-revocation'],
     spec: { section: 'Events', sentence: EMISSION_SENTENCE },
     async run(ctx) {
       await authEvent(ctx, 'AUTH.DELETED');
@@ -617,6 +629,7 @@ export default defineSuite('webhooks', 'Webhooks: configuration, key, deliveries
     id: 'webhooks.subscriptions.filtered',
     title: 'subscribed to WEBHOOK only, issuing and revoking a token delivers no AUTH message (events go to subscribed URLs only)',
     level: 'SHOULD',
+    uses: ['token-revocation'],
     spec: { section: 'Events', sentence: 'When an event occurs, a JSON payload is sent to every subscribed URL.' },
     async run(ctx) {
       const st = await stateOf(ctx);
@@ -727,4 +740,5 @@ export default defineSuite('webhooks', 'Webhooks: configuration, key, deliveries
       ctx.observe(`restored: ${show(saved)}${saved.status !== undefined && saved.status !== 'ACTIVE' ? `; its status was ${JSON.stringify(saved.status)} and cannot be set back (no transition is shown)` : ''}`);
     },
   }),
-]);
+  // One configuration per client, saved by the first check and restored by the last, and one stream of deliveries.
+], { uses: ['webhook-config'] });

@@ -101,6 +101,15 @@ describe('loadConfig: valid files', () => {
     expect(t.webhook).toEqual({ listen: '127.0.0.1:0', tls: 'self-signed' });
     expect(t.fixtures).toEqual({});
     expect(t.ca).toBeUndefined();
+    expect(t.concurrency).toBeUndefined();
+  });
+
+  it("takes the target's concurrency, a whole number from 1 to 64", async () => {
+    expect(selectTarget(await load(project(withTarget(target({ concurrency: 1 })))), 'staging').concurrency).toBe(1);
+    for (const bad of [0, 65, 2.5, '4']) {
+      const err = await configError(load(project(withTarget(target({ concurrency: bad })))));
+      expect(err.message, String(bad)).toMatch(/^config: targets\.staging\.concurrency .*a whole number from 1 to 64/);
+    }
   });
 
   it('loads the example config with its secret from the environment', async () => {

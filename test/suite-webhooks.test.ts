@@ -57,6 +57,7 @@ async function preconfigure(target: ResolvedTarget, url: string, subscriptions: 
       id: 'auth.setup.webhook',
       title: 'configures a webhook',
       level: 'MUST',
+      uses: ['webhook-config'],
       spec: { section: 'test', sentence: 'set-up' },
       async run(ctx) {
         const res = await ctx.send({ method: 'POST', path: '/webhooks', json: { url, subscriptions } });

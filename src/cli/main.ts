@@ -48,6 +48,7 @@ export async function main(argv: string[]): Promise<void> {
     .option('--timeout <ms>', 'time limit of one request in milliseconds', parsePositiveInt, 10_000)
     .option('--max-body <bytes>', 'cap on one response body in bytes', parsePositiveInt, 4 * 1024 * 1024)
     .option('--budget <duration>', 'time for the whole run, e.g. 90s, 10m, 1h; past it the checks left are reported as errors (default 30m)', parseBudget, DEFAULT_BUDGET_MS)
+    .option('-j, --concurrency <n>', 'checks running at once (default: the target\'s "concurrency", else 4); checks over shared state still run one at a time, in order', parsePositiveInt)
     .action(async (opts: Record<string, unknown>) => {
       const { runCommand } = await import('./run.js');
       process.exitCode = await runCommand(opts as never);

@@ -22,6 +22,7 @@ export interface RunCommandOptions {
   maxBody: number;
   /** Milliseconds, parsed from "90s", "10m", "1h". */
   budget: number;
+  concurrency?: number;
   variant?: 'strict' | 'alt';
   fault?: string;
   expectedFailures?: string;
@@ -61,6 +62,7 @@ export async function runCommand(opts: RunCommandOptions): Promise<number> {
     requestTimeoutMs: opts.timeout,
     maxBodyBytes: opts.maxBody,
     budgetMs: opts.budget,
+    ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}),
     ...(opts.expectedFailures !== undefined ? { expectedFailures: opts.expectedFailures } : {}),
     ...(checkIds ? { checkIds } : {}),
     reporters: [humanReporterForStdout()],

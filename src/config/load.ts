@@ -59,6 +59,7 @@ interface RawTarget {
   privateKey?: string;
   privateKeyFile?: string;
   caFile?: string;
+  concurrency?: number;
   fixtures?: Partial<Record<FixtureName, number | string>> & { $comment?: string };
   webhook?: { listen?: string; publicUrl?: string; tls?: string | { certFile: string; keyFile: string } };
 }
@@ -189,6 +190,7 @@ async function resolveTarget(name: string, t: RawTarget, dir: string, warn: (lin
     webhook: await resolveWebhook(t.webhook ?? {}, dir, at),
   };
   if (ca !== undefined) target.ca = ca;
+  if (t.concurrency !== undefined) target.concurrency = t.concurrency;
   return target;
 }
 
@@ -488,6 +490,7 @@ const EXPECTED: Record<string, string> = {
   privateKey: 'the PKCS8 PEM text of an Ed25519 key, normally "${CONFORMANCE_PRIVATE_KEY}"',
   privateKeyFile: 'the path of a PKCS8 PEM Ed25519 key file, relative to the config file',
   caFile: 'the path of a PEM file of CA certificates, relative to the config file',
+  concurrency: 'a whole number from 1 to 64: how many checks may run at once',
   fixtures: 'an object of record ids (customerId, otherCustomerId, accountId, assetId, transactionId, mutableCustomerId, paginationCustomerId, unknownId)',
   'fixtures.*': FIXTURE_HINT,
   webhook: 'an object with listen, publicUrl and tls, all optional',

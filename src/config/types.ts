@@ -36,6 +36,8 @@ export interface ResolvedTarget {
   privateKey: Uint8Array;
   /** PEM text of extra CA certificates, when the config gives caFile. */
   ca?: string;
+  /** Checks that may run at once against this target (config `concurrency`); the runner's default when absent. */
+  concurrency?: number;
   fixtures: Fixtures;
   webhook: WebhookConfig;
 }

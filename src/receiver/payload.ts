@@ -60,6 +60,24 @@ export function containsValue(payload: unknown, needle: string | number): boolea
   return false;
 }
 
+/** Every string or number under a member of this name, at any depth (bounded like containsValue). */
+export function valuesNamed(payload: unknown, name: string): string[] {
+  const found: string[] = [];
+  const stack: unknown[] = [payload];
+  let nodes = 0;
+  while (stack.length > 0 && nodes++ < MAX_NODES) {
+    const v = stack.pop();
+    if (Array.isArray(v)) stack.push(...v);
+    else if (typeof v === 'object' && v !== null) {
+      for (const [key, value] of Object.entries(v)) {
+        if (key === name && (typeof value === 'string' || typeof value === 'number')) found.push(String(value));
+        else stack.push(value);
+      }
+    }
+  }
+  return found;
+}
+
 /** Top-level member names of a payload object, for the report's record of the payload shape. */
 export function topLevelFields(payload: unknown): string[] {
   return typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? Object.keys(payload) : [];

@@ -1,5 +1,6 @@
 import type { CheckInfo, Level, SpecRef, SuiteName } from './types.js';
-import type { CheckContext } from './context.js';
+import type { CheckContext, RunFlags } from './context.js';
+import type { SharedState } from './shared-state.js';
 
 /**
  * What `conformance explain` says about a check, for a reader who has not seen its code. Optional: without it,
@@ -17,6 +18,13 @@ export interface CheckExplanation {
 export interface CheckDefinition extends CheckInfo {
   /** Per-check time limit in ms; the runner's default applies when absent. */
   timeoutMs?: number;
+  /** Shared state this check changes or must see unchanged; none means it may run alongside any other check. */
+  uses?: readonly SharedState[];
+  /**
+   * Runs with no other check beside it (given the run's flags): for a change whose reach on the target is not known,
+   * such as an order placed through USSD. Every check before it finishes first; every check after it waits.
+   */
+  alone?: (flags: RunFlags) => boolean;
   explain?: CheckExplanation;
   run(ctx: CheckContext): Promise<void>;
 }
@@ -34,15 +42,32 @@ export function defineCheck(def: {
   level: Level;
   spec: SpecRef;
   timeoutMs?: number;
+  uses?: readonly SharedState[];
+  alone?: (flags: RunFlags) => boolean;
   explain?: CheckExplanation;
   run(ctx: CheckContext): Promise<void>;
 }): Omit<CheckDefinition, 'suite'> {
   return def;
 }
 
-export function defineSuite(name: SuiteName, title: string, checks: Array<Omit<CheckDefinition, 'suite'>>): SuiteDefinition {
+/** `uses`: state every check of the suite shares (added to each check's own); `alone`: for every check without its own. */
+export function defineSuite(
+  name: SuiteName,
+  title: string,
+  checks: Array<Omit<CheckDefinition, 'suite'>>,
+  options: { uses?: readonly SharedState[]; alone?: (flags: RunFlags) => boolean } = {},
+): SuiteDefinition {
   for (const c of checks) {
     if (!c.id.startsWith(`${name}.`)) throw new Error(`check id ${c.id} does not start with its suite name "${name}."`);
   }
-  return { name, title, checks: checks.map((c) => ({ ...c, suite: name })) };
+  const shared = options.uses ?? [];
+  return {
+    name,
+    title,
+    checks: checks.map((c) => {
+      const uses = [...new Set([...shared, ...(c.uses ?? [])])];
+      const alone = c.alone ?? options.alone;
+      return { ...c, suite: name, ...(uses.length > 0 ? { uses } : {}), ...(alone ? { alone } : {}) };
+    }),
+  };
 }

@@ -1,5 +1,6 @@
 // What the auth checks share: tokens a check obtains for itself (always revoked before the check ends, also when it
 // fails), "no token was issued" as an expectation, and a read request that a conforming server answers with 2xx.
+import { UndeclaredSharedState } from './shared-state.js';
 import type { HttpResponse, RequestSpec } from '../http/client.js';
 import { TransportError } from '../http/client.js';
 import { parseJson } from '../http/json.js';
@@ -76,6 +77,8 @@ export class TokenJar {
         const res = await this.revoke(token);
         if (res.status < 200 || res.status > 299) this.ctx.observe(`clean-up: a token this check obtained could not be revoked (POST /oauth/revoke answered ${res.status}); it expires on its own`);
       } catch (e) {
+        // A revoke the check may not send is a bug to report, not a server's failure to note and move past.
+        if (e instanceof UndeclaredSharedState) throw e;
         const why = e instanceof TransportError ? e.message : String(e);
         this.ctx.observe(`clean-up: a token this check obtained could not be revoked (${why}); it expires on its own`);
       }

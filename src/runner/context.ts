@@ -5,6 +5,7 @@ import { tokenRequest, revokeRequest, type Session } from './session.js';
 import type { CheckInfo, Finding } from './types.js';
 import { CheckFailed, CheckSkipped } from './outcomes.js';
 import type { WebhookReceiver } from '../receiver/receiver.js';
+import { stateChangedBy, UndeclaredSharedState, type SharedState } from './shared-state.js';
 
 export interface RunFlags {
   /** Run checks that take long (token expiry after 60 minutes). */
@@ -31,17 +32,21 @@ export class CheckContext {
     readonly signal: AbortSignal,
     private readonly client: SignedClient,
     /** The run's webhook receiver; present only when the run includes webhook checks. */
-    readonly receiver?: WebhookReceiver,
+    readonly receiver: WebhookReceiver | undefined,
+    /** The shared state the check declared (CheckDefinition.uses): the only state its requests may change. */
+    private readonly uses: readonly SharedState[] = [],
   ) {}
 
   /** Sends a request with the run's token unless the spec sets `token` (null: none). */
   async send(spec: RequestSpec): Promise<HttpResponse> {
+    this.mayChange(spec.method, spec.path);
     const token = spec.token === undefined ? await this.session.token() : spec.token;
     return this.client.send({ ...spec, token, signal: spec.signal ?? this.signal }, (e) => this.exchanges.push(e), this.check.id);
   }
 
   /** Sends a request built with `prepare` and altered by hand. */
   sendPrepared(req: PreparedRequest, limits: { timeoutMs?: number; maxBodyBytes?: number } = {}): Promise<HttpResponse> {
+    this.mayChange(req.method, req.url);
     return this.client.sendPrepared(req, { ...limits, signal: this.signal }, (e) => this.exchanges.push(e), this.check.id);
   }
 
@@ -49,6 +54,19 @@ export class CheckContext {
   async prepare(spec: RequestSpec): Promise<PreparedRequest> {
     const token = spec.token === undefined ? await this.session.token() : spec.token;
     return this.client.prepare({ ...spec, token });
+  }
+
+  /**
+   * Refuses a request that may change shared state the check did not declare: run alongside other checks, it would
+   * change what they read. A bug of the check's, reported as its error.
+   */
+  private mayChange(method: string, pathOrUrl: string): void {
+    const base = this.target.baseUrl.replace(/\/+$/, '');
+    const path = pathOrUrl.startsWith(base) ? pathOrUrl.slice(base.length) : pathOrUrl;
+    const state = stateChangedBy(method, path);
+    if (state !== undefined && !this.uses.includes(state)) {
+      throw new UndeclaredSharedState(`${method} ${path} may change shared state "${state}", which check ${this.check.id} does not declare in \`uses\``);
+    }
   }
 
   /** Requests a token (recorded against this check); credentials default to the target's. */

@@ -1,5 +1,6 @@
-// Runs the selected checks against one target. One check's failure, exception, timeout or hang never stops the others;
-// results come back in declaration order whatever order they finished in.
+// Runs the selected checks against one target, up to `concurrency` at a time (src/runner/schedule.ts: checks over the
+// same shared state run one at a time, in declaration order). One check's failure, exception, timeout or hang never
+// stops the others; results come back, and reporters hear of them, in declaration order whatever order they finished in.
 import { CredentialsRefused, SignedClient, TransportError } from '../http/client.js';
 import { BudgetSpent, DEFAULT_BUDGET_MS } from './budget.js';
 import { Redactor } from '../http/redact.js';
@@ -13,6 +14,8 @@ import { CheckFailed, CheckSkipped } from './outcomes.js';
 import { selectChecks, type Selection } from './select.js';
 import { applyExpectedFailure, checkKnownIds, utcDay, type ExpectedFailure } from './expected-failures.js';
 import { Session } from './session.js';
+import { runScheduled } from './schedule.js';
+import { suiteTimes } from './suite-times.js';
 import { startReceiver, type WebhookReceiver } from '../receiver/receiver.js';
 import type { CheckResult, Finding, Outcome, RunResult, Totals } from './types.js';
 
@@ -39,7 +42,15 @@ export interface RunChecksOptions {
   expectedFailures?: readonly ExpectedFailure[];
   /** The day expiry dates are compared with (YYYY-MM-DD, UTC); today by default. */
   today?: string;
+  /** Checks running at once (default: the target's `concurrency`, else DEFAULT_CONCURRENCY); 1 runs them one after the other. */
+  concurrency?: number;
 }
+
+/**
+ * Checks at once by default: enough to overlap a run's waits (deliveries, slow answers) on a server far away, few
+ * enough that a staging server sees less than a single busy browser tab's worth of connections.
+ */
+export const DEFAULT_CONCURRENCY = 4;
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 60_000;
 /** Caps of the USSD crawl: far above any menu tree a phone user walks, low enough to end on a graph without end. */
@@ -78,18 +89,23 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
     // Without a token no check can run: fail fast with exit 3 (one line, no report) rather than report every check as broken.
     await session.token();
     options.reporter?.onRunStart?.({ target: target.name, baseUrl: target.baseUrl, checks: checks.map(infoOf) });
-    const results: CheckResult[] = [];
     const budget = { budgetMs: options.budgetMs ?? DEFAULT_BUDGET_MS, deadline: started + (options.budgetMs ?? DEFAULT_BUDGET_MS), spent: false };
-    for (const check of checks) {
+    const concurrency = options.concurrency ?? target.concurrency ?? DEFAULT_CONCURRENCY;
+    const slots: Array<CheckResult | undefined> = new Array(checks.length);
+    let reported = 0;
+    const tasks = checks.map((c) => ({ ...(c.uses ? { uses: c.uses } : {}), alone: c.alone?.(flags) ?? false }));
+    await runScheduled(tasks, concurrency, async (i) => {
+      const check = checks[i]!;
       options.reporter?.onCheckStart?.(infoOf(check));
       const result =
         Date.now() >= budget.deadline
           ? budgetSpentResult(check, budget)
-          : await runOne(check, { target, client, session, flags, failOn, receiver, budget, cleanupProblems, timeoutMs: check.timeoutMs ?? options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS });
-      const counted = applyExpectedFailure(result, expected.get(check.id), today);
-      results.push(counted);
-      options.reporter?.onCheckEnd?.(counted);
-    }
+          : await runOne(check, { target, client, session, flags, failOn, receiver, budget, cleanupProblems, runStarted: started, timeoutMs: check.timeoutMs ?? options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS });
+      slots[i] = applyExpectedFailure(result, expected.get(check.id), today);
+      // Reporters hear of results in declaration order: a streamed report reads the same whatever finished first.
+      for (; reported < checks.length && slots[reported] !== undefined; reported++) options.reporter?.onCheckEnd?.(slots[reported]!);
+    });
+    const results = slots as CheckResult[];
     const revokeProblem = await session.revoke();
     const cleanup = [...(revokeProblem ? [revokeProblem] : []), ...(receiver?.leftovers.values() ?? []), ...cleanupProblems];
     const finished = Date.now();
@@ -103,6 +119,8 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
         finishedAt: new Date(finished).toISOString(),
         durationMs: finished - started,
         failOn,
+        concurrency,
+        suites: suiteTimes(results),
         selection: { suites: [...new Set(checks.map((c) => c.suite))], ...(options.selection?.grep ? { grep: options.selection.grep } : {}), ...(options.selection?.ids ? { ids: [...options.selection.ids] } : {}) },
         ...(cleanup.length > 0 ? { cleanup } : {}),
       },
@@ -132,6 +150,8 @@ interface RunOneDeps {
   budget: { budgetMs: number; deadline: number; spent: boolean };
   /** Changes checks could not undo (findings marked `cleanup`): reported with the run's clean-up problems. */
   cleanupProblems: string[];
+  /** When the run started (ms since the epoch): results say when, after it, their check started. */
+  runStarted: number;
 }
 
 /**
@@ -153,6 +173,7 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
     abort.signal,
     deps.client,
     deps.receiver,
+    check.uses,
   );
   let outcome: Outcome = 'pass';
   let finding: Finding | undefined;
@@ -214,6 +235,7 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
     ...(skipReason ? { skipReason: redact(skipReason) } : {}),
     observations: ctx.observations.map(redact),
     exchanges: ctx.exchanges,
+    startMs: started - deps.runStarted,
     durationMs: Date.now() - started,
     failsRun,
   };

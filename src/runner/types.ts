@@ -46,6 +46,8 @@ export interface CheckResult extends CheckInfo {
   observations: string[];
   /** The exchanges this check made, in order. */
   exchanges: Exchange[];
+  /** When the check started, in ms after the run started; absent for a check that never started (budget spent). */
+  startMs?: number;
   durationMs: number;
   /** Whether this result makes the run fail under the run's --fail-on policy. */
   failsRun: boolean;
@@ -72,10 +74,22 @@ export interface RunInfo {
   finishedAt: string;
   durationMs: number;
   failOn: 'must' | 'should';
+  /** How many checks could run at once (--concurrency). Absent in reports of versions before it. */
+  concurrency?: number;
+  /** Time per suite, in report order. Absent in reports of versions before it. */
+  suites?: SuiteTime[];
   /** ids: the checks of `--rerun-failed`, when the run was limited to them. */
   selection: { suites: string[]; grep?: string; ids?: string[] };
   /** Clean-up that did not succeed (e.g. the run's token could not be revoked), for a person to finish by hand. */
   cleanup?: string[];
+}
+
+/** A suite's time in a run: from its first check's start to its last check's end, and its checks' time added up. */
+export interface SuiteTime {
+  suite: string;
+  checks: number;
+  wallMs: number;
+  checkMs: number;
 }
 
 export interface Totals {
