@@ -30,17 +30,34 @@ function report(result: RunResult, options: Partial<HumanReporterOptions> = {}):
 }
 
 describe('HumanReporter', () => {
-  it('ends with the exact totals line, errored included when something errored', () => {
+  it('ends with the exact totals line, errored included when something errored, then the time per suite', () => {
     const lines = report(sampleRunResult()).text.split('\n');
-    expect(lines.at(-1)).toBe('');
-    expect(lines.at(-2)).toBe('3 passed, 1 failed, 2 warned, 1 skipped, 1 errored');
-    expect(lines.at(-3)).toBe('time 4.2 s (auth 24 ms, signing 1.2 s, resources 12 ms, webhooks 24 ms)');
+    expect(lines.slice(-9)).toEqual([
+      '3 passed, 1 failed, 2 warned, 1 skipped, 1 errored',
+      'time 4.2 s, up to 4 checks at once',
+      '  suite      checks   wall  check time',
+      '  auth            2  22 ms       24 ms',
+      '  signing         2  1.2 s       1.2 s',
+      '  resources       2  12 ms       12 ms',
+      '  webhooks        2  22 ms       24 ms',
+      '  run             8  4.2 s       1.3 s',
+      '',
+    ]);
   });
 
   it('leaves errored out of the totals line when nothing errored', () => {
     const checks = sampleChecks().filter((c) => c.outcome !== 'error');
     const lines = report(sampleRunResult(checks)).text.trimEnd().split('\n');
-    expect(lines.at(-1)).toBe('3 passed, 1 failed, 2 warned, 1 skipped');
+    expect(lines).toContain('3 passed, 1 failed, 2 warned, 1 skipped');
+    expect(lines.at(-1)).toMatch(/^ {2}run +7 /);
+  });
+
+  it('says when checks ran one at a time, and a report of an older version (no suite times) still gets its table', () => {
+    const result = sampleRunResult();
+    const older = { ...result, run: { ...result.run, concurrency: 1, suites: undefined } };
+    const lines = report(older).text.trimEnd().split('\n');
+    expect(lines).toContain('time 4.2 s, one check at a time');
+    expect(lines.at(-1)).toBe('  run             8  4.2 s       1.3 s');
   });
 
   it('writes no escape sequence at all with colour and progress off, even for a hostile body', () => {

@@ -5,6 +5,7 @@ import type { CheckInfo, CheckResult, Outcome, RunResult, Totals } from '../runn
 import type { Reporter } from './reporter.js';
 import { findingSections, formatDuration, renderLabelled, textLines, visibleLine } from './exchange-text.js';
 import { bySuite } from './by-suite.js';
+import { suiteTimes } from '../runner/suite-times.js';
 
 /** Where the report goes: process.stdout, or anything with write() (tests pass a string sink). */
 export interface HumanOutput {
@@ -111,9 +112,9 @@ export function renderResults(result: RunResult, c: ChalkInstance, verbose: bool
   }
   // Clean-up that failed leaves state on the target: say so loudly, with what to do by hand.
   for (const problem of result.run.cleanup ?? []) lines.push(c.red.bold(`CLEAN-UP FAILED: ${visibleLine(problem)}`));
-  lines.push(timeLine(result, c));
   const listed = expected.length > 0 ? c.dim(`; ${expected.length} of them expected (listed), not failing the run`) : '';
   lines.push(summaryLine(result.totals, c) + listed);
+  lines.push(...timeLines(result, c));
   return lines;
 }
 
@@ -156,10 +157,20 @@ function colourFor(check: CheckResult, c: ChalkInstance): (text: string) => stri
   }
 }
 
-function timeLine(result: RunResult, c: ChalkInstance): string {
-  // Per suite: the sum of its checks' durations (checks may overlap in time, so the sums need not add up to the total).
-  const suites = [...bySuite(result.checks)].map(([suite, checks]) => `${suite} ${formatDuration(checks.reduce((sum, r) => sum + r.durationMs, 0))}`);
-  return c.dim(`time ${formatDuration(result.run.durationMs)}${suites.length > 0 ? ` (${suites.join(', ')})` : ''}`);
+/**
+ * The report's last lines: time per suite. Wall time runs from a suite's first check's start to its last check's end;
+ * with checks running concurrently suites overlap, so walls need not add up to the run's and check time exceeds them.
+ */
+export function timeLines(result: RunResult, c: ChalkInstance): string[] {
+  const suites = result.run.suites ?? suiteTimes(result.checks);
+  const at = result.run.concurrency;
+  const how = at === undefined ? '' : at === 1 ? ', one check at a time' : `, up to ${at} checks at once`;
+  const rows = suites.map((t) => [t.suite, String(t.checks), formatDuration(t.wallMs), formatDuration(t.checkMs)]);
+  const total = ['run', String(result.checks.length), formatDuration(result.run.durationMs), formatDuration(suites.reduce((sum, t) => sum + t.checkMs, 0))];
+  const table = [['suite', 'checks', 'wall', 'check time'], ...rows, total];
+  const widths = table[0]!.map((_, col) => Math.max(...table.map((row) => row[col]!.length)));
+  const line = (row: string[]) => `  ${row[0]!.padEnd(widths[0]!)}  ${row.slice(1).map((cell, i) => cell.padStart(widths[i + 1]!)).join('  ')}`;
+  return [c.dim(`time ${formatDuration(result.run.durationMs)}${how}`), ...table.map((row) => c.dim(line(row)))];
 }
 
 /** `N passed, N failed, N warned, N skipped`, plus `, N errored` only when something errored. */

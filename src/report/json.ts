@@ -49,7 +49,8 @@ export function toJsonReport(result: RunResult): JsonReport {
 
 function runInfo(run: RunInfo): RunInfo {
   return {
-    ...pick(run, ['target', 'baseUrl', 'suiteVersion', 'specVersion', 'startedAt', 'finishedAt', 'durationMs', 'failOn']),
+    ...pick(run, ['target', 'baseUrl', 'suiteVersion', 'specVersion', 'startedAt', 'finishedAt', 'durationMs', 'failOn', 'concurrency']),
+    ...(run.suites ? { suites: run.suites.map((t) => pick(t, ['suite', 'checks', 'wallMs', 'checkMs'])) } : {}),
     selection: {
       suites: [...run.selection.suites],
       ...(run.selection.grep !== undefined ? { grep: run.selection.grep } : {}),
@@ -61,7 +62,7 @@ function runInfo(run: RunInfo): RunInfo {
 
 function checkResult(check: CheckResult): CheckResult {
   return {
-    ...pick(check, ['id', 'title', 'suite', 'level', 'outcome', 'durationMs', 'failsRun']),
+    ...pick(check, ['id', 'title', 'suite', 'level', 'outcome', 'startMs', 'durationMs', 'failsRun']),
     spec: { section: check.spec.section, sentence: check.spec.sentence },
     ...(check.finding ? { finding: pick(check.finding, ['message', 'expected', 'observed', 'exchangeSeq', 'cleanup']) } : {}),
     ...(check.skipReason !== undefined ? { skipReason: check.skipReason } : {}),

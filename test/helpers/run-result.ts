@@ -2,6 +2,7 @@
 // (markup characters, quotes, non-ASCII text, control characters illegal in XML, CDATA terminators, long bodies).
 import type { Exchange, RecordedRequest, RecordedResponse } from '../../src/http/exchange.js';
 import type { CheckResult, RunResult, Totals } from '../../src/runner/types.js';
+import { suiteTimes } from '../../src/runner/suite-times.js';
 
 export const BASE_URL = 'https://staging.example/v1';
 
@@ -184,7 +185,7 @@ export function sampleChecks(): CheckResult[] {
       title: 'Webhook key format',
       observations: ['key served as JWK (OKP/Ed25519) at data.key'],
     }),
-  ];
+  ].map((c, i) => ({ ...c, startMs: i * 10 }));
 }
 
 export function totalsOf(checks: CheckResult[]): Totals {
@@ -204,6 +205,8 @@ export function sampleRunResult(checks: CheckResult[] = sampleChecks()): RunResu
       finishedAt: '2026-01-12T09:30:04.210Z',
       durationMs: 4210,
       failOn: 'must',
+      concurrency: 4,
+      suites: suiteTimes(checks),
       selection: { suites: ['auth', 'signing', 'resources', 'webhooks'] },
     },
     totals: totalsOf(checks),
