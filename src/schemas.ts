@@ -1,32 +1,51 @@
-// JSON Schemas of schemas/ compiled once with ajv (draft 2020-12), shared by the checks and the tests.
-import { readFileSync } from 'node:fs';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+// Validators of the JSON Schemas in schemas/ (draft 2020-12), shared by the checks, the config loader and the tests.
+// Built ahead of time (dist/schemas/*.cjs, see src/schema-compile.ts) and compiled here only when those are missing
+// or stale.
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { fromPackageRoot } from './paths.js';
+import { compileValidators, schemaSource } from './schema-compile.js';
 
-// ajv-formats is CommonJS; its default export arrives as the module object under NodeNext.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
+const require = createRequire(import.meta.url);
+const loaded = new Map<string, Record<string, ValidateFunction>>();
+const documents = new Map<string, Record<string, unknown>>();
 
-let ajv: Ajv2020 | undefined;
-const compiled = new Map<string, ValidateFunction>();
-
-function instance(): Ajv2020 {
-  if (!ajv) {
-    ajv = new Ajv2020({ allErrors: true, strict: false });
-    addFormats(ajv);
-  }
-  return ajv;
+/** Where the build writes a schema's standalone validators. */
+export function compiledSchemaPath(name: string): string {
+  return fromPackageRoot('dist', 'schemas', `${name}.cjs`);
 }
 
-/** The compiled validator of `schemas/<name>.schema.json`. */
-export function schemaValidator(name: string): ValidateFunction {
-  let v = compiled.get(name);
+/** The digest a compiled module records of the schema it was built from. */
+export function schemaDigest(source: string): string {
+  return createHash('sha256').update(source).digest('hex');
+}
+
+function validators(name: string): Record<string, ValidateFunction> {
+  let v = loaded.get(name);
   if (!v) {
-    const schema = JSON.parse(readFileSync(fromPackageRoot('schemas', `${name}.schema.json`), 'utf8')) as object;
-    v = instance().compile(schema);
-    compiled.set(name, v);
+    const source = schemaSource(name);
+    const path = compiledSchemaPath(name);
+    const built = existsSync(path) ? (require(path) as Record<string, ValidateFunction> & { sourceDigest?: string }) : undefined;
+    v = built && built.sourceDigest === schemaDigest(source) ? built : compileValidators(name, source);
+    loaded.set(name, v);
   }
   return v;
+}
+
+/** The validator of `schemas/<name>.schema.json`, or of one of its named fragments (config: `target`). */
+export function schemaValidator(name: string, fragment = 'default'): ValidateFunction {
+  const v = validators(name)[fragment];
+  if (!v) throw new Error(`schemas/${name}.schema.json has no compiled fragment "${fragment}"`);
+  return v;
+}
+
+/** The schema itself, parsed. */
+export function schemaDocument(name: string): Record<string, unknown> {
+  let d = documents.get(name);
+  if (!d) documents.set(name, (d = JSON.parse(schemaSource(name)) as Record<string, unknown>));
+  return d;
 }
 
 export interface SchemaProblem {

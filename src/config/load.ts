@@ -1,12 +1,12 @@
 // Reads conformance.config.json (or --config FILE) into resolved targets. Every problem a user can cause becomes one
 // ConfigError line naming the field and what to do; no message ever quotes a secret (client secret, key text).
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { access, constants, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { schemaValidator } from '../schemas.js';
 import { ConfigError } from '../errors.js';
 import { KeyError, parsePrivateKeyPem, type Ed25519KeyPair } from '../http/keys.js';
-import { fromPackageRoot } from '../paths.js';
 import { formatPath, substituteEnv, type JsonPath } from './env.js';
 import type { FixtureName, Fixtures, LoadedConfig, ResolvedTarget, WebhookConfig, WebhookTls } from './types.js';
 
@@ -36,19 +36,9 @@ interface Validators {
   document: ValidateFunction;
   target: ValidateFunction;
 }
-let validators: Validators | undefined;
 
 function getValidators(): Validators {
-  if (!validators) {
-    const schema = JSON.parse(readFileSync(fromPackageRoot('schemas', 'config.schema.json'), 'utf8')) as { $id: string };
-    // verbose: errors carry the offending data and schema, so messages can show a value and list known properties.
-    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictRequired: false, allowUnionTypes: true });
-    const document = ajv.compile(schema);
-    const target = ajv.getSchema(`${schema.$id}#/$defs/target`);
-    if (!target) throw new Error('schemas/config.schema.json has no $defs/target');
-    validators = { document, target };
-  }
-  return validators;
+  return { document: schemaValidator('config'), target: schemaValidator('config', 'target') };
 }
 
 interface RawTarget {

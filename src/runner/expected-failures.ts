@@ -1,12 +1,11 @@
 // A server team's list of known deviations (`--expected-failures FILE`). A listed check that fails is shown apart and
 // does not fail the run; a listed check that passes fails it ("remove it from the list"), so the list can only shrink
 // as the server is fixed; an entry past its expiry date counts no more. Same idea as pytest's strict xfail.
-import { readFileSync } from 'node:fs';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
+import { schemaValidator } from '../schemas.js';
 import { ConfigError } from '../errors.js';
 import { readOptionFile } from '../option-file.js';
 import { closestIds } from '../suggest.js';
-import { fromPackageRoot } from '../paths.js';
 import { locateJsonError } from '../config/load.js';
 import type { CheckResult, ExpectedFailureMark } from './types.js';
 
@@ -19,10 +18,8 @@ export interface ExpectedFailure {
 
 export const EXPECTED_FAILURES_SCHEMA = 'expected-failures.schema.json';
 
-let validator: ValidateFunction | undefined;
-
 function validate(doc: unknown): ErrorObject[] {
-  validator ??= new Ajv2020({ allErrors: true, strict: true }).compile(JSON.parse(readFileSync(fromPackageRoot('schemas', EXPECTED_FAILURES_SCHEMA), 'utf8')) as object);
+  const validator = schemaValidator('expected-failures');
   return validator(doc) ? [] : (validator.errors ?? []);
 }
 

@@ -2,7 +2,7 @@
 // items, walk a whole list (bounded), and compare resources field by field with ids compared exactly.
 import type { HttpResponse, QueryValue } from '../http/client.js';
 import { idKey, parseJson, type UnsafeNumber } from '../http/json.js';
-import { schemaValidator, validateAgainst } from '../schemas.js';
+import { schemaDocument, validateAgainst } from '../schemas.js';
 import type { CheckContext } from './context.js';
 import { describeResponse, expectEnvelope, expectStatus } from './expect.js';
 import { walkPages, type WalkOptions, type WalkResult } from './pages.js';
@@ -133,7 +133,7 @@ export function idSegment(obj: Record<string, unknown>, field: string): string |
 
 /** The member names a schema's table lists (its `properties`). */
 export function schemaFields(schema: string): string[] {
-  const s = schemaValidator(schema).schema as { properties?: Record<string, unknown> };
+  const s = schemaDocument(schema) as { properties?: Record<string, unknown> };
   return Object.keys(s.properties ?? {});
 }
 
