@@ -51,6 +51,14 @@ describe('JunitReporter', () => {
     expect(xml).toMatch(/<testsuite name="resources" [^>]*tests="2" failures="1" errors="0" skipped="1"/);
   });
 
+  it("gives each testsuite its wall time (checks of several suites run at once), not its checks' times added up", () => {
+    const result = sampleRunResult();
+    const wall = result.run.suites!.find((t) => t.suite === 'webhooks')!.wallMs;
+    const sum = result.checks.filter((c) => c.suite === 'webhooks').reduce((s, c) => s + c.durationMs, 0);
+    expect(wall).not.toBe(sum);
+    expect(xml).toMatch(new RegExp(`<testsuite name="webhooks" timestamp="[^"]+" time="${wall / 1000}"`));
+  });
+
   it('names each testcase after its check id and title, with classname conformance.<suite> and time in seconds', () => {
     const names = [...xml.matchAll(/<testcase name="([^"]+)" classname="([^"]+)" time="([^"]+)"/g)].map((m) => [m[1], m[2], m[3]]);
     expect(names).toHaveLength(8);
