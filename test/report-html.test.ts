@@ -102,7 +102,9 @@ describe('HtmlReporter', () => {
     const page = text(html);
     expect(page).toContain('FAIL');
     expect(html).toContain('<p class="verdict">FAIL</p>');
-    for (const value of ['staging', 'https://staging.example/v1', 'conformance 0.1.0', '0.0.1', '2026-01-12 09:30:00 UTC', '4.2 s']) expect(page).toContain(value);
+    for (const value of ['staging', 'https://staging.example/v1', 'conformance 0.1.0', '0.0.1', '2026-01-12 09:30:00 UTC', '4.2 s, up to 4 checks at once']) expect(page).toContain(value);
+    // Each suite's heading carries its wall time.
+    expect(html).toMatch(/<h3 id="suite-signing">signing <span class="count">2 checks, <span class="fail">2 not passed<\/span>, 1\.2 s<\/span><\/h3>/);
     const passing = sampleRunResult(sampleChecks().filter((c) => c.outcome === 'pass'));
     expect(htmlReport(passing)).toContain('<p class="verdict">PASS</p>');
   });

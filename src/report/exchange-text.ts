@@ -51,6 +51,12 @@ export function formatDuration(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
 
+/** `, up to 4 checks at once` / `, one check at a time`, or nothing for a report that does not say. */
+export function concurrencyNote(concurrency: number | undefined): string {
+  if (concurrency === undefined) return '';
+  return concurrency === 1 ? ', one check at a time' : `, up to ${concurrency} checks at once`;
+}
+
 /** Cuts to at most `limit` UTF-16 units without splitting a surrogate pair. */
 function cut(text: string, limit: number): string {
   if (text.length <= limit) return text;

@@ -4,9 +4,10 @@
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { CheckResult, Outcome, RunResult } from '../runner/types.js';
+import type { CheckResult, Outcome, RunResult, SuiteTime } from '../runner/types.js';
 import type { Reporter } from './reporter.js';
-import { exchangeSections, findingSections, formatDuration, visible, visibleLine, type Labelled } from './exchange-text.js';
+import { concurrencyNote, exchangeSections, findingSections, formatDuration, visible, visibleLine, type Labelled } from './exchange-text.js';
+import { suiteTimes } from '../runner/suite-times.js';
 import { bySuite } from './by-suite.js';
 import { jsonReportText } from './json.js';
 
@@ -65,6 +66,7 @@ export function htmlReport(result: RunResult): string {
   const isKnown = (c: CheckResult) => c.expected?.status === 'expected';
   const findings = result.checks.filter((c) => needsAttention(c) && !isKnown(c));
   const known = result.checks.filter((c) => needsAttention(c) && isKnown(c));
+  const times = new Map((result.run.suites ?? suiteTimes(result.checks)).map((t) => [t.suite, t]));
   const info = result.checks.filter((c) => c.level === 'INFO');
   const body = [
     header(result, verdict),
@@ -75,7 +77,7 @@ export function htmlReport(result: RunResult): string {
     ...(known.length > 0
       ? [section('expected', `Expected failures (${known.length}): known deviations listed by the server team`, known.map(finding).join('\n'))]
       : []),
-    section('suites', 'Results by suite', [...bySuite(result.checks)].map(([suite, checks]) => suiteTable(suite, checks)).join('\n')),
+    section('suites', 'Results by suite', [...bySuite(result.checks)].map(([suite, checks]) => suiteTable(suite, checks, times.get(suite))).join('\n')),
     section('choices', INFO_SECTION_TITLE, choices(info)),
     footer(result),
   ].join('\n');
@@ -124,7 +126,7 @@ function header(result: RunResult, verdict: 'PASS' | 'FAIL'): string {
     ['Suite version', `conformance ${escapeLine(run.suiteVersion)}`],
     ['Spec version', escapeLine(run.specVersion)],
     ['Date', escapeLine(displayDate(run.startedAt))],
-    ['Duration', escapeLine(formatDuration(run.durationMs))],
+    ['Duration', escapeLine(`${formatDuration(run.durationMs)}${concurrencyNote(run.concurrency)}`)],
     ['Suites', escapeLine(selection)],
     ['Checks', `${totals.total}: ${counts.map(([n, word, cls]) => `<span class="${n > 0 ? cls : 'zero'}">${n} ${word}</span>`).join(', ')}`],
   ];
@@ -202,7 +204,7 @@ function observations(list: string[]): string {
   return `<ul class="observations">${list.map((o) => `<li>${escapeHtml(o)}</li>`).join('')}</ul>`;
 }
 
-function suiteTable(suite: string, checks: CheckResult[]): string {
+function suiteTable(suite: string, checks: CheckResult[], time: SuiteTime | undefined): string {
   const count = (pred: (c: CheckResult) => boolean) => checks.filter(pred).length;
   const failed = count((c) => needsAttention(c));
   const rows = checks.map((check) => {
@@ -211,7 +213,8 @@ function suiteTable(suite: string, checks: CheckResult[]): string {
     const notes = check.level === 'INFO' ? '' : observations(check.observations);
     return `<tr class="${tone(check)}"><td><span class="pill ${tone(check)}">${OUTCOME_WORD[check.outcome]}</span></td><td>${id}</td><td>${check.level}</td><td>${escapeLine(check.title)}${skip}${notes}</td><td>${escapeLine(check.spec.section)}</td></tr>`;
   });
-  const summary = `${checks.length} check${checks.length === 1 ? '' : 's'}${failed > 0 ? `, <span class="fail">${failed} not passed</span>` : ''}`;
+  const took = time ? `, ${escapeLine(formatDuration(time.wallMs))}` : '';
+  const summary = `${checks.length} check${checks.length === 1 ? '' : 's'}${failed > 0 ? `, <span class="fail">${failed} not passed</span>` : ''}${took}`;
   return `<h3 id="suite-${escapeLine(suite)}">${escapeLine(suite)} <span class="count">${summary}</span></h3>
 <table>
 <thead><tr><th>outcome</th><th>id</th><th>level</th><th>title</th><th>spec section</th></tr></thead>

@@ -3,7 +3,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { CheckInfo, CheckResult, Outcome, RunResult, Totals } from '../runner/types.js';
 import type { Reporter } from './reporter.js';
-import { findingSections, formatDuration, renderLabelled, textLines, visibleLine } from './exchange-text.js';
+import { concurrencyNote, findingSections, formatDuration, renderLabelled, textLines, visibleLine } from './exchange-text.js';
 import { bySuite } from './by-suite.js';
 import { suiteTimes } from '../runner/suite-times.js';
 
@@ -163,14 +163,12 @@ function colourFor(check: CheckResult, c: ChalkInstance): (text: string) => stri
  */
 export function timeLines(result: RunResult, c: ChalkInstance): string[] {
   const suites = result.run.suites ?? suiteTimes(result.checks);
-  const at = result.run.concurrency;
-  const how = at === undefined ? '' : at === 1 ? ', one check at a time' : `, up to ${at} checks at once`;
   const rows = suites.map((t) => [t.suite, String(t.checks), formatDuration(t.wallMs), formatDuration(t.checkMs)]);
   const total = ['run', String(result.checks.length), formatDuration(result.run.durationMs), formatDuration(suites.reduce((sum, t) => sum + t.checkMs, 0))];
   const table = [['suite', 'checks', 'wall', 'check time'], ...rows, total];
   const widths = table[0]!.map((_, col) => Math.max(...table.map((row) => row[col]!.length)));
   const line = (row: string[]) => `  ${row[0]!.padEnd(widths[0]!)}  ${row.slice(1).map((cell, i) => cell.padStart(widths[i + 1]!)).join('  ')}`;
-  return [c.dim(`time ${formatDuration(result.run.durationMs)}${how}`), ...table.map((row) => c.dim(line(row)))];
+  return [c.dim(`time ${formatDuration(result.run.durationMs)}${concurrencyNote(result.run.concurrency)}`), ...table.map((row) => c.dim(line(row)))];
 }
 
 /** `N passed, N failed, N warned, N skipped`, plus `, N errored` only when something errored. */
