@@ -1,0 +1,70 @@
+// A default run through the library, in this process, against a fresh local target, with what the run itself does not
+// report: every exchange the client sent (the USSD suite keeps only the crawl exchanges that prove a finding, so the
+// run's result lists fewer), and how long checks spent waiting for webhook deliveries.
+//
+// Both are seen by wrapping two methods for the length of the run: SignedClient.sendPrepared, the one path every
+// request of a run takes, and WebhookReceiver.waitFor, the one way a check waits for a delivery.
+import { performance } from 'node:perf_hooks';
+
+const { startLocalTarget } = await import('../dist/src/targets/local.js');
+const { runChecks } = await import('../dist/src/runner/run.js');
+const { suites } = await import('../dist/suites/index.js');
+const { SignedClient } = await import('../dist/src/http/client.js');
+const { WebhookReceiver } = await import('../dist/src/receiver/receiver.js');
+
+/**
+ * Runs the default suites with `runOptions` added to runChecks' options (e.g. a concurrency once the runner has one).
+ * Returns the result, the run's time in ms, every exchange sent (in send order), and the webhook waits.
+ */
+export async function runInProcess(runOptions = {}) {
+  const local = await startLocalTarget();
+  const sent = [];
+  const waits = [];
+  const originalSend = SignedClient.prototype.sendPrepared;
+  const originalWait = WebhookReceiver.prototype.waitFor;
+  SignedClient.prototype.sendPrepared = function (...args) {
+    const record = (x) => (x?.exchange ? sent.push(x.exchange) : undefined);
+    return originalSend.apply(this, args).then(
+      (res) => (record(res), res),
+      (err) => {
+        record(err);
+        throw err;
+      },
+    );
+  };
+  WebhookReceiver.prototype.waitFor = function (...args) {
+    const started = performance.now();
+    return originalWait.apply(this, args).finally(() => waits.push([started, performance.now()]));
+  };
+  try {
+    const started = performance.now();
+    const result = await runChecks({ target: local.target, suites, ...runOptions });
+    const runMs = performance.now() - started;
+    sent.sort((a, b) => a.seq - b.seq);
+    return { result, runMs, sent, waitMs: unionMs(waits), waits: waits.length, target: local.target };
+  } finally {
+    SignedClient.prototype.sendPrepared = originalSend;
+    WebhookReceiver.prototype.waitFor = originalWait;
+    await local.stop();
+  }
+}
+
+/** Exchanges the run's result lists (checks and session), without repeats: a check may attach one it did not send. */
+export function recordedCount(result) {
+  const seqs = new Set(result.sessionExchanges.map((e) => e.seq));
+  for (const c of result.checks) for (const e of c.exchanges) seqs.add(e.seq);
+  return seqs.size;
+}
+
+/** Time covered by at least one interval: waits that overlap count once. */
+function unionMs(intervals) {
+  const sorted = [...intervals].sort((a, b) => a[0] - b[0]);
+  let total = 0;
+  let end = -Infinity;
+  for (const [s, e] of sorted) {
+    if (e <= end) continue;
+    total += e - Math.max(s, end);
+    end = e;
+  }
+  return total;
+}
