@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createPublicKey, sign as cryptoSign, verify as cryptoVerify, createPrivateKey } from 'node:crypto';
-import { signRequest, verifySignature, verifySignatureAsync, profileComponents } from '../src/http/signature.js';
+import * as ed from '@noble/ed25519';
+import { signRequest, signEd25519, verifySignature, verifySignatureAsync, profileComponents } from '../src/http/signature.js';
 import { signatureBase, signatureParamsValue, type SignatureParam } from '../src/http/signature-base.js';
-import { parsePrivateKeyPem, generateEd25519 } from '../src/http/keys.js';
+import { parsePrivateKeyPem, generateEd25519, privateKeyFromSeed } from '../src/http/keys.js';
 import type { HttpMessage } from '../src/http/message.js';
 
 interface Example {
@@ -105,6 +106,38 @@ describe('signing profile', () => {
     expect(verdict).toMatchObject({ ok: true, keyId: 'acme-2026', label: 'sig1' });
   });
 
+  it('agrees with @noble/ed25519, an implementation independent of the node:crypto one it signs with', async () => {
+    const signed = signRequest(message, { keyId: 'k', privateKey: pair.seed, created: 1, expires: 2 });
+    const nobleSig = Buffer.from(await ed.signAsync(Buffer.from(signed.base), pair.seed)).toString('base64');
+    expect(signed.signature).toBe(`sig1=:${nobleSig}:`);
+  });
+
+  it('signs with the key of the seed it is given, when seeds alternate', () => {
+    const other = generateEd25519();
+    const data = Buffer.from('the same bytes');
+    const sigs = [pair, other, pair, other].map((p) => Buffer.from(signEd25519(p.seed, data)));
+    expect(cryptoVerify(null, data, createPublicKey(pair.publicKeyPem), sigs[0]!)).toBe(true);
+    expect(cryptoVerify(null, data, createPublicKey(other.publicKeyPem), sigs[1]!)).toBe(true);
+    expect(cryptoVerify(null, data, createPublicKey(pair.publicKeyPem), sigs[1]!)).toBe(false);
+    expect(sigs[2]).toEqual(sigs[0]);
+    expect(sigs[3]).toEqual(sigs[1]);
+  });
+
+  it('signs with the new bytes when a seed buffer is overwritten in place', () => {
+    const seed = new Uint8Array(pair.seed);
+    const data = Buffer.from('x');
+    const before = Buffer.from(signEd25519(seed, data));
+    const other = generateEd25519();
+    seed.set(other.seed);
+    expect(Buffer.from(signEd25519(seed, data))).not.toEqual(before);
+    expect(cryptoVerify(null, data, createPublicKey(other.publicKeyPem), signEd25519(seed, data))).toBe(true);
+  });
+
+  it('refuses a seed that is not 32 bytes', () => {
+    expect(() => privateKeyFromSeed(new Uint8Array(31))).toThrow(/31 bytes, not a 32-byte Ed25519 seed/);
+    expect(() => signEd25519(new Uint8Array(33), Buffer.from('x'))).toThrow(/33 bytes/);
+  });
+
   it('agrees with node:crypto signatures: Ed25519 is deterministic', () => {
     const signed = signRequest(message, { keyId: 'k', privateKey: pair.seed, created: 1, expires: 2 });
     const nodeSig = cryptoSign(null, Buffer.from(signed.base), createPrivateKey(pair.privateKeyPem)).toString('base64');
@@ -130,3 +163,18 @@ describe('signing profile', () => {
   });
 });
 
+
+describe('RFC 8032 Section 7.1 Ed25519 vectors', () => {
+  const rfc8032 = JSON.parse(readFileSync(new URL('./vectors/rfc8032-ed25519.json', import.meta.url), 'utf8')) as {
+    vectors: Array<{ name: string; secretKey: string; publicKey: string; message: string; signature: string }>;
+  };
+  for (const v of rfc8032.vectors) {
+    it(`${v.name}: the client's signer gives the RFC's signature, and so does @noble/ed25519`, async () => {
+      const seed = Buffer.from(v.secretKey, 'hex');
+      const message = Buffer.from(v.message, 'hex');
+      expect(Buffer.from(signEd25519(seed, message)).toString('hex')).toBe(v.signature);
+      expect(Buffer.from(await ed.signAsync(message, seed)).toString('hex')).toBe(v.signature);
+      expect(Buffer.from(await ed.getPublicKeyAsync(seed)).toString('hex')).toBe(v.publicKey);
+    });
+  }
+});

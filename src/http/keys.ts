@@ -1,4 +1,4 @@
-// Ed25519 key material. node:crypto parses the PEM containers; signing itself is done elsewhere with @noble/ed25519.
+// Ed25519 key material: PEM containers and raw bytes to and from node:crypto key objects.
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 
 export interface Ed25519KeyPair {
@@ -45,4 +45,13 @@ export function generateEd25519(): Ed25519KeyPair & { privateKeyPem: string } {
 /** A node:crypto public key object from raw 32 bytes, for verification with node:crypto. */
 export function publicKeyFromRaw(raw: Uint8Array): KeyObject {
   return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(raw).toString('base64url') }, format: 'jwk' });
+}
+
+/** PKCS8 DER of an Ed25519 private key (RFC 8410 §7) is this fixed header followed by the 32-byte seed. */
+const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
+
+/** A node:crypto private key object from the 32-byte seed the config and the client carry. */
+export function privateKeyFromSeed(seed: Uint8Array): KeyObject {
+  if (seed.length !== 32) throw new KeyError(`is ${seed.length} bytes, not a 32-byte Ed25519 seed`);
+  return createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, seed]), format: 'der', type: 'pkcs8' });
 }
