@@ -1,6 +1,9 @@
 // "Pagination and sorting (list endpoints)". `page` is a 0-based page index (the spec's "page offset" reads either
 // way; clients must follow meta.nextPage). The order is total: createdAt, then the resource id, so a page walk never
 // skips or repeats an item even where createdAt ties.
+//
+// Lists are kept in that order by the store and a page is cut from them by position, DESC counting from the end: a
+// request costs what its page holds, not what the list holds, so walking a list of n items is linear in n.
 import type { PageMeta } from './respond.js';
 import { badRequest } from './respond.js';
 import { optionalQuery, parseInteger } from './params.js';
@@ -33,23 +36,26 @@ export interface Page<T> {
   meta: PageMeta;
 }
 
+/** Records in list order: createdAt, then the resource id, ascending. */
+export function inListOrder<T extends { createdAt: number }>(records: Iterable<T>, idOf: (item: T) => number): T[] {
+  return [...records].sort((a, b) => a.createdAt - b.createdAt || idOf(a) - idOf(b));
+}
+
 /**
- * One page of a list. In `index` mode page is a 0-based page number; in `offset` mode it is the index of the first
- * item. previousPage is 0 on the first page; nextPage equals currentPage on the last page (and past it), since the
- * spec wants integers >= 0 everywhere and has no null. A page past the end is empty, not an error.
+ * One page of a list given in list order (see inListOrder), its items copied so a caller may edit them. In `index`
+ * mode page is a 0-based page number; in `offset` mode it is the index of the first item. previousPage is 0 on the first
+ * page; nextPage equals currentPage on the last page (and past it), since the spec wants integers >= 0 everywhere and
+ * has no null. A page past the end is empty, not an error.
  */
-export function paginate<T extends { createdAt: number }>(
-  all: readonly T[],
-  idOf: (item: T) => number,
-  paging: Paging,
-  variant: Pick<Variant, 'pageMode'>,
-): Page<T> {
-  const direction = paging.sort === 'ASC' ? 1 : -1;
-  const sorted = [...all].sort((a, b) => direction * (a.createdAt - b.createdAt || idOf(a) - idOf(b)));
+export function paginate<T>(ascending: readonly T[], paging: Paging, variant: Pick<Variant, 'pageMode'>): Page<T> {
+  const total = ascending.length;
   const step = variant.pageMode === 'index' ? 1 : paging.limit;
   const start = variant.pageMode === 'index' ? paging.page * paging.limit : paging.page;
-  const items = start < sorted.length ? sorted.slice(start, start + paging.limit) : [];
-  const hasNext = start + paging.limit < sorted.length;
+  const items: T[] = [];
+  for (let i = start; i < Math.min(total, start + paging.limit); i++) {
+    items.push(structuredClone(ascending[paging.sort === 'ASC' ? i : total - 1 - i]!));
+  }
+  const hasNext = start + paging.limit < total;
   return {
     items,
     meta: {
@@ -58,7 +64,7 @@ export function paginate<T extends { createdAt: number }>(
       nextPage: hasNext ? paging.page + step : paging.page,
       limit: paging.limit,
       currentCount: items.length,
-      totalCount: sorted.length,
+      totalCount: total,
       sort: paging.sort,
     },
   };

@@ -2,6 +2,7 @@
 // is checked on load against the spec's field tables, so a broken seed fails at start, not as a confusing check failure.
 import { readFileSync } from 'node:fs';
 import { fromPackageRoot } from '../paths.js';
+import { inListOrder } from './paging.js';
 
 export const STATUSES = ['ACTIVE', 'SUSPENDED', 'CLOSED'] as const;
 export const CURRENCIES = ['USD', 'EUR', 'ZK'] as const;
@@ -322,6 +323,11 @@ const REQUEST_ID_STEP = 7;
 /** Fields of a customer a PUT may change ("PUT /customers" body). */
 export type CustomerPatch = Partial<Pick<Customer, 'firstName' | 'lastName' | 'status' | 'referenceId'>>;
 
+/** A list as the store keeps it: its own records, in list order. Not copies: page it, and copy what you hand out. */
+export type StoredList<T> = readonly Readonly<T>[];
+
+const NONE: StoredList<never> = [];
+
 export class ReferenceStore {
   private customers = new Map<number, Customer>();
   private accounts = new Map<number, Account>();
@@ -330,6 +336,16 @@ export class ReferenceStore {
   private transactions = new Map<number, Transaction>();
   private orderRequests = new Map<number, OrderRequest>();
   private nextRequestId = 0;
+  // Lists in list order, so a list request sorts nothing and copies only its page (see paging.ts). Accounts, assets,
+  // transactions and instruments never change after reset(); order requests do, so theirs are made when asked for and
+  // dropped at each change.
+  private accountLists = new Map<number, StoredList<Account>>();
+  private assetLists = new Map<number, StoredList<Asset>>();
+  private transactionLists = new Map<number, StoredList<Transaction>>();
+  private instrumentList: StoredList<Instrument> = NONE;
+  private availableInstrumentList: StoredList<Instrument> = NONE;
+  private instrumentsBySymbol = new Map<string, Instrument>();
+  private orderRequestLists = new Map<string, StoredList<OrderRequest>>();
 
   constructor(private readonly seed: Seed) {
     this.reset();
@@ -347,13 +363,23 @@ export class ReferenceStore {
     this.orderRequests = byId(s.orderRequests ?? [], (r) => r.requestId, 'requestId');
     this.nextRequestId = Math.max(FIRST_REQUEST_ID, ...this.orderRequests.keys()) + REQUEST_ID_STEP;
     this.checkReferences(s.fixtures);
+    this.accountLists = listsByCustomer(this.accounts.values(), (a) => a.accountId);
+    this.assetLists = listsByCustomer(this.assets.values(), (a) => a.assetId);
+    this.transactionLists = listsByCustomer(this.transactions.values(), (t) => t.transactionId);
+    this.instrumentList = inListOrder(this.instruments.values(), (i) => i.instrumentId);
+    this.availableInstrumentList = this.instrumentList.filter((i) => i.isAvailable);
+    this.instrumentsBySymbol = new Map();
+    // Seed order decides between symbols that differ only in case, as a search through the seed would.
+    for (const i of this.instruments.values()) if (!this.instrumentsBySymbol.has(i.symbol.toUpperCase())) this.instrumentsBySymbol.set(i.symbol.toUpperCase(), i);
+    this.orderRequestLists.clear();
   }
 
   get fixtures(): ReferenceFixtures {
     return { ...this.seed.fixtures };
   }
 
-  // Reads return copies: a caller (a route, a fault) editing a result must not edit the store.
+  // Reads return copies: a caller (a route, a fault) editing a result must not edit the store. The *List reads are the
+  // exception, typed read-only: they give whole lists for paging, which copies the page it hands out.
 
   getCustomer(id: number): Customer | undefined {
     return copy(this.customers.get(id));
@@ -368,12 +394,30 @@ export class ReferenceStore {
   }
 
   accountsOf(customerId: number): Account[] {
-    return [...this.accounts.values()].filter((a) => a.customerId === customerId).map((a) => structuredClone(a));
+    return copies(this.accountList(customerId));
+  }
+
+  accountList(customerId: number): StoredList<Account> {
+    return this.accountLists.get(customerId) ?? NONE;
   }
 
   instrumentsOf(type: InvestmentType): Instrument[] {
+    return copies(this.instrumentListOf(type));
+  }
+
+  instrumentListOf(type: InvestmentType): StoredList<Instrument> {
     // Every seeded instrument is an INTERNATIONAL_STOCKS instrument: the only investment type there is.
-    return type === 'INTERNATIONAL_STOCKS' ? [...this.instruments.values()].map((i) => structuredClone(i)) : [];
+    return type === 'INTERNATIONAL_STOCKS' ? this.instrumentList : NONE;
+  }
+
+  /** The instruments that can be bought (isAvailable), in list order. */
+  availableInstruments(): StoredList<Instrument> {
+    return this.availableInstrumentList;
+  }
+
+  /** The instrument with this symbol, matched case-insensitively. */
+  instrumentBySymbol(symbol: string): Instrument | undefined {
+    return copy(this.instrumentsBySymbol.get(symbol.toUpperCase()));
   }
 
   getInstrument(id: number): Instrument | undefined {
@@ -385,7 +429,11 @@ export class ReferenceStore {
   }
 
   assetsOf(customerId: number): Asset[] {
-    return [...this.assets.values()].filter((a) => a.customerId === customerId).map((a) => structuredClone(a));
+    return copies(this.assetList(customerId));
+  }
+
+  assetList(customerId: number): StoredList<Asset> {
+    return this.assetLists.get(customerId) ?? NONE;
   }
 
   getTransaction(id: number): Transaction | undefined {
@@ -393,18 +441,31 @@ export class ReferenceStore {
   }
 
   transactionsOf(customerId: number): Transaction[] {
-    return [...this.transactions.values()].filter((t) => t.customerId === customerId).map((t) => structuredClone(t));
+    return copies(this.transactionList(customerId));
+  }
+
+  transactionList(customerId: number): StoredList<Transaction> {
+    return this.transactionLists.get(customerId) ?? NONE;
   }
 
   getOrderRequest(id: number): OrderRequest | undefined {
     return copy(this.orderRequests.get(id));
   }
 
-  /** A customer's order requests, optionally of one status, in no particular order (callers sort and page). */
+  /** A customer's order requests, optionally of one status, in list order. */
   orderRequestsOf(customerId: number, status?: OrderStatus): OrderRequest[] {
-    return [...this.orderRequests.values()]
-      .filter((r) => r.customerId === customerId && (status === undefined || r.status === status))
-      .map((r) => structuredClone(r));
+    return copies(this.orderRequestList(customerId, status));
+  }
+
+  orderRequestList(customerId: number, status?: OrderStatus): StoredList<OrderRequest> {
+    const key = `${customerId} ${status ?? ''}`;
+    let list = this.orderRequestLists.get(key);
+    if (list === undefined) {
+      const mine = [...this.orderRequests.values()].filter((r) => r.customerId === customerId && (status === undefined || r.status === status));
+      list = inListOrder(mine, (r) => r.requestId);
+      this.orderRequestLists.set(key, list);
+    }
+    return list;
   }
 
   /** Places an order request: always PENDING at first (nothing in the sandbox ever executes it). */
@@ -419,6 +480,7 @@ export class ReferenceStore {
       amount: order.amount, currency: order.currency, status: 'PENDING', createdAt: nowSeconds, updatedAt: nowSeconds,
     };
     this.orderRequests.set(requestId, request);
+    this.orderRequestLists.clear();
     return structuredClone(request);
   }
 
@@ -429,6 +491,7 @@ export class ReferenceStore {
     if (current.status !== 'PENDING') return { kind: 'not-pending', request: structuredClone(current) };
     const next: OrderRequest = { ...current, status: 'CANCELED', updatedAt: Math.max(nowSeconds, current.createdAt) };
     this.orderRequests.set(id, next);
+    this.orderRequestLists.clear();
     return { kind: 'canceled', request: structuredClone(next) };
   }
 
@@ -488,6 +551,20 @@ function byId<T>(records: T[], id: (r: T) => number, what = 'id'): Map<number, T
 
 function copy<T>(value: T | undefined): T | undefined {
   return value === undefined ? undefined : structuredClone(value);
+}
+
+function copies<T>(list: StoredList<T>): T[] {
+  return list.map((r) => structuredClone(r) as T);
+}
+
+function listsByCustomer<T extends { customerId: number; createdAt: number }>(records: Iterable<T>, idOf: (r: T) => number): Map<number, StoredList<T>> {
+  const groups = new Map<number, T[]>();
+  for (const r of records) {
+    const group = groups.get(r.customerId);
+    if (group) group.push(r);
+    else groups.set(r.customerId, [r]);
+  }
+  return new Map([...groups].map(([customerId, group]) => [customerId, inListOrder(group, idOf)]));
 }
 
 function need(condition: boolean, message: string): void {

@@ -12,7 +12,7 @@ export const accountRoutes: RouteDef[] = [
       const customerId = queryInteger(ctx.query, 'customerId');
       const paging = parsePaging(ctx.query, state.variant);
       if (!state.store.hasCustomer(customerId)) throw notFound();
-      const page = paginate(state.store.accountsOf(customerId), (a) => a.accountId, paging, state.variant);
+      const page = paginate(state.store.accountList(customerId), paging, state.variant);
       return okList(page.items, page.meta);
     },
   },

@@ -16,7 +16,7 @@ export const instrumentRoutes: RouteDef[] = [
         throw badRequest(`investmentType must be one of ${INVESTMENT_TYPES.join(', ')}`);
       }
       const paging = parsePaging(ctx.query, state.variant);
-      const page = paginate(state.store.instrumentsOf(type as InvestmentType), (i) => i.instrumentId, paging, state.variant);
+      const page = paginate(state.store.instrumentListOf(type as InvestmentType), paging, state.variant);
       return okList(page.items, page.meta);
     },
   },

@@ -12,7 +12,7 @@ export const transactionRoutes: RouteDef[] = [
       const customerId = queryInteger(ctx.query, 'customerId');
       const paging = parsePaging(ctx.query, state.variant);
       if (!state.store.hasCustomer(customerId)) throw notFound();
-      const page = paginate(state.store.transactionsOf(customerId), (t) => t.transactionId, paging, state.variant);
+      const page = paginate(state.store.transactionList(customerId), paging, state.variant);
       return okList(page.items, page.meta);
     },
   },

@@ -16,8 +16,8 @@ export function parseAssetsParams(query: URLSearchParams): AssetsParams {
 
 export function assetsMenu(session: UssdSession, p: AssetsParams): Menu {
   const { env } = session;
-  const all = session.state.store.assetsOf(session.customer.customerId);
-  const list = listPage(all, (a) => a.assetId, p.page, 'ASC', env);
+  const all = session.state.store.assetList(session.customer.customerId);
+  const list = listPage(all, p.page, 'ASC', env);
   const at = (page: number): Link => ({ path: ASSETS.path, query: { detail: p.detail ? true : undefined, page: pageParam(page) } });
   const choices: Choice[] = list.items.map((a) => ({ label: p.detail ? detailLabel(a) : `${a.symbol} ${a.position} units`, to: { path: STOCKS.path, query: { assetId: a.assetId } } }));
   choices.push(...pagingChoices(list, at, env));
@@ -32,7 +32,7 @@ export function assetsMenu(session: UssdSession, p: AssetsParams): Menu {
   };
 }
 
-function detailLabel(a: Asset): string {
+function detailLabel(a: Readonly<Asset>): string {
   const value = a.position * a.marketPrice;
   const gain = a.investmentAmount === 0 ? 0 : (value - a.investmentAmount) / a.investmentAmount;
   return `${a.symbol} ${a.position} @ ${a.marketPrice.toFixed(2)} = ${money(a.currency, Math.round(value * 100) / 100)} (${signedPercent(gain)})`;

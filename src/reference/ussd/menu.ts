@@ -106,17 +106,12 @@ export interface ListPage<T> {
 }
 
 /**
- * One page of a USSD list. `page` means what it means on the list endpoints for this variant (a page index or an item
- * offset), so a client that learnt one meaning from GET /instruments is not surprised here.
+ * One page of a USSD list, given in list order (paging.ts inListOrder). `page` means what it means on the list
+ * endpoints for this variant (a page index or an item offset), so a client that learnt one meaning from GET
+ * /instruments is not surprised here.
  */
-export function listPage<T extends { createdAt: number }>(
-  all: readonly T[],
-  idOf: (item: T) => number,
-  page: number,
-  sort: 'ASC' | 'DESC',
-  env: UssdEnv,
-): ListPage<T> {
-  const { items, meta } = paginate(all, idOf, { page, limit: USSD_PAGE_SIZE, sort }, env.variant);
+export function listPage<T>(ascending: readonly T[], page: number, sort: 'ASC' | 'DESC', env: UssdEnv): ListPage<T> {
+  const { items, meta } = paginate(ascending, { page, limit: USSD_PAGE_SIZE, sort }, env.variant);
   const start = env.variant.pageMode === 'index' ? page * USSD_PAGE_SIZE : page;
   return {
     items,
@@ -135,12 +130,6 @@ export function listPage<T extends { createdAt: number }>(
 export function pageHolding(index: number, env: UssdEnv): number {
   const pageIndex = Math.floor(index / USSD_PAGE_SIZE);
   return env.variant.pageMode === 'index' ? pageIndex : pageIndex * USSD_PAGE_SIZE;
-}
-
-/** Sorted the way listPage sorts, to find an item's position. */
-export function sortedLikeList<T extends { createdAt: number }>(all: readonly T[], idOf: (item: T) => number, sort: 'ASC' | 'DESC'): T[] {
-  const direction = sort === 'ASC' ? 1 : -1;
-  return [...all].sort((a, b) => direction * (a.createdAt - b.createdAt || idOf(a) - idOf(b)));
 }
 
 /** "Stocks (1-3 of 5)"; just the name when the page is empty (the menu's text then says why). */

@@ -5,7 +5,7 @@ import { ASSETS, HOME, money, REQUESTS, signedPercent, STOCKS, type UssdSession 
 
 export function portfolioMenu(session: UssdSession): Menu {
   const { store } = session.state;
-  const assets = store.assetsOf(session.customer.customerId);
+  const assets = store.assetList(session.customer.customerId);
   // Holdings in different currencies are never added up: the sandbox has no exchange rates.
   const byCurrency = new Map<Currency, { value: number; invested: number }>();
   for (const a of assets) {
@@ -21,7 +21,7 @@ export function portfolioMenu(session: UssdSession): Menu {
           `${assets.length} holding${assets.length === 1 ? '' : 's'}`,
           ...[...byCurrency].map(([currency, s]) => `Value: ${money(currency, round2(s.value))} (${signedPercent(s.invested === 0 ? 0 : (s.value - s.invested) / s.invested)})`),
         ];
-  const pending = store.orderRequestsOf(session.customer.customerId, 'PENDING').length;
+  const pending = store.orderRequestList(session.customer.customerId, 'PENDING').length;
   lines.push(`Pending requests: ${pending}`);
   return {
     title: `Portfolio - ${session.customer.firstName} ${session.customer.lastName}`,

@@ -52,8 +52,8 @@ function requestsLink(query: Record<string, string | number | boolean | undefine
 }
 
 function listMenu(session: UssdSession, p: RequestsParams): Menu {
-  const all = session.state.store.orderRequestsOf(session.customer.customerId, p.status);
-  const list = listPage(all, (r) => r.requestId, p.page, 'DESC', session.env);
+  const all = session.state.store.orderRequestList(session.customer.customerId, p.status);
+  const list = listPage(all, p.page, 'DESC', session.env);
   const choices: Choice[] = list.items.map((r) => ({
     label: `${r.symbol} ${money(r.currency, r.amount)} ${r.status}`,
     to: requestsLink({ requestId: r.requestId, status: p.status, page: pageParam(p.page) }),

@@ -88,9 +88,6 @@ export function signedPercent(ratio: number): string {
  */
 export function tradingCurrency(session: UssdSession): Currency | undefined {
   if (session.customer.status !== 'ACTIVE') return undefined;
-  const active = session.state.store
-    .accountsOf(session.customer.customerId)
-    .filter((a) => a.status === 'ACTIVE')
-    .sort((a, b) => a.createdAt - b.createdAt || a.accountId - b.accountId);
-  return active[0]?.currency;
+  // List order is oldest first, then by id.
+  return session.state.store.accountList(session.customer.customerId).find((a) => a.status === 'ACTIVE')?.currency;
 }

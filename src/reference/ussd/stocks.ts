@@ -2,8 +2,8 @@
 // an order request. The spec shows the order being placed by a GET carrying `amount` (inputMode), so it is placed so.
 import { HttpError, badRequest, notFound } from '../respond.js';
 import { optionalQuery } from '../params.js';
-import type { Asset, Instrument } from '../store.js';
-import { listPage, listTitle, pageHolding, pageParam, pagingChoices, sortedLikeList, type Choice, type Link, type Menu, type QueryValue } from './menu.js';
+import type { Asset, Instrument, StoredList } from '../store.js';
+import { listPage, listTitle, pageHolding, pageParam, pagingChoices, type Choice, type Link, type Menu, type QueryValue } from './menu.js';
 import { ASSETS, HOME, money, optionalId, optionalInteger, queryBoolean, queryPage, REQUESTS, STOCKS, tradingCurrency, type UssdSession } from './session.js';
 
 export interface StocksParams {
@@ -56,15 +56,13 @@ export function stocksMenu(session: UssdSession, p: StocksParams): Menu {
 // ---- lookups ------------------------------------------------------------------------------------------------
 
 /** Instruments that can be bought, in list order (oldest first, then by id). */
-function availableInstruments(session: UssdSession): Instrument[] {
-  const all = session.state.store.instrumentsOf('INTERNATIONAL_STOCKS').filter((i) => i.isAvailable);
-  return sortedLikeList(all, (i) => i.instrumentId, 'ASC');
+function availableInstruments(session: UssdSession): StoredList<Instrument> {
+  return session.state.store.availableInstruments();
 }
 
 /** Symbols are matched case-insensitively: a phone keypad user types "aapl" as readily as "AAPL". */
 function instrumentBySymbol(session: UssdSession, symbol: string): Instrument {
-  const wanted = symbol.toUpperCase();
-  const found = session.state.store.instrumentsOf('INTERNATIONAL_STOCKS').find((i) => i.symbol.toUpperCase() === wanted);
+  const found = session.state.store.instrumentBySymbol(symbol);
   if (found === undefined) throw notFound();
   return found;
 }
@@ -84,7 +82,7 @@ function stocksLink(query: Record<string, QueryValue>): Link {
 
 function listMenu(session: UssdSession, page: number): Menu {
   const { env } = session;
-  const list = listPage(availableInstruments(session), (i) => i.instrumentId, page, 'ASC', env);
+  const list = listPage(availableInstruments(session), page, 'ASC', env);
   const choices: Choice[] = list.items.map((instrument, i) => {
     const link = stocksLink({ symbol: instrument.symbol, page: pageParam(page) });
     // A typo'd path in the first item's link: the kind of dead link a crawler must report.
@@ -105,7 +103,7 @@ function listMenu(session: UssdSession, page: number): Menu {
 function detailMenu(session: UssdSession, instrument: Instrument, fromPage: number): Menu {
   const lines = instrument.valueChangeOverTime.slice(0, 2).map((v) => v.summary);
   const held = session.state.store
-    .assetsOf(session.customer.customerId)
+    .assetList(session.customer.customerId)
     .filter((a) => a.instrumentId === instrument.instrumentId)
     .reduce((sum, a) => sum + a.position, 0);
   if (held > 0) lines.push(`You hold ${held}`);
@@ -132,8 +130,7 @@ function assetMenu(session: UssdSession, asset: Asset): Menu {
   if (instrument.isAvailable && tradingCurrency(session) !== undefined) {
     choices.push({ label: 'Buy more', to: stocksLink({ inputMode: true, assetId: asset.assetId }) });
   }
-  const mine = sortedLikeList(store.assetsOf(session.customer.customerId), (a) => a.assetId, 'ASC');
-  const page = pageHolding(mine.findIndex((a) => a.assetId === asset.assetId), session.env);
+  const page = pageHolding(store.assetList(session.customer.customerId).findIndex((a) => a.assetId === asset.assetId), session.env);
   return {
     title: `${asset.symbol} - ${asset.name}`,
     lines: [
@@ -160,7 +157,7 @@ function searchPrompt(session: UssdSession): Menu {
 function searchResults(session: UssdSession, text: string, page: number): Menu {
   const needle = text.trim().toLowerCase();
   const matches = availableInstruments(session).filter((i) => i.symbol.toLowerCase().includes(needle) || i.name.toLowerCase().includes(needle));
-  const list = listPage(matches, (i) => i.instrumentId, page, 'ASC', session.env);
+  const list = listPage(matches, page, 'ASC', session.env);
   const choices: Choice[] = list.items.map((i) => ({ label: `${i.symbol} ${i.name}`, to: stocksLink({ symbol: i.symbol }) }));
   choices.push(...pagingChoices(list, (pg) => stocksLink({ searchMode: true, symbol: text, page: pageParam(pg) }), session.env));
   return {
