@@ -220,6 +220,45 @@ describe('crawl', () => {
     expect(c.links.filter((l) => l.skipped === 'depth-cap')).toHaveLength(1);
   });
 
+  it('gives every view of a long chain its whole path: steps, ancestors and depth', async () => {
+    // A paged list 1,500 pages long, each page also offering a detail: the shape of a long instrument list.
+    const s = server((u) => {
+      const n = Number(u.searchParams.get('page') ?? 0);
+      const list = n === 0 ? '/ussd/stocks?customerId=7' : `/ussd/stocks?customerId=7&page=${n}`;
+      if (u.searchParams.has('detail')) return { title: `Detail ${n}`, options: [{ n: 1, to: list }] };
+      const next = n < 1499 ? [{ n: 1, to: `/ussd/stocks?customerId=7&page=${n + 1}` }] : [];
+      return { title: `Page ${n}`, options: [...next, { n: next.length + 1, to: `/ussd/stocks?customerId=7&page=${n}&detail=1` }] };
+    });
+    const c = await crawl(options(s.fetch, { maxDepth: 10_000, maxViews: 10_000 }));
+    expect(c.views.size).toBe(3000);
+    expect(c.maxDepthReached).toBe(1500);
+    const detail = c.views.get(normaliseUrl(`${BASE}/ussd/stocks?customerId=7&page=1499&detail=1`))!;
+    expect(detail.depth).toBe(1500);
+    expect(detail.steps).toHaveLength(1500);
+    expect(detail.steps.slice(0, 2).map((st) => st.option)).toEqual([1, 1]);
+    expect(detail.steps.at(-1)).toMatchObject({ option: 1, index: 0, from: normaliseUrl(`${BASE}/ussd/stocks?customerId=7&page=1499`) });
+    expect(detail.ancestors).toHaveLength(1500);
+    expect(detail.ancestors[0]).toBe(normaliseUrl(`${BASE}/ussd/stocks?customerId=7`));
+    expect(detail.ancestors).toEqual(detail.steps.map((st) => st.from));
+    const start = c.views.get(normaliseUrl(`${BASE}/ussd/stocks?customerId=7`))!;
+    expect(start.steps).toEqual([]);
+    expect(start.ancestors).toEqual([]);
+  });
+
+  it('keeps the path of a view when a sibling path goes on from the same view', async () => {
+    const s = server({
+      '/ussd/stocks?customerId=7': { title: 'Stocks', options: [{ n: 1, to: '/ussd/stocks?customerId=7&a=1' }, { n: 2, to: '/ussd/stocks?customerId=7&b=1' }] },
+      '/ussd/stocks?customerId=7&a=1': { title: 'A', options: [{ n: 9, to: '/ussd/stocks?customerId=7&a=2' }] },
+      '/ussd/stocks?customerId=7&b=1': { title: 'B', options: [{ n: 8, to: '/ussd/stocks?customerId=7&b=2' }] },
+      '/ussd/stocks?customerId=7&a=2': { title: 'A2', options: [] },
+      '/ussd/stocks?customerId=7&b=2': { title: 'B2', options: [] },
+    });
+    const c = await crawl(options(s.fetch));
+    const trail = (q: string) => { const v = c.views.get(normaliseUrl(`${BASE}/ussd/stocks?customerId=7${q}`))!; return formatTrail(v.start, v.steps); };
+    expect(trail('&a=2')).toBe('stocks → 1 → 9');
+    expect(trail('&b=2')).toBe('stocks → 2 → 8');
+  });
+
   it('ends on a graph that grows without end at the view cap', async () => {
     const s = server((u) => {
       const n = Number(u.searchParams.get('n') ?? 0);

@@ -61,10 +61,13 @@ export interface CrawlView<R> {
   start: string;
   /** A start the spec does not define, requested as a start (not reached by a link). */
   optionalStart: boolean;
-  /** The choices from the start menu to here (empty for a start): the first path found, which BFS makes a shortest one. */
-  steps: Step[];
-  /** Keys of the views on that path, start first, this view excluded. */
-  ancestors: string[];
+  /**
+   * The choices from the start menu to here (empty for a start): the first path found, which BFS makes a shortest one.
+   * Made from a shared path each time it is read, so read it once where it is used many times.
+   */
+  readonly steps: Step[];
+  /** Keys of the views on that path, start first, this view excluded; made when read, like steps. */
+  readonly ancestors: string[];
   status?: number;
   /** No usable response (timeout, reset, body over the cap). */
   error?: string;
@@ -130,7 +133,8 @@ export interface FrontierEntry {
   depth: number;
   reason: SkipReason;
   start: string;
-  steps: Step[];
+  /** As CrawlView.steps: made when read. */
+  readonly steps: Step[];
 }
 
 export interface Crawl<R> {
@@ -146,14 +150,54 @@ export interface Crawl<R> {
   options: { maxViews: number; maxDepth: number; concurrency: number; budgetMs: number; allowMutations: boolean };
 }
 
+/**
+ * The choices from a start menu to a view, as a link to the path of the view it was chosen on. A path is shared, not
+ * copied, by every view reached through it: copies cost time and memory in proportion to depth for each view, which a
+ * long paged list (a chain of "Next" hundreds deep) turns into a crawl quadratic in its size.
+ */
+interface Trail {
+  step: Step;
+  previous: Trail | undefined;
+  length: number;
+}
+
+function extend(trail: Trail | undefined, step: Step): Trail {
+  return { step, previous: trail, length: (trail?.length ?? 0) + 1 };
+}
+
+function stepsOf(trail: Trail | undefined): Step[] {
+  const steps: Step[] = new Array(trail?.length ?? 0);
+  for (let t = trail; t !== undefined; t = t.previous) steps[t.length - 1] = t.step;
+  return steps;
+}
+
+const TRAIL = Symbol('trail');
+
+/**
+ * The prototype of views and frontier entries: `steps` and `ancestors` made from the entry's trail when read (a new
+ * array each time), with no per-entry closure to keep.
+ */
+const PATH = {
+  get steps(): Step[] {
+    return stepsOf((this as { [TRAIL]?: Trail })[TRAIL]);
+  },
+  /** Each step names the view it was taken on: the ancestors, start first. */
+  get ancestors(): string[] {
+    return stepsOf((this as { [TRAIL]?: Trail })[TRAIL]).map((s) => s.from);
+  },
+};
+
+function withPath<T extends object>(fields: T, trail: Trail | undefined): T & { readonly steps: Step[]; readonly ancestors: string[] } {
+  return Object.assign(Object.create(PATH) as typeof PATH, fields, { [TRAIL]: trail });
+}
+
 interface Pending {
   url: string;
   key: string;
   depth: number;
   start: string;
   optionalStart: boolean;
-  steps: Step[];
-  ancestors: string[];
+  trail: Trail | undefined;
 }
 
 export async function crawl<R>(options: CrawlOptions<R>): Promise<Crawl<R>> {
@@ -165,7 +209,8 @@ export async function crawl<R>(options: CrawlOptions<R>): Promise<Crawl<R>> {
   const views = new Map<string, CrawlView<R>>();
   const links: CrawlLink[] = [];
   const frontier: FrontierEntry[] = [];
-  const scheduled = new Set<string>();
+  // Key → the one copy of that key string kept: a view is offered by many links, and each link keeps its target's key.
+  const scheduled = new Map<string, string>();
   const mutationsDone = new Set<string>();
 
   let level: Pending[] = [];
@@ -174,8 +219,8 @@ export async function crawl<R>(options: CrawlOptions<R>): Promise<Crawl<R>> {
     if (!u) continue;
     const key = normaliseUrl(u);
     if (scheduled.has(key)) continue;
-    scheduled.add(key);
-    level.push({ url: u.href, key, depth: 0, start: s.name, optionalStart: s.optional ?? false, steps: [], ancestors: [] });
+    scheduled.set(key, key);
+    level.push({ url: u.href, key, depth: 0, start: s.name, optionalStart: s.optional ?? false, trail: undefined });
   }
 
   const stopReason = (): SkipReason | undefined => {
@@ -184,7 +229,7 @@ export async function crawl<R>(options: CrawlOptions<R>): Promise<Crawl<R>> {
     return undefined;
   };
   const toFrontier = (p: Pending, reason: SkipReason) =>
-    frontier.push({ url: p.url, key: p.key, depth: p.depth, reason, start: p.start, steps: p.steps });
+    frontier.push(withPath({ url: p.url, key: p.key, depth: p.depth, reason, start: p.start }, p.trail));
 
   while (level.length > 0) {
     // The level is cut to the view cap before fetching, so the cap holds whatever the concurrency.
@@ -202,12 +247,14 @@ export async function crawl<R>(options: CrawlOptions<R>): Promise<Crawl<R>> {
     // Views are recorded and their links read in level order, not completion order: the same server gives the same
     // paths and the same report whatever the timing.
     const next: Pending[] = [];
-    for (const view of fetched) {
-      if (!view) continue;
+    fetched.forEach((view, i) => {
+      if (!view) return;
       views.set(view.key, view);
+      const trail = batch[i]!.trail;
       view.ussd?.options.forEach((raw, index) => {
         const link = classify(raw, index, view, scope, allowMutations, mutationsDone);
         links.push(link);
+        if (link.key !== undefined) link.key = scheduled.get(link.key) ?? link.key;
         if (link.skipped || link.key === undefined || scheduled.has(link.key)) return;
         const p: Pending = {
           url: link.url!,
@@ -215,14 +262,13 @@ export async function crawl<R>(options: CrawlOptions<R>): Promise<Crawl<R>> {
           depth: view.depth + 1,
           start: view.start,
           optionalStart: false,
-          steps: [...view.steps, { from: view.key, option: link.option, index }],
-          ancestors: [...view.ancestors, view.key],
+          trail: extend(trail, { from: view.key, option: link.option, index }),
         };
-        scheduled.add(link.key);
+        scheduled.set(link.key, link.key);
         if (p.depth > options.maxDepth) toFrontier(p, 'depth-cap');
         else next.push(p);
       });
-    }
+    });
     level = next;
   }
 
@@ -239,7 +285,8 @@ export async function crawl<R>(options: CrawlOptions<R>): Promise<Crawl<R>> {
     views,
     links,
     frontier,
-    maxDepthReached: Math.max(0, ...[...views.values()].map((v) => v.depth)),
+    // A loop, not Math.max(...views): spreading a raised view cap's worth of arguments overflows the stack.
+    maxDepthReached: [...views.values()].reduce((max, v) => Math.max(max, v.depth), 0),
     durationMs: Date.now() - started,
     aborted: options.signal?.aborted ?? false,
     options: { maxViews: options.maxViews, maxDepth: options.maxDepth, concurrency, budgetMs, allowMutations },
@@ -247,7 +294,7 @@ export async function crawl<R>(options: CrawlOptions<R>): Promise<Crawl<R>> {
 }
 
 async function visit<R>(p: Pending, fetch: CrawlOptions<R>['fetch']): Promise<CrawlView<R>> {
-  const view: CrawlView<R> = { key: p.key, url: p.url, depth: p.depth, start: p.start, optionalStart: p.optionalStart, steps: p.steps, ancestors: p.ancestors };
+  const view: CrawlView<R> = withPath({ key: p.key, url: p.url, depth: p.depth, start: p.start, optionalStart: p.optionalStart }, p.trail);
   let outcome: FetchOutcome<R>;
   try {
     outcome = await fetch(p.url);
@@ -283,9 +330,11 @@ export function ussdDataOf(body: unknown): UssdData | undefined {
 function classify<R>(raw: unknown, index: number, view: CrawlView<R>, scope: TargetScope, allowMutations: boolean, done: Set<string>): CrawlLink {
   const o = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
   const link: CrawlLink = { from: view.key, index, option: o.option, requestUrl: o.requestUrl, requestType: o.requestType };
-  const u = typeof o.requestUrl === 'string' && o.requestUrl.trim() !== '' ? resolveUrl(o.requestUrl.trim(), view.url) : undefined;
+  const written = typeof o.requestUrl === 'string' ? o.requestUrl.trim() : '';
+  const u = written !== '' ? resolveUrl(written, view.url) : undefined;
   if (!u) return { ...link, skipped: 'invalid-url' };
-  link.url = u.href;
+  // The string the server wrote, when it is already the resolved URL: one string kept per link, not two.
+  link.url = u.href === written ? written : u.href;
   link.key = normaliseUrl(u);
   if (u.origin !== scope.origin) return { ...link, skipped: 'foreign-origin' };
   if (!isUnderUssd(u, scope)) return { ...link, skipped: 'outside-ussd' };
