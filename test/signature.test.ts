@@ -123,6 +123,14 @@ describe('signing profile', () => {
     expect(sigs[3]).toEqual(sigs[1]);
   });
 
+  it('signs with the right key when more seeds take turns than it keeps key objects for', () => {
+    const pairs = Array.from({ length: 6 }, () => generateEd25519());
+    const data = Buffer.from('round robin');
+    for (let round = 0; round < 2; round++) {
+      for (const p of pairs) expect(cryptoVerify(null, data, createPublicKey(p.publicKeyPem), signEd25519(p.seed, data))).toBe(true);
+    }
+  });
+
   it('signs with the new bytes when a seed buffer is overwritten in place', () => {
     const seed = new Uint8Array(pair.seed);
     const data = Buffer.from('x');

@@ -91,18 +91,22 @@ export function signRequest(message: HttpMessage, options: SignOptions): SignedH
 }
 
 /**
- * The last seed signed with and its key object: parsing a key costs more than a signature, and a run signs every
- * request with the same seed. The seed's bytes are compared, not its identity, so a caller reusing a buffer for
- * another key never signs with the old one.
+ * Key objects of the seeds signed with lately: parsing a key costs more than a signature, and a run signs every
+ * request with one seed (and, against the built-in target, the server its deliveries with another). Seeds are
+ * compared by their bytes, not their identity, so a caller reusing a buffer for another key never signs with the old.
  */
-let lastKey: { seed: Buffer; key: KeyObject } | undefined;
+const recentKeys: Array<{ seed: Buffer; key: KeyObject }> = [];
+const RECENT_KEYS = 4;
 
 /** An Ed25519 signature (RFC 8032, pure) of `data` with the 32-byte seed. */
 export function signEd25519(seed: Uint8Array, data: Uint8Array): Uint8Array {
-  if (lastKey === undefined || lastKey.seed.length !== seed.length || !timingSafeEqual(lastKey.seed, seed)) {
-    lastKey = { seed: Buffer.from(seed), key: privateKeyFromSeed(seed) };
+  let entry = recentKeys.find((k) => k.seed.length === seed.length && timingSafeEqual(k.seed, seed));
+  if (entry === undefined) {
+    entry = { seed: Buffer.from(seed), key: privateKeyFromSeed(seed) };
+    recentKeys.unshift(entry);
+    recentKeys.length = Math.min(recentKeys.length, RECENT_KEYS);
   }
-  return cryptoSign(null, data, lastKey.key);
+  return cryptoSign(null, data, entry.key);
 }
 
 export type PublicKeyInput = KeyObject | Uint8Array | string;
