@@ -5,8 +5,8 @@
 //   --run-args     extra arguments for `conformance run` in full-run
 //   --run-options  extra runChecks options (JSON) for the in-process runs of overhead and signing
 import { execSync } from 'node:child_process';
-import { cpus, totalmem } from 'node:os';
-import { printTable, splitArgs } from './lib.mjs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { printTable, round, splitArgs } from './lib.mjs';
 
 const MEASUREMENTS = ['full-run', 'overhead', 'startup', 'scale', 'signing'];
 
@@ -41,16 +41,17 @@ for (const name of MEASUREMENTS.filter((n) => only.includes(n))) {
   let line;
   try {
     const r = await m.measure(context);
-    line = { measurement: name, figures: r.figures, goal: m.goal, met: r.met, ...(r.notes ? { notes: r.notes } : {}), quick: context.quick, commit, machine };
+    // The load average says whether something else was running: on a shared 2-core machine it moves every figure.
+    line = { measurement: name, figures: r.figures, goal: m.goal, met: r.met, ...(r.notes ? { notes: r.notes } : {}), quick: context.quick, commit, machine, load1: round(loadavg()[0]) };
   } catch (e) {
     failed = true;
-    line = { measurement: name, figures: {}, goal: m.goal, met: false, error: e instanceof Error ? e.message : String(e), commit, machine };
+    line = { measurement: name, figures: {}, goal: m.goal, met: false, error: e instanceof Error ? e.message : String(e), commit, machine, load1: round(loadavg()[0]) };
   }
   lines.push(line);
   console.log(JSON.stringify(line));
 }
 console.log('');
-console.log(`${machine.cpu}, ${machine.cores} cores, ${machine.ramGb} GiB, Node ${machine.node}, ${machine.os}, commit ${commit}${context.quick ? ' (--quick)' : ''}`);
+console.log(`${machine.cpu}, ${machine.cores} cores, ${machine.ramGb} GiB, Node ${machine.node}, ${machine.os}, commit ${commit}${context.quick ? ' (--quick)' : ''}, load average at the end ${loadavg().map((l) => round(l)).join(' ')}`);
 printTable(lines);
 for (const l of lines) for (const n of l.notes ?? []) console.log(`${l.measurement}: ${n}`);
 for (const l of lines) if (l.error) console.log(`${l.measurement}: ERROR ${l.error}`);

@@ -56,6 +56,8 @@ async function measureOne(kind, size, seedSize) {
     const job = { kind, size, limit: WALK_LIMIT, baseUrl: server.baseUrl, customerId: CUSTOMER_ID, privateKeyPem: key.privateKeyPem, ...client };
     const r = await spawnChecked(['bench/scale-child.mjs'], { env: { BENCH_SCALE_JOB: JSON.stringify(job) } });
     const { ms, usPerUnit, units, ...extra } = JSON.parse(r.stdout.trim().split('\n').pop());
+    // A crawl that met errors measured something other than menus.
+    if (extra.non200) throw new Error(`the ${size}-view crawl got ${extra.non200} views that did not answer 200`);
     return { ms, usPerUnit, units, extra, peakRssMb: kibToMb(r.peakRssKiB) };
   } finally {
     await server.close();
