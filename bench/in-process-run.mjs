@@ -14,12 +14,14 @@ const { WebhookReceiver } = await import('../dist/src/receiver/receiver.js');
 
 /**
  * Runs the default suites with `runOptions` added to runChecks' options (e.g. a concurrency once the runner has one).
- * Returns the result, the run's time in ms, every exchange sent (in send order), and the webhook waits.
+ * Returns the result, the run's time in ms, every exchange sent (in send order), the webhook waits and the URL of the
+ * run's webhook receiver.
  */
 export async function runInProcess(runOptions = {}) {
   const local = await startLocalTarget();
   const sent = [];
   const waits = [];
+  let receiverUrl;
   const originalSend = SignedClient.prototype.sendPrepared;
   const originalWait = WebhookReceiver.prototype.waitFor;
   SignedClient.prototype.sendPrepared = function (...args) {
@@ -33,6 +35,7 @@ export async function runInProcess(runOptions = {}) {
     );
   };
   WebhookReceiver.prototype.waitFor = function (...args) {
+    receiverUrl = this.url;
     const started = performance.now();
     return originalWait.apply(this, args).finally(() => waits.push([started, performance.now()]));
   };
@@ -41,7 +44,7 @@ export async function runInProcess(runOptions = {}) {
     const result = await runChecks({ target: local.target, suites, ...runOptions });
     const runMs = performance.now() - started;
     sent.sort((a, b) => a.seq - b.seq);
-    return { result, runMs, sent, waitMs: unionMs(waits), waits: waits.length, target: local.target };
+    return { result, runMs, sent, waitMs: unionMs(waits), waits: waits.length, receiverUrl, target: local.target };
   } finally {
     SignedClient.prototype.sendPrepared = originalSend;
     WebhookReceiver.prototype.waitFor = originalWait;

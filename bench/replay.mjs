@@ -4,6 +4,8 @@
 // A recorded exchange is redacted (bearer tokens and signatures masked, the client secret too), so each request is
 // rebuilt from the record and signed afresh: with the replaying client's key, fresh created/expires, and a token this
 // replay obtained where the original carried Authorization. What is rebuilt is counted, so the output can say so.
+// A request the run's server refused as unauthenticated (a negative check's) gets a broken signature, so the server
+// refuses it again rather than acting on it: a tampered webhook creation must not register a webhook in the replay.
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 
@@ -15,11 +17,12 @@ const DERIVED = new Set(['authorization', 'x-client-id', 'x-idempotency-key', 'c
 
 /**
  * Turns recorded exchanges into request specs for SignedClient.prepare, addressed to `target`. Done before the clock
- * starts: reading a record is the harness's work, not a client's.
+ * starts: reading a record is the harness's work, not a client's. `receiver` moves webhook registrations from the
+ * run's receiver URL to the replay's, so the server delivers (TLS and all) in the replay as it did in the run.
  */
-export function planReplay(exchanges, target) {
+export function planReplay(exchanges, target, receiver) {
   const origin = new URL(target.baseUrl).origin;
-  const notes = { replayed: 0, unsent: 0, resigned: 0, freshToken: 0, rebuiltBody: 0, redactedBody: 0, paddedBody: 0 };
+  const notes = { replayed: 0, unsent: 0, resigned: 0, freshToken: 0, rebuiltBody: 0, redactedBody: 0, paddedBody: 0, movedReceiverUrl: 0, brokenSignature: 0 };
   const plan = [];
   for (const ex of exchanges) {
     // A request the client refused to send (credentials to a foreign origin) never reached the server.
@@ -48,6 +51,8 @@ export function planReplay(exchanges, target) {
       },
     };
     if (auth !== undefined && !step.useToken) step.spec.headers.push(['Authorization', auth]);
+    step.breakSignature = step.spec.sign !== false && ex.response?.status === 401;
+    if (step.breakSignature) notes.brokenSignature++;
     if (step.useToken) notes.freshToken++;
     if (step.spec.sign) notes.resigned++;
     const contentType = header('content-type');
@@ -57,6 +62,10 @@ export function planReplay(exchanges, target) {
         text = new URLSearchParams({ clientId: target.clientId, clientSecret: target.clientSecret }).toString();
         notes.rebuiltBody++;
       } else if (text.includes(REDACTED)) notes.redactedBody++;
+      if (receiver?.from && text.includes(receiver.from)) {
+        text = text.replaceAll(receiver.from, receiver.to);
+        notes.movedReceiverUrl++;
+      }
       if (rec.bodyTruncated) {
         text = text.padEnd(rec.bodySize, ' ');
         notes.paddedBody++;
@@ -85,6 +94,10 @@ export async function replay(plan, target) {
       if (step.kind === 'revoke' && step.useToken) token = own.pop() ?? shared;
       else if (step.useToken) token = shared;
       const req = signer.prepare({ ...step.spec, token });
+      if (step.breakSignature) {
+        const sig = req.headers.find(([n]) => n === 'Signature');
+        sig[1] = sig[1].replace(/=:(.)/, (_, c) => `=:${c === 'A' ? 'B' : 'A'}`);
+      }
       const res = await request(req.url, { method: req.method, headers: req.headers.flat(), body: req.body ? Buffer.from(req.body) : null, dispatcher: agent });
       const text = await res.body.text();
       statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
