@@ -463,7 +463,8 @@ export class ReferenceStore {
     if (list === undefined) {
       const mine = [...this.orderRequests.values()].filter((r) => r.customerId === customerId && (status === undefined || r.status === status));
       list = inListOrder(mine, (r) => r.requestId);
-      this.orderRequestLists.set(key, list);
+      // Only customers that exist: a fault serving any id must not let a client grow this without end.
+      if (this.customers.has(customerId)) this.orderRequestLists.set(key, list);
     }
     return list;
   }
