@@ -85,6 +85,23 @@ describe('SignedClient', () => {
     expect(seen.map((e) => e.seq)).toEqual([1, 2]);
   });
 
+  it('records the whole of a small body and the first 4 KiB of a large one, and masks a token learnt past the excerpt', async () => {
+    const late = 'late-token-beyond-the-excerpt-0123';
+    const big = JSON.stringify({ pad: 'x'.repeat(5000), data: { token: late } });
+    const { client } = await setup((req, res) => res.end(req.url?.includes('big') ? big : `{"echo":"${late}","n":1}`));
+    const seen: Exchange[] = [];
+    const small = await client.send({ method: 'GET', path: '/small', token: TOKEN }, (e) => seen.push(e));
+    expect(seen[0]!.response!.bodyExcerpt).toBe(small.text);
+    expect(seen[0]!.response!.bodyTruncated).toBeUndefined();
+    const large = await client.send({ method: 'GET', path: '/big', token: TOKEN }, (e) => seen.push(e));
+    expect(large.text).toBe(big);
+    expect(seen[1]!.response!.bodySize).toBe(big.length);
+    expect(seen[1]!.response!.bodyExcerpt).toBe(big.slice(0, 4096));
+    expect(seen[1]!.response!.bodyTruncated).toBe(true);
+    await client.send({ method: 'GET', path: '/small', token: TOKEN }, (e) => seen.push(e));
+    expect(seen[2]!.response!.bodyExcerpt).toBe('{"echo":"[redacted]","n":1}');
+  });
+
   it('cuts off a body over the cap while streaming and reports it as a transport error', async () => {
     const { client } = await setup((_r, res) => {
       res.write(Buffer.alloc(64 * 1024, 'a'));
@@ -135,5 +152,16 @@ describe('SignedClient over https with a private CA (caFile)', () => {
     const err = await plain.send({ method: 'GET', path: '/x', token: TOKEN }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TransportError);
     expect((err as TransportError).message).toMatch(/SELF_SIGNED|self-signed|certificate/i);
+  });
+});
+
+describe('Redactor', () => {
+  it('masks a secret added after earlier texts were masked, and a secret that contains another whole', () => {
+    const r = new Redactor(['abcd-secret']);
+    expect(r.text('x abcd-secret y')).toBe('x [redacted] y');
+    expect(r.text('z abcd-secret-longer z')).toBe('z [redacted]-longer z');
+    r.add('abcd-secret-longer');
+    expect(r.text('z abcd-secret-longer z')).toBe('z [redacted] z');
+    expect(r.text('nothing to mask')).toBe('nothing to mask');
   });
 });

@@ -207,15 +207,16 @@ export class SignedClient {
       const length = Number(headerValue(headers, 'content-length'));
       if (Number.isSafeInteger(length) && length >= 0) progress.declared = length;
       const body = await readCapped(res.body, cap, progress);
+      const text = new TextDecoder().decode(body);
       // Tokens a server hands out anywhere in a body are learnt before anything is recorded, not only in the excerpt.
-      if (body.byteLength > EXCERPT_BYTES) this.redactor.learn(new TextDecoder().decode(body));
-      exchange.response = { status: res.statusCode, ...this.recordMessage(headers, body) };
+      if (body.byteLength > EXCERPT_BYTES) this.redactor.learn(text);
+      exchange.response = { status: res.statusCode, ...this.recordMessage(headers, body, undefined, text) };
       finish();
       return {
         status: res.statusCode,
         headers,
         body,
-        text: new TextDecoder().decode(body),
+        text,
         exchange,
         header: (name) => headerValue(headers, name),
       };
@@ -244,9 +245,14 @@ export class SignedClient {
     return url.toString();
   }
 
-  private recordMessage<T extends object>(headers: Array<[string, string]>, body: Uint8Array | undefined, extra?: T) {
+  /**
+   * `text` is the body already decoded, when the caller has it: a body that fits the excerpt is then not decoded again,
+   * and with nothing to mask the excerpt is the same string as the response's text, not a second copy kept per exchange.
+   */
+  private recordMessage<T extends object>(headers: Array<[string, string]>, body: Uint8Array | undefined, extra?: T, text?: string) {
     const size = body?.byteLength ?? 0;
-    const excerpt = body && size > 0 ? this.redactor.text(new TextDecoder().decode(body.subarray(0, EXCERPT_BYTES))) : undefined;
+    const whole = text !== undefined && size <= EXCERPT_BYTES ? text : undefined;
+    const excerpt = body && size > 0 ? this.redactor.text(whole ?? new TextDecoder().decode(body.subarray(0, EXCERPT_BYTES))) : undefined;
     return {
       ...(extra as T),
       headers: this.redactor.headers(headers),

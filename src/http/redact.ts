@@ -13,6 +13,8 @@ const SIGNATURE_BYTES = /(?<!sha-512=):[A-Za-z0-9+/]{86}==:/gi;
 
 export class Redactor {
   private readonly secrets = new Set<string>();
+  /** The secrets longest first, made again only after a new one is added: text() runs for every recorded header and body. */
+  private longestFirst: string[] | undefined;
 
   constructor(secrets: Iterable<string | undefined> = []) {
     for (const s of secrets) this.add(s);
@@ -23,6 +25,7 @@ export class Redactor {
     if (secret === undefined || secret.length < MIN_SECRET_LENGTH) return;
     // Crash output is masked with every secret of the process (main.ts has no run at hand when it prints).
     if (this !== processRedactor) processRedactor.add(secret);
+    this.longestFirst = undefined;
     this.secrets.add(secret);
     this.secrets.add(encodeURIComponent(secret));
     this.secrets.add(new URLSearchParams({ s: secret }).toString().slice(2));
@@ -50,7 +53,8 @@ export class Redactor {
       return `${sep}${key}${REDACTED}`;
     });
     // Longest first, so a secret that contains another is masked whole.
-    for (const s of [...this.secrets].sort((a, b) => b.length - a.length)) {
+    this.longestFirst ??= [...this.secrets].sort((a, b) => b.length - a.length);
+    for (const s of this.longestFirst) {
       if (out.includes(s)) out = out.split(s).join(REDACTED);
     }
     return out;
