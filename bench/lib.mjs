@@ -91,7 +91,7 @@ export function rate(work, { ms = 1000, minOps = 100 } = {}) {
 
 /** One table of measurement lines: what a person reads after the JSON lines. */
 export function printTable(lines, write = (s) => process.stdout.write(s)) {
-  const rows = [['measurement', 'figures', 'goal', 'met'], ...lines.map((l) => [l.measurement, summary(l.figures), l.goal, l.met ? 'yes' : 'NO'])];
+  const rows = [['measurement', 'figures', 'goal', 'met'], ...lines.map((l) => [l.measurement, summary(l.figures), l.goal, l.met === null ? '-' : l.met ? 'yes' : 'NO'])];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   const line = (r) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |\n`;
   write(line(rows[0]));

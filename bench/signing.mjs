@@ -12,10 +12,8 @@ const { signatureBase, signatureParamsValue } = await import('../dist/src/http/s
 const { generateEd25519 } = await import('../dist/src/http/keys.js');
 
 export const name = 'signing';
-// The issue sets no figure here; ours: the suite's own costs must be close to zero, and signing is one of them.
-export const goal = "the client's signing < 5% of a default run";
-
-const SHARE_GOAL_PERCENT = 5;
+// The issue asks for the rate and the share of a run, and sets no goal: `met` is null, and the figures are recorded.
+export const goal = 'none set: signatures per second, and the share of a default run spent signing';
 
 ed.hashes.sha512 ??= sha512;
 
@@ -55,7 +53,7 @@ export async function measure({ quick = false, runOptions = {} } = {}) {
       signingMsInRun: round(signingMs),
       signingSharePercent: round((100 * signingMs) / run.runMs),
     },
-    met: (100 * signingMs) / run.runMs < SHARE_GOAL_PERCENT,
+    met: null,
     notes: [`signature base of a signed GET covering ${components.join(' ')}; clientSignRequest is src/http/signature.ts signRequest (base + Ed25519) as the client calls it`],
   };
 }
