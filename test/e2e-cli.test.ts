@@ -194,4 +194,11 @@ describe('conformance run against a configured target', () => {
     expect(target.stderr.trim().split('\n')).toHaveLength(1);
     expect(target.stderr).toMatch(/staging/);
   });
+
+  it('exits 2 with one line naming the option for a number that is not a positive whole number', async () => {
+    const res = await runCli(['run', '--concurrency', '0'], { cwd: dir });
+    expect(res.code).toBe(2);
+    expect(res.stderr.trim().split('\n')).toEqual(['conformance: --concurrency: "0" is not a positive whole number; give one like 4']);
+    expect(res.stdout).toBe('');
+  });
 });

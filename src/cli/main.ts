@@ -41,14 +41,14 @@ export async function main(argv: string[]): Promise<void> {
     .option('--rerun-failed <report>', 'run only the checks that failed, warned or errored in this JSON report of an earlier run')
     .option('--long', 'also run checks that take long (token expiry after 60 minutes)', false)
     .option('--allow-mutations', 'let the USSD crawler follow links that place (amount) or cancel (cancelMode=true) an order', false)
-    .option('--ussd-max-views <n>', 'cap on the views the USSD crawler visits (default 500)', parsePositiveInt)
-    .option('--ussd-max-depth <n>', 'cap on the options pressed from a USSD start menu (default 12)', parsePositiveInt)
+    .option('--ussd-max-views <n>', 'cap on the views the USSD crawler visits (default 500)', positiveInt('--ussd-max-views'))
+    .option('--ussd-max-depth <n>', 'cap on the options pressed from a USSD start menu (default 12)', positiveInt('--ussd-max-depth'))
     .addOption(new Option('--variant <name>', 'target local only: how the reference server makes the spec\'s open choices').choices(['strict', 'alt']))
     .option('--fault <names>', 'target local only: comma-separated faults for the reference server (see serve --list-faults)')
-    .option('--timeout <ms>', 'time limit of one request in milliseconds', parsePositiveInt, 10_000)
-    .option('--max-body <bytes>', 'cap on one response body in bytes', parsePositiveInt, 4 * 1024 * 1024)
+    .option('--timeout <ms>', 'time limit of one request in milliseconds', positiveInt('--timeout'), 10_000)
+    .option('--max-body <bytes>', 'cap on one response body in bytes', positiveInt('--max-body'), 4 * 1024 * 1024)
     .option('--budget <duration>', 'time for the whole run, e.g. 90s, 10m, 1h; past it the checks left are reported as errors (default 30m)', parseBudget, DEFAULT_BUDGET_MS)
-    .option('-j, --concurrency <n>', 'checks running at once (default: the target\'s "concurrency", else 4); checks over shared state still run one at a time, in order', parsePositiveInt)
+    .option('-j, --concurrency <n>', 'checks running at once (default: the target\'s "concurrency", else 4); checks over shared state still run one at a time, in order', positiveInt('--concurrency'))
     .action(async (opts: Record<string, unknown>) => {
       const { runCommand } = await import('./run.js');
       process.exitCode = await runCommand(opts as never);
@@ -135,10 +135,13 @@ export async function main(argv: string[]): Promise<void> {
   }
 }
 
-function parsePositiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new UserError(`"${value}" is not a positive whole number`, 2);
-  return n;
+/** A parser for an option whose value is a whole number of at least 1; its error names the option. */
+function positiveInt(option: string): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n <= 0) throw new UserError(`${option}: "${value}" is not a positive whole number; give one like 4`, 2);
+    return n;
+  };
 }
 
 function parseBudget(value: string): number {
