@@ -13,12 +13,12 @@ const { SignedClient } = await import('../dist/src/http/client.js');
 const { WebhookReceiver } = await import('../dist/src/receiver/receiver.js');
 
 /**
- * Runs the default suites with `runOptions` added to runChecks' options (e.g. a concurrency once the runner has one).
- * Returns the result, the run's time in ms, every exchange sent (in send order), the webhook waits and the URL of the
- * run's webhook receiver.
+ * Runs the default suites with `runOptions` added to runChecks' options (e.g. a concurrency), against a local target
+ * started with `localOptions` (e.g. a latency). Returns the result, the run's time in ms, every exchange sent (in send
+ * order), the webhook waits and the URL of the run's webhook receiver.
  */
-export async function runInProcess(runOptions = {}) {
-  const local = await startLocalTarget();
+export async function runInProcess(runOptions = {}, localOptions = {}) {
+  const local = await startLocalTarget(localOptions);
   const sent = [];
   const waits = [];
   let receiverUrl;

@@ -1,6 +1,7 @@
-// `npm run bench`: the five measurements of issue 10, one JSON line each as it finishes, then a table.
+// `npm run bench`: the five measurements of issue 10 and whether a run's waits overlap, one JSON line each as it
+// finishes, then a table.
 // Usage: node bench/run.mjs [--only name[,name]] [--quick] [--run-args "--concurrency 4"] [--run-options '{"concurrency":4}']
-//   --only         run only these measurements (full-run, overhead, startup, scale, signing)
+//   --only         run only these measurements (full-run, overhead, startup, scale, signing, concurrency)
 //   --quick        fewer repetitions and smaller timing windows: a smoke test of the benchmarks, not figures to record
 //   --run-args     extra arguments for `conformance run` in full-run
 //   --run-options  extra runChecks options (JSON) for the in-process runs of overhead and signing
@@ -8,7 +9,7 @@ import { execSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { printTable, round, splitArgs } from './lib.mjs';
 
-const MEASUREMENTS = ['full-run', 'overhead', 'startup', 'scale', 'signing'];
+const MEASUREMENTS = ['full-run', 'overhead', 'startup', 'scale', 'signing', 'concurrency'];
 
 function option(name) {
   const i = process.argv.indexOf(`--${name}`);

@@ -123,6 +123,7 @@ export async function main(argv: string[]): Promise<void> {
     .option('--list-faults', 'list the faults and exit')
     .option('--config-out <file>', 'write a target config (client id, secret, key, fixtures) for this server')
     .option('--webhook-ca <file>', 'extra CA certificates (PEM) to trust when delivering webhooks, e.g. a self-signed receiver')
+    .option('--latency <ms>', 'hold every answer back this long, like a server across a network', positiveInt('--latency'))
     .action(async (opts: Record<string, unknown>) => {
       const { serveCommand } = await import('./serve.js');
       process.exitCode = await serveCommand(opts as never);

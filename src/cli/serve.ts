@@ -18,6 +18,7 @@ export interface ServeOptions {
   listFaults?: boolean;
   configOut?: string;
   webhookCa?: string;
+  latency?: number;
 }
 
 export const SANDBOX_TARGET = 'sandbox';
@@ -29,9 +30,17 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
   }
   const faults = opts.fault?.split(',').map((f) => f.trim()).filter(Boolean) ?? [];
   const webhookCa = opts.webhookCa ? readCa(opts.webhookCa) : undefined;
-  const local = await startLocalTarget({ host: opts.host, port: opts.port, variant: opts.variant, faults, name: SANDBOX_TARGET, ...(webhookCa ? { webhookCa } : {}) });
+  const local = await startLocalTarget({
+    host: opts.host,
+    port: opts.port,
+    variant: opts.variant,
+    faults,
+    name: SANDBOX_TARGET,
+    ...(webhookCa ? { webhookCa } : {}),
+    ...(opts.latency ? { latencyMs: opts.latency } : {}),
+  });
   const lines = [
-    `conformance reference server — variant ${opts.variant}, ${faults.length ? `faults: ${faults.join(', ')}` : 'no faults'}`,
+    `conformance reference server — variant ${opts.variant}, ${faults.length ? `faults: ${faults.join(', ')}` : 'no faults'}${opts.latency ? `, every answer ${opts.latency} ms late` : ''}`,
     `  base URL   ${local.target.baseUrl}`,
     `  client id  ${local.target.clientId}`,
     `  key id     ${local.target.keyId}`,

@@ -19,6 +19,7 @@ import { TokenStore } from './tokens.js';
 import type { DeliveryAttempt } from './webhooks/delivery.js';
 import { WebhookService } from './webhooks/service.js';
 import { webhookKeyFromPem, type WebhookSigningKey } from './webhooks/signing-key.js';
+import { latencyMiddleware } from './latency.js';
 
 export type { DeliveryAttempt } from './webhooks/delivery.js';
 
@@ -77,6 +78,8 @@ export interface ReferenceOptions {
   maxPendingDeliveries?: number;
   /** Called for every delivery attempt and every dropped or cancelled delivery. */
   onDelivery?: (attempt: DeliveryAttempt) => void;
+  /** Every routed reply waits this long before it is sent, like a server across a network (`serve --latency`). */
+  latencyMs?: number;
 }
 
 export interface ReferenceServer {
@@ -140,7 +143,8 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
   for (const route of ALL_ROUTES) router.add(route.method, route.path, route);
 
   // Variant shaping runs outermost, so faults (inner) deviate from what the variant would have sent.
-  const handle = makeHandler(state, router, { ...options, middleware: [variantMiddleware, ...(options.middleware ?? []), ...faults.middleware] });
+  const latency = options.latencyMs ? [latencyMiddleware(options.latencyMs)] : [];
+  const handle = makeHandler(state, router, { ...options, middleware: [...latency, variantMiddleware, ...(options.middleware ?? []), ...faults.middleware] });
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }, (req, res) => {
     // handle() turns every error into a reply; this only guards against a failure while writing the reply itself.
     handle(req, res).catch(() => res.destroy());

@@ -21,6 +21,8 @@ export interface LocalTargetOptions {
   webhookCa?: string;
   /** Target name in reports; `local` by default. */
   name?: string;
+  /** Every reply of the server waits this long, like a server across a network. */
+  latencyMs?: number;
 }
 
 export interface LocalTarget {
@@ -47,6 +49,7 @@ export async function startLocalTarget(options: LocalTargetOptions = {}): Promis
     clients: [{ clientId, clientSecret, keyId, publicKey: key.publicKey, name: 'Local conformance client' }],
     ...(options.variant ? { variant: options.variant } : {}),
     ...(options.faults ? { faults: options.faults } : {}),
+    ...(options.latencyMs ? { latencyMs: options.latencyMs } : {}),
     webhookCa: options.webhookCa ? `${options.webhookCa.trimEnd()}\n${receiverCa}` : receiverCa,
   });
   return {
