@@ -335,7 +335,8 @@ function classify<R>(raw: unknown, index: number, view: CrawlView<R>, scope: Tar
   if (!u) return { ...link, skipped: 'invalid-url' };
   // The string the server wrote, when it is already the resolved URL: one string kept per link, not two.
   link.url = u.href === written ? written : u.href;
-  link.key = normaliseUrl(u);
+  const key = normaliseUrl(u);
+  link.key = key === link.url ? link.url : key;
   if (u.origin !== scope.origin) return { ...link, skipped: 'foreign-origin' };
   if (!isUnderUssd(u, scope)) return { ...link, skipped: 'outside-ussd' };
   // A missing requestType is the schema check's finding; the spec shows GET everywhere, so it is read as GET.
