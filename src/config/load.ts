@@ -3,7 +3,7 @@
 import { statSync } from 'node:fs';
 import { access, constants, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import { schemaValidator } from '../schemas.js';
 import { ConfigError } from '../errors.js';
 import { KeyError, parsePrivateKeyPem, type Ed25519KeyPair } from '../http/keys.js';
@@ -32,14 +32,6 @@ export interface LoadConfigOptions {
   warn?: (line: string) => void;
 }
 
-interface Validators {
-  document: ValidateFunction;
-  target: ValidateFunction;
-}
-
-function getValidators(): Validators {
-  return { document: schemaValidator('config'), target: schemaValidator('config', 'target') };
-}
 
 interface RawTarget {
   baseUrl: string;
@@ -85,7 +77,8 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
       `config: targets.${BUILTIN_TARGET} is not allowed: "${BUILTIN_TARGET}" is the name of the built-in target; rename this one, e.g. "${BUILTIN_TARGET}-dev"`,
     );
   }
-  const { document, target: targetValidator } = getValidators();
+  const document = schemaValidator('config');
+  const targetValidator = schemaValidator('config', 'target');
   if (!document(doc)) throw new ConfigError(schemaMessage(document.errors ?? [], [], file));
   const raw = doc as RawDocument;
   const names = Object.keys(raw.targets);

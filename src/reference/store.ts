@@ -401,10 +401,6 @@ export class ReferenceStore {
     return this.accountLists.get(customerId) ?? NONE;
   }
 
-  instrumentsOf(type: InvestmentType): Instrument[] {
-    return copies(this.instrumentListOf(type));
-  }
-
   instrumentListOf(type: InvestmentType): StoredList<Instrument> {
     // Every seeded instrument is an INTERNATIONAL_STOCKS instrument: the only investment type there is.
     return type === 'INTERNATIONAL_STOCKS' ? this.instrumentList : NONE;
@@ -426,10 +422,6 @@ export class ReferenceStore {
 
   getAsset(id: number): Asset | undefined {
     return copy(this.assets.get(id));
-  }
-
-  assetsOf(customerId: number): Asset[] {
-    return copies(this.assetList(customerId));
   }
 
   assetList(customerId: number): StoredList<Asset> {

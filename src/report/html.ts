@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import type { CheckResult, Outcome, RunResult, SuiteTime } from '../runner/types.js';
 import type { Reporter } from './reporter.js';
 import { concurrencyNote, exchangeSections, findingSections, formatDuration, visible, visibleLine, type Labelled } from './exchange-text.js';
-import { suiteTimes } from '../runner/suite-times.js';
+import { suiteTimesOf } from '../runner/suite-times.js';
 import { bySuite } from './by-suite.js';
 import { jsonReportText } from './json.js';
 
@@ -66,7 +66,7 @@ export function htmlReport(result: RunResult): string {
   const isKnown = (c: CheckResult) => c.expected?.status === 'expected';
   const findings = result.checks.filter((c) => needsAttention(c) && !isKnown(c));
   const known = result.checks.filter((c) => needsAttention(c) && isKnown(c));
-  const times = new Map((result.run.suites ?? suiteTimes(result.checks)).map((t) => [t.suite, t]));
+  const times = new Map(suiteTimesOf(result).map((t) => [t.suite, t]));
   const info = result.checks.filter((c) => c.level === 'INFO');
   const body = [
     header(result, verdict),

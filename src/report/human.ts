@@ -5,7 +5,7 @@ import type { CheckInfo, CheckResult, Outcome, RunResult, Totals } from '../runn
 import type { Reporter } from './reporter.js';
 import { concurrencyNote, findingSections, formatDuration, renderLabelled, textLines, visibleLine } from './exchange-text.js';
 import { bySuite } from './by-suite.js';
-import { suiteTimes } from '../runner/suite-times.js';
+import { suiteTimesOf } from '../runner/suite-times.js';
 
 /** Where the report goes: process.stdout, or anything with write() (tests pass a string sink). */
 export interface HumanOutput {
@@ -162,7 +162,7 @@ function colourFor(check: CheckResult, c: ChalkInstance): (text: string) => stri
  * with checks running concurrently suites overlap, so walls need not add up to the run's and check time exceeds them.
  */
 export function timeLines(result: RunResult, c: ChalkInstance): string[] {
-  const suites = result.run.suites ?? suiteTimes(result.checks);
+  const suites = suiteTimesOf(result);
   const rows = suites.map((t) => [t.suite, String(t.checks), formatDuration(t.wallMs), formatDuration(t.checkMs)]);
   const total = ['run', String(result.checks.length), formatDuration(result.run.durationMs), formatDuration(suites.reduce((sum, t) => sum + t.checkMs, 0))];
   const table = [['suite', 'checks', 'wall', 'check time'], ...rows, total];

@@ -1,4 +1,4 @@
-import type { CheckResult, SuiteTime } from './types.js';
+import type { CheckResult, RunResult, SuiteTime } from './types.js';
 
 /**
  * Per suite, in report order: its wall time (first check's start to last check's end; suites overlap when checks run
@@ -18,4 +18,9 @@ export function suiteTimes(results: readonly CheckResult[]): SuiteTime[] {
     times.set(r.suite, t);
   }
   return [...times.values()].map(({ start, end, ...t }) => ({ ...t, wallMs: end > start ? end - start : 0 }));
+}
+
+/** A run's suite times: as the runner recorded them, or worked out from its checks for a report of an older version. */
+export function suiteTimesOf(result: RunResult): SuiteTime[] {
+  return result.run.suites ?? suiteTimes(result.checks);
 }
