@@ -17,11 +17,6 @@ import { expectNoToken, readProbe, tokenIn, withTokens, type IssuedToken } from 
 import { customerBody, customerDifferences, isSuccess, readCustomer, readCustomerOrSkip, restoreCustomer } from '../src/runner/negative.js';
 
 const TOKEN_TTL_SECONDS = 3600;
-const LIFECYCLE_ISSUE = 'no token → POST /oauth/token, condition: valid client id and secret → token exists, tokenType Bearer';
-const TOKEN_BODY = 'POST /oauth/token — Body, application/x-www-form-urlencoded: clientId, clientSecret.';
-const UNAUTHORIZED = '401 Unauthorized — every endpoint except the token endpoints';
-const AUTHORIZATION_ROW = 'Authorization — required on every request except the token request — `Bearer <ACCESS_TOKEN>`';
-const CLIENT_ID_ROW = 'X-Client-Id — required on every request except the token request — string, the client identifier assigned to the client';
 
 function recordField(ctx: CheckContext, issued: IssuedToken, field: string, expected: string): unknown {
   const value = issued.record[field];
@@ -58,10 +53,7 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     id: 'auth.token.issued',
     title: 'valid client credentials give a Bearer token with the full token record',
     level: 'MUST',
-    spec: {
-      section: 'Authentication endpoints',
-      sentence: 'POST /oauth/token creates an access token. Result: an auth token record (fields above); the token has a TTL of 60 minutes; tokenType is Bearer.',
-    },
+    requirements: ['REQ-SVC-01', 'REQ-TOKEN-01', 'REQ-TOKEN-02', 'REQ-TOKEN-03', 'REQ-TOKEN-05', 'REQ-TOKEN-09', 'REQ-TOKEN-11', 'REQ-TOKEN-12', 'REQ-LIFE-01', 'REQ-TOKEP-01', 'REQ-TOKEP-02', 'REQ-TOKEP-04', 'REQ-TOKEP-05'],
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const res = await ctx.requestToken();
@@ -81,7 +73,7 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     id: 'auth.token.type-bearer',
     title: 'the token record says tokenType "Bearer", exactly',
     level: 'MUST',
-    spec: { section: 'Auth token record; Authentication 2', sentence: 'tokenType — Authorization type; always `Bearer`. "tokenType is always Bearer."' },
+    requirements: ['REQ-TOKEN-06', 'REQ-TOKEP-04', 'REQ-AUTH-02'],
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const issued = await jar.issue();
@@ -96,10 +88,7 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     id: 'auth.token.scope',
     title: 'the token record\'s scope holds both read and write',
     level: 'MUST',
-    spec: {
-      section: 'Authentication 6',
-      sentence: 'Scopes: `read` (read access across all resources) and `write` (write access across all resources) are both ACTIVE. Granular scopes are not implemented: every token has both.',
-    },
+    requirements: ['REQ-TOKEN-07', 'REQ-AUTH-10'],
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const issued = await jar.issue();
@@ -120,10 +109,7 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     id: 'auth.token.organization',
     title: 'the token record\'s organization.clientId is the client that asked for the token',
     level: 'SHOULD',
-    spec: {
-      section: 'Auth token record; Common request rules',
-      sentence: 'organization — Object with `id`, `name`, `clientId`. X-Client-Id — string, the client identifier assigned to the client.',
-    },
+    requirements: ['REQ-TOKEN-10'],
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const issued = await jar.issue();
@@ -143,10 +129,7 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     id: 'auth.token.trusted-ips',
     title: 'the token record\'s trustedIps is a list of addresses',
     level: 'MUST',
-    spec: {
-      section: 'Auth token record; Authentication 7',
-      sentence: 'trustedIps — List of IP addresses whitelisted for the client. "The client record carries a list of trusted IP addresses (`trustedIps`)."',
-    },
+    requirements: ['REQ-TOKEN-08', 'REQ-AUTH-11'],
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const issued = await jar.issue();
@@ -165,7 +148,7 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     id: 'auth.token.response-shape',
     title: 'how the token answer is shaped: status code, with or without the {data, code, message} envelope',
     level: 'INFO',
-    spec: { section: 'Authentication endpoints', sentence: 'Exact response envelope of the token request: not shown.' },
+    requirements: ['REQ-TOKEP-06'],
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const res = await ctx.requestToken();
@@ -182,7 +165,7 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     id: 'auth.token.wrong-secret',
     title: 'a token request with a wrong clientSecret gives no token',
     level: 'MUST',
-    spec: { section: 'Token lifecycle', sentence: LIFECYCLE_ISSUE },
+    requirements: ['REQ-LIFE-01'],
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const res = await ctx.send(tokenSpec(ctx, { form: { clientId: ctx.credentials.clientId, clientSecret: wrongSecret(ctx.credentials.clientSecret) } }));
@@ -194,7 +177,7 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     id: 'auth.token.unknown-client',
     title: 'a token request naming an unknown clientId gives no token',
     level: 'MUST',
-    spec: { section: 'Token lifecycle', sentence: LIFECYCLE_ISSUE },
+    requirements: ['REQ-LIFE-01'],
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const unknown = `conformance-unknown-${randomBytes(6).toString('hex')}`;
@@ -207,7 +190,7 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     id: 'auth.token.missing-secret',
     title: 'a token request without clientSecret gives no token',
     level: 'MUST',
-    spec: { section: 'Authentication endpoints; Authentication 1', sentence: `${TOKEN_BODY} "All endpoints require an access token obtained by POST /oauth/token with clientId and clientSecret (form-encoded)."` },
+    requirements: ['REQ-TOKEP-02', 'REQ-AUTH-01'],
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const res = await ctx.send(tokenSpec(ctx, { form: { clientId: ctx.credentials.clientId } }));
@@ -219,10 +202,7 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     id: 'auth.token.json-body',
     title: 'a token request with a JSON body instead of form encoding gives no token',
     level: 'SHOULD',
-    spec: {
-      section: 'Common request rules; Authentication 1',
-      sentence: 'Content-Type — `application/json`, except the token request: `application/x-www-form-urlencoded`. "… POST /oauth/token with clientId and clientSecret (form-encoded)."',
-    },
+    requirements: ['REQ-HDR-10'],
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         // Right credentials, signed and digested: only the encoding differs from what the spec prescribes.
@@ -235,10 +215,7 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     id: 'auth.token.unsigned',
     title: 'a token request without Signature and Signature-Input gives no token',
     level: 'MUST',
-    spec: {
-      section: 'Common request rules; Authentication endpoints',
-      sentence: 'Signature — required on every request. Signature-Input — required on every request. POST /oauth/token — Headers: Content-Digest, Content-Length, Content-Type, Signature, Signature-Input, X-Idempotency-Key.',
-    },
+    requirements: ['REQ-HDR-04', 'REQ-HDR-05', 'REQ-TOKEP-03'],
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const res = await ctx.send(tokenSpec(ctx, { sign: false }));
@@ -250,10 +227,7 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     id: 'auth.token.wrong-digest',
     title: 'a token request whose Content-Digest does not match its body gives no token',
     level: 'MUST',
-    spec: {
-      section: 'Common request rules; Authentication 4',
-      sentence: 'Content-Digest — requests with a body — `sha-512=:<base64 sha-512 hash of the body>:`. "Requests with bodies also carry Content-Digest (sha-512 of the body …)."',
-    },
+    requirements: ['REQ-HDR-08', 'REQ-TOKEP-03'],
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         // The same two fields in the other order: same length and same meaning, other bytes. The signature (over the
@@ -276,7 +250,7 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     id: 'auth.use.no-authorization',
     title: 'a request without Authorization is rejected with 401',
     level: 'MUST',
-    spec: { section: 'Common request rules; Errors', sentence: `${AUTHORIZATION_ROW}. ${UNAUTHORIZED}.` },
+    requirements: ['REQ-HDR-03', 'REQ-AUTH-01', 'REQ-ERR-02'],
     async run(ctx) {
       const res = await ctx.send({ ...readProbe(ctx), token: null });
       expectStatus(ctx, res, 401, '401 Unauthorized: the request is signed and carries X-Client-Id, but no Authorization header');
@@ -286,7 +260,7 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     id: 'auth.use.malformed-bearer',
     title: 'a request whose Authorization is not "Bearer <token>" is rejected with 401',
     level: 'MUST',
-    spec: { section: 'Common request rules; Errors', sentence: `${AUTHORIZATION_ROW}. ${UNAUTHORIZED}.` },
+    requirements: ['REQ-HDR-03', 'REQ-AUTH-02'],
     async run(ctx) {
       // Signed over this very header, so the header is the only thing wrong.
       const res = await ctx.send({ ...readProbe(ctx), token: null, headers: [['Authorization', 'Bearer <not a token>']] });
@@ -297,7 +271,7 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     id: 'auth.use.unknown-token',
     title: 'a request with a well-formed but never issued bearer token is rejected with 401',
     level: 'MUST',
-    spec: { section: 'Common request rules; Errors', sentence: `${AUTHORIZATION_ROW}. ${UNAUTHORIZED}.` },
+    requirements: ['REQ-HDR-03', 'REQ-ERR-02'],
     async run(ctx) {
       const res = await ctx.send({ ...readProbe(ctx), token: randomBytes(32).toString('base64url') });
       expectStatus(ctx, res, 401, '401 Unauthorized: the bearer token was never issued');
@@ -307,7 +281,7 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     id: 'auth.use.no-client-id',
     title: 'a request without X-Client-Id is rejected',
     level: 'MUST',
-    spec: { section: 'Common request rules; Authentication 4', sentence: `${CLIENT_ID_ROW}. "Each request also carries X-Client-Id, Signature and Signature-Input."` },
+    requirements: ['REQ-HDR-07', 'REQ-AUTH-05'],
     async run(ctx) {
       const res = await ctx.send({ ...readProbe(ctx), clientId: null });
       expectRejection(ctx, res, 'a rejection (any 4xx): a valid token, signed, but no X-Client-Id header');
@@ -317,7 +291,7 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     id: 'auth.use.other-client-id',
     title: 'a request whose X-Client-Id names another client than the token\'s is rejected',
     level: 'MUST',
-    spec: { section: 'Common request rules', sentence: CLIENT_ID_ROW },
+    requirements: ['REQ-HDR-07'],
     async run(ctx) {
       const other = `conformance-other-${randomBytes(6).toString('hex')}`;
       // Signed over the made-up id: the signature is valid, only the id is not this client's.
@@ -329,10 +303,7 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     id: 'auth.use.read-endpoints',
     title: 'a token of this client is accepted on every read endpoint',
     level: 'MUST',
-    spec: {
-      section: 'Authentication 1, 6',
-      sentence: 'All endpoints require an access token obtained by POST /oauth/token. `read` (read access across all resources) … every token has both.',
-    },
+    requirements: ['REQ-SVC-02', 'REQ-AUTH-10'],
     async run(ctx) {
       const f = ctx.fixtures;
       const candidates: Array<{ label: string; fixture?: keyof typeof f; spec?: RequestSpec }> = [
@@ -373,7 +344,7 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     id: 'auth.revoke.token-rejected',
     title: 'after POST /oauth/revoke, the revoked token is rejected with 401',
     level: 'MUST',
-    spec: { section: 'Token lifecycle; Errors', sentence: `token exists → POST /oauth/revoke, caller presents the token → token deleted. ${UNAUTHORIZED}.` },
+    requirements: ['REQ-LIFE-02', 'REQ-TOKEP-07', 'REQ-TOKEP-08', 'REQ-AUTH-04', 'REQ-ERR-02'],
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const { token } = await jar.issue();
@@ -393,10 +364,7 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     id: 'auth.revoke.other-token-unaffected',
     title: 'revoking one token leaves another token of the same client working',
     level: 'SHOULD',
-    spec: {
-      section: 'Token lifecycle; Authentication endpoints',
-      sentence: 'token exists → POST /oauth/revoke, caller presents the token → token deleted. POST /oauth/revoke revokes (deletes) the access token.',
-    },
+    requirements: ['REQ-LIFE-03'],
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const a = await jar.issue();
@@ -419,7 +387,7 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     id: 'auth.expiry.expires-in',
     title: 'a fresh token\'s expiresIn is a remaining lifetime within 0..3600 seconds',
     level: 'MUST',
-    spec: { section: 'Auth token record; Limits', sentence: 'expiresIn — The token\'s current remaining TTL. token — Short-lived access token, TTL 60 minutes. Access token TTL: 60 minutes.' },
+    requirements: ['REQ-TOKEN-03', 'REQ-TOKEN-04', 'REQ-TOKEP-04', 'REQ-AUTH-03', 'REQ-LIM-03'],
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const issued = await jar.issue();
@@ -438,7 +406,7 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     id: 'auth.expiry.after-60-minutes',
     title: 'a token stops working once its 60 minutes are over (runs only with --long)',
     level: 'MUST',
-    spec: { section: 'Token lifecycle', sentence: 'token exists → time, 60 minutes elapsed → token no longer valid' },
+    requirements: ['REQ-LIFE-04', 'REQ-AUTH-03', 'REQ-LIM-03'],
     // The wait is the test: 61 minutes of polling, plus room for the requests themselves.
     timeoutMs: 65 * 60_000,
     async run(ctx) {
@@ -474,10 +442,7 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     title: 'whether PUT /customers accepts X-Idempotency-Id in place of X-Idempotency-Key',
     level: 'INFO',
     uses: ['mutable-customer'],
-    spec: {
-      section: 'Common request rules',
-      sentence: 'The customer update description names the idempotency header X-Idempotency-Id … A conforming server must accept X-Idempotency-Key; acceptance of the other spelling is unresolved.',
-    },
+    requirements: ['REQ-HDR-14'],
     async run(ctx) {
       const customerId = ctx.fixture('mutableCustomerId');
       const before = await readCustomerOrSkip(ctx, customerId);
@@ -504,7 +469,7 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     id: 'auth.idempotency.token-repeat',
     title: 'what a repeated X-Idempotency-Key does on the token request: same token, new token, or refusal',
     level: 'INFO',
-    spec: { section: 'Common request rules', sentence: 'Behaviour on a repeated idempotency key: not shown.' },
+    requirements: ['REQ-HDR-19'],
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const spec = tokenSpec(ctx, { idempotencyKey: randomUUID() });

@@ -30,10 +30,6 @@ const SMALL_LIMIT = 10;
 /** Bounds of one walk: the fixture's 250 transactions fit easily; a longer list is checked in part, never endlessly. */
 const WALK_CAPS = { maxPages: 60, maxItems: 12_000 } as const;
 
-const META_SENTENCE = 'Paging meta (list responses): All fields are required. previousPage, currentPage, nextPage integer >= 0; limit integer, 1 to 1000; currentCount; totalCount; sort enum ASC, DESC.';
-const LIMIT_SENTENCE = 'limit — Optional; 1 to 1000; default 100; maximum items to return.';
-const PAGE_SENTENCE = 'page — integer — Optional; >= 0; the page offset. Limits: page >= 0 (list and USSD endpoints).';
-const SORT_SENTENCE = 'sort — enum ASC, DESC — Optional; orders by createdAt only. meta.sort: Order of createdAt in which the list was returned.';
 
 function fail(ctx: CheckContext, res: HttpResponse, message: string, expected: string): never {
   return ctx.fail(message, { expected, observed: describeResponse(res), exchange: res.exchange });
@@ -95,7 +91,7 @@ export default defineSuite('pagination', 'Pagination: paging meta, limits, page 
     id: 'pagination.meta.present',
     title: 'every list response carries meta with all seven fields and their types',
     level: 'MUST',
-    spec: { section: 'Paging meta (list responses)', sentence: `Response envelope: meta — yes for list responses only. ${META_SENTENCE}` },
+    requirements: ['REQ-ENV-05', 'REQ-META-01', 'REQ-META-02', 'REQ-META-03', 'REQ-META-04', 'REQ-META-05', 'REQ-META-06', 'REQ-META-07', 'REQ-META-08', 'REQ-ACCTEP-03', 'REQ-INSTEP-04', 'REQ-TXNEP-02'],
     async run(ctx) {
       const lists: Array<[string, Query]> = [
         ['/accounts', { customerId: ctx.fixture('customerId') }],
@@ -109,7 +105,7 @@ export default defineSuite('pagination', 'Pagination: paging meta, limits, page 
     id: 'pagination.meta.current-count',
     title: 'meta.currentCount equals the number of items on every page, and is at most meta.limit',
     level: 'MUST',
-    spec: { section: 'Paging meta (list responses)', sentence: 'currentCount — integer — Number of results returned with this request; limit — Maximum items returned.' },
+    requirements: ['REQ-META-06'],
     async run(ctx) {
       const pages: Array<{ res: HttpResponse; items: unknown[]; meta: Record<string, unknown> | undefined }> = [];
       for (const [path, query] of [['/accounts', { customerId: ctx.fixture('customerId') }], ['/instruments', { investmentType: 'INTERNATIONAL_STOCKS' }]] as Array<[string, Query]>) {
@@ -131,7 +127,7 @@ export default defineSuite('pagination', 'Pagination: paging meta, limits, page 
     id: 'pagination.limit.respected',
     title: `a page never holds more items than the limit asked for (limit=${SMALL_LIMIT} and ${ODD_LIMIT})`,
     level: 'MUST',
-    spec: { section: 'Pagination and sorting (list endpoints)', sentence: LIMIT_SENTENCE },
+    requirements: ['REQ-PAGE-04'],
     async run(ctx) {
       for (const limit of [SMALL_LIMIT, ODD_LIMIT]) {
         const page = await getList(ctx, '/transactions', transactionsQuery(ctx, { limit }));
@@ -145,7 +141,7 @@ export default defineSuite('pagination', 'Pagination: paging meta, limits, page 
     id: 'pagination.limit.full-page',
     title: `limit=${SMALL_LIMIT} fills the first page when there are enough items, and meta.limit echoes it`,
     level: 'SHOULD',
-    spec: { section: 'Pagination and sorting (list endpoints)', sentence: `${LIMIT_SENTENCE} meta.limit — Maximum items returned.` },
+    requirements: ['REQ-PAGE-05'],
     async run(ctx) {
       const page = await getList(ctx, '/transactions', transactionsQuery(ctx, { limit: SMALL_LIMIT }));
       const total = num(page.meta, 'totalCount');
@@ -159,7 +155,7 @@ export default defineSuite('pagination', 'Pagination: paging meta, limits, page 
     id: 'pagination.limit.default',
     title: 'without limit, a page holds 100 items (when there are more) and meta.limit is 100',
     level: 'MUST',
-    spec: { section: 'Pagination and sorting (list endpoints)', sentence: 'limit — Optional; 1 to 1000; default 100. Limits: limit 1 to 1000, default 100.' },
+    requirements: ['REQ-PAGE-04', 'REQ-LIM-01'],
     async run(ctx) {
       const page = await getList(ctx, '/transactions', transactionsQuery(ctx));
       if (num(page.meta, 'limit') !== SPEC_DEFAULT_LIMIT) fail(ctx, page.res, `without limit, meta.limit is ${show(page.meta?.limit)}`, `the default limit, ${SPEC_DEFAULT_LIMIT}`);
@@ -174,7 +170,7 @@ export default defineSuite('pagination', 'Pagination: paging meta, limits, page 
     id: 'pagination.limit.bounds',
     title: 'limit=1 and limit=1000, the ends of the range, are accepted and honoured',
     level: 'MUST',
-    spec: { section: 'Limits', sentence: 'limit — 1 to 1000, default 100 — list endpoints.' },
+    requirements: ['REQ-PAGE-04', 'REQ-LIM-01'],
     async run(ctx) {
       for (const limit of [1, SPEC_MAX_LIMIT]) {
         const page = await getList(ctx, '/transactions', transactionsQuery(ctx, { limit }));
@@ -189,7 +185,7 @@ export default defineSuite('pagination', 'Pagination: paging meta, limits, page 
     id: 'pagination.limit.invalid-handled',
     title: 'limit 0, 1001, -1, "ten" or 2.5 never crashes the server nor yields more than 1000 items',
     level: 'MUST',
-    spec: { section: 'Limits', sentence: `${LIMIT_SENTENCE} Maximum items: 1000.` },
+    requirements: ['REQ-PAGE-04', 'REQ-LIM-01'],
     async run(ctx) {
       const seen: string[] = [];
       for (const v of INVALID_LIMITS) seen.push(await expectHandled(ctx, v));
@@ -200,7 +196,7 @@ export default defineSuite('pagination', 'Pagination: paging meta, limits, page 
     id: 'pagination.limit.invalid-rejected',
     title: 'limit 0, 1001, -1, "ten" or 2.5 is rejected (4xx) rather than clamped',
     level: 'SHOULD',
-    spec: { section: 'Limits', sentence: LIMIT_SENTENCE },
+    requirements: ['REQ-PAGE-05'],
     async run(ctx) {
       for (const v of INVALID_LIMITS) {
         const res = await ctx.send({ method: 'GET', path: '/transactions', query: transactionsQuery(ctx, { limit: v.value }) });
@@ -212,7 +208,7 @@ export default defineSuite('pagination', 'Pagination: paging meta, limits, page 
     id: 'pagination.page.invalid-handled',
     title: 'page -1, "x" or 1.5 never crashes the server, and a served page reports no negative page',
     level: 'MUST',
-    spec: { section: 'Limits', sentence: PAGE_SENTENCE },
+    requirements: ['REQ-PAGE-01', 'REQ-LIM-02'],
     async run(ctx) {
       const seen: string[] = [];
       for (const v of INVALID_PAGES) seen.push(await expectHandled(ctx, v));
@@ -223,7 +219,7 @@ export default defineSuite('pagination', 'Pagination: paging meta, limits, page 
     id: 'pagination.page.invalid-rejected',
     title: 'page -1, "x" or 1.5 is rejected (4xx)',
     level: 'SHOULD',
-    spec: { section: 'Pagination and sorting (list endpoints)', sentence: PAGE_SENTENCE },
+    requirements: ['REQ-PAGE-02'],
     async run(ctx) {
       for (const v of INVALID_PAGES) {
         const res = await ctx.send({ method: 'GET', path: '/transactions', query: transactionsQuery(ctx, { page: v.value }) });
@@ -236,10 +232,7 @@ export default defineSuite('pagination', 'Pagination: paging meta, limits, page 
     title: 'following meta.nextPage returns exactly totalCount distinct items, none twice, for several limits and lists',
     level: 'MUST',
     timeoutMs: 120_000,
-    spec: {
-      section: 'Paging meta (list responses)',
-      sentence: 'nextPage — Next page offset; totalCount — Total number of returnable results. Pagination and sorting: page — the page offset.',
-    },
+    requirements: ['REQ-META-04', 'REQ-META-07', 'REQ-PAGE-01', 'REQ-ACCTEP-02', 'REQ-INSTEP-03', 'REQ-TXNEP-01'],
     explain: {
       sends: 'four page walks, each following meta.nextPage from the first page (never computing page numbers itself): GET /transactions with the default limit and with an odd limit, GET /accounts with limit=1, GET /instruments with limit=2',
       passes: 'every walk ends, and returns exactly meta.totalCount items, each id once',
@@ -282,7 +275,7 @@ export default defineSuite('pagination', 'Pagination: paging meta, limits, page 
     id: 'pagination.walk.total-stable',
     title: 'meta.totalCount is the same on every page of one walk',
     level: 'SHOULD',
-    spec: { section: 'Paging meta (list responses)', sentence: 'totalCount — integer — Total number of returnable results.' },
+    requirements: ['REQ-META-09'],
     async run(ctx) {
       // The default limit leaves a short last page, so a totalCount that follows the page's size shows.
       const walk = await walkTransactions(ctx);
@@ -296,8 +289,8 @@ export default defineSuite('pagination', 'Pagination: paging meta, limits, page 
   defineCheck({
     id: 'pagination.walk.page-links',
     title: 'meta.currentPage echoes the page asked for, and previousPage of each page is the currentPage of the page before',
-    level: 'SHOULD',
-    spec: { section: 'Paging meta (list responses)', sentence: 'previousPage — Previous page offset; currentPage — Current page offset; nextPage — Next page offset.' },
+    level: 'MUST',
+    requirements: ['REQ-META-02', 'REQ-META-03'],
     async run(ctx) {
       const walk = await walkTransactions(ctx, { limit: WALK_LIMIT });
       for (let i = 1; i < walk.pages.length; i++) {
@@ -317,7 +310,7 @@ export default defineSuite('pagination', 'Pagination: paging meta, limits, page 
       id: `pagination.sort.${sort.toLowerCase()}`,
       title: `sort=${sort} orders createdAt ${sort === 'ASC' ? 'ascending' : 'descending'} within and across pages, and meta.sort says ${sort}`,
       level: 'MUST',
-      spec: { section: 'Pagination and sorting (list endpoints)', sentence: SORT_SENTENCE },
+      requirements: ['REQ-META-08', 'REQ-PAGE-06'],
       async run(ctx) {
         const walk = await walkTransactions(ctx, { limit: WALK_LIMIT, sort });
         const wrong = walk.pages.find((p) => p.meta?.sort !== sort);
@@ -335,7 +328,7 @@ export default defineSuite('pagination', 'Pagination: paging meta, limits, page 
     id: 'pagination.sort.default-consistent',
     title: 'without sort, meta.sort names the order the items really come in, the same on every page',
     level: 'MUST',
-    spec: { section: 'Paging meta (list responses)', sentence: `sort — enum ASC, DESC — Order of createdAt in which the list was returned. ${SORT_SENTENCE}` },
+    requirements: ['REQ-META-08'],
     async run(ctx) {
       const walk = await walkTransactions(ctx, { limit: WALK_LIMIT });
       const sort = walk.pages[0]!.meta?.sort;
@@ -354,7 +347,7 @@ export default defineSuite('pagination', 'Pagination: paging meta, limits, page 
     id: 'pagination.info.default-sort',
     title: 'which order a list has when sort is not given (the spec states no default)',
     level: 'INFO',
-    spec: { section: 'Pagination and sorting (list endpoints)', sentence: 'sort — Optional; orders by createdAt only. The default order is not stated.' },
+    requirements: ['REQ-PAGE-08'],
     async run(ctx) {
       const page = await getList(ctx, '/transactions', transactionsQuery(ctx, { limit: WALK_LIMIT }));
       const created = page.items.map((t) => (isObject(t) ? t.createdAt : undefined));
@@ -365,7 +358,7 @@ export default defineSuite('pagination', 'Pagination: paging meta, limits, page 
     id: 'pagination.info.page-mode',
     title: 'whether page is a page index or an item offset, as meta shows it',
     level: 'INFO',
-    spec: { section: 'Pagination and sorting (list endpoints)', sentence: 'page — the page offset; meta: previousPage, currentPage, nextPage — page offset (an index or an item offset: not stated).' },
+    requirements: ['REQ-PAGE-03'],
     async run(ctx) {
       const page = await getList(ctx, '/transactions', transactionsQuery(ctx, { limit: WALK_LIMIT }));
       const current = num(page.meta, 'currentPage');
@@ -382,7 +375,7 @@ export default defineSuite('pagination', 'Pagination: paging meta, limits, page 
     id: 'pagination.info.past-end',
     title: 'what a page past the end of the list gives (not stated)',
     level: 'INFO',
-    spec: { section: 'Pagination and sorting (list endpoints)', sentence: 'page — Optional; >= 0. The answer for a page past the end: not stated.' },
+    requirements: ['REQ-PAGE-09'],
     async run(ctx) {
       const first = await getList(ctx, '/transactions', transactionsQuery(ctx, { limit: WALK_LIMIT }));
       // Past the end whether page counts pages or items.

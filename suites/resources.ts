@@ -3,7 +3,7 @@
 import type { FixtureName } from '../src/config/types.js';
 import type { HttpResponse } from '../src/http/client.js';
 import { TransportError } from '../src/http/client.js';
-import { defineCheck, defineSuite, type CheckDefinition } from '../src/runner/check.js';
+import { defineCheck, defineSuite, type CheckDeclaration } from '../src/runner/check.js';
 import type { CheckContext } from '../src/runner/context.js';
 import { describeResponse, expectEnvelope, expectErrorBody, expectJson, expectRejection, expectSchema, expectStatus } from '../src/runner/expect.js';
 import { CheckFailed } from '../src/runner/outcomes.js';
@@ -25,7 +25,7 @@ import {
 } from '../src/runner/resource-helpers.js';
 import { idKey, isUnsafeNumber, parseJson } from '../src/http/json.js';
 
-type Check = Omit<CheckDefinition, 'suite'>;
+type Check = CheckDeclaration;
 
 /** GET-by-id endpoints of the spec. */
 interface ByIdEndpoint {
@@ -35,16 +35,17 @@ interface ByIdEndpoint {
   idField: string;
   schema: string;
   table: string;
-  section: string;
+  /** What GET-by-id of this resource enforces. */
+  requirements: readonly string[];
   /** Customer fields are not guaranteed present ("not shown"), so its id may be absent; every other table requires it. */
   idOptional?: boolean;
 }
 
 const BY_ID: readonly ByIdEndpoint[] = [
-  { name: 'customers', prefix: '/customers', fixture: 'customerId', idField: 'customerId', schema: 'customer', table: 'Customer', section: 'Customers', idOptional: true },
-  { name: 'accounts', prefix: '/accounts', fixture: 'accountId', idField: 'accountId', schema: 'account', table: 'Account (investment account)', section: 'Accounts' },
-  { name: 'assets', prefix: '/assets', fixture: 'assetId', idField: 'assetId', schema: 'asset', table: 'Asset', section: 'Assets' },
-  { name: 'transactions', prefix: '/transactions', fixture: 'transactionId', idField: 'transactionId', schema: 'transaction', table: 'Transaction', section: 'Transactions' },
+  { name: 'customers', prefix: '/customers', fixture: 'customerId', idField: 'customerId', schema: 'customer', table: 'Customer', requirements: ['REQ-ENV-01', 'REQ-ENV-02', 'REQ-ENV-03', 'REQ-ENV-04', 'REQ-CUST-01', 'REQ-CUST-02', 'REQ-CUST-03', 'REQ-CUST-04', 'REQ-CUST-05', 'REQ-CUST-06', 'REQ-CUST-08', 'REQ-STATE-01', 'REQ-HDR-01', 'REQ-CUSTEP-02'], idOptional: true },
+  { name: 'accounts', prefix: '/accounts', fixture: 'accountId', idField: 'accountId', schema: 'account', table: 'Account (investment account)', requirements: ['REQ-ENV-01', 'REQ-ENV-02', 'REQ-ENV-03', 'REQ-ENV-04', 'REQ-ACCT-01', 'REQ-ACCT-02', 'REQ-ACCT-04', 'REQ-ACCT-05', 'REQ-ACCT-06', 'REQ-ACCT-07', 'REQ-ACCT-08', 'REQ-STATE-02', 'REQ-ACCTEP-06'] },
+  { name: 'assets', prefix: '/assets', fixture: 'assetId', idField: 'assetId', schema: 'asset', table: 'Asset', requirements: ['REQ-ENV-01', 'REQ-ENV-02', 'REQ-ENV-03', 'REQ-ENV-04', 'REQ-ASSET-01', 'REQ-ASSET-02', 'REQ-ASSET-03', 'REQ-ASSET-04', 'REQ-ASSET-05', 'REQ-ASSET-06', 'REQ-ASSET-07', 'REQ-ASSET-08', 'REQ-ASSET-09', 'REQ-ASSET-10', 'REQ-ASSET-11', 'REQ-ASSET-12', 'REQ-ASSET-13', 'REQ-ASSET-14', 'REQ-ASSETEP-01', 'REQ-ASSETEP-03'] },
+  { name: 'transactions', prefix: '/transactions', fixture: 'transactionId', idField: 'transactionId', schema: 'transaction', table: 'Transaction', requirements: ['REQ-ENV-01', 'REQ-ENV-02', 'REQ-ENV-03', 'REQ-ENV-04', 'REQ-TXN-01', 'REQ-TXN-02', 'REQ-TXN-03', 'REQ-TXN-04', 'REQ-TXN-05', 'REQ-TXN-06', 'REQ-TXN-07', 'REQ-TXN-08', 'REQ-TXN-09', 'REQ-TXNEP-05'] },
 ];
 
 /** List endpoints of the spec, with the query a correct client sends. */
@@ -54,17 +55,26 @@ interface ListEndpoint {
   query(ctx: CheckContext): Query;
   schema: string;
   table: string;
-  section: string;
+  /** What the list check of this endpoint enforces. */
+  requirements: readonly string[];
+  /** What a missing or malformed required query parameter breaks. */
+  queryRequirements: readonly string[];
 }
 
 const ACCOUNTS_LIST: ListEndpoint = {
-  name: 'accounts', path: '/accounts', query: (ctx) => ({ customerId: ctx.fixture('customerId') }), schema: 'account', table: 'Account (investment account)', section: 'Accounts',
+  name: 'accounts', path: '/accounts', query: (ctx) => ({ customerId: ctx.fixture('customerId') }), schema: 'account', table: 'Account (investment account)',
+  requirements: ['REQ-ENV-01', 'REQ-ENV-02', 'REQ-ENV-03', 'REQ-ENV-04', 'REQ-ACCT-01', 'REQ-ACCT-02', 'REQ-ACCT-03', 'REQ-ACCT-04', 'REQ-ACCT-05', 'REQ-ACCT-06', 'REQ-STATE-02', 'REQ-ACCTEP-01', 'REQ-ACCTEP-02', 'REQ-ACCTEP-03'],
+  queryRequirements: ['REQ-ACCTEP-02'],
 };
 const INSTRUMENTS_LIST: ListEndpoint = {
-  name: 'instruments', path: '/instruments', query: () => ({ investmentType: 'INTERNATIONAL_STOCKS' }), schema: 'instrument', table: 'Instrument', section: 'Instruments',
+  name: 'instruments', path: '/instruments', query: () => ({ investmentType: 'INTERNATIONAL_STOCKS' }), schema: 'instrument', table: 'Instrument',
+  requirements: ['REQ-SVC-07', 'REQ-ENV-01', 'REQ-ENV-02', 'REQ-ENV-03', 'REQ-ENV-04', 'REQ-INST-01', 'REQ-INST-02', 'REQ-INST-03', 'REQ-INST-04', 'REQ-INST-05', 'REQ-INST-06', 'REQ-INST-07', 'REQ-INST-08', 'REQ-INST-09', 'REQ-INSTEP-01', 'REQ-INSTEP-04'],
+  queryRequirements: ['REQ-INSTEP-03'],
 };
 const TRANSACTIONS_LIST: ListEndpoint = {
-  name: 'transactions', path: '/transactions', query: (ctx) => ({ customerId: ctx.fixture('customerId') }), schema: 'transaction', table: 'Transaction', section: 'Transactions',
+  name: 'transactions', path: '/transactions', query: (ctx) => ({ customerId: ctx.fixture('customerId') }), schema: 'transaction', table: 'Transaction',
+  requirements: ['REQ-ENV-01', 'REQ-ENV-02', 'REQ-ENV-03', 'REQ-ENV-04', 'REQ-TXN-01', 'REQ-TXN-02', 'REQ-TXN-03', 'REQ-TXN-04', 'REQ-TXN-05', 'REQ-TXN-06', 'REQ-TXN-07', 'REQ-TXN-08', 'REQ-TXN-09', 'REQ-TXNEP-01', 'REQ-TXNEP-02'],
+  queryRequirements: ['REQ-TXNEP-01'],
 };
 const LISTS = [ACCOUNTS_LIST, INSTRUMENTS_LIST, TRANSACTIONS_LIST] as const;
 
@@ -87,7 +97,7 @@ function getByIdCheck(ep: ByIdEndpoint): Check {
     id: `resources.${ep.name}.get`,
     title: `GET ${ep.prefix}/{${ep.idField}} answers 200 with the envelope and a${/^[AEIOU]/.test(singular) ? 'n' : ''} ${singular} carrying that id`,
     level: 'MUST',
-    spec: { section: ep.section, sentence: `GET ${ep.prefix}/{${ep.idField}} — 200: data = ${singular}.` },
+    requirements: ep.requirements,
     async run(ctx) {
       const id = ctx.fixture(ep.fixture);
       const { res, data } = await getResource(ctx, `${ep.prefix}/${id}`);
@@ -108,7 +118,7 @@ function listCheck(ep: ListEndpoint): Check {
     id: `resources.${ep.name}.list`,
     title: `GET ${ep.path} answers 200 with the list envelope and ${ep.table.split(' ')[0]} items`,
     level: 'MUST',
-    spec: { section: ep.section, sentence: `GET ${ep.path} — 200: envelope with data = array of ${ep.table.split(' ')[0]} and meta.${ep.name === 'instruments' ? '' : ' Query: customerId (integer, required).'}` },
+    requirements: ep.requirements,
     async run(ctx) {
       const query = ep.query(ctx);
       // meta is the pagination suite's (pagination.meta.present): one defect, one failing check.
@@ -132,13 +142,7 @@ function queryValidatedCheck(ep: ListEndpoint, param: string, bad: readonly stri
     id: ep.name === 'instruments' ? 'resources.instruments.type-validated' : `resources.${ep.name}.query-validated`,
     title: `GET ${ep.path} without ${param}, or with ${param} ${bad.map((b) => JSON.stringify(b)).join(' or ')}, is rejected`,
     level: 'MUST',
-    spec: {
-      section: ep.section,
-      sentence:
-        ep.name === 'instruments'
-          ? 'Query: investmentType (enum INTERNATIONAL_STOCKS, required). The only investment type currently available is INTERNATIONAL_STOCKS.'
-          : `GET ${ep.path} — Query: customerId (integer, required), page, limit, sort.`,
-    },
+    requirements: ep.queryRequirements,
     async run(ctx) {
       const missing = await ctx.send({ method: 'GET', path: ep.path });
       expectRejection(ctx, missing, `GET ${ep.path} without the required ${param} is rejected (any 4xx)`);
@@ -243,7 +247,7 @@ export default defineSuite('resources', 'Resources: envelopes, schemas, errors',
     id: 'resources.customers.no-token',
     title: 'GET /customers/{customerId} without a token is rejected with 401 and the error body',
     level: 'MUST',
-    spec: { section: 'Errors', sentence: '401 Unauthorized — every endpoint except the token endpoints. Error responses have the body {code, message} (both strings).' },
+    requirements: ['REQ-CUSTEP-03', 'REQ-ERR-02'],
     async run(ctx) {
       const customerId = ctx.fixture('customerId');
       const res = await ctx.send({ method: 'GET', path: `/customers/${customerId}`, token: null });
@@ -256,7 +260,7 @@ export default defineSuite('resources', 'Resources: envelopes, schemas, errors',
     title: 'every other resource endpoint without a token answers 401 with the error body',
     level: 'MUST',
     uses: ['mutable-customer'],
-    spec: { section: 'Errors', sentence: '401 Unauthorized — every endpoint except the token endpoints. Error responses have the body {code, message} (both strings).' },
+    requirements: ['REQ-SVC-09', 'REQ-HDR-03', 'REQ-ACCTEP-04', 'REQ-ACCTEP-07', 'REQ-CUSTEP-08', 'REQ-INSTEP-05', 'REQ-ASSETEP-04', 'REQ-TXNEP-03', 'REQ-TXNEP-06', 'REQ-USSD-02', 'REQ-WHKEP-01', 'REQ-AUTH-01', 'REQ-ERR-01', 'REQ-ERR-02'],
     async run(ctx) {
       const f = ctx.fixtures;
       const requests: Array<{ what: string; method: string; path: string; query?: Query; json?: unknown }> = [];
@@ -282,7 +286,7 @@ export default defineSuite('resources', 'Resources: envelopes, schemas, errors',
     id: 'resources.errors.not-found',
     title: 'GET of a customer, account, asset or transaction that does not exist answers 404 with the error body',
     level: 'MUST',
-    spec: { section: 'Errors', sentence: '404 — Not Found (the specified resource was not found) — every resource and list endpoint. Error responses have the body {code, message} (both strings).' },
+    requirements: ['REQ-ACCTEP-07', 'REQ-CUSTEP-03', 'REQ-ASSETEP-04', 'REQ-TXNEP-06', 'REQ-ERR-01', 'REQ-ERR-03'],
     async run(ctx) {
       const unknown = ctx.fixture('unknownId');
       const messages = new Set<string>();
@@ -300,7 +304,7 @@ export default defineSuite('resources', 'Resources: envelopes, schemas, errors',
     id: 'resources.errors.malformed-id',
     title: 'GET of a customer, account, asset or transaction with a non-integer id is rejected, never a 5xx',
     level: 'MUST',
-    spec: { section: 'Endpoints', sentence: 'Path: customerId / accountId / assetId / transactionId — integer, required.' },
+    requirements: ['REQ-ACCTEP-05', 'REQ-CUSTEP-01', 'REQ-ASSETEP-02', 'REQ-TXNEP-04'],
     async run(ctx) {
       for (const ep of BY_ID) {
         for (const bad of ['not-an-id', '1.5']) {
@@ -317,10 +321,7 @@ export default defineSuite('resources', 'Resources: envelopes, schemas, errors',
     id: 'resources.instruments.announced-types-rejected',
     title: 'GET /instruments with an announced but not yet available investment type is rejected',
     level: 'MUST',
-    spec: {
-      section: 'What the service does',
-      sentence: 'COMMODITY, BONDS, LOCAL_STOCKS, FOREIGN_EXCHANGE and CRYPTO are announced as future options and are not accepted values today.',
-    },
+    requirements: ['REQ-SVC-08'],
     async run(ctx) {
       for (const type of ANNOUNCED_TYPES) {
         const res = await ctx.send({ method: 'GET', path: '/instruments', query: { investmentType: type } });
@@ -332,7 +333,7 @@ export default defineSuite('resources', 'Resources: envelopes, schemas, errors',
     id: 'resources.accounts.consistent',
     title: "every account listed for a customer carries that customerId and equals GET /accounts/{id}; the fixture account is listed",
     level: 'MUST',
-    spec: { section: 'Account (investment account)', sentence: 'customerId — Owning customer. GET /accounts returns investment accounts (Query: customerId); GET /accounts/{accountId} — data = Account.' },
+    requirements: ['REQ-ACCT-03', 'REQ-ACCT-06', 'REQ-ACCTEP-06'],
     async run(ctx) {
       const customerId = ctx.fixture('customerId');
       const accountId = ctx.fixture('accountId');
@@ -366,7 +367,7 @@ export default defineSuite('resources', 'Resources: envelopes, schemas, errors',
     id: 'resources.transactions.consistent',
     title: "every transaction listed for a customer carries that customerId; the fixture transaction is listed and equals GET /transactions/{id}",
     level: 'MUST',
-    spec: { section: 'Transactions', sentence: 'GET /transactions — Query: customerId (integer, required); 200: data = array of Transaction. GET /transactions/{transactionId} — data = Transaction.' },
+    requirements: ['REQ-TXN-03', 'REQ-TXNEP-05'],
     async run(ctx) {
       const customerId = ctx.fixture('customerId');
       const transactionId = ctx.fixture('transactionId');
@@ -395,7 +396,7 @@ export default defineSuite('resources', 'Resources: envelopes, schemas, errors',
     id: 'resources.fixtures.owned',
     title: 'the fixture account, asset and transaction belong to the fixture customer',
     level: 'MUST',
-    spec: { section: 'Resources and their fields', sentence: 'Account: customerId — Owning customer; Asset (a customer\'s holding in an instrument): customerId; Transaction: customerId.' },
+    requirements: ['REQ-ACCT-03', 'REQ-ASSET-03', 'REQ-TXN-03', 'REQ-ASSETEP-01'],
     async run(ctx) {
       const customerId = String(ctx.fixture('customerId'));
       const owned: Array<[FixtureName, string]> = [['accountId', '/accounts'], ['assetId', '/assets'], ['transactionId', '/transactions']];
@@ -412,7 +413,7 @@ export default defineSuite('resources', 'Resources: envelopes, schemas, errors',
     id: 'resources.lists.isolated',
     title: "another customer's accounts and transactions never appear in a customer's lists",
     level: 'MUST',
-    spec: { section: 'Endpoints', sentence: 'GET /accounts and GET /transactions — Query: customerId (integer, required): the lists are those of that customer.' },
+    requirements: ['REQ-ACCTEP-02', 'REQ-TXNEP-01'],
     async run(ctx) {
       const customerId = ctx.fixture('customerId');
       const otherId = ctx.fixture('otherCustomerId');
@@ -433,19 +434,20 @@ export default defineSuite('resources', 'Resources: envelopes, schemas, errors',
   }),
   defineCheck({
     id: 'resources.lists.unknown-customer',
-    title: 'the accounts and transactions of a customer that does not exist are a 404 with the error body, or an empty list',
-    level: 'SHOULD',
-    spec: { section: 'Errors', sentence: '404 — Not Found (the specified resource was not found) — every resource and list endpoint. The exact conditions that produce 401 and 404 for each endpoint: not shown.' },
+    title: 'the accounts and transactions of a customer that does not exist are a rejection with the error body (404 listed), or an empty list; never items, never a 5xx',
+    level: 'MUST',
+    requirements: ['REQ-ACCTEP-04', 'REQ-TXNEP-03', 'REQ-ERR-03'],
+    note: 'The exact conditions of a 404 are not shown (REQ-ERR-06): a rejection (404 is the status listed; any 4xx) and an empty list are both readings a correct server may take, and which one it took is recorded.',
     async run(ctx) {
       const unknown = ctx.fixture('unknownId');
       for (const path of ['/accounts', '/transactions']) {
         const res = await ctx.send({ method: 'GET', path, query: { customerId: unknown } });
-        if (res.status === 404) {
+        if (res.status >= 400 && res.status <= 499) {
           expectErrorBody(ctx, res);
-          ctx.observe(`GET ${path}?customerId=${unknown}: 404`);
+          ctx.observe(`GET ${path}?customerId=${unknown}: ${res.status}${res.status === 404 ? '' : ' (a rejection other than the 404 the Errors table lists)'}`);
           continue;
         }
-        expectStatus(ctx, res, 200, `404, or 200 with an empty list, for GET ${path}?customerId=${unknown}`);
+        if (res.status !== 200) expectRejection(ctx, res, `GET ${path}?customerId=${unknown} for a customer that does not exist: 404 (or any 4xx) with the error body, or 200 with an empty list`);
         const env = expectEnvelope(ctx, res);
         if (!Array.isArray(env.data) || env.data.length > 0) {
           fail(ctx, res, `GET ${path}?customerId=${unknown} returned ${Array.isArray(env.data) ? `${env.data.length} item(s)` : 'a non-list'} for a customer that does not exist`, 'a 404, or an empty list');
@@ -459,7 +461,7 @@ export default defineSuite('resources', 'Resources: envelopes, schemas, errors',
     title: 'PUT /customers changes firstName and lastName, answers the Customer with createdAt and updatedAt, and a following GET shows the change',
     level: 'MUST',
     uses: ['mutable-customer'],
-    spec: { section: 'Customers', sentence: 'PUT /customers updates a customer. Body (JSON): customerId integer (required); firstName string; lastName string; status; referenceId. 200: data = Customer (including createdAt, updatedAt).' },
+    requirements: ['REQ-SVC-02', 'REQ-ENV-01', 'REQ-HDR-13', 'REQ-CUSTEP-04', 'REQ-CUSTEP-07'],
     async run(ctx) {
       await withCustomerRestored(ctx, async (id, original) => {
         if (typeof original.firstName !== 'string' || typeof original.lastName !== 'string') {
@@ -494,7 +496,7 @@ export default defineSuite('resources', 'Resources: envelopes, schemas, errors',
     title: 'PUT /customers with only customerId is accepted and changes nothing',
     level: 'MUST',
     uses: ['mutable-customer'],
-    spec: { section: 'Customers', sentence: 'PUT /customers — Body (JSON): customerId integer (required); firstName; lastName; status; referenceId. Only customerId is required.' },
+    requirements: ['REQ-CUSTEP-05'],
     async run(ctx) {
       await withCustomerRestored(ctx, async (id, original) => {
         const res = await ctx.send({ method: 'PUT', path: '/customers', json: { customerId: id } });
@@ -512,7 +514,7 @@ export default defineSuite('resources', 'Resources: envelopes, schemas, errors',
     title: 'PUT /customers with an invalid status or a wrongly typed field is rejected and changes nothing',
     level: 'MUST',
     uses: ['mutable-customer'],
-    spec: { section: 'Customers', sentence: 'PUT /customers — Body (JSON): customerId integer (required); firstName string; lastName string; status enum ACTIVE, SUSPENDED, CLOSED; referenceId integer.' },
+    requirements: ['REQ-CUSTEP-05'],
     async run(ctx) {
       await withCustomerRestored(ctx, async (id, original) => {
         const attempts: Array<[string, Record<string, unknown>]> = [
@@ -533,10 +535,7 @@ export default defineSuite('resources', 'Resources: envelopes, schemas, errors',
     id: 'resources.numbers.safe-integers',
     title: 'integers in resource responses stay within ±(2^53 − 1), so a JavaScript client reads ids exactly',
     level: 'SHOULD',
-    spec: {
-      section: 'Resources and their fields; RFC 8259 §6',
-      sentence: 'Ids and timestamps are integers. RFC 8259 §6: integers in the range [-(2**53)+1, (2**53)-1] are interoperable; beyond it a client using IEEE 754 doubles silently rounds them.',
-    },
+    requirements: ['REQ-HDR-20'],
     async run(ctx) {
       const responses: HttpResponse[] = [];
       const f = ctx.fixtures;
@@ -564,7 +563,7 @@ export default defineSuite('resources', 'Resources: envelopes, schemas, errors',
     id: 'resources.info.extra-fields',
     title: 'fields the spec tables do not list, per resource (clients must ignore them)',
     level: 'INFO',
-    spec: { section: 'Resources and their fields', sentence: 'The field tables of Customer, Account, Instrument, Asset, Transaction and the paging meta; unknown fields are allowed.' },
+    requirements: ['REQ-INST-10'],
     async run(ctx) {
       const f = ctx.fixtures;
       const seen = new Map<string, Set<string>>();
@@ -609,7 +608,7 @@ export default defineSuite('resources', 'Resources: envelopes, schemas, errors',
     id: 'resources.info.customer-fields',
     title: 'which Customer fields the server returns (their presence is not shown)',
     level: 'INFO',
-    spec: { section: 'Customer', sentence: 'Which customer fields are guaranteed present in responses: not shown.' },
+    requirements: ['REQ-CUST-07'],
     async run(ctx) {
       const { data } = await getResource(ctx, `/customers/${ctx.fixture('customerId')}`);
       const fields = schemaFields('customer');

@@ -41,15 +41,6 @@ import {
   type CustomerSnapshot,
 } from '../src/runner/negative.js';
 
-const SIGNATURE_ROWS =
-  'Signature — required on every request — `sig1=:<base64 signature>:`. Signature-Input — required on every request — `sig1=(<ordered quoted component names>);keyid=<key identifier>;created=<unix time>;expires=<unix time>`.';
-const AUTH_4 = 'Each request also carries X-Client-Id, Signature and Signature-Input (HTTP message signature).';
-const AUTH_5 =
-  'The Signature-Input key identifier names the signing key; the sample identifier denotes an Ed25519 key. The signature covers the ordered components listed in Signature-Input, and `created` and `expires` are Unix times.';
-const COMPONENTS =
-  'Component names that appear in Signature-Input: Authorization, Content-Digest, Content-Length, Content-Type, X-Client-Id, X-Idempotency-Key, @method, @target-uri, @path, @query. The component list of a request covers the headers that the request carries.';
-const DIGEST_ROW = 'Content-Digest — requests with a body (not GET, not DELETE) — `sha-512=:<base64 sha-512 hash of the body>:`.';
-const AUTH_4_DIGEST = 'Requests with bodies also carry Content-Digest (sha-512 of the body, base64, wrapped as `sha-512=:<digest>:`).';
 
 /** The read every GET check uses: it answers 2xx to a correct request. */
 function customerRead(ctx: CheckContext): RequestSpec {
@@ -98,7 +89,7 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     id: 'signing.accept.get',
     title: 'a GET signed over the spec\'s components, in the spec\'s order, is accepted',
     level: 'MUST',
-    spec: { section: 'Common request rules; Authentication 5', sentence: `${COMPONENTS} ${AUTH_5}` },
+    requirements: ['REQ-HDR-15', 'REQ-HDR-17', 'REQ-AUTH-08'],
     async run(ctx) {
       const spec = customerRead(ctx);
       // The spec's order (headers, then derived components) differs from our default: the server must follow the
@@ -113,7 +104,7 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     title: 'a PUT with a body, signed over the spec\'s components in the spec\'s order, is accepted',
     level: 'MUST',
     uses: ['mutable-customer'],
-    spec: { section: 'Common request rules; Customers', sentence: `${COMPONENTS} PUT /customers — Headers: the common set including Content-Digest, Content-Type, and the idempotency header.` },
+    requirements: ['REQ-HDR-13', 'REQ-HDR-15', 'REQ-CUSTEP-06'],
     async run(ctx) {
       const before = await readCustomerOrSkip(ctx, ctx.fixture('mutableCustomerId'));
       const spec = putCurrent(before);
@@ -127,10 +118,7 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     title: 'the token request (a POST with a form body), signed over the spec\'s components in the spec\'s order, is accepted',
     level: 'MUST',
     uses: ['token-revocation'],
-    spec: {
-      section: 'Authentication endpoints; Common request rules',
-      sentence: `POST /oauth/token — Headers: Content-Digest, Content-Length, Content-Type, Signature, Signature-Input, X-Idempotency-Key. ${COMPONENTS}`,
-    },
+    requirements: ['REQ-HDR-15', 'REQ-TOKEP-03'],
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const spec = tokenRequest(ctx.credentials);
@@ -147,7 +135,7 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     id: 'signing.accept.path-query',
     title: 'a GET with a query, signed over @path and @query instead of @target-uri, is accepted',
     level: 'SHOULD',
-    spec: { section: 'Common request rules; RFC 9421 §2.2', sentence: `${COMPONENTS} (@path and @query together cover what @target-uri covers of the request target.)` },
+    requirements: ['REQ-HDR-16'],
     async run(ctx) {
       const components = (await coveredComponents(ctx, INSTRUMENTS)).filter((c) => c !== '@target-uri');
       const res = await ctx.send({ ...INSTRUMENTS, sign: { components } });
@@ -160,7 +148,7 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     id: 'signing.reject.missing-signature',
     title: 'a request without Signature is rejected',
     level: 'MUST',
-    spec: { section: 'Common request rules; Authentication 4', sentence: `${SIGNATURE_ROWS} ${AUTH_4}` },
+    requirements: ['REQ-SVC-09', 'REQ-HDR-04', 'REQ-AUTH-05'],
     async run(ctx) {
       const res = await ctx.send({ ...customerRead(ctx), tamper: (req) => dropHeader(req, 'Signature') });
       expectRejection(ctx, res, `${REJECTED}: Signature-Input is there, Signature is not`);
@@ -170,7 +158,7 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     id: 'signing.reject.missing-signature-input',
     title: 'a request without Signature-Input is rejected',
     level: 'MUST',
-    spec: { section: 'Common request rules; Authentication 4', sentence: `${SIGNATURE_ROWS} ${AUTH_4}` },
+    requirements: ['REQ-HDR-05', 'REQ-AUTH-05'],
     async run(ctx) {
       const res = await ctx.send({ ...customerRead(ctx), tamper: (req) => dropHeader(req, 'Signature-Input') });
       expectRejection(ctx, res, `${REJECTED}: Signature is there, Signature-Input is not`);
@@ -180,7 +168,7 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     id: 'signing.reject.altered-signature',
     title: 'a request whose signature bytes were altered is rejected',
     level: 'MUST',
-    spec: { section: 'Authentication 5', sentence: AUTH_5 },
+    requirements: ['REQ-HDR-04', 'REQ-AUTH-08'],
     async run(ctx) {
       const res = await ctx.send({
         ...customerRead(ctx),
@@ -193,7 +181,7 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     id: 'signing.reject.wrong-key',
     title: 'a request signed with another Ed25519 key under the client\'s keyid is rejected',
     level: 'MUST',
-    spec: { section: 'Authentication 5', sentence: AUTH_5 },
+    requirements: ['REQ-AUTH-07'],
     async run(ctx) {
       const res = await ctx.send({ ...customerRead(ctx), sign: { privateKey: generateEd25519().seed } });
       expectRejection(ctx, res, `${REJECTED}: keyid ${JSON.stringify(ctx.target.keyId)} with a signature by a freshly generated key`);
@@ -203,7 +191,7 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     id: 'signing.reject.unknown-keyid',
     title: 'a request whose keyid names no key is rejected',
     level: 'MUST',
-    spec: { section: 'Authentication 5', sentence: AUTH_5 },
+    requirements: ['REQ-AUTH-07'],
     async run(ctx) {
       const keyId = `${ctx.target.keyId}-unknown-${randomBytes(4).toString('hex')}`;
       // Signed with the client's real key: only a server that honours keyid tells this one apart.
@@ -215,7 +203,7 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     id: 'signing.reject.expired',
     title: 'a request whose signature expired 10 minutes ago is rejected',
     level: 'MUST',
-    spec: { section: 'Authentication 5; RFC 9421 §2.3', sentence: '`created` and `expires` are Unix times — a signature past its expires is invalid.' },
+    requirements: ['REQ-AUTH-08'],
     explain: {
       sends: 'GET /customers/{customerId}, correct in every way except that its signature was created 660 s and expired 600 s before sending (far beyond any clock skew a server tolerates)',
       passes: 'any 4xx: the server refuses a signature past its expires',
@@ -232,7 +220,7 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     id: 'signing.reject.future-created',
     title: 'a request whose signature is created 10 minutes in the future is rejected',
     level: 'SHOULD',
-    spec: { section: 'Authentication 5; RFC 9421 §3.2.1', sentence: '`created` and `expires` are Unix times — a signature cannot have been created after it arrived.' },
+    requirements: ['REQ-AUTH-09'],
     async run(ctx) {
       const now = nowSeconds();
       const res = await ctx.send({ ...customerRead(ctx), sign: { created: now + 600, expires: now + 660 } });
@@ -243,7 +231,7 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     id: 'signing.reject.malformed-signature-input',
     title: 'a request whose Signature-Input is not a structured dictionary is rejected, not a crash',
     level: 'MUST',
-    spec: { section: 'Common request rules', sentence: SIGNATURE_ROWS },
+    requirements: ['REQ-HDR-05'],
     async run(ctx) {
       const now = nowSeconds();
       // Unquoted component names: a client mistake the spec's format ("ordered quoted component names") rules out, and
@@ -257,7 +245,7 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     id: 'signing.reject.label-mismatch',
     title: 'a request whose Signature and Signature-Input carry different labels is rejected',
     level: 'SHOULD',
-    spec: { section: 'Common request rules; RFC 9421 §4.3', sentence: `${SIGNATURE_ROWS} (The label pairs a signature with its input.)` },
+    requirements: ['REQ-HDR-06'],
     async run(ctx) {
       const res = await ctx.send({
         ...customerRead(ctx),
@@ -272,7 +260,7 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     id: 'signing.reject.replay-other-path',
     title: 'a valid signature of one GET replayed on another path is rejected',
     level: 'MUST',
-    spec: { section: 'Authentication 5; Common request rules', sentence: `${AUTH_5} ${COMPONENTS}` },
+    requirements: ['REQ-HDR-17', 'REQ-AUTH-08'],
     async run(ctx) {
       const other = (await ctx.prepare({ method: 'GET', path: otherReadPath(ctx), sign: false })).url;
       const res = await sendWithControl(ctx, customerRead(ctx), (req) => {
@@ -285,7 +273,7 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     id: 'signing.reject.replay-other-method',
     title: 'a valid signature made for another method on the same URL is rejected',
     level: 'MUST',
-    spec: { section: 'Authentication 5; Common request rules', sentence: `${AUTH_5} ${COMPONENTS}` },
+    requirements: ['REQ-HDR-17', 'REQ-AUTH-08'],
     async run(ctx) {
       // Signed as a POST carrying exactly the headers of the GET (no body, no idempotency key), then sent as the GET:
       // the only difference is @method. GET is the one method of this path that answers 2xx to a correct request.
@@ -304,7 +292,7 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     id: 'signing.reject.replay-other-query',
     title: 'a valid signature of one GET replayed with another query is rejected',
     level: 'MUST',
-    spec: { section: 'Authentication 5; Common request rules', sentence: `${AUTH_5} ${COMPONENTS}` },
+    requirements: ['REQ-HDR-17', 'REQ-AUTH-08'],
     async run(ctx) {
       const other = (await ctx.prepare({ ...INSTRUMENTS, query: { investmentType: 'INTERNATIONAL_STOCKS', limit: 2 }, sign: false })).url;
       const res = await sendWithControl(ctx, INSTRUMENTS, (req) => {
@@ -318,7 +306,7 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     title: 'a request whose Authorization was replaced after signing (by another valid token) is rejected',
     level: 'MUST',
     uses: ['token-revocation'],
-    spec: { section: 'Authentication 5; Common request rules', sentence: `${AUTH_5} ${COMPONENTS}` },
+    requirements: ['REQ-HDR-17', 'REQ-AUTH-08'],
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         // Another valid token of the same client: the header is right in itself, only the signature does not cover it.
@@ -332,7 +320,7 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     id: 'signing.reject.altered-client-id',
     title: 'a request whose X-Client-Id was changed after signing is rejected',
     level: 'MUST',
-    spec: { section: 'Authentication 5; Common request rules', sentence: `${AUTH_5} ${COMPONENTS}` },
+    requirements: ['REQ-HDR-17', 'REQ-AUTH-08'],
     async run(ctx) {
       const other = `conformance-other-${randomBytes(4).toString('hex')}`;
       const res = await sendWithControl(ctx, customerRead(ctx), (req) => setHeader(req.headers, 'X-Client-Id', other));
@@ -343,7 +331,7 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     id: 'signing.reject.uncovered-header',
     title: 'a request whose signature leaves out a header it carries (Authorization) is rejected',
     level: 'SHOULD',
-    spec: { section: 'Common request rules', sentence: COMPONENTS },
+    requirements: ['REQ-HDR-18'],
     async run(ctx) {
       const spec = customerRead(ctx);
       const components = (await coveredComponents(ctx, spec)).filter((c) => c !== 'authorization');
@@ -355,7 +343,7 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     id: 'signing.reject.target-not-covered',
     title: 'a request whose signature covers neither @target-uri nor @path is rejected',
     level: 'SHOULD',
-    spec: { section: 'Common request rules; Authentication 5', sentence: `${COMPONENTS} ${AUTH_5}` },
+    requirements: ['REQ-HDR-18'],
     async run(ctx) {
       const spec = customerRead(ctx);
       const components = (await coveredComponents(ctx, spec)).filter((c) => !['@target-uri', '@path', '@query'].includes(c));
@@ -370,7 +358,7 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     title: 'a PUT whose body (and digest) were changed after signing is rejected, and nothing is applied',
     level: 'MUST',
     uses: ['mutable-customer'],
-    spec: { section: 'Authentication 4–5; Common request rules', sentence: `${AUTH_4_DIGEST} ${AUTH_5}` },
+    requirements: ['REQ-AUTH-06', 'REQ-AUTH-08'],
     async run(ctx) {
       const before = await readCustomerOrSkip(ctx, ctx.fixture('mutableCustomerId'));
       const field =
@@ -388,7 +376,7 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     title: 'a PUT whose Content-Digest does not match its body is rejected',
     level: 'MUST',
     uses: ['mutable-customer'],
-    spec: { section: 'Common request rules; Authentication 4', sentence: `${DIGEST_ROW} ${AUTH_4_DIGEST}` },
+    requirements: ['REQ-HDR-08', 'REQ-AUTH-06'],
     async run(ctx) {
       const before = await readCustomerOrSkip(ctx, ctx.fixture('mutableCustomerId'));
       const body = customerBody(before);
@@ -403,7 +391,7 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     title: 'a PUT with a body and no Content-Digest is rejected',
     level: 'MUST',
     uses: ['mutable-customer'],
-    spec: { section: 'Common request rules; Authentication 4', sentence: `${DIGEST_ROW} ${AUTH_4_DIGEST}` },
+    requirements: ['REQ-HDR-08', 'REQ-CUSTEP-06', 'REQ-AUTH-06'],
     async run(ctx) {
       const before = await readCustomerOrSkip(ctx, ctx.fixture('mutableCustomerId'));
       const spec = putCurrent(before);
@@ -418,7 +406,7 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     title: 'a POST /webhooks whose body (and digest) were changed after signing is rejected, and nothing is applied',
     level: 'MUST',
     uses: ['webhook-config'],
-    spec: { section: 'Authentication 4–5; Webhooks', sentence: `${AUTH_4_DIGEST} ${AUTH_5} POST /webhooks — Create a webhook — JSON: url, subscriptions.` },
+    requirements: ['REQ-WHKEP-01', 'REQ-AUTH-06', 'REQ-AUTH-08'],
     async run(ctx) {
       const before = await readWebhook(ctx);
       if (before.kind === 'unknown') {

@@ -215,10 +215,7 @@ export default defineSuite('ussd', 'USSD: the menu graph, every view and every l
     id: 'ussd.crawl.bounded',
     title: 'The USSD menus end: a crawl from the start menus covers them within the view and depth caps',
     level: 'SHOULD',
-    spec: {
-      section: 'What the service does',
-      sentence: 'The client can fetch text-menu (USSD) views that return a message plus a list of numbered options, each pointing to a follow-up request URL.',
-    },
+    requirements: ['REQ-SVC-04'],
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
       const c = await sharedCrawl(ctx);
@@ -237,7 +234,7 @@ export default defineSuite('ussd', 'USSD: the menu graph, every view and every l
     id: 'ussd.view.schema',
     title: 'Every USSD view answers in the envelope, data = {ussdMessage, ussdOptions[{option, requestUrl, requestType}]}',
     level: 'MUST',
-    spec: { section: 'USSD views', sentence: 'All three return the USSD view (data with ussdMessage and ussdOptions) in the envelope with code and message.' },
+    requirements: ['REQ-SVC-03', 'REQ-ENV-01', 'REQ-ENV-03', 'REQ-ENV-04', 'REQ-USSDV-01', 'REQ-USSDV-02', 'REQ-USSDV-03', 'REQ-USSD-01'],
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
       const c = await sharedCrawl(ctx);
@@ -254,7 +251,7 @@ export default defineSuite('ussd', 'USSD: the menu graph, every view and every l
     id: 'ussd.view.message',
     title: 'The ussdMessage of every view is text to show the user, not empty',
     level: 'MUST',
-    spec: { section: 'USSD view', sentence: 'ussdMessage | string | Menu text to show the user, with embedded line breaks and numbered choices' },
+    requirements: ['REQ-USSDV-02'],
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
       const c = await sharedCrawl(ctx);
@@ -266,7 +263,7 @@ export default defineSuite('ussd', 'USSD: the menu graph, every view and every l
     id: 'ussd.options.numbers',
     title: 'Option numbers are integers, one per choice: no number is used twice in a view',
     level: 'MUST',
-    spec: { section: 'USSD view', sentence: 'ussdOptions | array of objects | One per choice; ussdOptions[].option | integer | The choice number shown in the message' },
+    requirements: ['REQ-USSDV-03', 'REQ-USSDV-04'],
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
       const c = await sharedCrawl(ctx);
@@ -278,7 +275,7 @@ export default defineSuite('ussd', 'USSD: the menu graph, every view and every l
     id: 'ussd.options.in-message',
     title: 'Every option number is shown in ussdMessage as a numbered choice (in any common numbering style)',
     level: 'MUST',
-    spec: { section: 'USSD view', sentence: 'ussdOptions[].option | integer | The choice number shown in the message' },
+    requirements: ['REQ-USSDV-04'],
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
       const c = await sharedCrawl(ctx);
@@ -293,10 +290,7 @@ export default defineSuite('ussd', 'USSD: the menu graph, every view and every l
     id: 'ussd.options.request-url',
     title: 'Every requestUrl is a full URL on the target, under {base_url}, addressing a USSD endpoint',
     level: 'MUST',
-    spec: {
-      section: 'USSD view',
-      sentence: 'ussdOptions[].requestUrl | string | Full URL of the follow-up request … Follow-up URLs address the USSD endpoints below, and also `/ussd/home` and `/ussd/portfolio`.',
-    },
+    requirements: ['REQ-USSDV-05', 'REQ-USSDV-09'],
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
       const c = await sharedCrawl(ctx);
@@ -313,7 +307,7 @@ export default defineSuite('ussd', 'USSD: the menu graph, every view and every l
     id: 'ussd.options.request-type',
     title: 'Every requestType names an HTTP method',
     level: 'MUST',
-    spec: { section: 'USSD view', sentence: 'ussdOptions[].requestType | string | HTTP method of the follow-up request (GET in every option shown)' },
+    requirements: ['REQ-USSDV-06'],
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
       const c = await sharedCrawl(ctx);
@@ -330,7 +324,7 @@ export default defineSuite('ussd', 'USSD: the menu graph, every view and every l
     id: 'ussd.options.get',
     title: 'Every requestType is GET, as in every option the spec shows',
     level: 'SHOULD',
-    spec: { section: 'USSD view', sentence: 'ussdOptions[].requestType | string | HTTP method of the follow-up request (GET in every option shown)' },
+    requirements: ['REQ-USSDV-07'],
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
       const c = await sharedCrawl(ctx);
@@ -347,10 +341,7 @@ export default defineSuite('ussd', 'USSD: the menu graph, every view and every l
     id: 'ussd.options.customer-id',
     title: 'customerId is carried, unchanged, into every follow-up URL',
     level: 'MUST',
-    spec: {
-      section: 'USSD views',
-      sentence: 'customerId | integer | yes (GET /ussd/stocks, /ussd/requests, /ussd/assets); requestUrl: Full URL of the follow-up request, with query parameters such as customerId, …',
-    },
+    requirements: ['REQ-USSDV-05', 'REQ-USSD-04'],
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
       const customerId = ctx.fixture('customerId');
@@ -370,10 +361,7 @@ export default defineSuite('ussd', 'USSD: the menu graph, every view and every l
     id: 'ussd.links.alive',
     title: 'Every start menu and every option followed answers 200 with a USSD view (a dead link names the menu, option and path)',
     level: 'MUST',
-    spec: {
-      section: 'USSD view',
-      sentence: 'Follow-up URLs address the USSD endpoints below, and also `/ussd/home` and `/ussd/portfolio`. All three return the USSD view (data with ussdMessage and ussdOptions) in the envelope with code and message.',
-    },
+    requirements: ['REQ-USSDV-05', 'REQ-USSDV-09', 'REQ-USSD-01', 'REQ-USSD-03', 'REQ-USSD-09', 'REQ-USSD-12', 'REQ-USSD-18'],
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
       const c = await sharedCrawl(ctx);
@@ -386,7 +374,7 @@ export default defineSuite('ussd', 'USSD: the menu graph, every view and every l
     id: 'ussd.links.back',
     title: 'The last option of every menu leads back to a parent menu (one on the path here, one that offers this menu, home or portfolio)',
     level: 'MUST',
-    spec: { section: 'USSD view', sentence: 'The last option of a menu leads back to a parent menu (home, portfolio or another menu).' },
+    requirements: ['REQ-USSDV-08'],
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
       const c = await sharedCrawl(ctx);
@@ -397,7 +385,7 @@ export default defineSuite('ussd', 'USSD: the menu graph, every view and every l
     id: 'ussd.links.paging',
     title: 'Paging options (page=) lead to another page of content, and no option leads to the view it is on',
     level: 'SHOULD',
-    spec: { section: 'USSD views', sentence: 'page | integer >= 0 | Page offset (GET /ussd/stocks, /ussd/requests, /ussd/assets)' },
+    requirements: ['REQ-USSD-23'],
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
       const c = await sharedCrawl(ctx);
@@ -408,7 +396,7 @@ export default defineSuite('ussd', 'USSD: the menu graph, every view and every l
     id: 'ussd.requests.status-filters',
     title: 'The requests menu answers a USSD view for each status filter: PENDING, COMPLETED, CANCELED, ERROR',
     level: 'MUST',
-    spec: { section: 'USSD views', sentence: 'GET /ussd/requests — status | enum PENDING, COMPLETED, CANCELED, ERROR | no | Order request status filter' },
+    requirements: ['REQ-STATE-03', 'REQ-USSD-01', 'REQ-USSD-12', 'REQ-USSD-17'],
     async run(ctx) {
       const customerId = ctx.fixture('customerId');
       for (const status of ORDER_STATUSES) {
@@ -423,7 +411,7 @@ export default defineSuite('ussd', 'USSD: the menu graph, every view and every l
     id: 'ussd.customer.required',
     title: 'A USSD view requested without customerId is rejected (any 4xx) with the error body',
     level: 'MUST',
-    spec: { section: 'USSD views', sentence: 'customerId | integer | yes (GET /ussd/stocks, /ussd/requests, /ussd/assets). Error responses have the body {code, message} (both strings).' },
+    requirements: ['REQ-USSD-04', 'REQ-USSD-13', 'REQ-USSD-19'],
     async run(ctx) {
       for (const endpoint of ['stocks', 'assets', 'requests']) {
         const res = await ctx.send({ method: 'GET', path: `/ussd/${endpoint}` });
@@ -436,7 +424,7 @@ export default defineSuite('ussd', 'USSD: the menu graph, every view and every l
     id: 'ussd.customer.unknown',
     title: 'A USSD view for a customer that does not exist is rejected (any 4xx) with the error body',
     level: 'MUST',
-    spec: { section: 'Errors', sentence: '404 | Not Found (the specified resource was not found) | every resource and list endpoint. Error responses have the body {code, message} (both strings).' },
+    requirements: ['REQ-USSD-04', 'REQ-USSD-13', 'REQ-USSD-19'],
     async run(ctx) {
       const unknownId = ctx.fixture('unknownId');
       for (const endpoint of ['stocks', 'assets', 'requests']) {
@@ -451,7 +439,7 @@ export default defineSuite('ussd', 'USSD: the menu graph, every view and every l
     id: 'ussd.customer.unknown-404',
     title: 'A USSD view for a customer that does not exist answers 404 Not Found',
     level: 'SHOULD',
-    spec: { section: 'Errors', sentence: '404 | Not Found (the specified resource was not found) | every resource and list endpoint' },
+    requirements: ['REQ-ERR-04'],
     async run(ctx) {
       const unknownId = ctx.fixture('unknownId');
       for (const endpoint of ['stocks', 'assets', 'requests']) {
@@ -464,7 +452,7 @@ export default defineSuite('ussd', 'USSD: the menu graph, every view and every l
     id: 'ussd.flow.order-cancel',
     title: 'With --allow-mutations: an order placed through input mode is listed PENDING, then canceled through cancel mode and listed CANCELED',
     level: 'INFO',
-    spec: { section: 'States and transitions', sentence: 'Order request and transaction transitions: Transitions: not shown.' },
+    requirements: ['REQ-STATE-07'],
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
       if (!ctx.flags.allowMutations) ctx.skip('places and cancels an order: runs only with --allow-mutations');

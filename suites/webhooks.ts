@@ -22,10 +22,6 @@ const AUTOMATIC = 'WEBHOOK.CREATED';
 const AUTH_NAMES = ['AUTH', 'AUTH.CREATED', 'AUTH.DELETED'];
 const LEFTOVER = 'webhook configuration';
 
-const WEBHOOK_URL_SENTENCE = 'Webhook: url — string — A valid https URL. POST /webhooks — JSON: url (https URL string), subscriptions (array of strings, for example including the value ALL).';
-const VALIDATE_SENTENCE =
-  'Validating webhook messages: fetch the public key (GET /webhooks/key), verify the Content-Digest of the message, verify the HTTP message signature; when either check fails, the webhook message must be discarded.';
-const EMISSION_SENTENCE = 'Emission ties: POST /oauth/token emits AUTH.CREATED; POST /oauth/revoke emits AUTH.DELETED; POST /webhooks emits WEBHOOK.CREATED; PUT /webhooks emits WEBHOOK.UPDATED.';
 
 // ---- the suite's state -----------------------------------------------------------------------------------------
 
@@ -383,7 +379,7 @@ export default defineSuite('webhooks', 'Webhooks: configuration, key, deliveries
     id: 'webhooks.config.saved',
     title: "the client's webhook configuration is saved before the suite changes anything",
     level: 'INFO',
-    spec: { section: 'Webhooks', sentence: 'GET /webhooks — Retrieve webhook configuration.' },
+    requirements: ['REQ-WHKEP-08'],
     async run(ctx) {
       const receiver = receiverOf(ctx);
       const st = await stateOf(ctx);
@@ -398,7 +394,7 @@ export default defineSuite('webhooks', 'Webhooks: configuration, key, deliveries
     id: 'webhooks.reject.http-url',
     title: 'a plain http webhook URL is refused and the configuration stays as it was',
     level: 'MUST',
-    spec: { section: 'Webhook', sentence: WEBHOOK_URL_SENTENCE },
+    requirements: ['REQ-WHK-03'],
     async run(ctx) {
       await expectRefused(
         ctx,
@@ -415,7 +411,7 @@ export default defineSuite('webhooks', 'Webhooks: configuration, key, deliveries
     id: 'webhooks.reject.not-a-url',
     title: 'a webhook URL that is not a URL is refused and the configuration stays as it was',
     level: 'MUST',
-    spec: { section: 'Webhook', sentence: WEBHOOK_URL_SENTENCE },
+    requirements: ['REQ-WHK-03'],
     async run(ctx) {
       await expectRefused(ctx, () => ({ url: 'not a url', subscriptions: ['ALL'] }), '"not a url" is not "a valid https URL" and is refused (any 4xx)');
     },
@@ -424,7 +420,7 @@ export default defineSuite('webhooks', 'Webhooks: configuration, key, deliveries
     id: 'webhooks.reject.unknown-subscription',
     title: 'an unknown subscription name is refused and the configuration stays as it was',
     level: 'SHOULD',
-    spec: { section: 'Events', sentence: 'Subscriptions are named by strings: AUTH, AUTH.CREATED, AUTH.DELETED, WEBHOOK, WEBHOOK.CREATED, WEBHOOK.UPDATED. The values ALL and ACCOUNT appear as subscription values in webhook requests.' },
+    requirements: ['REQ-EVT-04'],
     async run(ctx) {
       await expectRefused(ctx, (url) => ({ url, subscriptions: ['CONFORMANCE.NO-SUCH-EVENT'] }), 'a subscription name the Events table does not list is refused (any 4xx)');
     },
@@ -433,7 +429,7 @@ export default defineSuite('webhooks', 'Webhooks: configuration, key, deliveries
     id: 'webhooks.create.answer',
     title: "registering the receiver's https URL with [\"ALL\"] answers an ACTIVE Webhook echoing the URL",
     level: 'MUST',
-    spec: { section: 'Webhooks', sentence: 'POST /webhooks — Create a webhook — JSON: url (https URL string), subscriptions (array of strings, for example including the value ALL). Webhook: status ACTIVE: live; url — A valid https URL.' },
+    requirements: ['REQ-SVC-05', 'REQ-WHK-02', 'REQ-STATE-04', 'REQ-WHKEP-02', 'REQ-EVT-11'],
     async run(ctx) {
       const reg = await register(ctx);
       const receiver = receiverOf(ctx);
@@ -453,7 +449,7 @@ export default defineSuite('webhooks', 'Webhooks: configuration, key, deliveries
     id: 'webhooks.create.auto-subscription',
     title: 'a created webhook is subscribed to WEBHOOK.CREATED automatically',
     level: 'MUST',
-    spec: { section: 'Events', sentence: 'WEBHOOK.CREATED — A webhook is created; this subscription is created automatically.' },
+    requirements: ['REQ-EVT-09'],
     async run(ctx) {
       const reg = await register(ctx);
       if (reg.via === 'PUT') ctx.skip(await noCreation(ctx));
@@ -478,7 +474,7 @@ export default defineSuite('webhooks', 'Webhooks: configuration, key, deliveries
     id: 'webhooks.config.get',
     title: 'GET /webhooks returns the configuration: a Webhook with the registered URL and subscriptions',
     level: 'MUST',
-    spec: { section: 'Webhooks', sentence: 'GET /webhooks — Retrieve webhook configuration.' },
+    requirements: ['REQ-SVC-05', 'REQ-WHK-01', 'REQ-WHK-02', 'REQ-WHK-03', 'REQ-WHK-04', 'REQ-WHK-05', 'REQ-WHK-06', 'REQ-STATE-04', 'REQ-WHKEP-04'],
     async run(ctx) {
       await register(ctx);
       const st = await stateOf(ctx);
@@ -506,7 +502,7 @@ export default defineSuite('webhooks', 'Webhooks: configuration, key, deliveries
     id: 'webhooks.key.published',
     title: 'GET /webhooks/key gives an Ed25519 public key, and the deliveries verify under it',
     level: 'MUST',
-    spec: { section: 'Webhooks', sentence: `GET /webhooks/key — Retrieve the public key used to validate webhook messages. Authentication 8: ${VALIDATE_SENTENCE}` },
+    requirements: ['REQ-SVC-06', 'REQ-WHKEP-05', 'REQ-AUTH-12', 'REQ-EVT-14'],
     async run(ctx) {
       const reg = await register(ctx);
       const { key, res } = await publishedKey(ctx, true);
@@ -534,7 +530,7 @@ export default defineSuite('webhooks', 'Webhooks: configuration, key, deliveries
     id: 'webhooks.events.webhook-created',
     title: 'creating the webhook delivers a WEBHOOK.CREATED message that verifies',
     level: 'MUST',
-    spec: { section: 'Events', sentence: EMISSION_SENTENCE },
+    requirements: ['REQ-WHKEP-02', 'REQ-EVT-01', 'REQ-EVT-09', 'REQ-EVT-12'],
     async run(ctx) {
       const st = await stateOf(ctx);
       const reg = await register(ctx);
@@ -548,7 +544,7 @@ export default defineSuite('webhooks', 'Webhooks: configuration, key, deliveries
     id: 'webhooks.events.test',
     title: 'POST /webhooks/test delivers a message that verifies',
     level: 'SHOULD',
-    spec: { section: 'Webhooks', sentence: 'POST /webhooks/test — Test the webhook. Events: Each delivered message is signed and carries a content digest.' },
+    requirements: ['REQ-WHKEP-06'],
     async run(ctx) {
       const st = await stateOf(ctx);
       await publishedKey(ctx);
@@ -567,7 +563,7 @@ export default defineSuite('webhooks', 'Webhooks: configuration, key, deliveries
     id: 'webhooks.events.auth-created',
     title: 'issuing a token delivers an AUTH.CREATED message that verifies',
     level: 'MUST',
-    spec: { section: 'Events', sentence: EMISSION_SENTENCE },
+    requirements: ['REQ-LIFE-01', 'REQ-EVT-01', 'REQ-EVT-06', 'REQ-EVT-12'],
     async run(ctx) {
       await authEvent(ctx, 'AUTH.CREATED');
     },
@@ -577,7 +573,7 @@ export default defineSuite('webhooks', 'Webhooks: configuration, key, deliveries
     title: 'revoking a token delivers an AUTH.DELETED message that verifies',
     level: 'MUST',
     uses: ['token-revocation'],
-    spec: { section: 'Events', sentence: EMISSION_SENTENCE },
+    requirements: ['REQ-LIFE-02', 'REQ-EVT-07', 'REQ-EVT-12'],
     async run(ctx) {
       await authEvent(ctx, 'AUTH.DELETED');
     },
@@ -586,7 +582,7 @@ export default defineSuite('webhooks', 'Webhooks: configuration, key, deliveries
     id: 'webhooks.events.webhook-updated',
     title: 'updating the webhook delivers a WEBHOOK.UPDATED message that verifies',
     level: 'MUST',
-    spec: { section: 'Events', sentence: EMISSION_SENTENCE },
+    requirements: ['REQ-EVT-10', 'REQ-EVT-12'],
     async run(ctx) {
       const st = await stateOf(ctx);
       await publishedKey(ctx);
@@ -601,7 +597,7 @@ export default defineSuite('webhooks', 'Webhooks: configuration, key, deliveries
     id: 'webhooks.update.replaces',
     title: 'PUT /webhooks with a new subscription list replaces the earlier list',
     level: 'MUST',
-    spec: { section: 'Events', sentence: 'Updating subscriptions replaces the earlier list. PUT /webhooks — a new subscriptions list replaces the previous one.' },
+    requirements: ['REQ-WHKEP-03', 'REQ-EVT-13'],
     async run(ctx) {
       await register(ctx);
       await put(ctx, ['AUTH']);
@@ -630,7 +626,7 @@ export default defineSuite('webhooks', 'Webhooks: configuration, key, deliveries
     title: 'subscribed to WEBHOOK only, issuing and revoking a token delivers no AUTH message (events go to subscribed URLs only)',
     level: 'SHOULD',
     uses: ['token-revocation'],
-    spec: { section: 'Events', sentence: 'When an event occurs, a JSON payload is sent to every subscribed URL.' },
+    requirements: ['REQ-EVT-02'],
     async run(ctx) {
       const st = await stateOf(ctx);
       await publishedKey(ctx);
@@ -662,7 +658,7 @@ export default defineSuite('webhooks', 'Webhooks: configuration, key, deliveries
     id: 'webhooks.delivery.verified',
     title: 'every delivery of the run carries a matching Content-Digest and a signature by the published key covering it',
     level: 'MUST',
-    spec: { section: 'Events', sentence: `Each delivered message is signed and carries a content digest, to be verified as described under Authentication. Authentication 8: ${VALIDATE_SENTENCE}` },
+    requirements: ['REQ-AUTH-12', 'REQ-EVT-14'],
     async run(ctx) {
       const st = await stateOf(ctx);
       await publishedKey(ctx);
@@ -687,7 +683,7 @@ export default defineSuite('webhooks', 'Webhooks: configuration, key, deliveries
     id: 'webhooks.delivery.observed',
     title: 'what the deliveries looked like: latency, retries, payload fields, headers',
     level: 'INFO',
-    spec: { section: 'Events', sentence: 'Payload fields of event messages: not shown. Delivery retries and ordering: not shown. Names of the headers carried by delivered messages: not shown.' },
+    requirements: ['REQ-EVT-15', 'REQ-EVT-17', 'REQ-EVT-18'],
     async run(ctx) {
       const st = await stateOf(ctx);
       const receiver = receiverOf(ctx);
@@ -714,7 +710,7 @@ export default defineSuite('webhooks', 'Webhooks: configuration, key, deliveries
     id: 'webhooks.config.restored',
     title: "the client's webhook configuration is restored as it was before the suite",
     level: 'INFO',
-    spec: { section: 'Webhooks', sentence: 'PUT /webhooks — Update webhook details; a new subscriptions list replaces the previous one.' },
+    requirements: ['REQ-WHKEP-08'],
     async run(ctx) {
       const st = await stateOf(ctx);
       const receiver = receiverOf(ctx);

@@ -67,7 +67,7 @@ describe('the HTML report in headless Chromium', () => {
         const evidence = failure.locator(':scope > dl.evidence');
         const spec = evidence.locator('dd.spec');
         expect(await spec.isVisible()).toBe(true);
-        expect(await spec.innerText()).toContain('tokenType — Authorization type; always `Bearer`');
+        expect(await spec.innerText()).toContain('| tokenType | Authorization type; always `Bearer` |');
         expect(await evidence.locator('dd.observed').innerText()).toContain('tokenType is "bearer", not "Bearer"');
         const curl = evidence.locator('pre.curl');
         expect(await curl.isVisible()).toBe(true);

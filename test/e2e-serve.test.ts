@@ -49,12 +49,12 @@ describe('conformance serve', () => {
     }
   });
 
-  it('lists its faults with suite and the sentence each violates', async () => {
+  it('lists its faults with suite and the requirements each breaks, quoted', async () => {
     const res = await runCli(['serve', '--list-faults']);
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/^\d+ faults$/m);
     expect(res.stdout).toMatch(/^auth\.token-type-lowercase +auth +the token record says tokenType "bearer"$/m);
-    expect(res.stdout).toMatch(/violates: Auth token record: tokenType/);
+    expect(res.stdout).toMatch(/breaks: REQ-TOKEN-06 "\| tokenType \| Authorization type; always `Bearer` \|"/);
   });
 });
 
@@ -77,14 +77,14 @@ describe('conformance run --fault on the built-in target', () => {
 });
 
 describe('conformance list', () => {
-  it('lists every check with id, level, suite and spec section, and as JSON with the spec sentence', async () => {
+  it('lists every check with id, level, suite and spec section, and as JSON with the requirements it enforces', async () => {
     const text = await runCli(['list']);
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/^auth\.token\.issued +MUST +auth +Authentication endpoints — /m);
+    expect(text.stdout).toMatch(/^auth\.token\.issued +MUST +auth +What the service does; Auth token record; Token lifecycle \(moves that are shown\); Authentication endpoints — /m);
     expect(text.stdout).toMatch(/^\d+ checks$/m);
     const json = await runCli(['list', '--suite', 'resources', '--json']);
-    const checks = JSON.parse(json.stdout) as Array<{ id: string; suite: string; spec: { sentence: string } }>;
+    const checks = JSON.parse(json.stdout) as Array<{ id: string; suite: string; requirements: Array<{ id: string; quote: string }> }>;
     expect(checks.length).toBeGreaterThan(0);
-    expect(checks.every((c) => c.suite === 'resources' && c.id.startsWith('resources.') && c.spec.sentence.length > 0)).toBe(true);
+    expect(checks.every((c) => c.suite === 'resources' && c.id.startsWith('resources.') && c.requirements.length > 0 && c.requirements.every((r) => r.quote.length > 0))).toBe(true);
   });
 });

@@ -154,7 +154,7 @@ describe('findingSections', () => {
     if (!failed) throw new Error('fixture missing');
     const lines = renderLabelled(findingSections(failed));
     expect(lines.slice(0, 5)).toEqual([
-      'spec      "created and expires are Unix times"',
+      'spec      REQ-AUTH-08 (Authentication): "The signature covers the ordered components listed in Signature-Input, and `created` and `expires` are Unix times."',
       'expected  a request signed with expires 120 s in the past is rejected (any 4xx)',
       'observed  an expired signature was accepted',
       '          200 — the server served it',

@@ -1,6 +1,7 @@
 // --expected-failures against the embedded reference server with a fault switched on: a listed failure passes the
 // gate and is shown apart in every report; a listed check that passes fails it ("remove it from the list"); an expired
 // entry fails again; an id no check has is a usage error. Runs are cut to two checks to stay fast.
+import { requirementRefs } from '../src/spec/requirements.js';
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -107,7 +108,7 @@ describe('the expected-failures file and its rules', () => {
   });
 
   it('counts an entry through its expiry day (UTC) and leaves a skipped check alone', () => {
-    const failed = { id: ID, title: 't', suite: 'signing' as const, level: 'MUST' as const, spec: { section: 's', sentence: 's' }, outcome: 'fail' as const, finding: { message: 'm' }, observations: [], exchanges: [], durationMs: 1, failsRun: true };
+    const failed = { id: ID, title: 't', suite: 'signing' as const, level: 'MUST' as const, requirements: requirementRefs(['REQ-SVC-01'], 'a test check'), outcome: 'fail' as const, finding: { message: 'm' }, observations: [], exchanges: [], durationMs: 1, failsRun: true };
     const entry = { id: ID, reason: 'r', expires: '2026-06-30' };
     expect(applyExpectedFailure(failed, entry, '2026-06-30')).toMatchObject({ failsRun: false, expected: { status: 'expected' } });
     expect(applyExpectedFailure(failed, entry, '2026-07-01')).toMatchObject({ failsRun: true, expected: { status: 'expired' } });

@@ -1,6 +1,7 @@
 // The engine's defences against a hostile server, one by one, without the CLI: credentials only to the target's origin,
 // redirects and content encodings left alone, the whole-run budget, redaction of echoed signatures and of crash output,
 // and the warning for a private key file others can read. test/e2e-hostile.test.ts shows them end to end.
+import { CITES } from './helpers/requirements.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -128,11 +129,10 @@ describe('the whole-run budget', () => {
     });
     cleanup.push(() => server.close());
     const target: ResolvedTarget = { name: 't', baseUrl: `${server.origin}/v1`, clientId: 'c', clientSecret: 'secret-value', keyId: 'k', privateKeyPem: key.privateKeyPem, privateKey: key.seed, fixtures: {}, webhook: { listen: '127.0.0.1:0', tls: 'none' } };
-    const spec = { section: 'Test', sentence: 'A sentence.' };
     const suite = defineSuite('auth', 'test', [
-      defineCheck({ id: 'auth.a.quick', title: 'passes', level: 'MUST', spec, async run(ctx) { await ctx.send({ method: 'GET', path: '/ok' }); } }),
-      defineCheck({ id: 'auth.b.hang', title: 'hangs', level: 'MUST', spec, async run(ctx) { await ctx.send({ method: 'GET', path: '/hang', timeoutMs: 10_000 }); } }),
-      defineCheck({ id: 'auth.c.late', title: 'never runs', level: 'MUST', spec, async run() { throw new Error('ran past the budget'); } }),
+      defineCheck({ id: 'auth.a.quick', title: 'passes', level: 'MUST', requirements: CITES.MUST, async run(ctx) { await ctx.send({ method: 'GET', path: '/ok' }); } }),
+      defineCheck({ id: 'auth.b.hang', title: 'hangs', level: 'MUST', requirements: CITES.MUST, async run(ctx) { await ctx.send({ method: 'GET', path: '/hang', timeoutMs: 10_000 }); } }),
+      defineCheck({ id: 'auth.c.late', title: 'never runs', level: 'MUST', requirements: CITES.MUST, async run() { throw new Error('ran past the budget'); } }),
     ]);
     const started = Date.now();
     // One at a time, so the last check is still waiting when the budget ends.

@@ -77,13 +77,13 @@ describe('HumanReporter', () => {
     const lines = report(sampleRunResult()).text.split('\n');
     const at = lines.findIndex((l) => l.startsWith('  ✗ signing.reject.expired'));
     expect(at).toBeGreaterThan(0);
-    expect(lines[at]).toMatch(/^ {2}✗ signing\.reject\.expired +MUST +Authentication 5; RFC 9421 §2\.3 — A request with an expired signature is rejected$/);
+    expect(lines[at]).toMatch(/^ {2}✗ signing\.reject\.expired +MUST +Authentication — A request with an expired signature is rejected$/);
     // The details run until the next check line (blank lines separate headers from bodies inside them).
     const end = lines.findIndex((l, i) => i > at && /^ {0,2}\S/.test(l));
     const block = lines.slice(at + 1, end);
     const labels = block.map((l) => /^ {4}(\S+)/.exec(l)?.[1]).filter((l) => l !== undefined);
     expect(labels).toEqual(['spec', 'expected', 'observed', 'request', 'response', 'replay']);
-    expect(block[0]).toBe('    spec      "created and expires are Unix times"');
+    expect(block[0]).toBe('    spec      REQ-AUTH-08 (Authentication): "The signature covers the ordered components listed in Signature-Input, and `created` and `expires` are Unix times."');
     expect(block[1]).toBe('    expected  a request signed with expires 120 s in the past is rejected (any 4xx)');
     expect(block[2]).toBe('    observed  an expired signature was accepted');
     expect(block[3]).toBe('              200 — the server served it');

@@ -41,7 +41,7 @@ describe('JsonReporter', () => {
 
   it('carries the format, the run, the totals and the exit code', () => {
     expect(report.format).toBe('conformance-report');
-    expect(report.formatVersion).toBe(1);
+    expect(report.formatVersion).toBe(2);
     expect(report.run).toMatchObject({ target: 'staging', baseUrl: 'https://staging.example/v1', suiteVersion: '0.1.0', specVersion: '0.0.1', failOn: 'must' });
     expect(report.totals).toEqual({ passed: 3, failed: 1, warned: 2, skipped: 1, errored: 1, total: 8 });
     expect(report.exitCode).toBe(1);
@@ -55,7 +55,7 @@ describe('JsonReporter', () => {
     expect(byId.get('signing.reject.expired')).toMatchObject({
       level: 'MUST',
       failsRun: true,
-      spec: { section: 'Authentication 5; RFC 9421 §2.3', sentence: 'created and expires are Unix times' },
+      requirements: [{ id: 'REQ-AUTH-08', level: 'MUST', section: 'Authentication', quote: 'The signature covers the ordered components listed in Signature-Input, and `created` and `expires` are Unix times.' }],
       finding: { message: 'an expired signature was accepted', observed: '200 — the server served it' },
     });
     expect(byId.get('signing.reject.expired')?.exchanges).toHaveLength(2);

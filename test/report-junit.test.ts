@@ -68,7 +68,7 @@ describe('JunitReporter', () => {
 
   it('reports a MUST failure as <failure> with a one-line message, the level as type, and the evidence', () => {
     const tc = testcase(xml, 'signing.reject.expired');
-    expect(tc).toContain('<failure message="an expired signature was accepted" type="MUST"><![CDATA[spec      "created and expires are Unix times"');
+    expect(tc).toContain('<failure message="an expired signature was accepted" type="MUST"><![CDATA[spec      REQ-AUTH-08 (Authentication): "The signature covers the ordered components listed in Signature-Input, and `created` and `expires` are Unix times."');
     expect(tc).toContain('expected  a request signed with expires 120 s in the past is rejected (any 4xx)');
     expect(tc).toContain('observed  an expired signature was accepted\n          200 — the server served it');
     expect(tc).toContain('replay    curl -sS -i ');
@@ -109,7 +109,7 @@ describe('JunitReporter', () => {
     expect(properties).toContain('<property name="target" value="staging"/>');
     expect(properties).toContain('<property name="baseUrl" value="https://staging.example/v1"/>');
     expect(properties).toContain('<property name="signing.reject.expired.level" value="MUST"/>');
-    expect(properties).toContain('<property name="signing.reject.expired.spec" value="Authentication 5; RFC 9421 §2.3 — created and expires are Unix times"/>');
+    expect(properties).toContain('<property name="signing.reject.expired.requirements" value="REQ-AUTH-08 (Authentication): &quot;The signature covers the ordered components listed in Signature-Input, and `created` and `expires` are Unix times.&quot;"/>');
     expect(xml).not.toMatch(/<testcase[^>]*>\s*<properties>/);
   });
 
@@ -130,7 +130,7 @@ describe('JunitReporter', () => {
 
   it('validates with attribute values full of markup and control characters', async () => {
     const checks = sampleChecks();
-    checks[0] = { ...checks[0]!, title: 'quote " amp & lt < esc \u001b nul \u0000 ]]> end', spec: { section: 'S <1>', sentence: 'a "b" & \u0001' } };
+    checks[0] = { ...checks[0]!, title: 'quote " amp & lt < esc \u001b nul \u0000 ]]> end', requirements: [{ id: 'REQ-SVC-01', level: 'MUST', section: 'S <1>', quote: 'a "b" & \u0001' }] };
     checks[2] = { ...checks[2]!, finding: { message: 'multi\nline <message> & "quotes" \u001b[0m' } };
     const result = sampleRunResult(checks);
     result.run.target = 'staging & "eu" <1>';

@@ -1,5 +1,6 @@
 // runChecks with --concurrency: waits overlap, shared state is taken in turn, and what reporters see does not depend on
 // which check finished first.
+import { CITES } from './helpers/requirements.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runChecks } from '../src/runner/run.js';
 import { defineCheck, defineSuite } from '../src/runner/check.js';
@@ -9,7 +10,6 @@ import type { CheckContext } from '../src/runner/context.js';
 import { startEchoServer } from './helpers/echo-server.js';
 
 const key = generateEd25519();
-const spec = { section: 'Test', sentence: 'A sentence.' };
 let cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const c of cleanup.reverse()) await c();
@@ -40,7 +40,7 @@ describe('runChecks with concurrency', () => {
         id,
         title: 'waits for the others',
         level: 'MUST',
-        spec,
+        requirements: CITES.MUST,
         timeoutMs: 5_000,
         async run() {
           running += 1;
@@ -61,7 +61,7 @@ describe('runChecks with concurrency', () => {
         id,
         title: 'waits for a second check to run beside it',
         level: 'MUST',
-        spec,
+        requirements: CITES.MUST,
         timeoutMs: 150,
         async run(ctx) {
           running += 1;
@@ -82,9 +82,9 @@ describe('runChecks with concurrency', () => {
   it('reports results in declaration order, to reporters as well, when a later check finishes first', async () => {
     const firstMayEnd = gate();
     const suite = defineSuite('auth', 'test', [
-      defineCheck({ id: 'auth.o.first', title: 'ends last', level: 'MUST', spec, run: () => firstMayEnd.opened }),
-      defineCheck({ id: 'auth.o.second', title: 'ends first', level: 'MUST', spec, async run() { firstMayEnd.open(); } }),
-      defineCheck({ id: 'auth.o.third', title: 'fails', level: 'MUST', spec, async run(ctx) { await firstMayEnd.opened; ctx.fail('third'); } }),
+      defineCheck({ id: 'auth.o.first', title: 'ends last', level: 'MUST', requirements: CITES.MUST, run: () => firstMayEnd.opened }),
+      defineCheck({ id: 'auth.o.second', title: 'ends first', level: 'MUST', requirements: CITES.MUST, async run() { firstMayEnd.open(); } }),
+      defineCheck({ id: 'auth.o.third', title: 'fails', level: 'MUST', requirements: CITES.MUST, async run(ctx) { await firstMayEnd.opened; ctx.fail('third'); } }),
     ]);
     const heard: string[] = [];
     const result = await runChecks({ target: await target(), suites: [suite], concurrency: 3, reporter: { onCheckEnd: (r) => heard.push(r.id), onRunEnd: () => undefined } });
@@ -101,7 +101,7 @@ describe('runChecks with concurrency', () => {
         id,
         title: 'changes the mutable customer',
         level: 'MUST',
-        spec,
+        requirements: CITES.MUST,
         uses: ['mutable-customer'],
         async run(ctx: CheckContext) {
           holders += 1;
@@ -111,7 +111,7 @@ describe('runChecks with concurrency', () => {
           holders -= 1;
         },
       });
-    const reader = defineCheck({ id: 'resources.r.free', title: 'reads', level: 'MUST', spec, async run(ctx) { await ctx.send({ method: 'GET', path: '/accounts' }); } });
+    const reader = defineCheck({ id: 'resources.r.free', title: 'reads', level: 'MUST', requirements: CITES.MUST, async run(ctx) { await ctx.send({ method: 'GET', path: '/accounts' }); } });
     const suites = [defineSuite('signing', 'test', [changer('signing.c.one'), changer('signing.c.two')]), defineSuite('resources', 'test', [changer('resources.c.three'), reader])];
     const result = await runChecks({ target: await target(), suites, concurrency: 8 });
     expect(result.checks.every((c) => c.outcome === 'pass')).toBe(true);
@@ -120,9 +120,9 @@ describe('runChecks with concurrency', () => {
 
   it('turns a request that changes undeclared shared state into an error of the check, naming the state', async () => {
     const suite = defineSuite('resources', 'test', [
-      defineCheck({ id: 'resources.u.customer', title: 'puts', level: 'MUST', spec, async run(ctx) { await ctx.send({ method: 'PUT', path: '/customers', json: { customerId: 7 } }); } }),
-      defineCheck({ id: 'resources.u.webhook', title: 'posts', level: 'MUST', spec, async run(ctx) { await ctx.send({ method: 'POST', path: '/webhooks/test' }); } }),
-      defineCheck({ id: 'resources.u.read', title: 'reads', level: 'MUST', spec, async run(ctx) { await ctx.send({ method: 'GET', path: '/webhooks' }); } }),
+      defineCheck({ id: 'resources.u.customer', title: 'puts', level: 'MUST', requirements: CITES.MUST, async run(ctx) { await ctx.send({ method: 'PUT', path: '/customers', json: { customerId: 7 } }); } }),
+      defineCheck({ id: 'resources.u.webhook', title: 'posts', level: 'MUST', requirements: CITES.MUST, async run(ctx) { await ctx.send({ method: 'POST', path: '/webhooks/test' }); } }),
+      defineCheck({ id: 'resources.u.read', title: 'reads', level: 'MUST', requirements: CITES.MUST, async run(ctx) { await ctx.send({ method: 'GET', path: '/webhooks' }); } }),
     ]);
     const result = await runChecks({ target: await target(), suites: [suite] });
     expect(result.checks.map((c) => [c.outcome, c.finding?.message])).toEqual([
@@ -133,7 +133,7 @@ describe('runChecks with concurrency', () => {
   });
 
   it('reports the time of each suite: its checks, its wall time and its check time added up', async () => {
-    const quick = (id: string) => defineCheck({ id, title: 't', level: 'MUST', spec, async run(ctx) { await ctx.send({ method: 'GET', path: '/ok' }); } });
+    const quick = (id: string) => defineCheck({ id, title: 't', level: 'MUST', requirements: CITES.MUST, async run(ctx) { await ctx.send({ method: 'GET', path: '/ok' }); } });
     const suites = [defineSuite('auth', 'a', [quick('auth.t.1'), quick('auth.t.2')]), defineSuite('signing', 's', [quick('signing.t.1')])];
     const result = await runChecks({ target: await target(), suites });
     expect(result.run.suites!.map((t) => [t.suite, t.checks])).toEqual([['auth', 2], ['signing', 1]]);

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CITES } from './helpers/requirements.js';
 import { Session } from '../src/runner/session.js';
 import { SignedClient } from '../src/http/client.js';
 import { runChecks } from '../src/runner/run.js';
@@ -34,17 +35,15 @@ async function targetServer(tokenStatus = 200) {
 function targetFor(baseUrl: string): ResolvedTarget {
   return { name: 't', baseUrl, clientId: 'c', clientSecret: 'secret-value', keyId: 'k', privateKeyPem: key.privateKeyPem, privateKey: key.seed, fixtures: { customerId: 5 }, webhook: { listen: '127.0.0.1:0', tls: 'none' } };
 }
-
-const spec = { section: 'Test', sentence: 'A sentence.' };
 const suite = defineSuite('auth', 'test', [
-  defineCheck({ id: 'auth.a.pass', title: 'passes', level: 'MUST', spec, async run(ctx) { await ctx.send({ method: 'GET', path: '/ok' }); ctx.observe('seen'); } }),
-  defineCheck({ id: 'auth.b.fail', title: 'fails', level: 'MUST', spec, async run(ctx) { ctx.fail('nope', { expected: 'x', observed: 'y' }); } }),
-  defineCheck({ id: 'auth.c.warn', title: 'warns', level: 'SHOULD', spec, async run(ctx) { ctx.fail('meh'); } }),
-  defineCheck({ id: 'auth.d.skip', title: 'skips', level: 'MUST', spec, async run(ctx) { ctx.fixture('accountId'); } }),
-  defineCheck({ id: 'auth.e.throws', title: 'throws', level: 'MUST', spec, async run() { throw new TypeError('bug in check'); } }),
-  defineCheck({ id: 'auth.f.hangs', title: 'hangs', level: 'MUST', spec, timeoutMs: 200, run: () => new Promise(() => undefined) }),
-  defineCheck({ id: 'auth.g.server-hangs', title: 'server hangs', level: 'MUST', spec, async run(ctx) { await ctx.send({ method: 'GET', path: '/hang', timeoutMs: 200 }); } }),
-  defineCheck({ id: 'auth.h.info', title: 'info', level: 'INFO', spec, async run(ctx) { ctx.fail('an observation that is not a failure'); } }),
+  defineCheck({ id: 'auth.a.pass', title: 'passes', level: 'MUST', requirements: CITES.MUST, async run(ctx) { await ctx.send({ method: 'GET', path: '/ok' }); ctx.observe('seen'); } }),
+  defineCheck({ id: 'auth.b.fail', title: 'fails', level: 'MUST', requirements: CITES.MUST, async run(ctx) { ctx.fail('nope', { expected: 'x', observed: 'y' }); } }),
+  defineCheck({ id: 'auth.c.warn', title: 'warns', level: 'SHOULD', requirements: CITES.SHOULD, async run(ctx) { ctx.fail('meh'); } }),
+  defineCheck({ id: 'auth.d.skip', title: 'skips', level: 'MUST', requirements: CITES.MUST, async run(ctx) { ctx.fixture('accountId'); } }),
+  defineCheck({ id: 'auth.e.throws', title: 'throws', level: 'MUST', requirements: CITES.MUST, async run() { throw new TypeError('bug in check'); } }),
+  defineCheck({ id: 'auth.f.hangs', title: 'hangs', level: 'MUST', requirements: CITES.MUST, timeoutMs: 200, run: () => new Promise(() => undefined) }),
+  defineCheck({ id: 'auth.g.server-hangs', title: 'server hangs', level: 'MUST', requirements: CITES.MUST, async run(ctx) { await ctx.send({ method: 'GET', path: '/hang', timeoutMs: 200 }); } }),
+  defineCheck({ id: 'auth.h.info', title: 'info', level: 'INFO', requirements: CITES.INFO, async run(ctx) { ctx.fail('an observation that is not a failure'); } }),
 ]);
 
 describe('runChecks', () => {
@@ -146,7 +145,7 @@ describe('a check that runs out of time', () => {
         id: 'resources.x.late-restore',
         title: 'changes something, then hangs past its limit',
         level: 'MUST',
-        spec,
+        requirements: CITES.MUST,
         timeoutMs: 300,
         async run(ctx) {
           try {
@@ -171,8 +170,8 @@ describe('a check that runs out of time', () => {
   it('lists any change a check could not undo with the run\'s clean-up problems, and no ordinary failure', async () => {
     const server = await targetServer();
     const undoFailed = defineSuite('resources', 'test', [
-      defineCheck({ id: 'resources.x.plain', title: 'fails', level: 'MUST', spec, async run(ctx) { ctx.fail('an ordinary failure'); } }),
-      defineCheck({ id: 'resources.x.undo', title: 'cannot undo', level: 'MUST', spec, async run(ctx) { ctx.fail('customer 7 was not put back', { cleanup: true }); } }),
+      defineCheck({ id: 'resources.x.plain', title: 'fails', level: 'MUST', requirements: CITES.MUST, async run(ctx) { ctx.fail('an ordinary failure'); } }),
+      defineCheck({ id: 'resources.x.undo', title: 'cannot undo', level: 'MUST', requirements: CITES.MUST, async run(ctx) { ctx.fail('customer 7 was not put back', { cleanup: true }); } }),
     ]);
     const result = await runChecks({ target: targetFor(`${server.origin}/v1`), suites: [undoFailed] });
     expect(result.run.cleanup).toEqual(['resources.x.undo: customer 7 was not put back']);

@@ -2,6 +2,7 @@
 // variants, each fault caught): TLS ending at a proxy, a configuration that existed before the run (updated, then
 // restored), a restore that fails or is not selected, a forged delivery, a server that cannot reach the receiver, and
 // a configuration that cannot be read.
+import { CITES } from './helpers/requirements.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server } from 'node:https';
@@ -58,7 +59,7 @@ async function preconfigure(target: ResolvedTarget, url: string, subscriptions: 
       title: 'configures a webhook',
       level: 'MUST',
       uses: ['webhook-config'],
-      spec: { section: 'test', sentence: 'set-up' },
+      requirements: CITES.MUST,
       async run(ctx) {
         const res = await ctx.send({ method: 'POST', path: '/webhooks', json: { url, subscriptions } });
         if (res.status < 200 || res.status > 299) ctx.fail(`set-up POST /webhooks answered ${res.status}`);
@@ -148,7 +149,7 @@ describe('suite webhooks', () => {
       id: 'webhooks.test.forge',
       title: 'sends a forged delivery to the receiver',
       level: 'INFO',
-      spec: { section: 'test', sentence: 'a forger' },
+      requirements: CITES.INFO,
       async run(ctx) {
         const receiver = ctx.receiver!;
         const body = JSON.stringify({ eventId: 'forged', event: 'AUTH.CREATED', data: { tokenId: 'x' } });
@@ -169,7 +170,9 @@ describe('suite webhooks', () => {
       },
     });
     const at = webhooks.checks.findIndex((c) => c.id === 'webhooks.delivery.verified');
-    const suite = defineSuite('webhooks', webhooks.title, [...webhooks.checks.slice(0, at), forge, ...webhooks.checks.slice(at)]);
+    // The suite's own checks, declared again (by requirement id) around the forger.
+    const own = webhooks.checks.map((c) => ({ ...c, requirements: c.requirements.map((r) => r.id) }));
+    const suite = defineSuite('webhooks', webhooks.title, [...own.slice(0, at), forge, ...own.slice(at)]);
     const result = await run(l.target, [suite]);
     const verified = byId(result, 'webhooks.delivery.verified');
     expect(verified.outcome).toBe('fail');

@@ -1,13 +1,14 @@
 // `conformance explain <id>`: everything a server engineer needs to understand one check without reading its code:
-// the spec sentence it enforces, what it sends, what passes and fails, and the reference-server faults that prove it
+// the requirements it enforces (with the spec's words), what it sends, what passes and fails, and the reference-server faults that prove it
 // can fail (docs/detection-matrix.json, generated with the detection matrix).
 import { suites } from '../../suites/index.js';
 import type { CheckDefinition, CheckExplanation } from '../runner/check.js';
-import type { Level, SpecRef, SuiteName } from '../runner/types.js';
+import type { Level, RequirementRef, SuiteName } from '../runner/types.js';
 import { ConfigError } from '../errors.js';
 import { closestIds } from '../suggest.js';
 import { readDetectionJson, type DetectionJson } from '../matrix/proof.js';
-import { parseCitations, parseSpec, readSpec, resolveCitation, type SpecSection } from '../spec/sections.js';
+import { parseSpec, readSpec, type SpecSection } from '../spec/sections.js';
+import { requirementLine } from '../report/requirement-text.js';
 
 export interface ExplainOptions {
   json?: boolean;
@@ -20,14 +21,18 @@ export interface Explanation {
   level: Level;
   /** What the level means for this check's verdict. */
   levelMeaning: string;
-  spec: SpecRef & { headings: string[] };
+  /** The requirements the check enforces, with the spec's words. */
+  requirements: RequirementRef[];
+  /** Where they stand in the spec: `### Customer (under ## Resources and their fields)`. */
+  headings: string[];
+  note?: string;
   sends: string;
   passes: string;
   fails: string;
   /** True when sends/passes/fails were derived from the title and level, not written with the check. */
   derived: boolean;
   /** Faults of the reference server that make this check fail (`conformance serve --fault NAME`). */
-  provenBy: Array<{ fault: string; description: string; violates: string }>;
+  provenBy: Array<{ fault: string; description: string; breaks: string[] }>;
   /** Why no fault is listed, when none is. */
   noFault?: string;
 }
@@ -100,14 +105,11 @@ export function explain(id: string): Explanation {
 
 export function explainCheck(check: CheckDefinition, sections: SpecSection[], proof: DetectionJson | undefined): Explanation {
   const text = check.explain ?? deriveExplanation(check);
-  const headings = parseCitations(check.spec.section).map((c) => {
-    if (c.kind === 'rfc') return c.text;
-    const section = resolveCitation(c, sections);
-    if (!section) return c.text;
-    const where = `${'#'.repeat(section.level)} ${section.heading}${section.parent ? ` (under ## ${section.parent})` : ''}`;
-    return c.items ? `${where}, item ${c.items}` : where;
+  const headings = [...new Set(check.requirements.map((r) => r.section))].map((heading) => {
+    const section = sections.find((s) => s.heading === heading);
+    return section ? `${'#'.repeat(section.level)} ${section.heading}${section.parent ? ` (under ## ${section.parent})` : ''}` : heading;
   });
-  const provenBy = (proof?.faults ?? []).filter((f) => f.caughtBy.includes(check.id)).map((f) => ({ fault: f.name, description: f.description, violates: f.violates }));
+  const provenBy = (proof?.faults ?? []).filter((f) => f.caughtBy.includes(check.id)).map((f) => ({ fault: f.name, description: f.description, breaks: f.breaks }));
   let noFault: string | undefined;
   if (provenBy.length === 0) {
     if (check.level === 'INFO') noFault = 'none applies: an INFO check records a choice and never fails';
@@ -120,7 +122,9 @@ export function explainCheck(check: CheckDefinition, sections: SpecSection[], pr
     suite: check.suite,
     level: check.level,
     levelMeaning: LEVEL_MEANING[check.level],
-    spec: { section: check.spec.section, sentence: check.spec.sentence, headings },
+    requirements: check.requirements,
+    headings,
+    ...(check.note ? { note: check.note } : {}),
     sends: text.sends,
     passes: text.passes,
     fails: text.fails,
@@ -138,7 +142,7 @@ const REQUEST = /\b(?:GET|PUT|POST|DELETE|PATCH)\s+\/[\w/{}.-]*[\w}]/g;
  * sends / passes / fails for a check written without them, from what its title, level and suite say. Titles state
  * the expectation ("… is rejected with 401", "… answers 200 with the envelope"), so the derivation stays specific.
  */
-export function deriveExplanation(check: Pick<CheckDefinition, 'title' | 'level' | 'suite' | 'spec'>): CheckExplanation {
+export function deriveExplanation(check: Pick<CheckDefinition, 'title' | 'level' | 'suite'>): CheckExplanation {
   const title = check.title.replace(/\s+/g, ' ').trim();
   const named = [...new Set(title.match(REQUEST) ?? [])];
   const consequence = check.level === 'MUST' ? 'the check fails' : check.level === 'SHOULD' ? 'the check warns' : 'the check records it';
@@ -188,8 +192,10 @@ export function renderExplanation(e: Explanation): string {
   const lines = [`${e.id}   ${e.level}   suite ${e.suite}`, ''];
   const field = (label: string, text: string) => lines.push(...wrapLabelled(label, text));
   field('title', e.title);
-  field('spec', e.spec.headings.join('; '));
-  field('sentence', `"${e.spec.sentence}"`);
+  field('spec', e.headings.join('; '));
+  field('enforces', `${e.requirements.length} requirement${e.requirements.length === 1 ? '' : 's'} of spec/requirements.json:`);
+  for (const r of e.requirements) field('', `${r.level} ${requirementLine(r)}${r.note ? ` (note: ${r.note})` : ''}`);
+  if (e.note) field('note', e.note);
   field('level', `${e.level}: ${e.levelMeaning}`);
   field('sends', e.sends);
   field('passes', e.passes);
@@ -197,7 +203,7 @@ export function renderExplanation(e: Explanation): string {
   if (e.derived) field('', '(sends, passes and fails are derived from the title and level; the check\'s code has the details)');
   if (e.provenBy.length > 0) {
     field('proven by', `${e.provenBy.length === 1 ? '1 fault of the reference server makes' : `${e.provenBy.length} faults of the reference server make`} it fail (see it with: conformance run --fault NAME --grep '^${e.id.replace(/\./g, '\\.')}$'):`);
-    for (const f of e.provenBy) field('', `${f.fault}: ${f.description} (violates: ${f.violates})`);
+    for (const f of e.provenBy) field('', `${f.fault}: ${f.description} (breaks ${f.breaks.join(', ')})`);
   } else {
     field('proven by', e.noFault ?? 'no fault');
   }

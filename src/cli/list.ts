@@ -1,6 +1,7 @@
-// `conformance list`: every check with its id, level, suite and spec reference, for people and (with --json) scripts.
+// `conformance list`: every check with its id, level, suite and the spec sections of its requirements, for people and (with --json) scripts.
 import { suites } from '../../suites/index.js';
 import { selectChecks } from '../runner/select.js';
+import { sectionsOf } from '../report/requirement-text.js';
 
 export interface ListOptions {
   suite?: string;
@@ -9,13 +10,13 @@ export interface ListOptions {
 }
 
 export function listCommand(opts: ListOptions): number {
-  const checks = selectChecks(suites, { suites: opts.suite?.split(','), grep: opts.grep }).map((c) => ({ id: c.id, level: c.level, suite: c.suite, title: c.title, spec: c.spec }));
+  const checks = selectChecks(suites, { suites: opts.suite?.split(','), grep: opts.grep }).map((c) => ({ id: c.id, level: c.level, suite: c.suite, title: c.title, requirements: c.requirements }));
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(checks, null, 2)}\n`);
     return 0;
   }
   const idWidth = Math.max(...checks.map((c) => c.id.length));
-  for (const c of checks) process.stdout.write(`${c.id.padEnd(idWidth)}  ${c.level.padEnd(6)}  ${c.suite.padEnd(10)}  ${c.spec.section} — ${c.title}\n`);
+  for (const c of checks) process.stdout.write(`${c.id.padEnd(idWidth)}  ${c.level.padEnd(6)}  ${c.suite.padEnd(10)}  ${sectionsOf(c)} — ${c.title}\n`);
   process.stdout.write(`${checks.length} checks\n`);
   return 0;
 }

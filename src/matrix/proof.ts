@@ -9,7 +9,7 @@ export const DETECTION_JSON_PATH = ['docs', 'detection-matrix.json'] as const;
 export interface DetectionJson {
   $comment: string;
   /** Every fault of the catalog, in catalog order, with the checks that caught it (empty: its suite is not written). */
-  faults: Array<{ name: string; suite: string; description: string; violates: string; caughtBy: string[] }>;
+  faults: Array<{ name: string; suite: string; description: string; breaks: string[]; caughtBy: string[] }>;
   /** MUST and SHOULD checks no fault makes fail, with the reason (docs/detection-reasons.json). */
   uncaught: Array<{ id: string; level: string; reason?: string }>;
 }

@@ -1,5 +1,6 @@
 // The evidence text of a check (spec sentence, expectation, observation, the exchange, a curl replay), written once
 // and shared by the human and JUnit reporters so a reviewer reads the same thing in the terminal and in CI.
+import { specLines } from './requirement-text.js';
 import type { Exchange, RecordedMessage, RecordedRequest } from '../http/exchange.js';
 import type { CheckResult } from '../runner/types.js';
 
@@ -118,8 +119,8 @@ export function exchangeSections(exchange: Exchange, bodyLimit = BODY_DISPLAY_LI
 
 /** What a failed, warned or errored check shows: the spec sentence, the expectation, the observation, and the exchange. */
 export function findingSections(result: CheckResult, options: { allExchanges?: boolean } = {}): Labelled[] {
-  const sections: Labelled[] = [{ label: 'spec', lines: textLines(`"${result.spec.sentence}"`) }];
   const finding = result.finding;
+  const sections: Labelled[] = [{ label: 'spec', lines: specLines(result, finding).flatMap(textLines) }];
   if (result.outcome === 'error') {
     sections.push({ label: 'error', lines: textLines(finding?.message ?? 'the check could not complete') });
   }

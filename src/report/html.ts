@@ -1,6 +1,7 @@
 // The certification report a partner hands to a reviewer who did not see the run: one HTML file that opens offline in
 // any browser and reads without JavaScript. The evidence of each failure is the same text the terminal and JUnit
 // reports show (exchange-text.ts); here it is only laid out and HTML-escaped.
+import { requirementLine, sectionsOf } from './requirement-text.js';
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -155,7 +156,7 @@ function cleanup(problems: string[]): string {
 
 /** The check's line: outcome, id, level, title, spec section. */
 function checkHeading(check: CheckResult): string {
-  return `<span class="pill ${tone(check)}">${OUTCOME_WORD[check.outcome]}</span> <code class="check-id">${escapeLine(check.id)}</code> <span class="level">${check.level}</span> <span class="check-title">${escapeLine(check.title)}</span> <span class="section">${escapeLine(check.spec.section)}</span>`;
+  return `<span class="pill ${tone(check)}">${OUTCOME_WORD[check.outcome]}</span> <code class="check-id">${escapeLine(check.id)}</code> <span class="level">${check.level}</span> <span class="check-title">${escapeLine(check.title)}</span> <span class="section">${escapeLine(sectionsOf(check))}</span>`;
 }
 
 function finding(check: CheckResult): string {
@@ -211,7 +212,7 @@ function suiteTable(suite: string, checks: CheckResult[], time: SuiteTime | unde
     const id = needsAttention(check) ? `<a href="#${anchor(check)}"><code>${escapeLine(check.id)}</code></a>` : `<code>${escapeLine(check.id)}</code>`;
     const skip = check.outcome === 'skip' ? `<div class="note">skipped: ${escapeHtml(check.skipReason ?? 'no reason given')}</div>` : '';
     const notes = check.level === 'INFO' ? '' : observations(check.observations);
-    return `<tr class="${tone(check)}"><td><span class="pill ${tone(check)}">${OUTCOME_WORD[check.outcome]}</span></td><td>${id}</td><td>${check.level}</td><td>${escapeLine(check.title)}${skip}${notes}</td><td>${escapeLine(check.spec.section)}</td></tr>`;
+    return `<tr class="${tone(check)}"><td><span class="pill ${tone(check)}">${OUTCOME_WORD[check.outcome]}</span></td><td>${id}</td><td>${check.level}</td><td>${escapeLine(check.title)}${skip}${notes}</td><td>${escapeLine(sectionsOf(check))}</td></tr>`;
   });
   const took = time ? `, ${escapeLine(formatDuration(time.wallMs))}` : '';
   const summary = `${checks.length} check${checks.length === 1 ? '' : 's'}${failed > 0 ? `, <span class="fail">${failed} not passed</span>` : ''}${took}`;
@@ -235,7 +236,7 @@ function choices(info: CheckResult[]): string {
         : check.observations.length > 0
           ? observations(check.observations)
           : `<p class="note">nothing recorded${check.finding ? `: ${escapeHtml(check.finding.message)}` : ''}</p>`;
-    return `<li><div><code class="check-id">${escapeLine(check.id)}</code> <span class="check-title">${escapeLine(check.title)}</span> <span class="section">${escapeLine(check.spec.section)}</span></div><blockquote>${escapeHtml(check.spec.sentence)}</blockquote>${recorded}</li>`;
+    return `<li><div><code class="check-id">${escapeLine(check.id)}</code> <span class="check-title">${escapeLine(check.title)}</span> <span class="section">${escapeLine(sectionsOf(check))}</span></div><blockquote>${check.requirements.map((r) => escapeHtml(requirementLine(r))).join('<br>')}</blockquote>${recorded}</li>`;
   });
   return `${intro}\n<ul class="choices">\n${items.join('\n')}\n</ul>`;
 }

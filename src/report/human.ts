@@ -4,6 +4,7 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import type { CheckInfo, CheckResult, Outcome, RunResult, Totals } from '../runner/types.js';
 import type { Reporter } from './reporter.js';
 import { concurrencyNote, findingSections, formatDuration, renderLabelled, textLines, visibleLine } from './exchange-text.js';
+import { sectionsOf } from './requirement-text.js';
 import { bySuite } from './by-suite.js';
 import { suiteTimesOf } from '../runner/suite-times.js';
 
@@ -119,7 +120,7 @@ export function renderResults(result: RunResult, c: ChalkInstance, verbose: bool
 }
 
 function renderExpected(check: CheckResult, c: ChalkInstance, idWidth: number): string[] {
-  const lines = [`  ${c.yellow(SYMBOL[check.outcome])} ${check.id.padEnd(idWidth)}  ${c.dim(check.level.padEnd(6))}  ${visibleLine(check.spec.section)} — ${visibleLine(check.title)}`];
+  const lines = [`  ${c.yellow(SYMBOL[check.outcome])} ${check.id.padEnd(idWidth)}  ${c.dim(check.level.padEnd(6))}  ${visibleLine(sectionsOf(check))} — ${visibleLine(check.title)}`];
   const expires = check.expected?.expires ? `   (until ${check.expected.expires})` : '';
   const sections = [
     { label: 'reason', lines: textLines(`${check.expected?.reason ?? ''}${expires}`) },
@@ -131,7 +132,7 @@ function renderExpected(check: CheckResult, c: ChalkInstance, idWidth: number): 
 
 function renderCheck(check: CheckResult, c: ChalkInstance, idWidth: number, verbose: boolean): string[] {
   const symbol = colourFor(check, c)(SYMBOL[check.outcome]);
-  const title = `${visibleLine(check.spec.section)} — ${visibleLine(check.title)}`;
+  const title = `${visibleLine(sectionsOf(check))} — ${visibleLine(check.title)}`;
   const skip = check.outcome === 'skip' ? c.gray(`  (skipped: ${visibleLine(check.skipReason ?? 'no reason given')})`) : '';
   const lines = [`  ${symbol} ${check.id.padEnd(idWidth)}  ${c.dim(check.level.padEnd(6))}  ${title}${skip}`];
   // Observations are what a check put on record (the crawl it made, the choice a server took): always shown.

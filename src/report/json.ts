@@ -9,7 +9,7 @@ import type { Reporter } from './reporter.js';
 
 export const JSON_REPORT_FORMAT = 'conformance-report';
 /** Bumped on any change a reader could trip over (a field removed, renamed or retyped); new optional fields do not bump it. */
-export const JSON_REPORT_FORMAT_VERSION = 1;
+export const JSON_REPORT_FORMAT_VERSION = 2;
 
 export interface JsonReport {
   format: typeof JSON_REPORT_FORMAT;
@@ -63,8 +63,9 @@ function runInfo(run: RunInfo): RunInfo {
 function checkResult(check: CheckResult): CheckResult {
   return {
     ...pick(check, ['id', 'title', 'suite', 'level', 'outcome', 'startMs', 'durationMs', 'failsRun']),
-    spec: { section: check.spec.section, sentence: check.spec.sentence },
-    ...(check.finding ? { finding: pick(check.finding, ['message', 'expected', 'observed', 'exchangeSeq', 'cleanup']) } : {}),
+    requirements: check.requirements.map((r) => pick(r, ['id', 'level', 'section', 'quote', 'note'])),
+    ...(check.note !== undefined ? { note: check.note } : {}),
+    ...(check.finding ? { finding: pick(check.finding, ['message', 'expected', 'observed', 'exchangeSeq', 'cleanup', 'requirements']) } : {}),
     ...(check.skipReason !== undefined ? { skipReason: check.skipReason } : {}),
     observations: [...check.observations],
     ...(check.expected ? { expected: pick(check.expected, ['reason', 'expires', 'status']) } : {}),

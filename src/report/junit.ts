@@ -1,5 +1,6 @@
 // The JUnit XML report for CI servers. It must validate against Jenkins xUnit's junit-10.xsd, the strictest schema
 // CI servers read (test/schemas/junit-10.xsd); the notes below are where junit-report-builder alone would not.
+import { requirementLine } from './requirement-text.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import builderModule, { type Builder, type TestCase, type TestSuite } from 'junit-report-builder';
@@ -58,7 +59,7 @@ function fillSuite(suite: TestSuite, name: string, checks: CheckResult[], run: R
   // junit-10.xsd allows <properties> only on <testsuite>, so each check's own properties are kept here, keyed by its id.
   for (const check of checks) {
     suite.property(`${check.id}.level`, check.level);
-    suite.property(`${check.id}.spec`, xmlText(`${check.spec.section} — ${check.spec.sentence}`));
+    suite.property(`${check.id}.requirements`, xmlText(check.requirements.map(requirementLine).join(' | ')));
   }
   for (const check of checks) fillTestCase(suite.testCase(), check);
 }

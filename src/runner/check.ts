@@ -1,4 +1,5 @@
-import type { CheckInfo, Level, SpecRef, SuiteName } from './types.js';
+import type { CheckInfo, Level, SuiteName } from './types.js';
+import { checkLevelOf, requirementRefs } from '../spec/requirements.js';
 import type { CheckContext, RunFlags } from './context.js';
 import type { SharedState } from './shared-state.js';
 
@@ -35,26 +36,45 @@ export interface SuiteDefinition {
   checks: CheckDefinition[];
 }
 
-/** Declares a check; the id must start with its suite name (`<suite>.<area>.<what>`). */
-export function defineCheck(def: {
+/** What a check's author writes: the requirements it enforces by id; the suite resolves them against the catalog. */
+export interface CheckDeclaration {
   id: string;
   title: string;
   level: Level;
-  spec: SpecRef;
+  /** Ids of the catalog (REQ-…), all of one level: MUST or SHOULD for a check of that level, OPEN for an INFO check. */
+  requirements: readonly string[];
+  note?: string;
   timeoutMs?: number;
   uses?: readonly SharedState[];
   alone?: (flags: RunFlags) => boolean;
   explain?: CheckExplanation;
   run(ctx: CheckContext): Promise<void>;
-}): Omit<CheckDefinition, 'suite'> {
+}
+
+/** Declares a check; the id must start with its suite name (`<suite>.<area>.<what>`). */
+export function defineCheck(def: CheckDeclaration): CheckDeclaration {
   return def;
+}
+
+/**
+ * A check's level follows from the requirements it enforces, not from taste: all of one level, and that level is the
+ * check's (OPEN points make INFO checks). A check that breaks this is a mistake of ours, refused when its suite loads.
+ */
+function resolveRequirements(c: CheckDeclaration): Pick<CheckInfo, 'requirements'> {
+  if (c.requirements.length === 0) throw new Error(`check ${c.id} cites no requirement of spec/requirements.json`);
+  const requirements = requirementRefs(c.requirements, `check ${c.id}`);
+  const levels = [...new Set(requirements.map((r) => checkLevelOf(r.level)))];
+  if (levels.length !== 1 || levels[0] !== c.level) {
+    throw new Error(`check ${c.id} is ${c.level} but cites requirements of level ${requirements.map((r) => `${r.id} ${r.level}`).join(', ')}: a check enforces requirements of its own level only`);
+  }
+  return { requirements };
 }
 
 /** `uses`: state every check of the suite shares (added to each check's own); `alone`: for every check without its own. */
 export function defineSuite(
   name: SuiteName,
   title: string,
-  checks: Array<Omit<CheckDefinition, 'suite'>>,
+  checks: CheckDeclaration[],
   options: { uses?: readonly SharedState[]; alone?: (flags: RunFlags) => boolean } = {},
 ): SuiteDefinition {
   for (const c of checks) {
@@ -67,7 +87,8 @@ export function defineSuite(
     checks: checks.map((c) => {
       const uses = [...new Set([...shared, ...(c.uses ?? [])])];
       const alone = c.alone ?? options.alone;
-      return { ...c, suite: name, ...(uses.length > 0 ? { uses } : {}), ...(alone ? { alone } : {}) };
+      const { requirements: _ids, ...rest } = c;
+      return { ...rest, ...resolveRequirements(c), suite: name, ...(uses.length > 0 ? { uses } : {}), ...(alone ? { alone } : {}) };
     }),
   };
 }

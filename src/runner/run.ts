@@ -270,7 +270,7 @@ class CheckTimeout extends Error {
 }
 
 function infoOf(c: CheckDefinition) {
-  return { id: c.id, title: c.title, suite: c.suite, level: c.level, spec: c.spec };
+  return { id: c.id, title: c.title, suite: c.suite, level: c.level, requirements: c.requirements, ...(c.note ? { note: c.note } : {}) };
 }
 
 export function totalsOf(results: CheckResult[]): Totals {

@@ -1,4 +1,7 @@
 import type { Exchange } from '../http/exchange.js';
+import type { RequirementRef } from '../spec/requirements.js';
+
+export type { RequirementRef } from '../spec/requirements.js';
 
 /** MUST: the spec states it, a failure fails the run. SHOULD: a failure warns. INFO: an observation, never fails. */
 export type Level = 'MUST' | 'SHOULD' | 'INFO';
@@ -8,20 +11,16 @@ export type Outcome = 'pass' | 'fail' | 'warn' | 'skip' | 'error';
 export const SUITE_NAMES = ['auth', 'signing', 'pagination', 'resources', 'ussd', 'webhooks'] as const;
 export type SuiteName = (typeof SUITE_NAMES)[number];
 
-export interface SpecRef {
-  /** The section heading of the spec (or the RFC section), e.g. "Authentication endpoints". */
-  section: string;
-  /** The sentence the check enforces, quoted from the spec. */
-  sentence: string;
-}
-
 /** Static description of a check: what reports, `list` and `explain` show. */
 export interface CheckInfo {
   id: string;
   title: string;
   suite: SuiteName;
   level: Level;
-  spec: SpecRef;
+  /** The requirements of the catalog (spec/requirements.json) the check enforces, with their quotes. */
+  requirements: RequirementRef[];
+  /** Our commentary on how the check reads its requirements (never part of a quote). */
+  note?: string;
 }
 
 /** What a failed (or warned) check shows a reviewer: the expectation, what happened, and the evidence. */
@@ -34,6 +33,8 @@ export interface Finding {
   exchangeSeq?: number;
   /** The check could not undo a change it made on the target: the run lists it with its clean-up problems too. */
   cleanup?: boolean;
+  /** The ids of the check's requirements this failure breaks, when not all of them: reports quote these. */
+  requirements?: string[];
 }
 
 export interface CheckResult extends CheckInfo {

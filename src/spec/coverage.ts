@@ -1,9 +1,10 @@
-// Which checks cover which part of the spec. A check covers the sections its `spec.section` cites; a section no check
-// cites may still be checked by checks of other sections that quote it ("data = Asset" checks the Asset table through
-// its JSON Schema). What stays uncovered says why: the spec leaves it open, it cannot be seen from outside, or no check
-// has been written yet.
+// Which checks enforce which requirement of the catalog, and which reference-server faults prove those checks can fail.
+// The catalog lists the spec; the checks say what they cite; the detection matrix (docs/detection-matrix.json) says
+// which faults each check catches. This joins the three and names every gap: a MUST or SHOULD with neither a check nor
+// a reason, and a covered requirement none of whose checks any fault makes fail.
 import type { CheckInfo, Level } from '../runner/types.js';
-import { parseCitations, resolveCitation, type SpecSection, type SpecTable } from './sections.js';
+import type { DetectionJson } from '../matrix/proof.js';
+import type { Catalog, ContextSentence, Requirement } from './requirements.js';
 
 export interface CheckRef {
   id: string;
@@ -11,146 +12,94 @@ export interface CheckRef {
   title: string;
 }
 
-export type SectionStatus = 'covered' | 'quoted' | 'through-subsections' | 'elsewhere' | 'open' | 'not-testable' | 'no-check';
+export type RequirementStatus =
+  /** Checks enforce it and a fault breaking it is caught by one of them. */
+  | 'proven'
+  /** Checks enforce it and some fault makes one of them fail, though no fault names this requirement. */
+  | 'checked'
+  /** Checks enforce it, but no fault makes any of them fail: nothing shows they can. */
+  | 'unproven'
+  /** No check, with the reason why (not black-box testable, would change what cannot be undone…). */
+  | 'excluded'
+  /** A point the spec leaves open: every reasonable reading passes; an INFO check may record the one a server took. */
+  | 'open'
+  /** A MUST or SHOULD with neither a check nor a reason: a gap. */
+  | 'unchecked';
 
-export interface TableCoverage {
-  line: number;
-  caption: string;
-  columns: string[];
-  rows: string[];
-  /** The checks of the table's section that cover this table. */
-  checks: string[];
-  /**
-   * named: the checks name the table's endpoint; section: they cover the section it is in; elsewhere: its rows are
-   * checked where other sections restate them; none: no check.
-   */
-  through: 'named' | 'section' | 'elsewhere' | 'none';
-}
+export const STATUSES: readonly RequirementStatus[] = ['proven', 'checked', 'unproven', 'excluded', 'open', 'unchecked'];
 
-export interface SectionCoverage {
-  level: 2 | 3;
-  heading: string;
-  parent?: string;
-  line: number;
-  status: SectionStatus;
-  /** Checks whose spec.section cites this section. */
-  cites: CheckRef[];
-  /** Checks citing other sections whose sentence or title names this one (e.g. "data = Asset"). */
-  quotes: CheckRef[];
-  tables: TableCoverage[];
-  /** Points the section leaves open ("not shown", "unresolved"). */
-  open: string[];
-  /** Why nothing covers it, for the statuses other than covered. */
-  why?: string;
+export interface RequirementCoverage extends Requirement {
+  status: RequirementStatus;
+  checks: CheckRef[];
+  /** Faults that break this requirement and are caught by one of its checks. */
+  provenBy: string[];
+  /** Faults that make one of its checks fail while breaking other requirements (the check depends on them too). */
+  alsoFailedBy: string[];
 }
 
 export interface Coverage {
-  sections: SectionCoverage[];
-  /** RFC sections checks cite beside the spec's (RFC 9421 practice the spec points to). */
-  rfc: Array<{ citation: string; checks: string[] }>;
-  /** Citations that name no section of the spec: a check to correct. */
-  unresolved: Array<{ id: string; citation: string }>;
+  specVersion: string;
+  requirements: RequirementCoverage[];
+  context: ContextSentence[];
+  /** Whether a detection matrix was available to prove checks with (an install without docs/ has none). */
+  matrix: boolean;
+  gaps: {
+    /** MUST and SHOULD requirements with no check and no exclusion. */
+    unchecked: string[];
+    /** Requirements with checks, none of which any fault makes fail. */
+    unproven: string[];
+    /** Requirements named by a fault's `breaks` that the catalog does not have. */
+    unknownInFaults: Array<{ fault: string; id: string }>;
+  };
+  totals: Record<RequirementStatus, number> & { requirements: number; must: number; should: number };
 }
 
-/**
- * Sections no check can observe from outside, with the reason. Keyed by normalised heading; a section that gains a
- * check simply stops being listed as uncovered, so a stale entry here is harmless.
- */
-const NOT_BLACK_BOX: Record<string, string> = {
-  versioning:
-    'not black-box testable: the /v1 prefix is part of the base URL the config gives (every request of the run uses it), the number 0.0.1 is a property of the document, and the deprecation policy is not shown',
-};
+export function computeCoverage(catalog: Catalog, checks: readonly CheckInfo[], proof?: DetectionJson): Coverage {
+  const citing = new Map<string, CheckInfo[]>();
+  for (const check of checks) for (const r of check.requirements) citing.set(r.id, [...(citing.get(r.id) ?? []), check]);
+  const caughtBy = new Map<string, string[]>();
+  for (const f of proof?.faults ?? []) for (const id of f.caughtBy) caughtBy.set(id, [...(caughtBy.get(id) ?? []), f.name]);
+  const known = new Set(catalog.requirements.map((r) => r.id));
 
-/** Sections whose requirements are checked where the spec states them again, with where. */
-const CHECKED_ELSEWHERE: Record<string, string> = {
-  'states named by the interface':
-    'each state list is an enum checked with the resource that carries it (### Customer, ### Account (investment account), ### Webhook, and the requests menu status filter under ### USSD views); the transitions between states are not shown',
-};
-
-export function computeCoverage(sections: SpecSection[], checks: CheckInfo[]): Coverage {
-  const cites = new Map<SpecSection, CheckInfo[]>();
-  const rfc = new Map<string, string[]>();
-  const unresolved: Coverage['unresolved'] = [];
-  for (const check of checks) {
-    for (const citation of parseCitations(check.spec.section)) {
-      if (citation.kind === 'rfc') {
-        rfc.set(citation.text, [...(rfc.get(citation.text) ?? []), check.id]);
-        continue;
-      }
-      const section = resolveCitation(citation, sections);
-      if (!section) unresolved.push({ id: check.id, citation: citation.text });
-      else if (!cites.get(section)?.includes(check)) cites.set(section, [...(cites.get(section) ?? []), check]);
-    }
-  }
-
-  const coverage = sections.map((section): SectionCoverage => {
-    const citing = cites.get(section) ?? [];
-    const name = quotedName(section.heading);
-    const quoting = checks.filter((c) => !citing.includes(c) && name.test(`${c.title}\n${c.spec.sentence}`));
-    const covering = [...citing, ...quoting];
+  const requirements = catalog.requirements.map((r): RequirementCoverage => {
+    const own = citing.get(r.id) ?? [];
+    const ids = new Set(own.map((c) => c.id));
+    const failing = (proof?.faults ?? []).filter((f) => f.caughtBy.some((id) => ids.has(id)));
+    const provenBy = failing.filter((f) => f.breaks.includes(r.id)).map((f) => f.name);
+    const alsoFailedBy = failing.filter((f) => !f.breaks.includes(r.id)).map((f) => f.name);
     return {
-      level: section.level,
-      heading: section.heading,
-      ...(section.parent ? { parent: section.parent } : {}),
-      line: section.line,
-      status: citing.length > 0 ? 'covered' : quoting.length > 0 ? 'quoted' : 'no-check',
-      cites: citing.map(ref),
-      quotes: quoting.map(ref),
-      tables: section.tables.map((t) => tableCoverage(t, covering, section.tables.length > 1)),
-      open: [...section.open],
+      ...r,
+      status: statusOf(r, own, provenBy, own.some((c) => (caughtBy.get(c.id) ?? []).length > 0), proof !== undefined),
+      checks: own.map((c) => ({ id: c.id, level: c.level, title: c.title })),
+      provenBy,
+      alsoFailedBy,
     };
   });
-
-  for (const entry of coverage) {
-    if (entry.status !== 'no-check') continue;
-    const children = coverage.filter((c) => c.parent === entry.heading && c.level === 3);
-    const key = sections.find((s) => s.heading === entry.heading)!.key;
-    if (children.some((c) => c.status === 'covered' || c.status === 'quoted')) {
-      entry.status = 'through-subsections';
-      entry.why = 'its subsections are covered; it has no requirement of its own beyond them';
-    } else if (CHECKED_ELSEWHERE[key]) {
-      entry.status = 'elsewhere';
-      entry.why = CHECKED_ELSEWHERE[key];
-      for (const table of entry.tables) table.through = 'elsewhere';
-    } else if (NOT_BLACK_BOX[key]) {
-      entry.status = 'not-testable';
-      entry.why = NOT_BLACK_BOX[key];
-    } else if (entry.open.length > 0) {
-      entry.status = 'open';
-      entry.why = `the spec leaves it open: ${entry.open.join(' ')}`;
-    } else {
-      entry.why = 'no check yet';
-    }
-  }
-
+  const count = (s: RequirementStatus) => requirements.filter((r) => r.status === s).length;
   return {
-    sections: coverage,
-    rfc: [...rfc].map(([citation, ids]) => ({ citation, checks: ids })).sort((a, b) => a.citation.localeCompare(b.citation, 'en', { numeric: true })),
-    unresolved,
+    specVersion: catalog.specVersion,
+    requirements,
+    context: catalog.context,
+    matrix: proof !== undefined,
+    gaps: {
+      unchecked: requirements.filter((r) => r.status === 'unchecked').map((r) => r.id),
+      unproven: requirements.filter((r) => r.status === 'unproven').map((r) => r.id),
+      unknownInFaults: (proof?.faults ?? []).flatMap((f) => f.breaks.filter((id) => !known.has(id)).map((id) => ({ fault: f.name, id }))),
+    },
+    totals: {
+      requirements: requirements.length,
+      must: requirements.filter((r) => r.level === 'MUST').length,
+      should: requirements.filter((r) => r.level === 'SHOULD').length,
+      ...(Object.fromEntries(STATUSES.map((s) => [s, count(s)])) as Record<RequirementStatus, number>),
+    },
   };
 }
 
-function ref(c: CheckInfo): CheckRef {
-  return { id: c.id, level: c.level, title: c.title };
-}
-
-/**
- * How a check's text names a section: a one-word heading is a resource or area name ("Asset", "Webhook"), matched as
- * a capitalised whole word so "asset" in running prose does not count; a longer heading is matched as a phrase.
- */
-function quotedName(heading: string): RegExp {
-  const name = heading.replace(/\([^)]*\)/g, '').trim();
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
-  return name.includes(' ') ? new RegExp(`\\b${escaped}\\b`, 'i') : new RegExp(`\\b${escaped}\\b`);
-}
-
-function tableCoverage(table: SpecTable, covering: CheckInfo[], several: boolean): TableCoverage {
-  const base = { line: table.line, caption: table.caption, columns: [...table.columns], rows: [...table.rows] };
-  // Several tables in one section (the three USSD query tables) are told apart by the endpoint in their caption.
-  const path = several ? /\/[A-Za-z][\w/{}-]*/.exec(table.caption)?.[0] : undefined;
-  if (path) {
-    const named = covering.filter((c) => c.title.includes(path) || c.spec.sentence.includes(path));
-    if (named.length > 0) return { ...base, checks: named.map((c) => c.id), through: 'named' };
-  }
-  return { ...base, checks: covering.map((c) => c.id), through: covering.length > 0 ? 'section' : 'none' };
+function statusOf(r: Requirement, checks: CheckInfo[], provenBy: string[], someCaught: boolean, haveMatrix: boolean): RequirementStatus {
+  if (r.level === 'OPEN') return 'open';
+  if (checks.length === 0) return r.exclusion ? 'excluded' : 'unchecked';
+  if (provenBy.length > 0) return 'proven';
+  // Without the matrix nothing can be said either way; the checks are there.
+  if (someCaught || !haveMatrix) return 'checked';
+  return 'unproven';
 }

@@ -1,5 +1,6 @@
 // RunResult fixtures for the reporter tests: every outcome, and exchanges carrying what reports must survive
 // (markup characters, quotes, non-ASCII text, control characters illegal in XML, CDATA terminators, long bodies).
+import { requirementRefs } from '../../src/spec/requirements.js';
 import type { Exchange, RecordedRequest, RecordedResponse } from '../../src/http/exchange.js';
 import type { CheckResult, RunResult, Totals } from '../../src/runner/types.js';
 import { suiteTimes } from '../../src/runner/suite-times.js';
@@ -57,7 +58,7 @@ export function signedGet(): RecordedRequest {
 function check(partial: Partial<CheckResult> & Pick<CheckResult, 'id' | 'suite' | 'level' | 'outcome'>): CheckResult {
   return {
     title: `title of ${partial.id}`,
-    spec: { section: 'Section', sentence: 'The sentence.' },
+    requirements: requirementRefs(['REQ-SVC-01'], 'a test check'),
     observations: [],
     exchanges: [],
     durationMs: 12,
@@ -75,7 +76,7 @@ export function sampleChecks(): CheckResult[] {
       level: 'MUST',
       outcome: 'pass',
       title: 'POST /oauth/token issues a bearer token',
-      spec: { section: 'Authentication endpoints', sentence: 'The token endpoint returns an access token.' },
+      requirements: requirementRefs(['REQ-TOKEP-01'], 'a test check'),
       exchanges: [
         exchange(
           'auth.token.issue',
@@ -96,7 +97,7 @@ export function sampleChecks(): CheckResult[] {
       level: 'INFO',
       outcome: 'pass',
       title: 'Token response envelope',
-      spec: { section: 'Authentication endpoints', sentence: 'Response: not shown.' },
+      requirements: requirementRefs(['REQ-TOKEP-06'], 'a test check'),
       observations: ['the token response uses the {data, code, message} envelope', 'creation answered with 201'],
     }),
     check({
@@ -106,7 +107,7 @@ export function sampleChecks(): CheckResult[] {
       outcome: 'fail',
       failsRun: true,
       title: 'A request with an expired signature is rejected',
-      spec: { section: 'Authentication 5; RFC 9421 §2.3', sentence: 'created and expires are Unix times' },
+      requirements: requirementRefs(['REQ-AUTH-08'], 'a test check'),
       finding: {
         message: 'an expired signature was accepted',
         expected: 'a request signed with expires 120 s in the past is rejected (any 4xx)',

@@ -10,9 +10,6 @@ import { acceptWhen, bearerOf, hasSignatureHeaders, isBearerRoute, phantomClient
 const tokenReply = isRoute('/oauth/token', 'POST');
 const isTokenRoute = (path: string) => path === '/oauth/token';
 
-const RECORD = 'POST /oauth/token — Result: an auth token record (fields above)';
-const ISSUE = 'Token lifecycle: no token → POST /oauth/token, condition: valid client id and secret → token exists';
-const UNAUTHORIZED = 'Errors: 401 Unauthorized — every endpoint except the token endpoints';
 
 function formOf(ctx: RequestContext): URLSearchParams | undefined {
   return mediaType(ctx) === FORM_CONTENT_TYPE ? new URLSearchParams(ctx.body.toString('utf8')) : undefined;
@@ -33,28 +30,28 @@ export const authFaults: FaultDefinition[] = [
   {
     name: 'auth.token-type-lowercase',
     suite: 'auth',
-    violates: 'Auth token record: tokenType — Authorization type; always `Bearer`',
+    breaks: ['REQ-TOKEN-06'],
     description: 'the token record says tokenType "bearer"',
     middleware: rewriteSuccess(tokenReply, (r) => mapData(r, (rec) => ({ ...rec, tokenType: 'bearer' }))),
   },
   {
     name: 'auth.token-record-incomplete',
     suite: 'auth',
-    violates: RECORD,
+    breaks: ['REQ-TOKEN-05', 'REQ-TOKEP-04'],
     description: 'the token record has no maxTTL',
     middleware: rewriteSuccess(tokenReply, (r) => mapData(r, (rec) => without(rec, 'maxTTL'))),
   },
   {
     name: 'auth.expires-in-milliseconds',
     suite: 'auth',
-    violates: "Auth token record: expiresIn — The token's current remaining TTL; token — TTL 60 minutes",
+    breaks: ['REQ-TOKEN-04'],
     description: 'expiresIn is given in milliseconds (3600000)',
     middleware: rewriteSuccess(tokenReply, (r) => mapData(r, (rec) => ({ ...rec, expiresIn: Number(rec.expiresIn) * 1000 }))),
   },
   {
     name: 'auth.token-lives-a-day',
     suite: 'auth',
-    violates: 'Token lifecycle: token exists → time, 60 minutes elapsed → token no longer valid; Limits: Access token TTL 60 minutes',
+    breaks: ['REQ-LIFE-04', 'REQ-LIM-03', 'REQ-AUTH-03', 'REQ-TOKEN-03', 'REQ-TOKEN-04'],
     description: 'tokens live 24 hours: the record says expiresIn 86400 and a token keeps working past 60 minutes',
     policy: { enforceTokenExpiry: false },
     middleware: rewriteSuccess(tokenReply, (r) => mapData(r, (rec) => ({ ...rec, expiresIn: 86_400, maxTTL: 86_400 }))),
@@ -62,7 +59,7 @@ export const authFaults: FaultDefinition[] = [
   {
     name: 'auth.scope-without-write',
     suite: 'auth',
-    violates: 'Authentication 6: Granular scopes are not implemented: every token has both (read and write)',
+    breaks: ['REQ-AUTH-10', 'REQ-TOKEN-07'],
     description: 'the token record\'s scope holds read only',
     middleware: rewriteSuccess(tokenReply, (r) =>
       mapData(r, (rec) => ({ ...rec, scope: Array.isArray(rec.scope) ? rec.scope.filter((s) => s !== 'write') : String(rec.scope).replace(/\bwrite\b/, '').trim() })),
@@ -71,7 +68,7 @@ export const authFaults: FaultDefinition[] = [
   {
     name: 'auth.organization-client-id-wrong',
     suite: 'auth',
-    violates: 'Auth token record: organization — Object with `id`, `name`, `clientId` (the client the token is issued to)',
+    breaks: ['REQ-TOKEN-10'],
     description: 'organization.clientId carries the organization id instead of the client id',
     middleware: rewriteSuccess(tokenReply, (r) =>
       mapData(r, (rec) => {
@@ -83,7 +80,7 @@ export const authFaults: FaultDefinition[] = [
   {
     name: 'auth.trusted-ips-string',
     suite: 'auth',
-    violates: 'Auth token record: trustedIps — List of IP addresses whitelisted for the client',
+    breaks: ['REQ-TOKEN-08', 'REQ-AUTH-11'],
     description: 'trustedIps is one comma-separated string, not a list',
     middleware: rewriteSuccess(tokenReply, (r) => mapData(r, (rec) => ({ ...rec, trustedIps: (rec.trustedIps as string[]).join(',') }))),
   },
@@ -92,7 +89,7 @@ export const authFaults: FaultDefinition[] = [
   {
     name: 'auth.wrong-secret-accepted',
     suite: 'auth',
-    violates: ISSUE,
+    breaks: ['REQ-LIFE-01'],
     description: 'the clientSecret is not compared: any secret gives a token (a missing one is still refused)',
     middleware: acceptWhen(
       (ctx, route) => isTokenRoute(route.path) && (formOf(ctx)?.get('clientSecret') ?? '') !== '',
@@ -102,7 +99,7 @@ export const authFaults: FaultDefinition[] = [
   {
     name: 'auth.missing-secret-accepted',
     suite: 'auth',
-    violates: 'POST /oauth/token — Body, application/x-www-form-urlencoded: clientId, clientSecret',
+    breaks: ['REQ-TOKEP-02'],
     description: 'a token request without clientSecret gives a token when it is signed by the client (a wrong secret is still refused)',
     async middleware(ctx, state, route, next) {
       const reply = await next();
@@ -117,7 +114,7 @@ export const authFaults: FaultDefinition[] = [
   {
     name: 'auth.unknown-client-issued',
     suite: 'auth',
-    violates: ISSUE,
+    breaks: ['REQ-LIFE-01'],
     description: 'a token request naming a clientId that is not registered gets a token all the same',
     async middleware(ctx, state, route, next) {
       const reply = await next();
@@ -130,7 +127,7 @@ export const authFaults: FaultDefinition[] = [
   {
     name: 'auth.json-token-body-accepted',
     suite: 'auth',
-    violates: 'Authentication 1: POST /oauth/token with clientId and clientSecret (form-encoded); Common request rules: Content-Type … except the token request: application/x-www-form-urlencoded',
+    breaks: ['REQ-HDR-10'],
     description: 'the token request also takes its credentials from a JSON body',
     async middleware(ctx, state, route, next) {
       const reply = await next();
@@ -151,14 +148,14 @@ export const authFaults: FaultDefinition[] = [
   {
     name: 'auth.unsigned-token-request-accepted',
     suite: 'auth',
-    violates: 'Common request rules: Signature, Signature-Input — every request; POST /oauth/token — Headers: … Signature, Signature-Input …',
+    breaks: ['REQ-TOKEP-03', 'REQ-HDR-04', 'REQ-HDR-05'],
     description: 'the token request is not required to be signed: the right credentials alone give a token',
     middleware: acceptWhen((ctx, route) => isTokenRoute(route.path) && !hasSignatureHeaders(ctx), relaxPolicy({ verifySignatures: false })),
   },
   {
     name: 'auth.token-digest-not-checked',
     suite: 'auth',
-    violates: 'Common request rules: Content-Digest — requests with a body — sha-512=:<base64 sha-512 hash of the body>:',
+    breaks: ['REQ-HDR-08', 'REQ-TOKEP-03'],
     description: 'the Content-Digest of the token request is not compared with its body',
     middleware: acceptWhen((_ctx, route) => isTokenRoute(route.path), relaxPolicy({ verifyContentDigest: false })),
   },
@@ -167,7 +164,7 @@ export const authFaults: FaultDefinition[] = [
   {
     name: 'auth.missing-authorization-403',
     suite: 'auth',
-    violates: UNAUTHORIZED,
+    breaks: ['REQ-ERR-02'],
     description: 'a request without Authorization is refused with 403 instead of 401',
     async middleware(ctx, _state, route, next) {
       const reply = await next();
@@ -177,7 +174,7 @@ export const authFaults: FaultDefinition[] = [
   {
     name: 'auth.bearer-not-validated',
     suite: 'auth',
-    violates: `Common request rules: Authorization — Bearer <ACCESS_TOKEN>; ${UNAUTHORIZED}`,
+    breaks: ['REQ-HDR-03'],
     description: 'the bearer token is not looked up: any "Bearer …" value passes when the request is signed by the client X-Client-Id names',
     async middleware(ctx, state, route, next) {
       const reply = await next();
@@ -192,7 +189,7 @@ export const authFaults: FaultDefinition[] = [
   {
     name: 'auth.client-id-not-required',
     suite: 'auth',
-    violates: 'Common request rules: X-Client-Id — every request except the token request',
+    breaks: ['REQ-HDR-07', 'REQ-AUTH-05'],
     description: 'a request without X-Client-Id is served: the client is taken from the token',
     async middleware(ctx, state, route, next) {
       const reply = await next();
@@ -209,14 +206,14 @@ export const authFaults: FaultDefinition[] = [
   {
     name: 'auth.other-client-id-accepted',
     suite: 'auth',
-    violates: 'Common request rules: X-Client-Id — string, the client identifier assigned to the client',
+    breaks: ['REQ-HDR-07'],
     description: 'X-Client-Id is required but its value is not compared with the client the token was issued to',
     policy: { requireMatchingClientId: false },
   },
   {
     name: 'auth.token-refused-on-transactions',
     suite: 'auth',
-    violates: 'Authentication 6: `read` (read access across all resources) … every token has both',
+    breaks: ['REQ-AUTH-10', 'REQ-SVC-02'],
     description: 'GET /transactions and /transactions/{id} answer 403 insufficient scope to every token',
     async middleware(ctx, _state, route, next) {
       const reply = await next();
@@ -230,7 +227,7 @@ export const authFaults: FaultDefinition[] = [
   {
     name: 'auth.revoke-does-nothing',
     suite: 'auth',
-    violates: 'Token lifecycle: token exists → POST /oauth/revoke, caller presents the token → token deleted',
+    breaks: ['REQ-LIFE-02', 'REQ-TOKEP-07'],
     description: 'POST /oauth/revoke answers success but the token stays valid',
     async middleware(ctx, state, route, next) {
       if (route.path !== '/oauth/revoke') return next();
@@ -246,7 +243,7 @@ export const authFaults: FaultDefinition[] = [
   {
     name: 'auth.revoke-revokes-all',
     suite: 'auth',
-    violates: 'Authentication endpoints: POST /oauth/revoke revokes (deletes) the access token (the one the caller presents)',
+    breaks: ['REQ-LIFE-03'],
     description: 'POST /oauth/revoke deletes every token of the client, not only the one presented',
     async middleware(ctx, state, route, next) {
       const reply = await next();

@@ -56,21 +56,21 @@ export const paginationFaults: FaultDefinition[] = [
   {
     name: 'pagination.meta-missing',
     suite: 'pagination',
-    violates: 'Response envelope: meta — yes for list responses only',
+    breaks: ['REQ-ENV-05', 'REQ-META-01'],
     description: 'list responses carry no meta',
     middleware: rewriteSuccess(isList, (r) => ({ ...r, body: without(r.body as Record<string, unknown>, 'meta') })),
   },
   {
     name: 'pagination.previous-page-null',
     suite: 'pagination',
-    violates: 'Paging meta: previousPage — integer >= 0 (All fields are required.)',
+    breaks: ['REQ-META-02'],
     description: 'the first page has previousPage null',
     middleware: rewritePage((body) => (body.meta.currentPage === 0 ? withMeta(body, { previousPage: null }) : body)),
   },
   {
     name: 'pagination.limit-exceeded',
     suite: 'pagination',
-    violates: 'Pagination and sorting: limit — maximum items to return',
+    breaks: ['REQ-PAGE-04'],
     description: 'a page holds limit + 1 items (the item fetched to see whether there is a next page is not dropped)',
     middleware: alterQuery((query) => {
       const asked = query.has('limit') ? integerParam(query, 'limit') : 100;
@@ -82,7 +82,7 @@ export const paginationFaults: FaultDefinition[] = [
   {
     name: 'pagination.page-short',
     suite: 'pagination',
-    violates: 'Pagination and sorting: limit — maximum items to return; Paging meta: totalCount — Total number of returnable results',
+    breaks: ['REQ-PAGE-05', 'REQ-META-07'],
     description: 'every full page loses its last item (an off-by-one slice), so a walk misses one item per page',
     middleware: rewritePage((body) =>
       body.data.length > 0 && body.data.length === body.meta.limit ? { ...withMeta(body, { currentCount: body.data.length - 1 }), data: body.data.slice(0, -1) } : body,
@@ -91,7 +91,7 @@ export const paginationFaults: FaultDefinition[] = [
   {
     name: 'pagination.default-limit-50',
     suite: 'pagination',
-    violates: 'Pagination and sorting: limit — Optional; 1 to 1000; default 100',
+    breaks: ['REQ-PAGE-04', 'REQ-LIM-01'],
     description: 'without limit, pages hold 50 items (meta.limit 50)',
     middleware: alterQuery((query) => {
       if (!query.has('limit')) query.set('limit', '50');
@@ -101,7 +101,7 @@ export const paginationFaults: FaultDefinition[] = [
   {
     name: 'pagination.limit-max-rejected',
     suite: 'pagination',
-    violates: 'Limits: limit — 1 to 1000',
+    breaks: ['REQ-PAGE-04', 'REQ-LIM-01'],
     description: 'limit=1000 is rejected with 400 (the upper bound treated as exclusive)',
     async middleware(ctx, _state, route, next) {
       const reply = await next();
@@ -111,7 +111,7 @@ export const paginationFaults: FaultDefinition[] = [
   {
     name: 'pagination.limit-over-max-accepted',
     suite: 'pagination',
-    violates: 'Limits: limit — 1 to 1000; Paging meta: limit — integer, 1 to 1000',
+    breaks: ['REQ-PAGE-05', 'REQ-META-05', 'REQ-PAGE-04'],
     description: 'a limit above 1000 is served (capped internally) and echoed in meta.limit',
     middleware: alterQuery((query) => {
       const asked = integerParam(query, 'limit');
@@ -123,7 +123,7 @@ export const paginationFaults: FaultDefinition[] = [
   {
     name: 'pagination.limit-zero-crash',
     suite: 'pagination',
-    violates: 'Limits: limit — 1 to 1000 (GUIDE: bad input is a 4xx, never a crash)',
+    breaks: ['REQ-PAGE-04', 'REQ-LIM-01', 'REQ-PAGE-05'],
     description: 'limit=0 answers 500 (a division by zero)',
     async middleware(ctx, _state, route, next) {
       const reply = await next();
@@ -133,7 +133,7 @@ export const paginationFaults: FaultDefinition[] = [
   {
     name: 'pagination.negative-page-accepted',
     suite: 'pagination',
-    violates: 'Pagination and sorting: page — Optional; >= 0. Paging meta: currentPage — integer >= 0',
+    breaks: ['REQ-PAGE-01', 'REQ-LIM-02', 'REQ-META-03', 'REQ-PAGE-02'],
     description: 'a negative page is served as the first page and echoed in meta.currentPage',
     middleware: alterQuery((query) => {
       const asked = integerParam(query, 'page');
@@ -145,7 +145,7 @@ export const paginationFaults: FaultDefinition[] = [
   {
     name: 'pagination.sort-by-id',
     suite: 'pagination',
-    violates: 'Pagination and sorting: sort — orders by createdAt only',
+    breaks: ['REQ-PAGE-06', 'REQ-META-08'],
     description: "each page's items are ordered by their id instead of createdAt (in the requested direction)",
     middleware: rewritePage((body, route) => {
       const field = ID_FIELD[route.path]!;
@@ -156,14 +156,14 @@ export const paginationFaults: FaultDefinition[] = [
   {
     name: 'pagination.sort-echo-wrong',
     suite: 'pagination',
-    violates: 'Paging meta: sort — enum ASC, DESC — Order of createdAt in which the list was returned',
+    breaks: ['REQ-META-08'],
     description: 'meta.sort is always ASC, whatever order the page has',
     middleware: rewritePage((body) => withMeta(body, { sort: 'ASC' })),
   },
   {
     name: 'pagination.default-sort-mislabelled',
     suite: 'pagination',
-    violates: 'Paging meta: sort — Order of createdAt in which the list was returned',
+    breaks: ['REQ-META-08'],
     description: "without sort, lists come in the order opposite to the server's default, while meta.sort names the default",
     middleware: alterQuery((query, state) => {
       if (query.has('sort')) return undefined;
@@ -175,14 +175,14 @@ export const paginationFaults: FaultDefinition[] = [
   {
     name: 'pagination.next-page-stuck',
     suite: 'pagination',
-    violates: 'Paging meta: nextPage — integer >= 0 — Next page offset',
+    breaks: ['REQ-META-04'],
     description: 'nextPage always equals currentPage, so a client following it never gets past the first page',
     middleware: rewritePage((body) => withMeta(body, { nextPage: body.meta.currentPage })),
   },
   {
     name: 'pagination.page-overlap',
     suite: 'pagination',
-    violates: 'Paging meta: nextPage — Next page offset; totalCount — Total number of returnable results',
+    breaks: ['REQ-META-04', 'REQ-META-07'],
     description: 'every page after the first starts with the last item of the page before (and loses its own last item)',
     async middleware(ctx, state, route, next) {
       const reply = await next();
@@ -206,14 +206,14 @@ export const paginationFaults: FaultDefinition[] = [
   {
     name: 'pagination.total-count-is-page-count',
     suite: 'pagination',
-    violates: 'Paging meta: totalCount — Total number of returnable results',
+    breaks: ['REQ-META-07', 'REQ-META-09'],
     description: 'totalCount is the number of items on the page, not in the list',
     middleware: rewritePage((body) => withMeta(body, { totalCount: body.meta.currentCount })),
   },
   {
     name: 'pagination.total-count-remaining',
     suite: 'pagination',
-    violates: 'Paging meta: totalCount — Total number of returnable results',
+    breaks: ['REQ-META-07', 'REQ-META-09'],
     description: 'totalCount counts the items from the current page on, so it shrinks page by page',
     async middleware(ctx, state, route, next) {
       const reply = await next();
@@ -226,14 +226,14 @@ export const paginationFaults: FaultDefinition[] = [
   {
     name: 'pagination.current-count-wrong',
     suite: 'pagination',
-    violates: 'Paging meta: currentCount — Number of results returned with this request',
+    breaks: ['REQ-META-06'],
     description: 'currentCount is always the limit, even on a page with fewer items',
     middleware: rewritePage((body) => withMeta(body, { currentCount: body.meta.limit })),
   },
   {
     name: 'pagination.previous-page-stuck',
     suite: 'pagination',
-    violates: 'Paging meta: previousPage — integer >= 0 — Previous page offset',
+    breaks: ['REQ-META-02'],
     description: 'previousPage is always 0',
     middleware: rewritePage((body) => withMeta(body, { previousPage: 0 })),
   },

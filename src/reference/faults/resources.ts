@@ -54,21 +54,21 @@ export const resourceFaults: FaultDefinition[] = [
   {
     name: 'resources.customer-status-unknown',
     suite: 'resources',
-    violates: 'Customer: status — enum ACTIVE, SUSPENDED, CLOSED',
+    breaks: ['REQ-CUST-04', 'REQ-STATE-01'],
     description: 'a customer is returned with status "DELETED"',
     middleware: rewriteSuccess(customerGet, (r) => mapData(r, (c) => ({ ...c, status: 'DELETED' }))),
   },
   {
     name: 'resources.envelope-code-number',
     suite: 'resources',
-    violates: 'Response envelope: code — string — Response code (for success, the HTTP status, for example 200)',
+    breaks: ['REQ-ENV-03'],
     description: 'the envelope code is the number 200, not the string "200"',
     middleware: rewriteSuccess(customerGet, (r) => ({ ...r, body: { ...(r.body as object), code: 200 } })),
   },
   {
     name: 'resources.no-token-served',
     suite: 'resources',
-    violates: 'Errors: 401 Unauthorized — every endpoint except the token endpoints',
+    breaks: ['REQ-ERR-02', 'REQ-HDR-03', 'REQ-AUTH-01', 'REQ-SVC-09'],
     description: 'a request without Authorization is served as if it were authenticated',
     async middleware(ctx, state, route, next) {
       const reply = await next();
@@ -79,7 +79,7 @@ export const resourceFaults: FaultDefinition[] = [
   {
     name: 'resources.error-body-missing',
     suite: 'resources',
-    violates: 'Errors: Error responses have the body {code, message} (both strings).',
+    breaks: ['REQ-ERR-01', 'REQ-ERRB-01', 'REQ-ERRB-02'],
     description: 'a 401 comes with an empty body',
     async middleware(_ctx, _state, _route, next) {
       const reply = await next();
@@ -89,7 +89,7 @@ export const resourceFaults: FaultDefinition[] = [
   {
     name: 'resources.message-empty',
     suite: 'resources',
-    violates: 'Response envelope: message — string — required — Response message (for success, a short success text)',
+    breaks: ['REQ-ENV-04'],
     description: 'every successful resource response has message ""',
     middleware: rewriteSuccess(
       (route) => !route.path.startsWith('/oauth/'),
@@ -99,14 +99,14 @@ export const resourceFaults: FaultDefinition[] = [
   {
     name: 'resources.account-field-missing',
     suite: 'resources',
-    violates: 'Account (investment account): All fields are required in responses. investmentType — enum INTERNATIONAL_STOCKS',
+    breaks: ['REQ-ACCT-01', 'REQ-ACCT-05'],
     description: 'accounts (list and by id) come without investmentType',
     middleware: rewriteSuccess(accountReads, (r) => mapData(r, (a) => without(a, 'investmentType'))),
   },
   {
     name: 'resources.currency-iso-code',
     suite: 'resources',
-    violates: 'Account: currency — enum USD, EUR, ZK (Asset and Transaction: the same set)',
+    breaks: ['REQ-ACCT-06', 'REQ-ASSET-12', 'REQ-TXN-05'],
     description: 'the kwacha is written with its ISO 4217 code ZMW instead of ZK in accounts, assets and transactions',
     middleware: rewriteSuccess(of('/accounts', '/accounts/:accountId', '/assets/:assetId', '/transactions', '/transactions/:transactionId'), (r) =>
       mapData(r, (x) => (x.currency === 'ZK' ? { ...x, currency: 'ZMW' } : x)),
@@ -115,7 +115,7 @@ export const resourceFaults: FaultDefinition[] = [
   {
     name: 'resources.asset-numbers-as-strings',
     suite: 'resources',
-    violates: 'Asset: position, locked, available — number',
+    breaks: ['REQ-ASSET-07', 'REQ-ASSET-08', 'REQ-ASSET-09'],
     description: 'an asset gives position, locked and available as decimal strings ("8.5")',
     middleware: rewriteSuccess(isRoute('/assets/:assetId', 'GET'), (r) =>
       mapData(r, (a) => ({ ...a, position: String(a.position), locked: String(a.locked), available: String(a.available) })),
@@ -124,14 +124,14 @@ export const resourceFaults: FaultDefinition[] = [
   {
     name: 'resources.transaction-amount-as-string',
     suite: 'resources',
-    violates: 'Transaction: amount — number',
+    breaks: ['REQ-TXN-04'],
     description: 'transactions (list and by id) give amount as a string with two decimals ("25.00")',
     middleware: rewriteSuccess(transactionReads, (r) => mapData(r, (t) => ({ ...t, amount: typeof t.amount === 'number' ? t.amount.toFixed(2) : t.amount }))),
   },
   {
     name: 'resources.instrument-value-changes-object',
     suite: 'resources',
-    violates: 'Instrument: valueChangeOverTime — array of objects — Each has timeFrame (string), percentChange (number), summary (string)',
+    breaks: ['REQ-INST-07'],
     description: 'valueChangeOverTime is an object keyed by timeFrame instead of an array',
     middleware: rewriteSuccess(isRoute('/instruments', 'GET'), (r) =>
       mapData(r, (i) => {
@@ -143,7 +143,7 @@ export const resourceFaults: FaultDefinition[] = [
   {
     name: 'resources.wrong-object-by-id',
     suite: 'resources',
-    violates: 'GET /transactions/{transactionId} — 200: data = Transaction (the one named by the path)',
+    breaks: ['REQ-TXNEP-05'],
     description: "GET /transactions/{id} answers with another transaction of the same customer (the next id)",
     async middleware(ctx, state, route, next) {
       const reply = await next();
@@ -158,7 +158,7 @@ export const resourceFaults: FaultDefinition[] = [
   {
     name: 'resources.not-found-as-empty',
     suite: 'resources',
-    violates: 'Errors: 404 — Not Found (the specified resource was not found) — every resource and list endpoint',
+    breaks: ['REQ-ERR-03', 'REQ-ACCTEP-07', 'REQ-CUSTEP-03', 'REQ-ASSETEP-04', 'REQ-TXNEP-06'],
     description: 'GET of a customer, account, asset or transaction that does not exist answers 200 with data {}',
     async middleware(ctx, _state, route, next) {
       const reply = await next();
@@ -168,7 +168,7 @@ export const resourceFaults: FaultDefinition[] = [
   {
     name: 'resources.malformed-id-crash',
     suite: 'resources',
-    violates: 'Path: customerId / accountId / assetId / transactionId — integer, required (GUIDE: bad input is a 4xx, never a crash)',
+    breaks: ['REQ-CUSTEP-01', 'REQ-ACCTEP-05', 'REQ-ASSETEP-02', 'REQ-TXNEP-04'],
     description: 'a non-integer id in the path of a GET by id answers 500',
     async middleware(ctx, _state, route, next) {
       const reply = await next();
@@ -179,7 +179,7 @@ export const resourceFaults: FaultDefinition[] = [
   {
     name: 'resources.missing-param-crash',
     suite: 'resources',
-    violates: 'GET /accounts, GET /transactions — customerId (integer, required); GET /instruments — investmentType (required)',
+    breaks: ['REQ-ACCTEP-02', 'REQ-TXNEP-01', 'REQ-INSTEP-03'],
     description: 'a list requested without its required query parameter answers 500',
     async middleware(ctx, _state, route, next) {
       const reply = await next();
@@ -190,7 +190,7 @@ export const resourceFaults: FaultDefinition[] = [
   {
     name: 'resources.announced-type-accepted',
     suite: 'resources',
-    violates: 'COMMODITY, BONDS, LOCAL_STOCKS, FOREIGN_EXCHANGE and CRYPTO are announced as future options and are not accepted values today.',
+    breaks: ['REQ-SVC-08'],
     description: 'GET /instruments with an announced investment type (CRYPTO…) answers 200 with an empty list',
     async middleware(ctx, _state, route, next) {
       const reply = await next();
@@ -201,35 +201,35 @@ export const resourceFaults: FaultDefinition[] = [
   {
     name: 'resources.list-filter-leak',
     suite: 'resources',
-    violates: 'GET /accounts, GET /transactions — Query: customerId (integer, required): the lists of that customer',
+    breaks: ['REQ-ACCTEP-02', 'REQ-TXNEP-01', 'REQ-ACCT-03', 'REQ-TXN-03', 'REQ-ACCTEP-04', 'REQ-TXNEP-03', 'REQ-ERR-03'],
     description: "a customer's accounts and transactions lists (even of an unknown customer) also carry another customer's",
     middleware: listFilterLeak,
   },
   {
     name: 'resources.account-detail-currency-default',
     suite: 'resources',
-    violates: 'GET /accounts/{accountId} — data = Account (the account, as GET /accounts lists it)',
+    breaks: ['REQ-ACCTEP-06', 'REQ-ACCT-06'],
     description: 'GET /accounts/{id} reports currency USD whatever the account holds, unlike the list',
     middleware: rewriteSuccess(isRoute('/accounts/:accountId', 'GET'), (r) => mapData(r, (a) => ({ ...a, currency: 'USD' }))),
   },
   {
     name: 'resources.asset-owner-wrong',
     suite: 'resources',
-    violates: "Asset (a customer's holding in an instrument): customerId",
+    breaks: ['REQ-ASSETEP-01', 'REQ-ASSET-03'],
     description: 'GET /assets/{id} reports the owner as customerId + 1 (an off-by-one join)',
     middleware: rewriteSuccess(isRoute('/assets/:assetId', 'GET'), (r) => mapData(r, (a) => ({ ...a, customerId: (a.customerId as number) + 1 }))),
   },
   {
     name: 'resources.integer-beyond-2-53',
     suite: 'resources',
-    violates: 'Transaction: assetId — integer; RFC 8259 §6: integers beyond ±(2^53 − 1) are not interoperable',
+    breaks: ['REQ-HDR-20'],
     description: "transactions refer to their asset by a 64-bit id above 2^53 (2^53 + 2 × assetId), which JavaScript clients round",
     middleware: rewriteSuccess(transactionReads, (r) => mapData(r, (t) => ({ ...t, assetId: 2 ** 53 + 2 * (t.assetId as number) }))),
   },
   {
     name: 'resources.customer-update-not-saved',
     suite: 'resources',
-    violates: 'PUT /customers updates a customer. 200: data = Customer.',
+    breaks: ['REQ-CUSTEP-04'],
     description: 'PUT /customers answers 200 with the updated customer but does not store the change',
     async middleware(ctx, state, route, next) {
       if (!customerPut(route, ctx.method)) return next();
@@ -245,7 +245,7 @@ export const resourceFaults: FaultDefinition[] = [
   {
     name: 'resources.customer-update-requires-names',
     suite: 'resources',
-    violates: 'PUT /customers — Only customerId is required.',
+    breaks: ['REQ-CUSTEP-05'],
     description: 'PUT /customers without firstName and lastName is rejected with 400',
     async middleware(ctx, _state, route, next) {
       const reply = await next();
@@ -257,7 +257,7 @@ export const resourceFaults: FaultDefinition[] = [
   {
     name: 'resources.customer-invalid-status-stored',
     suite: 'resources',
-    violates: 'PUT /customers — status enum ACTIVE, SUSPENDED, CLOSED',
+    breaks: ['REQ-CUSTEP-05'],
     description: 'PUT /customers stores a status outside the enum instead of rejecting it',
     async middleware(ctx, state, route, next) {
       const reply = await next();

@@ -134,9 +134,6 @@ function unauthorized(ctx: RequestContext, reason: string): Reply {
 
 // ---- the signing faults -------------------------------------------------------------------------------------------
 
-const AUTH_5 = 'Authentication 5: The signature covers the ordered components listed in Signature-Input';
-const COMPONENTS = 'Common request rules: The component list of a request covers the headers that the request carries';
-const DIGEST = 'Authentication 4: Requests with bodies also carry Content-Digest (sha-512 of the body)';
 
 /** Per server: what the signature cache fault remembers. */
 const signatureCaches = new WeakMap<ServerState, Map<string, { client: RegisteredClient; token: IssuedToken | undefined; until: number }>>();
@@ -146,21 +143,21 @@ export const signingFaults: FaultDefinition[] = [
   {
     name: 'signing.signature-not-verified',
     suite: 'signing',
-    violates: `Common request rules: Signature and Signature-Input are required on every request; ${AUTH_5}`,
+    breaks: ['REQ-AUTH-08', 'REQ-HDR-04', 'REQ-HDR-05'],
     description: 'signatures are not verified at all: missing, altered or foreign signatures all pass',
     policy: { verifySignatures: false },
   },
   {
     name: 'signing.signature-optional',
     suite: 'signing',
-    violates: 'Common request rules: Signature — every request; Signature-Input — every request',
+    breaks: ['REQ-HDR-04', 'REQ-HDR-05'],
     description: 'a request that lacks Signature or Signature-Input is served as unsigned; only a complete pair is verified',
     middleware: acceptWhen((ctx, route) => isBearerRoute(route) && !hasSignatureHeaders(ctx), relaxPolicy({ verifySignatures: false })),
   },
   {
     name: 'signing.keyid-ignored',
     suite: 'signing',
-    violates: 'Authentication 5: The Signature-Input key identifier names the signing key',
+    breaks: ['REQ-AUTH-07'],
     description: 'the client\'s registered key verifies the signature whatever keyid the Signature-Input names',
     middleware: acceptWhen(
       (_ctx, route) => isBearerRoute(route),
@@ -170,7 +167,7 @@ export const signingFaults: FaultDefinition[] = [
   {
     name: 'signing.expired-accepted',
     suite: 'signing',
-    violates: 'Authentication 5: `created` and `expires` are Unix times (RFC 9421 §2.3: a signature past expires is invalid)',
+    breaks: ['REQ-AUTH-08'],
     description: 'expires is not checked: a signature is judged as if it arrived at the moment it expired',
     middleware: acceptWhen(
       (ctx, _route, state) => {
@@ -183,7 +180,7 @@ export const signingFaults: FaultDefinition[] = [
   {
     name: 'signing.future-created-accepted',
     suite: 'signing',
-    violates: 'Authentication 5: `created` and `expires` are Unix times (RFC 9421 §3.2.1: a signature created in the future is not valid yet)',
+    breaks: ['REQ-AUTH-09'],
     description: 'a created time in the future is not checked: the signature is judged as if it arrived when it says it was made',
     middleware: acceptWhen(
       (ctx, _route, state) => {
@@ -196,14 +193,14 @@ export const signingFaults: FaultDefinition[] = [
   {
     name: 'signing.partial-coverage-accepted',
     suite: 'signing',
-    violates: COMPONENTS,
+    breaks: ['REQ-HDR-18'],
     description: 'a signature is accepted whatever it covers: carried headers and the target may be left out',
     policy: { requireFullCoverage: false },
   },
   {
     name: 'signing.target-not-covered-accepted',
     suite: 'signing',
-    violates: 'Common request rules: Component names that appear in Signature-Input: … @method, @target-uri, @path, @query',
+    breaks: ['REQ-HDR-18'],
     description: 'a signature that covers neither @target-uri nor @path is accepted (it is then valid on any path)',
     middleware: acceptWhen((ctx, route) => {
       const input = signatureInputOf(ctx);
@@ -213,7 +210,7 @@ export const signingFaults: FaultDefinition[] = [
   {
     name: 'signing.verified-signature-cache',
     suite: 'signing',
-    violates: `${AUTH_5} (@method, @target-uri, authorization, x-client-id among them)`,
+    breaks: ['REQ-AUTH-08', 'REQ-HDR-17'],
     description: 'authentication results are cached by Signature and Signature-Input: a signature that passed once is accepted again on any request until it expires',
     async middleware(ctx, state, route, next) {
       const signature = headerValue(ctx.headers, 'signature');
@@ -239,7 +236,7 @@ export const signingFaults: FaultDefinition[] = [
   {
     name: 'signing.body-applied-before-verification',
     suite: 'signing',
-    violates: `${DIGEST}; ${AUTH_5}`,
+    breaks: ['REQ-AUTH-06', 'REQ-AUTH-08'],
     description: 'a mutating request is carried out before its signature and digest are checked: a tampered body is rejected with 401, but applied',
     async middleware(ctx, state, route, next) {
       const reply = await next();
@@ -258,14 +255,14 @@ export const signingFaults: FaultDefinition[] = [
   {
     name: 'signing.digest-not-verified',
     suite: 'signing',
-    violates: `Common request rules: Content-Digest — requests with a body — sha-512=:<base64 sha-512 hash of the body>:; ${DIGEST}`,
+    breaks: ['REQ-HDR-08', 'REQ-AUTH-06'],
     description: 'Content-Digest is neither required nor compared with the body',
     policy: { verifyContentDigest: false },
   },
   {
     name: 'signing.digest-optional',
     suite: 'signing',
-    violates: 'Common request rules: Content-Digest — required on requests with a body (not GET, not DELETE)',
+    breaks: ['REQ-HDR-08', 'REQ-AUTH-06'],
     description: 'a body without Content-Digest is accepted; a digest that is sent is still compared',
     middleware: acceptWhen(
       (ctx, route) => isBearerRoute(route) && ctx.body.length > 0 && headerValue(ctx.headers, 'content-digest') === undefined,
@@ -275,7 +272,7 @@ export const signingFaults: FaultDefinition[] = [
   {
     name: 'signing.malformed-input-crash',
     suite: 'signing',
-    violates: 'Common request rules: Signature-Input — sig1=(<ordered quoted component names>);keyid=…;created=…;expires=…; GUIDE: a server must not crash on bad input',
+    breaks: ['REQ-HDR-05'],
     description: 'a Signature-Input that is not a structured dictionary makes the server fail with 500',
     async middleware(ctx, _state, _route, next) {
       const field = headerValue(ctx.headers, 'signature-input');
@@ -293,7 +290,7 @@ export const signingFaults: FaultDefinition[] = [
   {
     name: 'signing.label-mismatch-accepted',
     suite: 'signing',
-    violates: 'Common request rules: Signature sig1=:…: and Signature-Input sig1=(…) (RFC 9421 §4.3: the label pairs a signature with its input)',
+    breaks: ['REQ-HDR-06'],
     description: 'when each field holds one member, the signature is paired with the input whatever their labels',
     async middleware(ctx, _state, _route, next) {
       const input = headerValue(ctx.headers, 'signature-input');
@@ -317,7 +314,7 @@ export const signingFaults: FaultDefinition[] = [
   {
     name: 'signing.fixed-component-order',
     suite: 'signing',
-    violates: AUTH_5,
+    breaks: ['REQ-AUTH-08', 'REQ-HDR-15'],
     description: 'the signature base is built in the server\'s own component order (@method first), not in the order Signature-Input lists',
     async middleware(ctx, _state, _route, next) {
       const input = signatureInputOf(ctx);
@@ -331,7 +328,7 @@ export const signingFaults: FaultDefinition[] = [
   {
     name: 'signing.target-uri-required',
     suite: 'signing',
-    violates: 'Common request rules: Component names that appear in Signature-Input: … @target-uri, @path, @query (RFC 9421 §2.2: @path and @query cover the target as well)',
+    breaks: ['REQ-HDR-16'],
     description: 'a signature must cover @target-uri; one over @path and @query instead is refused',
     async middleware(ctx, _state, _route, next) {
       const input = signatureInputOf(ctx);

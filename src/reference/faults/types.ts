@@ -11,8 +11,8 @@ export interface FaultDefinition {
   name: string;
   /** The suite whose checks must catch it. */
   suite: 'auth' | 'signing' | 'pagination' | 'resources' | 'ussd' | 'webhooks';
-  /** The spec sentence (or RFC rule) it violates. */
-  violates: string;
+  /** The requirements of spec/requirements.json it breaks: the checks citing them must catch it; any other check it fails is collateral. */
+  breaks: readonly string[];
   /** What the server does wrong, in a few words. */
   description: string;
   policy?: Partial<AuthPolicy>;
