@@ -4,7 +4,7 @@
 import type { HttpResponse } from '../src/http/client.js';
 import { defineCheck, defineSuite } from '../src/runner/check.js';
 import type { CheckContext } from '../src/runner/context.js';
-import { describeResponse, expectEnvelope, expectRejection } from '../src/runner/expect.js';
+import { describeResponse, expectRejection, readEnvelope } from '../src/runner/expect.js';
 import { describeWalk, type WalkResult } from '../src/runner/pages.js';
 import {
   expectListEnvelope,
@@ -75,7 +75,7 @@ async function expectHandled(ctx: CheckContext, v: InvalidValue): Promise<string
   if (res.status >= 500) fail(ctx, res, `${v.param}=${v.value} crashed the server (${res.status})`, `${v.param}=${v.value} is rejected (4xx) or served within the limits; never a 5xx`);
   if (res.status >= 400) return `${v.param}=${v.value}: ${res.status}`;
   if (res.status < 200 || res.status > 299) fail(ctx, res, `${v.param}=${v.value} answered ${res.status}`, 'a 4xx rejection or a valid list');
-  const env = expectEnvelope(ctx, res);
+  const env = readEnvelope(ctx, res);
   expectListEnvelope(ctx, res, env);
   const meta = env.meta as Record<string, unknown>;
   const items = Array.isArray(env.data) ? env.data.length : 0;

@@ -5,7 +5,7 @@ import type { HttpResponse } from '../src/http/client.js';
 import { TransportError } from '../src/http/client.js';
 import { defineCheck, defineSuite, type CheckDeclaration } from '../src/runner/check.js';
 import type { CheckContext } from '../src/runner/context.js';
-import { describeResponse, expectEnvelope, expectErrorBody, expectJson, expectRejection, expectSchema, expectStatus } from '../src/runner/expect.js';
+import { describeResponse, expectEnvelope, expectErrorBody, expectJson, expectRejection, expectSchema, expectStatus, readEnvelope } from '../src/runner/expect.js';
 import { CheckFailed } from '../src/runner/outcomes.js';
 import { describeWalk } from '../src/runner/pages.js';
 import {
@@ -100,7 +100,7 @@ function getByIdCheck(ep: ByIdEndpoint): Check {
     requirements: ep.requirements,
     async run(ctx) {
       const id = ctx.fixture(ep.fixture);
-      const { res, data } = await getResource(ctx, `${ep.prefix}/${id}`);
+      const { res, data } = await getResource(ctx, `${ep.prefix}/${id}`, { judgeEnvelope: true });
       expectSchema(ctx, res, data, ep.schema, { path: 'data', table: ep.table });
       if (data[ep.idField] === undefined && ep.idOptional) {
         ctx.observe(`data carries no ${ep.idField} (which customer fields are present is not shown)`);
@@ -122,7 +122,7 @@ function listCheck(ep: ListEndpoint): Check {
     async run(ctx) {
       const query = ep.query(ctx);
       // meta is the pagination suite's (pagination.meta.present): one defect, one failing check.
-      const page = await getList(ctx, ep.path, query);
+      const page = await getList(ctx, ep.path, query, { judgeEnvelope: true });
       expectItems(ctx, page.res, page.items, ep.schema, ep.table);
       if (ep.name !== 'instruments') {
         const customerId = String(query.customerId);
@@ -448,7 +448,7 @@ export default defineSuite('resources', 'Resources: envelopes, schemas, errors',
           continue;
         }
         if (res.status !== 200) expectRejection(ctx, res, `GET ${path}?customerId=${unknown} for a customer that does not exist: 404 (or any 4xx) with the error body, or 200 with an empty list`);
-        const env = expectEnvelope(ctx, res);
+        const env = readEnvelope(ctx, res);
         if (!Array.isArray(env.data) || env.data.length > 0) {
           fail(ctx, res, `GET ${path}?customerId=${unknown} returned ${Array.isArray(env.data) ? `${env.data.length} item(s)` : 'a non-list'} for a customer that does not exist`, 'a 404, or an empty list');
         }
@@ -461,7 +461,7 @@ export default defineSuite('resources', 'Resources: envelopes, schemas, errors',
     title: 'PUT /customers changes firstName and lastName, answers the Customer with createdAt and updatedAt, and a following GET shows the change',
     level: 'MUST',
     uses: ['mutable-customer'],
-    requirements: ['REQ-SVC-02', 'REQ-ENV-01', 'REQ-HDR-13', 'REQ-CUSTEP-04', 'REQ-CUSTEP-07'],
+    requirements: ['REQ-SVC-02', 'REQ-ENV-01', 'REQ-ENV-02', 'REQ-ENV-03', 'REQ-ENV-04', 'REQ-HDR-13', 'REQ-CUSTEP-04', 'REQ-CUSTEP-07'],
     async run(ctx) {
       await withCustomerRestored(ctx, async (id, original) => {
         if (typeof original.firstName !== 'string' || typeof original.lastName !== 'string') {
@@ -501,7 +501,7 @@ export default defineSuite('resources', 'Resources: envelopes, schemas, errors',
       await withCustomerRestored(ctx, async (id, original) => {
         const res = await ctx.send({ method: 'PUT', path: '/customers', json: { customerId: id } });
         expectStatus(ctx, res, 200, '200: a body with only customerId is a valid update');
-        const env = expectEnvelope(ctx, res);
+        const env = readEnvelope(ctx, res);
         expectSchema(ctx, res, env.data, 'customer', { path: 'data', table: 'Customer' });
         const { res: after, customer } = await readCustomer(ctx, id);
         const diff = differingFields(original, customer, CUSTOMER_WRITABLE);

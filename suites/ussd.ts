@@ -11,7 +11,7 @@ import type { Exchange } from '../src/http/exchange.js';
 import { TransportError, type HttpResponse } from '../src/http/client.js';
 import { parseJson } from '../src/http/json.js';
 import { defineCheck, defineSuite } from '../src/runner/check.js';
-import { describeResponse, expectEnvelope, expectErrorBody, expectRejection, expectSchema, expectStatus } from '../src/runner/expect.js';
+import { describeResponse, expectErrorBody, expectRejection, expectSchema, expectStatus, readEnvelope } from '../src/runner/expect.js';
 import { crawl, ussdDataOf, type Crawl, type CrawlLink, type CrawlStart, type CrawlView, type FetchOutcome } from '../src/ussd/crawler.js';
 import {
   backProblems,
@@ -402,7 +402,7 @@ export default defineSuite('ussd', 'USSD: the menu graph, every view and every l
       for (const status of ORDER_STATUSES) {
         const res = await ctx.send({ method: 'GET', path: '/ussd/requests', query: { customerId, status } });
         expectStatus(ctx, res, 200, `200 with the requests menu filtered by status=${status}`);
-        const env = expectEnvelope(ctx, res);
+        const env = readEnvelope(ctx, res);
         expectSchema(ctx, res, env.data, 'ussd-view', { path: 'data', table: 'USSD view' });
       }
     },

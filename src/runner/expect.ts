@@ -100,6 +100,34 @@ export function expectEnvelope(ctx: CheckContext, res: HttpResponse): Record<str
   return env;
 }
 
+/**
+ * The success envelope as a check that does not judge it reads it: a JSON object, which the check needs to go on.
+ * A code that is not the status or an empty message breaks requirements the resource checks own (REQ-ENV-03,
+ * REQ-ENV-04): recorded here as seen on the way ("one cause, one failure"), never failed.
+ */
+export function readEnvelope(ctx: CheckContext, res: HttpResponse): Record<string, unknown> {
+  const body = expectJson(ctx, res);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    ctx.fail('the answer is not a JSON object', { expected: 'the success envelope {data, code, message}', observed: describeResponse(res), exchange: res.exchange });
+  }
+  const env = body as Record<string, unknown>;
+  const seen = [
+    ...(env.code !== String(res.status) ? [`code ${JSON.stringify(env.code)}, not "${res.status}" (REQ-ENV-03)`] : []),
+    ...(typeof env.message !== 'string' || env.message.trim() === '' ? [`message ${JSON.stringify(env.message)} (REQ-ENV-04)`] : []),
+  ];
+  if (seen.length > 0) ctx.observe(`also seen here, judged by the resources checks: the envelope of ${res.exchange.request.method} ${pathOf(res)} has ${seen.join(' and ')}`);
+  return env;
+}
+
+function pathOf(res: HttpResponse): string {
+  try {
+    const u = new URL(res.exchange.request.url);
+    return `${u.pathname}${u.search}`;
+  } catch {
+    return res.exchange.request.url;
+  }
+}
+
 /** The error body {code, message}, both strings. */
 export function expectErrorBody(ctx: CheckContext, res: HttpResponse): void {
   const body = expectJson(ctx, res);
