@@ -35,6 +35,8 @@ export interface Explanation {
   provenBy: Array<{ fault: string; description: string; breaks: string[] }>;
   /** Why no fault is listed, when none is. */
   noFault?: string;
+  /** Faults that make it fail although they break none of its requirements (it depends on them), with why that stays. */
+  collateral: Array<{ fault: string; reason?: string }>;
 }
 
 const LEVEL_MEANING: Record<Level, string> = {
@@ -110,6 +112,7 @@ export function explainCheck(check: CheckDefinition, sections: SpecSection[], pr
     return section ? `${'#'.repeat(section.level)} ${section.heading}${section.parent ? ` (under ## ${section.parent})` : ''}` : heading;
   });
   const provenBy = (proof?.faults ?? []).filter((f) => f.caughtBy.includes(check.id)).map((f) => ({ fault: f.name, description: f.description, breaks: f.breaks }));
+  const collateral = (proof?.faults ?? []).flatMap((f) => (f.collateral ?? []).filter((c) => c.id === check.id).map((c) => ({ fault: f.name, ...(c.reason ? { reason: c.reason } : {}) })));
   let noFault: string | undefined;
   if (provenBy.length === 0) {
     if (check.level === 'INFO') noFault = 'none applies: an INFO check records a choice and never fails';
@@ -131,6 +134,7 @@ export function explainCheck(check: CheckDefinition, sections: SpecSection[], pr
     derived: check.explain === undefined,
     provenBy,
     ...(noFault ? { noFault } : {}),
+    collateral,
   };
 }
 
@@ -206,6 +210,10 @@ export function renderExplanation(e: Explanation): string {
     for (const f of e.provenBy) field('', `${f.fault}: ${f.description} (breaks ${f.breaks.join(', ')})`);
   } else {
     field('proven by', e.noFault ?? 'no fault');
+  }
+  if (e.collateral.length > 0) {
+    field('depends on', 'these faults break none of its requirements yet make it fail (a rule it relies on):');
+    for (const c of e.collateral) field('', `${c.fault}${c.reason ? `: ${c.reason}` : ''}`);
   }
   return `${lines.join('\n')}\n`;
 }
