@@ -332,7 +332,7 @@ header { display: flex; justify-content: space-between; align-items: center; gap
 .verdict-box.incomplete { color: var(--warn); background: var(--warn-bg); }
 .verdict { margin: 0; font-size: 30px; font-weight: 800; letter-spacing: 0.06em; }
 .verdict-line { font-weight: 700; } .verdict-line.conformant { color: var(--pass); } .verdict-line.not-conformant { color: var(--fail); } .verdict-line.incomplete { color: var(--warn); }
-table.unexercised ul { margin: 0; padding-left: 18px; }
+table.unexercised ul { margin: 0; padding-left: 18px; } table.unexercised td:nth-child(4) { min-width: 15em; }
 .because { margin: 0; font-size: 13px; }
 dl.summary { display: grid; grid-template-columns: max-content minmax(0, 1fr) max-content minmax(0, 1fr); gap: 4px 18px; margin: 20px 0 0; padding: 14px 18px; background: #f9fafb; border: 1px solid #eaecf0; border-radius: 8px; }
 dl.summary dt { color: var(--muted); }
