@@ -112,10 +112,10 @@ function notSelected(check: CheckInfo, selection: Selection): { reason: string; 
     return { reason: `not selected: --suite left out its suite, ${check.suite}`, remedy: 'run without --suite (or with its suite named)' };
   }
   if (selection.ids && !selection.ids.includes(check.id)) return { reason: 'not selected: --rerun-failed reran only the checks that did not pass before', remedy: 'run without --rerun-failed' };
-  return { reason: `not selected: --grep ${selection.grep ?? ''} did not match it`.trimEnd(), remedy: 'run without --grep' };
+  return { reason: selection.grep !== undefined ? `not selected: --grep ${selection.grep} did not match it` : 'not selected', remedy: 'run without --grep' };
 }
 
-export function skipRemedyText(remedy: SkipRemedy | undefined): string {
+function skipRemedyText(remedy: SkipRemedy | undefined): string {
   switch (remedy?.kind) {
     case 'fixture':
       return `set fixtures.${remedy.fixture} in the target's config`;
