@@ -18,7 +18,10 @@ export interface RunOptions {
   target?: string;
   suites?: string[];
   grep?: string;
+  /** Which check failures fail the run: `must` (default) or `should` (SHOULD warnings too). */
   failOn?: FailOn;
+  /** An INCOMPLETE verdict (MUST requirements not exercised) fails the run too, exit code 1 (`--fail-on incomplete`). */
+  failOnIncomplete?: boolean;
   /** Write a JUnit XML report to this path. */
   junit?: string;
   /** Write the JSON report to this path. */
@@ -96,6 +99,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       suites,
       selection: { suites: options.suites, grep: options.grep, ...(ids ? { ids } : {}) },
       failOn: options.failOn,
+      failOnIncomplete: options.failOnIncomplete ?? false,
       reporter: new ReporterMux(reporters),
       flags: {
         long: options.long ?? false,

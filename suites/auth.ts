@@ -410,7 +410,7 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     // The wait is the test: 61 minutes of polling, plus room for the requests themselves.
     timeoutMs: 65 * 60_000,
     async run(ctx) {
-      if (!ctx.flags.long) ctx.skip('runs only with --long: it waits 61 minutes for a token to expire');
+      if (!ctx.flags.long) ctx.skip('runs only with --long: it waits 61 minutes for a token to expire', { kind: 'long' });
       const waitMs = 61 * 60_000;
       const pollMs = 60_000;
       await withTokens(ctx, async (jar) => {

@@ -18,7 +18,7 @@ describe('action.yml', () => {
     expect(action).toMatch(/^runs:\n {2}using: composite$/m);
     expect(action).toMatch(/uses: actions\/setup-node@v4\n\s+with:\n\s+node-version: 20/);
     expect(membersOf('inputs')).toEqual(['target', 'config', 'suites', 'expected-failures', 'reports', 'fail-on']);
-    expect(membersOf('outputs')).toEqual(['junit', 'json', 'exit-code']);
+    expect(membersOf('outputs')).toEqual(['junit', 'json', 'exit-code', 'verdict']);
     // Each input reaches the run step through env, never spliced into the script.
     for (const input of membersOf('inputs')) expect(action).toContain(`: \${{ inputs.${input} }}`);
     const scripts = [...action.matchAll(/run: \|\n((?: {8}.*\n|\n)*)/g)].map((m) => m[1]!);

@@ -23,7 +23,7 @@ describe('the HTML report in headless Chromium', () => {
     return;
   }
 
-  it('shows a failing run to a reviewer: verdict FAIL, the failing check, its spec sentence and a curl replay', async () => {
+  it('shows a failing run to a reviewer: verdict NOT CONFORMANT, the failing check, its spec sentence and a curl replay', async () => {
     if (missing !== undefined) throw new Error(missing);
     const dir = mkdtempSync(join(tmpdir(), 'conformance-browser-'));
     const file = join(dir, 'report.html');
@@ -59,7 +59,8 @@ describe('the HTML report in headless Chromium', () => {
 
         const verdict = page.locator('.verdict');
         expect(await verdict.isVisible()).toBe(true);
-        expect(await verdict.innerText()).toBe('FAIL');
+        expect(await verdict.innerText()).toBe('NOT CONFORMANT');
+        expect(await page.locator('#verdict .verdict-line').innerText()).toMatch(/^NOT CONFORMANT: 2 MUST checks failed, on \d+ MUST requirements: .*REQ-TOKEN-06/);
 
         const failure = page.locator(`details.finding[id="check-${FAILING_CHECK}"]`);
         expect(await failure.locator(':scope > summary').innerText()).toContain(FAILING_CHECK);

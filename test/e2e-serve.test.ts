@@ -4,26 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, runCli } from './helpers/cli.js';
-
-/** Resolves with stdout once `pattern` appears in it; rejects when the process exits first or the deadline passes. */
-function waitForOutput(child: ReturnType<typeof spawn>, pattern: RegExp, deadlineMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`no ${pattern} within ${deadlineMs} ms; got: ${out}`)), deadlineMs);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (pattern.test(out)) {
-        clearTimeout(timer);
-        resolve(out);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code} before ${pattern}; got: ${out}`));
-    });
-  });
-}
+import { BIN, runCli, waitForOutput } from './helpers/cli.js';
 
 describe('conformance serve', () => {
   it('writes a target config that `run --config` passes against, and stops cleanly on Ctrl-C', async () => {

@@ -48,7 +48,9 @@ describe('evidence package', () => {
     expect(result.exitCode).toBe(1);
     expect((await readdir(dir)).sort()).toEqual([...PACKAGE_FILES, MANIFEST, SIGNATURE_FILE, KEYID_FILE].sort());
     const manifest = JSON.parse(await readFile(join(dir, MANIFEST), 'utf8')) as EvidenceManifest;
-    expect(manifest).toMatchObject({ suiteVersion: result.run.suiteVersion, specVersion: '0.0.1', target: 'local', baseUrl: result.run.baseUrl });
+    expect(manifest).toMatchObject({ suiteVersion: result.run.suiteVersion, specVersion: '0.0.1', target: 'local', baseUrl: result.run.baseUrl, failOn: 'must', failOnIncomplete: false });
+    expect(manifest.verdict).toMatchObject({ status: 'NOT CONFORMANT', failed: result.verdict.failed });
+    expect(manifest.verdict!.failed).toContain('REQ-TOKEN-06');
     expect(Number.isNaN(Date.parse(manifest.createdAt))).toBe(false);
     for (const name of PACKAGE_FILES) {
       expect(manifest.files[name]).toBe(createHash('sha256').update(await readFile(join(dir, name))).digest('hex'));
@@ -82,7 +84,12 @@ describe('evidence package', () => {
     const lines = out.text.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^✓ manifest\.json +signature verifies with the given public key/);
     for (const name of PACKAGE_FILES) expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^✓ ${name.replace('.', '\\.')} +sha256 [0-9a-f]{64}$`)));
-    expect(lines.at(-1)).toMatch(/^evidence verified/);
+    // The signed verdict follows: a package of a run limited to one suite, with a fault, is not conformant, and says
+    // what the suites left out would need.
+    const at = lines.findIndex((l) => l.startsWith('evidence verified'));
+    expect(lines[at + 1]).toMatch(/^verdict: NOT CONFORMANT: 2 MUST checks failed, on \d+ MUST requirements: .*REQ-TOKEN-06.*; \d+ more not exercised \(fail-on must\)$/);
+    expect(lines[at + 2]).toBe('  to exercise the rest: run without --suite (or with its suite named); run with --long');
+    expect(lines).toHaveLength(at + 3);
     expect(out.text).not.toMatch(/note: the public key comes from the package/);
   });
 
@@ -156,7 +163,7 @@ describe('evidence package', () => {
     const good = await runCli(['verify-evidence', dir, '--public-key', keyFile]);
     expect(good.stderr).toBe('');
     expect(good.code).toBe(0);
-    expect(good.stdout.trimEnd().split('\n').at(-1)).toMatch(/^evidence verified/);
+    expect(good.stdout).toMatch(/^evidence verified.*\nverdict: NOT CONFORMANT: /m);
     const tampered = await copy('cli-tampered');
     await writeFile(join(tampered, 'exchanges.har'), '{}');
     const bad = await runCli(['verify-evidence', tampered, '--public-key', keyFile]);

@@ -98,16 +98,23 @@ describe('HtmlReporter', () => {
     expect(findings).not.toContain('id="check-signing.reject.expired"');
   });
 
-  it('shows the run summary and the verdict', () => {
+  it('shows the run summary and the verdict, with each MUST requirement not exercised', () => {
     const html = htmlReport(sampleRunResult());
     const page = text(html);
-    expect(page).toContain('FAIL');
-    expect(html).toContain('<p class="verdict">FAIL</p>');
+    expect(html).toContain('<div class="verdict-box not-conformant"><p class="verdict">NOT CONFORMANT</p><p class="because">1 MUST check failed, on 1 MUST requirement; exit code 1 (fail-on must)</p></div>');
+    const verdict = html.slice(html.indexOf('<section id="verdict">'), html.indexOf('<section id="findings">'));
+    expect(text(verdict)).toContain('NOT CONFORMANT: 1 MUST check failed, on 1 MUST requirement: REQ-AUTH-08; 1 more not exercised');
+    expect(verdict).toContain('Not exercised (1)');
+    expect(verdict).toMatch(/<code>REQ-SVC-01<\/code>.*<code>resources\.accounts\.list<\/code> skipped: fixtures\.customerId is not set.*<td>see the skip reason; see the check&#39;s error<\/td>/);
+    expect(text(verdict)).toContain("5 MUST requirements of the spec are out of reach of a black-box test and not part of the verdict: 'conformance coverage' lists them with why");
     for (const value of ['staging', 'https://staging.example/v1', 'conformance 0.1.0', '0.0.1', '2026-01-12 09:30:00 UTC', '4.2 s, up to 4 checks at once']) expect(page).toContain(value);
     // Each suite's heading carries its wall time.
     expect(html).toMatch(/<h3 id="suite-signing">signing <span class="count">2 checks, <span class="fail">2 not passed<\/span>, 1\.2 s<\/span><\/h3>/);
     const passing = sampleRunResult(sampleChecks().filter((c) => c.outcome === 'pass'));
-    expect(htmlReport(passing)).toContain('<p class="verdict">PASS</p>');
+    expect(htmlReport(passing)).toContain('<div class="verdict-box conformant"><p class="verdict">CONFORMANT</p><p class="because">all 1 MUST requirement exercised, none failed; exit code 0 (fail-on must)</p></div>');
+    const skipped = sampleRunResult(sampleChecks().filter((c) => c.outcome === 'pass' || c.outcome === 'skip'));
+    expect(htmlReport(skipped)).toContain('<p class="verdict">INCOMPLETE</p><p class="because">1 of 2 MUST requirements not exercised, none failed; exit code 0 (fail-on must)</p>');
+    expect(htmlReport(skipped)).toContain('<title>Conformance report: staging — INCOMPLETE</title>');
   });
 
   it('expands a failure with the spec sentence, expected, observed, the exchange and a curl command with placeholders', () => {

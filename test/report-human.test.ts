@@ -30,10 +30,13 @@ function report(result: RunResult, options: Partial<HumanReporterOptions> = {}):
 }
 
 describe('HumanReporter', () => {
-  it('ends with the exact totals line, errored included when something errored, then the time per suite', () => {
+  it('ends with the exact totals line, errored included when something errored, the verdict, then the time per suite', () => {
     const lines = report(sampleRunResult()).text.split('\n');
-    expect(lines.slice(-9)).toEqual([
+    expect(lines.slice(-12)).toEqual([
       '3 passed, 1 failed, 2 warned, 1 skipped, 1 errored',
+      'NOT CONFORMANT: 1 MUST check failed, on 1 MUST requirement: REQ-AUTH-08; 1 more not exercised',
+      '    REQ-SVC-01 "A client exchanges its client identifier and client secret for a shor…" — resources.accounts.list skipped: fixtures.customerId is not set; webhooks.delivery.verify errored: request to https://staging.example/v1/webhooks timed out after 10000 ms → see the skip reason; see the check\'s error',
+      "5 MUST requirements of the spec are out of reach of a black-box test and not part of the verdict: 'conformance coverage' lists them with why",
       'time 4.2 s, up to 4 checks at once',
       '  suite      checks   wall  check time',
       '  auth            2  22 ms       24 ms',

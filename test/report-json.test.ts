@@ -5,7 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonReporter, toJsonReport } from '../src/report/json.js';
-import type { CheckResult } from '../src/runner/types.js';
+import type { CheckResult, Verdict } from '../src/runner/types.js';
 import { NASTY_TEXT, sampleRunResult } from './helpers/run-result.js';
 
 // ajv-formats is CommonJS; its default export arrives as the module object under NodeNext.
@@ -21,7 +21,7 @@ async function validator() {
 
 describe('JsonReporter', () => {
   let dir: string;
-  let report: Record<string, unknown> & { checks: CheckResult[] };
+  let report: Record<string, unknown> & { checks: CheckResult[]; verdict: Verdict };
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'conformance-json-'));
@@ -39,14 +39,27 @@ describe('JsonReporter', () => {
     expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
   });
 
-  it('carries the format, the run, the totals and the exit code', () => {
+  it('carries the format, the run, the totals, the verdict and the exit code', () => {
     expect(report.format).toBe('conformance-report');
     expect(report.formatVersion).toBe(2);
     expect(report.run).toMatchObject({ target: 'staging', baseUrl: 'https://staging.example/v1', suiteVersion: '0.1.0', specVersion: '0.0.1', failOn: 'must' });
     expect(report.totals).toEqual({ passed: 3, failed: 1, warned: 2, skipped: 1, errored: 1, total: 8 });
     expect(report.exitCode).toBe(1);
     expect(report.sessionExchanges).toHaveLength(1);
-    expect(Object.keys(report)).toEqual(['format', 'formatVersion', 'run', 'totals', 'checks', 'sessionExchanges', 'exitCode']);
+    expect(Object.keys(report)).toEqual(['format', 'formatVersion', 'run', 'totals', 'verdict', 'checks', 'sessionExchanges', 'exitCode']);
+    expect(report.verdict).toMatchObject({ status: 'NOT CONFORMANT', failed: ['REQ-AUTH-08'], failedChecks: ['signing.reject.expired'], outOfReach: 5 });
+    expect(report.verdict.notExercised).toEqual([
+      {
+        id: 'REQ-SVC-01',
+        section: 'What the service does',
+        quote: expect.stringMatching(/^A client exchanges its client identifier/),
+        checks: [
+          { id: 'resources.accounts.list', outcome: 'skip', reason: 'fixtures.customerId is not set', remedy: 'see the skip reason' },
+          { id: 'webhooks.delivery.verify', outcome: 'error', reason: 'request to https://staging.example/v1/webhooks timed out\nafter 10000 ms', remedy: "see the check's error" },
+        ],
+        remedy: "see the skip reason; see the check's error",
+      },
+    ]);
   });
 
   it('keeps every check in order with its outcome, finding, skip reason, observations and exchanges', () => {

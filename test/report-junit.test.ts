@@ -113,6 +113,22 @@ describe('JunitReporter', () => {
     expect(xml).not.toMatch(/<testcase[^>]*>\s*<properties>/);
   });
 
+  it('puts the run\'s verdict on every testsuite, with each MUST requirement not exercised', () => {
+    const suites = xml.split('<testsuite ').slice(1);
+    expect(suites).toHaveLength(4);
+    for (const suite of suites) {
+      const properties = suite.slice(suite.indexOf('<properties>'), suite.indexOf('</properties>'));
+      expect(properties).toContain('<property name="verdict" value="NOT CONFORMANT"/>');
+      expect(properties).toContain('<property name="verdict.summary" value="NOT CONFORMANT: 1 MUST check failed, on 1 MUST requirement: REQ-AUTH-08; 1 more not exercised"/>');
+      expect(properties).toContain('<property name="verdict.failed" value="REQ-AUTH-08"/>');
+      expect(properties).toMatch(/<property name="verdict\.unexercised" value="REQ-SVC-01 &quot;A client exchanges[^"]*&quot; — resources\.accounts\.list skipped: fixtures\.customerId is not set; webhooks\.delivery\.verify errored: [^"]* → see the skip reason; see the check's error"\/>/);
+      expect(properties).toContain('<property name="failOn" value="must"/>');
+    }
+    const clean = buildJunitXml(sampleRunResult(sampleChecks().filter((c) => c.outcome === 'pass')));
+    expect(clean).toContain('<property name="verdict" value="CONFORMANT"/>');
+    expect(clean).toContain('<property name="verdict.unexercised" value=""/>');
+  });
+
   it('records INFO observations in system-out', () => {
     expect(testcase(xml, 'webhooks.key.format')).toContain('observations:\n  · key served as JWK (OKP/Ed25519) at data.key');
   });

@@ -36,7 +36,11 @@ export async function main(argv: string[]): Promise<void> {
     .option('--html <file>', 'write a self-contained HTML report for a reviewer')
     .option('--har <file>', 'write every exchange as HAR 1.2 (opens in browser devtools)')
     .option('--evidence <dir>', 'write a certification package: the reports, a manifest of digests, signed with the target\'s key')
-    .addOption(new Option('--fail-on <level>', 'which failures fail the run: must, or should (warnings too)').choices(['must', 'should']).default('must'))
+    .addOption(
+      new Option('--fail-on <levels>', 'comma-separated, what fails the run: must (a MUST failure; always), should (SHOULD warnings too), incomplete (an INCOMPLETE verdict too)')
+        .argParser(parseFailOn)
+        .default({ failOn: 'must', failOnIncomplete: false } satisfies FailOnPolicy, 'must'),
+    )
     .option('--expected-failures <file>', 'known deviations (JSON: {"expectedFailures": [{"id", "reason", "expires"}]}): listed failures do not fail the run, listed passes do')
     .option('--rerun-failed <report>', 'run only the checks that failed, warned or errored in this JSON report of an earlier run')
     .option('--long', 'also run checks that take long (token expiry after 60 minutes)', false)
@@ -149,6 +153,25 @@ function parseBudget(value: string): number {
   const ms = parseDuration(value);
   if (ms === undefined) throw new UserError(`--budget: "${value}" is not a duration; write it like 90s, 10m or 1h`, 2);
   return ms;
+}
+
+/** What `--fail-on` asks for: the check level whose failures fail the run, and whether an INCOMPLETE verdict does too. */
+export interface FailOnPolicy {
+  failOn: 'must' | 'should';
+  failOnIncomplete: boolean;
+}
+
+const FAIL_ON_TERMS = ['must', 'should', 'incomplete'] as const;
+
+/** "should,incomplete" → SHOULD warnings and an INCOMPLETE verdict fail the run; MUST failures always do. */
+export function parseFailOn(value: string): FailOnPolicy {
+  const terms = value.split(',').map((t) => t.trim().toLowerCase());
+  const unknown = terms.find((t) => !(FAIL_ON_TERMS as readonly string[]).includes(t));
+  if (unknown !== undefined) {
+    const what = unknown === '' ? `"${value}" has an empty item` : `"${unknown}" is not one of must, should, incomplete`;
+    throw new UserError(`--fail-on: ${what}; give a comma list of them, e.g. --fail-on should,incomplete`, 2);
+  }
+  return { failOn: terms.includes('should') ? 'should' : 'must', failOnIncomplete: terms.includes('incomplete') };
 }
 
 function parsePort(value: string): number {

@@ -2,6 +2,7 @@ import { run } from '../api.js';
 import { humanReporterForStdout } from '../report/human.js';
 import { failedIdsFromReport } from '../runner/rerun.js';
 import { suites } from '../../suites/index.js';
+import type { FailOnPolicy } from './main.js';
 
 export interface RunCommandOptions {
   target: string;
@@ -13,7 +14,8 @@ export interface RunCommandOptions {
   html?: string;
   har?: string;
   evidence?: string;
-  failOn: 'must' | 'should';
+  /** --fail-on, parsed (main.ts parseFailOn). */
+  failOn: FailOnPolicy;
   long: boolean;
   allowMutations: boolean;
   ussdMaxViews?: number;
@@ -29,7 +31,7 @@ export interface RunCommandOptions {
   rerunFailed?: string;
 }
 
-/** `conformance run`: returns the exit code (0 pass, 1 a check that fails the run failed). */
+/** `conformance run`: returns the exit code (0 pass, 1 a check that fails the run failed, or an INCOMPLETE verdict under --fail-on incomplete). */
 export async function runCommand(opts: RunCommandOptions): Promise<number> {
   let checkIds: string[] | undefined;
   if (opts.rerunFailed !== undefined) {
@@ -54,7 +56,7 @@ export async function runCommand(opts: RunCommandOptions): Promise<number> {
     html: opts.html,
     har: opts.har,
     evidence: opts.evidence,
-    failOn: opts.failOn,
+    ...opts.failOn,
     long: opts.long,
     allowMutations: opts.allowMutations,
     ussdMaxViews: opts.ussdMaxViews,

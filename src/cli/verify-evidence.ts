@@ -4,8 +4,9 @@ import { readFile } from 'node:fs/promises';
 import { relative, resolve, isAbsolute } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { parsePublicKey, verifyEvidence } from '../evidence/verify.js';
-import { MANIFEST } from '../evidence/package.js';
+import { MANIFEST, type EvidenceManifest } from '../evidence/package.js';
 import { visibleLine } from '../report/exchange-text.js';
+import { failOnText } from '../report/verdict-text.js';
 
 export interface VerifyEvidenceOptions {
   publicKey: string;
@@ -32,7 +33,18 @@ export async function verifyEvidenceCommand(dir: string, opts: VerifyEvidenceOpt
     out.write('note: the public key comes from the package itself: this shows the files are unchanged since signing, not who signed them; use the key the partner registered\n');
   }
   out.write(`${visibleLine(verdict.summary)}\n`);
+  // Only a verified manifest's verdict is worth reading: it is signed with the files it sums up.
+  if (verdict.ok && verdict.manifest) for (const text of runVerdictLines(verdict.manifest)) out.write(`${visibleLine(text)}\n`);
   return verdict.ok ? 0 : 1;
+}
+
+/** What the signed manifest says the run showed: its verdict with the fail-on policy, and what would exercise the rest. */
+function runVerdictLines(manifest: EvidenceManifest): string[] {
+  const v = manifest.verdict;
+  if (typeof v?.summary !== 'string') return ['verdict: not recorded (the package was made by a version of conformance before verdicts; report.json has the results)'];
+  const policy = manifest.failOn ? ` (fail-on ${failOnText({ failOn: manifest.failOn, failOnIncomplete: manifest.failOnIncomplete === true })})` : '';
+  const remedies = Array.isArray(v.notExercised) ? [...new Set(v.notExercised.flatMap((r) => String(r?.remedy).split('; ')))] : [];
+  return [`verdict: ${v.summary}${policy}`, ...(remedies.length > 0 ? [`  to exercise the rest: ${remedies.join('; ')}`] : [])];
 }
 
 function insideDir(dir: string, file: string): boolean {

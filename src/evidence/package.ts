@@ -5,12 +5,13 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as ed from '@noble/ed25519';
-import type { RunResult } from '../runner/types.js';
+import type { RunResult, VerdictStatus } from '../runner/types.js';
 import type { Reporter } from '../report/reporter.js';
 import { jsonReportText } from '../report/json.js';
 import { htmlReport } from '../report/html.js';
 import { buildJunitXml } from '../report/junit.js';
 import { harText } from '../report/har.js';
+import { verdictSummary } from '../report/verdict-text.js';
 import { publicKeyFromRaw } from '../http/keys.js';
 import { ConfigError } from '../errors.js';
 
@@ -32,8 +33,26 @@ export interface EvidenceManifest {
   /** The keyid the signature was made with, under the signature itself so it cannot be swapped. */
   keyId: string;
   createdAt: string;
+  /**
+   * The run's verdict and the fail-on policy its exit code followed, under the signature like the rest, so a reviewer
+   * reads what the run claims without trusting an unsigned summary. Absent in packages of versions before verdicts.
+   */
+  verdict?: ManifestVerdict;
+  failOn?: 'must' | 'should';
+  failOnIncomplete?: boolean;
   /** File name → SHA-256 (lower-case hex) of its exact bytes. */
   files: Record<string, string>;
+}
+
+/** The verdict as the manifest records it: report.json has it in full. */
+export interface ManifestVerdict {
+  status: VerdictStatus;
+  /** The verdict's one line, as the terminal report prints it. */
+  summary: string;
+  /** MUST requirements a check failed on. */
+  failed: string[];
+  /** MUST requirements not exercised, each with what to do. */
+  notExercised: Array<{ id: string; remedy: string }>;
 }
 
 /** The target's request-signing key: only the seed signs, and it is never written anywhere. */
@@ -107,6 +126,14 @@ export async function writeEvidence(dir: string, result: RunResult, signer: Evid
     baseUrl: result.run.baseUrl,
     keyId: signer.keyId,
     createdAt: now.toISOString(),
+    verdict: {
+      status: result.verdict.status,
+      summary: verdictSummary(result.verdict),
+      failed: [...result.verdict.failed],
+      notExercised: result.verdict.notExercised.map((r) => ({ id: r.id, remedy: r.remedy })),
+    },
+    failOn: result.run.failOn,
+    failOnIncomplete: result.run.failOnIncomplete ?? false,
     files,
   };
   const manifestBytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`, 'utf8');

@@ -5,12 +5,13 @@ import { requirementLine, sectionsOf } from './requirement-text.js';
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { CheckResult, Outcome, RunResult, SuiteTime } from '../runner/types.js';
+import type { CheckResult, Outcome, RunResult, SuiteTime, Verdict, VerdictStatus } from '../runner/types.js';
 import type { Reporter } from './reporter.js';
 import { concurrencyNote, exchangeSections, findingSections, formatDuration, visible, visibleLine, type Labelled } from './exchange-text.js';
 import { suiteTimesOf } from '../runner/suite-times.js';
 import { bySuite } from './by-suite.js';
 import { jsonReportText } from './json.js';
+import { failOnText, gapText, outOfReachNote, verdictSummary } from './verdict-text.js';
 
 export class HtmlReporter implements Reporter {
   constructor(private readonly filePath: string) {}
@@ -62,7 +63,7 @@ function anchor(check: CheckResult): string {
 /** The whole page. Deterministic for a given result (no clock, no randomness), so an evidence package hashes stably. */
 export function htmlReport(result: RunResult): string {
   const { run } = result;
-  const verdict = result.exitCode === 0 ? 'PASS' : 'FAIL';
+  const verdict = result.verdict.status;
   // A failure the server team listed as known (--expected-failures) is shown apart: it does not fail the run.
   const isKnown = (c: CheckResult) => c.expected?.status === 'expected';
   const findings = result.checks.filter((c) => needsAttention(c) && !isKnown(c));
@@ -72,6 +73,7 @@ export function htmlReport(result: RunResult): string {
   const body = [
     header(result, verdict),
     cleanup(run.cleanup ?? []),
+    section('verdict', 'Verdict', verdictDetails(result)),
     findings.length > 0
       ? section('findings', `Failures and warnings (${findings.length})`, findings.map(finding).join('\n'))
       : section('findings', 'Failures and warnings', '<p class="none">No check failed, warned or errored.</p>'),
@@ -106,13 +108,48 @@ function section(id: string, title: string, content: string): string {
   return `<section id="${id}">\n<h2>${escapeLine(title)}</h2>\n${content}\n</section>`;
 }
 
-function header(result: RunResult, verdict: 'PASS' | 'FAIL'): string {
+const VERDICT_CLASS: Record<VerdictStatus, string> = { CONFORMANT: 'conformant', 'NOT CONFORMANT': 'not-conformant', INCOMPLETE: 'incomplete' };
+
+/** Under the verdict word: why, in a few words, and the exit code the run's fail-on policy gave. */
+function because(result: RunResult): string {
+  const v = result.verdict;
+  const plural = (n: number) => `${n} MUST requirement${n === 1 ? '' : 's'}`;
+  const why =
+    v.status === 'CONFORMANT'
+      ? `all ${plural(v.mustRequirements)} exercised, none failed`
+      : v.status === 'NOT CONFORMANT'
+        ? `${v.failedChecks.length} MUST check${v.failedChecks.length === 1 ? '' : 's'} failed, on ${plural(v.failed.length)}`
+        : `${v.notExercised.length} of ${plural(v.mustRequirements)} not exercised, none failed`;
+  return `${why}; exit code ${result.exitCode} (fail-on ${failOnText(result.run)})`;
+}
+
+/** The verdict in full: its line, the failed requirements, and each one not exercised with why and what to do. */
+function verdictDetails(result: RunResult): string {
+  const v: Verdict = result.verdict;
+  const failed = v.failed.length > 0 ? `<p>Failed MUST requirements: ${v.failed.map((id) => `<code>${escapeLine(id)}</code>`).join(', ')}. The findings below show each failure.</p>` : '';
+  const rows = v.notExercised.map(
+    (r) => `<tr class="skip"><td><code>${escapeLine(r.id)}</code><div class="section">${escapeLine(r.section)}</div></td><td><blockquote>${escapeHtml(r.quote)}</blockquote></td><td><ul>${r.checks
+      .map((c) => `<li><code>${escapeLine(c.id)}</code> ${escapeHtml(gapText(c))}</li>`)
+      .join('')}</ul></td><td>${escapeHtml(r.remedy)}</td></tr>`,
+  );
+  const table =
+    rows.length === 0
+      ? ''
+      : `<h3>Not exercised (${rows.length}): MUST requirements this run did not test</h3>
+<p class="intro">A requirement is exercised when every MUST check citing it ran to a pass or a fail. These were not: a check was not selected, was skipped or errored.</p>
+<table class="unexercised">
+<thead><tr><th>requirement</th><th>the spec</th><th>checks and why</th><th>what to do</th></tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody>
+</table>`;
+  return `<p class="verdict-line ${VERDICT_CLASS[v.status]}">${escapeLine(verdictSummary(v))}</p>
+${failed}${table}
+<p class="note">${escapeLine(outOfReachNote(v))}.</p>`;
+}
+
+function header(result: RunResult, verdict: VerdictStatus): string {
   const { run, totals } = result;
-  const failing = result.checks.filter((c) => c.failsRun && needsAttention(c)).length;
-  const because =
-    verdict === 'PASS'
-      ? `no check that fails the run failed (fail-on ${run.failOn})`
-      : `${failing} check${failing === 1 ? '' : 's'} ${failing === 1 ? 'fails' : 'fail'} the run (fail-on ${run.failOn})`;
   const selection = run.selection.suites.join(', ') + (run.selection.grep !== undefined ? `; grep ${run.selection.grep}` : '');
   const counts: Array<[number, string, string]> = [
     [totals.passed, 'passed', 'pass'],
@@ -136,7 +173,7 @@ function header(result: RunResult, verdict: 'PASS' | 'FAIL'): string {
 <h1>Conformance report</h1>
 <p class="subtitle">Investment Service Interface ${escapeLine(run.specVersion)} · ${escapeLine(run.target)}</p>
 </div>
-<div class="verdict-box ${verdict.toLowerCase()}"><p class="verdict">${verdict}</p><p class="because">${escapeLine(because)}</p></div>
+<div class="verdict-box ${VERDICT_CLASS[verdict]}"><p class="verdict">${verdict}</p><p class="because">${escapeLine(because(result))}</p></div>
 </header>
 <dl class="summary">
 ${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('\n')}
@@ -290,9 +327,12 @@ h4 { margin: 14px 0 6px; font-size: 13px; color: var(--muted); }
 header { display: flex; justify-content: space-between; align-items: center; gap: 24px; flex-wrap: wrap; }
 .subtitle { margin: 4px 0 0; color: var(--muted); }
 .verdict-box { border-radius: 10px; padding: 10px 22px; text-align: center; border: 2px solid; }
-.verdict-box.pass { color: var(--pass); background: var(--pass-bg); }
-.verdict-box.fail { color: var(--fail); background: var(--fail-bg); }
-.verdict { margin: 0; font-size: 34px; font-weight: 800; letter-spacing: 0.08em; }
+.verdict-box.conformant { color: var(--pass); background: var(--pass-bg); }
+.verdict-box.not-conformant { color: var(--fail); background: var(--fail-bg); }
+.verdict-box.incomplete { color: var(--warn); background: var(--warn-bg); }
+.verdict { margin: 0; font-size: 30px; font-weight: 800; letter-spacing: 0.06em; }
+.verdict-line { font-weight: 700; } .verdict-line.conformant { color: var(--pass); } .verdict-line.not-conformant { color: var(--fail); } .verdict-line.incomplete { color: var(--warn); }
+table.unexercised ul { margin: 0; padding-left: 18px; } table.unexercised td:nth-child(4) { min-width: 15em; }
 .because { margin: 0; font-size: 13px; }
 dl.summary { display: grid; grid-template-columns: max-content minmax(0, 1fr) max-content minmax(0, 1fr); gap: 4px 18px; margin: 20px 0 0; padding: 14px 18px; background: #f9fafb; border: 1px solid #eaecf0; border-radius: 8px; }
 dl.summary dt { color: var(--muted); }

@@ -1,12 +1,13 @@
 // The terminal report. Results are printed from the RunResult at the end, in its stable order, so the output does not
 // depend on the order checks happened to finish in; only the progress line is live.
 import { Chalk, type ChalkInstance } from 'chalk';
-import type { CheckInfo, CheckResult, Outcome, RunResult, Totals } from '../runner/types.js';
+import type { CheckInfo, CheckResult, Outcome, RunResult, Totals, Verdict, VerdictStatus } from '../runner/types.js';
 import type { Reporter } from './reporter.js';
 import { concurrencyNote, findingSections, formatDuration, renderLabelled, textLines, visibleLine } from './exchange-text.js';
 import { sectionsOf } from './requirement-text.js';
 import { bySuite } from './by-suite.js';
 import { suiteTimesOf } from '../runner/suite-times.js';
+import { outOfReachNote, unexercisedLine, verdictSummary } from './verdict-text.js';
 
 /** Where the report goes: process.stdout, or anything with write() (tests pass a string sink). */
 export interface HumanOutput {
@@ -115,6 +116,7 @@ export function renderResults(result: RunResult, c: ChalkInstance, verbose: bool
   for (const problem of result.run.cleanup ?? []) lines.push(c.red.bold(`CLEAN-UP FAILED: ${visibleLine(problem)}`));
   const listed = expected.length > 0 ? c.dim(`; ${expected.length} of them expected (listed), not failing the run`) : '';
   lines.push(summaryLine(result.totals, c) + listed);
+  lines.push(...verdictLines(result.verdict, c));
   lines.push(...timeLines(result, c));
   return lines;
 }
@@ -156,6 +158,19 @@ function colourFor(check: CheckResult, c: ChalkInstance): (text: string) => stri
     case 'error':
       return c.magenta;
   }
+}
+
+/**
+ * The verdict after the totals, so a skipped MUST check never reads as a pass: the verdict line, then each MUST
+ * requirement the run did not exercise with why and what to do, then what no black-box test can reach.
+ */
+export function verdictLines(verdict: Verdict, c: ChalkInstance): string[] {
+  const colour: Record<VerdictStatus, (text: string) => string> = { CONFORMANT: c.green.bold, 'NOT CONFORMANT': c.red.bold, INCOMPLETE: c.yellow.bold };
+  return [
+    colour[verdict.status](visibleLine(verdictSummary(verdict))),
+    ...verdict.notExercised.map((r) => `${INDENT}${visibleLine(unexercisedLine(r))}`),
+    c.dim(outOfReachNote(verdict)),
+  ];
 }
 
 /**

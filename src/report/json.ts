@@ -4,7 +4,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Exchange, RecordedMessage } from '../http/exchange.js';
-import type { CheckResult, RunInfo, RunResult, Totals } from '../runner/types.js';
+import type { CheckResult, RunInfo, RunResult, Totals, Verdict } from '../runner/types.js';
 import type { Reporter } from './reporter.js';
 
 export const JSON_REPORT_FORMAT = 'conformance-report';
@@ -16,6 +16,7 @@ export interface JsonReport {
   formatVersion: typeof JSON_REPORT_FORMAT_VERSION;
   run: RunInfo;
   totals: Totals;
+  verdict: Verdict;
   checks: CheckResult[];
   sessionExchanges: Exchange[];
   exitCode: 0 | 1;
@@ -41,6 +42,7 @@ export function toJsonReport(result: RunResult): JsonReport {
     formatVersion: JSON_REPORT_FORMAT_VERSION,
     run: runInfo(result.run),
     totals: pick(result.totals, ['passed', 'failed', 'warned', 'skipped', 'errored', 'total']),
+    verdict: verdict(result.verdict),
     checks: result.checks.map(checkResult),
     sessionExchanges: result.sessionExchanges.map(exchange),
     exitCode: result.exitCode,
@@ -49,7 +51,7 @@ export function toJsonReport(result: RunResult): JsonReport {
 
 function runInfo(run: RunInfo): RunInfo {
   return {
-    ...pick(run, ['target', 'baseUrl', 'suiteVersion', 'specVersion', 'startedAt', 'finishedAt', 'durationMs', 'failOn', 'concurrency']),
+    ...pick(run, ['target', 'baseUrl', 'suiteVersion', 'specVersion', 'startedAt', 'finishedAt', 'durationMs', 'failOn', 'failOnIncomplete', 'concurrency']),
     ...(run.suites ? { suites: run.suites.map((t) => pick(t, ['suite', 'checks', 'wallMs', 'checkMs'])) } : {}),
     selection: {
       suites: [...run.selection.suites],
@@ -67,9 +69,25 @@ function checkResult(check: CheckResult): CheckResult {
     ...(check.note !== undefined ? { note: check.note } : {}),
     ...(check.finding ? { finding: pick(check.finding, ['message', 'expected', 'observed', 'exchangeSeq', 'cleanup', 'requirements']) } : {}),
     ...(check.skipReason !== undefined ? { skipReason: check.skipReason } : {}),
+    ...(check.skipRemedy !== undefined ? { skipRemedy: { ...check.skipRemedy } } : {}),
+    ...(check.budgetSpent !== undefined ? { budgetSpent: check.budgetSpent } : {}),
     observations: [...check.observations],
     ...(check.expected ? { expected: pick(check.expected, ['reason', 'expires', 'status']) } : {}),
     exchanges: check.exchanges.map(exchange),
+  };
+}
+
+function verdict(v: Verdict): Verdict {
+  return {
+    ...pick(v, ['status', 'mustRequirements', 'exercised']),
+    failed: [...v.failed],
+    failedChecks: [...v.failedChecks],
+    notExercised: v.notExercised.map((r) => ({
+      ...pick(r, ['id', 'section', 'quote']),
+      checks: r.checks.map((c) => pick(c, ['id', 'outcome', 'reason', 'remedy'])),
+      remedy: r.remedy,
+    })),
+    outOfReach: v.outOfReach,
   };
 }
 

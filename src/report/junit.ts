@@ -4,10 +4,11 @@ import { requirementLine } from './requirement-text.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import builderModule, { type Builder, type TestCase, type TestSuite } from 'junit-report-builder';
-import type { CheckResult, RunInfo, RunResult } from '../runner/types.js';
+import type { CheckResult, RunInfo, RunResult, Verdict } from '../runner/types.js';
 import type { Reporter } from './reporter.js';
 import { findingSections, formatExchange, renderLabelled, visible, visibleLine } from './exchange-text.js';
 import { bySuite } from './by-suite.js';
+import { failOnText, outOfReachNote, unexercisedLine, verdictSummary } from './verdict-text.js';
 
 // junit-report-builder is CommonJS: under NodeNext its default import is module.exports itself, the builder, while its
 // types describe an ES default export; take whichever is there.
@@ -31,7 +32,7 @@ export function buildJunitXml(result: RunResult): string {
   let errors = 0;
   for (const [name, checks] of bySuite(result.checks)) {
     const suite = b.testSuite();
-    fillSuite(suite, name, checks, result.run);
+    fillSuite(suite, name, checks, result.run, result.verdict);
     tests += suite.getTestCaseCount();
     failures += suite.getFailureCount();
     errors += suite.getErrorCount();
@@ -43,7 +44,7 @@ export function buildJunitXml(result: RunResult): string {
   return ['<?xml version="1.0" encoding="UTF-8"?>', root, ...suites, '</testsuites>', ''].join('\n');
 }
 
-function fillSuite(suite: TestSuite, name: string, checks: CheckResult[], run: RunInfo): void {
+function fillSuite(suite: TestSuite, name: string, checks: CheckResult[], run: RunInfo, verdict: Verdict): void {
   // When the suite started and how long it took on the clock: checks of several suites run at once, so the suite's
   // wall time, not its checks' times added up (reports of versions without start times fall back to the sum).
   const starts = checks.flatMap((c) => (c.startMs === undefined ? [] : [c.startMs]));
@@ -56,6 +57,15 @@ function fillSuite(suite: TestSuite, name: string, checks: CheckResult[], run: R
     .property('spec.version', xmlText(run.specVersion))
     .property('target', xmlText(run.target))
     .property('baseUrl', xmlText(run.baseUrl));
+  // The run's verdict on every testsuite (the only element junit-10.xsd gives properties), so a CI dashboard that shows
+  // one suite still shows that passing testcases are not the whole story when something was not exercised.
+  suite
+    .property('verdict', verdict.status)
+    .property('verdict.summary', xmlText(verdictSummary(verdict)))
+    .property('verdict.failed', verdict.failed.join(', '))
+    .property('verdict.unexercised', xmlText(verdict.notExercised.map(unexercisedLine).join(' | ')))
+    .property('verdict.outOfReach', xmlText(outOfReachNote(verdict)))
+    .property('failOn', failOnText(run));
   // junit-10.xsd allows <properties> only on <testsuite>, so each check's own properties are kept here, keyed by its id.
   for (const check of checks) {
     suite.property(`${check.id}.level`, check.level);

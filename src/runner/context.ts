@@ -2,7 +2,7 @@ import type { SignedClient, RequestSpec, HttpResponse, PreparedRequest } from '.
 import type { Exchange } from '../http/exchange.js';
 import type { Fixtures, FixtureName } from '../config/types.js';
 import { tokenRequest, revokeRequest, type Session } from './session.js';
-import type { CheckInfo, Finding } from './types.js';
+import type { CheckInfo, Finding, SkipRemedy } from './types.js';
 import { CheckFailed, CheckSkipped } from './outcomes.js';
 import type { WebhookReceiver } from '../receiver/receiver.js';
 import { stateChangedBy, UndeclaredSharedState, type SharedState } from './shared-state.js';
@@ -82,7 +82,7 @@ export class CheckContext {
   /** A fixture id, or a skip naming the missing fixture. */
   fixture(name: FixtureName): number {
     const value = this.fixtures[name];
-    if (value === undefined) this.skip(`fixture "${name}" is not configured for this target (fixtures.${name} in the config)`);
+    if (value === undefined) this.skip(`fixture "${name}" is not configured for this target (fixtures.${name} in the config)`, { kind: 'fixture', fixture: name });
     return value;
   }
 
@@ -91,8 +91,9 @@ export class CheckContext {
     throw new CheckFailed({ message, ...rest, ...(exchange ? { exchangeSeq: exchange.seq } : {}) });
   }
 
-  skip(reason: string): never {
-    throw new CheckSkipped(reason);
+  /** Ends the check as skipped; `remedy` when a setting of the run would let it run (the verdict says what to do). */
+  skip(reason: string, remedy?: SkipRemedy): never {
+    throw new CheckSkipped(reason, remedy);
   }
 
   /** Records an observation (INFO checks) shown in every report. */

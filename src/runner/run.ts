@@ -16,9 +16,11 @@ import { applyExpectedFailure, checkKnownIds, utcDay, type ExpectedFailure } fro
 import { Session } from './session.js';
 import { runScheduled } from './schedule.js';
 import { suiteTimes } from './suite-times.js';
+import { computeVerdict } from './verdict.js';
 import { startReceiver, type WebhookReceiver } from '../receiver/receiver.js';
-import type { CheckResult, Finding, Outcome, RunResult, Totals } from './types.js';
+import type { CheckResult, Finding, Outcome, RunResult, SkipRemedy, Totals } from './types.js';
 
+/** Which check failures fail the run: MUST failures only, or SHOULD warnings too. */
 export type FailOn = 'must' | 'should';
 
 export interface RunChecksOptions {
@@ -26,6 +28,8 @@ export interface RunChecksOptions {
   suites: SuiteDefinition[];
   selection?: Selection;
   failOn?: FailOn;
+  /** An INCOMPLETE verdict (MUST requirements not exercised) fails the run too (`--fail-on incomplete`). */
+  failOnIncomplete?: boolean;
   reporter?: Reporter;
   flags?: Partial<RunFlags>;
   /** Time limit of one check, in ms (default 60 s). */
@@ -109,6 +113,10 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
     const revokeProblem = await session.revoke();
     const cleanup = [...(revokeProblem ? [revokeProblem] : []), ...(receiver?.leftovers.values() ?? []), ...cleanupProblems];
     const finished = Date.now();
+    const selection = options.selection ?? {};
+    // Over the whole pack, not only the selected checks: what the run left out is what it did not test.
+    const verdict = computeVerdict({ pack: options.suites.flatMap((s) => s.checks.map(infoOf)), results, selection });
+    const failOnIncomplete = options.failOnIncomplete ?? false;
     const runResult: RunResult = {
       run: {
         target: target.name,
@@ -119,16 +127,18 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
         finishedAt: new Date(finished).toISOString(),
         durationMs: finished - started,
         failOn,
+        failOnIncomplete,
         concurrency,
         suites: suiteTimes(results),
-        selection: { suites: [...new Set(checks.map((c) => c.suite))], ...(options.selection?.grep ? { grep: options.selection.grep } : {}), ...(options.selection?.ids ? { ids: [...options.selection.ids] } : {}) },
+        selection: { suites: [...new Set(checks.map((c) => c.suite))], ...(selection.grep ? { grep: selection.grep } : {}), ...(selection.ids ? { ids: [...selection.ids] } : {}) },
         ...(cleanup.length > 0 ? { cleanup } : {}),
       },
       totals: totalsOf(results),
       checks: results,
       sessionExchanges,
+      verdict,
       // A run cut short by its budget did not check everything: it cannot pass.
-      exitCode: results.some((r) => r.failsRun) || budget.spent ? 1 : 0,
+      exitCode: results.some((r) => r.failsRun) || budget.spent || (failOnIncomplete && verdict.status === 'INCOMPLETE') ? 1 : 0,
     };
     await options.reporter?.onRunEnd(runResult);
     return runResult;
@@ -178,6 +188,8 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
   let outcome: Outcome = 'pass';
   let finding: Finding | undefined;
   let skipReason: string | undefined;
+  let skipRemedy: SkipRemedy | undefined;
+  let budgetSpent = false;
   let timer: NodeJS.Timeout | undefined;
   const left = deps.budget.deadline - started;
   const timeout = new Promise<never>((_, reject) => {
@@ -191,6 +203,7 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
     if (err instanceof CheckSkipped) {
       outcome = 'skip';
       skipReason = err.reason;
+      skipRemedy = err.remedy;
     } else if (err instanceof CheckFailed) {
       outcome = check.level === 'MUST' ? 'fail' : 'warn';
       finding = err.finding;
@@ -203,7 +216,10 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
       outcome = check.level === 'MUST' ? 'fail' : 'warn';
       finding = { message: `no usable response: ${err.message}`, observed: err.message, exchangeSeq: err.exchange.seq };
     } else if (err instanceof CheckTimeout || err instanceof BudgetSpent) {
-      if (err instanceof BudgetSpent) deps.budget.spent = true;
+      if (err instanceof BudgetSpent) {
+        deps.budget.spent = true;
+        budgetSpent = true;
+      }
       outcome = 'error';
       const late = await lateReport(body, Math.min(CHECK_CLEANUP_GRACE_MS, deps.timeoutMs, err instanceof BudgetSpent ? 2_000 : Infinity));
       finding = late ? { message: `${err.message}; after it: ${late.message}`, ...(late.cleanup ? { cleanup: true } : {}) } : { message: err.message };
@@ -233,6 +249,8 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
     outcome,
     ...(finding ? { finding } : {}),
     ...(skipReason ? { skipReason: redact(skipReason) } : {}),
+    ...(skipRemedy ? { skipRemedy } : {}),
+    ...(budgetSpent ? { budgetSpent } : {}),
     observations: ctx.observations.map(redact),
     exchanges: ctx.exchanges,
     startMs: started - deps.runStarted,
@@ -260,7 +278,7 @@ async function lateReport(body: Promise<void>, graceMs: number): Promise<Finding
 /** A check the budget left no time for: reported, not run. */
 function budgetSpentResult(check: CheckDefinition, budget: { budgetMs: number; spent: boolean }): CheckResult {
   budget.spent = true;
-  return { ...infoOf(check), outcome: 'error', finding: { message: new BudgetSpent(budget.budgetMs).message }, observations: [], exchanges: [], durationMs: 0, failsRun: false };
+  return { ...infoOf(check), outcome: 'error', finding: { message: new BudgetSpent(budget.budgetMs).message }, budgetSpent: true, observations: [], exchanges: [], durationMs: 0, failsRun: false };
 }
 
 class CheckTimeout extends Error {

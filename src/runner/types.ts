@@ -43,6 +43,13 @@ export interface CheckResult extends CheckInfo {
   finding?: Finding;
   /** Present for skip. */
   skipReason?: string;
+  /**
+   * Present for a skip whose way round the runner knows (a fixture to set, a flag to give): the verdict says what to do
+   * from it, never from the reason's text.
+   */
+  skipRemedy?: SkipRemedy;
+  /** The run's budget (--budget) ran out before this check could run or finish: an error, and the verdict says raise it. */
+  budgetSpent?: boolean;
   /** INFO observations and notes a passing check wants on record. */
   observations: string[];
   /** The exchanges this check made, in order. */
@@ -55,6 +62,9 @@ export interface CheckResult extends CheckInfo {
   /** Present when the check is listed in --expected-failures (src/runner/expected-failures.ts). */
   expected?: ExpectedFailureMark;
 }
+
+/** What lets a skipped check run: set `fixtures.<fixture>` in the target's config, or give --long / --allow-mutations. */
+export type SkipRemedy = { kind: 'fixture'; fixture: string } | { kind: 'long' } | { kind: 'allow-mutations' };
 
 /**
  * A check listed as a known deviation. expected: it failed as listed and does not fail the run. stale: it passed, so
@@ -74,7 +84,13 @@ export interface RunInfo {
   startedAt: string;
   finishedAt: string;
   durationMs: number;
+  /** Which warnings fail the run: `must` (MUST failures only) or `should` (SHOULD warnings too). */
   failOn: 'must' | 'should';
+  /**
+   * Whether an INCOMPLETE verdict fails the run too (`--fail-on incomplete`). Beside `failOn`, not in it, so readers of
+   * reports before it still read `failOn`. Absent in reports of versions before it.
+   */
+  failOnIncomplete?: boolean;
   /** How many checks could run at once (--concurrency). Absent in reports of versions before it. */
   concurrency?: number;
   /** Time per suite, in report order. Absent in reports of versions before it. */
@@ -109,6 +125,55 @@ export interface RunResult {
   checks: CheckResult[];
   /** Exchanges not tied to a check (the shared session's token). */
   sessionExchanges: Exchange[];
-  /** 0 when no check that fails the run failed, 1 otherwise. */
+  /** What the run shows of the server's conformance, and what it did not test (src/runner/verdict.ts). */
+  verdict: Verdict;
+  /**
+   * 1 when a check that fails the run failed, the run's budget was spent, or the verdict is INCOMPLETE under
+   * `--fail-on incomplete`; 0 otherwise. It follows failsRun, so a listed expected failure leaves it 0 even though the
+   * verdict is NOT CONFORMANT.
+   */
   exitCode: 0 | 1;
+}
+
+/**
+ * CONFORMANT: no MUST check failed and every MUST requirement was exercised. NOT CONFORMANT: a MUST check failed
+ * (listed in --expected-failures or not). INCOMPLETE: none failed, but some MUST requirements were not exercised.
+ */
+export type VerdictStatus = 'CONFORMANT' | 'NOT CONFORMANT' | 'INCOMPLETE';
+
+export interface Verdict {
+  status: VerdictStatus;
+  /** The MUST requirements the verdict speaks for: every one a MUST check of the suites cites, selected or not. */
+  mustRequirements: number;
+  /** How many of them every citing check ran to a pass or fail for. */
+  exercised: number;
+  /**
+   * The MUST requirements a MUST check failed on, in catalog order: those its finding names, else all the check cites
+   * (a check that does not say which of its requirements broke is taken at its word for all of them).
+   */
+  failed: string[];
+  /** The MUST checks that failed (an expected failure too; a stale entry's check passed), in report order. */
+  failedChecks: string[];
+  /** The MUST requirements not exercised (and not failed), in catalog order, each with why and what to do. */
+  notExercised: UnexercisedRequirement[];
+  /** MUST requirements of the catalog no check can test black-box (an exclusion, no check): `conformance coverage` lists them. */
+  outOfReach: number;
+}
+
+export interface UnexercisedRequirement {
+  id: string;
+  section: string;
+  quote: string;
+  /** The MUST checks citing it that did not run to a pass or fail. */
+  checks: UnexercisedCheck[];
+  /** What to do, each step once, in the checks' order. */
+  remedy: string;
+}
+
+export interface UnexercisedCheck {
+  id: string;
+  /** skip or error as the run reported it; not-selected when --suite, --grep or --rerun-failed left it out. */
+  outcome: 'skip' | 'error' | 'not-selected';
+  reason: string;
+  remedy: string;
 }

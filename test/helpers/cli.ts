@@ -1,5 +1,5 @@
 // Runs the compiled CLI the way a user does (`npm test` builds it first), with a hard limit so a hang fails the test.
-import { execFile } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/conformance.js', import.meta.url));
@@ -23,5 +23,24 @@ export function runCli(args: string[], options: { cwd?: string; env?: Record<str
         resolve({ code, stdout, stderr, ms: Date.now() - started });
       },
     );
+  });
+}
+
+/** Resolves with stdout once `pattern` appears in it; rejects when the process exits first or the deadline passes. */
+export function waitForOutput(child: ChildProcess, pattern: RegExp, deadlineMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`no ${pattern} within ${deadlineMs} ms; got: ${out}`)), deadlineMs);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (pattern.test(out)) {
+        clearTimeout(timer);
+        resolve(out);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before ${pattern}; got: ${out}`));
+    });
   });
 }

@@ -4,6 +4,7 @@ import { requirementRefs } from '../../src/spec/requirements.js';
 import type { Exchange, RecordedRequest, RecordedResponse } from '../../src/http/exchange.js';
 import type { CheckResult, RunResult, Totals } from '../../src/runner/types.js';
 import { suiteTimes } from '../../src/runner/suite-times.js';
+import { computeVerdict } from '../../src/runner/verdict.js';
 
 export const BASE_URL = 'https://staging.example/v1';
 
@@ -219,6 +220,8 @@ export function sampleRunResult(checks: CheckResult[] = sampleChecks()): RunResu
         jsonResponse(200, '{"accessToken":"[redacted]"}'),
       ),
     ],
+    // The pack is the sample's checks: the verdict speaks for what they cite.
+    verdict: computeVerdict({ pack: checks, results: checks }),
     exitCode: checks.some((c) => c.failsRun && c.outcome !== 'pass' && c.outcome !== 'skip') ? 1 : 0,
   };
 }
