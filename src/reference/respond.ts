@@ -75,14 +75,17 @@ export function notFound(): HttpError {
   return new HttpError(404, 'Not Found');
 }
 
-/** Writes a reply; every body is JSON with `content-type: application/json` (none for 204/304). */
+/**
+ * Writes a reply; every body is JSON with `content-type: application/json` (none for 204/304). A reply that names its
+ * own `content-type` keeps it: only the fault catalog does, to label JSON otherwise.
+ */
 export function send(res: ServerResponse, reply: Reply, method: string): void {
   const headers: Record<string, string> = { ...reply.headers };
   // A string body lets node:http send head and body in one write instead of a writev of two buffers.
   let payload: string | undefined;
   if (reply.body !== undefined && reply.status !== 204 && reply.status !== 304) {
     payload = JSON.stringify(reply.body);
-    headers['content-type'] = 'application/json';
+    headers['content-type'] ??= 'application/json';
     headers['content-length'] = String(Buffer.byteLength(payload, 'utf8'));
   } else {
     headers['content-length'] = '0';

@@ -65,14 +65,48 @@ function contentNote(res: HttpResponse): string {
   if (encoding && encoding.toLowerCase() !== 'identity') {
     return `; the body is ${encoding}-encoded (Content-Encoding: ${encoding}) although the request accepted no encoding, and it is not decompressed`;
   }
-  const type = res.header('content-type')?.split(';')[0]?.trim();
+  const type = mediaTypeOf(res);
   if (type === undefined) return '; the response has no Content-Type';
-  return /^application\/([a-z0-9.+-]*\+)?json$/i.test(type) ? '' : `; the response is ${type}, not application/json`;
+  return isJsonMediaType(type) ? '' : `; the response is ${type}, not application/json`;
+}
+
+/** The media type of a response's Content-Type, without its parameters (charset…); undefined when there is none. */
+export function mediaTypeOf(res: HttpResponse): string | undefined {
+  return res.header('content-type')?.split(';')[0]?.trim();
+}
+
+/** application/json or a structured-syntax +json type (RFC 6839), in any case. */
+export function isJsonMediaType(type: string): boolean {
+  return /^application\/([a-z0-9.+-]*\+)?json$/i.test(type);
+}
+
+export interface SchemaOptions {
+  /** Where `value` sits in the body ("data", "" for the body itself): problems are named by that path. */
+  path: string;
+  /** The spec table the schema stands for. */
+  table: string;
+  /**
+   * Fields whose problems another check judges ("one cause, one failure"): recorded as seen on the way, never failed.
+   * `'all'` reads the whole value leniently. Problems of the value itself (not an object) are always judged.
+   */
+  othersJudge?: readonly string[] | 'all';
+  /** Which check judges the fields left to others, for the observation. */
+  judgedBy?: string;
 }
 
 /** Validates against schemas/<schema>.schema.json; a failure names the field path and the spec table. */
-export function expectSchema(ctx: CheckContext, res: HttpResponse, value: unknown, schema: string, opts: { path: string; table: string }): void {
-  const problems = validateAgainst(schema, value, opts.path);
+export function expectSchema(ctx: CheckContext, res: HttpResponse, value: unknown, schema: string, opts: SchemaOptions): void {
+  const all = validateAgainst(schema, value, opts.path);
+  const leftToOthers = (path: string) => {
+    const field = fieldOf(path, opts.path);
+    return field !== undefined && (opts.othersJudge === 'all' || (opts.othersJudge ?? []).includes(field));
+  };
+  const seen = all.filter((p) => leftToOthers(p.path));
+  if (seen.length > 0) {
+    const listed = seen.slice(0, 5).map((p) => `${p.path} ${p.message}`).join('; ');
+    ctx.observe(`also seen here, judged by ${opts.judgedBy ?? 'the checks of that table'}: ${opts.table} in ${res.exchange.request.method} ${pathOf(res)}: ${listed}`);
+  }
+  const problems = all.filter((p) => !leftToOthers(p.path));
   if (problems.length === 0) return;
   const listed = problems.slice(0, 5).map((p) => `${p.path} ${p.message}`).join('; ');
   ctx.fail(`${opts.table}: ${listed}${problems.length > 5 ? ` (+${problems.length - 5} more)` : ''}`, {
@@ -119,6 +153,18 @@ export function readEnvelope(ctx: CheckContext, res: HttpResponse): Record<strin
   return env;
 }
 
+/** The members of `value` that break its schema (a field the GET showed wrong, met again, is the same defect). */
+export function invalidFields(value: unknown, schema: string): string[] {
+  return [...new Set(validateAgainst(schema, value).flatMap((p) => fieldOf(p.path, '') ?? []))];
+}
+
+/** The member of the validated value a problem path names (`data.status` → `status`); undefined for the value itself. */
+function fieldOf(problemPath: string, root: string): string | undefined {
+  const rest = root === '' ? problemPath : problemPath.startsWith(`${root}.`) ? problemPath.slice(root.length + 1) : undefined;
+  if (rest === undefined || rest === '(root)') return undefined;
+  return /^[^.[]+/.exec(rest)?.[0];
+}
+
 function pathOf(res: HttpResponse): string {
   try {
     const u = new URL(res.exchange.request.url);
@@ -132,4 +178,20 @@ function pathOf(res: HttpResponse): string {
 export function expectErrorBody(ctx: CheckContext, res: HttpResponse): void {
   const body = expectJson(ctx, res);
   expectSchema(ctx, res, body, 'error', { path: '', table: 'Error body' });
+}
+
+/** The error body when it is one: a JSON object with code and message both strings. */
+export function errorBodyOf(res: HttpResponse): { code: string; message: string } | undefined {
+  const parsed = parseJson(res.text);
+  if (!parsed.ok || validateAgainst('error', parsed.value).length > 0) return undefined;
+  return parsed.value as { code: string; message: string };
+}
+
+/**
+ * The error body as a check that does not judge it meets it: a body that is not `{code, message}` breaks requirements
+ * the resources checks own (REQ-ERR-01, REQ-ERRB-01/02), so it is recorded as seen on the way, never failed.
+ */
+export function noteErrorBody(ctx: CheckContext, res: HttpResponse): void {
+  if (errorBodyOf(res) !== undefined) return;
+  ctx.observe(`also seen here, judged by resources.errors.body: the ${res.status} answer to ${res.exchange.request.method} ${pathOf(res)} has no error body {code, message}: ${describeResponse(res)}`);
 }

@@ -1,7 +1,8 @@
 // Faults of the resource endpoints: wrong shapes, wrong objects, leaks between customers, crashes on bad input and
 // updates that do not do what they say. All are middleware, so the routes stay the strict implementation.
-import { nowSeconds, type Middleware, type RequestContext, type RouteDef } from '../context.js';
-import { fail, ok, okList, type PageMeta } from '../respond.js';
+import { nowSeconds, type Middleware, type RequestContext, type RouteDef, type ServerState } from '../context.js';
+import { HttpError, fail, ok, okList, type PageMeta, type Reply } from '../respond.js';
+import { parseCustomerUpdate } from '../routes/customers.js';
 import { STATUSES, type Status } from '../store.js';
 import type { FaultDefinition } from './types.js';
 import { isRoute, mapData, rewriteSuccess, without } from './reply-rewrites.js';
@@ -13,6 +14,9 @@ const byIdGet = (route: RouteDef, m: string) => m === 'GET' && BY_ID_PATHS.has(r
 const of = (...paths: string[]) => (route: RouteDef, m: string) => m === 'GET' && paths.includes(route.path);
 const accountReads = of('/accounts', '/accounts/:accountId');
 const transactionReads = of('/transactions', '/transactions/:transactionId');
+/** The routes of "Customers", "Accounts", "Instruments", "Assets" and "Transactions". */
+const resourceRoute = (route: RouteDef) => /^\/(customers|accounts|instruments|assets|transactions)(\/|$)/.test(route.path);
+const ussdRoute = (route: RouteDef) => route.path.startsWith('/ussd/');
 const REQUIRED_QUERY: Record<string, string> = { '/accounts': 'customerId', '/transactions': 'customerId', '/instruments': 'investmentType' };
 const ANNOUNCED_TYPES = ['COMMODITY', 'BONDS', 'LOCAL_STOCKS', 'FOREIGN_EXCHANGE', 'CRYPTO'];
 const INTEGER = /^-?[0-9]+$/;
@@ -37,26 +41,66 @@ function leakingCustomer(fixtures: { customerId: number; otherCustomerId: number
   return requested === fixtures.otherCustomerId ? fixtures.customerId : fixtures.otherCustomerId;
 }
 
+/**
+ * The first page of a customer's list carries one item of another customer in place of its last: counts, limits and
+ * the createdAt order stay as they were (the item takes the place's createdAt), so only the isolation shows.
+ */
 const listFilterLeak: Middleware = async (ctx, state, route, next) => {
   const reply = await next();
   if (ctx.method !== 'GET' || (route.path !== '/accounts' && route.path !== '/transactions')) return reply;
   if (reply.status !== 200 && reply.status !== 404) return reply;
   const requested = Number(ctx.query.get('customerId'));
   const other = leakingCustomer(state.store.fixtures, requested);
-  const leaked: unknown[] = route.path === '/accounts' ? state.store.accountsOf(other) : state.store.transactionsOf(other);
+  const leaked: Array<{ createdAt: number; updatedAt: number }> = route.path === '/accounts' ? state.store.accountsOf(other) : state.store.transactionsOf(other);
   if (reply.status === 404) return okList(leaked, { ...emptyMeta(), currentCount: leaked.length, totalCount: leaked.length });
-  const body = reply.body as { data: unknown[]; meta: PageMeta };
-  const meta = { ...body.meta, currentCount: body.meta.currentCount + leaked.length, totalCount: body.meta.totalCount + leaked.length };
-  return { ...reply, body: { ...body, data: [...body.data, ...leaked], meta } };
+  const body = reply.body as { data: Item[]; meta: PageMeta };
+  const page = ctx.query.get('page');
+  if ((page !== null && Number(page) !== 0) || body.data.length === 0 || leaked.length === 0) return reply;
+  const last = body.data[body.data.length - 1]!;
+  const stranger = { ...leaked[0]!, createdAt: last.createdAt, updatedAt: last.updatedAt };
+  return { ...reply, body: { ...body, data: [...body.data.slice(0, -1), stranger] } };
 };
+
+/** A request without Authorization that the auth layer refused is served anyway on the routes `when` selects. */
+function servedWithoutToken(when: (route: RouteDef) => boolean, asClient: (ctx: RequestContext, state: ServerState) => void = () => undefined): Middleware {
+  return async (ctx, state, route, next) => {
+    const reply = await next();
+    const hasAuthorization = ctx.headers.some(([n]) => n.toLowerCase() === 'authorization');
+    if (reply.status !== 401 || hasAuthorization || route.auth === 'client-credentials' || !when(route)) return reply;
+    asClient(ctx, state);
+    try {
+      return await route.handler(ctx, state);
+    } catch (e) {
+      if (e instanceof HttpError) return e.toReply();
+      throw e;
+    }
+  };
+}
+
+/** Rewrites the error replies (status in `statuses`) of the routes `when` selects. */
+function rewriteError(statuses: readonly number[], when: (route: RouteDef, method: string) => boolean, rewrite: (reply: Reply) => Reply): Middleware {
+  return async (ctx, _state, route, next) => {
+    const reply = await next();
+    return statuses.includes(reply.status) && when(route, ctx.method) ? rewrite(reply) : reply;
+  };
+}
+
+function messageOf(reply: Reply): string {
+  const body = reply.body as { message?: unknown } | undefined;
+  return typeof body?.message === 'string' ? body.message : 'Bad Request';
+}
 
 export const resourceFaults: FaultDefinition[] = [
   {
     name: 'resources.customer-status-unknown',
     suite: 'resources',
     breaks: ['REQ-CUST-04', 'REQ-STATE-01'],
-    description: 'a customer is returned with status "DELETED"',
-    middleware: rewriteSuccess(customerGet, (r) => mapData(r, (c) => ({ ...c, status: 'DELETED' }))),
+    description: 'the fixture customer is returned with status "DELETED" (a soft-deleted customer, in a state the enum does not have)',
+    async middleware(ctx, state, route, next) {
+      const reply = await next();
+      if (reply.status !== 200 || !customerGet(route, ctx.method) || Number(ctx.params.customerId) !== state.store.fixtures.customerId) return reply;
+      return mapData(reply, (c) => ({ ...c, status: 'DELETED' }));
+    },
   },
   {
     name: 'resources.envelope-code-number',
@@ -70,11 +114,7 @@ export const resourceFaults: FaultDefinition[] = [
     suite: 'resources',
     breaks: ['REQ-ERR-02', 'REQ-HDR-03', 'REQ-AUTH-01', 'REQ-SVC-09'],
     description: 'a request without Authorization is served as if it were authenticated',
-    async middleware(ctx, state, route, next) {
-      const reply = await next();
-      const hasAuthorization = ctx.headers.some(([n]) => n.toLowerCase() === 'authorization');
-      return reply.status === 401 && !hasAuthorization && route.auth !== 'client-credentials' ? route.handler(ctx, state) : reply;
-    },
+    middleware: servedWithoutToken(() => true),
   },
   {
     name: 'resources.error-body-missing',
@@ -202,7 +242,7 @@ export const resourceFaults: FaultDefinition[] = [
     name: 'resources.list-filter-leak',
     suite: 'resources',
     breaks: ['REQ-ACCTEP-02', 'REQ-TXNEP-01', 'REQ-ACCT-03', 'REQ-TXN-03', 'REQ-ACCTEP-04', 'REQ-TXNEP-03', 'REQ-ERR-03'],
-    description: "a customer's accounts and transactions lists (even of an unknown customer) also carry another customer's",
+    description: "the first page of a customer's accounts and transactions carries another customer's item in place of its last (a cache keyed by the wrong customer); the lists of an unknown customer are another's",
     middleware: listFilterLeak,
   },
   {
@@ -268,5 +308,128 @@ export const resourceFaults: FaultDefinition[] = [
       if (typeof id !== 'number' || typeof status !== 'string' || (STATUSES as readonly string[]).includes(status) || !state.store.hasCustomer(id)) return reply;
       return ok(state.store.updateCustomer(id, { status: status as Status }, nowSeconds(state)));
     },
+  },
+  {
+    name: 'resources.validation-error-shape',
+    suite: 'resources',
+    breaks: ['REQ-ERR-01', 'REQ-ERRB-01', 'REQ-ERRB-02'],
+    description: 'validation failures (400) of the resource endpoints come as {"error": "…"}, the validation framework\'s own shape',
+    middleware: rewriteError([400], resourceRoute, (r) => ({ ...r, body: { error: messageOf(r) } })),
+  },
+  {
+    name: 'resources.unauthorized-message-text',
+    suite: 'resources',
+    breaks: ['REQ-ERR-02'],
+    description: 'every 401 says "Invalid token" instead of "Unauthorized"',
+    middleware: rewriteError([401], () => true, (r) => fail(401, 'Invalid token', r.headers)),
+  },
+  {
+    name: 'resources.not-found-message-text',
+    suite: 'resources',
+    breaks: ['REQ-ERR-03'],
+    description: 'GET /customers/{id} of a customer that does not exist says "No such customer" instead of "Not Found"',
+    middleware: rewriteError([404], customerGet, (r) => fail(404, 'No such customer', r.headers)),
+  },
+  {
+    name: 'resources.customer-update-unknown-accepted',
+    suite: 'resources',
+    breaks: ['REQ-CUSTEP-08', 'REQ-ERR-03'],
+    description: 'PUT /customers for a customer that does not exist answers 200 with the body as the customer (an UPDATE that matched no row, unnoticed); nothing is stored',
+    async middleware(ctx, state, route, next) {
+      const reply = await next();
+      if (!customerPut(route, ctx.method) || reply.status !== 404) return reply;
+      const body = jsonBody(ctx);
+      const now = nowSeconds(state);
+      return body && Number.isSafeInteger(body.customerId) ? ok({ ...body, createdAt: now, updatedAt: now }) : reply;
+    },
+  },
+  {
+    name: 'resources.customer-update-id-unchecked',
+    suite: 'resources',
+    breaks: ['REQ-CUSTEP-05'],
+    description: 'PUT /customers with a body that is not JSON, or without an integer customerId, answers 500 (it reaches the database unchecked)',
+    async middleware(ctx, _state, route, next) {
+      const reply = await next();
+      if (!customerPut(route, ctx.method) || reply.status !== 400) return reply;
+      const body = jsonBody(ctx);
+      return body === undefined || !Number.isSafeInteger(body.customerId) ? fail(500) : reply;
+    },
+  },
+  {
+    name: 'resources.reference-id-conflict-accepted',
+    suite: 'resources',
+    breaks: ['REQ-CUST-05'],
+    description: "PUT /customers stores a referenceId that another customer holds (no unique constraint on the column)",
+    async middleware(ctx, state, route, next) {
+      const reply = await next();
+      if (!customerPut(route, ctx.method) || reply.status !== 409) return reply;
+      const body = jsonBody(ctx);
+      if (body === undefined) return reply;
+      const { customerId, patch } = parseCustomerUpdate(body);
+      return ok(state.store.updateCustomer(customerId, patch, nowSeconds(state)));
+    },
+  },
+  {
+    name: 'resources.reference-id-duplicated',
+    suite: 'resources',
+    breaks: ['REQ-CUST-05'],
+    description: "the other fixture customer shows the fixture customer's referenceId (an import that did not keep it unique)",
+    async middleware(ctx, state, route, next) {
+      const reply = await next();
+      const { customerId, otherCustomerId } = state.store.fixtures;
+      if (reply.status !== 200 || !customerGet(route, ctx.method) || Number(ctx.params.customerId) !== otherCustomerId) return reply;
+      const shared = state.store.getCustomer(customerId)?.referenceId;
+      return shared === undefined ? reply : mapData(reply, (c) => ({ ...c, referenceId: shared }));
+    },
+  },
+  {
+    name: 'resources.account-listed-twice',
+    suite: 'resources',
+    breaks: ['REQ-ACCT-02'],
+    description: "a page of a customer's accounts shows its first account again in place of its last (a join that repeats a row)",
+    middleware: rewriteSuccess(isRoute('/accounts', 'GET'), (r) => {
+      const body = r.body as { data: Item[] };
+      return body.data.length < 2 ? r : { ...r, body: { ...body, data: [...body.data.slice(0, -1), body.data[0]!] } };
+    }),
+  },
+  {
+    name: 'resources.asset-timestamps-millis',
+    suite: 'resources',
+    breaks: ['REQ-ASSET-13', 'REQ-ASSET-14'],
+    description: 'GET /assets/{id} gives createdAt and updatedAt in milliseconds since 1970, not seconds',
+    middleware: rewriteSuccess(isRoute('/assets/:assetId', 'GET'), (r) =>
+      mapData(r, (a) => ({ ...a, createdAt: (a.createdAt as number) * 1000, updatedAt: (a.updatedAt as number) * 1000 })),
+    ),
+  },
+  {
+    name: 'resources.json-as-text-plain',
+    suite: 'resources',
+    breaks: ['REQ-HDR-02'],
+    description: 'the resource endpoints send their JSON answers (successes and errors) as Content-Type text/plain; charset=utf-8',
+    async middleware(_ctx, _state, route, next) {
+      const reply = await next();
+      return resourceRoute(route) && reply.body !== undefined ? { ...reply, headers: { ...reply.headers, 'content-type': 'text/plain; charset=utf-8' } } : reply;
+    },
+  },
+  {
+    name: 'resources.ussd-no-token-served',
+    suite: 'resources',
+    breaks: ['REQ-USSD-02', 'REQ-HDR-03', 'REQ-AUTH-01', 'REQ-SVC-09', 'REQ-ERR-02'],
+    description: 'the USSD views are served to a request without Authorization (a phone gateway route left open)',
+    middleware: servedWithoutToken(ussdRoute),
+  },
+  {
+    name: 'resources.webhook-key-no-token-served',
+    suite: 'resources',
+    breaks: ['REQ-WHKEP-01', 'REQ-HDR-03', 'REQ-AUTH-01', 'REQ-SVC-09', 'REQ-ERR-02'],
+    description: 'GET /webhooks/key is served without Authorization, to the client X-Client-Id names ("the key is public anyway")',
+    middleware: servedWithoutToken(
+      (route) => route.path === '/webhooks/key',
+      (ctx, state) => {
+        const id = ctx.headers.find(([n]) => n.toLowerCase() === 'x-client-id')?.[1];
+        const client = id === undefined ? undefined : state.clients.get(id);
+        if (client !== undefined) ctx.client = client;
+      },
+    ),
   },
 ];
