@@ -14,12 +14,13 @@ import type { CheckContext } from '../src/runner/context.js';
 import { expectJson, expectStatus, expectSuccess, expectRejection, describeResponse } from '../src/runner/expect.js';
 import { validateAgainst } from '../src/schemas.js';
 import { revokeRequest, tokenRecordOf, tokenRequest } from '../src/runner/session.js';
-import type { HttpResponse, RequestSpec } from '../src/http/client.js';
+import { dropHeader, type HttpResponse, type RequestSpec } from '../src/http/client.js';
 import { nowSeconds } from '../src/http/signature.js';
 import { expectNoToken, readProbe, tokenIn, withTokens, type IssuedToken } from '../src/runner/checks-auth.js';
-import { customerBody, customerDifferences, isSuccess, readCustomer, readCustomerOrSkip, restoreCustomer, type CustomerSnapshot } from '../src/runner/negative.js';
+import { coveredComponents, customerBody, customerDifferences, isSuccess, readCustomer, readCustomerOrSkip, restoreCustomer, type CustomerSnapshot } from '../src/runner/negative.js';
 
 const TOKEN_TTL_SECONDS = 3600;
+const CLOCK_SLACK_SECONDS = 24 * 3600;
 
 function recordField(ctx: CheckContext, issued: IssuedToken, field: string, expected: string): unknown {
   const value = issued.record[field];
@@ -201,6 +202,45 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
             exchange: issued.res.exchange,
           });
         }
+      });
+    },
+  }),
+  defineCheck({
+    id: 'auth.token.timestamps',
+    title: 'the token record\'s createdAt and updatedAt are Unix times in seconds, near the time of issue',
+    level: 'MUST',
+    requirements: ['REQ-TOKEN-11', 'REQ-TOKEN-12'],
+    async run(ctx) {
+      await withTokens(ctx, async (jar) => {
+        const asked = nowSeconds();
+        const issued = await jar.issue();
+        for (const field of ['createdAt', 'updatedAt']) {
+          const value = recordField(ctx, issued, field, `${field}, a Unix time`);
+          // A day either way: no clock is that far off, and a token handed out again may be up to an hour old. A time
+          // in milliseconds is a thousand times too large; one counted from another origin misses by years.
+          if (typeof value !== 'number' || !Number.isInteger(value) || Math.abs(value - asked) > CLOCK_SLACK_SECONDS) {
+            ctx.fail(`${field} is ${JSON.stringify(value)}, not a Unix time in seconds near ${asked} (when the token was asked for)`, {
+              expected: `${field}: Unix seconds within a day of ${asked}`,
+              observed: describeResponse(issued.res),
+              exchange: issued.res.exchange,
+            });
+          }
+        }
+      });
+    },
+  }),
+  defineCheck({
+    id: 'auth.token.missing-digest',
+    title: 'a token request without Content-Digest gives no token',
+    level: 'MUST',
+    requirements: ['REQ-HDR-08', 'REQ-TOKEP-03'],
+    async run(ctx) {
+      await withTokens(ctx, async (jar) => {
+        const spec = tokenSpec(ctx);
+        // Signed without content-digest, then the header dropped: the signature is valid for the request as sent.
+        const components = (await coveredComponents(ctx, spec)).filter((c) => c !== 'content-digest');
+        const res = await ctx.send({ ...spec, sign: { components }, tamper: (req) => dropHeader(req, 'Content-Digest') });
+        await expectNoToken(ctx, jar, res, `${NO_TOKEN}: right credentials, signed, but the form body has no Content-Digest`);
       });
     },
   }),

@@ -39,6 +39,8 @@ describe('new faults of tokens and signing', () => {
     ['auth.token-id-per-client', 'auth.token.unique'],
     ['auth.idempotency-key-optional', 'auth.idempotency.required'],
     ['auth.revoke-unsigned-accepted', 'auth.revoke.unsigned'],
+    ['auth.token-timestamps-milliseconds', 'auth.token.timestamps'],
+    ['auth.token-digest-optional', 'auth.token.missing-digest'],
     ['signing.expires-optional', 'signing.reject.missing-parameters'],
     ['signing.digest-any-algorithm', 'signing.reject.digest-algorithm'],
     ['signing.query-not-covered-accepted', 'signing.reject.query-not-covered'],

@@ -98,6 +98,13 @@ export const authFaults: FaultDefinition[] = [
     middleware: rewriteSuccess(tokenReply, (r) => mapData(r, (rec) => ({ ...rec, trustedIps: (rec.trustedIps as string[]).join(',') }))),
   },
   {
+    name: 'auth.token-timestamps-milliseconds',
+    suite: 'auth',
+    breaks: ['REQ-TOKEN-11', 'REQ-TOKEN-12'],
+    description: 'the token record\'s createdAt and updatedAt are in milliseconds',
+    middleware: rewriteSuccess(tokenReply, (r) => mapData(r, (rec) => ({ ...rec, createdAt: Number(rec.createdAt) * 1000, updatedAt: Number(rec.updatedAt) * 1000 }))),
+  },
+  {
     name: 'auth.token-id-per-client',
     suite: 'auth',
     breaks: ['REQ-TOKEN-02'],
@@ -174,6 +181,13 @@ export const authFaults: FaultDefinition[] = [
     breaks: ['REQ-TOKEP-03', 'REQ-HDR-04', 'REQ-HDR-05'],
     description: 'the token request is not required to be signed: the right credentials alone give a token',
     middleware: acceptWhen((ctx, route) => isTokenRoute(route.path) && !hasSignatureHeaders(ctx), relaxPolicy({ verifySignatures: false })),
+  },
+  {
+    name: 'auth.token-digest-optional',
+    suite: 'auth',
+    breaks: ['REQ-HDR-08', 'REQ-TOKEP-03'],
+    description: 'a token request without Content-Digest is served; a digest that is sent is still compared',
+    middleware: acceptWhen((ctx, route) => isTokenRoute(route.path) && headerValue(ctx.headers, 'content-digest') === undefined, relaxPolicy({ verifyContentDigest: false })),
   },
   {
     name: 'auth.token-digest-not-checked',
