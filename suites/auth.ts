@@ -16,11 +16,13 @@ import { validateAgainst } from '../src/schemas.js';
 import { revokeRequest, tokenRecordOf, tokenRequest } from '../src/runner/session.js';
 import { dropHeader, type HttpResponse, type RequestSpec } from '../src/http/client.js';
 import { nowSeconds } from '../src/http/signature.js';
-import { expectNoToken, readProbe, tokenIn, withTokens, type IssuedToken } from '../src/runner/checks-auth.js';
+import { expectNoToken, readProbe, tokenIn, withTokens, type IssuedToken, type TokenJar } from '../src/runner/checks-auth.js';
 import { coveredComponents, customerBody, customerDifferences, isSuccess, readCustomer, readCustomerOrSkip, restoreCustomer, type CustomerSnapshot } from '../src/runner/negative.js';
 
 const TOKEN_TTL_SECONDS = 3600;
 const CLOCK_SLACK_SECONDS = 24 * 3600;
+const NO_TOKEN = 'a rejection (any 4xx) and no token';
+const RUN_TOKEN_AGAIN = "the server answered a new token request with the run's own token; revoking it would end the session of every later check";
 
 function recordField(ctx: CheckContext, issued: IssuedToken, field: string, expected: string): unknown {
   const value = issued.record[field];
@@ -74,15 +76,24 @@ function expectTokenRecord(ctx: CheckContext, res: HttpResponse, record: Record<
   });
 }
 
+/**
+ * A fresh token of the check's own that a correct read accepts, to revoke: never the run's (a server may hand that out
+ * again), and a skip when a fresh token does not work to begin with (auth.use.read-endpoints reports that).
+ */
+async function workingToken(ctx: CheckContext, jar: TokenJar, sign?: RequestSpec['sign']): Promise<string> {
+  const { token } = await jar.issue();
+  if (await jar.isRunToken(token)) ctx.skip(RUN_TOKEN_AGAIN);
+  const before = await ctx.send({ ...readProbe(ctx), token, sign });
+  if (!isSuccess(before)) ctx.skip(`the fresh token was not accepted to begin with (${describeResponse(before)}); auth.use.read-endpoints reports it`);
+  return token;
+}
+
 /** After a PUT of the customer's own values: a change is recorded, and undone. */
 async function observeUnchanged(ctx: CheckContext, before: CustomerSnapshot): Promise<void> {
   const { snapshot: after } = await readCustomer(ctx, before.customerId);
   const changed = after ? customerDifferences(before, after) : [];
   if (changed.length > 0) ctx.observe(`the customer changed although its own values were sent (${changed.join('; ')}); ${await restoreCustomer(ctx, before)}`);
 }
-
-const NO_TOKEN = 'a rejection (any 4xx) and no token';
-const RUN_TOKEN_AGAIN = "the server answered a new token request with the run's own token; revoking it would end the session of every later check";
 
 export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
   // ---- issuing ------------------------------------------------------------------------------------------------
@@ -447,16 +458,14 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     requirements: ['REQ-LIFE-02', 'REQ-TOKEP-07', 'REQ-TOKEP-08', 'REQ-AUTH-04', 'REQ-ERR-02'],
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
-        const { token } = await jar.issue();
-        if (await jar.isRunToken(token)) ctx.skip(RUN_TOKEN_AGAIN);
         const probe = readProbe(ctx);
         // A server that takes any bearer token cannot show that it stopped taking this one.
         const never = await ctx.send({ ...probe, token: randomBytes(32).toString('base64url') });
         if (isSuccess(never)) ctx.skip(`a never-issued token was accepted as well (${never.status}), so whether revocation ends a token cannot be told; auth.use.unknown-token reports it`);
-        // Signed a second earlier than any later request: the request after revocation never repeats this one's
-        // signature, so a server that remembers verified signatures (signing's concern) cannot answer it from memory.
-        const before = await ctx.send({ ...probe, token, sign: { created: nowSeconds() - 1 } });
-        if (!isSuccess(before)) ctx.skip(`the fresh token was not accepted to begin with (${describeResponse(before)}); auth.use.read-endpoints reports it`);
+        // Shown working by a request signed a second earlier than any later one: the request after revocation never
+        // repeats its signature, so a server that remembers verified signatures (signing's concern) cannot answer it
+        // from memory.
+        const token = await workingToken(ctx, jar, { created: nowSeconds() - 1 });
         const revoked = await jar.revoke(token);
         ctx.observe(`POST /oauth/revoke answered ${revoked.status}`);
         const after = await ctx.send({ ...probe, token });
@@ -472,11 +481,8 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     requirements: ['REQ-TOKEP-08', 'REQ-HDR-04', 'REQ-HDR-05'],
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
-        const { token } = await jar.issue();
-        if (await jar.isRunToken(token)) ctx.skip(RUN_TOKEN_AGAIN);
+        const token = await workingToken(ctx, jar);
         const probe = readProbe(ctx);
-        const before = await ctx.send({ ...probe, token });
-        if (!isSuccess(before)) ctx.skip(`the fresh token was not accepted to begin with (${describeResponse(before)}); auth.use.read-endpoints reports it`);
         // Everything a revocation carries (the token, X-Client-Id, the idempotency key) but Signature and Signature-Input.
         const res = await ctx.send({ ...revokeRequest(token), sign: false });
         const after = await ctx.send({ ...probe, token });
