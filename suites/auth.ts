@@ -3,20 +3,26 @@
 // Levels: MUST where the spec states the rule (a field and its type, Bearer, the 60-minute TTL, both scopes, the
 // credentials the token request carries, the headers every request carries, 401 for a missing or unknown token);
 // SHOULD where the rule is the only reasonable reading (organization.clientId is the caller's id, a JSON token body is
-// refused, revoking one token leaves the others alone); INFO where the spec says "not shown" or "unresolved".
+// refused, revoking one token leaves the others alone, a mutating request without an idempotency header is refused);
+// INFO where the spec says "not shown" or "unresolved".
 //
 // Every token a check obtains is revoked before the check ends (TokenJar), also when the check fails.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { defineCheck, defineSuite } from '../src/runner/check.js';
 import type { CheckContext } from '../src/runner/context.js';
-import { expectJson, expectSchema, expectStatus, expectSuccess, expectRejection, describeResponse } from '../src/runner/expect.js';
-import { tokenRecordOf, tokenRequest } from '../src/runner/session.js';
-import type { RequestSpec } from '../src/http/client.js';
-import { expectNoToken, readProbe, tokenIn, withTokens, type IssuedToken } from '../src/runner/checks-auth.js';
-import { customerBody, customerDifferences, isSuccess, readCustomer, readCustomerOrSkip, restoreCustomer } from '../src/runner/negative.js';
+import { expectJson, expectStatus, expectSuccess, expectRejection, describeResponse } from '../src/runner/expect.js';
+import { validateAgainst } from '../src/schemas.js';
+import { revokeRequest, tokenRecordOf, tokenRequest } from '../src/runner/session.js';
+import { dropHeader, type HttpResponse, type RequestSpec } from '../src/http/client.js';
+import { nowSeconds } from '../src/http/signature.js';
+import { expectNoToken, readProbe, tokenIn, withTokens, type IssuedToken, type TokenJar } from '../src/runner/checks-auth.js';
+import { coveredComponents, customerBody, customerDifferences, isSuccess, readCustomer, readCustomerOrSkip, restoreCustomer, type CustomerSnapshot } from '../src/runner/negative.js';
 
 const TOKEN_TTL_SECONDS = 3600;
+const CLOCK_SLACK_SECONDS = 24 * 3600;
+const NO_TOKEN = 'a rejection (any 4xx) and no token';
+const RUN_TOKEN_AGAIN = "the server answered a new token request with the run's own token; revoking it would end the session of every later check";
 
 function recordField(ctx: CheckContext, issued: IssuedToken, field: string, expected: string): unknown {
   const value = issued.record[field];
@@ -44,14 +50,56 @@ function wrongSecret(secret: string): string {
   return `${secret.slice(0, -1)}${last === 'A' ? 'B' : 'A'}`;
 }
 
-const NO_TOKEN = 'a rejection (any 4xx) and no token';
-const RUN_TOKEN_AGAIN = "the server answered a new token request with the run's own token; revoking it would end the session of every later check";
+/** Rows of the token record that a check of their own judges (presence included): auth.token.issued leaves them to it. */
+const OWNED_FIELDS: Record<string, string> = {
+  tokenType: 'auth.token.type-bearer',
+  scope: 'auth.token.scope',
+  trustedIps: 'auth.token.trusted-ips',
+  expiresIn: 'auth.expiry.expires-in',
+};
+
+/**
+ * The record against the "Auth token record" table, except the rows OWNED_FIELDS names: a defect in one of those fails
+ * its own check and is only recorded here (one cause, one failure).
+ */
+function expectTokenRecord(ctx: CheckContext, res: HttpResponse, record: Record<string, unknown>, path: string): void {
+  const fieldOf = (problem: string) => (path === '' ? problem : problem.slice(path.length + 1)).split(/[.[]/)[0]!;
+  const problems = validateAgainst('token-record', record, path);
+  const owned = problems.filter((p) => OWNED_FIELDS[fieldOf(p.path)] !== undefined);
+  for (const p of owned) ctx.observe(`also seen here, judged by ${OWNED_FIELDS[fieldOf(p.path)]}: ${p.path} ${p.message}`);
+  const own = problems.filter((p) => !owned.includes(p));
+  if (own.length === 0) return;
+  ctx.fail(`Auth token record: ${own.slice(0, 5).map((p) => `${p.path} ${p.message}`).join('; ')}${own.length > 5 ? ` (+${own.length - 5} more)` : ''}`, {
+    expected: `${path || 'the body'} matches the spec's "Auth token record" table`,
+    observed: describeResponse(res),
+    exchange: res.exchange,
+  });
+}
+
+/**
+ * A fresh token of the check's own that a correct read accepts, to revoke: never the run's (a server may hand that out
+ * again), and a skip when a fresh token does not work to begin with (auth.use.read-endpoints reports that).
+ */
+async function workingToken(ctx: CheckContext, jar: TokenJar, sign?: RequestSpec['sign']): Promise<string> {
+  const { token } = await jar.issue();
+  if (await jar.isRunToken(token)) ctx.skip(RUN_TOKEN_AGAIN);
+  const before = await ctx.send({ ...readProbe(ctx), token, sign });
+  if (!isSuccess(before)) ctx.skip(`the fresh token was not accepted to begin with (${describeResponse(before)}); auth.use.read-endpoints reports it`);
+  return token;
+}
+
+/** After a PUT of the customer's own values: a change is recorded, and undone. */
+async function observeUnchanged(ctx: CheckContext, before: CustomerSnapshot): Promise<void> {
+  const { snapshot: after } = await readCustomer(ctx, before.customerId);
+  const changed = after ? customerDifferences(before, after) : [];
+  if (changed.length > 0) ctx.observe(`the customer changed although its own values were sent (${changed.join('; ')}); ${await restoreCustomer(ctx, before)}`);
+}
 
 export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
   // ---- issuing ------------------------------------------------------------------------------------------------
   defineCheck({
     id: 'auth.token.issued',
-    title: 'valid client credentials give a Bearer token with the full token record',
+    title: 'valid client credentials give a token whose record carries every field of the table',
     level: 'MUST',
     requirements: ['REQ-SVC-01', 'REQ-TOKEN-01', 'REQ-TOKEN-02', 'REQ-TOKEN-03', 'REQ-TOKEN-05', 'REQ-TOKEN-09', 'REQ-TOKEN-11', 'REQ-TOKEN-12', 'REQ-LIFE-01', 'REQ-TOKEP-01', 'REQ-TOKEP-02', 'REQ-TOKEP-04', 'REQ-TOKEP-05'],
     async run(ctx) {
@@ -65,7 +113,31 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
         if (!record) {
           return ctx.fail('no token in the answer', { expected: 'a token record, with or without the {data, code, message} envelope', observed: describeResponse(res), exchange: res.exchange });
         }
-        expectSchema(ctx, res, record.record, 'token-record', { path: record.enveloped ? 'data' : '', table: 'Auth token record' });
+        expectTokenRecord(ctx, res, record.record, record.enveloped ? 'data' : '');
+      });
+    },
+  }),
+  defineCheck({
+    id: 'auth.token.unique',
+    title: 'two different tokens carry two different tokenIds',
+    level: 'MUST',
+    requirements: ['REQ-TOKEN-02'],
+    async run(ctx) {
+      await withTokens(ctx, async (jar) => {
+        const first = await jar.issue();
+        const second = await jar.issue();
+        // One token per client, handed out again, is a reading the suite accepts (auth.token.response-shape and the
+        // TokenJar cope with it): the same token may well keep its tokenId.
+        if (first.token === second.token) return ctx.observe('both token requests were answered with the same token: one token per client, so one tokenId');
+        const a = recordField(ctx, first, 'tokenId', 'a tokenId');
+        const b = recordField(ctx, second, 'tokenId', 'a tokenId');
+        if (JSON.stringify(a) === JSON.stringify(b)) {
+          ctx.fail(`two different tokens both carry tokenId ${JSON.stringify(a)}`, {
+            expected: 'a tokenId of its own for each token: "Unique access token identifier"',
+            observed: `first answer: ${describeResponse(first.res)}; second answer: ${describeResponse(second.res)}`,
+            exchange: second.res.exchange,
+          });
+        }
       });
     },
   }),
@@ -141,6 +213,45 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
             exchange: issued.res.exchange,
           });
         }
+      });
+    },
+  }),
+  defineCheck({
+    id: 'auth.token.timestamps',
+    title: 'the token record\'s createdAt and updatedAt are Unix times in seconds, near the time of issue',
+    level: 'MUST',
+    requirements: ['REQ-TOKEN-11', 'REQ-TOKEN-12'],
+    async run(ctx) {
+      await withTokens(ctx, async (jar) => {
+        const asked = nowSeconds();
+        const issued = await jar.issue();
+        for (const field of ['createdAt', 'updatedAt']) {
+          const value = recordField(ctx, issued, field, `${field}, a Unix time`);
+          // A day either way: no clock is that far off, and a token handed out again may be up to an hour old. A time
+          // in milliseconds is a thousand times too large; one counted from another origin misses by years.
+          if (typeof value !== 'number' || !Number.isInteger(value) || Math.abs(value - asked) > CLOCK_SLACK_SECONDS) {
+            ctx.fail(`${field} is ${JSON.stringify(value)}, not a Unix time in seconds near ${asked} (when the token was asked for)`, {
+              expected: `${field}: Unix seconds within a day of ${asked}`,
+              observed: describeResponse(issued.res),
+              exchange: issued.res.exchange,
+            });
+          }
+        }
+      });
+    },
+  }),
+  defineCheck({
+    id: 'auth.token.missing-digest',
+    title: 'a token request without Content-Digest gives no token',
+    level: 'MUST',
+    requirements: ['REQ-HDR-08', 'REQ-TOKEP-03'],
+    async run(ctx) {
+      await withTokens(ctx, async (jar) => {
+        const spec = tokenSpec(ctx);
+        // Signed without content-digest, then the header dropped: the signature is valid for the request as sent.
+        const components = (await coveredComponents(ctx, spec)).filter((c) => c !== 'content-digest');
+        const res = await ctx.send({ ...spec, sign: { components }, tamper: (req) => dropHeader(req, 'Content-Digest') });
+        await expectNoToken(ctx, jar, res, `${NO_TOKEN}: right credentials, signed, but the form body has no Content-Digest`);
       });
     },
   }),
@@ -347,16 +458,43 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     requirements: ['REQ-LIFE-02', 'REQ-TOKEP-07', 'REQ-TOKEP-08', 'REQ-AUTH-04', 'REQ-ERR-02'],
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
-        const { token } = await jar.issue();
-        if (await jar.isRunToken(token)) ctx.skip(RUN_TOKEN_AGAIN);
         const probe = readProbe(ctx);
-        const before = await ctx.send({ ...probe, token });
-        if (!isSuccess(before)) ctx.skip(`the fresh token was not accepted to begin with (${describeResponse(before)}); auth.use.read-endpoints reports it`);
+        // A server that takes any bearer token cannot show that it stopped taking this one.
+        const never = await ctx.send({ ...probe, token: randomBytes(32).toString('base64url') });
+        if (isSuccess(never)) ctx.skip(`a never-issued token was accepted as well (${never.status}), so whether revocation ends a token cannot be told; auth.use.unknown-token reports it`);
+        // Shown working by a request signed a second earlier than any later one: the request after revocation never
+        // repeats its signature, so a server that remembers verified signatures (signing's concern) cannot answer it
+        // from memory.
+        const token = await workingToken(ctx, jar, { created: nowSeconds() - 1 });
         const revoked = await jar.revoke(token);
         ctx.observe(`POST /oauth/revoke answered ${revoked.status}`);
         const after = await ctx.send({ ...probe, token });
         expectStatus(ctx, after, 401, '401 Unauthorized: the token was revoked just before');
         jar.forget(token);
+      });
+    },
+  }),
+  defineCheck({
+    id: 'auth.revoke.unsigned',
+    title: 'an unsigned POST /oauth/revoke is rejected, and the token keeps working',
+    level: 'MUST',
+    requirements: ['REQ-TOKEP-08', 'REQ-HDR-04', 'REQ-HDR-05'],
+    async run(ctx) {
+      await withTokens(ctx, async (jar) => {
+        const token = await workingToken(ctx, jar);
+        const probe = readProbe(ctx);
+        // Everything a revocation carries (the token, X-Client-Id, the idempotency key) but Signature and Signature-Input.
+        const res = await ctx.send({ ...revokeRequest(token), sign: false });
+        const after = await ctx.send({ ...probe, token });
+        if (after.status === 401) jar.forget(token);
+        expectRejection(ctx, res, 'a rejection (any 4xx): POST /oauth/revoke without Signature and Signature-Input');
+        if (after.status === 401) {
+          ctx.fail(`${res.status}, yet the token was revoked: it is refused (401) afterwards`, {
+            expected: 'the rejected revocation changes nothing: the token keeps working',
+            observed: describeResponse(after),
+            exchange: after.exchange,
+          });
+        }
       });
     },
   }),
@@ -436,6 +574,29 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     },
   }),
 
+  // ---- idempotency --------------------------------------------------------------------------------------------
+  defineCheck({
+    id: 'auth.idempotency.required',
+    title: 'a mutating request without any idempotency header (the token request, PUT /customers) is refused',
+    level: 'SHOULD',
+    uses: ['mutable-customer'],
+    requirements: ['REQ-HDR-12'],
+    async run(ctx) {
+      const NONE = 'neither X-Idempotency-Key nor X-Idempotency-Id';
+      await withTokens(ctx, async (jar) => {
+        const res = await ctx.send(tokenSpec(ctx, { idempotencyKey: null }));
+        await expectNoToken(ctx, jar, res, `${NO_TOKEN}: right credentials, signed, but ${NONE}`);
+      });
+      const customerId = ctx.fixtures.mutableCustomerId;
+      if (customerId === undefined) return ctx.observe('PUT /customers not tried: fixtures.mutableCustomerId is not configured');
+      const before = await readCustomerOrSkip(ctx, customerId);
+      // The customer's current values: accepted or not, nothing changes.
+      const res = await ctx.send({ method: 'PUT', path: '/customers', body: customerBody(before), contentType: 'application/json', idempotencyKey: null });
+      await observeUnchanged(ctx, before);
+      expectRejection(ctx, res, `a rejection (any 4xx): PUT /customers, signed, with ${NONE}`);
+    },
+  }),
+
   // ---- open points (INFO) -------------------------------------------------------------------------------------
   defineCheck({
     id: 'auth.idempotency.id-spelling',
@@ -460,9 +621,7 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
           ? `PUT /customers with X-Idempotency-Id and no X-Idempotency-Key was accepted (${res.status})`
           : `PUT /customers with X-Idempotency-Id and no X-Idempotency-Key was refused: ${describeResponse(res)}`,
       );
-      const { snapshot: after } = await readCustomer(ctx, customerId);
-      const changed = after ? customerDifferences(before, after) : [];
-      if (changed.length > 0) ctx.observe(`the customer changed although its own values were sent (${changed.join('; ')}); ${await restoreCustomer(ctx, before)}`);
+      await observeUnchanged(ctx, before);
     },
   }),
   defineCheck({

@@ -13,7 +13,7 @@
 // signature covers the ordered components listed in Signature-Input"), since a server that accepts it does not check
 // signatures at all. SHOULD when the rejection rests on verifier policy, RFC 9421 practice the spec points to:
 // a future `created`, coverage of every carried header and of the target, label pairing, @path + @query for the target.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { defineCheck, defineSuite } from '../src/runner/check.js';
 import type { CheckContext } from '../src/runner/context.js';
 import { describeResponse, expectRejection, expectSuccess } from '../src/runner/expect.js';
@@ -21,6 +21,7 @@ import { dropHeader, type HttpResponse, type RequestSpec } from '../src/http/cli
 import { generateEd25519 } from '../src/http/keys.js';
 import { headerValue, setHeader } from '../src/http/message.js';
 import { nowSeconds } from '../src/http/signature.js';
+import type { SignatureParam } from '../src/http/signature-base.js';
 import { tokenRequest } from '../src/runner/session.js';
 import { tokenIn, withTokens } from '../src/runner/checks-auth.js';
 import {
@@ -29,11 +30,13 @@ import {
   customerBody,
   customerDifferences,
   inSpecOrder,
+  isRejection,
   isSuccess,
   readCustomer,
   readCustomerOrSkip,
   readWebhook,
   relabelSignature,
+  signedBody,
   replaceBody,
   restoreCustomer,
   restoreWebhook,
@@ -78,6 +81,9 @@ function otherReadPath(ctx: CheckContext): string {
   if (f.transactionId !== undefined) return `/transactions/${f.transactionId}`;
   return ctx.skip('needs a second readable resource: configure fixtures.otherCustomerId (or accountId, assetId, transactionId)');
 }
+
+/** The subscriptions of the webhook signing.reject.post-body-tampered asks for, should a faulty server create it. */
+const QUIET = ['WEBHOOK.CREATED'];
 
 const INSTRUMENTS: RequestSpec = { method: 'GET', path: '/instruments', query: { investmentType: 'INTERNATIONAL_STOCKS', limit: 1 } };
 
@@ -242,6 +248,39 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     },
   }),
   defineCheck({
+    id: 'signing.reject.missing-parameters',
+    title: 'a signature whose Signature-Input lacks keyid, created or expires is rejected',
+    level: 'MUST',
+    requirements: ['REQ-HDR-05', 'REQ-AUTH-07'],
+    explain: {
+      sends: 'GET /customers/{customerId} three times, each validly signed over every component but with one of keyid, created and expires left out of Signature-Input',
+      passes: 'any 4xx to each: the spec\'s Signature-Input format names all three',
+      fails: 'a 2xx to any (without expires a captured request can be replayed forever; without keyid nothing names the key) or a 5xx',
+    },
+    async run(ctx) {
+      const now = nowSeconds();
+      const params: SignatureParam[] = [
+        ['keyid', ctx.target.keyId],
+        ['created', now],
+        ['expires', now + 300],
+      ];
+      const served: Array<{ left: string; res: HttpResponse }> = [];
+      for (const [left] of params) {
+        const res = await ctx.send({ ...customerRead(ctx), sign: { params: params.filter(([name]) => name !== left) } });
+        if (!isRejection(res)) served.push({ left, res });
+      }
+      const first = served[0];
+      if (first) {
+        ctx.fail(`${served.map((s) => `without ${s.left}: ${s.res.status}`).join('; ')}`, {
+          expected: `${REJECTED} to each: Signature-Input is "sig1=(…);keyid=…;created=…;expires=…", and a signature without one of them is not in that format`,
+          observed: describeResponse(first.res),
+          exchange: first.res.exchange,
+          requirements: served.some((s) => s.left === 'keyid') ? ['REQ-HDR-05', 'REQ-AUTH-07'] : ['REQ-HDR-05'],
+        });
+      }
+    },
+  }),
+  defineCheck({
     id: 'signing.reject.label-mismatch',
     title: 'a request whose Signature and Signature-Input carry different labels is rejected',
     level: 'SHOULD',
@@ -352,6 +391,18 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     },
   }),
 
+  defineCheck({
+    id: 'signing.reject.query-not-covered',
+    title: 'a request with a query whose signature covers @path but neither @query nor @target-uri is rejected',
+    level: 'SHOULD',
+    requirements: ['REQ-HDR-18'],
+    async run(ctx) {
+      const components = (await coveredComponents(ctx, INSTRUMENTS)).filter((c) => c !== '@target-uri' && c !== '@query');
+      const res = await ctx.send({ ...INSTRUMENTS, sign: { components } });
+      expectRejection(ctx, res, `${REJECTED}: the request has a query, the signature covers (${components.join(' ')}): it would be valid with any query`);
+    },
+  }),
+
   // ---- bodies and digests --------------------------------------------------------------------------------------
   defineCheck({
     id: 'signing.reject.body-tampered',
@@ -402,6 +453,35 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     },
   }),
   defineCheck({
+    id: 'signing.reject.digest-algorithm',
+    title: 'a PUT whose Content-Digest is sha-256 (right for the body, signed) instead of sha-512 is rejected',
+    level: 'SHOULD',
+    uses: ['mutable-customer'],
+    requirements: ['REQ-HDR-09'],
+    async run(ctx) {
+      const before = await readCustomerOrSkip(ctx, ctx.fixture('mutableCustomerId'));
+      const body = customerBody(before);
+      const digest = `sha-256=:${createHash('sha256').update(body, 'utf8').digest('base64')}:`;
+      const res = await ctx.send({ method: 'PUT', path: '/customers', ...signedBody(body, 'application/json', digest) });
+      await expectPutRejectedAndHarmless(ctx, before, res, `${REJECTED}: Content-Digest is ${digest.slice(0, 20)}…: the body's digest, but not the sha-512 the spec names`);
+    },
+  }),
+  defineCheck({
+    id: 'signing.reject.digest-not-covered',
+    title: 'a PUT whose signature leaves out the Content-Digest it carries is rejected',
+    level: 'SHOULD',
+    uses: ['mutable-customer'],
+    requirements: ['REQ-HDR-18'],
+    async run(ctx) {
+      const before = await readCustomerOrSkip(ctx, ctx.fixture('mutableCustomerId'));
+      const spec = putCurrent(before);
+      // The digest is right for the body, but unsigned: anyone on the path could change body and digest together.
+      const components = (await coveredComponents(ctx, spec)).filter((c) => c !== 'content-digest');
+      const res = await ctx.send({ ...spec, sign: { components } });
+      await expectPutRejectedAndHarmless(ctx, before, res, `${REJECTED}: the request carries Content-Digest, the signature covers only (${components.join(' ')})`);
+    },
+  }),
+  defineCheck({
     id: 'signing.reject.post-body-tampered',
     title: 'a POST /webhooks whose body (and digest) were changed after signing is rejected, and nothing is applied',
     level: 'MUST',
@@ -414,16 +494,18 @@ export default defineSuite('signing', 'Request signatures and content digests', 
       }
       if (before.kind === 'some') ctx.observe('a webhook was configured before: a 4xx may also be the refusal of a second creation, so this check proves less here than on a client without one');
       const nonce = randomUUID().slice(0, 8);
-      // .invalid never resolves (RFC 6761): should the server accept, it can deliver nothing anywhere.
-      const signed = { url: `https://conformance.invalid/signed-${nonce}`, subscriptions: ['ALL'] };
-      const tampered = { url: `https://conformance.invalid/tampered-${nonce}`, subscriptions: ['ALL'] };
+      // .invalid never resolves (RFC 6761): should the server accept, it can deliver nothing anywhere. Subscribed to
+      // its own creation only, which cannot recur while it exists: the server then queues nothing more for it, where
+      // every event of the run would otherwise wait in line, delivery after failing delivery, before the receiver's.
+      const signed = { url: `https://conformance.invalid/signed-${nonce}`, subscriptions: QUIET };
+      const tampered = { url: `https://conformance.invalid/tampered-${nonce}`, subscriptions: QUIET };
       const res = await ctx.send({ method: 'POST', path: '/webhooks', json: signed, tamper: (req) => replaceBody(req, JSON.stringify(tampered), { digest: true }) });
       const after = await readWebhook(ctx);
       const changed = after.kind === 'some' && (before.kind !== 'some' || after.url !== before.url);
       if (changed || isSuccess(res)) {
         let cleanup: string;
         if (before.kind === 'some') cleanup = await restoreWebhook(ctx, before);
-        else if (after.kind === 'some') cleanup = `THE CLIENT NOW HAS A WEBHOOK (url ${after.url}) THAT THIS RUN CANNOT REMOVE: the interface has no DELETE and there was none before; remove it by hand`;
+        else if (after.kind === 'some') cleanup = `THE CLIENT NOW HAS A WEBHOOK (url ${after.url}, subscribed to ${JSON.stringify(QUIET)} only) THAT THIS RUN CANNOT REMOVE: the interface has no DELETE and there was none before; remove it by hand`;
         else cleanup = `GET /webhooks afterwards answered ${describeResponse(after.res)}; there was no webhook before`;
         ctx.fail(changed ? `${res.status}, and the tampered body was applied: the webhook url is now ${after.kind === 'some' ? after.url : '?'}; ${cleanup}` : `${res.status}: the server accepted the request; ${cleanup}`, {
           expected: `${REJECTED}: the body says url ${tampered.url}, the signed digest was of url ${signed.url}; and no webhook change`,

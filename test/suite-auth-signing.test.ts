@@ -56,7 +56,7 @@ describe('auth and signing suites', () => {
     ['auth.client-id-not-required', ['auth.use.no-client-id']],
     ['auth.missing-authorization-403', ['auth.use.no-authorization']],
     ['signing.expired-accepted', ['signing.reject.expired']],
-    ['signing.keyid-ignored', ['signing.reject.unknown-keyid']],
+    ['signing.keyid-ignored', ['signing.reject.unknown-keyid', 'signing.reject.missing-parameters']],
     ['signing.malformed-input-crash', ['signing.reject.malformed-signature-input']],
     ['signing.label-mismatch-accepted', ['signing.reject.label-mismatch']],
     ['signing.digest-optional', ['signing.reject.missing-digest']],
@@ -91,7 +91,7 @@ describe('auth and signing suites', () => {
       expect(put.finding?.message).toMatch(/the tampered body was applied: firstName .*; customer \d+ was restored \(PUT answered 200\)$/);
       expect(local.server.store.getCustomer(customerId)).toMatchObject({ firstName: before?.firstName, lastName: before?.lastName });
       const post = result.checks.find((c) => c.id === 'signing.reject.post-body-tampered')!;
-      expect(post.finding?.message).toMatch(/THE CLIENT NOW HAS A WEBHOOK \(url https:\/\/conformance\.invalid\/tampered-[0-9a-f]+\) THAT THIS RUN CANNOT REMOVE/);
+      expect(post.finding?.message).toMatch(/THE CLIENT NOW HAS A WEBHOOK \(url https:\/\/conformance\.invalid\/tampered-[0-9a-f]+, subscribed to \["WEBHOOK\.CREATED"\] only\) THAT THIS RUN CANNOT REMOVE/);
     } finally {
       await local.stop();
     }

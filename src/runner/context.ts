@@ -37,11 +37,16 @@ export class CheckContext {
     private readonly uses: readonly SharedState[] = [],
   ) {}
 
-  /** Sends a request with the run's token unless the spec sets `token` (null: none). */
+  /**
+   * Sends a request with the run's token unless the spec sets `token` (null: none). Only with the run's token may a
+   * 401 lead to a new token and a second try (Session.withToken): a token a check sets is the one it judges.
+   */
   async send(spec: RequestSpec): Promise<HttpResponse> {
-    this.mayChange(spec.method, spec.path);
-    const token = spec.token === undefined ? await this.session.token() : spec.token;
-    return this.client.send({ ...spec, token, signal: spec.signal ?? this.signal }, (e) => this.exchanges.push(e), this.check.id);
+    const state = this.mayChange(spec.method, spec.path);
+    const send = (token: string | null) => this.client.send({ ...spec, token, signal: spec.signal ?? this.signal }, (e) => this.exchanges.push(e), this.check.id);
+    const token = spec.token;
+    if (token === undefined) return this.session.withToken(send, (note) => this.observe(note));
+    return state === 'token-revocation' ? this.session.revoking(() => send(token)) : send(token);
   }
 
   /** Sends a request built with `prepare` and altered by hand. */
@@ -58,15 +63,16 @@ export class CheckContext {
 
   /**
    * Refuses a request that may change shared state the check did not declare: run alongside other checks, it would
-   * change what they read. A bug of the check's, reported as its error.
+   * change what they read. A bug of the check's, reported as its error. Returns the state the request may change.
    */
-  private mayChange(method: string, pathOrUrl: string): void {
+  private mayChange(method: string, pathOrUrl: string): SharedState | undefined {
     const base = this.target.baseUrl.replace(/\/+$/, '');
     const path = pathOrUrl.startsWith(base) ? pathOrUrl.slice(base.length) : pathOrUrl;
     const state = stateChangedBy(method, path);
     if (state !== undefined && !this.uses.includes(state)) {
       throw new UndeclaredSharedState(`${method} ${path} may change shared state "${state}", which check ${this.check.id} does not declare in \`uses\``);
     }
+    return state;
   }
 
   /** Requests a token (recorded against this check); credentials default to the target's. */

@@ -29,6 +29,11 @@ export function isSuccess(res: HttpResponse): boolean {
   return res.status >= 200 && res.status <= 299;
 }
 
+/** Any 4xx (GUIDE): a 2xx served what it should not, a 5xx crashed. */
+export function isRejection(res: HttpResponse): boolean {
+  return res.status >= 400 && res.status <= 499;
+}
+
 // ---- requests ---------------------------------------------------------------------------------------------------
 
 /** A deep copy, so one signed request can be sent as is and again altered. */
@@ -42,6 +47,25 @@ export function replaceBody(req: PreparedRequest, body: string | Uint8Array, opt
   req.body = bytes;
   setHeader(req.headers, 'Content-Length', String(bytes.byteLength));
   if (opts.digest) setHeader(req.headers, 'Content-Digest', contentDigest(bytes));
+}
+
+/**
+ * A body sent with headers of the caller's choosing, Content-Digest included, all signed: the client computes the
+ * sha-512 digest itself for a body it encodes, so the body joins the request only after signing, as the bytes those
+ * headers describe.
+ */
+export function signedBody(body: string, contentType: string, digest: string): Pick<RequestSpec, 'headers' | 'tamper'> {
+  const bytes = new TextEncoder().encode(body);
+  return {
+    headers: [
+      ['Content-Type', contentType],
+      ['Content-Length', String(bytes.byteLength)],
+      ['Content-Digest', digest],
+    ],
+    tamper: (req) => {
+      req.body = bytes;
+    },
+  };
 }
 
 /** The components our client covers by default for this request: every profile component it carries. */
@@ -143,12 +167,31 @@ export async function readCustomerOrSkip(ctx: CheckContext, customerId: number):
 }
 
 /**
- * The PUT /customers body that writes back exactly the snapshot's values, with `changes` (JSON texts) applied. A CLOSED
- * status is left out: the spec leaves transitions open, and a server may read even "CLOSED again" as closing, which may
- * be final (GUIDE: never set CLOSED).
+ * Whether a client may send this value back: the type (and enum) the update request gives the field. A CLOSED status is
+ * not sendable either: the spec leaves transitions open, and a server may read even "CLOSED again" as closing, which
+ * may be final (GUIDE: never set CLOSED).
+ */
+function sendable(field: string, value: unknown): boolean {
+  switch (field) {
+    case 'firstName':
+    case 'lastName':
+      return typeof value === 'string';
+    case 'status':
+      return value === 'ACTIVE' || value === 'SUSPENDED';
+    case 'referenceId':
+      return typeof value === 'number' && Number.isInteger(value);
+    default:
+      return false;
+  }
+}
+
+/**
+ * The PUT /customers body that writes back exactly the snapshot's values, with `changes` (JSON texts) applied. A value
+ * a client may not send (outside the field's type or enum, or CLOSED) is left out: the request is then still one that
+ * changes nothing, and the resources checks judge what the server showed.
  */
 export function customerBody(snapshot: CustomerSnapshot, changes: Record<string, string> = {}): string {
-  const kept = snapshot.members.filter(([n, v]) => !(n === 'status' && v === '"CLOSED"'));
+  const kept = snapshot.members.filter(([n]) => sendable(n, snapshot.values[n]));
   const members: Array<[string, string]> = [['customerId', String(snapshot.customerId)], ...kept.map(([n, v]): [string, string] => [n, changes[n] ?? v])];
   for (const [n, v] of Object.entries(changes)) if (!members.some(([m]) => m === n)) members.push([n, v]);
   return `{${members.map(([n, v]) => `${JSON.stringify(n)}:${v}`).join(',')}}`;

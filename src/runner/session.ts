@@ -1,5 +1,7 @@
 // The run's shared token: obtained once before the checks, handed to every check, revoked at the end so that a run
-// leaves no live credential behind on the target.
+// leaves no live credential behind on the target. Live servers end tokens early (a restart, a revocation that reaches
+// further than it should): the session survives that by obtaining a new token, and says so, rather than letting every
+// later check fail on a rule it does not own.
 import type { HttpResponse, SignedClient, ExchangeSink, RequestSpec } from '../http/client.js';
 import { TransportError } from '../http/client.js';
 import { TargetError } from '../errors.js';
@@ -40,11 +42,35 @@ export function revokeRequest(token: string): RequestSpec {
  */
 export const TOKEN_REFRESH_AFTER_MS = 50 * 60 * 1000;
 
+/**
+ * How many times a run replaces a token the server ended early. Each replacement costs a probe and a token request; a
+ * server that ends every token at once keeps the run busy renewing, and past this the checks see its 401s as they are.
+ */
+export const MAX_RENEWALS = 50;
+
+/** A read every token of the client may make and that needs no fixture: whether the run's token still works. */
+const TOKEN_PROBE: RequestSpec = { method: 'GET', path: '/instruments', query: { investmentType: 'INTERNATIONAL_STOCKS', limit: 1 } };
+
+/** A token to send the refused request again with, and what to record about it. */
+export interface Renewal {
+  token: string;
+  note: string;
+}
+
 export class Session {
   private tokenPromise: Promise<TokenResult> | undefined;
   private obtainedAt = 0;
   /** Every token this session obtained, revoked at the end of the run. */
   private readonly issued: Array<Promise<TokenResult>> = [];
+  /** Tokens the server refused although this session never revoked them: nothing left to revoke. */
+  private readonly ended = new Set<string>();
+  /** One recovery per refused token, shared by the checks refused at the same moment. */
+  private readonly recovering = new Map<string, Promise<Renewal | undefined>>();
+  private renewals = 0;
+  /** The end of the last exclusive turn: renewals with their retries, and revocations, take turns. */
+  private turns: Promise<void> = Promise.resolve();
+  /** Set once the session revokes its tokens: from then on a refusal is expected, never repaired. */
+  private closed = false;
 
   constructor(
     private readonly client: SignedClient,
@@ -58,12 +84,94 @@ export class Session {
   }
 
   tokenResult(): Promise<TokenResult> {
-    if (this.tokenPromise === undefined || Date.now() - this.obtainedAt > TOKEN_REFRESH_AFTER_MS) {
-      this.obtainedAt = Date.now();
-      this.tokenPromise = this.fetch();
-      this.issued.push(this.tokenPromise);
+    if (this.tokenPromise === undefined || Date.now() - this.obtainedAt > TOKEN_REFRESH_AFTER_MS) this.adopt(this.fetch());
+    return this.tokenPromise!;
+  }
+
+  private adopt(pending: Promise<TokenResult>): void {
+    this.obtainedAt = Date.now();
+    this.tokenPromise = pending;
+    this.issued.push(pending);
+  }
+
+  /**
+   * Sends with the run's token. A 401 may mean the server ended that token early: then a new token is obtained and the
+   * request sent again (`note` records it on the check). A 401 to a request that is itself wrong (a check's
+   * negative probe) stands: a token is replaced only once a correct read shows it dead. Renewal and retry happen
+   * between revocations (`revoking`): a server that ends every token of the client on a revocation would otherwise end
+   * the new token too before the request goes out again.
+   */
+  async withToken(send: (token: string) => Promise<HttpResponse>, note: (text: string) => void): Promise<HttpResponse> {
+    const token = await this.token();
+    const res = await send(token);
+    if (res.status !== 401) return res;
+    return this.exclusive(async () => {
+      let refused = token;
+      let last = res;
+      // Twice at most: the replacement another check obtained may have been ended by a revocation since; a token
+      // renewed within this turn cannot be.
+      for (let round = 0; round < 2 && last.status === 401; round++) {
+        const renewal = await this.recover(refused);
+        if (renewal === undefined) break;
+        note(`${renewal.note}; ${last.exchange.request.method} ${new URL(last.exchange.request.url).pathname} was answered 401 with it and was sent again with the new token`);
+        refused = renewal.token;
+        last = await send(refused);
+      }
+      return last;
+    });
+  }
+
+  /** Sends a revocation (of a check's own token) when no request is being sent again with a renewed run token. */
+  revoking(send: () => Promise<HttpResponse>): Promise<HttpResponse> {
+    return this.exclusive(send);
+  }
+
+  /** Runs `body` after every earlier exclusive body has finished, whatever their outcome. */
+  private exclusive<T>(body: () => Promise<T>): Promise<T> {
+    const turn = this.turns.then(body);
+    this.turns = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    return turn;
+  }
+
+  /** The token to retry with after `refused` drew a 401, or undefined when the 401 stands. */
+  recover(refused: string): Promise<Renewal | undefined> {
+    if (this.closed) return Promise.resolve(undefined);
+    let pending = this.recovering.get(refused);
+    if (pending === undefined) {
+      pending = this.renewUnlessAlive(refused).finally(() => this.recovering.delete(refused));
+      this.recovering.set(refused, pending);
     }
-    return this.tokenPromise;
+    return pending;
+  }
+
+  private async renewUnlessAlive(refused: string): Promise<Renewal | undefined> {
+    if (!this.ended.has(refused)) {
+      let probe: HttpResponse;
+      try {
+        probe = await this.client.send({ ...TOKEN_PROBE, token: refused }, this.sink);
+      } catch {
+        return undefined;
+      }
+      // Only a 401 to a correct read says the token is dead; anything else says the refusal was about the request.
+      if (probe.status !== 401) return undefined;
+      this.ended.add(refused);
+    }
+    const ended = "the server ended the run's token early (this run had not revoked it, and a correct GET /instruments with it was answered 401)";
+    const current = await this.tokenPromise?.then((t) => t.token).catch(() => undefined);
+    if (current !== undefined && current !== refused) return { token: current, note: `${ended}; it had been replaced already` };
+    if (this.renewals >= MAX_RENEWALS) return undefined;
+    this.renewals += 1;
+    let fresh: TokenResult;
+    try {
+      fresh = await this.fetch();
+    } catch {
+      return undefined;
+    }
+    this.adopt(Promise.resolve(fresh));
+    return { token: fresh.token, note: `${ended}; a new token was obtained (renewal ${this.renewals} of at most ${MAX_RENEWALS} in a run)` };
   }
 
   private async fetch(): Promise<TokenResult> {
@@ -89,6 +197,7 @@ export class Session {
 
   /** Revokes every token the session obtained. Problems are returned, not thrown: cleanup must not mask results. */
   async revoke(): Promise<string | undefined> {
+    this.closed = true;
     const problems: string[] = [];
     for (const pending of this.issued) {
       let token: string;
@@ -97,6 +206,7 @@ export class Session {
       } catch {
         continue;
       }
+      if (this.ended.has(token)) continue;
       try {
         const res = await this.client.send(revokeRequest(token), this.sink);
         if (res.status < 200 || res.status > 299) problems.push(`revoking the run's token answered ${res.status}`);

@@ -5,7 +5,9 @@ import type { RequestContext, ServerState } from '../context.js';
 import { fail, HttpError, ok, type Reply } from '../respond.js';
 import type { FaultDefinition } from './types.js';
 import { isRoute, mapData, rewriteSuccess, without } from './reply-rewrites.js';
-import { acceptWhen, bearerOf, hasSignatureHeaders, isBearerRoute, phantomClient, registryWith, relaxPolicy, serve, signatureAndDigestHold } from './signing.js';
+import { acceptWhen, authenticates, bearerOf, hasSignatureHeaders, isBearerRoute, phantomClient, registryWith, relaxPolicy, serve, signedRequestHolds } from './signing.js';
+import type { RegisteredClient } from '../clients.js';
+import type { IssuedToken, TokenStore } from '../tokens.js';
 
 const tokenReply = isRoute('/oauth/token', 'POST');
 const isTokenRoute = (path: string) => path === '/oauth/token';
@@ -22,6 +24,17 @@ function tokenOfReply(reply: Reply): string | undefined {
   return typeof token === 'string' ? token : undefined;
 }
 
+/** The token store with every token's tokenId made by `idOf`: the record, the store and the events all carry it. */
+function tokensWithIdOf(tokens: TokenStore, idOf: (client: RegisteredClient) => string): TokenStore {
+  return Object.assign(Object.create(tokens) as TokenStore, {
+    issue(client: RegisteredClient): IssuedToken {
+      const issued = tokens.issue(client);
+      issued.tokenId = idOf(client);
+      return issued;
+    },
+  });
+}
+
 /** Per server: the tokens issued to each client, for the fault that revokes them all at once. */
 const issuedTokens = new WeakMap<ServerState, Map<string, Set<string>>>();
 
@@ -30,7 +43,7 @@ export const authFaults: FaultDefinition[] = [
   {
     name: 'auth.token-type-lowercase',
     suite: 'auth',
-    breaks: ['REQ-TOKEN-06'],
+    breaks: ['REQ-TOKEN-06', 'REQ-TOKEP-04', 'REQ-AUTH-02'],
     description: 'the token record says tokenType "bearer"',
     middleware: rewriteSuccess(tokenReply, (r) => mapData(r, (rec) => ({ ...rec, tokenType: 'bearer' }))),
   },
@@ -84,6 +97,23 @@ export const authFaults: FaultDefinition[] = [
     description: 'trustedIps is one comma-separated string, not a list',
     middleware: rewriteSuccess(tokenReply, (r) => mapData(r, (rec) => ({ ...rec, trustedIps: (rec.trustedIps as string[]).join(',') }))),
   },
+  {
+    name: 'auth.token-timestamps-milliseconds',
+    suite: 'auth',
+    breaks: ['REQ-TOKEN-11', 'REQ-TOKEN-12'],
+    description: 'the token record\'s createdAt and updatedAt are in milliseconds',
+    middleware: rewriteSuccess(tokenReply, (r) => mapData(r, (rec) => ({ ...rec, createdAt: Number(rec.createdAt) * 1000, updatedAt: Number(rec.updatedAt) * 1000 }))),
+  },
+  {
+    name: 'auth.token-id-per-client',
+    suite: 'auth',
+    breaks: ['REQ-TOKEN-02'],
+    description: 'tokenId is the client id: every token of a client carries the same tokenId (in the record and in its events)',
+    async middleware(ctx, state, route, next) {
+      if (!isTokenRoute(route.path) || !(await authenticates(route, ctx, state))) return next();
+      return serve(ctx, { ...state, tokens: tokensWithIdOf(state.tokens, (client) => client.clientId) }, route);
+    },
+  },
 
   // ---- who gets a token -------------------------------------------------------------------------------------------
   {
@@ -106,7 +136,7 @@ export const authFaults: FaultDefinition[] = [
       const form = formOf(ctx);
       if (reply.status !== 401 || !isTokenRoute(route.path) || !form || form.has('clientSecret')) return reply;
       const client = state.clients.get(form.get('clientId') ?? '');
-      if (!client || !(await signatureAndDigestHold(ctx, state, client))) return reply;
+      if (!client || !(await signedRequestHolds(ctx, state, client))) return reply;
       ctx.client = client;
       return serve(ctx, state, route);
     },
@@ -140,7 +170,7 @@ export const authFaults: FaultDefinition[] = [
       }
       const client = typeof body.clientId === 'string' ? state.clients.get(body.clientId) : undefined;
       if (!client || typeof body.clientSecret !== 'string' || !state.clients.secretMatches(client, body.clientSecret)) return reply;
-      if (!(await signatureAndDigestHold(ctx, state, client))) return reply;
+      if (!(await signedRequestHolds(ctx, state, client))) return reply;
       ctx.client = client;
       return serve(ctx, state, route);
     },
@@ -151,6 +181,13 @@ export const authFaults: FaultDefinition[] = [
     breaks: ['REQ-TOKEP-03', 'REQ-HDR-04', 'REQ-HDR-05'],
     description: 'the token request is not required to be signed: the right credentials alone give a token',
     middleware: acceptWhen((ctx, route) => isTokenRoute(route.path) && !hasSignatureHeaders(ctx), relaxPolicy({ verifySignatures: false })),
+  },
+  {
+    name: 'auth.token-digest-optional',
+    suite: 'auth',
+    breaks: ['REQ-HDR-08', 'REQ-TOKEP-03'],
+    description: 'a token request without Content-Digest is served; a digest that is sent is still compared',
+    middleware: acceptWhen((ctx, route) => isTokenRoute(route.path) && headerValue(ctx.headers, 'content-digest') === undefined, relaxPolicy({ verifyContentDigest: false })),
   },
   {
     name: 'auth.token-digest-not-checked',
@@ -181,7 +218,7 @@ export const authFaults: FaultDefinition[] = [
       const authorization = headerValue(ctx.headers, 'authorization')?.trim().toLowerCase();
       if (reply.status !== 401 || !isBearerRoute(route) || route.path === '/oauth/revoke' || !authorization?.startsWith('bearer')) return reply;
       const client = state.clients.get(headerValue(ctx.headers, 'x-client-id')?.trim() ?? '');
-      if (!client || !(await signatureAndDigestHold(ctx, state, client))) return reply;
+      if (!client || !(await signedRequestHolds(ctx, state, client))) return reply;
       ctx.client = client;
       return serve(ctx, state, route);
     },
@@ -197,7 +234,7 @@ export const authFaults: FaultDefinition[] = [
       const bearer = bearerOf(ctx);
       const token = bearer === undefined ? undefined : state.tokens.find(bearer);
       const client = token === undefined ? undefined : state.clients.get(token.clientId);
-      if (!token || !client || !(await signatureAndDigestHold(ctx, state, client))) return reply;
+      if (!token || !client || !(await signedRequestHolds(ctx, state, client))) return reply;
       ctx.client = client;
       ctx.token = token;
       return serve(ctx, state, route);
@@ -211,9 +248,17 @@ export const authFaults: FaultDefinition[] = [
     policy: { requireMatchingClientId: false },
   },
   {
+    name: 'auth.idempotency-key-optional',
+    suite: 'auth',
+    breaks: ['REQ-HDR-12'],
+    description: 'a mutating request without X-Idempotency-Key (or X-Idempotency-Id) is served: the key is optional',
+    policy: { requireIdempotencyKey: false },
+  },
+  {
     name: 'auth.token-refused-on-transactions',
     suite: 'auth',
-    breaks: ['REQ-AUTH-10', 'REQ-SVC-02'],
+    // A 403 where the transactions answer is due also breaks what those endpoints return with 200.
+    breaks: ['REQ-AUTH-10', 'REQ-SVC-02', 'REQ-TXNEP-02', 'REQ-TXNEP-05'],
     description: 'GET /transactions and /transactions/{id} answer 403 insufficient scope to every token',
     async middleware(ctx, _state, route, next) {
       const reply = await next();
@@ -224,6 +269,13 @@ export const authFaults: FaultDefinition[] = [
   },
 
   // ---- revocation -----------------------------------------------------------------------------------------------
+  {
+    name: 'auth.revoke-unsigned-accepted',
+    suite: 'auth',
+    breaks: ['REQ-TOKEP-08', 'REQ-HDR-04', 'REQ-HDR-05'],
+    description: 'POST /oauth/revoke is not required to be signed: the bearer token alone revokes it',
+    middleware: acceptWhen((ctx, route) => route.path === '/oauth/revoke' && !hasSignatureHeaders(ctx), relaxPolicy({ verifySignatures: false })),
+  },
   {
     name: 'auth.revoke-does-nothing',
     suite: 'auth',

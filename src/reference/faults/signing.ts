@@ -2,7 +2,7 @@
 // "a server that skips one step": a request the strict server rejects is authenticated again under a relaxed state
 // (policy, clock or key lookup) and served when that passes. Where AuthPolicy has a switch for the whole deviation,
 // the fault is that switch.
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createHash, generateKeyPairSync, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { parseDictionary, serializeDictionary, isInnerList, type Dictionary } from 'structured-headers';
 import { verifySignatureAsync, PROFILE_COMPONENTS } from '../../http/signature.js';
 import { verifyContentDigest } from '../../http/digest.js';
@@ -10,7 +10,7 @@ import { headerValue, setHeader } from '../../http/message.js';
 import { authenticateBearer, authenticateClientCredentials, AuthError, requiredComponents, type AuthPolicy } from '../auth.js';
 import type { ClientRegistry, RegisteredClient } from '../clients.js';
 import { asHttpMessage, nowSeconds, type Middleware, type RequestContext, type RouteDef, type ServerState } from '../context.js';
-import { isMutating, withIdempotency } from '../idempotency.js';
+import { idempotencyKeyOf, isMutating, withIdempotency } from '../idempotency.js';
 import type { IssuedToken } from '../tokens.js';
 import { fail, HttpError, type Reply } from '../respond.js';
 import type { FaultDefinition } from './types.js';
@@ -67,10 +67,11 @@ export function registryWith(clients: ClientRegistry, override: Partial<Pick<Cli
 }
 
 /**
- * The signature (by `client`'s key, every carried profile header and the target covered, within its time window)
- * and the body's digest, checked as strictly as auth.ts does: for faults that skip some other step only.
+ * The signature (by `client`'s key, every carried profile header and the target covered, within its time window),
+ * the body's digest and the idempotency header of a mutating request, checked as strictly as auth.ts does: for faults
+ * that skip some other step only.
  */
-export async function signatureAndDigestHold(ctx: RequestContext, state: ServerState, client: RegisteredClient): Promise<boolean> {
+export async function signedRequestHolds(ctx: RequestContext, state: ServerState, client: RegisteredClient): Promise<boolean> {
   const policy = state.policy;
   const verdict = await verifySignatureAsync(asHttpMessage(ctx), {
     key: (keyId) => state.clients.keyFor(client, keyId),
@@ -82,10 +83,15 @@ export async function signatureAndDigestHold(ctx: RequestContext, state: ServerS
     requireExpires: true,
   });
   if (!verdict.ok) return false;
-  const covered = verdict.components ?? [];
-  if (!(covered.includes('@target-uri') || (covered.includes('@path') && (ctx.url.search === '' || covered.includes('@query'))))) return false;
+  if (!coversTarget(ctx, verdict.components ?? [])) return false;
+  if (policy.requireIdempotencyKey && isMutating(ctx.method) && idempotencyKeyOf(ctx.headers).kind !== 'ok') return false;
   const digest = headerValue(ctx.headers, 'content-digest');
   return (ctx.body.length === 0 && digest === undefined) || verifyContentDigest(digest, ctx.body).ok;
+}
+
+/** @target-uri, or @path with @query when there is a query: the whole target, as auth.ts requires it. */
+function coversTarget(ctx: RequestContext, covered: readonly string[]): boolean {
+  return covered.includes('@target-uri') || (covered.includes('@path') && (ctx.url.search === '' || covered.includes('@query')));
 }
 
 export interface ParsedInput {
@@ -127,6 +133,23 @@ export function bearerOf(ctx: RequestContext): string | undefined {
   return token === '' ? undefined : token;
 }
 
+/** A Content-Digest without a sha-512 member whose sha-256 member is the body's: what the digest-algorithm fault lets in. */
+function sha256DigestOnly(ctx: RequestContext): boolean {
+  const field = headerValue(ctx.headers, 'content-digest');
+  if (field === undefined) return false;
+  let members: Dictionary;
+  try {
+    members = parseDictionary(field);
+  } catch {
+    return false;
+  }
+  const sha256 = members.get('sha-256');
+  if (members.has('sha-512') || sha256 === undefined || isInnerList(sha256) || !(sha256[0] instanceof ArrayBuffer)) return false;
+  const expected = createHash('sha256').update(ctx.body).digest();
+  const got = Buffer.from(sha256[0]);
+  return got.length === expected.length && timingSafeEqual(got, expected);
+}
+
 function unauthorized(ctx: RequestContext, reason: string): Reply {
   ctx.rejection = reason;
   return new AuthError(reason).toReply();
@@ -143,7 +166,8 @@ export const signingFaults: FaultDefinition[] = [
   {
     name: 'signing.signature-not-verified',
     suite: 'signing',
-    breaks: ['REQ-AUTH-08', 'REQ-HDR-04', 'REQ-HDR-05'],
+    // Verifying nothing, it honours no keyid, no created, no label and no coverage rule either.
+    breaks: ['REQ-AUTH-08', 'REQ-HDR-04', 'REQ-HDR-05', 'REQ-AUTH-07', 'REQ-AUTH-09', 'REQ-HDR-06', 'REQ-HDR-18'],
     description: 'signatures are not verified at all: missing, altered or foreign signatures all pass',
     policy: { verifySignatures: false },
   },
@@ -191,6 +215,13 @@ export const signingFaults: FaultDefinition[] = [
     ),
   },
   {
+    name: 'signing.expires-optional',
+    suite: 'signing',
+    breaks: ['REQ-HDR-05'],
+    description: 'created and expires are checked when present but not required: a signature without expires is valid forever',
+    policy: { requireCreatedExpires: false },
+  },
+  {
     name: 'signing.partial-coverage-accepted',
     suite: 'signing',
     breaks: ['REQ-HDR-18'],
@@ -205,6 +236,29 @@ export const signingFaults: FaultDefinition[] = [
     middleware: acceptWhen((ctx, route) => {
       const input = signatureInputOf(ctx);
       return isBearerRoute(route) && input !== undefined && !input.components.includes('@target-uri') && !input.components.includes('@path');
+    }, relaxPolicy({ requireFullCoverage: false })),
+  },
+  {
+    name: 'signing.query-not-covered-accepted',
+    suite: 'signing',
+    breaks: ['REQ-HDR-18'],
+    description: 'a signature over @path counts as covering the target even when the request has a query and @query is not covered',
+    middleware: acceptWhen((ctx, route) => {
+      const input = signatureInputOf(ctx);
+      if (!isBearerRoute(route) || input === undefined || ctx.url.search === '') return false;
+      const covers = (c: string) => input.components.includes(c);
+      return covers('@path') && !covers('@query') && !covers('@target-uri') && requiredComponents(ctx).every(covers);
+    }, relaxPolicy({ requireFullCoverage: false })),
+  },
+  {
+    name: 'signing.digest-coverage-not-required',
+    suite: 'signing',
+    breaks: ['REQ-HDR-18'],
+    description: 'a signature need not cover Content-Digest: the digest is compared with the body, but anyone may replace both',
+    middleware: acceptWhen((ctx, route) => {
+      const input = signatureInputOf(ctx);
+      if (!isBearerRoute(route) || input === undefined || input.components.includes('content-digest')) return false;
+      return coversTarget(ctx, input.components) && requiredComponents(ctx).every((c) => c === 'content-digest' || input.components.includes(c));
     }, relaxPolicy({ requireFullCoverage: false })),
   },
   {
@@ -255,9 +309,17 @@ export const signingFaults: FaultDefinition[] = [
   {
     name: 'signing.digest-not-verified',
     suite: 'signing',
-    breaks: ['REQ-HDR-08', 'REQ-AUTH-06'],
+    // Comparing nothing, it takes a digest of any algorithm too.
+    breaks: ['REQ-HDR-08', 'REQ-AUTH-06', 'REQ-HDR-09'],
     description: 'Content-Digest is neither required nor compared with the body',
     policy: { verifyContentDigest: false },
+  },
+  {
+    name: 'signing.digest-any-algorithm',
+    suite: 'signing',
+    breaks: ['REQ-HDR-09'],
+    description: 'a Content-Digest of any RFC 9530 algorithm (sha-256 as well as sha-512) is accepted when it matches the body',
+    middleware: acceptWhen((ctx) => sha256DigestOnly(ctx), relaxPolicy({ verifyContentDigest: false })),
   },
   {
     name: 'signing.digest-optional',
