@@ -191,7 +191,7 @@ export const signingFaults: FaultDefinition[] = [
   {
     name: 'signing.expired-accepted',
     suite: 'signing',
-    breaks: ['REQ-AUTH-08'],
+    breaks: ['REQ-AUTH-09'],
     description: 'expires is not checked: a signature is judged as if it arrived at the moment it expired',
     middleware: acceptWhen(
       (ctx, _route, state) => {
