@@ -499,6 +499,12 @@ describe('rules', () => {
     expect(symbolMismatches('S\n1. Buy msft\n2. MSFT', opts(['AAPL', 'MSFT']), at)).toEqual([]);
     expect(symbolMismatches('S\n1. Ford F\n2. A share of T', opts(['T', 'F']), at)).toEqual([]);
     expect(symbolMismatches('S\n1. BRK.B Berkshire\n2. BRK.A Berkshire', opts(['BRK.A', 'BRK.B']), at)).toHaveLength(2);
+    // Search results named by their names, and the Next link whose symbol is the text searched for: not siblings.
+    const results = [
+      { option: 1, requestUrl: `${BASE}/ussd/stocks?customerId=7&symbol=AAPL` },
+      { option: 2, requestUrl: `${BASE}/ussd/stocks?customerId=7&searchMode=true&symbol=Apple&page=1` },
+    ];
+    expect(symbolMismatches('Results for "Apple"\n1. Apple Inc.\n2. Next', results, at)).toEqual([]);
   });
 
   it('finds follow-up URLs that ask for a negative page', () => {

@@ -143,20 +143,24 @@ export function negativePageLinks(options: readonly unknown[], viewUrl: string):
 
 /**
  * Options whose label, as the message shows it, names the instrument another option of the view leads to and not the
- * one its own URL carries (`symbol`): the number shown for one choice leads to another's follow-up. Symbols are matched
- * as whole words and case-sensitively, and single characters not at all, so that plain words are not read as symbols.
+ * one its own URL carries (`symbol`): the number shown for one choice leads to another's follow-up. Only siblings are
+ * compared, options whose URLs have the same path and parameter names (the items of one list), so that a search's
+ * paging link, whose `symbol` is the text searched for, is not taken for an instrument. Symbols are matched as whole
+ * words and case-sensitively, and single characters not at all, so that plain words are not read as symbols.
  */
 export function symbolMismatches(message: string, options: readonly unknown[], viewUrl: string): string[] {
   const entries = options.flatMap((raw) => {
     const n = (raw as { option?: unknown } | null)?.option;
     const url = requestUrlOf(raw);
-    const symbol = typeof url === 'string' ? resolveUrl(url.trim(), viewUrl)?.searchParams.get('symbol')?.trim() : undefined;
+    const u = typeof url === 'string' ? resolveUrl(url.trim(), viewUrl) : undefined;
+    const symbol = u?.searchParams.get('symbol')?.trim();
     const label = labelOf(message, n);
-    return symbol && label ? [{ n, url, symbol, label }] : [];
+    const kind = u ? `${u.pathname}?${[...new Set(u.searchParams.keys())].sort().join('&')}` : '';
+    return symbol && label ? [{ n, url, symbol, label, kind }] : [];
   });
   return entries.flatMap((e) => {
     if (namesSymbol(e.label, e.symbol)) return [];
-    const other = entries.find((o) => o.symbol !== e.symbol && o.symbol.length > 1 && /\p{L}/u.test(o.symbol) && namesSymbol(e.label, o.symbol));
+    const other = entries.find((o) => o.kind === e.kind && o.symbol !== e.symbol && o.symbol.length > 1 && /\p{L}/u.test(o.symbol) && namesSymbol(e.label, o.symbol));
     return other ? [`option ${JSON.stringify(e.n)} "${e.label}" leads to ${e.url} (symbol ${e.symbol}), while its label names ${other.symbol}, the instrument of option ${JSON.stringify(other.n)}`] : [];
   });
 }
