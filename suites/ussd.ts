@@ -10,8 +10,9 @@ import type { Session } from '../src/runner/session.js';
 import type { Exchange } from '../src/http/exchange.js';
 import { TransportError, type HttpResponse } from '../src/http/client.js';
 import { parseJson } from '../src/http/json.js';
+import { validateAgainst } from '../src/schemas.js';
 import { defineCheck, defineSuite } from '../src/runner/check.js';
-import { describeResponse, expectErrorBody, expectRejection, expectSchema, expectStatus, readEnvelope } from '../src/runner/expect.js';
+import { describeResponse, expectErrorBody, expectRejection, expectSchema, expectStatus, readEnvelope, redirectNote } from '../src/runner/expect.js';
 import { crawl, ussdDataOf, type Crawl, type CrawlLink, type CrawlStart, type CrawlView, type FetchOutcome } from '../src/ussd/crawler.js';
 import {
   backProblems,
@@ -22,11 +23,13 @@ import {
   isHttpMethod,
   linkTrail,
   menus,
+  negativePageLinks,
   notInMessage,
   numberProblems,
   pagingProblems,
   requestUrlProblem,
   schemaProblems,
+  symbolMismatches,
   whereIs,
   type Problem,
 } from '../src/ussd/rules.js';
@@ -37,8 +40,12 @@ type UssdCrawl = Crawl<Exchange>;
 /** The crawl's own time budget stays well inside this, so a slow server yields a partial crawl and a warning. */
 const CRAWL_CHECK_TIMEOUT_MS = 90_000;
 const ORDER_STATUSES = ['PENDING', 'COMPLETED', 'CANCELED', 'ERROR'] as const;
-/** How many pages of one requests list the order flow reads at most. */
+/** customerId values that are not integers: no number at all, and a decimal a lenient parser would cut to 1. */
+const NOT_INTEGERS = ['abc', '1.5'];
+/** How many pages of one requests list the status checks and the order flow read at most. */
 const MAX_LIST_PAGES = 20;
+/** The status checks read up to nine requests lists (each filter twice, and the unfiltered one) of that many pages. */
+const LISTS_CHECK_TIMEOUT_MS = 90_000;
 
 const crawls = new WeakMap<Session, Promise<UssdCrawl>>();
 
@@ -162,36 +169,169 @@ function optionUrls(text: string, base: string): URL[] {
     .filter((u): u is URL => u !== undefined);
 }
 
-// ---- the order flow (--allow-mutations) ------------------------------------------------------------------------
+// ---- the requests lists -----------------------------------------------------------------------------------------
+
+type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** What a requests list offers, read over its pages. */
+interface RequestsListing {
+  /** requestId → the answer of the page that offered it. */
+  ids: Map<string, HttpResponse>;
+  /** Pages that did not answer 200. */
+  failed: HttpResponse[];
+  /** The page cap stopped the walk: more requests may follow. */
+  capped: boolean;
+}
 
 /** requestIds offered by a requests list, over its pages (followed by their links, never by assuming what page means). */
-async function requestIdsListed(ctx: CheckContext, firstUrl: string): Promise<Set<string>> {
-  const ids = new Set<string>();
+async function requestIdsListed(ctx: CheckContext, firstUrl: string): Promise<RequestsListing> {
+  const listing: RequestsListing = { ids: new Map(), failed: [], capped: false };
   const seen = new Set<string>([firstUrl]);
   const queue = [firstUrl];
-  while (queue.length > 0 && seen.size <= MAX_LIST_PAGES) {
+  for (let read = 0; queue.length > 0; read++) {
+    if (read === MAX_LIST_PAGES) {
+      listing.capped = true;
+      break;
+    }
     const url = queue.shift()!;
     const res = await ctx.send({ method: 'GET', path: url });
-    if (res.status !== 200) continue;
+    if (res.status !== 200) {
+      listing.failed.push(res);
+      continue;
+    }
     for (const u of optionUrls(res.text, url)) {
       if (mutationOf(u)) continue;
       const id = u.searchParams.get('requestId');
-      if (id !== null) ids.add(id);
-      else if (differsOnlyInPage(new URL(url), u) && !seen.has(u.href)) {
+      if (id !== null) {
+        if (!listing.ids.has(id)) listing.ids.set(id, res);
+      } else if (differsOnlyInPage(new URL(url), u) && !seen.has(u.href)) {
         seen.add(u.href);
         queue.push(u.href);
       }
     }
   }
-  return ids;
+  return listing;
 }
 
-async function statusesListing(ctx: CheckContext, customerId: number, requestId: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const status of ORDER_STATUSES) {
-    if ((await requestIdsListed(ctx, ussdUrl(ctx, 'requests', { customerId, status }))).has(requestId)) found.push(status);
+async function listingsByStatus(ctx: CheckContext, customerId: number, statuses: readonly OrderStatus[]): Promise<Map<OrderStatus, RequestsListing>> {
+  const out = new Map<OrderStatus, RequestsListing>();
+  for (const status of statuses) out.set(status, await requestIdsListed(ctx, ussdUrl(ctx, 'requests', { customerId, status })));
+  return out;
+}
+
+/** Filters that did not answer 200 on some page are judged by ussd.requests.status-filters; here they are noted. */
+function unreadFilters(ctx: CheckContext, listings: Map<OrderStatus, RequestsListing>): OrderStatus[] {
+  const unread: OrderStatus[] = [];
+  for (const [status, l] of listings) {
+    if (l.failed.length === 0 && !l.capped) continue;
+    unread.push(status);
+    const why = l.capped ? `has more than ${MAX_LIST_PAGES} pages` : `answered ${l.failed.map((r) => r.status).join(', ')}`;
+    ctx.observe(`status=${status} ${why}: not read whole (a failed filter is judged by ussd.requests.status-filters)`);
   }
-  return found;
+  return unread;
+}
+
+function idsText(ids: Iterable<string>, max = 5): string {
+  const all = [...ids];
+  return all.length === 0 ? 'none' : `${all.slice(0, max).join(', ')}${all.length > max ? `, … (${all.length})` : ''}`;
+}
+
+/** requestIds listed under more than one filter, each with those filters (in the spec's order). */
+function listedTwice(listings: Map<OrderStatus, RequestsListing>): Map<string, OrderStatus[]> {
+  const under = new Map<string, OrderStatus[]>();
+  for (const status of ORDER_STATUSES) for (const id of listings.get(status)?.ids.keys() ?? []) under.set(id, [...(under.get(id) ?? []), status]);
+  return new Map([...under].filter(([, statuses]) => statuses.length > 1));
+}
+
+function filtersText(statuses: readonly OrderStatus[]): string {
+  return statuses.map((s) => `status=${s}`).join(' and ');
+}
+
+function requestLine(res: HttpResponse): string {
+  return `GET ${res.exchange.request.url}`;
+}
+
+// ---- invalid query values ----------------------------------------------------------------------------------------
+
+/** A value outside its parameter's type, sent to one view with the fixture's customerId and nothing else. */
+interface InvalidValue {
+  endpoint: 'stocks' | 'assets' | 'requests';
+  param: string;
+  value: string;
+  /** The parameter's row. */
+  requirement: string;
+}
+
+const INVALID_PAGES = ['-1', 'x', '1.5'];
+
+// Only parameters whose every reading, by the most lenient server, is a read. Never amount (it places an order) or
+// cancelMode (it cancels one), which is why REQ-USSD-05 and REQ-USSD-14 have no check. inputMode=maybe read as true
+// opens an amount prompt at most: an order needs an amount, and no amount (nor even an instrument) is sent.
+// searchMode only searches, detail only shows more, and requestId without cancelMode names a request to show.
+const INVALID_VALUES: readonly InvalidValue[] = [
+  ...INVALID_PAGES.map((value): InvalidValue => ({ endpoint: 'stocks', param: 'page', value, requirement: 'REQ-USSD-07' })),
+  { endpoint: 'stocks', param: 'inputMode', value: 'maybe', requirement: 'REQ-USSD-06' },
+  { endpoint: 'stocks', param: 'searchMode', value: 'maybe', requirement: 'REQ-USSD-08' },
+  ...INVALID_PAGES.map((value): InvalidValue => ({ endpoint: 'requests', param: 'page', value, requirement: 'REQ-USSD-15' })),
+  { endpoint: 'requests', param: 'requestId', value: 'abc', requirement: 'REQ-USSD-16' },
+  { endpoint: 'requests', param: 'status', value: 'FOO', requirement: 'REQ-USSD-17' },
+  ...INVALID_PAGES.map((value): InvalidValue => ({ endpoint: 'assets', param: 'page', value, requirement: 'REQ-USSD-20' })),
+  { endpoint: 'assets', param: 'detail', value: 'maybe', requirement: 'REQ-USSD-21' },
+];
+
+interface ProbeProblem {
+  res: HttpResponse;
+  message: string;
+  requirements: string[];
+}
+
+async function sendInvalid(ctx: CheckContext, customerId: number, v: InvalidValue): Promise<HttpResponse> {
+  return ctx.send({ method: 'GET', path: `/ussd/${v.endpoint}`, query: { customerId, [v.param]: v.value } });
+}
+
+function invalidText(v: InvalidValue): string {
+  return `GET /ussd/${v.endpoint} with ${v.param}=${v.value}`;
+}
+
+/** The MUST part: no 5xx, and a 2xx is a USSD view that offers no negative page. Undefined when it holds. */
+function unhandled(ctx: CheckContext, v: InvalidValue, res: HttpResponse): ProbeProblem | undefined {
+  // "page | >= 0 | list and USSD endpoints" is the Limits row a negative page meets; x and 1.5 meet only the type.
+  const requirements = v.param === 'page' && Number(v.value) < 0 ? [v.requirement, 'REQ-LIM-02'] : [v.requirement];
+  if (res.status >= 500) return { res, message: `${invalidText(v)} answered ${res.status}: the server failed instead of rejecting the value`, requirements };
+  if (res.status < 200 || res.status > 299) return undefined;
+  const parsed = parseJson(res.text);
+  const body = parsed.ok ? parsed.value : undefined;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { res, message: `${invalidText(v)} answered ${res.status} with ${parsed.ok ? 'JSON that is not an object' : 'a body that is not JSON'}, not a USSD view`, requirements: [...requirements, 'REQ-USSD-01'] };
+  }
+  const env = readEnvelope(ctx, res);
+  const shape = validateAgainst('ussd-view', env.data, 'data');
+  if (shape.length > 0) {
+    return { res, message: `${invalidText(v)} answered ${res.status} with no USSD view: ${shape.slice(0, 3).map((p) => `${p.path} ${p.message}`).join('; ')}`, requirements: [...requirements, 'REQ-USSD-01'] };
+  }
+  const negative = negativePageLinks((env.data as { ussdOptions: unknown[] }).ussdOptions, res.exchange.request.url);
+  if (negative.length > 0) return { res, message: `${invalidText(v)} was served a menu that leads to a negative page: ${negative[0]}`, requirements: [...new Set([...requirements, 'REQ-LIM-02'])] };
+  return undefined;
+}
+
+/** Fails with the first problem and its exchange, listing the others. */
+function failProbes(ctx: CheckContext, problems: ProbeProblem[], expected: string): void {
+  const first = problems[0];
+  if (!first) return;
+  const others = problems.slice(1).map((p) => `- ${p.message}`);
+  ctx.fail(first.message, {
+    expected,
+    observed: [describeResponse(first.res), ...(others.length > 0 ? [`${others.length} more:`, ...others] : [])].join('\n'),
+    exchange: first.res.exchange,
+    requirements: [...new Set(problems.flatMap((p) => p.requirements))],
+  });
+}
+
+// ---- the order flow (--allow-mutations) ------------------------------------------------------------------------
+
+async function statusesListing(ctx: CheckContext, customerId: number, requestId: string): Promise<string[]> {
+  const listings = await listingsByStatus(ctx, customerId, ORDER_STATUSES);
+  return ORDER_STATUSES.filter((status) => listings.get(status)!.ids.has(requestId));
 }
 
 /** The status and the first line of the menu shown ("200 "Order received""), or a body excerpt when it is no menu. */
@@ -287,6 +427,21 @@ export default defineSuite('ussd', 'USSD: the menu graph, every view and every l
     },
   }),
   defineCheck({
+    id: 'ussd.options.follow-up',
+    title: 'Each option leads to the choice shown with its number: no label names the instrument of another option and not its own',
+    level: 'MUST',
+    requirements: ['REQ-USSDV-04', 'REQ-USSDV-05'],
+    timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
+    async run(ctx) {
+      // Menu texts are not known in advance, so only the one tie a client can read from both sides is judged: the
+      // instrument symbol a label shows and the `symbol` its URL carries. A list whose links are shifted by one (choice
+      // 2 "AMZN" opening GOOGL) shows it.
+      const c = await sharedCrawl(ctx);
+      const problems = perView(c, (v) => symbolMismatches(v.ussd.message, v.ussd.options, v.url));
+      failOn(ctx, problems, 'an option that leads to another choice than the one shown with its number', "the requestUrl of the option numbered n is the follow-up of the choice shown as n (a label naming an instrument leads to that instrument's symbol)");
+    },
+  }),
+  defineCheck({
     id: 'ussd.options.request-url',
     title: 'Every requestUrl is a full URL on the target, under {base_url}, addressing a USSD endpoint',
     level: 'MUST',
@@ -334,7 +489,7 @@ export default defineSuite('ussd', 'USSD: the menu graph, every view and every l
           return type === 'GET' ? [] : [`option ${JSON.stringify(option(raw))} (ussdOptions[${i}]): requestType ${JSON.stringify(type) ?? 'missing'}`];
         }),
       );
-      failOn(ctx, problems, 'a follow-up request that is not a GET (the crawler does not follow it)', 'requestType "GET"');
+      failOn(ctx, problems, 'a requestType other than "GET" (the crawler follows only GET, in any case)', 'requestType "GET"');
     },
   }),
   defineCheck({
@@ -408,8 +563,83 @@ export default defineSuite('ussd', 'USSD: the menu graph, every view and every l
     },
   }),
   defineCheck({
+    id: 'ussd.requests.status-disjoint',
+    title: 'A request is listed under one status filter at most: the requestIds offered under PENDING, COMPLETED, CANCELED and ERROR are disjoint',
+    level: 'MUST',
+    requirements: ['REQ-STATE-03', 'REQ-USSD-17'],
+    timeoutMs: LISTS_CHECK_TIMEOUT_MS,
+    async run(ctx) {
+      const customerId = ctx.fixture('customerId');
+      const first = await listingsByStatus(ctx, customerId, ORDER_STATUSES);
+      unreadFilters(ctx, first);
+      ctx.observe(`requestIds listed: ${[...first].map(([status, l]) => `status=${status}: ${idsText(l.ids.keys())}`).join('; ')}`);
+      const listing = [...first].filter(([, l]) => l.ids.size > 0).map(([status]) => status);
+      if (listing.length < 2) {
+        ctx.skip(`customer ${customerId} has requests under ${listing.length === 0 ? 'no status filter' : `status=${listing[0]} only`}: two filters cannot list the same request, so the rule cannot be judged (a fixture customer with requests in two statuses can)`);
+      }
+      const suspects = listedTwice(first);
+      if (suspects.size === 0) return;
+      // A request may change status between two reads (PENDING, then COMPLETED, read in that order): the filters
+      // involved are read again in the reverse order, and only a request listed twice both times fails.
+      const involved = ORDER_STATUSES.filter((s) => [...suspects.values()].some((statuses) => statuses.includes(s))).reverse();
+      const again = await listingsByStatus(ctx, customerId, involved);
+      const confirmed = [...listedTwice(again)];
+      if (confirmed.length === 0) {
+        ctx.observe(`listed under two filters on a first read, under one on a second (a status changed in between): ${[...suspects].map(([id, s]) => `${id} (${s.join(', ')})`).join('; ')}`);
+        return;
+      }
+      const [id, statuses] = confirmed[0]!;
+      ctx.fail(`request ${id} is listed under ${filtersText(statuses)}`, {
+        expected: 'each requestId under one status filter at most: a request has one status, PENDING, COMPLETED, CANCELED or ERROR',
+        observed: [
+          ...statuses.slice(1).map((s) => `${requestLine(again.get(s)!.ids.get(id)!)} offers requestId ${id} too`),
+          ...confirmed.slice(1, 6).map(([other, s]) => `request ${other}: ${filtersText(s)}`),
+          ...(confirmed.length > 6 ? [`… and ${confirmed.length - 6} more requests`] : []),
+        ].join('\n'),
+        exchange: again.get(statuses[0]!)!.ids.get(id)!.exchange,
+      });
+    },
+  }),
+  defineCheck({
+    id: 'ussd.requests.status-covered',
+    title: 'Every request the requests menu lists is listed under the status filter of one of PENDING, COMPLETED, CANCELED, ERROR',
+    level: 'MUST',
+    requirements: ['REQ-STATE-03', 'REQ-USSD-17'],
+    timeoutMs: LISTS_CHECK_TIMEOUT_MS,
+    async run(ctx) {
+      // The four statuses are all there are: a request that no filter lists has another status, or a filter misses it.
+      // Whether the unfiltered menu lists every request is not shown; only the requests it does list are judged.
+      const customerId = ctx.fixture('customerId');
+      const all = await requestIdsListed(ctx, ussdUrl(ctx, 'requests', { customerId }));
+      if (all.failed.length > 0 || all.capped) {
+        ctx.skip(`the unfiltered requests menu was not read whole (${all.capped ? `more than ${MAX_LIST_PAGES} pages` : `answered ${all.failed.map((r) => r.status).join(', ')}`}): the requests to look for are not known`);
+      }
+      if (all.ids.size === 0) ctx.skip(`the requests menu of customer ${customerId} lists no request: there is none to look for under the filters`);
+      const missingFrom = (listings: Map<OrderStatus, RequestsListing>) => [...all.ids.keys()].filter((id) => ![...listings.values()].some((l) => l.ids.has(id)));
+      const first = await listingsByStatus(ctx, customerId, ORDER_STATUSES);
+      const unread = unreadFilters(ctx, first);
+      ctx.observe(`${all.ids.size} requests listed unfiltered; by filter: ${[...first].map(([status, l]) => `${status} ${l.ids.size}`).join(', ')}`);
+      if (missingFrom(first).length === 0) return;
+      if (unread.length > 0) ctx.skip(`requestIds under no filter read: ${idsText(missingFrom(first))}; status=${unread.join(', ')} could not be read whole, and they may be listed there`);
+      // A request may change status while the filters are read: they are read again, in the reverse order.
+      const again = await listingsByStatus(ctx, customerId, [...ORDER_STATUSES].reverse());
+      const unreadAgain = unreadFilters(ctx, again);
+      if (unreadAgain.length > 0) ctx.skip(`requestIds under no filter on a first read: ${idsText(missingFrom(first))}; on the second, status=${unreadAgain.join(', ')} could not be read whole`);
+      const missing = missingFrom(again).filter((id) => missingFrom(first).includes(id));
+      if (missing.length === 0) {
+        ctx.observe(`requests under no filter on a first read were found on a second: ${idsText(missingFrom(first))}`);
+        return;
+      }
+      ctx.fail(`request ${missing[0]} is listed by the requests menu but under none of the status filters PENDING, COMPLETED, CANCELED, ERROR`, {
+        expected: 'every listed request is listed under the filter of its status, which is one of PENDING, COMPLETED, CANCELED, ERROR',
+        observed: `under no filter (read twice): ${idsText(missing, 10)}; by filter: ${[...again].map(([status, l]) => `${status}: ${idsText(l.ids.keys())}`).join('; ')}`,
+        exchange: all.ids.get(missing[0]!)!.exchange,
+      });
+    },
+  }),
+  defineCheck({
     id: 'ussd.customer.required',
-    title: 'A USSD view requested without customerId is rejected (any 4xx) with the error body',
+    title: 'A USSD view requested without customerId, or with one that is not an integer, is rejected (any 4xx) with the error body',
     level: 'MUST',
     requirements: ['REQ-USSD-04', 'REQ-USSD-13', 'REQ-USSD-19'],
     async run(ctx) {
@@ -417,6 +647,11 @@ export default defineSuite('ussd', 'USSD: the menu graph, every view and every l
         const res = await ctx.send({ method: 'GET', path: `/ussd/${endpoint}` });
         expectRejection(ctx, res, `GET /ussd/${endpoint} without the required customerId is rejected (any 4xx)`);
         expectErrorBody(ctx, res);
+        for (const customerId of NOT_INTEGERS) {
+          const bad = await ctx.send({ method: 'GET', path: `/ussd/${endpoint}`, query: { customerId } });
+          expectRejection(ctx, bad, `GET /ussd/${endpoint}?customerId=${customerId} is rejected (any 4xx): customerId is an integer`);
+          expectErrorBody(ctx, bad);
+        }
       }
     },
   }),
@@ -449,6 +684,44 @@ export default defineSuite('ussd', 'USSD: the menu graph, every view and every l
     },
   }),
   defineCheck({
+    id: 'ussd.params.invalid-handled',
+    title: 'A query value outside its type (page -1, x, 1.5; a boolean "maybe"; requestId abc; status FOO) never crashes a view, and a view served for it offers no negative page',
+    level: 'MUST',
+    requirements: ['REQ-USSD-01', 'REQ-USSD-06', 'REQ-USSD-07', 'REQ-USSD-08', 'REQ-USSD-15', 'REQ-USSD-16', 'REQ-USSD-17', 'REQ-USSD-20', 'REQ-USSD-21', 'REQ-LIM-02'],
+    async run(ctx) {
+      // Refusing the value is the SHOULD (ussd.params.invalid-rejected); serving something sensible is allowed.
+      const customerId = ctx.fixture('customerId');
+      const problems: ProbeProblem[] = [];
+      const seen: string[] = [];
+      for (const v of INVALID_VALUES) {
+        const res = await sendInvalid(ctx, customerId, v);
+        seen.push(`${v.endpoint} ${v.param}=${v.value}: ${res.status}`);
+        const problem = unhandled(ctx, v, res);
+        if (problem) problems.push(problem);
+      }
+      ctx.observe(seen.join('; '));
+      failProbes(ctx, problems, 'a value outside the parameter\'s type is rejected (any 4xx) or served as a USSD view within the limits (page >= 0); never a 5xx');
+    },
+  }),
+  defineCheck({
+    id: 'ussd.params.invalid-rejected',
+    title: 'A query value outside its type (page -1, x, 1.5; a boolean "maybe"; requestId abc; status FOO) is rejected (any 4xx)',
+    level: 'SHOULD',
+    requirements: ['REQ-USSD-10'],
+    async run(ctx) {
+      const customerId = ctx.fixture('customerId');
+      const problems: ProbeProblem[] = [];
+      for (const v of INVALID_VALUES) {
+        const res = await sendInvalid(ctx, customerId, v);
+        if (res.status >= 400 && res.status <= 499) continue;
+        // A 5xx is ussd.params.invalid-handled's failure, not a second one here.
+        if (res.status >= 500) ctx.observe(`${invalidText(v)} answered ${res.status}: judged by ussd.params.invalid-handled`);
+        else problems.push({ res, message: `${invalidText(v)} answered ${res.status}${redirectNote(res)}: the value was not refused`, requirements: ['REQ-USSD-10'] });
+      }
+      failProbes(ctx, problems, 'a value outside the parameter\'s type is refused (any 4xx): page is an integer >= 0, inputMode/searchMode/detail are booleans, requestId an integer, status one of PENDING, COMPLETED, CANCELED, ERROR');
+    },
+  }),
+  defineCheck({
     id: 'ussd.flow.order-cancel',
     title: 'With --allow-mutations: an order placed through input mode is listed PENDING, then canceled through cancel mode and listed CANCELED',
     level: 'INFO',
@@ -464,15 +737,15 @@ export default defineSuite('ussd', 'USSD: the menu graph, every view and every l
       if (!order) return ctx.skip('no option of the menus carries amount: no order can be placed through them');
 
       const allRequests = ussdUrl(ctx, 'requests', { customerId });
-      const before = await requestIdsListed(ctx, allRequests);
+      const before = (await requestIdsListed(ctx, allRequests)).ids;
       const placed = await ctx.send({ method: 'GET', path: order.url! });
       ctx.observe(`placed an order: ${linkTrail(c, order)} → GET ${order.url} → ${answerLine(placed)}`);
       if (placed.status !== 200) return;
       const offered = optionUrls(placed.text, order.url!)
         .map((u) => u.searchParams.get('requestId'))
         .filter((id): id is string => id !== null);
-      const after = await requestIdsListed(ctx, allRequests);
-      const requestId = offered[0] ?? [...after].find((id) => !before.has(id));
+      const after = (await requestIdsListed(ctx, allRequests)).ids;
+      const requestId = offered[0] ?? [...after.keys()].find((id) => !before.has(id));
       if (requestId === undefined) {
         ctx.observe('the new order request could not be found: no requestId on the confirmation, and no new request in the requests menu');
         return;

@@ -112,7 +112,9 @@ describe('suite ussd: caps and the shared crawl', () => {
     expect(failing(r)).toEqual([]);
     const views = Number(/^crawled (\d+) views/.exec(check(r, 'ussd.crawl.bounded').observations[0]!)![1]);
     const ownRequests = r.checks.reduce((n, c) => n + c.exchanges.length, 0);
-    expect(ownRequests).toBe(4 + 3 + 3 + 3);
+    // status-filters 4; status-disjoint 4 filters of one page; status-covered the unfiltered list (2 pages) and 4 filters;
+    // customer.required 3 views × (none, abc, 1.5); customer.unknown and unknown-404 3 each; both params checks 14 each.
+    expect(ownRequests).toBe(4 + 4 + (2 + 4) + 3 * 3 + 3 + 3 + 14 + 14);
     expect(proxy.ussdGets()).toBe(views + ownRequests);
   });
 

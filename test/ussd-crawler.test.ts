@@ -13,10 +13,12 @@ import {
   isHttpMethod,
   isNarrowing,
   lastOptionIndexes,
+  negativePageLinks,
   notInMessage,
   numberProblems,
   pagingProblems,
   requestUrlProblem,
+  symbolMismatches,
 } from '../src/ussd/rules.js';
 import { differsOnlyInPage, endpointOf, isAbsoluteUrl, mutationOf, normaliseUrl, resolveUrl, scopeOf } from '../src/ussd/url.js';
 
@@ -445,11 +447,80 @@ describe('rules', () => {
     ]);
   });
 
-  it('takes the last option from the array, the message, or a 0 choice', () => {
+  it('takes the last option as the last of the array or the one shown last, never by its number', () => {
     const view = (message: string, numbers: number[]) => ({ ussd: { message, options: numbers.map((option) => ({ option })) } });
     expect(lastOptionIndexes(view('M\n1. A\n2. B', [1, 2]))).toEqual([1]);
+    // A non-contiguous "0 Back" last on screen and in the array, in either numbering style.
+    expect(lastOptionIndexes(view('M\n1) A\n2) B\n0) Back', [1, 2, 0]))).toEqual([2]);
+    // The array in another order than the screen: both readings of "last" count.
     expect(lastOptionIndexes(view('M\n1. A\n2. B\n0. Back', [0, 1, 2]))).toEqual([0, 2]);
+    expect(lastOptionIndexes(view('M\n1. A\n2. B\n3. Back', [3, 1, 2]))).toEqual([0, 2]);
+    // A 0 listed first on screen and first in the array is the first option, whatever its number.
+    expect(lastOptionIndexes(view('M\n0. Back\n1. A\n2. B', [0, 1, 2]))).toEqual([2]);
+    // A number shown last that two options use: either may be meant.
+    expect(lastOptionIndexes(view('M\n1. A\n2. B\n2. Back', [1, 2, 2, 5]))).toEqual([1, 2, 3]);
+    // Choices the message does not show (or shows for no option) leave the array's order.
+    expect(lastOptionIndexes(view('M without numbers', [0, 1]))).toEqual([1]);
+    expect(lastOptionIndexes(view('M\n1. A\n9. Z', [0, 1]))).toEqual([1]);
     expect(lastOptionIndexes(view('M', []))).toEqual([]);
+  });
+
+  it('fails a menu that lists Back first and ends with an option that leads forward, and passes it with Back last', async () => {
+    const menus = (backFirst: boolean) =>
+      server({
+        '/ussd/stocks?customerId=7': { title: 'Stocks', options: [{ n: 1, to: '/ussd/stocks?customerId=7&symbol=A' }, { n: 2, to: '/ussd/home?customerId=7' }] },
+        '/ussd/stocks?customerId=7&symbol=A': {
+          title: 'A',
+          options: backFirst
+            ? [{ n: 0, to: '/ussd/stocks?customerId=7' }, { n: 1, to: '/ussd/stocks?customerId=7&symbol=A&inputMode=true' }]
+            : [{ n: 1, to: '/ussd/stocks?customerId=7&symbol=A&inputMode=true' }, { n: 0, to: '/ussd/stocks?customerId=7' }],
+        },
+        '/ussd/stocks?customerId=7&symbol=A&inputMode=true': { title: 'Buy A', options: [{ n: 1, to: '/ussd/stocks?customerId=7&symbol=A' }] },
+        '/ussd/home?customerId=7': { title: 'Home', options: [{ n: 1, to: '/ussd/stocks?customerId=7' }] },
+      });
+    expect(backProblems(await crawl(options(menus(false).fetch)))).toEqual([]);
+    expect(backProblems(await crawl(options(menus(true).fetch))).map((p) => p.message)).toEqual([
+      `stocks → 1 (menu "A"): the last option, option 1 "stocks", leads to "${BASE}/ussd/stocks?customerId=7&symbol=A&inputMode=true" (menu "Buy A"), which is not a menu on the path here ("Stocks"), not a menu that offers this one, and not home or portfolio`,
+    ]);
+  });
+
+  it('finds an option whose label names the instrument of another option, and only then', () => {
+    const opts = (symbols: string[]) => symbols.map((s, i) => ({ option: i + 1, requestUrl: `${BASE}/ussd/stocks?customerId=7&symbol=${encodeURIComponent(s)}` }));
+    const at = `${BASE}/ussd/stocks?customerId=7`;
+    const list = 'Stocks\n1. AAPL Apple\n2. MSFT Microsoft\n3. GOOGL Alphabet';
+    expect(symbolMismatches(list, opts(['AAPL', 'MSFT', 'GOOGL']), at)).toEqual([]);
+    expect(symbolMismatches(list, opts(['MSFT', 'GOOGL', 'AMZN']), at)).toEqual([
+      `option 2 "MSFT Microsoft" leads to ${BASE}/ussd/stocks?customerId=7&symbol=GOOGL (symbol GOOGL), while its label names MSFT, the instrument of option 1`,
+      `option 3 "GOOGL Alphabet" leads to ${BASE}/ussd/stocks?customerId=7&symbol=AMZN (symbol AMZN), while its label names GOOGL, the instrument of option 2`,
+    ]);
+    // Labels without symbols, a label naming its own symbol beside another, a symbol in another case, single letters.
+    expect(symbolMismatches('S\n1. Apple\n2. Microsoft', opts(['MSFT', 'AAPL']), at)).toEqual([]);
+    expect(symbolMismatches('S\n1. AAPL or MSFT\n2. MSFT', opts(['AAPL', 'MSFT']), at)).toEqual([]);
+    expect(symbolMismatches('S\n1. Buy msft\n2. MSFT', opts(['AAPL', 'MSFT']), at)).toEqual([]);
+    expect(symbolMismatches('S\n1. Ford F\n2. A share of T', opts(['T', 'F']), at)).toEqual([]);
+    expect(symbolMismatches('S\n1. BRK.B Berkshire\n2. BRK.A Berkshire', opts(['BRK.A', 'BRK.B']), at)).toHaveLength(2);
+    // Search results named by their names, and the Next link whose symbol is the text searched for: not siblings.
+    const results = [
+      { option: 1, requestUrl: `${BASE}/ussd/stocks?customerId=7&symbol=AAPL` },
+      { option: 2, requestUrl: `${BASE}/ussd/stocks?customerId=7&searchMode=true&symbol=Apple&page=1` },
+    ];
+    expect(symbolMismatches('Results for "Apple"\n1. Apple Inc.\n2. Next', results, at)).toEqual([]);
+  });
+
+  it('finds follow-up URLs that ask for a negative page', () => {
+    const at = `${BASE}/ussd/stocks?customerId=7&page=-1`;
+    expect(
+      negativePageLinks(
+        [
+          { option: 1, requestUrl: `${BASE}/ussd/stocks?customerId=7` },
+          { option: 2, requestUrl: `${BASE}/ussd/stocks?customerId=7&page=-2` },
+          { option: 3, requestUrl: `${BASE}/ussd/stocks?customerId=7&page=0` },
+          { option: 4, requestUrl: '/v1/ussd/stocks?customerId=7&page=-0.5' },
+          { option: 5, requestUrl: `${BASE}/ussd/stocks?customerId=7&page=x` },
+        ],
+        at,
+      ),
+    ).toEqual([`option 2 (ussdOptions[1]) → ${BASE}/ussd/stocks?customerId=7&page=-2: page -2`, 'option 4 (ussdOptions[3]) → /v1/ussd/stocks?customerId=7&page=-0.5: page -0.5']);
   });
 
   it('finds paging that does not move: a link to the same view, or a page with the same content', async () => {

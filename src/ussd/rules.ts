@@ -131,22 +131,61 @@ function sameInteger(text: string, n: number): boolean {
   return /^\s*\d+\s*$/.test(text) && Number(text) === n;
 }
 
+/** Follow-up URLs that ask for a negative page ("page | integer >= 0"): a choice that leads before the first page. */
+export function negativePageLinks(options: readonly unknown[], viewUrl: string): string[] {
+  return options.flatMap((raw, i) => {
+    const url = requestUrlOf(raw);
+    const u = typeof url === 'string' ? resolveUrl(url.trim(), viewUrl) : undefined;
+    const pages = u ? u.searchParams.getAll('page').filter((p) => Number(p) < 0) : [];
+    return pages.length === 0 ? [] : [`option ${JSON.stringify((raw as { option?: unknown }).option)} (ussdOptions[${i}]) → ${url}: page ${pages.join(', ')}`];
+  });
+}
+
+/**
+ * Options whose label, as the message shows it, names the instrument another option of the view leads to and not the
+ * one its own URL carries (`symbol`): the number shown for one choice leads to another's follow-up. Only siblings are
+ * compared, options whose URLs have the same path and parameter names (the items of one list), so that a search's
+ * paging link, whose `symbol` is the text searched for, is not taken for an instrument. Symbols are matched as whole
+ * words and case-sensitively, and single characters not at all, so that plain words are not read as symbols.
+ */
+export function symbolMismatches(message: string, options: readonly unknown[], viewUrl: string): string[] {
+  const entries = options.flatMap((raw) => {
+    const n = (raw as { option?: unknown } | null)?.option;
+    const url = requestUrlOf(raw);
+    const u = typeof url === 'string' ? resolveUrl(url.trim(), viewUrl) : undefined;
+    const symbol = u?.searchParams.get('symbol')?.trim();
+    const label = labelOf(message, n);
+    const kind = u ? `${u.pathname}?${[...new Set(u.searchParams.keys())].sort().join('&')}` : '';
+    return symbol && label ? [{ n, url, symbol, label, kind }] : [];
+  });
+  return entries.flatMap((e) => {
+    if (namesSymbol(e.label, e.symbol)) return [];
+    const other = entries.find((o) => o.kind === e.kind && o.symbol !== e.symbol && o.symbol.length > 1 && /\p{L}/u.test(o.symbol) && namesSymbol(e.label, o.symbol));
+    return other ? [`option ${JSON.stringify(e.n)} "${e.label}" leads to ${e.url} (symbol ${e.symbol}), while its label names ${other.symbol}, the instrument of option ${JSON.stringify(other.n)}`] : [];
+  });
+}
+
+function namesSymbol(label: string, symbol: string): boolean {
+  const escaped = symbol.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'u').test(label);
+}
+
 // ---- the graph -----------------------------------------------------------------------------------------------
 
 /**
- * The options that may be "the last option of a menu": the last in ussdOptions, the one shown last in the message,
- * and a "0" choice (the "0 Back" convention puts it last on screen whatever its place in the array).
+ * The options that may be "the last option of a menu": the last of ussdOptions, and the one(s) numbered as the choice
+ * shown last in the message (a server may order the array otherwise than the screen). Where an option stands decides,
+ * not its number: a "0 Back" shown first, and first in the array, is the first option, and the last one must go back.
  */
 export function lastOptionIndexes(view: { ussd?: { message: string; options: unknown[] } }): number[] {
   const options = view.ussd?.options ?? [];
   if (options.length === 0) return [];
-  const numberAt = (i: number) => (options[i] as { option?: unknown } | null)?.option;
+  const numbers = options.map((raw) => (raw as { option?: unknown } | null)?.option);
   const out = new Set([options.length - 1]);
-  const shown = numberedChoices(view.ussd!.message).filter((c) => options.some((_, i) => numberAt(i) === c.number));
-  const lastShown = shown.at(-1);
-  if (lastShown) out.add(options.findIndex((_, i) => numberAt(i) === lastShown.number));
-  const zero = options.findIndex((_, i) => numberAt(i) === 0);
-  if (zero >= 0) out.add(zero);
+  const lastShown = numberedChoices(view.ussd!.message).filter((c) => numbers.includes(c.number)).at(-1);
+  numbers.forEach((n, i) => {
+    if (lastShown && n === lastShown.number) out.add(i);
+  });
   return [...out].sort((a, b) => a - b);
 }
 

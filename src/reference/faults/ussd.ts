@@ -2,7 +2,6 @@
 // the bug a real implementation would have rather than a rewrite of a finished reply.
 import type { FaultDefinition } from './types.js';
 
-
 export const ussdFaults: FaultDefinition[] = [
   {
     name: 'ussd.dead-link',
@@ -56,7 +55,9 @@ export const ussdFaults: FaultDefinition[] = [
   {
     name: 'ussd.status-filter-broken',
     suite: 'ussd',
-    breaks: ['REQ-USSD-17', 'REQ-STATE-03'],
+    // The menu offers that filter as a choice: its dead link breaks "GET /ussd/requests returns the customer requests
+    // menu" too, which ussd.links.alive enforces.
+    breaks: ['REQ-USSD-17', 'REQ-STATE-03', 'REQ-USSD-12'],
     description: 'the requests menu with status=CANCELED answers 500',
     flag: true,
   },
@@ -70,7 +71,8 @@ export const ussdFaults: FaultDefinition[] = [
   {
     name: 'ussd.empty-message',
     suite: 'ussd',
-    breaks: ['REQ-USSDV-02'],
+    // An empty message shows no choice number either ("The choice number shown in the message").
+    breaks: ['REQ-USSDV-02', 'REQ-USSDV-04'],
     description: 'a menu whose only choice is Back (a request that can no longer be canceled, say) answers with an empty ussdMessage',
     flag: true,
   },
@@ -93,6 +95,97 @@ export const ussdFaults: FaultDefinition[] = [
     suite: 'ussd',
     breaks: ['REQ-SVC-04', 'REQ-USSD-23'],
     description: 'every list offers Next on every page, also past its end, so paging forward never ends',
+    flag: true,
+  },
+  {
+    name: 'ussd.back-listed-first',
+    suite: 'ussd',
+    breaks: ['REQ-USSDV-08'],
+    description: "a stock's detail lists its Back option first, as 0, and ends with Buy, which leads forward to the amount prompt",
+    flag: true,
+  },
+  {
+    name: 'ussd.options-shifted',
+    suite: 'ussd',
+    breaks: ['REQ-USSDV-04', 'REQ-USSDV-05'],
+    description: 'each stock of the stocks list links to the detail of the stock listed after it (an off-by-one)',
+    flag: true,
+  },
+  {
+    name: 'ussd.request-type-lowercase',
+    suite: 'ussd',
+    breaks: ['REQ-USSDV-07'],
+    description: 'every option\'s requestType is "get" in lower case',
+    flag: true,
+  },
+  {
+    name: 'ussd.customer-id-changed',
+    suite: 'ussd',
+    breaks: ['REQ-USSDV-05', 'REQ-USSD-19'],
+    description: "the Details option of the assets menu carries the customer's referenceId in customerId",
+    flag: true,
+  },
+  {
+    name: 'ussd.customer-id-not-integer-served',
+    suite: 'ussd',
+    breaks: ['REQ-USSD-04', 'REQ-USSD-13', 'REQ-USSD-19'],
+    description: 'customerId is read with parseInt, and a value that is no number (customerId=abc) falls back to 0, served the menus of a guest',
+    flag: true,
+  },
+  {
+    name: 'ussd.negative-page-crash',
+    suite: 'ussd',
+    breaks: ['REQ-USSD-20', 'REQ-LIM-02'],
+    description: '/ussd/assets does not range-check page: page=-1 answers 500',
+    flag: true,
+  },
+  {
+    name: 'ussd.negative-page-served',
+    suite: 'ussd',
+    breaks: ['REQ-USSD-07', 'REQ-LIM-02', 'REQ-USSD-10'],
+    description: '/ussd/stocks does not range-check page: page=-1 answers 200, an empty page whose Previous option leads to page -2',
+    flag: true,
+  },
+  {
+    name: 'ussd.status-unknown-crash',
+    suite: 'ussd',
+    breaks: ['REQ-USSD-17'],
+    description: 'the requests menu with a status outside the enum (status=FOO) answers 500',
+    flag: true,
+  },
+  {
+    name: 'ussd.booleans-json-parsed',
+    suite: 'ussd',
+    breaks: ['REQ-USSD-06', 'REQ-USSD-08', 'REQ-USSD-21'],
+    description: 'inputMode, searchMode and detail are read with JSON.parse: a value that is no JSON (maybe) answers 500',
+    flag: true,
+  },
+  {
+    name: 'ussd.requests-json-parsed',
+    suite: 'ussd',
+    breaks: ['REQ-USSD-15', 'REQ-USSD-16'],
+    description: 'the requests menu reads page and requestId with JSON.parse: page=x and requestId=abc answer 500',
+    flag: true,
+  },
+  {
+    name: 'ussd.lenient-booleans',
+    suite: 'ussd',
+    breaks: ['REQ-USSD-10'],
+    description: 'inputMode, searchMode and detail read any value but "true" as false: detail=maybe answers 200',
+    flag: true,
+  },
+  {
+    name: 'ussd.status-filter-ignored',
+    suite: 'ussd',
+    breaks: ['REQ-USSD-17', 'REQ-STATE-03'],
+    description: 'the requests menu ignores its status filter: every filter lists all requests',
+    flag: true,
+  },
+  {
+    name: 'ussd.status-filter-misses-completed',
+    suite: 'ussd',
+    breaks: ['REQ-USSD-17', 'REQ-STATE-03'],
+    description: 'the requests menu filtered by status=COMPLETED lists none of the completed requests (it matches another spelling)',
     flag: true,
   },
 ];

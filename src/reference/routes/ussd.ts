@@ -10,13 +10,13 @@ import { parseRequestsParams, requestsMenu } from '../ussd/requests.js';
 import { openSession, parseCustomerId, type UssdSession } from '../ussd/session.js';
 import { parseStocksParams, stocksMenu } from '../ussd/stocks.js';
 
-function ussdView<P>(path: string, parse: (query: URLSearchParams) => P, build: (session: UssdSession, params: P) => Menu): RouteDef {
+function ussdView<P>(path: string, parse: (query: URLSearchParams, faults: ReadonlySet<string>) => P, build: (session: UssdSession, params: P) => Menu): RouteDef {
   return {
     method: 'GET',
     path,
     handler(ctx, state) {
       const customerId = parseCustomerId(ctx, state);
-      const params = parse(ctx.query);
+      const params = parse(ctx.query, state.faults);
       const session = openSession(ctx, state, customerId);
       return ok(renderMenu(build(session, params), session.env));
     },

@@ -15,6 +15,8 @@ export interface Link {
   query?: Readonly<Record<string, QueryValue>>;
   /** Only the ussd.customer-dropped fault sets this. */
   withoutCustomer?: boolean;
+  /** Another customerId than the session's: only the ussd.customer-id-changed fault sets this. */
+  customerId?: number;
 }
 
 export interface Choice {
@@ -28,6 +30,8 @@ export interface Menu {
   choices: readonly Choice[];
   /** Always the last option: "The last option of a menu leads back to a parent menu". */
   back: Choice;
+  /** Back listed first, as 0, instead: only the ussd.back-listed-first fault sets this. */
+  backFirst?: boolean;
 }
 
 export interface UssdOption {
@@ -56,7 +60,7 @@ export const API_PREFIX = '/v1';
 
 export function linkUrl(link: Link, env: UssdEnv): string {
   const query = new URLSearchParams();
-  if (!link.withoutCustomer) query.set('customerId', String(env.customerId));
+  if (!link.withoutCustomer) query.set('customerId', String(link.customerId ?? env.customerId));
   for (const [name, value] of Object.entries(link.query ?? {})) {
     if (value !== undefined) query.set(name, String(value));
   }
@@ -70,7 +74,7 @@ export function renderMenu(menu: Menu, env: UssdEnv): UssdView {
   let backNumber = env.variant.ussdBack === 'zero' ? 0 : menu.choices.length + 1;
   // The classic off-by-one: the back choice reuses the number of the last item.
   if (env.faults.has('ussd.duplicate-option-numbers') && menu.choices.length > 0) backNumber = menu.choices.length;
-  const all = [...numbered, { option: backNumber, choice: menu.back }];
+  const all = menu.backFirst ? [{ option: 0, choice: menu.back }, ...numbered] : [...numbered, { option: backNumber, choice: menu.back }];
 
   const separator = env.variant.ussdNumbering === 'dot' ? '.' : ')';
   const lines = [menu.title, ...(menu.lines ?? [])];
@@ -81,7 +85,7 @@ export function renderMenu(menu: Menu, env: UssdEnv): UssdView {
   // A template that renders the text only around a list of choices: a menu whose only choice is Back comes out blank.
   const blank = env.faults.has('ussd.empty-message') && menu.choices.length === 0;
   // The kind of follow-up ("USSD", the channel) written where the HTTP method belongs.
-  const requestType = env.faults.has('ussd.request-type-not-method') ? 'USSD' : 'GET';
+  const requestType = env.faults.has('ussd.request-type-not-method') ? 'USSD' : env.faults.has('ussd.request-type-lowercase') ? 'get' : 'GET';
   return {
     ussdMessage: blank ? '' : lines.join('\n'),
     ussdOptions: all.map(({ option, choice }) => ({ option, requestUrl: linkUrl(choice.to, env), requestType })),
@@ -111,6 +115,11 @@ export interface ListPage<T> {
  * /instruments is not surprised here.
  */
 export function listPage<T>(ascending: readonly T[], page: number, sort: 'ASC' | 'DESC', env: UssdEnv): ListPage<T> {
+  if (page < 0) {
+    // Only a fault lets a negative page this far: nothing is there, and Previous and Next are computed unchecked.
+    const step = env.variant.pageMode === 'index' ? 1 : USSD_PAGE_SIZE;
+    return { items: [], page, first: 0, total: ascending.length, previous: page - step, next: page + step };
+  }
   const { items, meta } = paginate(ascending, { page, limit: USSD_PAGE_SIZE, sort }, env.variant);
   const start = env.variant.pageMode === 'index' ? page * USSD_PAGE_SIZE : page;
   return {

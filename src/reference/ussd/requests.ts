@@ -5,7 +5,7 @@
 // but the way back: a request canceled from the PENDING list is still shown, and Back returns to that list.
 import { HttpError, badRequest, notFound } from '../respond.js';
 import { optionalQuery } from '../params.js';
-import { ORDER_STATUSES, type OrderRequest, type OrderStatus } from '../store.js';
+import { ORDER_STATUSES, type OrderRequest, type OrderStatus, type StoredList } from '../store.js';
 import { listPage, listTitle, pageParam, pagingChoices, type Choice, type Link, type Menu } from './menu.js';
 import { HOME, money, optionalId, queryBoolean, queryPage, REQUESTS, type UssdSession } from './session.js';
 
@@ -18,11 +18,17 @@ export interface RequestsParams {
 
 const STATUS_LABEL: Record<OrderStatus, string> = { PENDING: 'Pending', COMPLETED: 'Completed', CANCELED: 'Canceled', ERROR: 'Error' };
 
-export function parseRequestsParams(query: URLSearchParams): RequestsParams {
+export function parseRequestsParams(query: URLSearchParams, faults: ReadonlySet<string>): RequestsParams {
+  // Numbers read as JSON first: a value that is no JSON at all throws, and nothing turns that into a 400.
+  if (faults.has('ussd.requests-json-parsed')) for (const name of ['page', 'requestId']) JSON.parse(optionalQuery(query, name) ?? '0');
   const page = queryPage(query);
   const status = optionalQuery(query, 'status');
   // Case-sensitive, as the spec writes the enum (like `sort` on the list endpoints).
-  if (status !== undefined && !(ORDER_STATUSES as readonly string[]).includes(status)) throw badRequest(`status must be one of ${ORDER_STATUSES.join(', ')}`);
+  if (status !== undefined && !(ORDER_STATUSES as readonly string[]).includes(status)) {
+    // A label looked up for a status nobody checked.
+    if (faults.has('ussd.status-unknown-crash')) throw new TypeError(`Cannot read properties of undefined (reading 'toLowerCase'): no label for status ${status}`);
+    throw badRequest(`status must be one of ${ORDER_STATUSES.join(', ')}`);
+  }
   const requestId = optionalId(query, 'requestId');
   const cancelMode = queryBoolean(query, 'cancelMode');
   if (cancelMode && requestId === undefined) throw badRequest('cancelMode=true needs requestId');
@@ -52,7 +58,7 @@ function requestsLink(query: Record<string, string | number | boolean | undefine
 }
 
 function listMenu(session: UssdSession, p: RequestsParams): Menu {
-  const all = session.state.store.orderRequestList(session.customer.customerId, p.status);
+  const all = filtered(session, p.status);
   const list = listPage(all, p.page, 'DESC', session.env);
   const choices: Choice[] = list.items.map((r) => ({
     label: `${r.symbol} ${money(r.currency, r.amount)} ${r.status}`,
@@ -71,6 +77,14 @@ function listMenu(session: UssdSession, p: RequestsParams): Menu {
     // A filtered list is opened from the full list, the full list from home.
     back: { label: 'Back', to: p.status === undefined ? HOME : REQUESTS },
   };
+}
+
+/** The customer's requests of a status; two faults get the filter wrong. */
+function filtered(session: UssdSession, status: OrderStatus | undefined): StoredList<OrderRequest> {
+  const { faults } = session.env;
+  // Matched against another spelling of the status than the store's: nothing ever is.
+  if (status === 'COMPLETED' && faults.has('ussd.status-filter-misses-completed')) return [];
+  return session.state.store.orderRequestList(session.customer.customerId, faults.has('ussd.status-filter-ignored') ? undefined : status);
 }
 
 function describe(r: OrderRequest): string {

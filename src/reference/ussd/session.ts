@@ -15,8 +15,14 @@ export interface UssdSession {
 
 /** customerId is required on every view ("customerId | integer | yes"); parsed before the other parameters. */
 export function parseCustomerId(ctx: RequestContext, state: ServerState): number {
-  if (optionalQuery(ctx.query, 'customerId') === undefined && state.faults.has('ussd.missing-customer-accepted')) {
+  const text = optionalQuery(ctx.query, 'customerId');
+  if (text === undefined && state.faults.has('ussd.missing-customer-accepted')) {
     return state.store.fixtures.customerId;
+  }
+  if (text !== undefined && state.faults.has('ussd.customer-id-not-integer-served')) {
+    // parseInt, and 0 for what is no number at all: "abc" becomes the id of nobody, served as a guest below.
+    const n = Number.parseInt(text, 10);
+    return Number.isNaN(n) ? 0 : n;
   }
   return parseInteger(requireQuery(ctx.query, 'customerId'), 'customerId');
 }
@@ -25,7 +31,8 @@ export function parseCustomerId(ctx: RequestContext, state: ServerState): number
 export function openSession(ctx: RequestContext, state: ServerState, customerId: number): UssdSession {
   let customer = state.store.getCustomer(customerId);
   if (customer === undefined) {
-    if (!state.faults.has('ussd.unknown-customer-served')) throw notFound();
+    const guest = state.faults.has('ussd.unknown-customer-served') || (customerId === 0 && state.faults.has('ussd.customer-id-not-integer-served'));
+    if (!guest) throw notFound();
     // A session opened for whoever asks: an unknown id gets the (empty) menus of a guest.
     customer = { customerId, firstName: 'Guest', lastName: '', status: 'ACTIVE', referenceId: 0, createdAt: 0, updatedAt: 0 };
   }
@@ -37,11 +44,17 @@ export function openSession(ctx: RequestContext, state: ServerState, customerId:
   };
 }
 
-/** "inputMode | boolean": exactly `true` or `false`; `1`, `yes` or `TRUE` are a 400 rather than a guess. */
-export function queryBoolean(query: URLSearchParams, name: string): boolean {
+/**
+ * "inputMode | boolean": exactly `true` or `false`; `1`, `yes` or `TRUE` are a 400 rather than a guess. Under the
+ * ussd.lenient-booleans fault anything but `true` is false.
+ */
+export function queryBoolean(query: URLSearchParams, name: string, faults: ReadonlySet<string> = NO_FAULTS): boolean {
   const text = optionalQuery(query, name);
   if (text === undefined) return false;
+  // A switch read as JSON: a value that is no JSON at all throws, and nothing turns that into a 400.
+  if (faults.has('ussd.booleans-json-parsed')) JSON.parse(text);
   if (text === 'true') return true;
+  if (faults.has('ussd.lenient-booleans')) return false;
   if (text === 'false') return false;
   throw badRequest(`${name} must be true or false`);
 }
@@ -51,10 +64,12 @@ export function optionalInteger(query: URLSearchParams, name: string): number | 
   return text === undefined ? undefined : parseInteger(text, name);
 }
 
-/** "page | integer >= 0 | Page offset" */
-export function queryPage(query: URLSearchParams): number {
+const NO_FAULTS: ReadonlySet<string> = new Set();
+
+/** "page | integer >= 0 | Page offset"; `unchecked`: a fault lets a negative page through. */
+export function queryPage(query: URLSearchParams, unchecked = false): number {
   const page = optionalInteger(query, 'page') ?? 0;
-  if (page < 0) throw badRequest('page must be an integer >= 0');
+  if (page < 0 && !unchecked) throw badRequest('page must be an integer >= 0');
   return page;
 }
 

@@ -20,10 +20,10 @@ export const PRESET_AMOUNTS = [10, 50, 100] as const;
 const MAX_SYMBOL_LENGTH = 40;
 const SEARCH_SUGGESTIONS = 3;
 
-export function parseStocksParams(query: URLSearchParams): StocksParams {
-  const page = queryPage(query);
-  const inputMode = queryBoolean(query, 'inputMode');
-  const searchMode = queryBoolean(query, 'searchMode');
+export function parseStocksParams(query: URLSearchParams, faults: ReadonlySet<string>): StocksParams {
+  const page = queryPage(query, faults.has('ussd.negative-page-served'));
+  const inputMode = queryBoolean(query, 'inputMode', faults);
+  const searchMode = queryBoolean(query, 'searchMode', faults);
   const symbol = optionalQuery(query, 'symbol');
   if (symbol !== undefined && (symbol.trim() === '' || symbol.length > MAX_SYMBOL_LENGTH || /[\u0000-\u001f\u007f]/.test(symbol))) {
     throw badRequest(`symbol must be 1 to ${MAX_SYMBOL_LENGTH} printable characters`);
@@ -82,9 +82,12 @@ function stocksLink(query: Record<string, QueryValue>): Link {
 
 function listMenu(session: UssdSession, page: number): Menu {
   const { env } = session;
-  const list = listPage(availableInstruments(session), page, 'ASC', env);
+  const available = availableInstruments(session);
+  const list = listPage(available, page, 'ASC', env);
   const choices: Choice[] = list.items.map((instrument, i) => {
-    const link = stocksLink({ symbol: instrument.symbol, page: pageParam(page) });
+    // The off-by-one: each item linked to the one listed after it.
+    const shifted = env.faults.has('ussd.options-shifted') ? available[(available.findIndex((a) => a.instrumentId === instrument.instrumentId) + 1) % available.length] : undefined;
+    const link = stocksLink({ symbol: (shifted ?? instrument).symbol, page: pageParam(page) });
     // A typo'd path in the first item's link: the kind of dead link a crawler must report.
     const dead = i === 0 && env.faults.has('ussd.dead-link');
     return { label: `${instrument.symbol} ${instrument.name}`, to: dead ? { ...link, path: '/ussd/stock' } : link };
@@ -119,7 +122,13 @@ function detailMenu(session: UssdSession, instrument: Instrument, fromPage: numb
     const next = available[(available.findIndex((i) => i.instrumentId === instrument.instrumentId) + 1) % available.length];
     if (next !== undefined) back = stocksLink({ symbol: next.symbol, page: pageParam(fromPage) });
   }
-  return { title: `${instrument.symbol} - ${instrument.name}`, lines, choices, back: { label: 'Back', to: back } };
+  return {
+    title: `${instrument.symbol} - ${instrument.name}`,
+    lines,
+    choices,
+    back: { label: 'Back', to: back },
+    ...(session.env.faults.has('ussd.back-listed-first') ? { backFirst: true } : {}),
+  };
 }
 
 /** Reached from the assets menu ("Follow-up URLs generated for the asset menu also address this path with an assetId"). */
