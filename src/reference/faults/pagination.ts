@@ -53,7 +53,7 @@ function alterQuery(
  * Serves list pages cut from the whole list put in another order: `reorder` gets the list ascending by createdAt (then
  * id), and the page asked for is cut from what it returns, as a server that orders by the wrong key would.
  */
-function reorderedList(reorder: (ascending: Array<Record<string, unknown>>) => Array<Record<string, unknown>>): Middleware {
+function reorderedList(reorder: (ascending: Array<Record<string, unknown>>, paging: Paging, state: ServerState) => Array<Record<string, unknown>>): Middleware {
   return async (ctx, state, route, next) => {
     if (!isList(route, ctx.method)) return next();
     let paging: Paging;
@@ -66,7 +66,7 @@ function reorderedList(reorder: (ascending: Array<Record<string, unknown>>) => A
     const whole = await next();
     const body = whole.status === 200 ? listBody(whole) : undefined;
     if (!body) return whole;
-    const page = paginate(reorder(body.data), paging, state.variant);
+    const page = paginate(reorder(body.data, paging, state), paging, state.variant);
     return { ...whole, body: { ...body, data: page.items, meta: page.meta } };
   };
 }
@@ -331,6 +331,17 @@ export const paginationFaults: FaultDefinition[] = [
     breaks: ['REQ-PAGE-06', 'REQ-META-08'],
     description: 'lists are ordered by updatedAt instead of createdAt, while meta.sort names the direction asked for',
     middleware: reorderedList((items) => [...items].sort((a, b) => (a.updatedAt as number) - (b.updatedAt as number))),
+  },
+  {
+    name: 'pagination.tie-order-unstable',
+    suite: 'pagination',
+    breaks: ['REQ-META-04', 'REQ-META-07'],
+    description: 'items with the same createdAt have no tie-breaker, so their order changes between requests (here: reversed on every other page), and a walk repeats some and misses others',
+    middleware: reorderedList((items, paging, state) => {
+      const index = state.variant.pageMode === 'index' ? paging.page : Math.floor(paging.page / paging.limit);
+      // A stable sort of the reversed list keeps ties reversed.
+      return index % 2 === 0 ? items : [...items].reverse().sort((a, b) => (a.createdAt as number) - (b.createdAt as number));
+    }),
   },
   {
     name: 'pagination.sort-per-page',
