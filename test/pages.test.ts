@@ -110,6 +110,29 @@ describe('walkPages', () => {
     expect(describeWalk(result)).toContain('stopped: overrun');
   });
 
+  it('sizes the walk by the items of the first page when meta.limit claims more, so a complete walk is not cut short', async () => {
+    const all = items(250);
+    const served = indexServer(all, 7);
+    // meta.limit says 100 (a defect of meta.limit, judged elsewhere) while pages hold 7: 36 pages, not 3.
+    const lying: Server = (page) => {
+      const p = served(page);
+      return { ...p, meta: { ...p.meta, limit: 100 } };
+    };
+    const result = await walk(lying);
+    expect(result.stop.reason).toBe('last-page');
+    expect(result.pages).toHaveLength(36);
+    expect(result.ids).toEqual(all.map((i) => String(i.id)));
+    expect(result.expectedPages).toBe(3);
+  });
+
+  it('still stops a server that never ends at twice the pages its first page size needs', async () => {
+    const endless: Server = (page = 0) => ({ response: '', items: items(5, 1_000 + page * 100), meta: { currentPage: page, nextPage: page + 1, limit: 10, totalCount: 30 } });
+    const result = await walk(endless);
+    expect(result.stop.reason).toBe('overrun');
+    expect(result.pages).toHaveLength(2 * 6 + 2);
+    expect(result.stop.detail).toContain('totalCount 30 at 5 items a page needs 6 page(s)');
+  });
+
   it('stops at the page cap when meta gives nothing to size the walk', async () => {
     const endless: Server = (page = 0) => ({ response: '', items: items(1, page * 10), meta: { nextPage: page + 1 } });
     const result = await walk(endless, { maxPages: 25 });

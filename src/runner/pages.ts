@@ -19,7 +19,10 @@ export type StopReason =
   | 'revisit'
   /** meta.nextPage is missing or not an integer >= 0: there is nothing to follow. */
   | 'no-next-page'
-  /** nextPage still advances after twice the pages that totalCount and limit of the first page need (plus slack). */
+  /**
+   * nextPage still advances after twice the pages totalCount needs (plus slack), at the page size of the first page:
+   * meta.limit, or the items the first page holds when it holds fewer while more remain.
+   */
   | 'overrun'
   /** The walk fetched as many pages as the caller allows (maxPages). */
   | 'page-cap'
@@ -87,6 +90,19 @@ function positive(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : undefined;
 }
 
+function pagesFor(totalCount: number, pageSize: number): number {
+  return Math.max(1, Math.ceil(Math.max(0, totalCount) / pageSize));
+}
+
+/**
+ * The page size the walk is sized by: meta.limit, unless the first page holds fewer items while more remain. A server
+ * whose meta.limit is not the limit it applies (a defect of meta.limit, judged elsewhere) must not make a complete
+ * walk look endless.
+ */
+function servedPageSize(firstPageItems: number, limit: number, totalCount: number): number {
+  return firstPageItems > 0 && firstPageItems < limit && firstPageItems < totalCount ? firstPageItems : limit;
+}
+
 export async function walkPages<R>(fetchPage: (page: number | undefined) => Promise<PageFetch<R>>, options: WalkOptions = {}): Promise<WalkResult<R>> {
   const maxPages = Math.max(1, options.maxPages ?? DEFAULT_MAX_PAGES);
   const maxItems = Math.max(1, options.maxItems ?? DEFAULT_MAX_ITEMS);
@@ -99,6 +115,7 @@ export async function walkPages<R>(fetchPage: (page: number | undefined) => Prom
   const visited = new Set<number>();
   let totalCount: number | undefined;
   let expectedPages: number | undefined;
+  let pageSize: number | undefined;
   let budget = maxPages;
   let requested = options.start;
 
@@ -135,8 +152,9 @@ export async function walkPages<R>(fetchPage: (page: number | undefined) => Prom
       totalCount = typeof meta?.totalCount === 'number' && Number.isSafeInteger(meta.totalCount) ? meta.totalCount : undefined;
       const limit = positive(meta?.limit);
       if (totalCount !== undefined && limit !== undefined) {
-        expectedPages = Math.max(1, Math.ceil(Math.max(0, totalCount) / limit));
-        budget = Math.min(maxPages, 2 * expectedPages + slack);
+        expectedPages = pagesFor(totalCount, limit);
+        pageSize = servedPageSize(fetched.items.length, limit, totalCount);
+        budget = Math.min(maxPages, 2 * pagesFor(totalCount, pageSize) + slack);
       }
     }
     const where = `page ${pages.length} (page=${requested ?? '(none)'})`;
@@ -148,7 +166,7 @@ export async function walkPages<R>(fetchPage: (page: number | undefined) => Prom
     if (items.length >= maxItems) return finish('item-cap', `${items.length} items collected (cap ${maxItems})`);
     if (pages.length >= budget) {
       if (budget < maxPages) {
-        return finish('overrun', `${pages.length} pages fetched and nextPage still advances, while totalCount ${totalCount} at limit ${String(meta?.limit)} needs ${expectedPages} page(s)`);
+        return finish('overrun', `${pages.length} pages fetched and nextPage still advances, while totalCount ${totalCount} at ${pageSize} items a page needs ${pagesFor(totalCount ?? 0, pageSize ?? 1)} page(s)`);
       }
       return finish('page-cap', `${pages.length} pages fetched, the cap`);
     }

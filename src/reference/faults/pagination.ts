@@ -2,6 +2,7 @@
 // by nextPage, and the order. All are middleware: some rewrite the finished page, some change the query the route sees
 // (the way a server that parses or defaults a parameter wrongly would), so paging.ts stays the strict implementation.
 import type { Middleware, RequestContext, RouteDef, ServerState } from '../context.js';
+import { MAX_LIMIT, paginate, parsePaging, type Paging } from '../paging.js';
 import { fail, type PageMeta, type Reply } from '../respond.js';
 import type { FaultDefinition } from './types.js';
 import { rewriteSuccess, without } from './reply-rewrites.js';
@@ -32,20 +33,45 @@ function withMeta(body: ListBody, change: Partial<Record<keyof PageMeta, unknown
 }
 
 /**
- * Serves list requests with one query parameter replaced (as a server that parses it wrongly would), then lets
- * `after` adjust what the page reports.
+ * Serves list requests (of `only`, when given) with one query parameter replaced (as a server that parses it wrongly
+ * would), then lets `after` adjust what the page reports.
  */
 function alterQuery(
   alter: (query: URLSearchParams, state: ServerState) => ((body: ListBody) => ListBody) | undefined,
+  only?: string,
 ): Middleware {
   return async (ctx: RequestContext, state, route, next) => {
-    if (!isList(route, ctx.method)) return next();
+    if (!isList(route, ctx.method) || (only !== undefined && route.path !== only)) return next();
     const after = alter(ctx.query, state);
     const reply = await next();
     const body = reply.status === 200 ? listBody(reply) : undefined;
     return after && body ? { ...reply, body: after(body) } : reply;
   };
 }
+
+/**
+ * Serves list pages cut from the whole list put in another order: `reorder` gets the list ascending by createdAt (then
+ * id), and the page asked for is cut from what it returns, as a server that orders by the wrong key would.
+ */
+function reorderedList(reorder: (ascending: Array<Record<string, unknown>>, paging: Paging, state: ServerState) => Array<Record<string, unknown>>): Middleware {
+  return async (ctx, state, route, next) => {
+    if (!isList(route, ctx.method)) return next();
+    let paging: Paging;
+    try {
+      paging = parsePaging(ctx.query, state.variant);
+    } catch {
+      return next();
+    }
+    for (const [name, value] of [['page', '0'], ['limit', String(MAX_LIMIT)], ['sort', 'ASC']] as const) ctx.query.set(name, value);
+    const whole = await next();
+    const body = whole.status === 200 ? listBody(whole) : undefined;
+    if (!body) return whole;
+    const page = paginate(reorder(body.data, paging, state), paging, state.variant);
+    return { ...whole, body: { ...body, data: page.items, meta: page.meta } };
+  };
+}
+
+const isSort = (v: string | null): v is 'ASC' | 'DESC' => v === 'ASC' || v === 'DESC';
 
 function integerParam(query: URLSearchParams, name: string): number | undefined {
   const v = query.get(name);
@@ -56,7 +82,8 @@ export const paginationFaults: FaultDefinition[] = [
   {
     name: 'pagination.meta-missing',
     suite: 'pagination',
-    breaks: ['REQ-ENV-05', 'REQ-META-01'],
+    // No meta breaks every row of the Paging meta table: each field is required and none is there.
+    breaks: ['REQ-ENV-05', 'REQ-META-01', 'REQ-META-02', 'REQ-META-03', 'REQ-META-04', 'REQ-META-05', 'REQ-META-06', 'REQ-META-07', 'REQ-META-08'],
     description: 'list responses carry no meta',
     middleware: rewriteSuccess(isList, (r) => ({ ...r, body: without(r.body as Record<string, unknown>, 'meta') })),
   },
@@ -70,7 +97,8 @@ export const paginationFaults: FaultDefinition[] = [
   {
     name: 'pagination.limit-exceeded',
     suite: 'pagination',
-    breaks: ['REQ-PAGE-04'],
+    // meta.limit, "Maximum items returned", says limit while limit + 1 come.
+    breaks: ['REQ-PAGE-04', 'REQ-META-05'],
     description: 'a page holds limit + 1 items (the item fetched to see whether there is a next page is not dropped)',
     middleware: alterQuery((query) => {
       const asked = query.has('limit') ? integerParam(query, 'limit') : 100;
@@ -91,7 +119,8 @@ export const paginationFaults: FaultDefinition[] = [
   {
     name: 'pagination.default-limit-50',
     suite: 'pagination',
-    breaks: ['REQ-PAGE-04', 'REQ-LIM-01'],
+    // Half the default also leaves the first page half full while more items remain.
+    breaks: ['REQ-PAGE-04', 'REQ-LIM-01', 'REQ-PAGE-05'],
     description: 'without limit, pages hold 50 items (meta.limit 50)',
     middleware: alterQuery((query) => {
       if (!query.has('limit')) query.set('limit', '50');
@@ -236,5 +265,100 @@ export const paginationFaults: FaultDefinition[] = [
     breaks: ['REQ-META-02'],
     description: 'previousPage is always 0',
     middleware: rewritePage((body) => withMeta(body, { previousPage: 0 })),
+  },
+  {
+    name: 'pagination.page-one-based',
+    suite: 'pagination',
+    breaks: ['REQ-PAGE-01', 'REQ-LIM-02'],
+    description: 'pages are numbered from 1: page=0 is refused with 400, page=n serves what page=n-1 should, and meta counts from 1',
+    async middleware(ctx, _state, route, next) {
+      if (!isList(route, ctx.method)) return next();
+      const asked = integerParam(ctx.query, 'page');
+      if (asked !== undefined && asked > 0) ctx.query.set('page', String(asked - 1));
+      const reply = await next();
+      const body = reply.status === 200 ? listBody(reply) : undefined;
+      if (!body) return reply;
+      if (asked === 0) return fail(400, 'page must be an integer >= 1');
+      const { previousPage, currentPage, nextPage } = body.meta;
+      return { ...reply, body: withMeta(body, { previousPage: previousPage + 1, currentPage: currentPage + 1, nextPage: nextPage + 1 }) };
+    },
+  },
+  {
+    name: 'pagination.limit-echo-default',
+    suite: 'pagination',
+    breaks: ['REQ-META-05'],
+    description: 'meta.limit always reports the default, 100, whatever limit the page was served with',
+    middleware: rewritePage((body) => withMeta(body, { limit: 100 })),
+  },
+  {
+    name: 'pagination.instruments-limit-ignored',
+    suite: 'pagination',
+    breaks: ['REQ-PAGE-04', 'REQ-META-05'],
+    description: 'GET /instruments validates limit but serves pages of the default size, 100, while meta.limit echoes the limit asked for',
+    middleware: alterQuery((query) => {
+      const asked = integerParam(query, 'limit');
+      if (asked === undefined || asked < 1 || asked > MAX_LIMIT) return undefined;
+      query.delete('limit');
+      return (body) => withMeta(body, { limit: asked });
+    }, '/instruments'),
+  },
+  {
+    name: 'pagination.sort-invalid-crash',
+    suite: 'pagination',
+    breaks: ['REQ-PAGE-06', 'REQ-PAGE-07'],
+    description: 'a sort outside ASC, DESC answers 500 (an unchecked enum lookup)',
+    async middleware(ctx, _state, route, next) {
+      const reply = await next();
+      const sort = ctx.query.get('sort');
+      return reply.status === 400 && isList(route, ctx.method) && sort !== null && !isSort(sort) ? fail(500) : reply;
+    },
+  },
+  {
+    name: 'pagination.sort-invalid-echoed',
+    suite: 'pagination',
+    breaks: ['REQ-META-08', 'REQ-PAGE-07'],
+    description: 'a sort outside ASC, DESC is served in the default order, and meta.sort echoes the value sent',
+    middleware: alterQuery((query) => {
+      const asked = query.get('sort');
+      if (asked === null || isSort(asked)) return undefined;
+      query.delete('sort');
+      return (body) => withMeta(body, { sort: asked });
+    }),
+  },
+  {
+    name: 'pagination.sort-by-updated-at',
+    suite: 'pagination',
+    breaks: ['REQ-PAGE-06', 'REQ-META-08'],
+    description: 'lists are ordered by updatedAt instead of createdAt, while meta.sort names the direction asked for',
+    middleware: reorderedList((items) => [...items].sort((a, b) => (a.updatedAt as number) - (b.updatedAt as number))),
+  },
+  {
+    name: 'pagination.tie-order-unstable',
+    suite: 'pagination',
+    breaks: ['REQ-META-04', 'REQ-META-07'],
+    description: 'items with the same createdAt have no tie-breaker, so their order changes between requests (here: reversed on every other page), and a walk repeats some and misses others',
+    middleware: reorderedList((items, paging, state) => {
+      const index = state.variant.pageMode === 'index' ? paging.page : Math.floor(paging.page / paging.limit);
+      // A stable sort of the reversed list keeps ties reversed.
+      return index % 2 === 0 ? items : [...items].reverse().sort((a, b) => (a.createdAt as number) - (b.createdAt as number));
+    }),
+  },
+  {
+    name: 'pagination.sort-per-page',
+    suite: 'pagination',
+    breaks: ['REQ-PAGE-06', 'REQ-META-08'],
+    description: 'DESC is applied to each page only: pages are cut from the ascending list, then each is reversed',
+    middleware: alterQuery((query, state) => {
+      if ((query.get('sort') ?? state.variant.defaultSort) !== 'DESC') return undefined;
+      query.set('sort', 'ASC');
+      return (body) => ({ ...withMeta(body, { sort: 'DESC' }), data: [...body.data].reverse() });
+    }),
+  },
+  {
+    name: 'pagination.last-page-next-null',
+    suite: 'pagination',
+    breaks: ['REQ-META-04'],
+    description: 'the last page of a list has nextPage null (there is no next page)',
+    middleware: rewritePage((body) => (body.meta.nextPage === body.meta.currentPage ? withMeta(body, { nextPage: null }) : body)),
   },
 ];
