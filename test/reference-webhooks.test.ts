@@ -496,17 +496,25 @@ describe('webhook deliveries', () => {
 describe('webhook faults', () => {
   it('declares each fault for the webhooks suite, with a hook and the requirements it breaks', () => {
     expect(webhookFaults.map((f) => f.name).sort()).toEqual([
+      'webhooks.account-subscription-refused',
       'webhooks.body-not-validated',
       'webhooks.created-not-auto-subscribed',
       'webhooks.digest-mismatch',
       'webhooks.digest-not-covered',
+      'webhooks.domain-names-ignored',
+      'webhooks.exact-name-as-domain',
+      'webhooks.exact-names-ignored',
       'webhooks.expired-signature',
+      'webhooks.form-encoded-delivery',
       'webhooks.http-url-accepted',
       'webhooks.no-auth-created-event',
       'webhooks.status-lowercase',
       'webhooks.subscriptions-appended',
+      'webhooks.test-endpoint-missing',
       'webhooks.unsigned-delivery',
       'webhooks.unsubscribed-delivered',
+      'webhooks.unsubscribed-delivered-late',
+      'webhooks.url-not-stored',
       'webhooks.wrong-signing-key',
     ]);
     for (const f of webhookFaults) {

@@ -5,7 +5,7 @@
 import type { FaultDefinition } from './types.js';
 import type { Middleware } from '../context.js';
 import { nowSeconds } from '../context.js';
-import { ok } from '../respond.js';
+import { fail, ok } from '../respond.js';
 import { mapData, rewriteSuccess } from './reply-rewrites.js';
 
 export const WEBHOOK_FAULT = {
@@ -21,6 +21,14 @@ export const WEBHOOK_FAULT = {
   expiredSignature: 'webhooks.expired-signature',
   statusLowercase: 'webhooks.status-lowercase',
   bodyNotValidated: 'webhooks.body-not-validated',
+  unsubscribedDeliveredLate: 'webhooks.unsubscribed-delivered-late',
+  exactNamesIgnored: 'webhooks.exact-names-ignored',
+  exactNameAsDomain: 'webhooks.exact-name-as-domain',
+  domainNamesIgnored: 'webhooks.domain-names-ignored',
+  urlNotStored: 'webhooks.url-not-stored',
+  accountRefused: 'webhooks.account-subscription-refused',
+  formEncodedDelivery: 'webhooks.form-encoded-delivery',
+  testEndpointMissing: 'webhooks.test-endpoint-missing',
 } as const;
 
 /**
@@ -138,5 +146,61 @@ export const webhookFaults: FaultDefinition[] = [
     breaks: ['REQ-EVT-14', 'REQ-AUTH-12'],
     description: 'the signature of a delivery does not cover content-digest, so the body is not bound to it',
     flag: true,
+  },
+  {
+    name: WEBHOOK_FAULT.unsubscribedDeliveredLate,
+    suite: 'webhooks',
+    breaks: ['REQ-EVT-02'],
+    description: 'events the webhook is not subscribed to are delivered anyway, held back until after the next event it is subscribed to (a second, slower queue)',
+    flag: true,
+  },
+  {
+    name: WEBHOOK_FAULT.exactNamesIgnored,
+    suite: 'webhooks',
+    breaks: ['REQ-EVT-01', 'REQ-EVT-06'],
+    description: 'only ALL and the domains (AUTH, WEBHOOK) select events: a subscription to an exact name such as AUTH.CREATED delivers nothing',
+    flag: true,
+  },
+  {
+    name: WEBHOOK_FAULT.exactNameAsDomain,
+    suite: 'webhooks',
+    breaks: ['REQ-EVT-02'],
+    description: 'an exact name subscribes its whole domain: AUTH.CREATED delivers AUTH.DELETED too',
+    flag: true,
+  },
+  {
+    name: WEBHOOK_FAULT.domainNamesIgnored,
+    suite: 'webhooks',
+    breaks: ['REQ-EVT-01', 'REQ-EVT-05', 'REQ-EVT-08'],
+    description: 'only ALL and exact names select events: a subscription to the domain AUTH or WEBHOOK delivers nothing',
+    flag: true,
+  },
+  {
+    name: WEBHOOK_FAULT.urlNotStored,
+    suite: 'webhooks',
+    breaks: ['REQ-WHKEP-03'],
+    description: 'PUT /webhooks answers with the new url but keeps the old one: GET /webhooks and the deliveries still use it',
+    flag: true,
+  },
+  {
+    name: WEBHOOK_FAULT.accountRefused,
+    suite: 'webhooks',
+    breaks: ['REQ-EVT-11'],
+    description: 'POST and PUT /webhooks refuse the subscription ACCOUNT with 400 (it is not in the Events table)',
+    flag: true,
+  },
+  {
+    name: WEBHOOK_FAULT.formEncodedDelivery,
+    suite: 'webhooks',
+    breaks: ['REQ-EVT-01'],
+    description: 'deliveries are form-encoded (application/x-www-form-urlencoded, the data member as JSON text), signed and digested as sent',
+    flag: true,
+  },
+  {
+    name: WEBHOOK_FAULT.testEndpointMissing,
+    suite: 'webhooks',
+    breaks: ['REQ-WHKEP-07'],
+    description: 'POST /webhooks/test answers 404: the test endpoint was implemented at /auth/test, the path the text names',
+    middleware: async (ctx, _state, route, next) => (route.path === '/webhooks/test' && ctx.method === 'POST' ? fail(404) : next()),
   },
 ];
