@@ -113,9 +113,12 @@ describe('suite webhooks', () => {
       expect.stringMatching(/^webhooks\.create\.auto-subscription: skip a webhook existed before the suite: the receiver was registered with PUT/),
       expect.stringMatching(/^webhooks\.events\.webhook-created: skip a webhook existed before the suite/),
     ]);
-    expect(byId(result, 'webhooks.config.saved').observations).toContain(`saved: url ${JSON.stringify(before.url)}, subscriptions ["AUTH.DELETED","WEBHOOK.CREATED"], status "ACTIVE"; it is restored at the end`);
+    expect(byId(result, 'webhooks.config.saved').observations).toContain(`saved: url ${JSON.stringify(before.url)}, subscriptions ["AUTH.DELETED","WEBHOOK.CREATED"], status "ACTIVE" (GET /webhooks answered 200 with the Webhook at data); it is restored at the end`);
     expect(byId(result, 'webhooks.create.answer').observations[0]).toBe('PUT /webhooks answered 200 (a webhook existed already: updated, not created)');
-    expect(byId(result, 'webhooks.config.restored').observations).toEqual([`restored: url ${JSON.stringify(before.url)}, subscriptions ["AUTH.DELETED","WEBHOOK.CREATED"]`]);
+    expect(byId(result, 'webhooks.config.restored').observations).toEqual([
+      `restored: url ${JSON.stringify(before.url)}, subscriptions ["AUTH.DELETED","WEBHOOK.CREATED"]`,
+      'PUT /webhooks answered 200 with the Webhook at data; GET /webhooks answered 200 with the Webhook at data',
+    ]);
     expect(result.run.cleanup).toBeUndefined();
     // Rejections were tried with PUT, since a POST would have been refused for the existing webhook alone.
     expect(byId(result, 'webhooks.reject.http-url').observations[0]).toMatch(/^PUT \/webhooks refused with 400; the configuration stayed url/);
