@@ -3,10 +3,10 @@
 // Authentication 8; a server that generates a new key at every configuration passes; a webhook an earlier check left
 // at an unreachable URL does not hold up the suite's deliveries.
 import { CITES } from './helpers/requirements.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { localTarget, stopsAfterEach } from './helpers/webhook-targets.js';
 import { runChecks } from '../src/runner/run.js';
 import { defineCheck, defineSuite } from '../src/runner/check.js';
-import { startLocalTarget, type LocalTarget } from '../src/targets/local.js';
 import { startReferenceServer } from '../src/reference/server.js';
 import { findFault } from '../src/reference/faults/catalog.js';
 import { receiverTls } from '../src/receiver/certificate.js';
@@ -18,16 +18,8 @@ import webhooks from '../suites/webhooks.js';
 /** Far above a loopback delivery; short enough that the faults which make a check wait out its deadline stay quick. */
 const DEADLINE_MS = 5_000;
 
-const stops: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const stop of stops.splice(0).reverse()) await stop();
-});
-
-async function local(options: Parameters<typeof startLocalTarget>[0] = {}): Promise<LocalTarget> {
-  const l = await startLocalTarget(options);
-  stops.push(l.stop);
-  return l;
-}
+const stops = stopsAfterEach();
+const local = (options: Parameters<typeof localTarget>[1] = {}) => localTarget(stops, options);
 
 function run(target: ResolvedTarget, suites = [webhooks]): Promise<RunResult> {
   return runChecks({ target, suites, failOn: 'should', selection: {}, webhookDeadlineMs: DEADLINE_MS });

@@ -3,7 +3,8 @@
 // restored), a restore that fails or is not selected, a forged delivery, a server that cannot reach the receiver, and
 // a configuration that cannot be read.
 import { CITES } from './helpers/requirements.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { localTarget, stopsAfterEach } from './helpers/webhook-targets.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import { request as httpRequest } from 'node:http';
@@ -13,7 +14,6 @@ import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { runChecks } from '../src/runner/run.js';
 import { defineCheck, defineSuite, type SuiteDefinition } from '../src/runner/check.js';
-import { startLocalTarget, type LocalTarget } from '../src/targets/local.js';
 import { startReferenceServer, type ReferenceServer } from '../src/reference/server.js';
 import { receiverTls, selfSignedCertificate } from '../src/receiver/certificate.js';
 import { contentDigest } from '../src/http/digest.js';
@@ -23,16 +23,8 @@ import type { ResolvedTarget, WebhookConfig } from '../src/config/types.js';
 import type { CheckResult, RunResult } from '../src/runner/types.js';
 import webhooks from '../suites/webhooks.js';
 
-const stops: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const stop of stops.splice(0).reverse()) await stop();
-});
-
-async function local(options: Parameters<typeof startLocalTarget>[0] = {}): Promise<LocalTarget> {
-  const l = await startLocalTarget(options);
-  stops.push(l.stop);
-  return l;
-}
+const stops = stopsAfterEach();
+const local = (options: Parameters<typeof localTarget>[1] = {}) => localTarget(stops, options);
 
 function run(target: ResolvedTarget, suites: SuiteDefinition[] = [webhooks], grep?: string, webhookDeadlineMs?: number): Promise<RunResult> {
   return runChecks({ target, suites, failOn: 'should', selection: grep ? { grep } : {}, ...(webhookDeadlineMs ? { webhookDeadlineMs } : {}) });
