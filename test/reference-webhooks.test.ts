@@ -519,9 +519,12 @@ describe('webhook faults', () => {
       'webhooks.form-encoded-delivery',
       'webhooks.http-url-accepted',
       'webhooks.no-auth-created-event',
+      'webhooks.no-webhook-created-event',
+      'webhooks.no-webhook-updated-event',
       'webhooks.status-lowercase',
       'webhooks.subscriptions-appended',
       'webhooks.test-endpoint-missing',
+      'webhooks.test-not-delivered',
       'webhooks.unsigned-delivery',
       'webhooks.unsubscribed-delivered',
       'webhooks.unsubscribed-delivered-late',
@@ -675,6 +678,26 @@ describe('webhook faults', () => {
     expect((await s.caller.call('POST', '/webhooks/test', { token: s.token })).status).toBe(404);
     await s.caller.call('PUT', '/webhooks', { token: s.token, body: { subscriptions: ['WEBHOOK'] } });
     expect((await s.inbox.next()).payload.event).toBe('WEBHOOK.UPDATED');
+  });
+
+  it('webhooks.test-not-delivered: POST /webhooks/test answers 200 and delivers nothing', async () => {
+    const { s } = await firstDelivery('webhooks.test-not-delivered');
+    expect((await s.caller.call('POST', '/webhooks/test', { token: s.token })).status).toBe(200);
+    await s.caller.call('PUT', '/webhooks', { token: s.token, body: { subscriptions: ['WEBHOOK'] } });
+    expect((await s.inbox.next()).payload.event).toBe('WEBHOOK.UPDATED');
+  });
+
+  it('webhooks.no-webhook-created-event and no-webhook-updated-event: POST or PUT /webhooks emits nothing', async () => {
+    const created = await setup({ faults: ['webhooks.no-webhook-created-event'] });
+    await createWebhook(created, ['ALL']);
+    await created.caller.call('PUT', '/webhooks', { token: created.token, body: { subscriptions: ['ALL'] } });
+    expect((await created.inbox.next()).payload.event).toBe('WEBHOOK.UPDATED');
+    const updated = await setup({ faults: ['webhooks.no-webhook-updated-event'] });
+    await createWebhook(updated, ['ALL']);
+    await updated.caller.call('PUT', '/webhooks', { token: updated.token, body: { subscriptions: ['ALL'] } });
+    await updated.caller.call('POST', '/webhooks/test', { token: updated.token });
+    expect((await updated.inbox.next()).payload.event).toBe('WEBHOOK.CREATED');
+    expect((await updated.inbox.next()).payload.event).toBe('WEBHOOK.TEST');
   });
 
   it('generates a new key for a webhook on request (the other reading of "generated when the webhook is configured")', async () => {

@@ -45,6 +45,9 @@ describe('suite webhooks: the gaps of issue 14', () => {
     ['webhooks.account-subscription-refused', 'webhooks.subscriptions.names'],
     ['webhooks.form-encoded-delivery', 'webhooks.delivery.json'],
     ['webhooks.test-endpoint-missing', 'webhooks.test.accepted'],
+    ['webhooks.test-not-delivered', 'webhooks.events.test'],
+    ['webhooks.no-webhook-created-event', 'webhooks.events.webhook-created'],
+    ['webhooks.no-webhook-updated-event', 'webhooks.events.webhook-updated'],
   ])('%s is caught by %s, and by no check that does not own what it breaks', async (fault, check) => {
     const l = await local({ faults: [fault] });
     const result = await run(l.target);

@@ -29,6 +29,9 @@ export const WEBHOOK_FAULT = {
   accountRefused: 'webhooks.account-subscription-refused',
   formEncodedDelivery: 'webhooks.form-encoded-delivery',
   testEndpointMissing: 'webhooks.test-endpoint-missing',
+  testNotDelivered: 'webhooks.test-not-delivered',
+  noWebhookCreatedEvent: 'webhooks.no-webhook-created-event',
+  noWebhookUpdatedEvent: 'webhooks.no-webhook-updated-event',
 } as const;
 
 /**
@@ -202,5 +205,26 @@ export const webhookFaults: FaultDefinition[] = [
     breaks: ['REQ-WHKEP-07'],
     description: 'POST /webhooks/test answers 404: the test endpoint was implemented at /auth/test, the path the text names',
     middleware: async (ctx, _state, route, next) => (route.path === '/webhooks/test' && ctx.method === 'POST' ? fail(404) : next()),
+  },
+  {
+    name: WEBHOOK_FAULT.testNotDelivered,
+    suite: 'webhooks',
+    breaks: ['REQ-WHKEP-06'],
+    description: 'POST /webhooks/test answers 200 (queued) but delivers nothing',
+    flag: true,
+  },
+  {
+    name: WEBHOOK_FAULT.noWebhookCreatedEvent,
+    suite: 'webhooks',
+    breaks: ['REQ-EVT-12'],
+    description: 'POST /webhooks creates the webhook but emits no WEBHOOK.CREATED',
+    flag: true,
+  },
+  {
+    name: WEBHOOK_FAULT.noWebhookUpdatedEvent,
+    suite: 'webhooks',
+    breaks: ['REQ-EVT-12', 'REQ-EVT-10'],
+    description: 'PUT /webhooks updates the webhook but emits no WEBHOOK.UPDATED',
+    flag: true,
   },
 ];

@@ -55,6 +55,8 @@ function listedSubscriptions(state: ServerState, value: unknown): Subscription[]
 }
 
 function emit(ctx: RequestContext, state: ServerState, name: 'WEBHOOK.CREATED' | 'WEBHOOK.UPDATED', webhook: Webhook): void {
+  const silenced = name === 'WEBHOOK.CREATED' ? WEBHOOK_FAULT.noWebhookCreatedEvent : WEBHOOK_FAULT.noWebhookUpdatedEvent;
+  if (state.faults.has(silenced)) return;
   state.events.emit({ name, clientId: ctx.client!.clientId, occurredAt: nowSeconds(state), data: { ...webhook } });
 }
 

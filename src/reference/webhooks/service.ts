@@ -55,7 +55,8 @@ export class WebhookService {
     const webhook = this.registry.get(clientId);
     if (webhook === undefined) return undefined;
     const occurredAt = Math.floor(this.options.clock() / 1000);
-    const eventId = this.queue(clientId, webhook, TEST_EVENT, occurredAt, { webhookId: webhook.webhookId, message: 'Webhook test' });
+    const data = { webhookId: webhook.webhookId, message: 'Webhook test' };
+    const eventId = this.options.faults.has(WEBHOOK_FAULT.testNotDelivered) ? randomUUID() : this.queue(clientId, webhook, TEST_EVENT, occurredAt, data);
     return { eventId, event: TEST_EVENT, webhook };
   }
 
