@@ -5,7 +5,7 @@
 import type { FaultDefinition } from './types.js';
 import type { Middleware } from '../context.js';
 import { nowSeconds } from '../context.js';
-import { fail, ok } from '../respond.js';
+import { ok } from '../respond.js';
 import { mapData, rewriteSuccess } from './reply-rewrites.js';
 
 export const WEBHOOK_FAULT = {
@@ -203,8 +203,8 @@ export const webhookFaults: FaultDefinition[] = [
     name: WEBHOOK_FAULT.testEndpointMissing,
     suite: 'webhooks',
     breaks: ['REQ-WHKEP-07'],
-    description: 'POST /webhooks/test answers 404: the test endpoint was implemented at /auth/test, the path the text names',
-    middleware: async (ctx, _state, route, next) => (route.path === '/webhooks/test' && ctx.method === 'POST' ? fail(404) : next()),
+    description: 'POST /webhooks/test answers 404 to an authenticated request: the test endpoint was implemented at /auth/test, the path the text names',
+    flag: true,
   },
   {
     name: WEBHOOK_FAULT.testNotDelivered,

@@ -126,6 +126,7 @@ export const webhookRoutes: RouteDef[] = [
     path: '/webhooks/test',
     handler(ctx, state) {
       // The request body is "none shown": whatever is sent (its digest already checked) is ignored.
+      if (state.faults.has(WEBHOOK_FAULT.testEndpointMissing)) throw notFound();
       const queued = state.webhooks.sendTest(ctx.client!.clientId);
       if (queued === undefined) throw notFound();
       return ok({ webhookId: queued.webhook.webhookId, eventId: queued.eventId, event: queued.event, status: 'QUEUED' });
