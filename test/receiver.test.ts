@@ -43,27 +43,31 @@ interface DeliveryOptions {
   unsigned?: boolean;
   /** Where to send it, when not the receiver's URL (e.g. the listen address behind a public URL). */
   to?: string;
+  /** The URL signed and sent to, when not the receiver's URL (e.g. its alternate URL). */
+  url?: string;
+  contentType?: string;
 }
 
 /** A delivery the way a server sends one: JSON body, Content-Digest, RFC 9421 signature over the delivery components. */
 async function deliver(r: WebhookReceiver, o: DeliveryOptions = {}): Promise<number> {
   const body = o.body ?? JSON.stringify({ id: 'evt-1', type: o.event ?? 'AUTH.CREATED', data: { tokenId: 't-1' } });
   const headers: Array<[string, string]> = [
-    ['content-type', 'application/json'],
+    ['content-type', o.contentType ?? 'application/json'],
     ['content-length', String(Buffer.byteLength(body))],
     ['content-digest', contentDigest(o.digestOf ?? body)],
   ];
+  const url = o.url ?? r.url;
   if (!o.unsigned) {
     const created = o.created ?? nowSeconds();
     const signed = signRequest(
-      { method: 'POST', url: r.url, headers },
+      { method: 'POST', url, headers },
       { keyId: 'server-key', privateKey: o.seed ?? serverKey.seed, components: o.components ?? COMPONENTS, created, expires: o.expires ?? created + 300 },
     );
     headers.push(['signature-input', signed.signatureInput], ['signature', signed.signature]);
   }
   const agent = new Agent({ connect: r.certificatePem ? { ca: r.certificatePem } : {} });
   agents.push(agent);
-  const res = await request(o.to ?? r.url, { method: 'POST', headers: headers.flat(), body, dispatcher: agent });
+  const res = await request(o.to ?? url, { method: 'POST', headers: headers.flat(), body, dispatcher: agent });
   await res.body.dump();
   return res.statusCode;
 }
@@ -144,6 +148,50 @@ describe('webhook receiver', () => {
     r.useKey(publicKey);
     await r.settled();
     expect(r.arrivals[0]!.state).toBe('verified');
+  });
+
+  it('verifies under any key it was given, and again what an earlier key could not verify', async () => {
+    const r = await receiver();
+    const other = createPublicKey(generateEd25519().publicKeyPem);
+    expect(r.useKey(other)).toBe(true);
+    await deliver(r);
+    expect((await r.waitFor(() => true, 5_000))!.state).toBe('rejected');
+    // A server that generated a new key when the webhook was configured again: the delivery was signed with it.
+    expect(r.useKey(publicKey)).toBe(true);
+    await r.settled();
+    expect(r.arrivals[0]).toMatchObject({ state: 'verified', signature: { ok: true } });
+    expect(r.useKey(createPublicKey(serverKey.publicKeyPem))).toBe(false);
+    await deliver(r);
+    await r.settled();
+    expect(r.arrivals[1]!.state).toBe('verified');
+  });
+
+  it('records the path a delivery came to: its URL, or the alternate URL with -2 on the path', async () => {
+    const r = await receiver();
+    r.useKey(publicKey);
+    expect(r.alternateUrl).toBe(r.url.replace(/\/conformance\/webhook$/, '/conformance/webhook-2'));
+    await deliver(r);
+    await deliver(r, { url: r.alternateUrl });
+    await r.settled();
+    expect(r.arrivals.map((d) => [d.path, d.state])).toEqual([
+      ['/conformance/webhook', 'verified'],
+      ['/conformance/webhook-2', 'verified'],
+    ]);
+  });
+
+  it('reads a body that is not JSON leniently: form fields (JSON text in a field parsed), and says it is not JSON', async () => {
+    const r = await receiver();
+    r.useKey(publicKey);
+    const form = new URLSearchParams({ event: 'AUTH.CREATED', data: JSON.stringify({ tokenId: 't-1' }) }).toString();
+    await deliver(r, { body: form, contentType: 'application/x-www-form-urlencoded' });
+    await deliver(r, { body: 'AUTH.CREATED happened', contentType: 'text/plain' });
+    await deliver(r);
+    await r.settled();
+    expect(r.arrivals.map((d) => [d.json, d.payload, d.state])).toEqual([
+      [false, { event: 'AUTH.CREATED', data: { tokenId: 't-1' } }, 'verified'],
+      [false, undefined, 'verified'],
+      [true, { id: 'evt-1', type: 'AUTH.CREATED', data: { tokenId: 't-1' } }, 'verified'],
+    ]);
   });
 
   it('waits by event: resolves on the first match, already arrived or to come, and undefined at the deadline or on abort', async () => {

@@ -458,6 +458,17 @@ describe('webhook deliveries', () => {
     expect((await s.inbox.next()).payload.eventId).toBe(two);
   });
 
+  it('does not hold up deliveries to a new URL behind retries to the one the client left', async () => {
+    const s = await setup({ deliveryBackoffMs: 60_000 });
+    s.inbox.statuses.push(503);
+    await createWebhook(s, ['ALL']);
+    await s.attempt((a) => a.event === 'WEBHOOK.CREATED' && a.outcome === 'retrying');
+    const other = newInbox();
+    await s.caller.call('PUT', '/webhooks', { token: s.token, body: { url: other.url, subscriptions: ['ALL'] } });
+    expect((await other.inbox.next()).payload.event).toBe('WEBHOOK.UPDATED');
+    expect(s.server.deliveries.filter((a) => a.event === 'WEBHOOK.CREATED').map((a) => a.outcome)).toEqual(['retrying']);
+  });
+
   it('close() aborts a delivery in flight', async () => {
     let release!: () => void;
     const s = await setup();
@@ -496,17 +507,28 @@ describe('webhook deliveries', () => {
 describe('webhook faults', () => {
   it('declares each fault for the webhooks suite, with a hook and the requirements it breaks', () => {
     expect(webhookFaults.map((f) => f.name).sort()).toEqual([
+      'webhooks.account-subscription-refused',
       'webhooks.body-not-validated',
       'webhooks.created-not-auto-subscribed',
       'webhooks.digest-mismatch',
       'webhooks.digest-not-covered',
+      'webhooks.domain-names-ignored',
+      'webhooks.exact-name-as-domain',
+      'webhooks.exact-names-ignored',
       'webhooks.expired-signature',
+      'webhooks.form-encoded-delivery',
       'webhooks.http-url-accepted',
       'webhooks.no-auth-created-event',
+      'webhooks.no-webhook-created-event',
+      'webhooks.no-webhook-updated-event',
       'webhooks.status-lowercase',
       'webhooks.subscriptions-appended',
+      'webhooks.test-endpoint-missing',
+      'webhooks.test-not-delivered',
       'webhooks.unsigned-delivery',
       'webhooks.unsubscribed-delivered',
+      'webhooks.unsubscribed-delivered-late',
+      'webhooks.url-not-stored',
       'webhooks.wrong-signing-key',
     ]);
     for (const f of webhookFaults) {
@@ -586,5 +608,113 @@ describe('webhook faults', () => {
     expect(res.body.data.subscriptions).toEqual(['AUTH']);
     await s.caller.call('POST', '/webhooks/test', { token: s.token });
     expect((await s.inbox.next()).payload.event).toBe('WEBHOOK.TEST');
+  });
+
+  it('webhooks.unsubscribed-delivered-late: an unsubscribed token is delivered after the next subscribed event', async () => {
+    const { s } = await firstDelivery('webhooks.unsubscribed-delivered-late');
+    await s.caller.token();
+    await s.caller.call('PUT', '/webhooks', { token: s.token, body: { subscriptions: ['WEBHOOK'] } });
+    expect((await s.inbox.next()).payload.event).toBe('WEBHOOK.UPDATED');
+    expect((await s.inbox.next()).payload.event).toBe('AUTH.CREATED');
+  });
+
+  it('webhooks.exact-names-ignored: AUTH.CREATED selects nothing, the domain still does', async () => {
+    const { s } = await firstDelivery('webhooks.exact-names-ignored', ['AUTH.CREATED', 'WEBHOOK']);
+    await s.caller.token();
+    await s.caller.call('PUT', '/webhooks', { token: s.token, body: { subscriptions: ['AUTH', 'WEBHOOK'] } });
+    expect((await s.inbox.next()).payload.event).toBe('WEBHOOK.UPDATED');
+    await s.caller.token();
+    expect((await s.inbox.next()).payload.event).toBe('AUTH.CREATED');
+  });
+
+  it('webhooks.exact-name-as-domain: AUTH.CREATED delivers AUTH.DELETED too', async () => {
+    const s = await setup({ faults: ['webhooks.exact-name-as-domain'] });
+    await createWebhook(s, ['AUTH.CREATED']);
+    expect((await s.inbox.next()).payload.event).toBe('WEBHOOK.CREATED');
+    const issued = await s.caller.token();
+    await s.caller.call('POST', '/oauth/revoke', { token: issued.token });
+    expect((await s.inbox.next()).payload.event).toBe('AUTH.CREATED');
+    expect((await s.inbox.next()).payload.event).toBe('AUTH.DELETED');
+  });
+
+  it('webhooks.domain-names-ignored: AUTH selects nothing, an exact name still does', async () => {
+    const s = await setup({ faults: ['webhooks.domain-names-ignored'] });
+    await createWebhook(s, ['AUTH', 'WEBHOOK.UPDATED']);
+    await s.caller.token();
+    await s.caller.call('PUT', '/webhooks', { token: s.token, body: { subscriptions: ['AUTH', 'WEBHOOK.UPDATED'] } });
+    expect((await s.inbox.next()).payload.event).toBe('WEBHOOK.CREATED');
+    expect((await s.inbox.next()).payload.event).toBe('WEBHOOK.UPDATED');
+  });
+
+  it('webhooks.url-not-stored: PUT answers the new url, GET and the deliveries keep the old one', async () => {
+    const { s } = await firstDelivery('webhooks.url-not-stored', ['WEBHOOK']);
+    const other = newInbox();
+    const res = await s.caller.call('PUT', '/webhooks', { token: s.token, body: { url: other.url, subscriptions: ['WEBHOOK'] } });
+    expect(res.body.data.url).toBe(other.url);
+    expect((await s.caller.call('GET', '/webhooks', { token: s.token })).body.data.url).toBe(s.url);
+    expect((await s.inbox.next()).payload.event).toBe('WEBHOOK.UPDATED');
+    expect(other.inbox.count).toBe(0);
+  });
+
+  it('webhooks.account-subscription-refused: ACCOUNT is refused with 400, on create and on update', async () => {
+    const s = await setup({ faults: ['webhooks.account-subscription-refused'] });
+    expect((await createWebhook(s, ['ACCOUNT'])).status).toBe(400);
+    expect((await createWebhook(s, ['ALL'])).status).toBe(200);
+    expect((await s.caller.call('PUT', '/webhooks', { token: s.token, body: { subscriptions: ['AUTH', 'ACCOUNT'] } })).status).toBe(400);
+  });
+
+  it('webhooks.form-encoded-delivery: the body is form-encoded, digested and signed as sent', async () => {
+    const { s, d, key } = await firstDelivery('webhooks.form-encoded-delivery');
+    expect(d.payload).toBeUndefined();
+    expect(headerValue(d.headers, 'content-type')).toBe('application/x-www-form-urlencoded');
+    const fields = new URLSearchParams(d.body.toString('utf8'));
+    expect(fields.get('event')).toBe('WEBHOOK.CREATED');
+    expect(JSON.parse(fields.get('data')!)).toMatchObject({ url: s.url });
+    expect(verifyDelivery(d, key)).toMatchObject({ digest: { ok: true }, signature: { ok: true } });
+  });
+
+  it('webhooks.test-endpoint-missing: POST /webhooks/test answers 404 and delivers nothing', async () => {
+    const { s } = await firstDelivery('webhooks.test-endpoint-missing');
+    expect((await s.caller.call('POST', '/webhooks/test', { token: s.token })).status).toBe(404);
+    await s.caller.call('PUT', '/webhooks', { token: s.token, body: { subscriptions: ['WEBHOOK'] } });
+    expect((await s.inbox.next()).payload.event).toBe('WEBHOOK.UPDATED');
+  });
+
+  it('webhooks.test-not-delivered: POST /webhooks/test answers 200 and delivers nothing', async () => {
+    const { s } = await firstDelivery('webhooks.test-not-delivered');
+    expect((await s.caller.call('POST', '/webhooks/test', { token: s.token })).status).toBe(200);
+    await s.caller.call('PUT', '/webhooks', { token: s.token, body: { subscriptions: ['WEBHOOK'] } });
+    expect((await s.inbox.next()).payload.event).toBe('WEBHOOK.UPDATED');
+  });
+
+  it('webhooks.no-webhook-created-event and no-webhook-updated-event: POST or PUT /webhooks emits nothing', async () => {
+    const created = await setup({ faults: ['webhooks.no-webhook-created-event'] });
+    await createWebhook(created, ['ALL']);
+    await created.caller.call('PUT', '/webhooks', { token: created.token, body: { subscriptions: ['ALL'] } });
+    expect((await created.inbox.next()).payload.event).toBe('WEBHOOK.UPDATED');
+    const updated = await setup({ faults: ['webhooks.no-webhook-updated-event'] });
+    await createWebhook(updated, ['ALL']);
+    await updated.caller.call('PUT', '/webhooks', { token: updated.token, body: { subscriptions: ['ALL'] } });
+    await updated.caller.call('POST', '/webhooks/test', { token: updated.token });
+    expect((await updated.inbox.next()).payload.event).toBe('WEBHOOK.CREATED');
+    expect((await updated.inbox.next()).payload.event).toBe('WEBHOOK.TEST');
+  });
+
+  it('generates a new key for a webhook on request (the other reading of "generated when the webhook is configured")', async () => {
+    const regenerated: boolean[] = [];
+    const s = await setup({
+      middleware: [
+        async (ctx, state, route, next) => {
+          const reply = await next();
+          if (route.path === '/webhooks' && ctx.method === 'PUT') regenerated.push(state.webhooks.registry.regenerateKey(ctx.client!.clientId), state.webhooks.registry.regenerateKey('nobody'));
+          return reply;
+        },
+      ],
+    });
+    await createWebhook(s, ['WEBHOOK']);
+    const before = await publishedKey(s);
+    await s.caller.call('PUT', '/webhooks', { token: s.token, body: { subscriptions: ['WEBHOOK'] } });
+    expect(regenerated).toEqual([true, false]);
+    expect((await publishedKey(s)).keyId).not.toBe(before.keyId);
   });
 });

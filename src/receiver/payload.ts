@@ -1,4 +1,5 @@
 // Reading a delivery's JSON payload, whose fields are "not shown": the event is found by value, not by field name.
+import { parseJson } from '../http/json.js';
 
 /** The event names of the spec's Events table that a delivery can carry (the domains AUTH and WEBHOOK are subscriptions only). */
 export const KNOWN_EVENTS = ['AUTH.CREATED', 'AUTH.DELETED', 'WEBHOOK.CREATED', 'WEBHOOK.UPDATED'] as const;
@@ -81,4 +82,25 @@ export function valuesNamed(payload: unknown, name: string): string[] {
 /** Top-level member names of a payload object, for the report's record of the payload shape. */
 export function topLevelFields(payload: unknown): string[] {
   return typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? Object.keys(payload) : [];
+}
+
+const FORM = /^[^=&\s]+=[^&\s]*(?:&[^=&\s]+=[^&\s]*)*$/;
+
+/**
+ * A delivery body as the checks read it: JSON (through the depth guard: a payload nested 200,000 deep would overflow
+ * whatever walks it later), or else form fields, when the Content-Type says so or the body has their shape, with JSON
+ * text in a field read as JSON. `json` alone says whether the body was what the spec asks for.
+ */
+export function readPayload(body: Buffer, contentType: string | undefined): { json: boolean; payload: unknown } {
+  const text = body.toString('utf8');
+  const parsed = parseJson(text);
+  if (parsed.ok) return { json: true, payload: parsed.value };
+  const form = /^application\/x-www-form-urlencoded\b/i.test(contentType?.trim() ?? '') || FORM.test(text.trim());
+  if (!form || text.trim() === '') return { json: false, payload: undefined };
+  const fields: Record<string, unknown> = {};
+  for (const [name, value] of new URLSearchParams(text.trim())) {
+    const inner = /^\s*[[{]/.test(value) ? parseJson(value) : undefined;
+    fields[name] = inner?.ok ? inner.value : value;
+  }
+  return { json: false, payload: fields };
 }

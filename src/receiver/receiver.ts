@@ -13,9 +13,9 @@ import type { WebhookConfig } from '../config/types.js';
 import { ConfigError } from '../errors.js';
 import { verifyContentDigest, type DigestVerdict } from '../http/digest.js';
 import { headerValue } from '../http/message.js';
-import { parseJson } from '../http/json.js';
 import { verifySignatureAsync, type SignatureVerdict } from '../http/signature.js';
 import { parseListen, receiverTls } from './certificate.js';
+import { readPayload } from './payload.js';
 
 /** Far above any event payload of this interface; a larger body is refused (413) and counted against the server. */
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
@@ -29,6 +29,8 @@ export const DEFAULT_DEADLINE_MS = 10_000;
 export const DEFAULT_SKEW_SECONDS = 60;
 /** The path of the receiver's URL when no publicUrl is configured. */
 export const RECEIVER_PATH = '/conformance/webhook';
+/** Appended to the path of the receiver's URL to make its second URL (a check moves the webhook there and back). */
+export const ALTERNATE_SUFFIX = '-2';
 
 export interface ReceiverOptions {
   maxBodyBytes?: number;
@@ -50,10 +52,17 @@ export interface Delivery {
   readonly method: string;
   /** The target URI as the server signed it: the registered URL's origin and the request's path and query. */
   readonly targetUri: string;
+  /** The path the delivery came to (the receiver accepts every path): which of the receiver's URLs the server used. */
+  readonly path: string;
   /** Header fields as sent, names as sent, in order. */
   readonly headers: ReadonlyArray<[string, string]>;
   readonly body: Buffer;
-  /** The parsed JSON body; undefined when the body is not JSON. */
+  /** Whether the body is JSON, as the spec's "a JSON payload" asks. */
+  readonly json: boolean;
+  /**
+   * What the body carries: its JSON value; for a body that is not JSON but form-encoded, its fields (JSON text in a field
+   * read as JSON), so that the event is found whatever the encoding and only `json` judges it; otherwise undefined.
+   */
   readonly payload: unknown;
   /** pending until the webhook key is known; then verified, or rejected (discarded) with a reason. */
   readonly state: DeliveryState;
@@ -81,8 +90,8 @@ export interface ReceiverCounts {
   tlsFailures: number;
 }
 
-/** The key that verifies deliveries, or why there is none. */
-type KeyState = { kind: 'unknown' } | { kind: 'key'; key: KeyObject } | { kind: 'unusable'; reason: string };
+/** The keys that verify deliveries (every key the server published in the run, newest first), or why there is none. */
+type KeyState = { kind: 'unknown' } | { kind: 'keys'; keys: KeyObject[] } | { kind: 'unusable'; reason: string };
 
 interface Waiter {
   predicate: (d: Delivery) => boolean;
@@ -96,6 +105,7 @@ export class WebhookReceiver {
   private readonly deliveries: MutableDelivery[] = [];
   private readonly waiters = new Set<Waiter>();
   private readonly verifying = new Set<Promise<void>>();
+  private readonly generations = new WeakMap<Delivery, number>();
   private readonly tally = { oversized: 0, dropped: 0, stray: 0, tlsFailures: 0 };
   private lastTlsError: string | undefined;
   private storedBytes = 0;
@@ -191,10 +201,28 @@ export class WebhookReceiver {
     return this.deliveries.length === 0 ? 0 : this.deliveries[this.deliveries.length - 1]!.seq;
   }
 
-  /** The key from GET /webhooks/key: deliveries held until now are verified with it, and every later one. */
-  useKey(key: KeyObject): void {
-    this.keyState = { kind: 'key', key };
-    for (const d of this.deliveries) if (d.state === 'pending' || d.reason?.startsWith(NO_KEY)) this.verify(d, key);
+  /** The second URL of the receiver: the same receiver, another path. */
+  get alternateUrl(): string {
+    const u = new URL(this.url);
+    u.pathname = `${u.pathname.replace(/\/+$/, '')}${ALTERNATE_SUFFIX}`;
+    return u.href;
+  }
+
+  /**
+   * A key from GET /webhooks/key. Deliveries verify under any key the server published during the run (a server may
+   * generate a new key each time the webhook is configured, and deliveries signed before the change still arrive): a
+   * new key verifies every later delivery, and again those held or discarded for their signature. False when the key
+   * was known already.
+   */
+  useKey(key: KeyObject): boolean {
+    const known = this.keyState.kind === 'keys' ? this.keyState.keys : [];
+    if (known.some((k) => k.equals(key))) return false;
+    const keys = [key, ...known];
+    this.keyState = { kind: 'keys', keys };
+    for (const d of this.deliveries) {
+      if (d.state === 'pending' || d.reason?.startsWith(NO_KEY) || (d.signature !== undefined && !d.signature.ok)) this.verify(d, keys);
+    }
+    return true;
   }
 
   /** There is no usable key: deliveries are discarded with this reason until a key is given. */
@@ -293,50 +321,68 @@ export class WebhookReceiver {
   private record(req: IncomingMessage, body: Buffer): void {
     const headers: Array<[string, string]> = [];
     for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
-    const path = req.url ?? '/';
-    // Through the depth guard: a payload nested 200,000 deep would overflow whatever walks it later.
-    const parsed = parseJson(body.toString('utf8'));
-    const payload = parsed.ok ? parsed.value : undefined;
+    // Built from the registered URL, not the Host header: behind a tunnel or proxy, the URL the server signed is the public one.
+    const targetUri = safeTargetUri(this.origin, req.url ?? '/');
+    const { json, payload } = readPayload(body, headerValue(headers, 'content-type'));
     const d: MutableDelivery = {
       seq: this.cursor() + 1,
       arrivedAt: Date.now(),
       method: req.method ?? 'POST',
-      // Built from the registered URL, not the Host header: behind a tunnel or proxy, the URL the server signed is the public one.
-      targetUri: safeTargetUri(this.origin, path),
+      targetUri,
+      path: new URL(targetUri).pathname,
       headers,
       body,
+      json,
       payload,
       state: 'pending',
     };
     this.deliveries.push(d);
-    if (this.keyState.kind === 'key') this.verify(d, this.keyState.key);
+    if (this.keyState.kind === 'keys') this.verify(d, this.keyState.keys);
     else if (this.keyState.kind === 'unusable') this.settle(d, { state: 'rejected', reason: `${NO_KEY}: ${this.keyState.reason}` });
   }
 
-  private verify(d: MutableDelivery, key: KeyObject): void {
+  private verify(d: MutableDelivery, keys: readonly KeyObject[]): void {
+    // A new key verifies again what an older one could not: only the latest verification of a delivery settles it.
+    const generation = (this.generations.get(d) ?? 0) + 1;
+    this.generations.set(d, generation);
+    const latest = () => this.generations.get(d) === generation;
     const digest = verifyContentDigest(headerValue(d.headers, 'content-digest'), d.body);
-    const run = verifySignatureAsync(
-      { method: d.method, url: d.targetUri, headers: [...d.headers] },
-      {
-        key,
-        // Without content-digest among the covered components the digest proves nothing about the body.
-        requiredComponents: ['content-digest'],
-        now: Math.floor(d.arrivedAt / 1000),
-        skewSeconds: this.limits.skewSeconds,
-        requireCreated: true,
-        requireExpires: true,
-      },
-    ).then(
+    const run = this.verifySignature(d, keys).then(
       (signature) => {
+        if (!latest()) return;
         const reasons: string[] = [];
         if (!digest.ok) reasons.push(digest.reason);
         if (!signature.ok) reasons.push(`signature: ${signature.reason ?? 'invalid'}`);
         this.settle(d, { state: reasons.length ? 'rejected' : 'verified', digest, signature, ...(reasons.length ? { reason: reasons.join('; ') } : {}) });
       },
-      (e: unknown) => this.settle(d, { state: 'rejected', digest, reason: `signature: cannot be checked (${(e as Error)?.message ?? String(e)})` }),
+      (e: unknown) => {
+        if (latest()) this.settle(d, { state: 'rejected', digest, reason: `signature: cannot be checked (${(e as Error)?.message ?? String(e)})` });
+      },
     );
     this.verifying.add(run);
     void run.finally(() => this.verifying.delete(run));
+  }
+
+  /** The verdict of the first key, newest first, that verifies the signature; the newest key's when none does. */
+  private async verifySignature(d: MutableDelivery, keys: readonly KeyObject[]): Promise<SignatureVerdict> {
+    let first: SignatureVerdict | undefined;
+    for (const key of keys) {
+      const verdict = await verifySignatureAsync(
+        { method: d.method, url: d.targetUri, headers: [...d.headers] },
+        {
+          key,
+          // Without content-digest among the covered components the digest proves nothing about the body.
+          requiredComponents: ['content-digest'],
+          now: Math.floor(d.arrivedAt / 1000),
+          skewSeconds: this.limits.skewSeconds,
+          requireCreated: true,
+          requireExpires: true,
+        },
+      );
+      if (verdict.ok) return verdict;
+      first ??= verdict;
+    }
+    return first!;
   }
 
   private settle(d: MutableDelivery, verdict: Pick<MutableDelivery, 'state'> & Partial<Pick<MutableDelivery, 'reason' | 'digest' | 'signature'>>): void {

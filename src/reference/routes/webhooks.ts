@@ -47,7 +47,16 @@ function subscriptionsOf(state: ServerState, listed: Subscription[]): Subscripti
   return state.faults.has(WEBHOOK_FAULT.createdNotAutoSubscribed) ? listed : withAutomatic(listed);
 }
 
+/** The subscription names of a body; ACCOUNT is outside the Events table, which a faulty server takes as the whole list. */
+function listedSubscriptions(state: ServerState, value: unknown): Subscription[] {
+  const listed = parseSubscriptions(value);
+  if (state.faults.has(WEBHOOK_FAULT.accountRefused) && listed.includes('ACCOUNT')) throw badRequest('unknown subscription "ACCOUNT"');
+  return listed;
+}
+
 function emit(ctx: RequestContext, state: ServerState, name: 'WEBHOOK.CREATED' | 'WEBHOOK.UPDATED', webhook: Webhook): void {
+  const silenced = name === 'WEBHOOK.CREATED' ? WEBHOOK_FAULT.noWebhookCreatedEvent : WEBHOOK_FAULT.noWebhookUpdatedEvent;
+  if (state.faults.has(silenced)) return;
   state.events.emit({ name, clientId: ctx.client!.clientId, occurredAt: nowSeconds(state), data: { ...webhook } });
 }
 
@@ -66,7 +75,7 @@ export const webhookRoutes: RouteDef[] = [
       if (body.url === undefined) throw badRequest('url is required');
       if (body.subscriptions === undefined) throw badRequest('subscriptions is required');
       const url = parseUrl(body.url, state.faults.has(WEBHOOK_FAULT.httpUrlAccepted));
-      const subscriptions = subscriptionsOf(state, parseSubscriptions(body.subscriptions));
+      const subscriptions = subscriptionsOf(state, listedSubscriptions(state, body.subscriptions));
       const created = state.webhooks.registry.create(ctx.client!.clientId, { url, subscriptions }, nowSeconds(state));
       // "Register one webhook URL": a second creation would silently replace the first; PUT is the way to change it.
       if (created === undefined) throw new HttpError(409, 'Conflict: a webhook is already configured for this client; use PUT /webhooks to change it');
@@ -82,15 +91,18 @@ export const webhookRoutes: RouteDef[] = [
       if (body.url === undefined && body.subscriptions === undefined) throw badRequest('the body must carry url, subscriptions or both');
       const change: { url?: string; subscriptions?: Subscription[] } = {};
       if (body.url !== undefined) change.url = parseUrl(body.url, false);
-      const listed = body.subscriptions === undefined ? undefined : parseSubscriptions(body.subscriptions);
+      const listed = body.subscriptions === undefined ? undefined : listedSubscriptions(state, body.subscriptions);
       const before = existing(ctx, state);
       if (listed !== undefined) {
         const merged = state.faults.has(WEBHOOK_FAULT.subscriptionsAppended) ? [...new Set([...before.subscriptions, ...listed])] : listed;
         change.subscriptions = subscriptionsOf(state, merged);
       }
-      const updated = state.webhooks.registry.update(ctx.client!.clientId, change, nowSeconds(state))!;
+      // The faulty server echoes the url it was sent and stores everything else.
+      const dropUrl = state.faults.has(WEBHOOK_FAULT.urlNotStored) && change.url !== undefined;
+      const { url: _echoed, ...stored } = change;
+      const updated = state.webhooks.registry.update(ctx.client!.clientId, dropUrl ? stored : change, nowSeconds(state))!;
       emit(ctx, state, 'WEBHOOK.UPDATED', updated);
-      return ok(updated);
+      return ok(dropUrl ? { ...updated, url: change.url } : updated);
     },
   },
   {
@@ -114,6 +126,7 @@ export const webhookRoutes: RouteDef[] = [
     path: '/webhooks/test',
     handler(ctx, state) {
       // The request body is "none shown": whatever is sent (its digest already checked) is ignored.
+      if (state.faults.has(WEBHOOK_FAULT.testEndpointMissing)) throw notFound();
       const queued = state.webhooks.sendTest(ctx.client!.clientId);
       if (queued === undefined) throw notFound();
       return ok({ webhookId: queued.webhook.webhookId, eventId: queued.eventId, event: queued.event, status: 'QUEUED' });

@@ -1,5 +1,6 @@
-// Sends deliveries: one queue per client, one delivery in flight per client (so a receiver sees a client's events in
-// the order they occurred), bounded retries with exponential backoff, and nothing left running after close().
+// Sends deliveries: one queue per client and URL, one delivery in flight per queue (so a receiver sees a client's
+// events in the order they occurred, and a URL the client has left behind, retried in vain, never holds up the one it
+// uses now), bounded retries with exponential backoff, and nothing left running after close().
 import { createSecureContext, rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
 import type { SignedDelivery } from './message.js';
@@ -40,7 +41,7 @@ export interface DelivererOptions {
   backoffMs: number;
   /** Connect, response-headers and body timeout of one attempt. */
   timeoutMs: number;
-  /** Queued deliveries per client beyond the one in flight; the oldest are dropped past it. */
+  /** Queued deliveries per client and URL beyond the one in flight; the oldest are dropped past it. */
   maxPending: number;
   onAttempt: (attempt: DeliveryAttempt) => void;
 }
@@ -74,16 +75,17 @@ export class Deliverer {
   /** Never waits: the request that caused the event is answered whatever becomes of its delivery. */
   enqueue(job: DeliveryJob): void {
     if (this.closed) return;
-    let queue = this.queues.get(job.clientId);
-    if (queue === undefined) this.queues.set(job.clientId, (queue = []));
+    const name = `${job.clientId}\n${job.url}`;
+    let queue = this.queues.get(name);
+    if (queue === undefined) this.queues.set(name, (queue = []));
     queue.push(job);
     while (queue.length > this.options.maxPending) {
       const dropped = queue.shift()!;
-      this.report(dropped, 0, 'dropped', { error: `more than ${this.options.maxPending} deliveries pending for the client` }, 0);
+      this.report(dropped, 0, 'dropped', { error: `more than ${this.options.maxPending} deliveries pending for the client's URL` }, 0);
     }
-    if (this.draining.has(job.clientId)) return;
-    this.draining.add(job.clientId);
-    const run = this.drain(job.clientId, queue);
+    if (this.draining.has(name)) return;
+    this.draining.add(name);
+    const run = this.drain(name, queue);
     this.running.add(run);
     void run.finally(() => this.running.delete(run));
   }
@@ -109,13 +111,13 @@ export class Deliverer {
     await this.agent.destroy();
   }
 
-  private async drain(clientId: string, queue: DeliveryJob[]): Promise<void> {
+  private async drain(name: string, queue: DeliveryJob[]): Promise<void> {
     try {
       while (!this.closed && queue.length > 0) await this.deliver(queue.shift()!);
     } finally {
       // No await between the emptiness check above and this line, so an enqueue cannot fall in between unseen.
-      this.draining.delete(clientId);
-      if (queue.length === 0) this.queues.delete(clientId);
+      this.draining.delete(name);
+      if (queue.length === 0) this.queues.delete(name);
     }
   }
 

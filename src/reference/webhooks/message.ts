@@ -32,10 +32,11 @@ let decoyKey: WebhookSigningKey | undefined;
 export function signedDelivery(url: string, payload: DeliveryPayload, key: WebhookSigningKey, createdSeconds: number, faults: ReadonlySet<string>): SignedDelivery {
   const target = new URL(url);
   target.hash = '';
-  const body = Buffer.from(JSON.stringify(payload), 'utf8');
+  const form = faults.has(WEBHOOK_FAULT.formEncodedDelivery);
+  const body = Buffer.from(form ? formEncoded(payload) : JSON.stringify(payload), 'utf8');
   const digested = faults.has(WEBHOOK_FAULT.digestMismatch) ? Buffer.concat([body, Buffer.from('\n')]) : body;
   const headers: Array<[string, string]> = [
-    ['content-type', 'application/json'],
+    ['content-type', form ? 'application/x-www-form-urlencoded' : 'application/json'],
     ['content-length', String(body.length)],
     ['content-digest', contentDigest(digested)],
   ];
@@ -50,4 +51,10 @@ export function signedDelivery(url: string, payload: DeliveryPayload, key: Webho
   );
   headers.push(['signature-input', signed.signatureInput], ['signature', signed.signature]);
   return { url: target.href, body, headers };
+}
+
+/** The faulty server's encoding: the form encoder of its token endpoint, with the nested data as JSON text. */
+function formEncoded(payload: DeliveryPayload): string {
+  const { data, ...flat } = payload;
+  return new URLSearchParams({ ...Object.fromEntries(Object.entries(flat).map(([k, v]) => [k, String(v)])), data: JSON.stringify(data) }).toString();
 }

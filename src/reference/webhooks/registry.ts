@@ -47,6 +47,17 @@ export class WebhookRegistry {
     return copy(webhook);
   }
 
+  /**
+   * A new key for the client's webhook, as a server does that reads "the key is generated when the webhook is
+   * configured" as every configuration; a fixed key stays. False when the client has no webhook.
+   */
+  regenerateKey(clientId: string): boolean {
+    const entry = this.byClient.get(clientId);
+    if (entry === undefined) return false;
+    if (this.fixedKey === undefined) entry.key = generateWebhookKey();
+    return true;
+  }
+
   /** Undefined when the client has none. */
   update(clientId: string, change: { url?: string; subscriptions?: Subscription[] }, nowSeconds: number): Webhook | undefined {
     const entry = this.byClient.get(clientId);

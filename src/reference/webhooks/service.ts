@@ -34,6 +34,8 @@ export class WebhookService {
   readonly registry: WebhookRegistry;
   private readonly deliverer: Deliverer;
   private readonly unsubscribe: () => void;
+  /** Deliveries the unsubscribed-delivered-late fault holds back, per client. */
+  private readonly held = new Map<string, Array<() => void>>();
 
   constructor(private readonly options: WebhookServiceOptions) {
     this.registry = new WebhookRegistry(options.key);
@@ -53,7 +55,8 @@ export class WebhookService {
     const webhook = this.registry.get(clientId);
     if (webhook === undefined) return undefined;
     const occurredAt = Math.floor(this.options.clock() / 1000);
-    const eventId = this.queue(clientId, webhook, TEST_EVENT, occurredAt, { webhookId: webhook.webhookId, message: 'Webhook test' });
+    const data = { webhookId: webhook.webhookId, message: 'Webhook test' };
+    const eventId = this.options.faults.has(WEBHOOK_FAULT.testNotDelivered) ? randomUUID() : this.queue(clientId, webhook, TEST_EVENT, occurredAt, data);
     return { eventId, event: TEST_EVENT, webhook };
   }
 
@@ -67,8 +70,26 @@ export class WebhookService {
     if (webhook === undefined || webhook.status !== 'ACTIVE') return;
     const faults = this.options.faults;
     if (event.name === 'AUTH.CREATED' && faults.has(WEBHOOK_FAULT.noAuthCreatedEvent)) return;
-    if (!isSubscribed(webhook.subscriptions, event.name) && !faults.has(WEBHOOK_FAULT.unsubscribedDelivered)) return;
-    this.queue(event.clientId, webhook, event.name, event.occurredAt, event.data);
+    const deliver = () => this.queue(event.clientId, webhook, event.name, event.occurredAt, event.data);
+    if (subscribedUnder(webhook.subscriptions, event.name, faults)) {
+      deliver();
+      this.releaseHeld(event.clientId);
+    } else if (faults.has(WEBHOOK_FAULT.unsubscribedDelivered)) deliver();
+    else if (faults.has(WEBHOOK_FAULT.unsubscribedDeliveredLate)) this.hold(event.clientId, deliver);
+  }
+
+  /** The late fault's second queue: bounded like the deliverer's, the oldest dropped past it. */
+  private hold(clientId: string, deliver: () => void): void {
+    let held = this.held.get(clientId);
+    if (held === undefined) this.held.set(clientId, (held = []));
+    held.push(deliver);
+    if (held.length > DEFAULT_MAX_PENDING_DELIVERIES) held.shift();
+  }
+
+  private releaseHeld(clientId: string): void {
+    const held = this.held.get(clientId);
+    this.held.delete(clientId);
+    for (const deliver of held ?? []) deliver();
   }
 
   private queue(clientId: string, webhook: Webhook, name: string, occurredAt: number, data: Record<string, unknown>): string {
@@ -89,6 +110,15 @@ export class WebhookService {
     });
     return payload.eventId;
   }
+}
+
+/** Whether the subscriptions select the event, as the server does or as one of its subscription faults does. */
+function subscribedUnder(subscriptions: readonly string[], eventName: string, faults: ReadonlySet<string>): boolean {
+  const domainOf = (name: string) => name.split('.')[0]!;
+  if (faults.has(WEBHOOK_FAULT.exactNamesIgnored)) return subscriptions.includes('ALL') || subscriptions.includes(domainOf(eventName));
+  if (faults.has(WEBHOOK_FAULT.domainNamesIgnored)) return subscriptions.includes('ALL') || subscriptions.includes(eventName);
+  if (faults.has(WEBHOOK_FAULT.exactNameAsDomain)) return isSubscribed(subscriptions.map(domainOf), eventName);
+  return isSubscribed(subscriptions, eventName);
 }
 
 /** A wrong option fails the start with its name, instead of a delivery loop that never retries or never waits. */
