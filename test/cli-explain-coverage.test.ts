@@ -43,7 +43,7 @@ describe('conformance explain', () => {
     const ok = await runCli(['explain', 'signing.reject.expired']);
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain('## Authentication');
-    expect(ok.stdout).toMatch(/MUST REQ-AUTH-08 \(Authentication\): "The signature covers the ordered components listed in/);
+    expect(ok.stdout).toMatch(/SHOULD REQ-AUTH-09 \(Authentication\): "The signature covers the ordered components listed in/);
     expect(ok.stdout).toMatch(/sends +GET \/customers\/\{customerId\}/);
     expect(ok.stdout).toContain('signing.expired-accepted: expires is not checked');
 
@@ -89,10 +89,10 @@ describe('conformance coverage', () => {
     expect(json.code).toBe(0);
     const doc = JSON.parse(json.stdout) as ReturnType<typeof specCoverage>;
     expect(doc.requirements.map((r) => r.id)).toEqual(catalog.requirements.map((r) => r.id));
-    const expired = doc.requirements.find((r) => r.id === 'REQ-AUTH-08')!;
-    expect(expired).toMatchObject({ level: 'MUST', section: 'Authentication', status: 'proven' });
-    expect(expired.checks.map((c) => c.id)).toContain('signing.reject.expired');
-    expect(expired.provenBy).toContain('signing.expired-accepted');
+    const keyid = doc.requirements.find((r) => r.id === 'REQ-AUTH-07')!;
+    expect(keyid).toMatchObject({ level: 'MUST', section: 'Authentication', status: 'proven' });
+    expect(keyid.checks.map((c) => c.id)).toContain('signing.reject.unknown-keyid');
+    expect(keyid.provenBy).toContain('signing.keyid-ignored');
     expect(doc.requirements.find((r) => r.id === 'REQ-LIM-04')).toMatchObject({ level: 'OPEN', status: 'open', readings: expect.any(Array) });
   });
 

@@ -21,10 +21,10 @@ import { Chalk } from 'chalk';
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020) => Ajv2020;
 const reportSchema = JSON.parse(readFileSync(new URL('../schemas/report.schema.json', import.meta.url), 'utf8')) as object;
 const ids = suites.flatMap((s) => s.checks.map((c) => c.id));
-const ID = 'signing.reject.expired';
-// Two checks of one suite: the listed one and a neighbour that must stay unaffected.
-const SELECTION = { suites: ['signing'], grep: '^signing\\.reject\\.(expired|future-created)$' };
-const FAULT = { faults: ['signing.expired-accepted'] };
+const ID = 'signing.reject.unknown-keyid';
+// Two checks of one suite: the listed one (MUST) and a neighbour that must stay unaffected.
+const SELECTION = { suites: ['signing'], grep: '^signing\\.reject\\.(unknown-keyid|future-created)$' };
+const FAULT = { faults: ['signing.keyid-ignored'] };
 
 function file(content: unknown): string {
   const dir = mkdtempSync(join(tmpdir(), 'conformance-xfail-'));
@@ -35,21 +35,21 @@ function file(content: unknown): string {
 
 describe('--expected-failures against the reference server', () => {
   it('CLI: a listed failure exits 0 and is shown apart with its reason; an id no check has exits 2 naming it', async () => {
-    const listed = file({ expectedFailures: [{ id: ID, reason: 'PLAT-9: expiry not enforced yet', expires: '2999-12-31' }] });
+    const listed = file({ expectedFailures: [{ id: ID, reason: 'PLAT-9: keyid not checked yet', expires: '2999-12-31' }] });
     const res = await runCli(['run', '--suite', 'signing', '--grep', SELECTION.grep, '--fault', FAULT.faults[0]!, '--expected-failures', listed]);
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
     const apart = res.stdout.slice(res.stdout.indexOf('expected failures'));
     expect(res.stdout.indexOf('expected failures')).toBeGreaterThan(res.stdout.indexOf('signing.reject.future-created'));
     expect(apart).toMatch(new RegExp(`✗ ${ID.replace(/\./g, '\\.')} +MUST`));
-    expect(apart).toMatch(/reason +PLAT-9: expiry not enforced yet +\(until 2999-12-31\)/);
+    expect(apart).toMatch(/reason +PLAT-9: keyid not checked yet +\(until 2999-12-31\)/);
     expect(res.stdout).toMatch(/1 passed, 1 failed, 0 warned, 0 skipped; 1 of them expected \(listed\), not failing the run/);
 
-    const unknown = file({ expectedFailures: [{ id: 'signing.reject.expird', reason: 'typo' }] });
+    const unknown = file({ expectedFailures: [{ id: 'signing.reject.unknown-keyd', reason: 'typo' }] });
     const bad = await runCli(['run', '--suite', 'signing', '--expected-failures', unknown]);
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe('');
-    expect(bad.stderr).toMatch(/names a check that does not exist: "signing\.reject\.expird" \(did you mean .*signing\.reject\.expired/);
+    expect(bad.stderr).toMatch(/names a check that does not exist: "signing\.reject\.unknown-keyd" \(did you mean .*signing\.reject\.unknown-keyid/);
   });
 
   it('in every report: JUnit <skipped> with the reason in system-out, JSON `expected` (schema-valid), failsRun false', async () => {
@@ -77,7 +77,7 @@ describe('--expected-failures against the reference server', () => {
     expect(check).toMatchObject({ outcome: 'fail', failsRun: true, expected: { status: 'stale' } });
     expect(check.finding!.message).toMatch(/passed: the server is fixed, remove it from the list/);
     const text = renderResults(result, new Chalk({ level: 0 }), false).join('\n');
-    expect(text).toMatch(/✗ signing\.reject\.expired .*\n.*\n.*\n.*remove it from the list/);
+    expect(text).toMatch(/✗ signing\.reject\.unknown-keyid .*\n.*\n.*\n.*remove it from the list/);
     expect(text).not.toContain('expected failures');
     expect(buildJunitXml(result)).toMatch(/<failure message="listed as an expected failure, but it passed: the server is fixed, remove it from the list"/);
   });
