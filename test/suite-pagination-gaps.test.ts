@@ -115,7 +115,7 @@ describe('catches each new fault with the check meant for it, and with no check 
     ['pagination.previous-page-stuck', 'alt', ['pagination.walk.page-links']],
   ];
   it.each(cases)('%s (%s variant)', async (fault, variant, ids) => {
-    const result = await run({ variant, faults: [fault] });
+    const result = await run({ variant, faults: [fault], suite: 'pagination' });
     const caught = failing(result);
     for (const id of ids) expect(caught, fault).toContain(id);
     expect(collateral(result, fault), `${fault}: checks failing without citing what it breaks`).toEqual([]);
@@ -142,7 +142,7 @@ describe('one cause, one failure: faults of paging and of other suites fail only
     ['resources.account-listed-twice', ['resources.ids.unique']],
   ];
   it.each(cases)('%s', async (fault, ids) => {
-    const result = await run({ faults: [fault] });
+    const result = await run({ faults: [fault], suite: ids[0]!.split('.')[0]! });
     for (const id of ids) expect(failing(result), fault).toContain(id);
     expect(collateral(result, fault)).toEqual([]);
     expect(errored(result)).toEqual([]);
