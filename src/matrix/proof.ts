@@ -8,6 +8,8 @@ export const DETECTION_JSON_PATH = ['docs', 'detection-matrix.json'] as const;
 
 export interface DetectionJson {
   $comment: string;
+  /** The whole suite against the clean reference server, in each variant: its totals. */
+  clean: Record<string, { passed: number; failed: number; warned: number; skipped: number; errored: number }>;
   /**
    * Every fault of the catalog, in catalog order: the requirements it breaks, the checks citing them that caught it,
    * and the checks that failed collaterally (citing none of them), with the reason each stays.
