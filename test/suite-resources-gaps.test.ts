@@ -125,3 +125,15 @@ describe('a PUT /customers that creates the customer it was asked to update', ()
     });
   }, 30_000);
 });
+
+describe('a schema failure names the rows of the table that broke', () => {
+  it('so the verdict names REQ-CUST-04 for a status outside the enum, not every row the check cites', async () => {
+    const result = await withTarget({ faults: ['resources.customer-status-unknown'] }, (local) => run(local, { suites: ['resources'] }));
+    const get = result.checks.find((c) => c.id === 'resources.customers.get')!;
+    expect(get.outcome).toBe('fail');
+    expect(get.requirements.length).toBeGreaterThan(5);
+    expect(get.finding?.requirements).toEqual(['REQ-CUST-04']);
+    expect(result.verdict.status).toBe('NOT CONFORMANT');
+    expect(result.verdict.failed).toEqual(['REQ-CUST-04']);
+  }, 60_000);
+});

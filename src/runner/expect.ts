@@ -109,11 +109,28 @@ export function expectSchema(ctx: CheckContext, res: HttpResponse, value: unknow
   const problems = all.filter((p) => !leftToOthers(p.path));
   if (problems.length === 0) return;
   const listed = problems.slice(0, 5).map((p) => `${p.path} ${p.message}`).join('; ');
+  const rows = rowsBroken(ctx, opts.table, problems.map((p) => fieldOf(p.path, opts.path)));
   ctx.fail(`${opts.table}: ${listed}${problems.length > 5 ? ` (+${problems.length - 5} more)` : ''}`, {
     expected: `${opts.path || 'the body'} matches the spec's "${opts.table}" table`,
     observed: describeResponse(res),
     exchange: res.exchange,
+    ...(rows ? { requirements: rows } : {}),
   });
+}
+
+/**
+ * The requirements a schema failure breaks: the rows of the spec table the failing fields are (`| status | … |`), of
+ * those the check cites (a table is named by its heading, with or without the heading's remark in parentheses). Undefined when a problem is not one field's (the whole body is not an object, say): then the
+ * failure stands for all the check cites. Lets the verdict name REQ-CUST-04, not every row of the table.
+ */
+export function rowsBroken(ctx: CheckContext, table: string, fields: ReadonlyArray<string | undefined>): string[] | undefined {
+  const rows = new Set<string>();
+  for (const field of fields) {
+    const row = field === undefined ? undefined : ctx.check.requirements.find((r) => (r.section === table || r.section.startsWith(`${table} (`)) && r.quote.startsWith(`| ${field} |`));
+    if (!row) return undefined;
+    rows.add(row.id);
+  }
+  return rows.size > 0 ? [...rows] : undefined;
 }
 
 /** The success envelope: JSON with data, code equal to the HTTP status as a string, and a non-empty message. */
@@ -159,7 +176,7 @@ export function invalidFields(value: unknown, schema: string): string[] {
 }
 
 /** The member of the validated value a problem path names (`data.status` → `status`); undefined for the value itself. */
-function fieldOf(problemPath: string, root: string): string | undefined {
+export function fieldOf(problemPath: string, root: string): string | undefined {
   const rest = root === '' ? problemPath : problemPath.startsWith(`${root}.`) ? problemPath.slice(root.length + 1) : undefined;
   if (rest === undefined || rest === '(root)') return undefined;
   return /^[^.[]+/.exec(rest)?.[0];

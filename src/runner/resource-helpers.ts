@@ -4,7 +4,7 @@ import type { HttpResponse, QueryValue } from '../http/client.js';
 import { idKey, parseJson, type UnsafeNumber } from '../http/json.js';
 import { schemaDocument, validateAgainst } from '../schemas.js';
 import type { CheckContext } from './context.js';
-import { describeResponse, expectEnvelope, expectStatus, readEnvelope } from './expect.js';
+import { describeResponse, expectEnvelope, expectStatus, fieldOf, readEnvelope, rowsBroken } from './expect.js';
 import { walkPages, type WalkOptions, type WalkResult } from './pages.js';
 
 export type Query = Record<string, QueryValue>;
@@ -64,13 +64,15 @@ function listPageOf(ctx: CheckContext, res: HttpResponse, path: string, options:
 
 /** Each item of a list against its resource schema; a failure names the item's path and the spec table. */
 export function expectItems(ctx: CheckContext, res: HttpResponse, items: readonly unknown[], schema: string, table: string): void {
-  const problems = items.flatMap((item, i) => validateAgainst(schema, item, `data[${i}]`));
+  const problems = items.flatMap((item, i) => validateAgainst(schema, item, `data[${i}]`).map((p) => ({ ...p, field: fieldOf(p.path, `data[${i}]`) })));
   if (problems.length === 0) return;
   const listed = problems.slice(0, 5).map((p) => `${p.path} ${p.message}`).join('; ');
+  const rows = rowsBroken(ctx, table, problems.map((p) => p.field));
   ctx.fail(`${table}: ${listed}${problems.length > 5 ? ` (+${problems.length - 5} more)` : ''}`, {
     expected: `every item of data matches the spec's "${table}" table`,
     observed: describeResponse(res),
     exchange: res.exchange,
+    ...(rows ? { requirements: rows } : {}),
   });
 }
 
