@@ -53,6 +53,8 @@ describe('catches each fault with the check meant for it, and with no check of a
     ['resources.not-found-message-text', ['resources.errors.message-text']],
     ['resources.customer-update-unknown-accepted', ['resources.customers.update-unknown']],
     ['resources.customer-update-id-unchecked', ['resources.customers.update-invalid']],
+    ['resources.customer-invalid-values-ignored', ['resources.customers.update-invalid-rejected']],
+    ['resources.customer-invalid-status-stored', ['resources.customers.update-invalid']],
     ['resources.reference-id-conflict-accepted', ['resources.customers.reference-id-unique']],
     ['resources.reference-id-duplicated', ['resources.ids.unique']],
     ['resources.account-listed-twice', ['resources.ids.unique']],

@@ -297,7 +297,7 @@ export const resourceFaults: FaultDefinition[] = [
   {
     name: 'resources.customer-invalid-status-stored',
     suite: 'resources',
-    breaks: ['REQ-CUSTEP-05'],
+    breaks: ['REQ-CUSTEP-05', 'REQ-CUSTEP-10'],
     description: 'PUT /customers stores a status outside the enum instead of rejecting it',
     async middleware(ctx, state, route, next) {
       const reply = await next();
@@ -307,6 +307,18 @@ export const resourceFaults: FaultDefinition[] = [
       const status = body?.status;
       if (typeof id !== 'number' || typeof status !== 'string' || (STATUSES as readonly string[]).includes(status) || !state.store.hasCustomer(id)) return reply;
       return ok(state.store.updateCustomer(id, { status: status as Status }, nowSeconds(state)));
+    },
+  },
+  {
+    name: 'resources.customer-invalid-values-ignored',
+    suite: 'resources',
+    breaks: ['REQ-CUSTEP-10'],
+    description: 'PUT /customers answers 200 to a value outside its type (status "NOT_A_STATUS", a number for a name) and leaves the customer as it was',
+    async middleware(ctx, state, route, next) {
+      const reply = await next();
+      if (!customerPut(route, ctx.method) || reply.status !== 400) return reply;
+      const id = jsonBody(ctx)?.customerId;
+      return typeof id === 'number' && state.store.hasCustomer(id) ? ok(state.store.getCustomer(id)) : reply;
     },
   },
   {
