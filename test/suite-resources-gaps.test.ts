@@ -95,7 +95,7 @@ describe('catches each fault with the check meant for it, and with no check of a
       findings.set(fault, result.checks.find((c) => c.id === check)!.finding!.message);
     }
     expect(findings.get('resources.unauthorized-message-text')).toContain('401 "Invalid token"');
-    expect(findings.get('resources.asset-timestamps-millis')).toMatch(/GET \/assets\/6001: data\.createdAt = \d{13} \(in the future: milliseconds, not seconds\)/);
+    expect(findings.get('resources.asset-timestamps-millis')).toMatch(/GET \/assets\/6001: data\.createdAt = \d{13} \(past the year 2286 in seconds: milliseconds, not seconds\)/);
     expect(findings.get('resources.account-listed-twice')).toContain('accountId 5001 is listed twice for customer 1042');
     expect(findings.get('resources.reference-id-duplicated')).toContain('customers 1042 and 1043 both have referenceId 88001042');
     expect(findings.get('resources.validation-error-shape')).toMatch(/an account id that is not an integer \(400\)/);
