@@ -63,7 +63,7 @@ describe('suite webhooks: the gaps of issue 14', () => {
       expect.stringMatching(/^subscribed to WEBHOOK events only .*: no AUTH.CREATED or AUTH.DELETED of a token issued and revoked meanwhile within \d+ ms of the request that caused it \(bound: 3 × /),
       expect.stringMatching(/^subscribed to \["AUTH.CREATED"\]: no AUTH.DELETED of the revoked token within \d+ ms/),
     ]);
-    expect(byId(result, 'webhooks.update.url').observations).toContainEqual(expect.stringMatching(/^moved to https:\/\/127\.0\.0\.1:\d+\/conformance\/webhook-2: GET \/webhooks shows it, and AUTH.CREATED delivery #\d+ came to \/conformance\/webhook-2$/));
+    expect(byId(result, 'webhooks.update.url').observations).toContainEqual(expect.stringMatching(/^moved to https:\/\/127\.0\.0\.1:\d+\/conformance\/webhook\?conformance-url=2: GET \/webhooks shows it, and AUTH.CREATED delivery #\d+ came to \/conformance\/webhook\?conformance-url=2$/));
     expect(byId(result, 'webhooks.subscriptions.names').observations).toEqual(['each of AUTH, AUTH.CREATED, AUTH.DELETED, WEBHOOK, WEBHOOK.CREATED, WEBHOOK.UPDATED, ACCOUNT, ALL was accepted alone and listed by GET /webhooks']);
     expect(byId(result, 'webhooks.delivery.json').observations).toEqual([expect.stringMatching(/^\d+ deliveries, every body JSON; Content-Type application\/json$/)]);
     expect(byId(result, 'webhooks.config.saved').observations).toContain('no webhook configured before the suite: GET /webhooks answered 404 {"code":"404","message":"Not Found"}');

@@ -29,8 +29,11 @@ export const DEFAULT_DEADLINE_MS = 10_000;
 export const DEFAULT_SKEW_SECONDS = 60;
 /** The path of the receiver's URL when no publicUrl is configured. */
 export const RECEIVER_PATH = '/conformance/webhook';
-/** Appended to the path of the receiver's URL to make its second URL (a check moves the webhook there and back). */
-export const ALTERNATE_SUFFIX = '-2';
+/**
+ * Set on the query of the receiver's URL to make its second URL (a check moves the webhook there and back). A query,
+ * not another path: a tunnel or reverse proxy that forwards the receiver's path forwards its query with it.
+ */
+export const ALTERNATE_QUERY = ['conformance-url', '2'] as const;
 
 export interface ReceiverOptions {
   maxBodyBytes?: number;
@@ -52,7 +55,7 @@ export interface Delivery {
   readonly method: string;
   /** The target URI as the server signed it: the registered URL's origin and the request's path and query. */
   readonly targetUri: string;
-  /** The path the delivery came to (the receiver accepts every path): which of the receiver's URLs the server used. */
+  /** The path and query the delivery came to (the receiver accepts them all): which of the receiver's URLs the server used. */
   readonly path: string;
   /** Header fields as sent, names as sent, in order. */
   readonly headers: ReadonlyArray<[string, string]>;
@@ -201,10 +204,10 @@ export class WebhookReceiver {
     return this.deliveries.length === 0 ? 0 : this.deliveries[this.deliveries.length - 1]!.seq;
   }
 
-  /** The second URL of the receiver: the same receiver, another path. */
+  /** The second URL of the receiver: the same receiver and path, another query. */
   get alternateUrl(): string {
     const u = new URL(this.url);
-    u.pathname = `${u.pathname.replace(/\/+$/, '')}${ALTERNATE_SUFFIX}`;
+    u.searchParams.set(...ALTERNATE_QUERY);
     return u.href;
   }
 
@@ -329,7 +332,7 @@ export class WebhookReceiver {
       arrivedAt: Date.now(),
       method: req.method ?? 'POST',
       targetUri,
-      path: new URL(targetUri).pathname,
+      path: pathAndQuery(targetUri),
       headers,
       body,
       json,
@@ -433,4 +436,10 @@ export function describeDelivery(d: Delivery): string {
   const body = text.length > EXCERPT ? `${text.slice(0, EXCERPT)}…` : text;
   const verdict = d.state === 'rejected' ? ` — discarded: ${d.reason}` : d.state === 'pending' ? ' — not verified yet' : ' — verified';
   return `delivery #${d.seq} at ${new Date(d.arrivedAt).toISOString()}: ${d.method} ${d.targetUri}; ${headers}; signature: ${headerValue(d.headers, 'signature') === undefined ? '(absent)' : '[redacted]'}; body (${d.body.length} B) ${body}${verdict}`;
+}
+
+/** What of a URL tells the receiver's URLs apart: its path and query. */
+export function pathAndQuery(url: string): string {
+  const u = new URL(url);
+  return `${u.pathname}${u.search}`;
 }
