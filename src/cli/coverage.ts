@@ -60,10 +60,15 @@ export function renderCoverage(coverage: Coverage): string {
   lines.push('', 'Summary:');
   for (const s of STATUSES) lines.push(`  ${String(t[s]).padStart(4)}  ${STATUS_TEXT[s]}`);
   if (!coverage.matrix) lines.push('  (the detection matrix docs/detection-matrix.json is not in this installation: no check could be shown to fail)');
-  const gaps = [...coverage.gaps.unchecked.map((id) => `${id}: no check and no reason`), ...coverage.gaps.unproven.map((id) => `${id}: no fault makes any of its checks fail`)];
+  const gaps = [...coverage.gaps.unchecked.map((id) => `${id}: no check and no reason`), ...coverage.gaps.unproven.map((id) => `${id}: no fault makes any of its checks fail${whyOf(coverage, id)}`)];
   for (const u of coverage.gaps.unknownInFaults) gaps.push(`fault ${u.fault} names ${u.id}, which the catalog does not have`);
   lines.push('', gaps.length === 0 ? 'Gaps: none.' : `Gaps (${gaps.length}):`, ...gaps.map((g) => `  ${g}`));
   return `${lines.join('\n')}\n`;
+}
+
+function whyOf(coverage: Coverage, id: string): string {
+  const why = coverage.requirements.find((r) => r.id === id)?.unprovenWhy;
+  return why ? ` (${why})` : '';
 }
 
 function renderRequirement(r: RequirementCoverage): string[] {
@@ -74,6 +79,7 @@ function renderRequirement(r: RequirementCoverage): string[] {
   if (r.provenBy.length > 0) out.push(...wrap(`proven by  ${r.provenBy.join(', ')}`, '    ', INDENT));
   if (r.exclusion) out.push(...wrap(`excluded   ${r.exclusion}`, '    ', INDENT));
   if (r.status === 'unchecked' || r.status === 'unproven') out.push(`    !          ${STATUS_TEXT[r.status]}`);
+  if (r.unprovenWhy) out.push(...wrap(`why        ${r.unprovenWhy}`, '    ', INDENT));
   return out;
 }
 

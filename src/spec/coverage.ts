@@ -35,6 +35,8 @@ export interface RequirementCoverage extends Requirement {
   provenBy: string[];
   /** Faults that make one of its checks fail while breaking other requirements (the check depends on them too). */
   alsoFailedBy: string[];
+  /** For an unproven requirement: why no fault makes its checks fail, as the detection matrix records it. */
+  unprovenWhy?: string;
 }
 
 export interface Coverage {
@@ -67,12 +69,15 @@ export function computeCoverage(catalog: Catalog, checks: readonly CheckInfo[], 
     const failing = (proof?.faults ?? []).filter((f) => f.caughtBy.some((id) => ids.has(id)));
     const provenBy = failing.filter((f) => f.breaks.includes(r.id)).map((f) => f.name);
     const alsoFailedBy = failing.filter((f) => !f.breaks.includes(r.id)).map((f) => f.name);
+    const status = statusOf(r, own, provenBy, own.some((c) => (caughtBy.get(c.id) ?? []).length > 0), proof !== undefined);
+    const why = status === 'unproven' ? own.map((c) => proof?.uncaught.find((u) => u.id === c.id)?.reason).filter((x): x is string => x !== undefined) : [];
     return {
       ...r,
-      status: statusOf(r, own, provenBy, own.some((c) => (caughtBy.get(c.id) ?? []).length > 0), proof !== undefined),
+      status,
       checks: own.map((c) => ({ id: c.id, level: c.level, title: c.title })),
       provenBy,
       alsoFailedBy,
+      ...(why.length > 0 ? { unprovenWhy: why.join(' ') } : {}),
     };
   });
   const count = (s: RequirementStatus) => requirements.filter((r) => r.status === s).length;
