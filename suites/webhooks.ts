@@ -20,7 +20,8 @@ import type { HttpResponse } from '../src/http/client.js';
 import { TransportError } from '../src/http/client.js';
 import { parseJson } from '../src/http/json.js';
 import { headerValue } from '../src/http/message.js';
-import { describeDelivery, pathAndQuery, type Delivery, type WebhookReceiver } from '../src/receiver/receiver.js';
+import { describeDelivery, type Delivery, type WebhookReceiver } from '../src/receiver/receiver.js';
+import { pathAndQuery } from '../src/http/message.js';
 import { describeKeyForm, findWebhookKey, type FoundKey } from '../src/receiver/webhook-key.js';
 import { containsValue, eventNameOf, KNOWN_EVENTS, topLevelFields, valuesNamed } from '../src/receiver/payload.js';
 

@@ -35,7 +35,7 @@ describe('conformance serve', () => {
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/^\d+ faults$/m);
     expect(res.stdout).toMatch(/^auth\.token-type-lowercase +auth +the token record says tokenType "bearer"$/m);
-    expect(res.stdout).toMatch(/breaks: REQ-TOKEN-06 "\| tokenType \| Authorization type; always `Bearer` \|"/);
+    expect(res.stdout).toMatch(/breaks: REQ-TOKEN-06 \(Auth token record\): "\| tokenType \| Authorization type; always `Bearer` \|"/);
   });
 });
 

@@ -1,6 +1,7 @@
 // `conformance serve`: the reference server as a sandbox for client developers (and a target for the suite), with
 // --fault to make it deviate on purpose. It hands out a ready-to-use target config, since its client is made fresh.
-import { findRequirement } from '../spec/requirements.js';
+import { requirementRefs } from '../spec/requirements.js';
+import { requirementLine } from '../report/requirement-text.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
 import { basename, dirname, extname, join, resolve } from 'node:path';
@@ -122,14 +123,8 @@ function stopOnSignal(): Promise<void> {
   });
 }
 
-/** A requirement as `REQ-… "quote"`, or the bare id should the catalog lack it. */
-function requirementText(id: string): string {
-  const r = findRequirement(id);
-  return r ? `${id} "${r.quote}"` : id;
-}
-
 export function faultTable(): string {
   const width = Math.max(...FAULTS.map((f) => f.name.length));
-  const rows = FAULTS.map((f) => `${f.name.padEnd(width)}  ${f.suite.padEnd(10)}  ${f.description}\n${' '.repeat(width + 14)}breaks: ${f.breaks.map(requirementText).join('; ')}`);
+  const rows = FAULTS.map((f) => `${f.name.padEnd(width)}  ${f.suite.padEnd(10)}  ${f.description}\n${' '.repeat(width + 14)}breaks: ${requirementRefs(f.breaks, `fault ${f.name}`).map(requirementLine).join('; ')}`);
   return `${FAULTS.length} faults\n${rows.join('\n')}\n`;
 }

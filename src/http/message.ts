@@ -42,3 +42,13 @@ export function setHeader(headers: Array<[string, string]>, name: string, value:
   if (at === -1) headers.push([name, value]);
   else headers.splice(at, 0, [name, value]);
 }
+
+/** The path and query of a URL, as a report names a request and the receiver tells its URLs apart; the text itself when it is no URL. */
+export function pathAndQuery(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.pathname}${u.search}`;
+  } catch {
+    return url;
+  }
+}

@@ -12,7 +12,7 @@ import type { KeyObject } from 'node:crypto';
 import type { WebhookConfig } from '../config/types.js';
 import { ConfigError } from '../errors.js';
 import { verifyContentDigest, type DigestVerdict } from '../http/digest.js';
-import { headerValue } from '../http/message.js';
+import { headerValue, pathAndQuery } from '../http/message.js';
 import { verifySignatureAsync, type SignatureVerdict } from '../http/signature.js';
 import { parseListen, receiverTls } from './certificate.js';
 import { readPayload } from './payload.js';
@@ -436,10 +436,4 @@ export function describeDelivery(d: Delivery): string {
   const body = text.length > EXCERPT ? `${text.slice(0, EXCERPT)}…` : text;
   const verdict = d.state === 'rejected' ? ` — discarded: ${d.reason}` : d.state === 'pending' ? ' — not verified yet' : ' — verified';
   return `delivery #${d.seq} at ${new Date(d.arrivedAt).toISOString()}: ${d.method} ${d.targetUri}; ${headers}; signature: ${headerValue(d.headers, 'signature') === undefined ? '(absent)' : '[redacted]'}; body (${d.body.length} B) ${body}${verdict}`;
-}
-
-/** What of a URL tells the receiver's URLs apart: its path and query. */
-export function pathAndQuery(url: string): string {
-  const u = new URL(url);
-  return `${u.pathname}${u.search}`;
 }

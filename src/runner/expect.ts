@@ -2,6 +2,7 @@
 // observed, and the exchange that shows it.
 import type { HttpResponse } from '../http/client.js';
 import { parseJson } from '../http/json.js';
+import { pathAndQuery } from '../http/message.js';
 import { validateAgainst } from '../schemas.js';
 import type { CheckContext } from './context.js';
 
@@ -104,7 +105,7 @@ export function expectSchema(ctx: CheckContext, res: HttpResponse, value: unknow
   const seen = all.filter((p) => leftToOthers(p.path));
   if (seen.length > 0) {
     const listed = seen.slice(0, 5).map((p) => `${p.path} ${p.message}`).join('; ');
-    ctx.observe(`also seen here, judged by ${opts.judgedBy ?? 'the checks of that table'}: ${opts.table} in ${res.exchange.request.method} ${pathOf(res)}: ${listed}`);
+    ctx.observe(`also seen here, judged by ${opts.judgedBy ?? 'the checks of that table'}: ${opts.table} in ${res.exchange.request.method} ${pathAndQuery(res.exchange.request.url)}: ${listed}`);
   }
   const problems = all.filter((p) => !leftToOthers(p.path));
   if (problems.length === 0) return;
@@ -166,7 +167,7 @@ export function readEnvelope(ctx: CheckContext, res: HttpResponse): Record<strin
     ...(env.code !== String(res.status) ? [`code ${JSON.stringify(env.code)}, not "${res.status}" (REQ-ENV-03)`] : []),
     ...(typeof env.message !== 'string' || env.message.trim() === '' ? [`message ${JSON.stringify(env.message)} (REQ-ENV-04)`] : []),
   ];
-  if (seen.length > 0) ctx.observe(`also seen here, judged by the resources checks: the envelope of ${res.exchange.request.method} ${pathOf(res)} has ${seen.join(' and ')}`);
+  if (seen.length > 0) ctx.observe(`also seen here, judged by the resources checks: the envelope of ${res.exchange.request.method} ${pathAndQuery(res.exchange.request.url)} has ${seen.join(' and ')}`);
   return env;
 }
 
@@ -180,15 +181,6 @@ export function fieldOf(problemPath: string, root: string): string | undefined {
   const rest = root === '' ? problemPath : problemPath.startsWith(`${root}.`) ? problemPath.slice(root.length + 1) : undefined;
   if (rest === undefined || rest === '(root)') return undefined;
   return /^[^.[]+/.exec(rest)?.[0];
-}
-
-function pathOf(res: HttpResponse): string {
-  try {
-    const u = new URL(res.exchange.request.url);
-    return `${u.pathname}${u.search}`;
-  } catch {
-    return res.exchange.request.url;
-  }
 }
 
 /** The error body {code, message}, both strings. */
@@ -210,5 +202,5 @@ export function errorBodyOf(res: HttpResponse): { code: string; message: string 
  */
 export function noteErrorBody(ctx: CheckContext, res: HttpResponse): void {
   if (errorBodyOf(res) !== undefined) return;
-  ctx.observe(`also seen here, judged by resources.errors.body: the ${res.status} answer to ${res.exchange.request.method} ${pathOf(res)} has no error body {code, message}: ${describeResponse(res)}`);
+  ctx.observe(`also seen here, judged by resources.errors.body: the ${res.status} answer to ${res.exchange.request.method} ${pathAndQuery(res.exchange.request.url)} has no error body {code, message}: ${describeResponse(res)}`);
 }

@@ -76,18 +76,6 @@ export function expectItems(ctx: CheckContext, res: HttpResponse, items: readonl
   });
 }
 
-/** The paging meta of a list response against the "Paging meta" table (list-envelope.schema.json). */
-export function expectListEnvelope(ctx: CheckContext, res: HttpResponse, env: unknown): void {
-  const problems = validateAgainst('list-envelope', env, '');
-  if (problems.length === 0) return;
-  const listed = problems.slice(0, 5).map((p) => `${p.path} ${p.message}`).join('; ');
-  ctx.fail(`Paging meta: ${listed}${problems.length > 5 ? ` (+${problems.length - 5} more)` : ''}`, {
-    expected: 'a list response carries meta with previousPage, currentPage, nextPage (integers >= 0), limit (1 to 1000), currentCount, totalCount (integers) and sort (ASC or DESC)',
-    observed: describeResponse(res),
-    exchange: res.exchange,
-  });
-}
-
 export interface WalkListOptions extends Omit<WalkOptions, 'idOf'> {
   /** The id member of an item (accountId, transactionId…): duplicates are found by its exact value. */
   idField: string;
