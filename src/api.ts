@@ -4,7 +4,7 @@ import type { LoadedConfig, ResolvedTarget } from './config/types.js';
 import { runChecks, type FailOn } from './runner/run.js';
 import type { RunResult } from './runner/types.js';
 import { ReporterMux, type Reporter } from './report/reporter.js';
-import type { VariantName } from './reference/variant.js';
+import type { Choices, VariantName } from './reference/choices/index.js';
 import { ConfigError } from './errors.js';
 import { loadExpectedFailures, type ExpectedFailure } from './runner/expected-failures.js';
 import { failedIdsFromReport } from './runner/rerun.js';
@@ -41,7 +41,7 @@ export interface RunOptions {
   ussdMaxViews?: number;
   ussdMaxDepth?: number;
   /** For the built-in target only: how the embedded reference server makes the spec's open choices, and which faults it has. */
-  local?: { variant?: VariantName; faults?: readonly string[] };
+  local?: { variant?: VariantName; choices?: Partial<Choices>; faults?: readonly string[] };
   requestTimeoutMs?: number;
   checkTimeoutMs?: number;
   maxBodyBytes?: number;
@@ -81,13 +81,17 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
 
   let target: ResolvedTarget;
   let stop: (() => Promise<void>) | undefined;
+  const notes: string[] = [];
   if (name === BUILTIN_TARGET) {
     const { startLocalTarget } = await import('./targets/local.js');
     const local = await startLocalTarget(options.local);
     target = local.target;
     stop = local.stop;
+    notes.push(`target: ${local.describe}`);
   } else {
-    if (options.local?.faults?.length || options.local?.variant) throw new ConfigError('--fault and --variant apply to the built-in target "local" only');
+    if (options.local?.faults?.length || options.local?.variant || Object.keys(options.local?.choices ?? {}).length > 0) {
+      throw new ConfigError('--fault, --variant and --choice apply to the built-in target "local" only');
+    }
     const config = typeof options.config === 'object' ? options.config : await loadConfig({ configPath: options.config, cwd: options.cwd, target: name });
     target = selectTarget(config, name);
   }
@@ -113,6 +117,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       budgetMs: options.budgetMs,
       ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
       ...(expectedFailures ? { expectedFailures } : {}),
+      notes,
     });
   } finally {
     await stop?.();

@@ -55,7 +55,7 @@ describe('conformance run --fault on the built-in target', () => {
     expect(unknown.stderr.trim()).toBe(`conformance: --fault: unknown fault "no.such-fault"; 'conformance serve --list-faults' lists them`);
     const configured = await runCli(['run', '--target', 'staging', '--fault', 'auth.token-type-lowercase']);
     expect(configured.code).toBe(2);
-    expect(configured.stderr.trim()).toBe('conformance: --fault and --variant apply to the built-in target "local" only');
+    expect(configured.stderr.trim()).toBe('conformance: --fault, --variant and --choice apply to the built-in target "local" only');
   });
 });
 

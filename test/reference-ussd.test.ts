@@ -3,7 +3,7 @@
 // validation, and each USSD fault of the catalog producing its deviation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../src/reference/server.js';
-import type { VariantName } from '../src/reference/variant.js';
+import type { VariantName } from '../src/reference/choices/index.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -5,7 +5,7 @@ import { parseDictionary } from 'structured-headers';
 import { runChecks } from '../src/runner/run.js';
 import type { RunResult } from '../src/runner/types.js';
 import { startLocalTarget } from '../src/targets/local.js';
-import type { VariantName } from '../src/reference/variant.js';
+import type { VariantName } from '../src/reference/choices/index.js';
 import auth from '../suites/auth.js';
 import signing from '../suites/signing.js';
 import { alterSignature, relabelSignature } from '../src/runner/negative.js';

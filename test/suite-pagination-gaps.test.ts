@@ -10,7 +10,7 @@ import { findFault } from '../src/reference/faults/catalog.js';
 import { fail, type PageMeta } from '../src/reference/respond.js';
 import { startReferenceServer } from '../src/reference/server.js';
 import { defaultFixtures } from '../src/reference/store.js';
-import type { VariantName } from '../src/reference/variant.js';
+import type { VariantName } from '../src/reference/choices/index.js';
 import { runChecks } from '../src/runner/run.js';
 import type { RunResult } from '../src/runner/types.js';
 import { startLocalTarget } from '../src/targets/local.js';
@@ -66,7 +66,7 @@ describe('a server whose last page names a next page past the end (an open point
       const body = reply.body as { data: unknown[]; meta: PageMeta };
       if (notFound && body.data.length === 0 && ctx.query.has('page')) return fail(404);
       if (body.meta.nextPage !== body.meta.currentPage) return reply;
-      const step = state.variant.pageMode === 'index' ? 1 : body.meta.limit;
+      const step = state.choices.pageMode === 'index' ? 1 : body.meta.limit;
       return { ...reply, body: { ...body, meta: { ...body.meta, nextPage: body.meta.currentPage + step } } };
     };
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runChecks } from '../src/runner/run.js';
 import type { RunResult } from '../src/runner/types.js';
 import { startLocalTarget } from '../src/targets/local.js';
-import type { VariantName } from '../src/reference/variant.js';
+import type { VariantName } from '../src/reference/choices/index.js';
 import resources from '../suites/resources.js';
 import pagination from '../suites/pagination.js';
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runChecks } from '../src/runner/run.js';
 import type { RunResult } from '../src/runner/types.js';
 import { startLocalTarget, type LocalTarget } from '../src/targets/local.js';
-import type { VariantName } from '../src/reference/variant.js';
+import type { VariantName } from '../src/reference/choices/index.js';
 import ussd from '../suites/ussd.js';
 
 let stops: Array<() => Promise<void>> = [];

@@ -9,7 +9,7 @@ import type { RunFlags } from '../src/runner/context.js';
 import type { SuiteDefinition } from '../src/runner/check.js';
 import type { RunResult } from '../src/runner/types.js';
 import { startLocalTarget, type LocalTarget } from '../src/targets/local.js';
-import type { VariantName } from '../src/reference/variant.js';
+import type { VariantName } from '../src/reference/choices/index.js';
 import ussd from '../suites/ussd.js';
 
 let stops: Array<() => Promise<void>> = [];

@@ -6,6 +6,7 @@ import { suiteVersion } from '../version.js';
 import { parseDuration, DEFAULT_BUDGET_MS } from '../runner/budget.js';
 import { processRedactor } from '../http/redact.js';
 import { visible, visibleLine } from '../report/exchange-text.js';
+import { ChoiceError, parseChoice, VARIANT_NAMES, type Choices } from '../reference/choices/index.js';
 
 export async function main(argv: string[]): Promise<void> {
   // An error that escapes every handler (an emitter with no error listener, say) still ends in one masked line, with
@@ -47,7 +48,8 @@ export async function main(argv: string[]): Promise<void> {
     .option('--allow-mutations', 'let the USSD crawler follow links that place (amount) or cancel (cancelMode=true) an order', false)
     .option('--ussd-max-views <n>', 'cap on the views the USSD crawler visits (default 500)', positiveInt('--ussd-max-views'))
     .option('--ussd-max-depth <n>', 'cap on the options pressed from a USSD start menu (default 12)', positiveInt('--ussd-max-depth'))
-    .addOption(new Option('--variant <name>', 'target local only: how the reference server makes the spec\'s open choices').choices(['strict', 'alt']))
+    .addOption(new Option('--variant <name>', 'target local only: a named bundle of choices for the reference server').choices(VARIANT_NAMES))
+    .option('--choice <name=value>', 'target local only: how the reference server reads one open point of the spec (repeatable; see serve --list-choices)', collectChoice, {})
     .option('--fault <names>', 'target local only: comma-separated faults for the reference server (see serve --list-faults)')
     .option('--timeout <ms>', 'time limit of one request in milliseconds', positiveInt('--timeout'), 10_000)
     .option('--max-body <bytes>', 'cap on one response body in bytes', positiveInt('--max-body'), 4 * 1024 * 1024)
@@ -122,7 +124,9 @@ export async function main(argv: string[]): Promise<void> {
     .description('start the reference server as a sandbox (Ctrl-C stops it)')
     .option('-p, --port <n>', 'port to listen on (0: any free port)', parsePort, 0)
     .option('-H, --host <host>', 'address to bind', '127.0.0.1')
-    .addOption(new Option('--variant <name>', 'how the spec\'s open choices are made').choices(['strict', 'alt']).default('strict'))
+    .addOption(new Option('--variant <name>', 'a named bundle of choices (strict: every open point at its default)').choices(VARIANT_NAMES).default('strict'))
+    .option('--choice <name=value>', 'how the server reads one open point of the spec (repeatable; over the variant)', collectChoice, {})
+    .option('--list-choices', 'list the open points of the spec the server can read either way, with their readings, and exit')
     .option('--fault <names>', 'comma-separated faults to switch on')
     .option('--list-faults', 'list the faults and exit')
     .option('--config-out <file>', 'write a target config (client id, secret, key, fixtures) for this server')
@@ -147,6 +151,16 @@ function positiveInt(option: string): (value: string) => number {
     if (!Number.isInteger(n) || n <= 0) throw new UserError(`${option}: "${value}" is not a positive whole number; give one like 4`, 2);
     return n;
   };
+}
+
+/** `--choice name=value`, repeatable: the choices so far with this one over them. */
+function collectChoice(value: string, previous: Partial<Choices>): Partial<Choices> {
+  try {
+    return { ...previous, ...parseChoice(value) };
+  } catch (e) {
+    if (e instanceof ChoiceError) throw new UserError(`--choice: ${e.message}`, 2);
+    throw e;
+  }
 }
 
 function parseBudget(value: string): number {

@@ -3,6 +3,7 @@ import { humanReporterForStdout } from '../report/human.js';
 import { failedIdsFromReport } from '../runner/rerun.js';
 import { suites } from '../../suites/index.js';
 import type { FailOnPolicy } from './main.js';
+import type { Choices, VariantName } from '../reference/choices/index.js';
 
 export interface RunCommandOptions {
   target: string;
@@ -25,7 +26,8 @@ export interface RunCommandOptions {
   /** Milliseconds, parsed from "90s", "10m", "1h". */
   budget: number;
   concurrency?: number;
-  variant?: 'strict' | 'alt';
+  variant?: VariantName;
+  choice?: Partial<Choices>;
   fault?: string;
   expectedFailures?: string;
   rerunFailed?: string;
@@ -68,7 +70,7 @@ export async function runCommand(opts: RunCommandOptions): Promise<number> {
     ...(opts.expectedFailures !== undefined ? { expectedFailures: opts.expectedFailures } : {}),
     ...(checkIds ? { checkIds } : {}),
     reporters: [humanReporterForStdout()],
-    local: { ...(opts.variant ? { variant: opts.variant } : {}), ...(opts.fault ? { faults: opts.fault.split(',').map((f) => f.trim()).filter(Boolean) } : {}) },
+    local: { ...(opts.variant ? { variant: opts.variant } : {}), ...(opts.choice && Object.keys(opts.choice).length > 0 ? { choices: opts.choice } : {}), ...(opts.fault ? { faults: opts.fault.split(',').map((f) => f.trim()).filter(Boolean) } : {}) },
   });
   return result.exitCode;
 }

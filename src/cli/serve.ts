@@ -7,7 +7,8 @@ import { ConfigError } from '../errors.js';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { startLocalTarget } from '../targets/local.js';
 import { FAULTS } from '../reference/faults/catalog.js';
-import type { VariantName } from '../reference/variant.js';
+import { allChoices, type Choices, type VariantName } from '../reference/choices/index.js';
+import { findRequirement } from '../spec/requirements.js';
 import { fromPackageRoot } from '../paths.js';
 import type { ResolvedTarget, WebhookTls } from '../config/types.js';
 import { receiverTls } from '../receiver/certificate.js';
@@ -17,7 +18,9 @@ export interface ServeOptions {
   port: number;
   fault?: string;
   variant: VariantName;
+  choice?: Partial<Choices>;
   listFaults?: boolean;
+  listChoices?: boolean;
   configOut?: string;
   webhookCa?: string;
   latency?: number;
@@ -30,19 +33,24 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
     process.stdout.write(faultTable());
     return 0;
   }
+  if (opts.listChoices) {
+    process.stdout.write(choiceTable());
+    return 0;
+  }
   const faults = opts.fault?.split(',').map((f) => f.trim()).filter(Boolean) ?? [];
   const webhookCa = opts.webhookCa ? readCa(opts.webhookCa) : undefined;
   const local = await startLocalTarget({
     host: opts.host,
     port: opts.port,
     variant: opts.variant,
+    ...(opts.choice ? { choices: opts.choice } : {}),
     faults,
     name: SANDBOX_TARGET,
     ...(webhookCa ? { webhookCa } : {}),
     ...(opts.latency ? { latencyMs: opts.latency } : {}),
   });
   const lines = [
-    `conformance reference server — variant ${opts.variant}, ${faults.length ? `faults: ${faults.join(', ')}` : 'no faults'}${opts.latency ? `, every answer ${opts.latency} ms late` : ''}`,
+    `conformance reference server — ${local.describe}${opts.latency ? `; every answer ${opts.latency} ms late` : ''}`,
     `  base URL   ${local.target.baseUrl}`,
     `  client id  ${local.target.clientId}`,
     `  key id     ${local.target.keyId}`,
@@ -127,4 +135,21 @@ export function faultTable(): string {
   const width = Math.max(...FAULTS.map((f) => f.name.length));
   const rows = FAULTS.map((f) => `${f.name.padEnd(width)}  ${f.suite.padEnd(10)}  ${f.description}\n${' '.repeat(width + 14)}breaks: ${requirementRefs(f.breaks, `fault ${f.name}`).map(requirementLine).join('; ')}`);
   return `${FAULTS.length} faults\n${rows.join('\n')}\n`;
+}
+
+/** Every open point the server can read either way: its name, the spec sentence that leaves it open, its readings. */
+export function choiceTable(): string {
+  const out: string[] = [];
+  const choices = allChoices();
+  out.push(`${choices.length} choices (the first reading is the default); serve or run --choice NAME=VALUE, repeatable`);
+  for (const c of choices) {
+    out.push('', c.name);
+    for (const id of c.def.requirements) {
+      const r = findRequirement(id);
+      out.push(`  ${id} ${r ? `${r.level} "${r.quote}"` : '(not in the catalog)'}`);
+    }
+    if (c.def.basis) out.push(`  open because: ${c.def.basis}`);
+    for (const [i, v] of c.def.values.entries()) out.push(`  ${i === 0 ? '*' : ' '} ${c.name}=${v.value}  ${v.says}`);
+  }
+  return `${out.join('\n')}\n`;
 }

@@ -7,7 +7,7 @@ import type { CheckResult, RunResult } from '../runner/types.js';
 import type { CheckDefinition, SuiteDefinition } from '../runner/check.js';
 import { startLocalTarget } from '../targets/local.js';
 import { FAULTS, type FaultDefinition } from '../reference/faults/catalog.js';
-import type { VariantName } from '../reference/variant.js';
+import type { VariantName } from '../reference/choices/index.js';
 import { Worker } from 'node:worker_threads';
 import { pool } from '../pool.js';
 import type { DetectionJson } from './proof.js';

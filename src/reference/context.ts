@@ -6,7 +6,7 @@ import type { ClientRegistry, RegisteredClient } from './clients.js';
 import type { EventBus } from './events.js';
 import type { IdempotencyCache } from './idempotency.js';
 import type { Reply } from './respond.js';
-import type { Variant } from './variant.js';
+import type { Choices } from './choices/index.js';
 import type { ReferenceStore } from './store.js';
 import type { IssuedToken, TokenStore } from './tokens.js';
 import type { WebhookService } from './webhooks/service.js';
@@ -47,8 +47,8 @@ export interface ServerState {
   readonly policy: AuthPolicy;
   /** Milliseconds since the epoch. */
   readonly clock: () => number;
-  /** How open choices of the spec are made (see variant.ts). */
-  readonly variant: Variant;
+  /** How the open choices of the spec are made (see choices/). */
+  readonly choices: Choices;
   /** Active faults that routes implement themselves (see faults/catalog.ts); empty on a clean server. */
   readonly faults: ReadonlySet<string>;
   /** Webhook configurations per client, their signing keys, and delivery of events to them. */

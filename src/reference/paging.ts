@@ -7,7 +7,7 @@
 import type { PageMeta } from './respond.js';
 import { badRequest } from './respond.js';
 import { optionalQuery, parseInteger } from './params.js';
-import type { Variant } from './variant.js';
+import type { Choices } from './choices/index.js';
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
@@ -18,7 +18,7 @@ export interface Paging {
   sort: 'ASC' | 'DESC';
 }
 
-export function parsePaging(query: URLSearchParams, variant: Pick<Variant, 'defaultSort'>): Paging {
+export function parsePaging(query: URLSearchParams, choices: Pick<Choices, 'defaultSort'>): Paging {
   const pageText = optionalQuery(query, 'page');
   const limitText = optionalQuery(query, 'limit');
   const sortText = optionalQuery(query, 'sort');
@@ -28,7 +28,7 @@ export function parsePaging(query: URLSearchParams, variant: Pick<Variant, 'defa
   if (limit < 1 || limit > MAX_LIMIT) throw badRequest(`limit must be an integer from 1 to ${MAX_LIMIT}`);
   // Case-sensitive, as the spec writes the enum: a client sending "desc" learns it now, not from a strict server later.
   if (sortText !== undefined && sortText !== 'ASC' && sortText !== 'DESC') throw badRequest('sort must be ASC or DESC');
-  return { page, limit, sort: sortText ?? variant.defaultSort };
+  return { page, limit, sort: sortText ?? choices.defaultSort };
 }
 
 export interface Page<T> {
@@ -47,10 +47,10 @@ export function inListOrder<T extends { createdAt: number }>(records: Iterable<T
  * page; nextPage equals currentPage on the last page (and past it), since the spec wants integers >= 0 everywhere and
  * has no null. A page past the end is empty, not an error.
  */
-export function paginate<T>(ascending: readonly T[], paging: Paging, variant: Pick<Variant, 'pageMode'>): Page<T> {
+export function paginate<T>(ascending: readonly T[], paging: Paging, choices: Pick<Choices, 'pageMode'>): Page<T> {
   const total = ascending.length;
-  const step = variant.pageMode === 'index' ? 1 : paging.limit;
-  const start = variant.pageMode === 'index' ? paging.page * paging.limit : paging.page;
+  const step = choices.pageMode === 'index' ? 1 : paging.limit;
+  const start = choices.pageMode === 'index' ? paging.page * paging.limit : paging.page;
   const items: T[] = [];
   for (let i = start; i < Math.min(total, start + paging.limit); i++) {
     items.push(structuredClone(ascending[paging.sort === 'ASC' ? i : total - 1 - i]!));

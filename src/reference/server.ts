@@ -11,8 +11,8 @@ import { IdempotencyCache, withIdempotency } from './idempotency.js';
 import { fail, HttpError, send, type Reply } from './respond.js';
 import { Router } from './router.js';
 import { ALL_ROUTES } from './routes/index.js';
-import { VARIANTS, type Variant, type VariantName } from './variant.js';
-import { variantMiddleware } from './variant-middleware.js';
+import { resolveChoices, type Choices, type VariantName } from './choices/index.js';
+import { choicesMiddleware } from './choices-middleware.js';
 import { resolveFaults } from './faults/catalog.js';
 import { loadSeed, ReferenceStore, type Seed } from './store.js';
 import { TokenStore } from './tokens.js';
@@ -58,8 +58,10 @@ export interface ReferenceOptions {
   maxBodyBytes?: number;
   /** Wrap the handling of every routed request, outermost first (the fault catalog uses this). */
   middleware?: Middleware[];
-  /** How the open choices of the spec are made; default strict. */
-  variant?: VariantName | Variant;
+  /** A named bundle of choices (choices/index.ts VARIANTS); default strict, every choice at its default. */
+  variant?: VariantName;
+  /** How the open points of the spec are made, over the variant's bundle (`serve --choice`). */
+  choices?: Partial<Choices>;
   /** Faults to switch on, by name (see faults/catalog.ts); unknown names are an error. */
   faults?: readonly string[];
   /** Called once per request after the reply is sent. */
@@ -106,7 +108,7 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
   const seed = typeof options.seed === 'object' ? options.seed : loadSeed(options.seed);
   const store = new ReferenceStore(seed);
   const clients = new ClientRegistry(options.clients);
-  const variant = typeof options.variant === 'object' ? options.variant : VARIANTS[options.variant ?? 'strict'];
+  const choices = resolveChoices(options.variant, options.choices);
   // Everything that can reject the options comes before this: the service holds an agent that close() must end.
   const webhookKey = options.webhookKey !== undefined ? parseWebhookKey(options.webhookKey) : undefined;
   const events = new EventBus();
@@ -135,16 +137,16 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
     events,
     policy: { ...DEFAULT_AUTH_POLICY, ...(options.skewSeconds !== undefined ? { skewSeconds: options.skewSeconds } : {}), ...options.auth, ...faults.policy },
     clock,
-    variant,
+    choices,
     faults: faults.flags,
     webhooks,
   };
   const router = new Router<RouteDef>();
   for (const route of ALL_ROUTES) router.add(route.method, route.path, route);
 
-  // Variant shaping runs outermost, so faults (inner) deviate from what the variant would have sent.
+  // Choice shaping runs outermost, so faults (inner) deviate from what the choices would have sent.
   const latency = options.latencyMs ? [latencyMiddleware(options.latencyMs)] : [];
-  const handle = makeHandler(state, router, { ...options, middleware: [...latency, variantMiddleware, ...(options.middleware ?? []), ...faults.middleware] });
+  const handle = makeHandler(state, router, { ...options, middleware: [...latency, choicesMiddleware, ...(options.middleware ?? []), ...faults.middleware] });
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }, (req, res) => {
     // handle() turns every error into a reply; this only guards against a failure while writing the reply itself.
     handle(req, res).catch(() => res.destroy());

@@ -73,6 +73,7 @@ export function htmlReport(result: RunResult): string {
   const body = [
     header(result, verdict),
     cleanup(run.cleanup ?? []),
+    runNotes(run.notes ?? []),
     section('verdict', 'Verdict', verdictDetails(result)),
     findings.length > 0
       ? section('findings', `Failures and warnings (${findings.length})`, findings.map(finding).join('\n'))
@@ -184,6 +185,11 @@ function displayDate(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
   return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+function runNotes(notes: string[]): string {
+  if (notes.length === 0) return '';
+  return `<div class="run-notes"><h2>What the run met</h2><ul>${notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ul></div>`;
 }
 
 function cleanup(problems: string[]): string {

@@ -114,6 +114,8 @@ export function renderResults(result: RunResult, c: ChalkInstance, verbose: bool
   }
   // Clean-up that failed leaves state on the target: say so loudly, with what to do by hand.
   for (const problem of result.run.cleanup ?? []) lines.push(c.red.bold(`CLEAN-UP FAILED: ${visibleLine(problem)}`));
+  // What the run met that no check owns (the server's choices, throttling, token renewals): on record, never a failure.
+  for (const note of result.run.notes ?? []) lines.push(c.dim(`· ${visibleLine(note)}`));
   const listed = expected.length > 0 ? c.dim(`; ${expected.length} of them expected (listed), not failing the run`) : '';
   lines.push(summaryLine(result.totals, c) + listed);
   lines.push(...verdictLines(result.verdict, c));

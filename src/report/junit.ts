@@ -57,6 +57,7 @@ function fillSuite(suite: TestSuite, name: string, checks: CheckResult[], run: R
     .property('spec.version', xmlText(run.specVersion))
     .property('target', xmlText(run.target))
     .property('baseUrl', xmlText(run.baseUrl));
+  for (const [i, note] of (run.notes ?? []).entries()) suite.property(`run.note.${i + 1}`, xmlText(note));
   // The run's verdict on every testsuite (the only element junit-10.xsd gives properties), so a CI dashboard that shows
   // one suite still shows that passing testcases are not the whole story when something was not exercised.
   suite

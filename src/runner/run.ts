@@ -48,6 +48,8 @@ export interface RunChecksOptions {
   today?: string;
   /** Checks running at once (default: the target's `concurrency`, else DEFAULT_CONCURRENCY); 1 runs them one after the other. */
   concurrency?: number;
+  /** What the run met that is not a check's to judge (the embedded server's choices…): every report shows them. */
+  notes?: readonly string[];
 }
 
 /**
@@ -112,6 +114,7 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
     const results = slots as CheckResult[];
     const revokeProblem = await session.revoke();
     const cleanup = [...(revokeProblem ? [revokeProblem] : []), ...(receiver?.leftovers.values() ?? []), ...cleanupProblems];
+    const notes = [...(options.notes ?? []), ...session.notes()];
     const finished = Date.now();
     const selection = options.selection ?? {};
     // Over the whole pack, not only the selected checks: what the run left out is what it did not test.
@@ -132,6 +135,7 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
         suites: suiteTimes(results),
         selection: { suites: [...new Set(checks.map((c) => c.suite))], ...(selection.grep ? { grep: selection.grep } : {}), ...(selection.ids ? { ids: [...selection.ids] } : {}) },
         ...(cleanup.length > 0 ? { cleanup } : {}),
+        ...(notes.length > 0 ? { notes } : {}),
       },
       totals: totalsOf(results),
       checks: results,

@@ -195,6 +195,12 @@ export class Session {
     return result;
   }
 
+  /** What the run should say about its tokens as a whole: how often the server ended the run's token early. */
+  notes(): string[] {
+    if (this.renewals === 0) return [];
+    return [`tokens: the server ended the run's token before its 60 minutes ${this.renewals} time(s) (a revocation of another token, a newer token, a restart); each time a new token was obtained and the refused request sent again`];
+  }
+
   /** Revokes every token the session obtained. Problems are returned, not thrown: cleanup must not mask results. */
   async revoke(): Promise<string | undefined> {
     this.closed = true;

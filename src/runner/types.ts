@@ -99,6 +99,11 @@ export interface RunInfo {
   selection: { suites: string[]; grep?: string; ids?: string[] };
   /** Clean-up that did not succeed (e.g. the run's token could not be revoked), for a person to finish by hand. */
   cleanup?: string[];
+  /**
+   * What the run met that no check owns, as observations: the embedded server's choices, token renewals, throttling,
+   * reconnects. Never a failure. Absent when there is nothing to say, and in reports of versions before it.
+   */
+  notes?: string[];
 }
 
 /** A suite's time in a run: from its first check's start to its last check's end, and its checks' time added up. */

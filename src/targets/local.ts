@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { generateEd25519 } from '../http/keys.js';
 import { startReferenceServer, type ReferenceServer } from '../reference/server.js';
 import { defaultFixtures } from '../reference/store.js';
-import type { VariantName } from '../reference/variant.js';
+import { nonDefault, resolveChoices, type Choices, type VariantName } from '../reference/choices/index.js';
 import type { ResolvedTarget, WebhookConfig } from '../config/types.js';
 import { BUILTIN_TARGET } from '../config/load.js';
 import { ConfigError } from '../errors.js';
@@ -16,6 +16,8 @@ export interface LocalTargetOptions {
   host?: string;
   port?: number;
   variant?: VariantName;
+  /** Open points of the spec, over the variant's bundle (`--choice NAME=VALUE`). */
+  choices?: Partial<Choices>;
   faults?: readonly string[];
   /** Extra CA (PEM) the server trusts when it delivers webhooks, e.g. the suite's self-signed receiver. */
   webhookCa?: string;
@@ -28,6 +30,8 @@ export interface LocalTargetOptions {
 export interface LocalTarget {
   target: ResolvedTarget;
   server: ReferenceServer;
+  /** One line for reports: the variant, the choices that differ from the defaults, the faults. */
+  describe: string;
   stop(): Promise<void>;
 }
 
@@ -48,6 +52,7 @@ export async function startLocalTarget(options: LocalTargetOptions = {}): Promis
     port: options.port ?? 0,
     clients: [{ clientId, clientSecret, keyId, publicKey: key.publicKey, name: 'Local conformance client' }],
     ...(options.variant ? { variant: options.variant } : {}),
+    ...(options.choices ? { choices: options.choices } : {}),
     ...(options.faults ? { faults: options.faults } : {}),
     ...(options.latencyMs ? { latencyMs: options.latencyMs } : {}),
     webhookCa: options.webhookCa ? `${options.webhookCa.trimEnd()}\n${receiverCa}` : receiverCa,
@@ -65,6 +70,17 @@ export async function startLocalTarget(options: LocalTargetOptions = {}): Promis
       webhook,
     },
     server,
+    describe: describeLocal(options),
     stop: () => server.close(),
   };
+}
+
+function describeLocal(options: LocalTargetOptions): string {
+  const choices = nonDefault(resolveChoices(options.variant, options.choices));
+  const faults = options.faults ?? [];
+  return [
+    `the embedded reference server, variant ${options.variant ?? 'strict'}`,
+    choices.length > 0 ? `choices ${choices.join(' ')}` : 'every open point at its default reading',
+    faults.length > 0 ? `faults ${faults.join(', ')}` : 'no faults',
+  ].join('; ');
 }

@@ -58,7 +58,7 @@ function reorderedList(reorder: (ascending: Array<Record<string, unknown>>, pagi
     if (!isList(route, ctx.method)) return next();
     let paging: Paging;
     try {
-      paging = parsePaging(ctx.query, state.variant);
+      paging = parsePaging(ctx.query, state.choices);
     } catch {
       return next();
     }
@@ -66,7 +66,7 @@ function reorderedList(reorder: (ascending: Array<Record<string, unknown>>, pagi
     const whole = await next();
     const body = whole.status === 200 ? listBody(whole) : undefined;
     if (!body) return whole;
-    const page = paginate(reorder(body.data, paging, state), paging, state.variant);
+    const page = paginate(reorder(body.data, paging, state), paging, state.choices);
     return { ...whole, body: { ...body, data: page.items, meta: page.meta } };
   };
 }
@@ -196,7 +196,7 @@ export const paginationFaults: FaultDefinition[] = [
     description: "without sort, lists come in the order opposite to the server's default, while meta.sort names the default",
     middleware: alterQuery((query, state) => {
       if (query.has('sort')) return undefined;
-      const declared = state.variant.defaultSort;
+      const declared = state.choices.defaultSort;
       query.set('sort', declared === 'ASC' ? 'DESC' : 'ASC');
       return (body) => withMeta(body, { sort: declared });
     }),
@@ -248,7 +248,7 @@ export const paginationFaults: FaultDefinition[] = [
       const reply = await next();
       const body = reply.status === 200 && isList(route, ctx.method) ? listBody(reply) : undefined;
       if (!body) return reply;
-      const start = state.variant.pageMode === 'index' ? body.meta.currentPage * body.meta.limit : body.meta.currentPage;
+      const start = state.choices.pageMode === 'index' ? body.meta.currentPage * body.meta.limit : body.meta.currentPage;
       return { ...reply, body: withMeta(body, { totalCount: Math.max(0, body.meta.totalCount - start) }) };
     },
   },
@@ -338,7 +338,7 @@ export const paginationFaults: FaultDefinition[] = [
     breaks: ['REQ-META-04', 'REQ-META-07'],
     description: 'items with the same createdAt have no tie-breaker, so their order changes between requests (here: reversed on every other page), and a walk repeats some and misses others',
     middleware: reorderedList((items, paging, state) => {
-      const index = state.variant.pageMode === 'index' ? paging.page : Math.floor(paging.page / paging.limit);
+      const index = state.choices.pageMode === 'index' ? paging.page : Math.floor(paging.page / paging.limit);
       // A stable sort of the reversed list keeps ties reversed.
       return index % 2 === 0 ? items : [...items].reverse().sort((a, b) => (a.createdAt as number) - (b.createdAt as number));
     }),
@@ -349,7 +349,7 @@ export const paginationFaults: FaultDefinition[] = [
     breaks: ['REQ-PAGE-06', 'REQ-META-08'],
     description: 'DESC is applied to each page only: pages are cut from the ascending list, then each is reversed',
     middleware: alterQuery((query, state) => {
-      if ((query.get('sort') ?? state.variant.defaultSort) !== 'DESC') return undefined;
+      if ((query.get('sort') ?? state.choices.defaultSort) !== 'DESC') return undefined;
       query.set('sort', 'ASC');
       return (body) => ({ ...withMeta(body, { sort: 'DESC' }), data: [...body.data].reverse() });
     }),

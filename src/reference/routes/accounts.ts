@@ -10,9 +10,9 @@ export const accountRoutes: RouteDef[] = [
     path: '/accounts',
     handler(ctx, state) {
       const customerId = queryInteger(ctx.query, 'customerId');
-      const paging = parsePaging(ctx.query, state.variant);
+      const paging = parsePaging(ctx.query, state.choices);
       if (!state.store.hasCustomer(customerId)) throw notFound();
-      const page = paginate(state.store.accountList(customerId), paging, state.variant);
+      const page = paginate(state.store.accountList(customerId), paging, state.choices);
       return okList(page.items, page.meta);
     },
   },

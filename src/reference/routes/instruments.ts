@@ -15,8 +15,8 @@ export const instrumentRoutes: RouteDef[] = [
       if (!(INVESTMENT_TYPES as readonly string[]).includes(type)) {
         throw badRequest(`investmentType must be one of ${INVESTMENT_TYPES.join(', ')}`);
       }
-      const paging = parsePaging(ctx.query, state.variant);
-      const page = paginate(state.store.instrumentListOf(type as InvestmentType), paging, state.variant);
+      const paging = parsePaging(ctx.query, state.choices);
+      const page = paginate(state.store.instrumentListOf(type as InvestmentType), paging, state.choices);
       return okList(page.items, page.meta);
     },
   },

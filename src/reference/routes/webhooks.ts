@@ -118,7 +118,7 @@ export const webhookRoutes: RouteDef[] = [
     handler(ctx, state) {
       existing(ctx, state);
       const key = state.webhooks.registry.keyOf(ctx.client!.clientId)!;
-      return ok(publicKeyView(key, state.variant.webhookKeyFormat));
+      return ok(publicKeyView(key, state.choices.webhookKeyFormat));
     },
   },
   {

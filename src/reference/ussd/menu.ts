@@ -1,7 +1,7 @@
 // "USSD view": one menu value (title, text lines, choices, a back choice) becomes `{ussdMessage, ussdOptions}` here and
 // nowhere else, so numbering, the back option, the full follow-up URLs and the faults that bend them are in one place.
 import { paginate } from '../paging.js';
-import type { Variant } from '../variant.js';
+import type { Choices } from '../choices/index.js';
 
 /** Items per page of every USSD list: a feature-phone screen holds about 160 characters. */
 export const USSD_PAGE_SIZE = 3;
@@ -51,7 +51,7 @@ export interface UssdEnv {
   /** The server's own origin as the client addressed it (scheme, Host), e.g. `http://127.0.0.1:41234`. */
   origin: string;
   customerId: number;
-  variant: Pick<Variant, 'ussdNumbering' | 'ussdBack' | 'pageMode'>;
+  choices: Pick<Choices, 'ussdNumbering' | 'ussdBack' | 'pageMode'>;
   faults: ReadonlySet<string>;
 }
 
@@ -71,12 +71,12 @@ export function linkUrl(link: Link, env: UssdEnv): string {
 
 export function renderMenu(menu: Menu, env: UssdEnv): UssdView {
   const numbered = menu.choices.map((choice, i) => ({ option: i + 1, choice }));
-  let backNumber = env.variant.ussdBack === 'zero' ? 0 : menu.choices.length + 1;
+  let backNumber = env.choices.ussdBack === 'zero' ? 0 : menu.choices.length + 1;
   // The classic off-by-one: the back choice reuses the number of the last item.
   if (env.faults.has('ussd.duplicate-option-numbers') && menu.choices.length > 0) backNumber = menu.choices.length;
   const all = menu.backFirst ? [{ option: 0, choice: menu.back }, ...numbered] : [...numbered, { option: backNumber, choice: menu.back }];
 
-  const separator = env.variant.ussdNumbering === 'dot' ? '.' : ')';
+  const separator = env.choices.ussdNumbering === 'dot' ? '.' : ')';
   const lines = [menu.title, ...(menu.lines ?? [])];
   all.forEach(({ option, choice }, i) => {
     if (i === 0 && env.faults.has('ussd.option-not-in-message')) return;
@@ -117,11 +117,11 @@ export interface ListPage<T> {
 export function listPage<T>(ascending: readonly T[], page: number, sort: 'ASC' | 'DESC', env: UssdEnv): ListPage<T> {
   if (page < 0) {
     // Only a fault lets a negative page this far: nothing is there, and Previous and Next are computed unchecked.
-    const step = env.variant.pageMode === 'index' ? 1 : USSD_PAGE_SIZE;
+    const step = env.choices.pageMode === 'index' ? 1 : USSD_PAGE_SIZE;
     return { items: [], page, first: 0, total: ascending.length, previous: page - step, next: page + step };
   }
-  const { items, meta } = paginate(ascending, { page, limit: USSD_PAGE_SIZE, sort }, env.variant);
-  const start = env.variant.pageMode === 'index' ? page * USSD_PAGE_SIZE : page;
+  const { items, meta } = paginate(ascending, { page, limit: USSD_PAGE_SIZE, sort }, env.choices);
+  const start = env.choices.pageMode === 'index' ? page * USSD_PAGE_SIZE : page;
   return {
     items,
     page,
@@ -131,14 +131,14 @@ export function listPage<T>(ascending: readonly T[], page: number, sort: 'ASC' |
     ...(page > 0 && items.length > 0 ? { previous: meta.previousPage } : {}),
     ...(meta.nextPage !== meta.currentPage ? { next: meta.nextPage } : {}),
     // "Next" computed as page + 1 without looking at the total: the list goes on past its end, page after empty page.
-    ...(env.faults.has('ussd.endless-list') ? { next: env.variant.pageMode === 'index' ? page + 1 : page + USSD_PAGE_SIZE } : {}),
+    ...(env.faults.has('ussd.endless-list') ? { next: env.choices.pageMode === 'index' ? page + 1 : page + USSD_PAGE_SIZE } : {}),
   };
 }
 
 /** The `page` value of the list page that holds the item at `index` (0-based) of the sorted list. */
 export function pageHolding(index: number, env: UssdEnv): number {
   const pageIndex = Math.floor(index / USSD_PAGE_SIZE);
-  return env.variant.pageMode === 'index' ? pageIndex : pageIndex * USSD_PAGE_SIZE;
+  return env.choices.pageMode === 'index' ? pageIndex : pageIndex * USSD_PAGE_SIZE;
 }
 
 /** "Stocks (1-3 of 5)"; just the name when the page is empty (the menu's text then says why). */

@@ -40,7 +40,7 @@ export function openSession(ctx: RequestContext, state: ServerState, customerId:
     state,
     customer,
     now: nowSeconds(state),
-    env: { origin: ctx.url.origin, customerId, variant: state.variant, faults: state.faults },
+    env: { origin: ctx.url.origin, customerId, choices: state.choices, faults: state.faults },
   };
 }
 

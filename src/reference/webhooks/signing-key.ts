@@ -1,7 +1,7 @@
 // The server's Ed25519 key for signing webhook deliveries, and the two shapes GET /webhooks/key publishes it in.
 import { createHash } from 'node:crypto';
 import { generateEd25519, parsePrivateKeyPem, type Ed25519KeyPair } from '../../http/keys.js';
-import type { Variant } from '../variant.js';
+import type { Choices } from '../choices/index.js';
 
 export interface WebhookSigningKey {
   /** The `keyid` of every delivery's signature: the RFC 7638 thumbprint, so it names this key and no other. */
@@ -29,7 +29,7 @@ export function webhookKeyFromPem(pem: string): WebhookSigningKey {
 }
 
 /** `data` of GET /webhooks/key: SPKI PEM (strict) or a JWK (alt); "not shown", so both are reasonable. */
-export function publicKeyView(key: WebhookSigningKey, format: Variant['webhookKeyFormat']): Record<string, unknown> {
+export function publicKeyView(key: WebhookSigningKey, format: Choices['webhookKeyFormat']): Record<string, unknown> {
   if (format === 'jwk') {
     return { key: { jwk: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(key.publicKey).toString('base64url'), kid: key.keyId } } };
   }
