@@ -2,18 +2,14 @@
 // one at a time. Each fault names the requirements it breaks; the checks citing them that fail prove they can catch it.
 // Any other check that fails is collateral: its verdict depends on a rule it does not own. A collateral failure is
 // either removed (the check stops depending on the rule) or explained, in docs/detection-reasons.json.
-import { runChecks } from '../runner/run.js';
+import { runAgainstLocal } from './local-run.js';
 import type { CheckResult, RunResult } from '../runner/types.js';
 import type { CheckDefinition, SuiteDefinition } from '../runner/check.js';
-import { startLocalTarget } from '../targets/local.js';
 import { FAULTS, type FaultDefinition } from '../reference/faults/catalog.js';
 import type { VariantName } from '../reference/choices/index.js';
-import { Worker } from 'node:worker_threads';
+import { rowsInThreads } from './threads.js';
 import { pool } from '../pool.js';
 import type { DetectionJson } from './proof.js';
-
-/** How long a webhook check waits for a delivery during the matrix. */
-const MATRIX_WEBHOOK_DEADLINE_MS = 2_000;
 
 /** docs/detection-reasons.json: why a check no fault makes fail has none, and why a collateral failure stays. */
 export interface DetectionReasons {
@@ -46,15 +42,8 @@ export interface DetectionMatrix {
 }
 
 /** Runs the whole suite against a fresh reference server. */
-async function runAgainst(suites: SuiteDefinition[], options: { variant?: VariantName; faults?: string[] }): Promise<RunResult> {
-  const local = await startLocalTarget({ variant: options.variant, faults: options.faults });
-  try {
-    // On loopback a delivery arrives within milliseconds; a short deadline keeps the faults that withhold one from
-    // costing the default 10 s each.
-    return await runChecks({ target: local.target, suites, failOn: 'should', webhookDeadlineMs: MATRIX_WEBHOOK_DEADLINE_MS });
-  } finally {
-    await local.stop();
-  }
+function runAgainst(suites: SuiteDefinition[], options: { variant?: VariantName; faults?: string[] }): Promise<RunResult> {
+  return runAgainstLocal(suites, { ...(options.variant ? { variant: options.variant } : {}), ...(options.faults ? { faults: options.faults } : {}) });
 }
 
 /** Whether a check owns a failure against the fault: it cites one of the requirements the fault breaks. */
@@ -85,24 +74,7 @@ export function faultRows(suites: SuiteDefinition[], faults: readonly FaultDefin
  * uses the others. Only from the compiled package: a thread loads dist/src/matrix/worker.js.
  */
 async function faultRowsInThreads(faults: readonly FaultDefinition[], reasons: DetectionReasons, threads: number, concurrency: number): Promise<FaultRow[]> {
-  const shares = Array.from({ length: threads }, (_, t) => faults.filter((_, i) => i % threads === t).map((f) => f.name));
-  const data = (
-    await Promise.all(
-      shares.map(
-        (share) =>
-          new Promise<FaultRowData[]>((resolve, reject) => {
-            const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: { faults: share, reasons, concurrency } });
-            // Its rows are all it owes: ended at once, so no handle left open in it can keep the process alive.
-            worker.once('message', (rows: FaultRowData[]) => {
-              resolve(rows);
-              void worker.terminate();
-            });
-            worker.once('error', reject);
-            worker.once('exit', (code) => reject(new Error(`a detection-matrix worker ended with code ${code} before sending its rows`)));
-          }),
-      ),
-    )
-  ).flat();
+  const data = await rowsInThreads<FaultDefinition, FaultRowData>(new URL('./worker.js', import.meta.url), faults, threads, (share) => ({ faults: share.map((f) => f.name), reasons, concurrency }));
   return faults.map((fault) => {
     const row = data.find((d) => d.name === fault.name);
     if (!row) throw new Error(`no detection-matrix row for ${fault.name}`);

@@ -1,0 +1,40 @@
+// The choices matrix from real runs of the whole suite against the reference server reading every open point each way
+// (npm run matrix): writes docs/choices-matrix.md and .json, and docs/open-points.md. With --check (npm run
+// matrix:check, run by CI) it writes nothing and fails when a file is not what the runs give. Either way it fails when
+// a run failed or warned on anything, or left a reading unrecorded. `--only NAME` runs the bundles whose name contains
+// NAME and writes nothing (for working on one choice). Uses the compiled engine.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { bundleRowsInThreads, choiceBundles, choicesDocument, choicesProblems, renderChoicesJson, renderChoicesMatrix } from '../dist/src/matrix/choices.js';
+import { renderOpenPoints } from '../dist/src/matrix/open-points.js';
+import { suites } from '../dist/suites/index.js';
+
+const check = process.argv.includes('--check');
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt > 0 ? process.argv[onlyAt + 1] : undefined;
+const files = {
+  md: new URL('../docs/choices-matrix.md', import.meta.url),
+  json: new URL('../docs/choices-matrix.json', import.meta.url),
+  openPoints: new URL('../docs/open-points.md', import.meta.url),
+};
+const bundles = choiceBundles().filter((b) => only === undefined || b.name.includes(only));
+// One worker thread per core; within each, two runs at once overlap their waits (deliveries, throttling).
+const rows = await bundleRowsInThreads(bundles, Math.min(availableParallelism(), bundles.length), 2);
+const doc = choicesDocument(rows, suites);
+const problems = choicesProblems(doc);
+if (only === undefined) {
+  const generated = { md: renderChoicesMatrix(doc), json: renderChoicesJson(doc), openPoints: renderOpenPoints() };
+  if (check) {
+    for (const [kind, url] of Object.entries(files)) {
+      const name = url.pathname.split('/').pop();
+      if (readFileSync(url, 'utf8') !== generated[kind]) problems.push(`docs/${name} is not current: run npm run matrix and commit it`);
+    }
+  } else {
+    for (const [kind, url] of Object.entries(files)) writeFileSync(url, generated[kind]);
+  }
+} else {
+  for (const r of rows) console.log(`  ${r.name}: ${r.totals.passed} passed, ${r.totals.failed} failed, ${r.totals.warned} warned, ${r.totals.skipped} skipped${r.unrecorded.length ? `; unrecorded ${r.unrecorded.join(', ')}` : ''}`);
+}
+console.log(`choices matrix: ${rows.length} runs, ${problems.length} problems${check || only ? '' : '; docs/choices-matrix.md and .json, docs/open-points.md written'}`);
+for (const p of problems) console.log(`  ${p}`);
+process.exitCode = problems.length > 0 ? 1 : 0;

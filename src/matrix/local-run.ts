@@ -1,0 +1,20 @@
+// One run of a matrix: the whole suite, --fail-on should, against a fresh reference server set up as asked.
+import { runChecks } from '../runner/run.js';
+import type { RunResult } from '../runner/types.js';
+import type { SuiteDefinition } from '../runner/check.js';
+import { startLocalTarget, type LocalTargetOptions } from '../targets/local.js';
+
+/**
+ * How long a webhook check waits for a delivery: on loopback one arrives within milliseconds, and a short deadline keeps
+ * the runs that withhold one (a fault, a delivery choice) from costing the default 10 s each.
+ */
+const MATRIX_WEBHOOK_DEADLINE_MS = 2_000;
+
+export async function runAgainstLocal(suites: SuiteDefinition[], options: LocalTargetOptions): Promise<RunResult> {
+  const local = await startLocalTarget(options);
+  try {
+    return await runChecks({ target: local.target, suites, failOn: 'should', webhookDeadlineMs: MATRIX_WEBHOOK_DEADLINE_MS, notes: [`target: ${local.describe}`] });
+  } finally {
+    await local.stop();
+  }
+}
