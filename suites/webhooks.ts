@@ -582,7 +582,9 @@ async function fieldsRequired(ctx: CheckContext): Promise<void> {
  */
 async function accountEvents(ctx: CheckContext, st: SuiteState): Promise<string> {
   const receiver = receiverOf(ctx);
-  const customerId = ctx.fixture('mutableCustomerId');
+  // Without the fixture the probe is left out, not the whole check (the other open points are still recorded).
+  const customerId = ctx.fixtures.mutableCustomerId;
+  if (customerId === undefined) return 'ACCOUNT events not probed: fixtures.mutableCustomerId is not configured for this target';
   await subscribe(ctx, ['ALL']);
   const cursor = receiver.cursor();
   const res = await ctx.send({ method: 'PUT', path: '/customers', json: { customerId } });
