@@ -20,6 +20,7 @@ import type { HttpResponse } from '../src/http/client.js';
 import { TransportError } from '../src/http/client.js';
 import { parseJson } from '../src/http/json.js';
 import { headerValue } from '../src/http/message.js';
+import { signatureLabels } from '../src/http/signature.js';
 import { describeDelivery, type Delivery, type WebhookReceiver } from '../src/receiver/receiver.js';
 import { pathAndQuery } from '../src/http/message.js';
 import { describeKeyForm, findWebhookKey, type FoundKey } from '../src/receiver/webhook-key.js';
@@ -169,15 +170,20 @@ function locateWebhook(res: HttpResponse): { webhook: Record<string, unknown>; p
   return parsed.ok ? webhookIn(parsed.value) : undefined;
 }
 
-function whereWebhook(path: string): string {
+function whereWebhook(path: string, webhook?: Record<string, unknown>): string {
+  const some = webhook !== undefined && !WEBHOOK_TABLE.every((f) => f in webhook);
+  if (some) return `some fields of a Webhook at ${path === '' ? '(body)' : path} (${Object.keys(webhook).join(', ')})`;
   return path === '' ? 'the bare Webhook as the body' : `the Webhook at ${path}`;
 }
+
+/** The fields of the spec's Webhook table: an answer with fewer carries "some fields of a Webhook" (REQ-WHKEP-08). */
+const WEBHOOK_TABLE = ['webhookId', 'status', 'url', 'subscriptions', 'createdAt', 'updatedAt'];
 
 /** What an answer of a webhook endpoint carried, for the INFO record of REQ-WHKEP-08. */
 function answerShape(res: HttpResponse): string {
   if (res.text.trim() === '') return `${res.status} with an empty body`;
   const found = locateWebhook(res);
-  return found ? `${res.status} with ${whereWebhook(found.path)}` : `${res.status} with no Webhook in the body (${describeResponse(res)})`;
+  return found ? `${res.status} with ${whereWebhook(found.path, found.webhook)}` : `${res.status} with no Webhook in the body (${describeResponse(res)})`;
 }
 
 function configOf(w: Record<string, unknown>): Config {
@@ -364,6 +370,20 @@ function forToken(st: SuiteState, tokenId: string | undefined): (d: Delivery) =>
 
 const eventOf = (d: Delivery): string | undefined => eventNameOf(d.payload)?.name;
 
+/** The domains the spec names beside the Events table ("The values ALL and ACCOUNT appear as subscription values"). */
+const OTHER_DOMAINS = /^ACCOUNT(\.[A-Z_]+)?$/i;
+
+/** The name of an event of another domain (ACCOUNT.UPDATED…) a delivery carries, if any (REQ-EVT-16: "not shown"). */
+function otherDomainEvent(d: Delivery): string | undefined {
+  const stack: unknown[] = [d.payload];
+  for (let n = 0; stack.length > 0 && n < 5_000; n++) {
+    const v = stack.pop();
+    if (typeof v === 'string' && OTHER_DOMAINS.test(v.trim())) return v.trim();
+    if (typeof v === 'object' && v !== null && !Array.isArray(v)) stack.push(...Object.values(v));
+  }
+  return undefined;
+}
+
 /**
  * Whether a delivery is `event`: it names it, or (a payload naming several events at one depth, which eventNameOf
  * leaves undecided) carries the name anywhere. A check that must see none of an event reads widely.
@@ -503,7 +523,10 @@ function silence(receiver: WebhookReceiver): string {
 
 function eventObservation(d: Delivery): string {
   const named = eventNameOf(d.payload);
-  return `${named?.name ?? 'event'} delivery #${d.seq}: event name at payload.${named?.path ?? '?'}, payload fields ${JSON.stringify(topLevelFields(d.payload))}, signature label ${d.signature?.label ?? '?'} covering ${JSON.stringify(d.signature?.components ?? [])}`;
+  const sigs = signatureLabels(headerValue(d.headers, 'signature-input')).length;
+  const params = Object.keys(d.signature?.params ?? {}).join(', ');
+  const digest = d.digest?.ok ? (d.digest.algorithms ?? []).join(', ') : 'not verified';
+  return `${named?.name ?? 'event'} delivery #${d.seq}: event name at payload.${named?.path ?? '?'}, payload fields ${JSON.stringify(topLevelFields(d.payload))}, signature label ${d.signature?.label ?? '?'} (${sigs} signature${sigs === 1 ? '' : 's'}) covering ${JSON.stringify(d.signature?.components ?? [])} with ${params || 'no parameters'}, digest ${digest}`;
 }
 
 /**
@@ -528,10 +551,55 @@ async function authEvent(ctx: CheckContext, event: 'AUTH.CREATED' | 'AUTH.DELETE
     const d = selection && event === 'AUTH.CREATED' ? await awaitSelected(ctx, st, awaited, event) : await awaitDelivery(ctx, st, awaited);
     ctx.observe(eventObservation(d));
     if (issued.tokenId !== undefined) ctx.observe(containsValue(d.payload, issued.tokenId) ? `the payload names the token (tokenId ${issued.tokenId})` : 'the payload does not name the tokenId');
+    if (event === 'AUTH.DELETED') ctx.observe(orderSeen(receiver, d, (x) => x.seq > cursor && eventOf(x) === 'AUTH.CREATED' && forToken(st, issued.tokenId)(x)));
     return d;
   } finally {
     if (!revoked) await revokeQuietly(ctx, issued.token);
   }
+}
+
+/**
+ * REQ-WHKEP-09 ("Which body fields are required on create and update: not shown"), recorded: PUT /webhooks with the
+ * url alone, the url it has already. Either answer is right; what the list becomes is recorded too, and set again later.
+ */
+async function fieldsRequired(ctx: CheckContext): Promise<void> {
+  const st = await stateOf(ctx);
+  mayChange(ctx, st);
+  const res = await ctx.send({ method: 'PUT', path: '/webhooks', json: { url: receiverOf(ctx).url } });
+  st.subscriptions = undefined;
+  if (isSuccess(res)) {
+    await refreshKey(ctx, st, 'PUT /webhooks with the url alone');
+    const shown = (await shownSubscriptions(ctx)).list;
+    ctx.observe(`PUT /webhooks with the url alone was accepted (${res.status}): subscriptions optional on update (REQ-WHKEP-09); GET /webhooks then lists ${JSON.stringify(shown ?? null)}`);
+  } else {
+    ctx.observe(`PUT /webhooks with the url alone was refused (${describeResponse(res)}): url and subscriptions both required (REQ-WHKEP-09)`);
+  }
+}
+
+/**
+ * REQ-EVT-16 ("Event kinds of other domains (for example the ACCOUNT subscription): not shown"), recorded: under
+ * ["ALL"], PUT /customers with only the customerId (it changes nothing) and a watch for an ACCOUNT event.
+ */
+async function accountEvents(ctx: CheckContext, st: SuiteState): Promise<string> {
+  const receiver = receiverOf(ctx);
+  // Without the fixture the probe is left out, not the whole check (the other open points are still recorded).
+  const customerId = ctx.fixtures.mutableCustomerId;
+  if (customerId === undefined) return 'ACCOUNT events not probed: fixtures.mutableCustomerId is not configured for this target';
+  await subscribe(ctx, ['ALL']);
+  const cursor = receiver.cursor();
+  const res = await ctx.send({ method: 'PUT', path: '/customers', json: { customerId } });
+  if (!isSuccess(res)) return `PUT /customers {customerId: ${customerId}} answered ${res.status}: no ACCOUNT event can be expected (the resources checks judge the update)`;
+  const bound = negativeBound(st, receiver, 0);
+  const d = await receiver.waitFor((x) => x.seq > cursor && otherDomainEvent(x) !== undefined, bound.ms, ctx.signal);
+  if (d !== undefined) return `ACCOUNT event delivered after PUT /customers: ${otherDomainEvent(d)} (delivery #${d.seq})`;
+  return `no ACCOUNT event within ${bound.ms} ms of PUT /customers under ["ALL"] (bound: ${bound.why})`;
+}
+
+/** REQ-EVT-17 ("Delivery retries and ordering: not shown"): whether a token's creation came before its deletion. */
+function orderSeen(receiver: WebhookReceiver, deleted: Delivery, created: (d: Delivery) => boolean): string {
+  const c = receiver.arrivals.find(created);
+  if (c !== undefined && c.seq < deleted.seq) return `AUTH.CREATED #${c.seq} came before AUTH.DELETED #${deleted.seq} of the same token: deliveries in the order of the requests (REQ-EVT-17)`;
+  return `AUTH.DELETED #${deleted.seq} came before the AUTH.CREATED of the same token${c ? ` (#${c.seq})` : ' (not arrived yet)'}: deliveries in any order (REQ-EVT-17 leaves it open)`;
 }
 
 /** Rejections: a bad body is refused (any 4xx) and the configuration stays as it was. */
@@ -644,8 +712,11 @@ async function noAuthUnderWebhook(ctx: CheckContext, st: SuiteState): Promise<Sc
   const since = Date.parse((revoke ?? issued.res).exchange.startedAt);
   // A real change that still subscribes no AUTH event: a server need not emit for a PUT that changes nothing.
   const markerList = ['WEBHOOK', 'WEBHOOK.UPDATED'];
+  const markerSent = Date.now();
   const markerRes = await put(ctx, markerList);
-  const marker = await neededDelivery(ctx, st, (x) => x.seq > cursor && eventOf(x) === 'WEBHOOK.UPDATED' && !x.body.equals(applied.body));
+  // Not a retry or duplicate of the first update: another body, or (a payload that names nothing but the event, the
+  // same bytes for every update within a second) one that arrived after the second PUT was sent.
+  const marker = await neededDelivery(ctx, st, (x) => x.seq > cursor && eventOf(x) === 'WEBHOOK.UPDATED' && (!x.body.equals(applied.body) || x.arrivedAt >= markerSent));
   if (!marker) return { judged: false, why: `no WEBHOOK.UPDATED arrived within ${receiver.deadlineMs} ms of PUT ${JSON.stringify(markerList)} (webhooks.subscriptions.domain judges that)` };
   const latency = latencyOf(marker, markerRes);
   if (latency !== undefined) st.latencies.push(latency);
@@ -800,16 +871,18 @@ export default defineSuite('webhooks', 'Webhooks: configuration, key, deliveries
     async run(ctx) {
       const reg = await register(ctx);
       const receiver = receiverOf(ctx);
-      ctx.observe(`${reg.via} /webhooks answered ${reg.res.status}${reg.via === 'PUT' ? ' (a webhook existed already: updated, not created)' : ''}`);
+      ctx.observe(`${reg.via} /webhooks answered ${answerShape(reg.res)}${reg.via === 'PUT' ? ' (a webhook existed already: updated, not created)' : ''}`);
       const w = reg.webhook;
       if (w === undefined) {
         // "Response bodies of all webhook endpoints: not shown": an answer without the Webhook is allowed; GET /webhooks is checked on its own.
         ctx.observe('the answer carries no Webhook object (response bodies are not shown by the spec)');
         return;
       }
-      expectSchema(ctx, reg.res, w, 'webhook', { path: locateWebhook(reg.res)?.path ?? '', table: 'Webhook' });
-      if (w.status !== 'ACTIVE') ctx.fail(`status is ${JSON.stringify(w.status)}, not "ACTIVE"`, { expected: 'a newly configured webhook is ACTIVE (live)', observed: describeResponse(reg.res), exchange: reg.res.exchange });
-      if (w.url !== receiver.url) ctx.fail('the answer does not echo the registered URL', { expected: `url ${JSON.stringify(receiver.url)}`, observed: describeResponse(reg.res), exchange: reg.res.exchange });
+      // Fewer fields than a Webhook is a reading of "not shown" too: what it carries is judged, what it leaves out is not.
+      const whole = WEBHOOK_TABLE.every((f) => f in w);
+      if (whole) expectSchema(ctx, reg.res, w, 'webhook', { path: locateWebhook(reg.res)?.path ?? '', table: 'Webhook' });
+      if ('status' in w && w.status !== 'ACTIVE') ctx.fail(`status is ${JSON.stringify(w.status)}, not "ACTIVE"`, { expected: 'a newly configured webhook is ACTIVE (live)', observed: describeResponse(reg.res), exchange: reg.res.exchange });
+      if ('url' in w && w.url !== receiver.url) ctx.fail('the answer does not echo the registered URL', { expected: `url ${JSON.stringify(receiver.url)}`, observed: describeResponse(reg.res), exchange: reg.res.exchange });
     },
   }),
   defineCheck({
@@ -888,13 +961,17 @@ export default defineSuite('webhooks', 'Webhooks: configuration, key, deliveries
       const d = await receiver.waitFor((x) => x.seq > reg.cursor, receiver.deadlineMs, ctx.signal);
       // Not counted as a wait for silence: it waits for the registration's event, which webhooks.events.webhook-created waits for too.
       if (d === undefined) return ctx.skip(`no delivery arrived to verify the key with (${silence(receiver)}); the event checks report it`);
-      if (d.signature && !d.signature.ok) {
-        ctx.fail(`a delivery does not verify under the published key: ${d.signature.reason}`, {
-          expected: 'the deliveries are signed by the key that GET /webhooks/key publishes, covering content-digest, within created/expires',
+      await receiver.settled();
+      // This check judges the key alone: which key signed. Coverage, times and the digest are delivery.verified's.
+      if (d.signedBy === 'other-key') {
+        ctx.fail(`a delivery does not verify under the published key: ${d.signature?.reason ?? 'another key signed it'}`, {
+          expected: 'the deliveries are signed by the key that GET /webhooks/key publishes',
           observed: describeDelivery(d),
           exchange: trigger.exchange,
         });
       }
+      if (d.state === 'rejected') ctx.observe(`also seen here, judged by webhooks.delivery.verified (REQ-AUTH-12, REQ-EVT-14): delivery #${d.seq} is discarded: ${d.reason}`);
+      if (d.signedBy === 'unsigned') return ctx.skip(`delivery #${d.seq} carries no signature that can be read (${d.signature?.reason ?? 'none'}), so nothing shows which key signed it; webhooks.delivery.verified judges the delivery`);
       if (d.signature?.keyId !== undefined) ctx.observe(`deliveries are signed with keyid ${JSON.stringify(d.signature.keyId)}${key.keyId !== undefined ? (key.keyId === d.signature.keyId ? ', the key id published with the key' : `, not the published key id ${JSON.stringify(key.keyId)}`) : ''}`);
     },
   }),
@@ -934,7 +1011,8 @@ export default defineSuite('webhooks', 'Webhooks: configuration, key, deliveries
       const { res, cursor } = await sendTest(ctx);
       if (!isSuccess(res)) ctx.skip(`POST /webhooks/test answered ${describeResponse(res)}, so no test delivery is due; webhooks.test.accepted judges the endpoint`);
       // The test event's name is not shown: it is the delivery that is none of the events the spec names.
-      const d = await awaitDelivery(ctx, st, { what: 'test', after: cursor, match: (x) => !(KNOWN_EVENTS as readonly string[]).includes(eventOf(x) ?? ''), trigger: res });
+      // Nor an event of another domain (ACCOUNT…), which a server may emit meanwhile (REQ-EVT-16).
+      const d = await awaitDelivery(ctx, st, { what: 'test', after: cursor, match: (x) => !(KNOWN_EVENTS as readonly string[]).includes(eventOf(x) ?? '') && otherDomainEvent(x) === undefined, trigger: res });
       const named = Object.entries(typeof d.payload === 'object' && d.payload !== null ? d.payload : {}).find(([, v]) => typeof v === 'string' && /test/i.test(v));
       ctx.observe(`test delivery #${d.seq}${named ? `: ${named[0]} = ${JSON.stringify(named[1])}` : ''}, payload fields ${JSON.stringify(topLevelFields(d.payload))}`);
     },
@@ -1164,6 +1242,23 @@ export default defineSuite('webhooks', 'Webhooks: configuration, key, deliveries
     },
   }),
   defineCheck({
+    id: 'webhooks.open.observed',
+    title: 'what the server chose where the spec is silent: body fields of an update, ACCOUNT events, deactivation',
+    level: 'INFO',
+    uses: ['mutable-customer'],
+    requirements: ['REQ-WHKEP-09', 'REQ-EVT-16', 'REQ-STATE-08'],
+    async run(ctx) {
+      const st = await stateOf(ctx);
+      await fetchKey(ctx);
+      await fieldsRequired(ctx);
+      ctx.observe(await accountEvents(ctx, st));
+      const { config } = await currentConfig(ctx);
+      ctx.observe(
+        `webhook status ${JSON.stringify(config?.status)} after ${receiverOf(ctx).counts.received} deliveries: whether failed deliveries deactivate a webhook (REQ-STATE-08) is not probed, since no transition back to ACTIVE is shown and the suite never makes deliveries fail`,
+      );
+    },
+  }),
+  defineCheck({
     id: 'webhooks.delivery.observed',
     title: 'what the deliveries looked like: latency, retries, payload fields, headers',
     level: 'INFO',
@@ -1187,6 +1282,9 @@ export default defineSuite('webhooks', 'Webhooks: configuration, key, deliveries
       ctx.observe(`event name carried at ${[...paths].map((p) => `payload.${p}`).join(', ') || '(not found)'}; payload fields ${JSON.stringify([...new Set(all.flatMap((d) => topLevelFields(d.payload)))])}`);
       ctx.observe(`header names: ${[...new Set(all.flatMap((d) => d.headers.map(([n]) => n.toLowerCase())))].sort().join(', ')}`);
       if (st.keyChanges.length > 0) ctx.observe(`the published key changed ${st.keyChanges.length} time(s) during the run; first: ${st.keyChanges[0]}`);
+      else if (st.key !== undefined) ctx.observe('the published key did not change across the configurations of the run: generated once (REQ-WHKEP-05 allows either)');
+      const others = [...new Set(all.map(otherDomainEvent).filter((e): e is string => e !== undefined))];
+      if (others.length > 0) ctx.observe(`events of other domains delivered: ${others.join(', ')} (REQ-EVT-16: not shown)`);
       const c = receiver.counts;
       if (c.tlsFailures || c.stray || c.oversized || c.dropped) ctx.observe(`${c.tlsFailures} failed TLS handshakes, ${c.stray} stray requests, ${c.oversized} oversized bodies, ${c.dropped} deliveries over the flood cap`);
     },

@@ -92,7 +92,7 @@ describe('suite webhooks', () => {
     const l = await local({ variant: 'alt' });
     const result = await run(l.target);
     expect(problems(result)).toEqual([]);
-    expect(byId(result, 'webhooks.create.answer').observations).toContain('POST /webhooks answered 201');
+    expect(byId(result, 'webhooks.create.answer').observations).toContain('POST /webhooks answered 201 with the Webhook at data');
     expect(byId(result, 'webhooks.key.published').observations[0]).toMatch(/^key: JWK \(OKP\/Ed25519\) at data\.key\.jwk \(key id ".+"\)$/);
   });
 
@@ -106,7 +106,7 @@ describe('suite webhooks', () => {
       expect.stringMatching(/^webhooks\.events\.webhook-created: skip a webhook existed before the suite/),
     ]);
     expect(byId(result, 'webhooks.config.saved').observations).toContain(`saved: url ${JSON.stringify(before.url)}, subscriptions ["AUTH.DELETED","WEBHOOK.CREATED"], status "ACTIVE" (GET /webhooks answered 200 with the Webhook at data); it is restored at the end`);
-    expect(byId(result, 'webhooks.create.answer').observations[0]).toBe('PUT /webhooks answered 200 (a webhook existed already: updated, not created)');
+    expect(byId(result, 'webhooks.create.answer').observations[0]).toBe('PUT /webhooks answered 200 with the Webhook at data (a webhook existed already: updated, not created)');
     expect(byId(result, 'webhooks.config.restored').observations).toEqual([
       `restored: url ${JSON.stringify(before.url)}, subscriptions ["AUTH.DELETED","WEBHOOK.CREATED"]`,
       'PUT /webhooks answered 200 with the Webhook at data; GET /webhooks answered 200 with the Webhook at data',

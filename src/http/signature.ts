@@ -145,6 +145,16 @@ function toKeyObject(key: PublicKeyInput): KeyObject {
   return key;
 }
 
+/** The labels of a Signature-Input field, in order (RFC 9421 §4.1: a message may carry several signatures); [] when unreadable. */
+export function signatureLabels(field: string | undefined): string[] {
+  if (field === undefined) return [];
+  try {
+    return [...parseDictionary(field).keys()];
+  } catch {
+    return [];
+  }
+}
+
 type SignedMessage = HttpMessage & { signatureInput?: string; signature?: string };
 
 /** Everything short of the Ed25519 operation: parse, check coverage and times, build the base, find the key. */
@@ -170,8 +180,11 @@ export function verifySignatureAsync(message: SignedMessage, options: VerifyOpti
   });
 }
 
+/** The reason of a signature whose Ed25519 check fails: another key, or other bytes, were signed. */
+export const SIGNATURE_MISMATCH = 'the signature does not verify against the signature base';
+
 function conclude(p: { verdict: SignatureVerdict; base: string }, valid: boolean): SignatureVerdict {
-  return valid ? { ...p.verdict, ok: true, base: p.base } : { ...p.verdict, base: p.base, reason: 'the signature does not verify against the signature base' };
+  return valid ? { ...p.verdict, ok: true, base: p.base } : { ...p.verdict, base: p.base, reason: SIGNATURE_MISMATCH };
 }
 
 function prepareVerification(message: SignedMessage, options: VerifyOptions): Prepared {
@@ -216,6 +229,8 @@ function prepareOrVerdict(message: SignedMessage, options: VerifyOptions): Signa
   }
   const keyId = typeof params.keyid === 'string' ? params.keyid : undefined;
   const verdict: SignatureVerdict = { ok: false, label, keyId, components, params };
+  // RFC 9421 §3.2: an alg parameter must agree with the key; Ed25519 is the only one this profile verifies.
+  if (params.alg !== undefined && params.alg !== 'ed25519') return { ...verdict, reason: `alg ${JSON.stringify(params.alg)} is not ed25519` };
 
   for (const required of options.requiredComponents ?? []) {
     if (!components.includes(required)) return { ...verdict, reason: `the signature does not cover "${required}"` };

@@ -11,9 +11,9 @@ import type { AddressInfo } from 'node:net';
 import type { KeyObject } from 'node:crypto';
 import type { WebhookConfig } from '../config/types.js';
 import { ConfigError } from '../errors.js';
-import { verifyContentDigest, type DigestVerdict } from '../http/digest.js';
+import { SECURE_DIGEST_ALGORITHMS, verifyContentDigest, type DigestVerdict } from '../http/digest.js';
 import { headerValue, pathAndQuery } from '../http/message.js';
-import { verifySignatureAsync, type SignatureVerdict } from '../http/signature.js';
+import { SIGNATURE_MISMATCH, signatureLabels, verifySignatureAsync, type SignatureVerdict } from '../http/signature.js';
 import { parseListen, receiverTls } from './certificate.js';
 import { readPayload } from './payload.js';
 
@@ -72,8 +72,17 @@ export interface Delivery {
   /** Why it was discarded: every failed verification step, in order. */
   readonly reason?: string;
   readonly digest?: DigestVerdict;
+  /** The verdict of the signature that verified, or of the first one (by label, newest key first) when none did. */
   readonly signature?: SignatureVerdict;
+  /**
+   * Whether a signature of the delivery verifies under a published key, leaving out what the profile adds to RFC 9421
+   * (covering content-digest, the time window): what webhooks.key.published judges. `unsigned` when no signature could
+   * be read at all (absent, malformed, an unsupported component): nothing then says which key signed.
+   */
+  readonly signedBy?: SignedBy;
 }
+
+export type SignedBy = 'published-key' | 'other-key' | 'unsigned';
 
 type MutableDelivery = { -readonly [K in keyof Delivery]: Delivery[K] };
 
@@ -349,14 +358,15 @@ export class WebhookReceiver {
     const generation = (this.generations.get(d) ?? 0) + 1;
     this.generations.set(d, generation);
     const latest = () => this.generations.get(d) === generation;
-    const digest = verifyContentDigest(headerValue(d.headers, 'content-digest'), d.body);
+    // The spec names sha-512 for requests and no algorithm for deliveries: any secure one of the RFC 9530 registry.
+    const digest = verifyContentDigest(headerValue(d.headers, 'content-digest'), d.body, { algorithms: SECURE_DIGEST_ALGORITHMS });
     const run = this.verifySignature(d, keys).then(
-      (signature) => {
+      ({ signature, signedBy }) => {
         if (!latest()) return;
         const reasons: string[] = [];
         if (!digest.ok) reasons.push(digest.reason);
         if (!signature.ok) reasons.push(`signature: ${signature.reason ?? 'invalid'}`);
-        this.settle(d, { state: reasons.length ? 'rejected' : 'verified', digest, signature, ...(reasons.length ? { reason: reasons.join('; ') } : {}) });
+        this.settle(d, { state: reasons.length ? 'rejected' : 'verified', digest, signature, signedBy, ...(reasons.length ? { reason: reasons.join('; ') } : {}) });
       },
       (e: unknown) => {
         if (latest()) this.settle(d, { state: 'rejected', digest, reason: `signature: cannot be checked (${(e as Error)?.message ?? String(e)})` });
@@ -366,34 +376,44 @@ export class WebhookReceiver {
     void run.finally(() => this.verifying.delete(run));
   }
 
-  /** The verdict of the first key, newest first, that verifies the signature; the newest key's when none does. */
-  private async verifySignature(d: MutableDelivery, keys: readonly KeyObject[]): Promise<SignatureVerdict> {
+  /**
+   * RFC 9421 as the server chose to use it: every signature of the delivery (any label; several are allowed, §4.1) under
+   * every published key, newest first, with whatever parameters and component order it lists. The delivery verifies
+   * when one signature does; created and expires are judged when present (RFC 9421 makes both optional). The one rule
+   * added is that the signature covers content-digest, without which the digest proves nothing about the body.
+   */
+  private async verifySignature(d: MutableDelivery, keys: readonly KeyObject[]): Promise<{ signature: SignatureVerdict; signedBy: SignedBy }> {
+    const message = { method: d.method, url: d.targetUri, headers: [...d.headers] };
+    const labels = signatureLabels(headerValue(d.headers, 'signature-input'));
+    const tries = (labels.length > 0 ? labels : [undefined]).flatMap((label) => keys.map((key) => ({ key, ...(label !== undefined ? { label } : {}) })));
     let first: SignatureVerdict | undefined;
-    for (const key of keys) {
-      const verdict = await verifySignatureAsync(
-        { method: d.method, url: d.targetUri, headers: [...d.headers] },
-        {
-          key,
-          // Without content-digest among the covered components the digest proves nothing about the body.
-          requiredComponents: ['content-digest'],
-          now: Math.floor(d.arrivedAt / 1000),
-          skewSeconds: this.limits.skewSeconds,
-          requireCreated: true,
-          requireExpires: true,
-        },
-      );
-      if (verdict.ok) return verdict;
+    for (const t of tries) {
+      const verdict = await verifySignatureAsync(message, {
+        ...t,
+        requiredComponents: ['content-digest'],
+        now: Math.floor(d.arrivedAt / 1000),
+        skewSeconds: this.limits.skewSeconds,
+      });
+      if (verdict.ok) return { signature: verdict, signedBy: 'published-key' };
       first ??= verdict;
     }
-    return first!;
+    // None verifies as the profile asks: does one verify under a published key at all (coverage and times aside)?
+    let signedBy: SignedBy = 'unsigned';
+    for (const t of tries) {
+      const bare = await verifySignatureAsync(message, { ...t, skewSeconds: Number.POSITIVE_INFINITY });
+      if (bare.ok) return { signature: first!, signedBy: 'published-key' };
+      if (bare.base !== undefined && bare.reason === SIGNATURE_MISMATCH) signedBy = 'other-key';
+    }
+    return { signature: first!, signedBy };
   }
 
-  private settle(d: MutableDelivery, verdict: Pick<MutableDelivery, 'state'> & Partial<Pick<MutableDelivery, 'reason' | 'digest' | 'signature'>>): void {
+  private settle(d: MutableDelivery, verdict: Pick<MutableDelivery, 'state'> & Partial<Pick<MutableDelivery, 'reason' | 'digest' | 'signature' | 'signedBy'>>): void {
     d.state = verdict.state;
     if (verdict.reason !== undefined) d.reason = verdict.reason;
     else delete d.reason;
     if (verdict.digest !== undefined) d.digest = verdict.digest;
     if (verdict.signature !== undefined) d.signature = verdict.signature;
+    if (verdict.signedBy !== undefined) d.signedBy = verdict.signedBy;
     for (const w of [...this.waiters]) {
       let match = false;
       try {
@@ -407,6 +427,7 @@ export class WebhookReceiver {
 }
 
 const NO_KEY = 'no key to verify with';
+
 
 /** The origin of the registered URL and the request's path; a request-target that is not a path keeps the origin. */
 function safeTargetUri(origin: string, requestTarget: string): string {

@@ -18,6 +18,7 @@ import { loadSeed, ReferenceStore, type Seed } from './store.js';
 import { TokenStore } from './tokens.js';
 import type { DeliveryAttempt } from './webhooks/delivery.js';
 import { WebhookService } from './webhooks/service.js';
+import { accountEventsMiddleware } from './webhooks/account-events.js';
 import { webhookKeyFromPem, type WebhookSigningKey } from './webhooks/signing-key.js';
 import { latencyMiddleware } from './latency.js';
 
@@ -117,6 +118,7 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
     events,
     clock,
     faults: faults.flags,
+    choices,
     ...(options.webhookCa !== undefined ? { ca: options.webhookCa } : {}),
     ...(webhookKey !== undefined ? { key: webhookKey } : {}),
     ...(options.deliveryRetries !== undefined ? { retries: options.deliveryRetries } : {}),
@@ -146,7 +148,7 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
 
   // Choice shaping runs outermost, so faults (inner) deviate from what the choices would have sent.
   const latency = options.latencyMs ? [latencyMiddleware(options.latencyMs)] : [];
-  const handle = makeHandler(state, router, { ...options, middleware: [...latency, choicesMiddleware, ...(options.middleware ?? []), ...faults.middleware] });
+  const handle = makeHandler(state, router, { ...options, middleware: [...latency, choicesMiddleware, accountEventsMiddleware, ...(options.middleware ?? []), ...faults.middleware] });
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }, (req, res) => {
     // handle() turns every error into a reply; this only guards against a failure while writing the reply itself.
     handle(req, res).catch(() => res.destroy());

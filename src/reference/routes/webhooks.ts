@@ -3,7 +3,7 @@
 import { mediaType } from '../auth.js';
 import { nowSeconds, type RequestContext, type RouteDef, type ServerState } from '../context.js';
 import { WEBHOOK_FAULT } from '../faults/webhooks.js';
-import { badRequest, HttpError, notFound, ok } from '../respond.js';
+import { badRequest, HttpError, notFound, ok, type Reply } from '../respond.js';
 import type { Webhook } from '../webhooks/registry.js';
 import { publicKeyView } from '../webhooks/signing-key.js';
 import { parseSubscriptions, withAutomatic, type Subscription } from '../webhooks/subscriptions.js';
@@ -60,6 +60,31 @@ function emit(ctx: RequestContext, state: ServerState, name: 'WEBHOOK.CREATED' |
   state.events.emit({ name, clientId: ctx.client!.clientId, occurredAt: nowSeconds(state), data: { ...webhook } });
 }
 
+/**
+ * The answer of a webhook endpoint as the server's webhookAnswer choice shapes it ("Response bodies of all webhook
+ * endpoints: not shown"): the envelope, the bare object, only webhookId and status, or no body. GET /webhooks (the
+ * configuration) and GET /webhooks/key always carry what they are for.
+ */
+function answer(state: ServerState, op: 'create' | 'update' | 'read' | 'test', body: Record<string, unknown>): Reply {
+  switch (state.choices.webhookAnswer) {
+    case 'bare':
+      return { status: 200, body };
+    case 'partial':
+      return op === 'create' || op === 'update' ? ok({ webhookId: body.webhookId, status: body.status }) : ok(body);
+    case 'empty':
+      return op === 'read' ? ok(body) : { status: op === 'create' ? 200 : 204 };
+    default:
+      return ok(body);
+  }
+}
+
+/** After a configuration: a new key when the server generates one at each (REQ-WHKEP-05), and the webhook live again. */
+function configured(ctx: RequestContext, state: ServerState): void {
+  const clientId = ctx.client!.clientId;
+  if (state.choices.webhookKeyRotation === 'every-configuration') state.webhooks.registry.regenerateKey(clientId);
+  state.webhooks.registry.activate(clientId);
+}
+
 function existing(ctx: RequestContext, state: ServerState): Webhook {
   const webhook = state.webhooks.registry.get(ctx.client!.clientId);
   if (webhook === undefined) throw notFound();
@@ -80,7 +105,7 @@ export const webhookRoutes: RouteDef[] = [
       // "Register one webhook URL": a second creation would silently replace the first; PUT is the way to change it.
       if (created === undefined) throw new HttpError(409, 'Conflict: a webhook is already configured for this client; use PUT /webhooks to change it');
       emit(ctx, state, 'WEBHOOK.CREATED', created);
-      return ok(created);
+      return answer(state, 'create', { ...created });
     },
   },
   {
@@ -89,6 +114,7 @@ export const webhookRoutes: RouteDef[] = [
     handler(ctx, state) {
       const body = jsonBody(ctx);
       if (body.url === undefined && body.subscriptions === undefined) throw badRequest('the body must carry url, subscriptions or both');
+      if (state.choices.webhookFields === 'both-required' && (body.url === undefined || body.subscriptions === undefined)) throw badRequest('url and subscriptions are both required');
       const change: { url?: string; subscriptions?: Subscription[] } = {};
       if (body.url !== undefined) change.url = parseUrl(body.url, false);
       const listed = body.subscriptions === undefined ? undefined : listedSubscriptions(state, body.subscriptions);
@@ -100,16 +126,18 @@ export const webhookRoutes: RouteDef[] = [
       // The faulty server echoes the url it was sent and stores everything else.
       const dropUrl = state.faults.has(WEBHOOK_FAULT.urlNotStored) && change.url !== undefined;
       const { url: _echoed, ...stored } = change;
-      const updated = state.webhooks.registry.update(ctx.client!.clientId, dropUrl ? stored : change, nowSeconds(state))!;
+      state.webhooks.registry.update(ctx.client!.clientId, dropUrl ? stored : change, nowSeconds(state));
+      configured(ctx, state);
+      const updated = existing(ctx, state);
       emit(ctx, state, 'WEBHOOK.UPDATED', updated);
-      return ok(dropUrl ? { ...updated, url: change.url } : updated);
+      return answer(state, 'update', dropUrl ? { ...updated, url: change.url } : { ...updated });
     },
   },
   {
     method: 'GET',
     path: '/webhooks',
     handler(ctx, state) {
-      return ok(existing(ctx, state));
+      return answer(state, 'read', { ...existing(ctx, state) });
     },
   },
   {
@@ -118,7 +146,7 @@ export const webhookRoutes: RouteDef[] = [
     handler(ctx, state) {
       existing(ctx, state);
       const key = state.webhooks.registry.keyOf(ctx.client!.clientId)!;
-      return ok(publicKeyView(key, state.choices.webhookKeyFormat));
+      return answer(state, 'read', publicKeyView(key, state.choices.webhookKeyFormat));
     },
   },
   {
@@ -129,7 +157,7 @@ export const webhookRoutes: RouteDef[] = [
       if (state.faults.has(WEBHOOK_FAULT.testEndpointMissing)) throw notFound();
       const queued = state.webhooks.sendTest(ctx.client!.clientId);
       if (queued === undefined) throw notFound();
-      return ok({ webhookId: queued.webhook.webhookId, eventId: queued.eventId, event: queued.event, status: 'QUEUED' });
+      return answer(state, 'test', { webhookId: queued.webhook.webhookId, eventId: queued.eventId, event: queued.event, status: 'QUEUED' });
     },
   },
 ];

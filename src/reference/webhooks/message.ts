@@ -1,7 +1,9 @@
 // One delivery as it goes on the wire: the JSON payload, its Content-Digest, and an RFC 9421 signature by the server's
 // webhook key — the same profile the spec sets for requests (Authentication 4–5), so receivers verify both alike.
-import { contentDigest } from '../../http/digest.js';
+import { contentDigest, contentDigestWith } from '../../http/digest.js';
 import { DEFAULT_SIGNATURE_TTL_SECONDS, signRequest } from '../../http/signature.js';
+import type { SignatureParam } from '../../http/signature-base.js';
+import type { Choices } from '../choices/index.js';
 import { WEBHOOK_FAULT } from '../faults/webhooks.js';
 import { generateWebhookKey, type WebhookSigningKey } from './signing-key.js';
 
@@ -25,31 +27,73 @@ export interface SignedDelivery {
 
 /** The components of every delivery, in the order of the signing profile. */
 export const DELIVERY_COMPONENTS = ['@method', '@target-uri', 'content-digest', 'content-length', 'content-type'] as const;
+/** The deliverySignature=variant server's components: its own order, @authority and @path instead of @target-uri. */
+const VARIANT_COMPONENTS = ['content-type', 'content-digest', 'content-length', '@path', '@authority', '@method'];
+
+/** How a delivery is shaped where the spec is silent (see choices/webhooks.ts). */
+export type DeliveryChoices = Pick<Choices, 'eventPayload' | 'deliveryHeaders' | 'deliverySignature'>;
+export const PROFILE_DELIVERY: DeliveryChoices = { eventPayload: 'event', deliveryHeaders: 'rfc', deliverySignature: 'profile' };
 
 let decoyKey: WebhookSigningKey | undefined;
+let retiredKey: WebhookSigningKey | undefined;
+
+/** The payload as the eventPayload choice lays it out ("Payload fields of event messages: not shown"). */
+export function payloadOf(p: DeliveryPayload, shape: Choices['eventPayload']): Record<string, unknown> {
+  switch (shape) {
+    case 'type':
+      return { id: p.eventId, type: p.event, createdAt: p.occurredAt, data: p.data };
+    case 'nested':
+      return { meta: { id: p.eventId, eventType: p.event, timestamp: p.occurredAt }, payload: p.data };
+    case 'anonymous':
+      return { event: p.event, occurredAt: p.occurredAt };
+    default:
+      return { ...p };
+  }
+}
 
 /** `created` comes from the server clock, so a test clock governs deliveries as it governs requests. */
-export function signedDelivery(url: string, payload: DeliveryPayload, key: WebhookSigningKey, createdSeconds: number, faults: ReadonlySet<string>): SignedDelivery {
+export function signedDelivery(
+  url: string,
+  payload: DeliveryPayload,
+  key: WebhookSigningKey,
+  createdSeconds: number,
+  faults: ReadonlySet<string>,
+  choices: DeliveryChoices = PROFILE_DELIVERY,
+): SignedDelivery {
   const target = new URL(url);
   target.hash = '';
   const form = faults.has(WEBHOOK_FAULT.formEncodedDelivery);
-  const body = Buffer.from(form ? formEncoded(payload) : JSON.stringify(payload), 'utf8');
+  const body = Buffer.from(form ? formEncoded(payload) : JSON.stringify(payloadOf(payload, choices.eventPayload)), 'utf8');
   const digested = faults.has(WEBHOOK_FAULT.digestMismatch) ? Buffer.concat([body, Buffer.from('\n')]) : body;
   const headers: Array<[string, string]> = [
     ['content-type', form ? 'application/x-www-form-urlencoded' : 'application/json'],
     ['content-length', String(body.length)],
-    ['content-digest', contentDigest(digested)],
+    ['content-digest', choices.deliverySignature === 'sha-256' ? contentDigestWith(digested, ['sha-256']) : contentDigest(digested)],
   ];
+  const extra: Array<[string, string]> =
+    choices.deliveryHeaders === 'extra' ? [['x-event-id', payload.eventId], ['x-event-type', payload.event], ['x-event-timestamp', String(payload.occurredAt)]] : [];
+  headers.push(...extra);
   if (faults.has(WEBHOOK_FAULT.unsignedDelivery)) return { url: target.href, body, headers };
 
   const signingKey = faults.has(WEBHOOK_FAULT.wrongSigningKey) ? (decoyKey ??= generateWebhookKey()) : key;
-  const components = faults.has(WEBHOOK_FAULT.digestNotCovered) ? DELIVERY_COMPONENTS.filter((c) => c !== 'content-digest') : DELIVERY_COMPONENTS;
+  const variant = choices.deliverySignature === 'variant';
+  const listed = [...(variant ? VARIANT_COMPONENTS : DELIVERY_COMPONENTS), ...extra.map(([name]) => name)];
+  const components = faults.has(WEBHOOK_FAULT.digestNotCovered) ? listed.filter((c) => c !== 'content-digest') : listed;
   const created = faults.has(WEBHOOK_FAULT.expiredSignature) ? createdSeconds - 2 * DEFAULT_SIGNATURE_TTL_SECONDS : createdSeconds;
-  const signed = signRequest(
-    { method: 'POST', url: target.href, headers },
-    { keyId: key.keyId, privateKey: signingKey.seed, components, created, expires: created + DEFAULT_SIGNATURE_TTL_SECONDS },
-  );
-  headers.push(['signature-input', signed.signatureInput], ['signature', signed.signature]);
+  const expires = created + DEFAULT_SIGNATURE_TTL_SECONDS;
+  const message = { method: 'POST', url: target.href, headers };
+  // RFC 9421 leaves the label and the parameters to the signer; expires is optional (then the receiver's own window counts).
+  const params: SignatureParam[] = variant
+    ? [['created', created], ['keyid', key.keyId], ['alg', 'ed25519'], ['nonce', payload.eventId], ['tag', 'investment-webhook']]
+    : [['keyid', key.keyId], ['created', created], ['expires', expires]];
+  const signed = [signRequest(message, { keyId: key.keyId, privateKey: signingKey.seed, label: variant ? 'wh' : 'sig1', components, params })];
+  if (choices.deliverySignature === 'two-signatures') {
+    // A server rotating keys signs with the old key too; the receiver accepts the delivery when one signature verifies.
+    retiredKey ??= generateWebhookKey();
+    const old = signRequest(message, { keyId: retiredKey.keyId, privateKey: retiredKey.seed, label: 'retired', components, created, expires });
+    signed.unshift(old);
+  }
+  headers.push(['signature-input', signed.map((s) => s.signatureInput).join(', ')], ['signature', signed.map((s) => s.signature).join(', ')]);
   return { url: target.href, body, headers };
 }
 

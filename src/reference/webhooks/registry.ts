@@ -6,7 +6,7 @@ import { generateWebhookKey, type WebhookSigningKey } from './signing-key.js';
 /** The spec's "Webhook" resource. */
 export interface Webhook {
   webhookId: string;
-  /** DEACTIVED is never set: the spec shows no transition to it. */
+  /** DEACTIVED only under the webhookDeactivation choice after-failures: the spec shows no transition to it. */
   status: 'ACTIVE' | 'DEACTIVED';
   url: string;
   subscriptions: Subscription[];
@@ -56,6 +56,18 @@ export class WebhookRegistry {
     if (entry === undefined) return false;
     if (this.fixedKey === undefined) entry.key = generateWebhookKey();
     return true;
+  }
+
+  /** DEACTIVED: what a server that gives up on a failing URL does (the webhookDeactivation choice). */
+  deactivate(clientId: string): void {
+    const entry = this.byClient.get(clientId);
+    if (entry !== undefined) entry.webhook.status = 'DEACTIVED';
+  }
+
+  /** Live again: configuring a webhook makes it ACTIVE, whatever became of it. */
+  activate(clientId: string): void {
+    const entry = this.byClient.get(clientId);
+    if (entry !== undefined) entry.webhook.status = 'ACTIVE';
   }
 
   /** Undefined when the client has none. */

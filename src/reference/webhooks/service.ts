@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { DomainEvent, EventBus } from '../events.js';
 import { WEBHOOK_FAULT } from '../faults/webhooks.js';
 import { Deliverer, type DeliveryAttempt } from './delivery.js';
+import type { Choices } from '../choices/index.js';
 import { signedDelivery, type DeliveryPayload } from './message.js';
 import { WebhookRegistry, type Webhook } from './registry.js';
 import type { WebhookSigningKey } from './signing-key.js';
@@ -13,12 +14,18 @@ export const DEFAULT_DELIVERY_RETRIES = 2;
 export const DEFAULT_DELIVERY_BACKOFF_MS = 200;
 export const DEFAULT_DELIVERY_TIMEOUT_MS = 5_000;
 export const DEFAULT_MAX_PENDING_DELIVERIES = 100;
+/** deliveryOrder=any-order: how long AUTH.CREATED waits in its own queue, so that a quick revoke overtakes it. */
+export const CREATED_HOLD_MS = 400;
+/** webhookDeactivation=after-failures: failed deliveries in a row that deactivate a webhook. */
+export const FAILURES_TO_DEACTIVATE = 3;
 
 export interface WebhookServiceOptions {
   events: EventBus;
   /** Milliseconds since the epoch: the server clock, which also dates signatures. */
   clock: () => number;
   faults: ReadonlySet<string>;
+  /** The open points of delivery as the server makes them (choices/webhooks.ts); the defaults when absent. */
+  choices?: Pick<Choices, 'eventPayload' | 'deliveryHeaders' | 'deliverySignature' | 'deliveryOrder' | 'webhookDeactivation'>;
   /** Extra CA (PEM) trusted for delivery, besides the system roots. */
   ca?: string;
   /** One key for every client instead of a key per client. */
@@ -36,6 +43,10 @@ export class WebhookService {
   private readonly unsubscribe: () => void;
   /** Deliveries the unsubscribed-delivered-late fault holds back, per client. */
   private readonly held = new Map<string, Array<() => void>>();
+  /** deliveryOrder=any-order: AUTH.CREATED deliveries waiting for their turn. */
+  private readonly delayed = new Set<NodeJS.Timeout>();
+  /** webhookDeactivation=after-failures: failed deliveries in a row, per client. */
+  private readonly failures = new Map<string, number>();
 
   constructor(private readonly options: WebhookServiceOptions) {
     this.registry = new WebhookRegistry(options.key);
@@ -45,7 +56,10 @@ export class WebhookService {
       backoffMs: count('deliveryBackoffMs', options.backoffMs ?? DEFAULT_DELIVERY_BACKOFF_MS, 0),
       timeoutMs: count('deliveryTimeoutMs', options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS, 1),
       maxPending: count('maxPendingDeliveries', options.maxPending ?? DEFAULT_MAX_PENDING_DELIVERIES, 0),
-      onAttempt: options.onAttempt ?? (() => undefined),
+      onAttempt: (attempt) => {
+        this.countFailures(attempt);
+        options.onAttempt?.(attempt);
+      },
     });
     this.unsubscribe = options.events.on((event) => this.onEvent(event));
   }
@@ -62,6 +76,8 @@ export class WebhookService {
 
   close(): Promise<void> {
     this.unsubscribe();
+    for (const timer of this.delayed) clearTimeout(timer);
+    this.delayed.clear();
     return this.deliverer.close();
   }
 
@@ -70,7 +86,7 @@ export class WebhookService {
     if (webhook === undefined || webhook.status !== 'ACTIVE') return;
     const faults = this.options.faults;
     if (event.name === 'AUTH.CREATED' && faults.has(WEBHOOK_FAULT.noAuthCreatedEvent)) return;
-    const deliver = () => this.queue(event.clientId, webhook, event.name, event.occurredAt, event.data);
+    const deliver = () => this.queueAsChosen(event.clientId, webhook, event.name, event.occurredAt, event.data);
     if (subscribedUnder(webhook.subscriptions, event.name, faults)) {
       deliver();
       this.releaseHeld(event.clientId);
@@ -92,10 +108,39 @@ export class WebhookService {
     for (const deliver of held ?? []) deliver();
   }
 
-  private queue(clientId: string, webhook: Webhook, name: string, occurredAt: number, data: Record<string, unknown>): string {
+  /** Delivery order and count as the deliveryOrder choice makes them ("Delivery retries and ordering: not shown"). */
+  private queueAsChosen(clientId: string, webhook: Webhook, name: string, occurredAt: number, data: Record<string, unknown>): void {
+    const order = this.options.choices?.deliveryOrder ?? 'in-order';
+    if (order === 'any-order' && name === 'AUTH.CREATED') {
+      const timer = setTimeout(() => {
+        this.delayed.delete(timer);
+        this.queue(clientId, webhook, name, occurredAt, data);
+      }, CREATED_HOLD_MS);
+      this.delayed.add(timer);
+      return;
+    }
+    const eventId = this.queue(clientId, webhook, name, occurredAt, data);
+    // At-least-once: the same event (same eventId, same body) once more.
+    if (order === 'duplicates') this.queue(clientId, webhook, name, occurredAt, data, eventId);
+  }
+
+  /** A server that gives up on a URL whose deliveries keep failing; any success starts the count again. */
+  private countFailures(attempt: DeliveryAttempt): void {
+    if (this.options.choices?.webhookDeactivation !== 'after-failures') return;
+    if (attempt.outcome === 'delivered') this.failures.delete(attempt.clientId);
+    if (attempt.outcome !== 'failed') return;
+    const n = (this.failures.get(attempt.clientId) ?? 0) + 1;
+    this.failures.set(attempt.clientId, n);
+    if (n >= FAILURES_TO_DEACTIVATE) {
+      this.registry.deactivate(attempt.clientId);
+      this.failures.delete(attempt.clientId);
+    }
+  }
+
+  private queue(clientId: string, webhook: Webhook, name: string, occurredAt: number, data: Record<string, unknown>, eventId?: string): string {
     // A bearer token must never leave in a delivery, whatever an emitter put in its event.
     const { token: _secret, ...safe } = data;
-    const payload: DeliveryPayload = { eventId: randomUUID(), event: name, webhookId: webhook.webhookId, occurredAt, data: safe };
+    const payload: DeliveryPayload = { eventId: eventId ?? randomUUID(), event: name, webhookId: webhook.webhookId, occurredAt, data: safe };
     const url = webhook.url;
     this.deliverer.enqueue({
       clientId,
@@ -105,7 +150,7 @@ export class WebhookService {
       prepare: () => {
         const key = this.registry.keyOf(clientId);
         if (key === undefined) throw new Error('a webhook without a signing key');
-        return signedDelivery(url, payload, key, Math.floor(this.options.clock() / 1000), this.options.faults);
+        return signedDelivery(url, payload, key, Math.floor(this.options.clock() / 1000), this.options.faults, this.options.choices);
       },
     });
     return payload.eventId;
