@@ -285,7 +285,7 @@ describe('webhook configuration', () => {
     const created = await createWebhook(s, ['WEBHOOK']);
     expect(created.status).toBe(201);
     const res = await s.caller.call('GET', '/webhooks/key', { token: s.token });
-    expect(res.body.data.key.jwk).toEqual({ kty: 'OKP', crv: 'Ed25519', x: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), kid: expect.any(String), referenceExtension: 'alt' });
+    expect(res.body.data.key.jwk).toEqual({ kty: 'OKP', crv: 'Ed25519', x: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), kid: expect.any(String), referenceExtension: 'added' });
     const d = await s.inbox.next();
     expect(d.payload.event).toBe('WEBHOOK.CREATED');
     await expectVerified(s, d);
