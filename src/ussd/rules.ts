@@ -245,14 +245,14 @@ export function deadLinks<R>(crawl: Crawl<R>): DeadLinks<R> {
     if (isMenu(view)) continue;
     const into = linkInto(crawl, view);
     const count = crawl.links.filter((l) => l.key === view.key && !l.skipped).length;
-    const unserved = notServedContract(view, crawl.scope);
-    if (unserved) {
-      out.notes.push(`/ussd/${unserved} (GET ${view.url}) answered ${view.status}: not served, only linked (its contract is not shown)${count > 0 ? `; ${count} options lead there` : ''}`);
-      continue;
-    }
     if (!into) {
       if (view.optionalStart) out.notes.push(`${view.start} (GET ${view.url}) ${answerOf(view)}; no option leads there, and its contract is not shown`);
       else out.problems.push({ view, message: `start menu ${view.start}: GET ${view.url} ${answerOf(view)}` });
+      continue;
+    }
+    const unserved = notServedContract(view, crawl.scope);
+    if (unserved) {
+      out.notes.push(`/ussd/${unserved} (GET ${view.url}) answered ${view.status}: not served, only linked (its contract is not shown); ${count} option${count === 1 ? '' : 's'} lead${count === 1 ? 's' : ''} there`);
       continue;
     }
     const trail = formatTrail(into.parent.start, [...into.parent.steps, { from: into.parent.key, option: (into.parent.ussd?.options[into.index] as { option?: unknown })?.option, index: into.index }]);
