@@ -267,6 +267,9 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
         if (!found) return ctx.observe(`the token request answered ${res.status} without a token record`);
         await jar.keep(found.token);
         ctx.observe(`status ${res.status}; token record ${found.enveloped ? 'inside the {data, code, message} envelope' : 'without an envelope (the bare record)'}`);
+        // The type of scope is not shown either (REQ-TOKEN-07): the reading the server took, on record.
+        const scope = found.record.scope;
+        ctx.observe(`scope (its type is not shown): ${Array.isArray(scope) ? 'an array' : typeof scope === 'string' ? 'a string' : `a value of type ${scope === null ? 'null' : typeof scope}`}, ${JSON.stringify(scope) ?? 'missing'}`);
       });
     },
   }),

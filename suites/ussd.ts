@@ -15,25 +15,30 @@ import { defineCheck, defineSuite } from '../src/runner/check.js';
 import { describeResponse, expectErrorBody, expectRejection, expectSchema, expectStatus, readEnvelope, redirectNote } from '../src/runner/expect.js';
 import { crawl, ussdDataOf, type Crawl, type CrawlLink, type CrawlStart, type CrawlView, type FetchOutcome } from '../src/ussd/crawler.js';
 import {
+  assetIdSeen,
+  backNumbersSeen,
   backProblems,
   crawlSummary,
   customerProblems,
   deadLinks,
   frontierLines,
+  homePortfolioSeen,
   isHttpMethod,
   linkTrail,
   menus,
   negativePageLinks,
   notInMessage,
+  numberingSeen,
   numberProblems,
   pagingProblems,
   requestUrlProblem,
   schemaProblems,
   symbolMismatches,
+  unknownCustomerViewProblems,
   whereIs,
   type Problem,
 } from '../src/ussd/rules.js';
-import { differsOnlyInPage, mutationOf, resolveUrl } from '../src/ussd/url.js';
+import { differsOnlyInPage, mutationOf, resolveUrl, scopeOf } from '../src/ussd/url.js';
 
 type UssdCrawl = Crawl<Exchange>;
 
@@ -340,6 +345,17 @@ function answerLine(res: HttpResponse): string {
   const data = parsed.ok ? ussdDataOf(parsed.value) : undefined;
   const title = data?.message.split(/\r\n|\r|\n/)[0];
   return title ? `${res.status} "${title}"` : describeResponse(res);
+}
+
+/** "stocks → page=1, requests → page=1": the page value of the first paging option of each start menu's first page. */
+function firstPageLinks(c: UssdCrawl): string {
+  const found: string[] = [];
+  for (const view of menus(c).filter((v) => v.steps.length === 0)) {
+    const link = c.links.find((l) => l.from === view.key && l.url !== undefined && differsOnlyInPage(new URL(view.url), new URL(l.url)));
+    const page = link ? new URL(link.url!).searchParams.get('page') : null;
+    if (page !== null) found.push(`${view.start} → page=${page}`);
+  }
+  return found.length === 0 ? 'no start menu offers another page' : found.join(', ');
 }
 
 function amountOf(link: CrawlLink): number {
@@ -657,14 +673,28 @@ export default defineSuite('ussd', 'USSD: the menu graph, every view and every l
   }),
   defineCheck({
     id: 'ussd.customer.unknown',
-    title: 'A USSD view for a customer that does not exist is rejected (any 4xx) with the error body',
+    title: 'A USSD view for a customer that does not exist is rejected (any 4xx) with the error body, or is a view that says so and serves none of a customer\'s menus',
     level: 'SHOULD',
     requirements: ['REQ-ERR-04'],
     async run(ctx) {
+      // The USSD endpoints list no errors: a refusal and a screen saying the customer is unknown are both readings
+      // (REQ-USSD-24, recorded by ussd.info.readings). Serving the menus of a customer who does not exist is neither.
       const unknownId = ctx.fixture('unknownId');
       for (const endpoint of ['stocks', 'assets', 'requests']) {
         const res = await ctx.send({ method: 'GET', path: `/ussd/${endpoint}`, query: { customerId: unknownId } });
-        expectRejection(ctx, res, `GET /ussd/${endpoint}?customerId=${unknownId} (a customer that does not exist) is rejected, not served a menu`);
+        if (res.status >= 200 && res.status <= 299) {
+          const env = readEnvelope(ctx, res);
+          const problems = unknownCustomerViewProblems(env.data, res.exchange.request.url, scopeOf(ctx.target.baseUrl));
+          if (problems.length > 0) {
+            ctx.fail(`GET /ussd/${endpoint}?customerId=${unknownId} (a customer that does not exist) was served as if the customer existed: ${problems[0]}`, {
+              expected: 'a rejection (any 4xx) with the error body, or a USSD view that says the customer is unknown and offers at most the way home (/ussd/home or /ussd/portfolio)',
+              observed: [describeResponse(res), ...problems.slice(1, 6).map((p) => `- ${p}`)].join('\n'),
+              exchange: res.exchange,
+            });
+          }
+          continue;
+        }
+        expectRejection(ctx, res, `GET /ussd/${endpoint}?customerId=${unknownId} (a customer that does not exist) is rejected, or answered a view that says so`);
         expectErrorBody(ctx, res);
         if (res.status !== 404) ctx.observe(`/ussd/${endpoint} answers ${res.status} for an unknown customer`);
       }
@@ -672,15 +702,47 @@ export default defineSuite('ussd', 'USSD: the menu graph, every view and every l
   }),
   defineCheck({
     id: 'ussd.customer.unknown-404',
-    title: 'A USSD view for a customer that does not exist answers 404 Not Found',
+    title: 'A USSD view for a customer that does not exist, when refused, answers 404 Not Found',
     level: 'SHOULD',
     requirements: ['REQ-ERR-04'],
     async run(ctx) {
       const unknownId = ctx.fixture('unknownId');
       for (const endpoint of ['stocks', 'assets', 'requests']) {
         const res = await ctx.send({ method: 'GET', path: `/ussd/${endpoint}`, query: { customerId: unknownId } });
+        // A view for the unknown customer is the other reading (REQ-USSD-24), judged by ussd.customer.unknown.
+        if (res.status >= 200 && res.status <= 299) {
+          ctx.observe(`/ussd/${endpoint} answers ${res.status} with a view for an unknown customer: no refusal to judge (ussd.customer.unknown judges the view)`);
+          continue;
+        }
         expectStatus(ctx, res, 404, `404: customer ${unknownId} does not exist`);
       }
+    },
+  }),
+  defineCheck({
+    id: 'ussd.info.readings',
+    title: 'Which reading the server took of the open points of the USSD views: numbering, the number of the way back, page values, assetId, home and portfolio, an unknown customer',
+    level: 'INFO',
+    requirements: ['REQ-USSDV-10', 'REQ-USSD-11', 'REQ-USSD-22', 'REQ-USSD-24'],
+    timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
+    async run(ctx) {
+      const c = await sharedCrawl(ctx);
+      ctx.observe(`numbering of the choices (not given): ${numberingSeen(c)}`);
+      ctx.observe(`number of the way back (the last option; not given): ${backNumbersSeen(c)}`);
+      ctx.observe(`USSD page values (their unit is not given; the crawl follows them, never computes one): ${firstPageLinks(c)}`);
+      ctx.observe(assetIdSeen(c));
+      ctx.observe(homePortfolioSeen(c));
+      const unknownId = ctx.fixture('unknownId');
+      const answers: Array<{ endpoint: string; status: number; kind: 'refused' | 'view' | 'other' }> = [];
+      for (const endpoint of ['stocks', 'assets', 'requests']) {
+        const res = await ctx.send({ method: 'GET', path: `/ussd/${endpoint}`, query: { customerId: unknownId } });
+        const view = res.status === 200 && validateAgainst('ussd-view', (parseJson(res.text) as { value?: { data?: unknown } }).value?.data, 'data').length === 0;
+        answers.push({ endpoint, status: res.status, kind: res.status >= 400 && res.status <= 499 ? 'refused' : view ? 'view' : 'other' });
+      }
+      const statuses = answers.map((a) => a.status).join(', ');
+      const kinds = new Set(answers.map((a) => a.kind));
+      if (kinds.size === 1 && kinds.has('refused')) ctx.observe(`unknown customer: refused (${statuses})`);
+      else if (kinds.size === 1 && kinds.has('view')) ctx.observe(`unknown customer: a view saying so (${statuses}); ussd.customer.unknown judges that it serves no menu of a customer`);
+      else ctx.observe(`unknown customer: ${answers.map((a) => `/ussd/${a.endpoint} ${a.status} (${a.kind})`).join(', ')}`);
     },
   }),
   defineCheck({

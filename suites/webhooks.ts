@@ -1281,6 +1281,8 @@ export default defineSuite('webhooks', 'Webhooks: configuration, key, deliveries
       const paths = new Set(all.map((d) => eventNameOf(d.payload)?.path).filter((p): p is string => p !== undefined));
       ctx.observe(`event name carried at ${[...paths].map((p) => `payload.${p}`).join(', ') || '(not found)'}; payload fields ${JSON.stringify([...new Set(all.flatMap((d) => topLevelFields(d.payload)))])}`);
       ctx.observe(`header names: ${[...new Set(all.flatMap((d) => d.headers.map(([n]) => n.toLowerCase())))].sort().join(', ')}`);
+      // The format of the public key is not shown (REQ-WHKEP-08): the one the server took, on record.
+      if (st.key) ctx.observe(`public key (its format is not shown): ${describeKeyForm(st.key)}`);
       if (st.keyChanges.length > 0) ctx.observe(`the published key changed ${st.keyChanges.length} time(s) during the run; first: ${st.keyChanges[0]}`);
       else if (st.key !== undefined) ctx.observe('the published key did not change across the configurations of the run: generated once (REQ-WHKEP-05 allows either)');
       const others = [...new Set(all.map(otherDomainEvent).filter((e): e is string => e !== undefined))];

@@ -41,8 +41,8 @@ describe('auth and signing suites', () => {
     const strict = await run({ variant: 'strict' });
     const alt = await run({ variant: 'alt' });
     const seen = (r: RunResult, id: string) => r.checks.find((c) => c.id === id)!.observations.join(' | ');
-    expect(seen(strict, 'auth.token.response-shape')).toBe('status 200; token record inside the {data, code, message} envelope');
-    expect(seen(alt, 'auth.token.response-shape')).toBe('status 201; token record without an envelope (the bare record)');
+    expect(seen(strict, 'auth.token.response-shape')).toBe('status 200; token record inside the {data, code, message} envelope | scope (its type is not shown): an array, ["read","write"]');
+    expect(seen(alt, 'auth.token.response-shape')).toBe('status 201; token record without an envelope (the bare record) | scope (its type is not shown): a string, "read write"');
     expect(seen(strict, 'auth.idempotency.token-repeat')).toMatch(/^the repeated key gave back the same token/);
     expect(seen(strict, 'auth.idempotency.id-spelling')).toMatch(/^PUT \/customers with X-Idempotency-Id and no X-Idempotency-Key was accepted \(200\)$/);
   });

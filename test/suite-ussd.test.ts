@@ -9,7 +9,7 @@ import type { RunFlags } from '../src/runner/context.js';
 import type { SuiteDefinition } from '../src/runner/check.js';
 import type { RunResult } from '../src/runner/types.js';
 import { startLocalTarget, type LocalTarget } from '../src/targets/local.js';
-import type { VariantName } from '../src/reference/choices/index.js';
+import { CHOICE_DEFS, choiceName, type ChoiceDef, type Choices, type VariantName } from '../src/reference/choices/index.js';
 import ussd from '../suites/ussd.js';
 
 let stops: Array<() => Promise<void>> = [];
@@ -18,13 +18,13 @@ afterEach(async () => {
   stops = [];
 });
 
-async function local(options: { variant?: VariantName; faults?: string[] } = {}): Promise<LocalTarget> {
+async function local(options: { variant?: VariantName; faults?: string[]; choices?: Partial<Choices> } = {}): Promise<LocalTarget> {
   const l = await startLocalTarget(options);
   stops.push(() => l.stop());
   return l;
 }
 
-async function runUssd(options: { variant?: VariantName; faults?: string[]; flags?: Partial<RunFlags>; grep?: string } = {}): Promise<RunResult> {
+async function runUssd(options: { variant?: VariantName; faults?: string[]; choices?: Partial<Choices>; flags?: Partial<RunFlags>; grep?: string } = {}): Promise<RunResult> {
   const l = await local(options);
   return runChecks({ target: l.target, suites: [ussd], failOn: 'should', flags: options.flags, selection: options.grep ? { grep: options.grep } : {} });
 }
@@ -56,6 +56,45 @@ describe('suite ussd against the clean reference server', () => {
   });
 });
 
+// Each reading of an open point of the USSD views (and of the core choices the menus render): the suite passes,
+// and ussd.info.readings records the reading, in the words the choice's `recorded` expects.
+const USSD_CHOICE_VALUES = (['ussdNumbering', 'ussdBack', 'ussdAssetId', 'ussdHomePortfolio', 'ussdUnknownCustomer'] as const).flatMap((key) =>
+  (CHOICE_DEFS[key] as ChoiceDef).values.map((v) => [`${choiceName(key)}=${v.value}`, key, v.value, v.recorded] as const),
+);
+
+describe('suite ussd under every reading of its open points', () => {
+  it.each(USSD_CHOICE_VALUES)('%s: nothing fails or warns, and the reading is recorded', async (_name, key, value, recorded) => {
+    const r = await runUssd({ choices: { [key]: value } as Partial<Choices> });
+    expect(r.checks.filter((c) => c.outcome !== 'pass').map((c) => [c.id, c.outcome])).toEqual([['ussd.flow.order-cancel', 'skip']]);
+    const readings = check(r, 'ussd.info.readings').observations;
+    expect(readings.filter((o) => new RegExp(recorded, 'i').test(o)), readings.join('\n')).toHaveLength(1);
+  });
+
+  it('records every reading in its own words', async () => {
+    const readings = check(await runUssd({ choices: { ussdNumbering: 'dash', ussdBack: 'zero', ussdAssetId: 'ignored', ussdHomePortfolio: 'not-served', ussdUnknownCustomer: 'view' } }), 'ussd.info.readings').observations;
+    expect(readings).toEqual([
+      expect.stringMatching(/^numbering of the choices \(not given\): "N - label" ×\d+$/),
+      expect.stringMatching(/^number of the way back \(the last option; not given\): 0 in \d+ menus$/),
+      'USSD page values (their unit is not given; the crawl follows them, never computes one): stocks → page=1, requests → page=1',
+      expect.stringMatching(/^assetId: ignored \(\d+ views of \/ussd\/stocks with assetId show the stocks menu without it\)$/),
+      '/ussd/home and /ussd/portfolio: not served (404, 404); menus link to them only',
+      'unknown customer: a view saying so (200, 200, 200); ussd.customer.unknown judges that it serves no menu of a customer',
+    ]);
+  });
+
+  it('records unserved home and portfolio links on ussd.links.alive, not as dead links', async () => {
+    const alive = check(await runUssd({ choices: { ussdHomePortfolio: 'not-served' } }), 'ussd.links.alive');
+    expect(alive.outcome).toBe('pass');
+    expect(alive.observations.join('\n')).toMatch(/\/ussd\/home \(GET \S+\/v1\/ussd\/home\?customerId=1042\) answered 404: not served, only linked \(its contract is not shown\); \d+ options lead there/);
+  });
+
+  it('still fails the guest menus of an unknown customer when the server answers unknown customers with a view', async () => {
+    const r = await runUssd({ choices: { ussdUnknownCustomer: 'view' }, faults: ['ussd.unknown-customer-served'] });
+    expect(failing(r)).toEqual(['ussd.customer.unknown']);
+    expect(check(r, 'ussd.customer.unknown').finding!.message).toMatch(/^GET \/ussd\/stocks\?customerId=\d+ \(a customer that does not exist\) was served as if the customer existed: option 1 \(ussdOptions\[0\]\) leads to "\S+\/ussd\/stocks\?customerId=\d+&symbol=AAPL": a menu of a customer$/);
+  });
+});
+
 describe('suite ussd against faults', () => {
   it.each([
     ['ussd.dead-link', ['ussd.links.alive', 'ussd.options.request-url']],
@@ -65,7 +104,8 @@ describe('suite ussd against faults', () => {
     ['ussd.status-filter-broken', ['ussd.links.alive', 'ussd.requests.status-filters']],
     ['ussd.option-not-in-message', ['ussd.options.in-message']],
     ['ussd.request-type-not-method', ['ussd.options.get', 'ussd.options.request-type']],
-    ['ussd.unknown-customer-served', ['ussd.customer.unknown', 'ussd.customer.unknown-404']],
+    ['ussd.unknown-customer-served', ['ussd.customer.unknown']],
+    ['ussd.unknown-customer-400', ['ussd.customer.unknown-404']],
   ])('%s is caught by %j', async (fault, ids) => {
     expect(failing(await runUssd({ faults: [fault] }))).toEqual(ids);
   });
@@ -113,8 +153,8 @@ describe('suite ussd: caps and the shared crawl', () => {
     const views = Number(/^crawled (\d+) views/.exec(check(r, 'ussd.crawl.bounded').observations[0]!)![1]);
     const ownRequests = r.checks.reduce((n, c) => n + c.exchanges.length, 0);
     // status-filters 4; status-disjoint 4 filters of one page; status-covered the unfiltered list (2 pages) and 4 filters;
-    // customer.required 3 views × (none, abc, 1.5); customer.unknown and unknown-404 3 each; both params checks 14 each.
-    expect(ownRequests).toBe(4 + 4 + (2 + 4) + 3 * 3 + 3 + 3 + 14 + 14);
+    // customer.required 3 views × (none, abc, 1.5); customer.unknown, unknown-404 and info.readings 3 each; both params checks 14 each.
+    expect(ownRequests).toBe(4 + 4 + (2 + 4) + 3 * 3 + 3 + 3 + 3 + 14 + 14);
     expect(proxy.ussdGets()).toBe(views + ownRequests);
   });
 

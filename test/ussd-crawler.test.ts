@@ -401,7 +401,7 @@ describe('crawl', () => {
 // ---- rules ------------------------------------------------------------------------------------------------------
 
 describe('rules', () => {
-  it('names a dead link by the path of options, the menu and the option that lead to it', async () => {
+  it('names a dead link by the path of options, the menu and the option that lead to it; a home or portfolio not served is a note', async () => {
     const s = server({
       '/ussd/stocks?customerId=7': { title: 'Stocks', options: [{ n: 1, to: '/ussd/stocks?customerId=7&symbol=A' }, { n: 2, to: '/ussd/home?customerId=7' }] },
       '/ussd/stocks?customerId=7&symbol=A': { title: 'A detail', options: [{ n: 1, to: '/ussd/stock?customerId=7&symbol=A&x=1' }, { n: 2, to: '/ussd/stocks?customerId=7' }] },
@@ -409,12 +409,15 @@ describe('rules', () => {
     const c = await crawl(options(s.fetch, { starts: [{ name: 'stocks', url: `${BASE}/ussd/stocks?customerId=7` }, { name: 'portfolio', url: `${BASE}/ussd/portfolio?customerId=7`, optional: true }] }));
     const dead = deadLinks(c);
     expect(dead.problems.map((p) => p.message)).toEqual([
-      `stocks → 2: option 2 "home" of menu "Stocks" → GET ${BASE}/ussd/home?customerId=7 answered 404`,
       `stocks → 1 → 1: option 1 "stock" of menu "A detail" → GET ${BASE}/ussd/stock?customerId=7&symbol=A&x=1 answered 404`,
     ]);
-    expect(dead.problems[1]!.view.ref).toBe(`${BASE}/ussd/stock?customerId=7&symbol=A&x=1`);
-    // An optional start that does not answer, and that nothing links to, is a note.
-    expect(dead.notes).toEqual([`portfolio (GET ${BASE}/ussd/portfolio?customerId=7) answered 404; no option leads there, and its contract is not shown`]);
+    expect(dead.problems[0]!.view.ref).toBe(`${BASE}/ussd/stock?customerId=7&symbol=A&x=1`);
+    // An optional start that does not answer, and that nothing links to, is a note; so is a link to a home the server
+    // does not serve (404: "Contract of /ussd/home … not shown", REQ-USSD-22).
+    expect(dead.notes).toEqual([
+      `portfolio (GET ${BASE}/ussd/portfolio?customerId=7) answered 404; no option leads there, and its contract is not shown`,
+      `/ussd/home (GET ${BASE}/ussd/home?customerId=7) answered 404: not served, only linked (its contract is not shown); 1 option leads there`,
+    ]);
   });
 
   it('accepts as a way back: a menu on the path, one that offers the view, the list it was selected from, home, portfolio', async () => {

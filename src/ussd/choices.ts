@@ -47,3 +47,27 @@ export function labelOf(message: string, option: unknown): string | undefined {
   if (typeof option !== 'number') return undefined;
   return numberedChoices(message).find((c) => c.number === option)?.label;
 }
+
+/**
+ * The numbering style of a choice's line, as a template: "1. Buy" is `N. label`, "1) Buy" `N) label`, "1 - Buy"
+ * `N - label`, "0 Back" `N label`. Undefined for a line that shows no choice at its start.
+ */
+export function numberingStyle(line: string): string | undefined {
+  const m = new RegExp(AT_LINE_START.source, 'du').exec(line);
+  if (!m?.indices?.[5]) return undefined;
+  const prefix = line.slice(0, m.indices[5][0]).trim();
+  return `${prefix.replace(/\d+/, 'N').replace(/\s+/g, ' ')} label`;
+}
+
+/**
+ * The style of each option's line: for each option number, the last line that starts with it (a choice list follows
+ * the text, and a text line such as "2 holdings" may start with the same number).
+ */
+export function optionStyles(message: string, numbers: readonly number[]): string[] {
+  const lines = message.split(/\r\n|\r|\n/);
+  return numbers.flatMap((n) => {
+    const line = lines.findLast((l) => AT_LINE_START.exec(l) !== null && numberedChoices(l)[0]?.number === n);
+    const style = line === undefined ? undefined : numberingStyle(line);
+    return style === undefined ? [] : [style];
+  });
+}

@@ -2,7 +2,7 @@
 // Each returns problems that name where they are the way a phone user would retrace them ("stocks → 2 → 1"), so the
 // suite only has to pick the evidence and word the verdict.
 import { validateAgainst } from '../schemas.js';
-import { choiceNumbers, labelOf, numberedChoices } from './choices.js';
+import { choiceNumbers, labelOf, numberedChoices, optionStyles } from './choices.js';
 import { CAP_REASONS, SKIP_REASONS, formatTrail, menuName, type Crawl, type CrawlLink, type CrawlView, type SkipReason } from './crawler.js';
 import { SPECIFIED_ENDPOINTS, differsOnlyInPage, endpointOf, isAbsoluteUrl, pathInScope, resolveUrl, type TargetScope } from './url.js';
 
@@ -221,8 +221,21 @@ function linkInto<R>(crawl: Crawl<R>, view: CrawlView<R>): { parent: CrawlView<R
 
 export interface DeadLinks<R> {
   problems: Array<Problem<R>>;
-  /** Start menus the spec does not define that did not answer, and that no option leads to. */
+  /** Start menus the spec does not define that did not answer, and that no option leads to; links to a home or portfolio the server does not serve. */
   notes: string[];
+}
+
+/**
+ * How a server says it does not serve /ussd/home or /ussd/portfolio ("Contract … not shown": menus may link to them
+ * and another system serve them, REQ-USSD-22): the path is unknown (404, 410), the method not offered (405), or
+ * nothing is implemented there (501).
+ */
+export const NOT_SERVED_STATUSES: ReadonlySet<number> = new Set([404, 405, 410, 501]);
+
+/** A view of /ussd/home or /ussd/portfolio that the server does not serve, by its status. */
+export function notServedContract<R>(view: CrawlView<R>, scope: TargetScope): 'home' | 'portfolio' | undefined {
+  const endpoint = endpointOf(new URL(view.url), scope);
+  return (endpoint === 'home' || endpoint === 'portfolio') && view.status !== undefined && NOT_SERVED_STATUSES.has(view.status) ? endpoint : undefined;
 }
 
 /** Every start menu and every followed link answers 200 with a USSD view. */
@@ -235,6 +248,11 @@ export function deadLinks<R>(crawl: Crawl<R>): DeadLinks<R> {
     if (!into) {
       if (view.optionalStart) out.notes.push(`${view.start} (GET ${view.url}) ${answerOf(view)}; no option leads there, and its contract is not shown`);
       else out.problems.push({ view, message: `start menu ${view.start}: GET ${view.url} ${answerOf(view)}` });
+      continue;
+    }
+    const unserved = notServedContract(view, crawl.scope);
+    if (unserved) {
+      out.notes.push(`/ussd/${unserved} (GET ${view.url}) answered ${view.status}: not served, only linked (its contract is not shown); ${count} option${count === 1 ? '' : 's'} lead${count === 1 ? 's' : ''} there`);
       continue;
     }
     const trail = formatTrail(into.parent.start, [...into.parent.steps, { from: into.parent.key, option: (into.parent.ussd?.options[into.index] as { option?: unknown })?.option, index: into.index }]);
@@ -326,6 +344,83 @@ export function pagingProblems<R>(crawl: Crawl<R>): Array<Problem<R>> {
       }
     }
   }
+  return problems;
+}
+
+// ---- the readings a server took (INFO) ----------------------------------------------------------------------
+
+/** "N. label ×120": the numbering styles of the options' lines over every menu. */
+export function numberingSeen<R>(crawl: Crawl<R>): string {
+  const counts = new Map<string, number>();
+  for (const view of menus(crawl)) {
+    const numbers = view.ussd.options.map((raw) => (raw as { option?: unknown } | null)?.option).filter((n): n is number => typeof n === 'number');
+    for (const style of optionStyles(view.ussd.message, numbers)) counts.set(style, (counts.get(style) ?? 0) + 1);
+  }
+  return counts.size === 0 ? 'none seen' : [...counts].map(([style, n]) => `"${style}" ×${n}`).join(', ');
+}
+
+/** The number of each menu's last option against the others': "after the items (n+1) in 40 menus", "0 in 40 menus". */
+export function backNumbersSeen<R>(crawl: Crawl<R>): string {
+  const counts = new Map<string, number>();
+  for (const view of menus(crawl)) {
+    const numbers = view.ussd.options.map((raw) => (raw as { option?: unknown } | null)?.option);
+    const last = numbers.at(-1);
+    if (typeof last !== 'number') continue;
+    const items = numbers.slice(0, -1).filter((n): n is number => typeof n === 'number');
+    const kind = last === 0 ? '0' : last === (items.length === 0 ? 1 : Math.max(...items) + 1) ? 'after the items (n+1)' : `${last}, neither 0 nor after the items`;
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  return counts.size === 0 ? 'no menu seen' : [...counts].map(([kind, n]) => `${kind} in ${n} menus`).join(', ');
+}
+
+/** Whether /ussd/stocks reads the assetId the asset menu's links carry (REQ-USSD-11): its view against the one without. */
+export function assetIdSeen<R>(crawl: Crawl<R>): string {
+  const withAsset = menus(crawl).filter((v) => {
+    const u = new URL(v.url);
+    return endpointOf(u, crawl.scope) === 'stocks' && u.searchParams.has('assetId') && [...u.searchParams.keys()].every((k) => k === 'customerId' || k === 'assetId');
+  });
+  if (withAsset.length === 0) return 'assetId: not seen (no option followed carries it alone)';
+  const plain = menus(crawl).find((v) => {
+    const u = new URL(v.url);
+    return endpointOf(u, crawl.scope) === 'stocks' && [...u.searchParams.keys()].every((k) => k === 'customerId');
+  });
+  const same = plain ? withAsset.filter((v) => v.ussd.message === plain.ussd.message).length : 0;
+  if (same === withAsset.length) return `assetId: ignored (${withAsset.length} views of /ussd/stocks with assetId show the stocks menu without it)`;
+  if (same === 0) return `assetId: served (${withAsset.length} views of /ussd/stocks with assetId each show a view of their own, e.g. "${menuName(withAsset[0])}")`;
+  return `assetId: served for ${withAsset.length - same} and ignored for ${same} of ${withAsset.length} views of /ussd/stocks with assetId`;
+}
+
+/** Whether /ussd/home and /ussd/portfolio are served (REQ-USSD-22), by the answers the crawl got there. */
+export function homePortfolioSeen<R>(crawl: Crawl<R>): string {
+  const answers = (['home', 'portfolio'] as const).map((endpoint) => {
+    const views = [...crawl.views.values()].filter((v) => endpointOf(new URL(v.url), crawl.scope) === endpoint);
+    if (views.length === 0) return { endpoint, kind: 'not requested', status: '' };
+    if (views.every((v) => isMenu(v))) return { endpoint, kind: 'served', status: '200' };
+    const unserved = views.find((v) => notServedContract(v, crawl.scope));
+    if (unserved && views.every((v) => notServedContract(v, crawl.scope))) return { endpoint, kind: 'not served', status: String(unserved.status) };
+    return { endpoint, kind: 'other', status: [...new Set(views.map((v) => v.status ?? v.error ?? '?'))].join('/') };
+  });
+  const [home, portfolio] = answers as [(typeof answers)[number], (typeof answers)[number]];
+  if (home.kind === portfolio.kind && home.kind === 'served') return '/ussd/home and /ussd/portfolio: served as USSD views';
+  if (home.kind === portfolio.kind && home.kind === 'not served') return `/ussd/home and /ussd/portfolio: not served (${home.status}, ${portfolio.status}); menus link to them only`;
+  return answers.map((a) => `/ussd/${a.endpoint}: ${a.kind}${a.status && a.kind !== 'served' ? ` (${a.status})` : ''}`).join('; ');
+}
+
+/**
+ * A view answered for a customer that does not exist (REQ-USSD-24) must not serve a customer's menus: its options may
+ * lead home or to portfolio (the way back), never to /ussd/stocks, /ussd/assets or /ussd/requests.
+ */
+export function unknownCustomerViewProblems(data: unknown, viewUrl: string, scope: TargetScope): string[] {
+  const problems = validateAgainst('ussd-view', data, 'data').map((p) => `${p.path} ${p.message}`);
+  if (problems.length > 0) return problems;
+  const view = data as { ussdMessage: string; ussdOptions: unknown[] };
+  if (view.ussdMessage.trim() === '') problems.push('ussdMessage is empty: the user is not told the customer is unknown');
+  view.ussdOptions.forEach((raw, i) => {
+    const url = requestUrlOf(raw);
+    const u = typeof url === 'string' ? resolveUrl(url.trim(), viewUrl) : undefined;
+    const endpoint = u ? endpointOf(u, scope) : undefined;
+    if (endpoint !== 'home' && endpoint !== 'portfolio') problems.push(`option ${JSON.stringify((raw as { option?: unknown }).option)} (ussdOptions[${i}]) leads to ${JSON.stringify(url)}: a menu of a customer`);
+  });
   return problems;
 }
 

@@ -2,6 +2,7 @@
 // bundles of them (`--variant`). Each area declares its choices in its own file; this joins them and gives them types.
 import { CORE_CHOICES } from './core.js';
 import { WEBHOOK_CHOICES } from './webhooks.js';
+import { USSD_CHOICES } from './ussd.js';
 import type { ChoiceDef, ChoiceValue } from './types.js';
 
 export type { ChoiceDef, ChoiceValue } from './types.js';
@@ -9,6 +10,7 @@ export type { ChoiceDef, ChoiceValue } from './types.js';
 export const CHOICE_DEFS = {
   ...CORE_CHOICES,
   ...WEBHOOK_CHOICES,
+  ...USSD_CHOICES,
 } as const satisfies Record<string, ChoiceDef>;
 
 type Defs = typeof CHOICE_DEFS;

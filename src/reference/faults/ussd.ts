@@ -91,6 +91,13 @@ export const ussdFaults: FaultDefinition[] = [
     flag: true,
   },
   {
+    name: 'ussd.unknown-customer-400',
+    suite: 'ussd',
+    breaks: ['REQ-ERR-04'],
+    description: 'a view for a customer that does not exist is refused with 400 instead of 404 Not Found',
+    flag: true,
+  },
+  {
     name: 'ussd.endless-list',
     suite: 'ussd',
     breaks: ['REQ-SVC-04', 'REQ-USSD-23'],

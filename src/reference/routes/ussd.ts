@@ -1,22 +1,30 @@
 // "USSD views": GET /ussd/home, /ussd/portfolio, /ussd/stocks, /ussd/assets, /ussd/requests. Each view parses its
-// parameters (400), then opens the customer's session (404), then builds a menu that ussd/menu.ts renders.
-import type { RouteDef } from '../context.js';
-import { ok } from '../respond.js';
+// parameters (400), then opens the customer's session (404, or a view saying so: choice ussd-unknown-customer), then
+// builds a menu that ussd/menu.ts renders. /ussd/home and /ussd/portfolio are 404 under ussd-home-portfolio=not-served.
+import type { RouteDef, ServerState } from '../context.js';
+import { notFound, ok } from '../respond.js';
 import { assetsMenu, parseAssetsParams } from '../ussd/assets.js';
 import { homeMenu } from '../ussd/home.js';
 import { renderMenu, type Menu } from '../ussd/menu.js';
 import { portfolioMenu } from '../ussd/portfolio.js';
 import { parseRequestsParams, requestsMenu } from '../ussd/requests.js';
-import { openSession, parseCustomerId, type UssdSession } from '../ussd/session.js';
+import { isKnown, openSession, parseCustomerId, ussdEnv, unknownCustomerMenu, type UssdSession } from '../ussd/session.js';
 import { parseStocksParams, stocksMenu } from '../ussd/stocks.js';
 
-function ussdView<P>(path: string, parse: (query: URLSearchParams, faults: ReadonlySet<string>) => P, build: (session: UssdSession, params: P) => Menu): RouteDef {
+type Parse<P> = (query: URLSearchParams, faults: ReadonlySet<string>, choices: ServerState['choices']) => P;
+
+function ussdView<P>(path: string, parse: Parse<P>, build: (session: UssdSession, params: P) => Menu, linkedOnly = false): RouteDef {
   return {
     method: 'GET',
     path,
     handler(ctx, state) {
+      // Another system serves these menus; this API only links to them.
+      if (linkedOnly && state.choices.ussdHomePortfolio === 'not-served') throw notFound();
       const customerId = parseCustomerId(ctx, state);
-      const params = parse(ctx.query, state.faults);
+      const params = parse(ctx.query, state.faults, state.choices);
+      if (!isKnown(state, customerId) && state.choices.ussdUnknownCustomer === 'view') {
+        return ok(renderMenu(unknownCustomerMenu(customerId), ussdEnv(ctx, state, customerId)));
+      }
       const session = openSession(ctx, state, customerId);
       return ok(renderMenu(build(session, params), session.env));
     },
@@ -26,8 +34,8 @@ function ussdView<P>(path: string, parse: (query: URLSearchParams, faults: Reado
 const noParams = (): undefined => undefined;
 
 export const ussdRoutes: RouteDef[] = [
-  ussdView('/ussd/home', noParams, (session) => homeMenu(session)),
-  ussdView('/ussd/portfolio', noParams, (session) => portfolioMenu(session)),
+  ussdView('/ussd/home', noParams, (session) => homeMenu(session), true),
+  ussdView('/ussd/portfolio', noParams, (session) => portfolioMenu(session), true),
   ussdView('/ussd/stocks', parseStocksParams, stocksMenu),
   ussdView('/ussd/assets', parseAssetsParams, assetsMenu),
   ussdView('/ussd/requests', parseRequestsParams, requestsMenu),

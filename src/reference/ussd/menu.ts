@@ -51,7 +51,7 @@ export interface UssdEnv {
   /** The server's own origin as the client addressed it (scheme, Host), e.g. `http://127.0.0.1:41234`. */
   origin: string;
   customerId: number;
-  choices: Pick<Choices, 'ussdNumbering' | 'ussdBack' | 'pageMode'>;
+  choices: Pick<Choices, 'ussdNumbering' | 'ussdBack' | 'pageMode' | 'ussdAssetId'>;
   faults: ReadonlySet<string>;
 }
 
@@ -69,6 +69,8 @@ export function linkUrl(link: Link, env: UssdEnv): string {
   return env.faults.has('ussd.relative-url') ? relative : `${env.origin}${relative}`;
 }
 
+const NUMBERING: Record<Choices['ussdNumbering'], string> = { dot: '. ', paren: ') ', dash: ' - ' };
+
 export function renderMenu(menu: Menu, env: UssdEnv): UssdView {
   const numbered = menu.choices.map((choice, i) => ({ option: i + 1, choice }));
   let backNumber = env.choices.ussdBack === 'zero' ? 0 : menu.choices.length + 1;
@@ -76,11 +78,12 @@ export function renderMenu(menu: Menu, env: UssdEnv): UssdView {
   if (env.faults.has('ussd.duplicate-option-numbers') && menu.choices.length > 0) backNumber = menu.choices.length;
   const all = menu.backFirst ? [{ option: 0, choice: menu.back }, ...numbered] : [...numbered, { option: backNumber, choice: menu.back }];
 
-  const separator = env.choices.ussdNumbering === 'dot' ? '.' : ')';
+  // "1. Buy", "1) Buy" or "1 - Buy": the spec shows "numbered choices" and no style.
+  const separator = NUMBERING[env.choices.ussdNumbering];
   const lines = [menu.title, ...(menu.lines ?? [])];
   all.forEach(({ option, choice }, i) => {
     if (i === 0 && env.faults.has('ussd.option-not-in-message')) return;
-    lines.push(`${option}${separator} ${choice.label}`);
+    lines.push(`${option}${separator}${choice.label}`);
   });
   // A template that renders the text only around a list of choices: a menu whose only choice is Back comes out blank.
   const blank = env.faults.has('ussd.empty-message') && menu.choices.length === 0;

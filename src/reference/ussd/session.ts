@@ -4,7 +4,7 @@ import { nowSeconds, type RequestContext, type ServerState } from '../context.js
 import { optionalQuery, parseInteger, requireQuery } from '../params.js';
 import { badRequest, notFound } from '../respond.js';
 import type { Currency, Customer } from '../store.js';
-import type { Link, UssdEnv } from './menu.js';
+import type { Link, Menu, UssdEnv } from './menu.js';
 
 export interface UssdSession {
   readonly state: ServerState;
@@ -27,21 +27,37 @@ export function parseCustomerId(ctx: RequestContext, state: ServerState): number
   return parseInteger(requireQuery(ctx.query, 'customerId'), 'customerId');
 }
 
+/** Whether a session opens for this id: a customer of the store, or a guest under the faults that serve one. */
+export function isKnown(state: ServerState, customerId: number): boolean {
+  if (state.store.getCustomer(customerId) !== undefined) return true;
+  return state.faults.has('ussd.unknown-customer-served') || (customerId === 0 && state.faults.has('ussd.customer-id-not-integer-served'));
+}
+
+export function ussdEnv(ctx: RequestContext, state: ServerState, customerId: number): UssdEnv {
+  return { origin: ctx.url.origin, customerId, choices: state.choices, faults: state.faults };
+}
+
 /** Opens the session once every parameter is valid, so a malformed request is a 400 whoever it names. */
 export function openSession(ctx: RequestContext, state: ServerState, customerId: number): UssdSession {
   let customer = state.store.getCustomer(customerId);
   if (customer === undefined) {
-    const guest = state.faults.has('ussd.unknown-customer-served') || (customerId === 0 && state.faults.has('ussd.customer-id-not-integer-served'));
-    if (!guest) throw notFound();
+    if (!isKnown(state, customerId)) {
+      // 400 where the table lists 404 for what does not exist: the status ussd.customer.unknown-404 judges.
+      if (state.faults.has('ussd.unknown-customer-400')) throw badRequest('customerId names no customer');
+      throw notFound();
+    }
     // A session opened for whoever asks: an unknown id gets the (empty) menus of a guest.
     customer = { customerId, firstName: 'Guest', lastName: '', status: 'ACTIVE', referenceId: 0, createdAt: 0, updatedAt: 0 };
   }
-  return {
-    state,
-    customer,
-    now: nowSeconds(state),
-    env: { origin: ctx.url.origin, customerId, choices: state.choices, faults: state.faults },
-  };
+  return { state, customer, now: nowSeconds(state), env: ussdEnv(ctx, state, customerId) };
+}
+
+/**
+ * ussd-unknown-customer=view: the screen a USSD gateway shows a number it does not know. It serves none of a
+ * customer's menus; its one option, the way back, leads home.
+ */
+export function unknownCustomerMenu(customerId: number): Menu {
+  return { title: `Customer ${customerId} is not known.`, lines: ['Please contact your provider.'], choices: [], back: { label: 'Home', to: HOME } };
 }
 
 /**

@@ -1,5 +1,6 @@
 // /ussd/stocks: the list of instruments to buy, search, one instrument's detail, the amount prompt and the placing of
 // an order request. The spec shows the order being placed by a GET carrying `amount` (inputMode), so it is placed so.
+import type { Choices } from '../choices/index.js';
 import { HttpError, badRequest, notFound } from '../respond.js';
 import { optionalQuery } from '../params.js';
 import type { Asset, Instrument, StoredList } from '../store.js';
@@ -20,7 +21,8 @@ export const PRESET_AMOUNTS = [10, 50, 100] as const;
 const MAX_SYMBOL_LENGTH = 40;
 const SEARCH_SUGGESTIONS = 3;
 
-export function parseStocksParams(query: URLSearchParams, faults: ReadonlySet<string>): StocksParams {
+/** `choices.ussdAssetId` 'ignored': a server that reads only the parameters of the table, where assetId is not listed. */
+export function parseStocksParams(query: URLSearchParams, faults: ReadonlySet<string>, choices?: Pick<Choices, 'ussdAssetId'>): StocksParams {
   const page = queryPage(query, faults.has('ussd.negative-page-served'));
   const inputMode = queryBoolean(query, 'inputMode', faults);
   const searchMode = queryBoolean(query, 'searchMode', faults);
@@ -30,7 +32,7 @@ export function parseStocksParams(query: URLSearchParams, faults: ReadonlySet<st
   }
   const amount = optionalInteger(query, 'amount');
   if (amount !== undefined && amount <= 0) throw badRequest('amount must be an integer > 0');
-  const assetId = optionalId(query, 'assetId');
+  const assetId = choices?.ussdAssetId === 'ignored' ? undefined : optionalId(query, 'assetId');
   // amount places an order: accepted only where the client clearly asked for input mode, never by accident.
   if (amount !== undefined && !inputMode) throw badRequest('amount is accepted only with inputMode=true');
   if (inputMode && searchMode) throw badRequest('inputMode and searchMode cannot both be true');
