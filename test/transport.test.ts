@@ -146,7 +146,7 @@ describe('Transport: one finding for a server that never stops throttling', () =
     const transport = new Transport({ timers: t.timers, deadline: NOW + 1_000 });
     const d = transport.onThrottled('2', 0, NOW);
     expect(d.kind).toBe('give-up');
-    expect(transport.exhausted).toMatch(/past the end of the run's budget/);
+    expect(transport.exhausted).toMatch(/^the server answered 429 .*past the end of the run's budget \(--budget\)/);
   });
 
   it('backs off when the server asks for no wait at all, so the run does not hammer it', () => {

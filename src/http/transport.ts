@@ -152,7 +152,7 @@ export class Transport {
       const asking = asked ? `asked to wait ${formatSeconds(asked.ms)} more (Retry-After: ${retryAfter!.trim()})` : 'kept answering 429';
       reason = `the server kept answering 429 (Too Many Requests): after ${formatSeconds(now - since)} of waiting it ${asking}, past the ${formatSeconds(this.boundMs)} one request may be held back; the checks left were not judged`;
     } else if (this.deadline !== undefined && now + ms > this.deadline) {
-      reason = `the server kept answering 429 (Too Many Requests) and asked to wait ${formatSeconds(ms)}, past the end of the run's budget; the checks left were not judged`;
+      reason = `the server answered 429 (Too Many Requests) and asked to wait ${formatSeconds(ms)}, past the end of the run's budget (--budget); the checks left were not judged`;
     }
     if (reason !== undefined) {
       this.exhausted ??= reason;
