@@ -10,6 +10,9 @@ import { removeHeader, headerValue, type HttpMessage } from './message.js';
 import { signRequest, type SignOptions } from './signature.js';
 import { Redactor } from './redact.js';
 import type { Exchange } from './exchange.js';
+import { ThrottledOut, Transport, type TransportOptions } from './transport.js';
+
+export { ThrottledOut } from './transport.js';
 
 export const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -29,6 +32,8 @@ export interface ClientOptions extends ClientIdentity {
   timeoutMs?: number;
   maxBodyBytes?: number;
   redactor?: Redactor;
+  /** How 429s are waited out and what bounds them (tests give fake timers). */
+  transport?: TransportOptions;
 }
 
 /** A request as it will go on the wire, open to alteration by `tamper`. */
@@ -79,7 +84,12 @@ export interface HttpResponse {
 
 /** The server did not give a usable HTTP response: refused, reset, timed out, or a body over the cap. */
 export class TransportError extends Error {
-  constructor(message: string, readonly exchange: Exchange) {
+  constructor(
+    message: string,
+    readonly exchange: Exchange,
+    /** The connection was closed or reset before any byte of an answer: the request can go once more on a new one. */
+    readonly lostBeforeAnswer = false,
+  ) {
     super(message);
     this.name = 'TransportError';
   }
@@ -105,6 +115,10 @@ export class SignedClient {
   readonly identity: ClientIdentity;
   readonly redactor: Redactor;
   private readonly dispatcher: Agent;
+  /** For the one resend of a request whose connection was lost: each request on its own new connection, never reused. */
+  private readonly freshDispatcher: Agent;
+  /** 429s and lost connections: the rules, the shared gate, and what the run met (its notes). */
+  readonly transport: Transport;
   /** The only origin requests go to: that of baseUrl. */
   readonly origin: string;
   private readonly timeoutMs: number;
@@ -117,14 +131,17 @@ export class SignedClient {
     this.redactor = options.redactor ?? new Redactor();
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    this.dispatcher = new Agent({
+    const agentOptions = {
       // caFile adds to the system's trusted roots rather than replacing them.
       connect: { timeout: this.timeoutMs, ...(options.ca ? { ca: [...rootCertificates, options.ca] } : {}) },
       headersTimeout: this.timeoutMs,
       bodyTimeout: this.timeoutMs,
       // Servers under test may be slow to close; never let an idle socket keep the process alive.
       keepAliveTimeout: 1_000,
-    });
+    };
+    this.dispatcher = new Agent(agentOptions);
+    this.freshDispatcher = new Agent(agentOptions);
+    this.transport = new Transport(options.transport);
   }
 
   /** Builds and signs a request without sending it. */
@@ -157,15 +174,92 @@ export class SignedClient {
 
   /** Sends a request; every outcome is recorded through `sink`. Throws TransportError when no usable response came. */
   async send(spec: RequestSpec, sink?: ExchangeSink, checkId = 'session'): Promise<HttpResponse> {
-    const req = this.prepare(spec);
-    return this.sendPrepared(req, { timeoutMs: spec.timeoutMs, maxBodyBytes: spec.maxBodyBytes, signal: spec.signal }, sink, checkId);
+    // Every attempt is prepared afresh (a new created/expires), but a mutating request keeps its one idempotency key:
+    // a request sent again after a lost connection may have been carried out already, and the key makes the server
+    // answer it as a replay rather than act twice. Every mutating request of the interface carries one, so the one
+    // resend is safe.
+    const fixed = isMutating(spec.method) && spec.idempotencyKey === undefined ? { ...spec, idempotencyKey: randomUUID() } : spec;
+    return this.deliver(() => this.prepare(fixed), { timeoutMs: spec.timeoutMs, maxBodyBytes: spec.maxBodyBytes, signal: spec.signal }, sink, checkId);
   }
 
+  /**
+   * Sends a request as prepared (a negative probe's altered request). It cannot be signed again, so a 429 or a lost
+   * connection sends the same bytes again: its times were set when it was prepared, and the wait moves them by seconds,
+   * inside every margin a check uses.
+   */
   async sendPrepared(
     req: PreparedRequest,
     limits: { timeoutMs?: number; maxBodyBytes?: number; signal?: AbortSignal },
     sink?: ExchangeSink,
     checkId = 'session',
+  ): Promise<HttpResponse> {
+    return this.deliver(() => req, limits, sink, checkId);
+  }
+
+  /**
+   * What the checks see of the transport: the answer the server gave once it let the request through. A 429 is waited
+   * out (the shared gate holds every other request meanwhile) and the request sent again; a connection lost before any
+   * answer is replaced and the request sent once more. Only the final attempt is recorded against the check; the
+   * transport's notes count the others. A server that throttles past the bound ends in ThrottledOut, here and for
+   * every later request of the run.
+   */
+  private async deliver(
+    build: () => PreparedRequest,
+    limits: { timeoutMs?: number; maxBodyBytes?: number; signal?: AbortSignal },
+    sink: ExchangeSink | undefined,
+    checkId: string,
+  ): Promise<HttpResponse> {
+    const transport = this.transport;
+    let since: number | undefined;
+    let attempt = 0;
+    let reconnected = false;
+    for (;;) {
+      if (transport.exhausted !== undefined) throw new ThrottledOut(transport.exhausted);
+      try {
+        await transport.gate.pass(limits.signal);
+      } catch {
+        // Cancelled while held (the check ended): sent with its cancelled signal, it is recorded as cancelled.
+        return this.attempt(build(), limits, sink, checkId, this.dispatcher);
+      }
+      // Built once the gate lets it through: a request sent again is signed again, its created/expires fresh.
+      const req = build();
+      let recorded: Exchange | undefined;
+      const hold: ExchangeSink = (e) => {
+        recorded = e;
+      };
+      let res: HttpResponse;
+      try {
+        res = await this.attempt(req, limits, hold, checkId, reconnected ? this.freshDispatcher : this.dispatcher, reconnected);
+      } catch (e) {
+        if (e instanceof TransportError && e.lostBeforeAnswer && !reconnected && !limits.signal?.aborted) {
+          reconnected = true;
+          transport.onReconnect();
+          continue;
+        }
+        if (recorded) sink?.(recorded);
+        throw e;
+      }
+      if (res.status === 429) {
+        since ??= transport.timers.now();
+        const decision = transport.onThrottled(res.header('retry-after'), attempt++, since);
+        if (decision.kind === 'wait') continue;
+        throw new ThrottledOut(decision.reason);
+      }
+      // A resend asked for its own connection to close (reset): its Connection: close is ours, not the server's.
+      transport.onAnswer(reconnected ? undefined : res.header('connection'));
+      if (recorded) sink?.(recorded);
+      return res;
+    }
+  }
+
+  /** One attempt on the wire, recorded through `sink`. */
+  private async attempt(
+    req: PreparedRequest,
+    limits: { timeoutMs?: number; maxBodyBytes?: number; signal?: AbortSignal },
+    sink: ExchangeSink | undefined,
+    checkId: string,
+    dispatcher: Agent,
+    fresh = false,
   ): Promise<HttpResponse> {
     const timeoutMs = limits.timeoutMs ?? this.timeoutMs;
     const cap = limits.maxBodyBytes ?? this.maxBodyBytes;
@@ -197,7 +291,9 @@ export class SignedClient {
         method: req.method as Dispatcher.HttpMethod,
         headers: req.headers.flat(),
         body: req.body ? Buffer.from(req.body) : null,
-        dispatcher: this.dispatcher,
+        dispatcher,
+        // A resend after a lost connection closes its own connection after the answer, so it is never a reused one.
+        ...(fresh ? { reset: true } : {}),
         signal,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
@@ -223,7 +319,7 @@ export class SignedClient {
     } catch (err) {
       exchange.error = this.redactor.text(describeTransportError(err, { timeoutMs, cap, deadline, external: limits.signal, progress }));
       finish();
-      throw new TransportError(exchange.error, exchange);
+      throw new TransportError(exchange.error, exchange, lostBeforeAnswer(err, progress, deadline, limits.signal));
     }
   }
 
@@ -233,9 +329,10 @@ export class SignedClient {
     const grace = new Promise<'late'>((resolve) => {
       timer = setTimeout(() => resolve('late'), 1_000);
     });
-    const closed = await Promise.race([this.dispatcher.close().then(() => 'closed' as const), grace]);
+    const agents = [this.dispatcher, this.freshDispatcher];
+    const closed = await Promise.race([Promise.all(agents.map((a) => a.close())).then(() => 'closed' as const), grace]);
     clearTimeout(timer);
-    if (closed === 'late') await this.dispatcher.destroy();
+    if (closed === 'late') await Promise.all(agents.map((a) => a.destroy()));
   }
 
   resolveUrl(path: string, query?: RequestSpec['query']): string {
@@ -364,6 +461,16 @@ function describeTransportError(err: unknown, at: { timeoutMs: number; cap: numb
   if (code?.startsWith('HPE_') || (err as Error)?.name === 'HTTPParserError') return `the response is not valid HTTP/1.1: ${message}${code ? ` (${code})` : ''}`;
   if (code && TLS_CODES[code]) return `${TLS_CODES[code]} (${code}: ${message})`;
   return code ? `${code}: ${message}` : message;
+}
+
+/** Codes of a connection the server closed or reset under a request. */
+const LOST_CONNECTION = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE', 'UND_ERR_CLOSED']);
+
+/** The connection was lost before any byte of the answer (not a time-out, not a cancel): worth one resend. */
+function lostBeforeAnswer(err: unknown, progress: Progress, deadline: AbortSignal, external: AbortSignal | undefined): boolean {
+  if (progress.headers || deadline.aborted || external?.aborted) return false;
+  const e = err as { code?: unknown; cause?: { code?: unknown } };
+  return [e.cause?.code, e.code].some((c) => typeof c === 'string' && LOST_CONNECTION.has(c));
 }
 
 export function isMutating(method: string): boolean {

@@ -21,6 +21,8 @@ import { WebhookService } from './webhooks/service.js';
 import { accountEventsMiddleware } from './webhooks/account-events.js';
 import { webhookKeyFromPem, type WebhookSigningKey } from './webhooks/signing-key.js';
 import { latencyMiddleware } from './latency.js';
+import { RateLimiter, rateLimitOf, throttleMiddleware } from './throttle.js';
+import { connectionPolicy } from './connections.js';
 
 export type { DeliveryAttempt } from './webhooks/delivery.js';
 
@@ -83,6 +85,8 @@ export interface ReferenceOptions {
   onDelivery?: (attempt: DeliveryAttempt) => void;
   /** Every routed reply waits this long before it is sent, like a server across a network (`serve --latency`). */
   latencyMs?: number;
+  /** A rate limit of this many requests per client per second, whatever rateLimit chooses (tests use a small one). */
+  rateLimitPerSecond?: number;
 }
 
 export interface ReferenceServer {
@@ -148,8 +152,13 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
 
   // Choice shaping runs outermost, so faults (inner) deviate from what the choices would have sent.
   const latency = options.latencyMs ? [latencyMiddleware(options.latencyMs)] : [];
-  const handle = makeHandler(state, router, { ...options, middleware: [...latency, choicesMiddleware, accountEventsMiddleware, ...(options.middleware ?? []), ...faults.middleware] });
+  // The rate limit is outermost of all: a throttled request is refused before anything else looks at it.
+  const perSecond = options.rateLimitPerSecond ?? rateLimitOf(choices);
+  const throttle = perSecond !== undefined ? [throttleMiddleware(new RateLimiter(perSecond, clock), choices.retryAfter)] : [];
+  const handle = makeHandler(state, router, { ...options, middleware: [...throttle, ...latency, choicesMiddleware, accountEventsMiddleware, ...(options.middleware ?? []), ...faults.middleware] });
+  const connections = connectionPolicy(choices.connection);
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }, (req, res) => {
+    if (!connections.admit(req, res)) return;
     // handle() turns every error into a reply; this only guards against a failure while writing the reply itself.
     handle(req, res).catch(() => res.destroy());
   });

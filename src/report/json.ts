@@ -59,6 +59,7 @@ function runInfo(run: RunInfo): RunInfo {
       ...(run.selection.ids !== undefined ? { ids: [...run.selection.ids] } : {}),
     },
     ...(run.cleanup ? { cleanup: [...run.cleanup] } : {}),
+    ...(run.notes ? { notes: [...run.notes] } : {}),
   };
 }
 

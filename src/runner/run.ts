@@ -1,7 +1,7 @@
 // Runs the selected checks against one target, up to `concurrency` at a time (src/runner/schedule.ts: checks over the
 // same shared state run one at a time, in declaration order). One check's failure, exception, timeout or hang never
 // stops the others; results come back, and reporters hear of them, in declaration order whatever order they finished in.
-import { CredentialsRefused, SignedClient, TransportError } from '../http/client.js';
+import { CredentialsRefused, SignedClient, ThrottledOut, TransportError } from '../http/client.js';
 import { BudgetSpent, DEFAULT_BUDGET_MS } from './budget.js';
 import { Redactor } from '../http/redact.js';
 import type { Exchange } from '../http/exchange.js';
@@ -96,6 +96,8 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
     await session.token();
     options.reporter?.onRunStart?.({ target: target.name, baseUrl: target.baseUrl, checks: checks.map(infoOf) });
     const budget = { budgetMs: options.budgetMs ?? DEFAULT_BUDGET_MS, deadline: started + (options.budgetMs ?? DEFAULT_BUDGET_MS), spent: false };
+    // A 429 is waited out within the run's budget, never past it.
+    client.transport.deadline = budget.deadline;
     const concurrency = options.concurrency ?? target.concurrency ?? DEFAULT_CONCURRENCY;
     const slots: Array<CheckResult | undefined> = new Array(checks.length);
     let reported = 0;
@@ -106,7 +108,9 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
       const result =
         Date.now() >= budget.deadline
           ? budgetSpentResult(check, budget)
-          : await runOne(check, { target, client, session, flags, failOn, receiver, budget, cleanupProblems, runStarted: started, timeoutMs: check.timeoutMs ?? options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS });
+          : client.transport.exhausted !== undefined
+            ? throttledOutResult(check, client.transport.exhausted)
+            : await runOne(check, { target, client, session, flags, failOn, receiver, budget, cleanupProblems, runStarted: started, timeoutMs: check.timeoutMs ?? options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS });
       slots[i] = applyExpectedFailure(result, expected.get(check.id), today);
       // Reporters hear of results in declaration order: a streamed report reads the same whatever finished first.
       for (; reported < checks.length && slots[reported] !== undefined; reported++) options.reporter?.onCheckEnd?.(slots[reported]!);
@@ -114,7 +118,8 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
     const results = slots as CheckResult[];
     const revokeProblem = await session.revoke();
     const cleanup = [...(revokeProblem ? [revokeProblem] : []), ...(receiver?.leftovers.values() ?? []), ...cleanupProblems];
-    const notes = [...(options.notes ?? []), ...session.notes()];
+    // The transport's notes always come: they record whether the server throttled and how it kept its connections.
+    const notes = [...(options.notes ?? []), ...session.notes(), ...client.transport.notes()];
     const finished = Date.now();
     const selection = options.selection ?? {};
     // Over the whole pack, not only the selected checks: what the run left out is what it did not test.
@@ -142,7 +147,8 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
       sessionExchanges,
       verdict,
       // A run cut short by its budget did not check everything: it cannot pass.
-      exitCode: results.some((r) => r.failsRun) || budget.spent || (failOnIncomplete && verdict.status === 'INCOMPLETE') ? 1 : 0,
+      // So is a run the server throttled past what it may wait (one finding: the run's note, the checks left errored).
+      exitCode: results.some((r) => r.failsRun) || budget.spent || client.transport.exhausted !== undefined || (failOnIncomplete && verdict.status === 'INCOMPLETE') ? 1 : 0,
     };
     await options.reporter?.onRunEnd(runResult);
     return runResult;
@@ -211,6 +217,10 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
     } else if (err instanceof CheckFailed) {
       outcome = check.level === 'MUST' ? 'fail' : 'warn';
       finding = err.finding;
+    } else if (err instanceof ThrottledOut) {
+      // Not this check's finding but the run's (its note): the check was not judged.
+      outcome = 'error';
+      finding = { message: err.message };
     } else if (err instanceof CredentialsRefused) {
       // Not the server's silence but its link elsewhere: the finding names the origin it pointed at.
       outcome = check.level === 'MUST' ? 'fail' : 'warn';
@@ -283,6 +293,11 @@ async function lateReport(body: Promise<void>, graceMs: number): Promise<Finding
 function budgetSpentResult(check: CheckDefinition, budget: { budgetMs: number; spent: boolean }): CheckResult {
   budget.spent = true;
   return { ...infoOf(check), outcome: 'error', finding: { message: new BudgetSpent(budget.budgetMs).message }, budgetSpent: true, observations: [], exchanges: [], durationMs: 0, failsRun: false };
+}
+
+/** A check left when the run gave up on a throttling server: reported, not run. */
+function throttledOutResult(check: CheckDefinition, reason: string): CheckResult {
+  return { ...infoOf(check), outcome: 'error', finding: { message: reason }, observations: [], exchanges: [], durationMs: 0, failsRun: false };
 }
 
 class CheckTimeout extends Error {

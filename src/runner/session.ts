@@ -3,7 +3,7 @@
 // further than it should): the session survives that by obtaining a new token, and says so, rather than letting every
 // later check fail on a rule it does not own.
 import type { HttpResponse, SignedClient, ExchangeSink, RequestSpec } from '../http/client.js';
-import { TransportError } from '../http/client.js';
+import { ThrottledOut, TransportError } from '../http/client.js';
 import { TargetError } from '../errors.js';
 import { parseJson } from '../http/json.js';
 import { redirectNote } from './expect.js';
@@ -152,7 +152,9 @@ export class Session {
       let probe: HttpResponse;
       try {
         probe = await this.client.send({ ...TOKEN_PROBE, token: refused }, this.sink);
-      } catch {
+      } catch (e) {
+        // A server throttled past the bound ends the check as the run's finding, not as the 401 that led here.
+        if (e instanceof ThrottledOut) throw e;
         return undefined;
       }
       // Only a 401 to a correct read says the token is dead; anything else says the refusal was about the request.
@@ -167,7 +169,8 @@ export class Session {
     let fresh: TokenResult;
     try {
       fresh = await this.fetch();
-    } catch {
+    } catch (e) {
+      if (e instanceof ThrottledOut) throw e;
       return undefined;
     }
     this.adopt(Promise.resolve(fresh));
@@ -180,6 +183,7 @@ export class Session {
     try {
       res = await this.client.send(tokenRequest({ clientId, clientSecret: this.clientSecret }), this.sink);
     } catch (e) {
+      if (e instanceof ThrottledOut && this.tokenPromise === undefined) throw new TargetError(`no token: POST ${baseUrl}/oauth/token: ${e.message}`);
       if (e instanceof TransportError) {
         throw new TargetError(`target unreachable: POST ${baseUrl}/oauth/token failed (${e.message}); check baseUrl and that the server is running`);
       }

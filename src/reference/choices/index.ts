@@ -3,6 +3,7 @@
 import { CORE_CHOICES } from './core.js';
 import { WEBHOOK_CHOICES } from './webhooks.js';
 import { USSD_CHOICES } from './ussd.js';
+import { TRANSPORT_CHOICES } from './transport.js';
 import type { ChoiceDef, ChoiceValue } from './types.js';
 
 export type { ChoiceDef, ChoiceValue } from './types.js';
@@ -11,6 +12,7 @@ export const CHOICE_DEFS = {
   ...CORE_CHOICES,
   ...WEBHOOK_CHOICES,
   ...USSD_CHOICES,
+  ...TRANSPORT_CHOICES,
 } as const satisfies Record<string, ChoiceDef>;
 
 type Defs = typeof CHOICE_DEFS;

@@ -1,0 +1,62 @@
+// What a live server does at the transport level and the spec leaves open or does not mention: it limits the rate of
+// requests ("Rate limits: not shown"), says in its 429 when to come back (or does not), and closes kept-alive
+// connections. The run must survive all of it (src/http/transport.ts) and say in its notes what it met.
+import type { ChoiceDef } from './types.js';
+
+/** Requests per client per second under a rate limit. */
+export const RATE_LIMIT_PER_SECOND = 60;
+
+export const TRANSPORT_CHOICES = {
+  rateLimit: {
+    requirements: ['REQ-LIM-04'],
+    values: [
+      // retry-after other than its default names what the 429s of a limit carry, so it brings the limit with it (a
+      // choice flipped alone must show in the run): then the server throttles with rate-limit=none too.
+      { value: 'none', says: 'no rate limit (unless retry-after is http-date or absent: then 60 per second per client)', realizes: ['none'], recorded: 'throttling: none|Retry-After (as an HTTP date|absent)' },
+      {
+        value: '60-per-second',
+        says: `at most ${RATE_LIMIT_PER_SECOND} requests per second per client (X-Client-Id, or the token request's clientId); past it a 429 with the error body`,
+        realizes: ['a 429 under load, with Retry-After in seconds'],
+        recorded: 'answered 429 \\(Too Many Requests\\) \\d+ time',
+      },
+    ],
+  },
+  retryAfter: {
+    requirements: ['REQ-LIM-04'],
+    basis: 'What a 429 carries is not given; RFC 9110 §10.2.3 lets Retry-After be delay-seconds or an HTTP-date, and RFC 6585 §4 makes it optional.',
+    values: [
+      {
+        value: 'seconds',
+        says: 'a 429 carries Retry-After in seconds (until the client\'s window ends)',
+        realizes: ['a 429 under load, with Retry-After in seconds'],
+        recorded: 'Retry-After in seconds|throttling: none',
+      },
+      {
+        value: 'http-date',
+        says: `a 429 carries Retry-After as an HTTP date; the server is rate limited (${RATE_LIMIT_PER_SECOND} per second per client when rate-limit is none)`,
+        realizes: ['a 429 under load, with Retry-After as an HTTP date'],
+        recorded: 'Retry-After as an HTTP date',
+      },
+      {
+        value: 'absent',
+        says: `a 429 carries no Retry-After; the server is rate limited (${RATE_LIMIT_PER_SECOND} per second per client when rate-limit is none)`,
+        realizes: ['a 429 under load, without Retry-After'],
+        recorded: 'Retry-After.*absent \\d+ time',
+      },
+    ],
+  },
+  connection: {
+    requirements: [],
+    basis: 'The spec says nothing of connections; RFC 9112 §9.6: a server may close a persistent connection at any time, and a client must be ready to send its request again on a new one.',
+    values: [
+      { value: 'keep-alive', says: 'connections are kept alive between requests', realizes: [], recorded: 'kept alive; no answer carried Connection: close' },
+      { value: 'close', says: 'every answer carries Connection: close and the server closes the connection after it', realizes: [], recorded: '\\d+ of \\d+ answers carried Connection: close' },
+      {
+        value: 'drop-idle',
+        says: 'the server drops a kept-alive connection once it has answered on it: a client that sends another request on it gets a reset',
+        realizes: [],
+        recorded: 'sent once more on a new connection \\(a reconnect\\)',
+      },
+    ],
+  },
+} as const satisfies Record<string, ChoiceDef>;

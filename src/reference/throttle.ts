@@ -1,0 +1,68 @@
+// A rate limit as live servers have one (choices rateLimit and retryAfter; "Rate limits: not shown"): at most N
+// requests per client in each second (a fixed window aligned to the clock's seconds, so an HTTP date can name its end),
+// past it a 429 with the spec's error body and, as chosen, a Retry-After in seconds, as a date, or none.
+import type { Middleware, RequestContext } from './context.js';
+import type { Choices } from './choices/index.js';
+import { RATE_LIMIT_PER_SECOND } from './choices/transport.js';
+import { fail, type Reply } from './respond.js';
+
+export type RetryAfterStyle = Choices['retryAfter'];
+
+/** The limit the choices set, or undefined when there is none: a Retry-After style other than the default implies one. */
+export function rateLimitOf(choices: Pick<Choices, 'rateLimit' | 'retryAfter'>): number | undefined {
+  if (choices.rateLimit === '60-per-second') return RATE_LIMIT_PER_SECOND;
+  return choices.retryAfter === 'seconds' ? undefined : RATE_LIMIT_PER_SECOND;
+}
+
+/** Who a request counts against: its X-Client-Id, else the token request's form clientId, else its address. */
+export function clientKeyOf(ctx: RequestContext): string {
+  const header = ctx.headers.find(([name]) => name.toLowerCase() === 'x-client-id')?.[1];
+  if (header) return `id:${header}`;
+  const type = ctx.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
+  if (ctx.body.length > 0 && /application\/x-www-form-urlencoded/i.test(type)) {
+    const form = new URLSearchParams(ctx.body.toString('utf8')).get('clientId');
+    if (form) return `id:${form}`;
+  }
+  return `addr:${ctx.remoteAddress ?? '?'}`;
+}
+
+/** Counts requests per client in the current second; `take` says whether one more fits, and when the window ends. */
+export class RateLimiter {
+  private window = -1;
+  private readonly counts = new Map<string, number>();
+
+  constructor(
+    readonly perSecond: number,
+    private readonly clock: () => number,
+  ) {}
+
+  take(key: string): { allowed: true } | { allowed: false; resetAt: number } {
+    const now = this.clock();
+    const window = Math.floor(now / 1000);
+    // A new second forgets the last one: the map never holds more than one window's clients.
+    if (window !== this.window) {
+      this.window = window;
+      this.counts.clear();
+    }
+    const count = (this.counts.get(key) ?? 0) + 1;
+    this.counts.set(key, count);
+    return count <= this.perSecond ? { allowed: true } : { allowed: false, resetAt: (window + 1) * 1000 };
+  }
+}
+
+/** The 429 of a client over its limit: the spec's error body, and Retry-After as the server's choice says. */
+export function throttledReply(resetAt: number, now: number, style: RetryAfterStyle, perSecond: number): Reply {
+  const headers: Record<string, string> =
+    style === 'seconds' ? { 'retry-after': String(Math.max(1, Math.ceil((resetAt - now) / 1000))) } : style === 'http-date' ? { 'retry-after': new Date(resetAt).toUTCString() } : {};
+  return fail(429, `Too Many Requests: at most ${perSecond} requests per second per client`, headers);
+}
+
+/** Outermost: a throttled request is refused before anything else looks at it. */
+export function throttleMiddleware(limiter: RateLimiter, style: RetryAfterStyle): Middleware {
+  return async (ctx, state, _route, next) => {
+    const verdict = limiter.take(clientKeyOf(ctx));
+    if (verdict.allowed) return next();
+    ctx.rejection = 'rate limit';
+    return throttledReply(verdict.resetAt, state.clock(), style, limiter.perSecond);
+  };
+}
