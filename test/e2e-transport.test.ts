@@ -47,15 +47,14 @@ const SELECTION = { grep: '^resources\\.(customers|accounts)\\.get$|^resources\\
 const SMALL_LIMIT = 5;
 
 describe('a run against a server that throttles', () => {
-  for (const retryAfter of ['seconds', 'http-date', 'absent'] as const) {
-    it(`waits out every 429 (Retry-After ${retryAfter}) so that no check sees one, and notes how often and how long`, async () => {
-      const server = await reference({ rateLimit: '60-per-second', retryAfter }, SMALL_LIMIT);
+  for (const rateLimit of ['60-per-second', '60-per-second-date', '60-per-second-no-retry-after'] as const) {
+    it(`waits out every 429 (${rateLimit}) so that no check sees one, and notes how often and how long`, async () => {
+      const server = await reference({ rateLimit }, SMALL_LIMIT);
       const result = await runChecks({ target: targetFor(server.baseUrl), suites: [auth, resources], selection: SELECTION, failOn: 'should' });
       expect(result.totals).toMatchObject({ failed: 0, warned: 0, errored: 0 });
       expect(result.totals.passed).toBe(5);
       expect(result.checks.flatMap((c) => c.exchanges).filter((e) => e.response?.status === 429)).toEqual([]);
-      expect(recorded(result, 'rateLimit', '60-per-second')).toBe(true);
-      expect(recorded(result, 'retryAfter', retryAfter)).toBe(true);
+      expect(recorded(result, 'rateLimit', rateLimit)).toBe(true);
       expect(result.exitCode).toBe(0);
     });
   }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import { RateLimiter, rateLimitOf, throttledReply } from '../src/reference/throttle.js';
+import { RateLimiter, rateLimitOf, retryAfterOf, throttledReply } from '../src/reference/throttle.js';
 import { startReferenceServer } from '../src/reference/server.js';
 import { generateEd25519 } from '../src/http/keys.js';
 
@@ -30,15 +30,18 @@ describe('the reference server rate limit', () => {
     expect(throttledReply(resetAt, NOW, 'absent', 60).headers).toEqual({});
   });
 
-  it('is off by default, on with rate-limit, and on when retry-after names what a 429 carries', () => {
-    expect(rateLimitOf({ rateLimit: 'none', retryAfter: 'seconds' })).toBeUndefined();
-    expect(rateLimitOf({ rateLimit: '60-per-second', retryAfter: 'seconds' })).toBe(60);
-    expect(rateLimitOf({ rateLimit: 'none', retryAfter: 'absent' })).toBe(60);
+  it('is off by default and on with every limited reading, each with its own Retry-After', () => {
+    expect(rateLimitOf({ rateLimit: 'none' })).toBeUndefined();
+    expect(rateLimitOf({ rateLimit: '60-per-second' })).toBe(60);
+    expect(rateLimitOf({ rateLimit: '60-per-second-no-retry-after' })).toBe(60);
+    expect(retryAfterOf({ rateLimit: '60-per-second' })).toBe('seconds');
+    expect(retryAfterOf({ rateLimit: '60-per-second-date' })).toBe('http-date');
+    expect(retryAfterOf({ rateLimit: '60-per-second-no-retry-after' })).toBe('absent');
   });
 
   it('throttles the token request by its form clientId, over the wire', async () => {
     const key = generateEd25519();
-    const server = await startReferenceServer({ clients: [{ clientId: 'c', clientSecret: 's', keyId: 'k', publicKey: key.publicKey }], rateLimitPerSecond: 1, clock: () => NOW, choices: { retryAfter: 'http-date' } });
+    const server = await startReferenceServer({ clients: [{ clientId: 'c', clientSecret: 's', keyId: 'k', publicKey: key.publicKey }], rateLimitPerSecond: 1, clock: () => NOW, choices: { rateLimit: '60-per-second-date' } });
     cleanup.push(() => server.close());
     const post = () => request(`${server.baseUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'clientId=c&clientSecret=s' });
     const first = await post();

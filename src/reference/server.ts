@@ -21,7 +21,7 @@ import { WebhookService } from './webhooks/service.js';
 import { accountEventsMiddleware } from './webhooks/account-events.js';
 import { webhookKeyFromPem, type WebhookSigningKey } from './webhooks/signing-key.js';
 import { latencyMiddleware } from './latency.js';
-import { RateLimiter, rateLimitOf, throttleMiddleware } from './throttle.js';
+import { RateLimiter, rateLimitOf, retryAfterOf, throttleMiddleware } from './throttle.js';
 import { connectionPolicy } from './connections.js';
 
 export type { DeliveryAttempt } from './webhooks/delivery.js';
@@ -154,7 +154,7 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
   const latency = options.latencyMs ? [latencyMiddleware(options.latencyMs)] : [];
   // The rate limit is outermost of all: a throttled request is refused before anything else looks at it.
   const perSecond = options.rateLimitPerSecond ?? rateLimitOf(choices);
-  const throttle = perSecond !== undefined ? [throttleMiddleware(new RateLimiter(perSecond, clock), choices.retryAfter)] : [];
+  const throttle = perSecond !== undefined ? [throttleMiddleware(new RateLimiter(perSecond, clock), retryAfterOf(choices))] : [];
   const handle = makeHandler(state, router, { ...options, middleware: [...throttle, ...latency, choicesMiddleware, accountEventsMiddleware, ...(options.middleware ?? []), ...faults.middleware] });
   const connections = connectionPolicy(choices.connection);
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }, (req, res) => {

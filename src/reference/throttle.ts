@@ -1,4 +1,4 @@
-// A rate limit as live servers have one (choices rateLimit and retryAfter; "Rate limits: not shown"): at most N
+// A rate limit as live servers have one (choice rateLimit; "Rate limits: not shown"): at most N
 // requests per client in each second (a fixed window aligned to the clock's seconds, so an HTTP date can name its end),
 // past it a 429 with the spec's error body and, as chosen, a Retry-After in seconds, as a date, or none.
 import type { Middleware, RequestContext } from './context.js';
@@ -6,12 +6,16 @@ import type { Choices } from './choices/index.js';
 import { RATE_LIMIT_PER_SECOND } from './choices/transport.js';
 import { fail, type Reply } from './respond.js';
 
-export type RetryAfterStyle = Choices['retryAfter'];
+export type RetryAfterStyle = 'seconds' | 'http-date' | 'absent';
 
-/** The limit the choices set, or undefined when there is none: a Retry-After style other than the default implies one. */
-export function rateLimitOf(choices: Pick<Choices, 'rateLimit' | 'retryAfter'>): number | undefined {
-  if (choices.rateLimit === '60-per-second') return RATE_LIMIT_PER_SECOND;
-  return choices.retryAfter === 'seconds' ? undefined : RATE_LIMIT_PER_SECOND;
+/** The limit the choices set, or undefined when there is none. */
+export function rateLimitOf(choices: Pick<Choices, 'rateLimit'>): number | undefined {
+  return choices.rateLimit === 'none' ? undefined : RATE_LIMIT_PER_SECOND;
+}
+
+/** What the 429s of the chosen limit carry. */
+export function retryAfterOf(choices: Pick<Choices, 'rateLimit'>): RetryAfterStyle {
+  return choices.rateLimit === '60-per-second-date' ? 'http-date' : choices.rateLimit === '60-per-second-no-retry-after' ? 'absent' : 'seconds';
 }
 
 /** Who a request counts against: its X-Client-Id, else the token request's form clientId, else its address. */
