@@ -3,8 +3,9 @@
 // Levels: MUST where the spec states the rule (a field and its type, Bearer, the 60-minute TTL, both scopes, the
 // credentials the token request carries, the headers every request carries, 401 for a missing or unknown token);
 // SHOULD where the rule is the only reasonable reading (organization.clientId is the caller's id, a JSON token body is
-// refused, revoking one token leaves the others alone, a mutating request without an idempotency header is refused);
-// INFO where the spec says "not shown" or "unresolved".
+// refused, a mutating request without an idempotency header is refused); INFO where the spec says "not shown" or
+// "unresolved", or leaves a move of the token lifecycle open (how far a revocation reaches, whether a new token ends
+// the older ones).
 //
 // Every token a check obtains is revoked before the check ends (TokenJar), also when the check fails.
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -502,23 +503,51 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     },
   }),
   defineCheck({
-    id: 'auth.revoke.other-token-unaffected',
-    title: 'revoking one token leaves another token of the same client working',
-    level: 'SHOULD',
+    id: 'auth.revoke.other-tokens',
+    title: 'how far a revocation reaches: the token presented only, or every token of the client',
+    level: 'INFO',
     requirements: ['REQ-LIFE-03'],
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const a = await jar.issue();
         const b = await jar.issue();
-        if (a.token === b.token) ctx.skip('the server answered both token requests with the same token, so there is no second token to keep');
+        if (a.token === b.token) return ctx.observe('both token requests were answered with the same token: no second token to watch, so how far a revocation reaches cannot be seen');
         if (await jar.isRunToken(a.token)) ctx.skip(RUN_TOKEN_AGAIN);
         const probe = readProbe(ctx);
+        const first = await ctx.send({ ...probe, token: a.token });
+        if (first.status === 401) {
+          return ctx.observe('the first token was refused once a second was issued (a new token ends the older ones, auth.token.older-tokens): no two tokens are live at once, so how far a revocation reaches cannot be seen');
+        }
         const before = await ctx.send({ ...probe, token: b.token });
-        if (!isSuccess(before)) ctx.skip(`the second fresh token was not accepted to begin with (${describeResponse(before)}); auth.use.read-endpoints reports it`);
+        if (!isSuccess(before)) return ctx.observe(`the second fresh token was not accepted to begin with (${describeResponse(before)}); auth.use.read-endpoints judges it`);
         const revoked = await jar.revoke(a.token);
-        ctx.observe(`POST /oauth/revoke of the first token answered ${revoked.status}`);
         const after = await ctx.send({ ...probe, token: b.token });
-        expectSuccess(ctx, after, 'a 2xx answer: the second token was not the one revoked');
+        if (after.status === 401) {
+          jar.forget(b.token);
+          return ctx.observe(`every token of the client is deleted: revoking the first token (${revoked.status}) also ended the second, which was refused (401) afterwards`);
+        }
+        ctx.observe(
+          isSuccess(after)
+            ? `only the token presented is deleted: after revoking the first token (${revoked.status}), the second kept working (${after.status})`
+            : `after revoking the first token (${revoked.status}), a read with the second answered ${describeResponse(after)}`,
+        );
+      });
+    },
+  }),
+  defineCheck({
+    id: 'auth.revoke.reply',
+    title: 'what POST /oauth/revoke answers: its status, and whether a body names the token',
+    level: 'INFO',
+    requirements: ['REQ-TOKEP-09'],
+    async run(ctx) {
+      await withTokens(ctx, async (jar) => {
+        const issued = await jar.issue();
+        if (await jar.isRunToken(issued.token)) ctx.skip(RUN_TOKEN_AGAIN);
+        const res = await jar.revoke(issued.token);
+        const tokenId = issued.record.tokenId;
+        if (res.text.trim() === '') return ctx.observe(`POST /oauth/revoke answered ${res.status} with no body`);
+        const names = (tokenId !== undefined && res.text.includes(String(tokenId))) || res.text.includes(issued.token);
+        ctx.observe(`POST /oauth/revoke answered ${res.status} with ${names ? 'a body naming the token' : 'a body that does not name the token'}: ${describeResponse(res)}`);
       });
     },
   }),
@@ -601,6 +630,63 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
   }),
 
   // ---- open points (INFO) -------------------------------------------------------------------------------------
+  defineCheck({
+    id: 'auth.token.older-tokens',
+    title: 'whether a new token ends the client\'s older tokens',
+    level: 'INFO',
+    requirements: ['REQ-LIFE-05'],
+    async run(ctx) {
+      await withTokens(ctx, async (jar) => {
+        const probe = readProbe(ctx);
+        const older = await jar.issue();
+        if (await jar.isRunToken(older.token)) ctx.skip(RUN_TOKEN_AGAIN);
+        const first = await ctx.send({ ...probe, token: older.token });
+        if (!isSuccess(first)) return ctx.observe(`the fresh token was not accepted to begin with (${describeResponse(first)}); auth.use.read-endpoints judges it`);
+        const newer = await jar.issue();
+        if (newer.token === older.token) return ctx.observe('the second token request was answered with the same token: one token per client, and older tokens keep working');
+        const after = await ctx.send({ ...probe, token: older.token });
+        if (after.status !== 401) {
+          return ctx.observe(isSuccess(after) ? `older tokens keep working: the first token was still accepted (${after.status}) once a second was issued` : `once a second token was issued, a read with the first answered ${describeResponse(after)}`);
+        }
+        jar.forget(older.token);
+        const newest = await ctx.send({ ...probe, token: newer.token });
+        ctx.observe(
+          isSuccess(newest)
+            ? 'a new token ends the older ones: the first token was refused (401) once a second was issued, and the second works'
+            : `both tokens were refused once the second was issued (the second: ${describeResponse(newest)}): the server ended every token (a restart?)`,
+        );
+      });
+    },
+  }),
+  defineCheck({
+    id: 'auth.token.max-ttl',
+    title: 'what the token record\'s maxTTL holds (value and unit not shown)',
+    level: 'INFO',
+    requirements: ['REQ-LIM-06'],
+    async run(ctx) {
+      await withTokens(ctx, async (jar) => {
+        const issued = await jar.issue();
+        const value = issued.record.maxTTL;
+        const reading = value === TOKEN_TTL_SECONDS ? ' (the 60 minutes in seconds)' : value === 60 ? ' (the 60 minutes in minutes)' : '';
+        ctx.observe(value === undefined ? 'the token record has no maxTTL' : `maxTTL ${JSON.stringify(value)}${reading}; expiresIn ${JSON.stringify(issued.record.expiresIn)}`);
+      });
+    },
+  }),
+  defineCheck({
+    id: 'auth.scope.per-endpoint',
+    title: 'which scope each endpoint requires (not shown; every token has both)',
+    level: 'INFO',
+    requirements: ['REQ-AUTH-14'],
+    async run(ctx) {
+      await withTokens(ctx, async (jar) => {
+        const issued = await jar.issue();
+        const scopes = scopesOf(issued.record.scope);
+        ctx.observe(
+          `the token's scope is ${JSON.stringify(issued.record.scope)}; every token has both read and write (auth.token.scope judges it), so which scope each endpoint requires cannot be seen from outside${scopes?.includes('read') && scopes.includes('write') ? '' : ' (this one lacks one of them)'}`,
+        );
+      });
+    },
+  }),
   defineCheck({
     id: 'auth.idempotency.id-spelling',
     title: 'whether PUT /customers accepts X-Idempotency-Id in place of X-Idempotency-Key',

@@ -350,8 +350,12 @@ export default defineSuite('signing', 'Request signatures and content digests', 
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         // Another valid token of the same client: the header is right in itself, only the signature does not cover it.
-        const { token } = await jar.issue();
-        const res = await sendWithControl(ctx, customerRead(ctx), (req) => setHeader(req.headers, 'Authorization', `Bearer ${token}`));
+        // Issued after the control was served: a server that ends older tokens on a new one (REQ-LIFE-05) keeps this
+        // one working, so only the signature can make the server refuse the altered request.
+        const res = await sendWithControl(ctx, customerRead(ctx), async (req) => {
+          const { token } = await jar.issue();
+          setHeader(req.headers, 'Authorization', `Bearer ${token}`);
+        });
         expectRejection(ctx, res, `${REJECTED}: the signature covers "authorization" with the run's token; the request carries another valid token`);
       });
     },

@@ -8,6 +8,7 @@ import { asHttpMessage, nowSeconds, type RequestContext, type ServerState } from
 import { ipAllowed, type RegisteredClient } from './clients.js';
 import { HttpError } from './respond.js';
 import { idempotencyKeyOf, isMutating } from './idempotency.js';
+import type { IssuedToken } from './tokens.js';
 
 /**
  * The knobs of authentication. Defaults are the strict reading of the spec; the fault catalog relaxes one at a time
@@ -135,8 +136,22 @@ export async function authenticateBearer(ctx: RequestContext, state: ServerState
   await checkSignature(ctx, state, client);
   checkDigest(ctx, state);
   checkIdempotencyHeader(ctx, state);
+  checkScope(ctx, state, token);
   ctx.client = client;
   ctx.token = token;
+}
+
+/**
+ * Choice scopeEnforcement=read-write: a GET needs the read scope, any other method the write scope. Every token has
+ * both (Authentication 6), so a correct client never meets the 403; which scope an endpoint needs is not shown.
+ */
+function checkScope(ctx: RequestContext, state: ServerState, token: IssuedToken): void {
+  if (state.choices.scopeEnforcement !== 'read-write') return;
+  const needed = ctx.method === 'GET' ? 'read' : 'write';
+  if (!token.scopes.includes(needed)) {
+    ctx.rejection = `the token lacks the ${needed} scope`;
+    throw new HttpError(403, 'Forbidden: insufficient scope');
+  }
 }
 
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';

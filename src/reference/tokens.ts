@@ -15,6 +15,8 @@ export interface IssuedToken {
   clientId: string;
   issuedAtMs: number;
   expiresAtMs: number;
+  /** Authentication 6: "every token has both" read and write. */
+  scopes: readonly string[];
 }
 
 /** The spec's "Auth token record". */
@@ -37,9 +39,11 @@ export class TokenStore {
 
   constructor(private readonly clock: () => number) {}
 
-  issue(client: RegisteredClient): IssuedToken {
+  /** A new token; `endOlder` (choice newToken=ends-older) first deletes every other token of the client. */
+  issue(client: RegisteredClient, options: { endOlder?: boolean } = {}): IssuedToken {
     const now = this.clock();
     this.prune(now);
+    if (options.endOlder) this.revokeClient(client.clientId);
     const issued: IssuedToken = {
       tokenId: randomUUID(),
       // 32 random bytes: 256 bits, as unguessable as the client secret it stands in for.
@@ -47,6 +51,7 @@ export class TokenStore {
       clientId: client.clientId,
       issuedAtMs: now,
       expiresAtMs: now + TOKEN_TTL_SECONDS * 1000,
+      scopes: ['read', 'write'],
     };
     this.byToken.set(issued.token, issued);
     while (this.byToken.size > MAX_TOKENS) {
@@ -74,6 +79,18 @@ export class TokenStore {
     return this.byToken.delete(token);
   }
 
+  /** Deletes every token of the client (choice revoke=all-tokens, newToken=ends-older); returns those deleted. */
+  revokeClient(clientId: string): IssuedToken[] {
+    const ended = [...this.byToken.values()].filter((t) => t.clientId === clientId);
+    for (const t of ended) this.byToken.delete(t.token);
+    return ended;
+  }
+
+  /** Forgets every token issued, as a server that restarts and keeps its tokens in memory does (choice tokenRestart). */
+  forgetAll(): void {
+    this.byToken.clear();
+  }
+
   record(issued: IssuedToken, client: RegisteredClient): TokenRecord {
     const createdAt = Math.floor(issued.issuedAtMs / 1000);
     return {
@@ -83,8 +100,7 @@ export class TokenStore {
       expiresIn: Math.max(0, Math.floor((issued.expiresAtMs - this.clock()) / 1000)),
       maxTTL: TOKEN_TTL_SECONDS,
       tokenType: 'Bearer',
-      // Authentication 6: "every token has both" read and write.
-      scope: ['read', 'write'],
+      scope: [...issued.scopes],
       trustedIps: [...client.trustedIps],
       organization: { ...client.organization },
       createdAt,

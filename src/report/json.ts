@@ -59,6 +59,7 @@ function runInfo(run: RunInfo): RunInfo {
       ...(run.selection.ids !== undefined ? { ids: [...run.selection.ids] } : {}),
     },
     ...(run.cleanup ? { cleanup: [...run.cleanup] } : {}),
+    // What the run met that no check owns (choices, token renewals): the schema has it, and matrices read it here.
     ...(run.notes ? { notes: [...run.notes] } : {}),
   };
 }

@@ -55,6 +55,20 @@ export class CheckContext {
     return this.client.sendPrepared(req, { ...limits, signal: this.signal }, (e) => this.exchanges.push(e), this.check.id);
   }
 
+  /**
+   * Builds and signs `spec` with the run's token and sends `shape` of it (a copy, so the signed request can be altered
+   * later), recovering as `send` does: when a 401 shows that the server ended the run's token, a new one is obtained and
+   * the request prepared and sent again. Returns the signed request that was answered, and the answer.
+   */
+  async prepareAndSend(spec: RequestSpec, shape: (req: PreparedRequest) => PreparedRequest): Promise<{ prepared: PreparedRequest; res: HttpResponse }> {
+    let prepared: PreparedRequest | undefined;
+    const res = await this.session.withToken(async (token) => {
+      prepared = await this.client.prepare({ ...spec, token });
+      return this.sendPrepared(shape(prepared));
+    }, (note) => this.observe(note));
+    return { prepared: prepared!, res };
+  }
+
   /** Builds and signs a request with the run's token (unless `token` is set) without sending it. */
   async prepare(spec: RequestSpec): Promise<PreparedRequest> {
     const token = spec.token === undefined ? await this.session.token() : spec.token;

@@ -6,7 +6,7 @@ import { parseDictionary, serializeDictionary, isInnerList, type Dictionary } fr
 import type { HttpResponse, PreparedRequest, RequestSpec } from '../http/client.js';
 import { contentDigest } from '../http/digest.js';
 import { exactNumber, parseJson } from '../http/json.js';
-import { setHeader } from '../http/message.js';
+import { headerValue, setHeader } from '../http/message.js';
 import { profileComponents } from '../http/signature.js';
 import type { CheckContext } from './context.js';
 import { describeResponse } from './expect.js';
@@ -82,16 +82,23 @@ export function inSpecOrder(components: readonly string[]): string[] {
 /**
  * Sends the request once as signed (the control: it must be accepted, or the check cannot tell anything and skips),
  * then again with `alter` applied to a copy of the very same signed request. Returns the altered request's answer.
+ * The control recovers from a run's token the server ended early (CheckContext.prepareAndSend). A 401 to the altered
+ * request stands only while the token it carries still works: a token that ended in between (a restart, another
+ * token issued or revoked, REQ-LIFE-03/05/06) says nothing about the alteration, so the pair is sent again, twice at most.
  */
-export async function sendWithControl(ctx: CheckContext, spec: RequestSpec, alter: (req: PreparedRequest) => void): Promise<HttpResponse> {
-  const signed = await ctx.prepare(spec);
-  const control = await ctx.sendPrepared(copyRequest(signed));
-  if (!isSuccess(control)) {
-    ctx.skip(`the control request (the same request, unaltered) was not accepted: ${describeResponse(control)}; the signing.accept checks report why`);
+export async function sendWithControl(ctx: CheckContext, spec: RequestSpec, alter: (req: PreparedRequest) => void | Promise<void>): Promise<HttpResponse> {
+  for (let attempt = 1; ; attempt++) {
+    const { prepared: signed, res: control } = await ctx.prepareAndSend(spec, copyRequest);
+    if (!isSuccess(control)) {
+      ctx.skip(`the control request (the same request, unaltered) was not accepted: ${describeResponse(control)}; the signing.accept checks report why`);
+    }
+    const altered = copyRequest(signed);
+    await alter(altered);
+    const res = await ctx.sendPrepared(altered);
+    const token = /^Bearer\s+(\S+)$/i.exec(headerValue(altered.headers, 'authorization')?.trim() ?? '')?.[1];
+    if (res.status !== 401 || token === undefined || attempt >= 3 || (await ctx.session.accepts(token))) return res;
+    ctx.observe(`the altered request was answered 401, but its token no longer worked either (the server had ended it since the control was sent): control and altered request sent again (attempt ${attempt + 1})`);
   }
-  const altered = copyRequest(signed);
-  alter(altered);
-  return ctx.sendPrepared(altered);
 }
 
 // ---- Signature and Signature-Input fields -------------------------------------------------------------------------

@@ -206,7 +206,7 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
     if (left < deps.timeoutMs) timer = setTimeout(() => reject(new BudgetSpent(deps.budget.budgetMs)), Math.max(0, left));
     else timer = setTimeout(() => reject(new CheckTimeout(deps.timeoutMs)), deps.timeoutMs);
   });
-  const body = check.run(ctx);
+  const body = runBody(check, ctx, deps.session);
   try {
     await Promise.race([body, timeout]);
   } catch (err) {
@@ -271,6 +271,31 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
     durationMs: Date.now() - started,
     failsRun,
   };
+}
+
+/**
+ * A check that handles tokens of its own (it declares `token-revocation`) runs in the session's exclusive turn
+ * (Session.hold), so that renewing the run's token for other checks cannot end the tokens it judges. A server may also
+ * end every token early (a restart, REQ-LIFE-06): when such a check fails, or skips for no setting of the run, and the
+ * run's token it started with has died meanwhile too, it runs once more with fresh tokens and says so. A defect that
+ * recurs fails the second attempt as it failed the first.
+ */
+async function runBody(check: CheckDefinition, ctx: CheckContext, session: Session): Promise<void> {
+  if (!check.uses?.includes('token-revocation')) return check.run(ctx);
+  return session.hold(async () => {
+    const before = await session.token();
+    try {
+      await check.run(ctx);
+    } catch (err) {
+      const retry = err instanceof CheckFailed || (err instanceof CheckSkipped && err.remedy === undefined);
+      if (!retry || ctx.signal.aborted || (await session.accepts(before))) throw err;
+      const what = err instanceof CheckFailed ? `failed (${err.finding.message})` : `skipped (${err.reason})`;
+      ctx.observe(
+        `the first attempt ${what} and the run's token had ended meanwhile too (a restart, or tokens ended by the issue or revocation of another): the check was run once more with fresh tokens, and its result is that of the second attempt`,
+      );
+      await check.run(ctx);
+    }
+  });
 }
 
 /** What a timed-out check's body reported within the grace period (its failure), if anything. */

@@ -2,6 +2,7 @@
 // leaves no live credential behind on the target. Live servers end tokens early (a restart, a revocation that reaches
 // further than it should): the session survives that by obtaining a new token, and says so, rather than letting every
 // later check fail on a rule it does not own.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { HttpResponse, SignedClient, ExchangeSink, RequestSpec } from '../http/client.js';
 import { ThrottledOut, TransportError } from '../http/client.js';
 import { TargetError } from '../errors.js';
@@ -69,6 +70,8 @@ export class Session {
   private renewals = 0;
   /** The end of the last exclusive turn: renewals with their retries, and revocations, take turns. */
   private turns: Promise<void> = Promise.resolve();
+  /** Set inside an exclusive turn (and whatever it awaits), so that a body holding the turn may ask for it again. */
+  private readonly inTurn = new AsyncLocalStorage<true>();
   /** Set once the session revokes its tokens: from then on a refusal is expected, never repaired. */
   private closed = false;
 
@@ -126,9 +129,32 @@ export class Session {
     return this.exclusive(send);
   }
 
-  /** Runs `body` after every earlier exclusive body has finished, whatever their outcome. */
+  /**
+   * Runs a check that obtains, uses or revokes tokens of its own in one exclusive turn. A server may end the client's
+   * other tokens when one is issued or revoked (REQ-LIFE-03, REQ-LIFE-05): the run's token then dies, and renewing it
+   * meanwhile (for another check) could end the tokens this check is judging. Other checks keep running; only their
+   * renewals wait for the turn. Renewals the check itself needs happen inside it (the turn is re-entrant).
+   */
+  hold<T>(body: () => Promise<T>): Promise<T> {
+    return this.exclusive(body);
+  }
+
+  /**
+   * Whether `token` still works: a correct read with it is not answered 401. Tells a rejection a request drew from one
+   * that met a token the server had ended meanwhile.
+   */
+  async accepts(token: string): Promise<boolean> {
+    try {
+      return (await this.client.send({ ...TOKEN_PROBE, token }, this.sink)).status !== 401;
+    } catch {
+      return true;
+    }
+  }
+
+  /** Runs `body` after every earlier exclusive body has finished, whatever their outcome; at once inside a turn. */
   private exclusive<T>(body: () => Promise<T>): Promise<T> {
-    const turn = this.turns.then(body);
+    if (this.inTurn.getStore() === true) return body();
+    const turn = this.turns.then(() => this.inTurn.run(true, body));
     this.turns = turn.then(
       () => undefined,
       () => undefined,
@@ -199,9 +225,12 @@ export class Session {
     return result;
   }
 
-  /** What the run should say about its tokens as a whole: how often the server ended the run's token early. */
+  /**
+   * What the run says about its tokens as a whole (REQ-LIFE-06): whether the server ended the run's token before its
+   * 60 minutes, and how often. Always one line, so a report says so either way.
+   */
   notes(): string[] {
-    if (this.renewals === 0) return [];
+    if (this.renewals === 0) return ["tokens: the server never ended the run's token early (one token served every check that used the run's token)"];
     return [`tokens: the server ended the run's token before its 60 minutes ${this.renewals} time(s) (a revocation of another token, a newer token, a restart); each time a new token was obtained and the refused request sent again`];
   }
 

@@ -6,9 +6,10 @@
 /**
  * - `mutable-customer`: fixtures.mutableCustomerId, changed by PUT /customers.
  * - `webhook-config`: the client's webhook configuration (POST/PUT /webhooks) and the deliveries it brings.
- * - `token-revocation`: POST /oauth/revoke. Correct servers revoke the one token presented, but a server that revokes
- *   more (every token of the client) would, run beside it, take the tokens of another check away mid-check; the checks
- *   that revoke take turns, so the one that proves "revoking one token leaves the others alone" sees only its own.
+ * - `token-revocation`: tokens of a check's own (obtained, judged, revoked with POST /oauth/revoke). A server may end
+ *   every token of the client on a revocation, or the older ones on a new token (REQ-LIFE-03, REQ-LIFE-05): run
+ *   beside each other, such checks would take each other's tokens away mid-check, so they take turns; and each runs in
+ *   the session's exclusive turn (Session.hold), so renewing the run's token for another check cannot end them either.
  */
 export type SharedState = 'mutable-customer' | 'webhook-config' | 'token-revocation';
 

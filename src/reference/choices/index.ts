@@ -4,6 +4,7 @@ import { CORE_CHOICES } from './core.js';
 import { WEBHOOK_CHOICES } from './webhooks.js';
 import { USSD_CHOICES } from './ussd.js';
 import { TRANSPORT_CHOICES } from './transport.js';
+import { TOKENS_CHOICES } from './tokens.js';
 import type { ChoiceDef, ChoiceValue } from './types.js';
 
 export type { ChoiceDef, ChoiceValue } from './types.js';
@@ -13,6 +14,7 @@ export const CHOICE_DEFS = {
   ...WEBHOOK_CHOICES,
   ...USSD_CHOICES,
   ...TRANSPORT_CHOICES,
+  ...TOKENS_CHOICES,
 } as const satisfies Record<string, ChoiceDef>;
 
 type Defs = typeof CHOICE_DEFS;

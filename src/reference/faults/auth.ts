@@ -1,8 +1,8 @@
 // Faults of tokens: what the token record says, who gets a token, what a token is good for, revocation and expiry.
 import { headerValue } from '../../http/message.js';
 import { authenticateBearer, FORM_CONTENT_TYPE, mediaType } from '../auth.js';
-import type { RequestContext, ServerState } from '../context.js';
-import { fail, HttpError, ok, type Reply } from '../respond.js';
+import type { RequestContext } from '../context.js';
+import { fail, HttpError, ok } from '../respond.js';
 import type { FaultDefinition } from './types.js';
 import { isRoute, mapData, rewriteSuccess, without } from './reply-rewrites.js';
 import { acceptWhen, authenticates, bearerOf, hasSignatureHeaders, isBearerRoute, phantomClient, registryWith, relaxPolicy, serve, signedRequestHolds } from './signing.js';
@@ -17,26 +17,16 @@ function formOf(ctx: RequestContext): URLSearchParams | undefined {
   return mediaType(ctx) === FORM_CONTENT_TYPE ? new URLSearchParams(ctx.body.toString('utf8')) : undefined;
 }
 
-/** The token a successful token reply carries, in the envelope (faults see replies before the variant shapes them) or bare. */
-function tokenOfReply(reply: Reply): string | undefined {
-  const body = reply.body as { data?: { token?: unknown }; token?: unknown } | undefined;
-  const token = body?.data?.token ?? body?.token;
-  return typeof token === 'string' ? token : undefined;
-}
-
 /** The token store with every token's tokenId made by `idOf`: the record, the store and the events all carry it. */
 function tokensWithIdOf(tokens: TokenStore, idOf: (client: RegisteredClient) => string): TokenStore {
   return Object.assign(Object.create(tokens) as TokenStore, {
-    issue(client: RegisteredClient): IssuedToken {
-      const issued = tokens.issue(client);
+    issue(client: RegisteredClient, options?: { endOlder?: boolean }): IssuedToken {
+      const issued = tokens.issue(client, options);
       issued.tokenId = idOf(client);
       return issued;
     },
   });
 }
-
-/** Per server: the tokens issued to each client, for the fault that revokes them all at once. */
-const issuedTokens = new WeakMap<ServerState, Map<string, Set<string>>>();
 
 export const authFaults: FaultDefinition[] = [
   // ---- the token record ---------------------------------------------------------------------------------------
@@ -290,28 +280,6 @@ export const authFaults: FaultDefinition[] = [
         throw e;
       }
       return ok({ tokenId: ctx.token!.tokenId, revoked: true });
-    },
-  },
-  {
-    name: 'auth.revoke-revokes-all',
-    suite: 'auth',
-    breaks: ['REQ-LIFE-03'],
-    description: 'POST /oauth/revoke deletes every token of the client, not only the one presented',
-    async middleware(ctx, state, route, next) {
-      const reply = await next();
-      if (reply.status < 200 || reply.status > 299) return reply;
-      let byClient = issuedTokens.get(state);
-      if (!byClient) issuedTokens.set(state, (byClient = new Map()));
-      const token = tokenOfReply(reply);
-      if (isTokenRoute(route.path) && ctx.client && token) {
-        const set = byClient.get(ctx.client.clientId) ?? new Set<string>();
-        byClient.set(ctx.client.clientId, set.add(token));
-      }
-      if (route.path === '/oauth/revoke' && ctx.token) {
-        for (const t of byClient.get(ctx.token.clientId) ?? []) state.tokens.revoke(t);
-        byClient.delete(ctx.token.clientId);
-      }
-      return reply;
     },
   },
 ];

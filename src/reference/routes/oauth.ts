@@ -10,7 +10,8 @@ export const oauthRoutes: RouteDef[] = [
     auth: 'client-credentials',
     handler(ctx, state) {
       const client = ctx.client!;
-      const issued = state.tokens.issue(client);
+      // Choice newToken: a server may keep one live token per client, ending the older ones.
+      const issued = state.tokens.issue(client, { endOlder: state.choices.newToken === 'ends-older' });
       const record = state.tokens.record(issued, client);
       state.events.emit({
         name: 'AUTH.CREATED',
@@ -26,15 +27,19 @@ export const oauthRoutes: RouteDef[] = [
     method: 'POST',
     path: '/oauth/revoke',
     handler(ctx, state) {
-      // The token revoked is the one presented: the spec shows no body naming another.
+      // The token revoked is the one presented: the spec shows no body naming another. Choice revoke: a server may
+      // delete every token of the client (the row says nothing of the others); each deleted token has its event.
       const presented = ctx.token!;
-      state.tokens.revoke(presented.token);
-      state.events.emit({
-        name: 'AUTH.DELETED',
-        clientId: presented.clientId,
-        occurredAt: nowSeconds(state),
-        data: { tokenId: presented.tokenId, clientId: presented.clientId },
-      });
+      const deleted = state.choices.revoke === 'all-tokens' ? state.tokens.revokeClient(presented.clientId) : [presented];
+      if (state.choices.revoke !== 'all-tokens') state.tokens.revoke(presented.token);
+      for (const token of deleted) {
+        state.events.emit({
+          name: 'AUTH.DELETED',
+          clientId: token.clientId,
+          occurredAt: nowSeconds(state),
+          data: { tokenId: token.tokenId, clientId: token.clientId },
+        });
+      }
       return ok({ tokenId: presented.tokenId, revoked: true });
     },
   },
