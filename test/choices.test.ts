@@ -49,6 +49,16 @@ describe('the choice registry against the requirement catalog', () => {
     }
   });
 
+  it('names in hiddenBy only choices and readings there are', () => {
+    for (const c of choices) {
+      for (const h of c.def.hiddenBy ?? []) {
+        const other = choices.find((o) => o.key === h.choice);
+        expect(other?.def.values.some((v) => v.value === h.value), `${c.name} hidden by ${h.choice}=${h.value}`).toBe(true);
+        expect(() => new RegExp(h.recorded, 'i')).not.toThrow();
+      }
+    }
+  });
+
   it('parses --choice NAME=VALUE, refuses unknown names and values in one line, and lays choices over a variant', () => {
     const [first] = choices;
     const second = first!.def.values[1]!.value;

@@ -73,8 +73,10 @@ export function bundleRow(bundle: Bundle, result: RunResult): BundleRow {
   const unrecorded = judged
     .filter((c) => {
       const value = c.def.values.find((v) => v.value === choices[c.key as ChoiceKey])!;
-      const pattern = new RegExp(value.recorded, 'i');
-      return !observed.some((o) => pattern.test(o));
+      // Where another reading of the bundle hides this one, the observation saying so is the record.
+      const hidden = (c.def.hiddenBy ?? []).filter((h) => (choices as Record<string, string>)[h.choice] === h.value).map((h) => h.recorded);
+      const patterns = [value.recorded, ...hidden].map((p) => new RegExp(p, 'i'));
+      return !observed.some((o) => patterns.some((p) => p.test(o)));
     })
     .map((c) => `${c.name}=${choices[c.key]}`);
   const t = result.totals;
@@ -109,7 +111,7 @@ export interface ChoicesJson {
 /** What the matrix depends on: change a choice, a reading's record or the set of checks, and it must be made again. */
 export function choicesFingerprint(suites: SuiteDefinition[]): string {
   const material = {
-    choices: allChoices().map((c) => ({ name: c.name, requirements: c.def.requirements, values: c.def.values.map((v) => [v.value, v.recorded]) })),
+    choices: allChoices().map((c) => ({ name: c.name, requirements: c.def.requirements, values: c.def.values.map((v) => [v.value, v.recorded]), hiddenBy: c.def.hiddenBy ?? [] })),
     checks: suites.flatMap((s) => s.checks.map((c) => `${c.id}:${c.level}`)),
     random: [RANDOM_BUNDLES, RANDOM_SEED],
   };

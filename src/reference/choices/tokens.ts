@@ -12,6 +12,7 @@ export const TOKENS_CHOICES = {
       { value: 'this-token', says: 'POST /oauth/revoke deletes the token presented, and only it', realizes: ['only the token presented is deleted'], recorded: 'only the token presented is deleted' },
       { value: 'all-tokens', says: 'POST /oauth/revoke deletes every token of the client (one AUTH.DELETED each)', realizes: ['every token of the client is deleted'], recorded: 'every token of the client is deleted' },
     ],
+    hiddenBy: [{ choice: 'newToken', value: 'ends-older', recorded: 'how far a revocation reaches cannot be seen' }],
   },
   newToken: {
     requirements: ['REQ-LIFE-05'],

@@ -26,4 +26,9 @@ export interface ChoiceDef {
   readonly basis?: string;
   /** Every reading; the first is the default. */
   readonly values: readonly ChoiceValue[];
+  /**
+   * Other choices' readings under which no run can tell this choice's reading (one live token per client hides how
+   * far a revocation reaches), with the observation (regex source) that says so: there it stands for the record.
+   */
+  readonly hiddenBy?: ReadonlyArray<{ readonly choice: string; readonly value: string; readonly recorded: string }>;
 }
