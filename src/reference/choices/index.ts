@@ -1,12 +1,14 @@
 // Every open point of the spec as a switch of the reference server (`serve --choice NAME=VALUE`), and the named
 // bundles of them (`--variant`). Each area declares its choices in its own file; this joins them and gives them types.
 import { CORE_CHOICES } from './core.js';
+import { RESOURCES_CHOICES } from './resources.js';
 import type { ChoiceDef, ChoiceValue } from './types.js';
 
 export type { ChoiceDef, ChoiceValue } from './types.js';
 
 export const CHOICE_DEFS = {
   ...CORE_CHOICES,
+  ...RESOURCES_CHOICES,
 } as const satisfies Record<string, ChoiceDef>;
 
 type Defs = typeof CHOICE_DEFS;
