@@ -109,9 +109,9 @@ export const customerRoutes: RouteDef[] = [
     handler(ctx, state) {
       if (mediaType(ctx) !== 'application/json') throw new HttpError(415, 'Unsupported Media Type: the body must be application/json');
       const { customerId, patch } = parseCustomerUpdate(parseJsonObject(ctx.body));
+      if (!state.store.hasCustomer(customerId)) throw notFound();
       const current = state.store.getCustomer(customerId);
-      if (current === undefined) throw notFound();
-      if (patch.status !== undefined && !transitionAllowed(state, current.status, patch.status)) {
+      if (patch.status !== undefined && current !== undefined && !transitionAllowed(state, current.status, patch.status)) {
         throw new HttpError(409, `Conflict: the status cannot change from ${current.status} to ${patch.status}`);
       }
       if (patch.referenceId !== undefined) {
