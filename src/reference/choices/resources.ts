@@ -59,7 +59,7 @@ export const RESOURCES_CHOICES = {
     requirements: ['REQ-HDR-14'],
     values: [
       { value: 'accepted', says: 'X-Idempotency-Id is taken in place of X-Idempotency-Key', realizes: ['X-Idempotency-Id accepted in place of X-Idempotency-Key'], recorded: 'X-Idempotency-Id .*was accepted' },
-      { value: 'refused', says: 'only X-Idempotency-Key counts: a request with X-Idempotency-Id alone lacks its key (400)', realizes: ['X-Idempotency-Id refused'], recorded: 'X-Idempotency-Id .*was refused' },
+      { value: 'refused', says: 'only X-Idempotency-Key counts: a request with X-Idempotency-Id alone lacks its key and is refused (401, as any missing key)', realizes: ['X-Idempotency-Id refused'], recorded: 'X-Idempotency-Id .*was refused' },
     ],
   },
   idempotencyRepeat: {
