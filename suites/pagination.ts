@@ -701,6 +701,26 @@ export default defineSuite('pagination', 'Pagination: paging meta, limits, page 
     },
   }),
   defineCheck({
+    id: 'pagination.info.last-page',
+    title: 'what meta.nextPage names on the last page of a list (not stated): the page itself, the page past the end, or the first page',
+    level: 'INFO',
+    requirements: ['REQ-META-10'],
+    async run(ctx) {
+      const list = transactionsList(ctx);
+      const walked = await walk(ctx, list, { limit: WALK_LIMIT });
+      const last = walked.pages.filter((p) => p.items.length > 0).at(-1);
+      if (!last) return ctx.observe(`no page with items was served (${describeWalk(walked)})`);
+      const current = num(last.meta, 'currentPage');
+      const next = num(last.meta, 'nextPage');
+      let reading = `neither (nextPage ${show(last.meta?.nextPage)}, currentPage ${show(last.meta?.currentPage)})`;
+      if (walked.capped) reading = `not seen: the walk was capped (${walked.stop.detail})`;
+      else if (current !== undefined && next === current) reading = 'the last page itself (nextPage = currentPage)';
+      else if (current !== undefined && next !== undefined && next > current) reading = `the page past the end (nextPage ${next}, currentPage ${current})`;
+      else if (next === 0 && current !== 0) reading = `back to the first page (nextPage 0, currentPage ${show(current)})`;
+      ctx.observe(`${list.label}&limit=${WALK_LIMIT}: nextPage on the last page: ${reading}; the walk ${describeWalk(walked)}`);
+    },
+  }),
+  defineCheck({
     id: 'pagination.info.past-end',
     title: 'what a page past the end of the list gives (not stated)',
     level: 'INFO',

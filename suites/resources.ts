@@ -607,19 +607,32 @@ export default defineSuite('resources', 'Resources: envelopes, schemas, errors',
       if (!walk.ids.includes(String(accountId)) && !walk.capped) {
         fail(ctx, walk.pages[0]!.response, `the fixture account ${accountId} is not in the list of customer ${owner} (${describeWalk(walk)})`, `GET /accounts?customerId=${owner} lists account ${accountId}`);
       }
+      // Account transitions are not shown (REQ-STATE-06), and nothing says an account stands still between two reads:
+      // activity the interface does not show may touch it. So status and updatedAt may differ, but only together with a
+      // later updatedAt (a change that says when it happened); what an account is never changes.
       const fields = schemaFields('account');
+      const mutable = new Set(['status', 'updatedAt']);
       let fetched = 0;
+      const touched: string[] = [];
       for (const item of walk.items.slice(0, MAX_DETAIL_FETCHES)) {
         const seg = isObject(item) ? idSegment(item, 'accountId') : undefined;
         if (!isObject(item) || seg === undefined) continue;
         const { res, data } = await getResource(ctx, `/accounts/${seg}`);
         fetched++;
         const diff = differingFields(item, data, fields);
-        if (diff.length) {
-          fail(ctx, res, `account ${seg} differs between the list and GET /accounts/${seg}: ${diff.map((d) => `${d.field} ${d.a} (list) vs ${d.b}`).join(', ')}`, 'an account listed equals the account fetched by its id');
+        const later = typeof item.updatedAt === 'number' && typeof data.updatedAt === 'number' && data.updatedAt > item.updatedAt;
+        const wrong = diff.filter((d) => !(later && mutable.has(d.field)));
+        if (wrong.length) {
+          fail(ctx, res, `account ${seg} differs between the list and GET /accounts/${seg}: ${wrong.map((d) => `${d.field} ${d.a} (list) vs ${d.b}`).join(', ')}`, 'an account listed equals the account fetched by its id (status and updatedAt may move on together with a later updatedAt)');
         }
+        if (diff.length) touched.push(`account ${seg}: ${diff.map((d) => `${d.field} ${d.a} → ${d.b}`).join(', ')}`);
       }
       ctx.observe(`${walk.items.length} account(s) listed, ${fetched} compared with GET /accounts/{id}${walk.capped ? `; the walk was capped (${walk.stop.detail})` : ''}`);
+      ctx.observe(
+        touched.length
+          ? `${touched.length} account(s) changed between the list and GET /accounts/{id} (transitions not shown): ${touched.slice(0, 3).join('; ')}`
+          : 'no account changed between the list and GET /accounts/{id}',
+      );
     },
   }),
   defineCheck({
@@ -910,7 +923,8 @@ export default defineSuite('resources', 'Resources: envelopes, schemas, errors',
         if (one && two) {
           for (const [field, requirement] of [['customerId', 'REQ-CUST-01'], ['referenceId', 'REQ-CUST-05']] as const) {
             // Which customer fields are present is not shown: only two values that are there can be compared.
-            if (one.data[field] === undefined || two.data[field] === undefined) continue;
+            // null is "no value" (the field is not shown as a value), never a shared identifier.
+            if (one.data[field] === undefined || two.data[field] === undefined || one.data[field] === null || two.data[field] === null) continue;
             if (exactValue(one.data, field) === exactValue(two.data, field)) {
               ctx.fail(`customers ${f.customerId} and ${f.otherCustomerId} both have ${field} ${exactValue(one.data, field)}`, {
                 expected: `${field} is unique: two customers never share it`,
@@ -1066,11 +1080,19 @@ export default defineSuite('resources', 'Resources: envelopes, schemas, errors',
     title: 'which Customer fields the server returns (their presence is not shown)',
     level: 'INFO',
     requirements: ['REQ-CUST-07'],
+    note: 'Where a customer has no value for a field, a server may leave the field out or send it as null; both are recorded, neither fails.',
     async run(ctx) {
-      const { data } = await getResource(ctx, `/customers/${ctx.fixture('customerId')}`);
+      const f = ctx.fixtures;
       const fields = schemaFields('customer');
-      const absent = fields.filter((k) => data[k] === undefined);
-      ctx.observe(absent.length ? `present: ${fields.filter((k) => data[k] !== undefined).join(', ')}; absent: ${absent.join(', ')}` : `all ${fields.length} Customer fields present`);
+      const ids = [f.customerId, f.otherCustomerId].filter((id): id is number => id !== undefined);
+      for (const id of ids) {
+        const got = await readLeniently(ctx, `/customers/${id}`);
+        if (!got) continue;
+        const absent = fields.filter((k) => got.data[k] === undefined);
+        const nulls = fields.filter((k) => got.data[k] === null);
+        const shown = [...(absent.length ? [`absent: ${absent.join(', ')}`] : []), ...(nulls.length ? [`null: ${nulls.join(', ')}`] : [])];
+        ctx.observe(`customer ${id}: ${shown.length ? shown.join('; ') : `all ${fields.length} Customer fields present`}`);
+      }
     },
   }),
   defineCheck({
@@ -1085,6 +1107,71 @@ export default defineSuite('resources', 'Resources: envelopes, schemas, errors',
       const unavailable = objects.filter((i) => i.isAvailable === false);
       const reading = unavailable.length > 0 ? 'every instrument is listed, isAvailable telling which can be bought' : 'only instruments with isAvailable true are listed (or none is unavailable)';
       ctx.observe(`${unavailable.length} of ${objects.length} instrument(s) listed have isAvailable false: ${reading}${walk.capped ? `; the walk was capped (${walk.stop.detail})` : ''}`);
+    },
+  }),
+  defineCheck({
+    id: 'resources.info.customer-list',
+    title: 'whether GET /customers is served (its parameters and response are not shown)',
+    level: 'INFO',
+    requirements: ['REQ-CUSTEP-09'],
+    async run(ctx) {
+      const res = await ctx.send({ method: 'GET', path: '/customers' });
+      const data = dataOf(res);
+      ctx.observe(
+        Array.isArray(data)
+          ? `GET /customers: a list (${data.length} item(s) on the first page${res.text.includes('"meta"') ? ', with meta' : ''})`
+          : `GET /customers: not served (${describeResponse(res)})`,
+      );
+    },
+  }),
+  defineCheck({
+    id: 'resources.info.validation-status',
+    title: 'which status a validation failure gets (not shown: any 4xx is a rejection)',
+    level: 'INFO',
+    requirements: ['REQ-ERR-05'],
+    async run(ctx) {
+      const probes: Array<[string, RequestSpec]> = [
+        ['GET /accounts?customerId=not-a-number', { method: 'GET', path: '/accounts', query: { customerId: 'not-a-number' } }],
+        ['GET /instruments?investmentType=NOT_AN_INVESTMENT_TYPE', { method: 'GET', path: '/instruments', query: { investmentType: 'NOT_AN_INVESTMENT_TYPE' } }],
+        ['GET /transactions/not-an-id', { method: 'GET', path: '/transactions/not-an-id' }],
+      ];
+      const seen: string[] = [];
+      for (const [what, spec] of probes) seen.push(`${what}: ${(await ctx.send(spec)).status}`);
+      const statuses = [...new Set(seen.map((x) => x.slice(x.lastIndexOf(' ') + 1)))];
+      ctx.observe(`validation failures answered ${statuses.join(', ')} (${seen.join('; ')})`);
+    },
+  }),
+  defineCheck({
+    id: 'resources.info.body-size',
+    title: 'whether a request body of 64 KiB is taken (the maximum body size is not shown)',
+    level: 'INFO',
+    uses: ['mutable-customer'],
+    requirements: ['REQ-LIM-05'],
+    note: 'The body is {"customerId": <mutable customer>} padded with JSON whitespace: taken, it changes nothing.',
+    async run(ctx) {
+      const id = ctx.fixture('mutableCustomerId');
+      const size = 64 * 1024;
+      const head = `{"customerId":${id}`;
+      const body = `${head}${' '.repeat(size - head.length - 1)}}`;
+      const res = await ctx.send({ method: 'PUT', path: '/customers', body, contentType: 'application/json' });
+      const kib = Math.round(Buffer.byteLength(body) / 1024);
+      ctx.observe(res.status >= 200 && res.status <= 299 ? `a PUT /customers body of ${kib} KiB was accepted (${res.status})` : `a PUT /customers body of ${kib} KiB was refused: ${describeResponse(res)}`);
+    },
+  }),
+  defineCheck({
+    id: 'resources.info.customer-transitions',
+    title: 'whether PUT /customers lets the status of an ACTIVE customer change to SUSPENDED (transitions are not shown); put back afterwards',
+    level: 'INFO',
+    uses: ['mutable-customer'],
+    requirements: ['REQ-STATE-05'],
+    note: 'Only ACTIVE → SUSPENDED and back, never CLOSED (which a server may treat as final); a restore that fails fails the check loudly, with the values to put back by hand.',
+    async run(ctx) {
+      await withCustomerRestored(ctx, async (id, original) => {
+        if (original.status !== 'ACTIVE') return ctx.observe(`customer ${id} is ${exactValue(original, 'status')}, not ACTIVE: no status change was tried`);
+        const res = await ctx.send({ method: 'PUT', path: '/customers', json: { customerId: id, status: 'SUSPENDED' } });
+        if (res.status >= 500) return ctx.observe(`also seen here: the status change ACTIVE → SUSPENDED answered ${describeResponse(res)}`);
+        ctx.observe(res.status >= 200 && res.status <= 299 ? `status change ACTIVE → SUSPENDED accepted (${res.status}); put back afterwards` : `status change ACTIVE → SUSPENDED refused: ${describeResponse(res)}`);
+      });
     },
   }),
   // Last, and alone: should the server create the customer it was asked to update, fixtures.unknownId exists from then

@@ -104,7 +104,7 @@ function checkDigest(ctx: RequestContext, state: ServerState): void {
 
 function checkIdempotencyHeader(ctx: RequestContext, state: ServerState): void {
   if (!state.policy.requireIdempotencyKey || !isMutating(ctx.method)) return;
-  const key = idempotencyKeyOf(ctx.headers);
+  const key = idempotencyKeyOf(ctx.headers, state.choices.idempotencyIdSpelling === 'accepted');
   if (key.kind === 'missing') throw new AuthError('a mutating request must carry X-Idempotency-Key');
   if (key.kind === 'invalid') throw new AuthError(key.reason);
 }

@@ -4,6 +4,7 @@
 // key whose first request is still running is a 409.
 import { createHash } from 'node:crypto';
 import { headerValues } from '../http/message.js';
+import type { Choices } from './choices/index.js';
 import type { RequestContext, ServerState } from './context.js';
 import { fail, type Reply } from './respond.js';
 
@@ -20,11 +21,12 @@ export function isMutating(method: string): boolean {
 export type IdempotencyKey = { kind: 'ok'; key: string } | { kind: 'missing' } | { kind: 'invalid'; reason: string };
 
 /**
- * The request's key: X-Idempotency-Key (the signed component name) or X-Idempotency-Id (the spelling in the customer
- * update description). Both may be sent only with the same value.
+ * The request's key: X-Idempotency-Key (the signed component name) or, unless `idSpelling` is false
+ * (`idempotencyIdSpelling=refused`, REQ-HDR-14), X-Idempotency-Id (the spelling in the customer update description).
+ * Both may be sent only with the same value.
  */
-export function idempotencyKeyOf(headers: ReadonlyArray<readonly [string, string]>): IdempotencyKey {
-  const values = [...headerValues(headers, 'x-idempotency-key'), ...headerValues(headers, 'x-idempotency-id')].map((v) => v.trim());
+export function idempotencyKeyOf(headers: ReadonlyArray<readonly [string, string]>, idSpelling = true): IdempotencyKey {
+  const values = [...headerValues(headers, 'x-idempotency-key'), ...(idSpelling ? headerValues(headers, 'x-idempotency-id') : [])].map((v) => v.trim());
   if (values.length === 0) return { kind: 'missing' };
   const key = values[0]!;
   if (values.some((v) => v !== key)) return { kind: 'invalid', reason: 'the idempotency headers carry different keys' };
@@ -57,11 +59,14 @@ export class IdempotencyCache {
    * Runs `execute` once per (client, key). Replies of 5xx are not kept: the request did not complete, a retry with the
    * same key must be able to succeed.
    */
-  async run(clientId: string, key: string, fingerprint: string, execute: () => Promise<Reply>): Promise<Reply> {
+  async run(clientId: string, key: string, fingerprint: string, execute: () => Promise<Reply>, repeat: Choices['idempotencyRepeat'] = 'replay'): Promise<Reply> {
+    // `new`: keys are not remembered, every request is carried out (REQ-HDR-19 leaves the repeat open).
+    if (repeat === 'new') return execute();
     const id = `${clientId}\u0000${key}`;
     const now = this.clock();
     const existing = this.entries.get(id);
     if (existing !== undefined && now - existing.storedAtMs < this.ttlMs) {
+      if (repeat === 'refuse') return fail(409, 'Conflict: this idempotency key was already used');
       if (existing.fingerprint !== fingerprint) return fail(422, 'Unprocessable Content: the idempotency key was used for a different request');
       if (existing.reply === undefined) return fail(409, 'Conflict: a request with this idempotency key is still in progress');
       return replayed(existing.reply);
@@ -107,8 +112,8 @@ export function requestFingerprint(ctx: RequestContext): string {
 /** The idempotency step of the pipeline; a no-op for safe methods and requests without a client. */
 export function withIdempotency(ctx: RequestContext, state: ServerState, next: () => Promise<Reply>): Promise<Reply> {
   if (!isMutating(ctx.method) || ctx.client === undefined) return next();
-  const key = idempotencyKeyOf(ctx.headers);
+  const key = idempotencyKeyOf(ctx.headers, state.choices.idempotencyIdSpelling === 'accepted');
   // A missing key was already rejected by authentication unless a fault relaxed that; then there is nothing to replay.
   if (key.kind !== 'ok') return next();
-  return state.idempotency.run(ctx.client.clientId, key.key, requestFingerprint(ctx), next);
+  return state.idempotency.run(ctx.client.clientId, key.key, requestFingerprint(ctx), next, state.choices.idempotencyRepeat);
 }

@@ -5,7 +5,7 @@
 // Lists are kept in that order by the store and a page is cut from them by position, DESC counting from the end: a
 // request costs what its page holds, not what the list holds, so walking a list of n items is linear in n.
 import type { PageMeta } from './respond.js';
-import { badRequest } from './respond.js';
+import { badRequest, notFound, okList, type Reply } from './respond.js';
 import { optionalQuery, parseInteger } from './params.js';
 import type { Choices } from './choices/index.js';
 
@@ -68,4 +68,21 @@ export function paginate<T>(ascending: readonly T[], paging: Paging, choices: Pi
       sort: paging.sort,
     },
   };
+}
+
+/**
+ * A page of a list endpoint as the server's choices show it (the USSD menus use `paginate` alone): what nextPage says
+ * on the last page (`lastNextPage`: the page itself, the page past the end, or back to the first) and what a page
+ * past the end is (`pastEnd`: an empty page, or a 404). Items are shown through `view`.
+ */
+export function listReply<T>(ascending: readonly T[], paging: Paging, choices: Pick<Choices, 'pageMode' | 'lastNextPage' | 'pastEnd'>, view: (item: T) => unknown = (x) => x): Reply {
+  const page = paginate(ascending, paging, choices);
+  if (choices.pastEnd === '404' && paging.page > 0 && page.items.length === 0) throw notFound();
+  const meta = { ...page.meta };
+  if (meta.nextPage === meta.currentPage) {
+    const step = choices.pageMode === 'index' ? 1 : paging.limit;
+    if (choices.lastNextPage === 'past') meta.nextPage = meta.currentPage + step;
+    else if (choices.lastNextPage === 'first') meta.nextPage = 0;
+  }
+  return okList(page.items.map(view), meta);
 }

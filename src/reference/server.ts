@@ -260,7 +260,8 @@ function targetUriOf(req: IncomingMessage, fallbackHost: string): string {
 }
 
 function makeHandler(state: ServerState, router: Router<RouteDef>, options: ReferenceOptions) {
-  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  // The largest body is not shown (REQ-LIM-05): the option, else the `maxBodySize` choice.
+  const maxBody = options.maxBodyBytes ?? (state.choices.maxBodySize === '16KiB' ? 16 * 1024 : DEFAULT_MAX_BODY_BYTES);
   const middleware = options.middleware ?? [];
   let seq = 0;
 

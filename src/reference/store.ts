@@ -381,6 +381,11 @@ export class ReferenceStore {
   // Reads return copies: a caller (a route, a fault) editing a result must not edit the store. The *List reads are the
   // exception, typed read-only: they give whole lists for paging, which copies the page it hands out.
 
+  /** Every customer, in no particular order (GET /customers, where a server serves it). */
+  allCustomers(): Customer[] {
+    return [...this.customers.values()].map((c) => structuredClone(c));
+  }
+
   getCustomer(id: number): Customer | undefined {
     return copy(this.customers.get(id));
   }

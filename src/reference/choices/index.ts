@@ -5,6 +5,7 @@ import { WEBHOOK_CHOICES } from './webhooks.js';
 import { USSD_CHOICES } from './ussd.js';
 import { TRANSPORT_CHOICES } from './transport.js';
 import { TOKENS_CHOICES } from './tokens.js';
+import { RESOURCES_CHOICES } from './resources.js';
 import type { ChoiceDef, ChoiceValue } from './types.js';
 
 export type { ChoiceDef, ChoiceValue } from './types.js';
@@ -15,6 +16,7 @@ export const CHOICE_DEFS = {
   ...USSD_CHOICES,
   ...TRANSPORT_CHOICES,
   ...TOKENS_CHOICES,
+  ...RESOURCES_CHOICES,
 } as const satisfies Record<string, ChoiceDef>;
 
 type Defs = typeof CHOICE_DEFS;

@@ -84,7 +84,7 @@ export async function signedRequestHolds(ctx: RequestContext, state: ServerState
   });
   if (!verdict.ok) return false;
   if (!coversTarget(ctx, verdict.components ?? [])) return false;
-  if (policy.requireIdempotencyKey && isMutating(ctx.method) && idempotencyKeyOf(ctx.headers).kind !== 'ok') return false;
+  if (policy.requireIdempotencyKey && isMutating(ctx.method) && idempotencyKeyOf(ctx.headers, state.choices.idempotencyIdSpelling === 'accepted').kind !== 'ok') return false;
   const digest = headerValue(ctx.headers, 'content-digest');
   return (ctx.body.length === 0 && digest === undefined) || verifyContentDigest(digest, ctx.body).ok;
 }

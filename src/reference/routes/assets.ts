@@ -2,6 +2,7 @@
 import type { RouteDef } from '../context.js';
 import { pathInteger } from '../params.js';
 import { notFound, ok } from '../respond.js';
+import { assetView } from '../views.js';
 
 export const assetRoutes: RouteDef[] = [
   {
@@ -10,7 +11,7 @@ export const assetRoutes: RouteDef[] = [
     handler(ctx, state) {
       const asset = state.store.getAsset(pathInteger(ctx.params, 'assetId'));
       if (asset === undefined) throw notFound();
-      return ok(asset);
+      return ok(assetView(asset, state.choices));
     },
   },
 ];

@@ -1,8 +1,10 @@
 // "Transactions": GET /transactions?customerId= and GET /transactions/{transactionId}.
 import type { RouteDef } from '../context.js';
-import { paginate, parsePaging } from '../paging.js';
+import { listReply, parsePaging } from '../paging.js';
 import { pathInteger, queryInteger } from '../params.js';
-import { notFound, ok, okList } from '../respond.js';
+import { notFound, ok } from '../respond.js';
+import { transactionView } from '../views.js';
+import { unknownCustomerList } from './accounts.js';
 
 export const transactionRoutes: RouteDef[] = [
   {
@@ -11,9 +13,8 @@ export const transactionRoutes: RouteDef[] = [
     handler(ctx, state) {
       const customerId = queryInteger(ctx.query, 'customerId');
       const paging = parsePaging(ctx.query, state.choices);
-      if (!state.store.hasCustomer(customerId)) throw notFound();
-      const page = paginate(state.store.transactionList(customerId), paging, state.choices);
-      return okList(page.items, page.meta);
+      if (!state.store.hasCustomer(customerId)) return unknownCustomerList(paging, state);
+      return listReply(state.store.transactionList(customerId), paging, state.choices, (t) => transactionView(t, state.choices));
     },
   },
   {
@@ -22,7 +23,7 @@ export const transactionRoutes: RouteDef[] = [
     handler(ctx, state) {
       const transaction = state.store.getTransaction(pathInteger(ctx.params, 'transactionId'));
       if (transaction === undefined) throw notFound();
-      return ok(transaction);
+      return ok(transactionView(transaction, state.choices));
     },
   },
 ];
