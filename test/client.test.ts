@@ -47,7 +47,7 @@ describe('SignedClient', () => {
     const [first, second] = server.received;
     expect(headerValue(first!.headers, 'content-type')).toBe('application/json');
     expect(headerValue(first!.headers, 'content-length')).toBe(String(first!.body.length));
-    expect(verifyContentDigest(headerValue(first!.headers, 'content-digest'), first!.body)).toEqual({ ok: true });
+    expect(verifyContentDigest(headerValue(first!.headers, 'content-digest'), first!.body)).toEqual({ ok: true, algorithms: ['sha-512'] });
     expect(headerValue(first!.headers, 'x-idempotency-key')).toMatch(/^[0-9a-f-]{36}$/);
     expect(headerValue(first!.headers, 'x-idempotency-key')).not.toBe(headerValue(second!.headers, 'x-idempotency-key'));
     const verdict = verifySignature({ method: 'PUT', url: `${server.origin}${first!.url}`, headers: first!.headers }, { key: key.publicKey });
