@@ -10,6 +10,7 @@ import { UNSWITCHABLE } from '../src/reference/choices/unswitchable.js';
 import { bundleRow, choiceBundles, choicesFingerprint, choicesProblems, renderChoicesMatrix, runBundle, type ChoicesJson } from '../src/matrix/choices.js';
 import { renderOpenPoints } from '../src/matrix/open-points.js';
 import { suites } from '../suites/index.js';
+import { choiceTable } from '../src/cli/serve.js';
 
 const catalog = loadCatalog();
 const open = catalog.requirements.filter((r) => r.level === 'OPEN');
@@ -47,6 +48,12 @@ describe('the choice registry against the requirement catalog', () => {
         expect(v.recorded.length, `${c.name}=${v.value}: empty record`).toBeGreaterThan(0);
       }
     }
+  });
+
+  it('lists, in serve --list-choices, every choice with its readings and every open point of the catalog', () => {
+    const table = choiceTable();
+    for (const r of open) expect(table, r.id).toContain(r.id);
+    for (const c of choices) for (const v of c.def.values) expect(table, `${c.name}=${v.value}`).toContain(`${c.name}=${v.value}`);
   });
 
   it('names in hiddenBy only choices and readings there are', () => {

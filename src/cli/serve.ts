@@ -9,6 +9,7 @@ import { startLocalTarget } from '../targets/local.js';
 import { FAULTS } from '../reference/faults/catalog.js';
 import { allChoices, type Choices, type VariantName } from '../reference/choices/index.js';
 import { findRequirement } from '../spec/requirements.js';
+import { UNSWITCHABLE } from '../reference/choices/unswitchable.js';
 import { fromPackageRoot } from '../paths.js';
 import type { ResolvedTarget, WebhookTls } from '../config/types.js';
 import { receiverTls } from '../receiver/certificate.js';
@@ -149,7 +150,15 @@ export function choiceTable(): string {
       out.push(`  ${id} ${r ? `${r.level} "${r.quote}"` : '(not in the catalog)'}`);
     }
     if (c.def.basis) out.push(`  open because: ${c.def.basis}`);
-    for (const [i, v] of c.def.values.entries()) out.push(`  ${i === 0 ? '*' : ' '} ${c.name}=${v.value}  ${v.says}`);
+    for (const [i, v] of c.def.values.entries()) {
+      out.push(`  ${i === 0 ? '*' : ' '} ${c.name}=${v.value}  ${v.says}${v.realizes.length > 0 ? `  (reading: ${v.realizes.map((x) => `"${x}"`).join(', ')})` : ''}`);
+    }
+  }
+  const unswitchable = Object.entries(UNSWITCHABLE);
+  out.push('', `${unswitchable.length} open points no switch can show (docs/open-points.md)`);
+  for (const [id, why] of unswitchable) {
+    const r = findRequirement(id);
+    out.push('', `${id} ${r ? `"${r.quote}"` : ''}`, `  readings: ${(r?.readings ?? []).map((x) => `"${x}"`).join(', ')}`, `  no switch: ${why}`);
   }
   return `${out.join('\n')}\n`;
 }
