@@ -281,7 +281,10 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
  * recurs fails the second attempt as it failed the first.
  */
 async function runBody(check: CheckDefinition, ctx: CheckContext, session: Session): Promise<void> {
-  if (!check.uses?.includes('token-revocation')) return check.run(ctx);
+  // A check that waits for far longer than a check may (the token expiry of --long) would hold every renewal of the
+  // run's token for that long: it goes without the turn, and judges only what an early end cannot fake (a token still
+  // accepted after its 60 minutes).
+  if (!check.uses?.includes('token-revocation') || (check.timeoutMs ?? 0) > DEFAULT_CHECK_TIMEOUT_MS) return check.run(ctx);
   return session.hold(async () => {
     const before = await session.token();
     try {
