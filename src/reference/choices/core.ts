@@ -24,6 +24,12 @@ export const CORE_CHOICES = {
     values: [
       { value: 'pem', says: 'the public key as SPKI PEM at data.publicKey', realizes: [], recorded: '^public key \\(its format is not shown\\): SPKI PEM at ' },
       { value: 'jwk', says: 'the public key as a JWK (OKP, Ed25519) at data.key.jwk', realizes: [], recorded: '^public key \\(its format is not shown\\): JWK \\(OKP/Ed25519\\) at ' },
+      // A key's base64 and base64url spellings coincide when it has none of + / - _: the place tells which was sent (in
+      // the envelope's data, or the bare body under webhook-answer=bare).
+      { value: 'raw-base64', says: 'the 32 raw key bytes in base64 at data.key', realizes: [], recorded: '^public key \\(its format is not shown\\): 32 raw bytes in base64(url)? at (data|\\(body\\))\\.key \\(' },
+      { value: 'raw-base64url', says: 'the 32 raw key bytes in base64url at data.ed25519.x', realizes: [], recorded: '^public key \\(its format is not shown\\): 32 raw bytes in base64(url)? at (data|\\(body\\))\\.ed25519\\.x ' },
+      { value: 'raw-hex', says: 'the 32 raw key bytes in hex at data.publicKeyHex', realizes: [], recorded: '^public key \\(its format is not shown\\): 32 raw bytes in hex at ' },
+      { value: 'der-base64', says: 'the DER SPKI in base64 (PEM without its armour) at data.spki', realizes: [], recorded: '^public key \\(its format is not shown\\): DER SPKI in base64 at ' },
     ],
   },
   pageMode: {

@@ -28,10 +28,21 @@ export function webhookKeyFromPem(pem: string): WebhookSigningKey {
   return fromPair(parsePrivateKeyPem(pem));
 }
 
-/** `data` of GET /webhooks/key: SPKI PEM (strict) or a JWK (alt); "not shown", so both are reasonable. */
+/** `data` of GET /webhooks/key in the chosen format ("not shown": each is one a real server uses), at its own place. */
 export function publicKeyView(key: WebhookSigningKey, format: Choices['webhookKeyFormat']): Record<string, unknown> {
-  if (format === 'jwk') {
-    return { key: { jwk: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(key.publicKey).toString('base64url'), kid: key.keyId } } };
+  const raw = Buffer.from(key.publicKey);
+  switch (format) {
+    case 'jwk':
+      return { key: { jwk: { kty: 'OKP', crv: 'Ed25519', x: raw.toString('base64url'), kid: key.keyId } } };
+    case 'raw-base64':
+      return { keyId: key.keyId, key: raw.toString('base64') };
+    case 'raw-base64url':
+      return { ed25519: { kid: key.keyId, x: raw.toString('base64url') } };
+    case 'raw-hex':
+      return { keyId: key.keyId, publicKeyHex: raw.toString('hex') };
+    case 'der-base64':
+      return { keyId: key.keyId, spki: key.publicKeyPem.replace(/-----(BEGIN|END) PUBLIC KEY-----|\s+/g, '') };
+    default:
+      return { keyId: key.keyId, algorithm: 'ed25519', publicKey: key.publicKeyPem };
   }
-  return { keyId: key.keyId, algorithm: 'ed25519', publicKey: key.publicKeyPem };
 }
