@@ -3,7 +3,8 @@ import { loadConfig, selectTarget, BUILTIN_TARGET } from './config/load.js';
 import type { LoadedConfig, ResolvedTarget } from './config/types.js';
 import { runChecks, type FailOn } from './runner/run.js';
 import type { RunResult } from './runner/types.js';
-import { ReporterMux, type Reporter } from './report/reporter.js';
+import { ReporterMux, type Reporter, type ReporterFailure } from './report/reporter.js';
+import { checkOutputPaths } from './report/output-paths.js';
 import type { Choices, VariantName } from './reference/choices/index.js';
 import { ConfigError } from './errors.js';
 import { loadExpectedFailures, type ExpectedFailure } from './runner/expected-failures.js';
@@ -55,12 +56,20 @@ export interface RunOptions {
   rerunFailed?: string;
   /** Run only these check ids (with suites and grep, a check must match all). */
   checkIds?: string[];
+  /** Told when a reporter throws (the others still write; the result is unchanged); by default one line on stderr. */
+  onReporterFailure?: (failure: ReporterFailure) => void;
 }
 
 export async function run(options: RunOptions = {}): Promise<RunResult> {
   const name = options.target ?? BUILTIN_TARGET;
   // Report writers, the evidence packager and the embedded server are loaded only when asked for: a run pays in start-up
   // time and memory for what it uses (the JUnit writer alone is 20 MB).
+  checkOutputPaths([
+    { option: '--junit', path: options.junit },
+    { option: '--json', path: options.json },
+    { option: '--html', path: options.html },
+    { option: '--har', path: options.har },
+  ]);
   const reporters: Reporter[] = [...(options.reporters ?? [])];
   if (options.junit) reporters.push(new (await import('./report/junit.js')).JunitReporter(options.junit));
   if (options.json) reporters.push(new (await import('./report/json.js')).JsonReporter(options.json));
@@ -104,7 +113,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       selection: { suites: options.suites, grep: options.grep, ...(ids ? { ids } : {}) },
       failOn: options.failOn,
       failOnIncomplete: options.failOnIncomplete ?? false,
-      reporter: new ReporterMux(reporters),
+      reporter: new ReporterMux(reporters, options.onReporterFailure ?? reportFailureOnStderr),
       flags: {
         long: options.long ?? false,
         allowMutations: options.allowMutations ?? false,
@@ -122,4 +131,10 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   } finally {
     await stop?.();
   }
+}
+
+/** A reporter that failed, in one line: which, and why (its message, never a stack). */
+function reportFailureOnStderr(failure: ReporterFailure): void {
+  const why = failure.error instanceof Error ? failure.error.message : String(failure.error);
+  process.stderr.write(`conformance: the ${failure.reporter} failed (${failure.hook}): ${why.split('\n')[0]}; the other reports were written\n`);
 }

@@ -141,7 +141,7 @@ describe('HumanReporter', () => {
     const sink = new Sink();
     const reporter: Reporter = new HumanReporter({ out: sink, color: false, progress: false });
     for (const check of [...result.checks].reverse()) reporter.onCheckEnd?.(check);
-    void reporter.onRunEnd(result);
+    void reporter.onRunEnd?.(result);
     const ids = sink.text.split('\n').flatMap((l) => /^ {2}\S (\S+)/.exec(l)?.[1] ?? []);
     expect(ids).toEqual(result.checks.map((c) => c.id));
   });

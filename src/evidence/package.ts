@@ -90,10 +90,14 @@ export async function checkEvidenceDir(dir: string): Promise<void> {
 
 /** Writes the package when the run ends. */
 export class EvidenceReporter implements Reporter {
+  readonly name: string;
+
   constructor(
     private readonly dir: string,
     private readonly signer: EvidenceSigner,
-  ) {}
+  ) {
+    this.name = `evidence package ${dir}`;
+  }
 
   async onRunEnd(result: RunResult): Promise<void> {
     await writeEvidence(this.dir, result, this.signer);

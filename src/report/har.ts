@@ -10,7 +10,11 @@ import type { Reporter } from './reporter.js';
 import { formatSize } from './exchange-text.js';
 
 export class HarReporter implements Reporter {
-  constructor(private readonly filePath: string) {}
+  readonly name: string;
+
+  constructor(private readonly filePath: string) {
+    this.name = `HAR file ${filePath}`;
+  }
 
   async onRunEnd(result: RunResult): Promise<void> {
     await mkdir(dirname(this.filePath), { recursive: true });

@@ -14,7 +14,11 @@ import { jsonReportText } from './json.js';
 import { failOnText, gapText, outOfReachNote, verdictSummary } from './verdict-text.js';
 
 export class HtmlReporter implements Reporter {
-  constructor(private readonly filePath: string) {}
+  readonly name: string;
+
+  constructor(private readonly filePath: string) {
+    this.name = `HTML report ${filePath}`;
+  }
 
   async onRunEnd(result: RunResult): Promise<void> {
     await mkdir(dirname(this.filePath), { recursive: true });

@@ -31,6 +31,7 @@ const CLEAR_LINE = '\r\u001b[2K';
 const INDENT = '    ';
 
 export class HumanReporter implements Reporter {
+  readonly name = 'terminal report';
   private readonly c: ChalkInstance;
   private total: number | undefined;
   private started = 0;

@@ -23,7 +23,11 @@ export interface JsonReport {
 }
 
 export class JsonReporter implements Reporter {
-  constructor(private readonly filePath: string) {}
+  readonly name: string;
+
+  constructor(private readonly filePath: string) {
+    this.name = `JSON report ${filePath}`;
+  }
 
   async onRunEnd(result: RunResult): Promise<void> {
     await mkdir(dirname(this.filePath), { recursive: true });

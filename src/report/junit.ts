@@ -15,7 +15,11 @@ import { failOnText, outOfReachNote, unexercisedLine, verdictSummary } from './v
 const builder = ((builderModule as unknown as { default?: Builder }).default ?? builderModule) as unknown as Builder;
 
 export class JunitReporter implements Reporter {
-  constructor(private readonly filePath: string) {}
+  readonly name: string;
+
+  constructor(private readonly filePath: string) {
+    this.name = `JUnit report ${filePath}`;
+  }
 
   async onRunEnd(result: RunResult): Promise<void> {
     await mkdir(dirname(this.filePath), { recursive: true });

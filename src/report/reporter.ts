@@ -2,30 +2,71 @@ import type { CheckInfo, CheckResult, RunResult } from '../runner/types.js';
 
 /** A report writer. The runner calls these in order; reporters see results only, never the suites or the client. */
 export interface Reporter {
+  /** How a failure of this reporter is named to the user, e.g. `JSON report r.json`. */
+  readonly name?: string;
   onRunStart?(info: { target: string; baseUrl: string; checks: CheckInfo[] }): void;
   onCheckStart?(check: CheckInfo): void;
   onCheckEnd?(result: CheckResult): void;
   /** Called once with the whole run; file reporters write here. */
-  onRunEnd(result: RunResult): Promise<void> | void;
+  onRunEnd?(result: RunResult): Promise<void> | void;
 }
 
-/** Fans every event out to several reporters, the way vitest and Playwright multiplex theirs. */
+/** A reporter that threw: which, in which hook, and why. */
+export interface ReporterFailure {
+  reporter: string;
+  hook: 'onRunStart' | 'onCheckStart' | 'onCheckEnd' | 'onRunEnd';
+  error: unknown;
+}
+
+/**
+ * Fans every event out to several reporters, the way vitest and Playwright multiplex theirs, each isolated: one that
+ * throws is named through `onFailure` (once per hook) and skipped for the rest of that hook's calls, and every other
+ * reporter still hears every event and writes its report. A reporter's failure never changes the run's result.
+ */
 export class ReporterMux implements Reporter {
-  constructor(private readonly reporters: Reporter[]) {}
+  private readonly failed = new Set<string>();
+
+  constructor(
+    private readonly reporters: Reporter[],
+    private readonly onFailure: (failure: ReporterFailure) => void = () => {},
+  ) {}
 
   onRunStart(info: { target: string; baseUrl: string; checks: CheckInfo[] }): void {
-    for (const r of this.reporters) r.onRunStart?.(info);
+    for (const [i, r] of this.reporters.entries()) this.guard(i, r, 'onRunStart', () => r.onRunStart?.(info));
   }
 
   onCheckStart(check: CheckInfo): void {
-    for (const r of this.reporters) r.onCheckStart?.(check);
+    for (const [i, r] of this.reporters.entries()) this.guard(i, r, 'onCheckStart', () => r.onCheckStart?.(check));
   }
 
   onCheckEnd(result: CheckResult): void {
-    for (const r of this.reporters) r.onCheckEnd?.(result);
+    for (const [i, r] of this.reporters.entries()) this.guard(i, r, 'onCheckEnd', () => r.onCheckEnd?.(result));
   }
 
+  /** Every reporter writes, each on its own: one that fails leaves the others' files written. */
   async onRunEnd(result: RunResult): Promise<void> {
-    for (const r of this.reporters) await r.onRunEnd(result);
+    await Promise.all(
+      this.reporters.map(async (r, i) => {
+        try {
+          await r.onRunEnd?.(result);
+        } catch (error) {
+          this.report(i, r, 'onRunEnd', error);
+        }
+      }),
+    );
+  }
+
+  private guard(index: number, reporter: Reporter, hook: ReporterFailure['hook'], call: () => void): void {
+    if (this.failed.has(`${index}:${hook}`)) return;
+    try {
+      call();
+    } catch (error) {
+      this.report(index, reporter, hook, error);
+    }
+  }
+
+  private report(index: number, reporter: Reporter, hook: ReporterFailure['hook'], error: unknown): void {
+    this.failed.add(`${index}:${hook}`);
+    this.onFailure({ reporter: reporter.name ?? `reporter ${index + 1}`, hook, error });
   }
 }

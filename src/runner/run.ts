@@ -150,7 +150,7 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
       // So is a run the server throttled past what it may wait (one finding: the run's note, the checks left errored).
       exitCode: results.some((r) => r.failsRun) || budget.spent || client.transport.exhausted !== undefined || (failOnIncomplete && verdict.status === 'INCOMPLETE') ? 1 : 0,
     };
-    await options.reporter?.onRunEnd(runResult);
+    await options.reporter?.onRunEnd?.(runResult);
     return runResult;
   } finally {
     await receiver?.stop();
