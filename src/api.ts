@@ -8,7 +8,7 @@ import { checkOutputPaths } from './report/output-paths.js';
 import type { Choices, VariantName } from './reference/choices/index.js';
 import { ConfigError } from './errors.js';
 import { loadExpectedFailures, type ExpectedFailure } from './runner/expected-failures.js';
-import { failedIdsFromReport } from './runner/rerun.js';
+import { NothingToRerun, rerunSelection } from './runner/rerun.js';
 import { suites } from '../suites/index.js';
 
 export interface RunOptions {
@@ -56,6 +56,8 @@ export interface RunOptions {
   rerunFailed?: string;
   /** Run only these check ids (with suites and grep, a check must match all). */
   checkIds?: string[];
+  /** Told of what the user should know but that does not stop the run (checks of a rerun report that no longer exist). */
+  onWarning?: (line: string) => void;
   /** Told when a reporter throws (the others still write; the result is unchanged); by default one line on stderr. */
   onReporterFailure?: (failure: ReporterFailure) => void;
 }
@@ -83,9 +85,10 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   const expectedFailures = typeof options.expectedFailures === 'string' ? await loadExpectedFailures(options.expectedFailures, knownIds, options.cwd) : options.expectedFailures;
   let ids = options.checkIds;
   if (options.rerunFailed !== undefined) {
-    const failed = (await failedIdsFromReport(options.rerunFailed, options.cwd)).filter((id) => knownIds.includes(id) && (!ids || ids.includes(id)));
-    if (failed.length === 0) throw new ConfigError(`--rerun-failed: ${options.rerunFailed} lists no failed, warned or errored check that this version has: nothing to rerun`);
-    ids = failed;
+    const selection = await rerunSelection(options.rerunFailed, knownIds, { ...(options.cwd ? { cwd: options.cwd } : {}), ...(ids ? { within: ids } : {}) });
+    if (selection.gone.length > 0) (options.onWarning ?? warnOnStderr)(`--rerun-failed: ${selection.gone.length} check(s) of the report no longer exist in this version and are left out: ${selection.gone.join(', ')}`);
+    if (selection.ids.length === 0) throw new NothingToRerun(options.rerunFailed);
+    ids = selection.ids;
   }
 
   let target: ResolvedTarget;
@@ -137,4 +140,8 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
 function reportFailureOnStderr(failure: ReporterFailure): void {
   const why = failure.error instanceof Error ? failure.error.message : String(failure.error);
   process.stderr.write(`conformance: the ${failure.reporter} failed (${failure.hook}): ${why.split('\n')[0]}; the other reports were written\n`);
+}
+
+function warnOnStderr(line: string): void {
+  process.stderr.write(`conformance: ${line}\n`);
 }

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './helpers/cli.js';
 import { toJsonReport } from '../src/report/json.js';
-import { failedIdsFromReport } from '../src/runner/rerun.js';
+import { failedIdsFromReport, NothingToRerun } from '../src/runner/rerun.js';
+import { run } from '../src/api.js';
 import { sampleRunResult } from './helpers/run-result.js';
 import { UserError } from '../src/errors.js';
 
@@ -33,6 +34,23 @@ describe('--rerun-failed', () => {
     const bad = await runCli(['run', '--rerun-failed', join(dir, 'other.json')], { cwd: dir });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/is not a conformance JSON report/);
+  });
+
+  it('says the same in the CLI and the API when nothing is left to rerun: exit 0 and one line; checks gone are named', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'conformance-rerun-'));
+    const report = toJsonReport(sampleRunResult());
+    report.checks = [
+      { ...report.checks[0]!, id: 'auth.token.issued', suite: 'auth', outcome: 'pass', failsRun: false },
+      { ...report.checks[0]!, id: 'auth.no-such-check', suite: 'auth', outcome: 'fail', failsRun: true },
+    ];
+    writeFileSync(join(dir, 'earlier.json'), JSON.stringify(report));
+    const res = await runCli(['run', '--rerun-failed', 'earlier.json'], { cwd: dir });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe('conformance: earlier.json has no failed, warned or errored check to rerun\n');
+    expect(res.stderr).toBe('conformance: --rerun-failed: 1 check(s) of the report no longer exist in this version and are left out: auth.no-such-check\n');
+    const warnings: string[] = [];
+    await expect(run({ rerunFailed: join(dir, 'earlier.json'), onWarning: (w) => warnings.push(w) })).rejects.toThrow(NothingToRerun);
+    expect(warnings).toEqual(['--rerun-failed: 1 check(s) of the report no longer exist in this version and are left out: auth.no-such-check']);
   });
 
   it('reads fail, warn and error outcomes from a report, and rejects what is not one', async () => {

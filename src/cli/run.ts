@@ -1,7 +1,6 @@
 import { run } from '../api.js';
 import { humanReporterForStdout } from '../report/human.js';
-import { failedIdsFromReport } from '../runner/rerun.js';
-import { suites } from '../../suites/index.js';
+import { NothingToRerun } from '../runner/rerun.js';
 import type { FailOnPolicy } from './main.js';
 import type { Choices, VariantName } from '../reference/choices/index.js';
 
@@ -35,42 +34,39 @@ export interface RunCommandOptions {
 
 /** `conformance run`: returns the exit code (0 pass, 1 a check that fails the run failed, or an INCOMPLETE verdict under --fail-on incomplete). */
 export async function runCommand(opts: RunCommandOptions): Promise<number> {
-  let checkIds: string[] | undefined;
-  if (opts.rerunFailed !== undefined) {
-    // Read here rather than left to run(): an earlier run that failed nothing is a success to report, not an error.
-    const failed = await failedIdsFromReport(opts.rerunFailed);
-    const known = new Set(suites.flatMap((s) => s.checks.map((c) => c.id)));
-    const gone = failed.filter((id) => !known.has(id));
-    if (gone.length > 0) process.stderr.write(`conformance: --rerun-failed: ${gone.length} check(s) of the report no longer exist in this version and are left out: ${gone.join(', ')}\n`);
-    checkIds = failed.filter((id) => known.has(id));
-    if (checkIds.length === 0) {
-      process.stdout.write(`conformance: ${opts.rerunFailed} has no failed, warned or errored check to rerun\n`);
+  let result;
+  try {
+    result = await run({
+      target: opts.target,
+      config: opts.config,
+      suites: opts.suite?.split(','),
+      grep: opts.grep,
+      junit: opts.junit,
+      json: opts.json,
+      html: opts.html,
+      har: opts.har,
+      evidence: opts.evidence,
+      ...opts.failOn,
+      long: opts.long,
+      allowMutations: opts.allowMutations,
+      ussdMaxViews: opts.ussdMaxViews,
+      ussdMaxDepth: opts.ussdMaxDepth,
+      requestTimeoutMs: opts.timeout,
+      maxBodyBytes: opts.maxBody,
+      budgetMs: opts.budget,
+      ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}),
+      ...(opts.expectedFailures !== undefined ? { expectedFailures: opts.expectedFailures } : {}),
+      ...(opts.rerunFailed !== undefined ? { rerunFailed: opts.rerunFailed } : {}),
+      reporters: [humanReporterForStdout()],
+      local: { ...(opts.variant ? { variant: opts.variant } : {}), ...(opts.choice && Object.keys(opts.choice).length > 0 ? { choices: opts.choice } : {}), ...(opts.fault ? { faults: opts.fault.split(',').map((f) => f.trim()).filter(Boolean) } : {}) },
+    });
+  } catch (e) {
+    // An earlier run that failed nothing leaves nothing to rerun: a success to report, not an error.
+    if (e instanceof NothingToRerun) {
+      process.stdout.write(`conformance: ${e.message}\n`);
       return 0;
     }
+    throw e;
   }
-  const result = await run({
-    target: opts.target,
-    config: opts.config,
-    suites: opts.suite?.split(','),
-    grep: opts.grep,
-    junit: opts.junit,
-    json: opts.json,
-    html: opts.html,
-    har: opts.har,
-    evidence: opts.evidence,
-    ...opts.failOn,
-    long: opts.long,
-    allowMutations: opts.allowMutations,
-    ussdMaxViews: opts.ussdMaxViews,
-    ussdMaxDepth: opts.ussdMaxDepth,
-    requestTimeoutMs: opts.timeout,
-    maxBodyBytes: opts.maxBody,
-    budgetMs: opts.budget,
-    ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}),
-    ...(opts.expectedFailures !== undefined ? { expectedFailures: opts.expectedFailures } : {}),
-    ...(checkIds ? { checkIds } : {}),
-    reporters: [humanReporterForStdout()],
-    local: { ...(opts.variant ? { variant: opts.variant } : {}), ...(opts.choice && Object.keys(opts.choice).length > 0 ? { choices: opts.choice } : {}), ...(opts.fault ? { faults: opts.fault.split(',').map((f) => f.trim()).filter(Boolean) } : {}) },
-  });
   return result.exitCode;
 }

@@ -22,3 +22,22 @@ export async function failedIdsFromReport(file: string, cwd: string = process.cw
   }
   return (checks as Array<{ id: string; outcome: string }>).filter((c) => RERUN_OUTCOMES.has(c.outcome)).map((c) => c.id);
 }
+
+/** An earlier report with nothing to run again: a success to report, not an error (the CLI exits 0 and says so). */
+export class NothingToRerun extends Error {
+  constructor(readonly report: string) {
+    super(`${report} has no failed, warned or errored check to rerun`);
+    this.name = 'NothingToRerun';
+  }
+}
+
+/**
+ * The checks to run again from REPORT: those it lists as failed, warned or errored that this version still has (and
+ * that `within` keeps, when given), with those it no longer has.
+ */
+export async function rerunSelection(report: string, knownIds: readonly string[], options: { cwd?: string; within?: readonly string[] } = {}): Promise<{ ids: string[]; gone: string[] }> {
+  const failed = await failedIdsFromReport(report, options.cwd);
+  const gone = failed.filter((id) => !knownIds.includes(id));
+  const ids = failed.filter((id) => knownIds.includes(id) && (!options.within || options.within.includes(id)));
+  return { ids, gone };
+}
