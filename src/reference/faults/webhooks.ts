@@ -1,7 +1,7 @@
-// Faults of webhook configuration and delivery. Delivery faults are flags: the webhook code (src/reference/webhooks/,
-// routes/webhooks.ts) deviates where it checks `state.faults.has(flag)` (flags.ts), because a delivery is not a reply a middleware
-// could rewrite. Faults of the answers to /webhooks (status-lowercase, body-not-validated) are middleware around the
-// route, as for the other suites.
+// Faults of webhook configuration and delivery. Delivery faults are flags (named in flags.ts): the webhook code
+// (src/reference/webhooks/, routes/webhooks.ts) deviates where it checks `state.faults.has(flag)`, because a delivery
+// is not a reply a middleware could rewrite. Faults of the answers to /webhooks (status-lowercase, body-not-validated)
+// are middleware around the route, as for the other suites.
 import type { FaultDefinition } from './types.js';
 import { WEBHOOK_FAULT } from './flags.js';
 import type { Middleware } from '../context.js';
