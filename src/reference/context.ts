@@ -1,7 +1,7 @@
 // The types every part of the reference server shares: what a handler sees of a request, the server's state, and how
 // routes and middleware are declared. Kept apart from server.ts so routes do not import the server.
 import type { HttpMessage } from '../http/message.js';
-import type { AuthPolicy } from './auth.js';
+import type { AuthPolicy } from './auth-policy.js';
 import type { ClientRegistry, RegisteredClient } from './clients.js';
 import type { EventBus } from './events.js';
 import type { FaultFlags } from './faults/flags.js';

@@ -3,7 +3,8 @@
 // Everything a request can do wrong becomes a 4xx with the spec's error body; only a defect of the server is a 500.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { authenticateBearer, authenticateClientCredentials, AuthError, DEFAULT_AUTH_POLICY, type AuthPolicy } from './auth.js';
+import { authenticateBearer, authenticateClientCredentials, AuthError } from './auth.js';
+import { DEFAULT_AUTH_POLICY, type AuthPolicy } from './auth-policy.js';
 import { ClientRegistry, type ClientRegistration } from './clients.js';
 import type { Middleware, RequestContext, RouteDef, ServerState } from './context.js';
 import { EventBus } from './events.js';

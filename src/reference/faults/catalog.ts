@@ -1,6 +1,6 @@
 // The fault catalog: `conformance serve --fault NAME` and the detection matrix switch these on one at a time. Each
 // must be caught by at least one check of its suite, and each check must be caught failing by at least one fault.
-import type { AuthPolicy } from '../auth.js';
+import type { AuthPolicy } from '../auth-policy.js';
 import type { Middleware } from '../context.js';
 import type { FaultDefinition } from './types.js';
 import type { FaultFlag, FaultFlags } from './flags.js';

@@ -7,7 +7,8 @@ import { parseDictionary, serializeDictionary, isInnerList, type Dictionary } fr
 import { verifySignatureAsync, PROFILE_COMPONENTS } from '../../http/signature.js';
 import { verifyContentDigest } from '../../http/digest.js';
 import { headerValue, setHeader } from '../../http/message.js';
-import { authenticateBearer, authenticateClientCredentials, AuthError, requiredComponents, type AuthPolicy } from '../auth.js';
+import { authenticateBearer, authenticateClientCredentials, AuthError, requiredComponents } from '../auth.js';
+import type { AuthPolicy } from '../auth-policy.js';
 import type { ClientRegistry, RegisteredClient } from '../clients.js';
 import { asHttpMessage, nowSeconds, type Middleware, type RequestContext, type RouteDef, type ServerState } from '../context.js';
 import { idempotencyKeyOf, isMutating, withIdempotency } from '../idempotency.js';

@@ -1,4 +1,4 @@
-import type { AuthPolicy } from '../auth.js';
+import type { AuthPolicy } from '../auth-policy.js';
 import type { Middleware } from '../context.js';
 import type { FaultFlag } from './flags.js';
 
