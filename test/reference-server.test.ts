@@ -6,6 +6,8 @@ import { contentDigest } from '../src/http/digest.js';
 import { startReferenceServer, type ReferenceServer } from '../src/reference/server.js';
 import { defaultFixtures, loadSeed } from '../src/reference/store.js';
 import type { DomainEvent } from '../src/reference/events.js';
+import { FAULTS } from '../src/reference/faults/catalog.js';
+import { USSD_FAULT, WEBHOOK_FAULT } from '../src/reference/faults/flags.js';
 
 // ---- a minimal signing client (the project's own client lives elsewhere; these tests must not depend on it) ------
 
@@ -626,6 +628,11 @@ describe('extension points', () => {
       server = original;
       await extra.close();
     }
+  });
+
+  it('has one flag fault for each fault flag the server code reads, and no other', () => {
+    const flags = [...Object.values(USSD_FAULT), ...Object.values(WEBHOOK_FAULT)];
+    expect(FAULTS.filter((f) => f.flag).map((f) => f.name).sort()).toEqual([...flags].sort());
   });
 
   it('rejects two idempotency headers with different keys', async () => {

@@ -10,39 +10,6 @@ import { HttpError } from './respond.js';
 import { idempotencyKeyOf, isMutating } from './idempotency.js';
 import type { IssuedToken } from './tokens.js';
 
-/**
- * The knobs of authentication. Defaults are the strict reading of the spec; the fault catalog relaxes one at a time
- * to show that a check notices.
- */
-export interface AuthPolicy {
-  /** Tolerated clock difference for `created` (future) and `expires` (past). */
-  skewSeconds: number;
-  /** Longest accepted expires - created, and oldest accepted created. */
-  maxSignatureWindowSeconds: number;
-  verifySignatures: boolean;
-  /** Every profile header the request carries must be covered, plus @method and the target. */
-  requireFullCoverage: boolean;
-  requireCreatedExpires: boolean;
-  verifyContentDigest: boolean;
-  requireIdempotencyKey: boolean;
-  enforceTokenExpiry: boolean;
-  requireMatchingClientId: boolean;
-}
-
-export const DEFAULT_AUTH_POLICY: Readonly<AuthPolicy> = Object.freeze({
-  skewSeconds: 30,
-  // The window the signing client uses by default (DEFAULT_SIGNATURE_TTL_SECONDS): long enough for a slow network,
-  // short against replay.
-  maxSignatureWindowSeconds: 300,
-  verifySignatures: true,
-  requireFullCoverage: true,
-  requireCreatedExpires: true,
-  verifyContentDigest: true,
-  requireIdempotencyKey: true,
-  enforceTokenExpiry: true,
-  requireMatchingClientId: true,
-});
-
 const REALM = 'investment-api';
 
 /** A 401 whose reason is logged and put in WWW-Authenticate (RFC 6750 §3), never in the body. */

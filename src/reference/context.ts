@@ -1,9 +1,10 @@
 // The types every part of the reference server shares: what a handler sees of a request, the server's state, and how
 // routes and middleware are declared. Kept apart from server.ts so routes do not import the server.
 import type { HttpMessage } from '../http/message.js';
-import type { AuthPolicy } from './auth.js';
+import type { AuthPolicy } from './auth-policy.js';
 import type { ClientRegistry, RegisteredClient } from './clients.js';
 import type { EventBus } from './events.js';
+import type { FaultFlags } from './faults/flags.js';
 import type { IdempotencyCache } from './idempotency.js';
 import type { Reply } from './respond.js';
 import type { Choices } from './choices/index.js';
@@ -50,7 +51,7 @@ export interface ServerState {
   /** How the open choices of the spec are made (see choices/). */
   readonly choices: Choices;
   /** Active faults that routes implement themselves (see faults/catalog.ts); empty on a clean server. */
-  readonly faults: ReadonlySet<string>;
+  readonly faults: FaultFlags;
   /** Webhook configurations per client, their signing keys, and delivery of events to them. */
   readonly webhooks: WebhookService;
 }

@@ -5,7 +5,6 @@
 import { createHash } from 'node:crypto';
 import { headerValues } from '../http/message.js';
 import type { Choices } from './choices/index.js';
-import type { RequestContext, ServerState } from './context.js';
 import { fail, type Reply } from './respond.js';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -102,18 +101,9 @@ function replayed(reply: Reply): Reply {
 }
 
 /** What makes two requests "the same request": method, target path and query, and body bytes. */
-export function requestFingerprint(ctx: RequestContext): string {
+export function requestFingerprint(ctx: { method: string; url: URL; body: Buffer }): string {
   return createHash('sha256')
     .update(`${ctx.method.toUpperCase()} ${ctx.url.pathname}${ctx.url.search}\n`)
     .update(ctx.body)
     .digest('base64url');
-}
-
-/** The idempotency step of the pipeline; a no-op for safe methods and requests without a client. */
-export function withIdempotency(ctx: RequestContext, state: ServerState, next: () => Promise<Reply>): Promise<Reply> {
-  if (!isMutating(ctx.method) || ctx.client === undefined) return next();
-  const key = idempotencyKeyOf(ctx.headers, state.choices.idempotencyIdSpelling === 'accepted');
-  // A missing key was already rejected by authentication unless a fault relaxed that; then there is nothing to replay.
-  if (key.kind !== 'ok') return next();
-  return state.idempotency.run(ctx.client.clientId, key.key, requestFingerprint(ctx), next, state.choices.idempotencyRepeat);
 }

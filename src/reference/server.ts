@@ -3,11 +3,13 @@
 // Everything a request can do wrong becomes a 4xx with the spec's error body; only a defect of the server is a 500.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { authenticateBearer, authenticateClientCredentials, AuthError, DEFAULT_AUTH_POLICY, type AuthPolicy } from './auth.js';
+import { AuthError } from './auth.js';
+import { DEFAULT_AUTH_POLICY, type AuthPolicy } from './auth-policy.js';
 import { ClientRegistry, type ClientRegistration } from './clients.js';
 import type { Middleware, RequestContext, RouteDef, ServerState } from './context.js';
 import { EventBus } from './events.js';
-import { IdempotencyCache, withIdempotency } from './idempotency.js';
+import { IdempotencyCache } from './idempotency.js';
+import { authenticate, serveAuthenticated } from './pipeline.js';
 import { fail, HttpError, send, type Reply } from './respond.js';
 import { Router } from './router.js';
 import { ALL_ROUTES } from './routes/index.js';
@@ -333,30 +335,8 @@ async function dispatch(ctx: RequestContext, state: ServerState, router: Router<
       ctx.rejection = e instanceof AuthError ? e.reason : e.message;
       return e.toReply();
     }
-    return withIdempotency(ctx, state, async () => {
-      try {
-        return await route.handler(ctx, state);
-      } catch (e) {
-        // Validation errors become replies here, inside the idempotency step, so a replay returns the same 4xx.
-        if (e instanceof HttpError) {
-          ctx.rejection = e.message;
-          return e.toReply();
-        }
-        throw e;
-      }
-    });
+    return serveAuthenticated(ctx, state, route);
   };
   const chain = middleware.reduceRight<() => Promise<Reply>>((next, mw) => () => mw(ctx, state, route, next), core);
   return chain();
-}
-
-async function authenticate(route: RouteDef, ctx: RequestContext, state: ServerState): Promise<void> {
-  switch (route.auth ?? 'bearer') {
-    case 'bearer':
-      return authenticateBearer(ctx, state);
-    case 'client-credentials':
-      return authenticateClientCredentials(ctx, state);
-    case 'none':
-      return;
-  }
 }

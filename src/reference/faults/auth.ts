@@ -2,10 +2,11 @@
 import { headerValue } from '../../http/message.js';
 import { authenticateBearer, FORM_CONTENT_TYPE, mediaType } from '../auth.js';
 import type { RequestContext } from '../context.js';
+import { serveAuthenticated } from '../pipeline.js';
 import { fail, HttpError, ok } from '../respond.js';
 import type { FaultDefinition } from './types.js';
 import { isRoute, mapData, rewriteSuccess, without } from './reply-rewrites.js';
-import { acceptWhen, authenticates, bearerOf, hasSignatureHeaders, isBearerRoute, phantomClient, registryWith, relaxPolicy, serve, signedRequestHolds } from './signing.js';
+import { acceptWhen, authenticates, bearerOf, hasSignatureHeaders, isBearerRoute, phantomClient, registryWith, relaxPolicy, signedRequestHolds } from './signing.js';
 import type { RegisteredClient } from '../clients.js';
 import type { IssuedToken, TokenStore } from '../tokens.js';
 
@@ -101,7 +102,7 @@ export const authFaults: FaultDefinition[] = [
     description: 'tokenId is the client id: every token of a client carries the same tokenId (in the record and in its events)',
     async middleware(ctx, state, route, next) {
       if (!isTokenRoute(route.path) || !(await authenticates(route, ctx, state))) return next();
-      return serve(ctx, { ...state, tokens: tokensWithIdOf(state.tokens, (client) => client.clientId) }, route);
+      return serveAuthenticated(ctx, { ...state, tokens: tokensWithIdOf(state.tokens, (client) => client.clientId) }, route);
     },
   },
 
@@ -128,7 +129,7 @@ export const authFaults: FaultDefinition[] = [
       const client = state.clients.get(form.get('clientId') ?? '');
       if (!client || !(await signedRequestHolds(ctx, state, client))) return reply;
       ctx.client = client;
-      return serve(ctx, state, route);
+      return serveAuthenticated(ctx, state, route);
     },
   },
   {
@@ -141,7 +142,7 @@ export const authFaults: FaultDefinition[] = [
       const clientId = formOf(ctx)?.get('clientId');
       if (reply.status !== 401 || !isTokenRoute(route.path) || !clientId || state.clients.get(clientId) !== undefined) return reply;
       ctx.client = phantomClient(clientId);
-      return serve(ctx, state, route);
+      return serveAuthenticated(ctx, state, route);
     },
   },
   {
@@ -162,7 +163,7 @@ export const authFaults: FaultDefinition[] = [
       if (!client || typeof body.clientSecret !== 'string' || !state.clients.secretMatches(client, body.clientSecret)) return reply;
       if (!(await signedRequestHolds(ctx, state, client))) return reply;
       ctx.client = client;
-      return serve(ctx, state, route);
+      return serveAuthenticated(ctx, state, route);
     },
   },
   {
@@ -210,7 +211,7 @@ export const authFaults: FaultDefinition[] = [
       const client = state.clients.get(headerValue(ctx.headers, 'x-client-id')?.trim() ?? '');
       if (!client || !(await signedRequestHolds(ctx, state, client))) return reply;
       ctx.client = client;
-      return serve(ctx, state, route);
+      return serveAuthenticated(ctx, state, route);
     },
   },
   {
@@ -227,7 +228,7 @@ export const authFaults: FaultDefinition[] = [
       if (!token || !client || !(await signedRequestHolds(ctx, state, client))) return reply;
       ctx.client = client;
       ctx.token = token;
-      return serve(ctx, state, route);
+      return serveAuthenticated(ctx, state, route);
     },
   },
   {

@@ -7,10 +7,12 @@ import { parseDictionary, serializeDictionary, isInnerList, type Dictionary } fr
 import { verifySignatureAsync, PROFILE_COMPONENTS } from '../../http/signature.js';
 import { verifyContentDigest } from '../../http/digest.js';
 import { headerValue, setHeader } from '../../http/message.js';
-import { authenticateBearer, authenticateClientCredentials, AuthError, requiredComponents, type AuthPolicy } from '../auth.js';
+import { AuthError, requiredComponents } from '../auth.js';
+import type { AuthPolicy } from '../auth-policy.js';
 import type { ClientRegistry, RegisteredClient } from '../clients.js';
 import { asHttpMessage, nowSeconds, type Middleware, type RequestContext, type RouteDef, type ServerState } from '../context.js';
-import { idempotencyKeyOf, isMutating, withIdempotency } from '../idempotency.js';
+import { idempotencyKeyOf, isMutating } from '../idempotency.js';
+import { authenticate, serveAuthenticated } from '../pipeline.js';
 import type { IssuedToken } from '../tokens.js';
 import { fail, HttpError, type Reply } from '../respond.js';
 import type { FaultDefinition } from './types.js';
@@ -26,9 +28,7 @@ export function isBearerRoute(route: RouteDef): boolean {
 /** Authenticates the way the route does, under `state`; false on a rejection. */
 export async function authenticates(route: RouteDef, ctx: RequestContext, state: ServerState): Promise<boolean> {
   try {
-    const mode = route.auth ?? 'bearer';
-    if (mode === 'bearer') await authenticateBearer(ctx, state);
-    else if (mode === 'client-credentials') await authenticateClientCredentials(ctx, state);
+    await authenticate(route, ctx, state);
     return true;
   } catch (e) {
     if (e instanceof HttpError) return false;
@@ -36,24 +36,12 @@ export async function authenticates(route: RouteDef, ctx: RequestContext, state:
   }
 }
 
-/** What the pipeline does after authentication: the idempotency step, then the handler (validation errors as replies). */
-export function serve(ctx: RequestContext, state: ServerState, route: RouteDef): Promise<Reply> {
-  return withIdempotency(ctx, state, async () => {
-    try {
-      return await route.handler(ctx, state);
-    } catch (e) {
-      if (e instanceof HttpError) return e.toReply();
-      throw e;
-    }
-  });
-}
-
 /** A server that skips one step: a request rejected with 401 where `applies` holds is authenticated again under `relax`, and served if that passes. */
 export function acceptWhen(applies: (ctx: RequestContext, route: RouteDef, state: ServerState) => boolean, relax: Relax): Middleware {
   return async (ctx, state, route, next) => {
     const reply = await next();
     if (reply.status !== 401 || !applies(ctx, route, state)) return reply;
-    return (await authenticates(route, ctx, relax(ctx, state))) ? serve(ctx, state, route) : reply;
+    return (await authenticates(route, ctx, relax(ctx, state))) ? serveAuthenticated(ctx, state, route) : reply;
   };
 }
 
@@ -277,7 +265,7 @@ export const signingFaults: FaultDefinition[] = [
       if (hit && hit.until >= nowSeconds(state)) {
         ctx.client = hit.client;
         if (hit.token) ctx.token = hit.token;
-        return serve(ctx, state, route);
+        return serveAuthenticated(ctx, state, route);
       }
       const reply = await next();
       if (ctx.client !== undefined && reply.status !== 401) {

@@ -1,38 +1,14 @@
-// Faults of webhook configuration and delivery. Delivery faults are flags: the webhook code (src/reference/webhooks/,
-// routes/webhooks.ts) deviates where it checks `state.faults.has(name)`, because a delivery is not a reply a middleware
-// could rewrite. Faults of the answers to /webhooks (status-lowercase, body-not-validated) are middleware around the
-// route, as for the other suites.
+// Faults of webhook configuration and delivery. Delivery faults are flags (named in flags.ts): the webhook code
+// (src/reference/webhooks/, routes/webhooks.ts) deviates where it checks `state.faults.has(flag)`, because a delivery
+// is not a reply a middleware could rewrite. Faults of the answers to /webhooks (status-lowercase, body-not-validated)
+// are middleware around the route, as for the other suites.
 import type { FaultDefinition } from './types.js';
+import { WEBHOOK_FAULT } from './flags.js';
 import type { Middleware } from '../context.js';
 import { nowSeconds } from '../context.js';
 import { ok } from '../respond.js';
 import { mapData, rewriteSuccess } from './reply-rewrites.js';
 
-export const WEBHOOK_FAULT = {
-  wrongSigningKey: 'webhooks.wrong-signing-key',
-  digestMismatch: 'webhooks.digest-mismatch',
-  unsignedDelivery: 'webhooks.unsigned-delivery',
-  unsubscribedDelivered: 'webhooks.unsubscribed-delivered',
-  noAuthCreatedEvent: 'webhooks.no-auth-created-event',
-  subscriptionsAppended: 'webhooks.subscriptions-appended',
-  httpUrlAccepted: 'webhooks.http-url-accepted',
-  createdNotAutoSubscribed: 'webhooks.created-not-auto-subscribed',
-  digestNotCovered: 'webhooks.digest-not-covered',
-  expiredSignature: 'webhooks.expired-signature',
-  statusLowercase: 'webhooks.status-lowercase',
-  bodyNotValidated: 'webhooks.body-not-validated',
-  unsubscribedDeliveredLate: 'webhooks.unsubscribed-delivered-late',
-  exactNamesIgnored: 'webhooks.exact-names-ignored',
-  exactNameAsDomain: 'webhooks.exact-name-as-domain',
-  domainNamesIgnored: 'webhooks.domain-names-ignored',
-  urlNotStored: 'webhooks.url-not-stored',
-  accountRefused: 'webhooks.account-subscription-refused',
-  formEncodedDelivery: 'webhooks.form-encoded-delivery',
-  testEndpointMissing: 'webhooks.test-endpoint-missing',
-  testNotDelivered: 'webhooks.test-not-delivered',
-  noWebhookCreatedEvent: 'webhooks.no-webhook-created-event',
-  noWebhookUpdatedEvent: 'webhooks.no-webhook-updated-event',
-} as const;
 
 /**
  * A server that validates nothing in the body of POST and PUT /webhooks: where the reference answers 400 for the url or
@@ -130,14 +106,14 @@ export const webhookFaults: FaultDefinition[] = [
     flag: true,
   },
   {
-    name: WEBHOOK_FAULT.statusLowercase,
+    name: 'webhooks.status-lowercase',
     suite: 'webhooks',
     breaks: ['REQ-WHK-02', 'REQ-STATE-04'],
     description: 'POST, PUT and GET /webhooks answer the Webhook with status "active"',
     middleware: rewriteSuccess((route) => route.path === '/webhooks', (r) => mapData(r, (w) => ({ ...w, status: 'active' }))),
   },
   {
-    name: WEBHOOK_FAULT.bodyNotValidated,
+    name: 'webhooks.body-not-validated',
     suite: 'webhooks',
     breaks: ['REQ-WHK-03', 'REQ-EVT-04'],
     description: 'POST and PUT /webhooks store whatever url and subscription names they are sent (a non-URL, http, unknown names)',

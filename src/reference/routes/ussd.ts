@@ -2,6 +2,7 @@
 // parameters (400), then opens the customer's session (404, or a view saying so: choice ussd-unknown-customer), then
 // builds a menu that ussd/menu.ts renders. /ussd/home and /ussd/portfolio are 404 under ussd-home-portfolio=not-served.
 import type { RouteDef, ServerState } from '../context.js';
+import type { FaultFlags } from '../faults/flags.js';
 import { notFound, ok } from '../respond.js';
 import { assetsMenu, parseAssetsParams } from '../ussd/assets.js';
 import { homeMenu } from '../ussd/home.js';
@@ -11,7 +12,7 @@ import { parseRequestsParams, requestsMenu } from '../ussd/requests.js';
 import { isKnown, openSession, parseCustomerId, ussdEnv, unknownCustomerMenu, type UssdSession } from '../ussd/session.js';
 import { parseStocksParams, stocksMenu } from '../ussd/stocks.js';
 
-type Parse<P> = (query: URLSearchParams, faults: ReadonlySet<string>, choices: ServerState['choices']) => P;
+type Parse<P> = (query: URLSearchParams, faults: FaultFlags, choices: ServerState['choices']) => P;
 
 function ussdView<P>(path: string, parse: Parse<P>, build: (session: UssdSession, params: P) => Menu, linkedOnly = false): RouteDef {
   return {

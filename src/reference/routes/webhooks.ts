@@ -2,7 +2,7 @@
 // (WEBHOOK.CREATED, WEBHOOK.UPDATED). Delivery happens elsewhere (webhooks/service.ts), off the request path.
 import { mediaType } from '../auth.js';
 import { nowSeconds, type RequestContext, type RouteDef, type ServerState } from '../context.js';
-import { WEBHOOK_FAULT } from '../faults/webhooks.js';
+import { WEBHOOK_FAULT } from '../faults/flags.js';
 import { badRequest, HttpError, notFound, ok, type Reply } from '../respond.js';
 import type { Webhook } from '../webhooks/registry.js';
 import { publicKeyView } from '../webhooks/signing-key.js';

@@ -2,6 +2,7 @@
 // The spec gives this menu no assetId, so each holding links to /ussd/stocks?assetId= ("Follow-up URLs generated for
 // the asset menu also address this path with an assetId parameter").
 import type { Asset } from '../store.js';
+import { USSD_FAULT, type FaultFlags } from '../faults/flags.js';
 import { listPage, listTitle, pageParam, pagingChoices, type Choice, type Link, type Menu } from './menu.js';
 import { ASSETS, HOME, money, queryBoolean, queryPage, signedPercent, STOCKS, type UssdSession } from './session.js';
 
@@ -10,8 +11,8 @@ export interface AssetsParams {
   detail: boolean;
 }
 
-export function parseAssetsParams(query: URLSearchParams, faults: ReadonlySet<string>): AssetsParams {
-  return { page: queryPage(query, faults.has('ussd.negative-page-crash')), detail: queryBoolean(query, 'detail', faults) };
+export function parseAssetsParams(query: URLSearchParams, faults: FaultFlags): AssetsParams {
+  return { page: queryPage(query, faults.has(USSD_FAULT.negativePageCrash)), detail: queryBoolean(query, 'detail', faults) };
 }
 
 export function assetsMenu(session: UssdSession, p: AssetsParams): Menu {
@@ -27,7 +28,7 @@ export function assetsMenu(session: UssdSession, p: AssetsParams): Menu {
   else if (!p.detail && list.items.length > 0) {
     const details: Link = { path: ASSETS.path, query: { detail: true, page: pageParam(p.page) } };
     // The customer's external id written where the internal one belongs.
-    choices.push({ label: 'Details', to: env.faults.has('ussd.customer-id-changed') ? { ...details, customerId: session.customer.referenceId } : details });
+    choices.push({ label: 'Details', to: env.faults.has(USSD_FAULT.customerIdChanged) ? { ...details, customerId: session.customer.referenceId } : details });
   }
   return {
     title: listTitle(p.detail ? 'My assets - details' : 'My assets', list),

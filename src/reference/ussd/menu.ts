@@ -1,6 +1,7 @@
 // "USSD view": one menu value (title, text lines, choices, a back choice) becomes `{ussdMessage, ussdOptions}` here and
 // nowhere else, so numbering, the back option, the full follow-up URLs and the faults that bend them are in one place.
 import { paginate } from '../paging.js';
+import { USSD_FAULT, type FaultFlags } from '../faults/flags.js';
 import type { Choices } from '../choices/index.js';
 
 /** Items per page of every USSD list: a feature-phone screen holds about 160 characters. */
@@ -52,7 +53,7 @@ export interface UssdEnv {
   origin: string;
   customerId: number;
   choices: Pick<Choices, 'ussdNumbering' | 'ussdBack' | 'pageMode' | 'ussdAssetId'>;
-  faults: ReadonlySet<string>;
+  faults: FaultFlags;
 }
 
 /** The same prefix as server.ts; not imported from there, since the server imports the routes that import this. */
@@ -66,7 +67,7 @@ export function linkUrl(link: Link, env: UssdEnv): string {
   }
   const search = query.toString();
   const relative = `${API_PREFIX}${link.path}${search === '' ? '' : `?${search}`}`;
-  return env.faults.has('ussd.relative-url') ? relative : `${env.origin}${relative}`;
+  return env.faults.has(USSD_FAULT.relativeUrl) ? relative : `${env.origin}${relative}`;
 }
 
 const NUMBERING: Record<Choices['ussdNumbering'], string> = { dot: '. ', paren: ') ', dash: ' - ' };
@@ -75,20 +76,20 @@ export function renderMenu(menu: Menu, env: UssdEnv): UssdView {
   const numbered = menu.choices.map((choice, i) => ({ option: i + 1, choice }));
   let backNumber = env.choices.ussdBack === 'zero' ? 0 : menu.choices.length + 1;
   // The classic off-by-one: the back choice reuses the number of the last item.
-  if (env.faults.has('ussd.duplicate-option-numbers') && menu.choices.length > 0) backNumber = menu.choices.length;
+  if (env.faults.has(USSD_FAULT.duplicateOptionNumbers) && menu.choices.length > 0) backNumber = menu.choices.length;
   const all = menu.backFirst ? [{ option: 0, choice: menu.back }, ...numbered] : [...numbered, { option: backNumber, choice: menu.back }];
 
   // "1. Buy", "1) Buy" or "1 - Buy": the spec shows "numbered choices" and no style.
   const separator = NUMBERING[env.choices.ussdNumbering];
   const lines = [menu.title, ...(menu.lines ?? [])];
   all.forEach(({ option, choice }, i) => {
-    if (i === 0 && env.faults.has('ussd.option-not-in-message')) return;
+    if (i === 0 && env.faults.has(USSD_FAULT.optionNotInMessage)) return;
     lines.push(`${option}${separator}${choice.label}`);
   });
   // A template that renders the text only around a list of choices: a menu whose only choice is Back comes out blank.
-  const blank = env.faults.has('ussd.empty-message') && menu.choices.length === 0;
+  const blank = env.faults.has(USSD_FAULT.emptyMessage) && menu.choices.length === 0;
   // The kind of follow-up ("USSD", the channel) written where the HTTP method belongs.
-  const requestType = env.faults.has('ussd.request-type-not-method') ? 'USSD' : env.faults.has('ussd.request-type-lowercase') ? 'get' : 'GET';
+  const requestType = env.faults.has(USSD_FAULT.requestTypeNotMethod) ? 'USSD' : env.faults.has(USSD_FAULT.requestTypeLowercase) ? 'get' : 'GET';
   return {
     ussdMessage: blank ? '' : lines.join('\n'),
     ussdOptions: all.map(({ option, choice }) => ({ option, requestUrl: linkUrl(choice.to, env), requestType })),
@@ -134,7 +135,7 @@ export function listPage<T>(ascending: readonly T[], page: number, sort: 'ASC' |
     ...(page > 0 && items.length > 0 ? { previous: meta.previousPage } : {}),
     ...(meta.nextPage !== meta.currentPage ? { next: meta.nextPage } : {}),
     // "Next" computed as page + 1 without looking at the total: the list goes on past its end, page after empty page.
-    ...(env.faults.has('ussd.endless-list') ? { next: env.choices.pageMode === 'index' ? page + 1 : page + USSD_PAGE_SIZE } : {}),
+    ...(env.faults.has(USSD_FAULT.endlessList) ? { next: env.choices.pageMode === 'index' ? page + 1 : page + USSD_PAGE_SIZE } : {}),
   };
 }
 
@@ -153,9 +154,9 @@ export function listTitle(name: string, list: ListPage<unknown>): string {
 export function pagingChoices(list: ListPage<unknown>, at: (page: number) => Link, env: UssdEnv): Choice[] {
   const choices: Choice[] = [];
   if (list.next !== undefined) {
-    const target = env.faults.has('ussd.paging-loop') ? list.page : list.next;
+    const target = env.faults.has(USSD_FAULT.pagingLoop) ? list.page : list.next;
     const link = at(target);
-    choices.push({ label: 'Next', to: env.faults.has('ussd.customer-dropped') ? { ...link, withoutCustomer: true } : link });
+    choices.push({ label: 'Next', to: env.faults.has(USSD_FAULT.customerDropped) ? { ...link, withoutCustomer: true } : link });
   }
   if (list.previous !== undefined) choices.push({ label: 'Previous', to: at(list.previous) });
   return choices;

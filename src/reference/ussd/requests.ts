@@ -4,6 +4,7 @@
 // A detail or cancel URL carries the `status` and `page` of the list it was opened from. There they are not a filter
 // but the way back: a request canceled from the PENDING list is still shown, and Back returns to that list.
 import { HttpError, badRequest, notFound } from '../respond.js';
+import { USSD_FAULT, type FaultFlags } from '../faults/flags.js';
 import { optionalQuery } from '../params.js';
 import { ORDER_STATUSES, type OrderRequest, type OrderStatus, type StoredList } from '../store.js';
 import { listPage, listTitle, pageParam, pagingChoices, type Choice, type Link, type Menu } from './menu.js';
@@ -18,15 +19,15 @@ export interface RequestsParams {
 
 const STATUS_LABEL: Record<OrderStatus, string> = { PENDING: 'Pending', COMPLETED: 'Completed', CANCELED: 'Canceled', ERROR: 'Error' };
 
-export function parseRequestsParams(query: URLSearchParams, faults: ReadonlySet<string>): RequestsParams {
+export function parseRequestsParams(query: URLSearchParams, faults: FaultFlags): RequestsParams {
   // Numbers read as JSON first: a value that is no JSON at all throws, and nothing turns that into a 400.
-  if (faults.has('ussd.requests-json-parsed')) for (const name of ['page', 'requestId']) JSON.parse(optionalQuery(query, name) ?? '0');
+  if (faults.has(USSD_FAULT.requestsJsonParsed)) for (const name of ['page', 'requestId']) JSON.parse(optionalQuery(query, name) ?? '0');
   const page = queryPage(query);
   const status = optionalQuery(query, 'status');
   // Case-sensitive, as the spec writes the enum (like `sort` on the list endpoints).
   if (status !== undefined && !(ORDER_STATUSES as readonly string[]).includes(status)) {
     // A label looked up for a status nobody checked.
-    if (faults.has('ussd.status-unknown-crash')) throw new TypeError(`Cannot read properties of undefined (reading 'toLowerCase'): no label for status ${status}`);
+    if (faults.has(USSD_FAULT.statusUnknownCrash)) throw new TypeError(`Cannot read properties of undefined (reading 'toLowerCase'): no label for status ${status}`);
     throw badRequest(`status must be one of ${ORDER_STATUSES.join(', ')}`);
   }
   const requestId = optionalId(query, 'requestId');
@@ -40,7 +41,7 @@ export function requestsMenu(session: UssdSession, p: RequestsParams): Menu {
     const request = ownedRequest(session, p.requestId);
     return p.cancelMode ? cancelMenu(session, request, p) : detailMenu(request, p);
   }
-  if (p.status === 'CANCELED' && session.env.faults.has('ussd.status-filter-broken')) {
+  if (p.status === 'CANCELED' && session.env.faults.has(USSD_FAULT.statusFilterBroken)) {
     throw new Error('status filter CANCELED is not handled');
   }
   return listMenu(session, p);
@@ -83,8 +84,8 @@ function listMenu(session: UssdSession, p: RequestsParams): Menu {
 function filtered(session: UssdSession, status: OrderStatus | undefined): StoredList<OrderRequest> {
   const { faults } = session.env;
   // Matched against another spelling of the status than the store's: nothing ever is.
-  if (status === 'COMPLETED' && faults.has('ussd.status-filter-misses-completed')) return [];
-  return session.state.store.orderRequestList(session.customer.customerId, faults.has('ussd.status-filter-ignored') ? undefined : status);
+  if (status === 'COMPLETED' && faults.has(USSD_FAULT.statusFilterMissesCompleted)) return [];
+  return session.state.store.orderRequestList(session.customer.customerId, faults.has(USSD_FAULT.statusFilterIgnored) ? undefined : status);
 }
 
 function describe(r: OrderRequest): string {

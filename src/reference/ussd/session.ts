@@ -1,6 +1,7 @@
 // What every USSD view shares: its query parameters (each failure a 400 naming the parameter), the customer whose
 // session it is (404 when unknown), and the few words and numbers menus print.
 import { nowSeconds, type RequestContext, type ServerState } from '../context.js';
+import { USSD_FAULT, type FaultFlags } from '../faults/flags.js';
 import { optionalQuery, parseInteger, requireQuery } from '../params.js';
 import { badRequest, notFound } from '../respond.js';
 import type { Currency, Customer } from '../store.js';
@@ -16,10 +17,10 @@ export interface UssdSession {
 /** customerId is required on every view ("customerId | integer | yes"); parsed before the other parameters. */
 export function parseCustomerId(ctx: RequestContext, state: ServerState): number {
   const text = optionalQuery(ctx.query, 'customerId');
-  if (text === undefined && state.faults.has('ussd.missing-customer-accepted')) {
+  if (text === undefined && state.faults.has(USSD_FAULT.missingCustomerAccepted)) {
     return state.store.fixtures.customerId;
   }
-  if (text !== undefined && state.faults.has('ussd.customer-id-not-integer-served')) {
+  if (text !== undefined && state.faults.has(USSD_FAULT.customerIdNotIntegerServed)) {
     // parseInt, and 0 for what is no number at all: "abc" becomes the id of nobody, served as a guest below.
     const n = Number.parseInt(text, 10);
     return Number.isNaN(n) ? 0 : n;
@@ -30,7 +31,7 @@ export function parseCustomerId(ctx: RequestContext, state: ServerState): number
 /** Whether a session opens for this id: a customer of the store, or a guest under the faults that serve one. */
 export function isKnown(state: ServerState, customerId: number): boolean {
   if (state.store.getCustomer(customerId) !== undefined) return true;
-  return state.faults.has('ussd.unknown-customer-served') || (customerId === 0 && state.faults.has('ussd.customer-id-not-integer-served'));
+  return state.faults.has(USSD_FAULT.unknownCustomerServed) || (customerId === 0 && state.faults.has(USSD_FAULT.customerIdNotIntegerServed));
 }
 
 export function ussdEnv(ctx: RequestContext, state: ServerState, customerId: number): UssdEnv {
@@ -43,7 +44,7 @@ export function openSession(ctx: RequestContext, state: ServerState, customerId:
   if (customer === undefined) {
     if (!isKnown(state, customerId)) {
       // 400 where the table lists 404 for what does not exist: the status ussd.customer.unknown-404 judges.
-      if (state.faults.has('ussd.unknown-customer-400')) throw badRequest('customerId names no customer');
+      if (state.faults.has(USSD_FAULT.unknownCustomer400)) throw badRequest('customerId names no customer');
       throw notFound();
     }
     // A session opened for whoever asks: an unknown id gets the (empty) menus of a guest.
@@ -64,13 +65,13 @@ export function unknownCustomerMenu(customerId: number): Menu {
  * "inputMode | boolean": exactly `true` or `false`; `1`, `yes` or `TRUE` are a 400 rather than a guess. Under the
  * ussd.lenient-booleans fault anything but `true` is false.
  */
-export function queryBoolean(query: URLSearchParams, name: string, faults: ReadonlySet<string> = NO_FAULTS): boolean {
+export function queryBoolean(query: URLSearchParams, name: string, faults: FaultFlags = NO_FAULTS): boolean {
   const text = optionalQuery(query, name);
   if (text === undefined) return false;
   // A switch read as JSON: a value that is no JSON at all throws, and nothing turns that into a 400.
-  if (faults.has('ussd.booleans-json-parsed')) JSON.parse(text);
+  if (faults.has(USSD_FAULT.booleansJsonParsed)) JSON.parse(text);
   if (text === 'true') return true;
-  if (faults.has('ussd.lenient-booleans')) return false;
+  if (faults.has(USSD_FAULT.lenientBooleans)) return false;
   if (text === 'false') return false;
   throw badRequest(`${name} must be true or false`);
 }
@@ -80,7 +81,7 @@ export function optionalInteger(query: URLSearchParams, name: string): number | 
   return text === undefined ? undefined : parseInteger(text, name);
 }
 
-const NO_FAULTS: ReadonlySet<string> = new Set();
+const NO_FAULTS: FaultFlags = new Set();
 
 /** "page | integer >= 0 | Page offset"; `unchecked`: a fault lets a negative page through. */
 export function queryPage(query: URLSearchParams, unchecked = false): number {

@@ -1,6 +1,7 @@
 // /ussd/stocks: the list of instruments to buy, search, one instrument's detail, the amount prompt and the placing of
 // an order request. The spec shows the order being placed by a GET carrying `amount` (inputMode), so it is placed so.
 import type { Choices } from '../choices/index.js';
+import { USSD_FAULT, type FaultFlags } from '../faults/flags.js';
 import { HttpError, badRequest, notFound } from '../respond.js';
 import { optionalQuery } from '../params.js';
 import type { Asset, Instrument, StoredList } from '../store.js';
@@ -22,8 +23,8 @@ const MAX_SYMBOL_LENGTH = 40;
 const SEARCH_SUGGESTIONS = 3;
 
 /** `choices.ussdAssetId` 'ignored': a server that reads only the parameters of the table, where assetId is not listed. */
-export function parseStocksParams(query: URLSearchParams, faults: ReadonlySet<string>, choices?: Pick<Choices, 'ussdAssetId'>): StocksParams {
-  const page = queryPage(query, faults.has('ussd.negative-page-served'));
+export function parseStocksParams(query: URLSearchParams, faults: FaultFlags, choices?: Pick<Choices, 'ussdAssetId'>): StocksParams {
+  const page = queryPage(query, faults.has(USSD_FAULT.negativePageServed));
   const inputMode = queryBoolean(query, 'inputMode', faults);
   const searchMode = queryBoolean(query, 'searchMode', faults);
   const symbol = optionalQuery(query, 'symbol');
@@ -88,10 +89,10 @@ function listMenu(session: UssdSession, page: number): Menu {
   const list = listPage(available, page, 'ASC', env);
   const choices: Choice[] = list.items.map((instrument, i) => {
     // The off-by-one: each item linked to the one listed after it.
-    const shifted = env.faults.has('ussd.options-shifted') ? available[(available.findIndex((a) => a.instrumentId === instrument.instrumentId) + 1) % available.length] : undefined;
+    const shifted = env.faults.has(USSD_FAULT.optionsShifted) ? available[(available.findIndex((a) => a.instrumentId === instrument.instrumentId) + 1) % available.length] : undefined;
     const link = stocksLink({ symbol: (shifted ?? instrument).symbol, page: pageParam(page) });
     // A typo'd path in the first item's link: the kind of dead link a crawler must report.
-    const dead = i === 0 && env.faults.has('ussd.dead-link');
+    const dead = i === 0 && env.faults.has(USSD_FAULT.deadLink);
     return { label: `${instrument.symbol} ${instrument.name}`, to: dead ? { ...link, path: '/ussd/stock' } : link };
   });
   choices.push(...pagingChoices(list, (pg) => stocksLink({ page: pageParam(pg) }), env));
@@ -118,7 +119,7 @@ function detailMenu(session: UssdSession, instrument: Instrument, fromPage: numb
   else choices.push({ label: 'Buy', to: stocksLink({ inputMode: true, symbol: instrument.symbol, page: pageParam(fromPage) }) });
 
   let back: Link = stocksLink({ page: pageParam(fromPage) });
-  if (session.env.faults.has('ussd.no-back-option')) {
+  if (session.env.faults.has(USSD_FAULT.noBackOption)) {
     // "Back" that goes forward: to the next stock's detail instead of the list.
     const available = availableInstruments(session);
     const next = available[(available.findIndex((i) => i.instrumentId === instrument.instrumentId) + 1) % available.length];
@@ -129,7 +130,7 @@ function detailMenu(session: UssdSession, instrument: Instrument, fromPage: numb
     lines,
     choices,
     back: { label: 'Back', to: back },
-    ...(session.env.faults.has('ussd.back-listed-first') ? { backFirst: true } : {}),
+    ...(session.env.faults.has(USSD_FAULT.backListedFirst) ? { backFirst: true } : {}),
   };
 }
 

@@ -4,7 +4,7 @@ import { contentDigest, contentDigestWith } from '../../http/digest.js';
 import { DEFAULT_SIGNATURE_TTL_SECONDS, signRequest } from '../../http/signature.js';
 import type { SignatureParam } from '../../http/signature-base.js';
 import type { Choices } from '../choices/index.js';
-import { WEBHOOK_FAULT } from '../faults/webhooks.js';
+import { WEBHOOK_FAULT, type FaultFlags } from '../faults/flags.js';
 import { generateWebhookKey, type WebhookSigningKey } from './signing-key.js';
 
 /** The payload fields are "not shown"; these name the event and carry what a receiver needs to deduplicate retries. */
@@ -57,7 +57,7 @@ export function signedDelivery(
   payload: DeliveryPayload,
   key: WebhookSigningKey,
   createdSeconds: number,
-  faults: ReadonlySet<string>,
+  faults: FaultFlags,
   choices: DeliveryChoices = PROFILE_DELIVERY,
 ): SignedDelivery {
   const target = new URL(url);

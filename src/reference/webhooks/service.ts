@@ -2,7 +2,7 @@
 // never call delivery themselves (see events.ts); only the test event, which is no domain event, is queued directly.
 import { randomUUID } from 'node:crypto';
 import type { DomainEvent, EventBus } from '../events.js';
-import { WEBHOOK_FAULT } from '../faults/webhooks.js';
+import { WEBHOOK_FAULT, type FaultFlags } from '../faults/flags.js';
 import { Deliverer, type DeliveryAttempt } from './delivery.js';
 import type { Choices } from '../choices/index.js';
 import { signedDelivery, type DeliveryPayload } from './message.js';
@@ -23,7 +23,7 @@ export interface WebhookServiceOptions {
   events: EventBus;
   /** Milliseconds since the epoch: the server clock, which also dates signatures. */
   clock: () => number;
-  faults: ReadonlySet<string>;
+  faults: FaultFlags;
   /** The open points of delivery as the server makes them (choices/webhooks.ts); the defaults when absent. */
   choices?: Pick<Choices, 'eventPayload' | 'deliveryHeaders' | 'deliverySignature' | 'deliveryOrder' | 'webhookDeactivation'>;
   /** Extra CA (PEM) trusted for delivery, besides the system roots. */
@@ -158,7 +158,7 @@ export class WebhookService {
 }
 
 /** Whether the subscriptions select the event, as the server does or as one of its subscription faults does. */
-function subscribedUnder(subscriptions: readonly string[], eventName: string, faults: ReadonlySet<string>): boolean {
+function subscribedUnder(subscriptions: readonly string[], eventName: string, faults: FaultFlags): boolean {
   const domainOf = (name: string) => name.split('.')[0]!;
   if (faults.has(WEBHOOK_FAULT.exactNamesIgnored)) return subscriptions.includes('ALL') || subscriptions.includes(domainOf(eventName));
   if (faults.has(WEBHOOK_FAULT.domainNamesIgnored)) return subscriptions.includes('ALL') || subscriptions.includes(eventName);
