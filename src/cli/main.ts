@@ -6,6 +6,7 @@ import { suiteVersion } from '../version.js';
 import { parseDuration, DEFAULT_BUDGET_MS } from '../runner/budget.js';
 import { processRedactor } from '../http/redact.js';
 import { visible, visibleLine } from '../report/exchange-text.js';
+import { parseFailOn, type FailOnPolicy } from './fail-on.js';
 import { ChoiceError, parseChoice, VARIANT_NAMES, type Choices } from '../reference/choices/index.js';
 
 export async function main(argv: string[]): Promise<void> {
@@ -167,25 +168,6 @@ function parseBudget(value: string): number {
   const ms = parseDuration(value);
   if (ms === undefined) throw new UserError(`--budget: "${value}" is not a duration; write it like 90s, 10m or 1h`, 2);
   return ms;
-}
-
-/** What `--fail-on` asks for: the check level whose failures fail the run, and whether an INCOMPLETE verdict does too. */
-export interface FailOnPolicy {
-  failOn: 'must' | 'should';
-  failOnIncomplete: boolean;
-}
-
-const FAIL_ON_TERMS = ['must', 'should', 'incomplete'] as const;
-
-/** "should,incomplete" → SHOULD warnings and an INCOMPLETE verdict fail the run; MUST failures always do. */
-export function parseFailOn(value: string): FailOnPolicy {
-  const terms = value.split(',').map((t) => t.trim().toLowerCase());
-  const unknown = terms.find((t) => !(FAIL_ON_TERMS as readonly string[]).includes(t));
-  if (unknown !== undefined) {
-    const what = unknown === '' ? `"${value}" has an empty item` : `"${unknown}" is not one of must, should, incomplete`;
-    throw new UserError(`--fail-on: ${what}; give a comma list of them, e.g. --fail-on should,incomplete`, 2);
-  }
-  return { failOn: terms.includes('should') ? 'should' : 'must', failOnIncomplete: terms.includes('incomplete') };
 }
 
 function parsePort(value: string): number {

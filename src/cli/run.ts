@@ -1,7 +1,7 @@
 import { run } from '../api.js';
 import { humanReporterForStdout } from '../report/human.js';
 import { NothingToRerun } from '../runner/rerun.js';
-import type { FailOnPolicy } from './main.js';
+import type { FailOnPolicy } from './fail-on.js';
 import type { Choices, VariantName } from '../reference/choices/index.js';
 
 export interface RunCommandOptions {

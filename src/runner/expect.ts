@@ -3,6 +3,7 @@
 import type { HttpResponse } from '../http/client.js';
 import { parseJson } from '../http/json.js';
 import { pathAndQuery } from '../http/message.js';
+import { redirectNote } from '../http/redirect.js';
 import { validateAgainst } from '../schemas.js';
 import type { CheckContext } from './context.js';
 
@@ -15,23 +16,7 @@ export function describeResponse(res: HttpResponse): string {
   return `${res.status}${redirectNote(res)}${body ? ` ${body}` : ''}`;
 }
 
-/**
- * For a 3xx: where it points. Redirects are never followed (a redirect to another origin would carry the credentials
- * there), so a redirect where an answer is due is the server's failure, and the report names the origin it points to.
- */
-export function redirectNote(res: HttpResponse): string {
-  if (res.status < 300 || res.status > 399) return '';
-  const location = res.exchange.response?.headers.find(([n]) => n.toLowerCase() === 'location')?.[1];
-  if (location === undefined) return ' (a redirect without Location)';
-  let target: URL;
-  try {
-    target = new URL(location, res.exchange.request.url);
-  } catch {
-    return ` (a redirect to ${JSON.stringify(location)}, not a URL)`;
-  }
-  const same = target.origin === new URL(res.exchange.request.url).origin;
-  return ` (a redirect to ${target.origin}${same ? ", the target's own origin" : ", another origin"}; redirects are not followed)`;
-}
+export { redirectNote } from '../http/redirect.js';
 
 export function expectStatus(ctx: CheckContext, res: HttpResponse, status: number, what = `status ${status}`): void {
   if (res.status !== status) ctx.fail(`expected ${status}, got ${res.status}${redirectNote(res)}`, { expected: what, observed: describeResponse(res), exchange: res.exchange });

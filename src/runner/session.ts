@@ -7,7 +7,7 @@ import type { HttpResponse, SignedClient, ExchangeSink, RequestSpec } from '../h
 import { ThrottledOut, TransportError } from '../http/client.js';
 import { TargetError } from '../errors.js';
 import { parseJson } from '../http/json.js';
-import { redirectNote } from './expect.js';
+import { redirectNote } from '../http/redirect.js';
 
 export interface TokenResult {
   token: string;
