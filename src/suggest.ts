@@ -1,4 +1,4 @@
-// "Did you mean": the ids a mistyped or partial id most likely meant, for every command that takes a check id.
+// "Did you mean": what a mistyped check id, target name or config field most likely meant.
 
 /** Ids containing the input, else those nearest by edit distance (also ignoring the suite prefix), best first. */
 export function closestIds(input: string, ids: readonly string[], max = 5): string[] {
@@ -18,7 +18,8 @@ function withoutSuite(id: string): string {
   return id.toLowerCase().split('.').slice(1).join('.');
 }
 
-function editDistance(a: string, b: string): number {
+/** Levenshtein distance: the one edit distance of the project. */
+export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
@@ -26,4 +27,15 @@ function editDistance(a: string, b: string): number {
     previous = current;
   }
   return previous[b.length]!;
+}
+
+/** The candidate a mistyped word most likely meant (case aside, within a third of its length and at most 2 edits). */
+export function closestWord(word: string, candidates: string[]): string | undefined {
+  const lower = word.toLowerCase();
+  let best: { name: string; distance: number } | undefined;
+  for (const name of candidates) {
+    const distance = name.toLowerCase() === lower ? 0 : editDistance(lower, name.toLowerCase());
+    if (distance <= Math.min(2, Math.floor(name.length / 3)) && (!best || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name;
 }

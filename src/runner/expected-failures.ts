@@ -6,7 +6,7 @@ import { schemaValidator } from '../schemas.js';
 import { ConfigError } from '../errors.js';
 import { readOptionFile } from '../option-file.js';
 import { closestIds } from '../suggest.js';
-import { locateJsonError } from '../config/load.js';
+import { locateJsonError } from '../config/json-error.js';
 import type { CheckResult, ExpectedFailureMark } from './types.js';
 
 export interface ExpectedFailure {

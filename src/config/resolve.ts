@@ -1,0 +1,211 @@
+// A target of the config file, checked by the schema, made ready to use: fixture ids as numbers, the private key read
+// and parsed, files found relative to the config, the webhook receiver's address and TLS. Every problem is one
+// ConfigError line naming the field; no message quotes a secret.
+import { statSync } from 'node:fs';
+import { access, constants, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ConfigError } from '../errors.js';
+import { KeyError, parsePrivateKeyPem, type Ed25519KeyPair } from '../http/keys.js';
+import { formatPath } from './env.js';
+import { isObject } from './json-error.js';
+import type { FixtureName, Fixtures, ResolvedTarget, WebhookConfig, WebhookTls } from './types.js';
+import { clip, redactUserinfo } from './messages.js';
+
+/** Where the webhook receiver listens when the config does not say: loopback, any free port. */
+export const DEFAULT_WEBHOOK_LISTEN = '127.0.0.1:0';
+
+export interface RawTarget {
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  keyId: string;
+  privateKey?: string;
+  privateKeyFile?: string;
+  caFile?: string;
+  concurrency?: number;
+  fixtures?: Partial<Record<FixtureName, number | string>> & { $comment?: string };
+  webhook?: { listen?: string; publicUrl?: string; tls?: string | { certFile: string; keyFile: string } };
+}
+
+export async function resolveTarget(name: string, t: RawTarget, dir: string, warn: (line: string) => void): Promise<ResolvedTarget> {
+  const at = (...rest: string[]): string => formatPath(['targets', name, ...rest]);
+
+  const baseUrl = t.baseUrl.replace(/\/+$/, '');
+  if (!isHttpUrl(baseUrl, ['http:', 'https:'])) {
+    throw new ConfigError(`config: ${at('baseUrl')} is not a valid http or https URL: give the base URL including /v1, e.g. "https://staging.example.com/v1"`);
+  }
+
+  let privateKeyPem: string;
+  let keyLabel: string;
+  if (t.privateKeyFile !== undefined) {
+    keyLabel = `${at('privateKeyFile')} (${t.privateKeyFile})`;
+    privateKeyPem = await readText(dir, t.privateKeyFile, keyLabel);
+    warnIfExposed(path.resolve(dir, t.privateKeyFile), keyLabel, warn);
+  } else {
+    keyLabel = at('privateKey');
+    privateKeyPem = unescapeNewlines(t.privateKey ?? '');
+  }
+  const pair = parseKey(privateKeyPem, keyLabel, t.privateKeyFile === undefined);
+
+  let ca: string | undefined;
+  if (t.caFile !== undefined) {
+    const label = `${at('caFile')} (${t.caFile})`;
+    ca = await readText(dir, t.caFile, label);
+    if (!ca.includes('-----BEGIN CERTIFICATE-----')) {
+      throw new ConfigError(`config: ${label} holds no PEM certificate ("-----BEGIN CERTIFICATE-----"): give the CA certificates the target's TLS certificate chains to, in PEM form`);
+    }
+  }
+
+  const fixtures: Fixtures = {};
+  for (const [key, value] of Object.entries(t.fixtures ?? {}) as Array<[FixtureName | '$comment', number | string]>) {
+    if (key === '$comment') continue;
+    fixtures[key] = toId(value, at('fixtures', key));
+  }
+
+  const target: ResolvedTarget = {
+    name,
+    baseUrl,
+    clientId: t.clientId,
+    clientSecret: t.clientSecret,
+    keyId: t.keyId,
+    privateKeyPem,
+    privateKey: pair.seed,
+    fixtures,
+    webhook: await resolveWebhook(t.webhook ?? {}, dir, at),
+  };
+  if (ca !== undefined) target.ca = ca;
+  if (t.concurrency !== undefined) target.concurrency = t.concurrency;
+  return target;
+}
+
+function parseKey(pem: string, label: string, inline: boolean): Ed25519KeyPair {
+  try {
+    return parsePrivateKeyPem(pem);
+  } catch (err) {
+    if (!(err instanceof KeyError)) {
+      throw new ConfigError(`config: ${label} could not be read as an Ed25519 private key: give a PKCS8 PEM key, e.g. generate one with 'openssl genpkey -algorithm ed25519'`);
+    }
+    // keys.ts says "is a rsa key"; key type names are read as letters ("an RSA", "an EC", "an X25519", "a DSA").
+    const reason = err.message.replace(/^is a (?=[aeiourx])/i, 'is an ');
+    const fileHint = inline && !pem.includes('-----BEGIN') ? ' (to give a file path, use privateKeyFile instead)' : '';
+    throw new ConfigError(`config: ${label} ${reason}${fileHint}: generate one with 'openssl genpkey -algorithm ed25519'`);
+  }
+}
+
+async function resolveWebhook(w: NonNullable<RawTarget['webhook']>, dir: string, at: (...rest: string[]) => string): Promise<WebhookConfig> {
+  const listen = w.listen ?? DEFAULT_WEBHOOK_LISTEN;
+  const match = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):([0-9]{1,5})$/.exec(listen);
+  if (!match || Number(match[2]) > 65535) {
+    throw new ConfigError(`config: ${at('webhook', 'listen')} is ${JSON.stringify(clip(listen))}: it must be host:port with a port from 0 to 65535, e.g. "${DEFAULT_WEBHOOK_LISTEN}" (port 0 picks a free port)`);
+  }
+
+  if (w.publicUrl !== undefined && !isHttpUrl(w.publicUrl, ['https:'])) {
+    throw new ConfigError(`config: ${at('webhook', 'publicUrl')} is ${JSON.stringify(clip(redactUserinfo(w.publicUrl)))}: it must be an https URL (the spec requires https for webhooks), e.g. "https://hooks.example.com/conformance"`);
+  }
+
+  let tls: WebhookTls;
+  const given = w.tls ?? 'self-signed';
+  if (typeof given === 'string') {
+    if (given !== 'self-signed' && given !== 'none') {
+      throw new ConfigError(`config: ${at('webhook', 'tls')} is ${JSON.stringify(clip(given))}: it must be "self-signed", "none" or {"certFile": "...", "keyFile": "..."}`);
+    }
+    tls = given;
+  } else {
+    tls = {
+      certFile: await readablePath(dir, given.certFile, `${at('webhook', 'tls', 'certFile')} (${given.certFile})`),
+      keyFile: await readablePath(dir, given.keyFile, `${at('webhook', 'tls', 'keyFile')} (${given.keyFile})`),
+    };
+  }
+
+  const webhook: WebhookConfig = { listen, tls };
+  if (w.publicUrl !== undefined) webhook.publicUrl = w.publicUrl;
+  return webhook;
+}
+
+function toId(value: number | string, label: string): number {
+  if (typeof value === 'string' && !/^[0-9]+$/.test(value)) {
+    throw new ConfigError(`config: ${label} is ${JSON.stringify(clip(value))}: it must be a non-negative integer id, or a string of digits such as "\${CONFORMANCE_CUSTOMER_ID}"`);
+  }
+  const id = Number(value);
+  if (!Number.isSafeInteger(id) || id < 0) {
+    throw new ConfigError(
+      `config: ${label} is ${typeof value === 'string' ? value : 'too large'}: ids above ${Number.MAX_SAFE_INTEGER} (2^53 - 1) cannot be held exactly; choose a fixture record with a smaller id`,
+    );
+  }
+  return id;
+}
+
+// CI secret stores and .env files often hold a PEM on one line with literal \n sequences.
+function unescapeNewlines(pem: string): string {
+  return pem.includes('\n') || !pem.includes('\\n') ? pem : pem.replace(/(?:\\r)?\\n/g, '\n');
+}
+
+async function readText(dir: string, given: string, label: string): Promise<string> {
+  const file = path.resolve(dir, given);
+  try {
+    return await readFile(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`config: ${label} ${fsProblem(err)}${located(file, given)}: check the path; a relative path starts from the config file's folder`);
+  }
+}
+
+/** Like ssh: a private key that group or others may read is a key that may have leaked. Warned, not refused. */
+function warnIfExposed(file: string, label: string, warn: (line: string) => void): void {
+  if (process.platform === 'win32') return;
+  let mode: number;
+  try {
+    mode = statSync(file).mode & 0o777;
+  } catch {
+    return;
+  }
+  if ((mode & 0o077) === 0) return;
+  warn(`conformance: warning: ${label} is readable by ${mode & 0o007 ? 'others' : 'its group'} (mode ${mode.toString(8).padStart(4, '0')}); a private key must be readable by you only: chmod 600 ${file}`);
+}
+
+async function readablePath(dir: string, given: string, label: string): Promise<string> {
+  const file = path.resolve(dir, given);
+  try {
+    await access(file, constants.R_OK);
+  } catch (err) {
+    throw new ConfigError(`config: ${label} ${fsProblem(err)}${located(file, given)}: check the path; a relative path starts from the config file's folder`);
+  }
+  return file;
+}
+
+function located(file: string, given: string): string {
+  return file === given ? '' : ` (looked at ${file})`;
+}
+
+export function fsProblem(err: unknown): string {
+  switch (errorCode(err)) {
+    case 'ENOENT':
+      return 'does not exist';
+    case 'EACCES':
+    case 'EPERM':
+      return 'cannot be read (permission denied)';
+    case 'EISDIR':
+      return 'is a folder, not a file';
+    case 'ENOTDIR':
+      return 'does not exist (a part of its path is a file)';
+    default:
+      return `cannot be read (${errorCode(err) ?? 'unknown error'})`;
+  }
+}
+
+export function errorCode(err: unknown): string | undefined {
+  return isObject(err) && typeof err.code === 'string' ? err.code : undefined;
+}
+
+function isHttpUrl(text: string, protocols: string[]): boolean {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return false;
+  }
+  return protocols.includes(url.protocol) && url.hostname !== '' && url.username === '' && url.password === '';
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// JSON syntax errors. V8's message can quote the surrounding source ("…" is not valid JSON), which may hold an inline
+// secret, so it is never shown: a small scanner finds the line, the column and a reason of our own instead.
