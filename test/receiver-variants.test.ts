@@ -1,7 +1,8 @@
 // The receiver verifies every delivery that is valid under RFC 9421 and RFC 9530, whatever the server chose where the
 // spec is silent (REQ-AUTH-13, REQ-EVT-18): any label, several signatures, any parameters, any component order or
 // set, a sha-256 or sha-512 digest. And it still discards, once, what truly fails: a wrong digest, another key.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { COMPONENTS, publicKey, serverKey, stoppedAfterEach } from './helpers/receiver-setup.js';
 import { createPublicKey } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { contentDigestWith, type DigestAlgorithm } from '../src/http/digest.js';
@@ -10,17 +11,8 @@ import { nowSeconds, signRequest } from '../src/http/signature.js';
 import type { SignatureParam } from '../src/http/signature-base.js';
 import { startReceiver, type WebhookReceiver } from '../src/receiver/receiver.js';
 
-const serverKey = generateEd25519();
-const publicKey = createPublicKey(serverKey.publicKeyPem);
 const forger = generateEd25519();
-const COMPONENTS = ['@method', '@target-uri', 'content-digest', 'content-length', 'content-type'];
-
-const running: WebhookReceiver[] = [];
-const agents: Agent[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((r) => r.stop()));
-  await Promise.all(agents.splice(0).map((a) => a.close()));
-});
+const { running, agents } = stoppedAfterEach();
 
 async function receiver(): Promise<WebhookReceiver> {
   const r = await startReceiver({ listen: '127.0.0.1:0', tls: 'self-signed' });

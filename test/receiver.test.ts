@@ -1,6 +1,7 @@
 // The webhook receiver on its own: TLS, recording, verification (digest, signature, coverage, times), discarding with a
 // reason, the caps, waiting by event with a deadline, and a clean stop.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { COMPONENTS, publicKey, serverKey, stoppedAfterEach } from './helpers/receiver-setup.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,16 +15,7 @@ import type { WebhookConfig } from '../src/config/types.js';
 import { certificateNames, selfSignedCertificate } from '../src/receiver/certificate.js';
 import { describeDelivery, startReceiver, type ReceiverOptions, type WebhookReceiver } from '../src/receiver/receiver.js';
 
-const serverKey = generateEd25519();
-const publicKey = createPublicKey(serverKey.publicKeyPem);
-const COMPONENTS = ['@method', '@target-uri', 'content-digest', 'content-length', 'content-type'];
-
-const running: WebhookReceiver[] = [];
-const agents: Agent[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((r) => r.stop()));
-  await Promise.all(agents.splice(0).map((a) => a.close()));
-});
+const { running, agents } = stoppedAfterEach();
 
 async function receiver(webhook: Partial<WebhookConfig> = {}, options: ReceiverOptions = {}): Promise<WebhookReceiver> {
   const r = await startReceiver({ listen: '127.0.0.1:0', tls: 'self-signed', ...webhook }, options);
