@@ -7,7 +7,7 @@ import { rowsInThreads } from './threads.js';
 import { runAgainstLocal } from './local-run.js';
 import type { RunResult } from '../runner/types.js';
 import type { SuiteDefinition } from '../runner/check.js';
-import { allChoices, DEFAULT_CHOICES, resolveChoices, type ChoiceKey, type Choices } from '../reference/choices/index.js';
+import { allChoices, DEFAULT_CHOICES, nonDefault, resolveChoices, type ChoiceKey, type Choices } from '../reference/choices/index.js';
 import { pool } from '../pool.js';
 
 /** Random bundles in the matrix, and the seed that makes them the same on every machine. */
@@ -82,9 +82,7 @@ export function bundleRow(bundle: Bundle, result: RunResult): BundleRow {
   const t = result.totals;
   return {
     name: bundle.name,
-    choices: allChoices()
-      .filter((c) => choices[c.key] !== DEFAULT_CHOICES[c.key])
-      .map((c) => `${c.name}=${choices[c.key]}`),
+    choices: nonDefault(choices),
     totals: { passed: t.passed, failed: t.failed, warned: t.warned, skipped: t.skipped, errored: t.errored },
     problems: result.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'warn' || c.outcome === 'error').map((c) => `${c.id} ${c.outcome}: ${c.finding?.message ?? ''}`),
     unrecorded,
