@@ -7,7 +7,7 @@
 import { performance } from 'node:perf_hooks';
 
 const { startLocalTarget } = await import('../dist/src/targets/local.js');
-const { runChecks } = await import('../dist/src/runner/run.js');
+const { runChecks } = await import('../dist/src/engine/run.js');
 const { suites } = await import('../dist/suites/index.js');
 const { SignedClient } = await import('../dist/src/http/client.js');
 const { WebhookReceiver } = await import('../dist/src/receiver/receiver.js');

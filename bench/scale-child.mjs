@@ -5,10 +5,10 @@ import { performance } from 'node:perf_hooks';
 
 const { SignedClient } = await import('../dist/src/http/client.js');
 const { parsePrivateKeyPem } = await import('../dist/src/http/keys.js');
-const { tokenRequest } = await import('../dist/src/runner/session.js');
+const { tokenRequest } = await import('../dist/suites/kit/session.js');
 const { parseJson, idKey } = await import('../dist/src/http/json.js');
-const { walkPages } = await import('../dist/src/runner/pages.js');
-const { crawl } = await import('../dist/src/ussd/crawler.js');
+const { walkPages } = await import('../dist/suites/kit/pages.js');
+const { crawl } = await import('../dist/suites/ussd/crawler.js');
 
 const job = JSON.parse(process.env.BENCH_SCALE_JOB);
 const client = new SignedClient({ baseUrl: job.baseUrl, clientId: job.clientId, keyId: job.keyId, privateKey: parsePrivateKeyPem(job.privateKeyPem).seed });
@@ -23,7 +23,7 @@ const ms = performance.now() - started;
 await client.close();
 console.log(JSON.stringify({ ...out, ms, usPerUnit: (ms * 1000) / out.units }));
 
-/** As walkList does (src/runner/resource-helpers.ts), with the caps raised to the whole list. */
+/** As walkList does (suites/kit/resource-helpers.ts), with the caps raised to the whole list. */
 async function walk() {
   const result = await walkPages(
     async (page) => {
@@ -37,7 +37,7 @@ async function walk() {
   return { units: result.items.length, pages: result.pages.length, duplicates: result.duplicates.length, stop: result.stop.reason };
 }
 
-/** As the ussd suite crawls (suites/ussd.ts), from the same start menus, with the caps raised past the graph. */
+/** As the ussd suite crawls (suites/ussd/index.ts), from the same start menus, with the caps raised past the graph. */
 async function crawlViews() {
   const starts = ['stocks', 'assets', 'requests', 'home', 'portfolio'].map((name) => ({
     name,

@@ -1,14 +1,14 @@
 // The library entry point behind `conformance run`: resolve the target, run the selected suites, write the reports.
 import { loadConfig, selectTarget, BUILTIN_TARGET } from './config/load.js';
 import type { LoadedConfig, ResolvedTarget } from './config/types.js';
-import { runChecks, type FailOn } from './runner/run.js';
-import type { RunResult } from './runner/types.js';
+import { runChecks, type FailOn } from './engine/run.js';
+import type { RunResult } from './engine/types.js';
 import { ReporterMux, type Reporter, type ReporterFailure } from './report/reporter.js';
 import { checkOutputPaths } from './report/output-paths.js';
 import type { Choices, VariantName } from './reference/choices/index.js';
 import { ConfigError } from './errors.js';
-import { loadExpectedFailures, type ExpectedFailure } from './runner/expected-failures.js';
-import { NothingToRerun, rerunSelection } from './runner/rerun.js';
+import { loadExpectedFailures, type ExpectedFailure } from './engine/expected-failures.js';
+import { NothingToRerun, rerunSelection } from './engine/rerun.js';
 import { suites } from '../suites/index.js';
 
 export interface RunOptions {

@@ -10,15 +10,15 @@
 // Every token a check obtains is revoked before the check ends (TokenJar), also when the check fails.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { defineCheck, defineSuite } from '../src/runner/check.js';
-import type { CheckContext } from '../src/runner/context.js';
-import { expectJson, expectStatus, expectSuccess, expectRejection, describeResponse } from '../src/runner/expect.js';
+import { defineCheck, defineSuite } from '../src/engine/check.js';
+import type { CheckContext } from '../src/engine/context.js';
+import { expectJson, expectStatus, expectSuccess, expectRejection, describeResponse } from './kit/expect.js';
 import { validateAgainst } from '../src/schemas.js';
-import { revokeRequest, tokenRecordOf, tokenRequest } from '../src/runner/session.js';
+import { revokeRequest, tokenRecordOf, tokenRequest } from './kit/session.js';
 import { dropHeader, type HttpResponse, type RequestSpec } from '../src/http/client.js';
 import { nowSeconds } from '../src/http/signature.js';
-import { expectNoToken, readProbe, tokenIn, withTokens, type IssuedToken, type TokenJar } from '../src/runner/checks-auth.js';
-import { coveredComponents, customerBody, customerDifferences, isSuccess, readCustomer, readCustomerOrSkip, restoreCustomer, type CustomerSnapshot } from '../src/runner/negative.js';
+import { expectNoToken, readProbe, tokenIn, withTokens, type IssuedToken, type TokenJar } from './kit/checks-auth.js';
+import { coveredComponents, customerBody, customerDifferences, isSuccess, readCustomer, readCustomerOrSkip, restoreCustomer, type CustomerSnapshot } from './kit/negative.js';
 
 const TOKEN_TTL_SECONDS = 3600;
 const CLOCK_SLACK_SECONDS = 24 * 3600;

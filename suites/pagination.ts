@@ -10,11 +10,11 @@
 // ends skipped, naming it, since it could not judge the rule everywhere.
 import type { HttpResponse } from '../src/http/client.js';
 import { idKey, parseJson } from '../src/http/json.js';
-import { defineCheck, defineSuite } from '../src/runner/check.js';
-import type { CheckContext } from '../src/runner/context.js';
-import { describeResponse, expectRejection, readEnvelope } from '../src/runner/expect.js';
-import { describeWalk, type WalkResult } from '../src/runner/pages.js';
-import { getList, isObject, orderBreak, orderOf, pageOfItem, walkList, type ListPage, type Query } from '../src/runner/resource-helpers.js';
+import { defineCheck, defineSuite } from '../src/engine/check.js';
+import type { CheckContext } from '../src/engine/context.js';
+import { describeResponse, expectRejection, readEnvelope } from './kit/expect.js';
+import { describeWalk, type WalkResult } from './kit/pages.js';
+import { getList, isObject, orderBreak, orderOf, pageOfItem, walkList, type ListPage, type Query } from './kit/resource-helpers.js';
 import { validateAgainst } from '../src/schemas.js';
 
 const SPEC_DEFAULT_LIMIT = 100;

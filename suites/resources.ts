@@ -4,9 +4,9 @@ import type { FixtureName } from '../src/config/types.js';
 import type { HttpResponse, RequestSpec } from '../src/http/client.js';
 import { TransportError } from '../src/http/client.js';
 import { headerValue, setHeader } from '../src/http/message.js';
-import { defineCheck, defineSuite, type CheckDeclaration } from '../src/runner/check.js';
-import { readProbe, tokenIn, withTokens } from '../src/runner/checks-auth.js';
-import type { CheckContext } from '../src/runner/context.js';
+import { defineCheck, defineSuite, type CheckDeclaration } from '../src/engine/check.js';
+import { readProbe, tokenIn, withTokens } from './kit/checks-auth.js';
+import type { CheckContext } from '../src/engine/context.js';
 import {
   describeResponse,
   errorBodyOf,
@@ -21,11 +21,11 @@ import {
   mediaTypeOf,
   noteErrorBody,
   readEnvelope,
-} from '../src/runner/expect.js';
-import { alterSignature } from '../src/runner/negative.js';
-import { CheckFailed } from '../src/runner/outcomes.js';
-import { describeWalk, type WalkResult } from '../src/runner/pages.js';
-import { tokenRequest } from '../src/runner/session.js';
+} from './kit/expect.js';
+import { alterSignature } from './kit/negative.js';
+import { CheckFailed } from '../src/engine/outcomes.js';
+import { describeWalk, type WalkResult } from './kit/pages.js';
+import { tokenRequest } from './kit/session.js';
 import {
   differingFields,
   exactValue,
@@ -40,7 +40,7 @@ import {
   unsafeNumbersOf,
   walkList,
   type Query,
-} from '../src/runner/resource-helpers.js';
+} from './kit/resource-helpers.js';
 import { idKey, isUnsafeNumber, parseJson } from '../src/http/json.js';
 
 type Check = CheckDeclaration;

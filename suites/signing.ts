@@ -15,16 +15,16 @@
 // expired signature or a future `created` (the spec says only that both are Unix times), coverage of every carried
 // header and of the target, label pairing, @path + @query for the target.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { defineCheck, defineSuite } from '../src/runner/check.js';
-import type { CheckContext } from '../src/runner/context.js';
-import { describeResponse, expectRejection, expectSuccess } from '../src/runner/expect.js';
+import { defineCheck, defineSuite } from '../src/engine/check.js';
+import type { CheckContext } from '../src/engine/context.js';
+import { describeResponse, expectRejection, expectSuccess } from './kit/expect.js';
 import { dropHeader, type HttpResponse, type RequestSpec } from '../src/http/client.js';
 import { generateEd25519 } from '../src/http/keys.js';
 import { headerValue, setHeader } from '../src/http/message.js';
 import { nowSeconds } from '../src/http/signature.js';
 import type { SignatureParam } from '../src/http/signature-base.js';
-import { tokenRequest } from '../src/runner/session.js';
-import { tokenIn, withTokens } from '../src/runner/checks-auth.js';
+import { tokenRequest } from './kit/session.js';
+import { tokenIn, withTokens } from './kit/checks-auth.js';
 import {
   alterSignature,
   coveredComponents,
@@ -43,7 +43,7 @@ import {
   restoreWebhook,
   sendWithControl,
   type CustomerSnapshot,
-} from '../src/runner/negative.js';
+} from './kit/negative.js';
 
 
 /** The read every GET check uses: it answers 2xx to a correct request. */

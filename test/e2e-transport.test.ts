@@ -1,14 +1,14 @@
 // The run against a server that throttles, closes its connections or never stops throttling: the checks see none of
 // it, the run's notes say what it met, and a server that throttles past the bound is one finding for the run.
 import { afterEach, describe, expect, it } from 'vitest';
-import { runChecks } from '../src/runner/run.js';
-import { defineCheck, defineSuite } from '../src/runner/check.js';
+import { runChecks } from '../src/engine/run.js';
+import { defineCheck, defineSuite } from '../src/engine/check.js';
 import { generateEd25519 } from '../src/http/keys.js';
 import { startReferenceServer } from '../src/reference/server.js';
 import { defaultFixtures } from '../src/reference/store.js';
 import { CHOICE_DEFS, type Choices } from '../src/reference/choices/index.js';
 import type { ResolvedTarget } from '../src/config/types.js';
-import type { RunResult } from '../src/runner/types.js';
+import type { RunResult } from '../src/engine/types.js';
 import resources from '../suites/resources.js';
 import auth from '../suites/auth.js';
 import { CITES } from './helpers/requirements.js';

@@ -11,9 +11,9 @@ import { CredentialsRefused, SignedClient, TransportError } from '../src/http/cl
 import { generateEd25519 } from '../src/http/keys.js';
 import { processRedactor, Redactor } from '../src/http/redact.js';
 import { contentDigest } from '../src/http/digest.js';
-import { runChecks } from '../src/runner/run.js';
-import { defineCheck, defineSuite } from '../src/runner/check.js';
-import { formatBudget, parseDuration } from '../src/runner/budget.js';
+import { runChecks } from '../src/engine/run.js';
+import { defineCheck, defineSuite } from '../src/engine/check.js';
+import { formatBudget, parseDuration } from '../src/engine/budget.js';
 import { loadConfig } from '../src/config/load.js';
 import type { ResolvedTarget } from '../src/config/types.js';
 import { startEchoServer } from './helpers/echo-server.js';

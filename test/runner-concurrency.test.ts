@@ -2,11 +2,11 @@
 // which check finished first.
 import { CITES } from './helpers/requirements.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runChecks } from '../src/runner/run.js';
-import { defineCheck, defineSuite } from '../src/runner/check.js';
+import { runChecks } from '../src/engine/run.js';
+import { defineCheck, defineSuite } from '../src/engine/check.js';
 import { generateEd25519 } from '../src/http/keys.js';
 import type { ResolvedTarget } from '../src/config/types.js';
-import type { CheckContext } from '../src/runner/context.js';
+import type { CheckContext } from '../src/engine/context.js';
 import { startEchoServer } from './helpers/echo-server.js';
 
 const key = generateEd25519();

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CITES } from './helpers/requirements.js';
-import { Session } from '../src/runner/session.js';
+import { Session } from '../suites/kit/session.js';
 import { SignedClient } from '../src/http/client.js';
-import { runChecks } from '../src/runner/run.js';
-import { defineCheck, defineSuite } from '../src/runner/check.js';
+import { runChecks } from '../src/engine/run.js';
+import { defineCheck, defineSuite } from '../src/engine/check.js';
 import { generateEd25519 } from '../src/http/keys.js';
 import { TargetError, ConfigError } from '../src/errors.js';
 import type { ResolvedTarget } from '../src/config/types.js';
-import type { CheckInfo } from '../src/runner/types.js';
+import type { CheckInfo } from '../src/engine/types.js';
 import { startEchoServer } from './helpers/echo-server.js';
 
 const key = generateEd25519();

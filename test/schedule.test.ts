@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runScheduled, type ScheduledTask } from '../src/runner/schedule.js';
+import { runScheduled, type ScheduledTask } from '../src/engine/schedule.js';
 
 /** Tasks that finish only when the test says so, with a log of what started and ended. */
 function controlled(tasks: ScheduledTask[], limit: number) {

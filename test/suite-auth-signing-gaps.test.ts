@@ -2,16 +2,16 @@
 // fails is the detection matrix's to prove, for every fault: test/detection-matrix.test.ts); the run's token survives a
 // server that ends it early; and the checks that met other faults' defects on their way now judge only their own.
 import { afterEach, describe, expect, it } from 'vitest';
-import { runChecks } from '../src/runner/run.js';
-import { defineCheck, defineSuite } from '../src/runner/check.js';
-import type { CheckContext } from '../src/runner/context.js';
-import { MAX_RENEWALS } from '../src/runner/session.js';
-import { customerBody } from '../src/runner/negative.js';
+import { runChecks } from '../src/engine/run.js';
+import { defineCheck, defineSuite } from '../src/engine/check.js';
+import type { CheckContext } from '../src/engine/context.js';
+import { MAX_RENEWALS } from '../suites/kit/session.js';
+import { customerBody } from '../suites/kit/negative.js';
 import { generateEd25519 } from '../src/http/keys.js';
 import type { ResolvedTarget } from '../src/config/types.js';
 import { startEchoServer } from './helpers/echo-server.js';
 import { CITES } from './helpers/requirements.js';
-import type { CheckResult, RunResult } from '../src/runner/types.js';
+import type { CheckResult, RunResult } from '../src/engine/types.js';
 import { startLocalTarget, type LocalTarget } from '../src/targets/local.js';
 import { findFault } from '../src/reference/faults/catalog.js';
 import { suites } from '../suites/index.js';

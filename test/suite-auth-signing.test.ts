@@ -2,13 +2,13 @@
 // representative faults are caught by exactly the checks meant for them. Full fault coverage is the detection matrix's.
 import { describe, expect, it } from 'vitest';
 import { parseDictionary } from 'structured-headers';
-import { runChecks } from '../src/runner/run.js';
-import type { RunResult } from '../src/runner/types.js';
+import { runChecks } from '../src/engine/run.js';
+import type { RunResult } from '../src/engine/types.js';
 import { startLocalTarget } from '../src/targets/local.js';
 import type { VariantName } from '../src/reference/choices/index.js';
 import auth from '../suites/auth.js';
 import signing from '../suites/signing.js';
-import { alterSignature, relabelSignature } from '../src/runner/negative.js';
+import { alterSignature, relabelSignature } from '../suites/kit/negative.js';
 
 /** Both suites against a fresh server; with a fault, only the fault's own suite, as the detection matrix runs it. */
 async function run(options: { variant?: VariantName; faults?: string[] } = {}): Promise<RunResult> {

@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { findFault } from '../src/reference/faults/catalog.js';
 import type { VariantName } from '../src/reference/choices/index.js';
-import { runChecks } from '../src/runner/run.js';
-import type { RunResult } from '../src/runner/types.js';
+import { runChecks } from '../src/engine/run.js';
+import type { RunResult } from '../src/engine/types.js';
 import { startLocalTarget } from '../src/targets/local.js';
 import { suites } from '../suites/index.js';
 

@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { RESOURCES_CHOICES } from '../src/reference/choices/resources.js';
 import type { ChoiceDef, Choices } from '../src/reference/choices/index.js';
-import { runChecks } from '../src/runner/run.js';
-import type { RunResult } from '../src/runner/types.js';
+import { runChecks } from '../src/engine/run.js';
+import type { RunResult } from '../src/engine/types.js';
 import { startLocalTarget } from '../src/targets/local.js';
 import { IdempotencyCache, idempotencyKeyOf } from '../src/reference/idempotency.js';
 import { listReply } from '../src/reference/paging.js';

@@ -3,8 +3,8 @@
 // of the suite (the whole suite against every fault is the detection matrix's: test/detection-matrix.test.ts), with the
 // mutable customer left as it was.
 import { describe, expect, it } from 'vitest';
-import { runChecks } from '../src/runner/run.js';
-import type { RunResult } from '../src/runner/types.js';
+import { runChecks } from '../src/engine/run.js';
+import type { RunResult } from '../src/engine/types.js';
 import { startLocalTarget, type LocalTarget } from '../src/targets/local.js';
 import { findFault } from '../src/reference/faults/catalog.js';
 import type { Customer } from '../src/reference/store.js';

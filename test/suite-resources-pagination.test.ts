@@ -2,8 +2,8 @@
 // differ: page index vs item offset, ASC vs DESC default, extra fields), and against representative faults, each
 // caught by the checks meant for it.
 import { describe, expect, it } from 'vitest';
-import { runChecks } from '../src/runner/run.js';
-import type { RunResult } from '../src/runner/types.js';
+import { runChecks } from '../src/engine/run.js';
+import type { RunResult } from '../src/engine/types.js';
 import { startLocalTarget } from '../src/targets/local.js';
 import type { VariantName } from '../src/reference/choices/index.js';
 import resources from '../suites/resources.js';

@@ -2,11 +2,11 @@
 // stands, not by its number; invalid query values; the status filter of the requests menu; options that lead to
 // another choice than the one shown. Each fault is caught by the checks that own what it breaks, and by no other.
 import { afterEach, describe, expect, it } from 'vitest';
-import { runChecks } from '../src/runner/run.js';
-import type { RunResult } from '../src/runner/types.js';
+import { runChecks } from '../src/engine/run.js';
+import type { RunResult } from '../src/engine/types.js';
 import { startLocalTarget, type LocalTarget } from '../src/targets/local.js';
 import type { VariantName } from '../src/reference/choices/index.js';
-import ussd from '../suites/ussd.js';
+import ussd from '../suites/ussd/index.js';
 
 let stops: Array<() => Promise<void>> = [];
 afterEach(async () => {

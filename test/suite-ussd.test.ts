@@ -4,13 +4,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { runChecks } from '../src/runner/run.js';
-import type { RunFlags } from '../src/runner/context.js';
-import type { SuiteDefinition } from '../src/runner/check.js';
-import type { RunResult } from '../src/runner/types.js';
+import { runChecks } from '../src/engine/run.js';
+import type { RunFlags } from '../src/engine/context.js';
+import type { SuiteDefinition } from '../src/engine/check.js';
+import type { RunResult } from '../src/engine/types.js';
 import { startLocalTarget, type LocalTarget } from '../src/targets/local.js';
 import { CHOICE_DEFS, choiceName, type ChoiceDef, type Choices, type VariantName } from '../src/reference/choices/index.js';
-import ussd from '../suites/ussd.js';
+import ussd from '../suites/ussd/index.js';
 
 let stops: Array<() => Promise<void>> = [];
 afterEach(async () => {

@@ -6,15 +6,15 @@
 import { CITES } from './helpers/requirements.js';
 import { describe, expect, it } from 'vitest';
 import { localTarget, stopsAfterEach } from './helpers/webhook-targets.js';
-import { runChecks } from '../src/runner/run.js';
-import { defineCheck, defineSuite } from '../src/runner/check.js';
+import { runChecks } from '../src/engine/run.js';
+import { defineCheck, defineSuite } from '../src/engine/check.js';
 import { startReferenceServer } from '../src/reference/server.js';
 import { findFault } from '../src/reference/faults/catalog.js';
 import { receiverTls } from '../src/receiver/certificate.js';
 import { generateEd25519 } from '../src/http/keys.js';
 import type { ResolvedTarget, WebhookConfig } from '../src/config/types.js';
-import type { CheckResult, RunResult } from '../src/runner/types.js';
-import webhooks from '../suites/webhooks.js';
+import type { CheckResult, RunResult } from '../src/engine/types.js';
+import webhooks from '../suites/webhooks/index.js';
 
 /** Far above a loopback delivery; short enough that the faults which make a check wait out its deadline stay quick. */
 const DEADLINE_MS = 5_000;

@@ -2,8 +2,8 @@
 // tokens on a new one and forgets every token on a restart, all at once, the whole suite gives 0 failures and 0
 // warnings, the checks that prepare requests with the run's token recover, and the run says how often its token ended.
 import { describe, expect, it } from 'vitest';
-import { runChecks } from '../src/runner/run.js';
-import type { RunResult } from '../src/runner/types.js';
+import { runChecks } from '../src/engine/run.js';
+import type { RunResult } from '../src/engine/types.js';
 import { startLocalTarget } from '../src/targets/local.js';
 import type { Choices } from '../src/reference/choices/index.js';
 import { suites } from '../suites/index.js';

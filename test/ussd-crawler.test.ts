@@ -2,8 +2,8 @@
 // style, the caps (cyclic graphs, graphs without end, slow answers), the frontier, the concurrency bound, and the
 // safety rule that order and cancel links are listed but never followed without --allow-mutations.
 import { describe, expect, it } from 'vitest';
-import { choiceNumbers, labelOf, numberedChoices } from '../src/ussd/choices.js';
-import { crawl, formatTrail, type CrawlOptions, type FetchOutcome } from '../src/ussd/crawler.js';
+import { choiceNumbers, labelOf, numberedChoices } from '../suites/ussd/choices.js';
+import { crawl, formatTrail, type CrawlOptions, type FetchOutcome } from '../suites/ussd/crawler.js';
 import {
   backProblems,
   crawlSummary,
@@ -19,8 +19,8 @@ import {
   pagingProblems,
   requestUrlProblem,
   symbolMismatches,
-} from '../src/ussd/rules.js';
-import { differsOnlyInPage, endpointOf, isAbsoluteUrl, mutationOf, normaliseUrl, resolveUrl, scopeOf } from '../src/ussd/url.js';
+} from '../suites/ussd/rules.js';
+import { differsOnlyInPage, endpointOf, isAbsoluteUrl, mutationOf, normaliseUrl, resolveUrl, scopeOf } from '../suites/ussd/url.js';
 
 const BASE = 'https://api.example/v1';
 const SCOPE = scopeOf(BASE);

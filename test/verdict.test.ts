@@ -1,13 +1,13 @@
-// The run's verdict (src/runner/verdict.ts): CONFORMANT only when every MUST requirement the suites cite was exercised
+// The run's verdict (src/engine/verdict.ts): CONFORMANT only when every MUST requirement the suites cite was exercised
 // and none failed; a skip, an error or a check left out never reads as a pass.
 import { afterEach, describe, expect, it } from 'vitest';
-import { computeVerdict } from '../src/runner/verdict.js';
+import { computeVerdict } from '../src/engine/verdict.js';
 import { requirementRefs, type Requirement } from '../src/spec/requirements.js';
-import { runChecks } from '../src/runner/run.js';
-import { defineCheck, defineSuite } from '../src/runner/check.js';
+import { runChecks } from '../src/engine/run.js';
+import { defineCheck, defineSuite } from '../src/engine/check.js';
 import { generateEd25519 } from '../src/http/keys.js';
 import type { ResolvedTarget } from '../src/config/types.js';
-import type { CheckInfo, CheckResult, Level, Outcome } from '../src/runner/types.js';
+import type { CheckInfo, CheckResult, Level, Outcome } from '../src/engine/types.js';
 import { startEchoServer } from './helpers/echo-server.js';
 
 function info(id: string, level: Level, requirements: string[]): CheckInfo {

@@ -2,8 +2,8 @@
 // the requirements it enforces (with the spec's words), what it sends, what passes and fails, and the reference-server faults that prove it
 // can fail (docs/detection-matrix.json, generated with the detection matrix).
 import { suites } from '../../suites/index.js';
-import type { CheckDefinition, CheckExplanation } from '../runner/check.js';
-import type { Level, RequirementRef, SuiteName } from '../runner/types.js';
+import type { CheckDefinition, CheckExplanation } from '../engine/check.js';
+import type { Level, RequirementRef, SuiteName } from '../engine/types.js';
 import { ConfigError } from '../errors.js';
 import { closestIds } from '../suggest.js';
 import { readDetectionJson, type DetectionJson } from '../matrix/proof.js';

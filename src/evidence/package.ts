@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as ed from '@noble/ed25519';
-import type { RunResult, VerdictStatus } from '../runner/types.js';
+import type { RunResult, VerdictStatus } from '../engine/types.js';
 import type { Reporter } from '../report/reporter.js';
 import { jsonReportText } from '../report/json.js';
 import { htmlReport } from '../report/html.js';

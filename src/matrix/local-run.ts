@@ -1,7 +1,7 @@
 // One run of a matrix: the whole suite, --fail-on should, against a fresh reference server set up as asked.
-import { runChecks } from '../runner/run.js';
-import type { RunResult } from '../runner/types.js';
-import type { SuiteDefinition } from '../runner/check.js';
+import { runChecks } from '../engine/run.js';
+import type { RunResult } from '../engine/types.js';
+import type { SuiteDefinition } from '../engine/check.js';
 import { startLocalTarget, type LocalTargetOptions } from '../targets/local.js';
 
 /**

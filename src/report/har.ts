@@ -5,7 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
 import { dirname } from 'node:path';
 import type { Exchange, RecordedMessage } from '../http/exchange.js';
-import type { RunResult } from '../runner/types.js';
+import type { RunResult } from '../engine/types.js';
 import type { Reporter } from './reporter.js';
 import { formatSize } from './exchange-text.js';
 

@@ -4,7 +4,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Exchange, RecordedMessage } from '../http/exchange.js';
-import type { CheckResult, RunInfo, RunResult, Totals, Verdict } from '../runner/types.js';
+import type { CheckResult, RunInfo, RunResult, Totals, Verdict } from '../engine/types.js';
 import type { Reporter } from './reporter.js';
 
 export const JSON_REPORT_FORMAT = 'conformance-report';

@@ -4,7 +4,7 @@ import { requirementLine } from './requirement-text.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import builderModule, { type Builder, type TestCase, type TestSuite } from 'junit-report-builder';
-import type { CheckResult, RunInfo, RunResult, Verdict } from '../runner/types.js';
+import type { CheckResult, RunInfo, RunResult, Verdict } from '../engine/types.js';
 import type { Reporter } from './reporter.js';
 import { findingSections, formatExchange, renderLabelled, visible, visibleLine } from './exchange-text.js';
 import { bySuite } from './by-suite.js';

@@ -1,4 +1,4 @@
-import type { CheckInfo, CheckResult, RunResult } from '../runner/types.js';
+import type { CheckInfo, CheckResult, RunResult } from '../engine/types.js';
 
 /** A report writer. The runner calls these in order; reporters see results only, never the suites or the client. */
 export interface Reporter {

@@ -1,7 +1,7 @@
 // The open points of webhook configuration, events and deliveries (spec "Webhooks", "Events", "Authentication" 8):
 // what the endpoints answer, which body fields they need, whether a webhook is ever deactivated, when the key is
 // generated, what a payload looks like, ACCOUNT events, order and duplicates, header names, and how a delivery is
-// signed and digested within RFC 9421/9530. The receiver and suites/webhooks.ts accept every value and record it.
+// signed and digested within RFC 9421/9530. The receiver and suites/webhooks/index.ts accept every value and record it.
 import type { ChoiceDef } from './types.js';
 
 export const WEBHOOK_CHOICES = {

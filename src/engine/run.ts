@@ -1,4 +1,4 @@
-// Runs the selected checks against one target, up to `concurrency` at a time (src/runner/schedule.ts: checks over the
+// Runs the selected checks against one target, up to `concurrency` at a time (src/engine/schedule.ts: checks over the
 // same shared state run one at a time, in declaration order). One check's failure, exception, timeout or hang never
 // stops the others; results come back, and reporters hear of them, in declaration order whatever order they finished in.
 import { CredentialsRefused, SignedClient, ThrottledOut, TransportError } from '../http/client.js';
@@ -13,7 +13,7 @@ import { CheckContext, type RunFlags } from './context.js';
 import { CheckFailed, CheckSkipped } from './outcomes.js';
 import { selectChecks, type Selection } from './select.js';
 import { applyExpectedFailure, checkKnownIds, utcDay, type ExpectedFailure } from './expected-failures.js';
-import { Session } from './session.js';
+import { Session } from '../../suites/kit/session.js';
 import { runScheduled } from './schedule.js';
 import { suiteTimes } from './suite-times.js';
 import { computeVerdict } from './verdict.js';

@@ -1,11 +1,11 @@
 import type { SignedClient, RequestSpec, HttpResponse, PreparedRequest } from '../http/client.js';
 import type { Exchange } from '../http/exchange.js';
 import type { Fixtures, FixtureName } from '../config/types.js';
-import { tokenRequest, revokeRequest, type Session } from './session.js';
+import { tokenRequest, revokeRequest, type Session } from '../../suites/kit/session.js';
 import type { CheckInfo, Finding, SkipRemedy } from './types.js';
 import { CheckFailed, CheckSkipped } from './outcomes.js';
 import type { WebhookReceiver } from '../receiver/receiver.js';
-import { stateChangedBy, UndeclaredSharedState, type SharedState } from './shared-state.js';
+import { stateChangedBy, UndeclaredSharedState, type SharedState } from '../../suites/kit/shared-state.js';
 
 export interface RunFlags {
   /** Run checks that take long (token expiry after 60 minutes). */

@@ -10,21 +10,21 @@
 // One cause, one failure: a delivery that arrives but does not verify still shows that its event was emitted. The event
 // checks take it as such and record the verification failure as seen on their way; webhooks.delivery.verified and
 // webhooks.key.published own Authentication 8 (REQ-AUTH-12, REQ-EVT-14).
-import { defineCheck, defineSuite } from '../src/runner/check.js';
-import type { CheckContext } from '../src/runner/context.js';
-import type { Session } from '../src/runner/session.js';
-import { tokenRecordOf } from '../src/runner/session.js';
-import { describeResponse, expectRejection, expectSchema, expectSuccess } from '../src/runner/expect.js';
-import { isSuccess } from '../src/runner/negative.js';
-import type { HttpResponse } from '../src/http/client.js';
-import { TransportError } from '../src/http/client.js';
-import { parseJson } from '../src/http/json.js';
-import { headerValue } from '../src/http/message.js';
-import { signatureLabels } from '../src/http/signature.js';
-import { describeDelivery, type Delivery, type WebhookReceiver } from '../src/receiver/receiver.js';
-import { pathAndQuery } from '../src/http/message.js';
-import { describeKeyForm, findWebhookKey, type FoundKey } from '../src/receiver/webhook-key.js';
-import { containsValue, eventNameOf, KNOWN_EVENTS, topLevelFields, valuesNamed } from '../src/receiver/payload.js';
+import { defineCheck, defineSuite } from '../../src/engine/check.js';
+import type { CheckContext } from '../../src/engine/context.js';
+import type { Session } from '../kit/session.js';
+import { tokenRecordOf } from '../kit/session.js';
+import { describeResponse, expectRejection, expectSchema, expectSuccess } from '../kit/expect.js';
+import { isSuccess } from '../kit/negative.js';
+import type { HttpResponse } from '../../src/http/client.js';
+import { TransportError } from '../../src/http/client.js';
+import { parseJson } from '../../src/http/json.js';
+import { headerValue } from '../../src/http/message.js';
+import { signatureLabels } from '../../src/http/signature.js';
+import { describeDelivery, type Delivery, type WebhookReceiver } from '../../src/receiver/receiver.js';
+import { pathAndQuery } from '../../src/http/message.js';
+import { describeKeyForm, findWebhookKey, type FoundKey } from '../../src/receiver/webhook-key.js';
+import { containsValue, eventNameOf, KNOWN_EVENTS, topLevelFields, valuesNamed } from './payload.js';
 
 const AUTOMATIC = 'WEBHOOK.CREATED';
 const AUTH_NAMES = ['AUTH', 'AUTH.CREATED', 'AUTH.DELETED'];

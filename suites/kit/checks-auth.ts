@@ -1,10 +1,10 @@
 // What the auth checks share: tokens a check obtains for itself (always revoked before the check ends, also when it
 // fails), "no token was issued" as an expectation, and a read request that a conforming server answers with 2xx.
 import { UndeclaredSharedState } from './shared-state.js';
-import type { HttpResponse, RequestSpec } from '../http/client.js';
-import { TransportError } from '../http/client.js';
-import { parseJson } from '../http/json.js';
-import type { CheckContext } from './context.js';
+import type { HttpResponse, RequestSpec } from '../../src/http/client.js';
+import { TransportError } from '../../src/http/client.js';
+import { parseJson } from '../../src/http/json.js';
+import type { CheckContext } from '../../src/engine/context.js';
 import { describeResponse, expectRejection } from './expect.js';
 import { isSuccess } from './negative.js';
 import { tokenRecordOf, tokenRequest, type TokenResult } from './session.js';

@@ -59,7 +59,7 @@ export interface CheckResult extends CheckInfo {
   durationMs: number;
   /** Whether this result makes the run fail under the run's --fail-on policy. */
   failsRun: boolean;
-  /** Present when the check is listed in --expected-failures (src/runner/expected-failures.ts). */
+  /** Present when the check is listed in --expected-failures (src/engine/expected-failures.ts). */
   expected?: ExpectedFailureMark;
 }
 
@@ -130,7 +130,7 @@ export interface RunResult {
   checks: CheckResult[];
   /** Exchanges not tied to a check (the shared session's token). */
   sessionExchanges: Exchange[];
-  /** What the run shows of the server's conformance, and what it did not test (src/runner/verdict.ts). */
+  /** What the run shows of the server's conformance, and what it did not test (src/engine/verdict.ts). */
   verdict: Verdict;
   /**
    * 1 when a check that fails the run failed, the run's budget was spent, or the verdict is INCOMPLETE under

@@ -3,12 +3,12 @@
 // Signature fields are read and written with a structured-fields library (RFC 8941/9651), never with regular
 // expressions: a check that misparses the field it tampers with would blame the server for its own mistake.
 import { parseDictionary, serializeDictionary, isInnerList, type Dictionary } from 'structured-headers';
-import type { HttpResponse, PreparedRequest, RequestSpec } from '../http/client.js';
-import { contentDigest } from '../http/digest.js';
-import { exactNumber, parseJson } from '../http/json.js';
-import { headerValue, setHeader } from '../http/message.js';
-import { profileComponents } from '../http/signature.js';
-import type { CheckContext } from './context.js';
+import type { HttpResponse, PreparedRequest, RequestSpec } from '../../src/http/client.js';
+import { contentDigest } from '../../src/http/digest.js';
+import { exactNumber, parseJson } from '../../src/http/json.js';
+import { headerValue, setHeader } from '../../src/http/message.js';
+import { profileComponents } from '../../src/http/signature.js';
+import type { CheckContext } from '../../src/engine/context.js';
 import { describeResponse } from './expect.js';
 
 /** The component names in the order the spec lists them ("Common request rules"), lower-cased as RFC 9421 §2.1 wants. */

@@ -1,19 +1,19 @@
 // Suite `ussd`: crawl the menu graph the way a phone user would, and check every view and every link (spec "USSD
 // view", "USSD views"). Menu texts, depth and numbering are not known in advance, so the checks judge only what the
-// spec states; the crawl itself is src/ussd/crawler.ts and the rules src/ussd/rules.ts.
+// spec states; the crawl itself is suites/ussd/crawler.ts and the rules suites/ussd/rules.ts.
 //
 // One crawl per run, shared by every check: it is memoised on the run's Session, which every check of one run shares.
 // The check that happens to start it would otherwise own hundreds of recorded exchanges, so they are taken off it and
 // kept with the crawl; a check that finds a problem attaches the exchanges that show it, and only those.
-import type { CheckContext } from '../src/runner/context.js';
-import type { Session } from '../src/runner/session.js';
-import type { Exchange } from '../src/http/exchange.js';
-import { TransportError, type HttpResponse } from '../src/http/client.js';
-import { parseJson } from '../src/http/json.js';
-import { validateAgainst } from '../src/schemas.js';
-import { defineCheck, defineSuite } from '../src/runner/check.js';
-import { describeResponse, expectErrorBody, expectRejection, expectSchema, expectStatus, readEnvelope, redirectNote } from '../src/runner/expect.js';
-import { crawl, ussdDataOf, type Crawl, type CrawlLink, type CrawlStart, type CrawlView, type FetchOutcome } from '../src/ussd/crawler.js';
+import type { CheckContext } from '../../src/engine/context.js';
+import type { Session } from '../kit/session.js';
+import type { Exchange } from '../../src/http/exchange.js';
+import { TransportError, type HttpResponse } from '../../src/http/client.js';
+import { parseJson } from '../../src/http/json.js';
+import { validateAgainst } from '../../src/schemas.js';
+import { defineCheck, defineSuite } from '../../src/engine/check.js';
+import { describeResponse, expectErrorBody, expectRejection, expectSchema, expectStatus, readEnvelope, redirectNote } from '../kit/expect.js';
+import { crawl, ussdDataOf, type Crawl, type CrawlLink, type CrawlStart, type CrawlView, type FetchOutcome } from './crawler.js';
 import {
   assetIdSeen,
   backNumbersSeen,
@@ -37,8 +37,8 @@ import {
   unknownCustomerViewProblems,
   whereIs,
   type Problem,
-} from '../src/ussd/rules.js';
-import { differsOnlyInPage, mutationOf, resolveUrl, scopeOf } from '../src/ussd/url.js';
+} from './rules.js';
+import { differsOnlyInPage, mutationOf, resolveUrl, scopeOf } from './url.js';
 
 type UssdCrawl = Crawl<Exchange>;
 

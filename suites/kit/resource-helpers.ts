@@ -1,9 +1,9 @@
 // Helpers the resources and pagination checks share: fetch a resource or a list page with its envelope, validate list
 // items, walk a whole list (bounded), and compare resources field by field with ids compared exactly.
-import type { HttpResponse, QueryValue } from '../http/client.js';
-import { idKey, parseJson, type UnsafeNumber } from '../http/json.js';
-import { schemaDocument, validateAgainst } from '../schemas.js';
-import type { CheckContext } from './context.js';
+import type { HttpResponse, QueryValue } from '../../src/http/client.js';
+import { idKey, parseJson, type UnsafeNumber } from '../../src/http/json.js';
+import { schemaDocument, validateAgainst } from '../../src/schemas.js';
+import type { CheckContext } from '../../src/engine/context.js';
 import { describeResponse, expectEnvelope, expectStatus, fieldOf, readEnvelope, rowsBroken } from './expect.js';
 import { walkPages, type WalkOptions, type WalkResult } from './pages.js';
 

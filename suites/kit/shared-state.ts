@@ -1,5 +1,5 @@
 // State on the target that some checks change, or read twice and compare. Checks naming the same state never overlap
-// and run in declaration order, whatever the run's concurrency (src/runner/schedule.ts). A check that sends a request
+// and run in declaration order, whatever the run's concurrency (src/engine/schedule.ts). A check that sends a request
 // changing such state must name it: CheckContext refuses the request otherwise, so a forgotten declaration shows up as
 // an error on every run instead of as a failure that comes and goes with timing.
 

@@ -1,11 +1,11 @@
 // Assertions several checks share. Each fails the check with the GUIDE's layout: what was expected, what was
 // observed, and the exchange that shows it.
-import type { HttpResponse } from '../http/client.js';
-import { parseJson } from '../http/json.js';
-import { pathAndQuery } from '../http/message.js';
-import { redirectNote } from '../http/redirect.js';
-import { validateAgainst } from '../schemas.js';
-import type { CheckContext } from './context.js';
+import type { HttpResponse } from '../../src/http/client.js';
+import { parseJson } from '../../src/http/json.js';
+import { pathAndQuery } from '../../src/http/message.js';
+import { redirectNote } from '../../src/http/redirect.js';
+import { validateAgainst } from '../../src/schemas.js';
+import type { CheckContext } from '../../src/engine/context.js';
 
 const EXCERPT = 300;
 
@@ -16,7 +16,7 @@ export function describeResponse(res: HttpResponse): string {
   return `${res.status}${redirectNote(res)}${body ? ` ${body}` : ''}`;
 }
 
-export { redirectNote } from '../http/redirect.js';
+export { redirectNote } from '../../src/http/redirect.js';
 
 export function expectStatus(ctx: CheckContext, res: HttpResponse, status: number, what = `status ${status}`): void {
   if (res.status !== status) ctx.fail(`expected ${status}, got ${res.status}${redirectNote(res)}`, { expected: what, observed: describeResponse(res), exchange: res.exchange });

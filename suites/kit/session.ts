@@ -3,11 +3,11 @@
 // further than it should): the session survives that by obtaining a new token, and says so, rather than letting every
 // later check fail on a rule it does not own.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { HttpResponse, SignedClient, ExchangeSink, RequestSpec } from '../http/client.js';
-import { ThrottledOut, TransportError } from '../http/client.js';
-import { TargetError } from '../errors.js';
-import { parseJson } from '../http/json.js';
-import { redirectNote } from '../http/redirect.js';
+import type { HttpResponse, SignedClient, ExchangeSink, RequestSpec } from '../../src/http/client.js';
+import { ThrottledOut, TransportError } from '../../src/http/client.js';
+import { TargetError } from '../../src/errors.js';
+import { parseJson } from '../../src/http/json.js';
+import { redirectNote } from '../../src/http/redirect.js';
 
 export interface TokenResult {
   token: string;

@@ -1,7 +1,7 @@
 import type { CheckInfo, Level, SuiteName } from './types.js';
 import { checkLevelOf, requirementRefs } from '../spec/requirements.js';
 import type { CheckContext, RunFlags } from './context.js';
-import type { SharedState } from './shared-state.js';
+import type { SharedState } from '../../suites/kit/shared-state.js';
 
 /**
  * What `conformance explain` says about a check, for a reader who has not seen its code. Optional: without it,
