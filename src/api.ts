@@ -1,17 +1,20 @@
 // The library entry point behind `conformance run`: resolve the target, run the selected suites, write the reports.
 import { loadConfig, selectTarget, BUILTIN_TARGET } from './config/load.js';
 import type { LoadedConfig, ResolvedTarget } from './config/types.js';
-import { runChecks, type FailOn } from './engine/run.js';
-import type { RunResult } from './engine/types.js';
-import { ReporterMux, type Reporter, type ReporterFailure } from './report/reporter.js';
+import { loadExpectedFailures, runChecks, type ExpectedFailure, type RunResult, type RunSettings } from './engine/index.js';
+import { ReporterMux, type ReporterFailure } from './report/reporter.js';
+import type { Reporter } from './engine/index.js';
 import { checkOutputPaths } from './report/output-paths.js';
 import type { Choices, VariantName } from './reference/choices/index.js';
 import { ConfigError } from './errors.js';
-import { loadExpectedFailures, type ExpectedFailure } from './engine/expected-failures.js';
-import { NothingToRerun, rerunSelection } from './engine/rerun.js';
-import { suites } from '../suites/index.js';
+import { NothingToRerun, rerunSelection } from './report/rerun.js';
+import { pack } from '../suites/index.js';
 
-export interface RunOptions {
+/** The settings the engine takes as they are: one name, one type, one meaning from the CLI to the engine. */
+type PassedThrough = Pick<RunSettings, 'failOn' | 'failOnIncomplete' | 'checkTimeoutMs' | 'requestTimeoutMs' | 'maxBodyBytes' | 'budgetMs' | 'concurrency'>;
+const PASSED_THROUGH = ['failOn', 'failOnIncomplete', 'checkTimeoutMs', 'requestTimeoutMs', 'maxBodyBytes', 'budgetMs', 'concurrency'] as const satisfies ReadonlyArray<keyof PassedThrough>;
+
+export interface RunOptions extends PassedThrough {
   /** A loaded config, or the path of a config file; by default conformance.config.json in `cwd` when present. */
   config?: LoadedConfig | string;
   cwd?: string;
@@ -19,10 +22,6 @@ export interface RunOptions {
   target?: string;
   suites?: string[];
   grep?: string;
-  /** Which check failures fail the run: `must` (default) or `should` (SHOULD warnings too). */
-  failOn?: FailOn;
-  /** An INCOMPLETE verdict (MUST requirements not exercised) fails the run too, exit code 1 (`--fail-on incomplete`). */
-  failOnIncomplete?: boolean;
   /** Write a JUnit XML report to this path. */
   junit?: string;
   /** Write the JSON report to this path. */
@@ -38,18 +37,11 @@ export interface RunOptions {
   long?: boolean;
   /** Let the USSD crawler follow order (amount) and cancel (cancelMode=true) links. */
   allowMutations?: boolean;
-  /** Caps of the USSD crawl (defaults in runner/run.ts). */
+  /** Caps of the USSD crawl (the ussd suite's settings maxViews and maxDepth; defaults in suites/ussd/index.ts). */
   ussdMaxViews?: number;
   ussdMaxDepth?: number;
   /** For the built-in target only: how the embedded reference server makes the spec's open choices, and which faults it has. */
   local?: { variant?: VariantName; choices?: Partial<Choices>; faults?: readonly string[] };
-  requestTimeoutMs?: number;
-  checkTimeoutMs?: number;
-  maxBodyBytes?: number;
-  /** Time for the whole run in ms (default 30 minutes); past it the checks left are reported as errors. */
-  budgetMs?: number;
-  /** Checks running at once (default: the target's `concurrency`, else 4); 1 runs them one after the other. */
-  concurrency?: number;
   /** Known deviations: the path of a JSON file (schemas/expected-failures.schema.json, relative to cwd), or the entries. */
   expectedFailures?: string | readonly ExpectedFailure[];
   /** Run only the checks that failed, warned or errored in this JSON report of an earlier run (relative to cwd). */
@@ -81,7 +73,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   // Checked before a server is started or a request sent: a bad directory should cost nothing.
   if (options.evidence) await evidence!.checkEvidenceDir(options.evidence);
   // Files the selection depends on are read first too: a typo in them is a usage error before any request.
-  const knownIds = suites.flatMap((s) => s.checks.map((c) => c.id));
+  const knownIds = pack.suites.flatMap((s) => s.checks.map((c) => c.id));
   const expectedFailures = typeof options.expectedFailures === 'string' ? await loadExpectedFailures(options.expectedFailures, knownIds, options.cwd) : options.expectedFailures;
   let ids = options.checkIds;
   if (options.rerunFailed !== undefined) {
@@ -110,30 +102,25 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   try {
     // The package is signed with the target's own request-signing key, which only exists once the target is resolved.
     if (options.evidence) reporters.push(new evidence!.EvidenceReporter(options.evidence, { keyId: target.keyId, privateKey: target.privateKey }));
+    const ussd = { ...(options.ussdMaxViews !== undefined ? { maxViews: options.ussdMaxViews } : {}), ...(options.ussdMaxDepth !== undefined ? { maxDepth: options.ussdMaxDepth } : {}) };
     return await runChecks({
+      ...passedThrough(options),
       target,
-      suites,
+      pack,
       selection: { suites: options.suites, grep: options.grep, ...(ids ? { ids } : {}) },
-      failOn: options.failOn,
-      failOnIncomplete: options.failOnIncomplete ?? false,
       reporter: new ReporterMux(reporters, options.onReporterFailure ?? reportFailureOnStderr),
-      flags: {
-        long: options.long ?? false,
-        allowMutations: options.allowMutations ?? false,
-        ...(options.ussdMaxViews !== undefined ? { ussdMaxViews: options.ussdMaxViews } : {}),
-        ...(options.ussdMaxDepth !== undefined ? { ussdMaxDepth: options.ussdMaxDepth } : {}),
-      },
-      requestTimeoutMs: options.requestTimeoutMs,
-      checkTimeoutMs: options.checkTimeoutMs,
-      maxBodyBytes: options.maxBodyBytes,
-      budgetMs: options.budgetMs,
-      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+      flags: { long: options.long ?? false, allowMutations: options.allowMutations ?? false },
+      suiteOptions: { ussd },
       ...(expectedFailures ? { expectedFailures } : {}),
       notes,
     });
   } finally {
     await stop?.();
   }
+}
+
+function passedThrough(options: RunOptions): PassedThrough {
+  return Object.fromEntries(PASSED_THROUGH.filter((k) => options[k] !== undefined).map((k) => [k, options[k]])) as PassedThrough;
 }
 
 /** A reporter that failed, in one line: which, and why (its message, never a stack). */

@@ -8,17 +8,10 @@
 // the older ones).
 //
 // Every token a check obtains is revoked before the check ends (TokenJar), also when the check fails.
+import { coveredComponents, customerBody, customerDifferences, describeResponse, dropHeader, expectJson, expectNoToken, expectRejection, expectStatus, expectSuccess, isSuccess, nowSeconds, readCustomer, readCustomerOrSkip, readProbe, requestToken, restoreCustomer, revokeRequest, tokenIn, tokenRecordOf, tokenRequest, validateAgainst, withTokens, type CustomerSnapshot, type HttpResponse, type IssuedToken, type RequestSpec, type TokenJar } from './kit/index.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { defineCheck, defineSuite } from '../src/engine/check.js';
-import type { CheckContext } from '../src/engine/context.js';
-import { expectJson, expectStatus, expectSuccess, expectRejection, describeResponse } from './kit/expect.js';
-import { validateAgainst } from '../src/schemas.js';
-import { revokeRequest, tokenRecordOf, tokenRequest } from './kit/session.js';
-import { dropHeader, type HttpResponse, type RequestSpec } from '../src/http/client.js';
-import { nowSeconds } from '../src/http/signature.js';
-import { expectNoToken, readProbe, tokenIn, withTokens, type IssuedToken, type TokenJar } from './kit/checks-auth.js';
-import { coveredComponents, customerBody, customerDifferences, isSuccess, readCustomer, readCustomerOrSkip, restoreCustomer, type CustomerSnapshot } from './kit/negative.js';
+import { defineCheck, defineSuite, type CheckContext } from '../src/engine/index.js';
 
 const TOKEN_TTL_SECONDS = 3600;
 const CLOCK_SLACK_SECONDS = 24 * 3600;
@@ -96,7 +89,7 @@ async function observeUnchanged(ctx: CheckContext, before: CustomerSnapshot): Pr
   if (changed.length > 0) ctx.observe(`the customer changed although its own values were sent (${changed.join('; ')}); ${await restoreCustomer(ctx, before)}`);
 }
 
-export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
+export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revoking', uses: ['token-revocation'], checks: [
   // ---- issuing ------------------------------------------------------------------------------------------------
   defineCheck({
     id: 'auth.token.issued',
@@ -105,7 +98,7 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     requirements: ['REQ-SVC-01', 'REQ-TOKEN-01', 'REQ-TOKEN-02', 'REQ-TOKEN-03', 'REQ-TOKEN-05', 'REQ-TOKEN-09', 'REQ-TOKEN-11', 'REQ-TOKEN-12', 'REQ-LIFE-01', 'REQ-TOKEP-01', 'REQ-TOKEP-02', 'REQ-TOKEP-04', 'REQ-TOKEP-05'],
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
-        const res = await ctx.requestToken();
+        const res = await requestToken(ctx);
         const found = tokenIn(res);
         if (found) await jar.keep(found.token);
         expectSuccess(ctx, res, 'a 2xx answer carrying a token record');
@@ -263,7 +256,7 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     requirements: ['REQ-TOKEP-06'],
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
-        const res = await ctx.requestToken();
+        const res = await requestToken(ctx);
         const found = tokenIn(res);
         if (!found) return ctx.observe(`the token request answered ${res.status} without a token record`);
         await jar.keep(found.token);
@@ -738,4 +731,4 @@ export default defineSuite('auth', 'Tokens: issuing, using, revoking', [
     },
   }),
   // Nearly every check obtains tokens of its own and revokes them (TokenJar): they take turns with other revokers.
-], { uses: ['token-revocation'] });
+] });

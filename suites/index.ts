@@ -1,5 +1,7 @@
-// The registry of suites, in the order reports list them. The one place the engine learns which suites exist.
-import type { SuiteDefinition } from '../src/engine/check.js';
+// The Investment API's pack: its suites in the order reports list them, the state on the target that checks share, and
+// the token session every run holds. The one place the engine learns which suites exist.
+import type { Pack } from '../src/engine/index.js';
+import { Session, SHARED_STATES, stateChangedBy } from './kit/index.js';
 import auth from './auth.js';
 import signing from './signing.js';
 import pagination from './pagination.js';
@@ -7,4 +9,11 @@ import resources from './resources.js';
 import ussd from './ussd/index.js';
 import webhooks from './webhooks/index.js';
 
-export const suites: SuiteDefinition[] = [auth, signing, pagination, resources, ussd, webhooks];
+export const pack: Pack = {
+  suites: [auth, signing, pagination, resources, ussd, webhooks],
+  sharedStates: SHARED_STATES,
+  stateChangedBy,
+  openSession: (client, target, sink) => new Session(client, target.clientSecret, sink),
+};
+
+export const suites = pack.suites;

@@ -8,14 +8,8 @@
 // is judged where the list has them, and the check records where it could not judge. A list that does not answer its
 // plain request with a list (a defect the resources checks judge) is not judged here: the check judges the others and
 // ends skipped, naming it, since it could not judge the rule everywhere.
-import type { HttpResponse } from '../src/http/client.js';
-import { idKey, parseJson } from '../src/http/json.js';
-import { defineCheck, defineSuite } from '../src/engine/check.js';
-import type { CheckContext } from '../src/engine/context.js';
-import { describeResponse, expectRejection, readEnvelope } from './kit/expect.js';
-import { describeWalk, type WalkResult } from './kit/pages.js';
-import { getList, isObject, orderBreak, orderOf, pageOfItem, walkList, type ListPage, type Query } from './kit/resource-helpers.js';
-import { validateAgainst } from '../src/schemas.js';
+import { describeResponse, describeWalk, expectRejection, getList, idKey, isObject, orderBreak, orderOf, pageOfItem, parseJson, readEnvelope, validateAgainst, walkList, type HttpResponse, type ListPage, type Query, type WalkResult } from './kit/index.js';
+import { defineCheck, defineSuite, type CheckContext } from '../src/engine/index.js';
 
 const SPEC_DEFAULT_LIMIT = 100;
 const SPEC_MAX_LIMIT = 1000;
@@ -250,7 +244,7 @@ function orderOfItems(items: readonly unknown[], sort: 'ASC' | 'DESC'): { judged
 
 const nonMonotonic = (sort: 'ASC' | 'DESC') => (sort === 'ASC' ? 'non-decreasing' : 'non-increasing');
 
-export default defineSuite('pagination', 'Pagination: paging meta, limits, page walks, sorting', [
+export default defineSuite({ name: 'pagination', title: 'Pagination: paging meta, limits, page walks, sorting', checks: [
   defineCheck({
     id: 'pagination.meta.present',
     title: 'every page of every list carries meta with all seven fields and their types',
@@ -740,4 +734,4 @@ export default defineSuite('pagination', 'Pagination: paging meta, limits, page 
       );
     },
   }),
-]);
+] });

@@ -1,47 +1,7 @@
 // Suite `resources`: every endpoint's envelope, schema and errors, and consistency across resources (spec "Resources
 // and their fields", "Endpoints", "Errors").
-import type { FixtureName } from '../src/config/types.js';
-import type { HttpResponse, RequestSpec } from '../src/http/client.js';
-import { TransportError } from '../src/http/client.js';
-import { headerValue, setHeader } from '../src/http/message.js';
-import { defineCheck, defineSuite, type CheckDeclaration } from '../src/engine/check.js';
-import { readProbe, tokenIn, withTokens } from './kit/checks-auth.js';
-import type { CheckContext } from '../src/engine/context.js';
-import {
-  describeResponse,
-  errorBodyOf,
-  expectEnvelope,
-  expectErrorBody,
-  expectJson,
-  expectRejection,
-  expectSchema,
-  expectStatus,
-  invalidFields,
-  isJsonMediaType,
-  mediaTypeOf,
-  noteErrorBody,
-  readEnvelope,
-} from './kit/expect.js';
-import { alterSignature } from './kit/negative.js';
-import { CheckFailed } from '../src/engine/outcomes.js';
-import { describeWalk, type WalkResult } from './kit/pages.js';
-import { tokenRequest } from './kit/session.js';
-import {
-  differingFields,
-  exactValue,
-  expectItems,
-  getList,
-  getResource,
-  idSegment,
-  isObject,
-  pageOfItem,
-  schemaFields,
-  unknownFields,
-  unsafeNumbersOf,
-  walkList,
-  type Query,
-} from './kit/resource-helpers.js';
-import { idKey, isUnsafeNumber, parseJson } from '../src/http/json.js';
+import { TransportError, alterSignature, describeResponse, describeWalk, differingFields, errorBodyOf, exactValue, expectEnvelope, expectErrorBody, expectItems, expectJson, expectRejection, expectSchema, expectStatus, getList, getResource, headerValue, idKey, idSegment, invalidFields, isJsonMediaType, isObject, isUnsafeNumber, mediaTypeOf, noteErrorBody, pageOfItem, parseJson, readEnvelope, readProbe, schemaFields, setHeader, tokenIn, tokenRequest, unknownFields, unsafeNumbersOf, walkList, withTokens, type FixtureName, type HttpResponse, type Query, type RequestSpec, type WalkResult } from './kit/index.js';
+import { CheckFailed, defineCheck, defineSuite, type CheckContext, type CheckDeclaration } from '../src/engine/index.js';
 
 type Check = CheckDeclaration;
 
@@ -382,7 +342,7 @@ function oauthErrorOf(res: HttpResponse): string | undefined {
 
 // ---- the suite -----------------------------------------------------------------------------------------------------
 
-export default defineSuite('resources', 'Resources: envelopes, schemas, errors', [
+export default defineSuite({ name: 'resources', title: 'Resources: envelopes, schemas, errors', checks: [
   ...BY_ID.map(getByIdCheck),
   ...LISTS.map(listCheck),
   defineCheck({
@@ -1212,4 +1172,4 @@ export default defineSuite('resources', 'Resources: envelopes, schemas, errors',
       ctx.observe(`refused with ${res.status}${res.status === 404 ? '' : ' (a rejection other than the 404 the endpoint lists)'}; no customer was created`);
     },
   }),
-]);
+] });

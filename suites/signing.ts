@@ -15,35 +15,8 @@
 // expired signature or a future `created` (the spec says only that both are Unix times), coverage of every carried
 // header and of the target, label pairing, @path + @query for the target.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { defineCheck, defineSuite } from '../src/engine/check.js';
-import type { CheckContext } from '../src/engine/context.js';
-import { describeResponse, expectRejection, expectSuccess } from './kit/expect.js';
-import { dropHeader, type HttpResponse, type RequestSpec } from '../src/http/client.js';
-import { generateEd25519 } from '../src/http/keys.js';
-import { headerValue, setHeader } from '../src/http/message.js';
-import { nowSeconds } from '../src/http/signature.js';
-import type { SignatureParam } from '../src/http/signature-base.js';
-import { tokenRequest } from './kit/session.js';
-import { tokenIn, withTokens } from './kit/checks-auth.js';
-import {
-  alterSignature,
-  coveredComponents,
-  customerBody,
-  customerDifferences,
-  inSpecOrder,
-  isRejection,
-  isSuccess,
-  readCustomer,
-  readCustomerOrSkip,
-  readWebhook,
-  relabelSignature,
-  signedBody,
-  replaceBody,
-  restoreCustomer,
-  restoreWebhook,
-  sendWithControl,
-  type CustomerSnapshot,
-} from './kit/negative.js';
+import { defineCheck, defineSuite, type CheckContext } from '../src/engine/index.js';
+import { alterSignature, coveredComponents, customerBody, customerDifferences, describeResponse, dropHeader, expectRejection, expectSuccess, generateEd25519, headerValue, inSpecOrder, isRejection, isSuccess, nowSeconds, readCustomer, readCustomerOrSkip, readWebhook, relabelSignature, replaceBody, restoreCustomer, restoreWebhook, sendWithControl, setHeader, signedBody, tokenIn, tokenRequest, withTokens, type CustomerSnapshot, type HttpResponse, type RequestSpec, type SignatureParam } from './kit/index.js';
 
 
 /** The read every GET check uses: it answers 2xx to a correct request. */
@@ -90,7 +63,7 @@ const INSTRUMENTS: RequestSpec = { method: 'GET', path: '/instruments', query: {
 
 const REJECTED = 'a rejection (any 4xx)';
 
-export default defineSuite('signing', 'Request signatures and content digests', [
+export default defineSuite({ name: 'signing', title: 'Request signatures and content digests', checks: [
   // ---- positive: the baseline every negative check departs from ------------------------------------------------
   defineCheck({
     id: 'signing.accept.get',
@@ -521,4 +494,4 @@ export default defineSuite('signing', 'Request signatures and content digests', 
       expectRejection(ctx, res, `${REJECTED}, never a 5xx: the body was changed after signing`);
     },
   }),
-]);
+] });

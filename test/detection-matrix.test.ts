@@ -9,7 +9,7 @@ import { detectionMatrix, faultRow, matrixDocument, matrixProblems, renderMatrix
 import { readDetectionJson, type DetectionJson } from '../src/matrix/proof.js';
 import { FAULTS, findFault } from '../src/reference/faults/catalog.js';
 import { suites } from '../suites/index.js';
-import type { CheckResult } from '../src/engine/types.js';
+import type { CheckResult } from '../src/engine/index.js';
 import { requirementRefs } from '../src/spec/requirements.js';
 
 const reasons = JSON.parse(readFileSync(new URL('../docs/detection-reasons.json', import.meta.url), 'utf8')) as DetectionReasons;

@@ -1,14 +1,13 @@
 // The run against a server that throttles, closes its connections or never stops throttling: the checks see none of
 // it, the run's notes say what it met, and a server that throttles past the bound is one finding for the run.
 import { afterEach, describe, expect, it } from 'vitest';
-import { runChecks } from '../src/engine/run.js';
-import { defineCheck, defineSuite } from '../src/engine/check.js';
+import { pack } from '../suites/index.js';
+import { defineCheck, defineSuite, runChecks, type RunResult } from '../src/engine/index.js';
 import { generateEd25519 } from '../src/http/keys.js';
 import { startReferenceServer } from '../src/reference/server.js';
 import { defaultFixtures } from '../src/reference/store.js';
 import { CHOICE_DEFS, type Choices } from '../src/reference/choices/index.js';
 import type { ResolvedTarget } from '../src/config/types.js';
-import type { RunResult } from '../src/engine/types.js';
 import resources from '../suites/resources.js';
 import auth from '../suites/auth.js';
 import { CITES } from './helpers/requirements.js';
@@ -50,7 +49,7 @@ describe('a run against a server that throttles', () => {
   for (const rateLimit of ['60-per-second', '60-per-second-date', '60-per-second-no-retry-after'] as const) {
     it(`waits out every 429 (${rateLimit}) so that no check sees one, and notes how often and how long`, async () => {
       const server = await reference({ rateLimit }, SMALL_LIMIT);
-      const result = await runChecks({ target: targetFor(server.baseUrl), suites: [auth, resources], selection: SELECTION, failOn: 'should' });
+      const result = await runChecks({ pack, target: targetFor(server.baseUrl), suites: [auth, resources], selection: SELECTION, failOn: 'should' });
       expect(result.totals).toMatchObject({ failed: 0, warned: 0, errored: 0 });
       expect(result.totals.passed).toBe(5);
       expect(result.checks.flatMap((c) => c.exchanges).filter((e) => e.response?.status === 429)).toEqual([]);
@@ -64,7 +63,7 @@ describe('a run against a server that closes its connections', () => {
   for (const connection of ['close', 'drop-idle'] as const) {
     it(`passes with connection=${connection} and notes it`, async () => {
       const server = await reference({ connection });
-      const result = await runChecks({ target: targetFor(server.baseUrl), suites: [auth, resources], selection: SELECTION, failOn: 'should' });
+      const result = await runChecks({ pack, target: targetFor(server.baseUrl), suites: [auth, resources], selection: SELECTION, failOn: 'should' });
       expect(result.totals).toMatchObject({ failed: 0, warned: 0, errored: 0 });
       expect(recorded(result, 'connection', connection)).toBe(true);
       expect(recorded(result, 'rateLimit', 'none')).toBe(true);
@@ -81,8 +80,8 @@ describe('a run against a server that never stops throttling', () => {
     });
     cleanup.push(() => server.close());
     const read = (id: string) => defineCheck({ id, title: id, level: 'MUST', requirements: CITES.MUST, async run(ctx) { const res = await ctx.send({ method: 'GET', path: '/instruments' }); if (res.status !== 200) ctx.fail(`answered ${res.status}`); } });
-    const suite = defineSuite('resources', 'throttled', [read('resources.a.one'), read('resources.b.two'), read('resources.c.three'), read('resources.d.four')]);
-    const result = await runChecks({ target: targetFor(`${server.origin}/v1`), suites: [suite], concurrency: 2 });
+    const suite = defineSuite({ name: 'resources', title: 'throttled', checks: [read('resources.a.one'), read('resources.b.two'), read('resources.c.three'), read('resources.d.four')] });
+    const result = await runChecks({ pack, target: targetFor(`${server.origin}/v1`), suites: [suite], concurrency: 2 });
     expect(result.checks.map((c) => c.outcome)).toEqual(['error', 'error', 'error', 'error']);
     const reasons = new Set(result.checks.map((c) => c.finding?.message));
     expect([...reasons]).toHaveLength(1);

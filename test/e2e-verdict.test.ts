@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateAgainst } from '../src/schemas.js';
 import type { EvidenceManifest } from '../src/evidence/package.js';
-import type { Verdict } from '../src/engine/types.js';
+import type { Verdict } from '../src/engine/index.js';
 import { BIN, runCli, waitForOutput } from './helpers/cli.js';
 
 /** A run of the whole suite on a loaded machine: far above what it takes, so only a hang reaches it. */

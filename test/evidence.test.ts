@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../src/api.js';
-import type { RunResult } from '../src/engine/types.js';
+import type { RunResult } from '../src/engine/index.js';
 import { jsonReportText } from '../src/report/json.js';
 import { KEYID_FILE, MANIFEST, PACKAGE_FILES, SIGNATURE_FILE, checkEvidenceDir, type EvidenceManifest } from '../src/evidence/package.js';
 import { parsePublicKey, verifyEvidence } from '../src/evidence/verify.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { run } from '../src/api.js';
-import { applyExpectedFailure, parseExpectedFailures } from '../src/engine/expected-failures.js';
+import { applyExpectedFailure, parseExpectedFailures } from '../src/engine/index.js';
 import { renderResults } from '../src/report/human.js';
 import { buildJunitXml } from '../src/report/junit.js';
 import { toJsonReport } from '../src/report/json.js';

@@ -2,6 +2,7 @@
 // redirects and content encodings left alone, the whole-run budget, redaction of echoed signatures and of crash output,
 // and the warning for a private key file others can read. test/e2e-hostile.test.ts shows them end to end.
 import { CITES } from './helpers/requirements.js';
+import { pack } from '../suites/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -11,9 +12,7 @@ import { CredentialsRefused, SignedClient, TransportError } from '../src/http/cl
 import { generateEd25519 } from '../src/http/keys.js';
 import { processRedactor, Redactor } from '../src/http/redact.js';
 import { contentDigest } from '../src/http/digest.js';
-import { runChecks } from '../src/engine/run.js';
-import { defineCheck, defineSuite } from '../src/engine/check.js';
-import { formatBudget, parseDuration } from '../src/engine/budget.js';
+import { defineCheck, defineSuite, formatBudget, parseDuration, runChecks } from '../src/engine/index.js';
 import { loadConfig } from '../src/config/load.js';
 import type { ResolvedTarget } from '../src/config/types.js';
 import { startEchoServer } from './helpers/echo-server.js';
@@ -129,14 +128,14 @@ describe('the whole-run budget', () => {
     });
     cleanup.push(() => server.close());
     const target: ResolvedTarget = { name: 't', baseUrl: `${server.origin}/v1`, clientId: 'c', clientSecret: 'secret-value', keyId: 'k', privateKeyPem: key.privateKeyPem, privateKey: key.seed, fixtures: {}, webhook: { listen: '127.0.0.1:0', tls: 'none' } };
-    const suite = defineSuite('auth', 'test', [
+    const suite = defineSuite({ name: 'auth', title: 'test', checks: [
       defineCheck({ id: 'auth.a.quick', title: 'passes', level: 'MUST', requirements: CITES.MUST, async run(ctx) { await ctx.send({ method: 'GET', path: '/ok' }); } }),
       defineCheck({ id: 'auth.b.hang', title: 'hangs', level: 'MUST', requirements: CITES.MUST, async run(ctx) { await ctx.send({ method: 'GET', path: '/hang', timeoutMs: 10_000 }); } }),
       defineCheck({ id: 'auth.c.late', title: 'never runs', level: 'MUST', requirements: CITES.MUST, async run() { throw new Error('ran past the budget'); } }),
-    ]);
+    ] });
     const started = Date.now();
     // One at a time, so the last check is still waiting when the budget ends.
-    const result = await runChecks({ target, suites: [suite], budgetMs: 400, concurrency: 1 });
+    const result = await runChecks({ pack, target, suites: [suite], budgetMs: 400, concurrency: 1 });
     expect(Date.now() - started).toBeLessThan(3000);
     expect(result.checks.map((c) => [c.id, c.outcome, c.finding?.message])).toEqual([
       ['auth.a.quick', 'pass', undefined],

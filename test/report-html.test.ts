@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { HtmlReporter, INFO_SECTION_TITLE, escapeHtml, htmlReport } from '../src/report/html.js';
 import { JsonReporter, jsonReportText } from '../src/report/json.js';
 import { curlCommand } from '../src/report/exchange-text.js';
-import type { CheckResult } from '../src/engine/types.js';
+import type { CheckResult } from '../src/engine/index.js';
 import { exchange, jsonResponse, request, sampleChecks, sampleRunResult, signedGet } from './helpers/run-result.js';
 
 const HOSTILE = '<script>alert(1)</script><img src=x onerror=alert(2)> "quoted" \u001b[2J\u202eevil';

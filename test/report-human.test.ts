@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HumanReporter, humanReporterForStdout, shouldUseColor, type HumanReporterOptions } from '../src/report/human.js';
-import type { Reporter } from '../src/report/reporter.js';
-import type { RunResult } from '../src/engine/types.js';
+import type { Reporter } from '../src/engine/index.js';
+import type { RunResult } from '../src/engine/index.js';
 import { sampleChecks, sampleRunResult } from './helpers/run-result.js';
 
 class Sink {

@@ -5,7 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonReporter, toJsonReport } from '../src/report/json.js';
-import type { CheckResult, Verdict } from '../src/engine/types.js';
+import type { CheckResult, Verdict } from '../src/engine/index.js';
 import { NASTY_TEXT, sampleRunResult } from './helpers/run-result.js';
 
 // ajv-formats is CommonJS; its default export arrives as the module object under NodeNext.

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './helpers/cli.js';
 import { toJsonReport } from '../src/report/json.js';
-import { failedIdsFromReport, NothingToRerun } from '../src/engine/rerun.js';
+import { failedIdsFromReport, NothingToRerun } from '../src/report/rerun.js';
 import { run } from '../src/api.js';
 import { sampleRunResult } from './helpers/run-result.js';
 import { UserError } from '../src/errors.js';

@@ -1,13 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { pack } from '../suites/index.js';
 import { CITES } from './helpers/requirements.js';
 import { Session } from '../suites/kit/session.js';
 import { SignedClient } from '../src/http/client.js';
-import { runChecks } from '../src/engine/run.js';
-import { defineCheck, defineSuite } from '../src/engine/check.js';
+import { defineCheck, defineSuite, runChecks, type CheckInfo } from '../src/engine/index.js';
 import { generateEd25519 } from '../src/http/keys.js';
 import { TargetError, ConfigError } from '../src/errors.js';
 import type { ResolvedTarget } from '../src/config/types.js';
-import type { CheckInfo } from '../src/engine/types.js';
 import { startEchoServer } from './helpers/echo-server.js';
 
 const key = generateEd25519();
@@ -35,7 +34,7 @@ async function targetServer(tokenStatus = 200) {
 function targetFor(baseUrl: string): ResolvedTarget {
   return { name: 't', baseUrl, clientId: 'c', clientSecret: 'secret-value', keyId: 'k', privateKeyPem: key.privateKeyPem, privateKey: key.seed, fixtures: { customerId: 5 }, webhook: { listen: '127.0.0.1:0', tls: 'none' } };
 }
-const suite = defineSuite('auth', 'test', [
+const suite = defineSuite({ name: 'auth', title: 'test', checks: [
   defineCheck({ id: 'auth.a.pass', title: 'passes', level: 'MUST', requirements: CITES.MUST, async run(ctx) { await ctx.send({ method: 'GET', path: '/ok' }); ctx.observe('seen'); } }),
   defineCheck({ id: 'auth.b.fail', title: 'fails', level: 'MUST', requirements: CITES.MUST, async run(ctx) { ctx.fail('nope', { expected: 'x', observed: 'y' }); } }),
   defineCheck({ id: 'auth.c.warn', title: 'warns', level: 'SHOULD', requirements: CITES.SHOULD, async run(ctx) { ctx.fail('meh'); } }),
@@ -44,13 +43,13 @@ const suite = defineSuite('auth', 'test', [
   defineCheck({ id: 'auth.f.hangs', title: 'hangs', level: 'MUST', requirements: CITES.MUST, timeoutMs: 200, run: () => new Promise(() => undefined) }),
   defineCheck({ id: 'auth.g.server-hangs', title: 'server hangs', level: 'MUST', requirements: CITES.MUST, async run(ctx) { await ctx.send({ method: 'GET', path: '/hang', timeoutMs: 200 }); } }),
   defineCheck({ id: 'auth.h.info', title: 'info', level: 'INFO', requirements: CITES.INFO, async run(ctx) { ctx.fail('an observation that is not a failure'); } }),
-]);
+] });
 
 describe('runChecks', () => {
   it('gives each check its own outcome, in declaration order, and one broken check never stops the others', async () => {
     const server = await targetServer();
     const started: string[] = [];
-    const result = await runChecks({ target: targetFor(`${server.origin}/v1`), suites: [suite], reporter: { onCheckStart: (c: CheckInfo) => started.push(c.id), onRunEnd: () => undefined } });
+    const result = await runChecks({ pack, target: targetFor(`${server.origin}/v1`), suites: [suite], reporter: { onCheckStart: (c: CheckInfo) => started.push(c.id), onRunEnd: () => undefined } });
     expect(result.checks.map((c) => [c.id, c.outcome])).toEqual([
       ['auth.a.pass', 'pass'],
       ['auth.b.fail', 'fail'],
@@ -80,7 +79,7 @@ describe('runChecks', () => {
 
   it('fails the run on a SHOULD warning only with --fail-on should, and never on INFO', async () => {
     const server = await targetServer();
-    const run = (failOn: 'must' | 'should') => runChecks({ target: targetFor(`${server.origin}/v1`), suites: [suite], selection: { grep: 'warn|info' }, failOn });
+    const run = (failOn: 'must' | 'should') => runChecks({ pack, target: targetFor(`${server.origin}/v1`), suites: [suite], selection: { grep: 'warn|info' }, failOn });
     const lenient = await run('must');
     expect(lenient.checks.map((c) => c.failsRun)).toEqual([false, false]);
     expect(lenient.exitCode).toBe(0);
@@ -91,22 +90,22 @@ describe('runChecks', () => {
 
   it('stops with a TargetError (exit 3) when no token can be obtained or the target is unreachable', async () => {
     const refusing = await targetServer(401);
-    const err = await runChecks({ target: targetFor(`${refusing.origin}/v1`), suites: [suite] }).catch((e: unknown) => e);
+    const err = await runChecks({ pack, target: targetFor(`${refusing.origin}/v1`), suites: [suite] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TargetError);
     expect((err as TargetError).exitCode).toBe(3);
     expect((err as TargetError).message).toMatch(/^no token: POST .*\/oauth\/token answered 401/);
     expect((err as TargetError).message).not.toContain('secret-value');
     const gone = await targetServer();
     await gone.close();
-    const unreachable = await runChecks({ target: targetFor(`${gone.origin}/v1`), suites: [suite] }).catch((e: unknown) => e);
+    const unreachable = await runChecks({ pack, target: targetFor(`${gone.origin}/v1`), suites: [suite] }).catch((e: unknown) => e);
     expect((unreachable as TargetError).message).toMatch(/^target unreachable: .*ECONNREFUSED/);
   });
 
   it('rejects an unknown suite or a selection that matches nothing as a usage error', async () => {
     const server = await targetServer();
     const target = targetFor(`${server.origin}/v1`);
-    await expect(runChecks({ target, suites: [suite], selection: { suites: ['nope'] } })).rejects.toThrow(ConfigError);
-    await expect(runChecks({ target, suites: [suite], selection: { grep: 'zzz' } })).rejects.toThrow(/no check matches/);
+    await expect(runChecks({ pack, target, suites: [suite], selection: { suites: ['nope'] } })).rejects.toThrow(ConfigError);
+    await expect(runChecks({ pack, target, suites: [suite], selection: { grep: 'zzz' } })).rejects.toThrow(/no check matches/);
   });
 });
 
@@ -131,7 +130,7 @@ describe('Session', () => {
     } finally {
       now.mockRestore();
     }
-    expect(await session.revoke()).toBeUndefined();
+    expect(await session.close()).toBeUndefined();
     const revoked = server.received.filter((r) => r.url === '/v1/oauth/revoke').map((r) => r.headers.find(([h]) => h.toLowerCase() === 'authorization')?.[1]);
     expect(revoked).toEqual(['Bearer token-number-1', 'Bearer token-number-2']);
   });
@@ -140,7 +139,7 @@ describe('Session', () => {
 describe('a check that runs out of time', () => {
   it('gets a grace period to undo what it did, and a failed restore is reported with the clean-up problems', async () => {
     const server = await targetServer();
-    const restoring = defineSuite('resources', 'test', [
+    const restoring = defineSuite({ name: 'resources', title: 'test', checks: [
       defineCheck({
         id: 'resources.x.late-restore',
         title: 'changes something, then hangs past its limit',
@@ -157,8 +156,8 @@ describe('a check that runs out of time', () => {
           }
         },
       }),
-    ]);
-    const result = await runChecks({ target: targetFor(`${server.origin}/v1`), suites: [restoring] });
+    ] });
+    const result = await runChecks({ pack, target: targetFor(`${server.origin}/v1`), suites: [restoring] });
     const check = result.checks[0]!;
     expect(check.outcome).toBe('error');
     expect(check.finding!.message).toBe('the check did not finish within 300 ms; after it: RESTORE FAILED: customer 7 was not put back');
@@ -169,11 +168,11 @@ describe('a check that runs out of time', () => {
 
   it('lists any change a check could not undo with the run\'s clean-up problems, and no ordinary failure', async () => {
     const server = await targetServer();
-    const undoFailed = defineSuite('resources', 'test', [
+    const undoFailed = defineSuite({ name: 'resources', title: 'test', checks: [
       defineCheck({ id: 'resources.x.plain', title: 'fails', level: 'MUST', requirements: CITES.MUST, async run(ctx) { ctx.fail('an ordinary failure'); } }),
       defineCheck({ id: 'resources.x.undo', title: 'cannot undo', level: 'MUST', requirements: CITES.MUST, async run(ctx) { ctx.fail('customer 7 was not put back', { cleanup: true }); } }),
-    ]);
-    const result = await runChecks({ target: targetFor(`${server.origin}/v1`), suites: [undoFailed] });
+    ] });
+    const result = await runChecks({ pack, target: targetFor(`${server.origin}/v1`), suites: [undoFailed] });
     expect(result.run.cleanup).toEqual(['resources.x.undo: customer 7 was not put back']);
   });
 });

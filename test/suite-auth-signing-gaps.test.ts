@@ -1,17 +1,16 @@
 // The gaps of issue 14 in the auth and signing suites: each new fault is caught by its new check (that no other check
 // fails is the detection matrix's to prove, for every fault: test/detection-matrix.test.ts); the run's token survives a
 // server that ends it early; and the checks that met other faults' defects on their way now judge only their own.
+import { requestToken } from '../suites/kit/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runChecks } from '../src/engine/run.js';
-import { defineCheck, defineSuite } from '../src/engine/check.js';
-import type { CheckContext } from '../src/engine/context.js';
+import { pack } from '../suites/index.js';
+import { defineCheck, defineSuite, runChecks, type CheckContext, type CheckResult, type RunResult } from '../src/engine/index.js';
 import { MAX_RENEWALS } from '../suites/kit/session.js';
 import { customerBody } from '../suites/kit/negative.js';
 import { generateEd25519 } from '../src/http/keys.js';
 import type { ResolvedTarget } from '../src/config/types.js';
 import { startEchoServer } from './helpers/echo-server.js';
 import { CITES } from './helpers/requirements.js';
-import type { CheckResult, RunResult } from '../src/engine/types.js';
 import { startLocalTarget, type LocalTarget } from '../src/targets/local.js';
 import { findFault } from '../src/reference/faults/catalog.js';
 import { suites } from '../suites/index.js';
@@ -29,7 +28,7 @@ async function withServer<T>(faults: string[], body: (local: LocalTarget) => Pro
 
 /** Every suite against a server with `faults`; a short delivery deadline, since no fault here concerns deliveries. */
 function runAll(faults: string[]): Promise<RunResult> {
-  return withServer(faults, (local) => runChecks({ target: local.target, suites, failOn: 'should', webhookDeadlineMs: 2000 }));
+  return withServer(faults, (local) => runChecks({ pack, target: local.target, suites, failOn: 'should', suiteOptions: { webhooks: { deadlineMs: 2000 } } }));
 }
 
 const failing = (result: RunResult) => result.checks.filter((c) => c.failsRun || c.outcome === 'error').map((c) => c.id).sort();
@@ -49,14 +48,14 @@ describe('new faults of tokens and signing', () => {
     ['signing.digest-coverage-not-required', 'signing.reject.digest-not-covered'],
   ])('%s is caught by %s, alone in its suite', async (fault, id) => {
     const suite = id.startsWith('auth.') ? auth : signing;
-    const result = await withServer([fault], (local) => runChecks({ target: local.target, suites: [suite], failOn: 'should' }));
+    const result = await withServer([fault], (local) => runChecks({ pack, target: local.target, suites: [suite], failOn: 'should' }));
     expect(failing(result)).toEqual([id]);
     const breaks = findFault(fault)!.breaks;
     expect(check(result, id).requirements.some((r) => breaks.includes(r.id))).toBe(true);
   });
 
   it('names which parameter a signature may lack, and the requirements that breaks', async () => {
-    const result = await withServer(['signing.keyid-ignored'], (local) => runChecks({ target: local.target, suites: [signing], selection: { grep: 'missing-parameters' }, failOn: 'should' }));
+    const result = await withServer(['signing.keyid-ignored'], (local) => runChecks({ pack, target: local.target, suites: [signing], selection: { grep: 'missing-parameters' }, failOn: 'should' }));
     const found = check(result, 'signing.reject.missing-parameters');
     expect(found.finding?.message).toBe('without keyid: 200');
     expect(found.finding?.requirements).toEqual(['REQ-HDR-05', 'REQ-AUTH-07']);
@@ -66,7 +65,7 @@ describe('new faults of tokens and signing', () => {
 describe("the run's token", () => {
   it('is renewed when the server ends it early: with every token revoked on each revocation (choice revoke=all-tokens), nothing fails', async () => {
     const local = await startLocalTarget({ choices: { revoke: 'all-tokens' } });
-    const result = await runChecks({ target: local.target, suites, failOn: 'should', webhookDeadlineMs: 2000 }).finally(() => local.stop());
+    const result = await runChecks({ pack, target: local.target, suites, failOn: 'should', suiteOptions: { webhooks: { deadlineMs: 2000 } } }).finally(() => local.stop());
     expect(failing(result)).toEqual([]);
     const renewals = result.checks.flatMap((c) => c.observations.filter((o) => o.startsWith("the server ended the run's token early")));
     expect(renewals.length).toBeGreaterThan(0);
@@ -76,7 +75,7 @@ describe("the run's token", () => {
   });
 
   it('is not renewed for a 401 a check provokes with a wrong request: the probe shows the token alive', async () => {
-    const result = await withServer([], (local) => runChecks({ target: local.target, suites: [auth, signing], failOn: 'should' }));
+    const result = await withServer([], (local) => runChecks({ pack, target: local.target, suites: [auth, signing], failOn: 'should' }));
     expect(result.checks.filter((c) => c.outcome !== 'pass' && c.outcome !== 'skip').map((c) => c.id)).toEqual([]);
     expect(result.checks.flatMap((c) => c.observations).filter((o) => o.includes("run's token early"))).toEqual([]);
     const sessionRequests = result.sessionExchanges.map((e) => `${e.request.method} ${new URL(e.request.url).pathname}`);
@@ -90,21 +89,21 @@ describe("the run's token", () => {
 
 describe('checks that met another defect on their way', () => {
   it('auth.token.issued leaves the rows other checks own to them, and records what it saw', async () => {
-    const result = await withServer(['auth.trusted-ips-string'], (local) => runChecks({ target: local.target, suites: [auth], selection: { grep: 'auth.token.(issued|trusted-ips)' }, failOn: 'should' }));
+    const result = await withServer(['auth.trusted-ips-string'], (local) => runChecks({ pack, target: local.target, suites: [auth], selection: { grep: 'auth.token.(issued|trusted-ips)' }, failOn: 'should' }));
     expect(check(result, 'auth.token.issued').outcome).toBe('pass');
     expect(check(result, 'auth.token.issued').observations).toEqual(['also seen here, judged by auth.token.trusted-ips: data.trustedIps must be array']);
     expect(check(result, 'auth.token.trusted-ips').outcome).toBe('fail');
   });
 
   it('auth.revoke.token-rejected cannot judge revocation where any bearer token passes, and says which check reports it', async () => {
-    const result = await withServer(['auth.bearer-not-validated'], (local) => runChecks({ target: local.target, suites: [auth], selection: { grep: 'auth.revoke.token-rejected' }, failOn: 'should' }));
+    const result = await withServer(['auth.bearer-not-validated'], (local) => runChecks({ pack, target: local.target, suites: [auth], selection: { grep: 'auth.revoke.token-rejected' }, failOn: 'should' }));
     const found = check(result, 'auth.revoke.token-rejected');
     expect(found.outcome).toBe('skip');
     expect(found.skipReason).toBe('a never-issued token was accepted as well (200), so whether revocation ends a token cannot be told; auth.use.unknown-token reports it');
   });
 
   it('auth.revoke.token-rejected is not answered from a cache of verified signatures', async () => {
-    const result = await withServer(['signing.verified-signature-cache'], (local) => runChecks({ target: local.target, suites: [auth], selection: { grep: 'auth.revoke.token-rejected' }, failOn: 'should' }));
+    const result = await withServer(['signing.verified-signature-cache'], (local) => runChecks({ pack, target: local.target, suites: [auth], selection: { grep: 'auth.revoke.token-rejected' }, failOn: 'should' }));
     expect(check(result, 'auth.revoke.token-rejected').outcome).toBe('pass');
   });
 
@@ -156,7 +155,7 @@ describe('Session renewal, against a server whose tokens die on command', () => 
   }
 
   function oneCheck(body: (send: (path: string) => Promise<number>) => Promise<void>) {
-    return defineSuite('auth', 'test', [
+    return defineSuite({ name: 'auth', title: 'test', checks: [
       defineCheck({
         id: 'auth.x.sends',
         title: 'sends with the run token',
@@ -166,13 +165,13 @@ describe('Session renewal, against a server whose tokens die on command', () => 
           await body(async (path) => (await ctx.send({ method: 'GET', path })).status);
         },
       }),
-    ]);
+    ] });
   }
 
   it('keeps a 401 that the request itself drew: the token is alive, nothing is renewed or noted', async () => {
     const server = await tokenServer();
     const statuses: number[] = [];
-    const result = await runChecks({ target: server.target, suites: [oneCheck(async (send) => void statuses.push(await send('/bad'), await send('/ok')))] });
+    const result = await runChecks({ pack, target: server.target, suites: [oneCheck(async (send) => void statuses.push(await send('/bad'), await send('/ok')))] });
     expect(statuses).toEqual([401, 200]);
     expect(result.checks[0]!.observations).toEqual([]);
     expect(server.tokenRequests()).toBe(1);
@@ -182,7 +181,7 @@ describe('Session renewal, against a server whose tokens die on command', () => 
   it('replaces a token the server ended, sends the request again, notes it, and revokes only the live token at the end', async () => {
     const server = await tokenServer();
     const statuses: number[] = [];
-    const result = await runChecks({
+    const result = await runChecks({ pack,
       target: server.target,
       suites: [
         oneCheck(async (send) => {
@@ -204,7 +203,7 @@ describe('Session renewal, against a server whose tokens die on command', () => 
   /** A check of its own tokens (it declares token-revocation): the first attempt runs `first`, any later one `again`. */
   function tokenCheck(first: (ctx: CheckContext) => Promise<void>, again: (ctx: CheckContext) => Promise<void>) {
     let attempts = 0;
-    return defineSuite('auth', 'test', [
+    return defineSuite({ name: 'auth', title: 'test', checks: [
       defineCheck({
         id: 'auth.x.own-token',
         title: 'judges a token of its own',
@@ -216,12 +215,12 @@ describe('Session renewal, against a server whose tokens die on command', () => 
           await (attempts === 1 ? first(ctx) : again(ctx));
         },
       }),
-    ]);
+    ] });
   }
 
   /** Obtains a token of the check's own and reads with it: a 401 fails the check. */
   async function readWithOwnToken(ctx: CheckContext): Promise<void> {
-    const token = (JSON.parse((await ctx.requestToken()).text) as { data: { token: string } }).data.token;
+    const token = (JSON.parse((await requestToken(ctx)).text) as { data: { token: string } }).data.token;
     const res = await ctx.send({ method: 'GET', path: '/ok', token });
     if (res.status !== 200) ctx.fail(`a fresh token was refused (${res.status})`);
   }
@@ -233,7 +232,7 @@ describe('Session renewal, against a server whose tokens die on command', () => 
       server.dead.add('token-1').add('token-2');
       await readWithOwnToken(ctx);
     };
-    const result = await runChecks({ target: server.target, suites: [tokenCheck(restart, readWithOwnToken)] });
+    const result = await runChecks({ pack, target: server.target, suites: [tokenCheck(restart, readWithOwnToken)] });
     expect(result.checks[0]!.outcome).toBe('pass');
     expect(result.checks[0]!.observations).toEqual([
       "the first attempt failed (a fresh token was refused (401)) and the run's token had ended meanwhile too (a restart, or tokens ended by the issue or revocation of another): the check was run once more with fresh tokens, and its result is that of the second attempt",
@@ -246,7 +245,7 @@ describe('Session renewal, against a server whose tokens die on command', () => 
       for (let i = 1; i <= 9; i++) server.dead.add(`token-${i}`);
       await readWithOwnToken(ctx);
     };
-    const result = await runChecks({ target: server.target, suites: [tokenCheck(refuse, refuse)] });
+    const result = await runChecks({ pack, target: server.target, suites: [tokenCheck(refuse, refuse)] });
     expect(result.checks[0]!.outcome).toBe('fail');
     expect(result.checks[0]!.finding?.message).toBe('a fresh token was refused (401)');
   });
@@ -257,7 +256,7 @@ describe('Session renewal, against a server whose tokens die on command', () => 
       server.dead.add('token-2');
       await readWithOwnToken(ctx);
     };
-    const result = await runChecks({ target: server.target, suites: [tokenCheck(refuseOwn, readWithOwnToken)] });
+    const result = await runChecks({ pack, target: server.target, suites: [tokenCheck(refuseOwn, readWithOwnToken)] });
     expect(result.checks[0]!.outcome).toBe('fail');
     expect(result.checks[0]!.observations).toEqual([]);
   });
@@ -266,7 +265,7 @@ describe('Session renewal, against a server whose tokens die on command', () => 
     const server = await tokenServer({ everyTokenDies: true });
     const statuses: number[] = [];
     let afterFirst = 0;
-    const result = await runChecks({
+    const result = await runChecks({ pack,
       target: server.target,
       suites: [
         oneCheck(async (send) => {

@@ -1,9 +1,9 @@
 // The auth and signing suites against the reference server: clean (both variants) they fail nothing, and a few
 // representative faults are caught by exactly the checks meant for them. Full fault coverage is the detection matrix's.
 import { describe, expect, it } from 'vitest';
+import { pack } from '../suites/index.js';
 import { parseDictionary } from 'structured-headers';
-import { runChecks } from '../src/engine/run.js';
-import type { RunResult } from '../src/engine/types.js';
+import { runChecks, type RunResult } from '../src/engine/index.js';
 import { startLocalTarget } from '../src/targets/local.js';
 import type { VariantName } from '../src/reference/choices/index.js';
 import auth from '../suites/auth.js';
@@ -15,7 +15,7 @@ async function run(options: { variant?: VariantName; faults?: string[] } = {}): 
   const local = await startLocalTarget(options);
   const suite = options.faults?.[0]?.split('.')[0];
   try {
-    return await runChecks({ target: local.target, suites: [auth, signing], ...(suite ? { selection: { suites: [suite] } } : {}), failOn: 'should' });
+    return await runChecks({ pack, target: local.target, suites: [auth, signing], ...(suite ? { selection: { suites: [suite] } } : {}), failOn: 'should' });
   } finally {
     await local.stop();
   }
@@ -87,7 +87,7 @@ describe('auth and signing suites', () => {
     try {
       const customerId = local.target.fixtures.mutableCustomerId!;
       const before = local.server.store.getCustomer(customerId);
-      const result = await runChecks({ target: local.target, suites: [signing], selection: { grep: 'body-tampered' }, failOn: 'should' });
+      const result = await runChecks({ pack, target: local.target, suites: [signing], selection: { grep: 'body-tampered' }, failOn: 'should' });
       const put = result.checks.find((c) => c.id === 'signing.reject.body-tampered')!;
       expect(put.finding?.message).toMatch(/the tampered body was applied: firstName .*; customer \d+ was restored \(PUT answered 200\)$/);
       expect(local.server.store.getCustomer(customerId)).toMatchObject({ firstName: before?.firstName, lastName: before?.lastName });

@@ -3,10 +3,10 @@
 // pastEnd), each new fault caught by the check meant for it, and no fault failing a check that does not cite what it
 // breaks (one cause, one failure).
 import { describe, expect, it } from 'vitest';
+import { pack } from '../suites/index.js';
 import { findFault } from '../src/reference/faults/catalog.js';
 import type { VariantName } from '../src/reference/choices/index.js';
-import { runChecks } from '../src/engine/run.js';
-import type { RunResult } from '../src/engine/types.js';
+import { runChecks, type RunResult } from '../src/engine/index.js';
 import { startLocalTarget } from '../src/targets/local.js';
 import { suites } from '../suites/index.js';
 
@@ -15,7 +15,7 @@ const LISTS = ['GET /transactions?customerId=1004', 'GET /accounts?customerId=10
 async function run(options: { variant?: VariantName; faults?: string[]; suite?: string }): Promise<RunResult> {
   const local = await startLocalTarget({ ...(options.variant ? { variant: options.variant } : {}), faults: options.faults ?? [] });
   try {
-    return await runChecks({ target: local.target, suites, selection: options.suite ? { suites: [options.suite] } : {}, failOn: 'should', webhookDeadlineMs: 2000 });
+    return await runChecks({ pack, target: local.target, suites, selection: options.suite ? { suites: [options.suite] } : {}, failOn: 'should', suiteOptions: { webhooks: { deadlineMs: 2000 } } });
   } finally {
     await local.stop();
   }
@@ -57,7 +57,7 @@ describe('a server whose last page names a next page past the end (open points R
   ] as const)('passes every pagination check (%s variant, past the end: %s)', async (variant, pastEnd) => {
     const local = await startLocalTarget({ variant, choices: { lastNextPage: 'past', pastEnd } });
     try {
-      const result = await runChecks({ target: local.target, suites, selection: { suites: ['pagination'] }, failOn: 'should' });
+      const result = await runChecks({ pack, target: local.target, suites, selection: { suites: ['pagination'] }, failOn: 'should' });
       expect(notPassed(result)).toEqual([]);
       expect(observation(result, 'pagination.walk.complete')).toContain('250 items in 4 page(s)');
       expect(observation(result, 'pagination.info.last-page')).toContain('nextPage on the last page: the page past the end');

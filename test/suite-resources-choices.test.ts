@@ -2,10 +2,10 @@
 // suite passes against a server that takes it (0 failures, 0 warnings, no skip beyond a clean run's), and an
 // observation records which reading the server took. All the non-default readings at once pass too.
 import { describe, expect, it } from 'vitest';
+import { pack } from '../suites/index.js';
 import { RESOURCES_CHOICES } from '../src/reference/choices/resources.js';
 import type { ChoiceDef, Choices } from '../src/reference/choices/index.js';
-import { runChecks } from '../src/engine/run.js';
-import type { RunResult } from '../src/engine/types.js';
+import { runChecks, type RunResult } from '../src/engine/index.js';
 import { startLocalTarget } from '../src/targets/local.js';
 import { IdempotencyCache, idempotencyKeyOf } from '../src/reference/idempotency.js';
 import { listReply } from '../src/reference/paging.js';
@@ -19,7 +19,7 @@ const CLEAN_SKIPS = ['auth.expiry.after-60-minutes', 'ussd.flow.order-cancel'];
 async function run(choices: Partial<Choices>): Promise<RunResult> {
   const local = await startLocalTarget({ choices });
   try {
-    return await runChecks({ target: local.target, suites, selection: {}, failOn: 'should', webhookDeadlineMs: 2000 });
+    return await runChecks({ pack, target: local.target, suites, selection: {}, failOn: 'should', suiteOptions: { webhooks: { deadlineMs: 2000 } } });
   } finally {
     await local.stop();
   }

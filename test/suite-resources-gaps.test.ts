@@ -3,8 +3,8 @@
 // of the suite (the whole suite against every fault is the detection matrix's: test/detection-matrix.test.ts), with the
 // mutable customer left as it was.
 import { describe, expect, it } from 'vitest';
-import { runChecks } from '../src/engine/run.js';
-import type { RunResult } from '../src/engine/types.js';
+import { pack } from '../suites/index.js';
+import { runChecks, type RunResult } from '../src/engine/index.js';
 import { startLocalTarget, type LocalTarget } from '../src/targets/local.js';
 import { findFault } from '../src/reference/faults/catalog.js';
 import type { Customer } from '../src/reference/store.js';
@@ -20,7 +20,7 @@ async function withTarget<T>(options: Parameters<typeof startLocalTarget>[0], bo
 }
 
 function run(local: LocalTarget, selection: Parameters<typeof runChecks>[0]['selection'] = {}): Promise<RunResult> {
-  return runChecks({ target: local.target, suites, selection, failOn: 'should', webhookDeadlineMs: 2000 });
+  return runChecks({ pack, target: local.target, suites, selection, failOn: 'should', suiteOptions: { webhooks: { deadlineMs: 2000 } } });
 }
 
 const failing = (r: RunResult) => r.checks.filter((c) => c.failsRun).map((c) => c.id);

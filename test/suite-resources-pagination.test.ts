@@ -2,8 +2,8 @@
 // differ: page index vs item offset, ASC vs DESC default, extra fields), and against representative faults, each
 // caught by the checks meant for it.
 import { describe, expect, it } from 'vitest';
-import { runChecks } from '../src/engine/run.js';
-import type { RunResult } from '../src/engine/types.js';
+import { pack } from '../suites/index.js';
+import { runChecks, type RunResult } from '../src/engine/index.js';
 import { startLocalTarget } from '../src/targets/local.js';
 import type { VariantName } from '../src/reference/choices/index.js';
 import resources from '../suites/resources.js';
@@ -14,7 +14,7 @@ const SUITES = [resources, pagination];
 async function run(options: { variant?: VariantName; faults?: string[]; suite?: 'resources' | 'pagination' } = {}): Promise<RunResult> {
   const local = await startLocalTarget({ ...(options.variant ? { variant: options.variant } : {}), ...(options.faults ? { faults: options.faults } : {}) });
   try {
-    return await runChecks({ target: local.target, suites: SUITES, selection: options.suite ? { suites: [options.suite] } : {}, failOn: 'should' });
+    return await runChecks({ pack, target: local.target, suites: SUITES, selection: options.suite ? { suites: [options.suite] } : {}, failOn: 'should' });
   } finally {
     await local.stop();
   }
@@ -44,7 +44,7 @@ describe('leaves the mutable customer as it found it', () => {
       try {
         const id = local.target.fixtures.mutableCustomerId!;
         const before = local.server.store.getCustomer(id);
-        const result = await runChecks({ target: local.target, suites: SUITES, selection: { suites: ['resources'], grep: 'customers.update' }, failOn: 'should' });
+        const result = await runChecks({ pack, target: local.target, suites: SUITES, selection: { suites: ['resources'], grep: 'customers.update' }, failOn: 'should' });
         // update, update-minimal, update-invalid, update-invalid-rejected, update-unknown
         expect(result.checks.length).toBe(5);
         const after = local.server.store.getCustomer(id)!;

@@ -2,8 +2,8 @@
 // stands, not by its number; invalid query values; the status filter of the requests menu; options that lead to
 // another choice than the one shown. Each fault is caught by the checks that own what it breaks, and by no other.
 import { afterEach, describe, expect, it } from 'vitest';
-import { runChecks } from '../src/engine/run.js';
-import type { RunResult } from '../src/engine/types.js';
+import { pack } from '../suites/index.js';
+import { runChecks, type RunResult } from '../src/engine/index.js';
 import { startLocalTarget, type LocalTarget } from '../src/targets/local.js';
 import type { VariantName } from '../src/reference/choices/index.js';
 import ussd from '../suites/ussd/index.js';
@@ -23,7 +23,7 @@ async function local(options: { variant?: VariantName; faults?: string[] }): Pro
 async function runUssd(options: { variant?: VariantName; faults?: string[]; grep?: string; customerId?: number } = {}): Promise<RunResult> {
   const l = await local(options);
   const target = options.customerId === undefined ? l.target : { ...l.target, fixtures: { ...l.target.fixtures, customerId: options.customerId } };
-  return runChecks({ target, suites: [ussd], failOn: 'should', selection: options.grep ? { grep: options.grep } : {} });
+  return runChecks({ pack, target, suites: [ussd], failOn: 'should', selection: options.grep ? { grep: options.grep } : {} });
 }
 
 const failing = (r: RunResult) => r.checks.filter((c) => c.failsRun || c.outcome === 'error').map((c) => c.id).sort();

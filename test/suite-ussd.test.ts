@@ -2,12 +2,10 @@
 // each representative fault caught by the checks that name it, the caps reported as a warning with the frontier, and
 // one crawl per run whose hundreds of exchanges stay off the reports.
 import { afterEach, describe, expect, it } from 'vitest';
+import { pack } from '../suites/index.js';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { runChecks } from '../src/engine/run.js';
-import type { RunFlags } from '../src/engine/context.js';
-import type { SuiteDefinition } from '../src/engine/check.js';
-import type { RunResult } from '../src/engine/types.js';
+import { runChecks, type RunFlags, type RunResult, type SuiteDefinition } from '../src/engine/index.js';
 import { startLocalTarget, type LocalTarget } from '../src/targets/local.js';
 import { CHOICE_DEFS, choiceName, type ChoiceDef, type Choices, type VariantName } from '../src/reference/choices/index.js';
 import ussd from '../suites/ussd/index.js';
@@ -24,9 +22,9 @@ async function local(options: { variant?: VariantName; faults?: string[]; choice
   return l;
 }
 
-async function runUssd(options: { variant?: VariantName; faults?: string[]; choices?: Partial<Choices>; flags?: Partial<RunFlags>; grep?: string } = {}): Promise<RunResult> {
+async function runUssd(options: { variant?: VariantName; faults?: string[]; choices?: Partial<Choices>; flags?: Partial<RunFlags>; caps?: { maxViews?: number; maxDepth?: number }; grep?: string } = {}): Promise<RunResult> {
   const l = await local(options);
-  return runChecks({ target: l.target, suites: [ussd], failOn: 'should', flags: options.flags, selection: options.grep ? { grep: options.grep } : {} });
+  return runChecks({ pack, target: l.target, suites: [ussd], failOn: 'should', flags: options.flags, suiteOptions: { ussd: options.caps ?? {} }, selection: options.grep ? { grep: options.grep } : {} });
 }
 
 const failing = (r: RunResult) => r.checks.filter((c) => c.failsRun || c.outcome === 'error').map((c) => c.id).sort();
@@ -133,22 +131,22 @@ describe('suite ussd against faults', () => {
 });
 
 describe('suite ussd: caps and the shared crawl', () => {
-  it('takes its caps from the run flags', async () => {
-    const r = await runUssd({ flags: { ussdMaxViews: 4 } });
+  it('takes its caps from the suite\'s settings', async () => {
+    const r = await runUssd({ caps: { maxViews: 4 } });
     const bounded = check(r, 'ussd.crawl.bounded');
     expect(bounded.outcome).toBe('warn');
     expect(bounded.finding!.message).toContain('(view-cap)');
     expect(bounded.finding!.expected).toContain('within 4 views and 12 options');
     // What was visited still passes its checks.
     expect(r.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'error')).toEqual([]);
-    const shallow = check(await runUssd({ flags: { ussdMaxDepth: 1 }, grep: 'crawl' }), 'ussd.crawl.bounded');
+    const shallow = check(await runUssd({ caps: { maxDepth: 1 }, grep: 'crawl' }), 'ussd.crawl.bounded');
     expect(shallow.finding!.message).toContain('(depth-cap)');
   });
 
   it('crawls once per run, whichever check starts it', async () => {
     const l = await local();
     const proxy = await countingProxy(l.target.baseUrl);
-    const r = await runChecks({ target: { ...l.target, baseUrl: proxy.baseUrl }, suites: [ussd] });
+    const r = await runChecks({ pack, target: { ...l.target, baseUrl: proxy.baseUrl }, suites: [ussd] });
     expect(failing(r)).toEqual([]);
     const views = Number(/^crawled (\d+) views/.exec(check(r, 'ussd.crawl.bounded').observations[0]!)![1]);
     const ownRequests = r.checks.reduce((n, c) => n + c.exchanges.length, 0);
@@ -165,7 +163,7 @@ describe('suite ussd: caps and the shared crawl', () => {
     // A crawl cut short shows its in-flight views as dead links: this check passes only on a fresh, whole crawl.
     const second = ussd.checks.find((c) => c.id === 'ussd.links.alive')!;
     const suite: SuiteDefinition = { ...ussd, checks: [{ ...first, timeoutMs: 60 }, second] };
-    const r = await runChecks({ target: { ...l.target, baseUrl: proxy.baseUrl }, suites: [suite] });
+    const r = await runChecks({ pack, target: { ...l.target, baseUrl: proxy.baseUrl }, suites: [suite] });
     expect(r.checks.map((c) => [c.id, c.outcome])).toEqual([
       [first.id, 'error'],
       [second.id, 'pass'],

@@ -3,17 +3,17 @@
 // test/detection-matrix.test.ts); the delivery faults fail only the checks of
 // Authentication 8; a server that generates a new key at every configuration passes; a webhook an earlier check left
 // at an unreachable URL does not hold up the suite's deliveries.
+import { requestToken } from '../suites/kit/index.js';
 import { CITES } from './helpers/requirements.js';
+import { pack } from '../suites/index.js';
 import { describe, expect, it } from 'vitest';
 import { localTarget, stopsAfterEach } from './helpers/webhook-targets.js';
-import { runChecks } from '../src/engine/run.js';
-import { defineCheck, defineSuite } from '../src/engine/check.js';
+import { defineCheck, defineSuite, runChecks, type CheckResult, type RunResult } from '../src/engine/index.js';
 import { startReferenceServer } from '../src/reference/server.js';
 import { findFault } from '../src/reference/faults/catalog.js';
 import { receiverTls } from '../src/receiver/certificate.js';
 import { generateEd25519 } from '../src/http/keys.js';
 import type { ResolvedTarget, WebhookConfig } from '../src/config/types.js';
-import type { CheckResult, RunResult } from '../src/engine/types.js';
 import webhooks from '../suites/webhooks/index.js';
 
 /** Far above a loopback delivery; short enough that the faults which make a check wait out its deadline stay quick. */
@@ -23,7 +23,7 @@ const stops = stopsAfterEach();
 const local = (options: Parameters<typeof localTarget>[1] = {}) => localTarget(stops, options);
 
 function run(target: ResolvedTarget, suites = [webhooks]): Promise<RunResult> {
-  return runChecks({ target, suites, failOn: 'should', selection: {}, webhookDeadlineMs: DEADLINE_MS });
+  return runChecks({ pack, target, suites, failOn: 'should', selection: {}, suiteOptions: { webhooks: { deadlineMs: DEADLINE_MS } } });
 }
 
 const byId = (r: RunResult, id: string): CheckResult => r.checks.find((c) => c.id === id) ?? expect.fail(`no result for ${id}`);
@@ -110,7 +110,7 @@ describe('suite webhooks: the gaps of issue 14', () => {
     const l = await local();
     // What a faulty server leaves after applying a tampered POST /webhooks (signing.reject.post-body-tampered), and the
     // tokens other suites issue meanwhile: each event is retried in vain at that URL.
-    const leftover = defineSuite('auth', 'set-up', [
+    const leftover = defineSuite({ name: 'auth', title: 'set-up', checks: [
       defineCheck({
         id: 'auth.setup.leftover',
         title: 'leaves a webhook at an unreachable URL, then issues tokens',
@@ -120,11 +120,11 @@ describe('suite webhooks: the gaps of issue 14', () => {
         async run(ctx) {
           const res = await ctx.send({ method: 'POST', path: '/webhooks', json: { url: 'https://conformance.invalid/tampered', subscriptions: ['ALL'] } });
           if (res.status !== 200) ctx.fail(`set-up POST /webhooks answered ${res.status}`);
-          for (let i = 0; i < 8; i++) await ctx.requestToken();
+          for (let i = 0; i < 8; i++) await requestToken(ctx);
         },
       }),
-    ]);
-    expect(problems(await runChecks({ target: l.target, suites: [leftover] }))).toEqual([]);
+    ] });
+    expect(problems(await runChecks({ pack, target: l.target, suites: [leftover] }))).toEqual([]);
     const result = await run(l.target);
     expect(problems(result)).toEqual([
       expect.stringMatching(/^webhooks\.create\.auto-subscription: skip a webhook existed before the suite/),

@@ -2,7 +2,9 @@
 // variants, each fault caught): TLS ending at a proxy, a configuration that existed before the run (updated, then
 // restored), a restore that fails or is not selected, a forged delivery, a server that cannot reach the receiver, and
 // a configuration that cannot be read.
+import type { WebhookReceiver } from '../src/receiver/receiver.js';
 import { CITES } from './helpers/requirements.js';
+import { pack } from '../suites/index.js';
 import { describe, expect, it } from 'vitest';
 import { localTarget, stopsAfterEach } from './helpers/webhook-targets.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -12,22 +14,20 @@ import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import { runChecks } from '../src/engine/run.js';
-import { defineCheck, defineSuite, type SuiteDefinition } from '../src/engine/check.js';
+import { defineCheck, defineSuite, runChecks, type CheckResult, type RunResult, type SuiteDefinition } from '../src/engine/index.js';
 import { startReferenceServer, type ReferenceServer } from '../src/reference/server.js';
 import { receiverTls, selfSignedCertificate } from '../src/receiver/certificate.js';
 import { contentDigest } from '../src/http/digest.js';
 import { generateEd25519 } from '../src/http/keys.js';
 import { signRequest } from '../src/http/signature.js';
 import type { ResolvedTarget, WebhookConfig } from '../src/config/types.js';
-import type { CheckResult, RunResult } from '../src/engine/types.js';
 import webhooks from '../suites/webhooks/index.js';
 
 const stops = stopsAfterEach();
 const local = (options: Parameters<typeof localTarget>[1] = {}) => localTarget(stops, options);
 
 function run(target: ResolvedTarget, suites: SuiteDefinition[] = [webhooks], grep?: string, webhookDeadlineMs?: number): Promise<RunResult> {
-  return runChecks({ target, suites, failOn: 'should', selection: grep ? { grep } : {}, ...(webhookDeadlineMs ? { webhookDeadlineMs } : {}) });
+  return runChecks({ pack, target, suites, failOn: 'should', selection: grep ? { grep } : {}, ...(webhookDeadlineMs ? { suiteOptions: { webhooks: { deadlineMs: webhookDeadlineMs } } } : {}) });
 }
 
 const byId = (r: RunResult, id: string): CheckResult => r.checks.find((c) => c.id === id) ?? expect.fail(`no result for ${id}`);
@@ -45,7 +45,7 @@ async function freePort(): Promise<number> {
 
 /** A check of another suite that gives the client a webhook before the suite under test runs, as a partner's would be. */
 async function preconfigure(target: ResolvedTarget, url: string, subscriptions: string[]): Promise<void> {
-  const setup = defineSuite('auth', 'set-up', [
+  const setup = defineSuite({ name: 'auth', title: 'set-up', checks: [
     defineCheck({
       id: 'auth.setup.webhook',
       title: 'configures a webhook',
@@ -57,8 +57,8 @@ async function preconfigure(target: ResolvedTarget, url: string, subscriptions: 
         if (res.status < 200 || res.status > 299) ctx.fail(`set-up POST /webhooks answered ${res.status}`);
       },
     }),
-  ]);
-  const result = await runChecks({ target, suites: [setup] });
+  ] });
+  const result = await runChecks({ pack, target, suites: [setup] });
   expect(problems(result)).toEqual([]);
 }
 
@@ -116,13 +116,17 @@ describe('suite webhooks', () => {
     expect(byId(result, 'webhooks.reject.http-url').observations[0]).toMatch(/^PUT \/webhooks refused with 400; the configuration stayed url/);
   });
 
-  it('says in the report what to restore by hand when the restore check is not selected', async () => {
+  it('puts the configuration back in the suite\'s teardown when the restore check is not selected', async () => {
     const l = await local();
     const url = `https://127.0.0.1:${await freePort()}/partner/hooks`;
     await preconfigure(l.target, url, ['WEBHOOK']);
     const result = await run(l.target, [webhooks], 'webhooks\\.update\\.replaces');
     expect(outcomes(result)).toEqual({ 'webhooks.update.replaces': 'pass' });
-    expect(result.run.cleanup).toEqual([`the webhook configuration was changed and not restored; restore it by hand: PUT /webhooks {"url":"${url}","subscriptions":["WEBHOOK","WEBHOOK.CREATED"]}`]);
+    expect(result.run.cleanup).toBeUndefined();
+    // The teardown's restore and its reading back are the run's own exchanges, after the checks'.
+    const teardown = result.sessionExchanges.filter((e) => new URL(e.request.url).pathname.endsWith('/webhooks')).map((e) => `${e.request.method} ${e.response?.status}`);
+    expect(teardown).toEqual(['PUT 200', 'GET 200']);
+    expect(JSON.parse(result.sessionExchanges.find((e) => e.request.method === 'PUT')!.request.bodyExcerpt!)).toEqual({ url, subscriptions: ['WEBHOOK', 'WEBHOOK.CREATED'] });
   });
 
   it('reports loudly, with the request to send by hand, a restore the server does not honour', async () => {
@@ -135,7 +139,8 @@ describe('suite webhooks', () => {
     expect(restore.failsRun).toBe(false);
     expect(restore.finding?.message).toBe('the webhook configuration could not be restored');
     expect(restore.finding?.expected).toBe(`restored by hand: PUT /webhooks {"url":"${url}","subscriptions":["AUTH.DELETED","WEBHOOK.CREATED"]}`);
-    expect(result.run.cleanup).toEqual([expect.stringContaining('the webhook configuration was changed and not restored; restore it by hand: PUT /webhooks')]);
+    // The suite's teardown tried once more, and says what to send by hand.
+    expect(result.run.cleanup).toEqual([expect.stringMatching(/^CLEAN-UP FAILED: the webhook configuration was changed and could not be restored \(GET \/webhooks then showed .*\); restore it by hand: PUT \/webhooks \{"url":"https:\/\/127\.0\.0\.1:\d+\/partner\/hooks","subscriptions":\["AUTH\.DELETED","WEBHOOK\.CREATED"\]\}$/)]);
   });
 
   it('fails delivery verification on a forged delivery (valid JSON, signed by another key), naming the reason', async () => {
@@ -146,7 +151,7 @@ describe('suite webhooks', () => {
       level: 'INFO',
       requirements: CITES.INFO,
       async run(ctx) {
-        const receiver = ctx.receiver!;
+        const receiver = (ctx.state as { receiver: WebhookReceiver }).receiver;
         const body = JSON.stringify({ eventId: 'forged', event: 'AUTH.CREATED', data: { tokenId: 'x' } });
         const headers: Array<[string, string]> = [
           ['content-type', 'application/json'],
@@ -167,7 +172,8 @@ describe('suite webhooks', () => {
     const at = webhooks.checks.findIndex((c) => c.id === 'webhooks.delivery.verified');
     // The suite's own checks, declared again (by requirement id) around the forger.
     const own = webhooks.checks.map((c) => ({ ...c, requirements: c.requirements.map((r) => r.id) }));
-    const suite = defineSuite('webhooks', webhooks.title, [...own.slice(0, at), forge, ...own.slice(at)]);
+    // The suite's own lifecycle (its receiver) with one more check among its own.
+    const suite = { ...webhooks, checks: defineSuite({ name: 'webhooks', title: webhooks.title, checks: [...own.slice(0, at), forge, ...own.slice(at)] }).checks };
     const result = await run(l.target, [suite]);
     const verified = byId(result, 'webhooks.delivery.verified');
     expect(verified.outcome).toBe('fail');

@@ -2,8 +2,8 @@
 // tokens on a new one and forgets every token on a restart, all at once, the whole suite gives 0 failures and 0
 // warnings, the checks that prepare requests with the run's token recover, and the run says how often its token ended.
 import { describe, expect, it } from 'vitest';
-import { runChecks } from '../src/engine/run.js';
-import type { RunResult } from '../src/engine/types.js';
+import { pack } from '../suites/index.js';
+import { runChecks, type RunResult } from '../src/engine/index.js';
 import { startLocalTarget } from '../src/targets/local.js';
 import type { Choices } from '../src/reference/choices/index.js';
 import { suites } from '../suites/index.js';
@@ -14,7 +14,7 @@ const CLEAN_SKIPS = ['auth.expiry.after-60-minutes', 'ussd.flow.order-cancel'];
 async function runWith(choices: Partial<Choices>): Promise<RunResult> {
   const local = await startLocalTarget({ choices });
   try {
-    return await runChecks({ target: local.target, suites, failOn: 'should', webhookDeadlineMs: 2000 });
+    return await runChecks({ pack, target: local.target, suites, failOn: 'should', suiteOptions: { webhooks: { deadlineMs: 2000 } } });
   } finally {
     await local.stop();
   }

@@ -1,13 +1,11 @@
 // The run's verdict (src/engine/verdict.ts): CONFORMANT only when every MUST requirement the suites cite was exercised
 // and none failed; a skip, an error or a check left out never reads as a pass.
 import { afterEach, describe, expect, it } from 'vitest';
-import { computeVerdict } from '../src/engine/verdict.js';
+import { pack as investmentPack } from '../suites/index.js';
+import { computeVerdict, defineCheck, defineSuite, runChecks, type CheckInfo, type CheckResult, type Level, type Outcome } from '../src/engine/index.js';
 import { requirementRefs, type Requirement } from '../src/spec/requirements.js';
-import { runChecks } from '../src/engine/run.js';
-import { defineCheck, defineSuite } from '../src/engine/check.js';
 import { generateEd25519 } from '../src/http/keys.js';
 import type { ResolvedTarget } from '../src/config/types.js';
-import type { CheckInfo, CheckResult, Level, Outcome } from '../src/engine/types.js';
 import { startEchoServer } from './helpers/echo-server.js';
 
 function info(id: string, level: Level, requirements: string[]): CheckInfo {
@@ -135,15 +133,15 @@ describe('the runner', () => {
     return { name: 't', baseUrl: `${server.origin}/v1`, clientId: 'c', clientSecret: 'secret-value', keyId: 'k', privateKeyPem: key.privateKeyPem, privateKey: key.seed, fixtures: {}, webhook: { listen: '127.0.0.1:0', tls: 'none' } };
   }
 
-  const suite = defineSuite('auth', 'test', [
+  const suite = defineSuite({ name: 'auth', title: 'test', checks: [
     defineCheck({ id: 'auth.a.pass', title: 'passes', level: 'MUST', requirements: ['REQ-SVC-01'], async run() {} }),
     defineCheck({ id: 'auth.b.fixture', title: 'needs a fixture', level: 'MUST', requirements: ['REQ-ENV-01'], async run(ctx) { ctx.fixture('assetId'); } }),
     defineCheck({ id: 'auth.c.long', title: 'runs with --long', level: 'MUST', requirements: ['REQ-ENV-02'], async run(ctx) { if (!ctx.flags.long) ctx.skip('runs only with --long', { kind: 'long' }); } }),
-  ]);
+  ] });
 
   it('records why a check was skipped, computes the verdict over the whole pack, and fails the run on INCOMPLETE only when asked', async () => {
     const t = await target();
-    const result = await runChecks({ target: t, suites: [suite], selection: { grep: 'pass|fixture|long' } });
+    const result = await runChecks({ pack: investmentPack, target: t, suites: [suite], selection: { grep: 'pass|fixture|long' } });
     expect(result.checks.find((c) => c.id === 'auth.b.fixture')!.skipRemedy).toEqual({ kind: 'fixture', fixture: 'assetId' });
     expect(result.checks.find((c) => c.id === 'auth.c.long')!.skipRemedy).toEqual({ kind: 'long' });
     expect(result.verdict.status).toBe('INCOMPLETE');
@@ -153,24 +151,24 @@ describe('the runner', () => {
     ]);
     expect(result.run).toMatchObject({ failOn: 'must', failOnIncomplete: false });
     expect(result.exitCode).toBe(0);
-    const strict = await runChecks({ target: t, suites: [suite], failOnIncomplete: true });
+    const strict = await runChecks({ pack: investmentPack, target: t, suites: [suite], failOnIncomplete: true });
     expect(strict.run.failOnIncomplete).toBe(true);
     expect(strict.exitCode).toBe(1);
-    const complete = await runChecks({ target: { ...t, fixtures: { assetId: 1 } }, suites: [suite], flags: { long: true }, failOnIncomplete: true });
+    const complete = await runChecks({ pack: investmentPack, target: { ...t, fixtures: { assetId: 1 } }, suites: [suite], flags: { long: true }, failOnIncomplete: true });
     expect(complete.verdict.status).toBe('CONFORMANT');
     expect(complete.exitCode).toBe(0);
     // A check the selection leaves out still counts: the verdict is over every suite given to the runner.
-    const narrowed = await runChecks({ target: { ...t, fixtures: { assetId: 1 } }, suites: [suite], flags: { long: true }, selection: { grep: 'pass' } });
+    const narrowed = await runChecks({ pack: investmentPack, target: { ...t, fixtures: { assetId: 1 } }, suites: [suite], flags: { long: true }, selection: { grep: 'pass' } });
     expect(narrowed.verdict.notExercised.map((r) => r.checks[0]!.outcome)).toEqual(['not-selected', 'not-selected']);
   });
 
   it('marks the checks its budget stopped, and the verdict says raise --budget', async () => {
     const t = await target();
-    const slow = defineSuite('auth', 'test', [
+    const slow = defineSuite({ name: 'auth', title: 'test', checks: [
       defineCheck({ id: 'auth.a.slow', title: 'outlasts the budget', level: 'MUST', requirements: ['REQ-SVC-01'], run: (ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve())) }),
       defineCheck({ id: 'auth.b.after', title: 'after it', level: 'MUST', requirements: ['REQ-ENV-01'], async run() {} }),
-    ]);
-    const result = await runChecks({ target: t, suites: [slow], budgetMs: 300, concurrency: 1 });
+    ] });
+    const result = await runChecks({ pack: investmentPack, target: t, suites: [slow], budgetMs: 300, concurrency: 1 });
     expect(result.checks.map((c) => [c.id, c.outcome, c.budgetSpent])).toEqual([
       ['auth.a.slow', 'error', true],
       ['auth.b.after', 'error', true],

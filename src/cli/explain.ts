@@ -2,8 +2,7 @@
 // the requirements it enforces (with the spec's words), what it sends, what passes and fails, and the reference-server faults that prove it
 // can fail (docs/detection-matrix.json, generated with the detection matrix).
 import { suites } from '../../suites/index.js';
-import type { CheckDefinition, CheckExplanation } from '../engine/check.js';
-import type { Level, RequirementRef, SuiteName } from '../engine/types.js';
+import type { CheckDefinition, CheckExplanation, Level, RequirementRef, SuiteName } from '../engine/index.js';
 import { ConfigError } from '../errors.js';
 import { closestIds } from '../suggest.js';
 import { readDetectionJson, type DetectionJson } from '../matrix/proof.js';
@@ -177,7 +176,7 @@ export function deriveExplanation(check: Pick<CheckDefinition, 'title' | 'level'
   }
 
   return {
-    sends: named.length > 0 ? `${named.join(', ')}, ${SEND_CONTEXT[check.suite]}` : SUITE_SENDS[check.suite],
+    sends: named.length > 0 ? `${named.join(', ')}, ${SEND_CONTEXT[check.suite]}` : SUITE_SENDS[check.suite] ?? '',
     passes: `the server's answers show that ${lowerFirst(title)}`,
     fails: `any answer that does not (${consequence}); the report names the field, status or item that differs and shows the exchange; ${NO_ANSWER}`,
   };

@@ -1,6 +1,6 @@
 // `conformance list`: every check with its id, level, suite and the spec sections of its requirements, for people and (with --json) scripts.
 import { suites } from '../../suites/index.js';
-import { selectChecks } from '../engine/select.js';
+import { selectChecks } from '../engine/index.js';
 import { sectionsOf } from '../report/requirement-text.js';
 
 export interface ListOptions {

@@ -3,7 +3,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { UserError } from '../errors.js';
 import { suiteVersion } from '../version.js';
-import { parseDuration, DEFAULT_BUDGET_MS } from '../engine/budget.js';
+import { DEFAULT_BUDGET_MS, parseDuration } from '../engine/index.js';
 import { processRedactor } from '../http/redact.js';
 import { visible, visibleLine } from '../report/exchange-text.js';
 import { parseFailOn, type FailOnPolicy } from './fail-on.js';

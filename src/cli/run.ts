@@ -1,6 +1,6 @@
 import { run } from '../api.js';
 import { humanReporterForStdout } from '../report/human.js';
-import { NothingToRerun } from '../engine/rerun.js';
+import { NothingToRerun } from '../report/rerun.js';
 import type { FailOnPolicy } from './fail-on.js';
 import type { Choices, VariantName } from '../reference/choices/index.js';
 

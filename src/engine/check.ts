@@ -1,7 +1,7 @@
-import type { CheckInfo, Level, SuiteName } from './types.js';
+import type { CheckInfo, Level } from './types.js';
 import { checkLevelOf, requirementRefs } from '../spec/requirements.js';
 import type { CheckContext, RunFlags } from './context.js';
-import type { SharedState } from '../../suites/kit/shared-state.js';
+import type { SuiteRun } from './pack.js';
 
 /**
  * What `conformance explain` says about a check, for a reader who has not seen its code. Optional: without it,
@@ -19,8 +19,11 @@ export interface CheckExplanation {
 export interface CheckDefinition extends CheckInfo {
   /** Per-check time limit in ms; the runner's default applies when absent. */
   timeoutMs?: number;
-  /** Shared state this check changes or must see unchanged; none means it may run alongside any other check. */
-  uses?: readonly SharedState[];
+  /**
+   * Shared state this check changes or must see unchanged (names the pack declares); none means it may run alongside
+   * any other check.
+   */
+  uses?: readonly string[];
   /**
    * Runs with no other check beside it (given the run's flags): for a change whose reach on the target is not known,
    * such as an order placed through USSD. Every check before it finishes first; every check after it waits.
@@ -30,10 +33,29 @@ export interface CheckDefinition extends CheckInfo {
   run(ctx: CheckContext): Promise<void>;
 }
 
-export interface SuiteDefinition {
-  name: SuiteName;
+/** A setting of one suite (`--ussd-max-views`…): its default, and what it does. */
+export interface SuiteOption {
+  default: number;
+  description: string;
+}
+
+/**
+ * A suite's life in one run. `setup` runs before the run's first check (only when one of the suite's checks is
+ * selected) and returns the suite's state for the run, which its checks read as `ctx.state`; `teardown` runs after the
+ * last check, whatever happened, and returns what it could not put back, for a person to finish by hand: the run's
+ * report lists those lines with its clean-up problems.
+ */
+export interface SuiteLifecycle<S = unknown> {
+  setup?(run: SuiteRun): Promise<S> | S;
+  teardown?(state: S, run: SuiteRun): Promise<string[]> | string[];
+}
+
+export interface SuiteDefinition extends SuiteLifecycle {
+  name: string;
   title: string;
   checks: CheckDefinition[];
+  /** The suite's own settings with their defaults; a run may set them (RunChecksOptions.suiteOptions). */
+  options?: Readonly<Record<string, SuiteOption>>;
 }
 
 /** What a check's author writes: the requirements it enforces by id; the suite resolves them against the catalog. */
@@ -45,10 +67,22 @@ export interface CheckDeclaration {
   requirements: readonly string[];
   note?: string;
   timeoutMs?: number;
-  uses?: readonly SharedState[];
+  uses?: readonly string[];
   alone?: (flags: RunFlags) => boolean;
   explain?: CheckExplanation;
   run(ctx: CheckContext): Promise<void>;
+}
+
+/** What a suite's author writes. */
+export interface SuiteDeclaration<S = unknown> extends SuiteLifecycle<S> {
+  name: string;
+  title: string;
+  checks: CheckDeclaration[];
+  /** State every check of the suite shares (added to each check's own `uses`). */
+  uses?: readonly string[];
+  /** For every check without its own `alone`. */
+  alone?: (flags: RunFlags) => boolean;
+  options?: Readonly<Record<string, SuiteOption>>;
 }
 
 /** Declares a check; the id must start with its suite name (`<suite>.<area>.<what>`). */
@@ -70,23 +104,21 @@ function resolveRequirements(c: CheckDeclaration): Pick<CheckInfo, 'requirements
   return { requirements };
 }
 
-/** `uses`: state every check of the suite shares (added to each check's own); `alone`: for every check without its own. */
-export function defineSuite(
-  name: SuiteName,
-  title: string,
-  checks: CheckDeclaration[],
-  options: { uses?: readonly SharedState[]; alone?: (flags: RunFlags) => boolean } = {},
-): SuiteDefinition {
+export function defineSuite<S>(def: SuiteDeclaration<S>): SuiteDefinition {
+  const { name, title, checks, uses: shared = [], alone: sharedAlone, options, setup, teardown } = def;
   for (const c of checks) {
     if (!c.id.startsWith(`${name}.`)) throw new Error(`check id ${c.id} does not start with its suite name "${name}."`);
   }
-  const shared = options.uses ?? [];
   return {
     name,
     title,
+    ...(options ? { options } : {}),
+    // The state's type is the suite's own: its checks read it back through their suite's accessor.
+    ...(setup ? { setup: setup as SuiteLifecycle['setup'] } : {}),
+    ...(teardown ? { teardown: teardown as SuiteLifecycle['teardown'] } : {}),
     checks: checks.map((c) => {
       const uses = [...new Set([...shared, ...(c.uses ?? [])])];
-      const alone = c.alone ?? options.alone;
+      const alone = c.alone ?? sharedAlone;
       const { requirements: _ids, ...rest } = c;
       return { ...rest, ...resolveRequirements(c), suite: name, ...(uses.length > 0 ? { uses } : {}), ...(alone ? { alone } : {}) };
     }),

@@ -1,52 +1,69 @@
 import type { SignedClient, RequestSpec, HttpResponse, PreparedRequest } from '../http/client.js';
 import type { Exchange } from '../http/exchange.js';
 import type { Fixtures, FixtureName } from '../config/types.js';
-import { tokenRequest, revokeRequest, type Session } from '../../suites/kit/session.js';
 import type { CheckInfo, Finding, SkipRemedy } from './types.js';
 import { CheckFailed, CheckSkipped } from './outcomes.js';
-import type { WebhookReceiver } from '../receiver/receiver.js';
-import { stateChangedBy, UndeclaredSharedState, type SharedState } from '../../suites/kit/shared-state.js';
+import type { RunSession } from './pack.js';
 
 export interface RunFlags {
   /** Run checks that take long (token expiry after 60 minutes). */
   long: boolean;
-  /** Let the USSD crawler follow links that place (amount) or cancel (cancelMode=true) an order. */
+  /** Let checks make changes whose reach is not known (an order placed or cancelled through USSD). */
   allowMutations: boolean;
-  /** Caps of the USSD crawl: views visited, and options pressed from a start menu. */
-  ussdMaxViews: number;
-  ussdMaxDepth: number;
+}
+
+/** Everything a check's context is made of; the engine builds one per check. */
+export interface CheckContextParts {
+  check: CheckInfo;
+  target: { name: string; baseUrl: string; clientId: string; keyId: string };
+  credentials: { clientId: string; clientSecret: string };
+  fixtures: Fixtures;
+  flags: RunFlags;
+  session: RunSession;
+  signal: AbortSignal;
+  client: SignedClient;
+  /** The shared state the check declared (CheckDefinition.uses): the only state its requests may change. */
+  uses: readonly string[];
+  /** The pack's reading of which shared state a request changes. */
+  stateChangedBy: (method: string, path: string) => string | undefined;
+  /** The state its suite's setup returned for this run (undefined without a setup). */
+  state: unknown;
+  /** Its suite's settings, defaults filled in. */
+  options: Readonly<Record<string, number>>;
 }
 
 /** What a check body receives. Everything it sends is recorded against the check. */
 export class CheckContext {
   readonly observations: string[] = [];
   readonly exchanges: Exchange[] = [];
+  readonly check: CheckInfo;
+  readonly target: CheckContextParts['target'];
+  readonly credentials: CheckContextParts['credentials'];
+  readonly fixtures: Fixtures;
+  readonly flags: RunFlags;
+  readonly session: RunSession;
+  readonly signal: AbortSignal;
+  readonly state: unknown;
+  readonly options: Readonly<Record<string, number>>;
+  private readonly client: SignedClient;
+  private readonly uses: readonly string[];
+  private readonly stateChangedBy: CheckContextParts['stateChangedBy'];
 
-  constructor(
-    readonly check: CheckInfo,
-    readonly target: { name: string; baseUrl: string; clientId: string; keyId: string },
-    readonly credentials: { clientId: string; clientSecret: string },
-    readonly fixtures: Fixtures,
-    readonly flags: RunFlags,
-    readonly session: Session,
-    readonly signal: AbortSignal,
-    private readonly client: SignedClient,
-    /** The run's webhook receiver; present only when the run includes webhook checks. */
-    readonly receiver: WebhookReceiver | undefined,
-    /** The shared state the check declared (CheckDefinition.uses): the only state its requests may change. */
-    private readonly uses: readonly SharedState[] = [],
-  ) {}
+  constructor(parts: CheckContextParts) {
+    ({ check: this.check, target: this.target, credentials: this.credentials, fixtures: this.fixtures, flags: this.flags, session: this.session } = parts);
+    ({ signal: this.signal, state: this.state, options: this.options, client: this.client, uses: this.uses, stateChangedBy: this.stateChangedBy } = parts);
+  }
 
   /**
    * Sends a request with the run's token unless the spec sets `token` (null: none). Only with the run's token may a
-   * 401 lead to a new token and a second try (Session.withToken): a token a check sets is the one it judges.
+   * 401 lead to a new token and a second try (RunSession.withToken): a token a check sets is the one it judges.
    */
   async send(spec: RequestSpec): Promise<HttpResponse> {
     const state = this.mayChange(spec.method, spec.path);
     const send = (token: string | null) => this.client.send({ ...spec, token, signal: spec.signal ?? this.signal }, (e) => this.exchanges.push(e), this.check.id);
     const token = spec.token;
     if (token === undefined) return this.session.withToken(send, (note) => this.observe(note));
-    return state === 'token-revocation' ? this.session.revoking(() => send(token)) : send(token);
+    return state !== undefined ? this.session.sendChanging(state, () => send(token)) : send(token);
   }
 
   /** Sends a request built with `prepare` and altered by hand. */
@@ -79,24 +96,14 @@ export class CheckContext {
    * Refuses a request that may change shared state the check did not declare: run alongside other checks, it would
    * change what they read. A bug of the check's, reported as its error. Returns the state the request may change.
    */
-  private mayChange(method: string, pathOrUrl: string): SharedState | undefined {
+  private mayChange(method: string, pathOrUrl: string): string | undefined {
     const base = this.target.baseUrl.replace(/\/+$/, '');
     const path = pathOrUrl.startsWith(base) ? pathOrUrl.slice(base.length) : pathOrUrl;
-    const state = stateChangedBy(method, path);
+    const state = this.stateChangedBy(method, path);
     if (state !== undefined && !this.uses.includes(state)) {
       throw new UndeclaredSharedState(`${method} ${path} may change shared state "${state}", which check ${this.check.id} does not declare in \`uses\``);
     }
     return state;
-  }
-
-  /** Requests a token (recorded against this check); credentials default to the target's. */
-  requestToken(credentials = this.credentials): Promise<HttpResponse> {
-    return this.send(tokenRequest(credentials));
-  }
-
-  /** Revokes a token this check obtained, so a run leaves no live credential behind. */
-  revokeToken(token: string): Promise<HttpResponse> {
-    return this.send(revokeRequest(token));
   }
 
   /** A fixture id, or a skip naming the missing fixture. */
@@ -121,3 +128,6 @@ export class CheckContext {
     this.observations.push(text);
   }
 }
+
+/** A check sent a request that may change shared state it did not declare: a bug of the check's, never the server's. */
+export class UndeclaredSharedState extends Error {}

@@ -6,40 +6,37 @@ import { BudgetSpent, DEFAULT_BUDGET_MS } from './budget.js';
 import { Redactor } from '../http/redact.js';
 import type { Exchange } from '../http/exchange.js';
 import type { ResolvedTarget } from '../config/types.js';
-import type { Reporter } from '../report/reporter.js';
+import type { Reporter } from './reporter.js';
 import { SPEC_VERSION, suiteVersion } from '../version.js';
 import type { CheckDefinition, SuiteDefinition } from './check.js';
 import { CheckContext, type RunFlags } from './context.js';
+import { checkPack, type Pack, type RunSession, type SuiteRun } from './pack.js';
 import { CheckFailed, CheckSkipped } from './outcomes.js';
 import { selectChecks, type Selection } from './select.js';
 import { applyExpectedFailure, checkKnownIds, utcDay, type ExpectedFailure } from './expected-failures.js';
-import { Session } from '../../suites/kit/session.js';
 import { runScheduled } from './schedule.js';
 import { suiteTimes } from './suite-times.js';
 import { computeVerdict } from './verdict.js';
-import { startReceiver, type WebhookReceiver } from '../receiver/receiver.js';
 import type { CheckResult, Finding, Outcome, RunResult, SkipRemedy, Totals } from './types.js';
 
 /** Which check failures fail the run: MUST failures only, or SHOULD warnings too. */
 export type FailOn = 'must' | 'should';
 
-export interface RunChecksOptions {
-  target: ResolvedTarget;
-  suites: SuiteDefinition[];
+/** How a run goes, whoever asks for it: the CLI, the library (src/api.ts) and the matrices pass these through as they are. */
+export interface RunSettings {
   selection?: Selection;
   failOn?: FailOn;
   /** An INCOMPLETE verdict (MUST requirements not exercised) fails the run too (`--fail-on incomplete`). */
   failOnIncomplete?: boolean;
-  reporter?: Reporter;
   flags?: Partial<RunFlags>;
+  /** Settings of suites that declare some (SuiteDefinition.options), by suite name: `{ ussd: { maxViews: 100 } }`. */
+  suiteOptions?: Readonly<Record<string, Readonly<Record<string, number>>>>;
   /** Time limit of one check, in ms (default 60 s). */
   checkTimeoutMs?: number;
   /** Time limit of one request, in ms. */
   requestTimeoutMs?: number;
   /** Cap on one response body, in bytes. */
   maxBodyBytes?: number;
-  /** How long a webhook check waits for a delivery, in ms (the receiver's default, 10 s, when absent). */
-  webhookDeadlineMs?: number;
   /** Time for the whole run, in ms (default 30 minutes): past it, the checks left are errors and the run ends. */
   budgetMs?: number;
   /** Known deviations (--expected-failures): listed failures do not fail the run, listed passes do. */
@@ -52,6 +49,14 @@ export interface RunChecksOptions {
   notes?: readonly string[];
 }
 
+export interface RunChecksOptions extends RunSettings {
+  target: ResolvedTarget;
+  pack: Pack;
+  /** The pack's suites to run, when not all of them (tests run one); the verdict still speaks for these only. */
+  suites?: SuiteDefinition[];
+  reporter?: Reporter;
+}
+
 /**
  * Checks at once by default: enough to overlap a run's waits (deliveries, slow answers) on a server far away, few
  * enough that a staging server sees less than a single busy browser tab's worth of connections.
@@ -59,15 +64,14 @@ export interface RunChecksOptions {
 export const DEFAULT_CONCURRENCY = 4;
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 60_000;
-/** Caps of the USSD crawl: far above any menu tree a phone user walks, low enough to end on a graph without end. */
-export const DEFAULT_USSD_MAX_VIEWS = 500;
-export const DEFAULT_USSD_MAX_DEPTH = 12;
 
 export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
-  const { target } = options;
-  const checks = selectChecks(options.suites, options.selection);
+  const { target, pack } = options;
+  checkPack(pack);
+  const suites = options.suites ?? pack.suites;
+  const checks = selectChecks(suites, options.selection);
   const expected = new Map((options.expectedFailures ?? []).map((e) => [e.id, e]));
-  checkKnownIds(options.expectedFailures ?? [], options.suites.flatMap((s) => s.checks.map((c) => c.id)));
+  checkKnownIds(options.expectedFailures ?? [], suites.flatMap((s) => s.checks.map((c) => c.id)));
   const today = options.today ?? utcDay();
   const failOn = options.failOn ?? 'must';
   const started = Date.now();
@@ -83,17 +87,21 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
   });
   const sessionExchanges: Exchange[] = [];
-  const session = new Session(client, target.clientSecret, (e) => sessionExchanges.push(e));
-  const flags: RunFlags = { long: false, allowMutations: false, ussdMaxViews: DEFAULT_USSD_MAX_VIEWS, ussdMaxDepth: DEFAULT_USSD_MAX_DEPTH, ...options.flags };
-  let receiver: WebhookReceiver | undefined;
+  const session = pack.openSession(client, target, (e) => sessionExchanges.push(e));
+  const flags: RunFlags = { long: false, allowMutations: false, ...options.flags };
   const cleanupProblems: string[] = [];
+  const runNotes: string[] = [];
+  const active = suites.filter((s) => checks.some((c) => c.suite === s.name));
+  const suiteRuns = new Map(active.map((s) => [s.name, suiteRunOf(s, { target, flags, session, client, suiteOptions: options.suiteOptions, sessionExchanges, runNotes })]));
+  const lives = new Lifecycles();
+  let closed = false;
 
   try {
-    // Deliveries can only be received while the receiver listens: from before the first webhook check to the end of the
-    // run. Started before the token, so a receiver that cannot start leaves no live token behind.
-    if (checks.some((c) => c.suite === 'webhooks')) receiver = await startReceiver(target.webhook, options.webhookDeadlineMs ? { deadlineMs: options.webhookDeadlineMs } : {});
+    // Suites set up before the run's credentials are opened: a suite that cannot start (a receiver with no port) leaves
+    // no live token behind.
+    for (const s of active) await lives.setup(s, suiteRuns.get(s.name)!);
     // Without a token no check can run: fail fast with exit 3 (one line, no report) rather than report every check as broken.
-    await session.token();
+    await session.open();
     options.reporter?.onRunStart?.({ target: target.name, baseUrl: target.baseUrl, checks: checks.map(infoOf) });
     const budget = { budgetMs: options.budgetMs ?? DEFAULT_BUDGET_MS, deadline: started + (options.budgetMs ?? DEFAULT_BUDGET_MS), spent: false };
     // A 429 is waited out within the run's budget, never past it.
@@ -110,20 +118,22 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
           ? budgetSpentResult(check, budget)
           : client.transport.exhausted !== undefined
             ? throttledOutResult(check, client.transport.exhausted)
-            : await runOne(check, { target, client, session, flags, failOn, receiver, budget, cleanupProblems, runStarted: started, timeoutMs: check.timeoutMs ?? options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS });
+            : await runOne(check, { target, client, session, flags, failOn, pack, suiteRun: suiteRuns.get(check.suite)!, state: lives.stateOf(check.suite), budget, cleanupProblems, runStarted: started, timeoutMs: check.timeoutMs ?? options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS });
       slots[i] = applyExpectedFailure(result, expected.get(check.id), today);
       // Reporters hear of results in declaration order: a streamed report reads the same whatever finished first.
       for (; reported < checks.length && slots[reported] !== undefined; reported++) options.reporter?.onCheckEnd?.(slots[reported]!);
     });
     const results = slots as CheckResult[];
-    const revokeProblem = await session.revoke();
-    const cleanup = [...(revokeProblem ? [revokeProblem] : []), ...(receiver?.leftovers.values() ?? []), ...cleanupProblems];
+    const leftovers = await lives.teardownAll(suiteRuns);
+    closed = true;
+    const revokeProblem = await session.close();
+    const cleanup = [...(revokeProblem ? [revokeProblem] : []), ...leftovers, ...cleanupProblems];
     // The transport's notes always come: they record whether the server throttled and how it kept its connections.
-    const notes = [...(options.notes ?? []), ...session.notes(), ...client.transport.notes()];
+    const notes = [...(options.notes ?? []), ...runNotes, ...session.notes(), ...client.transport.notes()];
     const finished = Date.now();
     const selection = options.selection ?? {};
     // Over the whole pack, not only the selected checks: what the run left out is what it did not test.
-    const verdict = computeVerdict({ pack: options.suites.flatMap((s) => s.checks.map(infoOf)), results, selection });
+    const verdict = computeVerdict({ pack: suites.flatMap((s) => s.checks.map(infoOf)), results, selection });
     const failOnIncomplete = options.failOnIncomplete ?? false;
     const runResult: RunResult = {
       run: {
@@ -153,18 +163,81 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
     await options.reporter?.onRunEnd?.(runResult);
     return runResult;
   } finally {
-    await receiver?.stop();
+    // A run that ended early (a set-up that failed, a reporter's bug) still puts back what the suites changed and ends
+    // its credentials; problems then are lost with the run, as the error that ended it is what the user must see.
+    if (!closed) {
+      await lives.teardownAll(suiteRuns).catch(() => []);
+      await session.close().catch(() => undefined);
+    }
     await client.close();
   }
+}
+
+/** The suites' states in one run: set up in order, torn down in reverse, each at most once. */
+class Lifecycles {
+  private readonly states = new Map<string, unknown>();
+  private readonly setUp: SuiteDefinition[] = [];
+
+  async setup(suite: SuiteDefinition, run: SuiteRun): Promise<void> {
+    const state = suite.setup ? await suite.setup(run) : undefined;
+    this.states.set(suite.name, state);
+    this.setUp.push(suite);
+  }
+
+  stateOf(suite: string): unknown {
+    return this.states.get(suite);
+  }
+
+  /** Every suite's teardown, last set up first; what they could not put back, as clean-up lines. Never throws. */
+  async teardownAll(runs: Map<string, SuiteRun>): Promise<string[]> {
+    const lines: string[] = [];
+    for (const suite of this.setUp.splice(0).reverse()) {
+      if (!suite.teardown) continue;
+      try {
+        lines.push(...(await suite.teardown(this.states.get(suite.name), runs.get(suite.name)!)));
+      } catch (e) {
+        lines.push(`${suite.name}: the suite's clean-up broke (${(e as Error)?.message ?? String(e)}); check by hand what its checks changed`);
+      }
+    }
+    return lines;
+  }
+}
+
+/** What a suite's setup and teardown see of the run. */
+function suiteRunOf(
+  suite: SuiteDefinition,
+  run: { target: ResolvedTarget; flags: RunFlags; session: RunSession; client: SignedClient; suiteOptions: RunSettings['suiteOptions']; sessionExchanges: Exchange[]; runNotes: string[] },
+): SuiteRun {
+  const { target, client, session } = run;
+  return {
+    target: { name: target.name, baseUrl: target.baseUrl, clientId: target.clientId, keyId: target.keyId },
+    config: target,
+    fixtures: target.fixtures,
+    flags: run.flags,
+    options: optionsOf(suite, run.suiteOptions),
+    session,
+    send: (spec) => session.withToken((token) => client.send({ ...spec, token }, (e) => run.sessionExchanges.push(e)), (note) => run.runNotes.push(note)),
+  };
+}
+
+/** A suite's settings: its defaults, with what the run set (a setting it does not declare is a mistake of the caller's). */
+function optionsOf(suite: SuiteDefinition, given: RunSettings['suiteOptions']): Record<string, number> {
+  const declared = suite.options ?? {};
+  const set = given?.[suite.name] ?? {};
+  for (const name of Object.keys(set)) if (!(name in declared)) throw new Error(`suite ${suite.name} has no setting "${name}"`);
+  return Object.fromEntries(Object.entries(declared).map(([name, o]) => [name, set[name] ?? o.default]));
 }
 
 interface RunOneDeps {
   target: ResolvedTarget;
   client: SignedClient;
-  session: Session;
+  session: RunSession;
   flags: RunFlags;
   failOn: FailOn;
-  receiver: WebhookReceiver | undefined;
+  pack: Pack;
+  suiteRun: SuiteRun;
+  /** The state the check's suite set up for the run. */
+  state: unknown;
   timeoutMs: number;
   /** When the run's budget ends (ms since the epoch): a check still running then is stopped, and `spent` set. */
   budget: { budgetMs: number; deadline: number; spent: boolean };
@@ -183,18 +256,20 @@ export const CHECK_CLEANUP_GRACE_MS = 15_000;
 async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckResult> {
   const started = Date.now();
   const abort = new AbortController();
-  const ctx = new CheckContext(
-    infoOf(check),
-    { name: deps.target.name, baseUrl: deps.target.baseUrl, clientId: deps.target.clientId, keyId: deps.target.keyId },
-    { clientId: deps.target.clientId, clientSecret: deps.target.clientSecret },
-    deps.target.fixtures,
-    deps.flags,
-    deps.session,
-    abort.signal,
-    deps.client,
-    deps.receiver,
-    check.uses,
-  );
+  const ctx = new CheckContext({
+    check: infoOf(check),
+    target: deps.suiteRun.target,
+    credentials: { clientId: deps.target.clientId, clientSecret: deps.target.clientSecret },
+    fixtures: deps.target.fixtures,
+    flags: deps.flags,
+    session: deps.session,
+    signal: abort.signal,
+    client: deps.client,
+    uses: check.uses ?? [],
+    stateChangedBy: (method, path) => deps.pack.stateChangedBy(method, path),
+    state: deps.state,
+    options: deps.suiteRun.options,
+  });
   let outcome: Outcome = 'pass';
   let finding: Finding | undefined;
   let skipReason: string | undefined;
@@ -206,7 +281,7 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
     if (left < deps.timeoutMs) timer = setTimeout(() => reject(new BudgetSpent(deps.budget.budgetMs)), Math.max(0, left));
     else timer = setTimeout(() => reject(new CheckTimeout(deps.timeoutMs)), deps.timeoutMs);
   });
-  const body = runBody(check, ctx, deps.session);
+  const body = deps.session.runCheck(check, () => check.run(ctx), { observe: (text) => ctx.observe(text), signal: abort.signal });
   try {
     await Promise.race([body, timeout]);
   } catch (err) {
@@ -271,34 +346,6 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
     durationMs: Date.now() - started,
     failsRun,
   };
-}
-
-/**
- * A check that handles tokens of its own (it declares `token-revocation`) runs in the session's exclusive turn
- * (Session.hold), so that renewing the run's token for other checks cannot end the tokens it judges. A server may also
- * end every token early (a restart, REQ-LIFE-06): when such a check fails, or skips for no setting of the run, and the
- * run's token it started with has died meanwhile too, it runs once more with fresh tokens and says so. A defect that
- * recurs fails the second attempt as it failed the first.
- */
-async function runBody(check: CheckDefinition, ctx: CheckContext, session: Session): Promise<void> {
-  // A check that waits for far longer than a check may (the token expiry of --long) would hold every renewal of the
-  // run's token for that long: it goes without the turn, and judges only what an early end cannot fake (a token still
-  // accepted after its 60 minutes).
-  if (!check.uses?.includes('token-revocation') || (check.timeoutMs ?? 0) > DEFAULT_CHECK_TIMEOUT_MS) return check.run(ctx);
-  return session.hold(async () => {
-    const before = await session.token();
-    try {
-      await check.run(ctx);
-    } catch (err) {
-      const retry = err instanceof CheckFailed || (err instanceof CheckSkipped && err.remedy === undefined);
-      if (!retry || ctx.signal.aborted || (await session.accepts(before))) throw err;
-      const what = err instanceof CheckFailed ? `failed (${err.finding.message})` : `skipped (${err.reason})`;
-      ctx.observe(
-        `the first attempt ${what} and the run's token had ended meanwhile too (a restart, or tokens ended by the issue or revocation of another): the check was run once more with fresh tokens, and its result is that of the second attempt`,
-      );
-      await check.run(ctx);
-    }
-  });
 }
 
 /** What a timed-out check's body reported within the grace period (its failure), if anything. */

@@ -5,8 +5,7 @@
 import { createHash } from 'node:crypto';
 import { rowsInThreads } from './threads.js';
 import { runAgainstLocal } from './local-run.js';
-import type { RunResult } from '../engine/types.js';
-import type { SuiteDefinition } from '../engine/check.js';
+import type { RunResult, SuiteDefinition } from '../engine/index.js';
 import { allChoices, DEFAULT_CHOICES, nonDefault, resolveChoices, type ChoiceKey, type Choices } from '../reference/choices/index.js';
 import { pool } from '../pool.js';
 

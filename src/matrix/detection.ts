@@ -3,8 +3,7 @@
 // Any other check that fails is collateral: its verdict depends on a rule it does not own. A collateral failure is
 // either removed (the check stops depending on the rule) or explained, in docs/detection-reasons.json.
 import { runAgainstLocal } from './local-run.js';
-import type { CheckResult, RunResult } from '../engine/types.js';
-import type { CheckDefinition, SuiteDefinition } from '../engine/check.js';
+import type { CheckDefinition, CheckResult, RunResult, SuiteDefinition } from '../engine/index.js';
 import { FAULTS, type FaultDefinition } from '../reference/faults/catalog.js';
 import type { VariantName } from '../reference/choices/index.js';
 import { rowsInThreads } from './threads.js';

@@ -1,8 +1,7 @@
 // One run of a matrix: the whole suite, --fail-on should, against a fresh reference server set up as asked.
-import { runChecks } from '../engine/run.js';
-import type { RunResult } from '../engine/types.js';
-import type { SuiteDefinition } from '../engine/check.js';
+import { runChecks, type RunResult, type SuiteDefinition } from '../engine/index.js';
 import { startLocalTarget, type LocalTargetOptions } from '../targets/local.js';
+import { pack } from '../../suites/index.js';
 
 /**
  * How long a webhook check waits for a delivery: on loopback one arrives within milliseconds, and a short deadline keeps
@@ -13,7 +12,14 @@ const MATRIX_WEBHOOK_DEADLINE_MS = 2_000;
 export async function runAgainstLocal(suites: SuiteDefinition[], options: LocalTargetOptions): Promise<RunResult> {
   const local = await startLocalTarget(options);
   try {
-    return await runChecks({ target: local.target, suites, failOn: 'should', webhookDeadlineMs: MATRIX_WEBHOOK_DEADLINE_MS, notes: [`target: ${local.describe}`] });
+    return await runChecks({
+      target: local.target,
+      pack,
+      suites,
+      failOn: 'should',
+      suiteOptions: { webhooks: { deadlineMs: MATRIX_WEBHOOK_DEADLINE_MS } },
+      notes: [`target: ${local.describe}`],
+    });
   } finally {
     await local.stop();
   }

@@ -1,4 +1,4 @@
-import type { CheckResult } from '../engine/types.js';
+import type { CheckResult } from '../engine/index.js';
 
 /** Checks grouped by suite, suites in the order they first appear (results are already in stable order). */
 export function bySuite(checks: CheckResult[]): Map<string, CheckResult[]> {

@@ -2,7 +2,7 @@
 // and shared by the human and JUnit reporters so a reviewer reads the same thing in the terminal and in CI.
 import { specLines } from './requirement-text.js';
 import type { Exchange, RecordedMessage, RecordedRequest } from '../http/exchange.js';
-import type { CheckResult } from '../engine/types.js';
+import type { CheckResult } from '../engine/index.js';
 
 /** How much of a body a report shows; the recorder keeps more, the JSON report has all it kept. */
 export const BODY_DISPLAY_LIMIT = 1024;

@@ -5,8 +5,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
 import { dirname } from 'node:path';
 import type { Exchange, RecordedMessage } from '../http/exchange.js';
-import type { RunResult } from '../engine/types.js';
-import type { Reporter } from './reporter.js';
+import type { RunResult } from '../engine/index.js';
+import type { Reporter } from '../engine/index.js';
 import { formatSize } from './exchange-text.js';
 
 export class HarReporter implements Reporter {

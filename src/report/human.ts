@@ -1,12 +1,11 @@
 // The terminal report. Results are printed from the RunResult at the end, in its stable order, so the output does not
 // depend on the order checks happened to finish in; only the progress line is live.
 import { Chalk, type ChalkInstance } from 'chalk';
-import type { CheckInfo, CheckResult, Outcome, RunResult, Totals, Verdict, VerdictStatus } from '../engine/types.js';
-import type { Reporter } from './reporter.js';
+import { suiteTimesOf, type CheckInfo, type CheckResult, type Outcome, type RunResult, type Totals, type Verdict, type VerdictStatus } from '../engine/index.js';
+import type { Reporter } from '../engine/index.js';
 import { concurrencyNote, findingSections, formatDuration, renderLabelled, textLines, visibleLine } from './exchange-text.js';
 import { sectionsOf } from './requirement-text.js';
 import { bySuite } from './by-suite.js';
-import { suiteTimesOf } from '../engine/suite-times.js';
 import { outOfReachNote, unexercisedLine, verdictSummary } from './verdict-text.js';
 
 /** Where the report goes: process.stdout, or anything with write() (tests pass a string sink). */

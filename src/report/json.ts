@@ -4,8 +4,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Exchange, RecordedMessage } from '../http/exchange.js';
-import type { CheckResult, RunInfo, RunResult, Totals, Verdict } from '../engine/types.js';
-import type { Reporter } from './reporter.js';
+import type { CheckResult, RunInfo, RunResult, Totals, Verdict } from '../engine/index.js';
+import type { Reporter } from '../engine/index.js';
 
 export const JSON_REPORT_FORMAT = 'conformance-report';
 /** Bumped on any change a reader could trip over (a field removed, renamed or retyped); new optional fields do not bump it. */

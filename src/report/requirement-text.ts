@@ -1,6 +1,6 @@
 // How a check's requirements read in reports: the sections they stand under, and each requirement with its quote.
 // Quotes come from the catalog through the check result, so every report shows the spec's own words.
-import type { CheckInfo, Finding, RequirementRef } from '../engine/types.js';
+import type { CheckInfo, Finding, RequirementRef } from '../engine/index.js';
 
 /** Quotes shown in a failure before the rest are summed up: a schema check may cite a whole table. */
 const SHOWN = 3;

@@ -1,6 +1,6 @@
 // How the run's verdict (src/engine/verdict.ts) reads in every report, so the terminal, HTML, JUnit, the evidence
 // manifest and verify-evidence say the same words.
-import type { UnexercisedCheck, UnexercisedRequirement, Verdict } from '../engine/types.js';
+import type { UnexercisedCheck, UnexercisedRequirement, Verdict } from '../engine/index.js';
 
 /** Requirement ids shown in one line before the rest are counted: the JSON report lists them all. */
 const IDS_SHOWN = 8;

@@ -2,7 +2,7 @@
 // The catalog lists the spec; the checks say what they cite; the detection matrix (docs/detection-matrix.json) says
 // which faults each check catches. This joins the three and names every gap: a MUST or SHOULD with neither a check nor
 // a reason, and a covered requirement none of whose checks any fault makes fail.
-import type { CheckInfo, Level } from '../engine/types.js';
+import type { CheckInfo, Level } from '../engine/index.js';
 import type { DetectionJson } from '../matrix/proof.js';
 import type { Catalog, ContextSentence, Requirement } from './requirements.js';
 

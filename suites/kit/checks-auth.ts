@@ -1,13 +1,12 @@
 // What the auth checks share: tokens a check obtains for itself (always revoked before the check ends, also when it
 // fails), "no token was issued" as an expectation, and a read request that a conforming server answers with 2xx.
-import { UndeclaredSharedState } from './shared-state.js';
 import type { HttpResponse, RequestSpec } from '../../src/http/client.js';
 import { TransportError } from '../../src/http/client.js';
 import { parseJson } from '../../src/http/json.js';
-import type { CheckContext } from '../../src/engine/context.js';
+import { UndeclaredSharedState, type CheckContext } from '../../src/engine/index.js';
 import { describeResponse, expectRejection } from './expect.js';
 import { isSuccess } from './negative.js';
-import { tokenRecordOf, tokenRequest, type TokenResult } from './session.js';
+import { revokeToken, tokenRecordOf, tokenRequest, type TokenResult } from './session.js';
 
 export interface IssuedToken extends TokenResult {
   /** The token answer itself, for findings about the record. */
@@ -65,7 +64,7 @@ export class TokenJar {
 
   /** Revokes one token now. The jar forgets it once the server confirms with a 2xx. */
   async revoke(token: string): Promise<HttpResponse> {
-    const res = await this.ctx.revokeToken(token);
+    const res = await revokeToken(this.ctx, token);
     if (isSuccess(res)) this.live.delete(token);
     return res;
   }

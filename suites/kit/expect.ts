@@ -5,7 +5,7 @@ import { parseJson } from '../../src/http/json.js';
 import { pathAndQuery } from '../../src/http/message.js';
 import { redirectNote } from '../../src/http/redirect.js';
 import { validateAgainst } from '../../src/schemas.js';
-import type { CheckContext } from '../../src/engine/context.js';
+import type { CheckContext } from '../../src/engine/index.js';
 
 const EXCERPT = 300;
 

@@ -8,7 +8,7 @@ import { contentDigest } from '../../src/http/digest.js';
 import { exactNumber, parseJson } from '../../src/http/json.js';
 import { headerValue, setHeader } from '../../src/http/message.js';
 import { profileComponents } from '../../src/http/signature.js';
-import type { CheckContext } from '../../src/engine/context.js';
+import type { CheckContext } from '../../src/engine/index.js';
 import { describeResponse } from './expect.js';
 
 /** The component names in the order the spec lists them ("Common request rules"), lower-cased as RFC 9421 §2.1 wants. */

@@ -3,7 +3,7 @@
 import type { HttpResponse, QueryValue } from '../../src/http/client.js';
 import { idKey, parseJson, type UnsafeNumber } from '../../src/http/json.js';
 import { schemaDocument, validateAgainst } from '../../src/schemas.js';
-import type { CheckContext } from '../../src/engine/context.js';
+import type { CheckContext } from '../../src/engine/index.js';
 import { describeResponse, expectEnvelope, expectStatus, fieldOf, readEnvelope, rowsBroken } from './expect.js';
 import { walkPages, type WalkOptions, type WalkResult } from './pages.js';
 

@@ -8,6 +8,7 @@ import { ThrottledOut, TransportError } from '../../src/http/client.js';
 import { TargetError } from '../../src/errors.js';
 import { parseJson } from '../../src/http/json.js';
 import { redirectNote } from '../../src/http/redirect.js';
+import { CheckFailed, CheckSkipped, DEFAULT_CHECK_TIMEOUT_MS, type CheckContext, type CheckDefinition, type RunSession } from '../../src/engine/index.js';
 
 export interface TokenResult {
   token: string;
@@ -58,7 +59,7 @@ export interface Renewal {
   note: string;
 }
 
-export class Session {
+export class Session implements RunSession {
   private tokenPromise: Promise<TokenResult> | undefined;
   private obtainedAt = 0;
   /** Every token this session obtained, revoked at the end of the run. */
@@ -80,6 +81,10 @@ export class Session {
     private readonly clientSecret: string,
     private readonly sink: ExchangeSink,
   ) {}
+
+  async open(): Promise<void> {
+    await this.token();
+  }
 
   /** The shared token; the first call fetches it. A failure is a TargetError: no check can run without one. */
   token(): Promise<string> {
@@ -124,9 +129,40 @@ export class Session {
     });
   }
 
-  /** Sends a revocation (of a check's own token) when no request is being sent again with a renewed run token. */
-  revoking(send: () => Promise<HttpResponse>): Promise<HttpResponse> {
-    return this.exclusive(send);
+  /**
+   * A revocation (of a check's own token) is sent when no request is being sent again with a renewed run token; other
+   * changes with a token of the check's own go at once.
+   */
+  sendChanging(state: string, send: () => Promise<HttpResponse>): Promise<HttpResponse> {
+    return state === 'token-revocation' ? this.exclusive(send) : send();
+  }
+
+  /**
+   * A check that handles tokens of its own (it declares `token-revocation`) runs in the session's exclusive turn
+   * (`hold`), so that renewing the run's token for other checks cannot end the tokens it judges. A server may also end
+   * every token early (a restart, REQ-LIFE-06): when such a check fails, or skips for no setting of the run, and the
+   * run's token it started with has died meanwhile too, it runs once more with fresh tokens and says so. A defect that
+   * recurs fails the second attempt as it failed the first.
+   */
+  runCheck(check: CheckDefinition, body: () => Promise<void>, retry: { observe(text: string): void; signal: AbortSignal }): Promise<void> {
+    // A check that waits for far longer than a check may (the token expiry of --long) would hold every renewal of the
+    // run's token for that long: it goes without the turn, and judges only what an early end cannot fake (a token still
+    // accepted after its 60 minutes).
+    if (!check.uses?.includes('token-revocation') || (check.timeoutMs ?? 0) > DEFAULT_CHECK_TIMEOUT_MS) return body();
+    return this.hold(async () => {
+      const before = await this.token();
+      try {
+        await body();
+      } catch (err) {
+        const again = err instanceof CheckFailed || (err instanceof CheckSkipped && err.remedy === undefined);
+        if (!again || retry.signal.aborted || (await this.accepts(before))) throw err;
+        const what = err instanceof CheckFailed ? `failed (${err.finding.message})` : `skipped (${err.reason})`;
+        retry.observe(
+          `the first attempt ${what} and the run's token had ended meanwhile too (a restart, or tokens ended by the issue or revocation of another): the check was run once more with fresh tokens, and its result is that of the second attempt`,
+        );
+        await body();
+      }
+    });
   }
 
   /**
@@ -235,7 +271,7 @@ export class Session {
   }
 
   /** Revokes every token the session obtained. Problems are returned, not thrown: cleanup must not mask results. */
-  async revoke(): Promise<string | undefined> {
+  async close(): Promise<string | undefined> {
     this.closed = true;
     const problems: string[] = [];
     for (const pending of this.issued) {
@@ -255,4 +291,14 @@ export class Session {
     }
     return problems.length ? problems.join('; ') : undefined;
   }
+}
+
+/** Requests a token (recorded against the check); credentials default to the target's. */
+export function requestToken(ctx: CheckContext, credentials = ctx.credentials): Promise<HttpResponse> {
+  return ctx.send(tokenRequest(credentials));
+}
+
+/** Revokes a token the check obtained, so a run leaves no live credential behind. */
+export function revokeToken(ctx: CheckContext, token: string): Promise<HttpResponse> {
+  return ctx.send(revokeRequest(token));
 }

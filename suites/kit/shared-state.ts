@@ -11,10 +11,8 @@
  *   beside each other, such checks would take each other's tokens away mid-check, so they take turns; and each runs in
  *   the session's exclusive turn (Session.hold), so renewing the run's token for another check cannot end them either.
  */
-export type SharedState = 'mutable-customer' | 'webhook-config' | 'token-revocation';
-
-/** A check sent a request that may change shared state it did not declare: a bug of the check's, never the server's. */
-export class UndeclaredSharedState extends Error {}
+export const SHARED_STATES = ['mutable-customer', 'webhook-config', 'token-revocation'] as const;
+export type SharedState = (typeof SHARED_STATES)[number];
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -5,9 +5,8 @@
 //
 // The crawler only gathers; judging what it found is the checks' job (rules.ts). It is independent of the runner: the
 // caller supplies `fetch`, which is how the suite routes requests through the signed, recorded client.
-import { parseJson } from '../../src/http/json.js';
+import { parseJson, pool } from '../kit/index.js';
 import { isUnderUssd, mutationOf, normaliseUrl, resolveUrl, scopeOf, type MutationKind, type TargetScope } from './url.js';
-import { pool } from '../../src/pool.js';
 
 export const DEFAULT_CONCURRENCY = 4;
 /** Well under the suite's check time limit, so a slow server gives a partial crawl and a warning, not a timeout. */

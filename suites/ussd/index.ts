@@ -2,17 +2,11 @@
 // view", "USSD views"). Menu texts, depth and numbering are not known in advance, so the checks judge only what the
 // spec states; the crawl itself is suites/ussd/crawler.ts and the rules suites/ussd/rules.ts.
 //
-// One crawl per run, shared by every check: it is memoised on the run's Session, which every check of one run shares.
+// One crawl per run, shared by every check: it lives in the suite's state, which its setup makes for each run.
 // The check that happens to start it would otherwise own hundreds of recorded exchanges, so they are taken off it and
 // kept with the crawl; a check that finds a problem attaches the exchanges that show it, and only those.
-import type { CheckContext } from '../../src/engine/context.js';
-import type { Session } from '../kit/session.js';
-import type { Exchange } from '../../src/http/exchange.js';
-import { TransportError, type HttpResponse } from '../../src/http/client.js';
-import { parseJson } from '../../src/http/json.js';
-import { validateAgainst } from '../../src/schemas.js';
-import { defineCheck, defineSuite } from '../../src/engine/check.js';
-import { describeResponse, expectErrorBody, expectRejection, expectSchema, expectStatus, readEnvelope, redirectNote } from '../kit/expect.js';
+import { defineCheck, defineSuite, type CheckContext, type RunFlags } from '../../src/engine/index.js';
+import { TransportError, describeResponse, expectErrorBody, expectRejection, expectSchema, expectStatus, parseJson, readEnvelope, redirectNote, validateAgainst, type Exchange, type HttpResponse } from '../kit/index.js';
 import { crawl, ussdDataOf, type Crawl, type CrawlLink, type CrawlStart, type CrawlView, type FetchOutcome } from './crawler.js';
 import {
   assetIdSeen,
@@ -52,7 +46,21 @@ const MAX_LIST_PAGES = 20;
 /** The status checks read up to nine requests lists (each filter twice, and the unfiltered one) of that many pages. */
 const LISTS_CHECK_TIMEOUT_MS = 90_000;
 
-const crawls = new WeakMap<Session, Promise<UssdCrawl>>();
+/** The suite's state in one run: the crawl every check reads, started by whichever check asks first. */
+interface UssdState {
+  crawl?: Promise<UssdCrawl>;
+}
+
+/** Caps of the crawl: far above any menu tree a phone user walks, low enough to end on a graph without end. */
+const lifecycle = {
+  options: {
+    maxViews: { default: 500, description: 'views the USSD crawl visits at most (--ussd-max-views)' },
+    maxDepth: { default: 12, description: 'options the USSD crawl presses from a start menu at most (--ussd-max-depth)' },
+  },
+  setup: (): UssdState => ({}),
+};
+
+const stateOf = (ctx: CheckContext) => ctx.state as UssdState;
 
 function ussdUrl(ctx: CheckContext, endpoint: string, query: Record<string, string | number>): string {
   const u = new URL(`${ctx.target.baseUrl}/ussd/${endpoint}`);
@@ -79,13 +87,16 @@ async function sharedCrawl(ctx: CheckContext): Promise<UssdCrawl> {
   for (;;) {
     // A check past its time limit runs on unobserved; it must not start a crawl that its stopped signal would cut short.
     if (ctx.signal.aborted) throw new Error('the check was stopped before the crawl');
-    let pending = crawls.get(ctx.session);
+    const st = stateOf(ctx);
+    let pending = st.crawl;
     const mine = pending === undefined;
     if (!pending) {
       pending = runCrawl(ctx, customerId);
-      crawls.set(ctx.session, pending);
+      st.crawl = pending;
     }
-    const drop = () => crawls.get(ctx.session) === pending && crawls.delete(ctx.session);
+    const drop = () => {
+      if (st.crawl === pending) delete st.crawl;
+    };
     let c: UssdCrawl;
     try {
       c = await pending;
@@ -112,8 +123,8 @@ async function runCrawl(ctx: CheckContext, customerId: number): Promise<UssdCraw
     return await crawl<Exchange>({
       baseUrl: ctx.target.baseUrl,
       starts,
-      maxViews: ctx.flags.ussdMaxViews,
-      maxDepth: ctx.flags.ussdMaxDepth,
+      maxViews: ctx.options.maxViews!,
+      maxDepth: ctx.options.maxDepth!,
       allowMutations: ctx.flags.allowMutations,
       signal: ctx.signal,
       fetch: async (url) => {
@@ -366,7 +377,7 @@ function amountOf(link: CrawlLink): number {
 
 // ---- the suite -------------------------------------------------------------------------------------------------
 
-export default defineSuite('ussd', 'USSD: the menu graph, every view and every link', [
+export default defineSuite({ name: 'ussd', title: 'USSD: the menu graph, every view and every link', alone: (flags: RunFlags) => flags.allowMutations, ...lifecycle, checks: [
   defineCheck({
     id: 'ussd.crawl.bounded',
     title: 'The USSD menus end: a crawl from the start menus covers them within the view and depth caps',
@@ -830,4 +841,4 @@ export default defineSuite('ussd', 'USSD: the menu graph, every view and every l
   }),
   // With --allow-mutations the crawl and the order check place orders, which may change the customer's assets,
   // transactions and requests while other checks read them: each check of the suite then runs alone.
-], { alone: (flags) => flags.allowMutations });
+] });

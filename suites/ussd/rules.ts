@@ -1,7 +1,7 @@
 // What the spec's "USSD view" section requires of each view and of the menu graph, as pure functions over a crawl.
 // Each returns problems that name where they are the way a phone user would retrace them ("stocks → 2 → 1"), so the
 // suite only has to pick the evidence and word the verdict.
-import { validateAgainst } from '../../src/schemas.js';
+import { validateAgainst } from '../kit/index.js';
 import { choiceNumbers, labelOf, numberedChoices, optionStyles } from './choices.js';
 import { CAP_REASONS, SKIP_REASONS, formatTrail, menuName, type Crawl, type CrawlLink, type CrawlView, type SkipReason } from './crawler.js';
 import { SPECIFIED_ENDPOINTS, differsOnlyInPage, endpointOf, isAbsoluteUrl, pathInScope, resolveUrl, type TargetScope } from './url.js';

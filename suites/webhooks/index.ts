@@ -10,27 +10,14 @@
 // One cause, one failure: a delivery that arrives but does not verify still shows that its event was emitted. The event
 // checks take it as such and record the verification failure as seen on their way; webhooks.delivery.verified and
 // webhooks.key.published own Authentication 8 (REQ-AUTH-12, REQ-EVT-14).
-import { defineCheck, defineSuite } from '../../src/engine/check.js';
-import type { CheckContext } from '../../src/engine/context.js';
-import type { Session } from '../kit/session.js';
-import { tokenRecordOf } from '../kit/session.js';
-import { describeResponse, expectRejection, expectSchema, expectSuccess } from '../kit/expect.js';
-import { isSuccess } from '../kit/negative.js';
-import type { HttpResponse } from '../../src/http/client.js';
-import { TransportError } from '../../src/http/client.js';
-import { parseJson } from '../../src/http/json.js';
-import { headerValue } from '../../src/http/message.js';
-import { signatureLabels } from '../../src/http/signature.js';
-import { describeDelivery, type Delivery, type WebhookReceiver } from '../../src/receiver/receiver.js';
-import { pathAndQuery } from '../../src/http/message.js';
-import { describeKeyForm, findWebhookKey, type FoundKey } from '../../src/receiver/webhook-key.js';
+import { DEFAULT_DEADLINE_MS, TransportError, describeDelivery, describeKeyForm, describeResponse, expectRejection, expectSchema, expectSuccess, findWebhookKey, headerValue, isSuccess, parseJson, pathAndQuery, requestToken, revokeToken, signatureLabels, startReceiver, tokenRecordOf, type Delivery, type FoundKey, type HttpResponse, type RequestSpec, type WebhookReceiver } from '../kit/index.js';
+import { defineCheck, defineSuite, type CheckContext, type SuiteRun } from '../../src/engine/index.js';
 import { containsValue, eventNameOf, KNOWN_EVENTS, topLevelFields, valuesNamed } from './payload.js';
 
 const AUTOMATIC = 'WEBHOOK.CREATED';
 const AUTH_NAMES = ['AUTH', 'AUTH.CREATED', 'AUTH.DELETED'];
 /** Every subscription name of the Events table, and the two values that "appear as subscription values"; ALL last, so the suite ends on it. */
 const SUBSCRIPTION_NAMES = ['AUTH', 'AUTH.CREATED', 'AUTH.DELETED', 'WEBHOOK', 'WEBHOOK.CREATED', 'WEBHOOK.UPDATED', 'ACCOUNT', 'ALL'];
-const LEFTOVER = 'webhook configuration';
 /**
  * How long to wait for a delivery that must not come: this many times the slowest delivery the run has measured (a
  * server may deliver in any order, REQ-EVT-17), never less than NEGATIVE_FLOOR_MS (below it, a bound measures the
@@ -66,6 +53,8 @@ interface SuiteState {
   saved: Saved;
   /** Whether the suite sent a request that changes (or, on a faulty server, may change) the configuration. */
   changed: boolean;
+  /** Whether the restore check put the saved configuration back (else the teardown tries). */
+  restored: boolean;
   registration?: Registration;
   registrationProblem?: string;
   key?: FoundKey;
@@ -88,20 +77,66 @@ interface SuiteState {
   test?: { res: HttpResponse; cursor: number };
 }
 
-const states = new WeakMap<Session, Promise<SuiteState>>();
+/** The suite's life in one run: the receiver its setup starts, and the state its first check saves. */
+interface WebhooksRun {
+  receiver: WebhookReceiver;
+  state?: Promise<SuiteState>;
+}
+
+const lifecycle = {
+  options: { deadlineMs: { default: DEFAULT_DEADLINE_MS, description: 'how long a webhook check waits for a delivery, in ms' } },
+  // Deliveries can only be received while the receiver listens: from before the first webhook check to the end of the run.
+  async setup(run: SuiteRun): Promise<WebhooksRun> {
+    return { receiver: await startReceiver(run.config.webhook, { deadlineMs: run.options.deadlineMs! }) };
+  },
+  /** Puts back a configuration the suite changed and did not restore (its restore check left out, or failed). */
+  async teardown(w: WebhooksRun, run: SuiteRun): Promise<string[]> {
+    try {
+      const st = await w.state?.catch(() => undefined);
+      if (st === undefined || !st.changed || st.restored || st.saved.kind !== 'webhook') return [];
+      const saved = st.saved.config;
+      const problem = await putBack((spec) => run.send(spec), saved);
+      return problem === undefined ? [] : [`CLEAN-UP FAILED: the webhook configuration was changed and could not be restored (${problem}); restore it by hand: ${restoreRequest(saved)}`];
+    } finally {
+      await w.receiver.stop();
+    }
+  },
+};
+
+/**
+ * Puts the saved configuration back with one correct PUT and reads it again (the teardown's restore, when the restore
+ * check did not run or failed): what went wrong in words, or undefined when GET /webhooks shows it back.
+ */
+async function putBack(send: (spec: RequestSpec) => Promise<HttpResponse>, saved: Config): Promise<string | undefined> {
+  try {
+    const res = await send({ method: 'PUT', path: '/webhooks', json: { url: saved.url, subscriptions: saved.subscriptions } });
+    if (!isSuccess(res)) return `PUT /webhooks answered ${res.status}`;
+    const now = await send({ method: 'GET', path: '/webhooks' });
+    const w = isSuccess(now) ? webhookOfResponse(now) : undefined;
+    const config = w && configOf(w);
+    return sameSaved(saved, config) ? undefined : `GET /webhooks then showed ${show(config)}`;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+/** Whether `now` is the saved configuration; the automatic WEBHOOK.CREATED may come back with an update, a difference no client could avoid. */
+function sameSaved(saved: Config, now: Config | undefined): boolean {
+  const withoutAuto = (c: Config | undefined) => c && { ...c, subscriptions: c.subscriptions.filter((x) => x !== AUTOMATIC) };
+  return sameConfig(withoutAuto(saved), withoutAuto(now));
+}
+
+const runOf = (ctx: CheckContext) => ctx.state as WebhooksRun;
 
 function receiverOf(ctx: CheckContext): WebhookReceiver {
-  return ctx.receiver ?? ctx.skip('this run has no webhook receiver');
+  return runOf(ctx).receiver;
 }
 
 /** The state of this run; the first call saves the client's configuration (GET /webhooks) before anything changes it. */
 function stateOf(ctx: CheckContext): Promise<SuiteState> {
-  let state = states.get(ctx.session);
-  if (state === undefined) {
-    state = save(ctx).then((saved) => ({ saved, changed: false, keyChanges: [], tokenIds: new Set<string>(), latencies: [], delivered: new Set<string>(), emptyWaits: 0 }));
-    states.set(ctx.session, state);
-  }
-  return state;
+  const run = runOf(ctx);
+  run.state ??= save(ctx).then((saved) => ({ saved, changed: false, restored: false, keyChanges: [], tokenIds: new Set<string>(), latencies: [], delivered: new Set<string>(), emptyWaits: 0 }));
+  return run.state;
 }
 
 async function save(ctx: CheckContext): Promise<Saved> {
@@ -126,8 +161,8 @@ async function save(ctx: CheckContext): Promise<Saved> {
 function mayChange(ctx: CheckContext, st: SuiteState): void {
   if (st.saved.kind === 'unknown') ctx.skip(`the current webhook configuration could not be saved (${st.saved.reason}), so the suite changes nothing`);
   st.changed = true;
-  // Cleared by the restore check: if it does not run or fails, the run's report says what to restore by hand.
-  if (st.saved.kind === 'webhook') receiverOf(ctx).leftovers.set(LEFTOVER, `the webhook configuration was changed and not restored; restore it by hand: ${restoreRequest(st.saved.config)}`);
+  // The restore check puts it back; if it does not run or fails, the suite's teardown tries, and says what failed.
+  st.restored = false;
 }
 
 function restoreRequest(c: Config): string {
@@ -337,7 +372,7 @@ async function shownSubscriptions(ctx: CheckContext): Promise<{ list: string[] |
 
 /** Issues a token for a check (recorded against it) and returns it with its tokenId, when the record has one. */
 async function issueToken(ctx: CheckContext): Promise<{ token: string; tokenId: string | undefined; res: HttpResponse }> {
-  const res = await ctx.requestToken();
+  const res = await requestToken(ctx);
   expectSuccess(ctx, res, 'POST /oauth/token issues a token');
   const parsed = parseJson(res.text);
   const found = parsed.ok ? tokenRecordOf(parsed.value) : undefined;
@@ -350,7 +385,7 @@ async function issueToken(ctx: CheckContext): Promise<{ token: string; tokenId: 
 
 /** Revokes a token of the check's, whatever becomes of it: the auth checks judge revocation. */
 async function revokeQuietly(ctx: CheckContext, token: string): Promise<HttpResponse | undefined> {
-  return ctx.revokeToken(token).catch(() => undefined);
+  return revokeToken(ctx, token).catch(() => undefined);
 }
 
 /**
@@ -542,7 +577,7 @@ async function authEvent(ctx: CheckContext, event: 'AUTH.CREATED' | 'AUTH.DELETE
   try {
     let trigger = issued.res;
     if (event === 'AUTH.DELETED') {
-      trigger = await ctx.revokeToken(issued.token);
+      trigger = await revokeToken(ctx, issued.token);
       revoked = true;
       expectSuccess(ctx, trigger, 'POST /oauth/revoke revokes the token');
     }
@@ -812,7 +847,7 @@ async function judgeMove(ctx: CheckContext, st: SuiteState, moved: string): Prom
 
 // ---- the checks ------------------------------------------------------------------------------------------------
 
-export default defineSuite('webhooks', 'Webhooks: configuration, key, deliveries and their verification', [
+export default defineSuite({ name: 'webhooks', title: 'Webhooks: configuration, key, deliveries and their verification', uses: ['webhook-config'], ...lifecycle, checks: [
   defineCheck({
     id: 'webhooks.config.saved',
     title: "the client's webhook configuration is saved before the suite changes anything",
@@ -1298,7 +1333,6 @@ export default defineSuite('webhooks', 'Webhooks: configuration, key, deliveries
     requirements: ['REQ-WHKEP-08'],
     async run(ctx) {
       const st = await stateOf(ctx);
-      const receiver = receiverOf(ctx);
       if (st.saved.kind === 'unknown') return ctx.observe(`nothing to restore: the configuration could not be read (${st.saved.reason}), so the suite changed nothing`);
       if (!st.changed) return ctx.observe('nothing to restore: the suite changed nothing');
       if (st.saved.kind === 'none') {
@@ -1314,13 +1348,11 @@ export default defineSuite('webhooks', 'Webhooks: configuration, key, deliveries
         ctx.fail('the webhook configuration could not be restored', { expected: `restored by hand: ${restoreRequest(saved)}`, observed, exchange: r.exchange });
       if (!isSuccess(res)) restoreFailed(describeResponse(res), res);
       const now = await currentConfig(ctx);
-      // The automatic WEBHOOK.CREATED may come back with the update; it is no difference a client could avoid.
-      const withoutAuto = (c: Config | undefined) => c && { ...c, subscriptions: c.subscriptions.filter((s) => s !== AUTOMATIC) };
-      if (!sameConfig(withoutAuto(saved), withoutAuto(now.config))) restoreFailed(`now ${show(now.config)}: ${describeResponse(now.res)}`, now.res);
-      receiver.leftovers.delete(LEFTOVER);
+      if (!sameSaved(saved, now.config)) restoreFailed(`now ${show(now.config)}: ${describeResponse(now.res)}`, now.res);
+      st.restored = true;
       ctx.observe(`restored: ${show(saved)}${saved.status !== undefined && saved.status !== 'ACTIVE' ? `; its status was ${JSON.stringify(saved.status)} and cannot be set back (no transition is shown)` : ''}`);
       ctx.observe(`PUT /webhooks answered ${answerShape(res)}; GET /webhooks answered ${answerShape(now.res)}`);
     },
   }),
   // One configuration per client, saved by the first check and restored by the last, and one stream of deliveries.
-], { uses: ['webhook-config'] });
+] });

@@ -2,9 +2,7 @@
 // (markup characters, quotes, non-ASCII text, control characters illegal in XML, CDATA terminators, long bodies).
 import { requirementRefs } from '../../src/spec/requirements.js';
 import type { Exchange, RecordedRequest, RecordedResponse } from '../../src/http/exchange.js';
-import type { CheckResult, RunResult, Totals } from '../../src/engine/types.js';
-import { suiteTimes } from '../../src/engine/suite-times.js';
-import { computeVerdict } from '../../src/engine/verdict.js';
+import { computeVerdict, suiteTimes, type CheckResult, type RunResult, type Totals } from '../../src/engine/index.js';
 
 export const BASE_URL = 'https://staging.example/v1';
 

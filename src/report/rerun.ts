@@ -1,7 +1,7 @@
 // `--rerun-failed REPORT.json`: the checks an earlier run did not pass, read from its JSON report.
 import { ConfigError } from '../errors.js';
 import { readOptionFile } from '../option-file.js';
-import { JSON_REPORT_FORMAT } from '../report/json.js';
+import { JSON_REPORT_FORMAT } from './json.js';
 
 /** Outcomes worth running again: the server fell short (fail, warn) or the check could not finish (error). */
 const RERUN_OUTCOMES = new Set(['fail', 'warn', 'error']);

@@ -1,0 +1,39 @@
+// The engine's one face. Check authors use defineSuite, defineCheck and CheckContext; the library (src/api.ts) runs a
+// pack with runChecks; reporters implement Reporter and read the result types. The engine knows no suite, endpoint,
+// receiver or report format: a pack (suites/index.ts) brings its suites, its shared state and its session.
+export { defineCheck, defineSuite } from './check.js';
+export type { CheckDeclaration, CheckDefinition, CheckExplanation, SuiteDeclaration, SuiteDefinition, SuiteLifecycle, SuiteOption } from './check.js';
+export { CheckContext, UndeclaredSharedState } from './context.js';
+export type { RunFlags } from './context.js';
+export { CheckFailed, CheckSkipped } from './outcomes.js';
+export type { Pack, RunSession, SuiteRun } from './pack.js';
+export type { Reporter } from './reporter.js';
+export { runChecks, totalsOf, DEFAULT_CHECK_TIMEOUT_MS, DEFAULT_CONCURRENCY, CHECK_CLEANUP_GRACE_MS } from './run.js';
+export type { FailOn, RunChecksOptions, RunSettings } from './run.js';
+export { selectChecks } from './select.js';
+export type { Selection } from './select.js';
+export { BudgetSpent, DEFAULT_BUDGET_MS, formatBudget, parseDuration } from './budget.js';
+export { applyExpectedFailure, checkKnownIds, loadExpectedFailures, parseExpectedFailures, utcDay, EXPECTED_FAILURES_SCHEMA } from './expected-failures.js';
+export type { ExpectedFailure } from './expected-failures.js';
+export { computeVerdict } from './verdict.js';
+export type { VerdictInput } from './verdict.js';
+export { suiteTimes, suiteTimesOf } from './suite-times.js';
+export type {
+  CheckInfo,
+  CheckResult,
+  ExpectedFailureMark,
+  Finding,
+  Level,
+  Outcome,
+  RequirementRef,
+  RunInfo,
+  RunResult,
+  SkipRemedy,
+  SuiteName,
+  SuiteTime,
+  Totals,
+  UnexercisedCheck,
+  UnexercisedRequirement,
+  Verdict,
+  VerdictStatus,
+} from './types.js';
