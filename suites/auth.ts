@@ -89,6 +89,7 @@ async function observeUnchanged(ctx: CheckContext, before: CustomerSnapshot): Pr
   if (changed.length > 0) ctx.observe(`the customer changed although its own values were sent (${changed.join('; ')}); ${await restoreCustomer(ctx, before)}`);
 }
 
+// Nearly every check obtains tokens of its own and revokes them (TokenJar): they take turns with other revokers.
 export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revoking', uses: ['token-revocation'], checks: [
   // ---- issuing ------------------------------------------------------------------------------------------------
   defineCheck({
@@ -730,5 +731,4 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
       });
     },
   }),
-  // Nearly every check obtains tokens of its own and revokes them (TokenJar): they take turns with other revokers.
 ] });

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { detectionMatrix, faultRow, matrixDocument, matrixProblems, renderMatrix, type DetectionMatrix, type DetectionReasons } from '../src/matrix/detection.js';
 import { readDetectionJson, type DetectionJson } from '../src/matrix/proof.js';
 import { FAULTS, findFault } from '../src/reference/faults/catalog.js';
-import { suites } from '../suites/index.js';
+import { pack, suites } from '../suites/index.js';
 import type { CheckResult } from '../src/engine/index.js';
 import { requirementRefs } from '../src/spec/requirements.js';
 
@@ -20,6 +20,8 @@ describe('the committed detection matrix (docs/detection-matrix.json)', () => {
   it('lists every fault of the catalog, in order, with what it breaks and its description as they are now', () => {
     expect(committed, 'docs/detection-matrix.json (npm run matrix)').toBeDefined();
     expect(committed.faults.map((f) => [f.name, f.suite, f.description, f.breaks])).toEqual(FAULTS.map((f) => [f.name, f.suite, f.description, [...f.breaks]]));
+    // The pack names the suites; a fault names one of them (the reference server does not list them).
+    expect(FAULTS.filter((f) => !pack.suites.some((s) => s.name === f.suite)).map((f) => f.name)).toEqual([]);
   });
 
   it('names only checks that exist, and each fault is caught by a check citing a requirement it breaks', () => {

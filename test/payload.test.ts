@@ -1,6 +1,6 @@
-// What the webhook checks read in a delivery's payload (suites/webhooks/payload.ts): any shape a server may choose.
+// What the webhook checks read in a delivery's payload (src/receiver/payload.ts): any shape a server may choose.
 import { describe, expect, it } from 'vitest';
-import { containsValue, eventNameOf, valuesNamed } from '../suites/webhooks/payload.js';
+import { containsValue, eventNameOf, valuesNamed } from '../src/receiver/payload.js';
 
 describe('webhook payload helpers', () => {
   it('finds the token ids a payload names, at any depth and in arrays, and none in one that names none', () => {

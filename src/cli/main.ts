@@ -31,7 +31,7 @@ export async function main(argv: string[]): Promise<void> {
     .description('run the suites against a target (default: the embedded reference server) and report')
     .option('-t, --target <name>', 'target name from the config file; "local" is the embedded reference server', 'local')
     .option('-c, --config <file>', 'config file (default: ./conformance.config.json)')
-    .option('-s, --suite <names>', 'comma-separated suites to run (auth, signing, pagination, resources, ussd, webhooks)')
+    .option('-s, --suite <names>', 'comma-separated suites to run (their names: conformance list)')
     .option('-g, --grep <pattern>', 'run only checks whose id or title matches this regular expression')
     .option('--junit <file>', 'write a JUnit XML report')
     .option('--json <file>', 'write a JSON report')

@@ -1,7 +1,7 @@
-import type { CheckInfo, Level } from './types.js';
+import type { CheckInfo, Level, RunFlags } from './types.js';
 import { checkLevelOf, requirementRefs } from '../spec/requirements.js';
-import type { CheckContext, RunFlags } from './context.js';
-import type { SuiteRun } from './pack.js';
+import type { CheckContext } from './context.js';
+import type { SuiteRun } from './session.js';
 
 /**
  * What `conformance explain` says about a check, for a reader who has not seen its code. Optional: without it,

@@ -1,16 +1,9 @@
 import type { SignedClient, RequestSpec, HttpResponse, PreparedRequest } from '../http/client.js';
 import type { Exchange } from '../http/exchange.js';
 import type { Fixtures, FixtureName } from '../config/types.js';
-import type { CheckInfo, Finding, SkipRemedy } from './types.js';
+import type { CheckInfo, Finding, RunFlags, SkipRemedy } from './types.js';
 import { CheckFailed, CheckSkipped } from './outcomes.js';
-import type { RunSession } from './pack.js';
-
-export interface RunFlags {
-  /** Run checks that take long (token expiry after 60 minutes). */
-  long: boolean;
-  /** Let checks make changes whose reach is not known (an order placed or cancelled through USSD). */
-  allowMutations: boolean;
-}
+import type { RunSession } from './session.js';
 
 /** Everything a check's context is made of; the engine builds one per check. */
 export interface CheckContextParts {

@@ -4,9 +4,9 @@
 export { defineCheck, defineSuite } from './check.js';
 export type { CheckDeclaration, CheckDefinition, CheckExplanation, SuiteDeclaration, SuiteDefinition, SuiteLifecycle, SuiteOption } from './check.js';
 export { CheckContext, UndeclaredSharedState } from './context.js';
-export type { RunFlags } from './context.js';
 export { CheckFailed, CheckSkipped } from './outcomes.js';
-export type { Pack, RunSession, SuiteRun } from './pack.js';
+export type { Pack } from './pack.js';
+export type { RunSession, SuiteRun } from './session.js';
 export type { Reporter } from './reporter.js';
 export { runChecks, totalsOf, DEFAULT_CHECK_TIMEOUT_MS, DEFAULT_CONCURRENCY, CHECK_CLEANUP_GRACE_MS } from './run.js';
 export type { FailOn, RunChecksOptions, RunSettings } from './run.js';
@@ -27,6 +27,7 @@ export type {
   Outcome,
   RequirementRef,
   RunInfo,
+  RunFlags,
   RunResult,
   SkipRemedy,
   SuiteName,

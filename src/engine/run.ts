@@ -9,15 +9,16 @@ import type { ResolvedTarget } from '../config/types.js';
 import type { Reporter } from './reporter.js';
 import { SPEC_VERSION, suiteVersion } from '../version.js';
 import type { CheckDefinition, SuiteDefinition } from './check.js';
-import { CheckContext, type RunFlags } from './context.js';
-import { checkPack, type Pack, type RunSession, type SuiteRun } from './pack.js';
+import { CheckContext } from './context.js';
+import { checkPack, type Pack } from './pack.js';
+import type { RunSession, SuiteRun } from './session.js';
 import { CheckFailed, CheckSkipped } from './outcomes.js';
 import { selectChecks, type Selection } from './select.js';
 import { applyExpectedFailure, checkKnownIds, utcDay, type ExpectedFailure } from './expected-failures.js';
 import { runScheduled } from './schedule.js';
 import { suiteTimes } from './suite-times.js';
 import { computeVerdict } from './verdict.js';
-import type { CheckResult, Finding, Outcome, RunResult, SkipRemedy, Totals } from './types.js';
+import type { CheckResult, Finding, Outcome, RunFlags, RunResult, SkipRemedy, Totals } from './types.js';
 
 /** Which check failures fail the run: MUST failures only, or SHOULD warnings too. */
 export type FailOn = 'must' | 'should';

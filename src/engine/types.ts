@@ -9,6 +9,14 @@ export type Level = 'MUST' | 'SHOULD' | 'INFO';
 export type Outcome = 'pass' | 'fail' | 'warn' | 'skip' | 'error';
 
 
+/** What a run allows beyond the default: checks that take long, changes whose reach is not known. */
+export interface RunFlags {
+  /** Run checks that take long (token expiry after 60 minutes). */
+  long: boolean;
+  /** Let checks make changes whose reach is not known (an order placed or cancelled through USSD). */
+  allowMutations: boolean;
+}
+
 /** A suite's name: the pack decides which exist. */
 export type SuiteName = string;
 

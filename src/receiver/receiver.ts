@@ -15,7 +15,7 @@ import { SECURE_DIGEST_ALGORITHMS, verifyContentDigest, type DigestVerdict } fro
 import { headerValue, pathAndQuery } from '../http/message.js';
 import { SIGNATURE_MISMATCH, signatureLabels, verifySignatureAsync, type SignatureVerdict } from '../http/signature.js';
 import { parseListen, receiverTls } from './certificate.js';
-import { readPayload } from '../../suites/webhooks/payload.js';
+import { readPayload } from './payload.js';
 
 /** Far above any event payload of this interface; a larger body is refused (413) and counted against the server. */
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;

@@ -29,3 +29,4 @@ export { requestToken, revokeRequest, revokeToken, tokenRecordOf, tokenRequest }
 export { Session } from './session.js';
 export { SHARED_STATES, stateChangedBy } from './shared-state.js';
 export type { SharedState } from './shared-state.js';
+export { containsValue, eventNameOf, KNOWN_EVENTS, topLevelFields, valuesNamed } from '../../src/receiver/payload.js';

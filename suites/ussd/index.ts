@@ -377,6 +377,8 @@ function amountOf(link: CrawlLink): number {
 
 // ---- the suite -------------------------------------------------------------------------------------------------
 
+// With --allow-mutations the crawl and the order check place orders, which may change the customer's assets,
+// transactions and requests while other checks read them: each check of the suite then runs alone.
 export default defineSuite({ name: 'ussd', title: 'USSD: the menu graph, every view and every link', alone: (flags: RunFlags) => flags.allowMutations, ...lifecycle, checks: [
   defineCheck({
     id: 'ussd.crawl.bounded',
@@ -839,6 +841,4 @@ export default defineSuite({ name: 'ussd', title: 'USSD: the menu graph, every v
       ctx.observe(`request ${requestId} is then listed under: ${(await statusesListing(ctx, customerId, requestId)).join(', ') || 'no status filter'} (CANCELED expected)`);
     },
   }),
-  // With --allow-mutations the crawl and the order check place orders, which may change the customer's assets,
-  // transactions and requests while other checks read them: each check of the suite then runs alone.
 ] });

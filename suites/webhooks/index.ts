@@ -10,9 +10,8 @@
 // One cause, one failure: a delivery that arrives but does not verify still shows that its event was emitted. The event
 // checks take it as such and record the verification failure as seen on their way; webhooks.delivery.verified and
 // webhooks.key.published own Authentication 8 (REQ-AUTH-12, REQ-EVT-14).
-import { DEFAULT_DEADLINE_MS, TransportError, describeDelivery, describeKeyForm, describeResponse, expectRejection, expectSchema, expectSuccess, findWebhookKey, headerValue, isSuccess, parseJson, pathAndQuery, requestToken, revokeToken, signatureLabels, startReceiver, tokenRecordOf, type Delivery, type FoundKey, type HttpResponse, type RequestSpec, type WebhookReceiver } from '../kit/index.js';
+import { DEFAULT_DEADLINE_MS, TransportError, describeDelivery, describeKeyForm, describeResponse, expectRejection, expectSchema, expectSuccess, findWebhookKey, headerValue, isSuccess, parseJson, pathAndQuery, requestToken, revokeToken, signatureLabels, startReceiver, tokenRecordOf, type Delivery, type FoundKey, type HttpResponse, type RequestSpec, type WebhookReceiver , containsValue, eventNameOf, KNOWN_EVENTS, topLevelFields, valuesNamed } from '../kit/index.js';
 import { defineCheck, defineSuite, type CheckContext, type SuiteRun } from '../../src/engine/index.js';
-import { containsValue, eventNameOf, KNOWN_EVENTS, topLevelFields, valuesNamed } from './payload.js';
 
 const AUTOMATIC = 'WEBHOOK.CREATED';
 const AUTH_NAMES = ['AUTH', 'AUTH.CREATED', 'AUTH.DELETED'];
@@ -847,6 +846,7 @@ async function judgeMove(ctx: CheckContext, st: SuiteState, moved: string): Prom
 
 // ---- the checks ------------------------------------------------------------------------------------------------
 
+// One configuration per client, saved by the first check and restored by the last, and one stream of deliveries.
 export default defineSuite({ name: 'webhooks', title: 'Webhooks: configuration, key, deliveries and their verification', uses: ['webhook-config'], ...lifecycle, checks: [
   defineCheck({
     id: 'webhooks.config.saved',
@@ -1354,5 +1354,4 @@ export default defineSuite({ name: 'webhooks', title: 'Webhooks: configuration, 
       ctx.observe(`PUT /webhooks answered ${answerShape(res)}; GET /webhooks answered ${answerShape(now.res)}`);
     },
   }),
-  // One configuration per client, saved by the first check and restored by the last, and one stream of deliveries.
 ] });

@@ -1,5 +1,5 @@
 // Reading a delivery's JSON payload, whose fields are "not shown": the event is found by value, not by field name.
-import { parseJson } from '../kit/index.js';
+import { parseJson } from '../http/json.js';
 
 /** The event names of the spec's Events table that a delivery can carry (the domains AUTH and WEBHOOK are subscriptions only). */
 export const KNOWN_EVENTS = ['AUTH.CREATED', 'AUTH.DELETED', 'WEBHOOK.CREATED', 'WEBHOOK.UPDATED'] as const;
