@@ -97,6 +97,11 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
     title: 'valid client credentials give a token whose record carries every field of the table',
     level: 'MUST',
     requirements: ['REQ-SVC-01', 'REQ-TOKEN-01', 'REQ-TOKEN-02', 'REQ-TOKEN-03', 'REQ-TOKEN-05', 'REQ-TOKEN-09', 'REQ-TOKEN-11', 'REQ-TOKEN-12', 'REQ-LIFE-01', 'REQ-TOKEP-01', 'REQ-TOKEP-02', 'REQ-TOKEP-04', 'REQ-TOKEP-05'],
+    explain: {
+      sends: 'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
+      passes: 'a 2xx answer whose token record (bare, or inside the {data, code, message} envelope) carries every field of the "Auth token record" table with its type; tokenType, scope, trustedIps and expiresIn are left to their own checks',
+      fails: 'another status, a body that is not JSON, no token record, or a field missing or of the wrong type (the report names it): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const res = await requestToken(ctx);
@@ -117,6 +122,11 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
     title: 'two different tokens carry two different tokenIds',
     level: 'MUST',
     requirements: ['REQ-TOKEN-02'],
+    explain: {
+      sends: 'two token requests (POST /oauth/token); both tokens are revoked afterwards',
+      passes: 'the two tokens carry two different tokenIds, or the server answered both with the same token (one token per client, so one tokenId)',
+      fails: 'two different tokens with the same tokenId, or a token record without tokenId: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const first = await jar.issue();
@@ -141,6 +151,11 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
     title: 'the token record says tokenType "Bearer", exactly',
     level: 'MUST',
     requirements: ['REQ-TOKEN-06', 'REQ-TOKEP-04', 'REQ-AUTH-02'],
+    explain: {
+      sends: 'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
+      passes: 'the token record says tokenType "Bearer", exactly (case included)',
+      fails: 'no tokenType, or any other value ("bearer" included): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const issued = await jar.issue();
@@ -156,6 +171,11 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
     title: 'the token record\'s scope holds both read and write',
     level: 'MUST',
     requirements: ['REQ-TOKEN-07', 'REQ-AUTH-10'],
+    explain: {
+      sends: 'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
+      passes: 'the token record\'s scope holds both "read" and "write", as an array of names or one space- or comma-separated string (its type is not shown)',
+      fails: 'no scope, a scope without read or without write, or a value that is neither a list nor a string of names: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const issued = await jar.issue();
@@ -177,6 +197,11 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
     title: 'the token record\'s organization.clientId is the client that asked for the token',
     level: 'SHOULD',
     requirements: ['REQ-TOKEN-10'],
+    explain: {
+      sends: 'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
+      passes: "the token record's organization.clientId is the configured client id",
+      fails: 'no organization, or another clientId in it: the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const issued = await jar.issue();
@@ -197,6 +222,11 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
     title: 'the token record\'s trustedIps is a list of addresses',
     level: 'MUST',
     requirements: ['REQ-TOKEN-08', 'REQ-AUTH-11'],
+    explain: {
+      sends: 'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
+      passes: "the token record's trustedIps is an array of strings (possibly empty)",
+      fails: 'no trustedIps, or anything but an array of strings: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const issued = await jar.issue();
@@ -216,6 +246,11 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
     title: 'the token record\'s createdAt and updatedAt are Unix times in seconds, near the time of issue',
     level: 'MUST',
     requirements: ['REQ-TOKEN-11', 'REQ-TOKEN-12'],
+    explain: {
+      sends: 'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
+      passes: "the token record's createdAt and updatedAt are integers within a day of the moment the token was asked for, counted in Unix seconds",
+      fails: 'a missing value, one that is not an integer, or one further off (a time in milliseconds is a thousand times too large): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const asked = nowSeconds();
@@ -240,6 +275,11 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
     title: 'a token request without Content-Digest gives no token',
     level: 'MUST',
     requirements: ['REQ-HDR-08', 'REQ-TOKEP-03'],
+    explain: {
+      sends: 'a token request with the right credentials, signed over every component but content-digest, and sent without Content-Digest',
+      passes: 'the server rejects it (any 4xx) and issues no token',
+      fails: 'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const spec = tokenSpec(ctx);
@@ -255,6 +295,11 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
     title: 'how the token answer is shaped: status code, with or without the {data, code, message} envelope',
     level: 'INFO',
     requirements: ['REQ-TOKEP-06'],
+    explain: {
+      sends: 'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
+      passes: 'always, once the answer could be read: the check records the status of the token answer, whether the token record comes inside the {data, code, message} envelope or bare, and the type of scope (an array or a string)',
+      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+    },
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const res = await requestToken(ctx);
@@ -275,6 +320,11 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
     title: 'a token request with a wrong clientSecret gives no token',
     level: 'MUST',
     requirements: ['REQ-LIFE-01'],
+    explain: {
+      sends: 'a token request, signed, whose clientSecret differs from the configured one in its last character only',
+      passes: 'the server rejects it (any 4xx) and issues no token',
+      fails: 'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const res = await ctx.send(tokenSpec(ctx, { form: { clientId: ctx.credentials.clientId, clientSecret: wrongSecret(ctx.credentials.clientSecret) } }));
@@ -287,6 +337,11 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
     title: 'a token request naming an unknown clientId gives no token',
     level: 'MUST',
     requirements: ['REQ-LIFE-01'],
+    explain: {
+      sends: 'a token request, signed, naming a made-up clientId that no client has, with the configured secret',
+      passes: 'the server rejects it (any 4xx) and issues no token',
+      fails: 'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const unknown = `conformance-unknown-${randomBytes(6).toString('hex')}`;
@@ -300,6 +355,11 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
     title: 'a token request without clientSecret gives no token',
     level: 'MUST',
     requirements: ['REQ-TOKEP-02', 'REQ-AUTH-01'],
+    explain: {
+      sends: 'a token request, signed, whose form carries clientId only',
+      passes: 'the server rejects it (any 4xx) and issues no token',
+      fails: 'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const res = await ctx.send(tokenSpec(ctx, { form: { clientId: ctx.credentials.clientId } }));
@@ -312,6 +372,11 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
     title: 'a token request with a JSON body instead of form encoding gives no token',
     level: 'SHOULD',
     requirements: ['REQ-HDR-10'],
+    explain: {
+      sends: 'a token request with the right credentials, signed and digested, but as an application/json body instead of a form',
+      passes: 'the server rejects it (any 4xx) and issues no token',
+      fails: 'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         // Right credentials, signed and digested: only the encoding differs from what the spec prescribes.
@@ -325,6 +390,11 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
     title: 'a token request without Signature and Signature-Input gives no token',
     level: 'MUST',
     requirements: ['REQ-HDR-04', 'REQ-HDR-05', 'REQ-TOKEP-03'],
+    explain: {
+      sends: 'a token request with the right credentials, without Signature and Signature-Input',
+      passes: 'the server rejects it (any 4xx) and issues no token',
+      fails: 'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const res = await ctx.send(tokenSpec(ctx, { sign: false }));
@@ -337,6 +407,11 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
     title: 'a token request whose Content-Digest does not match its body gives no token',
     level: 'MUST',
     requirements: ['REQ-HDR-08', 'REQ-TOKEP-03'],
+    explain: {
+      sends: 'a token request with the right credentials, signed, whose two form fields were swapped after signing: the same length and meaning, but no longer the bytes its Content-Digest describes',
+      passes: 'the server rejects it (any 4xx) and issues no token',
+      fails: 'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         // The same two fields in the other order: same length and same meaning, other bytes. The signature (over the
@@ -360,6 +435,11 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
     title: 'a request without Authorization is rejected with 401',
     level: 'MUST',
     requirements: ['REQ-HDR-03', 'REQ-AUTH-01', 'REQ-ERR-02'],
+    explain: {
+      sends: 'a signed read that answers 2xx to a correct request (GET /customers/{customerId}, or GET /instruments where fixtures.customerId is not configured), with X-Client-Id but no Authorization header',
+      passes: 'the server answers 401',
+      fails: 'any other status (a 2xx served the request; a 403, 400 or other 4xx is not the 401 the spec lists): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const res = await ctx.send({ ...readProbe(ctx), token: null });
       expectStatus(ctx, res, 401, '401 Unauthorized: the request is signed and carries X-Client-Id, but no Authorization header');
@@ -370,6 +450,11 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
     title: 'a request whose Authorization is not "Bearer <token>" is rejected with 401',
     level: 'MUST',
     requirements: ['REQ-HDR-03', 'REQ-AUTH-02'],
+    explain: {
+      sends: 'a signed read that answers 2xx to a correct request (GET /customers/{customerId}, or GET /instruments where fixtures.customerId is not configured), with Authorization "Bearer <not a token>" and signed over that header',
+      passes: 'the server answers 401',
+      fails: 'any other status (a 2xx served the request; a 403, 400 or other 4xx is not the 401 the spec lists): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       // Signed over this very header, so the header is the only thing wrong.
       const res = await ctx.send({ ...readProbe(ctx), token: null, headers: [['Authorization', 'Bearer <not a token>']] });
@@ -381,6 +466,11 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
     title: 'a request with a well-formed but never issued bearer token is rejected with 401',
     level: 'MUST',
     requirements: ['REQ-HDR-03', 'REQ-ERR-02'],
+    explain: {
+      sends: 'a signed read that answers 2xx to a correct request (GET /customers/{customerId}, or GET /instruments where fixtures.customerId is not configured), with a random, well-formed bearer token that was never issued',
+      passes: 'the server answers 401',
+      fails: 'any other status (a 2xx served the request; a 403, 400 or other 4xx is not the 401 the spec lists): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const res = await ctx.send({ ...readProbe(ctx), token: randomBytes(32).toString('base64url') });
       expectStatus(ctx, res, 401, '401 Unauthorized: the bearer token was never issued');
@@ -391,6 +481,11 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
     title: 'a request without X-Client-Id is rejected',
     level: 'MUST',
     requirements: ['REQ-HDR-07', 'REQ-AUTH-05'],
+    explain: {
+      sends: 'a signed read that answers 2xx to a correct request (GET /customers/{customerId}, or GET /instruments where fixtures.customerId is not configured), with a valid token but no X-Client-Id header',
+      passes: 'the server rejects it (any 4xx is a rejection)',
+      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const res = await ctx.send({ ...readProbe(ctx), clientId: null });
       expectRejection(ctx, res, 'a rejection (any 4xx): a valid token, signed, but no X-Client-Id header');
@@ -401,6 +496,11 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
     title: 'a request whose X-Client-Id names another client than the token\'s is rejected',
     level: 'MUST',
     requirements: ['REQ-HDR-07'],
+    explain: {
+      sends: "a signed read that answers 2xx to a correct request (GET /customers/{customerId}, or GET /instruments where fixtures.customerId is not configured), whose X-Client-Id names a made-up client (signed over it; the token is this client's)",
+      passes: 'the server rejects it (any 4xx is a rejection)',
+      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const other = `conformance-other-${randomBytes(6).toString('hex')}`;
       // Signed over the made-up id: the signature is valid, only the id is not this client's.
@@ -413,6 +513,11 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
     title: 'a token of this client is accepted on every read endpoint',
     level: 'MUST',
     requirements: ['REQ-SVC-02', 'REQ-AUTH-10'],
+    explain: {
+      sends: 'one fresh token, used on every read endpoint the configured fixtures allow: GET /customers/{id}, /accounts?customerId, /accounts/{id}, /instruments?investmentType=INTERNATIONAL_STOCKS, /assets/{id}, /transactions?customerId and /transactions/{id}; revoked afterwards',
+      passes: 'no endpoint refuses the token with 401 or 403 (any other status is about the resource, which the resources checks judge)',
+      fails: 'a 401 or a 403 on any of them (the report lists which): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const f = ctx.fixtures;
       const candidates: Array<{ label: string; fixture?: keyof typeof f; spec?: RequestSpec }> = [
@@ -454,6 +559,11 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
     title: 'after POST /oauth/revoke, the revoked token is rejected with 401',
     level: 'MUST',
     requirements: ['REQ-LIFE-02', 'REQ-TOKEP-07', 'REQ-TOKEP-08', 'REQ-AUTH-04', 'REQ-ERR-02'],
+    explain: {
+      sends: 'a fresh token shown to work on a signed read that answers 2xx to a correct request (GET /customers/{customerId}, or GET /instruments where fixtures.customerId is not configured), then revoked with POST /oauth/revoke, then used on the same read again',
+      passes: 'the read after the revocation answers 401',
+      fails: 'any other status (the revoked token still works, or is refused otherwise than with 401): the check fails; it is skipped when a never-issued token is accepted too (auth.use.unknown-token reports that); no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const probe = readProbe(ctx);
@@ -477,6 +587,11 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
     title: 'an unsigned POST /oauth/revoke is rejected, and the token keeps working',
     level: 'MUST',
     requirements: ['REQ-TOKEP-08', 'REQ-HDR-04', 'REQ-HDR-05'],
+    explain: {
+      sends: 'POST /oauth/revoke of a fresh, working token, with everything a revocation carries but Signature and Signature-Input; then a read with that token',
+      passes: 'the revocation is rejected (any 4xx), and the token still works afterwards',
+      fails: 'a 2xx or a 5xx to the revocation, or the token refused (401) afterwards, revoked by an unsigned request: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const token = await workingToken(ctx, jar);
@@ -501,6 +616,11 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
     title: 'how far a revocation reaches: the token presented only, or every token of the client',
     level: 'INFO',
     requirements: ['REQ-LIFE-03'],
+    explain: {
+      sends: 'two fresh tokens, both shown to work on a read; the first is revoked (POST /oauth/revoke), then the second is used on the read again',
+      passes: 'always, once the answer could be read: the check records how far a revocation reaches: the token presented only, or every token of the client',
+      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+    },
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const a = await jar.issue();
@@ -533,6 +653,11 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
     title: 'what POST /oauth/revoke answers: its status, and whether a body names the token',
     level: 'INFO',
     requirements: ['REQ-TOKEP-09'],
+    explain: {
+      sends: 'POST /oauth/revoke of a fresh token',
+      passes: 'always, once the answer could be read: the check records the status POST /oauth/revoke answers, and whether a body names the token (its tokenId or the token itself)',
+      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+    },
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const issued = await jar.issue();
@@ -552,6 +677,11 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
     title: 'a fresh token\'s expiresIn is a remaining lifetime within 0..3600 seconds',
     level: 'MUST',
     requirements: ['REQ-TOKEN-03', 'REQ-TOKEN-04', 'REQ-TOKEP-04', 'REQ-AUTH-03', 'REQ-LIM-03'],
+    explain: {
+      sends: 'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
+      passes: "the token record's expiresIn is a number of seconds from 0 to 3600: the rest of a 60-minute lifetime",
+      fails: 'no expiresIn, or a value outside 0..3600: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const issued = await jar.issue();
@@ -571,6 +701,11 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
     title: 'a token stops working once its 60 minutes are over (runs only with --long)',
     level: 'MUST',
     requirements: ['REQ-LIFE-04', 'REQ-AUTH-03', 'REQ-LIM-03'],
+    explain: {
+      sends: 'with --long only: a fresh token, shown to work on a signed read that answers 2xx to a correct request (GET /customers/{customerId}, or GET /instruments where fixtures.customerId is not configured), then used on that read once a minute for 61 minutes',
+      passes: 'the read 61 minutes after issue answers 401 (the report says when the token was last accepted and first refused)',
+      fails: 'any other status at 61 minutes: the check fails; without --long it is skipped; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     // The wait is the test: 61 minutes of polling, plus room for the requests themselves.
     timeoutMs: 65 * 60_000,
     async run(ctx) {
@@ -607,6 +742,11 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
     level: 'SHOULD',
     uses: ['mutable-customer'],
     requirements: ['REQ-HDR-12'],
+    explain: {
+      sends: 'a token request with neither X-Idempotency-Key nor X-Idempotency-Id, and PUT /customers on the mutable customer with its current values and neither header (it changes nothing; a change is undone)',
+      passes: 'both are refused (any 4xx), and the token request issues no token',
+      fails: 'a 2xx or a 5xx to either, or a token issued (revoked at once): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const NONE = 'neither X-Idempotency-Key nor X-Idempotency-Id';
       await withTokens(ctx, async (jar) => {
@@ -629,6 +769,11 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
     title: 'whether a new token ends the client\'s older tokens',
     level: 'INFO',
     requirements: ['REQ-LIFE-05'],
+    explain: {
+      sends: 'a fresh token shown to work on a read, a second token request, then the first token on the read again',
+      passes: 'always, once the answer could be read: the check records whether the second token ended the first (a 401), left it working, or was the same token handed out again',
+      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+    },
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const probe = readProbe(ctx);
@@ -657,6 +802,11 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
     title: 'what the token record\'s maxTTL holds (value and unit not shown)',
     level: 'INFO',
     requirements: ['REQ-LIM-06'],
+    explain: {
+      sends: 'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
+      passes: "always, once the answer could be read: the check records what the token record's maxTTL holds, whether it reads as the 60 minutes in seconds or in minutes, beside expiresIn",
+      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+    },
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const issued = await jar.issue();
@@ -671,6 +821,11 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
     title: 'which scope each endpoint requires (not shown; every token has both)',
     level: 'INFO',
     requirements: ['REQ-AUTH-14'],
+    explain: {
+      sends: 'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
+      passes: "always, once the answer could be read: the check records the token's scope: since every token has both read and write, which scope each endpoint requires cannot be seen from outside, and the check says so",
+      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+    },
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const issued = await jar.issue();
@@ -687,6 +842,11 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
     level: 'INFO',
     uses: ['mutable-customer'],
     requirements: ['REQ-HDR-14'],
+    explain: {
+      sends: 'PUT /customers on the mutable customer with its current values, carrying X-Idempotency-Id instead of X-Idempotency-Key (a change is recorded and undone)',
+      passes: 'always, once the answer could be read: the check records whether the server accepted it or refused it',
+      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+    },
     async run(ctx) {
       const customerId = ctx.fixture('mutableCustomerId');
       const before = await readCustomerOrSkip(ctx, customerId);
@@ -712,6 +872,11 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
     title: 'what a repeated X-Idempotency-Key does on the token request: same token, new token, or refusal',
     level: 'INFO',
     requirements: ['REQ-HDR-19'],
+    explain: {
+      sends: 'the same token request twice, with one X-Idempotency-Key; any token given is revoked afterwards',
+      passes: 'always, once the answer could be read: the check records whether the repeat gave back the same token, a new token, or no token',
+      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+    },
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const spec = tokenSpec(ctx, { idempotencyKey: randomUUID() });

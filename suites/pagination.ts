@@ -250,6 +250,11 @@ export default defineSuite({ name: 'pagination', title: 'Pagination: paging meta
     title: 'every page of every list carries meta with all seven fields and their types',
     level: 'MUST',
     requirements: ['REQ-ENV-05', 'REQ-META-01', 'REQ-META-02', 'REQ-META-03', 'REQ-META-04', 'REQ-META-05', 'REQ-META-06', 'REQ-META-07', 'REQ-META-08', 'REQ-ACCTEP-03', 'REQ-INSTEP-04', 'REQ-TXNEP-02'],
+    explain: {
+      sends: 'the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments), then a walk of it at a limit that gives it several pages, following meta.nextPage',
+      passes: 'every page served carries meta with previousPage, currentPage and nextPage (integers >= 0), limit (1 to 1000), currentCount and totalCount (integers) and sort (ASC or DESC)',
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const seen: string[] = [];
       for (const list of listEndpoints(ctx)) {
@@ -268,6 +273,11 @@ export default defineSuite({ name: 'pagination', title: 'Pagination: paging meta
     title: 'meta.currentCount equals the number of items on every page, and is at most meta.limit',
     level: 'MUST',
     requirements: ['REQ-META-06', 'REQ-META-05'],
+    explain: {
+      sends: 'walks of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments), with the default limit and at a limit that gives it several pages, following meta.nextPage',
+      passes: "the server's answers show that meta.currentCount equals the number of items on every page, and is at most meta.limit",
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await onEveryList(ctx, async (list) => {
         // The default pages end on a partial page on a long list; the several-pages walk has pages past the first.
@@ -292,6 +302,11 @@ export default defineSuite({ name: 'pagination', title: 'Pagination: paging meta
     title: `a page never holds more items than the limit asked for (limit=${ASKED_LIMITS.join(', ')}) on every list`,
     level: 'MUST',
     requirements: ['REQ-PAGE-04'],
+    explain: {
+      sends: `the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with limit=${ASKED_LIMITS.join(', limit=')}`,
+      passes: 'no page holds more items than the limit asked for (judged where the list is longer than the limit)',
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await onEveryList(ctx, async (list) => {
         const binding: number[] = [];
@@ -311,6 +326,11 @@ export default defineSuite({ name: 'pagination', title: 'Pagination: paging meta
     title: `meta.limit is the limit asked for (limit=${[...ASKED_LIMITS, SPEC_MAX_LIMIT].join(', ')}) on every list`,
     level: 'MUST',
     requirements: ['REQ-META-05', 'REQ-PAGE-04'],
+    explain: {
+      sends: `the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with limit=${[...ASKED_LIMITS, SPEC_MAX_LIMIT].join(', limit=')}`,
+      passes: 'meta.limit is the limit asked for, each time',
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await onEveryList(ctx, async (list) => {
         for (const limit of [...ASKED_LIMITS, SPEC_MAX_LIMIT]) {
@@ -328,6 +348,11 @@ export default defineSuite({ name: 'pagination', title: 'Pagination: paging meta
     title: `a first page holds min(limit, totalCount) items (limit=${SMALL_LIMIT}, limit=1 and the default) on every list`,
     level: 'SHOULD',
     requirements: ['REQ-PAGE-05'],
+    explain: {
+      sends: `the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with limit=${SMALL_LIMIT}, with limit=1 and without limit`,
+      passes: `each first page holds min(limit, totalCount) items (the default limit is ${SPEC_DEFAULT_LIMIT}): a page is filled while more items remain; a list without an integer totalCount is not judged`,
+      fails: 'any answer that does not (the check warns); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await onEveryList(ctx, async (list) => {
         if (list.total === undefined || list.total <= 0) return { note: `totalCount ${show(list.first.meta?.totalCount)}: the fill could not be judged`, judged: false };
@@ -356,6 +381,11 @@ export default defineSuite({ name: 'pagination', title: 'Pagination: paging meta
     title: 'without limit, meta.limit is 100 and a page holds at most 100 items, on every list',
     level: 'MUST',
     requirements: ['REQ-PAGE-04', 'REQ-LIM-01'],
+    explain: {
+      sends: 'the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments), without limit',
+      passes: `meta.limit is ${SPEC_DEFAULT_LIMIT}, the default limit, and the page holds at most ${SPEC_DEFAULT_LIMIT} items`,
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await onEveryList(ctx, async (list) => {
         const { res, items, meta } = list.first;
@@ -372,6 +402,11 @@ export default defineSuite({ name: 'pagination', title: 'Pagination: paging meta
     title: 'limit=1 and limit=1000, the ends of the range, are accepted and honoured on every list',
     level: 'MUST',
     requirements: ['REQ-PAGE-04', 'REQ-LIM-01'],
+    explain: {
+      sends: 'the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments), with limit=1 and with limit=1000',
+      passes: 'both are served as lists, with at most 1 and at most 1000 items',
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await onEveryList(ctx, async (list) => {
         for (const limit of [1, SPEC_MAX_LIMIT]) {
@@ -387,6 +422,11 @@ export default defineSuite({ name: 'pagination', title: 'Pagination: paging meta
     title: 'limit 0, 1001, -1, "ten" or 2.5 never crashes the server nor yields more than 1000 items, on every list',
     level: 'MUST',
     requirements: ['REQ-PAGE-04', 'REQ-LIM-01'],
+    explain: {
+      sends: 'the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with limit=0, 1001, -1, ten and 2.5, one at a time',
+      passes: 'each is rejected (any 4xx), or served as a list of no more items than its meta.limit and never more than 1000, whose meta.limit (if any) is from 1 to 1000',
+      fails: 'a 5xx (the server crashed on it), a 2xx without a list, or a list served beyond those bounds: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await onEveryList(ctx, async (list) => {
         const seen: string[] = [];
@@ -400,6 +440,11 @@ export default defineSuite({ name: 'pagination', title: 'Pagination: paging meta
     title: 'limit 0, 1001, -1, "ten" or 2.5 is rejected (4xx) rather than clamped, on every list',
     level: 'SHOULD',
     requirements: ['REQ-PAGE-05'],
+    explain: {
+      sends: 'the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with limit=0, 1001, -1, ten and 2.5, one at a time',
+      passes: 'each is rejected (any 4xx): limit is an integer from 1 to 1000, and a value outside is refused rather than clamped',
+      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await onEveryList(ctx, async (list) => {
         for (const v of INVALID_LIMITS) {
@@ -449,6 +494,11 @@ export default defineSuite({ name: 'pagination', title: 'Pagination: paging meta
     title: 'page -1, "x" or 1.5 never crashes the server, and a served page reports no negative page, on every list',
     level: 'MUST',
     requirements: ['REQ-PAGE-01', 'REQ-LIM-02'],
+    explain: {
+      sends: 'the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with page=-1, x and 1.5, one at a time',
+      passes: 'each is rejected (any 4xx), or served as a list of no more items than its meta.limit whose meta.currentPage is not negative',
+      fails: 'a 5xx (the server crashed on it), a 2xx without a list, or a list served as a negative page or with more items than its limit: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await onEveryList(ctx, async (list) => {
         const seen: string[] = [];
@@ -462,6 +512,11 @@ export default defineSuite({ name: 'pagination', title: 'Pagination: paging meta
     title: 'page -1, "x" or 1.5 is rejected (4xx), on every list',
     level: 'SHOULD',
     requirements: ['REQ-PAGE-02'],
+    explain: {
+      sends: 'the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with page=-1, x and 1.5, one at a time',
+      passes: 'each is rejected (any 4xx): page is an integer >= 0',
+      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await onEveryList(ctx, async (list) => {
         for (const v of INVALID_PAGES) {
@@ -531,6 +586,11 @@ export default defineSuite({ name: 'pagination', title: 'Pagination: paging meta
     title: 'meta.totalCount is the same on every page of one walk, on every list with several pages',
     level: 'SHOULD',
     requirements: ['REQ-META-09'],
+    explain: {
+      sends: 'walks of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments), with the default limit and at a limit that gives it several pages, following meta.nextPage',
+      passes: "the server's answers show that meta.totalCount is the same on every page of one walk, on every list with several pages",
+      fails: 'any answer that does not (the check warns); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await onEveryList(ctx, async (list) => {
         // The default limit leaves a short last page on a long list, so a totalCount that follows the page's size
@@ -590,6 +650,11 @@ export default defineSuite({ name: 'pagination', title: 'Pagination: paging meta
       title: `sort=${sort} orders createdAt ${sort === 'ASC' ? 'ascending' : 'descending'} within and across pages, and meta.sort says ${sort}, on every list`,
       level: 'MUST',
       requirements: ['REQ-META-08', 'REQ-PAGE-06'],
+      explain: {
+        sends: `a walk of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with sort=${sort}, at a limit that gives it several pages, following meta.nextPage`,
+        passes: `every page says meta.sort ${sort}, and createdAt is ${nonMonotonic(sort)} across all the items of the walk (judged where at least two createdAt differ)`,
+        fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
       async run(ctx) {
         await onEveryList(ctx, async (list) => {
           const walked = await walkSeveral(ctx, list, { sort });
@@ -607,6 +672,11 @@ export default defineSuite({ name: 'pagination', title: 'Pagination: paging meta
     title: 'without sort, meta.sort names the order the items really come in, the same on every page, on every list',
     level: 'MUST',
     requirements: ['REQ-META-08'],
+    explain: {
+      sends: 'a walk of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) without sort, at a limit that gives it several pages, following meta.nextPage',
+      passes: 'the first page says meta.sort ASC or DESC, every page of the walk says the same, and the items across the walk come in that order by createdAt',
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await onEveryList(ctx, async (list) => {
         const walked = await walkSeveral(ctx, list);
@@ -657,6 +727,11 @@ export default defineSuite({ name: 'pagination', title: 'Pagination: paging meta
     title: 'sort=UP, a value outside the enum ASC, DESC, is rejected (4xx) on every list',
     level: 'SHOULD',
     requirements: ['REQ-PAGE-07'],
+    explain: {
+      sends: 'the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with sort=UP',
+      passes: 'it is rejected (any 4xx): sort is ASC or DESC',
+      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await onEveryList(ctx, async (list) => {
         const res = await ctx.send({ method: 'GET', path: list.path, query: { ...list.query, sort: 'UP' } });
@@ -670,6 +745,11 @@ export default defineSuite({ name: 'pagination', title: 'Pagination: paging meta
     title: 'which order each list has when sort is not given (the spec states no default)',
     level: 'INFO',
     requirements: ['REQ-PAGE-08'],
+    explain: {
+      sends: 'the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments), without sort',
+      passes: 'always, once the answer could be read: the check records meta.sort and the order of the items by createdAt, per list',
+      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+    },
     async run(ctx) {
       await onEveryList(ctx, async (list) => {
         const created = createdAtOf(list.first.items);
@@ -682,6 +762,11 @@ export default defineSuite({ name: 'pagination', title: 'Pagination: paging meta
     title: 'whether page is a page index or an item offset, as meta shows it',
     level: 'INFO',
     requirements: ['REQ-PAGE-03'],
+    explain: {
+      sends: `the first page of the transactions of fixtures.paginationCustomerId with limit=${WALK_LIMIT}`,
+      passes: 'always, once the answer could be read: the check records whether page is a page index or an item offset, from the currentPage and nextPage of that page',
+      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+    },
     async run(ctx) {
       const page = await firstPageOrSkip(ctx, transactionsList(ctx), { limit: WALK_LIMIT });
       const current = num(page.meta, 'currentPage');
@@ -699,6 +784,11 @@ export default defineSuite({ name: 'pagination', title: 'Pagination: paging meta
     title: 'what meta.nextPage names on the last page of a list (not stated): the page itself, the page past the end, or the first page',
     level: 'INFO',
     requirements: ['REQ-META-10'],
+    explain: {
+      sends: `a walk of the transactions of fixtures.paginationCustomerId with limit=${WALK_LIMIT}, following meta.nextPage`,
+      passes: 'always, once the answer could be read: the check records what meta.nextPage names on the last page: the page itself, the page past the end, or the first page',
+      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+    },
     async run(ctx) {
       const list = transactionsList(ctx);
       const walked = await walk(ctx, list, { limit: WALK_LIMIT });
@@ -719,6 +809,11 @@ export default defineSuite({ name: 'pagination', title: 'Pagination: paging meta
     title: 'what a page past the end of the list gives (not stated)',
     level: 'INFO',
     requirements: ['REQ-PAGE-09'],
+    explain: {
+      sends: `the transactions of fixtures.paginationCustomerId with limit=${WALK_LIMIT} and a page 1000 past totalCount`,
+      passes: 'always, once the answer could be read: the check records the status, the number of items and the meta of that answer',
+      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+    },
     async run(ctx) {
       const list = transactionsList(ctx);
       const first = await firstPageOrSkip(ctx, list, { limit: WALK_LIMIT });

@@ -170,6 +170,11 @@ function getByIdCheck(ep: ByIdEndpoint): Check {
     title: `GET ${ep.prefix}/{${ep.idField}} answers 200 with the envelope and a${/^[AEIOU]/.test(singular) ? 'n' : ''} ${singular} carrying that id`,
     level: 'MUST',
     requirements: ep.requirements,
+    explain: {
+      sends: `GET ${ep.prefix}/{${ep.idField}} with the id of fixtures.${ep.fixture}`,
+      passes: `200 with the envelope {data, code, message}, data a${/^[AEIOU]/.test(singular) ? 'n' : ''} ${singular} as the ${ep.table} table describes it, carrying the ${ep.idField} asked for${ep.idOptional ? ' where it shows one (which Customer fields are present is not shown)' : ''}`,
+      fails: `another status, no envelope, a field missing or of the wrong type, or data of another ${ep.idField}: the check fails; the report names the field and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too`,
+    },
     async run(ctx) {
       const id = ctx.fixture(ep.fixture);
       const { res, data } = await getResource(ctx, `${ep.prefix}/${id}`, { judgeEnvelope: true });
@@ -191,6 +196,11 @@ function listCheck(ep: ListEndpoint): Check {
     title: `GET ${ep.path} answers 200 with the list envelope and ${ep.table.split(' ')[0]} items`,
     level: 'MUST',
     requirements: ep.requirements,
+    explain: {
+      sends: `GET ${ep.path}${ep.name === 'instruments' ? '?investmentType=INTERNATIONAL_STOCKS' : '?customerId=<fixtures.customerId>'}, the first page`,
+      passes: `200 with the list envelope, every item a${/^[AEIOU]/.test(ep.table) ? 'n' : ''} ${ep.table.split(' ')[0]} as the ${ep.table} table describes it${ep.name === 'instruments' ? '' : ', and of the customer asked for'}`,
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const query = ep.query(ctx);
       // meta is the pagination suite's (pagination.meta.present): one defect, one failing check.
@@ -215,6 +225,11 @@ function queryValidatedCheck(ep: ListEndpoint, param: string, bad: readonly stri
     title: `GET ${ep.path} without ${param}, or with ${param} ${bad.map((b) => JSON.stringify(b)).join(' or ')}, is rejected`,
     level: 'MUST',
     requirements: ep.queryRequirements,
+    explain: {
+      sends: `GET ${ep.path} without ${param}, then with ${param}=${bad.join(`, then with ${param}=`)}`,
+      passes: `each is rejected (any 4xx): ${param} is required, and ${ep.name === 'instruments' ? 'INTERNATIONAL_STOCKS is its only accepted value' : 'an integer'}`,
+      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const missing = await ctx.send({ method: 'GET', path: ep.path });
       expectRejection(ctx, missing, `GET ${ep.path} without the required ${param} is rejected (any 4xx)`);
@@ -350,6 +365,11 @@ export default defineSuite({ name: 'resources', title: 'Resources: envelopes, sc
     title: 'GET /customers/{customerId} without a token is rejected with 401 and the error body',
     level: 'MUST',
     requirements: ['REQ-CUSTEP-03', 'REQ-ERR-01', 'REQ-ERR-02'],
+    explain: {
+      sends: 'GET /customers/{customerId} of fixtures.customerId, signed, without Authorization',
+      passes: '401 with the error body {code, message}',
+      fails: 'any other status, or a 401 without the error body: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const customerId = ctx.fixture('customerId');
       const res = await ctx.send({ method: 'GET', path: `/customers/${customerId}`, token: null });
@@ -364,6 +384,11 @@ export default defineSuite({ name: 'resources', title: 'Resources: envelopes, sc
     // PUT /customers and POST /webhooks/test change shared state should the server wrongly serve them.
     uses: ['mutable-customer', 'webhook-config'],
     requirements: ['REQ-SVC-09', 'REQ-HDR-03', 'REQ-ACCTEP-04', 'REQ-ACCTEP-07', 'REQ-CUSTEP-08', 'REQ-INSTEP-05', 'REQ-ASSETEP-04', 'REQ-TXNEP-03', 'REQ-TXNEP-06', 'REQ-USSD-02', 'REQ-WHKEP-01', 'REQ-AUTH-01', 'REQ-ERR-01', 'REQ-ERR-02'],
+    explain: {
+      sends: "every endpoint but the token endpoints, signed but without Authorization: GET /accounts, /transactions, /instruments, /accounts/{id}, /assets/{id}, /transactions/{id}, PUT /customers with only the mutable customer's id (nothing changes), GET /ussd/stocks, /ussd/assets, /ussd/requests, GET /webhooks, GET /webhooks/key and POST /webhooks/test (never POST or PUT /webhooks, which would replace the configuration if wrongly served); an endpoint whose fixture is not configured is left out",
+      passes: 'each answers 401 with the error body {code, message}',
+      fails: 'any other status, or a 401 without the error body (the report names the endpoint): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const f = ctx.fixtures;
       const requests: Array<{ what: string; method: string; path: string; query?: Query; json?: unknown }> = [];
@@ -397,6 +422,11 @@ export default defineSuite({ name: 'resources', title: 'Resources: envelopes, sc
     title: 'GET of a customer, account, asset or transaction that does not exist answers 404 with the error body',
     level: 'MUST',
     requirements: ['REQ-ACCTEP-07', 'REQ-CUSTEP-03', 'REQ-ASSETEP-04', 'REQ-TXNEP-06', 'REQ-ERR-01', 'REQ-ERR-03'],
+    explain: {
+      sends: 'GET /customers/{id}, /accounts/{id}, /assets/{id} and /transactions/{id} with fixtures.unknownId, which names no resource',
+      passes: 'each answers 404 with the error body {code, message}',
+      fails: 'any other status, or a 404 without the error body: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const unknown = ctx.fixture('unknownId');
       const messages = new Set<string>();
@@ -415,6 +445,11 @@ export default defineSuite({ name: 'resources', title: 'Resources: envelopes, sc
     title: 'GET of a customer, account, asset or transaction with a non-integer id is rejected, never a 5xx',
     level: 'MUST',
     requirements: ['REQ-ACCTEP-05', 'REQ-CUSTEP-01', 'REQ-ASSETEP-02', 'REQ-TXNEP-04'],
+    explain: {
+      sends: 'GET /customers/{id}, /accounts/{id}, /assets/{id} and /transactions/{id} with the ids not-an-id and 1.5',
+      passes: 'each is rejected (any 4xx): the ids are integers',
+      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       for (const ep of BY_ID) {
         for (const bad of ['not-an-id', '1.5']) {
@@ -432,6 +467,11 @@ export default defineSuite({ name: 'resources', title: 'Resources: envelopes, sc
     uses: ['token-revocation'],
     requirements: ['REQ-ERR-01', 'REQ-ERRB-01', 'REQ-ERRB-02', 'REQ-HDR-01'],
     note: 'Only answers that are rejections (4xx) are judged here: that a request is refused, and with which status, is the business of the checks of each endpoint.',
+    explain: {
+      sends: 'requests a server refuses: a read without a token, a customer and the accounts of a customer that do not exist, an account id that is not an integer, each list without its required query, a token request with a wrong secret (a token given is revoked), and a read whose signature was altered',
+      passes: 'every answer that is a rejection (4xx) carries the JSON error body {"code": string, "message": string}; the token endpoint may answer with an OAuth 2.0 error body ({"error": …}) instead',
+      fails: 'a rejection without that body (the report lists which): the check fails; an answer that is no rejection is left to the checks of its endpoint; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const f = ctx.fixtures;
@@ -490,6 +530,11 @@ export default defineSuite({ name: 'resources', title: 'Resources: envelopes, sc
     level: 'MUST',
     requirements: ['REQ-ERR-02', 'REQ-ERR-03'],
     note: 'The only check that judges the message text; read leniently: /unauthori[sz]ed/i for a 401, /not\\s*found/i for a 404 ("Not Found (the specified resource was not found)" and "The specified resource was not found" both pass).',
+    explain: {
+      sends: 'reads without a token (GET /customers/{id}, GET /accounts, GET /instruments), and GET /customers/{id}, /accounts/{id}, /assets/{id} and /transactions/{id} of fixtures.unknownId',
+      passes: 'where a 401 or a 404 comes with the error body, its message says "Unauthorized" (a 401) or "Not Found" (a 404), in any case and with any words around them',
+      fails: 'a message without those words (the report lists which): the check fails; another status or a missing body is left to other checks; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const f = ctx.fixtures;
       const probes: Array<{ what: string; status: 401 | 404; spec: RequestSpec }> = [];
@@ -541,6 +586,11 @@ export default defineSuite({ name: 'resources', title: 'Resources: envelopes, sc
     title: 'GET /instruments with an announced but not yet available investment type is rejected',
     level: 'MUST',
     requirements: ['REQ-SVC-08'],
+    explain: {
+      sends: `GET /instruments with investmentType=${ANNOUNCED_TYPES.join(', ')}, one at a time`,
+      passes: 'each is rejected (any 4xx): the spec announces these types, but INTERNATIONAL_STOCKS is the only one accepted today',
+      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       for (const type of ANNOUNCED_TYPES) {
         const res = await ctx.send({ method: 'GET', path: '/instruments', query: { investmentType: type } });
@@ -553,6 +603,11 @@ export default defineSuite({ name: 'resources', title: 'Resources: envelopes, sc
     title: "every account listed for a customer carries that customerId and equals GET /accounts/{id}; the fixture account is listed",
     level: 'MUST',
     requirements: ['REQ-ACCT-03', 'REQ-ACCT-06', 'REQ-ACCTEP-06'],
+    explain: {
+      sends: `a walk of GET /accounts?customerId=<fixtures.customerId>, following meta.nextPage, then GET /accounts/{id} of each account listed (the first ${MAX_DETAIL_FETCHES})`,
+      passes: 'every account listed carries that customerId, the fixture account (fixtures.accountId) is listed, and each account fetched equals its list item (status and updatedAt may move on together with a later updatedAt)',
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const customerId = ctx.fixture('customerId');
       const accountId = ctx.fixture('accountId');
@@ -600,6 +655,11 @@ export default defineSuite({ name: 'resources', title: 'Resources: envelopes, sc
     title: "every transaction listed for a customer carries that customerId; the fixture transaction is listed and equals GET /transactions/{id}",
     level: 'MUST',
     requirements: ['REQ-TXN-03', 'REQ-TXNEP-05'],
+    explain: {
+      sends: 'a walk of GET /transactions?customerId=<fixtures.customerId>, following meta.nextPage, then GET /transactions/{id} of fixtures.transactionId',
+      passes: 'every transaction listed carries that customerId, and the fixture transaction is listed and equals what GET /transactions/{id} answers',
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const customerId = ctx.fixture('customerId');
       const transactionId = ctx.fixture('transactionId');
@@ -629,6 +689,11 @@ export default defineSuite({ name: 'resources', title: 'Resources: envelopes, sc
     title: 'the fixture account, asset and transaction belong to the fixture customer',
     level: 'MUST',
     requirements: ['REQ-ACCT-03', 'REQ-ASSET-03', 'REQ-TXN-03', 'REQ-ASSETEP-01'],
+    explain: {
+      sends: 'GET /accounts/{id}, /assets/{id} and /transactions/{id} of fixtures.accountId, assetId and transactionId',
+      passes: 'each carries customerId = fixtures.customerId (one that cannot be read skips the check)',
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const customerId = String(ctx.fixture('customerId'));
       const owned: Array<[FixtureName, string]> = [['accountId', '/accounts'], ['assetId', '/assets'], ['transactionId', '/transactions']];
@@ -653,6 +718,11 @@ export default defineSuite({ name: 'resources', title: 'Resources: envelopes, sc
     title: "another customer's accounts and transactions never appear in a customer's lists",
     level: 'MUST',
     requirements: ['REQ-ACCTEP-02', 'REQ-TXNEP-01'],
+    explain: {
+      sends: 'walks of GET /accounts and GET /transactions for fixtures.customerId and for fixtures.otherCustomerId, following meta.nextPage',
+      passes: "no item of the other customer is listed for the fixture customer, and every item listed for the other customer carries the other customer's id",
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const customerId = ctx.fixture('customerId');
       const otherId = ctx.fixture('otherCustomerId');
@@ -684,6 +754,11 @@ export default defineSuite({ name: 'resources', title: 'Resources: envelopes, sc
     level: 'MUST',
     requirements: ['REQ-ACCTEP-04', 'REQ-TXNEP-03', 'REQ-ERR-03'],
     note: 'The exact conditions of a 404 are not shown (REQ-ERR-06): a rejection (404 is the status listed; any 4xx) and an empty list are both readings a correct server may take, and which one it took is recorded.',
+    explain: {
+      sends: 'GET /accounts and GET /transactions with customerId = fixtures.unknownId, a customer that does not exist',
+      passes: 'each is rejected (404 is the status listed; any 4xx passes), or answered 200 with an empty list',
+      fails: 'a 200 with items or without a list, another 2xx, a redirect, or a 5xx: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const unknown = ctx.fixture('unknownId');
       for (const path of ['/accounts', '/transactions']) {
@@ -708,6 +783,11 @@ export default defineSuite({ name: 'resources', title: 'Resources: envelopes, sc
     level: 'MUST',
     uses: ['mutable-customer'],
     requirements: ['REQ-SVC-02', 'REQ-ENV-01', 'REQ-ENV-02', 'REQ-ENV-03', 'REQ-ENV-04', 'REQ-HDR-13', 'REQ-CUSTEP-04', 'REQ-CUSTEP-07'],
+    explain: {
+      sends: 'PUT /customers on the mutable customer with new firstName and lastName, then GET /customers/{id}; the original values are put back afterwards',
+      passes: 'the PUT answers 200 with the envelope and the updated Customer (createdAt and updatedAt included, the values sent), and the GET shows the change',
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too; a restore that fails fails the check too, with the PUT /customers to send by hand',
+    },
     async run(ctx) {
       await withCustomerRestored(ctx, async (id, original) => {
         if (typeof original.firstName !== 'string' || typeof original.lastName !== 'string') {
@@ -746,6 +826,11 @@ export default defineSuite({ name: 'resources', title: 'Resources: envelopes, sc
     level: 'MUST',
     uses: ['mutable-customer'],
     requirements: ['REQ-CUSTEP-05'],
+    explain: {
+      sends: 'PUT /customers on the mutable customer with only customerId, then GET /customers/{id}',
+      passes: '200 with the Customer, and the customer unchanged afterwards',
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too; a restore that fails fails the check too, with the PUT /customers to send by hand',
+    },
     async run(ctx) {
       await withCustomerRestored(ctx, async (id, original) => {
         const res = await ctx.send({ method: 'PUT', path: '/customers', json: { customerId: id } });
@@ -766,6 +851,11 @@ export default defineSuite({ name: 'resources', title: 'Resources: envelopes, sc
     uses: ['mutable-customer'],
     requirements: ['REQ-CUSTEP-05', 'REQ-HDR-01'],
     note: 'Whether a value outside its type is refused or ignored is not shown (validation failures): resources.customers.update-invalid-rejected asks for the refusal, at SHOULD.',
+    explain: {
+      sends: 'PUT /customers on the mutable customer with no customerId, with customerId "abc", and with a body that is not JSON; then with status "NOT_A_STATUS", with firstName 12345 and with referenceId "not-a-number"; each followed by GET /customers/{id}; restored afterwards',
+      passes: 'the first three are rejected (any 4xx); the last three are refused or ignored, never a 5xx; none changes the customer',
+      fails: 'a 2xx or a 5xx to the first three, a 5xx to the last three, or any change to the customer: the check fails; a restore that fails fails the check too, with the PUT /customers to send by hand; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await withCustomerRestored(ctx, async (id, original) => {
         const firstName = otherName(original.firstName, 'Conformance', 'Conformance-Check');
@@ -798,6 +888,11 @@ export default defineSuite({ name: 'resources', title: 'Resources: envelopes, sc
     level: 'SHOULD',
     uses: ['mutable-customer'],
     requirements: ['REQ-CUSTEP-10'],
+    explain: {
+      sends: 'PUT /customers on the mutable customer with status "NOT_A_STATUS", with firstName 12345 (a number), and with referenceId "not-a-number" (a string), one at a time; restored afterwards',
+      passes: 'each is refused (any 4xx), not answered 2xx and ignored',
+      fails: 'a 2xx (the value was taken or silently ignored): the check warns; a 5xx is left to resources.customers.update-invalid; a restore that fails fails the check too, with the PUT /customers to send by hand; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await withCustomerRestored(ctx, async (id) => {
         for (const [what, json] of invalidValues(id)) {
@@ -819,6 +914,11 @@ export default defineSuite({ name: 'resources', title: 'Resources: envelopes, sc
     uses: ['mutable-customer'],
     requirements: ['REQ-CUST-05'],
     note: 'referenceId is an "Externally provided unique identifier": a server keeps it unique. The customer is restored should the server accept the change.',
+    explain: {
+      sends: 'PUT /customers giving the mutable customer the referenceId of fixtures.customerId, another customer; the customer is restored should the server take it',
+      passes: 'the server refuses it (any 4xx), and the customer is unchanged',
+      fails: 'a 2xx or a 5xx, or a change to the customer: the check fails; a restore that fails fails the check too, with the PUT /customers to send by hand; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const holderId = ctx.fixture('customerId');
       const read = await readLeniently(ctx, `/customers/${holderId}`);
@@ -845,6 +945,11 @@ export default defineSuite({ name: 'resources', title: 'Resources: envelopes, sc
     title: 'integers in resource responses stay within ±(2^53 − 1), so a JavaScript client reads ids exactly',
     level: 'SHOULD',
     requirements: ['REQ-HDR-20'],
+    explain: {
+      sends: 'GET of each fixture record (customer, account, asset, transaction) and the first page of each list (accounts, instruments, transactions)',
+      passes: 'no integer in those answers is beyond ±(2^53 − 1), so a JavaScript client reads ids exactly',
+      fails: 'an integer beyond it (the report lists where): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const responses: HttpResponse[] = [];
       const f = ctx.fixtures;
@@ -874,6 +979,11 @@ export default defineSuite({ name: 'resources', title: 'Resources: envelopes, sc
     level: 'MUST',
     requirements: ['REQ-CUST-01', 'REQ-CUST-05', 'REQ-ACCT-02'],
     note: 'Only what a table calls unique: customerId ("Unique customer identifier"), referenceId ("Externally provided unique identifier"), accountId ("Unique account identifier"). instrumentId ("Identifier") and transactionId (no note) are not called unique; assetId is, but no list shows several assets.',
+    explain: {
+      sends: 'GET /customers/{id} of fixtures.customerId and of fixtures.otherCustomerId, and a walk of the accounts of fixtures.customerId',
+      passes: "the server's answers show that identifiers the tables call unique never repeat: two customers differ in customerId and referenceId, a customer's accounts in accountId",
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const f = ctx.fixtures;
       const done: string[] = [];
@@ -915,6 +1025,11 @@ export default defineSuite({ name: 'resources', title: 'Resources: envelopes, sc
     level: 'MUST',
     requirements: ['REQ-CUST-06', 'REQ-CUST-08', 'REQ-ACCT-07', 'REQ-ACCT-08', 'REQ-INST-08', 'REQ-INST-09', 'REQ-ASSET-13', 'REQ-ASSET-14', 'REQ-TXN-08', 'REQ-TXN-09'],
     note: 'The token record\'s timestamps are judged by auth.token.timestamps. A value in milliseconds (about 1.7e12 today) is past the year 2286 counted in seconds and fails; a date before 1970 or in the future, and whether updatedAt >= createdAt, are only recorded (the data a server holds is its own).',
+    explain: {
+      sends: 'GET of each fixture record (customer, account, asset, transaction) and the first page of GET /instruments?investmentType=INTERNATIONAL_STOCKS',
+      passes: 'every createdAt and updatedAt there is an integer count of seconds since 1970, at most 10,000,000,000 (the year 2286), which any time in milliseconds exceeds; dates before 1970 or in the future are only noted',
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const f = ctx.fixtures;
       const records: TimestampedRecord[] = [];
@@ -951,6 +1066,11 @@ export default defineSuite({ name: 'resources', title: 'Resources: envelopes, sc
     title: 'JSON answers, successes and errors, are labelled Content-Type application/json (or a +json type; parameters such as charset allowed)',
     level: 'SHOULD',
     requirements: ['REQ-HDR-02'],
+    explain: {
+      sends: 'GET /instruments with and without investmentType, GET /customers/{id} of fixtures.customerId with and without a token, GET /accounts?customerId, and GET /customers/{id} of fixtures.unknownId: successes and errors',
+      passes: 'every answer with a JSON body is labelled Content-Type application/json or a +json type (parameters such as charset allowed)',
+      fails: 'a JSON body labelled otherwise, or not at all: the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const f = ctx.fixtures;
       const specs: RequestSpec[] = [{ method: 'GET', path: '/instruments', query: { investmentType: 'INTERNATIONAL_STOCKS' } }, { method: 'GET', path: '/instruments' }];
@@ -983,6 +1103,11 @@ export default defineSuite({ name: 'resources', title: 'Resources: envelopes, sc
     title: 'fields the spec tables do not list, per resource (clients must ignore them), and the values the tables leave open: timeFrame, position/locked/available, requestType and status',
     level: 'INFO',
     requirements: ['REQ-INST-10', 'REQ-ASSET-15', 'REQ-TXN-10'],
+    explain: {
+      sends: 'GET of each fixture record and the first page of each list',
+      passes: 'always, once the answer could be read: the check records the fields each resource carries beyond its table (clients must ignore them), and the values the tables leave open: timeFrame, how available relates to position and locked, requestType and status',
+      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+    },
     async run(ctx) {
       const f = ctx.fixtures;
       const seen = new Map<string, Set<string>>();
@@ -1041,6 +1166,11 @@ export default defineSuite({ name: 'resources', title: 'Resources: envelopes, sc
     level: 'INFO',
     requirements: ['REQ-CUST-07'],
     note: 'Where a customer has no value for a field, a server may leave the field out or send it as null; both are recorded, neither fails.',
+    explain: {
+      sends: 'GET /customers/{id} of fixtures.customerId and of fixtures.otherCustomerId',
+      passes: 'always, once the answer could be read: the check records which Customer fields each answer leaves out or sends as null',
+      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+    },
     async run(ctx) {
       const f = ctx.fixtures;
       const fields = schemaFields('customer');
@@ -1060,6 +1190,11 @@ export default defineSuite({ name: 'resources', title: 'Resources: envelopes, sc
     title: 'whether GET /instruments lists instruments with isAvailable false ("lists available instruments" reads both ways)',
     level: 'INFO',
     requirements: ['REQ-INSTEP-02'],
+    explain: {
+      sends: 'a walk of GET /instruments?investmentType=INTERNATIONAL_STOCKS, following meta.nextPage',
+      passes: 'always, once the answer could be read: the check records how many instruments listed have isAvailable false, and so which reading of "lists available instruments" the server took',
+      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+    },
     async run(ctx) {
       const walk = await walkLeniently(ctx, INSTRUMENTS_LIST.path, INSTRUMENTS_LIST.query(ctx), 'instrumentId');
       if (!walk) return;
@@ -1074,6 +1209,11 @@ export default defineSuite({ name: 'resources', title: 'Resources: envelopes, sc
     title: 'whether GET /customers is served (its parameters and response are not shown)',
     level: 'INFO',
     requirements: ['REQ-CUSTEP-09'],
+    explain: {
+      sends: 'GET /customers, without parameters',
+      passes: 'always, once the answer could be read: the check records whether it is served, and what it answers',
+      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+    },
     async run(ctx) {
       const res = await ctx.send({ method: 'GET', path: '/customers' });
       const data = dataOf(res);
@@ -1089,6 +1229,11 @@ export default defineSuite({ name: 'resources', title: 'Resources: envelopes, sc
     title: 'which status a validation failure gets (not shown: any 4xx is a rejection)',
     level: 'INFO',
     requirements: ['REQ-ERR-05'],
+    explain: {
+      sends: 'GET /accounts?customerId=not-a-number, GET /instruments?investmentType=NOT_AN_INVESTMENT_TYPE and GET /transactions/not-an-id',
+      passes: 'always, once the answer could be read: the check records the status each validation failure gets',
+      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+    },
     async run(ctx) {
       const probes: Array<[string, RequestSpec]> = [
         ['GET /accounts?customerId=not-a-number', { method: 'GET', path: '/accounts', query: { customerId: 'not-a-number' } }],
@@ -1108,6 +1253,11 @@ export default defineSuite({ name: 'resources', title: 'Resources: envelopes, sc
     uses: ['mutable-customer'],
     requirements: ['REQ-LIM-05'],
     note: 'The body is {"customerId": <mutable customer>} padded with JSON whitespace: taken, it changes nothing.',
+    explain: {
+      sends: 'PUT /customers whose body is {"customerId": <the mutable customer>} padded with JSON whitespace to 64 KiB (taken, it changes nothing)',
+      passes: 'always, once the answer could be read: the check records whether the body was taken or refused, and with which status',
+      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+    },
     async run(ctx) {
       const id = ctx.fixture('mutableCustomerId');
       const size = 64 * 1024;
@@ -1125,6 +1275,11 @@ export default defineSuite({ name: 'resources', title: 'Resources: envelopes, sc
     uses: ['mutable-customer'],
     requirements: ['REQ-STATE-05'],
     note: 'Only ACTIVE → SUSPENDED and back, never CLOSED (which a server may treat as final); a restore that fails fails the check loudly, with the values to put back by hand.',
+    explain: {
+      sends: 'PUT /customers setting the mutable customer, where it is ACTIVE, to SUSPENDED; put back afterwards',
+      passes: 'always, once the answer could be read: the check records whether the change was accepted or refused',
+      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning); a restore that fails is reported as a clean-up problem, with the PUT /customers to send by hand',
+    },
     async run(ctx) {
       await withCustomerRestored(ctx, async (id, original) => {
         if (original.status !== 'ACTIVE') return ctx.observe(`customer ${id} is ${exactValue(original, 'status')}, not ACTIVE: no status change was tried`);
@@ -1145,6 +1300,11 @@ export default defineSuite({ name: 'resources', title: 'Resources: envelopes, sc
     alone: () => true,
     requirements: ['REQ-CUSTEP-08', 'REQ-ERR-03'],
     note: 'fixtures.unknownId must name no customer. The body carries nothing but that id, so a server that wrongly creates a customer creates an empty one; the interface cannot remove it, and the report says so.',
+    explain: {
+      sends: 'GET /customers/{id} of fixtures.unknownId (it must answer 404, else the check is skipped), PUT /customers with only that customerId, then the GET again',
+      passes: 'the PUT is refused (404 is the status listed; any 4xx passes), and the GET still answers 404: no customer was created',
+      fails: 'a 2xx or a 5xx to the PUT, or a customer created (CLEANUP NEEDED: the interface cannot remove it): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       // GUIDE: never make a change that might not be reversible. A correct server changes nothing here (the customer
       // does not exist, the 404 is listed), and the issue asks for this probe because a server that upserts is a real

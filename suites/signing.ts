@@ -70,6 +70,11 @@ export default defineSuite({ name: 'signing', title: 'Request signatures and con
     title: 'a GET signed over the spec\'s components, in the spec\'s order, is accepted',
     level: 'MUST',
     requirements: ['REQ-HDR-15', 'REQ-HDR-17', 'REQ-AUTH-08'],
+    explain: {
+      sends: "GET /customers/{customerId}, signed over the spec's components in the spec's order (the headers, then the derived components)",
+      passes: 'a 2xx answer: the signature, made as the spec prescribes, is verified and the read served',
+      fails: 'any other status: the server does not take a signature made as the spec prescribes (the check fails); no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const spec = customerRead(ctx);
       // The spec's order (headers, then derived components) differs from our default: the server must follow the
@@ -85,6 +90,11 @@ export default defineSuite({ name: 'signing', title: 'Request signatures and con
     level: 'MUST',
     uses: ['mutable-customer'],
     requirements: ['REQ-HDR-13', 'REQ-HDR-15', 'REQ-CUSTEP-06'],
+    explain: {
+      sends: "PUT /customers on the mutable customer with its current values (nothing changes), with Content-Digest, signed over the spec's components in the spec's order",
+      passes: 'a 2xx answer: the signature and the digest, made as the spec prescribes, are verified and the update taken',
+      fails: 'any other status: the server does not take a signed body made as the spec prescribes (the check fails); no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const before = await readCustomerOrSkip(ctx, ctx.fixture('mutableCustomerId'));
       const spec = putCurrent(before);
@@ -99,6 +109,11 @@ export default defineSuite({ name: 'signing', title: 'Request signatures and con
     level: 'MUST',
     uses: ['token-revocation'],
     requirements: ['REQ-HDR-15', 'REQ-TOKEP-03'],
+    explain: {
+      sends: "the token request (POST /oauth/token, a form body with Content-Digest), signed over the spec's components in the spec's order; the token is revoked afterwards",
+      passes: 'a 2xx answer carrying a token',
+      fails: 'any other status, or no token in the answer: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const spec = tokenRequest(ctx.credentials);
@@ -116,6 +131,11 @@ export default defineSuite({ name: 'signing', title: 'Request signatures and con
     title: 'a GET with a query, signed over @path and @query instead of @target-uri, is accepted',
     level: 'SHOULD',
     requirements: ['REQ-HDR-16'],
+    explain: {
+      sends: 'GET /instruments?investmentType=INTERNATIONAL_STOCKS&limit=1, signed over @path and @query instead of @target-uri',
+      passes: "a 2xx answer: a signature covering the target as @path and @query, RFC 9421's other way to cover it, is verified",
+      fails: 'any other status: the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const components = (await coveredComponents(ctx, INSTRUMENTS)).filter((c) => c !== '@target-uri');
       const res = await ctx.send({ ...INSTRUMENTS, sign: { components } });
@@ -129,6 +149,11 @@ export default defineSuite({ name: 'signing', title: 'Request signatures and con
     title: 'a request without Signature is rejected',
     level: 'MUST',
     requirements: ['REQ-SVC-09', 'REQ-HDR-04', 'REQ-AUTH-05'],
+    explain: {
+      sends: 'A request without Signature, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
+      passes: 'the server rejects it (any 4xx is a rejection)',
+      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const res = await ctx.send({ ...customerRead(ctx), tamper: (req) => dropHeader(req, 'Signature') });
       expectRejection(ctx, res, `${REJECTED}: Signature-Input is there, Signature is not`);
@@ -139,6 +164,11 @@ export default defineSuite({ name: 'signing', title: 'Request signatures and con
     title: 'a request without Signature-Input is rejected',
     level: 'MUST',
     requirements: ['REQ-HDR-05', 'REQ-AUTH-05'],
+    explain: {
+      sends: 'A request without Signature-Input, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
+      passes: 'the server rejects it (any 4xx is a rejection)',
+      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const res = await ctx.send({ ...customerRead(ctx), tamper: (req) => dropHeader(req, 'Signature-Input') });
       expectRejection(ctx, res, `${REJECTED}: Signature is there, Signature-Input is not`);
@@ -149,6 +179,11 @@ export default defineSuite({ name: 'signing', title: 'Request signatures and con
     title: 'a request whose signature bytes were altered is rejected',
     level: 'MUST',
     requirements: ['REQ-HDR-04', 'REQ-AUTH-08'],
+    explain: {
+      sends: 'A request whose signature bytes were altered, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
+      passes: 'the server rejects it (any 4xx is a rejection)',
+      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const res = await ctx.send({
         ...customerRead(ctx),
@@ -162,6 +197,11 @@ export default defineSuite({ name: 'signing', title: 'Request signatures and con
     title: 'a request signed with another Ed25519 key under the client\'s keyid is rejected',
     level: 'MUST',
     requirements: ['REQ-AUTH-07'],
+    explain: {
+      sends: "A request signed with another Ed25519 key under the client's keyid, correct in every other respect, sent to an endpoint that answers 2xx to a correct request",
+      passes: 'the server rejects it (any 4xx is a rejection)',
+      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const res = await ctx.send({ ...customerRead(ctx), sign: { privateKey: generateEd25519().seed } });
       expectRejection(ctx, res, `${REJECTED}: keyid ${JSON.stringify(ctx.target.keyId)} with a signature by a freshly generated key`);
@@ -172,6 +212,11 @@ export default defineSuite({ name: 'signing', title: 'Request signatures and con
     title: 'a request whose keyid names no key is rejected',
     level: 'MUST',
     requirements: ['REQ-AUTH-07'],
+    explain: {
+      sends: 'A request whose keyid names no key, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
+      passes: 'the server rejects it (any 4xx is a rejection)',
+      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const keyId = `${ctx.target.keyId}-unknown-${randomBytes(4).toString('hex')}`;
       // Signed with the client's real key: only a server that honours keyid tells this one apart.
@@ -201,6 +246,11 @@ export default defineSuite({ name: 'signing', title: 'Request signatures and con
     title: 'a request whose signature is created 10 minutes in the future is rejected',
     level: 'SHOULD',
     requirements: ['REQ-AUTH-09'],
+    explain: {
+      sends: 'A request whose signature is created 10 minutes in the future, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
+      passes: 'the server rejects it (any 4xx is a rejection)',
+      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const now = nowSeconds();
       const res = await ctx.send({ ...customerRead(ctx), sign: { created: now + 600, expires: now + 660 } });
@@ -212,6 +262,11 @@ export default defineSuite({ name: 'signing', title: 'Request signatures and con
     title: 'a request whose Signature-Input is not a structured dictionary is rejected, not a crash',
     level: 'MUST',
     requirements: ['REQ-HDR-05'],
+    explain: {
+      sends: 'GET /customers/{customerId} whose Signature-Input lists its components unquoted, which is not a structured dictionary, correct in every other respect',
+      passes: "the server rejects it (any 4xx is a rejection): neither the spec's format nor RFC 8941 syntax allows it",
+      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const now = nowSeconds();
       // Unquoted component names: a client mistake the spec's format ("ordered quoted component names") rules out, and
@@ -259,6 +314,11 @@ export default defineSuite({ name: 'signing', title: 'Request signatures and con
     title: 'a request whose Signature and Signature-Input carry different labels is rejected',
     level: 'SHOULD',
     requirements: ['REQ-HDR-06'],
+    explain: {
+      sends: 'A request whose Signature and Signature-Input carry different labels, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
+      passes: 'the server rejects it (any 4xx is a rejection)',
+      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const res = await ctx.send({
         ...customerRead(ctx),
@@ -274,6 +334,11 @@ export default defineSuite({ name: 'signing', title: 'Request signatures and con
     title: 'a valid signature of one GET replayed on another path is rejected',
     level: 'MUST',
     requirements: ['REQ-HDR-17', 'REQ-AUTH-08'],
+    explain: {
+      sends: 'A valid signature of one GET replayed on another path, correct in every other respect',
+      passes: 'the server rejects it (any 4xx is a rejection)',
+      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const other = (await ctx.prepare({ method: 'GET', path: otherReadPath(ctx), sign: false })).url;
       const res = await sendWithControl(ctx, customerRead(ctx), (req) => {
@@ -287,6 +352,11 @@ export default defineSuite({ name: 'signing', title: 'Request signatures and con
     title: 'a valid signature made for another method on the same URL is rejected',
     level: 'MUST',
     requirements: ['REQ-HDR-17', 'REQ-AUTH-08'],
+    explain: {
+      sends: 'A valid signature made for another method on the same URL, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
+      passes: 'the server rejects it (any 4xx is a rejection)',
+      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       // Signed as a POST carrying exactly the headers of the GET (no body, no idempotency key), then sent as the GET:
       // the only difference is @method. GET is the one method of this path that answers 2xx to a correct request.
@@ -306,6 +376,11 @@ export default defineSuite({ name: 'signing', title: 'Request signatures and con
     title: 'a valid signature of one GET replayed with another query is rejected',
     level: 'MUST',
     requirements: ['REQ-HDR-17', 'REQ-AUTH-08'],
+    explain: {
+      sends: 'A valid signature of one GET replayed with another query, correct in every other respect',
+      passes: 'the server rejects it (any 4xx is a rejection)',
+      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const other = (await ctx.prepare({ ...INSTRUMENTS, query: { investmentType: 'INTERNATIONAL_STOCKS', limit: 2 }, sign: false })).url;
       const res = await sendWithControl(ctx, INSTRUMENTS, (req) => {
@@ -320,6 +395,11 @@ export default defineSuite({ name: 'signing', title: 'Request signatures and con
     level: 'MUST',
     uses: ['token-revocation'],
     requirements: ['REQ-HDR-17', 'REQ-AUTH-08'],
+    explain: {
+      sends: 'A request whose Authorization was replaced after signing (by another valid token), correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
+      passes: 'the server rejects it (any 4xx is a rejection)',
+      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         // Another valid token of the same client: the header is right in itself, only the signature does not cover it.
@@ -338,6 +418,11 @@ export default defineSuite({ name: 'signing', title: 'Request signatures and con
     title: 'a request whose X-Client-Id was changed after signing is rejected',
     level: 'MUST',
     requirements: ['REQ-HDR-17', 'REQ-AUTH-08'],
+    explain: {
+      sends: 'A request whose X-Client-Id was changed after signing, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
+      passes: 'the server rejects it (any 4xx is a rejection)',
+      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const other = `conformance-other-${randomBytes(4).toString('hex')}`;
       const res = await sendWithControl(ctx, customerRead(ctx), (req) => setHeader(req.headers, 'X-Client-Id', other));
@@ -349,6 +434,11 @@ export default defineSuite({ name: 'signing', title: 'Request signatures and con
     title: 'a request whose signature leaves out a header it carries (Authorization) is rejected',
     level: 'SHOULD',
     requirements: ['REQ-HDR-18'],
+    explain: {
+      sends: 'A request whose signature leaves out a header it carries (Authorization), correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
+      passes: 'the server rejects it (any 4xx is a rejection)',
+      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const spec = customerRead(ctx);
       const components = (await coveredComponents(ctx, spec)).filter((c) => c !== 'authorization');
@@ -361,6 +451,11 @@ export default defineSuite({ name: 'signing', title: 'Request signatures and con
     title: 'a request whose signature covers neither @target-uri nor @path is rejected',
     level: 'SHOULD',
     requirements: ['REQ-HDR-18'],
+    explain: {
+      sends: 'A request whose signature covers neither @target-uri nor @path, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
+      passes: 'the server rejects it (any 4xx is a rejection)',
+      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const spec = customerRead(ctx);
       const components = (await coveredComponents(ctx, spec)).filter((c) => !['@target-uri', '@path', '@query'].includes(c));
@@ -374,6 +469,11 @@ export default defineSuite({ name: 'signing', title: 'Request signatures and con
     title: 'a request with a query whose signature covers @path but neither @query nor @target-uri is rejected',
     level: 'SHOULD',
     requirements: ['REQ-HDR-18'],
+    explain: {
+      sends: 'A request with a query whose signature covers @path but neither @query nor @target-uri, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
+      passes: 'the server rejects it (any 4xx is a rejection)',
+      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const components = (await coveredComponents(ctx, INSTRUMENTS)).filter((c) => c !== '@target-uri' && c !== '@query');
       const res = await ctx.send({ ...INSTRUMENTS, sign: { components } });
@@ -388,6 +488,11 @@ export default defineSuite({ name: 'signing', title: 'Request signatures and con
     level: 'MUST',
     uses: ['mutable-customer'],
     requirements: ['REQ-AUTH-06', 'REQ-AUTH-08'],
+    explain: {
+      sends: 'A PUT whose body (and digest) were changed after signing, correct in every other respect',
+      passes: 'the server rejects it, and nothing is applied (any 4xx is a rejection)',
+      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const before = await readCustomerOrSkip(ctx, ctx.fixture('mutableCustomerId'));
       const field =
@@ -406,6 +511,11 @@ export default defineSuite({ name: 'signing', title: 'Request signatures and con
     level: 'MUST',
     uses: ['mutable-customer'],
     requirements: ['REQ-HDR-08', 'REQ-AUTH-06'],
+    explain: {
+      sends: 'A PUT whose Content-Digest does not match its body, correct in every other respect',
+      passes: 'the server rejects it (any 4xx is a rejection)',
+      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const before = await readCustomerOrSkip(ctx, ctx.fixture('mutableCustomerId'));
       const body = customerBody(before);
@@ -421,6 +531,11 @@ export default defineSuite({ name: 'signing', title: 'Request signatures and con
     level: 'MUST',
     uses: ['mutable-customer'],
     requirements: ['REQ-HDR-08', 'REQ-CUSTEP-06', 'REQ-AUTH-06'],
+    explain: {
+      sends: 'A PUT with a body and no Content-Digest, correct in every other respect',
+      passes: 'the server rejects it (any 4xx is a rejection)',
+      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const before = await readCustomerOrSkip(ctx, ctx.fixture('mutableCustomerId'));
       const spec = putCurrent(before);
@@ -436,6 +551,11 @@ export default defineSuite({ name: 'signing', title: 'Request signatures and con
     level: 'SHOULD',
     uses: ['mutable-customer'],
     requirements: ['REQ-HDR-09'],
+    explain: {
+      sends: 'A PUT whose Content-Digest is sha-256 (right for the body, signed) instead of sha-512, correct in every other respect',
+      passes: 'the server rejects it (any 4xx is a rejection)',
+      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const before = await readCustomerOrSkip(ctx, ctx.fixture('mutableCustomerId'));
       const body = customerBody(before);
@@ -450,6 +570,11 @@ export default defineSuite({ name: 'signing', title: 'Request signatures and con
     level: 'SHOULD',
     uses: ['mutable-customer'],
     requirements: ['REQ-HDR-18'],
+    explain: {
+      sends: 'A PUT whose signature leaves out the Content-Digest it carries, correct in every other respect',
+      passes: 'the server rejects it (any 4xx is a rejection)',
+      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const before = await readCustomerOrSkip(ctx, ctx.fixture('mutableCustomerId'));
       const spec = putCurrent(before);
@@ -465,6 +590,11 @@ export default defineSuite({ name: 'signing', title: 'Request signatures and con
     level: 'MUST',
     uses: ['webhook-config'],
     requirements: ['REQ-WHKEP-01', 'REQ-AUTH-06', 'REQ-AUTH-08'],
+    explain: {
+      sends: 'A POST /webhooks whose body (and digest) were changed after signing, correct in every other respect',
+      passes: 'the server rejects it, and nothing is applied (any 4xx is a rejection)',
+      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const before = await readWebhook(ctx);
       if (before.kind === 'unknown') {

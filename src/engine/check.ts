@@ -4,8 +4,9 @@ import type { CheckContext } from './context.js';
 import type { SuiteRun } from './session.js';
 
 /**
- * What `conformance explain` says about a check, for a reader who has not seen its code. Optional: without it,
- * explain derives the three lines from the title, the level and the kind of check (see src/cli/explain.ts).
+ * What `conformance explain` says about a check, for a reader who has not seen its code, written with the check: never
+ * derived from its title. Optional to the engine, which runs checks without it (a test's); every check a pack ships
+ * has it (test/explain-fields.test.ts), and `explain` refuses one that does not.
  */
 export interface CheckExplanation {
   /** The request(s) the check sends, in a sentence. */

@@ -385,6 +385,11 @@ export default defineSuite({ name: 'ussd', title: 'USSD: the menu graph, every v
     title: 'The USSD menus end: a crawl from the start menus covers them within the view and depth caps',
     level: 'SHOULD',
     requirements: ['REQ-SVC-04'],
+    explain: {
+      sends: 'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
+      passes: "the server's answers show that the USSD menus end: a crawl from the start menus covers them within the view and depth caps",
+      fails: 'any answer that does not (the check warns); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
       const c = await sharedCrawl(ctx);
@@ -404,6 +409,11 @@ export default defineSuite({ name: 'ussd', title: 'USSD: the menu graph, every v
     title: 'Every USSD view answers in the envelope, data = {ussdMessage, ussdOptions[{option, requestUrl, requestType}]}',
     level: 'MUST',
     requirements: ['REQ-SVC-03', 'REQ-ENV-01', 'REQ-ENV-03', 'REQ-ENV-04', 'REQ-USSDV-01', 'REQ-USSDV-02', 'REQ-USSDV-03', 'REQ-USSD-01'],
+    explain: {
+      sends: 'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
+      passes: "the server's answers show that every USSD view answers in the envelope, data = {ussdMessage, ussdOptions[{option, requestUrl, requestType}]}",
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
       const c = await sharedCrawl(ctx);
@@ -421,6 +431,11 @@ export default defineSuite({ name: 'ussd', title: 'USSD: the menu graph, every v
     title: 'The ussdMessage of every view is text to show the user, not empty',
     level: 'MUST',
     requirements: ['REQ-USSDV-02'],
+    explain: {
+      sends: 'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
+      passes: "the server's answers show that the ussdMessage of every view is text to show the user, not empty",
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
       const c = await sharedCrawl(ctx);
@@ -433,6 +448,11 @@ export default defineSuite({ name: 'ussd', title: 'USSD: the menu graph, every v
     title: 'Option numbers are integers, one per choice: no number is used twice in a view',
     level: 'MUST',
     requirements: ['REQ-USSDV-03', 'REQ-USSDV-04'],
+    explain: {
+      sends: 'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
+      passes: "the server's answers show that option numbers are integers, one per choice: no number is used twice in a view",
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
       const c = await sharedCrawl(ctx);
@@ -445,6 +465,11 @@ export default defineSuite({ name: 'ussd', title: 'USSD: the menu graph, every v
     title: 'Every option number is shown in ussdMessage as a numbered choice (in any common numbering style)',
     level: 'MUST',
     requirements: ['REQ-USSDV-04'],
+    explain: {
+      sends: 'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
+      passes: "the server's answers show that every option number is shown in ussdMessage as a numbered choice (in any common numbering style)",
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
       const c = await sharedCrawl(ctx);
@@ -460,6 +485,11 @@ export default defineSuite({ name: 'ussd', title: 'USSD: the menu graph, every v
     title: 'Each option leads to the choice shown with its number: no label names the instrument of another option and not its own',
     level: 'MUST',
     requirements: ['REQ-USSDV-04', 'REQ-USSDV-05'],
+    explain: {
+      sends: 'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
+      passes: "the server's answers show that each option leads to the choice shown with its number: no label names the instrument of another option and not its own",
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
       // Menu texts are not known in advance, so only the one tie a client can read from both sides is judged: the
@@ -475,6 +505,11 @@ export default defineSuite({ name: 'ussd', title: 'USSD: the menu graph, every v
     title: 'Every requestUrl is a full URL on the target, under {base_url}, addressing a USSD endpoint',
     level: 'MUST',
     requirements: ['REQ-USSDV-05', 'REQ-USSDV-09'],
+    explain: {
+      sends: 'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
+      passes: "the server's answers show that every requestUrl is a full URL on the target, under {base_url}, addressing a USSD endpoint",
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
       const c = await sharedCrawl(ctx);
@@ -492,6 +527,11 @@ export default defineSuite({ name: 'ussd', title: 'USSD: the menu graph, every v
     title: 'Every requestType names an HTTP method',
     level: 'MUST',
     requirements: ['REQ-USSDV-06'],
+    explain: {
+      sends: 'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
+      passes: "the server's answers show that every requestType names an HTTP method",
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
       const c = await sharedCrawl(ctx);
@@ -509,6 +549,11 @@ export default defineSuite({ name: 'ussd', title: 'USSD: the menu graph, every v
     title: 'Every requestType is GET, as in every option the spec shows',
     level: 'SHOULD',
     requirements: ['REQ-USSDV-07'],
+    explain: {
+      sends: 'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
+      passes: "the server's answers show that every requestType is GET, as in every option the spec shows",
+      fails: 'any answer that does not (the check warns); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
       const c = await sharedCrawl(ctx);
@@ -526,6 +571,11 @@ export default defineSuite({ name: 'ussd', title: 'USSD: the menu graph, every v
     title: 'customerId is carried, unchanged, into every follow-up URL',
     level: 'MUST',
     requirements: ['REQ-USSDV-05', 'REQ-USSD-04'],
+    explain: {
+      sends: 'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
+      passes: "the server's answers show that customerId is carried, unchanged, into every follow-up URL",
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
       const customerId = ctx.fixture('customerId');
@@ -546,6 +596,11 @@ export default defineSuite({ name: 'ussd', title: 'USSD: the menu graph, every v
     title: 'Every start menu and every option followed answers 200 with a USSD view (a dead link names the menu, option and path)',
     level: 'MUST',
     requirements: ['REQ-USSDV-05', 'REQ-USSDV-09', 'REQ-USSD-01', 'REQ-USSD-03', 'REQ-USSD-09', 'REQ-USSD-12', 'REQ-USSD-18'],
+    explain: {
+      sends: 'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
+      passes: "the server's answers show that every start menu and every option followed answers 200 with a USSD view (a dead link names the menu, option and path)",
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
       const c = await sharedCrawl(ctx);
@@ -559,6 +614,11 @@ export default defineSuite({ name: 'ussd', title: 'USSD: the menu graph, every v
     title: 'The last option of every menu leads back to a parent menu (one on the path here, one that offers this menu, home or portfolio)',
     level: 'MUST',
     requirements: ['REQ-USSDV-08'],
+    explain: {
+      sends: 'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
+      passes: "the server's answers show that the last option of every menu leads back to a parent menu (one on the path here, one that offers this menu, home or portfolio)",
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
       const c = await sharedCrawl(ctx);
@@ -570,6 +630,11 @@ export default defineSuite({ name: 'ussd', title: 'USSD: the menu graph, every v
     title: 'Paging options (page=) lead to another page of content, and no option leads to the view it is on',
     level: 'SHOULD',
     requirements: ['REQ-USSD-23'],
+    explain: {
+      sends: 'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
+      passes: "the server's answers show that paging options (page=) lead to another page of content, and no option leads to the view it is on",
+      fails: 'any answer that does not (the check warns); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
       const c = await sharedCrawl(ctx);
@@ -581,6 +646,11 @@ export default defineSuite({ name: 'ussd', title: 'USSD: the menu graph, every v
     title: 'The requests menu answers a USSD view for each status filter: PENDING, COMPLETED, CANCELED, ERROR',
     level: 'MUST',
     requirements: ['REQ-STATE-03', 'REQ-USSD-01', 'REQ-USSD-12', 'REQ-USSD-17'],
+    explain: {
+      sends: 'GET /ussd/requests for the fixture customer with status=PENDING, COMPLETED, CANCELED and ERROR, one at a time',
+      passes: 'each answers 200 with a USSD view: the envelope, data = {ussdMessage, ussdOptions}',
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const customerId = ctx.fixture('customerId');
       for (const status of ORDER_STATUSES) {
@@ -596,6 +666,11 @@ export default defineSuite({ name: 'ussd', title: 'USSD: the menu graph, every v
     title: 'A request is listed under one status filter at most: the requestIds offered under PENDING, COMPLETED, CANCELED and ERROR are disjoint',
     level: 'MUST',
     requirements: ['REQ-STATE-03', 'REQ-USSD-17'],
+    explain: {
+      sends: `the requests menu of the fixture customer under each status filter (PENDING, COMPLETED, CANCELED, ERROR), every page followed (at most ${MAX_LIST_PAGES}); the filters that list a request twice are read again, in the reverse order`,
+      passes: "the server's answers show that a request is listed under one status filter at most: the requestIds offered under PENDING, COMPLETED, CANCELED and ERROR are disjoint",
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     timeoutMs: LISTS_CHECK_TIMEOUT_MS,
     async run(ctx) {
       const customerId = ctx.fixture('customerId');
@@ -634,6 +709,11 @@ export default defineSuite({ name: 'ussd', title: 'USSD: the menu graph, every v
     title: 'Every request the requests menu lists is listed under the status filter of one of PENDING, COMPLETED, CANCELED, ERROR',
     level: 'MUST',
     requirements: ['REQ-STATE-03', 'REQ-USSD-17'],
+    explain: {
+      sends: `the unfiltered requests menu of the fixture customer and the menu under each status filter, every page followed (at most ${MAX_LIST_PAGES}); the filters are read a second time, in the reverse order, when a request is under none`,
+      passes: "the server's answers show that every request the requests menu lists is listed under the status filter of one of PENDING, COMPLETED, CANCELED, ERROR",
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     timeoutMs: LISTS_CHECK_TIMEOUT_MS,
     async run(ctx) {
       // The four statuses are all there are: a request that no filter lists has another status, or a filter misses it.
@@ -671,6 +751,11 @@ export default defineSuite({ name: 'ussd', title: 'USSD: the menu graph, every v
     title: 'A USSD view requested without customerId, or with one that is not an integer, is rejected (any 4xx) with the error body',
     level: 'MUST',
     requirements: ['REQ-USSD-04', 'REQ-USSD-13', 'REQ-USSD-19'],
+    explain: {
+      sends: `GET /ussd/stocks, /ussd/assets and /ussd/requests without customerId, and with customerId=${NOT_INTEGERS.join(' and customerId=')}`,
+      passes: 'each is rejected (any 4xx) with the error body {code, message}',
+      fails: 'a 2xx, a 5xx, or a rejection without the error body: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       for (const endpoint of ['stocks', 'assets', 'requests']) {
         const res = await ctx.send({ method: 'GET', path: `/ussd/${endpoint}` });
@@ -689,6 +774,11 @@ export default defineSuite({ name: 'ussd', title: 'USSD: the menu graph, every v
     title: 'A USSD view for a customer that does not exist is rejected (any 4xx) with the error body, or is a view that says so and serves none of a customer\'s menus',
     level: 'SHOULD',
     requirements: ['REQ-ERR-04'],
+    explain: {
+      sends: 'GET /ussd/stocks, /ussd/assets and /ussd/requests with customerId = fixtures.unknownId, a customer that does not exist',
+      passes: 'each is rejected (any 4xx) with the error body, or answered with a USSD view that says the customer is unknown and offers at most the way home (/ussd/home or /ussd/portfolio)',
+      fails: 'a view that serves the menus as if the customer existed, a rejection without the error body, a redirect or a 5xx: the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       // The USSD endpoints list no errors: a refusal and a screen saying the customer is unknown are both readings
       // (REQ-USSD-24, recorded by ussd.info.readings). Serving the menus of a customer who does not exist is neither.
@@ -718,6 +808,11 @@ export default defineSuite({ name: 'ussd', title: 'USSD: the menu graph, every v
     title: 'A USSD view for a customer that does not exist, when refused, answers 404 Not Found',
     level: 'SHOULD',
     requirements: ['REQ-ERR-04'],
+    explain: {
+      sends: 'GET /ussd/stocks, /ussd/assets and /ussd/requests with customerId = fixtures.unknownId, a customer that does not exist',
+      passes: 'each refusal is a 404 (a view for the unknown customer is the other reading, left to ussd.customer.unknown)',
+      fails: 'a refusal with another status (400, 403, 422…), a redirect or a 5xx: the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const unknownId = ctx.fixture('unknownId');
       for (const endpoint of ['stocks', 'assets', 'requests']) {
@@ -736,6 +831,11 @@ export default defineSuite({ name: 'ussd', title: 'USSD: the menu graph, every v
     title: 'Which reading the server took of the open points of the USSD views: numbering, the number of the way back, page values, assetId, home and portfolio, an unknown customer',
     level: 'INFO',
     requirements: ['REQ-USSDV-10', 'REQ-USSD-11', 'REQ-USSD-22', 'REQ-USSD-24'],
+    explain: {
+      sends: 'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations); and GET /ussd/stocks, /ussd/assets and /ussd/requests with customerId = fixtures.unknownId, a customer that does not exist',
+      passes: 'always, once the answer could be read: the check records how the views number their choices, which number leads back, the page values, where assetId appears, home and portfolio, and how an unknown customer is answered',
+      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+    },
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
       const c = await sharedCrawl(ctx);
@@ -763,6 +863,11 @@ export default defineSuite({ name: 'ussd', title: 'USSD: the menu graph, every v
     title: 'A query value outside its type (page -1, x, 1.5; a boolean "maybe"; requestId abc; status FOO) never crashes a view, and a view served for it offers no negative page',
     level: 'MUST',
     requirements: ['REQ-USSD-01', 'REQ-USSD-06', 'REQ-USSD-07', 'REQ-USSD-08', 'REQ-USSD-15', 'REQ-USSD-16', 'REQ-USSD-17', 'REQ-USSD-20', 'REQ-USSD-21', 'REQ-LIM-02'],
+    explain: {
+      sends: 'for the fixture customer, one value at a time: /ussd/stocks with page=-1, x or 1.5, inputMode=maybe, searchMode=maybe; /ussd/requests with page=-1, x or 1.5, requestId=abc, status=FOO; /ussd/assets with page=-1, x or 1.5, detail=maybe (never amount or cancelMode, which place or cancel orders)',
+      passes: 'each is rejected (any 4xx), or served as a USSD view none of whose options leads to a negative page',
+      fails: 'a 5xx, an answer that is neither a rejection nor a USSD view, or a menu leading to a negative page: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       // Refusing the value is the SHOULD (ussd.params.invalid-rejected); serving something sensible is allowed.
       const customerId = ctx.fixture('customerId');
@@ -783,6 +888,11 @@ export default defineSuite({ name: 'ussd', title: 'USSD: the menu graph, every v
     title: 'A query value outside its type (page -1, x, 1.5; a boolean "maybe"; requestId abc; status FOO) is rejected (any 4xx)',
     level: 'SHOULD',
     requirements: ['REQ-USSD-10'],
+    explain: {
+      sends: 'for the fixture customer, one value at a time: /ussd/stocks with page=-1, x or 1.5, inputMode=maybe, searchMode=maybe; /ussd/requests with page=-1, x or 1.5, requestId=abc, status=FOO; /ussd/assets with page=-1, x or 1.5, detail=maybe (never amount or cancelMode, which place or cancel orders)',
+      passes: 'each is rejected (any 4xx)',
+      fails: 'a 2xx or a redirect (the value was not refused): the check warns; a 5xx is left to ussd.params.invalid-handled; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const customerId = ctx.fixture('customerId');
       const problems: ProbeProblem[] = [];
@@ -801,6 +911,11 @@ export default defineSuite({ name: 'ussd', title: 'USSD: the menu graph, every v
     title: 'With --allow-mutations: an order placed through input mode is listed PENDING, then canceled through cancel mode and listed CANCELED',
     level: 'INFO',
     requirements: ['REQ-STATE-07'],
+    explain: {
+      sends: 'with --allow-mutations only: the smallest order the crawled menus offer (an option carrying amount), then the requests menu, the detail of the new request and its cancel option',
+      passes: 'always, once the answer could be read: the check records the status filters the new request is listed under once placed (PENDING expected) and once canceled (CANCELED expected)',
+      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning); without --allow-mutations it is skipped',
+    },
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
       if (!ctx.flags.allowMutations) ctx.skip('places and cancels an order: runs only with --allow-mutations');

@@ -853,6 +853,11 @@ export default defineSuite({ name: 'webhooks', title: 'Webhooks: configuration, 
     title: "the client's webhook configuration is saved before the suite changes anything",
     level: 'INFO',
     requirements: ['REQ-WHKEP-08'],
+    explain: {
+      sends: "GET /webhooks, to save the client's configuration before the suite changes it",
+      passes: "always, once the answer could be read: the check records the receiver's URL and TLS, and the configuration saved, or that there was none, or that it could not be read (the suite then changes nothing)",
+      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+    },
     async run(ctx) {
       const receiver = receiverOf(ctx);
       const st = await stateOf(ctx);
@@ -868,6 +873,11 @@ export default defineSuite({ name: 'webhooks', title: 'Webhooks: configuration, 
     title: 'a plain http webhook URL is refused and the configuration stays as it was',
     level: 'MUST',
     requirements: ['REQ-WHK-03'],
+    explain: {
+      sends: 'POST /webhooks (PUT where a webhook exists) with the receiver\'s URL turned into http:// and subscriptions ["ALL"], then GET /webhooks',
+      passes: 'the request is refused (any 4xx), and GET /webhooks shows the configuration as it was before',
+      fails: 'a 2xx or a 5xx, or a configuration changed by the refused request: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await expectRefused(
         ctx,
@@ -885,6 +895,11 @@ export default defineSuite({ name: 'webhooks', title: 'Webhooks: configuration, 
     title: 'a webhook URL that is not a URL is refused and the configuration stays as it was',
     level: 'MUST',
     requirements: ['REQ-WHK-03'],
+    explain: {
+      sends: 'POST /webhooks (PUT where a webhook exists) with url "not a url" and subscriptions ["ALL"], then GET /webhooks',
+      passes: 'the request is refused (any 4xx), and GET /webhooks shows the configuration as it was before',
+      fails: 'a 2xx or a 5xx, or a configuration changed by the refused request: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await expectRefused(ctx, () => ({ url: 'not a url', subscriptions: ['ALL'] }), '"not a url" is not "a valid https URL" and is refused (any 4xx)');
     },
@@ -894,6 +909,11 @@ export default defineSuite({ name: 'webhooks', title: 'Webhooks: configuration, 
     title: 'an unknown subscription name is refused and the configuration stays as it was',
     level: 'SHOULD',
     requirements: ['REQ-EVT-04'],
+    explain: {
+      sends: 'POST /webhooks (PUT where a webhook exists) with the receiver\'s https URL and subscriptions ["CONFORMANCE.NO-SUCH-EVENT"], then GET /webhooks',
+      passes: 'the request is refused (any 4xx), and GET /webhooks shows the configuration as it was before',
+      fails: 'a 2xx or a 5xx, or a configuration changed by the refused request: the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await expectRefused(ctx, (url) => ({ url, subscriptions: ['CONFORMANCE.NO-SUCH-EVENT'] }), 'a subscription name the Events table does not list is refused (any 4xx)');
     },
@@ -903,6 +923,11 @@ export default defineSuite({ name: 'webhooks', title: 'Webhooks: configuration, 
     title: "registering the receiver's https URL with [\"ALL\"] answers an ACTIVE Webhook echoing the URL",
     level: 'MUST',
     requirements: ['REQ-SVC-05', 'REQ-WHK-02', 'REQ-STATE-04', 'REQ-WHKEP-02', 'REQ-EVT-11'],
+    explain: {
+      sends: 'the receiver\'s https URL registered with subscriptions ["ALL"]: POST /webhooks, or PUT where a webhook existed before the suite',
+      passes: 'a 2xx answer; where it carries a whole Webhook, its fields match the Webhook table; where it carries status or url, status is ACTIVE and url is the URL sent (an answer without a Webhook is allowed: response bodies are not shown)',
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const reg = await register(ctx);
       const receiver = receiverOf(ctx);
@@ -925,6 +950,11 @@ export default defineSuite({ name: 'webhooks', title: 'Webhooks: configuration, 
     title: 'a created webhook is subscribed to WEBHOOK.CREATED automatically',
     level: 'MUST',
     requirements: ['REQ-EVT-09'],
+    explain: {
+      sends: 'the receiver\'s https URL registered with subscriptions ["ALL"]: POST /webhooks, or PUT where a webhook existed before the suite; GET /webhooks where the answer lists no subscriptions',
+      passes: 'the subscriptions contain WEBHOOK.CREATED (skipped where a webhook existed already: nothing was created)',
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const reg = await register(ctx);
       if (reg.via === 'PUT') ctx.skip(await noCreation(ctx));
@@ -950,6 +980,11 @@ export default defineSuite({ name: 'webhooks', title: 'Webhooks: configuration, 
     title: 'GET /webhooks returns the configuration: a Webhook with the registered URL and subscriptions',
     level: 'MUST',
     requirements: ['REQ-SVC-05', 'REQ-WHK-01', 'REQ-WHK-02', 'REQ-WHK-03', 'REQ-WHK-04', 'REQ-WHK-05', 'REQ-WHK-06', 'REQ-STATE-04', 'REQ-WHKEP-04'],
+    explain: {
+      sends: 'GET /webhooks, after the receiver\'s https URL registered with subscriptions ["ALL"]: POST /webhooks, or PUT where a webhook existed before the suite',
+      passes: "a 2xx answer carrying a Webhook (in data or bare) that matches the Webhook table, with the receiver's URL, the subscriptions set, and the webhookId the registration answered",
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await register(ctx);
       const st = await stateOf(ctx);
@@ -978,6 +1013,11 @@ export default defineSuite({ name: 'webhooks', title: 'Webhooks: configuration, 
     title: 'GET /webhooks/key gives an Ed25519 public key, and the deliveries verify under it',
     level: 'MUST',
     requirements: ['REQ-SVC-06', 'REQ-WHKEP-05', 'REQ-AUTH-12', 'REQ-EVT-14'],
+    explain: {
+      sends: 'GET /webhooks/key, after the receiver\'s https URL registered with subscriptions ["ALL"]: POST /webhooks, or PUT where a webhook existed before the suite; the receiver waits for the registration\'s delivery',
+      passes: "the answer holds an Ed25519 public key (PEM, JWK or 32 raw bytes), and the registration's delivery is signed by it",
+      fails: 'no key in the answer, or a delivery signed by another key: the check fails; skipped when no delivery arrives; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const reg = await register(ctx);
       const st = await stateOf(ctx);
@@ -1015,6 +1055,11 @@ export default defineSuite({ name: 'webhooks', title: 'Webhooks: configuration, 
     title: 'creating the webhook delivers a WEBHOOK.CREATED message',
     level: 'MUST',
     requirements: ['REQ-WHKEP-02', 'REQ-EVT-01', 'REQ-EVT-09', 'REQ-EVT-12'],
+    explain: {
+      sends: 'the receiver\'s https URL registered with subscriptions ["ALL"]: POST /webhooks, or PUT where a webhook existed before the suite',
+      passes: 'a WEBHOOK.CREATED delivery reaches the receiver within its deadline (skipped where a webhook existed already: nothing was created)',
+      fails: "no such delivery within the receiver's deadline (the report says what arrived instead): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too",
+    },
     async run(ctx) {
       const st = await stateOf(ctx);
       const reg = await register(ctx);
@@ -1029,6 +1074,11 @@ export default defineSuite({ name: 'webhooks', title: 'Webhooks: configuration, 
     title: 'POST /webhooks/test, the test endpoint, answers 2xx',
     level: 'MUST',
     requirements: ['REQ-WHKEP-07'],
+    explain: {
+      sends: 'POST /webhooks/test, the webhook subscribed to ["ALL"]',
+      passes: 'a 2xx answer to POST /webhooks/test',
+      fails: 'any other status: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const { res } = await sendTest(ctx);
       expectSuccess(ctx, res, 'POST /webhooks/test is the endpoint that tests the webhook (the text also names /auth/test; the spec settles on /webhooks/test): a 2xx answer');
@@ -1040,6 +1090,11 @@ export default defineSuite({ name: 'webhooks', title: 'Webhooks: configuration, 
     title: 'POST /webhooks/test delivers a message to the webhook',
     level: 'SHOULD',
     requirements: ['REQ-WHKEP-06'],
+    explain: {
+      sends: 'POST /webhooks/test, the webhook subscribed to ["ALL"]',
+      passes: 'a delivery that is none of the events the spec names (the test message) reaches the receiver within its deadline',
+      fails: "no such delivery within the receiver's deadline (the report says what arrived instead): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too; skipped when POST /webhooks/test was not accepted",
+    },
     async run(ctx) {
       const st = await stateOf(ctx);
       await fetchKey(ctx);
@@ -1057,6 +1112,11 @@ export default defineSuite({ name: 'webhooks', title: 'Webhooks: configuration, 
     title: 'issuing a token delivers an AUTH.CREATED message',
     level: 'MUST',
     requirements: ['REQ-LIFE-01', 'REQ-EVT-01', 'REQ-EVT-06', 'REQ-EVT-12'],
+    explain: {
+      sends: 'a token request (POST /oauth/token), the webhook subscribed to ["ALL"]; the token is revoked afterwards',
+      passes: 'an AUTH.CREATED delivery for that token reaches the receiver within its deadline',
+      fails: "no such delivery within the receiver's deadline (the report says what arrived instead): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too",
+    },
     async run(ctx) {
       await fetchKey(ctx);
       await subscribe(ctx, ['ALL']);
@@ -1069,6 +1129,11 @@ export default defineSuite({ name: 'webhooks', title: 'Webhooks: configuration, 
     level: 'MUST',
     uses: ['token-revocation'],
     requirements: ['REQ-LIFE-02', 'REQ-EVT-07', 'REQ-EVT-12'],
+    explain: {
+      sends: 'a token request, then POST /oauth/revoke of that token, the webhook subscribed to ["ALL"]',
+      passes: 'an AUTH.DELETED delivery for that token reaches the receiver within its deadline',
+      fails: "no such delivery within the receiver's deadline (the report says what arrived instead): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too",
+    },
     async run(ctx) {
       await fetchKey(ctx);
       await subscribe(ctx, ['ALL']);
@@ -1080,6 +1145,11 @@ export default defineSuite({ name: 'webhooks', title: 'Webhooks: configuration, 
     title: 'updating the webhook delivers a WEBHOOK.UPDATED message',
     level: 'MUST',
     requirements: ['REQ-EVT-10', 'REQ-EVT-12'],
+    explain: {
+      sends: 'PUT /webhooks with the receiver\'s URL and subscriptions ["ALL"]',
+      passes: 'a WEBHOOK.UPDATED delivery reaches the receiver within its deadline',
+      fails: "no such delivery within the receiver's deadline (the report says what arrived instead): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too",
+    },
     async run(ctx) {
       const st = await stateOf(ctx);
       await fetchKey(ctx);
@@ -1095,6 +1165,11 @@ export default defineSuite({ name: 'webhooks', title: 'Webhooks: configuration, 
     title: 'PUT /webhooks with a new subscription list replaces the earlier list',
     level: 'MUST',
     requirements: ['REQ-WHKEP-03', 'REQ-EVT-13'],
+    explain: {
+      sends: 'PUT /webhooks with subscriptions ["AUTH"], then with ["WEBHOOK"], then GET /webhooks',
+      passes: 'the last PUT\'s answer (where it lists subscriptions) and GET /webhooks show ["WEBHOOK"] (WEBHOOK.CREATED may be listed too), nothing of AUTH or ALL',
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       await register(ctx);
       await put(ctx, ['AUTH']);
@@ -1124,6 +1199,11 @@ export default defineSuite({ name: 'webhooks', title: 'Webhooks: configuration, 
     level: 'MUST',
     uses: ['token-revocation'],
     requirements: ['REQ-WHKEP-03'],
+    explain: {
+      sends: 'PUT /webhooks moving the webhook to a second URL of the receiver, GET /webhooks, a token request whose AUTH.CREATED is awaited, then PUT /webhooks back to the first URL',
+      passes: 'GET /webhooks shows the new URL, and the AUTH.CREATED delivery comes to it',
+      fails: 'the new URL not shown, the event delivered to the old URL or not at all, or the move back refused: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const st = await stateOf(ctx);
       await fetchKey(ctx);
@@ -1155,6 +1235,11 @@ export default defineSuite({ name: 'webhooks', title: 'Webhooks: configuration, 
     title: 'every subscription name of the Events table, and ALL and ACCOUNT, is accepted by PUT /webhooks and listed by GET /webhooks',
     level: 'MUST',
     requirements: ['REQ-WHK-04', 'REQ-EVT-03', 'REQ-EVT-05', 'REQ-EVT-07', 'REQ-EVT-08', 'REQ-EVT-10', 'REQ-EVT-11'],
+    explain: {
+      sends: `PUT /webhooks with each of ${SUBSCRIPTION_NAMES.join(', ')} alone, each followed by GET /webhooks`,
+      passes: 'each PUT is accepted (2xx), and GET /webhooks then lists the name (WEBHOOK.CREATED may be added)',
+      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const st = await stateOf(ctx);
       await register(ctx);
@@ -1187,6 +1272,11 @@ export default defineSuite({ name: 'webhooks', title: 'Webhooks: configuration, 
     level: 'MUST',
     uses: ['token-revocation'],
     requirements: ['REQ-EVT-01', 'REQ-EVT-06'],
+    explain: {
+      sends: 'PUT /webhooks with subscriptions ["AUTH.CREATED"], then a token request (revoked afterwards)',
+      passes: 'an AUTH.CREATED delivery for that token reaches the receiver within its deadline',
+      fails: "no such delivery within the receiver's deadline (the report says what arrived instead): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too",
+    },
     async run(ctx) {
       await fetchKey(ctx);
       await subscribe(ctx, ['AUTH.CREATED']);
@@ -1199,6 +1289,11 @@ export default defineSuite({ name: 'webhooks', title: 'Webhooks: configuration, 
     level: 'MUST',
     uses: ['token-revocation'],
     requirements: ['REQ-EVT-05', 'REQ-EVT-08'],
+    explain: {
+      sends: 'PUT /webhooks with ["AUTH"] and a token request; then PUT with ["WEBHOOK"], and PUT with ["WEBHOOK", "AUTH.DELETED"]',
+      passes: 'under ["AUTH"] the AUTH.CREATED of the token is delivered, and under the WEBHOOK lists the WEBHOOK.UPDATED of the last PUT',
+      fails: "no such delivery within the receiver's deadline (the report says what arrived instead): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too",
+    },
     async run(ctx) {
       const st = await stateOf(ctx);
       await fetchKey(ctx);
@@ -1219,6 +1314,11 @@ export default defineSuite({ name: 'webhooks', title: 'Webhooks: configuration, 
     level: 'SHOULD',
     uses: ['token-revocation'],
     requirements: ['REQ-EVT-02'],
+    explain: {
+      sends: 'under ["WEBHOOK"]: a token request and its revocation, then a PUT whose WEBHOOK.UPDATED marks the end of the wait; under ["AUTH.CREATED"]: a revocation, then a token request whose AUTH.CREATED marks the end',
+      passes: 'no AUTH event arrives under ["WEBHOOK"], and no AUTH.DELETED under ["AUTH.CREATED"], by the time the marker has arrived and a margin over the slowest delivery of the run has passed',
+      fails: 'an event the subscriptions do not select is delivered: the check warns; a scenario whose marker never arrives is not judged (the check is skipped, naming it); no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
     async run(ctx) {
       const st = await stateOf(ctx);
       await fetchKey(ctx);
@@ -1233,6 +1333,11 @@ export default defineSuite({ name: 'webhooks', title: 'Webhooks: configuration, 
     title: 'every delivery of the run carries a JSON payload',
     level: 'MUST',
     requirements: ['REQ-EVT-01'],
+    explain: {
+      sends: 'nothing of its own: it reads every delivery the receiver got during the run',
+      passes: 'every delivery body is JSON',
+      fails: 'a delivery whose body is not JSON: the check fails; skipped when no delivery arrived',
+    },
     async run(ctx) {
       const receiver = receiverOf(ctx);
       await receiver.settled();
@@ -1256,6 +1361,11 @@ export default defineSuite({ name: 'webhooks', title: 'Webhooks: configuration, 
     title: 'every delivery of the run carries a matching Content-Digest and a signature by the published key covering it',
     level: 'MUST',
     requirements: ['REQ-AUTH-12', 'REQ-EVT-14'],
+    explain: {
+      sends: 'nothing of its own: it reads every delivery the receiver got during the run (the key comes from GET /webhooks/key)',
+      passes: 'every delivery carries a Content-Digest (sha-512) matching its body and an Ed25519 signature by the key of GET /webhooks/key covering content-digest, with created and expires around the time of delivery',
+      fails: "a delivery that does not verify (the report gives the reason), or one over the receiver's size cap: the check fails; skipped when no delivery arrived",
+    },
     async run(ctx) {
       const st = await stateOf(ctx);
       await fetchKey(ctx);
@@ -1282,6 +1392,11 @@ export default defineSuite({ name: 'webhooks', title: 'Webhooks: configuration, 
     level: 'INFO',
     uses: ['mutable-customer'],
     requirements: ['REQ-WHKEP-09', 'REQ-EVT-16', 'REQ-STATE-08'],
+    explain: {
+      sends: 'PUT /webhooks with the url alone (no subscriptions); under ["ALL"], PUT /customers with only the mutable customer\'s id (it changes nothing), watching for an ACCOUNT event; then GET /webhooks',
+      passes: "always, once the answer could be read: the check records whether subscriptions may be left out of an update, whether ACCOUNT events are delivered, and the webhook's status after the run's deliveries",
+      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+    },
     async run(ctx) {
       const st = await stateOf(ctx);
       await fetchKey(ctx);
@@ -1298,6 +1413,11 @@ export default defineSuite({ name: 'webhooks', title: 'Webhooks: configuration, 
     title: 'what the deliveries looked like: latency, retries, payload fields, headers',
     level: 'INFO',
     requirements: ['REQ-EVT-15', 'REQ-EVT-17', 'REQ-EVT-18'],
+    explain: {
+      sends: 'nothing of its own: it reads the deliveries of the run',
+      passes: "always, once the answer could be read: the check records delivery latency, retries (repeated bodies), the events and payload fields, the header names, the key's format and whether it changed, and events of other domains",
+      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+    },
     async run(ctx) {
       const st = await stateOf(ctx);
       const receiver = receiverOf(ctx);
@@ -1331,6 +1451,11 @@ export default defineSuite({ name: 'webhooks', title: 'Webhooks: configuration, 
     title: "the client's webhook configuration is restored as it was before the suite",
     level: 'INFO',
     requirements: ['REQ-WHKEP-08'],
+    explain: {
+      sends: 'PUT /webhooks with the configuration saved before the suite, then GET /webhooks (nothing when the suite changed nothing, or when no webhook existed before: the interface has no DELETE)',
+      passes: 'always, once the answer could be read: the check records that the configuration is back as it was (WEBHOOK.CREATED aside), or why nothing was restored',
+      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning); a restore that does not take is reported on this check, with the PUT /webhooks to send by hand',
+    },
     async run(ctx) {
       const st = await stateOf(ctx);
       if (st.saved.kind === 'unknown') return ctx.observe(`nothing to restore: the configuration could not be read (${st.saved.reason}), so the suite changed nothing`);
