@@ -13,8 +13,9 @@
  */
 export type SharedState = 'mutable-customer' | 'webhook-config' | 'token-revocation';
 
-/** A check sent a request that may change shared state it did not declare: a bug of the check's, never the server's. */
-export class UndeclaredSharedState extends Error {}
+// A check sent a request that may change shared state it did not declare (a bug of the check's, never the server's):
+// an error with a code, so it lives with the others.
+export { UndeclaredSharedState } from '../../src/errors.js';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
