@@ -102,7 +102,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     notes.push(`target: ${local.describe}`);
   } else {
     if (options.local?.faults?.length || options.local?.variant || Object.keys(options.local?.choices ?? {}).length > 0) {
-      throw new ConfigError('--fault, --variant and --choice apply to the built-in target "local" only');
+      throw new ConfigError('--fault, --variant and --choice apply to the built-in target "local" only', 'CONFORMANCE_ERR_USAGE');
     }
     const config = typeof options.config === 'object' ? options.config : await loadConfig({ configPath: options.config, cwd: options.cwd, target: name });
     target = selectTarget(config, name);

@@ -25,8 +25,10 @@ export const ERROR_CODES = {
   CONFORMANCE_ERR_CONFIG_ENV: { exitCode: 2, meaning: 'the config uses ${NAME} for an environment variable that is not set or is empty, or has a "${" that starts no ${NAME}' },
   CONFORMANCE_ERR_CONFIG_FILE: {
     exitCode: 2,
-    meaning: "a file the config names (privateKeyFile, caFile, webhook.tls certFile/keyFile) does not exist or cannot be read, or the caFile holds no PEM certificate; a relative path starts from the config file's folder",
+    meaning:
+      "a file the config names (privateKeyFile, caFile, webhook.tls certFile/keyFile) does not exist or cannot be read, or cannot be used (the caFile holds no PEM certificate, the webhook's TLS certificate or key is not valid); a relative path starts from the config file's folder",
   },
+  CONFORMANCE_ERR_WEBHOOK_LISTEN: { exitCode: 2, meaning: 'the webhook receiver cannot listen on webhook.listen (the port is taken, or not allowed): free it or choose another' },
   CONFORMANCE_ERR_UNKNOWN_TARGET: { exitCode: 2, meaning: '--target names no target of the config file (or there is no config file, so the only target is the built-in "local")' },
   CONFORMANCE_ERR_KEY: { exitCode: 2, meaning: "a key is not a usable Ed25519 key: the target's private key (PKCS8 PEM) or the --public-key of verify-evidence" },
   CONFORMANCE_ERR_EXPECTED_FAILURES: {
@@ -40,6 +42,7 @@ export const ERROR_CODES = {
       'a path to write to cannot be used: a report path (--json, --junit, --html, --har) that is a folder or whose folder does not exist or cannot be written, an --evidence directory that is a file or not empty, a file keygen or init would write that exists already or cannot be written',
   },
   CONFORMANCE_ERR_EVIDENCE: { exitCode: 2, meaning: 'verify-evidence: the directory is not an evidence package, or a file of it cannot be read (a package that does not verify exits 1)' },
+  CONFORMANCE_ERR_INSTALL: { exitCode: 2, meaning: "a file of conformance's own package (the requirement catalog) is missing or broken: reinstall conformance" },
   // Exit 3: the target cannot be used; no check could run.
   CONFORMANCE_ERR_TARGET_UNREACHABLE: { exitCode: 3, meaning: "the target's token endpoint could not be reached: connection refused or reset, no response in time, TLS failed" },
   CONFORMANCE_ERR_NO_TOKEN: {

@@ -18,7 +18,7 @@ export async function failedIdsFromReport(file: string, cwd: string = process.cw
   const report = doc as { format?: unknown; checks?: unknown } | undefined;
   const checks = report?.checks;
   if (report?.format !== JSON_REPORT_FORMAT || !Array.isArray(checks) || !checks.every((c) => typeof c?.id === 'string' && typeof c?.outcome === 'string')) {
-    throw new ConfigError(`--rerun-failed: ${resolved} is not a conformance JSON report (format "${JSON_REPORT_FORMAT}"): give the file an earlier run wrote with --json FILE`);
+    throw new ConfigError(`--rerun-failed: ${resolved} is not a conformance JSON report (format "${JSON_REPORT_FORMAT}"): give the file an earlier run wrote with --json FILE`, 'CONFORMANCE_ERR_RERUN_REPORT');
   }
   return (checks as Array<{ id: string; outcome: string }>).filter((c) => RERUN_OUTCOMES.has(c.outcome)).map((c) => c.id);
 }
