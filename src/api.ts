@@ -6,7 +6,7 @@ import type { RunResult } from './engine/types.js';
 import { ReporterMux, type Reporter, type ReporterFailure } from './report/reporter.js';
 import { checkOutputPaths } from './report/output-paths.js';
 import type { Choices, VariantName } from './reference/choices/index.js';
-import { ConfigError } from './errors.js';
+import { ConfigError, withCode } from './errors.js';
 import { loadExpectedFailures, type ExpectedFailure } from './engine/expected-failures.js';
 import { NothingToRerun, rerunSelection } from './engine/rerun.js';
 import { suites } from '../suites/index.js';
@@ -139,7 +139,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
 /** A reporter that failed, in one line: which, and why (its message, never a stack). */
 function reportFailureOnStderr(failure: ReporterFailure): void {
   const why = failure.error instanceof Error ? failure.error.message : String(failure.error);
-  process.stderr.write(`conformance: the ${failure.reporter} failed (${failure.hook}): ${why.split('\n')[0]}; the other reports were written\n`);
+  process.stderr.write(`conformance: ${withCode(`the ${failure.reporter} failed (${failure.hook}): ${why.split('\n')[0]}; the other reports were written`, 'CONFORMANCE_ERR_REPORTER')}\n`);
 }
 
 function warnOnStderr(line: string): void {
