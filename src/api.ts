@@ -6,7 +6,7 @@ import { ReporterMux, type ReporterFailure } from './report/reporter.js';
 import type { Reporter } from './engine/index.js';
 import { checkOutputPaths } from './report/output-paths.js';
 import type { Choices, VariantName } from './reference/choices/index.js';
-import { ConfigError } from './errors.js';
+import { ConfigError, withCode } from './errors.js';
 import { NothingToRerun, rerunSelection } from './report/rerun.js';
 import { pack } from '../suites/index.js';
 
@@ -94,7 +94,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     notes.push(`target: ${local.describe}`);
   } else {
     if (options.local?.faults?.length || options.local?.variant || Object.keys(options.local?.choices ?? {}).length > 0) {
-      throw new ConfigError('--fault, --variant and --choice apply to the built-in target "local" only');
+      throw new ConfigError('--fault, --variant and --choice apply to the built-in target "local" only', 'CONFORMANCE_ERR_USAGE');
     }
     const config = typeof options.config === 'object' ? options.config : await loadConfig({ configPath: options.config, cwd: options.cwd, target: name });
     target = selectTarget(config, name);
@@ -126,7 +126,7 @@ function passedThrough(options: RunOptions): PassedThrough {
 /** A reporter that failed, in one line: which, and why (its message, never a stack). */
 function reportFailureOnStderr(failure: ReporterFailure): void {
   const why = failure.error instanceof Error ? failure.error.message : String(failure.error);
-  process.stderr.write(`conformance: the ${failure.reporter} failed (${failure.hook}): ${why.split('\n')[0]}; the other reports were written\n`);
+  process.stderr.write(`conformance: ${withCode(`the ${failure.reporter} failed (${failure.hook}): ${why.split('\n')[0]}; the other reports were written`, 'CONFORMANCE_ERR_REPORTER')}\n`);
 }
 
 function warnOnStderr(line: string): void {

@@ -11,4 +11,4 @@ export type { RunResult, CheckResult, CheckInfo, Level, Outcome, Totals, RunInfo
 export type { ExpectedFailureMark } from './engine/index.js';
 export type { ExpectedFailure } from './engine/index.js';
 export type { Reporter } from './engine/index.js';
-export { UserError, ConfigError, TargetError } from './errors.js';
+export { ConformanceError, UserError, ConfigError, TargetError, NothingToRerun, ERROR_CODES, errorCode, type ErrorCode } from './errors.js';

@@ -9,6 +9,6 @@ export async function readOptionFile(option: string, file: string, cwd: string, 
     return { resolved, text: await readFile(resolved, 'utf8') };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new ConfigError(`${option}: ${resolved} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? 'unknown error'})`}: ${hint}`);
+    throw new ConfigError(`${option}: ${resolved} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? 'unknown error'})`}: ${hint}`, 'CONFORMANCE_ERR_OPTION_FILE');
   }
 }

@@ -85,7 +85,7 @@ describe('conformance run against the embedded reference server (target local)',
     expect(only.stdout).toMatch(/^1 passed, 0 failed, 0 warned, 0 skipped$/m);
     const bad = await runCli(['run', '--suite', 'nope']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr.trim().split('\n')).toEqual(['conformance: --suite: unknown suite "nope"; choose from auth, signing, pagination, resources, ussd, webhooks']);
+    expect(bad.stderr.trim().split('\n')).toEqual(['conformance: --suite: unknown suite "nope"; choose from auth, signing, pagination, resources, ussd, webhooks [CONFORMANCE_ERR_USAGE]']);
   });
 
   it('prints the version fast, without loading the engine', async () => {
@@ -160,14 +160,14 @@ describe('conformance run against a configured target', () => {
     expect(res.code).toBe(2);
     const lines = res.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^conformance: config: targets\.nobase\.baseUrl is missing/);
+    expect(lines[0]).toMatch(/^conformance: config: targets\.nobase\.baseUrl is missing.* \[CONFORMANCE_ERR_CONFIG\]$/);
     expect(res.stdout).toBe('');
   });
 
   it('exits 3 with one line when no token can be obtained', async () => {
     const res = await runCli(['run', '--target', 'wrongsecret'], { cwd: dir });
     expect(res.code).toBe(3);
-    expect(res.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^conformance: no token: POST http:\/\/127\.0\.0\.1:\d+\/v1\/oauth\/token answered 401; check clientId, clientSecret/)]);
+    expect(res.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^conformance: no token: POST http:\/\/127\.0\.0\.1:\d+\/v1\/oauth\/token answered 401; check clientId, clientSecret.* \[CONFORMANCE_ERR_NO_TOKEN\]$/)]);
     expect(res.stderr).not.toContain('not-the-secret');
     expect(res.stdout).toBe('');
   });
@@ -181,7 +181,7 @@ describe('conformance run against a configured target', () => {
     expect(res.ms).toBeLessThan(2000 + 5000);
     const lines = res.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^conformance: target unreachable: POST http:\/\/127\.0\.0\.1:\d+\/v1\/oauth\/token failed \(ECONNREFUSED/);
+    expect(lines[0]).toMatch(/^conformance: target unreachable: POST http:\/\/127\.0\.0\.1:\d+\/v1\/oauth\/token failed \(ECONNREFUSED.* \[CONFORMANCE_ERR_TARGET_UNREACHABLE\]$/);
     expect(res.stderr).not.toMatch(/\n\s+at /);
     expect(res.stdout).toBe('');
   });
@@ -189,17 +189,17 @@ describe('conformance run against a configured target', () => {
   it('exits 2 for an unknown option or target', async () => {
     const opt = await runCli(['run', '--no-such-flag'], { cwd: dir });
     expect(opt.code).toBe(2);
-    expect(opt.stderr).toMatch(/unknown option '--no-such-flag'/);
+    expect(opt.stderr).toMatch(/^conformance: unknown option '--no-such-flag' \[CONFORMANCE_ERR_USAGE\]$/m);
     const target = await runCli(['run', '--target', 'staging'], { cwd: dir });
     expect(target.code).toBe(2);
     expect(target.stderr.trim().split('\n')).toHaveLength(1);
-    expect(target.stderr).toMatch(/staging/);
+    expect(target.stderr).toMatch(/^conformance: config: no target named "staging".* \[CONFORMANCE_ERR_UNKNOWN_TARGET\]$/m);
   });
 
   it('exits 2 with one line naming the option for a number that is not a positive whole number', async () => {
     const res = await runCli(['run', '--concurrency', '0'], { cwd: dir });
     expect(res.code).toBe(2);
-    expect(res.stderr.trim().split('\n')).toEqual(['conformance: --concurrency: "0" is not a positive whole number; give one like 4']);
+    expect(res.stderr.trim().split('\n')).toEqual(['conformance: --concurrency: "0" is not a positive whole number; give one like 4 [CONFORMANCE_ERR_USAGE]']);
     expect(res.stdout).toBe('');
   });
 });

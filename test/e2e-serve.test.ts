@@ -52,10 +52,10 @@ describe('conformance run --fault on the built-in target', () => {
   it('rejects an unknown fault, or a fault for a configured target, with exit 2', async () => {
     const unknown = await runCli(['run', '--fault', 'no.such-fault']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr.trim()).toBe(`conformance: --fault: unknown fault "no.such-fault"; 'conformance serve --list-faults' lists them`);
+    expect(unknown.stderr.trim()).toBe(`conformance: --fault: unknown fault "no.such-fault"; 'conformance serve --list-faults' lists them [CONFORMANCE_ERR_USAGE]`);
     const configured = await runCli(['run', '--target', 'staging', '--fault', 'auth.token-type-lowercase']);
     expect(configured.code).toBe(2);
-    expect(configured.stderr.trim()).toBe('conformance: --fault, --variant and --choice apply to the built-in target "local" only');
+    expect(configured.stderr.trim()).toBe('conformance: --fault, --variant and --choice apply to the built-in target "local" only [CONFORMANCE_ERR_USAGE]');
   });
 });
 

@@ -112,6 +112,6 @@ describe('the verdict of a run whose config lacks a fixture', () => {
   it('refuses a --fail-on it does not know, in one line, exit 2', async () => {
     const res = await runCli(['run', '--fail-on', 'must,sometimes'], { cwd: dir });
     expect(res.code).toBe(2);
-    expect(res.stderr).toBe('conformance: --fail-on: "sometimes" is not one of must, should, incomplete; give a comma list of them, e.g. --fail-on should,incomplete\n');
+    expect(res.stderr).toBe('conformance: --fail-on: "sometimes" is not one of must, should, incomplete; give a comma list of them, e.g. --fail-on should,incomplete [CONFORMANCE_ERR_USAGE]\n');
   });
 });

@@ -68,7 +68,7 @@ describe('report paths, checked before the first request', () => {
   it('refuses a folder missing with its parent, a path that is a folder, and a folder that is a file', () => {
     const dir = tmp();
     writeFileSync(join(dir, 'file'), '');
-    expect(() => checkOutputPaths([{ option: '--junit', path: '/no/such/dir/j.xml' }])).toThrow(new ConfigError('--junit: the folder /no/such/dir does not exist; create it or write the report elsewhere'));
+    expect(() => checkOutputPaths([{ option: '--junit', path: '/no/such/dir/j.xml' }])).toThrow(new ConfigError('--junit: the folder /no/such/dir does not exist; create it or write the report elsewhere', 'CONFORMANCE_ERR_OUTPUT_PATH'));
     expect(() => checkOutputPaths([{ option: '--json', path: dir }])).toThrow(/^--json: .+ is a folder; give the path of a file to write$/);
     expect(() => checkOutputPaths([{ option: '--html', path: join(dir, 'file', 'r.html') }])).toThrow(/^--html: .+file is a file, not a folder; write the report elsewhere$/);
     // One missing folder is made when the report is written; two are a typo.
@@ -81,7 +81,7 @@ describe('report paths, checked before the first request', () => {
     const dir = tmp();
     const res = await runCli(['run', '--junit', '/no/such/dir/j.xml', '--json', 'r.json'], { cwd: dir });
     expect(res.code).toBe(2);
-    expect(res.stderr.trim()).toBe('conformance: --junit: the folder /no/such/dir does not exist; create it or write the report elsewhere');
+    expect(res.stderr.trim()).toBe('conformance: --junit: the folder /no/such/dir does not exist; create it or write the report elsewhere [CONFORMANCE_ERR_OUTPUT_PATH]');
     expect(res.stdout).toBe('');
     expect(existsSync(join(dir, 'r.json'))).toBe(false);
   });

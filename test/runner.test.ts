@@ -70,6 +70,10 @@ describe('runChecks', () => {
     expect(byId['auth.f.hangs']!.finding!.message).toMatch(/did not finish within 200 ms/);
     expect(byId['auth.g.server-hangs']!.finding!.message).toMatch(/no usable response: no response within 200 ms/);
     expect(result.totals).toEqual({ passed: 1, failed: 2, warned: 2, skipped: 1, errored: 2, total: 8 });
+    expect(result.checks.map((c) => [c.id, c.finding?.code])).toEqual([
+      ['auth.a.pass', undefined], ['auth.b.fail', undefined], ['auth.c.warn', undefined], ['auth.d.skip', undefined],
+      ['auth.e.throws', 'CONFORMANCE_ERR_INTERNAL'], ['auth.f.hangs', 'CONFORMANCE_ERR_CHECK_TIMEOUT'], ['auth.g.server-hangs', 'CONFORMANCE_ERR_TRANSPORT'], ['auth.h.info', undefined],
+    ]);
     expect(result.run.cleanup).toBeUndefined();
     expect(result.exitCode).toBe(1);
     // The shared token was fetched once before the checks and revoked after them.

@@ -26,7 +26,7 @@ export function specCoverage(catalogFile: string = fromPackageRoot(...CATALOG_PA
   try {
     catalog = loadCatalog(catalogFile);
   } catch (e) {
-    throw new ConfigError(`coverage: the requirement catalog could not be read (${catalogFile}: ${(e as Error).message}); reinstall conformance`);
+    throw new ConfigError(`coverage: the requirement catalog could not be read (${catalogFile}: ${(e as Error).message}); reinstall conformance`, 'CONFORMANCE_ERR_INSTALL');
   }
   return computeCoverage(catalog, suites.flatMap((s) => s.checks), readDetectionJson());
 }

@@ -60,7 +60,7 @@ export function explain(id: string): Explanation {
   if (!check) {
     const near = closestIds(id, checks.map((c) => c.id));
     const hint = near.length > 0 ? `did you mean ${near.join(', ')}? ` : '';
-    throw new ConfigError(`explain: no check has the id "${id}": ${hint}'conformance list' prints every id`);
+    throw new ConfigError(`explain: no check has the id "${id}": ${hint}'conformance list' prints every id`, 'CONFORMANCE_ERR_USAGE');
   }
   if (specSections === undefined) {
     try {

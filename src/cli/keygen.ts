@@ -65,7 +65,7 @@ export async function generateKeyFile(opts: KeygenOptions = {}): Promise<Generat
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
   } catch (err) {
-    throw new ConfigError(`keygen: cannot create the folder ${dir} (${(err as NodeJS.ErrnoException).code ?? 'unknown error'}): choose another with --out`);
+    throw new ConfigError(`keygen: cannot create the folder ${dir} (${(err as NodeJS.ErrnoException).code ?? 'unknown error'}): choose another with --out`, 'CONFORMANCE_ERR_OUTPUT_PATH');
   }
   // 'wx' creates or fails, atomically: an existing key (perhaps already registered) is never replaced.
   let handle;
@@ -73,8 +73,8 @@ export async function generateKeyFile(opts: KeygenOptions = {}): Promise<Generat
     handle = await open(file, 'wx', 0o600);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') throw new ConfigError(`keygen: ${file} already exists and is not overwritten: it may be the key the provider knows; move it away first, or use --out DIR`);
-    throw new ConfigError(`keygen: cannot write ${file} (${code ?? 'unknown error'}): choose another folder with --out`);
+    if (code === 'EEXIST') throw new ConfigError(`keygen: ${file} already exists and is not overwritten: it may be the key the provider knows; move it away first, or use --out DIR`, 'CONFORMANCE_ERR_OUTPUT_PATH');
+    throw new ConfigError(`keygen: cannot write ${file} (${code ?? 'unknown error'}): choose another folder with --out`, 'CONFORMANCE_ERR_OUTPUT_PATH');
   }
   try {
     await handle.writeFile(privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), 'utf8');

@@ -1,7 +1,7 @@
 // The commander program. Each command's implementation is imported only when that command runs, so
 // `conformance --version` loads next to nothing.
 import { Command, CommanderError, Option } from 'commander';
-import { UserError } from '../errors.js';
+import { UserError, withCode } from '../errors.js';
 import { suiteVersion } from '../version.js';
 import { DEFAULT_BUDGET_MS, parseDuration } from '../engine/index.js';
 import { processRedactor } from '../http/redact.js';
@@ -24,6 +24,8 @@ export async function main(argv: string[]): Promise<void> {
     .description('Checks an Investment Service Interface implementation against its specification.')
     .version(suiteVersion(), '-V, --version')
     .showHelpAfterError('(add --help for usage)')
+    // commander's own usage errors ("error: unknown option '--x'") in the one format of every error line, with its code.
+    .configureOutput({ outputError: (text, write) => write(usageErrorLines(text)) })
     .exitOverride();
 
   program
@@ -176,6 +178,12 @@ function parsePort(value: string): number {
   return n;
 }
 
+/** commander's "error: MESSAGE" (a "(Did you mean …?)" line may follow) as `conformance: MESSAGE [CONFORMANCE_ERR_USAGE]`. */
+function usageErrorLines(text: string): string {
+  const [first = '', ...rest] = text.trim().replace(/^error: /, '').split('\n');
+  return `${[`conformance: ${withCode(first, 'CONFORMANCE_ERR_USAGE')}`, ...rest].join('\n')}\n`;
+}
+
 function exitCodeFor(err: unknown): number {
   if (err instanceof CommanderError) {
     // Help and version are not errors; commander has already printed everything else.
@@ -183,12 +191,15 @@ function exitCodeFor(err: unknown): number {
   }
   // Messages may quote a server (a TLS error, an HTTP parse error) or, in a crash, anything: secrets masked, escapes shown.
   const shown = (text: string): string => visibleLine(processRedactor.text(text));
+  // One format for every error line: `conformance: <message> [<code>]` (src/errors.ts ERROR_CODES lists the codes).
   if (err instanceof UserError) {
-    process.stderr.write(`conformance: ${shown(err.message)}\n`);
+    process.stderr.write(`conformance: ${withCode(shown(err.message), err.code)}\n`);
     return err.exitCode;
   }
   const e = err as Error;
-  process.stderr.write(`conformance: internal error: ${shown(e?.message ?? String(err))} (set CONFORMANCE_DEBUG=1 for details, and please report it)\n`);
+  process.stderr.write(
+    `conformance: ${withCode(`internal error: ${shown(e?.message ?? String(err))} (set CONFORMANCE_DEBUG=1 for details, and please report it)`, 'CONFORMANCE_ERR_INTERNAL')}\n`,
+  );
   if (process.env.CONFORMANCE_DEBUG) process.stderr.write(`${visible(processRedactor.text(e?.stack ?? ''))}\n`);
   return 4;
 }

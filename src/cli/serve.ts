@@ -114,9 +114,9 @@ function readCa(file: string): string {
   try {
     text = readFileSync(file, 'utf8');
   } catch {
-    throw new ConfigError(`--webhook-ca: cannot read ${file}; give a PEM file with the CA certificate(s) of your webhook receiver`);
+    throw new ConfigError(`--webhook-ca: cannot read ${file}; give a PEM file with the CA certificate(s) of your webhook receiver`, 'CONFORMANCE_ERR_OPTION_FILE');
   }
-  if (!text.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError(`--webhook-ca: ${file} holds no PEM certificate`);
+  if (!text.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError(`--webhook-ca: ${file} holds no PEM certificate`, 'CONFORMANCE_ERR_OPTION_FILE');
   return text;
 }
 

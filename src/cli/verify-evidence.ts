@@ -17,7 +17,7 @@ export async function verifyEvidenceCommand(dir: string, opts: VerifyEvidenceOpt
   try {
     keyText = await readFile(opts.publicKey, 'utf8');
   } catch (err) {
-    throw new ConfigError(`--public-key ${opts.publicKey} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new ConfigError(`--public-key ${opts.publicKey} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, 'CONFORMANCE_ERR_OPTION_FILE');
   }
   const key = parsePublicKey(keyText, `--public-key ${opts.publicKey}`);
   const verdict = await verifyEvidence(dir, key);

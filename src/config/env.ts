@@ -41,15 +41,16 @@ export function substituteString(text: string, env: NodeJS.ProcessEnv, path: Jso
         throw new ConfigError(
           `config: ${formatPath(path)} has a "\${" that does not start a \${NAME} reference: ` +
             'write ${NAME} with letters, digits and _ only, or $${ for a literal ${',
+          'CONFORMANCE_ERR_CONFIG_ENV',
         );
       }
       const value = env[name];
       if (value === undefined) {
-        throw new ConfigError(`config: ${formatPath(path)} uses \${${name}}, which is not set: export ${name} before running`);
+        throw new ConfigError(`config: ${formatPath(path)} uses \${${name}}, which is not set: export ${name} before running`, 'CONFORMANCE_ERR_CONFIG_ENV');
       }
       // CI systems hand an undefined secret over as an empty string; taking it as a value would fail later, obscurely.
       if (value === '') {
-        throw new ConfigError(`config: ${formatPath(path)} uses \${${name}}, which is empty: set ${name} to a value before running`);
+        throw new ConfigError(`config: ${formatPath(path)} uses \${${name}}, which is empty: set ${name} to a value before running`, 'CONFORMANCE_ERR_CONFIG_ENV');
       }
       out += value;
       i = close + 1;

@@ -52,7 +52,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   } catch (err) {
     if (!explicit && errorCode(err) === 'ENOENT') return { targets: {} };
     const what = explicit ? `--config ${file}` : file;
-    throw new ConfigError(`config: ${what} ${fsProblem(err)}: check the path${explicit ? ' (relative to the current folder)' : ''}`);
+    throw new ConfigError(`config: ${what} ${fsProblem(err)}: check the path${explicit ? ' (relative to the current folder)' : ''}`, 'CONFORMANCE_ERR_CONFIG_NOT_FOUND');
   }
 
   const doc = parseJson(text, file);
@@ -91,7 +91,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
 export function selectTarget(config: LoadedConfig, name: string): ResolvedTarget {
   if (Object.hasOwn(config.targets, name)) return config.targets[name]!;
   if (name === BUILTIN_TARGET) {
-    throw new ConfigError(`config: "${BUILTIN_TARGET}" is the built-in target; it is not defined in a config file and has no settings to select`);
+    throw new ConfigError(`config: "${BUILTIN_TARGET}" is the built-in target; it is not defined in a config file and has no settings to select`, 'CONFORMANCE_ERR_UNKNOWN_TARGET');
   }
   throw unknownTarget(name, Object.keys(config.targets), config.path);
 }
@@ -103,10 +103,11 @@ function unknownTarget(name: string, names: string[], file: string | undefined):
     return new ConfigError(
       `config: no target named ${JSON.stringify(name)}: there is no ${CONFIG_FILE_NAME} here and no --config, so the only target is the built-in "${BUILTIN_TARGET}"; ${hint}` +
         `create ${CONFIG_FILE_NAME} (see fixtures/example.config.json in the package) or pass --config FILE`,
+      'CONFORMANCE_ERR_UNKNOWN_TARGET',
     );
   }
   const known = names.length > 0 ? `${names.map((n) => JSON.stringify(n)).join(', ')} and the built-in "${BUILTIN_TARGET}"` : `only the built-in "${BUILTIN_TARGET}"`;
-  return new ConfigError(`config: no target named ${JSON.stringify(name)} in ${file}: ${hint}known targets are ${known}`);
+  return new ConfigError(`config: no target named ${JSON.stringify(name)} in ${file}: ${hint}known targets are ${known}`, 'CONFORMANCE_ERR_UNKNOWN_TARGET');
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -52,7 +52,7 @@ export async function resolveTarget(name: string, t: RawTarget, dir: string, war
     const label = `${at('caFile')} (${t.caFile})`;
     ca = await readText(dir, t.caFile, label);
     if (!ca.includes('-----BEGIN CERTIFICATE-----')) {
-      throw new ConfigError(`config: ${label} holds no PEM certificate ("-----BEGIN CERTIFICATE-----"): give the CA certificates the target's TLS certificate chains to, in PEM form`);
+      throw new ConfigError(`config: ${label} holds no PEM certificate ("-----BEGIN CERTIFICATE-----"): give the CA certificates the target's TLS certificate chains to, in PEM form`, 'CONFORMANCE_ERR_CONFIG_FILE');
     }
   }
 
@@ -83,12 +83,12 @@ function parseKey(pem: string, label: string, inline: boolean): Ed25519KeyPair {
     return parsePrivateKeyPem(pem);
   } catch (err) {
     if (!(err instanceof KeyError)) {
-      throw new ConfigError(`config: ${label} could not be read as an Ed25519 private key: give a PKCS8 PEM key, e.g. generate one with 'openssl genpkey -algorithm ed25519'`);
+      throw new ConfigError(`config: ${label} could not be read as an Ed25519 private key: give a PKCS8 PEM key, e.g. generate one with 'openssl genpkey -algorithm ed25519'`, 'CONFORMANCE_ERR_KEY');
     }
     // keys.ts says "is a rsa key"; key type names are read as letters ("an RSA", "an EC", "an X25519", "a DSA").
     const reason = err.message.replace(/^is a (?=[aeiourx])/i, 'is an ');
     const fileHint = inline && !pem.includes('-----BEGIN') ? ' (to give a file path, use privateKeyFile instead)' : '';
-    throw new ConfigError(`config: ${label} ${reason}${fileHint}: generate one with 'openssl genpkey -algorithm ed25519'`);
+    throw new ConfigError(`config: ${label} ${reason}${fileHint}: generate one with 'openssl genpkey -algorithm ed25519'`, 'CONFORMANCE_ERR_KEY');
   }
 }
 
@@ -145,7 +145,7 @@ async function readText(dir: string, given: string, label: string): Promise<stri
   try {
     return await readFile(file, 'utf8');
   } catch (err) {
-    throw new ConfigError(`config: ${label} ${fsProblem(err)}${located(file, given)}: check the path; a relative path starts from the config file's folder`);
+    throw new ConfigError(`config: ${label} ${fsProblem(err)}${located(file, given)}: check the path; a relative path starts from the config file's folder`, 'CONFORMANCE_ERR_CONFIG_FILE');
   }
 }
 
@@ -167,7 +167,7 @@ async function readablePath(dir: string, given: string, label: string): Promise<
   try {
     await access(file, constants.R_OK);
   } catch (err) {
-    throw new ConfigError(`config: ${label} ${fsProblem(err)}${located(file, given)}: check the path; a relative path starts from the config file's folder`);
+    throw new ConfigError(`config: ${label} ${fsProblem(err)}${located(file, given)}: check the path; a relative path starts from the config file's folder`, 'CONFORMANCE_ERR_CONFIG_FILE');
   }
   return file;
 }

@@ -1,6 +1,7 @@
 // The whole-run budget (`--budget 10m`): a hostile server can make every request wait out its timeout, and a run of
 // a hundred checks times several requests each would then take hours. Past the budget, the checks left are reported
 // as errors naming it and the run ends, so a CI job gets a verdict within a time it can plan for.
+import { ConformanceError } from '../errors.js';
 
 /** Long enough for every suite against a slow staging server (a normal run takes seconds), short of a CI job's limit. */
 export const DEFAULT_BUDGET_MS = 30 * 60 * 1000;
@@ -25,9 +26,8 @@ export function formatBudget(ms: number): string {
 }
 
 /** The reason a check did not run, or was stopped: the budget of the whole run is used up. */
-export class BudgetSpent extends Error {
+export class BudgetSpent extends ConformanceError {
   constructor(readonly budgetMs: number) {
-    super(`run budget of ${formatBudget(budgetMs)} spent`);
-    this.name = 'BudgetSpent';
+    super(`run budget of ${formatBudget(budgetMs)} spent`, 'CONFORMANCE_ERR_BUDGET_SPENT');
   }
 }

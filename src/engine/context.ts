@@ -3,6 +3,7 @@ import type { Exchange } from '../http/exchange.js';
 import type { Fixtures, FixtureName } from '../config/types.js';
 import type { CheckInfo, Finding, RunFlags, SkipRemedy } from './types.js';
 import { CheckFailed, CheckSkipped } from './outcomes.js';
+import { UndeclaredSharedState } from '../errors.js';
 import type { RunSession } from './session.js';
 
 /** Everything a check's context is made of; the engine builds one per check. */
@@ -121,6 +122,3 @@ export class CheckContext {
     this.observations.push(text);
   }
 }
-
-/** A check sent a request that may change shared state it did not declare: a bug of the check's, never the server's. */
-export class UndeclaredSharedState extends Error {}

@@ -37,17 +37,17 @@ export function parseExpectedFailures(text: string, file: string, knownIds: read
   } catch {
     const found = locateJsonError(body);
     const where = found ? `:${body.slice(0, found.offset).split('\n').length}` : '';
-    throw new ConfigError(`--expected-failures: ${file}${where} is not valid JSON${found ? `: ${found.reason}` : ''} (the file is JSON only: {"expectedFailures": [{"id": "…", "reason": "…"}]})`);
+    throw new ConfigError(`--expected-failures: ${file}${where} is not valid JSON${found ? `: ${found.reason}` : ''} (the file is JSON only: {"expectedFailures": [{"id": "…", "reason": "…"}]})`, 'CONFORMANCE_ERR_EXPECTED_FAILURES');
   }
   const errors = validate(doc);
-  if (errors.length > 0) throw new ConfigError(`--expected-failures: ${file}: ${describeSchemaError(errors)}`);
+  if (errors.length > 0) throw new ConfigError(`--expected-failures: ${file}: ${describeSchemaError(errors)}`, 'CONFORMANCE_ERR_EXPECTED_FAILURES');
   const entries = (doc as { expectedFailures: ExpectedFailure[] }).expectedFailures.map((e) => ({ id: e.id, reason: e.reason, ...(e.expires !== undefined ? { expires: e.expires } : {}) }));
   entries.forEach((e, i) => {
     if (e.expires !== undefined && !isCalendarDate(e.expires)) {
-      throw new ConfigError(`--expected-failures: ${file}: expectedFailures[${i}].expires is "${e.expires}", which is not a date: write YYYY-MM-DD, e.g. "2026-12-31"`);
+      throw new ConfigError(`--expected-failures: ${file}: expectedFailures[${i}].expires is "${e.expires}", which is not a date: write YYYY-MM-DD, e.g. "2026-12-31"`, 'CONFORMANCE_ERR_EXPECTED_FAILURES');
     }
     const first = entries.findIndex((other) => other.id === e.id);
-    if (first !== i) throw new ConfigError(`--expected-failures: ${file}: "${e.id}" is listed twice (entries ${first} and ${i}): keep one`);
+    if (first !== i) throw new ConfigError(`--expected-failures: ${file}: "${e.id}" is listed twice (entries ${first} and ${i}): keep one`, 'CONFORMANCE_ERR_EXPECTED_FAILURES');
   });
   checkKnownIds(entries, knownIds, file);
   return entries;
@@ -62,7 +62,7 @@ export function checkKnownIds(entries: readonly ExpectedFailure[], knownIds: rea
     const near = closestIds(id, knownIds, 3);
     return near.length > 0 ? `"${id}" (did you mean ${near.join(', ')}?)` : `"${id}"`;
   });
-  throw new ConfigError(`--expected-failures: ${file} names ${unknown.length === 1 ? 'a check that does not exist' : 'checks that do not exist'}: ${hints.join('; ')}; 'conformance list' prints every id`);
+  throw new ConfigError(`--expected-failures: ${file} names ${unknown.length === 1 ? 'a check that does not exist' : 'checks that do not exist'}: ${hints.join('; ')}; 'conformance list' prints every id`, 'CONFORMANCE_ERR_EXPECTED_FAILURES');
 }
 
 /** Today's date in UTC as YYYY-MM-DD: expiry dates are compared as days, the same for every runner's time zone. */

@@ -3,7 +3,8 @@
 // receiver or report format: a pack (suites/index.ts) brings its suites, its shared state and its session.
 export { defineCheck, defineSuite } from './check.js';
 export type { CheckDeclaration, CheckDefinition, CheckExplanation, SuiteDeclaration, SuiteDefinition, SuiteLifecycle, SuiteOption } from './check.js';
-export { CheckContext, UndeclaredSharedState } from './context.js';
+export { CheckContext } from './context.js';
+export { UndeclaredSharedState } from '../errors.js';
 export { CheckFailed, CheckSkipped } from './outcomes.js';
 export type { Pack } from './pack.js';
 export type { RunSession, SuiteRun } from './session.js';

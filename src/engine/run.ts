@@ -3,6 +3,7 @@
 // stops the others; results come back, and reporters hear of them, in declaration order whatever order they finished in.
 import { CredentialsRefused, SignedClient, ThrottledOut, TransportError } from '../http/client.js';
 import { BudgetSpent, DEFAULT_BUDGET_MS } from './budget.js';
+import { CheckTimeout, errorCode } from '../errors.js';
 import { Redactor } from '../http/redact.js';
 import type { Exchange } from '../http/exchange.js';
 import type { ResolvedTarget } from '../config/types.js';
@@ -317,6 +318,7 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
       outcome = 'error';
       finding = { message: `the check itself broke: ${(err as Error)?.message ?? String(err)}` };
     }
+    if (finding && !(err instanceof CheckFailed)) finding = { ...finding, code: errorCode(err) ?? 'CONFORMANCE_ERR_INTERNAL' };
   } finally {
     clearTimeout(timer);
     abort.abort();
@@ -368,18 +370,12 @@ async function lateReport(body: Promise<void>, graceMs: number): Promise<Finding
 /** A check the budget left no time for: reported, not run. */
 function budgetSpentResult(check: CheckDefinition, budget: { budgetMs: number; spent: boolean }): CheckResult {
   budget.spent = true;
-  return { ...infoOf(check), outcome: 'error', finding: { message: new BudgetSpent(budget.budgetMs).message }, budgetSpent: true, observations: [], exchanges: [], durationMs: 0, failsRun: false };
+  return { ...infoOf(check), outcome: 'error', finding: { message: new BudgetSpent(budget.budgetMs).message, code: 'CONFORMANCE_ERR_BUDGET_SPENT' }, budgetSpent: true, observations: [], exchanges: [], durationMs: 0, failsRun: false };
 }
 
 /** A check left when the run gave up on a throttling server: reported, not run. */
 function throttledOutResult(check: CheckDefinition, reason: string): CheckResult {
-  return { ...infoOf(check), outcome: 'error', finding: { message: reason }, observations: [], exchanges: [], durationMs: 0, failsRun: false };
-}
-
-class CheckTimeout extends Error {
-  constructor(ms: number) {
-    super(`the check did not finish within ${ms} ms`);
-  }
+  return { ...infoOf(check), outcome: 'error', finding: { message: reason, code: 'CONFORMANCE_ERR_THROTTLED_OUT' }, observations: [], exchanges: [], durationMs: 0, failsRun: false };
 }
 
 function infoOf(c: CheckDefinition) {

@@ -44,6 +44,8 @@ export interface Finding {
   cleanup?: boolean;
   /** The ids of the check's requirements this failure breaks, when not all of them: reports quote these. */
   requirements?: string[];
+  /** For a finding made of an error (a timeout, the budget spent, a check that broke, no usable response): its code (src/errors.ts). */
+  code?: string;
 }
 
 export interface CheckResult extends CheckInfo {

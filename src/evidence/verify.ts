@@ -39,7 +39,7 @@ export function parsePublicKey(text: string, what: string): KeyObject {
     // Not JSON: a PEM or an encoded raw key, searched as a string.
   }
   const found = findWebhookKey(value, 'the file');
-  if (!found.ok) throw new ConfigError(`${what}: ${found.reason}`);
+  if (!found.ok) throw new ConfigError(`${what}: ${found.reason}`, 'CONFORMANCE_ERR_KEY');
   return found.found.key;
 }
 
@@ -51,8 +51,8 @@ async function readRequired(dir: string, name: string): Promise<Buffer> {
     return await readFile(join(dir, name));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new ConfigError(`${join(dir, name)} is missing: ${dir} is not an evidence package (conformance run --evidence DIR makes one)`);
-    throw new ConfigError(`${join(dir, name)} cannot be read (${code ?? (err as Error).message})`);
+    if (code === 'ENOENT') throw new ConfigError(`${join(dir, name)} is missing: ${dir} is not an evidence package (conformance run --evidence DIR makes one)`, 'CONFORMANCE_ERR_EVIDENCE');
+    throw new ConfigError(`${join(dir, name)} cannot be read (${code ?? (err as Error).message})`, 'CONFORMANCE_ERR_EVIDENCE');
   }
 }
 
@@ -61,7 +61,7 @@ export async function verifyEvidence(dir: string, publicKey: KeyObject): Promise
   try {
     entries = await readdir(dir);
   } catch (err) {
-    throw new ConfigError(`${dir} cannot be read as a directory (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new ConfigError(`${dir} cannot be read as a directory (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, 'CONFORMANCE_ERR_EVIDENCE');
   }
   const manifestBytes = await readRequired(dir, MANIFEST);
   const signatureText = (await readRequired(dir, SIGNATURE_FILE)).toString('utf8').trim();

@@ -10,6 +10,7 @@ import { removeHeader, headerValue, type HttpMessage } from './message.js';
 import { signRequest, type SignOptions } from './signature.js';
 import { Redactor } from './redact.js';
 import type { Exchange } from './exchange.js';
+import { ConformanceError, type ErrorCode } from '../errors.js';
 import { ThrottledOut, Transport, type TransportOptions } from './transport.js';
 
 export { ThrottledOut } from './transport.js';
@@ -83,15 +84,14 @@ export interface HttpResponse {
 }
 
 /** The server did not give a usable HTTP response: refused, reset, timed out, or a body over the cap. */
-export class TransportError extends Error {
+export class TransportError extends ConformanceError {
   constructor(
     message: string,
     readonly exchange: Exchange,
     /** The connection was closed or reset before any byte of an answer: the request can go once more on a new one. */
     readonly lostBeforeAnswer = false,
   ) {
-    super(message);
-    this.name = 'TransportError';
+    super(message, 'CONFORMANCE_ERR_TRANSPORT');
   }
 }
 
@@ -100,12 +100,13 @@ export class TransportError extends Error {
  * an origin other than the target's. A TransportError, so every caller that copes with "no usable response" copes.
  */
 export class CredentialsRefused extends TransportError {
+  override readonly code: ErrorCode = 'CONFORMANCE_ERR_CREDENTIALS_REFUSED';
+
   constructor(
     readonly origin: string,
     exchange: Exchange,
   ) {
     super(exchange.error ?? `refused to send credentials to ${origin} (not the target's origin)`, exchange);
-    this.name = 'CredentialsRefused';
   }
 }
 

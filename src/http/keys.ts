@@ -1,5 +1,6 @@
 // Ed25519 key material: PEM containers and raw bytes to and from node:crypto key objects.
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { KeyError } from '../errors.js';
 
 export interface Ed25519KeyPair {
   /** The 32-byte private seed (RFC 8032 "secret key"). */
@@ -9,7 +10,8 @@ export interface Ed25519KeyPair {
   publicKeyPem: string;
 }
 
-export class KeyError extends Error {}
+// Not Ed25519 key material: an error with a code, so it lives with the others.
+export { KeyError };
 
 function fromBase64url(s: string): Uint8Array {
   return new Uint8Array(Buffer.from(s, 'base64url'));

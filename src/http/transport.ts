@@ -89,13 +89,8 @@ export class Gate {
   }
 }
 
-/** The server kept answering 429 past what the run may wait: no check can be judged by this server any more. */
-export class ThrottledOut extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ThrottledOut';
-  }
-}
+// The server kept answering 429 past what the run may wait: an error with a code, so it lives with the others.
+export { ThrottledOut } from '../errors.js';
 
 export interface TransportOptions {
   timers?: Timers;

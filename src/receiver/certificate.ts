@@ -80,7 +80,7 @@ export async function receiverTls(webhook: WebhookConfig): Promise<TlsMaterial |
     try {
       return await readFile(file, 'utf8');
     } catch (e) {
-      throw new ConfigError(`webhook.tls.${what}: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+      throw new ConfigError(`webhook.tls.${what}: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, 'CONFORMANCE_ERR_CONFIG_FILE');
     }
   };
   return { cert: await read(tls.certFile, 'certFile'), key: await read(tls.keyFile, 'keyFile') };

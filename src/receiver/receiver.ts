@@ -147,7 +147,7 @@ export class WebhookReceiver {
     try {
       server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, handler) : createHttpServer(handler);
     } catch (e) {
-      throw new ConfigError(`webhook.tls: the certificate or key cannot be used (${(e as Error).message})`);
+      throw new ConfigError(`webhook.tls: the certificate or key cannot be used (${(e as Error).message})`, 'CONFORMANCE_ERR_CONFIG_FILE');
     }
     // A connection that trickles its request must not hold the receiver open.
     server.requestTimeout = 15_000;
@@ -156,7 +156,7 @@ export class WebhookReceiver {
     server.maxConnections = 128;
     await new Promise<void>((resolve, reject) => {
       server.once('error', (e: NodeJS.ErrnoException) =>
-        reject(new ConfigError(`webhook.listen: the receiver cannot listen on ${webhook.listen} (${e.code ?? e.message}); free that port or set webhook.listen to another, e.g. "127.0.0.1:0" for any free port`)),
+        reject(new ConfigError(`webhook.listen: the receiver cannot listen on ${webhook.listen} (${e.code ?? e.message}); free that port or set webhook.listen to another, e.g. "127.0.0.1:0" for any free port`, 'CONFORMANCE_ERR_WEBHOOK_LISTEN')),
       );
       server.listen(port, host === '' ? undefined : host, () => resolve());
     });

@@ -73,7 +73,7 @@ function checkResult(check: CheckResult): CheckResult {
     ...pick(check, ['id', 'title', 'suite', 'level', 'outcome', 'startMs', 'durationMs', 'failsRun']),
     requirements: check.requirements.map((r) => pick(r, ['id', 'level', 'section', 'quote', 'note'])),
     ...(check.note !== undefined ? { note: check.note } : {}),
-    ...(check.finding ? { finding: pick(check.finding, ['message', 'expected', 'observed', 'exchangeSeq', 'cleanup', 'requirements']) } : {}),
+    ...(check.finding ? { finding: pick(check.finding, ['message', 'expected', 'observed', 'exchangeSeq', 'cleanup', 'requirements', 'code']) } : {}),
     ...(check.skipReason !== undefined ? { skipReason: check.skipReason } : {}),
     ...(check.skipRemedy !== undefined ? { skipRemedy: { ...check.skipRemedy } } : {}),
     ...(check.budgetSpent !== undefined ? { budgetSpent: check.budgetSpent } : {}),

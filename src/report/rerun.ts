@@ -18,18 +18,13 @@ export async function failedIdsFromReport(file: string, cwd: string = process.cw
   const report = doc as { format?: unknown; checks?: unknown } | undefined;
   const checks = report?.checks;
   if (report?.format !== JSON_REPORT_FORMAT || !Array.isArray(checks) || !checks.every((c) => typeof c?.id === 'string' && typeof c?.outcome === 'string')) {
-    throw new ConfigError(`--rerun-failed: ${resolved} is not a conformance JSON report (format "${JSON_REPORT_FORMAT}"): give the file an earlier run wrote with --json FILE`);
+    throw new ConfigError(`--rerun-failed: ${resolved} is not a conformance JSON report (format "${JSON_REPORT_FORMAT}"): give the file an earlier run wrote with --json FILE`, 'CONFORMANCE_ERR_RERUN_REPORT');
   }
   return (checks as Array<{ id: string; outcome: string }>).filter((c) => RERUN_OUTCOMES.has(c.outcome)).map((c) => c.id);
 }
 
-/** An earlier report with nothing to run again: a success to report, not an error (the CLI exits 0 and says so). */
-export class NothingToRerun extends Error {
-  constructor(readonly report: string) {
-    super(`${report} has no failed, warned or errored check to rerun`);
-    this.name = 'NothingToRerun';
-  }
-}
+// An earlier report with nothing to run again (the CLI exits 0 and says so): an error with a code, so it lives with the others.
+export { NothingToRerun } from '../errors.js';
 
 /**
  * The checks to run again from REPORT: those it lists as failed, warned or errored that this version still has (and

@@ -245,9 +245,9 @@ export class Session implements RunSession {
     try {
       res = await this.client.send(tokenRequest({ clientId, clientSecret: this.clientSecret }), this.sink);
     } catch (e) {
-      if (e instanceof ThrottledOut && this.tokenPromise === undefined) throw new TargetError(`no token: POST ${baseUrl}/oauth/token: ${e.message}`);
+      if (e instanceof ThrottledOut && this.tokenPromise === undefined) throw new TargetError(`no token: POST ${baseUrl}/oauth/token: ${e.message}`, 'CONFORMANCE_ERR_NO_TOKEN');
       if (e instanceof TransportError) {
-        throw new TargetError(`target unreachable: POST ${baseUrl}/oauth/token failed (${e.message}); check baseUrl and that the server is running`);
+        throw new TargetError(`target unreachable: POST ${baseUrl}/oauth/token failed (${e.message}); check baseUrl and that the server is running`, 'CONFORMANCE_ERR_TARGET_UNREACHABLE');
       }
       throw e;
     }
@@ -255,7 +255,7 @@ export class Session implements RunSession {
     const result = parsed.ok ? tokenRecordOf(parsed.value) : undefined;
     if (res.status < 200 || res.status > 299 || !result) {
       const why = res.status >= 200 && res.status <= 299 ? 'answered without a token in the body' : `answered ${res.status}${redirectNote(res)}`;
-      throw new TargetError(`no token: POST ${baseUrl}/oauth/token ${why}; check clientId, clientSecret, keyId and the private key of this target`);
+      throw new TargetError(`no token: POST ${baseUrl}/oauth/token ${why}; check clientId, clientSecret, keyId and the private key of this target`, 'CONFORMANCE_ERR_NO_TOKEN');
     }
     this.client.redactor.add(result.token);
     return result;
