@@ -53,7 +53,9 @@ export function spawnMeasured(args, { env = {}, cwd = ROOT, rss = true } = {}) {
       let peakRssKiB = NaN;
       try {
         peakRssKiB = Number(readFileSync(rssFile, 'utf8'));
-      } catch {}
+      } catch {
+        // No figure written (the child died first): the peak stays NaN.
+      }
       rmSync(dir, { recursive: true, force: true });
       resolve({ code, wallMs, peakRssKiB, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() });
     });

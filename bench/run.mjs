@@ -32,7 +32,9 @@ let commit = 'unknown';
 try {
   commit = execSync('git rev-parse --short HEAD', { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
   if (execSync('git status --porcelain -- src suites bin bench', { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() !== '') commit += '+dirty';
-} catch {}
+} catch {
+  // Not a git checkout: the commit stays 'unknown'.
+}
 const machine = { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, ramGb: Math.round(totalmem() / 2 ** 30), node: process.version, os: `${process.platform} ${process.arch}` };
 
 const lines = [];

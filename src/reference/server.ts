@@ -197,7 +197,7 @@ function parseWebhookKey(pem: string): WebhookSigningKey {
   try {
     return webhookKeyFromPem(pem);
   } catch (e) {
-    throw new Error(`webhookKey ${e instanceof Error ? e.message : String(e)}`);
+    throw new Error(`webhookKey ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
 }
 
