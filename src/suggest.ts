@@ -19,7 +19,7 @@ function withoutSuite(id: string): string {
 }
 
 /** Levenshtein distance: the one edit distance of the project. */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];

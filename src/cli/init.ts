@@ -13,7 +13,7 @@ export interface InitOptions {
   cwd?: string;
 }
 
-export const DEFAULT_INIT_TARGET = 'staging';
+const DEFAULT_INIT_TARGET = 'staging';
 /** The environment variables the starter config reads. */
 export const INIT_ENV = { clientSecret: 'CONFORMANCE_CLIENT_SECRET', privateKey: 'CONFORMANCE_PRIVATE_KEY' } as const;
 const INSTALLED_SCHEMA = './node_modules/conformance/schemas/config.schema.json';
@@ -58,7 +58,7 @@ export async function writeStarterConfig(opts: InitOptions = {}): Promise<{ file
 }
 
 /** The starter document. Comments name variables without the ${…} form: $comment strings are substituted too. */
-export function starterConfig(target: string, schema: string): Record<string, unknown> {
+function starterConfig(target: string, schema: string): Record<string, unknown> {
   return {
     $schema: schema,
     $comment:

@@ -14,7 +14,7 @@ export interface KeygenOptions {
   cwd?: string;
 }
 
-export interface PublicJwk {
+interface PublicJwk {
   kty: 'OKP';
   crv: 'Ed25519';
   x: string;
@@ -87,7 +87,7 @@ export async function generateKeyFile(opts: KeygenOptions = {}): Promise<Generat
 }
 
 /** The public JWK with kid = RFC 7638 thumbprint (RFC 8037 §2 names crv, kty, x as the OKP thumbprint members). */
-export function publicJwk(publicKey: KeyObject): PublicJwk {
+function publicJwk(publicKey: KeyObject): PublicJwk {
   const x = publicKey.export({ format: 'jwk' }).x as string;
   return { kty: 'OKP', crv: 'Ed25519', x, kid: jwkThumbprint(x) };
 }

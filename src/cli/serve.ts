@@ -27,7 +27,7 @@ export interface ServeOptions {
   latency?: number;
 }
 
-export const SANDBOX_TARGET = 'sandbox';
+const SANDBOX_TARGET = 'sandbox';
 
 export async function serveCommand(opts: ServeOptions): Promise<number> {
   if (opts.listFaults) {
@@ -92,7 +92,7 @@ async function writeReceiverTls(configFile: string, target: ResolvedTarget): Pro
 }
 
 /** A config file for the sandbox's freshly made client: everything `conformance run --config` needs. */
-export function sandboxConfig(target: ResolvedTarget, receiverTlsFiles?: WebhookTls): object {
+function sandboxConfig(target: ResolvedTarget, receiverTlsFiles?: WebhookTls): object {
   return {
     $schema: fromPackageRoot('schemas', 'config.schema.json'),
     targets: {
@@ -132,7 +132,7 @@ function stopOnSignal(): Promise<void> {
   });
 }
 
-export function faultTable(): string {
+function faultTable(): string {
   const width = Math.max(...FAULTS.map((f) => f.name.length));
   const rows = FAULTS.map((f) => `${f.name.padEnd(width)}  ${f.suite.padEnd(10)}  ${f.description}\n${' '.repeat(width + 14)}breaks: ${requirementRefs(f.breaks, `fault ${f.name}`).map(requirementLine).join('; ')}`);
   return `${FAULTS.length} faults\n${rows.join('\n')}\n`;

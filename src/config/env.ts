@@ -23,7 +23,7 @@ export function formatPath(path: JsonPath): string {
  * Replaces `${NAME}` in one string (whole or embedded); `$${` gives a literal `${`. Substituted text is not scanned
  * again, so a secret that happens to contain `${` is taken as is.
  */
-export function substituteString(text: string, env: NodeJS.ProcessEnv, path: JsonPath): string {
+function substituteString(text: string, env: NodeJS.ProcessEnv, path: JsonPath): string {
   let out = '';
   let i = 0;
   for (;;) {

@@ -12,7 +12,7 @@ import type { FixtureName, Fixtures, ResolvedTarget, WebhookConfig, WebhookTls }
 import { clip, redactUserinfo } from './messages.js';
 
 /** Where the webhook receiver listens when the config does not say: loopback, any free port. */
-export const DEFAULT_WEBHOOK_LISTEN = '127.0.0.1:0';
+const DEFAULT_WEBHOOK_LISTEN = '127.0.0.1:0';
 
 export interface RawTarget {
   baseUrl: string;

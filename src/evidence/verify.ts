@@ -9,7 +9,7 @@ import { ConfigError } from '../errors.js';
 import { findWebhookKey } from '../receiver/webhook-key.js';
 import { KEYID_FILE, MANIFEST, SIGNATURE_FILE, sha256Hex, type EvidenceManifest } from './package.js';
 
-export interface FileVerdict {
+interface FileVerdict {
   name: string;
   ok: boolean;
   /** Why it failed, or the digest it matched. */

@@ -15,9 +15,9 @@ import { ThrottledOut, Transport, type TransportOptions } from './transport.js';
 
 export { ThrottledOut } from './transport.js';
 
-export const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-export const DEFAULT_TIMEOUT_MS = 10_000;
-export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 const EXCERPT_BYTES = 4096;
 
 export interface ClientIdentity {
@@ -474,7 +474,7 @@ function lostBeforeAnswer(err: unknown, progress: Progress, deadline: AbortSigna
   return [e.cause?.code, e.code].some((c) => typeof c === 'string' && LOST_CONNECTION.has(c));
 }
 
-export function isMutating(method: string): boolean {
+function isMutating(method: string): boolean {
   return MUTATING_METHODS.has(method.toUpperCase());
 }
 

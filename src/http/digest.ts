@@ -5,7 +5,7 @@ import { parseDictionary } from 'structured-headers';
 
 export type BodyBytes = Uint8Array | string;
 
-export function toBytes(body: BodyBytes): Uint8Array {
+function toBytes(body: BodyBytes): Uint8Array {
   return typeof body === 'string' ? new TextEncoder().encode(body) : body;
 }
 

@@ -1,7 +1,7 @@
 // Secrets never reach a report: known secret strings are replaced wherever they occur, and fields that carry
 // credentials by their nature (Authorization, Signature, token/secret JSON members, form fields) are masked even when
 // the value was never registered, e.g. a token a server issued to a check.
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 const SECRET_JSON_MEMBER = /("(?:token|accessToken|access_token|refreshToken|refresh_token|clientSecret|client_secret|privateKey|private_key|secret|password)"\s*:\s*")((?:[^"\\]|\\.)*)(")/gi;
 const SECRET_FORM_FIELD = /(^|[&?])((?:clientSecret|client_secret|token|access_token|password)=)([^&]*)/gi;

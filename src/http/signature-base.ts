@@ -8,7 +8,7 @@ export type SignatureParam = [name: string, value: string | number];
 export class SignatureBaseError extends Error {}
 
 /** The value of one covered component (RFC 9421 §2.1 fields, §2.2 derived components). */
-export function componentValue(message: HttpMessage, component: string): string {
+function componentValue(message: HttpMessage, component: string): string {
   if (component.startsWith('@')) {
     const url = new URL(message.url);
     switch (component) {

@@ -32,7 +32,7 @@ export function profileComponents(message: HttpMessage): string[] {
   });
 }
 
-export const DEFAULT_LABEL = 'sig1';
+const DEFAULT_LABEL = 'sig1';
 /** Validity window of a signature we make: long enough for a slow network and modest clock skew, short against replay. */
 export const DEFAULT_SIGNATURE_TTL_SECONDS = 300;
 
@@ -109,7 +109,7 @@ export function signEd25519(seed: Uint8Array, data: Uint8Array): Uint8Array {
   return cryptoSign(null, data, entry.key);
 }
 
-export type PublicKeyInput = KeyObject | Uint8Array | string;
+type PublicKeyInput = KeyObject | Uint8Array | string;
 
 export interface VerifyOptions {
   /** The verification key, or a function from keyid to key (undefined: unknown key). */

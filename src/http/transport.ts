@@ -12,7 +12,7 @@ export const MAX_BACKOFF_MS = 8_000;
  * How long one request may be held back by 429s in all before the run gives up on the server: well under a check's own
  * time limit (60 s), so a server that never stops throttling ends in one finding for the run, not in a time-out per check.
  */
-export const DEFAULT_THROTTLE_BOUND_MS = 30_000;
+const DEFAULT_THROTTLE_BOUND_MS = 30_000;
 
 export type RetryAfterForm = 'seconds' | 'http-date';
 
@@ -47,7 +47,7 @@ export interface Timers {
   wait(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-export const REAL_TIMERS: Timers = {
+const REAL_TIMERS: Timers = {
   now: () => Date.now(),
   wait: (ms, signal) =>
     new Promise<void>((resolve, reject) => {

@@ -10,8 +10,8 @@ import { allChoices, DEFAULT_CHOICES, nonDefault, resolveChoices, type ChoiceKey
 import { pool } from '../pool.js';
 
 /** Random bundles in the matrix, and the seed that makes them the same on every machine. */
-export const RANDOM_BUNDLES = 4;
-export const RANDOM_SEED = 15;
+const RANDOM_BUNDLES = 4;
+const RANDOM_SEED = 15;
 
 export interface Bundle {
   /** `default`, `name=value` (one choice flipped), `all-second`, `all-last`, `random-N`. */

@@ -46,7 +46,7 @@ function runAgainst(suites: SuiteDefinition[], options: { variant?: VariantName;
 }
 
 /** Whether a check owns a failure against the fault: it cites one of the requirements the fault breaks. */
-export function owns(check: Pick<CheckDefinition, 'requirements'>, fault: Pick<FaultDefinition, 'breaks'>): boolean {
+function owns(check: Pick<CheckDefinition, 'requirements'>, fault: Pick<FaultDefinition, 'breaks'>): boolean {
   return check.requirements.some((r) => fault.breaks.includes(r.id));
 }
 

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { fromPackageRoot } from '../paths.js';
 
-export const DETECTION_JSON_PATH = ['docs', 'detection-matrix.json'] as const;
+const DETECTION_JSON_PATH = ['docs', 'detection-matrix.json'] as const;
 
 export interface DetectionJson {
   $comment: string;

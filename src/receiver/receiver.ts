@@ -18,22 +18,22 @@ import { parseListen, receiverTls } from './certificate.js';
 import { readPayload } from './payload.js';
 
 /** Far above any event payload of this interface; a larger body is refused (413) and counted against the server. */
-export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
 /** Deliveries kept per run; later ones are answered and counted, not kept. */
-export const DEFAULT_MAX_DELIVERIES = 1000;
+const DEFAULT_MAX_DELIVERIES = 1000;
 /** Body bytes kept per run, whatever the count. */
-export const DEFAULT_MAX_STORED_BYTES = 32 * 1024 * 1024;
+const DEFAULT_MAX_STORED_BYTES = 32 * 1024 * 1024;
 /** How long a check waits for a delivery by default: far above a real delivery's latency, short enough for a CI job. */
 export const DEFAULT_DEADLINE_MS = 10_000;
 /** Clock difference tolerated between the server's `created`/`expires` and the receiver's clock. */
-export const DEFAULT_SKEW_SECONDS = 60;
+const DEFAULT_SKEW_SECONDS = 60;
 /** The path of the receiver's URL when no publicUrl is configured. */
-export const RECEIVER_PATH = '/conformance/webhook';
+const RECEIVER_PATH = '/conformance/webhook';
 /**
  * Set on the query of the receiver's URL to make its second URL (a check moves the webhook there and back). A query,
  * not another path: a tunnel or reverse proxy that forwards the receiver's path forwards its query with it.
  */
-export const ALTERNATE_QUERY = ['conformance-url', '2'] as const;
+const ALTERNATE_QUERY = ['conformance-url', '2'] as const;
 
 export interface ReceiverOptions {
   maxBodyBytes?: number;
@@ -44,7 +44,7 @@ export interface ReceiverOptions {
   skewSeconds?: number;
 }
 
-export type DeliveryState = 'pending' | 'verified' | 'rejected';
+type DeliveryState = 'pending' | 'verified' | 'rejected';
 
 /** One delivery as it arrived, and what verifying it found. */
 export interface Delivery {

@@ -3,7 +3,7 @@
 // the raw 32 bytes in base64, base64url or hex.
 import { createPublicKey, X509Certificate, type KeyObject } from 'node:crypto';
 
-export type KeyForm = 'pem' | 'certificate' | 'jwk' | 'der-base64' | 'raw-base64' | 'raw-base64url' | 'raw-hex';
+type KeyForm = 'pem' | 'certificate' | 'jwk' | 'der-base64' | 'raw-base64' | 'raw-base64url' | 'raw-hex';
 
 export interface FoundKey {
   key: KeyObject;

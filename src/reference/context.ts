@@ -60,14 +60,14 @@ export function nowSeconds(state: ServerState): number {
   return Math.floor(state.clock() / 1000);
 }
 
-export type Handler = (ctx: RequestContext, state: ServerState) => Reply | Promise<Reply>;
+type Handler = (ctx: RequestContext, state: ServerState) => Reply | Promise<Reply>;
 
 /**
  * How a route authenticates: `bearer` (token + X-Client-Id + signature, every endpoint but the token request),
  * `client-credentials` (the token request: signature by the key of the form's clientId), `none` (nothing; for
  * later endpoints that need it, e.g. a health probe).
  */
-export type AuthMode = 'bearer' | 'client-credentials' | 'none';
+type AuthMode = 'bearer' | 'client-credentials' | 'none';
 
 export interface RouteDef {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

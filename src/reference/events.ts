@@ -1,7 +1,7 @@
 // Domain events ("Events" in the spec). Routes emit them at the emission ties the spec names; the webhook delivery
 // subscribes here, so routes never know whether or where an event is delivered.
 
-export type EventName = 'AUTH.CREATED' | 'AUTH.DELETED' | 'WEBHOOK.CREATED' | 'WEBHOOK.UPDATED' | (string & {});
+type EventName = 'AUTH.CREATED' | 'AUTH.DELETED' | 'WEBHOOK.CREATED' | 'WEBHOOK.UPDATED' | (string & {});
 
 export interface DomainEvent {
   name: EventName;

@@ -8,10 +8,10 @@ import type { Choices } from './choices/index.js';
 import { fail, type Reply } from './respond.js';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
-export const DEFAULT_MAX_KEYS = 10_000;
+const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+const DEFAULT_MAX_KEYS = 10_000;
 /** How long a key is remembered; past it the key is new again. */
-export const DEFAULT_KEY_TTL_MS = 24 * 3600 * 1000;
+const DEFAULT_KEY_TTL_MS = 24 * 3600 * 1000;
 
 export function isMutating(method: string): boolean {
   return MUTATING.has(method.toUpperCase());

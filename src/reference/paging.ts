@@ -9,7 +9,7 @@ import { badRequest, notFound, okList, type Reply } from './respond.js';
 import { optionalQuery, parseInteger } from './params.js';
 import type { Choices } from './choices/index.js';
 
-export const DEFAULT_LIMIT = 100;
+const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
 
 export interface Paging {

@@ -37,7 +37,7 @@ const STATUS_TEXT: Record<number, string> = {
   500: 'Internal Server Error',
 };
 
-export function statusText(status: number): string {
+function statusText(status: number): string {
   return STATUS_TEXT[status] ?? (status < 400 ? 'Success' : 'Error');
 }
 

@@ -28,13 +28,13 @@ import { connectionPolicy } from './connections.js';
 
 export type { DeliveryAttempt } from './webhooks/delivery.js';
 
-export const API_PREFIX = '/v1';
+const API_PREFIX = '/v1';
 /** The spec sets no maximum body size; 1 MiB is far above any body of the interface and bounds memory per request. */
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** ReferenceServer.deliveries keeps the most recent attempts only, so a long-running sandbox does not grow without end. */
-export const MAX_DELIVERY_LOG = 1000;
+const MAX_DELIVERY_LOG = 1000;
 
-export interface RequestLogEntry {
+interface RequestLogEntry {
   seq: number;
   method: string;
   /** Path and query of the request (no secret travels in the query of this interface). */

@@ -5,7 +5,7 @@ import { fromPackageRoot } from '../paths.js';
 import { inListOrder } from './paging.js';
 
 export const STATUSES = ['ACTIVE', 'SUSPENDED', 'CLOSED'] as const;
-export const CURRENCIES = ['USD', 'EUR', 'ZK'] as const;
+const CURRENCIES = ['USD', 'EUR', 'ZK'] as const;
 export const INVESTMENT_TYPES = ['INTERNATIONAL_STOCKS'] as const;
 /** "States named by the interface": the status filter of the requests menu. */
 export const ORDER_STATUSES = ['PENDING', 'COMPLETED', 'CANCELED', 'ERROR'] as const;
@@ -35,7 +35,7 @@ export interface Account {
   updatedAt: number;
 }
 
-export interface ValueChange {
+interface ValueChange {
   timeFrame: string;
   percentChange: number;
   summary: string;
@@ -130,7 +130,7 @@ export interface ReferenceFixtures {
  * that sorts by id instead of createdAt is caught), and createdAt = startAt + floor(i / sameCreatedAtGroup) * stepSeconds,
  * so groups share a createdAt and the id tie-break decides their order. idStride must be coprime with count.
  */
-export interface GeneratedTransactions {
+interface GeneratedTransactions {
   customerId: number;
   assetId: number;
   currency: Currency;
@@ -167,7 +167,7 @@ export class SeedError extends Error {}
  * Where the default seed is. fromPackageRoot is right for the compiled package (dist/src/…); when the sources run
  * directly (vitest, tsx) it points one folder too high, so the file is also looked for next to the sources.
  */
-export function defaultSeedPath(): string {
+function defaultSeedPath(): string {
   return fromPackageRoot('fixtures', 'reference-seed.json');
 }
 
@@ -290,7 +290,7 @@ function gcd(a: number, b: number): number {
   return b === 0 ? a : gcd(b, a % b);
 }
 
-export function generateTransactions(g: GeneratedTransactions): Transaction[] {
+function generateTransactions(g: GeneratedTransactions): Transaction[] {
   const stride = g.idStride ?? 1;
   const step = g.idStep ?? 1;
   const group = g.sameCreatedAtGroup ?? 1;

@@ -19,7 +19,7 @@ export function retryAfterOf(choices: Pick<Choices, 'rateLimit'>): RetryAfterSty
 }
 
 /** Who a request counts against: its X-Client-Id, else the token request's form clientId, else its address. */
-export function clientKeyOf(ctx: RequestContext): string {
+function clientKeyOf(ctx: RequestContext): string {
   const header = ctx.headers.find(([name]) => name.toLowerCase() === 'x-client-id')?.[1];
   if (header) return `id:${header}`;
   const type = ctx.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';

@@ -4,7 +4,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { RegisteredClient } from './clients.js';
 
 /** "Access token TTL: 60 minutes" (spec, Limits). maxTTL reports the same value: the spec leaves its meaning open. */
-export const TOKEN_TTL_SECONDS = 3600;
+const TOKEN_TTL_SECONDS = 3600;
 /** Past this many live tokens the oldest are dropped, so a client looping on /oauth/token cannot exhaust memory. */
 const MAX_TOKENS = 10_000;
 const EXPIRED_RETENTION_MS = 24 * 3600 * 1000;

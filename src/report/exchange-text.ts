@@ -5,9 +5,9 @@ import type { Exchange, RecordedMessage, RecordedRequest } from '../http/exchang
 import type { CheckResult } from '../engine/index.js';
 
 /** How much of a body a report shows; the recorder keeps more, the JSON report has all it kept. */
-export const BODY_DISPLAY_LIMIT = 1024;
+const BODY_DISPLAY_LIMIT = 1024;
 /** Width of the label column ("request", "response", …). */
-export const LABEL_WIDTH = 10;
+const LABEL_WIDTH = 10;
 
 const REDACTED = '[redacted]';
 

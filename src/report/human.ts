@@ -166,7 +166,7 @@ function colourFor(check: CheckResult, c: ChalkInstance): (text: string) => stri
  * The verdict after the totals, so a skipped MUST check never reads as a pass: the verdict line, then each MUST
  * requirement the run did not exercise with why and what to do, then what no black-box test can reach.
  */
-export function verdictLines(verdict: Verdict, c: ChalkInstance): string[] {
+function verdictLines(verdict: Verdict, c: ChalkInstance): string[] {
   const colour: Record<VerdictStatus, (text: string) => string> = { CONFORMANT: c.green.bold, 'NOT CONFORMANT': c.red.bold, INCOMPLETE: c.yellow.bold };
   return [
     colour[verdict.status](visibleLine(verdictSummary(verdict))),
@@ -179,7 +179,7 @@ export function verdictLines(verdict: Verdict, c: ChalkInstance): string[] {
  * The report's last lines: time per suite. Wall time runs from a suite's first check's start to its last check's end;
  * with checks running concurrently suites overlap, so walls need not add up to the run's and check time exceeds them.
  */
-export function timeLines(result: RunResult, c: ChalkInstance): string[] {
+function timeLines(result: RunResult, c: ChalkInstance): string[] {
   const suites = suiteTimesOf(result);
   const rows = suites.map((t) => [t.suite, String(t.checks), formatDuration(t.wallMs), formatDuration(t.checkMs)]);
   const total = ['run', String(result.checks.length), formatDuration(result.run.durationMs), formatDuration(suites.reduce((sum, t) => sum + t.checkMs, 0))];
@@ -190,7 +190,7 @@ export function timeLines(result: RunResult, c: ChalkInstance): string[] {
 }
 
 /** `N passed, N failed, N warned, N skipped`, plus `, N errored` only when something errored. */
-export function summaryLine(totals: Totals, c: ChalkInstance): string {
+function summaryLine(totals: Totals, c: ChalkInstance): string {
   const part = (n: number, word: string, colour: (s: string) => string) => (n > 0 ? colour(`${n} ${word}`) : `${n} ${word}`);
   const parts = [
     part(totals.passed, 'passed', c.green),

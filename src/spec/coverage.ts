@@ -6,7 +6,7 @@ import type { CheckInfo, Level } from '../engine/index.js';
 import type { DetectionJson } from '../matrix/proof.js';
 import type { Catalog, ContextSentence, Requirement } from './requirements.js';
 
-export interface CheckRef {
+interface CheckRef {
   id: string;
   level: Level;
   title: string;

@@ -67,7 +67,7 @@ export function findRequirement(id: string, file?: string): Requirement | undefi
   return indexed(file ?? fromPackageRoot(...CATALOG_PATH)).byId.get(id);
 }
 
-export class UnknownRequirementError extends Error {}
+class UnknownRequirementError extends Error {}
 
 /** The references of the given ids, in the order given; an id the catalog does not have is an error naming it. */
 export function requirementRefs(ids: readonly string[], owner: string): RequirementRef[] {
@@ -123,7 +123,7 @@ function isSeparator(line: string): boolean {
 }
 
 /** Whether a quote (of a requirement or a context sentence) covers the unit: one contains the other. */
-export function covers(quote: string, unit: string): boolean {
+function covers(quote: string, unit: string): boolean {
   const q = squash(quote);
   const u = squash(unit);
   return q.includes(u) || u.includes(q);

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { fromPackageRoot } from '../paths.js';
 
-export const SPEC_PATH = ['spec', 'investment-api.md'] as const;
+const SPEC_PATH = ['spec', 'investment-api.md'] as const;
 
 export interface SpecSection {
   level: 2 | 3;

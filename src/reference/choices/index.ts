@@ -8,7 +8,7 @@ import { TOKENS_CHOICES } from './tokens.js';
 import { RESOURCES_CHOICES } from './resources.js';
 import type { ChoiceDef, ChoiceValue } from './types.js';
 
-export type { ChoiceDef, ChoiceValue } from './types.js';
+export type { ChoiceDef } from './types.js';
 
 export const CHOICE_DEFS = {
   ...CORE_CHOICES,
@@ -29,7 +29,7 @@ export function choiceName(key: string): string {
   return key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
-export function choiceKeyOf(name: string): ChoiceKey | undefined {
+function choiceKeyOf(name: string): ChoiceKey | undefined {
   const key = name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
   return Object.hasOwn(CHOICE_DEFS, key) ? (key as ChoiceKey) : undefined;
 }

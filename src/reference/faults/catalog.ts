@@ -15,7 +15,7 @@ export type { FaultDefinition } from './types.js';
 
 export const FAULTS: readonly FaultDefinition[] = [...authFaults, ...signingFaults, ...paginationFaults, ...resourceFaults, ...ussdFaults, ...webhookFaults];
 
-export class UnknownFaultError extends Error {}
+class UnknownFaultError extends Error {}
 
 export function findFault(name: string): FaultDefinition | undefined {
   return FAULTS.find((f) => f.name === name);

@@ -82,14 +82,14 @@ function coversTarget(ctx: RequestContext, covered: readonly string[]): boolean 
   return covered.includes('@target-uri') || (covered.includes('@path') && (ctx.url.search === '' || covered.includes('@query')));
 }
 
-export interface ParsedInput {
+interface ParsedInput {
   label: string;
   components: string[];
   params: Map<string, unknown>;
 }
 
 /** The first signature's input, parsed as a structured dictionary; undefined when absent or malformed. */
-export function signatureInputOf(ctx: RequestContext): ParsedInput | undefined {
+function signatureInputOf(ctx: RequestContext): ParsedInput | undefined {
   const field = headerValue(ctx.headers, 'signature-input');
   if (field === undefined) return undefined;
   let dict: Dictionary;

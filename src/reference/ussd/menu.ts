@@ -5,7 +5,7 @@ import { USSD_FAULT, type FaultFlags } from '../faults/flags.js';
 import type { Choices } from '../choices/index.js';
 
 /** Items per page of every USSD list: a feature-phone screen holds about 160 characters. */
-export const USSD_PAGE_SIZE = 3;
+const USSD_PAGE_SIZE = 3;
 
 export type QueryValue = string | number | boolean | undefined;
 
@@ -35,7 +35,7 @@ export interface Menu {
   backFirst?: boolean;
 }
 
-export interface UssdOption {
+interface UssdOption {
   option: number;
   requestUrl: string;
   /** Always GET, except under the ussd.request-type-not-method fault. */
@@ -57,9 +57,9 @@ export interface UssdEnv {
 }
 
 /** The same prefix as server.ts; not imported from there, since the server imports the routes that import this. */
-export const API_PREFIX = '/v1';
+const API_PREFIX = '/v1';
 
-export function linkUrl(link: Link, env: UssdEnv): string {
+function linkUrl(link: Link, env: UssdEnv): string {
   const query = new URLSearchParams();
   if (!link.withoutCustomer) query.set('customerId', String(link.customerId ?? env.customerId));
   for (const [name, value] of Object.entries(link.query ?? {})) {

@@ -18,7 +18,7 @@ export interface StocksParams {
 }
 
 /** Amounts offered by the amount prompt; a typed reply may be any integer > 0. */
-export const PRESET_AMOUNTS = [10, 50, 100] as const;
+const PRESET_AMOUNTS = [10, 50, 100] as const;
 const MAX_SYMBOL_LENGTH = 40;
 const SEARCH_SUGGESTIONS = 3;
 

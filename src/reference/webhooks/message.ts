@@ -26,19 +26,19 @@ export interface SignedDelivery {
 }
 
 /** The components of every delivery, in the order of the signing profile. */
-export const DELIVERY_COMPONENTS = ['@method', '@target-uri', 'content-digest', 'content-length', 'content-type'] as const;
+const DELIVERY_COMPONENTS = ['@method', '@target-uri', 'content-digest', 'content-length', 'content-type'] as const;
 /** The deliverySignature=variant server's components: its own order, @authority and @path instead of @target-uri. */
 const VARIANT_COMPONENTS = ['content-type', 'content-digest', 'content-length', '@path', '@authority', '@method'];
 
 /** How a delivery is shaped where the spec is silent (see choices/webhooks.ts). */
 export type DeliveryChoices = Pick<Choices, 'eventPayload' | 'deliveryHeaders' | 'deliverySignature'>;
-export const PROFILE_DELIVERY: DeliveryChoices = { eventPayload: 'event', deliveryHeaders: 'rfc', deliverySignature: 'profile' };
+const PROFILE_DELIVERY: DeliveryChoices = { eventPayload: 'event', deliveryHeaders: 'rfc', deliverySignature: 'profile' };
 
 let decoyKey: WebhookSigningKey | undefined;
 let retiredKey: WebhookSigningKey | undefined;
 
 /** The payload as the eventPayload choice lays it out ("Payload fields of event messages: not shown"). */
-export function payloadOf(p: DeliveryPayload, shape: Choices['eventPayload']): Record<string, unknown> {
+function payloadOf(p: DeliveryPayload, shape: Choices['eventPayload']): Record<string, unknown> {
   switch (shape) {
     case 'type':
       return { id: p.eventId, type: p.event, createdAt: p.occurredAt, data: p.data };

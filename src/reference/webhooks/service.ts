@@ -10,14 +10,14 @@ import { WebhookRegistry, type Webhook } from './registry.js';
 import type { WebhookSigningKey } from './signing-key.js';
 import { isSubscribed, TEST_EVENT } from './subscriptions.js';
 
-export const DEFAULT_DELIVERY_RETRIES = 2;
-export const DEFAULT_DELIVERY_BACKOFF_MS = 200;
-export const DEFAULT_DELIVERY_TIMEOUT_MS = 5_000;
-export const DEFAULT_MAX_PENDING_DELIVERIES = 100;
+const DEFAULT_DELIVERY_RETRIES = 2;
+const DEFAULT_DELIVERY_BACKOFF_MS = 200;
+const DEFAULT_DELIVERY_TIMEOUT_MS = 5_000;
+const DEFAULT_MAX_PENDING_DELIVERIES = 100;
 /** deliveryOrder=any-order: how long AUTH.CREATED waits in its own queue, so that a quick revoke overtakes it. */
-export const CREATED_HOLD_MS = 400;
+const CREATED_HOLD_MS = 400;
 /** webhookDeactivation=after-failures: failed deliveries in a row that deactivate a webhook. */
-export const FAILURES_TO_DEACTIVATE = 3;
+const FAILURES_TO_DEACTIVATE = 3;
 
 export interface WebhookServiceOptions {
   events: EventBus;

@@ -2,11 +2,11 @@
 import { badRequest } from '../respond.js';
 
 /** The names of the Events table, plus ALL and ACCOUNT, which "appear as subscription values in webhook requests". */
-export const SUBSCRIPTIONS = ['AUTH', 'AUTH.CREATED', 'AUTH.DELETED', 'WEBHOOK', 'WEBHOOK.CREATED', 'WEBHOOK.UPDATED', 'ALL', 'ACCOUNT'] as const;
+const SUBSCRIPTIONS = ['AUTH', 'AUTH.CREATED', 'AUTH.DELETED', 'WEBHOOK', 'WEBHOOK.CREATED', 'WEBHOOK.UPDATED', 'ALL', 'ACCOUNT'] as const;
 export type Subscription = (typeof SUBSCRIPTIONS)[number];
 
 /** "WEBHOOK.CREATED — this subscription is created automatically". */
-export const AUTOMATIC_SUBSCRIPTION: Subscription = 'WEBHOOK.CREATED';
+const AUTOMATIC_SUBSCRIPTION: Subscription = 'WEBHOOK.CREATED';
 
 /** The event POST /webhooks/test delivers; not a subscription name, since the spec lists none for it. */
 export const TEST_EVENT = 'WEBHOOK.TEST';
