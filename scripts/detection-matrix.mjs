@@ -1,7 +1,7 @@
 // The detection matrix from a real run of the whole suite against every fault (npm run matrix): writes
 // docs/detection-matrix.md and .json (read by `conformance explain` and `coverage`). With --check (npm run
 // matrix:check, run by CI) it writes nothing and fails when either file is not what the run gives. Either way it fails
-// on what makes a matrix unacceptable: an uncaught fault, an unexplained collateral failure, a stale reason, a check no
+// on what makes a matrix unacceptable: an uncaught fault, a collateral failure, a stale reason, a check no
 // fault proves without a reason, a failure or warning against the clean server. Uses the compiled engine.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';

@@ -1,7 +1,7 @@
 // The detection matrix: the whole suite against the clean reference server (both variants) and against each fault,
 // one at a time. Each fault names the requirements it breaks; the checks citing them that fail prove they can catch it.
-// Any other check that fails is collateral: its verdict depends on a rule it does not own. A collateral failure is
-// either removed (the check stops depending on the rule) or explained, in docs/detection-reasons.json.
+// Any other check that fails is collateral: its verdict depends on a rule it does not own. A collateral failure is a
+// problem of the matrix: the check is changed to stop depending on the rule.
 import { runAgainstLocal } from './local-run.js';
 import type { CheckDefinition, CheckResult, RunResult, SuiteDefinition } from '../engine/index.js';
 import { FAULTS, type FaultDefinition } from '../reference/faults/catalog.js';
@@ -10,20 +10,18 @@ import { rowsInThreads } from './threads.js';
 import { pool } from '../pool.js';
 import type { DetectionJson } from './proof.js';
 
-/** docs/detection-reasons.json: why a check no fault makes fail has none, and why a collateral failure stays. */
+/** docs/detection-reasons.json: why a check no fault makes fail has none. */
 export interface DetectionReasons {
   /** check id → why no fault of the reference server makes it fail. */
   uncaught?: Record<string, string>;
-  /** fault name → check id → why that check fails against the fault although it cites nothing the fault breaks. */
-  collateral?: Record<string, Record<string, string>>;
 }
 
 export interface FaultRow {
   fault: FaultDefinition;
   /** Checks that cite a requirement the fault breaks and failed the run (--fail-on should) against it. */
   caughtBy: string[];
-  /** Checks that failed the run against it while citing nothing it breaks, with the recorded reason when there is one. */
-  collateral: Array<{ id: string; reason?: string }>;
+  /** Checks that failed the run against it while citing nothing it breaks. */
+  collateral: Array<{ id: string }>;
   /** Checks that broke (outcome error): a matrix with these is not trustworthy. */
   errored: string[];
 }
@@ -36,7 +34,7 @@ export interface DetectionMatrix {
   rows: FaultRow[];
   /** Checks (MUST or SHOULD) that no fault breaking their requirements makes fail, with the reason given, if any. */
   uncaught: Array<{ id: string; level: string; reason?: string }>;
-  /** Reasons in docs/detection-reasons.json that no longer match anything: a collateral failure that went away. */
+  /** Reasons in docs/detection-reasons.json that no longer match anything: a check a fault now makes fail. */
   staleReasons: string[];
 }
 
@@ -51,20 +49,19 @@ function owns(check: Pick<CheckDefinition, 'requirements'>, fault: Pick<FaultDef
 }
 
 /** A fault's row, from the whole suite's results against it. */
-export function faultRow(fault: FaultDefinition, results: readonly CheckResult[], reasons: DetectionReasons = {}): FaultRow {
+export function faultRow(fault: FaultDefinition, results: readonly CheckResult[]): FaultRow {
   const failing = results.filter((c) => c.failsRun);
-  const explained = reasons.collateral?.[fault.name] ?? {};
   return {
     fault,
     caughtBy: failing.filter((c) => owns(c, fault)).map((c) => c.id),
-    collateral: failing.filter((c) => !owns(c, fault)).map((c) => ({ id: c.id, ...(explained[c.id] ? { reason: explained[c.id] } : {}) })),
+    collateral: failing.filter((c) => !owns(c, fault)).map((c) => ({ id: c.id })),
     errored: results.filter((c) => c.outcome === 'error').map((c) => c.id),
   };
 }
 
 /** The rows of these faults, each the whole suite against a fresh server with that fault, `concurrency` at a time. */
-export function faultRows(suites: SuiteDefinition[], faults: readonly FaultDefinition[], reasons: DetectionReasons, concurrency: number): Promise<FaultRow[]> {
-  return pool(faults, concurrency, async (fault) => faultRow(fault, (await runAgainst(suites, { faults: [fault.name] })).checks, reasons));
+export function faultRows(suites: SuiteDefinition[], faults: readonly FaultDefinition[], concurrency: number): Promise<FaultRow[]> {
+  return pool(faults, concurrency, async (fault) => faultRow(fault, (await runAgainst(suites, { faults: [fault.name] })).checks));
 }
 
 /**
@@ -72,8 +69,8 @@ export function faultRows(suites: SuiteDefinition[], faults: readonly FaultDefin
  * shipped suites and runs its share `concurrency` at a time; one process's JavaScript runs on one core, so this is what
  * uses the others. Only from the compiled package: a thread loads dist/src/matrix/worker.js.
  */
-async function faultRowsInThreads(faults: readonly FaultDefinition[], reasons: DetectionReasons, threads: number, concurrency: number): Promise<FaultRow[]> {
-  const data = await rowsInThreads<FaultDefinition, FaultRowData>(new URL('./worker.js', import.meta.url), faults, threads, (share) => ({ faults: share.map((f) => f.name), reasons, concurrency }));
+async function faultRowsInThreads(faults: readonly FaultDefinition[], threads: number, concurrency: number): Promise<FaultRow[]> {
+  const data = await rowsInThreads<FaultDefinition, FaultRowData>(new URL('./worker.js', import.meta.url), faults, threads, (share) => ({ faults: share.map((f) => f.name), concurrency }));
   return faults.map((fault) => {
     const row = data.find((d) => d.name === fault.name);
     if (!row) throw new Error(`no detection-matrix row for ${fault.name}`);
@@ -89,25 +86,19 @@ export async function detectionMatrix(
   const faults = options.faults ?? FAULTS;
   const reasons = options.reasons ?? {};
   const concurrency = options.concurrency ?? 4;
-  const rowsPromise = (options.threads ?? 1) > 1 ? faultRowsInThreads(faults, reasons, options.threads!, concurrency) : faultRows(suites, faults, reasons, concurrency);
+  const rowsPromise = (options.threads ?? 1) > 1 ? faultRowsInThreads(faults, options.threads!, concurrency) : faultRows(suites, faults, concurrency);
   const [strict, alt, rows] = await Promise.all([runAgainst(suites, { variant: 'strict' }), runAgainst(suites, { variant: 'alt' }), rowsPromise]);
   const caught = new Set(rows.flatMap((r) => r.caughtBy));
   const uncaught = suites
     .flatMap((s) => s.checks)
     .filter((c) => c.level !== 'INFO' && !caught.has(c.id))
     .map((c) => ({ id: c.id, level: c.level, ...(reasons.uncaught?.[c.id] ? { reason: reasons.uncaught[c.id] } : {}) }));
-  return { clean: { strict, alt }, rows, uncaught, staleReasons: staleReasons(rows, uncaught, reasons) };
+  return { clean: { strict, alt }, rows, uncaught, staleReasons: staleReasons(uncaught, reasons) };
 }
 
-function staleReasons(rows: FaultRow[], uncaught: DetectionMatrix['uncaught'], reasons: DetectionReasons): string[] {
+function staleReasons(uncaught: DetectionMatrix['uncaught'], reasons: DetectionReasons): string[] {
   const stale: string[] = [];
   for (const id of Object.keys(reasons.uncaught ?? {})) if (!uncaught.some((u) => u.id === id)) stale.push(`uncaught ${id}: a fault now makes it fail`);
-  for (const [fault, checks] of Object.entries(reasons.collateral ?? {})) {
-    const row = rows.find((r) => r.fault.name === fault);
-    for (const id of Object.keys(checks)) {
-      if (!row?.collateral.some((c) => c.id === id)) stale.push(`collateral ${fault} → ${id}: it no longer fails there`);
-    }
-  }
   return stale;
 }
 
@@ -136,8 +127,8 @@ export function renderMatrixJson(doc: DetectionJson): string {
 
 /**
  * What makes a matrix unacceptable: a failure or warning against the clean server, a fault no owning check catches, a
- * check that broke, a collateral failure without a reason, a reason that no longer applies, a MUST or SHOULD check no
- * fault makes fail without a reason. Empty when all is well.
+ * check that broke, a collateral failure, a reason that no longer applies, a MUST or SHOULD check no fault makes fail
+ * without a reason. Empty when all is well.
  */
 export function matrixProblems(matrix: DetectionMatrix): string[] {
   const problems: string[] = [];
@@ -147,7 +138,7 @@ export function matrixProblems(matrix: DetectionMatrix): string[] {
   for (const r of matrix.rows) {
     if (r.caughtBy.length === 0) problems.push(`${r.fault.name}: caught by no check citing what it breaks (${r.fault.breaks.join(', ')})`);
     for (const id of r.errored) problems.push(`${r.fault.name}: ${id} broke (outcome error)`);
-    for (const c of r.collateral.filter((x) => !x.reason)) problems.push(`${r.fault.name} → ${c.id}: collateral failure without a reason (docs/detection-reasons.json)`);
+    for (const c of r.collateral) problems.push(`${r.fault.name} → ${c.id}: collateral failure (the check fails without citing a requirement the fault breaks)`);
   }
   for (const u of matrix.uncaught.filter((x) => !x.reason)) problems.push(`${u.id} (${u.level}): no fault makes it fail, and no reason says why`);
   return [...problems, ...matrix.staleReasons.map((s) => `stale reason: ${s}`)];

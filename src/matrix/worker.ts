@@ -2,10 +2,10 @@
 // fault, and their rows sent back. One thread per core, so a matrix of a hundred and more faults is not one core's work.
 import { parentPort, workerData } from 'node:worker_threads';
 import { suites } from '../../suites/index.js';
-import { faultRows, type DetectionReasons, type FaultRowData } from './detection.js';
+import { faultRows, type FaultRowData } from './detection.js';
 import { FAULTS } from '../reference/faults/catalog.js';
 
-const { faults, reasons, concurrency } = workerData as { faults: string[]; reasons: DetectionReasons; concurrency: number };
-const rows = await faultRows(suites, FAULTS.filter((f) => faults.includes(f.name)), reasons, concurrency);
+const { faults, concurrency } = workerData as { faults: string[]; concurrency: number };
+const rows = await faultRows(suites, FAULTS.filter((f) => faults.includes(f.name)), concurrency);
 const data: FaultRowData[] = rows.map(({ fault, ...rest }) => ({ name: fault.name, ...rest }));
 parentPort!.postMessage(data);
