@@ -86,7 +86,7 @@ const zones = [
 
 export default defineConfig(
   {
-    ignores: ['dist/', 'coverage/', 'out*/', '.conformance/', 'node_modules/', 'test/fixtures/lint-cycle/'],
+    ignores: ['dist/', 'coverage/', 'out*/', '.conformance/', 'node_modules/'],
   },
   js.configs.recommended,
   tseslint.configs.recommended,
