@@ -8,7 +8,7 @@ import type { SuiteRun } from './session.js';
  * derived from its title. Optional to the engine, which runs checks without it (a test's); every check a pack ships
  * has it (test/explain-fields.test.ts), and `explain` refuses one that does not.
  */
-export interface CheckExplanation {
+interface CheckExplanation {
   /** The request(s) the check sends, in a sentence. */
   sends: string;
   /** What the server must answer for the check to pass. */
@@ -35,7 +35,7 @@ export interface CheckDefinition extends CheckInfo {
 }
 
 /** A setting of one suite (`--ussd-max-views`…): its default, and what it does. */
-export interface SuiteOption {
+interface SuiteOption {
   default: number;
   description: string;
 }
@@ -46,7 +46,7 @@ export interface SuiteOption {
  * last check, whatever happened, and returns what it could not put back, for a person to finish by hand: the run's
  * report lists those lines with its clean-up problems.
  */
-export interface SuiteLifecycle<S = unknown> {
+interface SuiteLifecycle<S = unknown> {
   setup?(run: SuiteRun): Promise<S> | S;
   teardown?(state: S, run: SuiteRun): Promise<string[]> | string[];
 }

@@ -16,7 +16,7 @@ export interface ExpectedFailure {
   expires?: string;
 }
 
-export const EXPECTED_FAILURES_SCHEMA = 'expected-failures.schema.json';
+const EXPECTED_FAILURES_SCHEMA = 'expected-failures.schema.json';
 
 function validate(doc: unknown): ErrorObject[] {
   const validator = schemaValidator('expected-failures');

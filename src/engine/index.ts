@@ -2,22 +2,20 @@
 // pack with runChecks; reporters implement Reporter and read the result types. The engine knows no suite, endpoint,
 // receiver or report format: a pack (suites/index.ts) brings its suites, its shared state and its session.
 export { defineCheck, defineSuite } from './check.js';
-export type { CheckDeclaration, CheckDefinition, CheckExplanation, SuiteDeclaration, SuiteDefinition, SuiteLifecycle, SuiteOption } from './check.js';
+export type { CheckDeclaration, CheckDefinition, SuiteDefinition } from './check.js';
 export { CheckContext } from './context.js';
 export { UndeclaredSharedState } from '../errors.js';
 export { CheckFailed, CheckSkipped } from './outcomes.js';
 export type { Pack } from './pack.js';
 export type { RunSession, SuiteRun } from './session.js';
 export type { Reporter } from './reporter.js';
-export { runChecks, totalsOf, DEFAULT_CHECK_TIMEOUT_MS, DEFAULT_CONCURRENCY, CHECK_CLEANUP_GRACE_MS } from './run.js';
-export type { FailOn, RunChecksOptions, RunSettings } from './run.js';
+export { runChecks, DEFAULT_CHECK_TIMEOUT_MS } from './run.js';
+export type { RunSettings } from './run.js';
 export { selectChecks } from './select.js';
-export type { Selection } from './select.js';
-export { BudgetSpent, DEFAULT_BUDGET_MS, formatBudget, parseDuration } from './budget.js';
-export { applyExpectedFailure, checkKnownIds, loadExpectedFailures, parseExpectedFailures, utcDay, EXPECTED_FAILURES_SCHEMA } from './expected-failures.js';
+export { DEFAULT_BUDGET_MS, formatBudget, parseDuration } from './budget.js';
+export { applyExpectedFailure, loadExpectedFailures, parseExpectedFailures } from './expected-failures.js';
 export type { ExpectedFailure } from './expected-failures.js';
 export { computeVerdict } from './verdict.js';
-export type { VerdictInput } from './verdict.js';
 export { suiteTimes, suiteTimesOf } from './suite-times.js';
 export type {
   CheckInfo,
@@ -30,7 +28,6 @@ export type {
   RunInfo,
   RunFlags,
   RunResult,
-  SkipRemedy,
   SuiteName,
   SuiteTime,
   Totals,

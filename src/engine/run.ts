@@ -22,7 +22,7 @@ import { computeVerdict } from './verdict.js';
 import type { CheckResult, Finding, Outcome, RunFlags, RunResult, SkipRemedy, Totals } from './types.js';
 
 /** Which check failures fail the run: MUST failures only, or SHOULD warnings too. */
-export type FailOn = 'must' | 'should';
+type FailOn = 'must' | 'should';
 
 /** How a run goes, whoever asks for it: the CLI, the library (src/api.ts) and the matrices pass these through as they are. */
 export interface RunSettings {
@@ -63,7 +63,7 @@ export interface RunChecksOptions extends RunSettings {
  * Checks at once by default: enough to overlap a run's waits (deliveries, slow answers) on a server far away, few
  * enough that a staging server sees less than a single busy browser tab's worth of connections.
  */
-export const DEFAULT_CONCURRENCY = 4;
+const DEFAULT_CONCURRENCY = 4;
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 60_000;
 
@@ -253,7 +253,7 @@ interface RunOneDeps {
  * After its time limit a check gets this long (at most its own limit again), network still open, to finish what it
  * started (a PUT it must undo); only then are its requests cut. What it reports in that time is kept, so a failed restore is never lost.
  */
-export const CHECK_CLEANUP_GRACE_MS = 15_000;
+const CHECK_CLEANUP_GRACE_MS = 15_000;
 
 async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckResult> {
   const started = Date.now();
@@ -382,7 +382,7 @@ function infoOf(c: CheckDefinition) {
   return { id: c.id, title: c.title, suite: c.suite, level: c.level, requirements: c.requirements, ...(c.note ? { note: c.note } : {}) };
 }
 
-export function totalsOf(results: CheckResult[]): Totals {
+function totalsOf(results: CheckResult[]): Totals {
   const count = (o: Outcome) => results.filter((r) => r.outcome === o).length;
   return { passed: count('pass'), failed: count('fail'), warned: count('warn'), skipped: count('skip'), errored: count('error'), total: results.length };
 }

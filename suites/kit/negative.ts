@@ -107,7 +107,7 @@ function parseField(value: string, name: string): Dictionary {
   try {
     return parseDictionary(value);
   } catch (e) {
-    throw new Error(`our own ${name} is not a structured dictionary (${(e as Error).message})`);
+    throw new Error(`our own ${name} is not a structured dictionary (${(e as Error).message})`, { cause: e });
   }
 }
 

@@ -52,7 +52,7 @@ export function labelOf(message: string, option: unknown): string | undefined {
  * The numbering style of a choice's line, as a template: "1. Buy" is `N. label`, "1) Buy" `N) label`, "1 - Buy"
  * `N - label`, "0 Back" `N label`. Undefined for a line that shows no choice at its start.
  */
-export function numberingStyle(line: string): string | undefined {
+function numberingStyle(line: string): string | undefined {
   const m = new RegExp(AT_LINE_START.source, 'du').exec(line);
   if (!m?.indices?.[5]) return undefined;
   const prefix = line.slice(0, m.indices[5][0]).trim();

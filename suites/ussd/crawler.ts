@@ -8,9 +8,9 @@
 import { parseJson, pool } from '../kit/index.js';
 import { isUnderUssd, mutationOf, normaliseUrl, resolveUrl, scopeOf, type MutationKind, type TargetScope } from './url.js';
 
-export const DEFAULT_CONCURRENCY = 4;
+const DEFAULT_CONCURRENCY = 4;
 /** Well under the suite's check time limit, so a slow server gives a partial crawl and a warning, not a timeout. */
-export const DEFAULT_BUDGET_MS = 45_000;
+const DEFAULT_BUDGET_MS = 45_000;
 
 export interface CrawlStart {
   /** How the report names it: "stocks" in "stocks → 2 → 1". */
@@ -126,7 +126,7 @@ export interface CrawlLink {
 }
 
 /** A view the caps left unvisited, with the link that found it (none for a start). */
-export interface FrontierEntry {
+interface FrontierEntry {
   url: string;
   key: string;
   depth: number;

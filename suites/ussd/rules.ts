@@ -16,7 +16,7 @@ export interface Problem<R> {
 }
 
 /** A view that answered 200 with something shaped like a USSD view. */
-export function isMenu<R>(view: CrawlView<R> | undefined): view is CrawlView<R> & { ussd: NonNullable<CrawlView<R>['ussd']> } {
+function isMenu<R>(view: CrawlView<R> | undefined): view is CrawlView<R> & { ussd: NonNullable<CrawlView<R>['ussd']> } {
   return view !== undefined && view.status === 200 && view.ussd !== undefined;
 }
 
@@ -200,7 +200,7 @@ function linksByView<R>(crawl: Crawl<R>): Map<string, CrawlLink[]> {
 }
 
 /** How a view that is not a menu answered, in a few words. */
-export function answerOf<R>(view: CrawlView<R>): string {
+function answerOf<R>(view: CrawlView<R>): string {
   if (view.error) return `no usable response (${view.error})`;
   if (view.status !== 200) return `answered ${view.status}`;
   if (view.jsonError) return `answered 200 with a body that is not JSON`;
@@ -230,10 +230,10 @@ export interface DeadLinks<R> {
  * and another system serve them, REQ-USSD-22): the path is unknown (404, 410), the method not offered (405), or
  * nothing is implemented there (501).
  */
-export const NOT_SERVED_STATUSES: ReadonlySet<number> = new Set([404, 405, 410, 501]);
+const NOT_SERVED_STATUSES: ReadonlySet<number> = new Set([404, 405, 410, 501]);
 
 /** A view of /ussd/home or /ussd/portfolio that the server does not serve, by its status. */
-export function notServedContract<R>(view: CrawlView<R>, scope: TargetScope): 'home' | 'portfolio' | undefined {
+function notServedContract<R>(view: CrawlView<R>, scope: TargetScope): 'home' | 'portfolio' | undefined {
   const endpoint = endpointOf(new URL(view.url), scope);
   return (endpoint === 'home' || endpoint === 'portfolio') && view.status !== undefined && NOT_SERVED_STATUSES.has(view.status) ? endpoint : undefined;
 }

@@ -2,7 +2,7 @@
 // change state if followed. Shared by the crawler and the checks so both judge a URL the same way.
 
 /** The endpoints a follow-up URL may address ("Follow-up URLs address the USSD endpoints below, and also /ussd/home and /ussd/portfolio"). */
-export const USSD_ENDPOINTS = ['stocks', 'assets', 'requests', 'home', 'portfolio'] as const;
+const USSD_ENDPOINTS = ['stocks', 'assets', 'requests', 'home', 'portfolio'] as const;
 export type UssdEndpoint = (typeof USSD_ENDPOINTS)[number];
 
 /** The endpoints whose contract the spec gives (customerId required); home and portfolio are only referenced. */
