@@ -10,7 +10,7 @@ export interface PageFetch<R> {
   meta: Record<string, unknown> | undefined;
 }
 
-export type StopReason =
+type StopReason =
   /** nextPage names the page just fetched (how a server says "no more"). */
   | 'last-page'
   /** A page came back with no items. */
@@ -29,7 +29,7 @@ export type StopReason =
   /** The walk collected as many items as it may. */
   | 'item-cap';
 
-export interface WalkedPage<R> {
+interface WalkedPage<R> {
   /** The page value sent; undefined for a first request without `page`. */
   requested: number | undefined;
   response: R;
@@ -37,7 +37,7 @@ export interface WalkedPage<R> {
   meta: Record<string, unknown> | undefined;
 }
 
-export interface Duplicate {
+interface Duplicate {
   id: string;
   /** Index in `pages` where the item was first seen, and where it came again. */
   firstPage: number;
@@ -78,9 +78,9 @@ export interface WalkOptions {
   idOf?: (item: unknown) => string | undefined;
 }
 
-export const DEFAULT_MAX_PAGES = 60;
-export const DEFAULT_MAX_ITEMS = 10_000;
-export const DEFAULT_SLACK_PAGES = 2;
+const DEFAULT_MAX_PAGES = 60;
+const DEFAULT_MAX_ITEMS = 10_000;
+const DEFAULT_SLACK_PAGES = 2;
 
 function pageValue(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : undefined;

@@ -33,7 +33,7 @@ export interface EnvelopeOptions {
 }
 
 /** GET that must answer 200 with the success envelope. */
-export async function getOk(ctx: CheckContext, path: string, query?: Query, options: EnvelopeOptions = {}): Promise<Fetched> {
+async function getOk(ctx: CheckContext, path: string, query?: Query, options: EnvelopeOptions = {}): Promise<Fetched> {
   const res = await ctx.send({ method: 'GET', path, ...(query ? { query } : {}) });
   expectStatus(ctx, res, 200, `200 with the envelope for GET ${path}`);
   return { res, env: options.judgeEnvelope ? expectEnvelope(ctx, res) : readEnvelope(ctx, res) };

@@ -42,7 +42,7 @@ export function revokeRequest(token: string): RequestSpec {
  * A shared token older than this is replaced: tokens live 60 minutes, and a --long run (which waits out a token's
  * lifetime) must not leave the checks after it with an expired one.
  */
-export const TOKEN_REFRESH_AFTER_MS = 50 * 60 * 1000;
+const TOKEN_REFRESH_AFTER_MS = 50 * 60 * 1000;
 
 /**
  * How many times a run replaces a token the server ended early. Each replacement costs a probe and a token request; a
