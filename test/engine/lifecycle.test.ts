@@ -1,0 +1,155 @@
+// The engine runs any pack: a made-up one here, with a session that holds nothing and suites with a lifecycle. Setup
+// runs once before a suite's first check and its state reaches every check of the suite; teardown runs after the last
+// check whatever happened, and what it could not put back is listed with the run's clean-up problems.
+import { describe, expect, it } from 'vitest';
+import { defineCheck, defineSuite, runChecks, type Pack, type RunSession, type SuiteDefinition } from '../../src/engine/index.js';
+import { generateEd25519 } from '../../src/http/keys.js';
+import type { ResolvedTarget } from '../../src/config/types.js';
+import { CITES } from '../helpers/requirements.js';
+
+const key = generateEd25519();
+// Nothing listens there, and no check of this file sends a request: the engine needs no server to run a pack.
+const target: ResolvedTarget = { name: 't', baseUrl: 'http://127.0.0.1:9/v1', clientId: 'c', clientSecret: 's', keyId: 'k', privateKeyPem: key.privateKeyPem, privateKey: key.seed, fixtures: {}, webhook: { listen: '127.0.0.1:0', tls: 'none' } };
+
+/** What happened, in order: the session's and the suites' steps. */
+function fakePack(suites: SuiteDefinition[], log: string[], openFails = false): Pack {
+  const session: RunSession = {
+    open: async () => {
+      log.push('session open');
+      if (openFails) throw new Error('no credentials');
+    },
+    token: async () => 'tok',
+    withToken: (send) => send('tok'),
+    accepts: async () => true,
+    sendChanging: (_state, send) => send(),
+    runCheck: (_check, body) => body(),
+    notes: () => [],
+    close: async () => {
+      log.push('session close');
+      return undefined;
+    },
+  };
+  return { suites, sharedStates: [], stateChangedBy: () => undefined, openSession: () => session };
+}
+
+interface Counter {
+  name: string;
+  seen: string[];
+}
+
+function countingSuite(name: string, log: string[], checks: Parameters<typeof defineSuite<Counter>>[0]['checks'], teardownLines: string[] = []): SuiteDefinition {
+  return defineSuite<Counter>({
+    name,
+    title: name,
+    options: { limit: { default: 3, description: 'a setting of the suite' } },
+    setup: (run) => {
+      log.push(`${name} setup (limit ${run.options.limit})`);
+      return { name, seen: [] };
+    },
+    teardown: (state) => {
+      log.push(`${name} teardown after ${state.seen.join(', ')}`);
+      return teardownLines;
+    },
+    checks,
+  });
+}
+
+const seeing = (id: string, then: (ctx: Parameters<Parameters<typeof defineCheck>[0]['run']>[0]) => Promise<void> = async () => undefined) =>
+  defineCheck({
+    id,
+    title: id,
+    level: 'MUST',
+    requirements: CITES.MUST,
+    timeoutMs: 300,
+    async run(ctx) {
+      (ctx.state as Counter).seen.push(id);
+      await then(ctx);
+    },
+  });
+
+describe('suite lifecycle', () => {
+  it('sets a suite up once, before the session opens, hands its state to each check, and tears it down after the last', async () => {
+    const log: string[] = [];
+    const a = countingSuite('alpha', log, [seeing('alpha.x.one'), seeing('alpha.x.two')], ['alpha: put X back by hand']);
+    const b = countingSuite('beta', log, [seeing('beta.x.one')]);
+    const result = await runChecks({ pack: fakePack([a, b], log), target, concurrency: 1, suiteOptions: { alpha: { limit: 7 } } });
+    expect(result.checks.map((c) => [c.id, c.outcome])).toEqual([
+      ['alpha.x.one', 'pass'],
+      ['alpha.x.two', 'pass'],
+      ['beta.x.one', 'pass'],
+    ]);
+    // Set up in pack order, torn down last first, the session opened after the set-ups and closed after the teardowns.
+    expect(log).toEqual([
+      'alpha setup (limit 7)',
+      'beta setup (limit 3)',
+      'session open',
+      'beta teardown after beta.x.one',
+      'alpha teardown after alpha.x.one, alpha.x.two',
+      'session close',
+    ]);
+    expect(result.run.cleanup).toEqual(['alpha: put X back by hand']);
+  });
+
+  it('sets up only suites with a selected check', async () => {
+    const log: string[] = [];
+    const a = countingSuite('alpha', log, [seeing('alpha.x.one')]);
+    const b = countingSuite('beta', log, [seeing('beta.x.one')]);
+    await runChecks({ pack: fakePack([a, b], log), target, selection: { suites: ['beta'] } });
+    expect(log.filter((l) => l.startsWith('alpha'))).toEqual([]);
+    expect(log).toContain('beta teardown after beta.x.one');
+  });
+
+  it('tears down after checks that failed, broke or ran out of time, and a teardown that breaks is a clean-up line', async () => {
+    const log: string[] = [];
+    const never = () => new Promise<void>(() => undefined);
+    const a = countingSuite('alpha', log, [
+      seeing('alpha.x.fails', async (ctx) => ctx.fail('no')),
+      seeing('alpha.x.breaks', async () => {
+        throw new TypeError('a bug');
+      }),
+      seeing('alpha.x.hangs', never),
+    ]);
+    const broken = defineSuite<undefined>({
+      name: 'beta',
+      title: 'beta',
+      teardown: () => {
+        throw new Error('cannot reach the target');
+      },
+      checks: [seeing('beta.x.one', async () => undefined)].map((c) => ({ ...c, run: async () => undefined })),
+    });
+    const result = await runChecks({ pack: fakePack([a, broken], log), target, concurrency: 1 });
+    expect(result.checks.map((c) => c.outcome)).toEqual(['fail', 'error', 'error', 'pass']);
+    expect(log).toContain('alpha teardown after alpha.x.fails, alpha.x.breaks, alpha.x.hangs');
+    expect(result.run.cleanup).toEqual(["beta: the suite's clean-up broke (cannot reach the target); check by hand what its checks changed"]);
+  });
+
+  it('ends the run on a setup that throws, tearing down the suites set up before it and opening no session', async () => {
+    const log: string[] = [];
+    const a = countingSuite('alpha', log, [seeing('alpha.x.one')]);
+    const b = defineSuite({
+      name: 'beta',
+      title: 'beta',
+      setup: () => {
+        throw new Error('the receiver cannot listen');
+      },
+      checks: [seeing('beta.x.one')],
+    });
+    await expect(runChecks({ pack: fakePack([a, b], log), target })).rejects.toThrow('the receiver cannot listen');
+    expect(log).toEqual(['alpha setup (limit 3)', 'alpha teardown after ', 'session close']);
+  });
+
+  it('tears down when the session cannot open', async () => {
+    const log: string[] = [];
+    const a = countingSuite('alpha', log, [seeing('alpha.x.one')]);
+    await expect(runChecks({ pack: fakePack([a], log, true), target })).rejects.toThrow('no credentials');
+    expect(log).toEqual(['alpha setup (limit 3)', 'session open', 'alpha teardown after ', 'session close']);
+  });
+
+  it('refuses a setting a suite does not declare, and shared state the pack does not know', async () => {
+    const log: string[] = [];
+    const a = countingSuite('alpha', log, [seeing('alpha.x.one')]);
+    await expect(runChecks({ pack: fakePack([a], log), target, suiteOptions: { alpha: { limt: 1 } } })).rejects.toThrow('suite alpha has no setting "limt"');
+    const uses = defineSuite({ name: 'gamma', title: 'gamma', uses: ['the-moon'], checks: [seeing('gamma.x.one')] });
+    await expect(runChecks({ pack: fakePack([uses], log), target })).rejects.toThrow('check gamma.x.one uses "the-moon", which is no shared state of the pack ()');
+  });
+});
