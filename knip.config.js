@@ -13,6 +13,6 @@ export default {
   // measurements as child processes, by file name, and scripts/ holds tools run by hand (compare-reports.mjs).
   entry: ['bench/*.mjs', 'scripts/*.mjs'],
   project: ['src/**/*.ts', 'suites/**/*.ts', 'test/**/*.ts', 'scripts/**/*.mjs', 'bench/**/*.mjs', 'bin/**/*.js'],
-  // Files the tests lint as data (test/lint-boundaries.test.ts), imported by nothing.
+  // Files the tests lint as data (test/engine/lint-boundaries.test.ts), imported by nothing.
   ignore: ['test/fixtures/**'],
 };

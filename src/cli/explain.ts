@@ -75,7 +75,7 @@ export function explain(id: string): Explanation {
 
 export function explainCheck(check: CheckDefinition, sections: SpecSection[], proof: DetectionJson | undefined): Explanation {
   const text = check.explain;
-  // Unreachable for the shipped suites (test/explain-fields.test.ts); a check of a pack written without one is ours to fix.
+  // Unreachable for the shipped suites (test/cli/explain-fields.test.ts); a check of a pack written without one is ours to fix.
   if (!text) throw new Error(`check ${check.id} declares no explain {sends, passes, fails}: every check says what it sends, what passes and what fails`);
   const headings = [...new Set(check.requirements.map((r) => r.section))].map((heading) => {
     const section = sections.find((s) => s.heading === heading);

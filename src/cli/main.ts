@@ -18,7 +18,7 @@ export async function main(argv: string[]): Promise<void> {
   };
   process.on('uncaughtException', crash);
   process.on('unhandledRejection', crash);
-  // For the project's own tests: the peak memory of a run against a hostile server (test/e2e-hostile.test.ts).
+  // For the project's own tests: the peak memory of a run against a hostile server (test/e2e/hostile.test.ts).
   if (process.env.CONFORMANCE_REPORT_MAXRSS) process.on('exit', () => process.stderr.write(`conformance: maxrss ${process.resourceUsage().maxRSS} KiB\n`));
   const program = new Command('conformance')
     .description('Checks an Investment Service Interface implementation against its specification.')

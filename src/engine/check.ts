@@ -6,7 +6,7 @@ import type { SuiteRun } from './session.js';
 /**
  * What `conformance explain` says about a check, for a reader who has not seen its code, written with the check: never
  * derived from its title. Optional to the engine, which runs checks without it (a test's); every check a pack ships
- * has it (test/explain-fields.test.ts), and `explain` refuses one that does not.
+ * has it (test/cli/explain-fields.test.ts), and `explain` refuses one that does not.
  */
 interface CheckExplanation {
   /** The request(s) the check sends, in a sentence. */

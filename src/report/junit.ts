@@ -1,5 +1,5 @@
 // The JUnit XML report for CI servers. It must validate against Jenkins xUnit's junit-10.xsd, the strictest schema
-// CI servers read (test/schemas/junit-10.xsd); the notes below are where junit-report-builder alone would not.
+// CI servers read (test/fixtures/schemas/junit-10.xsd); the notes below are where junit-report-builder alone would not.
 import { requirementLine } from './requirement-text.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';

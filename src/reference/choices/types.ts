@@ -9,7 +9,7 @@ export interface ChoiceValue {
   readonly says: string;
   /**
    * The readings of the choice's OPEN requirements (spec/requirements.json `readings`, word for word) this value
-   * realizes. The gate in test/choices.test.ts holds that every reading of every open point is realized by some value.
+   * realizes. The gate in test/reference/choices.test.ts holds that every reading of every open point is realized by some value.
    */
   readonly realizes: readonly string[];
   /**

@@ -1,0 +1,101 @@
+// `conformance keygen` and `conformance init`: a key a provider can register and the run can sign with, and a starter
+// config that loads once its variables are set. Neither ever replaces an existing file.
+import { describe, expect, it } from 'vitest';
+import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../helpers/cli.js';
+import { generateKeyFile, jwkThumbprint, KEY_FILE_NAME } from '../../src/cli/keygen.js';
+import { INIT_ENV, writeStarterConfig } from '../../src/cli/init.js';
+import { loadConfig } from '../../src/config/load.js';
+import { parsePrivateKeyPem } from '../../src/http/keys.js';
+import { ConfigError } from '../../src/errors.js';
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'conformance-keygen-'));
+
+describe('conformance keygen', () => {
+  it('writes a PKCS8 Ed25519 key with mode 0600 and prints the public key as PEM and JWK, and the config lines', async () => {
+    const dir = tmp();
+    const res = await runCli(['keygen', '--out', 'keys'], { cwd: dir });
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    const file = join(dir, 'keys', KEY_FILE_NAME);
+    if (process.platform !== 'win32') expect(statSync(file).mode & 0o777).toBe(0o600);
+    const pem = readFileSync(file, 'utf8');
+    expect(pem).toMatch(/^-----BEGIN PRIVATE KEY-----\n/);
+    const pair = parsePrivateKeyPem(pem);
+    // The private key never reaches the terminal.
+    expect(res.stdout).not.toContain('PRIVATE KEY-----');
+    expect(res.stdout).not.toContain(Buffer.from(pair.seed).toString('base64url'));
+    expect(res.stdout).toContain(pair.publicKeyPem.trim());
+    const jwk = JSON.parse(/\{\n[^{}]*"kty"[^{}]*\}/.exec(res.stdout)![0]) as { kty: string; crv: string; x: string; kid: string };
+    expect(jwk).toEqual({ kty: 'OKP', crv: 'Ed25519', x: Buffer.from(pair.publicKey).toString('base64url'), kid: jwkThumbprint(jwk.x) });
+    expect(createPublicKey({ key: jwk, format: 'jwk' }).export({ format: 'pem', type: 'spki' }).toString()).toBe(pair.publicKeyPem);
+    expect(res.stdout).toContain(`"keyId": "${jwk.kid}",`);
+    expect(res.stdout).toContain(`"privateKeyFile": "./keys/${KEY_FILE_NAME}",`);
+
+    // Run again: the key (perhaps registered already) is kept, and the command says so.
+    const again = await runCli(['keygen', '--out', 'keys'], { cwd: dir });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/already exists and is not overwritten/);
+    expect(readFileSync(file, 'utf8')).toBe(pem);
+  });
+
+  it('computes the RFC 7638 thumbprint of an OKP key as RFC 8037 appendix A.3 gives it', () => {
+    expect(jwkThumbprint('11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo')).toBe('kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k');
+  });
+
+  it('refuses to overwrite in-process too (exit 2), whatever the file holds', async () => {
+    const dir = tmp();
+    writeFileSync(join(dir, KEY_FILE_NAME), 'something');
+    await expect(generateKeyFile({ cwd: dir })).rejects.toThrow(ConfigError);
+    expect(readFileSync(join(dir, KEY_FILE_NAME), 'utf8')).toBe('something');
+  });
+});
+
+describe('conformance init', () => {
+  it('writes conformance.config.json that loads with loadConfig once its variables are set, and never overwrites', async () => {
+    const dir = tmp();
+    const res = await runCli(['init', '--target', 'partner-staging'], { cwd: dir });
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('npx conformance run --target partner-staging');
+    const text = readFileSync(join(dir, 'conformance.config.json'), 'utf8');
+    const doc = JSON.parse(text) as { $schema: string; $comment: string; targets: Record<string, Record<string, unknown>> };
+    expect(doc.$schema).toBe('./node_modules/conformance/schemas/config.schema.json');
+    expect(doc.$comment).toMatch(/conformance init/);
+    const target = doc.targets['partner-staging']!;
+    expect(Object.keys(target)).toEqual(['$comment', 'baseUrl', 'clientId', 'clientSecret', 'keyId', 'privateKey', 'fixtures', 'webhook']);
+    expect(target).toMatchObject({ clientSecret: `\${${INIT_ENV.clientSecret}}`, privateKey: `\${${INIT_ENV.privateKey}}` });
+    expect((target.fixtures as Record<string, unknown>).$comment).toBeTypeOf('string');
+    expect((target.webhook as Record<string, unknown>).$comment).toBeTypeOf('string');
+
+    const pem = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    const env = { [INIT_ENV.clientSecret]: 's3cret', [INIT_ENV.privateKey]: pem };
+    const config = await loadConfig({ cwd: dir, env, target: 'partner-staging' });
+    const loaded = config.targets['partner-staging']!;
+    expect(loaded).toMatchObject({ baseUrl: 'https://partner-staging.example.com/v1', clientId: 'your-client-id', clientSecret: 's3cret', keyId: 'your-key-id', fixtures: {} });
+    expect(Buffer.from(loaded.privateKey)).toEqual(Buffer.from(createPrivateKey(pem).export({ format: 'jwk' }).d as string, 'base64url'));
+    expect(loaded.webhook).toEqual({ listen: '127.0.0.1:0', tls: 'self-signed' });
+    // Without the variables, loading names the one to set.
+    await expect(loadConfig({ cwd: dir, env: {}, target: 'partner-staging' })).rejects.toThrow(new RegExp(`uses \\$\\{${INIT_ENV.clientSecret}\\}, which is not set`));
+
+    const again = await runCli(['init'], { cwd: dir });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/already exists and is not overwritten/);
+    expect(readFileSync(join(dir, 'conformance.config.json'), 'utf8')).toBe(text);
+  });
+
+  it('writes elsewhere with --out (into a folder that exists), and refuses the reserved target name', async () => {
+    const dir = tmp();
+    // A missing folder is reported, not created: the path may be mistyped.
+    await expect(writeStarterConfig({ cwd: dir, out: 'ci/conformance.json', target: 'prod' })).rejects.toThrow(/check the folder exists/);
+    mkdirSync(join(dir, 'ci'));
+    const { file } = await writeStarterConfig({ cwd: dir, out: 'ci/conformance.json', target: 'prod' });
+    expect(file).toBe(join(dir, 'ci', 'conformance.json'));
+    const config = await loadConfig({ configPath: file, env: { [INIT_ENV.clientSecret]: 'x', [INIT_ENV.privateKey]: generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString() } });
+    expect(Object.keys(config.targets)).toEqual(['prod']);
+    await expect(writeStarterConfig({ cwd: dir, out: 'x.json', target: 'local' })).rejects.toThrow(/"local" is the built-in target/);
+  });
+});

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { runScheduled, type ScheduledTask } from '../../src/engine/schedule.js';
+
+/** Tasks that finish only when the test says so, with a log of what started and ended. */
+function controlled(tasks: ScheduledTask[], limit: number) {
+  const log: string[] = [];
+  const finishers = new Map<number, () => void>();
+  let running = 0;
+  let maxRunning = 0;
+  let notify: (() => void) | undefined;
+  const done = runScheduled(tasks, limit, (i) => {
+    running += 1;
+    maxRunning = Math.max(maxRunning, running);
+    log.push(`start ${i}`);
+    notify?.();
+    return new Promise<void>((resolve) =>
+      finishers.set(i, () => {
+        running -= 1;
+        log.push(`end ${i}`);
+        resolve();
+      }),
+    );
+  });
+  /** Resolves once task `i` has started (or at once if it has). */
+  const started = async (i: number): Promise<void> => {
+    while (!finishers.has(i)) await new Promise<void>((resolve) => (notify = resolve));
+  };
+  const finish = async (i: number) => {
+    finishers.get(i)!();
+    // Let the scheduler react to the end before the test looks.
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { log, done, started, finish, maxRunning: () => maxRunning, isStarted: (i: number) => finishers.has(i) };
+}
+
+describe('runScheduled', () => {
+  it('never runs more tasks than the limit, starts them in declaration order, and runs each once', async () => {
+    const s = controlled(Array.from({ length: 6 }, () => ({})), 2);
+    await s.started(1);
+    expect(s.log).toEqual(['start 0', 'start 1']);
+    await s.finish(1);
+    expect(s.log.at(-1)).toBe('start 2');
+    for (const i of [0, 2, 3, 4, 5]) {
+      await s.started(i);
+      await s.finish(i);
+    }
+    await s.done;
+    expect(s.maxRunning()).toBe(2);
+    expect(s.log.filter((l) => l.startsWith('start'))).toEqual(['start 0', 'start 1', 'start 2', 'start 3', 'start 4', 'start 5']);
+  });
+
+  it('runs tasks over one shared state one at a time and in order, while the others go ahead', async () => {
+    const s = controlled([{ uses: ['x'] }, {}, { uses: ['x'] }, {}], 4);
+    await s.started(3);
+    expect(s.isStarted(2)).toBe(false);
+    expect(s.log).toEqual(['start 0', 'start 1', 'start 3']);
+    await s.finish(0);
+    expect(s.log.slice(-2)).toEqual(['end 0', 'start 2']);
+    for (const i of [1, 2, 3]) await s.finish(i);
+    await s.done;
+  });
+
+  it('keeps declaration order across states: a task waits for an earlier one that shares any of its states', async () => {
+    // 2 shares y with 1, which shares x with 0: 2 may not overtake 1 although nothing running holds y.
+    const s = controlled([{ uses: ['x'] }, { uses: ['x', 'y'] }, { uses: ['y'] }, { uses: ['z'] }], 4);
+    await s.started(3);
+    expect(s.log).toEqual(['start 0', 'start 3']);
+    await s.finish(0);
+    expect(s.log.at(-1)).toBe('start 1');
+    expect(s.isStarted(2)).toBe(false);
+    await s.finish(1);
+    expect(s.log.at(-1)).toBe('start 2');
+    await s.finish(2);
+    await s.finish(3);
+    await s.done;
+  });
+
+  it('runs a task alone: after every earlier task has finished, and before any later one starts', async () => {
+    const s = controlled([{}, { uses: ['x'] }, { alone: true }, {}, {}], 4);
+    await s.started(1);
+    expect(s.log).toEqual(['start 0', 'start 1']);
+    await s.finish(0);
+    expect(s.isStarted(2)).toBe(false);
+    await s.finish(1);
+    expect(s.log.at(-1)).toBe('start 2');
+    expect(s.isStarted(3)).toBe(false);
+    await s.finish(2);
+    expect(s.log.slice(-2)).toEqual(['start 3', 'start 4']);
+    await s.finish(3);
+    await s.finish(4);
+    await s.done;
+  });
+
+  it('resolves at once for no task, refuses a limit below 1, and rejects when a task rejects', async () => {
+    await expect(runScheduled([], 4, () => Promise.resolve())).resolves.toBeUndefined();
+    expect(() => runScheduled([{}], 0, () => Promise.resolve())).toThrow(RangeError);
+    expect(() => runScheduled([{}], 1.5, () => Promise.resolve())).toThrow(/whole number of at least 1/);
+    await expect(runScheduled([{}, {}], 1, (i) => (i === 0 ? Promise.reject(new Error('bug')) : Promise.resolve()))).rejects.toThrow('bug');
+  });
+});

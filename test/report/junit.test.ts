@@ -1,0 +1,158 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validateXML } from 'xmllint-wasm';
+import { JunitReporter, buildJunitXml } from '../../src/report/junit.js';
+import { sampleChecks, sampleRunResult } from '../helpers/run-result.js';
+
+const XSD = new URL('../fixtures/schemas/junit-10.xsd', import.meta.url);
+
+async function validate(xml: string) {
+  return validateXML({
+    xml: { fileName: 'report.xml', contents: xml },
+    schema: { fileName: 'junit-10.xsd', contents: await readFile(XSD, 'utf8') },
+  });
+}
+
+/** The XML of one testcase, found by its check id (the testcase name starts with it). */
+function testcase(xml: string, id: string): string {
+  const start = xml.indexOf(`<testcase name="${id} `);
+  if (start < 0) throw new Error(`no testcase for ${id}`);
+  const end = xml.indexOf('</testcase>', start);
+  return xml.slice(start, end + '</testcase>'.length);
+}
+
+describe('JunitReporter', () => {
+  let dir: string;
+  let xml: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'conformance-junit-'));
+    // A folder that does not exist yet: the reporter creates it.
+    const file = join(dir, 'reports', 'ci', 'junit.xml');
+    await new JunitReporter(file).onRunEnd(sampleRunResult());
+    xml = await readFile(file, 'utf8');
+  });
+
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('writes a file that validates against junit-10.xsd', async () => {
+    const result = await validate(xml);
+    expect(result.errors).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('writes one testsuite per suite, in order, with counts on the root', () => {
+    expect([...xml.matchAll(/<testsuite name="([^"]+)"/g)].map((m) => m[1])).toEqual(['auth', 'signing', 'resources', 'webhooks']);
+    expect(xml).toMatch(/<testsuites name="conformance staging" tests="8" failures="2" errors="1" time="4.21">/);
+    expect(xml).toMatch(/<testsuite name="resources" [^>]*tests="2" failures="1" errors="0" skipped="1"/);
+  });
+
+  it("gives each testsuite its wall time (checks of several suites run at once), not its checks' times added up", () => {
+    const result = sampleRunResult();
+    const wall = result.run.suites!.find((t) => t.suite === 'webhooks')!.wallMs;
+    const sum = result.checks.filter((c) => c.suite === 'webhooks').reduce((s, c) => s + c.durationMs, 0);
+    expect(wall).not.toBe(sum);
+    expect(xml).toMatch(new RegExp(`<testsuite name="webhooks" timestamp="[^"]+" time="${wall / 1000}"`));
+  });
+
+  it('names each testcase after its check id and title, with classname conformance.<suite> and time in seconds', () => {
+    const names = [...xml.matchAll(/<testcase name="([^"]+)" classname="([^"]+)" time="([^"]+)"/g)].map((m) => [m[1], m[2], m[3]]);
+    expect(names).toHaveLength(8);
+    expect(names[2]).toEqual(['signing.reject.expired A request with an expired signature is rejected', 'conformance.signing', '1.235']);
+    for (const [name, classname] of names) expect(name?.split(' ')[0]?.startsWith(`${classname?.replace('conformance.', '')}.`)).toBe(true);
+  });
+
+  it('reports a MUST failure as <failure> with a one-line message, the level as type, and the evidence', () => {
+    const tc = testcase(xml, 'signing.reject.expired');
+    expect(tc).toContain('<failure message="an expired signature was accepted" type="MUST"><![CDATA[spec      REQ-AUTH-08 (Authentication): "The signature covers the ordered components listed in Signature-Input, and `created` and `expires` are Unix times."');
+    expect(tc).toContain('expected  a request signed with expires 120 s in the past is rejected (any 4xx)');
+    expect(tc).toContain('observed  an expired signature was accepted\n          200 — the server served it');
+    expect(tc).toContain('replay    curl -sS -i ');
+    expect(tc).toContain('-H "authorization: Bearer $TOKEN"');
+    expect(tc).toContain('<system-out>');
+    expect(tc).toContain('exchange 2 of 2');
+  });
+
+  it('keeps a SHOULD warning that does not fail the run a passing testcase, the warning in system-out', () => {
+    const tc = testcase(xml, 'signing.reject.stale-created');
+    expect(tc).not.toContain('<failure');
+    expect(tc).not.toContain('<error');
+    expect(tc).toContain('<system-out><![CDATA[warning (SHOULD, does not fail the run): a signature created 1 h ago was accepted');
+  });
+
+  it('reports a warning that fails the run (--fail-on should) as <failure type="SHOULD">', () => {
+    expect(testcase(xml, 'resources.customer.update')).toContain('<failure message="the response did not echo the new e-mail" type="SHOULD">');
+  });
+
+  it('reports a skip as <skipped/> with the reason in system-out (junit-report-builder 5 has no skipped message)', () => {
+    const tc = testcase(xml, 'resources.accounts.list');
+    expect(tc).toContain('<skipped/>');
+    expect(tc).toContain('<system-out><![CDATA[skipped: fixtures.customerId is not set]]></system-out>');
+  });
+
+  it('reports an error as <error> with its message on one line', () => {
+    const tc = testcase(xml, 'webhooks.delivery.verify');
+    expect(tc).toContain('<error message="request to https://staging.example/v1/webhooks timed out after 10000 ms" type="error">');
+    expect(tc).toContain('response  none: timeout after 10000 ms');
+    expect(tc).not.toContain('<failure');
+  });
+
+  it('puts run and per-check properties on the testsuite', () => {
+    const signing = xml.slice(xml.indexOf('<testsuite name="signing"'), xml.indexOf('</testsuite>', xml.indexOf('<testsuite name="signing"')));
+    const properties = signing.slice(signing.indexOf('<properties>'), signing.indexOf('</properties>'));
+    expect(properties).toContain('<property name="suite.version" value="0.1.0"/>');
+    expect(properties).toContain('<property name="spec.version" value="0.0.1"/>');
+    expect(properties).toContain('<property name="target" value="staging"/>');
+    expect(properties).toContain('<property name="baseUrl" value="https://staging.example/v1"/>');
+    expect(properties).toContain('<property name="signing.reject.expired.level" value="MUST"/>');
+    expect(properties).toContain('<property name="signing.reject.expired.requirements" value="REQ-AUTH-08 (Authentication): &quot;The signature covers the ordered components listed in Signature-Input, and `created` and `expires` are Unix times.&quot;"/>');
+    expect(xml).not.toMatch(/<testcase[^>]*>\s*<properties>/);
+  });
+
+  it('puts the run\'s verdict on every testsuite, with each MUST requirement not exercised', () => {
+    const suites = xml.split('<testsuite ').slice(1);
+    expect(suites).toHaveLength(4);
+    for (const suite of suites) {
+      const properties = suite.slice(suite.indexOf('<properties>'), suite.indexOf('</properties>'));
+      expect(properties).toContain('<property name="verdict" value="NOT CONFORMANT"/>');
+      expect(properties).toContain('<property name="verdict.summary" value="NOT CONFORMANT: 1 MUST check failed, on 1 MUST requirement: REQ-AUTH-08; 1 more not exercised"/>');
+      expect(properties).toContain('<property name="verdict.failed" value="REQ-AUTH-08"/>');
+      expect(properties).toMatch(/<property name="verdict\.unexercised" value="REQ-SVC-01 &quot;A client exchanges[^"]*&quot; — resources\.accounts\.list skipped: fixtures\.customerId is not set; webhooks\.delivery\.verify errored: [^"]* → see the skip reason; see the check's error"\/>/);
+      expect(properties).toContain('<property name="failOn" value="must"/>');
+    }
+    const clean = buildJunitXml(sampleRunResult(sampleChecks().filter((c) => c.outcome === 'pass')));
+    expect(clean).toContain('<property name="verdict" value="CONFORMANT"/>');
+    expect(clean).toContain('<property name="verdict.unexercised" value=""/>');
+  });
+
+  it('records INFO observations in system-out', () => {
+    expect(testcase(xml, 'webhooks.key.format')).toContain('observations:\n  · key served as JWK (OKP/Ed25519) at data.key');
+  });
+
+  it('shows characters XML forbids as escapes, and keeps markup, quotes and non-ASCII text', async () => {
+    expect(xml).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
+    const tc = testcase(xml, 'signing.reject.stale-created');
+    expect(tc).toContain(`a <b> & "c" 'd' Zürich — 日本 \\u001b[31mred\\u001b[0m bell\\u0007`);
+    // Canonical XML turns every CDATA section into escaped text: both "]]>" come back whole.
+    const c14n = await validateXML({ xml: { fileName: 'report.xml', contents: xml }, normalization: 'c14n' });
+    expect(c14n.normalized).toContain('bell\\u0007 a]]&gt;b]]&gt;c');
+    // The observation, the last exchange's body in the warning, and the body in the exchange listing.
+    expect(c14n.normalized.split('a]]&gt;b]]&gt;c').length - 1).toBe(3);
+  });
+
+  it('validates with attribute values full of markup and control characters', async () => {
+    const checks = sampleChecks();
+    checks[0] = { ...checks[0]!, title: 'quote " amp & lt < esc \u001b nul \u0000 ]]> end', requirements: [{ id: 'REQ-SVC-01', level: 'MUST', section: 'S <1>', quote: 'a "b" & \u0001' }] };
+    checks[2] = { ...checks[2]!, finding: { message: 'multi\nline <message> & "quotes" \u001b[0m' } };
+    const result = sampleRunResult(checks);
+    result.run.target = 'staging & "eu" <1>';
+    const built = buildJunitXml(result);
+    expect((await validate(built)).errors).toEqual([]);
+    expect(built).toContain('<testsuites name="conformance staging &amp; &quot;eu&quot; &lt;1&gt;"');
+    expect(built).toContain('message="multi line &lt;message> &amp; &quot;quotes&quot; \\u001b[0m"');
+  });
+});

@@ -1,0 +1,146 @@
+// The receiver verifies every delivery that is valid under RFC 9421 and RFC 9530, whatever the server chose where the
+// spec is silent (REQ-AUTH-13, REQ-EVT-18): any label, several signatures, any parameters, any component order or
+// set, a sha-256 or sha-512 digest. And it still discards, once, what truly fails: a wrong digest, another key.
+import { describe, expect, it } from 'vitest';
+import { COMPONENTS, publicKey, serverKey, stoppedAfterEach } from '../helpers/receiver-setup.js';
+import { createPublicKey } from 'node:crypto';
+import { Agent, request } from 'undici';
+import { contentDigestWith, type DigestAlgorithm } from '../../src/http/digest.js';
+import { generateEd25519 } from '../../src/http/keys.js';
+import { nowSeconds, signRequest } from '../../src/http/signature.js';
+import type { SignatureParam } from '../../src/http/signature-base.js';
+import { startReceiver, type WebhookReceiver } from '../../src/receiver/receiver.js';
+
+const forger = generateEd25519();
+const { running, agents } = stoppedAfterEach();
+
+async function receiver(): Promise<WebhookReceiver> {
+  const r = await startReceiver({ listen: '127.0.0.1:0', tls: 'self-signed' });
+  running.push(r);
+  r.useKey(publicKey);
+  return r;
+}
+
+interface Sig {
+  label?: string;
+  seed?: Uint8Array;
+  components?: string[];
+  params?: SignatureParam[];
+}
+
+interface Variant {
+  digest?: DigestAlgorithm[];
+  /** A Content-Digest value as given, instead of a computed one. */
+  digestField?: string;
+  /** Digest computed over these bytes instead of the body. */
+  digestOf?: string;
+  sigs?: Sig[];
+  extraHeaders?: Array<[string, string]>;
+}
+
+/** Sends one delivery with the given digest and signatures (all of them in one Signature-Input and one Signature). */
+async function deliver(r: WebhookReceiver, v: Variant = {}): Promise<void> {
+  const body = JSON.stringify({ type: 'AUTH.CREATED', data: { tokenId: 't-1' } });
+  const headers: Array<[string, string]> = [
+    ['content-type', 'application/json'],
+    ['content-length', String(Buffer.byteLength(body))],
+    ['content-digest', v.digestField ?? contentDigestWith(v.digestOf ?? body, v.digest ?? ['sha-512'])],
+    ...(v.extraHeaders ?? []),
+  ];
+  const created = nowSeconds();
+  const signed = (v.sigs ?? [{}]).map((s) =>
+    signRequest(
+      { method: 'POST', url: r.url, headers },
+      {
+        keyId: 'k',
+        privateKey: s.seed ?? serverKey.seed,
+        label: s.label ?? 'sig1',
+        components: s.components ?? COMPONENTS,
+        params: s.params ?? [['keyid', 'k'], ['created', created], ['expires', created + 300]],
+      },
+    ),
+  );
+  if (signed.length > 0) {
+    headers.push(['signature-input', signed.map((s) => s.signatureInput).join(', ')], ['signature', signed.map((s) => s.signature).join(', ')]);
+  }
+  const agent = new Agent({ connect: { ca: r.certificatePem! } });
+  agents.push(agent);
+  const res = await request(r.url, { method: 'POST', headers: headers.flat(), body, dispatcher: agent });
+  await res.body.dump();
+}
+
+async function only(r: WebhookReceiver) {
+  await r.settled();
+  expect(r.arrivals).toHaveLength(1);
+  return r.arrivals[0]!;
+}
+
+describe('webhook receiver: every RFC 9421/9530 reading of a delivery verifies', () => {
+  const now = nowSeconds();
+  const verifies: Array<[string, Variant]> = [
+    ['the label wh instead of sig1', { sigs: [{ label: 'wh' }] }],
+    ['no expires (RFC 9421 makes it optional)', { sigs: [{ params: [['keyid', 'k'], ['created', now]] }] }],
+    ['neither created nor expires', { sigs: [{ params: [['keyid', 'k']] }] }],
+    ['no keyid', { sigs: [{ params: [['created', now]] }] }],
+    ['alg="ed25519", a nonce and a tag', { sigs: [{ params: [['created', now], ['keyid', 'k'], ['alg', 'ed25519'], ['nonce', 'n-1'], ['tag', 'webhook']] }] }],
+    ['the parameters in another order', { sigs: [{ params: [['expires', now + 60], ['keyid', 'k'], ['created', now]] }] }],
+    ['the components in another order', { sigs: [{ components: ['content-type', 'content-digest', '@target-uri', '@method'] }] }],
+    ['another component set (@authority, @path, @scheme, @request-target)', { sigs: [{ components: ['@method', '@authority', '@path', '@scheme', '@request-target', 'content-digest'] }] }],
+    ['a covered extra header (x-event-id)', { extraHeaders: [['x-event-id', 'evt-9']], sigs: [{ components: [...COMPONENTS, 'x-event-id'] }] }],
+    ['a sha-256 Content-Digest', { digest: ['sha-256'] }],
+    ['sha-256 and sha-512 members, both right', { digest: ['sha-256', 'sha-512'] }],
+    ['two signatures, the first by another key', { sigs: [{ label: 'old', seed: forger.seed }, { label: 'new' }] }],
+    ['two signatures, the first without content-digest', { sigs: [{ label: 'a', components: ['@method', '@target-uri'] }, { label: 'b' }] }],
+    ['a deprecated md5 member beside a right sha-512', { digestField: `md5=:AAAAAAAAAAAAAAAAAAAAAA==:, ${contentDigestWith(JSON.stringify({ type: 'AUTH.CREATED', data: { tokenId: 't-1' } }), ['sha-512'])}` }],
+  ];
+  for (const [name, variant] of verifies) {
+    it(`verifies ${name}`, async () => {
+      const r = await receiver();
+      await deliver(r, variant);
+      const d = await only(r);
+      expect([d.state, d.reason]).toEqual(['verified', undefined]);
+      expect(d.signedBy).toBe('published-key');
+    });
+  }
+
+  it('says which label verified and which digest members matched', async () => {
+    const r = await receiver();
+    await deliver(r, { digest: ['sha-256'], sigs: [{ label: 'old', seed: forger.seed }, { label: 'new' }] });
+    const d = await only(r);
+    expect(d.signature).toMatchObject({ ok: true, label: 'new' });
+    expect(d.digest).toEqual({ ok: true, algorithms: ['sha-256'] });
+  });
+});
+
+describe('webhook receiver: a delivery that truly fails is discarded, and counted once', () => {
+  const rejects: Array<[string, Variant, RegExp, string]> = [
+    ['a sha-256 digest of other bytes', { digest: ['sha-256'], digestOf: 'tampered' }, /^Content-Digest sha-256 does not match the body$/, 'published-key'],
+    ['a right sha-256 beside a wrong sha-512', { digestField: `${contentDigestWith(JSON.stringify({ type: 'AUTH.CREATED', data: { tokenId: 't-1' } }), ['sha-256'])}, ${contentDigestWith('x', ['sha-512'])}` }, /^Content-Digest sha-512 does not match/, 'published-key'],
+    ['only a deprecated md5 member', { digestField: 'md5=:AAAAAAAAAAAAAAAAAAAAAA==:' }, /^Content-Digest has no sha-512 or sha-256 member$/, 'published-key'],
+    ['every signature by another key', { sigs: [{ label: 'a', seed: forger.seed }, { label: 'b', seed: forger.seed }] }, /^signature: the signature does not verify against the signature base$/, 'other-key'],
+    ['an alg other than ed25519', { sigs: [{ params: [['keyid', 'k'], ['alg', 'rsa-pss-sha512']] }] }, /^signature: alg "rsa-pss-sha512" is not ed25519$/, 'unsigned'],
+    ['no signature at all', { sigs: [] }, /^signature: no Signature-Input header$/, 'unsigned'],
+    ['a signature that leaves content-digest out', { sigs: [{ components: ['@method', '@target-uri'] }] }, /^signature: the signature does not cover "content-digest"$/, 'published-key'],
+  ];
+  for (const [name, variant, reason, signedBy] of rejects) {
+    it(`discards ${name}`, async () => {
+      const r = await receiver();
+      await deliver(r, variant);
+      const d = await only(r);
+      expect(d.state).toBe('rejected');
+      expect(d.reason).toMatch(reason);
+      expect(d.signedBy).toBe(signedBy);
+      expect(r.counts).toMatchObject({ received: 1, verified: 0, rejected: 1 });
+    });
+  }
+
+  it('stays discarded, counted once, when another key is published and it still does not verify', async () => {
+    const r = await receiver();
+    await deliver(r, { sigs: [{ seed: forger.seed }] });
+    await r.settled();
+    expect(r.useKey(createPublicKey(generateEd25519().publicKeyPem))).toBe(true);
+    await r.settled();
+    expect(r.counts).toMatchObject({ received: 1, verified: 0, rejected: 1 });
+    expect(r.arrivals[0]!.reason).toBe('signature: the signature does not verify against the signature base');
+  });
+});

@@ -1,0 +1,96 @@
+// The requirement catalog (spec/requirements.json) held to the spec and to the checks: every quote is the spec's own
+// words where the catalog says they stand, every sentence and table row of the spec is read into it, every MUST and
+// SHOULD has a check or a reason, every check cites it, and every covered requirement has a check a fault proves.
+import { describe, expect, it } from 'vitest';
+import { parseSpec, readSpec } from '../../src/spec/sections.js';
+import { checkLevelOf, loadCatalog, specUnits, uncoveredUnits } from '../../src/spec/requirements.js';
+import { computeCoverage } from '../../src/spec/coverage.js';
+import { readDetectionJson } from '../../src/matrix/proof.js';
+import { FAULTS } from '../../src/reference/faults/catalog.js';
+import { suites } from '../../suites/index.js';
+
+const sections = parseSpec(readSpec());
+const catalog = loadCatalog();
+const checks = suites.flatMap((s) => s.checks);
+const byId = new Map(catalog.requirements.map((r) => [r.id, r]));
+
+describe('the requirement catalog against the spec', () => {
+  it('quotes the spec word for word, in the section each entry names', () => {
+    const misquoted = [...catalog.requirements, ...catalog.context].filter((r) => {
+      const section = sections.find((s) => s.heading === r.section);
+      return !section || !section.body.includes(r.quote);
+    });
+    expect(misquoted.map((r) => ('id' in r ? r.id : r.quote))).toEqual([]);
+  });
+
+  it('gives each requirement a stable, unique id and a level', () => {
+    const ids = catalog.requirements.map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const r of catalog.requirements) {
+      expect(r.id).toMatch(/^REQ-[A-Z]+-\d{2}$/);
+      expect(['MUST', 'SHOULD', 'OPEN']).toContain(r.level);
+    }
+  });
+
+  it('reads every sentence and table row of the spec into a requirement or a context sentence', () => {
+    expect(specUnits(sections).length).toBeGreaterThan(200);
+    expect(uncoveredUnits(catalog, sections).map((u) => `[${u.section}] ${u.text}`)).toEqual([]);
+  });
+
+  it('records every open point ("not shown", "unresolved", "open") as an OPEN requirement with the readings a server may take', () => {
+    const open = specUnits(sections).filter((u) => /\bnot shown\b|\bunresolved\b|\bare open\b/.test(u.text));
+    expect(open.length).toBeGreaterThan(25);
+    for (const u of open) {
+      const entry = catalog.requirements.find((r) => r.level === 'OPEN' && r.section === u.section && (r.quote.includes(u.text) || u.text.includes(r.quote)));
+      expect(entry, `[${u.section}] ${u.text}`).toBeDefined();
+    }
+    for (const r of catalog.requirements.filter((x) => x.level === 'OPEN')) {
+      expect(r.readings?.length ?? 0, r.id).toBeGreaterThan(0);
+      expect(r.exclusion, r.id).toBeUndefined();
+    }
+  });
+});
+
+describe('the requirement catalog against the checks', () => {
+  const citing = (id: string) => checks.filter((c) => c.requirements.some((r) => r.id === id));
+
+  it('has a check, or a reason why none, for every MUST and SHOULD requirement, and no reason where a check exists', () => {
+    const normative = catalog.requirements.filter((r) => r.level !== 'OPEN');
+    expect(normative.filter((r) => citing(r.id).length === 0 && !r.exclusion).map((r) => r.id)).toEqual([]);
+    expect(normative.filter((r) => citing(r.id).length > 0 && r.exclusion).map((r) => r.id)).toEqual([]);
+  });
+
+  it('has every check cite at least one requirement, all of its own level (OPEN points make INFO checks)', () => {
+    for (const c of checks) {
+      expect(c.requirements.length, c.id).toBeGreaterThan(0);
+      for (const r of c.requirements) {
+        expect(byId.get(r.id), `${c.id} cites ${r.id}`).toBeDefined();
+        expect(checkLevelOf(r.level), `${c.id} (${c.level}) cites ${r.id} (${r.level})`).toBe(c.level);
+        // The quote a report shows is the catalog's, not a copy that could drift.
+        expect(r.quote).toBe(byId.get(r.id)!.quote);
+      }
+    }
+  });
+
+  it('has every fault of the reference server break requirements of the catalog, at the level its checks enforce', () => {
+    for (const f of FAULTS) {
+      expect(f.breaks.length, f.name).toBeGreaterThan(0);
+      for (const id of f.breaks) {
+        expect(byId.get(id), `${f.name} breaks ${id}`).toBeDefined();
+        expect(byId.get(id)!.level, `${f.name} breaks ${id}: an open point cannot be broken`).not.toBe('OPEN');
+      }
+    }
+  });
+
+  it('proves every covered requirement: some fault makes one of its checks fail (docs/detection-matrix.json, kept current by the matrix test)', () => {
+    const proof = readDetectionJson();
+    expect(proof, 'docs/detection-matrix.json (npm run matrix)').toBeDefined();
+    const coverage = computeCoverage(catalog, checks, proof);
+    // Reasons a check cannot be made to fail in the matrix (e.g. --long) are the matrix's; such a requirement has
+    // another check a fault proves, or it is listed here by the matrix's reasons.
+    const reasoned = new Set(proof!.uncaught.filter((u) => u.reason).map((u) => u.id));
+    const unproven = coverage.requirements.filter((r) => r.status === 'unproven' && !r.checks.every((c) => reasoned.has(c.id)));
+    expect(unproven.map((r) => `${r.id}: ${r.checks.map((c) => c.id).join(', ')}`)).toEqual([]);
+    expect(coverage.gaps.unknownInFaults).toEqual([]);
+  });
+});

@@ -1,0 +1,43 @@
+// The run survives its own tokens: against a server that ends every token of a client on a revocation, ends the older
+// tokens on a new one and forgets every token on a restart, all at once, the whole suite gives 0 failures and 0
+// warnings, the checks that prepare requests with the run's token recover, and the run says how often its token ended.
+import { describe, expect, it } from 'vitest';
+import { pack } from '../../suites/index.js';
+import { runChecks, type RunResult } from '../../src/engine/index.js';
+import { startLocalTarget } from '../../src/targets/local.js';
+import type { Choices } from '../../src/reference/choices/index.js';
+import { suites } from '../../suites/index.js';
+
+/** Skips of a clean run: the --long check, and the order cancel that needs --allow-mutations. */
+const CLEAN_SKIPS = ['auth.expiry.after-60-minutes', 'ussd.flow.order-cancel'];
+
+async function runWith(choices: Partial<Choices>): Promise<RunResult> {
+  const local = await startLocalTarget({ choices });
+  try {
+    return await runChecks({ pack, target: local.target, suites, failOn: 'should', suiteOptions: { webhooks: { deadlineMs: 2000 } } });
+  } finally {
+    await local.stop();
+  }
+}
+
+function expectClean(result: RunResult): void {
+  const bad = result.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'warn' || c.outcome === 'error').map((c) => `${c.id}: ${c.outcome} ${c.finding?.message ?? ''}`);
+  expect(bad).toEqual([]);
+  expect(result.checks.filter((c) => c.outcome === 'skip').map((c) => c.id).sort()).toEqual(CLEAN_SKIPS);
+  expect(result.run.cleanup).toBeUndefined();
+}
+
+// Each token choice alone, and every reading's record, is the choices matrix's (docs/choices-matrix.md, run again by
+// npm run matrix:check); here the three that end tokens act at once, which no single bundle of the matrix pins down.
+describe('token choices', () => {
+  it('revoke=all-tokens, new-token=ends-older and token-restart=after-150 at once: nothing fails, and the run says how often its token ended', async () => {
+    const result = await runWith({ revoke: 'all-tokens', newToken: 'ends-older', tokenRestart: 'after-150' });
+    expectClean(result);
+    const note = (result.run.notes ?? []).find((n) => n.startsWith('tokens: '));
+    expect(note).toMatch(/^tokens: the server ended the run's token before its 60 minutes \d+ time\(s\)/);
+    // The signing checks whose control request carries the run's token recovered instead of skipping.
+    for (const id of ['signing.reject.replay-other-query', 'signing.reject.altered-authorization', 'signing.reject.altered-client-id']) {
+      expect(result.checks.find((c) => c.id === id)!.outcome, id).toBe('pass');
+    }
+  });
+});
