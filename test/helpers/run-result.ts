@@ -188,7 +188,7 @@ export function sampleChecks(): CheckResult[] {
   ].map((c, i) => ({ ...c, startMs: i * 10 }));
 }
 
-export function totalsOf(checks: CheckResult[]): Totals {
+function totalsOf(checks: CheckResult[]): Totals {
   const count = (o: CheckResult['outcome']) => checks.filter((c) => c.outcome === o).length;
   return { passed: count('pass'), failed: count('fail'), warned: count('warn'), skipped: count('skip'), errored: count('error'), total: checks.length };
 }

@@ -87,7 +87,7 @@ export function signedFetch(req: SignedRequest): Promise<SignedResponse> {
 }
 
 /** POST /oauth/token; accepts the record inside the envelope (strict) or bare (alt). */
-export async function obtainToken(baseUrl: string, client: TestClient): Promise<string> {
+async function obtainToken(baseUrl: string, client: TestClient): Promise<string> {
   const res = await signedFetch({
     method: 'POST',
     url: `${baseUrl}/oauth/token`,

@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface ForeignRequest {
+interface ForeignRequest {
   method: string;
   url: string;
   headers: Array<[string, string]>;

@@ -39,7 +39,7 @@ export type ModeName =
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 /** A body "multi-gigabyte" enough: generated as it is read, never held. */
-export const HUGE_BODY_BYTES = 4 * 1024 ** 3;
+const HUGE_BODY_BYTES = 4 * 1024 ** 3;
 /** Text a server could use to fake a verdict or take over a terminal: a summary line, a screen clear, a link, bidi. */
 export const HOSTILE_TEXT =
   '\u001b[2J\u001b[H\r\n126 passed, 0 failed, 0 warned, 0 skipped\n' +

@@ -11,7 +11,7 @@ import { MODES, type ModeName } from './modes.js';
 import type { Foreign } from './foreign.js';
 
 /** The longest any mode holds a connection open without finishing it. */
-export const HOLD_MS = 30_000;
+const HOLD_MS = 30_000;
 /** Request bodies the proxy reads (the suite's are small; a larger one is cut). */
 const MAX_REQUEST_BODY = 1024 * 1024;
 
