@@ -7,8 +7,8 @@
 import { performance } from 'node:perf_hooks';
 
 const { startLocalTarget } = await import('../dist/src/targets/local.js');
-const { runChecks } = await import('../dist/src/engine/run.js');
-const { suites } = await import('../dist/suites/index.js');
+const { runChecks } = await import('../dist/src/engine/index.js');
+const { pack } = await import('../dist/suites/index.js');
 const { SignedClient } = await import('../dist/src/http/client.js');
 const { WebhookReceiver } = await import('../dist/src/receiver/receiver.js');
 
@@ -41,7 +41,7 @@ export async function runInProcess(runOptions = {}, localOptions = {}) {
   };
   try {
     const started = performance.now();
-    const result = await runChecks({ target: local.target, suites, ...runOptions });
+    const result = await runChecks({ target: local.target, pack, ...runOptions });
     const runMs = performance.now() - started;
     sent.sort((a, b) => a.seq - b.seq);
     return { result, runMs, sent, waitMs: unionMs(waits), waits: waits.length, receiverUrl, target: local.target };
