@@ -10,10 +10,13 @@ export interface Sender {
   send(spec: RequestSpec): Promise<HttpResponse>;
 }
 
-/** How putting something back went. A failure's `line` starts with CLEAN-UP FAILED and names what to send by hand. */
+/**
+ * How putting something back went. A failure's `line` starts with CLEAN-UP FAILED and names what to send by hand;
+ * `problem` is what went wrong, `byHand` that request (or step).
+ */
 export type PutBack =
   | { ok: true; restored: boolean; note: string }
-  | { ok: false; line: string; expected: string; observed: string; exchange?: Exchange };
+  | { ok: false; line: string; problem: string; byHand: string; expected: string; observed: string; exchange?: Exchange };
 
 /** The one wording of a restore that failed: what, why, and the request (or step) that puts it back by hand. */
 export function cleanUpFailed(what: string, problem: string, byHand: string): string {

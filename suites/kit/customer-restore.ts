@@ -115,9 +115,12 @@ function toRestore(before: CustomerSnapshot, now: CustomerSnapshot): string[] {
  */
 export async function restoreCustomer(ctx: Sender, before: CustomerSnapshot, now?: CustomerSnapshot): Promise<PutBack> {
   const id = before.customerId;
+  const byHand = restoreByHand(before);
   const failed = (problem: string, res?: HttpResponse): PutBack => ({
     ok: false,
-    line: cleanUpFailed(`customer ${id}`, problem, restoreByHand(before)),
+    line: cleanUpFailed(`customer ${id}`, problem, byHand),
+    problem,
+    byHand,
     expected: `customer ${id} is restored to its saved values after the check`,
     observed: res ? `${problem}: ${describeResponse(res)}` : problem,
     ...(res ? { exchange: res.exchange } : {}),

@@ -116,7 +116,7 @@ export async function saveWebhook(ctx: Sender): Promise<SavedWebhook> {
 const WHAT = 'the webhook configuration';
 
 function failed(problem: string, byHand: string, expected: string, res?: HttpResponse): Extract<PutBack, { ok: false }> {
-  return { ok: false, line: cleanUpFailed(WHAT, problem, byHand), expected, observed: res ? `${problem}: ${describeResponse(res)}` : problem, ...(res ? { exchange: res.exchange } : {}) };
+  return { ok: false, line: cleanUpFailed(WHAT, problem, byHand), problem, byHand, expected, observed: res ? `${problem}: ${describeResponse(res)}` : problem, ...(res ? { exchange: res.exchange } : {}) };
 }
 
 /**
