@@ -36,8 +36,8 @@ export function failCleanUp(ctx: CheckContext, failed: Extract<PutBack, { ok: fa
   });
 }
 
-/** Thrown into a body whose time ran out once its restore is done: the engine reports the time-out, nothing more runs. */
-class TimeUpAndRestored extends Error {}
+/** Ends a body whose time ran out, once its restore is done: the engine reports the time-out, nothing more of it runs. */
+class TimeUp extends Error {}
 
 export interface GuardOptions {
   /**
@@ -54,6 +54,8 @@ export interface GuardOptions {
  * time-out is noted on the check. The work's own failure is passed on.
  */
 export async function withPutBack<T>(ctx: CheckContext, work: () => Promise<T>, putBack: () => Promise<PutBack>, options: GuardOptions = {}): Promise<T> {
+  // Time already up (while the state was being saved): the work is not started, so there is nothing to put back.
+  if (ctx.timeUp.aborted) throw new TimeUp('the time ran out before the work started');
   const ended = work().then(
     (value) => ({ ok: true as const, value }),
     (error: unknown) => ({ ok: false as const, error }),
@@ -66,7 +68,7 @@ export async function withPutBack<T>(ctx: CheckContext, work: () => Promise<T>, 
     // The engine reports it after the time-out: "the check did not finish within … ms; after it: CLEAN-UP FAILED: …".
     if (!put.ok) failCleanUp(ctx, put);
     ctx.observe(`the check's time ran out: ${put.note}`);
-    throw new TimeUpAndRestored('restored after the time-out');
+    throw new TimeUp('restored after the time-out');
   }
   const passed = first.ok || first.error instanceof CheckSkipped;
   if (passed && options.onlyAfterFailure) return unwrap(first);
