@@ -8,7 +8,7 @@
 // the older ones).
 //
 // Every token a check obtains is revoked before the check ends (TokenJar), also when the check fails.
-import { coveredComponents, customerBody, customerDifferences, describeResponse, dropHeader, expectJson, expectNoToken, expectRejection, expectStatus, expectSuccess, isSuccess, nowSeconds, readCustomer, readCustomerOrSkip, readProbe, requestToken, restoreCustomer, revokeRequest, tokenIn, tokenRecordOf, tokenRequest, validateAgainst, withTokens, type CustomerSnapshot, type HttpResponse, type IssuedToken, type RequestSpec, type TokenJar } from './kit/index.js';
+import { coveredComponents, customerBody, customerDifferences, describeResponse, dropHeader, failCleanUp, expectJson, expectNoToken, expectRejection, expectStatus, expectSuccess, isSuccess, nowSeconds, readCustomer, readCustomerOrSkip, readProbe, requestToken, restoreCustomer, revokeRequest, tokenIn, tokenRecordOf, tokenRequest, validateAgainst, withRestoredCustomer, withTokens, type CustomerSnapshot, type HttpResponse, type IssuedToken, type RequestSpec, type TokenJar } from './kit/index.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { defineCheck, defineSuite, type CheckContext } from '../src/engine/index.js';
@@ -82,11 +82,27 @@ async function workingToken(ctx: CheckContext, jar: TokenJar, sign?: RequestSpec
   return token;
 }
 
-/** After a PUT of the customer's own values: a change is recorded, and undone. */
-async function observeUnchanged(ctx: CheckContext, before: CustomerSnapshot): Promise<void> {
-  const { snapshot: after } = await readCustomer(ctx, before.customerId);
-  const changed = after ? customerDifferences(before, after) : [];
-  if (changed.length > 0) ctx.observe(`the customer changed although its own values were sent (${changed.join('; ')}); ${await restoreCustomer(ctx, before)}`);
+/**
+ * Sends a PUT of the customer's own values (`before`): accepted or not, it should change nothing. A change is recorded
+ * and undone; the customer is put back whatever happens (withRestoredCustomer), even when the check runs out of time.
+ */
+async function putOwnValues(ctx: CheckContext, before: CustomerSnapshot, spec: RequestSpec): Promise<HttpResponse> {
+  return withRestoredCustomer(
+    ctx,
+    before,
+    async () => {
+      const res = await ctx.send(spec);
+      const { snapshot: after } = await readCustomer(ctx, before.customerId);
+      const changed = after ? customerDifferences(before, after) : [];
+      if (changed.length > 0) {
+        const restored = await restoreCustomer(ctx, before, after);
+        if (!restored.ok) failCleanUp(ctx, restored, `It had changed although its own values were sent (${changed.join('; ')})`);
+        ctx.observe(`the customer changed although its own values were sent (${changed.join('; ')}); ${restored.note}`);
+      }
+      return res;
+    },
+    { onlyAfterFailure: true },
+  );
 }
 
 // Nearly every check obtains tokens of its own and revokes them (TokenJar): they take turns with other revokers.
@@ -757,8 +773,7 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
       if (customerId === undefined) return ctx.observe('PUT /customers not tried: fixtures.mutableCustomerId is not configured');
       const before = await readCustomerOrSkip(ctx, customerId);
       // The customer's current values: accepted or not, nothing changes.
-      const res = await ctx.send({ method: 'PUT', path: '/customers', body: customerBody(before), contentType: 'application/json', idempotencyKey: null });
-      await observeUnchanged(ctx, before);
+      const res = await putOwnValues(ctx, before, { method: 'PUT', path: '/customers', body: customerBody(before), contentType: 'application/json', idempotencyKey: null });
       expectRejection(ctx, res, `a rejection (any 4xx): PUT /customers, signed, with ${NONE}`);
     },
   }),
@@ -851,7 +866,7 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
       const customerId = ctx.fixture('mutableCustomerId');
       const before = await readCustomerOrSkip(ctx, customerId);
       // The customer's current values: accepted or not, nothing changes.
-      const res = await ctx.send({
+      const res = await putOwnValues(ctx, before, {
         method: 'PUT',
         path: '/customers',
         body: customerBody(before),
@@ -864,7 +879,6 @@ export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revok
           ? `PUT /customers with X-Idempotency-Id and no X-Idempotency-Key was accepted (${res.status})`
           : `PUT /customers with X-Idempotency-Id and no X-Idempotency-Key was refused: ${describeResponse(res)}`,
       );
-      await observeUnchanged(ctx, before);
     },
   }),
   defineCheck({

@@ -1,6 +1,6 @@
 // Suite `resources`: every endpoint's envelope, schema and errors, and consistency across resources (spec "Resources
 // and their fields", "Endpoints", "Errors").
-import { TransportError, alterSignature, describeResponse, describeWalk, differingFields, errorBodyOf, exactValue, expectEnvelope, expectErrorBody, expectItems, expectJson, expectRejection, expectSchema, expectStatus, getList, getResource, headerValue, idKey, idSegment, invalidFields, isJsonMediaType, isObject, isUnsafeNumber, mediaTypeOf, noteErrorBody, pageOfItem, parseJson, readEnvelope, readProbe, schemaFields, setHeader, tokenIn, tokenRequest, unknownFields, unsafeNumbersOf, walkList, withTokens, type FixtureName, type HttpResponse, type Query, type RequestSpec, type WalkResult } from './kit/index.js';
+import { alterSignature, customerSnapshot, describeResponse, describeWalk, differingFields, errorBodyOf, exactValue, expectEnvelope, expectErrorBody, expectItems, expectJson, expectRejection, expectSchema, expectStatus, getList, getResource, headerValue, idKey, idSegment, invalidFields, isJsonMediaType, isObject, isUnsafeNumber, mediaTypeOf, noteErrorBody, pageOfItem, parseJson, readEnvelope, readProbe, schemaFields, setHeader, tokenIn, tokenRequest, unknownFields, unsafeNumbersOf, walkList, withRestoredCustomer, withTokens, type FixtureName, type HttpResponse, type Query, type RequestSpec, type WalkResult } from './kit/index.js';
 import { CheckFailed, defineCheck, defineSuite, type CheckContext, type CheckDeclaration } from '../src/engine/index.js';
 
 type Check = CheckDeclaration;
@@ -254,65 +254,16 @@ async function readCustomer(ctx: CheckContext, id: number): Promise<{ res: HttpR
   return { res, customer: data };
 }
 
-/** The body that puts the customer back as it was, for a person to send: exact values, never a rounded number. */
-function restoreBody(id: number, original: Record<string, unknown>): string {
-  const fields = CUSTOMER_WRITABLE.filter((f) => original[f] !== undefined).map((f) => `"${f}":${exactValue(original, f)}`);
-  return `{"customerId":${id}${fields.map((f) => `,${f}`).join('')}}`;
-}
-
 /**
- * Puts the customer back: fields that differ from `original` are sent again, then read back. Never sets CLOSED
- * (GUIDE: a real server may treat it as final): a CLOSED original status that changed is left for a person.
- * Returns what went wrong, or undefined.
- */
-async function restoreCustomer(ctx: CheckContext, id: number, original: Record<string, unknown>): Promise<string | undefined> {
-  try {
-    const now = await ctx.send({ method: 'GET', path: `/customers/${id}` });
-    const data = dataOf(now);
-    if (!isObject(data)) return `GET /customers/${id} answered ${now.status}, so the customer's state is unknown`;
-    const changed = CUSTOMER_WRITABLE.filter((f) => original[f] !== undefined && exactValue(data, f) !== exactValue(original, f));
-    if (changed.length === 0) return undefined;
-    if (changed.includes('status') && original.status === 'CLOSED') return 'the status was CLOSED and has changed; the suite never sets CLOSED';
-    // JSON.stringify would send a rounded double: an integer beyond 2^53 is left for a person to put back exactly.
-    const inexact = changed.filter((f) => isUnsafeNumber(original, f));
-    if (inexact.length) return `${inexact.join(', ')} changed and cannot be sent back exactly from JavaScript (an integer beyond 2^53)`;
-    const body: Record<string, unknown> = { customerId: id };
-    for (const f of changed) body[f] = original[f];
-    const put = await ctx.send({ method: 'PUT', path: '/customers', json: body });
-    if (put.status < 200 || put.status > 299) return `the restoring PUT /customers ${JSON.stringify(body)} answered ${put.status}`;
-    const after = await ctx.send({ method: 'GET', path: `/customers/${id}` });
-    const back = dataOf(after);
-    if (!isObject(back)) return `after the restoring PUT, GET /customers/${id} answered ${after.status}`;
-    const still = CUSTOMER_WRITABLE.filter((f) => original[f] !== undefined && exactValue(back, f) !== exactValue(original, f));
-    return still.length ? `after the restoring PUT the customer still differs in ${still.join(', ')}` : undefined;
-  } catch (e) {
-    return `the restore could not be done: ${e instanceof TransportError ? e.message : (e as Error).message}`;
-  }
-}
-
-/**
- * Runs `work` on the mutable customer and restores its original values afterwards, whatever happened. A failed
- * restore fails the check loudly, with the values to put back by hand.
+ * Runs `work` on the mutable customer, read first as the update checks read it, and restores it afterwards whatever
+ * happened (withRestoredCustomer): after the work passed, failed or threw, or once the check's time is up. A restore
+ * that fails fails the check, CLEAN-UP FAILED, with the PUT /customers to send by hand.
  */
 async function withCustomerRestored(ctx: CheckContext, work: (id: number, original: Record<string, unknown>) => Promise<void>): Promise<void> {
   const id = ctx.fixture('mutableCustomerId');
-  const { customer: original } = await readCustomer(ctx, id);
-  let primary: unknown;
-  try {
-    await work(id, original);
-  } catch (e) {
-    primary = e;
-  }
-  const problem = await restoreCustomer(ctx, id, original);
-  if (problem) {
-    const earlier = primary instanceof CheckFailed ? ` The check had failed before the restore: ${primary.finding.message}` : '';
-    ctx.fail(`RESTORE FAILED: customer ${id} (fixtures.mutableCustomerId) was not put back: ${problem}.${earlier}`, {
-      cleanup: true,
-      expected: 'the customer is restored to its original values after the check',
-      observed: `restore by hand: PUT /customers ${restoreBody(id, original)}`,
-    });
-  }
-  if (primary !== undefined) throw primary;
+  const { res, customer: original } = await readCustomer(ctx, id);
+  // readCustomer has seen a 200 with a customer object: the snapshot is there.
+  await withRestoredCustomer(ctx, customerSnapshot(id, res)!, () => work(id, original));
 }
 
 /** How an asset's available relates to its position and locked, in words (the relation is not shown: REQ-ASSET-15). */

@@ -15,6 +15,8 @@ export interface CheckContextParts {
   flags: RunFlags;
   session: RunSession;
   signal: AbortSignal;
+  /** Aborted when the check's time limit (or the run's budget) is reached; `signal` only after the grace period that follows. */
+  timeUp?: AbortSignal;
   client: SignedClient;
   /** The shared state the check declared (CheckDefinition.uses): the only state its requests may change. */
   uses: readonly string[];
@@ -37,6 +39,11 @@ export class CheckContext {
   readonly flags: RunFlags;
   readonly session: RunSession;
   readonly signal: AbortSignal;
+  /**
+   * Aborted when the check's time is up (its limit, or the run's budget). The body keeps running for a grace period,
+   * network still open, to put back what it changed; only then does `signal` cut its requests.
+   */
+  readonly timeUp: AbortSignal;
   readonly state: unknown;
   readonly options: Readonly<Record<string, number>>;
   private readonly client: SignedClient;
@@ -46,6 +53,7 @@ export class CheckContext {
   constructor(parts: CheckContextParts) {
     ({ check: this.check, target: this.target, credentials: this.credentials, fixtures: this.fixtures, flags: this.flags, session: this.session } = parts);
     ({ signal: this.signal, state: this.state, options: this.options, client: this.client, uses: this.uses, stateChangedBy: this.stateChangedBy } = parts);
+    this.timeUp = parts.timeUp ?? new AbortController().signal;
   }
 
   /**

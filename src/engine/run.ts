@@ -251,13 +251,14 @@ interface RunOneDeps {
 
 /**
  * After its time limit a check gets this long (at most its own limit again), network still open, to finish what it
- * started (a PUT it must undo); only then are its requests cut. What it reports in that time is kept, so a failed restore is never lost.
+ * started (a PUT it must undo: CheckContext.timeUp tells it the time is up); only then are its requests cut. What it reports in that time is kept, so a failed restore is never lost.
  */
 const CHECK_CLEANUP_GRACE_MS = 15_000;
 
 async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckResult> {
   const started = Date.now();
   const abort = new AbortController();
+  const timeUp = new AbortController();
   const ctx = new CheckContext({
     check: infoOf(check),
     target: deps.suiteRun.target,
@@ -266,6 +267,7 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
     flags: deps.flags,
     session: deps.session,
     signal: abort.signal,
+    timeUp: timeUp.signal,
     client: deps.client,
     uses: check.uses ?? [],
     stateChangedBy: (method, path) => deps.pack.stateChangedBy(method, path),
@@ -280,8 +282,12 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
   let timer: NodeJS.Timeout | undefined;
   const left = deps.budget.deadline - started;
   const timeout = new Promise<never>((_, reject) => {
-    if (left < deps.timeoutMs) timer = setTimeout(() => reject(new BudgetSpent(deps.budget.budgetMs)), Math.max(0, left));
-    else timer = setTimeout(() => reject(new CheckTimeout(deps.timeoutMs)), deps.timeoutMs);
+    const end = (err: Error) => {
+      timeUp.abort(err);
+      reject(err);
+    };
+    if (left < deps.timeoutMs) timer = setTimeout(() => end(new BudgetSpent(deps.budget.budgetMs)), Math.max(0, left));
+    else timer = setTimeout(() => end(new CheckTimeout(deps.timeoutMs)), deps.timeoutMs);
   });
   const body = deps.session.runCheck(check, () => check.run(ctx), { observe: (text) => ctx.observe(text), signal: abort.signal });
   try {

@@ -1,18 +1,18 @@
-// What the negative checks share: requests that are right in every way but one, made from a correctly signed request,
-// and snapshots that let a check show that a rejected request changed nothing (and put things back when it did).
+// What the negative checks share: requests that are right in every way but one, made from a correctly signed request.
+// Showing that a rejected request changed nothing, and putting things back when it did, is customer-restore.ts's and
+// webhook-restore.ts's.
 // Signature fields are read and written with a structured-fields library (RFC 8941/9651), never with regular
 // expressions: a check that misparses the field it tampers with would blame the server for its own mistake.
 import { parseDictionary, serializeDictionary, isInnerList, type Dictionary } from 'structured-headers';
 import type { HttpResponse, PreparedRequest, RequestSpec } from '../../src/http/client.js';
 import { contentDigest } from '../../src/http/digest.js';
-import { exactNumber, parseJson } from '../../src/http/json.js';
 import { headerValue, setHeader } from '../../src/http/message.js';
 import { profileComponents } from '../../src/http/signature.js';
 import type { CheckContext } from '../../src/engine/index.js';
 import { describeResponse } from './expect.js';
 
 /** The component names in the order the spec lists them ("Common request rules"), lower-cased as RFC 9421 §2.1 wants. */
-export const SPEC_COMPONENT_ORDER = [
+const SPEC_COMPONENT_ORDER = [
   'authorization',
   'content-digest',
   'content-length',
@@ -37,7 +37,7 @@ export function isRejection(res: HttpResponse): boolean {
 // ---- requests ---------------------------------------------------------------------------------------------------
 
 /** A deep copy, so one signed request can be sent as is and again altered. */
-export function copyRequest(req: PreparedRequest): PreparedRequest {
+function copyRequest(req: PreparedRequest): PreparedRequest {
   return { method: req.method, url: req.url, headers: req.headers.map(([n, v]) => [n, v]), ...(req.body ? { body: new Uint8Array(req.body) } : {}) };
 }
 
@@ -133,129 +133,4 @@ export function relabelSignature(value: string, label: string): string {
   const out: Dictionary = new Map();
   for (const member of dict.values()) out.set(label, member);
   return serializeDictionary(out);
-}
-
-// ---- the mutable customer -----------------------------------------------------------------------------------------
-
-/** The fields PUT /customers lets a client write (besides customerId, which names the customer). */
-export const WRITABLE_CUSTOMER_FIELDS = ['firstName', 'lastName', 'status', 'referenceId'] as const;
-
-export interface CustomerSnapshot {
-  customerId: number;
-  /** The writable fields the server returned, each as its JSON text: numbers as the server wrote them, so no id is rounded. */
-  members: Array<[name: string, json: string]>;
-  values: Record<string, unknown>;
-}
-
-/** Reads a customer's writable fields. Undefined (with the answer) when the server did not give them. */
-export async function readCustomer(ctx: CheckContext, customerId: number): Promise<{ snapshot?: CustomerSnapshot; res: HttpResponse }> {
-  const res = await ctx.send({ method: 'GET', path: `/customers/${customerId}` });
-  if (!isSuccess(res)) return { res };
-  const parsed = parseJson(res.text);
-  if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null) return { res };
-  const body = parsed.value as Record<string, unknown>;
-  const data = (typeof body.data === 'object' && body.data !== null ? body.data : body) as Record<string, unknown>;
-  const members: Array<[string, string]> = [];
-  const values: Record<string, unknown> = {};
-  for (const field of WRITABLE_CUSTOMER_FIELDS) {
-    const value = data[field];
-    if (value === undefined || value === null) continue;
-    values[field] = value;
-    members.push([field, exactNumber(data, field) ?? JSON.stringify(value)]);
-  }
-  return { snapshot: { customerId, members, values }, res };
-}
-
-/** Reads the customer or skips: without its current values a check cannot send a request that changes nothing. */
-export async function readCustomerOrSkip(ctx: CheckContext, customerId: number): Promise<CustomerSnapshot> {
-  const { snapshot, res } = await readCustomer(ctx, customerId);
-  if (!snapshot) ctx.skip(`could not read customer ${customerId} first (GET answered ${describeResponse(res)}), so no PUT that changes nothing can be built`);
-  return snapshot;
-}
-
-/**
- * Whether a client may send this value back: the type (and enum) the update request gives the field. A CLOSED status is
- * not sendable either: the spec leaves transitions open, and a server may read even "CLOSED again" as closing, which
- * may be final (GUIDE: never set CLOSED).
- */
-function sendable(field: string, value: unknown): boolean {
-  switch (field) {
-    case 'firstName':
-    case 'lastName':
-      return typeof value === 'string';
-    case 'status':
-      return value === 'ACTIVE' || value === 'SUSPENDED';
-    case 'referenceId':
-      return typeof value === 'number' && Number.isInteger(value);
-    default:
-      return false;
-  }
-}
-
-/**
- * The PUT /customers body that writes back exactly the snapshot's values, with `changes` (JSON texts) applied. A value
- * a client may not send (outside the field's type or enum, or CLOSED) is left out: the request is then still one that
- * changes nothing, and the resources checks judge what the server showed.
- */
-export function customerBody(snapshot: CustomerSnapshot, changes: Record<string, string> = {}): string {
-  const kept = snapshot.members.filter(([n]) => sendable(n, snapshot.values[n]));
-  const members: Array<[string, string]> = [['customerId', String(snapshot.customerId)], ...kept.map(([n, v]): [string, string] => [n, changes[n] ?? v])];
-  for (const [n, v] of Object.entries(changes)) if (!members.some(([m]) => m === n)) members.push([n, v]);
-  return `{${members.map(([n, v]) => `${JSON.stringify(n)}:${v}`).join(',')}}`;
-}
-
-/** The writable fields whose values differ between two snapshots. */
-export function customerDifferences(before: CustomerSnapshot, after: CustomerSnapshot): string[] {
-  const a = new Map(before.members);
-  const b = new Map(after.members);
-  return [...new Set([...a.keys(), ...b.keys()])].filter((k) => a.get(k) !== b.get(k)).map((k) => `${k} ${a.get(k) ?? '(absent)'} → ${b.get(k) ?? '(absent)'}`);
-}
-
-/** Writes the snapshot's values back with a correct request; says how that went, loudly when it did not. */
-export async function restoreCustomer(ctx: CheckContext, snapshot: CustomerSnapshot): Promise<string> {
-  const byHand = snapshot.members.map(([n, v]) => `${n}=${v}`).join(', ');
-  try {
-    const res = await ctx.send({ method: 'PUT', path: '/customers', body: customerBody(snapshot), contentType: 'application/json' });
-    if (isSuccess(res)) return `customer ${snapshot.customerId} was restored (PUT answered ${res.status})`;
-    return `RESTORE FAILED: PUT /customers answered ${res.status}; set customer ${snapshot.customerId} back by hand to ${byHand}`;
-  } catch (e) {
-    return `RESTORE FAILED (${(e as Error).message}); set customer ${snapshot.customerId} back by hand to ${byHand}`;
-  }
-}
-
-// ---- the webhook configuration ------------------------------------------------------------------------------------
-
-export type WebhookSnapshot =
-  | { kind: 'none'; res: HttpResponse }
-  | { kind: 'some'; url: string; subscriptions: unknown; res: HttpResponse }
-  | { kind: 'unknown'; res: HttpResponse };
-
-/**
- * The client's webhook configuration as GET /webhooks shows it. The response body is "not shown" by the spec: a 404
- * or an empty `data` means none; `data` (or its first element) with a string `url` is the configuration.
- */
-export async function readWebhook(ctx: CheckContext): Promise<WebhookSnapshot> {
-  const res = await ctx.send({ method: 'GET', path: '/webhooks' });
-  if (res.status === 404) return { kind: 'none', res };
-  if (!isSuccess(res)) return { kind: 'unknown', res };
-  const parsed = parseJson(res.text);
-  if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null) return { kind: 'unknown', res };
-  const body = parsed.value as Record<string, unknown>;
-  let data = 'data' in body ? body.data : body;
-  if (Array.isArray(data)) data = data[0];
-  if (data === undefined || data === null || (typeof data === 'object' && Object.keys(data).length === 0)) return { kind: 'none', res };
-  const config = data as Record<string, unknown>;
-  return typeof config.url === 'string' ? { kind: 'some', url: config.url, subscriptions: config.subscriptions, res } : { kind: 'unknown', res };
-}
-
-/** Puts a saved configuration back with PUT /webhooks; says how that went, loudly when it did not. */
-export async function restoreWebhook(ctx: CheckContext, saved: Extract<WebhookSnapshot, { kind: 'some' }>): Promise<string> {
-  const byHand = `url ${JSON.stringify(saved.url)}, subscriptions ${JSON.stringify(saved.subscriptions)}`;
-  try {
-    const res = await ctx.send({ method: 'PUT', path: '/webhooks', json: { url: saved.url, ...(saved.subscriptions !== undefined ? { subscriptions: saved.subscriptions } : {}) } });
-    if (isSuccess(res)) return `the webhook configuration was restored (PUT /webhooks answered ${res.status})`;
-    return `RESTORE FAILED: PUT /webhooks answered ${res.status}; set the webhook back by hand to ${byHand}`;
-  } catch (e) {
-    return `RESTORE FAILED (${(e as Error).message}); set the webhook back by hand to ${byHand}`;
-  }
 }

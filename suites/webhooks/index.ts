@@ -10,10 +10,9 @@
 // One cause, one failure: a delivery that arrives but does not verify still shows that its event was emitted. The event
 // checks take it as such and record the verification failure as seen on their way; webhooks.delivery.verified and
 // webhooks.key.published own Authentication 8 (REQ-AUTH-12, REQ-EVT-14).
-import { DEFAULT_DEADLINE_MS, TransportError, describeDelivery, describeKeyForm, describeResponse, expectRejection, expectSchema, expectSuccess, findWebhookKey, headerValue, isSuccess, parseJson, pathAndQuery, requestToken, revokeToken, signatureLabels, startReceiver, tokenRecordOf, type Delivery, type FoundKey, type HttpResponse, type RequestSpec, type WebhookReceiver , containsValue, eventNameOf, KNOWN_EVENTS, topLevelFields, valuesNamed } from '../kit/index.js';
+import { AUTOMATIC_SUBSCRIPTION as AUTOMATIC, DEFAULT_DEADLINE_MS, configOf, describeDelivery, describeKeyForm, describeResponse, expectRejection, expectSchema, expectSuccess, findWebhookKey, headerValue, isSuccess, locateWebhook, parseJson, pathAndQuery, requestToken, restoreWebhook, revokeToken, sameConfig, sameSet, saveWebhook, showWebhook as show, signatureLabels, startReceiver, tokenRecordOf, type Delivery, type FoundKey, type HttpResponse, type SavedWebhook, type WebhookConfig as Config, type WebhookReceiver , WEBHOOK_TABLE, webhookOfResponse, whereWebhook, containsValue, eventNameOf, KNOWN_EVENTS, topLevelFields, valuesNamed } from '../kit/index.js';
 import { defineCheck, defineSuite, type CheckContext, type SuiteRun } from '../../src/engine/index.js';
 
-const AUTOMATIC = 'WEBHOOK.CREATED';
 const AUTH_NAMES = ['AUTH', 'AUTH.CREATED', 'AUTH.DELETED'];
 /** Every subscription name of the Events table, and the two values that "appear as subscription values"; ALL last, so the suite ends on it. */
 const SUBSCRIPTION_NAMES = ['AUTH', 'AUTH.CREATED', 'AUTH.DELETED', 'WEBHOOK', 'WEBHOOK.CREATED', 'WEBHOOK.UPDATED', 'ACCOUNT', 'ALL'];
@@ -28,17 +27,6 @@ const NEGATIVE_FLOOR_MS = 250;
 
 // ---- the suite's state -----------------------------------------------------------------------------------------
 
-/** A webhook configuration as read from the server: enough to compare, report and restore it. */
-interface Config {
-  url: unknown;
-  subscriptions: string[];
-  status: unknown;
-  webhookId: unknown;
-}
-
-/** `how` says what GET /webhooks answered: response bodies of the webhook endpoints are not shown (REQ-WHKEP-08). */
-type Saved = { kind: 'none'; how: string } | { kind: 'webhook'; config: Config; how: string } | { kind: 'unknown'; reason: string };
-
 interface Registration {
   via: 'POST' | 'PUT';
   res: HttpResponse;
@@ -49,7 +37,7 @@ interface Registration {
 }
 
 interface SuiteState {
-  saved: Saved;
+  saved: SavedWebhook;
   /** Whether the suite sent a request that changes (or, on a faulty server, may change) the configuration. */
   changed: boolean;
   /** Whether the restore check put the saved configuration back (else the teardown tries). */
@@ -94,36 +82,13 @@ const lifecycle = {
       const st = await w.state?.catch(() => undefined);
       if (st === undefined || !st.changed || st.restored || st.saved.kind !== 'webhook') return [];
       const saved = st.saved.config;
-      const problem = await putBack((spec) => run.send(spec), saved);
-      return problem === undefined ? [] : [`CLEAN-UP FAILED: the webhook configuration was changed and could not be restored (${problem}); restore it by hand: ${restoreRequest(saved)}`];
+      const restored = await restoreWebhook(run, saved);
+      return restored.ok ? [] : [restored.line];
     } finally {
       await w.receiver.stop();
     }
   },
 };
-
-/**
- * Puts the saved configuration back with one correct PUT and reads it again (the teardown's restore, when the restore
- * check did not run or failed): what went wrong in words, or undefined when GET /webhooks shows it back.
- */
-async function putBack(send: (spec: RequestSpec) => Promise<HttpResponse>, saved: Config): Promise<string | undefined> {
-  try {
-    const res = await send({ method: 'PUT', path: '/webhooks', json: { url: saved.url, subscriptions: saved.subscriptions } });
-    if (!isSuccess(res)) return `PUT /webhooks answered ${res.status}`;
-    const now = await send({ method: 'GET', path: '/webhooks' });
-    const w = isSuccess(now) ? webhookOfResponse(now) : undefined;
-    const config = w && configOf(w);
-    return sameSaved(saved, config) ? undefined : `GET /webhooks then showed ${show(config)}`;
-  } catch (e) {
-    return (e as Error).message;
-  }
-}
-
-/** Whether `now` is the saved configuration; the automatic WEBHOOK.CREATED may come back with an update, a difference no client could avoid. */
-function sameSaved(saved: Config, now: Config | undefined): boolean {
-  const withoutAuto = (c: Config | undefined) => c && { ...c, subscriptions: c.subscriptions.filter((x) => x !== AUTOMATIC) };
-  return sameConfig(withoutAuto(saved), withoutAuto(now));
-}
 
 const runOf = (ctx: CheckContext) => ctx.state as WebhooksRun;
 
@@ -134,26 +99,8 @@ function receiverOf(ctx: CheckContext): WebhookReceiver {
 /** The state of this run; the first call saves the client's configuration (GET /webhooks) before anything changes it. */
 function stateOf(ctx: CheckContext): Promise<SuiteState> {
   const run = runOf(ctx);
-  run.state ??= save(ctx).then((saved) => ({ saved, changed: false, restored: false, keyChanges: [], tokenIds: new Set<string>(), latencies: [], delivered: new Set<string>(), emptyWaits: 0 }));
+  run.state ??= saveWebhook(ctx).then((saved) => ({ saved, changed: false, restored: false, keyChanges: [], tokenIds: new Set<string>(), latencies: [], delivered: new Set<string>(), emptyWaits: 0 }));
   return run.state;
-}
-
-async function save(ctx: CheckContext): Promise<Saved> {
-  let res: HttpResponse;
-  try {
-    res = await ctx.send({ method: 'GET', path: '/webhooks' });
-  } catch (e) {
-    if (e instanceof TransportError) return { kind: 'unknown', reason: `GET /webhooks failed: ${e.message}` };
-    throw e;
-  }
-  if (res.status === 404) return { kind: 'none', how: `GET /webhooks answered ${describeResponse(res)}` };
-  if (!isSuccess(res)) return { kind: 'unknown', reason: `GET /webhooks answered ${describeResponse(res)}` };
-  const body = res.text.trim() === '' ? undefined : parseJson(res.text);
-  if (body === undefined) return { kind: 'none', how: `GET /webhooks answered ${res.status} with an empty body` };
-  if (!body.ok) return { kind: 'unknown', reason: `GET /webhooks answered ${res.status} with a body that is not JSON` };
-  const found = webhookIn(body.value);
-  if (found === undefined) return { kind: 'none', how: `GET /webhooks answered ${describeResponse(res)}, with no webhook in it` };
-  return { kind: 'webhook', config: configOf(found.webhook), how: `GET /webhooks answered ${res.status} with ${whereWebhook(found.path)}` };
 }
 
 /** A check that changes the configuration may run only when the configuration before the suite is known. */
@@ -162,10 +109,6 @@ function mayChange(ctx: CheckContext, st: SuiteState): void {
   st.changed = true;
   // The restore check puts it back; if it does not run or fails, the suite's teardown tries, and says what failed.
   st.restored = false;
-}
-
-function restoreRequest(c: Config): string {
-  return `PUT /webhooks ${JSON.stringify({ url: c.url, subscriptions: c.subscriptions })}`;
 }
 
 /**
@@ -182,59 +125,11 @@ async function configure(ctx: CheckContext, method: 'POST' | 'PUT', json: { url:
 
 // ---- reading answers -------------------------------------------------------------------------------------------
 
-const WEBHOOK_FIELDS = ['webhookId', 'url', 'subscriptions'];
-const looksLikeWebhook = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && WEBHOOK_FIELDS.some((f) => f in (v as object));
-
-/** The Webhook in an answer and where: in `data` (the envelope), as the first item of a `data` list, or the bare body ("not shown"). */
-function webhookIn(body: unknown): { webhook: Record<string, unknown>; path: string } | undefined {
-  if (typeof body !== 'object' || body === null) return undefined;
-  const data = (body as Record<string, unknown>).data;
-  if (looksLikeWebhook(data)) return { webhook: data, path: 'data' };
-  if (Array.isArray(data) && looksLikeWebhook(data[0])) return { webhook: data[0], path: 'data[0]' };
-  return looksLikeWebhook(body) ? { webhook: body, path: '' } : undefined;
-}
-
-function webhookOfResponse(res: HttpResponse): Record<string, unknown> | undefined {
-  return locateWebhook(res)?.webhook;
-}
-
-function locateWebhook(res: HttpResponse): { webhook: Record<string, unknown>; path: string } | undefined {
-  const parsed = parseJson(res.text);
-  return parsed.ok ? webhookIn(parsed.value) : undefined;
-}
-
-function whereWebhook(path: string, webhook?: Record<string, unknown>): string {
-  const some = webhook !== undefined && !WEBHOOK_TABLE.every((f) => f in webhook);
-  if (some) return `some fields of a Webhook at ${path === '' ? '(body)' : path} (${Object.keys(webhook).join(', ')})`;
-  return path === '' ? 'the bare Webhook as the body' : `the Webhook at ${path}`;
-}
-
-/** The fields of the spec's Webhook table: an answer with fewer carries "some fields of a Webhook" (REQ-WHKEP-08). */
-const WEBHOOK_TABLE = ['webhookId', 'status', 'url', 'subscriptions', 'createdAt', 'updatedAt'];
-
 /** What an answer of a webhook endpoint carried, for the INFO record of REQ-WHKEP-08. */
 function answerShape(res: HttpResponse): string {
   if (res.text.trim() === '') return `${res.status} with an empty body`;
   const found = locateWebhook(res);
   return found ? `${res.status} with ${whereWebhook(found.path, found.webhook)}` : `${res.status} with no Webhook in the body (${describeResponse(res)})`;
-}
-
-function configOf(w: Record<string, unknown>): Config {
-  const subs = Array.isArray(w.subscriptions) ? w.subscriptions.filter((s): s is string => typeof s === 'string') : [];
-  return { url: w.url, subscriptions: subs, status: w.status, webhookId: w.webhookId };
-}
-
-/** Whether `after` is the configuration `before` (none stays none), ignoring the order of subscriptions. */
-function sameConfig(before: Config | undefined, after: Config | undefined): boolean {
-  if (before === undefined || after === undefined) return before === after;
-  return before.url === after.url && sameSet(before.subscriptions, after.subscriptions);
-}
-
-function sameSet(a: readonly string[], b: readonly string[]): boolean {
-  const x = new Set(a);
-  const y = new Set(b);
-  return x.size === y.size && [...x].every((v) => y.has(v));
 }
 
 /** Whether a subscription list selects an event: by its exact name, its domain, or ALL. */
@@ -249,10 +144,6 @@ async function currentConfig(ctx: CheckContext): Promise<{ config: Config | unde
   expectSuccess(ctx, res, 'GET /webhooks answers the configuration (or 404 when there is none)');
   const w = webhookOfResponse(res);
   return { config: w && configOf(w), res };
-}
-
-function show(c: Config | undefined): string {
-  return c === undefined ? 'no webhook' : `url ${JSON.stringify(c.url)}, subscriptions ${JSON.stringify(c.subscriptions)}`;
 }
 
 // ---- set-up shared by the checks -------------------------------------------------------------------------------
@@ -1468,15 +1359,18 @@ export default defineSuite({ name: 'webhooks', title: 'Webhooks: configuration, 
         );
       }
       const saved = st.saved.config;
-      const res = await configure(ctx, 'PUT', { url: saved.url, subscriptions: saved.subscriptions });
-      const restoreFailed = (observed: string, r: HttpResponse): never =>
-        ctx.fail('the webhook configuration could not be restored', { expected: `restored by hand: ${restoreRequest(saved)}`, observed, exchange: r.exchange });
-      if (!isSuccess(res)) restoreFailed(describeResponse(res), res);
-      const now = await currentConfig(ctx);
-      if (!sameSaved(saved, now.config)) restoreFailed(`now ${show(now.config)}: ${describeResponse(now.res)}`, now.res);
+      const restored = await restoreWebhook(ctx, saved);
+      // Not yet a clean-up problem: the suite's teardown tries once more, and only then reports CLEAN-UP FAILED.
+      if (!restored.ok) {
+        ctx.fail(`the webhook configuration could not be restored (${restored.problem}); the suite's teardown tries once more`, {
+          expected: `restored by hand, should the teardown fail too: ${restored.byHand}`,
+          observed: restored.observed,
+          ...(restored.exchange ? { exchange: restored.exchange } : {}),
+        });
+      }
       st.restored = true;
       ctx.observe(`restored: ${show(saved)}${saved.status !== undefined && saved.status !== 'ACTIVE' ? `; its status was ${JSON.stringify(saved.status)} and cannot be set back (no transition is shown)` : ''}`);
-      ctx.observe(`PUT /webhooks answered ${answerShape(res)}; GET /webhooks answered ${answerShape(now.res)}`);
+      ctx.observe(`PUT /webhooks answered ${answerShape(restored.put!)}; GET /webhooks answered ${answerShape(restored.read!)}`);
     },
   }),
 ] });

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { pack } from '../../suites/index.js';
 import { defineCheck, defineSuite, runChecks, type CheckContext, type CheckResult, type RunResult } from '../../src/engine/index.js';
 import { MAX_RENEWALS } from '../../suites/kit/session.js';
-import { customerBody } from '../../suites/kit/negative.js';
+import { customerBody } from '../../suites/kit/customer-restore.js';
 import { generateEd25519 } from '../../src/http/keys.js';
 import type { ResolvedTarget } from '../../src/config/types.js';
 import { startEchoServer } from '../helpers/echo-server.js';
@@ -118,7 +118,7 @@ describe('checks that met another defect on their way', () => {
     const result = await runAll(['signing.body-applied-before-verification']);
     expect(failing(result)).toEqual(['signing.reject.body-tampered', 'signing.reject.post-body-tampered']);
     expect(check(result, 'signing.reject.post-body-tampered').finding?.message).toMatch(
-      /; THE CLIENT NOW HAS A WEBHOOK \(url https:\/\/conformance\.invalid\/tampered-[0-9a-f]{8}, subscribed to \["WEBHOOK\.CREATED"\] only\) THAT THIS RUN CANNOT REMOVE/,
+      /^CLEAN-UP FAILED: the webhook configuration was changed and could not be restored \(there was no webhook before, now url "https:\/\/conformance\.invalid\/tampered-[0-9a-f]{8}", subscriptions \["WEBHOOK\.CREATED"\], and the interface has no DELETE\)/,
     );
   });
 });

@@ -89,10 +89,16 @@ describe('auth and signing suites', () => {
       const before = local.server.store.getCustomer(customerId);
       const result = await runChecks({ pack, target: local.target, suites: [signing], selection: { grep: 'body-tampered' }, failOn: 'should' });
       const put = result.checks.find((c) => c.id === 'signing.reject.body-tampered')!;
-      expect(put.finding?.message).toMatch(/the tampered body was applied: firstName .*; customer \d+ was restored \(PUT answered 200\)$/);
+      expect(put.finding?.message).toMatch(/^\d{3}, and the tampered body was applied: firstName "[^"]*" → "[^"]*-tampered"$/);
+      expect(put.observations).toContain(`customer ${customerId} was restored: PUT /customers answered 200, and GET /customers/${customerId} shows the saved values`);
       expect(local.server.store.getCustomer(customerId)).toMatchObject({ firstName: before?.firstName, lastName: before?.lastName });
+      // No webhook before, one after: the interface has no DELETE, so it is a clean-up problem, with what to do by hand.
       const post = result.checks.find((c) => c.id === 'signing.reject.post-body-tampered')!;
-      expect(post.finding?.message).toMatch(/THE CLIENT NOW HAS A WEBHOOK \(url https:\/\/conformance\.invalid\/tampered-[0-9a-f]+, subscribed to \["WEBHOOK\.CREATED"\] only\) THAT THIS RUN CANNOT REMOVE/);
+      expect(post.finding?.cleanup).toBe(true);
+      expect(post.finding?.message).toMatch(
+        /^CLEAN-UP FAILED: the webhook configuration was changed and could not be restored \(there was no webhook before, now url "https:\/\/conformance\.invalid\/tampered-[0-9a-f]+", subscriptions \["WEBHOOK\.CREATED"\], and the interface has no DELETE\); restore it by hand: remove that webhook .*\. The check had failed before the restore: \d{3}, and the tampered body was applied/,
+      );
+      expect(result.run.cleanup).toEqual([expect.stringMatching(/^signing\.reject\.post-body-tampered: CLEAN-UP FAILED: /)]);
     } finally {
       await local.stop();
     }

@@ -49,7 +49,7 @@ describe('leaves the mutable customer as it found it', () => {
         expect(result.checks.length).toBe(5);
         const after = local.server.store.getCustomer(id)!;
         expect({ ...after, updatedAt: 0 }).toEqual({ ...before, updatedAt: 0 });
-        expect(result.checks.every((c) => !c.finding?.message.includes('RESTORE FAILED'))).toBe(true);
+        expect(result.checks.every((c) => !c.finding?.message.includes('CLEAN-UP FAILED'))).toBe(true);
       } finally {
         await local.stop();
       }
