@@ -1,7 +1,40 @@
-// The Investment-API toolbox's one face: what checks use beside the engine (token session, expectations, negative
-// probes, page walks, resource helpers, restores), and the parts of src/ they need (the HTTP client's types, JSON
-// reading, signatures, schemas, the webhook receiver). Suites import only this and src/engine/index.ts.
-export type { FixtureName } from '../../src/config/types.js';
+// The Investment-API toolbox's one face: what checks use beside the engine, and the parts of src/ they need. Suites
+// import only this and src/engine/index.ts (eslint.config.js holds them to it).
+
+// ---- the run's token session, tokens of a check's own, and the state on the target that checks share -------------
+export { Session, requestToken, revokeRequest, revokeToken, tokenRecordOf, tokenRequest } from './session.js';
+export { expectNoToken, readProbe, tokenIn, withTokens } from './checks-auth.js';
+export type { IssuedToken, TokenJar } from './checks-auth.js';
+export { SHARED_STATES, stateChangedBy } from './shared-state.js';
+
+// ---- expectations on an answer --------------------------------------------------------------------------------------
+export { describeResponse, errorBodyOf, expectEnvelope, expectErrorBody, expectJson, expectRejection, expectSchema, expectStatus, expectSuccess, invalidFields, isJsonMediaType, mediaTypeOf, noteErrorBody, readEnvelope, redirectNote } from './expect.js';
+export { validateAgainst } from '../../src/schemas.js';
+
+// ---- negative probes: requests altered after signing -----------------------------------------------------------------
+export { alterSignature, coveredComponents, inSpecOrder, isRejection, isSuccess, relabelSignature, replaceBody, sendWithControl, signedBody } from './negative.js';
+
+// ---- resources and page walks ----------------------------------------------------------------------------------------
+export { differingFields, exactValue, expectItems, getList, getResource, idSegment, isObject, orderBreak, orderOf, pageOfItem, schemaFields, unknownFields, unsafeNumbersOf, walkList } from './resource-helpers.js';
+export type { ListPage, Query } from './resource-helpers.js';
+export { describeWalk } from './pages.js';
+export type { WalkResult } from './pages.js';
+
+// ---- the two restores of a partner's live data -----------------------------------------------------------------------
+export { failCleanUp } from './clean-up.js';
+export { customerBody, customerDifferences, customerSnapshot, readCustomer, readCustomerOrSkip, restoreCustomer, withRestoredCustomer } from './customer-restore.js';
+export type { CustomerSnapshot } from './customer-restore.js';
+export { AUTOMATIC_SUBSCRIPTION, configOf, locateWebhook, restoreWebhook, sameConfig, sameSet, saveWebhook, showWebhook, WEBHOOK_TABLE, webhookOfResponse, whereWebhook, withRestoredWebhook } from './webhook-restore.js';
+export type { SavedWebhook, WebhookConfig } from './webhook-restore.js';
+
+// ---- the webhook receiver and what deliveries carry ------------------------------------------------------------------
+export { DEFAULT_DEADLINE_MS, describeDelivery, startReceiver } from '../../src/receiver/receiver.js';
+export type { Delivery, WebhookReceiver } from '../../src/receiver/receiver.js';
+export { describeKeyForm, findWebhookKey } from '../../src/receiver/webhook-key.js';
+export type { FoundKey } from '../../src/receiver/webhook-key.js';
+export { containsValue, eventNameOf, KNOWN_EVENTS, topLevelFields, valuesNamed } from '../../src/receiver/payload.js';
+
+// ---- HTTP, JSON and signatures, as the client sends and reads them ---------------------------------------------------
 export { TransportError, dropHeader } from '../../src/http/client.js';
 export type { HttpResponse, RequestSpec } from '../../src/http/client.js';
 export type { Exchange } from '../../src/http/exchange.js';
@@ -11,25 +44,4 @@ export { headerValue, pathAndQuery, setHeader } from '../../src/http/message.js'
 export type { SignatureParam } from '../../src/http/signature-base.js';
 export { nowSeconds, signatureLabels } from '../../src/http/signature.js';
 export { pool } from '../../src/pool.js';
-export { DEFAULT_DEADLINE_MS, describeDelivery, startReceiver } from '../../src/receiver/receiver.js';
-export type { Delivery, WebhookReceiver } from '../../src/receiver/receiver.js';
-export { describeKeyForm, findWebhookKey } from '../../src/receiver/webhook-key.js';
-export type { FoundKey } from '../../src/receiver/webhook-key.js';
-export { validateAgainst } from '../../src/schemas.js';
-export { expectNoToken, readProbe, tokenIn, withTokens } from './checks-auth.js';
-export type { IssuedToken, TokenJar } from './checks-auth.js';
-export { describeResponse, errorBodyOf, expectEnvelope, expectErrorBody, expectJson, expectRejection, expectSchema, expectStatus, expectSuccess, invalidFields, isJsonMediaType, mediaTypeOf, noteErrorBody, readEnvelope, redirectNote } from './expect.js';
-export { alterSignature, coveredComponents, inSpecOrder, isRejection, isSuccess, relabelSignature, replaceBody, sendWithControl, signedBody } from './negative.js';
-export { failCleanUp } from './clean-up.js';
-export { customerBody, customerDifferences, customerSnapshot, readCustomer, readCustomerOrSkip, restoreCustomer, withRestoredCustomer } from './customer-restore.js';
-export type { CustomerSnapshot } from './customer-restore.js';
-export { AUTOMATIC_SUBSCRIPTION, configOf, locateWebhook, restoreWebhook, sameConfig, sameSet, saveWebhook, showWebhook, WEBHOOK_TABLE, webhookOfResponse, whereWebhook, withRestoredWebhook } from './webhook-restore.js';
-export type { SavedWebhook, WebhookConfig } from './webhook-restore.js';
-export { describeWalk } from './pages.js';
-export type { WalkResult } from './pages.js';
-export { differingFields, exactValue, expectItems, getList, getResource, idSegment, isObject, orderBreak, orderOf, pageOfItem, schemaFields, unknownFields, unsafeNumbersOf, walkList } from './resource-helpers.js';
-export type { ListPage, Query } from './resource-helpers.js';
-export { requestToken, revokeRequest, revokeToken, tokenRecordOf, tokenRequest } from './session.js';
-export { Session } from './session.js';
-export { SHARED_STATES, stateChangedBy } from './shared-state.js';
-export { containsValue, eventNameOf, KNOWN_EVENTS, topLevelFields, valuesNamed } from '../../src/receiver/payload.js';
+export type { FixtureName } from '../../src/config/types.js';
