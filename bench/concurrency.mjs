@@ -25,8 +25,18 @@ export async function measure({ quick = false } = {}) {
   const one = median(times[1]);
   const four = median(times[4]);
   return {
-    figures: { rounds, latencyMs: LATENCY_MS, requests, oneAtATimeMs: round(one), fourAtOnceMs: round(four), speedup: round(one / four), waitingSequentialMs: requests * LATENCY_MS },
+    figures: {
+      rounds,
+      latencyMs: LATENCY_MS,
+      requests,
+      oneAtATimeMs: round(one),
+      fourAtOnceMs: round(four),
+      speedup: round(one / four),
+      waitingSequentialMs: requests * LATENCY_MS,
+    },
     met: one / four >= SPEEDUP_GOAL,
-    notes: [`every answer of the reference server ${LATENCY_MS} ms late; ${requests} requests a run, so one at a time waits at least ${((requests * LATENCY_MS) / 1000).toFixed(1)} s`],
+    notes: [
+      `every answer of the reference server ${LATENCY_MS} ms late; ${requests} requests a run, so one at a time waits at least ${((requests * LATENCY_MS) / 1000).toFixed(1)} s`,
+    ],
   };
 }

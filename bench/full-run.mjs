@@ -20,7 +20,14 @@ export async function measure({ quick = false, runArgs = [] } = {}) {
   const wallMs = round(median(walls));
   const peakRssMb = Math.max(...rss);
   return {
-    figures: { runs, wallMs, minWallMs: round(Math.min(...walls)), peakRssMb, medianRssMb: round(median(rss)), ...(runArgs.length ? { runArgs: runArgs.join(' ') } : {}) },
+    figures: {
+      runs,
+      wallMs,
+      minWallMs: round(Math.min(...walls)),
+      peakRssMb,
+      medianRssMb: round(median(rss)),
+      ...(runArgs.length ? { runArgs: runArgs.join(' ') } : {}),
+    },
     met: wallMs < WALL_GOAL_MS && peakRssMb < RSS_GOAL_MB,
   };
 }

@@ -28,8 +28,24 @@ export function generateSeed({ transactions = 0, views = 0 } = {}) {
   const seed = structuredClone(BASE);
   seed.description = `benchmark seed: ${transactions} transactions, about ${views} USSD views for customer ${CUSTOMER_ID}`;
   const at = (i) => START_AT + i * 60;
-  seed.customers.push({ customerId: CUSTOMER_ID, firstName: 'Bench', lastName: 'Customer', status: 'ACTIVE', referenceId: 93_000_001, createdAt: at(0), updatedAt: at(0) });
-  seed.accounts.push({ accountId: ACCOUNT_ID, customerId: CUSTOMER_ID, status: 'ACTIVE', investmentType: 'INTERNATIONAL_STOCKS', currency: 'USD', createdAt: at(0), updatedAt: at(0) });
+  seed.customers.push({
+    customerId: CUSTOMER_ID,
+    firstName: 'Bench',
+    lastName: 'Customer',
+    status: 'ACTIVE',
+    referenceId: 93_000_001,
+    createdAt: at(0),
+    updatedAt: at(0),
+  });
+  seed.accounts.push({
+    accountId: ACCOUNT_ID,
+    customerId: CUSTOMER_ID,
+    status: 'ACTIVE',
+    investmentType: 'INTERNATIONAL_STOCKS',
+    currency: 'USD',
+    createdAt: at(0),
+    updatedAt: at(0),
+  });
 
   // At least one of each, so the transactions have an asset to belong to whatever `views` is.
   const each = Math.max(1, Math.round(views / VIEWS_PER_ENTITY));
@@ -39,21 +55,45 @@ export function generateSeed({ transactions = 0, views = 0 } = {}) {
     const symbol = `B${String(i).padStart(6, '0')}`;
     const name = `Bench Holdings ${i}`;
     seed.instruments.push({
-      instrumentId, name, symbol, investmentId: 900, isAvailable: true, fractionalEnabled: i % 2 === 0,
+      instrumentId,
+      name,
+      symbol,
+      investmentId: 900,
+      isAvailable: true,
+      fractionalEnabled: i % 2 === 0,
       valueChangeOverTime: [
         { timeFrame: '1D', percentChange: (i % 7) - 3, summary: `${(i % 7) - 3}% today` },
         { timeFrame: '1W', percentChange: (i % 11) - 5, summary: `${(i % 11) - 5}% this week` },
       ],
-      createdAt: at(i), updatedAt: at(i),
+      createdAt: at(i),
+      updatedAt: at(i),
     });
     seed.assets.push({
-      assetId: FIRST_ASSET_ID + 3 * i, instrumentId, customerId: CUSTOMER_ID, name, symbol,
-      investmentAmount: 100 + i, position: 1 + (i % 5), locked: 0, available: 1 + (i % 5), purchasePrice: 20, marketPrice: 21.5,
-      currency: 'USD', createdAt: at(i), updatedAt: at(i),
+      assetId: FIRST_ASSET_ID + 3 * i,
+      instrumentId,
+      customerId: CUSTOMER_ID,
+      name,
+      symbol,
+      investmentAmount: 100 + i,
+      position: 1 + (i % 5),
+      locked: 0,
+      available: 1 + (i % 5),
+      purchasePrice: 20,
+      marketPrice: 21.5,
+      currency: 'USD',
+      createdAt: at(i),
+      updatedAt: at(i),
     });
     seed.orderRequests.push({
-      requestId: FIRST_REQUEST_ID + 3 * i, customerId: CUSTOMER_ID, symbol, instrumentId, amount: 10 + (i % 90), currency: 'USD',
-      status: STATUSES[i % STATUSES.length], createdAt: at(i), updatedAt: at(i) + 30,
+      requestId: FIRST_REQUEST_ID + 3 * i,
+      customerId: CUSTOMER_ID,
+      symbol,
+      instrumentId,
+      amount: 10 + (i % 90),
+      currency: 'USD',
+      status: STATUSES[i % STATUSES.length],
+      createdAt: at(i),
+      updatedAt: at(i) + 30,
     });
   }
 
@@ -62,9 +102,19 @@ export function generateSeed({ transactions = 0, views = 0 } = {}) {
       transactions: [
         ...(seed.generated?.transactions ?? []),
         {
-          customerId: CUSTOMER_ID, assetId: FIRST_ASSET_ID, currency: 'USD', count: transactions, firstId: FIRST_TRANSACTION_ID, idStep: 3,
-          idStride: coprimeStride(transactions), startAt: START_AT, stepSeconds: 60, sameCreatedAtGroup: 4,
-          requestTypes: ['BUY', 'BUY', 'SELL'], statuses: ['COMPLETED', 'PENDING', 'CANCELED'], amounts: [25, 50, 75.5, 100],
+          customerId: CUSTOMER_ID,
+          assetId: FIRST_ASSET_ID,
+          currency: 'USD',
+          count: transactions,
+          firstId: FIRST_TRANSACTION_ID,
+          idStep: 3,
+          idStride: coprimeStride(transactions),
+          startAt: START_AT,
+          stepSeconds: 60,
+          sameCreatedAtGroup: 4,
+          requestTypes: ['BUY', 'BUY', 'SELL'],
+          statuses: ['COMPLETED', 'PENDING', 'CANCELED'],
+          amounts: [25, 50, 75.5, 100],
         },
       ],
     };

@@ -57,7 +57,13 @@ export function spawnMeasured(args, { env = {}, cwd = ROOT, rss = true } = {}) {
         // No figure written (the child died first): the peak stays NaN.
       }
       rmSync(dir, { recursive: true, force: true });
-      resolve({ code, wallMs, peakRssKiB, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() });
+      resolve({
+        code,
+        wallMs,
+        peakRssKiB,
+        stdout: Buffer.concat(out).toString(),
+        stderr: Buffer.concat(err).toString(),
+      });
     });
   });
 }
@@ -65,7 +71,10 @@ export function spawnMeasured(args, { env = {}, cwd = ROOT, rss = true } = {}) {
 /** Runs `node <args>` and fails loudly when it does not exit 0: a broken run must not pass for a fast one. */
 export async function spawnChecked(args, options) {
   const r = await spawnMeasured(args, options);
-  if (r.code !== 0) throw new Error(`node ${args.join(' ')} exited ${r.code}: ${(r.stderr || r.stdout).trim().split('\n').slice(-5).join(' | ')}`);
+  if (r.code !== 0)
+    throw new Error(
+      `node ${args.join(' ')} exited ${r.code}: ${(r.stderr || r.stdout).trim().split('\n').slice(-5).join(' | ')}`,
+    );
   return r;
 }
 
@@ -93,7 +102,10 @@ export function rate(work, { ms = 1000, minOps = 100 } = {}) {
 
 /** One table of measurement lines: what a person reads after the JSON lines. */
 export function printTable(lines, write = (s) => process.stdout.write(s)) {
-  const rows = [['measurement', 'figures', 'goal', 'met'], ...lines.map((l) => [l.measurement, summary(l.figures), l.goal, l.met === null ? '-' : l.met ? 'yes' : 'NO'])];
+  const rows = [
+    ['measurement', 'figures', 'goal', 'met'],
+    ...lines.map((l) => [l.measurement, summary(l.figures), l.goal, l.met === null ? '-' : l.met ? 'yes' : 'NO']),
+  ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   const line = (r) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |\n`;
   write(line(rows[0]));

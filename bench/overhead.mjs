@@ -23,7 +23,10 @@ export async function measure({ quick = false, runOptions = {} } = {}) {
   // otherwise pay for alone.
   for (let i = 0; i <= rounds; i++) {
     const run = await runInProcess(runOptions);
-    if (run.result.exitCode !== 0) throw new Error(`the in-process run failed (${JSON.stringify(run.result.totals)}): its time would not be a run's`);
+    if (run.result.exitCode !== 0)
+      throw new Error(
+        `the in-process run failed (${JSON.stringify(run.result.totals)}): its time would not be a run's`,
+      );
     const fresh = await startLocalTarget();
     // A receiver for the replay's deliveries: the server's work for them (connections, TLS, signing) is part of the
     // run's time, so it is part of the replay's too. Nothing waits for them.

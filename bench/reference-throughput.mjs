@@ -29,11 +29,20 @@ if (isMainThread) {
   await server.close();
   let commit = 'unknown';
   try {
-    commit = execSync('git rev-parse --short HEAD', { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    commit = execSync('git rev-parse --short HEAD', { stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
   } catch {
     // Not a git checkout: the commit stays 'unknown'.
   }
-  const line = { measurement: 'reference-signed-get-accounts', ...result, goalRequestsPerSecond: 3000, cpus: cpus().length, node: process.version, commit };
+  const line = {
+    measurement: 'reference-signed-get-accounts',
+    ...result,
+    goalRequestsPerSecond: 3000,
+    cpus: cpus().length,
+    node: process.version,
+    commit,
+  };
   console.log(JSON.stringify(line));
   console.log(
     `reference server, signed GET /accounts: ${result.requestsPerSecond} req/s (goal >= 3000), p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, ` +
@@ -44,17 +53,35 @@ if (isMainThread) {
   const { SignedClient } = await import('../dist/src/http/client.js');
   const { parsePrivateKeyPem } = await import('../dist/src/http/keys.js');
   const { connect } = await import('node:net');
-  const signer = new SignedClient({ baseUrl, clientId: client.clientId, keyId: client.keyId, privateKey: parsePrivateKeyPem(privateKeyPem).seed });
-  const tokenRes = await signer.send({ method: 'POST', path: '/oauth/token', form: { clientId: client.clientId, clientSecret: client.clientSecret }, clientId: null });
+  const signer = new SignedClient({
+    baseUrl,
+    clientId: client.clientId,
+    keyId: client.keyId,
+    privateKey: parsePrivateKeyPem(privateKeyPem).seed,
+  });
+  const tokenRes = await signer.send({
+    method: 'POST',
+    path: '/oauth/token',
+    form: { clientId: client.clientId, clientSecret: client.clientSecret },
+    clientId: null,
+  });
   const token = JSON.parse(tokenRes.text).data.token;
   // Signed up front: created/expires stay valid for 300 s, longer than the run.
-  const prepared = Array.from({ length: requests }, () => signer.prepare({ method: 'GET', path: '/accounts', query: { customerId: 1042 }, token }));
+  const prepared = Array.from({ length: requests }, () =>
+    signer.prepare({ method: 'GET', path: '/accounts', query: { customerId: 1042 }, token }),
+  );
   const url = new URL(baseUrl);
   // Raw keep-alive sockets with pre-built request bytes: a load generator this light leaves the second core to the
   // server, as wrk would, so the figure is not capped by undici's own per-request cost.
   const wire = prepared.map((req) => {
     const target = req.url.slice(url.origin.length);
-    const head = [`GET ${target} HTTP/1.1`, `Host: ${url.host}`, ...req.headers.map(([n, v]) => `${n}: ${v}`), '', ''].join('\r\n');
+    const head = [
+      `GET ${target} HTTP/1.1`,
+      `Host: ${url.host}`,
+      ...req.headers.map(([n, v]) => `${n}: ${v}`),
+      '',
+      '',
+    ].join('\r\n');
     return Buffer.from(head, 'latin1');
   });
   const latencies = new Float64Array(requests);
@@ -100,5 +127,13 @@ if (isMainThread) {
   await signer.close();
   const sorted = Array.from(latencies).sort((a, b) => a - b);
   const pct = (p) => Number(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))].toFixed(2));
-  parentPort.postMessage({ requests, concurrency, seconds: Number(seconds.toFixed(2)), requestsPerSecond: Math.round(requests / seconds), p50Ms: pct(0.5), p99Ms: pct(0.99), errors });
+  parentPort.postMessage({
+    requests,
+    concurrency,
+    seconds: Number(seconds.toFixed(2)),
+    requestsPerSecond: Math.round(requests / seconds),
+    p50Ms: pct(0.5),
+    p99Ms: pct(0.99),
+    errors,
+  });
 }

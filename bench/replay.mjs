@@ -13,7 +13,17 @@ const { SignedClient } = await import('../dist/src/http/client.js');
 
 const REDACTED = '[redacted]';
 /** Headers the client derives itself (from the token, the body, the signature): set by prepare(), never copied. */
-const DERIVED = new Set(['authorization', 'x-client-id', 'x-idempotency-key', 'content-type', 'content-length', 'content-digest', 'signature', 'signature-input', 'host']);
+const DERIVED = new Set([
+  'authorization',
+  'x-client-id',
+  'x-idempotency-key',
+  'content-type',
+  'content-length',
+  'content-digest',
+  'signature',
+  'signature-input',
+  'host',
+]);
 
 /**
  * Turns recorded exchanges into request specs for SignedClient.prepare, addressed to `target`. Done before the clock
@@ -22,7 +32,17 @@ const DERIVED = new Set(['authorization', 'x-client-id', 'x-idempotency-key', 'c
  */
 export function planReplay(exchanges, target, receiver) {
   const origin = new URL(target.baseUrl).origin;
-  const notes = { replayed: 0, unsent: 0, resigned: 0, freshToken: 0, rebuiltBody: 0, redactedBody: 0, paddedBody: 0, movedReceiverUrl: 0, brokenSignature: 0 };
+  const notes = {
+    replayed: 0,
+    unsent: 0,
+    resigned: 0,
+    freshToken: 0,
+    rebuiltBody: 0,
+    redactedBody: 0,
+    paddedBody: 0,
+    movedReceiverUrl: 0,
+    brokenSignature: 0,
+  };
   const plan = [];
   for (const ex of exchanges) {
     // A request the client refused to send (credentials to a foreign origin) never reached the server.
@@ -81,7 +101,12 @@ export function planReplay(exchanges, target, receiver) {
 
 /** Sends the plan sequentially to the target; returns the elapsed ms and the statuses seen. */
 export async function replay(plan, target) {
-  const signer = new SignedClient({ baseUrl: target.baseUrl, clientId: target.clientId, keyId: target.keyId, privateKey: target.privateKey });
+  const signer = new SignedClient({
+    baseUrl: target.baseUrl,
+    clientId: target.clientId,
+    keyId: target.keyId,
+    privateKey: target.privateKey,
+  });
   const agent = new Agent({ keepAliveTimeout: 1_000 });
   const statuses = new Map();
   // The first token is the run's shared one; later ones are a check's own, which the check revokes, not the shared one.
@@ -98,7 +123,12 @@ export async function replay(plan, target) {
         const sig = req.headers.find(([n]) => n === 'Signature');
         sig[1] = sig[1].replace(/=:(.)/, (_, c) => `=:${c === 'A' ? 'B' : 'A'}`);
       }
-      const res = await request(req.url, { method: req.method, headers: req.headers.flat(), body: req.body ? Buffer.from(req.body) : null, dispatcher: agent });
+      const res = await request(req.url, {
+        method: req.method,
+        headers: req.headers.flat(),
+        body: req.body ? Buffer.from(req.body) : null,
+        dispatcher: agent,
+      });
       const text = await res.body.text();
       statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
       if (step.kind === 'token' && res.statusCode === 200) {
@@ -107,7 +137,10 @@ export async function replay(plan, target) {
         else own.push(issued);
       }
     }
-    return { replayMs: performance.now() - started, statuses: Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])) };
+    return {
+      replayMs: performance.now() - started,
+      statuses: Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])),
+    };
   } finally {
     await agent.close();
     await signer.close();

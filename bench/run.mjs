@@ -16,7 +16,10 @@ function option(name) {
   return i > 0 ? process.argv[i + 1] : undefined;
 }
 
-const only = option('only')?.split(',').map((s) => s.trim()) ?? MEASUREMENTS;
+const only =
+  option('only')
+    ?.split(',')
+    .map((s) => s.trim()) ?? MEASUREMENTS;
 const unknown = only.filter((n) => !MEASUREMENTS.includes(n));
 if (unknown.length > 0) {
   console.error(`bench: unknown measurement ${unknown.join(', ')}; known: ${MEASUREMENTS.join(', ')}`);
@@ -30,12 +33,25 @@ const context = {
 
 let commit = 'unknown';
 try {
-  commit = execSync('git rev-parse --short HEAD', { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
-  if (execSync('git status --porcelain -- src suites bin bench', { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() !== '') commit += '+dirty';
+  commit = execSync('git rev-parse --short HEAD', { stdio: ['ignore', 'pipe', 'ignore'] })
+    .toString()
+    .trim();
+  if (
+    execSync('git status --porcelain -- src suites bin bench', { stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim() !== ''
+  )
+    commit += '+dirty';
 } catch {
   // Not a git checkout: the commit stays 'unknown'.
 }
-const machine = { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, ramGb: Math.round(totalmem() / 2 ** 30), node: process.version, os: `${process.platform} ${process.arch}` };
+const machine = {
+  cpu: cpus()[0]?.model ?? 'unknown',
+  cores: cpus().length,
+  ramGb: Math.round(totalmem() / 2 ** 30),
+  node: process.version,
+  os: `${process.platform} ${process.arch}`,
+};
 
 const lines = [];
 let failed = false;
@@ -45,16 +61,39 @@ for (const name of MEASUREMENTS.filter((n) => only.includes(n))) {
   try {
     const r = await m.measure(context);
     // The load average says whether something else was running: on a shared 2-core machine it moves every figure.
-    line = { measurement: name, figures: r.figures, goal: m.goal, met: r.met, ...(r.notes ? { notes: r.notes } : {}), quick: context.quick, commit, machine, load1: round(loadavg()[0]) };
+    line = {
+      measurement: name,
+      figures: r.figures,
+      goal: m.goal,
+      met: r.met,
+      ...(r.notes ? { notes: r.notes } : {}),
+      quick: context.quick,
+      commit,
+      machine,
+      load1: round(loadavg()[0]),
+    };
   } catch (e) {
     failed = true;
-    line = { measurement: name, figures: {}, goal: m.goal, met: false, error: e instanceof Error ? e.message : String(e), commit, machine, load1: round(loadavg()[0]) };
+    line = {
+      measurement: name,
+      figures: {},
+      goal: m.goal,
+      met: false,
+      error: e instanceof Error ? e.message : String(e),
+      commit,
+      machine,
+      load1: round(loadavg()[0]),
+    };
   }
   lines.push(line);
   console.log(JSON.stringify(line));
 }
 console.log('');
-console.log(`${machine.cpu}, ${machine.cores} cores, ${machine.ramGb} GiB, Node ${machine.node}, ${machine.os}, commit ${commit}${context.quick ? ' (--quick)' : ''}, load average at the end ${loadavg().map((l) => round(l)).join(' ')}`);
+console.log(
+  `${machine.cpu}, ${machine.cores} cores, ${machine.ramGb} GiB, Node ${machine.node}, ${machine.os}, commit ${commit}${context.quick ? ' (--quick)' : ''}, load average at the end ${loadavg()
+    .map((l) => round(l))
+    .join(' ')}`,
+);
 printTable(lines);
 for (const l of lines) for (const n of l.notes ?? []) console.log(`${l.measurement}: ${n}`);
 for (const l of lines) if (l.error) console.log(`${l.measurement}: ERROR ${l.error}`);

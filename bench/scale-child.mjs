@@ -11,7 +11,12 @@ const { walkPages } = await import('../dist/suites/kit/pages.js');
 const { crawl } = await import('../dist/suites/ussd/crawler.js');
 
 const job = JSON.parse(process.env.BENCH_SCALE_JOB);
-const client = new SignedClient({ baseUrl: job.baseUrl, clientId: job.clientId, keyId: job.keyId, privateKey: parsePrivateKeyPem(job.privateKeyPem).seed });
+const client = new SignedClient({
+  baseUrl: job.baseUrl,
+  clientId: job.clientId,
+  keyId: job.keyId,
+  privateKey: parsePrivateKeyPem(job.privateKeyPem).seed,
+});
 const token = JSON.parse((await client.send(tokenRequest(job))).text).data.token;
 // Kept as a check keeps them (CheckContext.exchanges), since that is memory a real walk or crawl holds too.
 const exchanges = [];
@@ -27,14 +32,23 @@ console.log(JSON.stringify({ ...out, ms, usPerUnit: (ms * 1000) / out.units }));
 async function walk() {
   const result = await walkPages(
     async (page) => {
-      const res = await send({ method: 'GET', path: '/transactions', query: { customerId: job.customerId, limit: job.limit, page } });
+      const res = await send({
+        method: 'GET',
+        path: '/transactions',
+        query: { customerId: job.customerId, limit: job.limit, page },
+      });
       const parsed = parseJson(res.text);
       if (res.status !== 200 || !parsed.ok) throw new Error(`GET /transactions page=${page} answered ${res.status}`);
       return { response: res, items: parsed.value.data, meta: parsed.value.meta };
     },
     { maxPages: Number.MAX_SAFE_INTEGER, maxItems: job.size, idOf: (item) => idKey(item, 'transactionId') },
   );
-  return { units: result.items.length, pages: result.pages.length, duplicates: result.duplicates.length, stop: result.stop.reason };
+  return {
+    units: result.items.length,
+    pages: result.pages.length,
+    duplicates: result.duplicates.length,
+    stop: result.stop.reason,
+  };
 }
 
 /** As the ussd suite crawls (suites/ussd/index.ts), from the same start menus, with the caps raised past the graph. */
@@ -56,5 +70,11 @@ async function crawlViews() {
     },
   });
   const bad = [...result.views.values()].filter((v) => v.status !== 200).length;
-  return { units: result.views.size, links: result.links.length, frontier: result.frontier.length, non200: bad, maxDepth: result.maxDepthReached };
+  return {
+    units: result.views.size,
+    links: result.links.length,
+    frontier: result.frontier.length,
+    non200: bad,
+    maxDepth: result.maxDepthReached,
+  };
 }

@@ -32,7 +32,13 @@ export async function measure({ quick = false } = {}) {
       const us = median(runs.map((r) => r.usPerUnit));
       const rss = Math.max(...runs.map((r) => r.peakRssMb));
       at.push({ size, units: runs[0].units, us, rss });
-      figures[`${job.kind}${size}`] = { units: runs[0].units, ms: round(median(runs.map((r) => r.ms))), usPerUnit: round(us), peakRssMb: rss, ...runs[0].extra };
+      figures[`${job.kind}${size}`] = {
+        units: runs[0].units,
+        ms: round(median(runs.map((r) => r.ms))),
+        usPerUnit: round(us),
+        peakRssMb: rss,
+        ...runs[0].extra,
+      };
     }
     const growth = round(at[1].us / at[0].us);
     const peak = Math.max(...at.map((a) => a.rss));
@@ -44,16 +50,29 @@ export async function measure({ quick = false } = {}) {
   return {
     figures,
     met,
-    notes: [`walk: GET /transactions at limit ${WALK_LIMIT}, the project's walkPages; crawl: the project's crawler from the ussd suite's five start menus; peak RSS is the walking or crawling child's, the server runs in the parent`],
+    notes: [
+      `walk: GET /transactions at limit ${WALK_LIMIT}, the project's walkPages; crawl: the project's crawler from the ussd suite's five start menus; peak RSS is the walking or crawling child's, the server runs in the parent`,
+    ],
   };
 }
 
 async function measureOne(kind, size, seedSize) {
   const key = generateEd25519();
   const client = { clientId: 'bench', clientSecret: 'bench-secret-0123456789', keyId: 'bench-key' };
-  const server = await startReferenceServer({ clients: [{ ...client, publicKey: key.publicKey }], seed: generateSeed(seedSize) });
+  const server = await startReferenceServer({
+    clients: [{ ...client, publicKey: key.publicKey }],
+    seed: generateSeed(seedSize),
+  });
   try {
-    const job = { kind, size, limit: WALK_LIMIT, baseUrl: server.baseUrl, customerId: CUSTOMER_ID, privateKeyPem: key.privateKeyPem, ...client };
+    const job = {
+      kind,
+      size,
+      limit: WALK_LIMIT,
+      baseUrl: server.baseUrl,
+      customerId: CUSTOMER_ID,
+      privateKeyPem: key.privateKeyPem,
+      ...client,
+    };
     const r = await spawnChecked(['bench/scale-child.mjs'], { env: { BENCH_SCALE_JOB: JSON.stringify(job) } });
     const { ms, usPerUnit, units, ...extra } = JSON.parse(r.stdout.trim().split('\n').pop());
     // A crawl that met errors measured something other than menus.

@@ -31,7 +31,15 @@ export async function measure({ quick = false, runOptions = {} } = {}) {
   const created = Math.floor(Date.now() / 1000);
   const components = profileComponents(message);
   const base = new TextEncoder().encode(
-    signatureBase(message, components, signatureParamsValue(components, [['keyid', 'bench-key'], ['created', created], ['expires', created + 300]])),
+    signatureBase(
+      message,
+      components,
+      signatureParamsValue(components, [
+        ['keyid', 'bench-key'],
+        ['created', created],
+        ['expires', created + 300],
+      ]),
+    ),
   );
   const keyObject = createPrivateKey(key.privateKeyPem);
   const noble = rate(() => ed.sign(base, key.seed), { ms });
@@ -54,6 +62,8 @@ export async function measure({ quick = false, runOptions = {} } = {}) {
       signingSharePercent: round((100 * signingMs) / run.runMs),
     },
     met: null,
-    notes: [`signature base of a signed GET covering ${components.join(' ')}; clientSignRequest is src/http/signature.ts signRequest (base + Ed25519) as the client calls it`],
+    notes: [
+      `signature base of a signed GET covering ${components.join(' ')}; clientSignRequest is src/http/signature.ts signRequest (base + Ed25519) as the client calls it`,
+    ],
   };
 }

@@ -5,7 +5,14 @@
 // NAME and writes nothing (for working on one choice). Uses the compiled engine.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { bundleRowsInThreads, choiceBundles, choicesDocument, choicesProblems, renderChoicesJson, renderChoicesMatrix } from '../dist/src/matrix/choices.js';
+import {
+  bundleRowsInThreads,
+  choiceBundles,
+  choicesDocument,
+  choicesProblems,
+  renderChoicesJson,
+  renderChoicesMatrix,
+} from '../dist/src/matrix/choices.js';
 import { renderOpenPoints } from '../dist/src/matrix/open-points.js';
 import { suites } from '../dist/suites/index.js';
 
@@ -27,14 +34,20 @@ if (only === undefined) {
   if (check) {
     for (const [kind, url] of Object.entries(files)) {
       const name = url.pathname.split('/').pop();
-      if (readFileSync(url, 'utf8') !== generated[kind]) problems.push(`docs/${name} is not current: run npm run matrix and commit it`);
+      if (readFileSync(url, 'utf8') !== generated[kind])
+        problems.push(`docs/${name} is not current: run npm run matrix and commit it`);
     }
   } else {
     for (const [kind, url] of Object.entries(files)) writeFileSync(url, generated[kind]);
   }
 } else {
-  for (const r of rows) console.log(`  ${r.name}: ${r.totals.passed} passed, ${r.totals.failed} failed, ${r.totals.warned} warned, ${r.totals.skipped} skipped${r.unrecorded.length ? `; unrecorded ${r.unrecorded.join(', ')}` : ''}`);
+  for (const r of rows)
+    console.log(
+      `  ${r.name}: ${r.totals.passed} passed, ${r.totals.failed} failed, ${r.totals.warned} warned, ${r.totals.skipped} skipped${r.unrecorded.length ? `; unrecorded ${r.unrecorded.join(', ')}` : ''}`,
+    );
 }
-console.log(`choices matrix: ${rows.length} runs, ${problems.length} problems${check || only ? '' : '; docs/choices-matrix.md and .json, docs/open-points.md written'}`);
+console.log(
+  `choices matrix: ${rows.length} runs, ${problems.length} problems${check || only ? '' : '; docs/choices-matrix.md and .json, docs/open-points.md written'}`,
+);
 for (const p of problems) console.log(`  ${p}`);
 process.exitCode = problems.length > 0 ? 1 : 0;

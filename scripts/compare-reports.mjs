@@ -32,9 +32,14 @@ function shape(report) {
       finding: c.finding && plain(c.finding.message),
       skipReason: c.skipReason && plain(c.skipReason),
       observations: c.observations.map(plain),
-      exchanges: c.exchanges.map((e) => `${e.request.method} ${plain(new URL(e.request.url).pathname)} → ${e.response?.status ?? e.error ?? '-'}`),
+      exchanges: c.exchanges.map(
+        (e) =>
+          `${e.request.method} ${plain(new URL(e.request.url).pathname)} → ${e.response?.status ?? e.error ?? '-'}`,
+      ),
     })),
-    sessionExchanges: report.sessionExchanges.map((e) => `${e.request.method} ${new URL(e.request.url).pathname} → ${e.response?.status ?? '-'}`),
+    sessionExchanges: report.sessionExchanges.map(
+      (e) => `${e.request.method} ${new URL(e.request.url).pathname} → ${e.response?.status ?? '-'}`,
+    ),
   };
 }
 
@@ -46,7 +51,8 @@ if (!before || !after) {
 const diffs = [];
 const walk = (a, b, path) => {
   if (JSON.stringify(a) === JSON.stringify(b)) return;
-  if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) return a.forEach((x, i) => walk(x, b[i], `${path}[${i}]`));
+  if (Array.isArray(a) && Array.isArray(b) && a.length === b.length)
+    return a.forEach((x, i) => walk(x, b[i], `${path}[${i}]`));
   if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a)) {
     for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) walk(a[k], b[k], `${path}.${k}`);
     return;
@@ -55,7 +61,9 @@ const walk = (a, b, path) => {
 };
 walk(before, after, 'report');
 if (diffs.length === 0) {
-  console.log(`equal: ${after.checks.length} checks, same outcomes, findings, observations and exchanges (timings and per-run values aside)`);
+  console.log(
+    `equal: ${after.checks.length} checks, same outcomes, findings, observations and exchanges (timings and per-run values aside)`,
+  );
 } else {
   console.log(diffs.join('\n'));
   console.log(`${diffs.length} difference(s)`);

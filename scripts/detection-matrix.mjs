@@ -5,11 +5,20 @@
 // fault proves without a reason, a failure or warning against the clean server. Uses the compiled engine.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { detectionMatrix, matrixDocument, matrixProblems, renderMatrix, renderMatrixJson } from '../dist/src/matrix/detection.js';
+import {
+  detectionMatrix,
+  matrixDocument,
+  matrixProblems,
+  renderMatrix,
+  renderMatrixJson,
+} from '../dist/src/matrix/detection.js';
 import { suites } from '../dist/suites/index.js';
 
 const check = process.argv.includes('--check');
-const files = { md: new URL('../docs/detection-matrix.md', import.meta.url), json: new URL('../docs/detection-matrix.json', import.meta.url) };
+const files = {
+  md: new URL('../docs/detection-matrix.md', import.meta.url),
+  json: new URL('../docs/detection-matrix.json', import.meta.url),
+};
 const reasons = JSON.parse(readFileSync(new URL('../docs/detection-reasons.json', import.meta.url), 'utf8'));
 // One worker thread per core: each runs the whole suite against its share of the faults.
 const matrix = await detectionMatrix(suites, { reasons, threads: availableParallelism() });
@@ -18,7 +27,8 @@ const generated = { md: renderMatrix(doc, suites), json: renderMatrixJson(doc) }
 const problems = matrixProblems(matrix);
 if (check) {
   for (const [kind, url] of Object.entries(files)) {
-    if (readFileSync(url, 'utf8') !== generated[kind]) problems.push(`docs/detection-matrix.${kind} is not current: run npm run matrix and commit it`);
+    if (readFileSync(url, 'utf8') !== generated[kind])
+      problems.push(`docs/detection-matrix.${kind} is not current: run npm run matrix and commit it`);
   }
 } else {
   writeFileSync(files.md, generated.md);

@@ -1,7 +1,13 @@
 // The library entry point behind `conformance run`: resolve the target, run the selected suites, write the reports.
 import { loadConfig, selectTarget, BUILTIN_TARGET } from './config/load.js';
 import type { LoadedConfig, ResolvedTarget } from './config/types.js';
-import { loadExpectedFailures, runChecks, type ExpectedFailure, type RunResult, type RunSettings } from './engine/index.js';
+import {
+  loadExpectedFailures,
+  runChecks,
+  type ExpectedFailure,
+  type RunResult,
+  type RunSettings,
+} from './engine/index.js';
 import { ReporterMux, type ReporterFailure } from './report/reporter.js';
 import type { Reporter } from './engine/index.js';
 import { checkOutputPaths } from './report/output-paths.js';
@@ -11,8 +17,19 @@ import { NothingToRerun, rerunSelection } from './report/rerun.js';
 import { pack } from '../suites/index.js';
 
 /** The settings the engine takes as they are: one name, one type, one meaning from the CLI to the engine. */
-type PassedThrough = Pick<RunSettings, 'failOn' | 'failOnIncomplete' | 'checkTimeoutMs' | 'requestTimeoutMs' | 'maxBodyBytes' | 'budgetMs' | 'concurrency'>;
-const PASSED_THROUGH = ['failOn', 'failOnIncomplete', 'checkTimeoutMs', 'requestTimeoutMs', 'maxBodyBytes', 'budgetMs', 'concurrency'] as const satisfies ReadonlyArray<keyof PassedThrough>;
+type PassedThrough = Pick<
+  RunSettings,
+  'failOn' | 'failOnIncomplete' | 'checkTimeoutMs' | 'requestTimeoutMs' | 'maxBodyBytes' | 'budgetMs' | 'concurrency'
+>;
+const PASSED_THROUGH = [
+  'failOn',
+  'failOnIncomplete',
+  'checkTimeoutMs',
+  'requestTimeoutMs',
+  'maxBodyBytes',
+  'budgetMs',
+  'concurrency',
+] as const satisfies ReadonlyArray<keyof PassedThrough>;
 
 export interface RunOptions extends PassedThrough {
   /** A loaded config, or the path of a config file; by default conformance.config.json in `cwd` when present. */
@@ -74,11 +91,20 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   if (options.evidence) await evidence!.checkEvidenceDir(options.evidence);
   // Files the selection depends on are read first too: a typo in them is a usage error before any request.
   const knownIds = pack.suites.flatMap((s) => s.checks.map((c) => c.id));
-  const expectedFailures = typeof options.expectedFailures === 'string' ? await loadExpectedFailures(options.expectedFailures, knownIds, options.cwd) : options.expectedFailures;
+  const expectedFailures =
+    typeof options.expectedFailures === 'string'
+      ? await loadExpectedFailures(options.expectedFailures, knownIds, options.cwd)
+      : options.expectedFailures;
   let ids = options.checkIds;
   if (options.rerunFailed !== undefined) {
-    const selection = await rerunSelection(options.rerunFailed, knownIds, { ...(options.cwd ? { cwd: options.cwd } : {}), ...(ids ? { within: ids } : {}) });
-    if (selection.gone.length > 0) (options.onWarning ?? warnOnStderr)(`--rerun-failed: ${selection.gone.length} check(s) of the report no longer exist in this version and are left out: ${selection.gone.join(', ')}`);
+    const selection = await rerunSelection(options.rerunFailed, knownIds, {
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+      ...(ids ? { within: ids } : {}),
+    });
+    if (selection.gone.length > 0)
+      (options.onWarning ?? warnOnStderr)(
+        `--rerun-failed: ${selection.gone.length} check(s) of the report no longer exist in this version and are left out: ${selection.gone.join(', ')}`,
+      );
     if (selection.ids.length === 0) throw new NothingToRerun(options.rerunFailed);
     ids = selection.ids;
   }
@@ -93,16 +119,32 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     stop = local.stop;
     notes.push(`target: ${local.describe}`);
   } else {
-    if (options.local?.faults?.length || options.local?.variant || Object.keys(options.local?.choices ?? {}).length > 0) {
-      throw new ConfigError('--fault, --variant and --choice apply to the built-in target "local" only', 'CONFORMANCE_ERR_USAGE');
+    if (
+      options.local?.faults?.length ||
+      options.local?.variant ||
+      Object.keys(options.local?.choices ?? {}).length > 0
+    ) {
+      throw new ConfigError(
+        '--fault, --variant and --choice apply to the built-in target "local" only',
+        'CONFORMANCE_ERR_USAGE',
+      );
     }
-    const config = typeof options.config === 'object' ? options.config : await loadConfig({ configPath: options.config, cwd: options.cwd, target: name });
+    const config =
+      typeof options.config === 'object'
+        ? options.config
+        : await loadConfig({ configPath: options.config, cwd: options.cwd, target: name });
     target = selectTarget(config, name);
   }
   try {
     // The package is signed with the target's own request-signing key, which only exists once the target is resolved.
-    if (options.evidence) reporters.push(new evidence!.EvidenceReporter(options.evidence, { keyId: target.keyId, privateKey: target.privateKey }));
-    const ussd = { ...(options.ussdMaxViews !== undefined ? { maxViews: options.ussdMaxViews } : {}), ...(options.ussdMaxDepth !== undefined ? { maxDepth: options.ussdMaxDepth } : {}) };
+    if (options.evidence)
+      reporters.push(
+        new evidence!.EvidenceReporter(options.evidence, { keyId: target.keyId, privateKey: target.privateKey }),
+      );
+    const ussd = {
+      ...(options.ussdMaxViews !== undefined ? { maxViews: options.ussdMaxViews } : {}),
+      ...(options.ussdMaxDepth !== undefined ? { maxDepth: options.ussdMaxDepth } : {}),
+    };
     return await runChecks({
       ...passedThrough(options),
       target,
@@ -120,13 +162,17 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
 }
 
 function passedThrough(options: RunOptions): PassedThrough {
-  return Object.fromEntries(PASSED_THROUGH.filter((k) => options[k] !== undefined).map((k) => [k, options[k]])) as PassedThrough;
+  return Object.fromEntries(
+    PASSED_THROUGH.filter((k) => options[k] !== undefined).map((k) => [k, options[k]]),
+  ) as PassedThrough;
 }
 
 /** A reporter that failed, in one line: which, and why (its message, never a stack). */
 function reportFailureOnStderr(failure: ReporterFailure): void {
   const why = failure.error instanceof Error ? failure.error.message : String(failure.error);
-  process.stderr.write(`conformance: ${withCode(`the ${failure.reporter} failed (${failure.hook}): ${why.split('\n')[0]}; the other reports were written`, 'CONFORMANCE_ERR_REPORTER')}\n`);
+  process.stderr.write(
+    `conformance: ${withCode(`the ${failure.reporter} failed (${failure.hook}): ${why.split('\n')[0]}; the other reports were written`, 'CONFORMANCE_ERR_REPORTER')}\n`,
+  );
 }
 
 function warnOnStderr(line: string): void {

@@ -15,62 +15,134 @@ export const ERROR_CODES = {
     meaning:
       'an option or argument of the command line cannot be taken: an unknown option, a value of the wrong form (a number, a duration, a port, --fail-on, --choice, --grep), an unknown suite, fault or check id, or --fault/--variant/--choice with a target other than the built-in one',
   },
-  CONFORMANCE_ERR_NO_CHECK_SELECTED: { exitCode: 2, meaning: 'no check matches --suite, --grep and the checks to rerun' },
+  CONFORMANCE_ERR_NO_CHECK_SELECTED: {
+    exitCode: 2,
+    meaning: 'no check matches --suite, --grep and the checks to rerun',
+  },
   CONFORMANCE_ERR_OPTION_FILE: {
     exitCode: 2,
-    meaning: 'a file given to an option (--expected-failures, --rerun-failed, --public-key, --webhook-ca) does not exist, cannot be read or holds no PEM certificate',
+    meaning:
+      'a file given to an option (--expected-failures, --rerun-failed, --public-key, --webhook-ca) does not exist, cannot be read or holds no PEM certificate',
   },
-  CONFORMANCE_ERR_CONFIG_NOT_FOUND: { exitCode: 2, meaning: 'the config file (--config FILE, or conformance.config.json in the current folder) does not exist or cannot be read' },
-  CONFORMANCE_ERR_CONFIG: { exitCode: 2, meaning: 'the config file is not valid: not JSON, a field its schema refuses, or a value of the wrong form (a URL, a port, an id)' },
-  CONFORMANCE_ERR_CONFIG_ENV: { exitCode: 2, meaning: 'the config uses ${NAME} for an environment variable that is not set or is empty, or has a "${" that starts no ${NAME}' },
+  CONFORMANCE_ERR_CONFIG_NOT_FOUND: {
+    exitCode: 2,
+    meaning:
+      'the config file (--config FILE, or conformance.config.json in the current folder) does not exist or cannot be read',
+  },
+  CONFORMANCE_ERR_CONFIG: {
+    exitCode: 2,
+    meaning:
+      'the config file is not valid: not JSON, a field its schema refuses, or a value of the wrong form (a URL, a port, an id)',
+  },
+  CONFORMANCE_ERR_CONFIG_ENV: {
+    exitCode: 2,
+    meaning:
+      'the config uses ${NAME} for an environment variable that is not set or is empty, or has a "${" that starts no ${NAME}',
+  },
   CONFORMANCE_ERR_CONFIG_FILE: {
     exitCode: 2,
     meaning:
       "a file the config names (privateKeyFile, caFile, webhook.tls certFile/keyFile) does not exist or cannot be read, or cannot be used (the caFile holds no PEM certificate, the webhook's TLS certificate or key is not valid); a relative path starts from the config file's folder",
   },
-  CONFORMANCE_ERR_WEBHOOK_LISTEN: { exitCode: 2, meaning: 'the webhook receiver cannot listen on webhook.listen (the port is taken, or not allowed): free it or choose another' },
-  CONFORMANCE_ERR_UNKNOWN_TARGET: { exitCode: 2, meaning: '--target names no target of the config file (or there is no config file, so the only target is the built-in "local")' },
-  CONFORMANCE_ERR_KEY: { exitCode: 2, meaning: "a key is not a usable Ed25519 key: the target's private key (PKCS8 PEM) or the --public-key of verify-evidence" },
+  CONFORMANCE_ERR_WEBHOOK_LISTEN: {
+    exitCode: 2,
+    meaning:
+      'the webhook receiver cannot listen on webhook.listen (the port is taken, or not allowed): free it or choose another',
+  },
+  CONFORMANCE_ERR_UNKNOWN_TARGET: {
+    exitCode: 2,
+    meaning:
+      '--target names no target of the config file (or there is no config file, so the only target is the built-in "local")',
+  },
+  CONFORMANCE_ERR_KEY: {
+    exitCode: 2,
+    meaning:
+      "a key is not a usable Ed25519 key: the target's private key (PKCS8 PEM) or the --public-key of verify-evidence",
+  },
   CONFORMANCE_ERR_EXPECTED_FAILURES: {
     exitCode: 2,
-    meaning: 'the --expected-failures file is not valid: not JSON, not of its schema, an expires that is not a date, an id listed twice or that no check has',
+    meaning:
+      'the --expected-failures file is not valid: not JSON, not of its schema, an expires that is not a date, an id listed twice or that no check has',
   },
-  CONFORMANCE_ERR_RERUN_REPORT: { exitCode: 2, meaning: 'the --rerun-failed file is not a conformance JSON report (one written by run --json FILE)' },
+  CONFORMANCE_ERR_RERUN_REPORT: {
+    exitCode: 2,
+    meaning: 'the --rerun-failed file is not a conformance JSON report (one written by run --json FILE)',
+  },
   CONFORMANCE_ERR_OUTPUT_PATH: {
     exitCode: 2,
     meaning:
       'a path to write to cannot be used: a report path (--json, --junit, --html, --har) that is a folder or whose folder does not exist or cannot be written, an --evidence directory that is a file or not empty, a file keygen or init would write that exists already or cannot be written',
   },
-  CONFORMANCE_ERR_EVIDENCE: { exitCode: 2, meaning: 'verify-evidence: the directory is not an evidence package, or a file of it cannot be read (a package that does not verify exits 1)' },
-  CONFORMANCE_ERR_INSTALL: { exitCode: 2, meaning: "a file of conformance's own package (the requirement catalog) is missing or broken: reinstall conformance" },
+  CONFORMANCE_ERR_EVIDENCE: {
+    exitCode: 2,
+    meaning:
+      'verify-evidence: the directory is not an evidence package, or a file of it cannot be read (a package that does not verify exits 1)',
+  },
+  CONFORMANCE_ERR_INSTALL: {
+    exitCode: 2,
+    meaning:
+      "a file of conformance's own package (the requirement catalog) is missing or broken: reinstall conformance",
+  },
   // Exit 3: the target cannot be used; no check could run.
-  CONFORMANCE_ERR_TARGET_UNREACHABLE: { exitCode: 3, meaning: "the target's token endpoint could not be reached: connection refused or reset, no response in time, TLS failed" },
+  CONFORMANCE_ERR_TARGET_UNREACHABLE: {
+    exitCode: 3,
+    meaning:
+      "the target's token endpoint could not be reached: connection refused or reset, no response in time, TLS failed",
+  },
   CONFORMANCE_ERR_NO_TOKEN: {
     exitCode: 3,
-    meaning: 'the target answered the token request without a usable token (an error status, a body without access_token, or throttling past what the run may wait)',
+    meaning:
+      'the target answered the token request without a usable token (an error status, a body without access_token, or throttling past what the run may wait)',
   },
-  CONFORMANCE_ERR_TARGET: { exitCode: 3, meaning: 'the target cannot be used, for a reason no more precise code names' },
+  CONFORMANCE_ERR_TARGET: {
+    exitCode: 3,
+    meaning: 'the target cannot be used, for a reason no more precise code names',
+  },
   // Exit 0: not a failure; the process says so on stdout, without the code.
-  CONFORMANCE_ERR_NOTHING_TO_RERUN: { exitCode: 0, meaning: 'the --rerun-failed report has no failed, warned or errored check: nothing is run' },
+  CONFORMANCE_ERR_NOTHING_TO_RERUN: {
+    exitCode: 0,
+    meaning: 'the --rerun-failed report has no failed, warned or errored check: nothing is run',
+  },
   // Exit 4: ours to fix.
   CONFORMANCE_ERR_INTERNAL: {
     exitCode: 4,
-    meaning: 'a bug of conformance; set CONFORMANCE_DEBUG=1 for details and please report it. Also the code of a finding "the check itself broke" (outcome error)',
+    meaning:
+      'a bug of conformance; set CONFORMANCE_DEBUG=1 for details and please report it. Also the code of a finding "the check itself broke" (outcome error)',
   },
   // In a check's finding: the run goes on.
-  CONFORMANCE_ERR_CHECK_TIMEOUT: { exitCode: null, meaning: 'a check did not finish within its time limit (outcome error)' },
-  CONFORMANCE_ERR_BUDGET_SPENT: { exitCode: 1, meaning: "the run's --budget ran out before the check could run or finish (outcome error); the run exits 1" },
-  CONFORMANCE_ERR_THROTTLED_OUT: { exitCode: 1, meaning: 'the server kept answering 429 past what the run may wait: the check was not judged (outcome error); the run exits 1' },
-  CONFORMANCE_ERR_TRANSPORT: { exitCode: null, meaning: 'the server gave no usable HTTP response (refused, reset, no response in time, a body over --max-body): a finding against the server (fail or warn)' },
+  CONFORMANCE_ERR_CHECK_TIMEOUT: {
+    exitCode: null,
+    meaning: 'a check did not finish within its time limit (outcome error)',
+  },
+  CONFORMANCE_ERR_BUDGET_SPENT: {
+    exitCode: 1,
+    meaning: "the run's --budget ran out before the check could run or finish (outcome error); the run exits 1",
+  },
+  CONFORMANCE_ERR_THROTTLED_OUT: {
+    exitCode: 1,
+    meaning:
+      'the server kept answering 429 past what the run may wait: the check was not judged (outcome error); the run exits 1',
+  },
+  CONFORMANCE_ERR_TRANSPORT: {
+    exitCode: null,
+    meaning:
+      'the server gave no usable HTTP response (refused, reset, no response in time, a body over --max-body): a finding against the server (fail or warn)',
+  },
   CONFORMANCE_ERR_CREDENTIALS_REFUSED: {
     exitCode: null,
-    meaning: "a request was not sent: it would have carried the client's credentials to an origin other than the target's (a redirect elsewhere); a finding against the server (fail or warn)",
+    meaning:
+      "a request was not sent: it would have carried the client's credentials to an origin other than the target's (a redirect elsewhere); a finding against the server (fail or warn)",
   },
   CONFORMANCE_ERR_UNDECLARED_SHARED_STATE: {
     exitCode: null,
-    meaning: "a check sent a request that may change shared state it does not declare in `uses`: a bug of the check's (outcome error)",
+    meaning:
+      "a check sent a request that may change shared state it does not declare in `uses`: a bug of the check's (outcome error)",
   },
-  CONFORMANCE_ERR_REPORTER: { exitCode: null, meaning: 'a reporter failed (a report could not be written): said in one line; the other reports are written and the exit code is unchanged' },
+  CONFORMANCE_ERR_REPORTER: {
+    exitCode: null,
+    meaning:
+      'a reporter failed (a report could not be written): said in one line; the other reports are written and the exit code is unchanged',
+  },
 } as const satisfies Record<string, { exitCode: 0 | 1 | 2 | 3 | 4 | null; meaning: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

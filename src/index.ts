@@ -2,7 +2,16 @@
 export { run, type RunOptions } from './api.js';
 export { loadConfig, selectTarget } from './config/load.js';
 export type { LoadedConfig, ResolvedTarget, Fixtures, WebhookConfig } from './config/types.js';
-export { signRequest, verifySignature, profileComponents, PROFILE_COMPONENTS, type SignOptions, type SignedHeaders, type VerifyOptions, type SignatureVerdict } from './http/signature.js';
+export {
+  signRequest,
+  verifySignature,
+  profileComponents,
+  PROFILE_COMPONENTS,
+  type SignOptions,
+  type SignedHeaders,
+  type VerifyOptions,
+  type SignatureVerdict,
+} from './http/signature.js';
 export { signatureBase, signatureParamsValue } from './http/signature-base.js';
 export { contentDigest, verifyContentDigest } from './http/digest.js';
 export type { HttpMessage } from './http/message.js';
@@ -11,4 +20,13 @@ export type { RunResult, CheckResult, CheckInfo, Level, Outcome, Totals, RunInfo
 export type { ExpectedFailureMark } from './engine/index.js';
 export type { ExpectedFailure } from './engine/index.js';
 export type { Reporter } from './engine/index.js';
-export { ConformanceError, UserError, ConfigError, TargetError, NothingToRerun, ERROR_CODES, errorCode, type ErrorCode } from './errors.js';
+export {
+  ConformanceError,
+  UserError,
+  ConfigError,
+  TargetError,
+  NothingToRerun,
+  ERROR_CODES,
+  errorCode,
+  type ErrorCode,
+} from './errors.js';

@@ -14,7 +14,11 @@ function optionsOf(name: string): { options: Options; formats: boolean; fragment
   switch (name) {
     case 'config':
       // verbose: errors carry the offending data and schema, so messages can show a value and list known properties.
-      return { options: { allErrors: true, verbose: true, strict: true, strictRequired: false, allowUnionTypes: true }, formats: false, fragments: { target: '#/$defs/target' } };
+      return {
+        options: { allErrors: true, verbose: true, strict: true, strictRequired: false, allowUnionTypes: true },
+        formats: false,
+        fragments: { target: '#/$defs/target' },
+      };
     case 'expected-failures':
       return { options: { allErrors: true, strict: true }, formats: false, fragments: {} };
     default:
@@ -27,7 +31,11 @@ export function schemaSource(name: string): string {
 }
 
 /** An ajv with the schema added, and the refs of its validators: `default` the whole schema, others fragments. */
-export function ajvFor(name: string, source = schemaSource(name), code?: Options['code']): { ajv: Ajv2020; refs: Record<string, string> } {
+export function ajvFor(
+  name: string,
+  source = schemaSource(name),
+  code?: Options['code'],
+): { ajv: Ajv2020; refs: Record<string, string> } {
   const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
   const { options, formats, fragments } = optionsOf(name);
   const ajv = new Ajv2020({ ...options, ...(code ? { code } : {}) });

@@ -27,7 +27,9 @@ function validators(name: string): Record<string, ValidateFunction> {
   if (!v) {
     const source = schemaSource(name);
     const path = compiledSchemaPath(name);
-    const built = existsSync(path) ? (require(path) as Record<string, ValidateFunction> & { sourceDigest?: string }) : undefined;
+    const built = existsSync(path)
+      ? (require(path) as Record<string, ValidateFunction> & { sourceDigest?: string })
+      : undefined;
     v = built && built.sourceDigest === schemaDigest(source) ? built : compileValidators(name, source);
     loaded.set(name, v);
   }
@@ -62,7 +64,10 @@ export function validateAgainst(name: string, value: unknown, rootPath = ''): Sc
 }
 
 function joinPath(root: string, e: ErrorObject): string {
-  const parts = e.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = e.instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (e.keyword === 'required') parts.push(String((e.params as { missingProperty: string }).missingProperty));
   const path = parts.map((p) => (/^\d+$/.test(p) ? `[${p}]` : `.${p}`)).join('');
   return `${root}${path}`.replace(/^\./, '') || '(root)';

@@ -8,7 +8,38 @@
 // the older ones).
 //
 // Every token a check obtains is revoked before the check ends (TokenJar), also when the check fails.
-import { coveredComponents, customerBody, customerDifferences, describeResponse, dropHeader, failCleanUp, expectJson, expectNoToken, expectRejection, expectStatus, expectSuccess, isSuccess, nowSeconds, readCustomer, readCustomerOrSkip, readProbe, requestToken, restoreCustomer, revokeRequest, tokenIn, tokenRecordOf, tokenRequest, validateAgainst, withRestoredCustomer, withTokens, type CustomerSnapshot, type HttpResponse, type IssuedToken, type RequestSpec, type TokenJar } from './kit/index.js';
+import {
+  coveredComponents,
+  customerBody,
+  customerDifferences,
+  describeResponse,
+  dropHeader,
+  failCleanUp,
+  expectJson,
+  expectNoToken,
+  expectRejection,
+  expectStatus,
+  expectSuccess,
+  isSuccess,
+  nowSeconds,
+  readCustomer,
+  readCustomerOrSkip,
+  readProbe,
+  requestToken,
+  restoreCustomer,
+  revokeRequest,
+  tokenIn,
+  tokenRecordOf,
+  tokenRequest,
+  validateAgainst,
+  withRestoredCustomer,
+  withTokens,
+  type CustomerSnapshot,
+  type HttpResponse,
+  type IssuedToken,
+  type RequestSpec,
+  type TokenJar,
+} from './kit/index.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { defineCheck, defineSuite, type CheckContext } from '../src/engine/index.js';
@@ -16,12 +47,17 @@ import { defineCheck, defineSuite, type CheckContext } from '../src/engine/index
 const TOKEN_TTL_SECONDS = 3600;
 const CLOCK_SLACK_SECONDS = 24 * 3600;
 const NO_TOKEN = 'a rejection (any 4xx) and no token';
-const RUN_TOKEN_AGAIN = "the server answered a new token request with the run's own token; revoking it would end the session of every later check";
+const RUN_TOKEN_AGAIN =
+  "the server answered a new token request with the run's own token; revoking it would end the session of every later check";
 
 function recordField(ctx: CheckContext, issued: IssuedToken, field: string, expected: string): unknown {
   const value = issued.record[field];
   if (value === undefined) {
-    ctx.fail(`the token record has no ${field}`, { expected, observed: describeResponse(issued.res), exchange: issued.res.exchange });
+    ctx.fail(`the token record has no ${field}`, {
+      expected,
+      observed: describeResponse(issued.res),
+      exchange: issued.res.exchange,
+    });
   }
   return value;
 }
@@ -60,14 +96,21 @@ function expectTokenRecord(ctx: CheckContext, res: HttpResponse, record: Record<
   const fieldOf = (problem: string) => (path === '' ? problem : problem.slice(path.length + 1)).split(/[.[]/)[0]!;
   const problems = validateAgainst('token-record', record, path);
   const owned = problems.filter((p) => OWNED_FIELDS[fieldOf(p.path)] !== undefined);
-  for (const p of owned) ctx.observe(`also seen here, judged by ${OWNED_FIELDS[fieldOf(p.path)]}: ${p.path} ${p.message}`);
+  for (const p of owned)
+    ctx.observe(`also seen here, judged by ${OWNED_FIELDS[fieldOf(p.path)]}: ${p.path} ${p.message}`);
   const own = problems.filter((p) => !owned.includes(p));
   if (own.length === 0) return;
-  ctx.fail(`Auth token record: ${own.slice(0, 5).map((p) => `${p.path} ${p.message}`).join('; ')}${own.length > 5 ? ` (+${own.length - 5} more)` : ''}`, {
-    expected: `${path || 'the body'} matches the spec's "Auth token record" table`,
-    observed: describeResponse(res),
-    exchange: res.exchange,
-  });
+  ctx.fail(
+    `Auth token record: ${own
+      .slice(0, 5)
+      .map((p) => `${p.path} ${p.message}`)
+      .join('; ')}${own.length > 5 ? ` (+${own.length - 5} more)` : ''}`,
+    {
+      expected: `${path || 'the body'} matches the spec's "Auth token record" table`,
+      observed: describeResponse(res),
+      exchange: res.exchange,
+    },
+  );
 }
 
 /**
@@ -78,7 +121,10 @@ async function workingToken(ctx: CheckContext, jar: TokenJar, sign?: RequestSpec
   const { token } = await jar.issue();
   if (await jar.isRunToken(token)) ctx.skip(RUN_TOKEN_AGAIN);
   const before = await ctx.send({ ...readProbe(ctx), token, sign });
-  if (!isSuccess(before)) ctx.skip(`the fresh token was not accepted to begin with (${describeResponse(before)}); auth.use.read-endpoints reports it`);
+  if (!isSuccess(before))
+    ctx.skip(
+      `the fresh token was not accepted to begin with (${describeResponse(before)}); auth.use.read-endpoints reports it`,
+    );
   return token;
 }
 
@@ -96,7 +142,8 @@ async function putOwnValues(ctx: CheckContext, before: CustomerSnapshot, spec: R
       const changed = after ? customerDifferences(before, after) : [];
       if (changed.length > 0) {
         const restored = await restoreCustomer(ctx, before, after);
-        if (!restored.ok) failCleanUp(ctx, restored, `It had changed although its own values were sent (${changed.join('; ')})`);
+        if (!restored.ok)
+          failCleanUp(ctx, restored, `It had changed although its own values were sent (${changed.join('; ')})`);
         ctx.observe(`the customer changed although its own values were sent (${changed.join('; ')}); ${restored.note}`);
       }
       return res;
@@ -106,808 +153,1060 @@ async function putOwnValues(ctx: CheckContext, before: CustomerSnapshot, spec: R
 }
 
 // Nearly every check obtains tokens of its own and revokes them (TokenJar): they take turns with other revokers.
-export default defineSuite({ name: 'auth', title: 'Tokens: issuing, using, revoking', uses: ['token-revocation'], checks: [
-  // ---- issuing ------------------------------------------------------------------------------------------------
-  defineCheck({
-    id: 'auth.token.issued',
-    title: 'valid client credentials give a token whose record carries every field of the table',
-    level: 'MUST',
-    requirements: ['REQ-SVC-01', 'REQ-TOKEN-01', 'REQ-TOKEN-02', 'REQ-TOKEN-03', 'REQ-TOKEN-05', 'REQ-TOKEN-09', 'REQ-TOKEN-11', 'REQ-TOKEN-12', 'REQ-LIFE-01', 'REQ-TOKEP-01', 'REQ-TOKEP-02', 'REQ-TOKEP-04', 'REQ-TOKEP-05'],
-    explain: {
-      sends: 'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
-      passes: 'a 2xx answer whose token record (bare, or inside the {data, code, message} envelope) carries every field of the "Auth token record" table with its type; tokenType, scope, trustedIps and expiresIn are left to their own checks',
-      fails: 'another status, a body that is not JSON, no token record, or a field missing or of the wrong type (the report names it): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await withTokens(ctx, async (jar) => {
-        const res = await requestToken(ctx);
-        const found = tokenIn(res);
-        if (found) await jar.keep(found.token);
-        expectSuccess(ctx, res, 'a 2xx answer carrying a token record');
-        const body = expectJson(ctx, res);
-        const record = tokenRecordOf(body);
-        if (!record) {
-          return ctx.fail('no token in the answer', { expected: 'a token record, with or without the {data, code, message} envelope', observed: describeResponse(res), exchange: res.exchange });
-        }
-        expectTokenRecord(ctx, res, record.record, record.enveloped ? 'data' : '');
-      });
-    },
-  }),
-  defineCheck({
-    id: 'auth.token.unique',
-    title: 'two different tokens carry two different tokenIds',
-    level: 'MUST',
-    requirements: ['REQ-TOKEN-02'],
-    explain: {
-      sends: 'two token requests (POST /oauth/token); both tokens are revoked afterwards',
-      passes: 'the two tokens carry two different tokenIds, or the server answered both with the same token (one token per client, so one tokenId)',
-      fails: 'two different tokens with the same tokenId, or a token record without tokenId: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await withTokens(ctx, async (jar) => {
-        const first = await jar.issue();
-        const second = await jar.issue();
-        // One token per client, handed out again, is a reading the suite accepts (auth.token.response-shape and the
-        // TokenJar cope with it): the same token may well keep its tokenId.
-        if (first.token === second.token) return ctx.observe('both token requests were answered with the same token: one token per client, so one tokenId');
-        const a = recordField(ctx, first, 'tokenId', 'a tokenId');
-        const b = recordField(ctx, second, 'tokenId', 'a tokenId');
-        if (JSON.stringify(a) === JSON.stringify(b)) {
-          ctx.fail(`two different tokens both carry tokenId ${JSON.stringify(a)}`, {
-            expected: 'a tokenId of its own for each token: "Unique access token identifier"',
-            observed: `first answer: ${describeResponse(first.res)}; second answer: ${describeResponse(second.res)}`,
-            exchange: second.res.exchange,
-          });
-        }
-      });
-    },
-  }),
-  defineCheck({
-    id: 'auth.token.type-bearer',
-    title: 'the token record says tokenType "Bearer", exactly',
-    level: 'MUST',
-    requirements: ['REQ-TOKEN-06', 'REQ-TOKEP-04', 'REQ-AUTH-02'],
-    explain: {
-      sends: 'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
-      passes: 'the token record says tokenType "Bearer", exactly (case included)',
-      fails: 'no tokenType, or any other value ("bearer" included): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await withTokens(ctx, async (jar) => {
-        const issued = await jar.issue();
-        const type = recordField(ctx, issued, 'tokenType', 'tokenType "Bearer"');
-        if (type !== 'Bearer') {
-          ctx.fail(`tokenType is ${JSON.stringify(type)}, not "Bearer"`, { expected: 'tokenType exactly "Bearer" (case included)', observed: describeResponse(issued.res), exchange: issued.res.exchange });
-        }
-      });
-    },
-  }),
-  defineCheck({
-    id: 'auth.token.scope',
-    title: 'the token record\'s scope holds both read and write',
-    level: 'MUST',
-    requirements: ['REQ-TOKEN-07', 'REQ-AUTH-10'],
-    explain: {
-      sends: 'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
-      passes: 'the token record\'s scope holds both "read" and "write", as an array of names or one space- or comma-separated string (its type is not shown)',
-      fails: 'no scope, a scope without read or without write, or a value that is neither a list nor a string of names: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await withTokens(ctx, async (jar) => {
-        const issued = await jar.issue();
-        const raw = recordField(ctx, issued, 'scope', 'scope holding read and write');
-        const scopes = scopesOf(raw);
-        const missing = ['read', 'write'].filter((s) => !scopes?.includes(s));
-        if (!scopes || missing.length > 0) {
-          ctx.fail(scopes ? `scope lacks ${missing.join(' and ')}` : `scope is ${JSON.stringify(raw)}: neither a list of names nor a string of names`, {
-            expected: 'scope with both "read" and "write" (an array of names, or one space-separated string: its type is not shown)',
-            observed: describeResponse(issued.res),
-            exchange: issued.res.exchange,
-          });
-        }
-      });
-    },
-  }),
-  defineCheck({
-    id: 'auth.token.organization',
-    title: 'the token record\'s organization.clientId is the client that asked for the token',
-    level: 'SHOULD',
-    requirements: ['REQ-TOKEN-10'],
-    explain: {
-      sends: 'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
-      passes: "the token record's organization.clientId is the configured client id",
-      fails: 'no organization, or another clientId in it: the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await withTokens(ctx, async (jar) => {
-        const issued = await jar.issue();
-        const org = recordField(ctx, issued, 'organization', 'an organization object');
-        const clientId = typeof org === 'object' && org !== null ? (org as Record<string, unknown>).clientId : undefined;
-        if (clientId !== ctx.credentials.clientId) {
-          ctx.fail(`organization.clientId is ${JSON.stringify(clientId)}, not the configured client id ${JSON.stringify(ctx.credentials.clientId)}`, {
-            expected: `organization.clientId ${JSON.stringify(ctx.credentials.clientId)}: the token was issued to that client`,
-            observed: describeResponse(issued.res),
-            exchange: issued.res.exchange,
-          });
-        }
-      });
-    },
-  }),
-  defineCheck({
-    id: 'auth.token.trusted-ips',
-    title: 'the token record\'s trustedIps is a list of addresses',
-    level: 'MUST',
-    requirements: ['REQ-TOKEN-08', 'REQ-AUTH-11'],
-    explain: {
-      sends: 'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
-      passes: "the token record's trustedIps is an array of strings (possibly empty)",
-      fails: 'no trustedIps, or anything but an array of strings: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await withTokens(ctx, async (jar) => {
-        const issued = await jar.issue();
-        const ips = recordField(ctx, issued, 'trustedIps', 'trustedIps, a list');
-        if (!Array.isArray(ips) || !ips.every((ip) => typeof ip === 'string')) {
-          ctx.fail(`trustedIps is ${JSON.stringify(ips)}, not a list of address strings`, {
-            expected: 'trustedIps: an array of strings (possibly empty)',
-            observed: describeResponse(issued.res),
-            exchange: issued.res.exchange,
-          });
-        }
-      });
-    },
-  }),
-  defineCheck({
-    id: 'auth.token.timestamps',
-    title: 'the token record\'s createdAt and updatedAt are Unix times in seconds, near the time of issue',
-    level: 'MUST',
-    requirements: ['REQ-TOKEN-11', 'REQ-TOKEN-12'],
-    explain: {
-      sends: 'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
-      passes: "the token record's createdAt and updatedAt are integers within a day of the moment the token was asked for, counted in Unix seconds",
-      fails: 'a missing value, one that is not an integer, or one further off (a time in milliseconds is a thousand times too large): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await withTokens(ctx, async (jar) => {
-        const asked = nowSeconds();
-        const issued = await jar.issue();
-        for (const field of ['createdAt', 'updatedAt']) {
-          const value = recordField(ctx, issued, field, `${field}, a Unix time`);
-          // A day either way: no clock is that far off, and a token handed out again may be up to an hour old. A time
-          // in milliseconds is a thousand times too large; one counted from another origin misses by years.
-          if (typeof value !== 'number' || !Number.isInteger(value) || Math.abs(value - asked) > CLOCK_SLACK_SECONDS) {
-            ctx.fail(`${field} is ${JSON.stringify(value)}, not a Unix time in seconds near ${asked} (when the token was asked for)`, {
-              expected: `${field}: Unix seconds within a day of ${asked}`,
+export default defineSuite({
+  name: 'auth',
+  title: 'Tokens: issuing, using, revoking',
+  uses: ['token-revocation'],
+  checks: [
+    // ---- issuing ------------------------------------------------------------------------------------------------
+    defineCheck({
+      id: 'auth.token.issued',
+      title: 'valid client credentials give a token whose record carries every field of the table',
+      level: 'MUST',
+      requirements: [
+        'REQ-SVC-01',
+        'REQ-TOKEN-01',
+        'REQ-TOKEN-02',
+        'REQ-TOKEN-03',
+        'REQ-TOKEN-05',
+        'REQ-TOKEN-09',
+        'REQ-TOKEN-11',
+        'REQ-TOKEN-12',
+        'REQ-LIFE-01',
+        'REQ-TOKEP-01',
+        'REQ-TOKEP-02',
+        'REQ-TOKEP-04',
+        'REQ-TOKEP-05',
+      ],
+      explain: {
+        sends:
+          'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
+        passes:
+          'a 2xx answer whose token record (bare, or inside the {data, code, message} envelope) carries every field of the "Auth token record" table with its type; tokenType, scope, trustedIps and expiresIn are left to their own checks',
+        fails:
+          'another status, a body that is not JSON, no token record, or a field missing or of the wrong type (the report names it): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await withTokens(ctx, async (jar) => {
+          const res = await requestToken(ctx);
+          const found = tokenIn(res);
+          if (found) await jar.keep(found.token);
+          expectSuccess(ctx, res, 'a 2xx answer carrying a token record');
+          const body = expectJson(ctx, res);
+          const record = tokenRecordOf(body);
+          if (!record) {
+            return ctx.fail('no token in the answer', {
+              expected: 'a token record, with or without the {data, code, message} envelope',
+              observed: describeResponse(res),
+              exchange: res.exchange,
+            });
+          }
+          expectTokenRecord(ctx, res, record.record, record.enveloped ? 'data' : '');
+        });
+      },
+    }),
+    defineCheck({
+      id: 'auth.token.unique',
+      title: 'two different tokens carry two different tokenIds',
+      level: 'MUST',
+      requirements: ['REQ-TOKEN-02'],
+      explain: {
+        sends: 'two token requests (POST /oauth/token); both tokens are revoked afterwards',
+        passes:
+          'the two tokens carry two different tokenIds, or the server answered both with the same token (one token per client, so one tokenId)',
+        fails:
+          'two different tokens with the same tokenId, or a token record without tokenId: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await withTokens(ctx, async (jar) => {
+          const first = await jar.issue();
+          const second = await jar.issue();
+          // One token per client, handed out again, is a reading the suite accepts (auth.token.response-shape and the
+          // TokenJar cope with it): the same token may well keep its tokenId.
+          if (first.token === second.token)
+            return ctx.observe(
+              'both token requests were answered with the same token: one token per client, so one tokenId',
+            );
+          const a = recordField(ctx, first, 'tokenId', 'a tokenId');
+          const b = recordField(ctx, second, 'tokenId', 'a tokenId');
+          if (JSON.stringify(a) === JSON.stringify(b)) {
+            ctx.fail(`two different tokens both carry tokenId ${JSON.stringify(a)}`, {
+              expected: 'a tokenId of its own for each token: "Unique access token identifier"',
+              observed: `first answer: ${describeResponse(first.res)}; second answer: ${describeResponse(second.res)}`,
+              exchange: second.res.exchange,
+            });
+          }
+        });
+      },
+    }),
+    defineCheck({
+      id: 'auth.token.type-bearer',
+      title: 'the token record says tokenType "Bearer", exactly',
+      level: 'MUST',
+      requirements: ['REQ-TOKEN-06', 'REQ-TOKEP-04', 'REQ-AUTH-02'],
+      explain: {
+        sends:
+          'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
+        passes: 'the token record says tokenType "Bearer", exactly (case included)',
+        fails:
+          'no tokenType, or any other value ("bearer" included): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await withTokens(ctx, async (jar) => {
+          const issued = await jar.issue();
+          const type = recordField(ctx, issued, 'tokenType', 'tokenType "Bearer"');
+          if (type !== 'Bearer') {
+            ctx.fail(`tokenType is ${JSON.stringify(type)}, not "Bearer"`, {
+              expected: 'tokenType exactly "Bearer" (case included)',
               observed: describeResponse(issued.res),
               exchange: issued.res.exchange,
             });
           }
-        }
-      });
-    },
-  }),
-  defineCheck({
-    id: 'auth.token.missing-digest',
-    title: 'a token request without Content-Digest gives no token',
-    level: 'MUST',
-    requirements: ['REQ-HDR-08', 'REQ-TOKEP-03'],
-    explain: {
-      sends: 'a token request with the right credentials, signed over every component but content-digest, and sent without Content-Digest',
-      passes: 'the server rejects it (any 4xx) and issues no token',
-      fails: 'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await withTokens(ctx, async (jar) => {
-        const spec = tokenSpec(ctx);
-        // Signed without content-digest, then the header dropped: the signature is valid for the request as sent.
-        const components = (await coveredComponents(ctx, spec)).filter((c) => c !== 'content-digest');
-        const res = await ctx.send({ ...spec, sign: { components }, tamper: (req) => dropHeader(req, 'Content-Digest') });
-        await expectNoToken(ctx, jar, res, `${NO_TOKEN}: right credentials, signed, but the form body has no Content-Digest`);
-      });
-    },
-  }),
-  defineCheck({
-    id: 'auth.token.response-shape',
-    title: 'how the token answer is shaped: status code, with or without the {data, code, message} envelope',
-    level: 'INFO',
-    requirements: ['REQ-TOKEP-06'],
-    explain: {
-      sends: 'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
-      passes: 'always, once the answer could be read: the check records the status of the token answer, whether the token record comes inside the {data, code, message} envelope or bare, and the type of scope (an array or a string)',
-      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
-    },
-    async run(ctx) {
-      await withTokens(ctx, async (jar) => {
-        const res = await requestToken(ctx);
-        const found = tokenIn(res);
-        if (!found) return ctx.observe(`the token request answered ${res.status} without a token record`);
-        await jar.keep(found.token);
-        ctx.observe(`status ${res.status}; token record ${found.enveloped ? 'inside the {data, code, message} envelope' : 'without an envelope (the bare record)'}`);
-        // The type of scope is not shown either (REQ-TOKEN-07): the reading the server took, on record.
-        const scope = found.record.scope;
-        ctx.observe(`scope (its type is not shown): ${Array.isArray(scope) ? 'an array' : typeof scope === 'string' ? 'a string' : `a value of type ${scope === null ? 'null' : typeof scope}`}, ${JSON.stringify(scope) ?? 'missing'}`);
-      });
-    },
-  }),
-
-  // ---- token requests that must not give a token --------------------------------------------------------------
-  defineCheck({
-    id: 'auth.token.wrong-secret',
-    title: 'a token request with a wrong clientSecret gives no token',
-    level: 'MUST',
-    requirements: ['REQ-LIFE-01'],
-    explain: {
-      sends: 'a token request, signed, whose clientSecret differs from the configured one in its last character only',
-      passes: 'the server rejects it (any 4xx) and issues no token',
-      fails: 'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await withTokens(ctx, async (jar) => {
-        const res = await ctx.send(tokenSpec(ctx, { form: { clientId: ctx.credentials.clientId, clientSecret: wrongSecret(ctx.credentials.clientSecret) } }));
-        await expectNoToken(ctx, jar, res, `${NO_TOKEN}: the secret differs from the client's in its last character`);
-      });
-    },
-  }),
-  defineCheck({
-    id: 'auth.token.unknown-client',
-    title: 'a token request naming an unknown clientId gives no token',
-    level: 'MUST',
-    requirements: ['REQ-LIFE-01'],
-    explain: {
-      sends: 'a token request, signed, naming a made-up clientId that no client has, with the configured secret',
-      passes: 'the server rejects it (any 4xx) and issues no token',
-      fails: 'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await withTokens(ctx, async (jar) => {
-        const unknown = `conformance-unknown-${randomBytes(6).toString('hex')}`;
-        const res = await ctx.send(tokenSpec(ctx, { form: { clientId: unknown, clientSecret: ctx.credentials.clientSecret } }));
-        await expectNoToken(ctx, jar, res, `${NO_TOKEN}: clientId ${JSON.stringify(unknown)} names no client`);
-      });
-    },
-  }),
-  defineCheck({
-    id: 'auth.token.missing-secret',
-    title: 'a token request without clientSecret gives no token',
-    level: 'MUST',
-    requirements: ['REQ-TOKEP-02', 'REQ-AUTH-01'],
-    explain: {
-      sends: 'a token request, signed, whose form carries clientId only',
-      passes: 'the server rejects it (any 4xx) and issues no token',
-      fails: 'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await withTokens(ctx, async (jar) => {
-        const res = await ctx.send(tokenSpec(ctx, { form: { clientId: ctx.credentials.clientId } }));
-        await expectNoToken(ctx, jar, res, `${NO_TOKEN}: the form carries clientId only`);
-      });
-    },
-  }),
-  defineCheck({
-    id: 'auth.token.json-body',
-    title: 'a token request with a JSON body instead of form encoding gives no token',
-    level: 'SHOULD',
-    requirements: ['REQ-HDR-10'],
-    explain: {
-      sends: 'a token request with the right credentials, signed and digested, but as an application/json body instead of a form',
-      passes: 'the server rejects it (any 4xx) and issues no token',
-      fails: 'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await withTokens(ctx, async (jar) => {
-        // Right credentials, signed and digested: only the encoding differs from what the spec prescribes.
-        const res = await ctx.send(tokenSpec(ctx, { form: undefined, json: { clientId: ctx.credentials.clientId, clientSecret: ctx.credentials.clientSecret } }));
-        await expectNoToken(ctx, jar, res, `${NO_TOKEN}: the credentials come as application/json, not form-encoded`);
-      });
-    },
-  }),
-  defineCheck({
-    id: 'auth.token.unsigned',
-    title: 'a token request without Signature and Signature-Input gives no token',
-    level: 'MUST',
-    requirements: ['REQ-HDR-04', 'REQ-HDR-05', 'REQ-TOKEP-03'],
-    explain: {
-      sends: 'a token request with the right credentials, without Signature and Signature-Input',
-      passes: 'the server rejects it (any 4xx) and issues no token',
-      fails: 'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await withTokens(ctx, async (jar) => {
-        const res = await ctx.send(tokenSpec(ctx, { sign: false }));
-        await expectNoToken(ctx, jar, res, `${NO_TOKEN}: right credentials, but the request is not signed`);
-      });
-    },
-  }),
-  defineCheck({
-    id: 'auth.token.wrong-digest',
-    title: 'a token request whose Content-Digest does not match its body gives no token',
-    level: 'MUST',
-    requirements: ['REQ-HDR-08', 'REQ-TOKEP-03'],
-    explain: {
-      sends: 'a token request with the right credentials, signed, whose two form fields were swapped after signing: the same length and meaning, but no longer the bytes its Content-Digest describes',
-      passes: 'the server rejects it (any 4xx) and issues no token',
-      fails: 'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await withTokens(ctx, async (jar) => {
-        // The same two fields in the other order: same length and same meaning, other bytes. The signature (over the
-        // headers, digest included) stays valid, so only a server that checks the digest against the body notices.
-        const res = await ctx.send(
-          tokenSpec(ctx, {
-            tamper(req) {
-              const form = new TextDecoder().decode(req.body);
-              req.body = new TextEncoder().encode(form.split('&').reverse().join('&'));
-            },
-          }),
-        );
-        await expectNoToken(ctx, jar, res, `${NO_TOKEN}: the body (the same fields, reordered after signing) does not match its Content-Digest`);
-      });
-    },
-  }),
-
-  // ---- using a token ------------------------------------------------------------------------------------------
-  defineCheck({
-    id: 'auth.use.no-authorization',
-    title: 'a request without Authorization is rejected with 401',
-    level: 'MUST',
-    requirements: ['REQ-HDR-03', 'REQ-AUTH-01', 'REQ-ERR-02'],
-    explain: {
-      sends: 'a signed read that answers 2xx to a correct request (GET /customers/{customerId}, or GET /instruments where fixtures.customerId is not configured), with X-Client-Id but no Authorization header',
-      passes: 'the server answers 401',
-      fails: 'any other status (a 2xx served the request; a 403, 400 or other 4xx is not the 401 the spec lists): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const res = await ctx.send({ ...readProbe(ctx), token: null });
-      expectStatus(ctx, res, 401, '401 Unauthorized: the request is signed and carries X-Client-Id, but no Authorization header');
-    },
-  }),
-  defineCheck({
-    id: 'auth.use.malformed-bearer',
-    title: 'a request whose Authorization is not "Bearer <token>" is rejected with 401',
-    level: 'MUST',
-    requirements: ['REQ-HDR-03', 'REQ-AUTH-02'],
-    explain: {
-      sends: 'a signed read that answers 2xx to a correct request (GET /customers/{customerId}, or GET /instruments where fixtures.customerId is not configured), with Authorization "Bearer <not a token>" and signed over that header',
-      passes: 'the server answers 401',
-      fails: 'any other status (a 2xx served the request; a 403, 400 or other 4xx is not the 401 the spec lists): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      // Signed over this very header, so the header is the only thing wrong.
-      const res = await ctx.send({ ...readProbe(ctx), token: null, headers: [['Authorization', 'Bearer <not a token>']] });
-      expectStatus(ctx, res, 401, '401 Unauthorized: Authorization is "Bearer <not a token>"');
-    },
-  }),
-  defineCheck({
-    id: 'auth.use.unknown-token',
-    title: 'a request with a well-formed but never issued bearer token is rejected with 401',
-    level: 'MUST',
-    requirements: ['REQ-HDR-03', 'REQ-ERR-02'],
-    explain: {
-      sends: 'a signed read that answers 2xx to a correct request (GET /customers/{customerId}, or GET /instruments where fixtures.customerId is not configured), with a random, well-formed bearer token that was never issued',
-      passes: 'the server answers 401',
-      fails: 'any other status (a 2xx served the request; a 403, 400 or other 4xx is not the 401 the spec lists): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const res = await ctx.send({ ...readProbe(ctx), token: randomBytes(32).toString('base64url') });
-      expectStatus(ctx, res, 401, '401 Unauthorized: the bearer token was never issued');
-    },
-  }),
-  defineCheck({
-    id: 'auth.use.no-client-id',
-    title: 'a request without X-Client-Id is rejected',
-    level: 'MUST',
-    requirements: ['REQ-HDR-07', 'REQ-AUTH-05'],
-    explain: {
-      sends: 'a signed read that answers 2xx to a correct request (GET /customers/{customerId}, or GET /instruments where fixtures.customerId is not configured), with a valid token but no X-Client-Id header',
-      passes: 'the server rejects it (any 4xx is a rejection)',
-      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const res = await ctx.send({ ...readProbe(ctx), clientId: null });
-      expectRejection(ctx, res, 'a rejection (any 4xx): a valid token, signed, but no X-Client-Id header');
-    },
-  }),
-  defineCheck({
-    id: 'auth.use.other-client-id',
-    title: 'a request whose X-Client-Id names another client than the token\'s is rejected',
-    level: 'MUST',
-    requirements: ['REQ-HDR-07'],
-    explain: {
-      sends: "a signed read that answers 2xx to a correct request (GET /customers/{customerId}, or GET /instruments where fixtures.customerId is not configured), whose X-Client-Id names a made-up client (signed over it; the token is this client's)",
-      passes: 'the server rejects it (any 4xx is a rejection)',
-      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const other = `conformance-other-${randomBytes(6).toString('hex')}`;
-      // Signed over the made-up id: the signature is valid, only the id is not this client's.
-      const res = await ctx.send({ ...readProbe(ctx), clientId: other });
-      expectRejection(ctx, res, `a rejection (any 4xx): X-Client-Id ${JSON.stringify(other)} is not the client the token was issued to`);
-    },
-  }),
-  defineCheck({
-    id: 'auth.use.read-endpoints',
-    title: 'a token of this client is accepted on every read endpoint',
-    level: 'MUST',
-    requirements: ['REQ-SVC-02', 'REQ-AUTH-10'],
-    explain: {
-      sends: 'one fresh token, used on every read endpoint the configured fixtures allow: GET /customers/{id}, /accounts?customerId, /accounts/{id}, /instruments?investmentType=INTERNATIONAL_STOCKS, /assets/{id}, /transactions?customerId and /transactions/{id}; revoked afterwards',
-      passes: 'no endpoint refuses the token with 401 or 403 (any other status is about the resource, which the resources checks judge)',
-      fails: 'a 401 or a 403 on any of them (the report lists which): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const f = ctx.fixtures;
-      const candidates: Array<{ label: string; fixture?: keyof typeof f; spec?: RequestSpec }> = [
-        { label: 'GET /customers/{customerId}', fixture: 'customerId', ...(f.customerId !== undefined ? { spec: { method: 'GET', path: `/customers/${f.customerId}` } } : {}) },
-        { label: 'GET /accounts?customerId', fixture: 'customerId', ...(f.customerId !== undefined ? { spec: { method: 'GET', path: '/accounts', query: { customerId: f.customerId } } } : {}) },
-        { label: 'GET /accounts/{accountId}', fixture: 'accountId', ...(f.accountId !== undefined ? { spec: { method: 'GET', path: `/accounts/${f.accountId}` } } : {}) },
-        { label: 'GET /instruments?investmentType=INTERNATIONAL_STOCKS', spec: { method: 'GET', path: '/instruments', query: { investmentType: 'INTERNATIONAL_STOCKS' } } },
-        { label: 'GET /assets/{assetId}', fixture: 'assetId', ...(f.assetId !== undefined ? { spec: { method: 'GET', path: `/assets/${f.assetId}` } } : {}) },
-        { label: 'GET /transactions?customerId', fixture: 'customerId', ...(f.customerId !== undefined ? { spec: { method: 'GET', path: '/transactions', query: { customerId: f.customerId } } } : {}) },
-        { label: 'GET /transactions/{transactionId}', fixture: 'transactionId', ...(f.transactionId !== undefined ? { spec: { method: 'GET', path: `/transactions/${f.transactionId}` } } : {}) },
-      ];
-      const untried = candidates.filter((c) => !c.spec);
-      if (untried.length > 0) ctx.observe(`not tried (fixture not configured): ${untried.map((c) => `${c.label} (fixtures.${c.fixture})`).join(', ')}`);
-      await withTokens(ctx, async (jar) => {
-        const { token } = await jar.issue();
-        const refused = [];
-        for (const c of candidates) {
-          if (!c.spec) continue;
-          const res = await ctx.send({ ...c.spec, token });
-          // Only 401 and 403 say the token was refused; anything else is about the resource, which the resources suite judges.
-          if (res.status === 401 || res.status === 403) refused.push({ label: c.label, res });
-          else if (!isSuccess(res)) ctx.observe(`${c.label} answered ${res.status}: not a refusal of the token`);
-        }
-        const first = refused[0];
-        if (first) {
-          ctx.fail(`a fresh token of this client was refused on ${refused.map((r) => `${r.label} (${r.res.status})`).join(', ')}`, {
-            expected: 'no 401 or 403 on any read endpoint: every token has the read scope',
-            observed: describeResponse(first.res),
-            exchange: first.res.exchange,
+        });
+      },
+    }),
+    defineCheck({
+      id: 'auth.token.scope',
+      title: "the token record's scope holds both read and write",
+      level: 'MUST',
+      requirements: ['REQ-TOKEN-07', 'REQ-AUTH-10'],
+      explain: {
+        sends:
+          'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
+        passes:
+          'the token record\'s scope holds both "read" and "write", as an array of names or one space- or comma-separated string (its type is not shown)',
+        fails:
+          'no scope, a scope without read or without write, or a value that is neither a list nor a string of names: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await withTokens(ctx, async (jar) => {
+          const issued = await jar.issue();
+          const raw = recordField(ctx, issued, 'scope', 'scope holding read and write');
+          const scopes = scopesOf(raw);
+          const missing = ['read', 'write'].filter((s) => !scopes?.includes(s));
+          if (!scopes || missing.length > 0) {
+            ctx.fail(
+              scopes
+                ? `scope lacks ${missing.join(' and ')}`
+                : `scope is ${JSON.stringify(raw)}: neither a list of names nor a string of names`,
+              {
+                expected:
+                  'scope with both "read" and "write" (an array of names, or one space-separated string: its type is not shown)',
+                observed: describeResponse(issued.res),
+                exchange: issued.res.exchange,
+              },
+            );
+          }
+        });
+      },
+    }),
+    defineCheck({
+      id: 'auth.token.organization',
+      title: "the token record's organization.clientId is the client that asked for the token",
+      level: 'SHOULD',
+      requirements: ['REQ-TOKEN-10'],
+      explain: {
+        sends:
+          'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
+        passes: "the token record's organization.clientId is the configured client id",
+        fails:
+          'no organization, or another clientId in it: the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await withTokens(ctx, async (jar) => {
+          const issued = await jar.issue();
+          const org = recordField(ctx, issued, 'organization', 'an organization object');
+          const clientId =
+            typeof org === 'object' && org !== null ? (org as Record<string, unknown>).clientId : undefined;
+          if (clientId !== ctx.credentials.clientId) {
+            ctx.fail(
+              `organization.clientId is ${JSON.stringify(clientId)}, not the configured client id ${JSON.stringify(ctx.credentials.clientId)}`,
+              {
+                expected: `organization.clientId ${JSON.stringify(ctx.credentials.clientId)}: the token was issued to that client`,
+                observed: describeResponse(issued.res),
+                exchange: issued.res.exchange,
+              },
+            );
+          }
+        });
+      },
+    }),
+    defineCheck({
+      id: 'auth.token.trusted-ips',
+      title: "the token record's trustedIps is a list of addresses",
+      level: 'MUST',
+      requirements: ['REQ-TOKEN-08', 'REQ-AUTH-11'],
+      explain: {
+        sends:
+          'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
+        passes: "the token record's trustedIps is an array of strings (possibly empty)",
+        fails:
+          'no trustedIps, or anything but an array of strings: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await withTokens(ctx, async (jar) => {
+          const issued = await jar.issue();
+          const ips = recordField(ctx, issued, 'trustedIps', 'trustedIps, a list');
+          if (!Array.isArray(ips) || !ips.every((ip) => typeof ip === 'string')) {
+            ctx.fail(`trustedIps is ${JSON.stringify(ips)}, not a list of address strings`, {
+              expected: 'trustedIps: an array of strings (possibly empty)',
+              observed: describeResponse(issued.res),
+              exchange: issued.res.exchange,
+            });
+          }
+        });
+      },
+    }),
+    defineCheck({
+      id: 'auth.token.timestamps',
+      title: "the token record's createdAt and updatedAt are Unix times in seconds, near the time of issue",
+      level: 'MUST',
+      requirements: ['REQ-TOKEN-11', 'REQ-TOKEN-12'],
+      explain: {
+        sends:
+          'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
+        passes:
+          "the token record's createdAt and updatedAt are integers within a day of the moment the token was asked for, counted in Unix seconds",
+        fails:
+          'a missing value, one that is not an integer, or one further off (a time in milliseconds is a thousand times too large): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await withTokens(ctx, async (jar) => {
+          const asked = nowSeconds();
+          const issued = await jar.issue();
+          for (const field of ['createdAt', 'updatedAt']) {
+            const value = recordField(ctx, issued, field, `${field}, a Unix time`);
+            // A day either way: no clock is that far off, and a token handed out again may be up to an hour old. A time
+            // in milliseconds is a thousand times too large; one counted from another origin misses by years.
+            if (
+              typeof value !== 'number' ||
+              !Number.isInteger(value) ||
+              Math.abs(value - asked) > CLOCK_SLACK_SECONDS
+            ) {
+              ctx.fail(
+                `${field} is ${JSON.stringify(value)}, not a Unix time in seconds near ${asked} (when the token was asked for)`,
+                {
+                  expected: `${field}: Unix seconds within a day of ${asked}`,
+                  observed: describeResponse(issued.res),
+                  exchange: issued.res.exchange,
+                },
+              );
+            }
+          }
+        });
+      },
+    }),
+    defineCheck({
+      id: 'auth.token.missing-digest',
+      title: 'a token request without Content-Digest gives no token',
+      level: 'MUST',
+      requirements: ['REQ-HDR-08', 'REQ-TOKEP-03'],
+      explain: {
+        sends:
+          'a token request with the right credentials, signed over every component but content-digest, and sent without Content-Digest',
+        passes: 'the server rejects it (any 4xx) and issues no token',
+        fails:
+          'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await withTokens(ctx, async (jar) => {
+          const spec = tokenSpec(ctx);
+          // Signed without content-digest, then the header dropped: the signature is valid for the request as sent.
+          const components = (await coveredComponents(ctx, spec)).filter((c) => c !== 'content-digest');
+          const res = await ctx.send({
+            ...spec,
+            sign: { components },
+            tamper: (req) => dropHeader(req, 'Content-Digest'),
           });
-        }
-      });
-    },
-  }),
+          await expectNoToken(
+            ctx,
+            jar,
+            res,
+            `${NO_TOKEN}: right credentials, signed, but the form body has no Content-Digest`,
+          );
+        });
+      },
+    }),
+    defineCheck({
+      id: 'auth.token.response-shape',
+      title: 'how the token answer is shaped: status code, with or without the {data, code, message} envelope',
+      level: 'INFO',
+      requirements: ['REQ-TOKEP-06'],
+      explain: {
+        sends:
+          'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
+        passes:
+          'always, once the answer could be read: the check records the status of the token answer, whether the token record comes inside the {data, code, message} envelope or bare, and the type of scope (an array or a string)',
+        fails:
+          'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+      },
+      async run(ctx) {
+        await withTokens(ctx, async (jar) => {
+          const res = await requestToken(ctx);
+          const found = tokenIn(res);
+          if (!found) return ctx.observe(`the token request answered ${res.status} without a token record`);
+          await jar.keep(found.token);
+          ctx.observe(
+            `status ${res.status}; token record ${found.enveloped ? 'inside the {data, code, message} envelope' : 'without an envelope (the bare record)'}`,
+          );
+          // The type of scope is not shown either (REQ-TOKEN-07): the reading the server took, on record.
+          const scope = found.record.scope;
+          ctx.observe(
+            `scope (its type is not shown): ${Array.isArray(scope) ? 'an array' : typeof scope === 'string' ? 'a string' : `a value of type ${scope === null ? 'null' : typeof scope}`}, ${JSON.stringify(scope) ?? 'missing'}`,
+          );
+        });
+      },
+    }),
 
-  // ---- revoking -----------------------------------------------------------------------------------------------
-  defineCheck({
-    id: 'auth.revoke.token-rejected',
-    title: 'after POST /oauth/revoke, the revoked token is rejected with 401',
-    level: 'MUST',
-    requirements: ['REQ-LIFE-02', 'REQ-TOKEP-07', 'REQ-TOKEP-08', 'REQ-AUTH-04', 'REQ-ERR-02'],
-    explain: {
-      sends: 'a fresh token shown to work on a signed read that answers 2xx to a correct request (GET /customers/{customerId}, or GET /instruments where fixtures.customerId is not configured), then revoked with POST /oauth/revoke, then used on the same read again',
-      passes: 'the read after the revocation answers 401',
-      fails: 'any other status (the revoked token still works, or is refused otherwise than with 401): the check fails; it is skipped when a never-issued token is accepted too (auth.use.unknown-token reports that); no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await withTokens(ctx, async (jar) => {
-        const probe = readProbe(ctx);
-        // A server that takes any bearer token cannot show that it stopped taking this one.
-        const never = await ctx.send({ ...probe, token: randomBytes(32).toString('base64url') });
-        if (isSuccess(never)) ctx.skip(`a never-issued token was accepted as well (${never.status}), so whether revocation ends a token cannot be told; auth.use.unknown-token reports it`);
-        // Shown working by a request signed a second earlier than any later one: the request after revocation never
-        // repeats its signature, so a server that remembers verified signatures (signing's concern) cannot answer it
-        // from memory.
-        const token = await workingToken(ctx, jar, { created: nowSeconds() - 1 });
-        const revoked = await jar.revoke(token);
-        ctx.observe(`POST /oauth/revoke answered ${revoked.status}`);
-        const after = await ctx.send({ ...probe, token });
-        expectStatus(ctx, after, 401, '401 Unauthorized: the token was revoked just before');
-        jar.forget(token);
-      });
-    },
-  }),
-  defineCheck({
-    id: 'auth.revoke.unsigned',
-    title: 'an unsigned POST /oauth/revoke is rejected, and the token keeps working',
-    level: 'MUST',
-    requirements: ['REQ-TOKEP-08', 'REQ-HDR-04', 'REQ-HDR-05'],
-    explain: {
-      sends: 'POST /oauth/revoke of a fresh, working token, with everything a revocation carries but Signature and Signature-Input; then a read with that token',
-      passes: 'the revocation is rejected (any 4xx), and the token still works afterwards',
-      fails: 'a 2xx or a 5xx to the revocation, or the token refused (401) afterwards, revoked by an unsigned request: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await withTokens(ctx, async (jar) => {
-        const token = await workingToken(ctx, jar);
-        const probe = readProbe(ctx);
-        // Everything a revocation carries (the token, X-Client-Id, the idempotency key) but Signature and Signature-Input.
-        const res = await ctx.send({ ...revokeRequest(token), sign: false });
-        const after = await ctx.send({ ...probe, token });
-        if (after.status === 401) jar.forget(token);
-        expectRejection(ctx, res, 'a rejection (any 4xx): POST /oauth/revoke without Signature and Signature-Input');
-        if (after.status === 401) {
-          ctx.fail(`${res.status}, yet the token was revoked: it is refused (401) afterwards`, {
-            expected: 'the rejected revocation changes nothing: the token keeps working',
-            observed: describeResponse(after),
-            exchange: after.exchange,
-          });
-        }
-      });
-    },
-  }),
-  defineCheck({
-    id: 'auth.revoke.other-tokens',
-    title: 'how far a revocation reaches: the token presented only, or every token of the client',
-    level: 'INFO',
-    requirements: ['REQ-LIFE-03'],
-    explain: {
-      sends: 'two fresh tokens, both shown to work on a read; the first is revoked (POST /oauth/revoke), then the second is used on the read again',
-      passes: 'always, once the answer could be read: the check records how far a revocation reaches: the token presented only, or every token of the client',
-      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
-    },
-    async run(ctx) {
-      await withTokens(ctx, async (jar) => {
-        const a = await jar.issue();
-        const b = await jar.issue();
-        if (a.token === b.token) return ctx.observe('both token requests were answered with the same token: no second token to watch, so how far a revocation reaches cannot be seen');
-        if (await jar.isRunToken(a.token)) ctx.skip(RUN_TOKEN_AGAIN);
-        const probe = readProbe(ctx);
-        const first = await ctx.send({ ...probe, token: a.token });
-        if (first.status === 401) {
-          return ctx.observe('the first token was refused once a second was issued (a new token ends the older ones, auth.token.older-tokens): no two tokens are live at once, so how far a revocation reaches cannot be seen');
-        }
-        const before = await ctx.send({ ...probe, token: b.token });
-        if (!isSuccess(before)) return ctx.observe(`the second fresh token was not accepted to begin with (${describeResponse(before)}); auth.use.read-endpoints judges it`);
-        const revoked = await jar.revoke(a.token);
-        const after = await ctx.send({ ...probe, token: b.token });
-        if (after.status === 401) {
-          jar.forget(b.token);
-          return ctx.observe(`every token of the client is deleted: revoking the first token (${revoked.status}) also ended the second, which was refused (401) afterwards`);
-        }
-        ctx.observe(
-          isSuccess(after)
-            ? `only the token presented is deleted: after revoking the first token (${revoked.status}), the second kept working (${after.status})`
-            : `after revoking the first token (${revoked.status}), a read with the second answered ${describeResponse(after)}`,
-        );
-      });
-    },
-  }),
-  defineCheck({
-    id: 'auth.revoke.reply',
-    title: 'what POST /oauth/revoke answers: its status, and whether a body names the token',
-    level: 'INFO',
-    requirements: ['REQ-TOKEP-09'],
-    explain: {
-      sends: 'POST /oauth/revoke of a fresh token',
-      passes: 'always, once the answer could be read: the check records the status POST /oauth/revoke answers, and whether a body names the token (its tokenId or the token itself)',
-      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
-    },
-    async run(ctx) {
-      await withTokens(ctx, async (jar) => {
-        const issued = await jar.issue();
-        if (await jar.isRunToken(issued.token)) ctx.skip(RUN_TOKEN_AGAIN);
-        const res = await jar.revoke(issued.token);
-        const tokenId = issued.record.tokenId;
-        if (res.text.trim() === '') return ctx.observe(`POST /oauth/revoke answered ${res.status} with no body`);
-        const names = (tokenId !== undefined && res.text.includes(String(tokenId))) || res.text.includes(issued.token);
-        ctx.observe(`POST /oauth/revoke answered ${res.status} with ${names ? 'a body naming the token' : 'a body that does not name the token'}: ${describeResponse(res)}`);
-      });
-    },
-  }),
+    // ---- token requests that must not give a token --------------------------------------------------------------
+    defineCheck({
+      id: 'auth.token.wrong-secret',
+      title: 'a token request with a wrong clientSecret gives no token',
+      level: 'MUST',
+      requirements: ['REQ-LIFE-01'],
+      explain: {
+        sends: 'a token request, signed, whose clientSecret differs from the configured one in its last character only',
+        passes: 'the server rejects it (any 4xx) and issues no token',
+        fails:
+          'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await withTokens(ctx, async (jar) => {
+          const res = await ctx.send(
+            tokenSpec(ctx, {
+              form: { clientId: ctx.credentials.clientId, clientSecret: wrongSecret(ctx.credentials.clientSecret) },
+            }),
+          );
+          await expectNoToken(ctx, jar, res, `${NO_TOKEN}: the secret differs from the client's in its last character`);
+        });
+      },
+    }),
+    defineCheck({
+      id: 'auth.token.unknown-client',
+      title: 'a token request naming an unknown clientId gives no token',
+      level: 'MUST',
+      requirements: ['REQ-LIFE-01'],
+      explain: {
+        sends: 'a token request, signed, naming a made-up clientId that no client has, with the configured secret',
+        passes: 'the server rejects it (any 4xx) and issues no token',
+        fails:
+          'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await withTokens(ctx, async (jar) => {
+          const unknown = `conformance-unknown-${randomBytes(6).toString('hex')}`;
+          const res = await ctx.send(
+            tokenSpec(ctx, { form: { clientId: unknown, clientSecret: ctx.credentials.clientSecret } }),
+          );
+          await expectNoToken(ctx, jar, res, `${NO_TOKEN}: clientId ${JSON.stringify(unknown)} names no client`);
+        });
+      },
+    }),
+    defineCheck({
+      id: 'auth.token.missing-secret',
+      title: 'a token request without clientSecret gives no token',
+      level: 'MUST',
+      requirements: ['REQ-TOKEP-02', 'REQ-AUTH-01'],
+      explain: {
+        sends: 'a token request, signed, whose form carries clientId only',
+        passes: 'the server rejects it (any 4xx) and issues no token',
+        fails:
+          'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await withTokens(ctx, async (jar) => {
+          const res = await ctx.send(tokenSpec(ctx, { form: { clientId: ctx.credentials.clientId } }));
+          await expectNoToken(ctx, jar, res, `${NO_TOKEN}: the form carries clientId only`);
+        });
+      },
+    }),
+    defineCheck({
+      id: 'auth.token.json-body',
+      title: 'a token request with a JSON body instead of form encoding gives no token',
+      level: 'SHOULD',
+      requirements: ['REQ-HDR-10'],
+      explain: {
+        sends:
+          'a token request with the right credentials, signed and digested, but as an application/json body instead of a form',
+        passes: 'the server rejects it (any 4xx) and issues no token',
+        fails:
+          'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await withTokens(ctx, async (jar) => {
+          // Right credentials, signed and digested: only the encoding differs from what the spec prescribes.
+          const res = await ctx.send(
+            tokenSpec(ctx, {
+              form: undefined,
+              json: { clientId: ctx.credentials.clientId, clientSecret: ctx.credentials.clientSecret },
+            }),
+          );
+          await expectNoToken(ctx, jar, res, `${NO_TOKEN}: the credentials come as application/json, not form-encoded`);
+        });
+      },
+    }),
+    defineCheck({
+      id: 'auth.token.unsigned',
+      title: 'a token request without Signature and Signature-Input gives no token',
+      level: 'MUST',
+      requirements: ['REQ-HDR-04', 'REQ-HDR-05', 'REQ-TOKEP-03'],
+      explain: {
+        sends: 'a token request with the right credentials, without Signature and Signature-Input',
+        passes: 'the server rejects it (any 4xx) and issues no token',
+        fails:
+          'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await withTokens(ctx, async (jar) => {
+          const res = await ctx.send(tokenSpec(ctx, { sign: false }));
+          await expectNoToken(ctx, jar, res, `${NO_TOKEN}: right credentials, but the request is not signed`);
+        });
+      },
+    }),
+    defineCheck({
+      id: 'auth.token.wrong-digest',
+      title: 'a token request whose Content-Digest does not match its body gives no token',
+      level: 'MUST',
+      requirements: ['REQ-HDR-08', 'REQ-TOKEP-03'],
+      explain: {
+        sends:
+          'a token request with the right credentials, signed, whose two form fields were swapped after signing: the same length and meaning, but no longer the bytes its Content-Digest describes',
+        passes: 'the server rejects it (any 4xx) and issues no token',
+        fails:
+          'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await withTokens(ctx, async (jar) => {
+          // The same two fields in the other order: same length and same meaning, other bytes. The signature (over the
+          // headers, digest included) stays valid, so only a server that checks the digest against the body notices.
+          const res = await ctx.send(
+            tokenSpec(ctx, {
+              tamper(req) {
+                const form = new TextDecoder().decode(req.body);
+                req.body = new TextEncoder().encode(form.split('&').reverse().join('&'));
+              },
+            }),
+          );
+          await expectNoToken(
+            ctx,
+            jar,
+            res,
+            `${NO_TOKEN}: the body (the same fields, reordered after signing) does not match its Content-Digest`,
+          );
+        });
+      },
+    }),
 
-  // ---- expiry -------------------------------------------------------------------------------------------------
-  defineCheck({
-    id: 'auth.expiry.expires-in',
-    title: 'a fresh token\'s expiresIn is a remaining lifetime within 0..3600 seconds',
-    level: 'MUST',
-    requirements: ['REQ-TOKEN-03', 'REQ-TOKEN-04', 'REQ-TOKEP-04', 'REQ-AUTH-03', 'REQ-LIM-03'],
-    explain: {
-      sends: 'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
-      passes: "the token record's expiresIn is a number of seconds from 0 to 3600: the rest of a 60-minute lifetime",
-      fails: 'no expiresIn, or a value outside 0..3600: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await withTokens(ctx, async (jar) => {
-        const issued = await jar.issue();
-        const value = recordField(ctx, issued, 'expiresIn', 'expiresIn, seconds');
-        if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > TOKEN_TTL_SECONDS) {
-          ctx.fail(`expiresIn is ${JSON.stringify(value)}`, {
-            expected: `a number of seconds from 0 to ${TOKEN_TTL_SECONDS}: the rest of a 60-minute lifetime`,
-            observed: describeResponse(issued.res),
-            exchange: issued.res.exchange,
-          });
-        }
-      });
-    },
-  }),
-  defineCheck({
-    id: 'auth.expiry.after-60-minutes',
-    title: 'a token stops working once its 60 minutes are over (runs only with --long)',
-    level: 'MUST',
-    requirements: ['REQ-LIFE-04', 'REQ-AUTH-03', 'REQ-LIM-03'],
-    explain: {
-      sends: 'with --long only: a fresh token, shown to work on a signed read that answers 2xx to a correct request (GET /customers/{customerId}, or GET /instruments where fixtures.customerId is not configured), then used on that read once a minute for 61 minutes',
-      passes: 'the read 61 minutes after issue answers 401 (the report says when the token was last accepted and first refused)',
-      fails: 'any other status at 61 minutes: the check fails; without --long it is skipped; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    // The wait is the test: 61 minutes of polling, plus room for the requests themselves.
-    timeoutMs: 65 * 60_000,
-    async run(ctx) {
-      if (!ctx.flags.long) ctx.skip('runs only with --long: it waits 61 minutes for a token to expire', { kind: 'long' });
-      const waitMs = 61 * 60_000;
-      const pollMs = 60_000;
-      await withTokens(ctx, async (jar) => {
-        const { token } = await jar.issue();
-        const probe = readProbe(ctx);
-        const started = Date.now();
-        let last = await ctx.send({ ...probe, token });
-        if (!isSuccess(last)) ctx.skip(`the fresh token was not accepted to begin with (${describeResponse(last)}); auth.use.read-endpoints reports it`);
-        let lastAcceptedMs = 0;
-        let firstRefusedMs: number | undefined;
-        while (Date.now() - started < waitMs) {
-          await sleep(Math.max(0, Math.min(pollMs, started + waitMs - Date.now())), undefined, { signal: ctx.signal });
-          last = await ctx.send({ ...probe, token });
-          const at = Date.now() - started;
-          if (isSuccess(last)) lastAcceptedMs = at;
-          else firstRefusedMs ??= at;
-        }
-        const minutes = (ms: number) => `${(ms / 60_000).toFixed(1)} min`;
-        ctx.observe(`the token was last accepted ${minutes(lastAcceptedMs)} after it was issued${firstRefusedMs !== undefined ? `; first refused after ${minutes(firstRefusedMs)}` : ''}`);
-        expectStatus(ctx, last, 401, '401 Unauthorized: the token was issued 61 minutes ago');
-        jar.forget(token);
-      });
-    },
-  }),
+    // ---- using a token ------------------------------------------------------------------------------------------
+    defineCheck({
+      id: 'auth.use.no-authorization',
+      title: 'a request without Authorization is rejected with 401',
+      level: 'MUST',
+      requirements: ['REQ-HDR-03', 'REQ-AUTH-01', 'REQ-ERR-02'],
+      explain: {
+        sends:
+          'a signed read that answers 2xx to a correct request (GET /customers/{customerId}, or GET /instruments where fixtures.customerId is not configured), with X-Client-Id but no Authorization header',
+        passes: 'the server answers 401',
+        fails:
+          'any other status (a 2xx served the request; a 403, 400 or other 4xx is not the 401 the spec lists): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const res = await ctx.send({ ...readProbe(ctx), token: null });
+        expectStatus(
+          ctx,
+          res,
+          401,
+          '401 Unauthorized: the request is signed and carries X-Client-Id, but no Authorization header',
+        );
+      },
+    }),
+    defineCheck({
+      id: 'auth.use.malformed-bearer',
+      title: 'a request whose Authorization is not "Bearer <token>" is rejected with 401',
+      level: 'MUST',
+      requirements: ['REQ-HDR-03', 'REQ-AUTH-02'],
+      explain: {
+        sends:
+          'a signed read that answers 2xx to a correct request (GET /customers/{customerId}, or GET /instruments where fixtures.customerId is not configured), with Authorization "Bearer <not a token>" and signed over that header',
+        passes: 'the server answers 401',
+        fails:
+          'any other status (a 2xx served the request; a 403, 400 or other 4xx is not the 401 the spec lists): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        // Signed over this very header, so the header is the only thing wrong.
+        const res = await ctx.send({
+          ...readProbe(ctx),
+          token: null,
+          headers: [['Authorization', 'Bearer <not a token>']],
+        });
+        expectStatus(ctx, res, 401, '401 Unauthorized: Authorization is "Bearer <not a token>"');
+      },
+    }),
+    defineCheck({
+      id: 'auth.use.unknown-token',
+      title: 'a request with a well-formed but never issued bearer token is rejected with 401',
+      level: 'MUST',
+      requirements: ['REQ-HDR-03', 'REQ-ERR-02'],
+      explain: {
+        sends:
+          'a signed read that answers 2xx to a correct request (GET /customers/{customerId}, or GET /instruments where fixtures.customerId is not configured), with a random, well-formed bearer token that was never issued',
+        passes: 'the server answers 401',
+        fails:
+          'any other status (a 2xx served the request; a 403, 400 or other 4xx is not the 401 the spec lists): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const res = await ctx.send({ ...readProbe(ctx), token: randomBytes(32).toString('base64url') });
+        expectStatus(ctx, res, 401, '401 Unauthorized: the bearer token was never issued');
+      },
+    }),
+    defineCheck({
+      id: 'auth.use.no-client-id',
+      title: 'a request without X-Client-Id is rejected',
+      level: 'MUST',
+      requirements: ['REQ-HDR-07', 'REQ-AUTH-05'],
+      explain: {
+        sends:
+          'a signed read that answers 2xx to a correct request (GET /customers/{customerId}, or GET /instruments where fixtures.customerId is not configured), with a valid token but no X-Client-Id header',
+        passes: 'the server rejects it (any 4xx is a rejection)',
+        fails:
+          'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const res = await ctx.send({ ...readProbe(ctx), clientId: null });
+        expectRejection(ctx, res, 'a rejection (any 4xx): a valid token, signed, but no X-Client-Id header');
+      },
+    }),
+    defineCheck({
+      id: 'auth.use.other-client-id',
+      title: "a request whose X-Client-Id names another client than the token's is rejected",
+      level: 'MUST',
+      requirements: ['REQ-HDR-07'],
+      explain: {
+        sends:
+          "a signed read that answers 2xx to a correct request (GET /customers/{customerId}, or GET /instruments where fixtures.customerId is not configured), whose X-Client-Id names a made-up client (signed over it; the token is this client's)",
+        passes: 'the server rejects it (any 4xx is a rejection)',
+        fails:
+          'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const other = `conformance-other-${randomBytes(6).toString('hex')}`;
+        // Signed over the made-up id: the signature is valid, only the id is not this client's.
+        const res = await ctx.send({ ...readProbe(ctx), clientId: other });
+        expectRejection(
+          ctx,
+          res,
+          `a rejection (any 4xx): X-Client-Id ${JSON.stringify(other)} is not the client the token was issued to`,
+        );
+      },
+    }),
+    defineCheck({
+      id: 'auth.use.read-endpoints',
+      title: 'a token of this client is accepted on every read endpoint',
+      level: 'MUST',
+      requirements: ['REQ-SVC-02', 'REQ-AUTH-10'],
+      explain: {
+        sends:
+          'one fresh token, used on every read endpoint the configured fixtures allow: GET /customers/{id}, /accounts?customerId, /accounts/{id}, /instruments?investmentType=INTERNATIONAL_STOCKS, /assets/{id}, /transactions?customerId and /transactions/{id}; revoked afterwards',
+        passes:
+          'no endpoint refuses the token with 401 or 403 (any other status is about the resource, which the resources checks judge)',
+        fails:
+          'a 401 or a 403 on any of them (the report lists which): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const f = ctx.fixtures;
+        const candidates: Array<{ label: string; fixture?: keyof typeof f; spec?: RequestSpec }> = [
+          {
+            label: 'GET /customers/{customerId}',
+            fixture: 'customerId',
+            ...(f.customerId !== undefined ? { spec: { method: 'GET', path: `/customers/${f.customerId}` } } : {}),
+          },
+          {
+            label: 'GET /accounts?customerId',
+            fixture: 'customerId',
+            ...(f.customerId !== undefined
+              ? { spec: { method: 'GET', path: '/accounts', query: { customerId: f.customerId } } }
+              : {}),
+          },
+          {
+            label: 'GET /accounts/{accountId}',
+            fixture: 'accountId',
+            ...(f.accountId !== undefined ? { spec: { method: 'GET', path: `/accounts/${f.accountId}` } } : {}),
+          },
+          {
+            label: 'GET /instruments?investmentType=INTERNATIONAL_STOCKS',
+            spec: { method: 'GET', path: '/instruments', query: { investmentType: 'INTERNATIONAL_STOCKS' } },
+          },
+          {
+            label: 'GET /assets/{assetId}',
+            fixture: 'assetId',
+            ...(f.assetId !== undefined ? { spec: { method: 'GET', path: `/assets/${f.assetId}` } } : {}),
+          },
+          {
+            label: 'GET /transactions?customerId',
+            fixture: 'customerId',
+            ...(f.customerId !== undefined
+              ? { spec: { method: 'GET', path: '/transactions', query: { customerId: f.customerId } } }
+              : {}),
+          },
+          {
+            label: 'GET /transactions/{transactionId}',
+            fixture: 'transactionId',
+            ...(f.transactionId !== undefined
+              ? { spec: { method: 'GET', path: `/transactions/${f.transactionId}` } }
+              : {}),
+          },
+        ];
+        const untried = candidates.filter((c) => !c.spec);
+        if (untried.length > 0)
+          ctx.observe(
+            `not tried (fixture not configured): ${untried.map((c) => `${c.label} (fixtures.${c.fixture})`).join(', ')}`,
+          );
+        await withTokens(ctx, async (jar) => {
+          const { token } = await jar.issue();
+          const refused = [];
+          for (const c of candidates) {
+            if (!c.spec) continue;
+            const res = await ctx.send({ ...c.spec, token });
+            // Only 401 and 403 say the token was refused; anything else is about the resource, which the resources suite judges.
+            if (res.status === 401 || res.status === 403) refused.push({ label: c.label, res });
+            else if (!isSuccess(res)) ctx.observe(`${c.label} answered ${res.status}: not a refusal of the token`);
+          }
+          const first = refused[0];
+          if (first) {
+            ctx.fail(
+              `a fresh token of this client was refused on ${refused.map((r) => `${r.label} (${r.res.status})`).join(', ')}`,
+              {
+                expected: 'no 401 or 403 on any read endpoint: every token has the read scope',
+                observed: describeResponse(first.res),
+                exchange: first.res.exchange,
+              },
+            );
+          }
+        });
+      },
+    }),
 
-  // ---- idempotency --------------------------------------------------------------------------------------------
-  defineCheck({
-    id: 'auth.idempotency.required',
-    title: 'a mutating request without any idempotency header (the token request, PUT /customers) is refused',
-    level: 'SHOULD',
-    uses: ['mutable-customer'],
-    requirements: ['REQ-HDR-12'],
-    explain: {
-      sends: 'a token request with neither X-Idempotency-Key nor X-Idempotency-Id, and PUT /customers on the mutable customer with its current values and neither header (it changes nothing; a change is undone)',
-      passes: 'both are refused (any 4xx), and the token request issues no token',
-      fails: 'a 2xx or a 5xx to either, or a token issued (revoked at once): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const NONE = 'neither X-Idempotency-Key nor X-Idempotency-Id';
-      await withTokens(ctx, async (jar) => {
-        const res = await ctx.send(tokenSpec(ctx, { idempotencyKey: null }));
-        await expectNoToken(ctx, jar, res, `${NO_TOKEN}: right credentials, signed, but ${NONE}`);
-      });
-      const customerId = ctx.fixtures.mutableCustomerId;
-      if (customerId === undefined) return ctx.observe('PUT /customers not tried: fixtures.mutableCustomerId is not configured');
-      const before = await readCustomerOrSkip(ctx, customerId);
-      // The customer's current values: accepted or not, nothing changes.
-      const res = await putOwnValues(ctx, before, { method: 'PUT', path: '/customers', body: customerBody(before), contentType: 'application/json', idempotencyKey: null });
-      expectRejection(ctx, res, `a rejection (any 4xx): PUT /customers, signed, with ${NONE}`);
-    },
-  }),
+    // ---- revoking -----------------------------------------------------------------------------------------------
+    defineCheck({
+      id: 'auth.revoke.token-rejected',
+      title: 'after POST /oauth/revoke, the revoked token is rejected with 401',
+      level: 'MUST',
+      requirements: ['REQ-LIFE-02', 'REQ-TOKEP-07', 'REQ-TOKEP-08', 'REQ-AUTH-04', 'REQ-ERR-02'],
+      explain: {
+        sends:
+          'a fresh token shown to work on a signed read that answers 2xx to a correct request (GET /customers/{customerId}, or GET /instruments where fixtures.customerId is not configured), then revoked with POST /oauth/revoke, then used on the same read again',
+        passes: 'the read after the revocation answers 401',
+        fails:
+          'any other status (the revoked token still works, or is refused otherwise than with 401): the check fails; it is skipped when a never-issued token is accepted too (auth.use.unknown-token reports that); no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await withTokens(ctx, async (jar) => {
+          const probe = readProbe(ctx);
+          // A server that takes any bearer token cannot show that it stopped taking this one.
+          const never = await ctx.send({ ...probe, token: randomBytes(32).toString('base64url') });
+          if (isSuccess(never))
+            ctx.skip(
+              `a never-issued token was accepted as well (${never.status}), so whether revocation ends a token cannot be told; auth.use.unknown-token reports it`,
+            );
+          // Shown working by a request signed a second earlier than any later one: the request after revocation never
+          // repeats its signature, so a server that remembers verified signatures (signing's concern) cannot answer it
+          // from memory.
+          const token = await workingToken(ctx, jar, { created: nowSeconds() - 1 });
+          const revoked = await jar.revoke(token);
+          ctx.observe(`POST /oauth/revoke answered ${revoked.status}`);
+          const after = await ctx.send({ ...probe, token });
+          expectStatus(ctx, after, 401, '401 Unauthorized: the token was revoked just before');
+          jar.forget(token);
+        });
+      },
+    }),
+    defineCheck({
+      id: 'auth.revoke.unsigned',
+      title: 'an unsigned POST /oauth/revoke is rejected, and the token keeps working',
+      level: 'MUST',
+      requirements: ['REQ-TOKEP-08', 'REQ-HDR-04', 'REQ-HDR-05'],
+      explain: {
+        sends:
+          'POST /oauth/revoke of a fresh, working token, with everything a revocation carries but Signature and Signature-Input; then a read with that token',
+        passes: 'the revocation is rejected (any 4xx), and the token still works afterwards',
+        fails:
+          'a 2xx or a 5xx to the revocation, or the token refused (401) afterwards, revoked by an unsigned request: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await withTokens(ctx, async (jar) => {
+          const token = await workingToken(ctx, jar);
+          const probe = readProbe(ctx);
+          // Everything a revocation carries (the token, X-Client-Id, the idempotency key) but Signature and Signature-Input.
+          const res = await ctx.send({ ...revokeRequest(token), sign: false });
+          const after = await ctx.send({ ...probe, token });
+          if (after.status === 401) jar.forget(token);
+          expectRejection(ctx, res, 'a rejection (any 4xx): POST /oauth/revoke without Signature and Signature-Input');
+          if (after.status === 401) {
+            ctx.fail(`${res.status}, yet the token was revoked: it is refused (401) afterwards`, {
+              expected: 'the rejected revocation changes nothing: the token keeps working',
+              observed: describeResponse(after),
+              exchange: after.exchange,
+            });
+          }
+        });
+      },
+    }),
+    defineCheck({
+      id: 'auth.revoke.other-tokens',
+      title: 'how far a revocation reaches: the token presented only, or every token of the client',
+      level: 'INFO',
+      requirements: ['REQ-LIFE-03'],
+      explain: {
+        sends:
+          'two fresh tokens, both shown to work on a read; the first is revoked (POST /oauth/revoke), then the second is used on the read again',
+        passes:
+          'always, once the answer could be read: the check records how far a revocation reaches: the token presented only, or every token of the client',
+        fails:
+          'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+      },
+      async run(ctx) {
+        await withTokens(ctx, async (jar) => {
+          const a = await jar.issue();
+          const b = await jar.issue();
+          if (a.token === b.token)
+            return ctx.observe(
+              'both token requests were answered with the same token: no second token to watch, so how far a revocation reaches cannot be seen',
+            );
+          if (await jar.isRunToken(a.token)) ctx.skip(RUN_TOKEN_AGAIN);
+          const probe = readProbe(ctx);
+          const first = await ctx.send({ ...probe, token: a.token });
+          if (first.status === 401) {
+            return ctx.observe(
+              'the first token was refused once a second was issued (a new token ends the older ones, auth.token.older-tokens): no two tokens are live at once, so how far a revocation reaches cannot be seen',
+            );
+          }
+          const before = await ctx.send({ ...probe, token: b.token });
+          if (!isSuccess(before))
+            return ctx.observe(
+              `the second fresh token was not accepted to begin with (${describeResponse(before)}); auth.use.read-endpoints judges it`,
+            );
+          const revoked = await jar.revoke(a.token);
+          const after = await ctx.send({ ...probe, token: b.token });
+          if (after.status === 401) {
+            jar.forget(b.token);
+            return ctx.observe(
+              `every token of the client is deleted: revoking the first token (${revoked.status}) also ended the second, which was refused (401) afterwards`,
+            );
+          }
+          ctx.observe(
+            isSuccess(after)
+              ? `only the token presented is deleted: after revoking the first token (${revoked.status}), the second kept working (${after.status})`
+              : `after revoking the first token (${revoked.status}), a read with the second answered ${describeResponse(after)}`,
+          );
+        });
+      },
+    }),
+    defineCheck({
+      id: 'auth.revoke.reply',
+      title: 'what POST /oauth/revoke answers: its status, and whether a body names the token',
+      level: 'INFO',
+      requirements: ['REQ-TOKEP-09'],
+      explain: {
+        sends: 'POST /oauth/revoke of a fresh token',
+        passes:
+          'always, once the answer could be read: the check records the status POST /oauth/revoke answers, and whether a body names the token (its tokenId or the token itself)',
+        fails:
+          'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+      },
+      async run(ctx) {
+        await withTokens(ctx, async (jar) => {
+          const issued = await jar.issue();
+          if (await jar.isRunToken(issued.token)) ctx.skip(RUN_TOKEN_AGAIN);
+          const res = await jar.revoke(issued.token);
+          const tokenId = issued.record.tokenId;
+          if (res.text.trim() === '') return ctx.observe(`POST /oauth/revoke answered ${res.status} with no body`);
+          const names =
+            (tokenId !== undefined && res.text.includes(String(tokenId))) || res.text.includes(issued.token);
+          ctx.observe(
+            `POST /oauth/revoke answered ${res.status} with ${names ? 'a body naming the token' : 'a body that does not name the token'}: ${describeResponse(res)}`,
+          );
+        });
+      },
+    }),
 
-  // ---- open points (INFO) -------------------------------------------------------------------------------------
-  defineCheck({
-    id: 'auth.token.older-tokens',
-    title: 'whether a new token ends the client\'s older tokens',
-    level: 'INFO',
-    requirements: ['REQ-LIFE-05'],
-    explain: {
-      sends: 'a fresh token shown to work on a read, a second token request, then the first token on the read again',
-      passes: 'always, once the answer could be read: the check records whether the second token ended the first (a 401), left it working, or was the same token handed out again',
-      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
-    },
-    async run(ctx) {
-      await withTokens(ctx, async (jar) => {
-        const probe = readProbe(ctx);
-        const older = await jar.issue();
-        if (await jar.isRunToken(older.token)) ctx.skip(RUN_TOKEN_AGAIN);
-        const first = await ctx.send({ ...probe, token: older.token });
-        if (!isSuccess(first)) return ctx.observe(`the fresh token was not accepted to begin with (${describeResponse(first)}); auth.use.read-endpoints judges it`);
-        const newer = await jar.issue();
-        if (newer.token === older.token) return ctx.observe('the second token request was answered with the same token: one token per client, and older tokens keep working');
-        const after = await ctx.send({ ...probe, token: older.token });
-        if (after.status !== 401) {
-          return ctx.observe(isSuccess(after) ? `older tokens keep working: the first token was still accepted (${after.status}) once a second was issued` : `once a second token was issued, a read with the first answered ${describeResponse(after)}`);
-        }
-        jar.forget(older.token);
-        const newest = await ctx.send({ ...probe, token: newer.token });
+    // ---- expiry -------------------------------------------------------------------------------------------------
+    defineCheck({
+      id: 'auth.expiry.expires-in',
+      title: "a fresh token's expiresIn is a remaining lifetime within 0..3600 seconds",
+      level: 'MUST',
+      requirements: ['REQ-TOKEN-03', 'REQ-TOKEN-04', 'REQ-TOKEP-04', 'REQ-AUTH-03', 'REQ-LIM-03'],
+      explain: {
+        sends:
+          'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
+        passes: "the token record's expiresIn is a number of seconds from 0 to 3600: the rest of a 60-minute lifetime",
+        fails:
+          'no expiresIn, or a value outside 0..3600: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await withTokens(ctx, async (jar) => {
+          const issued = await jar.issue();
+          const value = recordField(ctx, issued, 'expiresIn', 'expiresIn, seconds');
+          if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > TOKEN_TTL_SECONDS) {
+            ctx.fail(`expiresIn is ${JSON.stringify(value)}`, {
+              expected: `a number of seconds from 0 to ${TOKEN_TTL_SECONDS}: the rest of a 60-minute lifetime`,
+              observed: describeResponse(issued.res),
+              exchange: issued.res.exchange,
+            });
+          }
+        });
+      },
+    }),
+    defineCheck({
+      id: 'auth.expiry.after-60-minutes',
+      title: 'a token stops working once its 60 minutes are over (runs only with --long)',
+      level: 'MUST',
+      requirements: ['REQ-LIFE-04', 'REQ-AUTH-03', 'REQ-LIM-03'],
+      explain: {
+        sends:
+          'with --long only: a fresh token, shown to work on a signed read that answers 2xx to a correct request (GET /customers/{customerId}, or GET /instruments where fixtures.customerId is not configured), then used on that read once a minute for 61 minutes',
+        passes:
+          'the read 61 minutes after issue answers 401 (the report says when the token was last accepted and first refused)',
+        fails:
+          'any other status at 61 minutes: the check fails; without --long it is skipped; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      // The wait is the test: 61 minutes of polling, plus room for the requests themselves.
+      timeoutMs: 65 * 60_000,
+      async run(ctx) {
+        if (!ctx.flags.long)
+          ctx.skip('runs only with --long: it waits 61 minutes for a token to expire', { kind: 'long' });
+        const waitMs = 61 * 60_000;
+        const pollMs = 60_000;
+        await withTokens(ctx, async (jar) => {
+          const { token } = await jar.issue();
+          const probe = readProbe(ctx);
+          const started = Date.now();
+          let last = await ctx.send({ ...probe, token });
+          if (!isSuccess(last))
+            ctx.skip(
+              `the fresh token was not accepted to begin with (${describeResponse(last)}); auth.use.read-endpoints reports it`,
+            );
+          let lastAcceptedMs = 0;
+          let firstRefusedMs: number | undefined;
+          while (Date.now() - started < waitMs) {
+            await sleep(Math.max(0, Math.min(pollMs, started + waitMs - Date.now())), undefined, {
+              signal: ctx.signal,
+            });
+            last = await ctx.send({ ...probe, token });
+            const at = Date.now() - started;
+            if (isSuccess(last)) lastAcceptedMs = at;
+            else firstRefusedMs ??= at;
+          }
+          const minutes = (ms: number) => `${(ms / 60_000).toFixed(1)} min`;
+          ctx.observe(
+            `the token was last accepted ${minutes(lastAcceptedMs)} after it was issued${firstRefusedMs !== undefined ? `; first refused after ${minutes(firstRefusedMs)}` : ''}`,
+          );
+          expectStatus(ctx, last, 401, '401 Unauthorized: the token was issued 61 minutes ago');
+          jar.forget(token);
+        });
+      },
+    }),
+
+    // ---- idempotency --------------------------------------------------------------------------------------------
+    defineCheck({
+      id: 'auth.idempotency.required',
+      title: 'a mutating request without any idempotency header (the token request, PUT /customers) is refused',
+      level: 'SHOULD',
+      uses: ['mutable-customer'],
+      requirements: ['REQ-HDR-12'],
+      explain: {
+        sends:
+          'a token request with neither X-Idempotency-Key nor X-Idempotency-Id, and PUT /customers on the mutable customer with its current values and neither header (it changes nothing; a change is undone)',
+        passes: 'both are refused (any 4xx), and the token request issues no token',
+        fails:
+          'a 2xx or a 5xx to either, or a token issued (revoked at once): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const NONE = 'neither X-Idempotency-Key nor X-Idempotency-Id';
+        await withTokens(ctx, async (jar) => {
+          const res = await ctx.send(tokenSpec(ctx, { idempotencyKey: null }));
+          await expectNoToken(ctx, jar, res, `${NO_TOKEN}: right credentials, signed, but ${NONE}`);
+        });
+        const customerId = ctx.fixtures.mutableCustomerId;
+        if (customerId === undefined)
+          return ctx.observe('PUT /customers not tried: fixtures.mutableCustomerId is not configured');
+        const before = await readCustomerOrSkip(ctx, customerId);
+        // The customer's current values: accepted or not, nothing changes.
+        const res = await putOwnValues(ctx, before, {
+          method: 'PUT',
+          path: '/customers',
+          body: customerBody(before),
+          contentType: 'application/json',
+          idempotencyKey: null,
+        });
+        expectRejection(ctx, res, `a rejection (any 4xx): PUT /customers, signed, with ${NONE}`);
+      },
+    }),
+
+    // ---- open points (INFO) -------------------------------------------------------------------------------------
+    defineCheck({
+      id: 'auth.token.older-tokens',
+      title: "whether a new token ends the client's older tokens",
+      level: 'INFO',
+      requirements: ['REQ-LIFE-05'],
+      explain: {
+        sends: 'a fresh token shown to work on a read, a second token request, then the first token on the read again',
+        passes:
+          'always, once the answer could be read: the check records whether the second token ended the first (a 401), left it working, or was the same token handed out again',
+        fails:
+          'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+      },
+      async run(ctx) {
+        await withTokens(ctx, async (jar) => {
+          const probe = readProbe(ctx);
+          const older = await jar.issue();
+          if (await jar.isRunToken(older.token)) ctx.skip(RUN_TOKEN_AGAIN);
+          const first = await ctx.send({ ...probe, token: older.token });
+          if (!isSuccess(first))
+            return ctx.observe(
+              `the fresh token was not accepted to begin with (${describeResponse(first)}); auth.use.read-endpoints judges it`,
+            );
+          const newer = await jar.issue();
+          if (newer.token === older.token)
+            return ctx.observe(
+              'the second token request was answered with the same token: one token per client, and older tokens keep working',
+            );
+          const after = await ctx.send({ ...probe, token: older.token });
+          if (after.status !== 401) {
+            return ctx.observe(
+              isSuccess(after)
+                ? `older tokens keep working: the first token was still accepted (${after.status}) once a second was issued`
+                : `once a second token was issued, a read with the first answered ${describeResponse(after)}`,
+            );
+          }
+          jar.forget(older.token);
+          const newest = await ctx.send({ ...probe, token: newer.token });
+          ctx.observe(
+            isSuccess(newest)
+              ? 'a new token ends the older ones: the first token was refused (401) once a second was issued, and the second works'
+              : `both tokens were refused once the second was issued (the second: ${describeResponse(newest)}): the server ended every token (a restart?)`,
+          );
+        });
+      },
+    }),
+    defineCheck({
+      id: 'auth.token.max-ttl',
+      title: "what the token record's maxTTL holds (value and unit not shown)",
+      level: 'INFO',
+      requirements: ['REQ-LIM-06'],
+      explain: {
+        sends:
+          'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
+        passes:
+          "always, once the answer could be read: the check records what the token record's maxTTL holds, whether it reads as the 60 minutes in seconds or in minutes, beside expiresIn",
+        fails:
+          'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+      },
+      async run(ctx) {
+        await withTokens(ctx, async (jar) => {
+          const issued = await jar.issue();
+          const value = issued.record.maxTTL;
+          const reading =
+            value === TOKEN_TTL_SECONDS
+              ? ' (the 60 minutes in seconds)'
+              : value === 60
+                ? ' (the 60 minutes in minutes)'
+                : '';
+          ctx.observe(
+            value === undefined
+              ? 'the token record has no maxTTL'
+              : `maxTTL ${JSON.stringify(value)}${reading}; expiresIn ${JSON.stringify(issued.record.expiresIn)}`,
+          );
+        });
+      },
+    }),
+    defineCheck({
+      id: 'auth.scope.per-endpoint',
+      title: 'which scope each endpoint requires (not shown; every token has both)',
+      level: 'INFO',
+      requirements: ['REQ-AUTH-14'],
+      explain: {
+        sends:
+          'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
+        passes:
+          "always, once the answer could be read: the check records the token's scope: since every token has both read and write, which scope each endpoint requires cannot be seen from outside, and the check says so",
+        fails:
+          'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+      },
+      async run(ctx) {
+        await withTokens(ctx, async (jar) => {
+          const issued = await jar.issue();
+          const scopes = scopesOf(issued.record.scope);
+          ctx.observe(
+            `the token's scope is ${JSON.stringify(issued.record.scope)}; every token has both read and write (auth.token.scope judges it), so which scope each endpoint requires cannot be seen from outside${scopes?.includes('read') && scopes.includes('write') ? '' : ' (this one lacks one of them)'}`,
+          );
+        });
+      },
+    }),
+    defineCheck({
+      id: 'auth.idempotency.id-spelling',
+      title: 'whether PUT /customers accepts X-Idempotency-Id in place of X-Idempotency-Key',
+      level: 'INFO',
+      uses: ['mutable-customer'],
+      requirements: ['REQ-HDR-14'],
+      explain: {
+        sends:
+          'PUT /customers on the mutable customer with its current values, carrying X-Idempotency-Id instead of X-Idempotency-Key (a change is recorded and undone)',
+        passes: 'always, once the answer could be read: the check records whether the server accepted it or refused it',
+        fails:
+          'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+      },
+      async run(ctx) {
+        const customerId = ctx.fixture('mutableCustomerId');
+        const before = await readCustomerOrSkip(ctx, customerId);
+        // The customer's current values: accepted or not, nothing changes.
+        const res = await putOwnValues(ctx, before, {
+          method: 'PUT',
+          path: '/customers',
+          body: customerBody(before),
+          contentType: 'application/json',
+          idempotencyKey: null,
+          headers: [['X-Idempotency-Id', randomUUID()]],
+        });
         ctx.observe(
-          isSuccess(newest)
-            ? 'a new token ends the older ones: the first token was refused (401) once a second was issued, and the second works'
-            : `both tokens were refused once the second was issued (the second: ${describeResponse(newest)}): the server ended every token (a restart?)`,
+          isSuccess(res)
+            ? `PUT /customers with X-Idempotency-Id and no X-Idempotency-Key was accepted (${res.status})`
+            : `PUT /customers with X-Idempotency-Id and no X-Idempotency-Key was refused: ${describeResponse(res)}`,
         );
-      });
-    },
-  }),
-  defineCheck({
-    id: 'auth.token.max-ttl',
-    title: 'what the token record\'s maxTTL holds (value and unit not shown)',
-    level: 'INFO',
-    requirements: ['REQ-LIM-06'],
-    explain: {
-      sends: 'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
-      passes: "always, once the answer could be read: the check records what the token record's maxTTL holds, whether it reads as the 60 minutes in seconds or in minutes, beside expiresIn",
-      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
-    },
-    async run(ctx) {
-      await withTokens(ctx, async (jar) => {
-        const issued = await jar.issue();
-        const value = issued.record.maxTTL;
-        const reading = value === TOKEN_TTL_SECONDS ? ' (the 60 minutes in seconds)' : value === 60 ? ' (the 60 minutes in minutes)' : '';
-        ctx.observe(value === undefined ? 'the token record has no maxTTL' : `maxTTL ${JSON.stringify(value)}${reading}; expiresIn ${JSON.stringify(issued.record.expiresIn)}`);
-      });
-    },
-  }),
-  defineCheck({
-    id: 'auth.scope.per-endpoint',
-    title: 'which scope each endpoint requires (not shown; every token has both)',
-    level: 'INFO',
-    requirements: ['REQ-AUTH-14'],
-    explain: {
-      sends: 'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
-      passes: "always, once the answer could be read: the check records the token's scope: since every token has both read and write, which scope each endpoint requires cannot be seen from outside, and the check says so",
-      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
-    },
-    async run(ctx) {
-      await withTokens(ctx, async (jar) => {
-        const issued = await jar.issue();
-        const scopes = scopesOf(issued.record.scope);
-        ctx.observe(
-          `the token's scope is ${JSON.stringify(issued.record.scope)}; every token has both read and write (auth.token.scope judges it), so which scope each endpoint requires cannot be seen from outside${scopes?.includes('read') && scopes.includes('write') ? '' : ' (this one lacks one of them)'}`,
-        );
-      });
-    },
-  }),
-  defineCheck({
-    id: 'auth.idempotency.id-spelling',
-    title: 'whether PUT /customers accepts X-Idempotency-Id in place of X-Idempotency-Key',
-    level: 'INFO',
-    uses: ['mutable-customer'],
-    requirements: ['REQ-HDR-14'],
-    explain: {
-      sends: 'PUT /customers on the mutable customer with its current values, carrying X-Idempotency-Id instead of X-Idempotency-Key (a change is recorded and undone)',
-      passes: 'always, once the answer could be read: the check records whether the server accepted it or refused it',
-      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
-    },
-    async run(ctx) {
-      const customerId = ctx.fixture('mutableCustomerId');
-      const before = await readCustomerOrSkip(ctx, customerId);
-      // The customer's current values: accepted or not, nothing changes.
-      const res = await putOwnValues(ctx, before, {
-        method: 'PUT',
-        path: '/customers',
-        body: customerBody(before),
-        contentType: 'application/json',
-        idempotencyKey: null,
-        headers: [['X-Idempotency-Id', randomUUID()]],
-      });
-      ctx.observe(
-        isSuccess(res)
-          ? `PUT /customers with X-Idempotency-Id and no X-Idempotency-Key was accepted (${res.status})`
-          : `PUT /customers with X-Idempotency-Id and no X-Idempotency-Key was refused: ${describeResponse(res)}`,
-      );
-    },
-  }),
-  defineCheck({
-    id: 'auth.idempotency.token-repeat',
-    title: 'what a repeated X-Idempotency-Key does on the token request: same token, new token, or refusal',
-    level: 'INFO',
-    requirements: ['REQ-HDR-19'],
-    explain: {
-      sends: 'the same token request twice, with one X-Idempotency-Key; any token given is revoked afterwards',
-      passes: 'always, once the answer could be read: the check records whether the repeat gave back the same token, a new token, or no token',
-      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
-    },
-    async run(ctx) {
-      await withTokens(ctx, async (jar) => {
-        const spec = tokenSpec(ctx, { idempotencyKey: randomUUID() });
-        const first = await ctx.send(spec);
-        const t1 = tokenIn(first);
-        if (t1) await jar.keep(t1.token);
-        const second = await ctx.send(spec);
-        const t2 = tokenIn(second);
-        if (t2) await jar.keep(t2.token);
-        if (!t1) return ctx.observe(`the first request answered ${first.status} without a token; nothing to compare`);
-        if (!t2) return ctx.observe(`the repeated key was answered ${describeResponse(second)} without a token (the first answered ${first.status})`);
-        ctx.observe(
-          t1.token === t2.token
-            ? `the repeated key gave back the same token (the first answer replayed; statuses ${first.status}, ${second.status})`
-            : `the repeated key gave a new token (statuses ${first.status}, ${second.status})`,
-        );
-      });
-    },
-  }),
-] });
+      },
+    }),
+    defineCheck({
+      id: 'auth.idempotency.token-repeat',
+      title: 'what a repeated X-Idempotency-Key does on the token request: same token, new token, or refusal',
+      level: 'INFO',
+      requirements: ['REQ-HDR-19'],
+      explain: {
+        sends: 'the same token request twice, with one X-Idempotency-Key; any token given is revoked afterwards',
+        passes:
+          'always, once the answer could be read: the check records whether the repeat gave back the same token, a new token, or no token',
+        fails:
+          'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+      },
+      async run(ctx) {
+        await withTokens(ctx, async (jar) => {
+          const spec = tokenSpec(ctx, { idempotencyKey: randomUUID() });
+          const first = await ctx.send(spec);
+          const t1 = tokenIn(first);
+          if (t1) await jar.keep(t1.token);
+          const second = await ctx.send(spec);
+          const t2 = tokenIn(second);
+          if (t2) await jar.keep(t2.token);
+          if (!t1) return ctx.observe(`the first request answered ${first.status} without a token; nothing to compare`);
+          if (!t2)
+            return ctx.observe(
+              `the repeated key was answered ${describeResponse(second)} without a token (the first answered ${first.status})`,
+            );
+          ctx.observe(
+            t1.token === t2.token
+              ? `the repeated key gave back the same token (the first answer replayed; statuses ${first.status}, ${second.status})`
+              : `the repeated key gave a new token (statuses ${first.status}, ${second.status})`,
+          );
+        });
+      },
+    }),
+  ],
+});

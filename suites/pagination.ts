@@ -8,7 +8,25 @@
 // is judged where the list has them, and the check records where it could not judge. A list that does not answer its
 // plain request with a list (a defect the resources checks judge) is not judged here: the check judges the others and
 // ends skipped, naming it, since it could not judge the rule everywhere.
-import { describeResponse, describeWalk, expectRejection, getList, idKey, isObject, orderBreak, orderOf, pageOfItem, parseJson, readEnvelope, validateAgainst, walkList, type HttpResponse, type ListPage, type Query, type WalkResult } from './kit/index.js';
+import {
+  describeResponse,
+  describeWalk,
+  expectRejection,
+  getList,
+  idKey,
+  isObject,
+  orderBreak,
+  orderOf,
+  pageOfItem,
+  parseJson,
+  readEnvelope,
+  validateAgainst,
+  walkList,
+  type HttpResponse,
+  type ListPage,
+  type Query,
+  type WalkResult,
+} from './kit/index.js';
 import { defineCheck, defineSuite, type CheckContext } from '../src/engine/index.js';
 
 const SPEC_DEFAULT_LIMIT = 100;
@@ -26,7 +44,12 @@ const ONE_A_PAGE_MAX = 40;
 const WALK_CAPS = { maxPages: 60, maxItems: 12_000 } as const;
 
 function fail(ctx: CheckContext, res: HttpResponse, message: string, expected: string, requirements?: string[]): never {
-  return ctx.fail(message, { expected, observed: describeResponse(res), exchange: res.exchange, ...(requirements ? { requirements } : {}) });
+  return ctx.fail(message, {
+    expected,
+    observed: describeResponse(res),
+    exchange: res.exchange,
+    ...(requirements ? { requirements } : {}),
+  });
 }
 
 function num(meta: Record<string, unknown> | undefined, field: string): number | undefined {
@@ -60,7 +83,14 @@ interface ReadList extends ListEndpoint {
 }
 
 function endpoint(path: string, query: Query, idField: string): ListEndpoint {
-  return { label: `GET ${path}?${Object.entries(query).map(([k, v]) => `${k}=${String(v)}`).join('&')}`, path, query, idField };
+  return {
+    label: `GET ${path}?${Object.entries(query)
+      .map(([k, v]) => `${k}=${String(v)}`)
+      .join('&')}`,
+    path,
+    query,
+    idField,
+  };
 }
 
 /** The long list: the pagination customer's transactions (250 on the reference server). */
@@ -80,7 +110,8 @@ function listEndpoints(ctx: CheckContext): ListEndpoint[] {
 /** A 200 answer read as a list page: the envelope read leniently, `data` an array; undefined when it is no list. */
 function asListPage(ctx: CheckContext, res: HttpResponse): ListPage | undefined {
   const parsed = parseJson(res.text);
-  if (res.status !== 200 || !parsed.ok || !isObject(parsed.value) || !Array.isArray(parsed.value.data)) return undefined;
+  if (res.status !== 200 || !parsed.ok || !isObject(parsed.value) || !Array.isArray(parsed.value.data))
+    return undefined;
   const env = readEnvelope(ctx, res);
   return { res, env, items: env.data as unknown[], meta: isObject(env.meta) ? env.meta : undefined };
 }
@@ -94,13 +125,20 @@ function withFirstPage(list: ListEndpoint, first: ListPage): ReadList {
 async function readList(ctx: CheckContext, list: ListEndpoint): Promise<ReadList | string> {
   const res = await ctx.send({ method: 'GET', path: list.path, query: list.query });
   const first = asListPage(ctx, res);
-  return first === undefined ? `${list.label} answered ${res.status === 200 ? '200 without a list in data' : res.status}` : withFirstPage(list, first);
+  return first === undefined
+    ? `${list.label} answered ${res.status === 200 ? '200 without a list in data' : res.status}`
+    : withFirstPage(list, first);
 }
 
 /** For an observation: the first page of a list, or a skip naming why the list could not be read. */
 async function firstPageOrSkip(ctx: CheckContext, list: ListEndpoint, extra: Query): Promise<ListPage> {
   const res = await ctx.send({ method: 'GET', path: list.path, query: { ...list.query, ...extra } });
-  return asListPage(ctx, res) ?? ctx.skip(`${list.label} answered ${res.status}${res.status === 200 ? ' without a list in data' : ''}: nothing to observe`);
+  return (
+    asListPage(ctx, res) ??
+    ctx.skip(
+      `${list.label} answered ${res.status}${res.status === 200 ? ' without a list in data' : ''}: nothing to observe`,
+    )
+  );
 }
 
 interface Judged {
@@ -131,9 +169,12 @@ async function onEveryList(ctx: CheckContext, judge: (list: ReadList) => Promise
   }
   if (notes.length > 0) ctx.observe(notes.join('; '));
   if (unread.length > 0) {
-    ctx.skip(`${unread.join('; ')}: not judged on that list, whose own answer the resources checks judge${notes.length > 0 ? ' (the other lists passed)' : ''}`);
+    ctx.skip(
+      `${unread.join('; ')}: not judged on that list, whose own answer the resources checks judge${notes.length > 0 ? ' (the other lists passed)' : ''}`,
+    );
   }
-  if (judged === 0) ctx.skip('no list was long enough, or varied enough in createdAt, to judge this rule (see the observations)');
+  if (judged === 0)
+    ctx.skip('no list was long enough, or varied enough in createdAt, to judge this rule (see the observations)');
 }
 
 /** A limit that gives a list of `size` items several pages (three or more where it has three items). */
@@ -141,7 +182,12 @@ function severalPagesLimit(size: number): number {
   return Math.max(1, Math.min(WALK_LIMIT, Math.floor(size / 3)));
 }
 
-function walk(ctx: CheckContext, list: ListEndpoint, extra: Query = {}, caps: { maxPages?: number } = {}): Promise<WalkResult<HttpResponse>> {
+function walk(
+  ctx: CheckContext,
+  list: ListEndpoint,
+  extra: Query = {},
+  caps: { maxPages?: number } = {},
+): Promise<WalkResult<HttpResponse>> {
   return walkList(ctx, list.path, { ...list.query, ...extra }, { idField: list.idField, ...WALK_CAPS, ...caps });
 }
 
@@ -188,13 +234,31 @@ const INVALID_SORTS: OutOfRange[] = ['UP', 'asc', 'createdAt'].map((value) => ({
  * A list request with a value outside the rules: a 5xx fails (a server must not crash on bad input), a 4xx is a
  * rejection, and a 200 is the list served, for the caller to judge.
  */
-async function sendOutOfRange(ctx: CheckContext, list: ListEndpoint, v: OutOfRange, crashBreaks?: string[]): Promise<{ note: string; served?: ListPage }> {
+async function sendOutOfRange(
+  ctx: CheckContext,
+  list: ListEndpoint,
+  v: OutOfRange,
+  crashBreaks?: string[],
+): Promise<{ note: string; served?: ListPage }> {
   const what = `${v.param}=${v.value}`;
   const res = await ctx.send({ method: 'GET', path: list.path, query: { ...list.query, [v.param]: v.value } });
-  if (res.status >= 500) fail(ctx, res, `${list.label}&${what} crashed the server (${res.status})`, `${what} is rejected (4xx) or served as a valid list; never a 5xx`, crashBreaks);
+  if (res.status >= 500)
+    fail(
+      ctx,
+      res,
+      `${list.label}&${what} crashed the server (${res.status})`,
+      `${what} is rejected (4xx) or served as a valid list; never a 5xx`,
+      crashBreaks,
+    );
   if (res.status >= 400) return { note: `${what}: ${res.status}` };
   const served = asListPage(ctx, res);
-  if (served === undefined) fail(ctx, res, `${list.label}&${what} answered ${res.status} without a list`, 'a 4xx rejection, or 200 with a list');
+  if (served === undefined)
+    fail(
+      ctx,
+      res,
+      `${list.label}&${what} answered ${res.status} without a list`,
+      'a 4xx rejection, or 200 with a list',
+    );
   return { note: `${what}: ${res.status}`, served };
 }
 
@@ -206,14 +270,33 @@ async function expectHandled(ctx: CheckContext, list: ListEndpoint, v: OutOfRang
   const limit = num(served.meta, 'limit');
   const items = served.items.length;
   if (items > SPEC_MAX_LIMIT || (limit !== undefined && items > limit)) {
-    fail(ctx, served.res, `${what} returned ${items} items with meta.limit ${show(served.meta?.limit)}`, `never more than the limit served, and never more than ${SPEC_MAX_LIMIT}`);
+    fail(
+      ctx,
+      served.res,
+      `${what} returned ${items} items with meta.limit ${show(served.meta?.limit)}`,
+      `never more than the limit served, and never more than ${SPEC_MAX_LIMIT}`,
+    );
   }
-  if (v.param === 'limit' && served.meta?.limit !== undefined && (limit === undefined || limit < 1 || limit > SPEC_MAX_LIMIT)) {
-    fail(ctx, served.res, `${what} was served with meta.limit ${show(served.meta.limit)}`, `a list served for an out-of-range limit applies (and reports) a limit from 1 to ${SPEC_MAX_LIMIT}`);
+  if (
+    v.param === 'limit' &&
+    served.meta?.limit !== undefined &&
+    (limit === undefined || limit < 1 || limit > SPEC_MAX_LIMIT)
+  ) {
+    fail(
+      ctx,
+      served.res,
+      `${what} was served with meta.limit ${show(served.meta.limit)}`,
+      `a list served for an out-of-range limit applies (and reports) a limit from 1 to ${SPEC_MAX_LIMIT}`,
+    );
   }
   const current = served.meta?.currentPage;
   if (v.param === 'page' && current !== undefined && (num(served.meta, 'currentPage') ?? -1) < 0) {
-    fail(ctx, served.res, `${what} was served as page ${show(current)}`, 'a list served for an invalid page is a page >= 0 (meta.currentPage an integer >= 0)');
+    fail(
+      ctx,
+      served.res,
+      `${what} was served as page ${show(current)}`,
+      'a list served for an invalid page is a page >= 0 (meta.currentPage an integer >= 0)',
+    );
   }
   return `${note}, served as limit ${show(served.meta?.limit)}, page ${show(current)}`;
 }
@@ -222,9 +305,13 @@ async function expectHandled(ctx: CheckContext, list: ListEndpoint, v: OutOfRang
 
 /** The paging meta of one page against the "Paging meta" table. */
 function expectPagingMeta(ctx: CheckContext, list: ListEndpoint, res: HttpResponse, meta: unknown): void {
-  const problems = meta === undefined ? [{ path: 'meta', message: 'is absent' }] : validateAgainst('paging-meta', meta, 'meta');
+  const problems =
+    meta === undefined ? [{ path: 'meta', message: 'is absent' }] : validateAgainst('paging-meta', meta, 'meta');
   if (problems.length === 0) return;
-  const listed = problems.slice(0, 5).map((p) => `${p.path} ${p.message}`).join('; ');
+  const listed = problems
+    .slice(0, 5)
+    .map((p) => `${p.path} ${p.message}`)
+    .join('; ');
   fail(
     ctx,
     res,
@@ -236,597 +323,860 @@ function expectPagingMeta(ctx: CheckContext, list: ListEndpoint, res: HttpRespon
 /** Where items stop following `sort` by createdAt; not judged where fewer than two createdAt values differ. */
 function orderOfItems(items: readonly unknown[], sort: 'ASC' | 'DESC'): { judged: boolean; at?: number; text: string } {
   const created = createdAtOf(items);
-  if (distinct(created) < 2) return { judged: false, text: `${distinct(created)} distinct createdAt: the order could not be judged` };
+  if (distinct(created) < 2)
+    return { judged: false, text: `${distinct(created)} distinct createdAt: the order could not be judged` };
   const at = orderBreak(created, sort);
   if (at === undefined) return { judged: true, text: `${distinct(created)} distinct createdAt` };
-  return { judged: true, at, text: `item ${at + 1} has createdAt ${show(created[at])} after ${show(created[at - 1])} (the items are ${orderOf(created)})` };
+  return {
+    judged: true,
+    at,
+    text: `item ${at + 1} has createdAt ${show(created[at])} after ${show(created[at - 1])} (the items are ${orderOf(created)})`,
+  };
 }
 
 const nonMonotonic = (sort: 'ASC' | 'DESC') => (sort === 'ASC' ? 'non-decreasing' : 'non-increasing');
 
-export default defineSuite({ name: 'pagination', title: 'Pagination: paging meta, limits, page walks, sorting', checks: [
-  defineCheck({
-    id: 'pagination.meta.present',
-    title: 'every page of every list carries meta with all seven fields and their types',
-    level: 'MUST',
-    requirements: ['REQ-ENV-05', 'REQ-META-01', 'REQ-META-02', 'REQ-META-03', 'REQ-META-04', 'REQ-META-05', 'REQ-META-06', 'REQ-META-07', 'REQ-META-08', 'REQ-ACCTEP-03', 'REQ-INSTEP-04', 'REQ-TXNEP-02'],
-    explain: {
-      sends: 'the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments), then a walk of it at a limit that gives it several pages, following meta.nextPage',
-      passes: 'every page served carries meta with previousPage, currentPage and nextPage (integers >= 0), limit (1 to 1000), currentCount and totalCount (integers) and sort (ASC or DESC)',
-      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const seen: string[] = [];
-      for (const list of listEndpoints(ctx)) {
-        const first = await getList(ctx, list.path, list.query);
-        expectPagingMeta(ctx, list, first.res, first.meta ?? first.env.meta);
-        // The last page too: a server may end its list with a nextPage the table does not allow (null, -1).
-        const walked = await walkSeveral(ctx, withFirstPage(list, first));
-        for (const p of served(walked)) expectPagingMeta(ctx, list, p.response, p.meta ?? readEnvelope(ctx, p.response).meta);
-        seen.push(`${list.label}: the first page and ${walked.pages.length} page(s) of a walk`);
-      }
-      ctx.observe(seen.join('; '));
-    },
-  }),
-  defineCheck({
-    id: 'pagination.meta.current-count',
-    title: 'meta.currentCount equals the number of items on every page, and is at most meta.limit',
-    level: 'MUST',
-    requirements: ['REQ-META-06', 'REQ-META-05'],
-    explain: {
-      sends: 'walks of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments), with the default limit and at a limit that gives it several pages, following meta.nextPage',
-      passes: "the server's answers show that meta.currentCount equals the number of items on every page, and is at most meta.limit",
-      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await onEveryList(ctx, async (list) => {
-        // The default pages end on a partial page on a long list; the several-pages walk has pages past the first.
-        const walks = [await walk(ctx, list), ...(list.size >= 2 ? [await walkSeveral(ctx, list)] : [])];
-        const pages = walks.flatMap(served);
-        for (const p of pages) {
-          const count = num(p.meta, 'currentCount');
-          if (count !== p.items.length) {
-            fail(ctx, p.response, `${list.label}: meta.currentCount is ${show(p.meta?.currentCount)} but data has ${p.items.length} items`, 'currentCount equals the number of items returned', ['REQ-META-06']);
-          }
-          const limit = num(p.meta, 'limit');
-          if (limit !== undefined && count > limit) {
-            fail(ctx, p.response, `${list.label}: meta.currentCount ${count} exceeds meta.limit ${limit}`, 'at most meta.limit items: limit is the maximum items returned', ['REQ-META-05']);
-          }
-        }
-        return { note: `${pages.length} pages compared`, judged: true };
-      });
-    },
-  }),
-  defineCheck({
-    id: 'pagination.limit.respected',
-    title: `a page never holds more items than the limit asked for (limit=${ASKED_LIMITS.join(', ')}) on every list`,
-    level: 'MUST',
-    requirements: ['REQ-PAGE-04'],
-    explain: {
-      sends: `the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with limit=${ASKED_LIMITS.join(', limit=')}`,
-      passes: 'no page holds more items than the limit asked for (judged where the list is longer than the limit)',
-      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await onEveryList(ctx, async (list) => {
-        const binding: number[] = [];
-        for (const limit of ASKED_LIMITS) {
-          const page = await getList(ctx, list.path, { ...list.query, limit });
-          if (page.items.length > limit) fail(ctx, page.res, `${list.label}&limit=${limit} returned ${page.items.length} items`, `at most ${limit} items`);
-          if (list.size > limit) binding.push(limit);
-        }
-        return binding.length > 0
-          ? { note: `limit=${binding.join(', ')} held (the list has ${list.size} items)`, judged: true }
-          : { note: `the list has ${list.size} items: no limit asked was below it`, judged: false };
-      });
-    },
-  }),
-  defineCheck({
-    id: 'pagination.limit.echo',
-    title: `meta.limit is the limit asked for (limit=${[...ASKED_LIMITS, SPEC_MAX_LIMIT].join(', ')}) on every list`,
-    level: 'MUST',
-    requirements: ['REQ-META-05', 'REQ-PAGE-04'],
-    explain: {
-      sends: `the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with limit=${[...ASKED_LIMITS, SPEC_MAX_LIMIT].join(', limit=')}`,
-      passes: 'meta.limit is the limit asked for, each time',
-      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await onEveryList(ctx, async (list) => {
-        for (const limit of [...ASKED_LIMITS, SPEC_MAX_LIMIT]) {
-          const page = await getList(ctx, list.path, { ...list.query, limit });
-          if (num(page.meta, 'limit') !== limit) {
-            fail(ctx, page.res, `${list.label}&limit=${limit} answered with meta.limit ${show(page.meta?.limit)}`, `meta.limit ${limit}: the maximum items returned, as asked`);
-          }
-        }
-        return { note: 'meta.limit as asked', judged: true };
-      });
-    },
-  }),
-  defineCheck({
-    id: 'pagination.limit.full-page',
-    title: `a first page holds min(limit, totalCount) items (limit=${SMALL_LIMIT}, limit=1 and the default) on every list`,
-    level: 'SHOULD',
-    requirements: ['REQ-PAGE-05'],
-    explain: {
-      sends: `the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with limit=${SMALL_LIMIT}, with limit=1 and without limit`,
-      passes: `each first page holds min(limit, totalCount) items (the default limit is ${SPEC_DEFAULT_LIMIT}): a page is filled while more items remain; a list without an integer totalCount is not judged`,
-      fails: 'any answer that does not (the check warns); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await onEveryList(ctx, async (list) => {
-        if (list.total === undefined || list.total <= 0) return { note: `totalCount ${show(list.first.meta?.totalCount)}: the fill could not be judged`, judged: false };
-        const seen: string[] = [];
-        for (const limit of [SMALL_LIMIT, 1, undefined]) {
-          const asked = limit === undefined ? 'without limit' : `limit=${limit}`;
-          const res = limit === undefined ? list.first.res : await ctx.send({ method: 'GET', path: list.path, query: { ...list.query, limit } });
-          const page = limit === undefined ? list.first : asListPage(ctx, res);
-          // Refusing a valid limit, or a page over the limit, is judged by the MUST limit checks.
-          if (page === undefined) {
-            seen.push(`${asked}: ${res.status}, not judged here`);
-            continue;
-          }
-          const want = Math.min(limit ?? SPEC_DEFAULT_LIMIT, list.total);
-          if (page.items.length < want) {
-            fail(ctx, page.res, `${list.label} ${asked} returned ${page.items.length} items while totalCount is ${list.total}`, `a first page holds min(limit, totalCount) = ${want} items: a page is filled while more items remain`);
-          }
-          seen.push(`${asked}: ${page.items.length}${page.items.length > want ? ` (more than ${want}: judged by pagination.limit.respected)` : ''}`);
-        }
-        return { note: `${seen.join(', ')} of ${list.total}`, judged: true };
-      });
-    },
-  }),
-  defineCheck({
-    id: 'pagination.limit.default',
-    title: 'without limit, meta.limit is 100 and a page holds at most 100 items, on every list',
-    level: 'MUST',
-    requirements: ['REQ-PAGE-04', 'REQ-LIM-01'],
-    explain: {
-      sends: 'the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments), without limit',
-      passes: `meta.limit is ${SPEC_DEFAULT_LIMIT}, the default limit, and the page holds at most ${SPEC_DEFAULT_LIMIT} items`,
-      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await onEveryList(ctx, async (list) => {
-        const { res, items, meta } = list.first;
-        if (items.length > SPEC_DEFAULT_LIMIT) fail(ctx, res, `${list.label} returned ${items.length} items without limit`, `at most the default limit, ${SPEC_DEFAULT_LIMIT} items`);
-        const limit = num(meta, 'limit');
-        if (limit !== undefined && limit !== SPEC_DEFAULT_LIMIT) fail(ctx, res, `${list.label}: without limit, meta.limit is ${limit}`, `the default limit, ${SPEC_DEFAULT_LIMIT}`);
-        const seen = limit === undefined ? `meta.limit ${show(meta?.limit)} (judged by pagination.meta.present)` : `meta.limit ${limit}`;
-        return { note: `${seen}, ${items.length} items of ${list.size}`, judged: true };
-      });
-    },
-  }),
-  defineCheck({
-    id: 'pagination.limit.bounds',
-    title: 'limit=1 and limit=1000, the ends of the range, are accepted and honoured on every list',
-    level: 'MUST',
-    requirements: ['REQ-PAGE-04', 'REQ-LIM-01'],
-    explain: {
-      sends: 'the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments), with limit=1 and with limit=1000',
-      passes: 'both are served as lists, with at most 1 and at most 1000 items',
-      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await onEveryList(ctx, async (list) => {
-        for (const limit of [1, SPEC_MAX_LIMIT]) {
-          const page = await getList(ctx, list.path, { ...list.query, limit });
-          if (page.items.length > limit) fail(ctx, page.res, `${list.label}&limit=${limit} returned ${page.items.length} items`, `at most ${limit} items`);
-        }
-        return { note: 'limit=1 and 1000 served', judged: true };
-      });
-    },
-  }),
-  defineCheck({
-    id: 'pagination.limit.invalid-handled',
-    title: 'limit 0, 1001, -1, "ten" or 2.5 never crashes the server nor yields more than 1000 items, on every list',
-    level: 'MUST',
-    requirements: ['REQ-PAGE-04', 'REQ-LIM-01'],
-    explain: {
-      sends: 'the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with limit=0, 1001, -1, ten and 2.5, one at a time',
-      passes: 'each is rejected (any 4xx), or served as a list of no more items than its meta.limit and never more than 1000, whose meta.limit (if any) is from 1 to 1000',
-      fails: 'a 5xx (the server crashed on it), a 2xx without a list, or a list served beyond those bounds: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await onEveryList(ctx, async (list) => {
-        const seen: string[] = [];
-        for (const v of INVALID_LIMITS) seen.push(await expectHandled(ctx, list, v));
-        return { note: seen.join(', '), judged: true };
-      });
-    },
-  }),
-  defineCheck({
-    id: 'pagination.limit.invalid-rejected',
-    title: 'limit 0, 1001, -1, "ten" or 2.5 is rejected (4xx) rather than clamped, on every list',
-    level: 'SHOULD',
-    requirements: ['REQ-PAGE-05'],
-    explain: {
-      sends: 'the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with limit=0, 1001, -1, ten and 2.5, one at a time',
-      passes: 'each is rejected (any 4xx): limit is an integer from 1 to 1000, and a value outside is refused rather than clamped',
-      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await onEveryList(ctx, async (list) => {
-        for (const v of INVALID_LIMITS) {
-          const res = await ctx.send({ method: 'GET', path: list.path, query: { ...list.query, limit: v.value } });
-          expectRejection(ctx, res, `${list.label}&limit=${v.value} is rejected (any 4xx): limit is an integer from 1 to 1000`);
-        }
-        return { note: 'rejected', judged: true };
-      });
-    },
-  }),
-  defineCheck({
-    id: 'pagination.page.zero',
-    title: 'page=0 is a valid page on every list: 200 with the same items as without page, and meta.currentPage 0',
-    level: 'MUST',
-    requirements: ['REQ-PAGE-01', 'REQ-LIM-02', 'REQ-META-03'],
-    explain: {
-      sends: 'GET of each list with page=0, after the same list without page',
-      passes: 'page=0 answers 200 with the items of the page without page (0 is the first page whether page counts pages or items), and meta.currentPage is 0',
-      fails: 'page=0 refused or answered with other items (pages numbered from 1), or a currentPage other than 0',
-    },
-    async run(ctx) {
-      await onEveryList(ctx, async (list) => {
-        const res = await ctx.send({ method: 'GET', path: list.path, query: { ...list.query, page: 0 } });
-        const zero = asListPage(ctx, res);
-        if (zero === undefined) {
-          fail(ctx, res, `${list.label}&page=0 answered ${res.status}${res.status === 200 ? ' without a list' : ''}`, 'page=0 is a valid page (page is an integer >= 0): 200 with the first page', ['REQ-PAGE-01', 'REQ-LIM-02']);
-        }
-        const want = idsOf(list.first.items, list.idField);
-        const got = idsOf(zero.items, list.idField);
-        if (got.join() !== want.join()) {
-          fail(
-            ctx,
-            res,
-            `${list.label}&page=0 returned ${listIds(got)}, but without page the list begins ${listIds(want)}`,
-            'page=0 is the first page in both readings of page (a page index and an item offset): the same items as without page',
-            ['REQ-PAGE-01', 'REQ-LIM-02'],
-          );
-        }
-        const current = num(zero.meta, 'currentPage');
-        if (current !== undefined && current !== 0) fail(ctx, res, `${list.label}&page=0 answered with meta.currentPage ${current}`, 'meta.currentPage 0, the page asked for', ['REQ-META-03']);
-        return { note: `page=0 served the first ${got.length} item(s), meta.currentPage ${show(zero.meta?.currentPage)}`, judged: true };
-      });
-    },
-  }),
-  defineCheck({
-    id: 'pagination.page.invalid-handled',
-    title: 'page -1, "x" or 1.5 never crashes the server, and a served page reports no negative page, on every list',
-    level: 'MUST',
-    requirements: ['REQ-PAGE-01', 'REQ-LIM-02'],
-    explain: {
-      sends: 'the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with page=-1, x and 1.5, one at a time',
-      passes: 'each is rejected (any 4xx), or served as a list of no more items than its meta.limit whose meta.currentPage is not negative',
-      fails: 'a 5xx (the server crashed on it), a 2xx without a list, or a list served as a negative page or with more items than its limit: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await onEveryList(ctx, async (list) => {
-        const seen: string[] = [];
-        for (const v of INVALID_PAGES) seen.push(await expectHandled(ctx, list, v));
-        return { note: seen.join(', '), judged: true };
-      });
-    },
-  }),
-  defineCheck({
-    id: 'pagination.page.invalid-rejected',
-    title: 'page -1, "x" or 1.5 is rejected (4xx), on every list',
-    level: 'SHOULD',
-    requirements: ['REQ-PAGE-02'],
-    explain: {
-      sends: 'the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with page=-1, x and 1.5, one at a time',
-      passes: 'each is rejected (any 4xx): page is an integer >= 0',
-      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await onEveryList(ctx, async (list) => {
-        for (const v of INVALID_PAGES) {
-          const res = await ctx.send({ method: 'GET', path: list.path, query: { ...list.query, page: v.value } });
-          expectRejection(ctx, res, `${list.label}&page=${v.value} is rejected (any 4xx): page is an integer >= 0`);
-        }
-        return { note: 'rejected', judged: true };
-      });
-    },
-  }),
-  defineCheck({
-    id: 'pagination.walk.complete',
-    title: 'following meta.nextPage returns exactly totalCount distinct items, none twice, for several limits on every list',
-    level: 'MUST',
-    timeoutMs: 120_000,
-    requirements: ['REQ-META-04', 'REQ-META-07', 'REQ-PAGE-01', 'REQ-ACCTEP-02', 'REQ-INSTEP-03', 'REQ-TXNEP-01'],
-    explain: {
-      sends: `page walks of each list, each following meta.nextPage from the first page (never computing page numbers itself): with the default limit, with a limit that gives the list several pages, with limit=${ODD_LIMIT} where the list is longer, and with limit=1 where it has at most ${ONE_A_PAGE_MAX} items`,
-      passes: 'every walk ends, and returns exactly meta.totalCount items, each id once',
-      fails: 'a nextPage that never ends the walk, an item on two pages, an item without its id, a missing totalCount, or fewer or more items than totalCount',
-    },
-    async run(ctx) {
-      await onEveryList(ctx, async (list) => {
-        const several = severalPagesLimit(list.size);
-        const walks: Array<{ what: string; extra: Query; maxPages?: number }> = [
-          { what: 'default limit', extra: {} },
-          ...(list.size >= 2 ? [{ what: `limit=${several}`, extra: { limit: several } }] : []),
-          ...(list.size > ODD_LIMIT && several !== ODD_LIMIT ? [{ what: `limit=${ODD_LIMIT}`, extra: { limit: ODD_LIMIT }, maxPages: 40 }] : []),
-          // One item a page puts a page boundary between every two items, createdAt ties too: a tie order that
-          // changes from request to request repeats or loses items there.
-          ...(list.size >= 2 && list.size <= ONE_A_PAGE_MAX && several !== 1 ? [{ what: 'limit=1', extra: { limit: 1 } }] : []),
-        ];
-        const done: string[] = [];
-        for (const w of walks) {
-          const walked = await walk(ctx, list, w.extra, w.maxPages ? { maxPages: w.maxPages } : {});
-          const what = `${list.label}, ${w.what}`;
-          const first = walked.pages[0]!.response;
-          const last = walked.pages[walked.pages.length - 1]!.response;
-          if (walked.stop.reason === 'overrun') {
-            fail(ctx, last, `${what}: nextPage never ends (${describeWalk(walked)})`, 'a walk following meta.nextPage ends once the list is returned');
-          }
-          // An item twice within one page is a defect of the list's ids (resources.ids.unique judges it), not of paging.
-          const across = walked.duplicates.filter((d) => d.page !== d.firstPage);
-          const within = walked.duplicates.find((d) => d.page === d.firstPage);
-          if (within) done.push(`also seen here: ${list.idField} ${within.id} twice on page ${within.page + 1}`);
-          if (across.length) {
-            const d = across[0]!;
-            fail(ctx, walked.pages[d.page]!.response, `${what}: ${list.idField} ${d.id} comes on page ${d.firstPage + 1} and again on page ${d.page + 1} (${across.length} repeat(s); ${describeWalk(walked)})`, 'every item exactly once across the walk');
-          }
-          if (walked.ids.some((id) => id === undefined)) fail(ctx, first, `${what}: an item has no ${list.idField}`, `every item carries ${list.idField}`);
-          if (walked.totalCount === undefined) fail(ctx, first, `${what}: the first page has no integer meta.totalCount`, 'meta.totalCount on every list page');
-          if (walked.capped && walked.items.length < walked.totalCount) {
-            done.push(`${w.what}: walk capped after ${walked.items.length} of ${walked.totalCount} items; checked that part only`);
-            continue;
-          }
-          if (walked.items.length !== walked.totalCount) {
-            fail(ctx, last, `${what}: the walk returned ${walked.items.length} items but totalCount is ${walked.totalCount} (${describeWalk(walked)})`, 'a walk following nextPage visits totalCount items exactly once: none missing, none extra');
-          }
-          done.push(`${w.what}: ${walked.items.length} items in ${walked.pages.length} page(s), ended by ${walked.stop.reason}${walked.loop ? ` (the last nextPage points back: ${walked.stop.detail})` : ''}`);
-        }
-        return { note: done.join(', '), judged: true };
-      });
-    },
-  }),
-  defineCheck({
-    id: 'pagination.walk.total-stable',
-    title: 'meta.totalCount is the same on every page of one walk, on every list with several pages',
-    level: 'SHOULD',
-    requirements: ['REQ-META-09'],
-    explain: {
-      sends: 'walks of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments), with the default limit and at a limit that gives it several pages, following meta.nextPage',
-      passes: "the server's answers show that meta.totalCount is the same on every page of one walk, on every list with several pages",
-      fails: 'any answer that does not (the check warns); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await onEveryList(ctx, async (list) => {
-        // The default limit leaves a short last page on a long list, so a totalCount that follows the page's size
-        // shows; it is walked whatever totalCount says, since totalCount is what is in question.
-        const walks = [await walk(ctx, list), ...(list.size >= 2 ? [await walkSeveral(ctx, list)] : [])];
-        for (const walked of walks) {
-          const first = walked.pages[0]!.meta?.totalCount;
-          const other = walked.pages.findIndex((p) => p.items.length > 0 && p.meta?.totalCount !== first);
-          if (other >= 0) {
-            fail(ctx, walked.pages[other]!.response, `${list.label}: totalCount is ${show(first)} on page 1 but ${show(walked.pages[other]!.meta?.totalCount)} on page ${other + 1}`, 'the same totalCount on every page of the list');
-          }
-        }
-        const judged = walks.some((w) => filled(w) >= 2);
-        return { note: judged ? `${walks.map((w) => `${filled(w)} pages`).join(' and ')} compared` : 'one page only: not judged', judged };
-      });
-    },
-  }),
-  defineCheck({
-    id: 'pagination.walk.page-links',
-    title: 'meta.currentPage echoes the page asked for, and previousPage of each page is the currentPage of the page before, on every list with several pages',
-    level: 'MUST',
-    requirements: ['REQ-META-02', 'REQ-META-03'],
-    explain: {
-      sends: 'a walk of each list at a limit that gives it several pages, following meta.nextPage',
-      passes: 'every page after the first reports the page value it was asked with as currentPage, and the previous page\'s currentPage as previousPage: whether page counts pages or items',
-      fails: 'a currentPage other than the page asked for, or a previousPage that does not name the page before',
-    },
-    async run(ctx) {
-      await onEveryList(ctx, async (list) => {
-        if (list.size < 2) return { note: `${list.size} item(s): one page only, not judged`, judged: false };
-        const walked = await walkSeveral(ctx, list);
-        for (let i = 1; i < walked.pages.length; i++) {
-          const p = walked.pages[i]!;
-          const before = walked.pages[i - 1]!;
-          if (p.items.length === 0) continue;
-          if (num(p.meta, 'currentPage') !== p.requested) {
-            fail(ctx, p.response, `${list.label}&page=${p.requested} answered with meta.currentPage ${show(p.meta?.currentPage)}`, 'currentPage is the page asked for', ['REQ-META-03']);
-          }
-          if (num(p.meta, 'previousPage') !== num(before.meta, 'currentPage')) {
-            fail(
-              ctx,
-              p.response,
-              `${list.label}: page ${i + 1} (page=${p.requested}) has previousPage ${show(p.meta?.previousPage)}, the page before had currentPage ${show(before.meta?.currentPage)}`,
-              "previousPage names the page before (that page's currentPage)",
-              ['REQ-META-02'],
-            );
-          }
-        }
-        const judged = filled(walked) >= 2;
-        return { note: judged ? `${filled(walked)} pages linked` : `one page only (${describeWalk(walked)})`, judged };
-      });
-    },
-  }),
-  ...(['ASC', 'DESC'] as const).map((sort) =>
+export default defineSuite({
+  name: 'pagination',
+  title: 'Pagination: paging meta, limits, page walks, sorting',
+  checks: [
     defineCheck({
-      id: `pagination.sort.${sort.toLowerCase()}`,
-      title: `sort=${sort} orders createdAt ${sort === 'ASC' ? 'ascending' : 'descending'} within and across pages, and meta.sort says ${sort}, on every list`,
+      id: 'pagination.meta.present',
+      title: 'every page of every list carries meta with all seven fields and their types',
       level: 'MUST',
-      requirements: ['REQ-META-08', 'REQ-PAGE-06'],
+      requirements: [
+        'REQ-ENV-05',
+        'REQ-META-01',
+        'REQ-META-02',
+        'REQ-META-03',
+        'REQ-META-04',
+        'REQ-META-05',
+        'REQ-META-06',
+        'REQ-META-07',
+        'REQ-META-08',
+        'REQ-ACCTEP-03',
+        'REQ-INSTEP-04',
+        'REQ-TXNEP-02',
+      ],
       explain: {
-        sends: `a walk of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with sort=${sort}, at a limit that gives it several pages, following meta.nextPage`,
-        passes: `every page says meta.sort ${sort}, and createdAt is ${nonMonotonic(sort)} across all the items of the walk (judged where at least two createdAt differ)`,
-        fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+        sends:
+          'the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments), then a walk of it at a limit that gives it several pages, following meta.nextPage',
+        passes:
+          'every page served carries meta with previousPage, currentPage and nextPage (integers >= 0), limit (1 to 1000), currentCount and totalCount (integers) and sort (ASC or DESC)',
+        fails:
+          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const seen: string[] = [];
+        for (const list of listEndpoints(ctx)) {
+          const first = await getList(ctx, list.path, list.query);
+          expectPagingMeta(ctx, list, first.res, first.meta ?? first.env.meta);
+          // The last page too: a server may end its list with a nextPage the table does not allow (null, -1).
+          const walked = await walkSeveral(ctx, withFirstPage(list, first));
+          for (const p of served(walked))
+            expectPagingMeta(ctx, list, p.response, p.meta ?? readEnvelope(ctx, p.response).meta);
+          seen.push(`${list.label}: the first page and ${walked.pages.length} page(s) of a walk`);
+        }
+        ctx.observe(seen.join('; '));
+      },
+    }),
+    defineCheck({
+      id: 'pagination.meta.current-count',
+      title: 'meta.currentCount equals the number of items on every page, and is at most meta.limit',
+      level: 'MUST',
+      requirements: ['REQ-META-06', 'REQ-META-05'],
+      explain: {
+        sends:
+          'walks of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments), with the default limit and at a limit that gives it several pages, following meta.nextPage',
+        passes:
+          "the server's answers show that meta.currentCount equals the number of items on every page, and is at most meta.limit",
+        fails:
+          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
       },
       async run(ctx) {
         await onEveryList(ctx, async (list) => {
-          const walked = await walkSeveral(ctx, list, { sort });
-          const wrong = served(walked).find((p) => p.meta?.sort !== sort);
-          if (wrong) fail(ctx, wrong.response, `${list.label}&sort=${sort} answered with meta.sort ${show(wrong.meta?.sort)}`, `meta.sort ${sort}`, ['REQ-META-08']);
-          const order = orderOfItems(walked.items, sort);
-          if (order.at !== undefined) fail(ctx, pageOfItem(walked, order.at), `${list.label}: sort=${sort}, but across the walk ${order.text}`, `createdAt ${nonMonotonic(sort)} across all pages`);
-          return { note: `${walked.items.length} items over ${walked.pages.length} page(s), ${order.text}`, judged: order.judged };
+          // The default pages end on a partial page on a long list; the several-pages walk has pages past the first.
+          const walks = [await walk(ctx, list), ...(list.size >= 2 ? [await walkSeveral(ctx, list)] : [])];
+          const pages = walks.flatMap(served);
+          for (const p of pages) {
+            const count = num(p.meta, 'currentCount');
+            if (count !== p.items.length) {
+              fail(
+                ctx,
+                p.response,
+                `${list.label}: meta.currentCount is ${show(p.meta?.currentCount)} but data has ${p.items.length} items`,
+                'currentCount equals the number of items returned',
+                ['REQ-META-06'],
+              );
+            }
+            const limit = num(p.meta, 'limit');
+            if (limit !== undefined && count > limit) {
+              fail(
+                ctx,
+                p.response,
+                `${list.label}: meta.currentCount ${count} exceeds meta.limit ${limit}`,
+                'at most meta.limit items: limit is the maximum items returned',
+                ['REQ-META-05'],
+              );
+            }
+          }
+          return { note: `${pages.length} pages compared`, judged: true };
         });
       },
     }),
-  ),
-  defineCheck({
-    id: 'pagination.sort.default-consistent',
-    title: 'without sort, meta.sort names the order the items really come in, the same on every page, on every list',
-    level: 'MUST',
-    requirements: ['REQ-META-08'],
-    explain: {
-      sends: 'a walk of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) without sort, at a limit that gives it several pages, following meta.nextPage',
-      passes: 'the first page says meta.sort ASC or DESC, every page of the walk says the same, and the items across the walk come in that order by createdAt',
-      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await onEveryList(ctx, async (list) => {
-        const walked = await walkSeveral(ctx, list);
-        const sort = walked.pages[0]!.meta?.sort;
-        if (sort !== 'ASC' && sort !== 'DESC') fail(ctx, walked.pages[0]!.response, `${list.label}: meta.sort is ${show(sort)}`, 'meta.sort ASC or DESC');
-        const changed = served(walked).find((p) => p.meta?.sort !== sort);
-        if (changed) fail(ctx, changed.response, `${list.label}: meta.sort changes within one walk: ${show(sort)} then ${show(changed.meta?.sort)}`, 'one order for the whole list');
-        const order = orderOfItems(walked.items, sort);
-        if (order.at !== undefined) fail(ctx, pageOfItem(walked, order.at), `${list.label}: meta.sort says ${sort}, but across the walk ${order.text}`, `the items in the order meta.sort names (${sort})`);
-        return { note: `default order ${sort}; ${walked.items.length} items over ${walked.pages.length} page(s), ${order.text}`, judged: order.judged };
-      });
-    },
-  }),
-  defineCheck({
-    id: 'pagination.sort.invalid-handled',
-    title: 'a sort outside the enum (UP, asc, createdAt) never crashes the server, and a list served for it says in meta.sort the order it really has',
-    level: 'MUST',
-    requirements: ['REQ-PAGE-06', 'REQ-META-08'],
-    explain: {
-      sends: 'GET of each list with sort=UP, sort=asc and sort=createdAt',
-      passes: 'each is rejected (any 4xx), or served as a list whose meta.sort is ASC or DESC and names the order of its items (serving asc as ASC is a reasonable leniency)',
-      fails: 'a 5xx, or a served list whose meta.sort is not ASC or DESC, or names an order its items do not have',
-    },
-    async run(ctx) {
-      await onEveryList(ctx, async (list) => {
-        const seen: string[] = [];
-        for (const v of INVALID_SORTS) {
-          const { note, served } = await sendOutOfRange(ctx, list, v, ['REQ-PAGE-06']);
-          if (!served) {
-            seen.push(note);
-            continue;
+    defineCheck({
+      id: 'pagination.limit.respected',
+      title: `a page never holds more items than the limit asked for (limit=${ASKED_LIMITS.join(', ')}) on every list`,
+      level: 'MUST',
+      requirements: ['REQ-PAGE-04'],
+      explain: {
+        sends: `the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with limit=${ASKED_LIMITS.join(', limit=')}`,
+        passes: 'no page holds more items than the limit asked for (judged where the list is longer than the limit)',
+        fails:
+          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await onEveryList(ctx, async (list) => {
+          const binding: number[] = [];
+          for (const limit of ASKED_LIMITS) {
+            const page = await getList(ctx, list.path, { ...list.query, limit });
+            if (page.items.length > limit)
+              fail(
+                ctx,
+                page.res,
+                `${list.label}&limit=${limit} returned ${page.items.length} items`,
+                `at most ${limit} items`,
+              );
+            if (list.size > limit) binding.push(limit);
           }
-          const sort = served.meta?.sort;
-          const what = `${list.label}&sort=${v.value}`;
-          if (sort !== 'ASC' && sort !== 'DESC') {
-            fail(ctx, served.res, `${what} was served with meta.sort ${show(sort)}`, 'a list served for a sort outside the enum says which order it has: meta.sort ASC or DESC', ['REQ-META-08']);
+          return binding.length > 0
+            ? { note: `limit=${binding.join(', ')} held (the list has ${list.size} items)`, judged: true }
+            : { note: `the list has ${list.size} items: no limit asked was below it`, judged: false };
+        });
+      },
+    }),
+    defineCheck({
+      id: 'pagination.limit.echo',
+      title: `meta.limit is the limit asked for (limit=${[...ASKED_LIMITS, SPEC_MAX_LIMIT].join(', ')}) on every list`,
+      level: 'MUST',
+      requirements: ['REQ-META-05', 'REQ-PAGE-04'],
+      explain: {
+        sends: `the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with limit=${[...ASKED_LIMITS, SPEC_MAX_LIMIT].join(', limit=')}`,
+        passes: 'meta.limit is the limit asked for, each time',
+        fails:
+          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await onEveryList(ctx, async (list) => {
+          for (const limit of [...ASKED_LIMITS, SPEC_MAX_LIMIT]) {
+            const page = await getList(ctx, list.path, { ...list.query, limit });
+            if (num(page.meta, 'limit') !== limit) {
+              fail(
+                ctx,
+                page.res,
+                `${list.label}&limit=${limit} answered with meta.limit ${show(page.meta?.limit)}`,
+                `meta.limit ${limit}: the maximum items returned, as asked`,
+              );
+            }
           }
-          const order = orderOfItems(served.items, sort);
-          if (order.at !== undefined) fail(ctx, served.res, `${what} was served with meta.sort ${sort}, but ${order.text}`, `the items in the order meta.sort names (${sort})`, ['REQ-META-08']);
-          seen.push(`${note}, served as ${sort}`);
-        }
-        return { note: seen.join(', '), judged: true };
-      });
-    },
-  }),
-  defineCheck({
-    id: 'pagination.sort.invalid-rejected',
-    title: 'sort=UP, a value outside the enum ASC, DESC, is rejected (4xx) on every list',
-    level: 'SHOULD',
-    requirements: ['REQ-PAGE-07'],
-    explain: {
-      sends: 'the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with sort=UP',
-      passes: 'it is rejected (any 4xx): sort is ASC or DESC',
-      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await onEveryList(ctx, async (list) => {
-        const res = await ctx.send({ method: 'GET', path: list.path, query: { ...list.query, sort: 'UP' } });
-        expectRejection(ctx, res, `${list.label}&sort=UP is rejected (any 4xx): sort is ASC or DESC`);
-        return { note: `sort=UP: ${res.status}`, judged: true };
-      });
-    },
-  }),
-  defineCheck({
-    id: 'pagination.info.default-sort',
-    title: 'which order each list has when sort is not given (the spec states no default)',
-    level: 'INFO',
-    requirements: ['REQ-PAGE-08'],
-    explain: {
-      sends: 'the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments), without sort',
-      passes: 'always, once the answer could be read: the check records meta.sort and the order of the items by createdAt, per list',
-      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
-    },
-    async run(ctx) {
-      await onEveryList(ctx, async (list) => {
-        const created = createdAtOf(list.first.items);
-        return { note: `without sort: meta.sort ${show(list.first.meta?.sort)}, items ${orderOf(created)} by createdAt`, judged: true };
-      });
-    },
-  }),
-  defineCheck({
-    id: 'pagination.info.page-mode',
-    title: 'whether page is a page index or an item offset, as meta shows it',
-    level: 'INFO',
-    requirements: ['REQ-PAGE-03'],
-    explain: {
-      sends: `the first page of the transactions of fixtures.paginationCustomerId with limit=${WALK_LIMIT}`,
-      passes: 'always, once the answer could be read: the check records whether page is a page index or an item offset, from the currentPage and nextPage of that page',
-      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
-    },
-    async run(ctx) {
-      const page = await firstPageOrSkip(ctx, transactionsList(ctx), { limit: WALK_LIMIT });
-      const current = num(page.meta, 'currentPage');
-      const next = num(page.meta, 'nextPage');
-      const total = num(page.meta, 'totalCount');
-      let mode = 'not inferable from the first page';
-      if (current !== undefined && next !== undefined && next !== current) {
-        mode = next - current === 1 ? 'a page index' : next - current === WALK_LIMIT ? 'an item offset' : `neither (nextPage − currentPage = ${next - current} at limit ${WALK_LIMIT})`;
-      } else if (total !== undefined && total <= WALK_LIMIT) mode = 'not inferable: one page only';
-      ctx.observe(`page is ${mode}; the first page (no page parameter) reports currentPage ${show(page.meta?.currentPage)}, nextPage ${show(page.meta?.nextPage)}`);
-    },
-  }),
-  defineCheck({
-    id: 'pagination.info.last-page',
-    title: 'what meta.nextPage names on the last page of a list (not stated): the page itself, the page past the end, or the first page',
-    level: 'INFO',
-    requirements: ['REQ-META-10'],
-    explain: {
-      sends: `a walk of the transactions of fixtures.paginationCustomerId with limit=${WALK_LIMIT}, following meta.nextPage`,
-      passes: 'always, once the answer could be read: the check records what meta.nextPage names on the last page: the page itself, the page past the end, or the first page',
-      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
-    },
-    async run(ctx) {
-      const list = transactionsList(ctx);
-      const walked = await walk(ctx, list, { limit: WALK_LIMIT });
-      const last = walked.pages.filter((p) => p.items.length > 0).at(-1);
-      if (!last) return ctx.observe(`no page with items was served (${describeWalk(walked)})`);
-      const current = num(last.meta, 'currentPage');
-      const next = num(last.meta, 'nextPage');
-      let reading = `neither (nextPage ${show(last.meta?.nextPage)}, currentPage ${show(last.meta?.currentPage)})`;
-      if (walked.capped) reading = `not seen: the walk was capped (${walked.stop.detail})`;
-      else if (current !== undefined && next === current) reading = 'the last page itself (nextPage = currentPage)';
-      else if (current !== undefined && next !== undefined && next > current) reading = `the page past the end (nextPage ${next}, currentPage ${current})`;
-      else if (next === 0 && current !== 0) reading = `back to the first page (nextPage 0, currentPage ${show(current)})`;
-      ctx.observe(`${list.label}&limit=${WALK_LIMIT}: nextPage on the last page: ${reading}; the walk ${describeWalk(walked)}`);
-    },
-  }),
-  defineCheck({
-    id: 'pagination.info.past-end',
-    title: 'what a page past the end of the list gives (not stated)',
-    level: 'INFO',
-    requirements: ['REQ-PAGE-09'],
-    explain: {
-      sends: `the transactions of fixtures.paginationCustomerId with limit=${WALK_LIMIT} and a page 1000 past totalCount`,
-      passes: 'always, once the answer could be read: the check records the status, the number of items and the meta of that answer',
-      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
-    },
-    async run(ctx) {
-      const list = transactionsList(ctx);
-      const first = await firstPageOrSkip(ctx, list, { limit: WALK_LIMIT });
-      // Past the end whether page counts pages or items.
-      const past = (num(first.meta, 'totalCount') ?? 0) + 1000;
-      const res = await ctx.send({ method: 'GET', path: list.path, query: { ...list.query, limit: WALK_LIMIT, page: past } });
-      const parsed = parseJson(res.text);
-      const body = parsed.ok && isObject(parsed.value) ? parsed.value : undefined;
-      const data = body?.data;
-      const metaOk = body && validateAgainst('paging-meta', body.meta).length === 0;
-      ctx.observe(
-        `page=${past}: ${res.status}${Array.isArray(data) ? `, ${data.length} items` : ''}${body?.meta !== undefined ? `, meta ${JSON.stringify(body.meta)}${metaOk ? '' : ' (not valid paging meta)'}` : ''}`,
-      );
-    },
-  }),
-] });
+          return { note: 'meta.limit as asked', judged: true };
+        });
+      },
+    }),
+    defineCheck({
+      id: 'pagination.limit.full-page',
+      title: `a first page holds min(limit, totalCount) items (limit=${SMALL_LIMIT}, limit=1 and the default) on every list`,
+      level: 'SHOULD',
+      requirements: ['REQ-PAGE-05'],
+      explain: {
+        sends: `the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with limit=${SMALL_LIMIT}, with limit=1 and without limit`,
+        passes: `each first page holds min(limit, totalCount) items (the default limit is ${SPEC_DEFAULT_LIMIT}): a page is filled while more items remain; a list without an integer totalCount is not judged`,
+        fails:
+          'any answer that does not (the check warns); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await onEveryList(ctx, async (list) => {
+          if (list.total === undefined || list.total <= 0)
+            return {
+              note: `totalCount ${show(list.first.meta?.totalCount)}: the fill could not be judged`,
+              judged: false,
+            };
+          const seen: string[] = [];
+          for (const limit of [SMALL_LIMIT, 1, undefined]) {
+            const asked = limit === undefined ? 'without limit' : `limit=${limit}`;
+            const res =
+              limit === undefined
+                ? list.first.res
+                : await ctx.send({ method: 'GET', path: list.path, query: { ...list.query, limit } });
+            const page = limit === undefined ? list.first : asListPage(ctx, res);
+            // Refusing a valid limit, or a page over the limit, is judged by the MUST limit checks.
+            if (page === undefined) {
+              seen.push(`${asked}: ${res.status}, not judged here`);
+              continue;
+            }
+            const want = Math.min(limit ?? SPEC_DEFAULT_LIMIT, list.total);
+            if (page.items.length < want) {
+              fail(
+                ctx,
+                page.res,
+                `${list.label} ${asked} returned ${page.items.length} items while totalCount is ${list.total}`,
+                `a first page holds min(limit, totalCount) = ${want} items: a page is filled while more items remain`,
+              );
+            }
+            seen.push(
+              `${asked}: ${page.items.length}${page.items.length > want ? ` (more than ${want}: judged by pagination.limit.respected)` : ''}`,
+            );
+          }
+          return { note: `${seen.join(', ')} of ${list.total}`, judged: true };
+        });
+      },
+    }),
+    defineCheck({
+      id: 'pagination.limit.default',
+      title: 'without limit, meta.limit is 100 and a page holds at most 100 items, on every list',
+      level: 'MUST',
+      requirements: ['REQ-PAGE-04', 'REQ-LIM-01'],
+      explain: {
+        sends:
+          'the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments), without limit',
+        passes: `meta.limit is ${SPEC_DEFAULT_LIMIT}, the default limit, and the page holds at most ${SPEC_DEFAULT_LIMIT} items`,
+        fails:
+          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await onEveryList(ctx, async (list) => {
+          const { res, items, meta } = list.first;
+          if (items.length > SPEC_DEFAULT_LIMIT)
+            fail(
+              ctx,
+              res,
+              `${list.label} returned ${items.length} items without limit`,
+              `at most the default limit, ${SPEC_DEFAULT_LIMIT} items`,
+            );
+          const limit = num(meta, 'limit');
+          if (limit !== undefined && limit !== SPEC_DEFAULT_LIMIT)
+            fail(
+              ctx,
+              res,
+              `${list.label}: without limit, meta.limit is ${limit}`,
+              `the default limit, ${SPEC_DEFAULT_LIMIT}`,
+            );
+          const seen =
+            limit === undefined
+              ? `meta.limit ${show(meta?.limit)} (judged by pagination.meta.present)`
+              : `meta.limit ${limit}`;
+          return { note: `${seen}, ${items.length} items of ${list.size}`, judged: true };
+        });
+      },
+    }),
+    defineCheck({
+      id: 'pagination.limit.bounds',
+      title: 'limit=1 and limit=1000, the ends of the range, are accepted and honoured on every list',
+      level: 'MUST',
+      requirements: ['REQ-PAGE-04', 'REQ-LIM-01'],
+      explain: {
+        sends:
+          'the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments), with limit=1 and with limit=1000',
+        passes: 'both are served as lists, with at most 1 and at most 1000 items',
+        fails:
+          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await onEveryList(ctx, async (list) => {
+          for (const limit of [1, SPEC_MAX_LIMIT]) {
+            const page = await getList(ctx, list.path, { ...list.query, limit });
+            if (page.items.length > limit)
+              fail(
+                ctx,
+                page.res,
+                `${list.label}&limit=${limit} returned ${page.items.length} items`,
+                `at most ${limit} items`,
+              );
+          }
+          return { note: 'limit=1 and 1000 served', judged: true };
+        });
+      },
+    }),
+    defineCheck({
+      id: 'pagination.limit.invalid-handled',
+      title: 'limit 0, 1001, -1, "ten" or 2.5 never crashes the server nor yields more than 1000 items, on every list',
+      level: 'MUST',
+      requirements: ['REQ-PAGE-04', 'REQ-LIM-01'],
+      explain: {
+        sends:
+          'the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with limit=0, 1001, -1, ten and 2.5, one at a time',
+        passes:
+          'each is rejected (any 4xx), or served as a list of no more items than its meta.limit and never more than 1000, whose meta.limit (if any) is from 1 to 1000',
+        fails:
+          'a 5xx (the server crashed on it), a 2xx without a list, or a list served beyond those bounds: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await onEveryList(ctx, async (list) => {
+          const seen: string[] = [];
+          for (const v of INVALID_LIMITS) seen.push(await expectHandled(ctx, list, v));
+          return { note: seen.join(', '), judged: true };
+        });
+      },
+    }),
+    defineCheck({
+      id: 'pagination.limit.invalid-rejected',
+      title: 'limit 0, 1001, -1, "ten" or 2.5 is rejected (4xx) rather than clamped, on every list',
+      level: 'SHOULD',
+      requirements: ['REQ-PAGE-05'],
+      explain: {
+        sends:
+          'the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with limit=0, 1001, -1, ten and 2.5, one at a time',
+        passes:
+          'each is rejected (any 4xx): limit is an integer from 1 to 1000, and a value outside is refused rather than clamped',
+        fails:
+          'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await onEveryList(ctx, async (list) => {
+          for (const v of INVALID_LIMITS) {
+            const res = await ctx.send({ method: 'GET', path: list.path, query: { ...list.query, limit: v.value } });
+            expectRejection(
+              ctx,
+              res,
+              `${list.label}&limit=${v.value} is rejected (any 4xx): limit is an integer from 1 to 1000`,
+            );
+          }
+          return { note: 'rejected', judged: true };
+        });
+      },
+    }),
+    defineCheck({
+      id: 'pagination.page.zero',
+      title: 'page=0 is a valid page on every list: 200 with the same items as without page, and meta.currentPage 0',
+      level: 'MUST',
+      requirements: ['REQ-PAGE-01', 'REQ-LIM-02', 'REQ-META-03'],
+      explain: {
+        sends: 'GET of each list with page=0, after the same list without page',
+        passes:
+          'page=0 answers 200 with the items of the page without page (0 is the first page whether page counts pages or items), and meta.currentPage is 0',
+        fails: 'page=0 refused or answered with other items (pages numbered from 1), or a currentPage other than 0',
+      },
+      async run(ctx) {
+        await onEveryList(ctx, async (list) => {
+          const res = await ctx.send({ method: 'GET', path: list.path, query: { ...list.query, page: 0 } });
+          const zero = asListPage(ctx, res);
+          if (zero === undefined) {
+            fail(
+              ctx,
+              res,
+              `${list.label}&page=0 answered ${res.status}${res.status === 200 ? ' without a list' : ''}`,
+              'page=0 is a valid page (page is an integer >= 0): 200 with the first page',
+              ['REQ-PAGE-01', 'REQ-LIM-02'],
+            );
+          }
+          const want = idsOf(list.first.items, list.idField);
+          const got = idsOf(zero.items, list.idField);
+          if (got.join() !== want.join()) {
+            fail(
+              ctx,
+              res,
+              `${list.label}&page=0 returned ${listIds(got)}, but without page the list begins ${listIds(want)}`,
+              'page=0 is the first page in both readings of page (a page index and an item offset): the same items as without page',
+              ['REQ-PAGE-01', 'REQ-LIM-02'],
+            );
+          }
+          const current = num(zero.meta, 'currentPage');
+          if (current !== undefined && current !== 0)
+            fail(
+              ctx,
+              res,
+              `${list.label}&page=0 answered with meta.currentPage ${current}`,
+              'meta.currentPage 0, the page asked for',
+              ['REQ-META-03'],
+            );
+          return {
+            note: `page=0 served the first ${got.length} item(s), meta.currentPage ${show(zero.meta?.currentPage)}`,
+            judged: true,
+          };
+        });
+      },
+    }),
+    defineCheck({
+      id: 'pagination.page.invalid-handled',
+      title: 'page -1, "x" or 1.5 never crashes the server, and a served page reports no negative page, on every list',
+      level: 'MUST',
+      requirements: ['REQ-PAGE-01', 'REQ-LIM-02'],
+      explain: {
+        sends:
+          'the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with page=-1, x and 1.5, one at a time',
+        passes:
+          'each is rejected (any 4xx), or served as a list of no more items than its meta.limit whose meta.currentPage is not negative',
+        fails:
+          'a 5xx (the server crashed on it), a 2xx without a list, or a list served as a negative page or with more items than its limit: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await onEveryList(ctx, async (list) => {
+          const seen: string[] = [];
+          for (const v of INVALID_PAGES) seen.push(await expectHandled(ctx, list, v));
+          return { note: seen.join(', '), judged: true };
+        });
+      },
+    }),
+    defineCheck({
+      id: 'pagination.page.invalid-rejected',
+      title: 'page -1, "x" or 1.5 is rejected (4xx), on every list',
+      level: 'SHOULD',
+      requirements: ['REQ-PAGE-02'],
+      explain: {
+        sends:
+          'the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with page=-1, x and 1.5, one at a time',
+        passes: 'each is rejected (any 4xx): page is an integer >= 0',
+        fails:
+          'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await onEveryList(ctx, async (list) => {
+          for (const v of INVALID_PAGES) {
+            const res = await ctx.send({ method: 'GET', path: list.path, query: { ...list.query, page: v.value } });
+            expectRejection(ctx, res, `${list.label}&page=${v.value} is rejected (any 4xx): page is an integer >= 0`);
+          }
+          return { note: 'rejected', judged: true };
+        });
+      },
+    }),
+    defineCheck({
+      id: 'pagination.walk.complete',
+      title:
+        'following meta.nextPage returns exactly totalCount distinct items, none twice, for several limits on every list',
+      level: 'MUST',
+      timeoutMs: 120_000,
+      requirements: ['REQ-META-04', 'REQ-META-07', 'REQ-PAGE-01', 'REQ-ACCTEP-02', 'REQ-INSTEP-03', 'REQ-TXNEP-01'],
+      explain: {
+        sends: `page walks of each list, each following meta.nextPage from the first page (never computing page numbers itself): with the default limit, with a limit that gives the list several pages, with limit=${ODD_LIMIT} where the list is longer, and with limit=1 where it has at most ${ONE_A_PAGE_MAX} items`,
+        passes: 'every walk ends, and returns exactly meta.totalCount items, each id once',
+        fails:
+          'a nextPage that never ends the walk, an item on two pages, an item without its id, a missing totalCount, or fewer or more items than totalCount',
+      },
+      async run(ctx) {
+        await onEveryList(ctx, async (list) => {
+          const several = severalPagesLimit(list.size);
+          const walks: Array<{ what: string; extra: Query; maxPages?: number }> = [
+            { what: 'default limit', extra: {} },
+            ...(list.size >= 2 ? [{ what: `limit=${several}`, extra: { limit: several } }] : []),
+            ...(list.size > ODD_LIMIT && several !== ODD_LIMIT
+              ? [{ what: `limit=${ODD_LIMIT}`, extra: { limit: ODD_LIMIT }, maxPages: 40 }]
+              : []),
+            // One item a page puts a page boundary between every two items, createdAt ties too: a tie order that
+            // changes from request to request repeats or loses items there.
+            ...(list.size >= 2 && list.size <= ONE_A_PAGE_MAX && several !== 1
+              ? [{ what: 'limit=1', extra: { limit: 1 } }]
+              : []),
+          ];
+          const done: string[] = [];
+          for (const w of walks) {
+            const walked = await walk(ctx, list, w.extra, w.maxPages ? { maxPages: w.maxPages } : {});
+            const what = `${list.label}, ${w.what}`;
+            const first = walked.pages[0]!.response;
+            const last = walked.pages[walked.pages.length - 1]!.response;
+            if (walked.stop.reason === 'overrun') {
+              fail(
+                ctx,
+                last,
+                `${what}: nextPage never ends (${describeWalk(walked)})`,
+                'a walk following meta.nextPage ends once the list is returned',
+              );
+            }
+            // An item twice within one page is a defect of the list's ids (resources.ids.unique judges it), not of paging.
+            const across = walked.duplicates.filter((d) => d.page !== d.firstPage);
+            const within = walked.duplicates.find((d) => d.page === d.firstPage);
+            if (within) done.push(`also seen here: ${list.idField} ${within.id} twice on page ${within.page + 1}`);
+            if (across.length) {
+              const d = across[0]!;
+              fail(
+                ctx,
+                walked.pages[d.page]!.response,
+                `${what}: ${list.idField} ${d.id} comes on page ${d.firstPage + 1} and again on page ${d.page + 1} (${across.length} repeat(s); ${describeWalk(walked)})`,
+                'every item exactly once across the walk',
+              );
+            }
+            if (walked.ids.some((id) => id === undefined))
+              fail(ctx, first, `${what}: an item has no ${list.idField}`, `every item carries ${list.idField}`);
+            if (walked.totalCount === undefined)
+              fail(
+                ctx,
+                first,
+                `${what}: the first page has no integer meta.totalCount`,
+                'meta.totalCount on every list page',
+              );
+            if (walked.capped && walked.items.length < walked.totalCount) {
+              done.push(
+                `${w.what}: walk capped after ${walked.items.length} of ${walked.totalCount} items; checked that part only`,
+              );
+              continue;
+            }
+            if (walked.items.length !== walked.totalCount) {
+              fail(
+                ctx,
+                last,
+                `${what}: the walk returned ${walked.items.length} items but totalCount is ${walked.totalCount} (${describeWalk(walked)})`,
+                'a walk following nextPage visits totalCount items exactly once: none missing, none extra',
+              );
+            }
+            done.push(
+              `${w.what}: ${walked.items.length} items in ${walked.pages.length} page(s), ended by ${walked.stop.reason}${walked.loop ? ` (the last nextPage points back: ${walked.stop.detail})` : ''}`,
+            );
+          }
+          return { note: done.join(', '), judged: true };
+        });
+      },
+    }),
+    defineCheck({
+      id: 'pagination.walk.total-stable',
+      title: 'meta.totalCount is the same on every page of one walk, on every list with several pages',
+      level: 'SHOULD',
+      requirements: ['REQ-META-09'],
+      explain: {
+        sends:
+          'walks of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments), with the default limit and at a limit that gives it several pages, following meta.nextPage',
+        passes:
+          "the server's answers show that meta.totalCount is the same on every page of one walk, on every list with several pages",
+        fails:
+          'any answer that does not (the check warns); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await onEveryList(ctx, async (list) => {
+          // The default limit leaves a short last page on a long list, so a totalCount that follows the page's size
+          // shows; it is walked whatever totalCount says, since totalCount is what is in question.
+          const walks = [await walk(ctx, list), ...(list.size >= 2 ? [await walkSeveral(ctx, list)] : [])];
+          for (const walked of walks) {
+            const first = walked.pages[0]!.meta?.totalCount;
+            const other = walked.pages.findIndex((p) => p.items.length > 0 && p.meta?.totalCount !== first);
+            if (other >= 0) {
+              fail(
+                ctx,
+                walked.pages[other]!.response,
+                `${list.label}: totalCount is ${show(first)} on page 1 but ${show(walked.pages[other]!.meta?.totalCount)} on page ${other + 1}`,
+                'the same totalCount on every page of the list',
+              );
+            }
+          }
+          const judged = walks.some((w) => filled(w) >= 2);
+          return {
+            note: judged
+              ? `${walks.map((w) => `${filled(w)} pages`).join(' and ')} compared`
+              : 'one page only: not judged',
+            judged,
+          };
+        });
+      },
+    }),
+    defineCheck({
+      id: 'pagination.walk.page-links',
+      title:
+        'meta.currentPage echoes the page asked for, and previousPage of each page is the currentPage of the page before, on every list with several pages',
+      level: 'MUST',
+      requirements: ['REQ-META-02', 'REQ-META-03'],
+      explain: {
+        sends: 'a walk of each list at a limit that gives it several pages, following meta.nextPage',
+        passes:
+          "every page after the first reports the page value it was asked with as currentPage, and the previous page's currentPage as previousPage: whether page counts pages or items",
+        fails: 'a currentPage other than the page asked for, or a previousPage that does not name the page before',
+      },
+      async run(ctx) {
+        await onEveryList(ctx, async (list) => {
+          if (list.size < 2) return { note: `${list.size} item(s): one page only, not judged`, judged: false };
+          const walked = await walkSeveral(ctx, list);
+          for (let i = 1; i < walked.pages.length; i++) {
+            const p = walked.pages[i]!;
+            const before = walked.pages[i - 1]!;
+            if (p.items.length === 0) continue;
+            if (num(p.meta, 'currentPage') !== p.requested) {
+              fail(
+                ctx,
+                p.response,
+                `${list.label}&page=${p.requested} answered with meta.currentPage ${show(p.meta?.currentPage)}`,
+                'currentPage is the page asked for',
+                ['REQ-META-03'],
+              );
+            }
+            if (num(p.meta, 'previousPage') !== num(before.meta, 'currentPage')) {
+              fail(
+                ctx,
+                p.response,
+                `${list.label}: page ${i + 1} (page=${p.requested}) has previousPage ${show(p.meta?.previousPage)}, the page before had currentPage ${show(before.meta?.currentPage)}`,
+                "previousPage names the page before (that page's currentPage)",
+                ['REQ-META-02'],
+              );
+            }
+          }
+          const judged = filled(walked) >= 2;
+          return {
+            note: judged ? `${filled(walked)} pages linked` : `one page only (${describeWalk(walked)})`,
+            judged,
+          };
+        });
+      },
+    }),
+    ...(['ASC', 'DESC'] as const).map((sort) =>
+      defineCheck({
+        id: `pagination.sort.${sort.toLowerCase()}`,
+        title: `sort=${sort} orders createdAt ${sort === 'ASC' ? 'ascending' : 'descending'} within and across pages, and meta.sort says ${sort}, on every list`,
+        level: 'MUST',
+        requirements: ['REQ-META-08', 'REQ-PAGE-06'],
+        explain: {
+          sends: `a walk of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with sort=${sort}, at a limit that gives it several pages, following meta.nextPage`,
+          passes: `every page says meta.sort ${sort}, and createdAt is ${nonMonotonic(sort)} across all the items of the walk (judged where at least two createdAt differ)`,
+          fails:
+            'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+        },
+        async run(ctx) {
+          await onEveryList(ctx, async (list) => {
+            const walked = await walkSeveral(ctx, list, { sort });
+            const wrong = served(walked).find((p) => p.meta?.sort !== sort);
+            if (wrong)
+              fail(
+                ctx,
+                wrong.response,
+                `${list.label}&sort=${sort} answered with meta.sort ${show(wrong.meta?.sort)}`,
+                `meta.sort ${sort}`,
+                ['REQ-META-08'],
+              );
+            const order = orderOfItems(walked.items, sort);
+            if (order.at !== undefined)
+              fail(
+                ctx,
+                pageOfItem(walked, order.at),
+                `${list.label}: sort=${sort}, but across the walk ${order.text}`,
+                `createdAt ${nonMonotonic(sort)} across all pages`,
+              );
+            return {
+              note: `${walked.items.length} items over ${walked.pages.length} page(s), ${order.text}`,
+              judged: order.judged,
+            };
+          });
+        },
+      }),
+    ),
+    defineCheck({
+      id: 'pagination.sort.default-consistent',
+      title: 'without sort, meta.sort names the order the items really come in, the same on every page, on every list',
+      level: 'MUST',
+      requirements: ['REQ-META-08'],
+      explain: {
+        sends:
+          'a walk of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) without sort, at a limit that gives it several pages, following meta.nextPage',
+        passes:
+          'the first page says meta.sort ASC or DESC, every page of the walk says the same, and the items across the walk come in that order by createdAt',
+        fails:
+          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await onEveryList(ctx, async (list) => {
+          const walked = await walkSeveral(ctx, list);
+          const sort = walked.pages[0]!.meta?.sort;
+          if (sort !== 'ASC' && sort !== 'DESC')
+            fail(ctx, walked.pages[0]!.response, `${list.label}: meta.sort is ${show(sort)}`, 'meta.sort ASC or DESC');
+          const changed = served(walked).find((p) => p.meta?.sort !== sort);
+          if (changed)
+            fail(
+              ctx,
+              changed.response,
+              `${list.label}: meta.sort changes within one walk: ${show(sort)} then ${show(changed.meta?.sort)}`,
+              'one order for the whole list',
+            );
+          const order = orderOfItems(walked.items, sort);
+          if (order.at !== undefined)
+            fail(
+              ctx,
+              pageOfItem(walked, order.at),
+              `${list.label}: meta.sort says ${sort}, but across the walk ${order.text}`,
+              `the items in the order meta.sort names (${sort})`,
+            );
+          return {
+            note: `default order ${sort}; ${walked.items.length} items over ${walked.pages.length} page(s), ${order.text}`,
+            judged: order.judged,
+          };
+        });
+      },
+    }),
+    defineCheck({
+      id: 'pagination.sort.invalid-handled',
+      title:
+        'a sort outside the enum (UP, asc, createdAt) never crashes the server, and a list served for it says in meta.sort the order it really has',
+      level: 'MUST',
+      requirements: ['REQ-PAGE-06', 'REQ-META-08'],
+      explain: {
+        sends: 'GET of each list with sort=UP, sort=asc and sort=createdAt',
+        passes:
+          'each is rejected (any 4xx), or served as a list whose meta.sort is ASC or DESC and names the order of its items (serving asc as ASC is a reasonable leniency)',
+        fails: 'a 5xx, or a served list whose meta.sort is not ASC or DESC, or names an order its items do not have',
+      },
+      async run(ctx) {
+        await onEveryList(ctx, async (list) => {
+          const seen: string[] = [];
+          for (const v of INVALID_SORTS) {
+            const { note, served } = await sendOutOfRange(ctx, list, v, ['REQ-PAGE-06']);
+            if (!served) {
+              seen.push(note);
+              continue;
+            }
+            const sort = served.meta?.sort;
+            const what = `${list.label}&sort=${v.value}`;
+            if (sort !== 'ASC' && sort !== 'DESC') {
+              fail(
+                ctx,
+                served.res,
+                `${what} was served with meta.sort ${show(sort)}`,
+                'a list served for a sort outside the enum says which order it has: meta.sort ASC or DESC',
+                ['REQ-META-08'],
+              );
+            }
+            const order = orderOfItems(served.items, sort);
+            if (order.at !== undefined)
+              fail(
+                ctx,
+                served.res,
+                `${what} was served with meta.sort ${sort}, but ${order.text}`,
+                `the items in the order meta.sort names (${sort})`,
+                ['REQ-META-08'],
+              );
+            seen.push(`${note}, served as ${sort}`);
+          }
+          return { note: seen.join(', '), judged: true };
+        });
+      },
+    }),
+    defineCheck({
+      id: 'pagination.sort.invalid-rejected',
+      title: 'sort=UP, a value outside the enum ASC, DESC, is rejected (4xx) on every list',
+      level: 'SHOULD',
+      requirements: ['REQ-PAGE-07'],
+      explain: {
+        sends:
+          'the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with sort=UP',
+        passes: 'it is rejected (any 4xx): sort is ASC or DESC',
+        fails:
+          'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await onEveryList(ctx, async (list) => {
+          const res = await ctx.send({ method: 'GET', path: list.path, query: { ...list.query, sort: 'UP' } });
+          expectRejection(ctx, res, `${list.label}&sort=UP is rejected (any 4xx): sort is ASC or DESC`);
+          return { note: `sort=UP: ${res.status}`, judged: true };
+        });
+      },
+    }),
+    defineCheck({
+      id: 'pagination.info.default-sort',
+      title: 'which order each list has when sort is not given (the spec states no default)',
+      level: 'INFO',
+      requirements: ['REQ-PAGE-08'],
+      explain: {
+        sends:
+          'the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments), without sort',
+        passes:
+          'always, once the answer could be read: the check records meta.sort and the order of the items by createdAt, per list',
+        fails:
+          'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+      },
+      async run(ctx) {
+        await onEveryList(ctx, async (list) => {
+          const created = createdAtOf(list.first.items);
+          return {
+            note: `without sort: meta.sort ${show(list.first.meta?.sort)}, items ${orderOf(created)} by createdAt`,
+            judged: true,
+          };
+        });
+      },
+    }),
+    defineCheck({
+      id: 'pagination.info.page-mode',
+      title: 'whether page is a page index or an item offset, as meta shows it',
+      level: 'INFO',
+      requirements: ['REQ-PAGE-03'],
+      explain: {
+        sends: `the first page of the transactions of fixtures.paginationCustomerId with limit=${WALK_LIMIT}`,
+        passes:
+          'always, once the answer could be read: the check records whether page is a page index or an item offset, from the currentPage and nextPage of that page',
+        fails:
+          'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+      },
+      async run(ctx) {
+        const page = await firstPageOrSkip(ctx, transactionsList(ctx), { limit: WALK_LIMIT });
+        const current = num(page.meta, 'currentPage');
+        const next = num(page.meta, 'nextPage');
+        const total = num(page.meta, 'totalCount');
+        let mode = 'not inferable from the first page';
+        if (current !== undefined && next !== undefined && next !== current) {
+          mode =
+            next - current === 1
+              ? 'a page index'
+              : next - current === WALK_LIMIT
+                ? 'an item offset'
+                : `neither (nextPage − currentPage = ${next - current} at limit ${WALK_LIMIT})`;
+        } else if (total !== undefined && total <= WALK_LIMIT) mode = 'not inferable: one page only';
+        ctx.observe(
+          `page is ${mode}; the first page (no page parameter) reports currentPage ${show(page.meta?.currentPage)}, nextPage ${show(page.meta?.nextPage)}`,
+        );
+      },
+    }),
+    defineCheck({
+      id: 'pagination.info.last-page',
+      title:
+        'what meta.nextPage names on the last page of a list (not stated): the page itself, the page past the end, or the first page',
+      level: 'INFO',
+      requirements: ['REQ-META-10'],
+      explain: {
+        sends: `a walk of the transactions of fixtures.paginationCustomerId with limit=${WALK_LIMIT}, following meta.nextPage`,
+        passes:
+          'always, once the answer could be read: the check records what meta.nextPage names on the last page: the page itself, the page past the end, or the first page',
+        fails:
+          'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+      },
+      async run(ctx) {
+        const list = transactionsList(ctx);
+        const walked = await walk(ctx, list, { limit: WALK_LIMIT });
+        const last = walked.pages.filter((p) => p.items.length > 0).at(-1);
+        if (!last) return ctx.observe(`no page with items was served (${describeWalk(walked)})`);
+        const current = num(last.meta, 'currentPage');
+        const next = num(last.meta, 'nextPage');
+        let reading = `neither (nextPage ${show(last.meta?.nextPage)}, currentPage ${show(last.meta?.currentPage)})`;
+        if (walked.capped) reading = `not seen: the walk was capped (${walked.stop.detail})`;
+        else if (current !== undefined && next === current) reading = 'the last page itself (nextPage = currentPage)';
+        else if (current !== undefined && next !== undefined && next > current)
+          reading = `the page past the end (nextPage ${next}, currentPage ${current})`;
+        else if (next === 0 && current !== 0)
+          reading = `back to the first page (nextPage 0, currentPage ${show(current)})`;
+        ctx.observe(
+          `${list.label}&limit=${WALK_LIMIT}: nextPage on the last page: ${reading}; the walk ${describeWalk(walked)}`,
+        );
+      },
+    }),
+    defineCheck({
+      id: 'pagination.info.past-end',
+      title: 'what a page past the end of the list gives (not stated)',
+      level: 'INFO',
+      requirements: ['REQ-PAGE-09'],
+      explain: {
+        sends: `the transactions of fixtures.paginationCustomerId with limit=${WALK_LIMIT} and a page 1000 past totalCount`,
+        passes:
+          'always, once the answer could be read: the check records the status, the number of items and the meta of that answer',
+        fails:
+          'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+      },
+      async run(ctx) {
+        const list = transactionsList(ctx);
+        const first = await firstPageOrSkip(ctx, list, { limit: WALK_LIMIT });
+        // Past the end whether page counts pages or items.
+        const past = (num(first.meta, 'totalCount') ?? 0) + 1000;
+        const res = await ctx.send({
+          method: 'GET',
+          path: list.path,
+          query: { ...list.query, limit: WALK_LIMIT, page: past },
+        });
+        const parsed = parseJson(res.text);
+        const body = parsed.ok && isObject(parsed.value) ? parsed.value : undefined;
+        const data = body?.data;
+        const metaOk = body && validateAgainst('paging-meta', body.meta).length === 0;
+        ctx.observe(
+          `page=${past}: ${res.status}${Array.isArray(data) ? `, ${data.length} items` : ''}${body?.meta !== undefined ? `, meta ${JSON.stringify(body.meta)}${metaOk ? '' : ' (not valid paging meta)'}` : ''}`,
+        );
+      },
+    }),
+  ],
+});

@@ -16,8 +16,39 @@
 // header and of the target, label pairing, @path + @query for the target.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { defineCheck, defineSuite, type CheckContext } from '../src/engine/index.js';
-import { alterSignature, coveredComponents, customerBody, customerDifferences, describeResponse, dropHeader, expectRejection, expectSuccess, generateEd25519, headerValue, inSpecOrder, isRejection, isSuccess, nowSeconds, readCustomer, readCustomerOrSkip, relabelSignature, replaceBody, saveWebhook, sendWithControl, setHeader, signedBody, tokenIn, tokenRequest, withRestoredCustomer, withRestoredWebhook, withTokens, type CustomerSnapshot, type HttpResponse, type RequestSpec, type SignatureParam } from './kit/index.js';
-
+import {
+  alterSignature,
+  coveredComponents,
+  customerBody,
+  customerDifferences,
+  describeResponse,
+  dropHeader,
+  expectRejection,
+  expectSuccess,
+  generateEd25519,
+  headerValue,
+  inSpecOrder,
+  isRejection,
+  isSuccess,
+  nowSeconds,
+  readCustomer,
+  readCustomerOrSkip,
+  relabelSignature,
+  replaceBody,
+  saveWebhook,
+  sendWithControl,
+  setHeader,
+  signedBody,
+  tokenIn,
+  tokenRequest,
+  withRestoredCustomer,
+  withRestoredWebhook,
+  withTokens,
+  type CustomerSnapshot,
+  type HttpResponse,
+  type RequestSpec,
+  type SignatureParam,
+} from './kit/index.js';
 
 /** The read every GET check uses: it answers 2xx to a correct request. */
 function customerRead(ctx: CheckContext): RequestSpec {
@@ -26,14 +57,25 @@ function customerRead(ctx: CheckContext): RequestSpec {
 
 /** PUT /customers with the mutable customer's current values: a correct request changes nothing. */
 function putCurrent(snapshot: CustomerSnapshot, change: Partial<RequestSpec> = {}): RequestSpec {
-  return { method: 'PUT', path: '/customers', body: customerBody(snapshot), contentType: 'application/json', ...change };
+  return {
+    method: 'PUT',
+    path: '/customers',
+    body: customerBody(snapshot),
+    contentType: 'application/json',
+    ...change,
+  };
 }
 
 /**
  * Sends the PUT: rejected, or failed with what it did to the customer. What it changed is put back whatever happened
  * (withRestoredCustomer), even when the check runs out of time; a pass has read the customer unchanged already.
  */
-async function expectPutRejectedAndHarmless(ctx: CheckContext, before: CustomerSnapshot, send: () => Promise<HttpResponse>, expected: string): Promise<void> {
+async function expectPutRejectedAndHarmless(
+  ctx: CheckContext,
+  before: CustomerSnapshot,
+  send: () => Promise<HttpResponse>,
+  expected: string,
+): Promise<void> {
   await withRestoredCustomer(
     ctx,
     before,
@@ -48,7 +90,10 @@ async function expectPutRejectedAndHarmless(ctx: CheckContext, before: CustomerS
           exchange: res.exchange,
         });
       }
-      if (!after) ctx.observe(`could not read customer ${before.customerId} again afterwards (${describeResponse(read)}): whether anything was applied is unknown`);
+      if (!after)
+        ctx.observe(
+          `could not read customer ${before.customerId} again afterwards (${describeResponse(read)}): whether anything was applied is unknown`,
+        );
       expectRejection(ctx, res, expected);
     },
     { onlyAfterFailure: true },
@@ -62,570 +107,747 @@ function otherReadPath(ctx: CheckContext): string {
   if (f.accountId !== undefined) return `/accounts/${f.accountId}`;
   if (f.assetId !== undefined) return `/assets/${f.assetId}`;
   if (f.transactionId !== undefined) return `/transactions/${f.transactionId}`;
-  return ctx.skip('needs a second readable resource: configure fixtures.otherCustomerId (or accountId, assetId, transactionId)');
+  return ctx.skip(
+    'needs a second readable resource: configure fixtures.otherCustomerId (or accountId, assetId, transactionId)',
+  );
 }
 
 /** The subscriptions of the webhook signing.reject.post-body-tampered asks for, should a faulty server create it. */
 const QUIET = ['WEBHOOK.CREATED'];
 
-const INSTRUMENTS: RequestSpec = { method: 'GET', path: '/instruments', query: { investmentType: 'INTERNATIONAL_STOCKS', limit: 1 } };
+const INSTRUMENTS: RequestSpec = {
+  method: 'GET',
+  path: '/instruments',
+  query: { investmentType: 'INTERNATIONAL_STOCKS', limit: 1 },
+};
 
 const REJECTED = 'a rejection (any 4xx)';
 
-export default defineSuite({ name: 'signing', title: 'Request signatures and content digests', checks: [
-  // ---- positive: the baseline every negative check departs from ------------------------------------------------
-  defineCheck({
-    id: 'signing.accept.get',
-    title: 'a GET signed over the spec\'s components, in the spec\'s order, is accepted',
-    level: 'MUST',
-    requirements: ['REQ-HDR-15', 'REQ-HDR-17', 'REQ-AUTH-08'],
-    explain: {
-      sends: "GET /customers/{customerId}, signed over the spec's components in the spec's order (the headers, then the derived components)",
-      passes: 'a 2xx answer: the signature, made as the spec prescribes, is verified and the read served',
-      fails: 'any other status: the server does not take a signature made as the spec prescribes (the check fails); no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const spec = customerRead(ctx);
-      // The spec's order (headers, then derived components) differs from our default: the server must follow the
-      // order Signature-Input lists, not one of its own.
-      const components = inSpecOrder(await coveredComponents(ctx, spec));
-      const res = await ctx.send({ ...spec, sign: { components } });
-      expectSuccess(ctx, res, `a 2xx answer to a GET signed over (${components.join(' ')})`);
-    },
-  }),
-  defineCheck({
-    id: 'signing.accept.put',
-    title: 'a PUT with a body, signed over the spec\'s components in the spec\'s order, is accepted',
-    level: 'MUST',
-    uses: ['mutable-customer'],
-    requirements: ['REQ-HDR-13', 'REQ-HDR-15', 'REQ-CUSTEP-06'],
-    explain: {
-      sends: "PUT /customers on the mutable customer with its current values (nothing changes), with Content-Digest, signed over the spec's components in the spec's order",
-      passes: 'a 2xx answer: the signature and the digest, made as the spec prescribes, are verified and the update taken',
-      fails: 'any other status: the server does not take a signed body made as the spec prescribes (the check fails); no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const before = await readCustomerOrSkip(ctx, ctx.fixture('mutableCustomerId'));
-      const spec = putCurrent(before);
-      const components = inSpecOrder(await coveredComponents(ctx, spec));
-      const res = await ctx.send({ ...spec, sign: { components } });
-      expectSuccess(ctx, res, `a 2xx answer to PUT /customers (the customer's own values) signed over (${components.join(' ')})`);
-    },
-  }),
-  defineCheck({
-    id: 'signing.accept.post',
-    title: 'the token request (a POST with a form body), signed over the spec\'s components in the spec\'s order, is accepted',
-    level: 'MUST',
-    uses: ['token-revocation'],
-    requirements: ['REQ-HDR-15', 'REQ-TOKEP-03'],
-    explain: {
-      sends: "the token request (POST /oauth/token, a form body with Content-Digest), signed over the spec's components in the spec's order; the token is revoked afterwards",
-      passes: 'a 2xx answer carrying a token',
-      fails: 'any other status, or no token in the answer: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await withTokens(ctx, async (jar) => {
-        const spec = tokenRequest(ctx.credentials);
+export default defineSuite({
+  name: 'signing',
+  title: 'Request signatures and content digests',
+  checks: [
+    // ---- positive: the baseline every negative check departs from ------------------------------------------------
+    defineCheck({
+      id: 'signing.accept.get',
+      title: "a GET signed over the spec's components, in the spec's order, is accepted",
+      level: 'MUST',
+      requirements: ['REQ-HDR-15', 'REQ-HDR-17', 'REQ-AUTH-08'],
+      explain: {
+        sends:
+          "GET /customers/{customerId}, signed over the spec's components in the spec's order (the headers, then the derived components)",
+        passes: 'a 2xx answer: the signature, made as the spec prescribes, is verified and the read served',
+        fails:
+          'any other status: the server does not take a signature made as the spec prescribes (the check fails); no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const spec = customerRead(ctx);
+        // The spec's order (headers, then derived components) differs from our default: the server must follow the
+        // order Signature-Input lists, not one of its own.
         const components = inSpecOrder(await coveredComponents(ctx, spec));
         const res = await ctx.send({ ...spec, sign: { components } });
-        const found = tokenIn(res);
-        if (found) await jar.keep(found.token);
-        expectSuccess(ctx, res, `a 2xx answer with a token to POST /oauth/token signed over (${components.join(' ')})`);
-        if (!found) ctx.fail('no token in the answer', { expected: 'a token record', observed: describeResponse(res), exchange: res.exchange });
-      });
-    },
-  }),
-  defineCheck({
-    id: 'signing.accept.path-query',
-    title: 'a GET with a query, signed over @path and @query instead of @target-uri, is accepted',
-    level: 'SHOULD',
-    requirements: ['REQ-HDR-16'],
-    explain: {
-      sends: 'GET /instruments?investmentType=INTERNATIONAL_STOCKS&limit=1, signed over @path and @query instead of @target-uri',
-      passes: "a 2xx answer: a signature covering the target as @path and @query, RFC 9421's other way to cover it, is verified",
-      fails: 'any other status: the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const components = (await coveredComponents(ctx, INSTRUMENTS)).filter((c) => c !== '@target-uri');
-      const res = await ctx.send({ ...INSTRUMENTS, sign: { components } });
-      expectSuccess(ctx, res, `a 2xx answer to GET /instruments signed over (${components.join(' ')})`);
-    },
-  }),
-
-  // ---- the signature itself ------------------------------------------------------------------------------------
-  defineCheck({
-    id: 'signing.reject.missing-signature',
-    title: 'a request without Signature is rejected',
-    level: 'MUST',
-    requirements: ['REQ-SVC-09', 'REQ-HDR-04', 'REQ-AUTH-05'],
-    explain: {
-      sends: 'A request without Signature, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
-      passes: 'the server rejects it (any 4xx is a rejection)',
-      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const res = await ctx.send({ ...customerRead(ctx), tamper: (req) => dropHeader(req, 'Signature') });
-      expectRejection(ctx, res, `${REJECTED}: Signature-Input is there, Signature is not`);
-    },
-  }),
-  defineCheck({
-    id: 'signing.reject.missing-signature-input',
-    title: 'a request without Signature-Input is rejected',
-    level: 'MUST',
-    requirements: ['REQ-HDR-05', 'REQ-AUTH-05'],
-    explain: {
-      sends: 'A request without Signature-Input, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
-      passes: 'the server rejects it (any 4xx is a rejection)',
-      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const res = await ctx.send({ ...customerRead(ctx), tamper: (req) => dropHeader(req, 'Signature-Input') });
-      expectRejection(ctx, res, `${REJECTED}: Signature is there, Signature-Input is not`);
-    },
-  }),
-  defineCheck({
-    id: 'signing.reject.altered-signature',
-    title: 'a request whose signature bytes were altered is rejected',
-    level: 'MUST',
-    requirements: ['REQ-HDR-04', 'REQ-AUTH-08'],
-    explain: {
-      sends: 'A request whose signature bytes were altered, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
-      passes: 'the server rejects it (any 4xx is a rejection)',
-      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const res = await ctx.send({
-        ...customerRead(ctx),
-        tamper: (req) => setHeader(req.headers, 'Signature', alterSignature(headerValue(req.headers, 'signature')!)),
-      });
-      expectRejection(ctx, res, `${REJECTED}: one bit of the signature was flipped`);
-    },
-  }),
-  defineCheck({
-    id: 'signing.reject.wrong-key',
-    title: 'a request signed with another Ed25519 key under the client\'s keyid is rejected',
-    level: 'MUST',
-    requirements: ['REQ-AUTH-07'],
-    explain: {
-      sends: "A request signed with another Ed25519 key under the client's keyid, correct in every other respect, sent to an endpoint that answers 2xx to a correct request",
-      passes: 'the server rejects it (any 4xx is a rejection)',
-      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const res = await ctx.send({ ...customerRead(ctx), sign: { privateKey: generateEd25519().seed } });
-      expectRejection(ctx, res, `${REJECTED}: keyid ${JSON.stringify(ctx.target.keyId)} with a signature by a freshly generated key`);
-    },
-  }),
-  defineCheck({
-    id: 'signing.reject.unknown-keyid',
-    title: 'a request whose keyid names no key is rejected',
-    level: 'MUST',
-    requirements: ['REQ-AUTH-07'],
-    explain: {
-      sends: 'A request whose keyid names no key, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
-      passes: 'the server rejects it (any 4xx is a rejection)',
-      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const keyId = `${ctx.target.keyId}-unknown-${randomBytes(4).toString('hex')}`;
-      // Signed with the client's real key: only a server that honours keyid tells this one apart.
-      const res = await ctx.send({ ...customerRead(ctx), sign: { keyId } });
-      expectRejection(ctx, res, `${REJECTED}: keyid ${JSON.stringify(keyId)} names no key of the client`);
-    },
-  }),
-  defineCheck({
-    id: 'signing.reject.expired',
-    title: 'a request whose signature expired 10 minutes ago is rejected',
-    level: 'SHOULD',
-    requirements: ['REQ-AUTH-09'],
-    explain: {
-      sends: 'GET /customers/{customerId}, correct in every way except that its signature was created 660 s and expired 600 s before sending (far beyond any clock skew a server tolerates)',
-      passes: 'any 4xx: the server refuses a signature past its expires',
-      fails: 'a 2xx (the server served a request on an expired signature, so a captured request can be replayed forever) or a 5xx (it crashed on it)',
-    },
-    async run(ctx) {
-      // Ten minutes, not seconds: no server's tolerance for clock skew reaches that far.
-      const now = nowSeconds();
-      const res = await ctx.send({ ...customerRead(ctx), sign: { created: now - 660, expires: now - 600 } });
-      expectRejection(ctx, res, `${REJECTED}: created ${now - 660}, expires ${now - 600} (600 s ago)`);
-    },
-  }),
-  defineCheck({
-    id: 'signing.reject.future-created',
-    title: 'a request whose signature is created 10 minutes in the future is rejected',
-    level: 'SHOULD',
-    requirements: ['REQ-AUTH-09'],
-    explain: {
-      sends: 'A request whose signature is created 10 minutes in the future, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
-      passes: 'the server rejects it (any 4xx is a rejection)',
-      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const now = nowSeconds();
-      const res = await ctx.send({ ...customerRead(ctx), sign: { created: now + 600, expires: now + 660 } });
-      expectRejection(ctx, res, `${REJECTED}: created ${now + 600} (600 s ahead), expires ${now + 660}`);
-    },
-  }),
-  defineCheck({
-    id: 'signing.reject.malformed-signature-input',
-    title: 'a request whose Signature-Input is not a structured dictionary is rejected, not a crash',
-    level: 'MUST',
-    requirements: ['REQ-HDR-05'],
-    explain: {
-      sends: 'GET /customers/{customerId} whose Signature-Input lists its components unquoted, which is not a structured dictionary, correct in every other respect',
-      passes: "the server rejects it (any 4xx is a rejection): neither the spec's format nor RFC 8941 syntax allows it",
-      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const now = nowSeconds();
-      // Unquoted component names: a client mistake the spec's format ("ordered quoted component names") rules out, and
-      // not RFC 8941 syntax ("@method" cannot start a bare item).
-      const malformed = `sig1=(@method @target-uri @path authorization x-client-id);keyid="${ctx.target.keyId}";created=${now};expires=${now + 300}`;
-      const res = await ctx.send({ ...customerRead(ctx), tamper: (req) => setHeader(req.headers, 'Signature-Input', malformed) });
-      expectRejection(ctx, res, `${REJECTED}, never a 5xx: Signature-Input is ${malformed}`);
-    },
-  }),
-  defineCheck({
-    id: 'signing.reject.missing-parameters',
-    title: 'a signature whose Signature-Input lacks keyid, created or expires is rejected',
-    level: 'MUST',
-    requirements: ['REQ-HDR-05', 'REQ-AUTH-07'],
-    explain: {
-      sends: 'GET /customers/{customerId} three times, each validly signed over every component but with one of keyid, created and expires left out of Signature-Input',
-      passes: 'any 4xx to each: the spec\'s Signature-Input format names all three',
-      fails: 'a 2xx to any (without expires a captured request can be replayed forever; without keyid nothing names the key) or a 5xx',
-    },
-    async run(ctx) {
-      const now = nowSeconds();
-      const params: SignatureParam[] = [
-        ['keyid', ctx.target.keyId],
-        ['created', now],
-        ['expires', now + 300],
-      ];
-      const served: Array<{ left: string; res: HttpResponse }> = [];
-      for (const [left] of params) {
-        const res = await ctx.send({ ...customerRead(ctx), sign: { params: params.filter(([name]) => name !== left) } });
-        if (!isRejection(res)) served.push({ left, res });
-      }
-      const first = served[0];
-      if (first) {
-        ctx.fail(`${served.map((s) => `without ${s.left}: ${s.res.status}`).join('; ')}`, {
-          expected: `${REJECTED} to each: Signature-Input is "sig1=(…);keyid=…;created=…;expires=…", and a signature without one of them is not in that format`,
-          observed: describeResponse(first.res),
-          exchange: first.res.exchange,
-          requirements: served.some((s) => s.left === 'keyid') ? ['REQ-HDR-05', 'REQ-AUTH-07'] : ['REQ-HDR-05'],
-        });
-      }
-    },
-  }),
-  defineCheck({
-    id: 'signing.reject.label-mismatch',
-    title: 'a request whose Signature and Signature-Input carry different labels is rejected',
-    level: 'SHOULD',
-    requirements: ['REQ-HDR-06'],
-    explain: {
-      sends: 'A request whose Signature and Signature-Input carry different labels, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
-      passes: 'the server rejects it (any 4xx is a rejection)',
-      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const res = await ctx.send({
-        ...customerRead(ctx),
-        tamper: (req) => setHeader(req.headers, 'Signature', relabelSignature(headerValue(req.headers, 'signature')!, 'sig2')),
-      });
-      expectRejection(ctx, res, `${REJECTED}: Signature-Input labels its input sig1, Signature labels the (valid) signature sig2`);
-    },
-  }),
-
-  // ---- what the signature covers ---------------------------------------------------------------------------------
-  defineCheck({
-    id: 'signing.reject.replay-other-path',
-    title: 'a valid signature of one GET replayed on another path is rejected',
-    level: 'MUST',
-    requirements: ['REQ-HDR-17', 'REQ-AUTH-08'],
-    explain: {
-      sends: 'A valid signature of one GET replayed on another path, correct in every other respect',
-      passes: 'the server rejects it (any 4xx is a rejection)',
-      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const other = (await ctx.prepare({ method: 'GET', path: otherReadPath(ctx), sign: false })).url;
-      const res = await sendWithControl(ctx, customerRead(ctx), (req) => {
-        req.url = other;
-      });
-      expectRejection(ctx, res, `${REJECTED}: the signature of the request just served, sent again for GET ${new URL(other).pathname}`);
-    },
-  }),
-  defineCheck({
-    id: 'signing.reject.replay-other-method',
-    title: 'a valid signature made for another method on the same URL is rejected',
-    level: 'MUST',
-    requirements: ['REQ-HDR-17', 'REQ-AUTH-08'],
-    explain: {
-      sends: 'A valid signature made for another method on the same URL, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
-      passes: 'the server rejects it (any 4xx is a rejection)',
-      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      // Signed as a POST carrying exactly the headers of the GET (no body, no idempotency key), then sent as the GET:
-      // the only difference is @method. GET is the one method of this path that answers 2xx to a correct request.
-      const res = await ctx.send({
-        ...customerRead(ctx),
-        method: 'POST',
-        idempotencyKey: null,
-        tamper: (req) => {
-          req.method = 'GET';
-        },
-      });
-      expectRejection(ctx, res, `${REJECTED}: a GET carrying a signature whose @method is POST`);
-    },
-  }),
-  defineCheck({
-    id: 'signing.reject.replay-other-query',
-    title: 'a valid signature of one GET replayed with another query is rejected',
-    level: 'MUST',
-    requirements: ['REQ-HDR-17', 'REQ-AUTH-08'],
-    explain: {
-      sends: 'A valid signature of one GET replayed with another query, correct in every other respect',
-      passes: 'the server rejects it (any 4xx is a rejection)',
-      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const other = (await ctx.prepare({ ...INSTRUMENTS, query: { investmentType: 'INTERNATIONAL_STOCKS', limit: 2 }, sign: false })).url;
-      const res = await sendWithControl(ctx, INSTRUMENTS, (req) => {
-        req.url = other;
-      });
-      expectRejection(ctx, res, `${REJECTED}: the signature of GET /instruments?…&limit=1, just served, sent again with limit=2`);
-    },
-  }),
-  defineCheck({
-    id: 'signing.reject.altered-authorization',
-    title: 'a request whose Authorization was replaced after signing (by another valid token) is rejected',
-    level: 'MUST',
-    uses: ['token-revocation'],
-    requirements: ['REQ-HDR-17', 'REQ-AUTH-08'],
-    explain: {
-      sends: 'A request whose Authorization was replaced after signing (by another valid token), correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
-      passes: 'the server rejects it (any 4xx is a rejection)',
-      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await withTokens(ctx, async (jar) => {
-        // Another valid token of the same client: the header is right in itself, only the signature does not cover it.
-        // Issued after the control was served: a server that ends older tokens on a new one (REQ-LIFE-05) keeps this
-        // one working, so only the signature can make the server refuse the altered request.
-        const res = await sendWithControl(ctx, customerRead(ctx), async (req) => {
-          const { token } = await jar.issue();
-          setHeader(req.headers, 'Authorization', `Bearer ${token}`);
-        });
-        expectRejection(ctx, res, `${REJECTED}: the signature covers "authorization" with the run's token; the request carries another valid token`);
-      });
-    },
-  }),
-  defineCheck({
-    id: 'signing.reject.altered-client-id',
-    title: 'a request whose X-Client-Id was changed after signing is rejected',
-    level: 'MUST',
-    requirements: ['REQ-HDR-17', 'REQ-AUTH-08'],
-    explain: {
-      sends: 'A request whose X-Client-Id was changed after signing, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
-      passes: 'the server rejects it (any 4xx is a rejection)',
-      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const other = `conformance-other-${randomBytes(4).toString('hex')}`;
-      const res = await sendWithControl(ctx, customerRead(ctx), (req) => setHeader(req.headers, 'X-Client-Id', other));
-      expectRejection(ctx, res, `${REJECTED}: the signature covers "x-client-id" ${JSON.stringify(ctx.target.clientId)}; the request carries ${JSON.stringify(other)}`);
-    },
-  }),
-  defineCheck({
-    id: 'signing.reject.uncovered-header',
-    title: 'a request whose signature leaves out a header it carries (Authorization) is rejected',
-    level: 'SHOULD',
-    requirements: ['REQ-HDR-18'],
-    explain: {
-      sends: 'A request whose signature leaves out a header it carries (Authorization), correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
-      passes: 'the server rejects it (any 4xx is a rejection)',
-      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const spec = customerRead(ctx);
-      const components = (await coveredComponents(ctx, spec)).filter((c) => c !== 'authorization');
-      const res = await ctx.send({ ...spec, sign: { components } });
-      expectRejection(ctx, res, `${REJECTED}: the request carries Authorization, the signature covers only (${components.join(' ')})`);
-    },
-  }),
-  defineCheck({
-    id: 'signing.reject.target-not-covered',
-    title: 'a request whose signature covers neither @target-uri nor @path is rejected',
-    level: 'SHOULD',
-    requirements: ['REQ-HDR-18'],
-    explain: {
-      sends: 'A request whose signature covers neither @target-uri nor @path, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
-      passes: 'the server rejects it (any 4xx is a rejection)',
-      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const spec = customerRead(ctx);
-      const components = (await coveredComponents(ctx, spec)).filter((c) => !['@target-uri', '@path', '@query'].includes(c));
-      const res = await ctx.send({ ...spec, sign: { components } });
-      expectRejection(ctx, res, `${REJECTED}: the signature covers (${components.join(' ')}): it would be valid on any path`);
-    },
-  }),
-
-  defineCheck({
-    id: 'signing.reject.query-not-covered',
-    title: 'a request with a query whose signature covers @path but neither @query nor @target-uri is rejected',
-    level: 'SHOULD',
-    requirements: ['REQ-HDR-18'],
-    explain: {
-      sends: 'A request with a query whose signature covers @path but neither @query nor @target-uri, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
-      passes: 'the server rejects it (any 4xx is a rejection)',
-      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const components = (await coveredComponents(ctx, INSTRUMENTS)).filter((c) => c !== '@target-uri' && c !== '@query');
-      const res = await ctx.send({ ...INSTRUMENTS, sign: { components } });
-      expectRejection(ctx, res, `${REJECTED}: the request has a query, the signature covers (${components.join(' ')}): it would be valid with any query`);
-    },
-  }),
-
-  // ---- bodies and digests --------------------------------------------------------------------------------------
-  defineCheck({
-    id: 'signing.reject.body-tampered',
-    title: 'a PUT whose body (and digest) were changed after signing is rejected, and nothing is applied',
-    level: 'MUST',
-    uses: ['mutable-customer'],
-    requirements: ['REQ-AUTH-06', 'REQ-AUTH-08'],
-    explain: {
-      sends: 'A PUT whose body (and digest) were changed after signing, correct in every other respect',
-      passes: 'the server rejects it, and nothing is applied (any 4xx is a rejection)',
-      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const before = await readCustomerOrSkip(ctx, ctx.fixture('mutableCustomerId'));
-      const field =
-        ['firstName', 'lastName'].find((f) => typeof before.values[f] === 'string') ??
-        ctx.skip(`customer ${before.customerId} shows neither firstName nor lastName: no field to change that could be restored`);
-      const tampered = customerBody(before, { [field]: JSON.stringify(`${String(before.values[field])}-tampered`) });
-      // What an attacker on the path does: swap the body and fix Content-Digest and Content-Length to match. The
-      // signature, which covers content-digest, no longer verifies.
-      await expectPutRejectedAndHarmless(ctx, before, () => ctx.send(putCurrent(before, { tamper: (req) => replaceBody(req, tampered, { digest: true }) })), `${REJECTED}: the body says ${field} ${JSON.stringify(`${String(before.values[field])}-tampered`)}, the signed digest was of the current values`);
-    },
-  }),
-  defineCheck({
-    id: 'signing.reject.digest-mismatch',
-    title: 'a PUT whose Content-Digest does not match its body is rejected',
-    level: 'MUST',
-    uses: ['mutable-customer'],
-    requirements: ['REQ-HDR-08', 'REQ-AUTH-06'],
-    explain: {
-      sends: 'A PUT whose Content-Digest does not match its body, correct in every other respect',
-      passes: 'the server rejects it (any 4xx is a rejection)',
-      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const before = await readCustomerOrSkip(ctx, ctx.fixture('mutableCustomerId'));
-      const body = customerBody(before);
-      // The same JSON with its padding moved: same length, same meaning, other bytes. The signature (over the headers)
-      // stays valid; only a server that checks the digest against the body notices.
-      await expectPutRejectedAndHarmless(ctx, before, () => ctx.send(putCurrent(before, { body: `${body} `, tamper: (req) => replaceBody(req, ` ${body}`, { digest: false }) })), `${REJECTED}: Content-Digest is the digest of other bytes than the body`);
-    },
-  }),
-  defineCheck({
-    id: 'signing.reject.missing-digest',
-    title: 'a PUT with a body and no Content-Digest is rejected',
-    level: 'MUST',
-    uses: ['mutable-customer'],
-    requirements: ['REQ-HDR-08', 'REQ-CUSTEP-06', 'REQ-AUTH-06'],
-    explain: {
-      sends: 'A PUT with a body and no Content-Digest, correct in every other respect',
-      passes: 'the server rejects it (any 4xx is a rejection)',
-      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const before = await readCustomerOrSkip(ctx, ctx.fixture('mutableCustomerId'));
-      const spec = putCurrent(before);
-      // Signed without content-digest, then the header dropped: the signature is valid for the request as sent.
-      const components = (await coveredComponents(ctx, spec)).filter((c) => c !== 'content-digest');
-      await expectPutRejectedAndHarmless(ctx, before, () => ctx.send({ ...spec, sign: { components }, tamper: (req) => dropHeader(req, 'Content-Digest') }), `${REJECTED}: a JSON body without Content-Digest`);
-    },
-  }),
-  defineCheck({
-    id: 'signing.reject.digest-algorithm',
-    title: 'a PUT whose Content-Digest is sha-256 (right for the body, signed) instead of sha-512 is rejected',
-    level: 'SHOULD',
-    uses: ['mutable-customer'],
-    requirements: ['REQ-HDR-09'],
-    explain: {
-      sends: 'A PUT whose Content-Digest is sha-256 (right for the body, signed) instead of sha-512, correct in every other respect',
-      passes: 'the server rejects it (any 4xx is a rejection)',
-      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const before = await readCustomerOrSkip(ctx, ctx.fixture('mutableCustomerId'));
-      const body = customerBody(before);
-      const digest = `sha-256=:${createHash('sha256').update(body, 'utf8').digest('base64')}:`;
-      await expectPutRejectedAndHarmless(ctx, before, () => ctx.send({ method: 'PUT', path: '/customers', ...signedBody(body, 'application/json', digest) }), `${REJECTED}: Content-Digest is ${digest.slice(0, 20)}…: the body's digest, but not the sha-512 the spec names`);
-    },
-  }),
-  defineCheck({
-    id: 'signing.reject.digest-not-covered',
-    title: 'a PUT whose signature leaves out the Content-Digest it carries is rejected',
-    level: 'SHOULD',
-    uses: ['mutable-customer'],
-    requirements: ['REQ-HDR-18'],
-    explain: {
-      sends: 'A PUT whose signature leaves out the Content-Digest it carries, correct in every other respect',
-      passes: 'the server rejects it (any 4xx is a rejection)',
-      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const before = await readCustomerOrSkip(ctx, ctx.fixture('mutableCustomerId'));
-      const spec = putCurrent(before);
-      // The digest is right for the body, but unsigned: anyone on the path could change body and digest together.
-      const components = (await coveredComponents(ctx, spec)).filter((c) => c !== 'content-digest');
-      await expectPutRejectedAndHarmless(ctx, before, () => ctx.send({ ...spec, sign: { components } }), `${REJECTED}: the request carries Content-Digest, the signature covers only (${components.join(' ')})`);
-    },
-  }),
-  defineCheck({
-    id: 'signing.reject.post-body-tampered',
-    title: 'a POST /webhooks whose body (and digest) were changed after signing is rejected, and nothing is applied',
-    level: 'MUST',
-    uses: ['webhook-config'],
-    requirements: ['REQ-WHKEP-01', 'REQ-AUTH-06', 'REQ-AUTH-08'],
-    explain: {
-      sends: 'A POST /webhooks whose body (and digest) were changed after signing, correct in every other respect',
-      passes: 'the server rejects it, and nothing is applied (any 4xx is a rejection)',
-      fails: 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      // Saved first, and put back whatever happens; a configuration that cannot be read skips the check unsent.
-      await withRestoredWebhook(
-        ctx,
-        async (before) => {
-          if (before.kind === 'webhook') ctx.observe('a webhook was configured before: a 4xx may also be the refusal of a second creation, so this check proves less here than on a client without one');
-          const nonce = randomUUID().slice(0, 8);
-          // .invalid never resolves (RFC 6761): should the server accept, it can deliver nothing anywhere. Subscribed to
-          // its own creation only, which cannot recur while it exists: the server then queues nothing more for it, where
-          // every event of the run would otherwise wait in line, delivery after failing delivery, before the receiver's.
-          const signed = { url: `https://conformance.invalid/signed-${nonce}`, subscriptions: QUIET };
-          const tampered = { url: `https://conformance.invalid/tampered-${nonce}`, subscriptions: QUIET };
-          const res = await ctx.send({ method: 'POST', path: '/webhooks', json: signed, tamper: (req) => replaceBody(req, JSON.stringify(tampered), { digest: true }) });
-          const after = await saveWebhook(ctx);
-          const url = after.kind === 'webhook' ? after.config.url : undefined;
-          const changed = after.kind === 'webhook' && (before.kind !== 'webhook' || url !== before.config.url);
-          if (changed || isSuccess(res)) {
-            ctx.fail(changed ? `${res.status}, and the tampered body was applied: the webhook url is now ${String(url)}` : `${res.status}: the server accepted the request`, {
-              expected: `${REJECTED}: the body says url ${tampered.url}, the signed digest was of url ${signed.url}; and no webhook change`,
+        expectSuccess(ctx, res, `a 2xx answer to a GET signed over (${components.join(' ')})`);
+      },
+    }),
+    defineCheck({
+      id: 'signing.accept.put',
+      title: "a PUT with a body, signed over the spec's components in the spec's order, is accepted",
+      level: 'MUST',
+      uses: ['mutable-customer'],
+      requirements: ['REQ-HDR-13', 'REQ-HDR-15', 'REQ-CUSTEP-06'],
+      explain: {
+        sends:
+          "PUT /customers on the mutable customer with its current values (nothing changes), with Content-Digest, signed over the spec's components in the spec's order",
+        passes:
+          'a 2xx answer: the signature and the digest, made as the spec prescribes, are verified and the update taken',
+        fails:
+          'any other status: the server does not take a signed body made as the spec prescribes (the check fails); no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const before = await readCustomerOrSkip(ctx, ctx.fixture('mutableCustomerId'));
+        const spec = putCurrent(before);
+        const components = inSpecOrder(await coveredComponents(ctx, spec));
+        const res = await ctx.send({ ...spec, sign: { components } });
+        expectSuccess(
+          ctx,
+          res,
+          `a 2xx answer to PUT /customers (the customer's own values) signed over (${components.join(' ')})`,
+        );
+      },
+    }),
+    defineCheck({
+      id: 'signing.accept.post',
+      title:
+        "the token request (a POST with a form body), signed over the spec's components in the spec's order, is accepted",
+      level: 'MUST',
+      uses: ['token-revocation'],
+      requirements: ['REQ-HDR-15', 'REQ-TOKEP-03'],
+      explain: {
+        sends:
+          "the token request (POST /oauth/token, a form body with Content-Digest), signed over the spec's components in the spec's order; the token is revoked afterwards",
+        passes: 'a 2xx answer carrying a token',
+        fails:
+          'any other status, or no token in the answer: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await withTokens(ctx, async (jar) => {
+          const spec = tokenRequest(ctx.credentials);
+          const components = inSpecOrder(await coveredComponents(ctx, spec));
+          const res = await ctx.send({ ...spec, sign: { components } });
+          const found = tokenIn(res);
+          if (found) await jar.keep(found.token);
+          expectSuccess(
+            ctx,
+            res,
+            `a 2xx answer with a token to POST /oauth/token signed over (${components.join(' ')})`,
+          );
+          if (!found)
+            ctx.fail('no token in the answer', {
+              expected: 'a token record',
               observed: describeResponse(res),
               exchange: res.exchange,
             });
-          }
-          expectRejection(ctx, res, `${REJECTED}, never a 5xx: the body was changed after signing`);
-        },
-        { onlyAfterFailure: true },
-      );
-    },
-  }),
-] });
+        });
+      },
+    }),
+    defineCheck({
+      id: 'signing.accept.path-query',
+      title: 'a GET with a query, signed over @path and @query instead of @target-uri, is accepted',
+      level: 'SHOULD',
+      requirements: ['REQ-HDR-16'],
+      explain: {
+        sends:
+          'GET /instruments?investmentType=INTERNATIONAL_STOCKS&limit=1, signed over @path and @query instead of @target-uri',
+        passes:
+          "a 2xx answer: a signature covering the target as @path and @query, RFC 9421's other way to cover it, is verified",
+        fails:
+          'any other status: the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const components = (await coveredComponents(ctx, INSTRUMENTS)).filter((c) => c !== '@target-uri');
+        const res = await ctx.send({ ...INSTRUMENTS, sign: { components } });
+        expectSuccess(ctx, res, `a 2xx answer to GET /instruments signed over (${components.join(' ')})`);
+      },
+    }),
+
+    // ---- the signature itself ------------------------------------------------------------------------------------
+    defineCheck({
+      id: 'signing.reject.missing-signature',
+      title: 'a request without Signature is rejected',
+      level: 'MUST',
+      requirements: ['REQ-SVC-09', 'REQ-HDR-04', 'REQ-AUTH-05'],
+      explain: {
+        sends:
+          'A request without Signature, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
+        passes: 'the server rejects it (any 4xx is a rejection)',
+        fails:
+          'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const res = await ctx.send({ ...customerRead(ctx), tamper: (req) => dropHeader(req, 'Signature') });
+        expectRejection(ctx, res, `${REJECTED}: Signature-Input is there, Signature is not`);
+      },
+    }),
+    defineCheck({
+      id: 'signing.reject.missing-signature-input',
+      title: 'a request without Signature-Input is rejected',
+      level: 'MUST',
+      requirements: ['REQ-HDR-05', 'REQ-AUTH-05'],
+      explain: {
+        sends:
+          'A request without Signature-Input, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
+        passes: 'the server rejects it (any 4xx is a rejection)',
+        fails:
+          'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const res = await ctx.send({ ...customerRead(ctx), tamper: (req) => dropHeader(req, 'Signature-Input') });
+        expectRejection(ctx, res, `${REJECTED}: Signature is there, Signature-Input is not`);
+      },
+    }),
+    defineCheck({
+      id: 'signing.reject.altered-signature',
+      title: 'a request whose signature bytes were altered is rejected',
+      level: 'MUST',
+      requirements: ['REQ-HDR-04', 'REQ-AUTH-08'],
+      explain: {
+        sends:
+          'A request whose signature bytes were altered, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
+        passes: 'the server rejects it (any 4xx is a rejection)',
+        fails:
+          'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const res = await ctx.send({
+          ...customerRead(ctx),
+          tamper: (req) => setHeader(req.headers, 'Signature', alterSignature(headerValue(req.headers, 'signature')!)),
+        });
+        expectRejection(ctx, res, `${REJECTED}: one bit of the signature was flipped`);
+      },
+    }),
+    defineCheck({
+      id: 'signing.reject.wrong-key',
+      title: "a request signed with another Ed25519 key under the client's keyid is rejected",
+      level: 'MUST',
+      requirements: ['REQ-AUTH-07'],
+      explain: {
+        sends:
+          "A request signed with another Ed25519 key under the client's keyid, correct in every other respect, sent to an endpoint that answers 2xx to a correct request",
+        passes: 'the server rejects it (any 4xx is a rejection)',
+        fails:
+          'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const res = await ctx.send({ ...customerRead(ctx), sign: { privateKey: generateEd25519().seed } });
+        expectRejection(
+          ctx,
+          res,
+          `${REJECTED}: keyid ${JSON.stringify(ctx.target.keyId)} with a signature by a freshly generated key`,
+        );
+      },
+    }),
+    defineCheck({
+      id: 'signing.reject.unknown-keyid',
+      title: 'a request whose keyid names no key is rejected',
+      level: 'MUST',
+      requirements: ['REQ-AUTH-07'],
+      explain: {
+        sends:
+          'A request whose keyid names no key, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
+        passes: 'the server rejects it (any 4xx is a rejection)',
+        fails:
+          'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const keyId = `${ctx.target.keyId}-unknown-${randomBytes(4).toString('hex')}`;
+        // Signed with the client's real key: only a server that honours keyid tells this one apart.
+        const res = await ctx.send({ ...customerRead(ctx), sign: { keyId } });
+        expectRejection(ctx, res, `${REJECTED}: keyid ${JSON.stringify(keyId)} names no key of the client`);
+      },
+    }),
+    defineCheck({
+      id: 'signing.reject.expired',
+      title: 'a request whose signature expired 10 minutes ago is rejected',
+      level: 'SHOULD',
+      requirements: ['REQ-AUTH-09'],
+      explain: {
+        sends:
+          'GET /customers/{customerId}, correct in every way except that its signature was created 660 s and expired 600 s before sending (far beyond any clock skew a server tolerates)',
+        passes: 'any 4xx: the server refuses a signature past its expires',
+        fails:
+          'a 2xx (the server served a request on an expired signature, so a captured request can be replayed forever) or a 5xx (it crashed on it)',
+      },
+      async run(ctx) {
+        // Ten minutes, not seconds: no server's tolerance for clock skew reaches that far.
+        const now = nowSeconds();
+        const res = await ctx.send({ ...customerRead(ctx), sign: { created: now - 660, expires: now - 600 } });
+        expectRejection(ctx, res, `${REJECTED}: created ${now - 660}, expires ${now - 600} (600 s ago)`);
+      },
+    }),
+    defineCheck({
+      id: 'signing.reject.future-created',
+      title: 'a request whose signature is created 10 minutes in the future is rejected',
+      level: 'SHOULD',
+      requirements: ['REQ-AUTH-09'],
+      explain: {
+        sends:
+          'A request whose signature is created 10 minutes in the future, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
+        passes: 'the server rejects it (any 4xx is a rejection)',
+        fails:
+          'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const now = nowSeconds();
+        const res = await ctx.send({ ...customerRead(ctx), sign: { created: now + 600, expires: now + 660 } });
+        expectRejection(ctx, res, `${REJECTED}: created ${now + 600} (600 s ahead), expires ${now + 660}`);
+      },
+    }),
+    defineCheck({
+      id: 'signing.reject.malformed-signature-input',
+      title: 'a request whose Signature-Input is not a structured dictionary is rejected, not a crash',
+      level: 'MUST',
+      requirements: ['REQ-HDR-05'],
+      explain: {
+        sends:
+          'GET /customers/{customerId} whose Signature-Input lists its components unquoted, which is not a structured dictionary, correct in every other respect',
+        passes:
+          "the server rejects it (any 4xx is a rejection): neither the spec's format nor RFC 8941 syntax allows it",
+        fails:
+          'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const now = nowSeconds();
+        // Unquoted component names: a client mistake the spec's format ("ordered quoted component names") rules out, and
+        // not RFC 8941 syntax ("@method" cannot start a bare item).
+        const malformed = `sig1=(@method @target-uri @path authorization x-client-id);keyid="${ctx.target.keyId}";created=${now};expires=${now + 300}`;
+        const res = await ctx.send({
+          ...customerRead(ctx),
+          tamper: (req) => setHeader(req.headers, 'Signature-Input', malformed),
+        });
+        expectRejection(ctx, res, `${REJECTED}, never a 5xx: Signature-Input is ${malformed}`);
+      },
+    }),
+    defineCheck({
+      id: 'signing.reject.missing-parameters',
+      title: 'a signature whose Signature-Input lacks keyid, created or expires is rejected',
+      level: 'MUST',
+      requirements: ['REQ-HDR-05', 'REQ-AUTH-07'],
+      explain: {
+        sends:
+          'GET /customers/{customerId} three times, each validly signed over every component but with one of keyid, created and expires left out of Signature-Input',
+        passes: "any 4xx to each: the spec's Signature-Input format names all three",
+        fails:
+          'a 2xx to any (without expires a captured request can be replayed forever; without keyid nothing names the key) or a 5xx',
+      },
+      async run(ctx) {
+        const now = nowSeconds();
+        const params: SignatureParam[] = [
+          ['keyid', ctx.target.keyId],
+          ['created', now],
+          ['expires', now + 300],
+        ];
+        const served: Array<{ left: string; res: HttpResponse }> = [];
+        for (const [left] of params) {
+          const res = await ctx.send({
+            ...customerRead(ctx),
+            sign: { params: params.filter(([name]) => name !== left) },
+          });
+          if (!isRejection(res)) served.push({ left, res });
+        }
+        const first = served[0];
+        if (first) {
+          ctx.fail(`${served.map((s) => `without ${s.left}: ${s.res.status}`).join('; ')}`, {
+            expected: `${REJECTED} to each: Signature-Input is "sig1=(…);keyid=…;created=…;expires=…", and a signature without one of them is not in that format`,
+            observed: describeResponse(first.res),
+            exchange: first.res.exchange,
+            requirements: served.some((s) => s.left === 'keyid') ? ['REQ-HDR-05', 'REQ-AUTH-07'] : ['REQ-HDR-05'],
+          });
+        }
+      },
+    }),
+    defineCheck({
+      id: 'signing.reject.label-mismatch',
+      title: 'a request whose Signature and Signature-Input carry different labels is rejected',
+      level: 'SHOULD',
+      requirements: ['REQ-HDR-06'],
+      explain: {
+        sends:
+          'A request whose Signature and Signature-Input carry different labels, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
+        passes: 'the server rejects it (any 4xx is a rejection)',
+        fails:
+          'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const res = await ctx.send({
+          ...customerRead(ctx),
+          tamper: (req) =>
+            setHeader(req.headers, 'Signature', relabelSignature(headerValue(req.headers, 'signature')!, 'sig2')),
+        });
+        expectRejection(
+          ctx,
+          res,
+          `${REJECTED}: Signature-Input labels its input sig1, Signature labels the (valid) signature sig2`,
+        );
+      },
+    }),
+
+    // ---- what the signature covers ---------------------------------------------------------------------------------
+    defineCheck({
+      id: 'signing.reject.replay-other-path',
+      title: 'a valid signature of one GET replayed on another path is rejected',
+      level: 'MUST',
+      requirements: ['REQ-HDR-17', 'REQ-AUTH-08'],
+      explain: {
+        sends: 'A valid signature of one GET replayed on another path, correct in every other respect',
+        passes: 'the server rejects it (any 4xx is a rejection)',
+        fails:
+          'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const other = (await ctx.prepare({ method: 'GET', path: otherReadPath(ctx), sign: false })).url;
+        const res = await sendWithControl(ctx, customerRead(ctx), (req) => {
+          req.url = other;
+        });
+        expectRejection(
+          ctx,
+          res,
+          `${REJECTED}: the signature of the request just served, sent again for GET ${new URL(other).pathname}`,
+        );
+      },
+    }),
+    defineCheck({
+      id: 'signing.reject.replay-other-method',
+      title: 'a valid signature made for another method on the same URL is rejected',
+      level: 'MUST',
+      requirements: ['REQ-HDR-17', 'REQ-AUTH-08'],
+      explain: {
+        sends:
+          'A valid signature made for another method on the same URL, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
+        passes: 'the server rejects it (any 4xx is a rejection)',
+        fails:
+          'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        // Signed as a POST carrying exactly the headers of the GET (no body, no idempotency key), then sent as the GET:
+        // the only difference is @method. GET is the one method of this path that answers 2xx to a correct request.
+        const res = await ctx.send({
+          ...customerRead(ctx),
+          method: 'POST',
+          idempotencyKey: null,
+          tamper: (req) => {
+            req.method = 'GET';
+          },
+        });
+        expectRejection(ctx, res, `${REJECTED}: a GET carrying a signature whose @method is POST`);
+      },
+    }),
+    defineCheck({
+      id: 'signing.reject.replay-other-query',
+      title: 'a valid signature of one GET replayed with another query is rejected',
+      level: 'MUST',
+      requirements: ['REQ-HDR-17', 'REQ-AUTH-08'],
+      explain: {
+        sends: 'A valid signature of one GET replayed with another query, correct in every other respect',
+        passes: 'the server rejects it (any 4xx is a rejection)',
+        fails:
+          'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const other = (
+          await ctx.prepare({
+            ...INSTRUMENTS,
+            query: { investmentType: 'INTERNATIONAL_STOCKS', limit: 2 },
+            sign: false,
+          })
+        ).url;
+        const res = await sendWithControl(ctx, INSTRUMENTS, (req) => {
+          req.url = other;
+        });
+        expectRejection(
+          ctx,
+          res,
+          `${REJECTED}: the signature of GET /instruments?…&limit=1, just served, sent again with limit=2`,
+        );
+      },
+    }),
+    defineCheck({
+      id: 'signing.reject.altered-authorization',
+      title: 'a request whose Authorization was replaced after signing (by another valid token) is rejected',
+      level: 'MUST',
+      uses: ['token-revocation'],
+      requirements: ['REQ-HDR-17', 'REQ-AUTH-08'],
+      explain: {
+        sends:
+          'A request whose Authorization was replaced after signing (by another valid token), correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
+        passes: 'the server rejects it (any 4xx is a rejection)',
+        fails:
+          'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await withTokens(ctx, async (jar) => {
+          // Another valid token of the same client: the header is right in itself, only the signature does not cover it.
+          // Issued after the control was served: a server that ends older tokens on a new one (REQ-LIFE-05) keeps this
+          // one working, so only the signature can make the server refuse the altered request.
+          const res = await sendWithControl(ctx, customerRead(ctx), async (req) => {
+            const { token } = await jar.issue();
+            setHeader(req.headers, 'Authorization', `Bearer ${token}`);
+          });
+          expectRejection(
+            ctx,
+            res,
+            `${REJECTED}: the signature covers "authorization" with the run's token; the request carries another valid token`,
+          );
+        });
+      },
+    }),
+    defineCheck({
+      id: 'signing.reject.altered-client-id',
+      title: 'a request whose X-Client-Id was changed after signing is rejected',
+      level: 'MUST',
+      requirements: ['REQ-HDR-17', 'REQ-AUTH-08'],
+      explain: {
+        sends:
+          'A request whose X-Client-Id was changed after signing, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
+        passes: 'the server rejects it (any 4xx is a rejection)',
+        fails:
+          'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const other = `conformance-other-${randomBytes(4).toString('hex')}`;
+        const res = await sendWithControl(ctx, customerRead(ctx), (req) =>
+          setHeader(req.headers, 'X-Client-Id', other),
+        );
+        expectRejection(
+          ctx,
+          res,
+          `${REJECTED}: the signature covers "x-client-id" ${JSON.stringify(ctx.target.clientId)}; the request carries ${JSON.stringify(other)}`,
+        );
+      },
+    }),
+    defineCheck({
+      id: 'signing.reject.uncovered-header',
+      title: 'a request whose signature leaves out a header it carries (Authorization) is rejected',
+      level: 'SHOULD',
+      requirements: ['REQ-HDR-18'],
+      explain: {
+        sends:
+          'A request whose signature leaves out a header it carries (Authorization), correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
+        passes: 'the server rejects it (any 4xx is a rejection)',
+        fails:
+          'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const spec = customerRead(ctx);
+        const components = (await coveredComponents(ctx, spec)).filter((c) => c !== 'authorization');
+        const res = await ctx.send({ ...spec, sign: { components } });
+        expectRejection(
+          ctx,
+          res,
+          `${REJECTED}: the request carries Authorization, the signature covers only (${components.join(' ')})`,
+        );
+      },
+    }),
+    defineCheck({
+      id: 'signing.reject.target-not-covered',
+      title: 'a request whose signature covers neither @target-uri nor @path is rejected',
+      level: 'SHOULD',
+      requirements: ['REQ-HDR-18'],
+      explain: {
+        sends:
+          'A request whose signature covers neither @target-uri nor @path, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
+        passes: 'the server rejects it (any 4xx is a rejection)',
+        fails:
+          'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const spec = customerRead(ctx);
+        const components = (await coveredComponents(ctx, spec)).filter(
+          (c) => !['@target-uri', '@path', '@query'].includes(c),
+        );
+        const res = await ctx.send({ ...spec, sign: { components } });
+        expectRejection(
+          ctx,
+          res,
+          `${REJECTED}: the signature covers (${components.join(' ')}): it would be valid on any path`,
+        );
+      },
+    }),
+
+    defineCheck({
+      id: 'signing.reject.query-not-covered',
+      title: 'a request with a query whose signature covers @path but neither @query nor @target-uri is rejected',
+      level: 'SHOULD',
+      requirements: ['REQ-HDR-18'],
+      explain: {
+        sends:
+          'A request with a query whose signature covers @path but neither @query nor @target-uri, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
+        passes: 'the server rejects it (any 4xx is a rejection)',
+        fails:
+          'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const components = (await coveredComponents(ctx, INSTRUMENTS)).filter(
+          (c) => c !== '@target-uri' && c !== '@query',
+        );
+        const res = await ctx.send({ ...INSTRUMENTS, sign: { components } });
+        expectRejection(
+          ctx,
+          res,
+          `${REJECTED}: the request has a query, the signature covers (${components.join(' ')}): it would be valid with any query`,
+        );
+      },
+    }),
+
+    // ---- bodies and digests --------------------------------------------------------------------------------------
+    defineCheck({
+      id: 'signing.reject.body-tampered',
+      title: 'a PUT whose body (and digest) were changed after signing is rejected, and nothing is applied',
+      level: 'MUST',
+      uses: ['mutable-customer'],
+      requirements: ['REQ-AUTH-06', 'REQ-AUTH-08'],
+      explain: {
+        sends: 'A PUT whose body (and digest) were changed after signing, correct in every other respect',
+        passes: 'the server rejects it, and nothing is applied (any 4xx is a rejection)',
+        fails:
+          'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const before = await readCustomerOrSkip(ctx, ctx.fixture('mutableCustomerId'));
+        const field =
+          ['firstName', 'lastName'].find((f) => typeof before.values[f] === 'string') ??
+          ctx.skip(
+            `customer ${before.customerId} shows neither firstName nor lastName: no field to change that could be restored`,
+          );
+        const tampered = customerBody(before, { [field]: JSON.stringify(`${String(before.values[field])}-tampered`) });
+        // What an attacker on the path does: swap the body and fix Content-Digest and Content-Length to match. The
+        // signature, which covers content-digest, no longer verifies.
+        await expectPutRejectedAndHarmless(
+          ctx,
+          before,
+          () => ctx.send(putCurrent(before, { tamper: (req) => replaceBody(req, tampered, { digest: true }) })),
+          `${REJECTED}: the body says ${field} ${JSON.stringify(`${String(before.values[field])}-tampered`)}, the signed digest was of the current values`,
+        );
+      },
+    }),
+    defineCheck({
+      id: 'signing.reject.digest-mismatch',
+      title: 'a PUT whose Content-Digest does not match its body is rejected',
+      level: 'MUST',
+      uses: ['mutable-customer'],
+      requirements: ['REQ-HDR-08', 'REQ-AUTH-06'],
+      explain: {
+        sends: 'A PUT whose Content-Digest does not match its body, correct in every other respect',
+        passes: 'the server rejects it (any 4xx is a rejection)',
+        fails:
+          'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const before = await readCustomerOrSkip(ctx, ctx.fixture('mutableCustomerId'));
+        const body = customerBody(before);
+        // The same JSON with its padding moved: same length, same meaning, other bytes. The signature (over the headers)
+        // stays valid; only a server that checks the digest against the body notices.
+        await expectPutRejectedAndHarmless(
+          ctx,
+          before,
+          () =>
+            ctx.send(
+              putCurrent(before, {
+                body: `${body} `,
+                tamper: (req) => replaceBody(req, ` ${body}`, { digest: false }),
+              }),
+            ),
+          `${REJECTED}: Content-Digest is the digest of other bytes than the body`,
+        );
+      },
+    }),
+    defineCheck({
+      id: 'signing.reject.missing-digest',
+      title: 'a PUT with a body and no Content-Digest is rejected',
+      level: 'MUST',
+      uses: ['mutable-customer'],
+      requirements: ['REQ-HDR-08', 'REQ-CUSTEP-06', 'REQ-AUTH-06'],
+      explain: {
+        sends: 'A PUT with a body and no Content-Digest, correct in every other respect',
+        passes: 'the server rejects it (any 4xx is a rejection)',
+        fails:
+          'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const before = await readCustomerOrSkip(ctx, ctx.fixture('mutableCustomerId'));
+        const spec = putCurrent(before);
+        // Signed without content-digest, then the header dropped: the signature is valid for the request as sent.
+        const components = (await coveredComponents(ctx, spec)).filter((c) => c !== 'content-digest');
+        await expectPutRejectedAndHarmless(
+          ctx,
+          before,
+          () => ctx.send({ ...spec, sign: { components }, tamper: (req) => dropHeader(req, 'Content-Digest') }),
+          `${REJECTED}: a JSON body without Content-Digest`,
+        );
+      },
+    }),
+    defineCheck({
+      id: 'signing.reject.digest-algorithm',
+      title: 'a PUT whose Content-Digest is sha-256 (right for the body, signed) instead of sha-512 is rejected',
+      level: 'SHOULD',
+      uses: ['mutable-customer'],
+      requirements: ['REQ-HDR-09'],
+      explain: {
+        sends:
+          'A PUT whose Content-Digest is sha-256 (right for the body, signed) instead of sha-512, correct in every other respect',
+        passes: 'the server rejects it (any 4xx is a rejection)',
+        fails:
+          'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const before = await readCustomerOrSkip(ctx, ctx.fixture('mutableCustomerId'));
+        const body = customerBody(before);
+        const digest = `sha-256=:${createHash('sha256').update(body, 'utf8').digest('base64')}:`;
+        await expectPutRejectedAndHarmless(
+          ctx,
+          before,
+          () => ctx.send({ method: 'PUT', path: '/customers', ...signedBody(body, 'application/json', digest) }),
+          `${REJECTED}: Content-Digest is ${digest.slice(0, 20)}…: the body's digest, but not the sha-512 the spec names`,
+        );
+      },
+    }),
+    defineCheck({
+      id: 'signing.reject.digest-not-covered',
+      title: 'a PUT whose signature leaves out the Content-Digest it carries is rejected',
+      level: 'SHOULD',
+      uses: ['mutable-customer'],
+      requirements: ['REQ-HDR-18'],
+      explain: {
+        sends: 'A PUT whose signature leaves out the Content-Digest it carries, correct in every other respect',
+        passes: 'the server rejects it (any 4xx is a rejection)',
+        fails:
+          'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const before = await readCustomerOrSkip(ctx, ctx.fixture('mutableCustomerId'));
+        const spec = putCurrent(before);
+        // The digest is right for the body, but unsigned: anyone on the path could change body and digest together.
+        const components = (await coveredComponents(ctx, spec)).filter((c) => c !== 'content-digest');
+        await expectPutRejectedAndHarmless(
+          ctx,
+          before,
+          () => ctx.send({ ...spec, sign: { components } }),
+          `${REJECTED}: the request carries Content-Digest, the signature covers only (${components.join(' ')})`,
+        );
+      },
+    }),
+    defineCheck({
+      id: 'signing.reject.post-body-tampered',
+      title: 'a POST /webhooks whose body (and digest) were changed after signing is rejected, and nothing is applied',
+      level: 'MUST',
+      uses: ['webhook-config'],
+      requirements: ['REQ-WHKEP-01', 'REQ-AUTH-06', 'REQ-AUTH-08'],
+      explain: {
+        sends: 'A POST /webhooks whose body (and digest) were changed after signing, correct in every other respect',
+        passes: 'the server rejects it, and nothing is applied (any 4xx is a rejection)',
+        fails:
+          'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        // Saved first, and put back whatever happens; a configuration that cannot be read skips the check unsent.
+        await withRestoredWebhook(
+          ctx,
+          async (before) => {
+            if (before.kind === 'webhook')
+              ctx.observe(
+                'a webhook was configured before: a 4xx may also be the refusal of a second creation, so this check proves less here than on a client without one',
+              );
+            const nonce = randomUUID().slice(0, 8);
+            // .invalid never resolves (RFC 6761): should the server accept, it can deliver nothing anywhere. Subscribed to
+            // its own creation only, which cannot recur while it exists: the server then queues nothing more for it, where
+            // every event of the run would otherwise wait in line, delivery after failing delivery, before the receiver's.
+            const signed = { url: `https://conformance.invalid/signed-${nonce}`, subscriptions: QUIET };
+            const tampered = { url: `https://conformance.invalid/tampered-${nonce}`, subscriptions: QUIET };
+            const res = await ctx.send({
+              method: 'POST',
+              path: '/webhooks',
+              json: signed,
+              tamper: (req) => replaceBody(req, JSON.stringify(tampered), { digest: true }),
+            });
+            const after = await saveWebhook(ctx);
+            const url = after.kind === 'webhook' ? after.config.url : undefined;
+            const changed = after.kind === 'webhook' && (before.kind !== 'webhook' || url !== before.config.url);
+            if (changed || isSuccess(res)) {
+              ctx.fail(
+                changed
+                  ? `${res.status}, and the tampered body was applied: the webhook url is now ${String(url)}`
+                  : `${res.status}: the server accepted the request`,
+                {
+                  expected: `${REJECTED}: the body says url ${tampered.url}, the signed digest was of url ${signed.url}; and no webhook change`,
+                  observed: describeResponse(res),
+                  exchange: res.exchange,
+                },
+              );
+            }
+            expectRejection(ctx, res, `${REJECTED}, never a 5xx: the body was changed after signing`);
+          },
+          { onlyAfterFailure: true },
+        );
+      },
+    }),
+  ],
+});

@@ -5,7 +5,13 @@ import { suites } from '../../suites/index.js';
 import { ConfigError } from '../errors.js';
 import { readDetectionJson } from '../matrix/proof.js';
 import { fromPackageRoot } from '../paths.js';
-import { computeCoverage, STATUSES, type Coverage, type RequirementCoverage, type RequirementStatus } from '../spec/coverage.js';
+import {
+  computeCoverage,
+  STATUSES,
+  type Coverage,
+  type RequirementCoverage,
+  type RequirementStatus,
+} from '../spec/coverage.js';
 import { CATALOG_PATH, loadCatalog } from '../spec/requirements.js';
 import { SPEC_VERSION } from '../version.js';
 
@@ -15,7 +21,10 @@ export interface CoverageOptions {
   catalogFile?: string;
 }
 
-export function coverageCommand(opts: CoverageOptions = {}, out: { write(text: string): unknown } = process.stdout): number {
+export function coverageCommand(
+  opts: CoverageOptions = {},
+  out: { write(text: string): unknown } = process.stdout,
+): number {
   const coverage = specCoverage(opts.catalogFile);
   out.write(opts.json ? `${JSON.stringify(coverage, null, 2)}\n` : renderCoverage(coverage));
   return 0;
@@ -26,9 +35,16 @@ export function specCoverage(catalogFile: string = fromPackageRoot(...CATALOG_PA
   try {
     catalog = loadCatalog(catalogFile);
   } catch (e) {
-    throw new ConfigError(`coverage: the requirement catalog could not be read (${catalogFile}: ${(e as Error).message}); reinstall conformance`, 'CONFORMANCE_ERR_INSTALL');
+    throw new ConfigError(
+      `coverage: the requirement catalog could not be read (${catalogFile}: ${(e as Error).message}); reinstall conformance`,
+      'CONFORMANCE_ERR_INSTALL',
+    );
   }
-  return computeCoverage(catalog, suites.flatMap((s) => s.checks), readDetectionJson());
+  return computeCoverage(
+    catalog,
+    suites.flatMap((s) => s.checks),
+    readDetectionJson(),
+  );
 }
 
 const STATUS_TEXT: Record<RequirementStatus, string> = {
@@ -59,9 +75,16 @@ export function renderCoverage(coverage: Coverage): string {
   }
   lines.push('', 'Summary:');
   for (const s of STATUSES) lines.push(`  ${String(t[s]).padStart(4)}  ${STATUS_TEXT[s]}`);
-  if (!coverage.matrix) lines.push('  (the detection matrix docs/detection-matrix.json is not in this installation: no check could be shown to fail)');
-  const gaps = [...coverage.gaps.unchecked.map((id) => `${id}: no check and no reason`), ...coverage.gaps.unproven.map((id) => `${id}: no fault makes any of its checks fail${whyOf(coverage, id)}`)];
-  for (const u of coverage.gaps.unknownInFaults) gaps.push(`fault ${u.fault} names ${u.id}, which the catalog does not have`);
+  if (!coverage.matrix)
+    lines.push(
+      '  (the detection matrix docs/detection-matrix.json is not in this installation: no check could be shown to fail)',
+    );
+  const gaps = [
+    ...coverage.gaps.unchecked.map((id) => `${id}: no check and no reason`),
+    ...coverage.gaps.unproven.map((id) => `${id}: no fault makes any of its checks fail${whyOf(coverage, id)}`),
+  ];
+  for (const u of coverage.gaps.unknownInFaults)
+    gaps.push(`fault ${u.fault} names ${u.id}, which the catalog does not have`);
   lines.push('', gaps.length === 0 ? 'Gaps: none.' : `Gaps (${gaps.length}):`, ...gaps.map((g) => `  ${g}`));
   return `${lines.join('\n')}\n`;
 }

@@ -40,11 +40,16 @@ export interface Explanation {
 
 const LEVEL_MEANING: Record<Level, string> = {
   MUST: 'the spec states it; a failure fails the run',
-  SHOULD: 'the only reasonable reading of the spec, or RFC 9421/9530 practice it points to; a failure is a warning, and fails the run only with --fail-on should',
+  SHOULD:
+    'the only reasonable reading of the spec, or RFC 9421/9530 practice it points to; a failure is a warning, and fails the run only with --fail-on should',
   INFO: 'a point the spec leaves open; the check records what the server chose and never fails the run',
 };
 
-export function explainCommand(id: string, opts: ExplainOptions = {}, out: { write(text: string): unknown } = process.stdout): number {
+export function explainCommand(
+  id: string,
+  opts: ExplainOptions = {},
+  out: { write(text: string): unknown } = process.stdout,
+): number {
   const explanation = explain(id);
   out.write(opts.json ? `${JSON.stringify(explanation, null, 2)}\n` : renderExplanation(explanation));
   return 0;
@@ -58,9 +63,15 @@ export function explain(id: string): Explanation {
   const checks = suites.flatMap((s) => s.checks);
   const check = checks.find((c) => c.id === id);
   if (!check) {
-    const near = closestIds(id, checks.map((c) => c.id));
+    const near = closestIds(
+      id,
+      checks.map((c) => c.id),
+    );
     const hint = near.length > 0 ? `did you mean ${near.join(', ')}? ` : '';
-    throw new ConfigError(`explain: no check has the id "${id}": ${hint}'conformance list' prints every id`, 'CONFORMANCE_ERR_USAGE');
+    throw new ConfigError(
+      `explain: no check has the id "${id}": ${hint}'conformance list' prints every id`,
+      'CONFORMANCE_ERR_USAGE',
+    );
   }
   if (specSections === undefined) {
     try {
@@ -73,21 +84,38 @@ export function explain(id: string): Explanation {
   return explainCheck(check, specSections ?? [], matrix ?? undefined);
 }
 
-export function explainCheck(check: CheckDefinition, sections: SpecSection[], proof: DetectionJson | undefined): Explanation {
+export function explainCheck(
+  check: CheckDefinition,
+  sections: SpecSection[],
+  proof: DetectionJson | undefined,
+): Explanation {
   const text = check.explain;
   // Unreachable for the shipped suites (test/cli/explain-fields.test.ts); a check of a pack written without one is ours to fix.
-  if (!text) throw new Error(`check ${check.id} declares no explain {sends, passes, fails}: every check says what it sends, what passes and what fails`);
+  if (!text)
+    throw new Error(
+      `check ${check.id} declares no explain {sends, passes, fails}: every check says what it sends, what passes and what fails`,
+    );
   const headings = [...new Set(check.requirements.map((r) => r.section))].map((heading) => {
     const section = sections.find((s) => s.heading === heading);
-    return section ? `${'#'.repeat(section.level)} ${section.heading}${section.parent ? ` (under ## ${section.parent})` : ''}` : heading;
+    return section
+      ? `${'#'.repeat(section.level)} ${section.heading}${section.parent ? ` (under ## ${section.parent})` : ''}`
+      : heading;
   });
-  const provenBy = (proof?.faults ?? []).filter((f) => f.caughtBy.includes(check.id)).map((f) => ({ fault: f.name, description: f.description, breaks: f.breaks }));
-  const collateral = (proof?.faults ?? []).flatMap((f) => (f.collateral ?? []).filter((c) => c.id === check.id).map((c) => ({ fault: f.name, ...(c.reason ? { reason: c.reason } : {}) })));
+  const provenBy = (proof?.faults ?? [])
+    .filter((f) => f.caughtBy.includes(check.id))
+    .map((f) => ({ fault: f.name, description: f.description, breaks: f.breaks }));
+  const collateral = (proof?.faults ?? []).flatMap((f) =>
+    (f.collateral ?? [])
+      .filter((c) => c.id === check.id)
+      .map((c) => ({ fault: f.name, ...(c.reason ? { reason: c.reason } : {}) })),
+  );
   let noFault: string | undefined;
   if (provenBy.length === 0) {
     if (check.level === 'INFO') noFault = 'none applies: an INFO check records a choice and never fails';
     else if (!proof) noFault = 'unknown: the detection matrix (docs/detection-matrix.json) is not in this installation';
-    else noFault = proof.uncaught.find((u) => u.id === check.id)?.reason ?? 'no fault of the reference server makes it fail yet';
+    else
+      noFault =
+        proof.uncaught.find((u) => u.id === check.id)?.reason ?? 'no fault of the reference server makes it fail yet';
   }
   return {
     id: check.id,
@@ -112,7 +140,10 @@ export function renderExplanation(e: Explanation): string {
   const field = (label: string, text: string) => lines.push(...wrapLabelled(label, text));
   field('title', e.title);
   field('spec', e.headings.join('; '));
-  field('enforces', `${e.requirements.length} requirement${e.requirements.length === 1 ? '' : 's'} of spec/requirements.json:`);
+  field(
+    'enforces',
+    `${e.requirements.length} requirement${e.requirements.length === 1 ? '' : 's'} of spec/requirements.json:`,
+  );
   for (const r of e.requirements) field('', `${r.level} ${requirementLine(r)}${r.note ? ` (note: ${r.note})` : ''}`);
   if (e.note) field('note', e.note);
   field('level', `${e.level}: ${e.levelMeaning}`);
@@ -120,7 +151,10 @@ export function renderExplanation(e: Explanation): string {
   field('passes', e.passes);
   field('fails', e.fails);
   if (e.provenBy.length > 0) {
-    field('proven by', `${e.provenBy.length === 1 ? '1 fault of the reference server makes' : `${e.provenBy.length} faults of the reference server make`} it fail (see it with: conformance run --fault NAME --grep '^${e.id.replace(/\./g, '\\.')}$'):`);
+    field(
+      'proven by',
+      `${e.provenBy.length === 1 ? '1 fault of the reference server makes' : `${e.provenBy.length} faults of the reference server make`} it fail (see it with: conformance run --fault NAME --grep '^${e.id.replace(/\./g, '\\.')}$'):`,
+    );
     for (const f of e.provenBy) field('', `${f.fault}: ${f.description} (breaks ${f.breaks.join(', ')})`);
   } else {
     field('proven by', e.noFault ?? 'no fault');

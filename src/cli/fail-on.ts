@@ -15,7 +15,8 @@ export function parseFailOn(value: string): FailOnPolicy {
   const terms = value.split(',').map((t) => t.trim().toLowerCase());
   const unknown = terms.find((t) => !(FAIL_ON_TERMS as readonly string[]).includes(t));
   if (unknown !== undefined) {
-    const what = unknown === '' ? `"${value}" has an empty item` : `"${unknown}" is not one of must, should, incomplete`;
+    const what =
+      unknown === '' ? `"${value}" has an empty item` : `"${unknown}" is not one of must, should, incomplete`;
     throw new UserError(`--fail-on: ${what}; give a comma list of them, e.g. --fail-on should,incomplete`, 2);
   }
   return { failOn: terms.includes('should') ? 'should' : 'must', failOnIncomplete: terms.includes('incomplete') };

@@ -18,7 +18,10 @@ const DEFAULT_INIT_TARGET = 'staging';
 export const INIT_ENV = { clientSecret: 'CONFORMANCE_CLIENT_SECRET', privateKey: 'CONFORMANCE_PRIVATE_KEY' } as const;
 const INSTALLED_SCHEMA = './node_modules/conformance/schemas/config.schema.json';
 
-export async function initCommand(opts: InitOptions = {}, out: { write(text: string): unknown } = process.stdout): Promise<number> {
+export async function initCommand(
+  opts: InitOptions = {},
+  out: { write(text: string): unknown } = process.stdout,
+): Promise<number> {
   const { file, target } = await writeStarterConfig(opts);
   out.write(
     [
@@ -35,8 +38,13 @@ export async function initCommand(opts: InitOptions = {}, out: { write(text: str
 
 export async function writeStarterConfig(opts: InitOptions = {}): Promise<{ file: string; target: string }> {
   const target = opts.target ?? DEFAULT_INIT_TARGET;
-  if (target.trim() === '') throw new ConfigError('init: --target needs a name, e.g. "staging"', 'CONFORMANCE_ERR_USAGE');
-  if (target === BUILTIN_TARGET) throw new ConfigError(`init: "${BUILTIN_TARGET}" is the built-in target (the embedded reference server) and needs no config; choose another name, e.g. "staging"`, 'CONFORMANCE_ERR_USAGE');
+  if (target.trim() === '')
+    throw new ConfigError('init: --target needs a name, e.g. "staging"', 'CONFORMANCE_ERR_USAGE');
+  if (target === BUILTIN_TARGET)
+    throw new ConfigError(
+      `init: "${BUILTIN_TARGET}" is the built-in target (the embedded reference server) and needs no config; choose another name, e.g. "staging"`,
+      'CONFORMANCE_ERR_USAGE',
+    );
   const cwd = opts.cwd ?? process.cwd();
   const file = path.resolve(cwd, opts.out ?? CONFIG_FILE_NAME);
   const text = `${JSON.stringify(starterConfig(target, schemaReference(path.dirname(file))), null, 2)}\n`;
@@ -46,8 +54,15 @@ export async function writeStarterConfig(opts: InitOptions = {}): Promise<{ file
     handle = await open(file, 'wx', 0o644);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') throw new ConfigError(`init: ${file} already exists and is not overwritten: edit it, or write elsewhere with --out FILE`, 'CONFORMANCE_ERR_OUTPUT_PATH');
-    throw new ConfigError(`init: cannot write ${file} (${code ?? 'unknown error'}): check the folder exists, or choose another with --out FILE`, 'CONFORMANCE_ERR_OUTPUT_PATH');
+    if (code === 'EEXIST')
+      throw new ConfigError(
+        `init: ${file} already exists and is not overwritten: edit it, or write elsewhere with --out FILE`,
+        'CONFORMANCE_ERR_OUTPUT_PATH',
+      );
+    throw new ConfigError(
+      `init: cannot write ${file} (${code ?? 'unknown error'}): check the folder exists, or choose another with --out FILE`,
+      'CONFORMANCE_ERR_OUTPUT_PATH',
+    );
   }
   try {
     await handle.writeFile(text, 'utf8');

@@ -27,11 +27,17 @@ export interface GeneratedKey {
   jwk: PublicJwk;
 }
 
-export async function keygenCommand(opts: KeygenOptions = {}, out: { write(text: string): unknown } = process.stdout): Promise<number> {
+export async function keygenCommand(
+  opts: KeygenOptions = {},
+  out: { write(text: string): unknown } = process.stdout,
+): Promise<number> {
   const key = await generateKeyFile(opts);
   const cwd = opts.cwd ?? process.cwd();
   const relative = path.relative(cwd, key.privateKeyFile);
-  const shown = relative.startsWith('..') || path.isAbsolute(relative) ? key.privateKeyFile : `./${relative.split(path.sep).join('/')}`;
+  const shown =
+    relative.startsWith('..') || path.isAbsolute(relative)
+      ? key.privateKeyFile
+      : `./${relative.split(path.sep).join('/')}`;
   out.write(
     [
       `Private key written to ${key.privateKeyFile} (mode 0600). Keep it secret: never commit it, never send it to anyone.`,
@@ -65,7 +71,10 @@ export async function generateKeyFile(opts: KeygenOptions = {}): Promise<Generat
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
   } catch (err) {
-    throw new ConfigError(`keygen: cannot create the folder ${dir} (${(err as NodeJS.ErrnoException).code ?? 'unknown error'}): choose another with --out`, 'CONFORMANCE_ERR_OUTPUT_PATH');
+    throw new ConfigError(
+      `keygen: cannot create the folder ${dir} (${(err as NodeJS.ErrnoException).code ?? 'unknown error'}): choose another with --out`,
+      'CONFORMANCE_ERR_OUTPUT_PATH',
+    );
   }
   // 'wx' creates or fails, atomically: an existing key (perhaps already registered) is never replaced.
   let handle;
@@ -73,8 +82,15 @@ export async function generateKeyFile(opts: KeygenOptions = {}): Promise<Generat
     handle = await open(file, 'wx', 0o600);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') throw new ConfigError(`keygen: ${file} already exists and is not overwritten: it may be the key the provider knows; move it away first, or use --out DIR`, 'CONFORMANCE_ERR_OUTPUT_PATH');
-    throw new ConfigError(`keygen: cannot write ${file} (${code ?? 'unknown error'}): choose another folder with --out`, 'CONFORMANCE_ERR_OUTPUT_PATH');
+    if (code === 'EEXIST')
+      throw new ConfigError(
+        `keygen: ${file} already exists and is not overwritten: it may be the key the provider knows; move it away first, or use --out DIR`,
+        'CONFORMANCE_ERR_OUTPUT_PATH',
+      );
+    throw new ConfigError(
+      `keygen: cannot write ${file} (${code ?? 'unknown error'}): choose another folder with --out`,
+      'CONFORMANCE_ERR_OUTPUT_PATH',
+    );
   }
   try {
     await handle.writeFile(privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), 'utf8');
@@ -83,7 +99,11 @@ export async function generateKeyFile(opts: KeygenOptions = {}): Promise<Generat
   } finally {
     await handle.close();
   }
-  return { privateKeyFile: file, publicKeyPem: publicKey.export({ format: 'pem', type: 'spki' }).toString(), jwk: publicJwk(publicKey) };
+  return {
+    privateKeyFile: file,
+    publicKeyPem: publicKey.export({ format: 'pem', type: 'spki' }).toString(),
+    jwk: publicJwk(publicKey),
+  };
 }
 
 /** The public JWK with kid = RFC 7638 thumbprint (RFC 8037 §2 names crv, kty, x as the OKP thumbprint members). */

@@ -10,13 +10,22 @@ export interface ListOptions {
 }
 
 export function listCommand(opts: ListOptions): number {
-  const checks = selectChecks(suites, { suites: opts.suite?.split(','), grep: opts.grep }).map((c) => ({ id: c.id, level: c.level, suite: c.suite, title: c.title, requirements: c.requirements }));
+  const checks = selectChecks(suites, { suites: opts.suite?.split(','), grep: opts.grep }).map((c) => ({
+    id: c.id,
+    level: c.level,
+    suite: c.suite,
+    title: c.title,
+    requirements: c.requirements,
+  }));
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(checks, null, 2)}\n`);
     return 0;
   }
   const idWidth = Math.max(...checks.map((c) => c.id.length));
-  for (const c of checks) process.stdout.write(`${c.id.padEnd(idWidth)}  ${c.level.padEnd(6)}  ${c.suite.padEnd(10)}  ${sectionsOf(c)} — ${c.title}\n`);
+  for (const c of checks)
+    process.stdout.write(
+      `${c.id.padEnd(idWidth)}  ${c.level.padEnd(6)}  ${c.suite.padEnd(10)}  ${sectionsOf(c)} — ${c.title}\n`,
+    );
   process.stdout.write(`${checks.length} checks\n`);
   return 0;
 }

@@ -19,7 +19,8 @@ export async function main(argv: string[]): Promise<void> {
   process.on('uncaughtException', crash);
   process.on('unhandledRejection', crash);
   // For the project's own tests: the peak memory of a run against a hostile server (test/e2e/hostile.test.ts).
-  if (process.env.CONFORMANCE_REPORT_MAXRSS) process.on('exit', () => process.stderr.write(`conformance: maxrss ${process.resourceUsage().maxRSS} KiB\n`));
+  if (process.env.CONFORMANCE_REPORT_MAXRSS)
+    process.on('exit', () => process.stderr.write(`conformance: maxrss ${process.resourceUsage().maxRSS} KiB\n`));
   const program = new Command('conformance')
     .description('Checks an Investment Service Interface implementation against its specification.')
     .version(suiteVersion(), '-V, --version')
@@ -31,7 +32,11 @@ export async function main(argv: string[]): Promise<void> {
   program
     .command('run')
     .description('run the suites against a target (default: the embedded reference server) and report')
-    .option('-t, --target <name>', 'target name from the config file; "local" is the embedded reference server', 'local')
+    .option(
+      '-t, --target <name>',
+      'target name from the config file; "local" is the embedded reference server',
+      'local',
+    )
     .option('-c, --config <file>', 'config file (default: ./conformance.config.json)')
     .option('-s, --suite <names>', 'comma-separated suites to run (their names: conformance list)')
     .option('-g, --grep <pattern>', 'run only checks whose id or title matches this regular expression')
@@ -39,25 +44,70 @@ export async function main(argv: string[]): Promise<void> {
     .option('--json <file>', 'write a JSON report')
     .option('--html <file>', 'write a self-contained HTML report for a reviewer')
     .option('--har <file>', 'write every exchange as HAR 1.2 (opens in browser devtools)')
-    .option('--evidence <dir>', 'write a certification package: the reports, a manifest of digests, signed with the target\'s key')
+    .option(
+      '--evidence <dir>',
+      "write a certification package: the reports, a manifest of digests, signed with the target's key",
+    )
     .addOption(
-      new Option('--fail-on <levels>', 'comma-separated, what fails the run: must (a MUST failure; always), should (SHOULD warnings too), incomplete (an INCOMPLETE verdict too)')
+      new Option(
+        '--fail-on <levels>',
+        'comma-separated, what fails the run: must (a MUST failure; always), should (SHOULD warnings too), incomplete (an INCOMPLETE verdict too)',
+      )
         .argParser(parseFailOn)
         .default({ failOn: 'must', failOnIncomplete: false } satisfies FailOnPolicy, 'must'),
     )
-    .option('--expected-failures <file>', 'known deviations (JSON: {"expectedFailures": [{"id", "reason", "expires"}]}): listed failures do not fail the run, listed passes do')
-    .option('--rerun-failed <report>', 'run only the checks that failed, warned or errored in this JSON report of an earlier run')
+    .option(
+      '--expected-failures <file>',
+      'known deviations (JSON: {"expectedFailures": [{"id", "reason", "expires"}]}): listed failures do not fail the run, listed passes do',
+    )
+    .option(
+      '--rerun-failed <report>',
+      'run only the checks that failed, warned or errored in this JSON report of an earlier run',
+    )
     .option('--long', 'also run checks that take long (token expiry after 60 minutes)', false)
-    .option('--allow-mutations', 'let the USSD crawler follow links that place (amount) or cancel (cancelMode=true) an order', false)
-    .option('--ussd-max-views <n>', 'cap on the views the USSD crawler visits (default 500)', positiveInt('--ussd-max-views'))
-    .option('--ussd-max-depth <n>', 'cap on the options pressed from a USSD start menu (default 12)', positiveInt('--ussd-max-depth'))
-    .addOption(new Option('--variant <name>', 'target local only: a named bundle of choices for the reference server').choices(VARIANT_NAMES))
-    .option('--choice <name=value>', 'target local only: how the reference server reads one open point of the spec (repeatable; see serve --list-choices)', collectChoice, {})
-    .option('--fault <names>', 'target local only: comma-separated faults for the reference server (see serve --list-faults)')
+    .option(
+      '--allow-mutations',
+      'let the USSD crawler follow links that place (amount) or cancel (cancelMode=true) an order',
+      false,
+    )
+    .option(
+      '--ussd-max-views <n>',
+      'cap on the views the USSD crawler visits (default 500)',
+      positiveInt('--ussd-max-views'),
+    )
+    .option(
+      '--ussd-max-depth <n>',
+      'cap on the options pressed from a USSD start menu (default 12)',
+      positiveInt('--ussd-max-depth'),
+    )
+    .addOption(
+      new Option('--variant <name>', 'target local only: a named bundle of choices for the reference server').choices(
+        VARIANT_NAMES,
+      ),
+    )
+    .option(
+      '--choice <name=value>',
+      'target local only: how the reference server reads one open point of the spec (repeatable; see serve --list-choices)',
+      collectChoice,
+      {},
+    )
+    .option(
+      '--fault <names>',
+      'target local only: comma-separated faults for the reference server (see serve --list-faults)',
+    )
     .option('--timeout <ms>', 'time limit of one request in milliseconds', positiveInt('--timeout'), 10_000)
     .option('--max-body <bytes>', 'cap on one response body in bytes', positiveInt('--max-body'), 4 * 1024 * 1024)
-    .option('--budget <duration>', 'time for the whole run, e.g. 90s, 10m, 1h; past it the checks left are reported as errors (default 30m)', parseBudget, DEFAULT_BUDGET_MS)
-    .option('-j, --concurrency <n>', 'checks running at once (default: the target\'s "concurrency", else 4); checks over shared state still run one at a time, in order', positiveInt('--concurrency'))
+    .option(
+      '--budget <duration>',
+      'time for the whole run, e.g. 90s, 10m, 1h; past it the checks left are reported as errors (default 30m)',
+      parseBudget,
+      DEFAULT_BUDGET_MS,
+    )
+    .option(
+      '-j, --concurrency <n>',
+      'checks running at once (default: the target\'s "concurrency", else 4); checks over shared state still run one at a time, in order',
+      positiveInt('--concurrency'),
+    )
     .action(async (opts: Record<string, unknown>) => {
       const { runCommand } = await import('./run.js');
       process.exitCode = await runCommand(opts as never);
@@ -86,7 +136,9 @@ export async function main(argv: string[]): Promise<void> {
 
   program
     .command('coverage')
-    .description('each section and requirement table of the spec against the checks that cover it, and what is not covered and why')
+    .description(
+      'each section and requirement table of the spec against the checks that cover it, and what is not covered and why',
+    )
     .option('--json', 'machine-readable output')
     .action(async (opts: Record<string, unknown>) => {
       const { coverageCommand } = await import('./coverage.js');
@@ -95,7 +147,9 @@ export async function main(argv: string[]): Promise<void> {
 
   program
     .command('keygen')
-    .description('make an Ed25519 request-signing key: the private key to a 0600 file, the public key (PEM, JWK) to register')
+    .description(
+      'make an Ed25519 request-signing key: the private key to a 0600 file, the public key (PEM, JWK) to register',
+    )
     .option('-o, --out <dir>', 'folder for conformance-ed25519.pem (default: the current folder)')
     .action(async (opts: Record<string, unknown>) => {
       const { keygenCommand } = await import('./keygen.js');
@@ -106,7 +160,10 @@ export async function main(argv: string[]): Promise<void> {
     .command('init')
     .description('write a starter conformance.config.json, with a note per part and secrets as ${ENV} references')
     .option('-t, --target <name>', 'name of the target to set up', 'staging')
-    .option('-o, --out <file>', 'where to write it (default: ./conformance.config.json); an existing file is never replaced')
+    .option(
+      '-o, --out <file>',
+      'where to write it (default: ./conformance.config.json); an existing file is never replaced',
+    )
     .action(async (opts: Record<string, unknown>) => {
       const { initCommand } = await import('./init.js');
       process.exitCode = await initCommand(opts as never);
@@ -114,9 +171,14 @@ export async function main(argv: string[]): Promise<void> {
 
   program
     .command('verify-evidence')
-    .description('check an evidence package: the manifest\'s signature with the partner\'s public key, then every file\'s digest')
+    .description(
+      "check an evidence package: the manifest's signature with the partner's public key, then every file's digest",
+    )
     .argument('<dir>', 'the package directory (conformance run --evidence DIR)')
-    .requiredOption('--public-key <file>', 'the partner\'s Ed25519 public key: SPKI PEM, JWK, or the raw 32 bytes in base64')
+    .requiredOption(
+      '--public-key <file>',
+      "the partner's Ed25519 public key: SPKI PEM, JWK, or the raw 32 bytes in base64",
+    )
     .action(async (dir: string, opts: Record<string, unknown>) => {
       const { verifyEvidenceCommand } = await import('./verify-evidence.js');
       process.exitCode = await verifyEvidenceCommand(dir, opts as never);
@@ -127,14 +189,33 @@ export async function main(argv: string[]): Promise<void> {
     .description('start the reference server as a sandbox (Ctrl-C stops it)')
     .option('-p, --port <n>', 'port to listen on (0: any free port)', parsePort, 0)
     .option('-H, --host <host>', 'address to bind', '127.0.0.1')
-    .addOption(new Option('--variant <name>', 'a named bundle of choices (strict: every open point at its default)').choices(VARIANT_NAMES).default('strict'))
-    .option('--choice <name=value>', 'how the server reads one open point of the spec (repeatable; over the variant)', collectChoice, {})
-    .option('--list-choices', 'list the open points of the spec the server can read either way, with their readings, and exit')
+    .addOption(
+      new Option('--variant <name>', 'a named bundle of choices (strict: every open point at its default)')
+        .choices(VARIANT_NAMES)
+        .default('strict'),
+    )
+    .option(
+      '--choice <name=value>',
+      'how the server reads one open point of the spec (repeatable; over the variant)',
+      collectChoice,
+      {},
+    )
+    .option(
+      '--list-choices',
+      'list the open points of the spec the server can read either way, with their readings, and exit',
+    )
     .option('--fault <names>', 'comma-separated faults to switch on')
     .option('--list-faults', 'list the faults and exit')
     .option('--config-out <file>', 'write a target config (client id, secret, key, fixtures) for this server')
-    .option('--webhook-ca <file>', 'extra CA certificates (PEM) to trust when delivering webhooks, e.g. a self-signed receiver')
-    .option('--latency <ms>', 'hold every answer back this long, like a server across a network', positiveInt('--latency'))
+    .option(
+      '--webhook-ca <file>',
+      'extra CA certificates (PEM) to trust when delivering webhooks, e.g. a self-signed receiver',
+    )
+    .option(
+      '--latency <ms>',
+      'hold every answer back this long, like a server across a network',
+      positiveInt('--latency'),
+    )
     .action(async (opts: Record<string, unknown>) => {
       const { serveCommand } = await import('./serve.js');
       process.exitCode = await serveCommand(opts as never);
@@ -151,7 +232,8 @@ export async function main(argv: string[]): Promise<void> {
 function positiveInt(option: string): (value: string) => number {
   return (value) => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n <= 0) throw new UserError(`${option}: "${value}" is not a positive whole number; give one like 4`, 2);
+    if (!Number.isInteger(n) || n <= 0)
+      throw new UserError(`${option}: "${value}" is not a positive whole number; give one like 4`, 2);
     return n;
   };
 }
@@ -180,14 +262,19 @@ function parsePort(value: string): number {
 
 /** commander's "error: MESSAGE" (a "(Did you mean …?)" line may follow) as `conformance: MESSAGE [CONFORMANCE_ERR_USAGE]`. */
 function usageErrorLines(text: string): string {
-  const [first = '', ...rest] = text.trim().replace(/^error: /, '').split('\n');
+  const [first = '', ...rest] = text
+    .trim()
+    .replace(/^error: /, '')
+    .split('\n');
   return `${[`conformance: ${withCode(first, 'CONFORMANCE_ERR_USAGE')}`, ...rest].join('\n')}\n`;
 }
 
 function exitCodeFor(err: unknown): number {
   if (err instanceof CommanderError) {
     // Help and version are not errors; commander has already printed everything else.
-    return err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help' ? 0 : 2;
+    return err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help'
+      ? 0
+      : 2;
   }
   // Messages may quote a server (a TLS error, an HTTP parse error) or, in a crash, anything: secrets masked, escapes shown.
   const shown = (text: string): string => visibleLine(processRedactor.text(text));

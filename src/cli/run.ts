@@ -58,7 +58,18 @@ export async function runCommand(opts: RunCommandOptions): Promise<number> {
       ...(opts.expectedFailures !== undefined ? { expectedFailures: opts.expectedFailures } : {}),
       ...(opts.rerunFailed !== undefined ? { rerunFailed: opts.rerunFailed } : {}),
       reporters: [humanReporterForStdout()],
-      local: { ...(opts.variant ? { variant: opts.variant } : {}), ...(opts.choice && Object.keys(opts.choice).length > 0 ? { choices: opts.choice } : {}), ...(opts.fault ? { faults: opts.fault.split(',').map((f) => f.trim()).filter(Boolean) } : {}) },
+      local: {
+        ...(opts.variant ? { variant: opts.variant } : {}),
+        ...(opts.choice && Object.keys(opts.choice).length > 0 ? { choices: opts.choice } : {}),
+        ...(opts.fault
+          ? {
+              faults: opts.fault
+                .split(',')
+                .map((f) => f.trim())
+                .filter(Boolean),
+            }
+          : {}),
+      },
     });
   } catch (e) {
     // An earlier run that failed nothing leaves nothing to rerun: a success to report, not an error.

@@ -38,7 +38,11 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
     process.stdout.write(choiceTable());
     return 0;
   }
-  const faults = opts.fault?.split(',').map((f) => f.trim()).filter(Boolean) ?? [];
+  const faults =
+    opts.fault
+      ?.split(',')
+      .map((f) => f.trim())
+      .filter(Boolean) ?? [];
   const webhookCa = opts.webhookCa ? readCa(opts.webhookCa) : undefined;
   const local = await startLocalTarget({
     host: opts.host,
@@ -61,8 +65,12 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
     const tls = await writeReceiverTls(file, local.target);
     // The file holds the sandbox client's secret and key: readable by this user only.
     writeFileSync(file, `${JSON.stringify(sandboxConfig(local.target, tls), null, 2)}\n`, { mode: 0o600 });
-    lines.push(`  config     ${file} (target "${SANDBOX_TARGET}"): npx conformance run --config ${opts.configOut} --target ${SANDBOX_TARGET}`);
-    lines.push(`  webhooks   the sandbox trusts the receiver certificate ${tls.certFile} that this config gives the run's receiver`);
+    lines.push(
+      `  config     ${file} (target "${SANDBOX_TARGET}"): npx conformance run --config ${opts.configOut} --target ${SANDBOX_TARGET}`,
+    );
+    lines.push(
+      `  webhooks   the sandbox trusts the receiver certificate ${tls.certFile} that this config gives the run's receiver`,
+    );
   } else {
     lines.push(`  config     pass --config-out FILE to get the client's secret and signing key as a target config`);
   }
@@ -81,7 +89,10 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
  * The certificate the sandbox trusts for webhook delivery, written beside the config (the key readable by this user
  * only), so the receiver of a `conformance run` in another process presents it. Paths are relative to the config.
  */
-async function writeReceiverTls(configFile: string, target: ResolvedTarget): Promise<{ certFile: string; keyFile: string }> {
+async function writeReceiverTls(
+  configFile: string,
+  target: ResolvedTarget,
+): Promise<{ certFile: string; keyFile: string }> {
   const material = (await receiverTls(target.webhook))!;
   const stem = basename(configFile, extname(configFile));
   const certFile = `./${stem}.receiver-cert.pem`;
@@ -114,9 +125,13 @@ function readCa(file: string): string {
   try {
     text = readFileSync(file, 'utf8');
   } catch {
-    throw new ConfigError(`--webhook-ca: cannot read ${file}; give a PEM file with the CA certificate(s) of your webhook receiver`, 'CONFORMANCE_ERR_OPTION_FILE');
+    throw new ConfigError(
+      `--webhook-ca: cannot read ${file}; give a PEM file with the CA certificate(s) of your webhook receiver`,
+      'CONFORMANCE_ERR_OPTION_FILE',
+    );
   }
-  if (!text.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError(`--webhook-ca: ${file} holds no PEM certificate`, 'CONFORMANCE_ERR_OPTION_FILE');
+  if (!text.includes('-----BEGIN CERTIFICATE-----'))
+    throw new ConfigError(`--webhook-ca: ${file} holds no PEM certificate`, 'CONFORMANCE_ERR_OPTION_FILE');
   return text;
 }
 
@@ -134,7 +149,10 @@ function stopOnSignal(): Promise<void> {
 
 function faultTable(): string {
   const width = Math.max(...FAULTS.map((f) => f.name.length));
-  const rows = FAULTS.map((f) => `${f.name.padEnd(width)}  ${f.suite.padEnd(10)}  ${f.description}\n${' '.repeat(width + 14)}breaks: ${requirementRefs(f.breaks, `fault ${f.name}`).map(requirementLine).join('; ')}`);
+  const rows = FAULTS.map(
+    (f) =>
+      `${f.name.padEnd(width)}  ${f.suite.padEnd(10)}  ${f.description}\n${' '.repeat(width + 14)}breaks: ${requirementRefs(f.breaks, `fault ${f.name}`).map(requirementLine).join('; ')}`,
+  );
   return `${FAULTS.length} faults\n${rows.join('\n')}\n`;
 }
 
@@ -142,7 +160,9 @@ function faultTable(): string {
 export function choiceTable(): string {
   const out: string[] = [];
   const choices = allChoices();
-  out.push(`${choices.length} choices (the first reading is the default); serve or run --choice NAME=VALUE, repeatable`);
+  out.push(
+    `${choices.length} choices (the first reading is the default); serve or run --choice NAME=VALUE, repeatable`,
+  );
   for (const c of choices) {
     out.push('', c.name);
     for (const id of c.def.requirements) {
@@ -151,14 +171,21 @@ export function choiceTable(): string {
     }
     if (c.def.basis) out.push(`  open because: ${c.def.basis}`);
     for (const [i, v] of c.def.values.entries()) {
-      out.push(`  ${i === 0 ? '*' : ' '} ${c.name}=${v.value}  ${v.says}${v.realizes.length > 0 ? `  (reading: ${v.realizes.map((x) => `"${x}"`).join(', ')})` : ''}`);
+      out.push(
+        `  ${i === 0 ? '*' : ' '} ${c.name}=${v.value}  ${v.says}${v.realizes.length > 0 ? `  (reading: ${v.realizes.map((x) => `"${x}"`).join(', ')})` : ''}`,
+      );
     }
   }
   const unswitchable = Object.entries(UNSWITCHABLE);
   out.push('', `${unswitchable.length} open points no switch can show (docs/open-points.md)`);
   for (const [id, why] of unswitchable) {
     const r = findRequirement(id);
-    out.push('', `${id} ${r ? `"${r.quote}"` : ''}`, `  readings: ${(r?.readings ?? []).map((x) => `"${x}"`).join(', ')}`, `  no switch: ${why}`);
+    out.push(
+      '',
+      `${id} ${r ? `"${r.quote}"` : ''}`,
+      `  readings: ${(r?.readings ?? []).map((x) => `"${x}"`).join(', ')}`,
+      `  no switch: ${why}`,
+    );
   }
   return `${out.join('\n')}\n`;
 }

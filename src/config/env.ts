@@ -46,11 +46,17 @@ function substituteString(text: string, env: NodeJS.ProcessEnv, path: JsonPath):
       }
       const value = env[name];
       if (value === undefined) {
-        throw new ConfigError(`config: ${formatPath(path)} uses \${${name}}, which is not set: export ${name} before running`, 'CONFORMANCE_ERR_CONFIG_ENV');
+        throw new ConfigError(
+          `config: ${formatPath(path)} uses \${${name}}, which is not set: export ${name} before running`,
+          'CONFORMANCE_ERR_CONFIG_ENV',
+        );
       }
       // CI systems hand an undefined secret over as an empty string; taking it as a value would fail later, obscurely.
       if (value === '') {
-        throw new ConfigError(`config: ${formatPath(path)} uses \${${name}}, which is empty: set ${name} to a value before running`, 'CONFORMANCE_ERR_CONFIG_ENV');
+        throw new ConfigError(
+          `config: ${formatPath(path)} uses \${${name}}, which is empty: set ${name} to a value before running`,
+          'CONFORMANCE_ERR_CONFIG_ENV',
+        );
       }
       out += value;
       i = close + 1;
@@ -70,7 +76,9 @@ export function substituteEnv(value: unknown, env: NodeJS.ProcessEnv, path: Json
   if (Array.isArray(value)) return value.map((item, index) => substituteEnv(item, env, [...path, index]));
   if (value !== null && typeof value === 'object') {
     // fromEntries defines own properties, so a "__proto__" key in the file stays data.
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, substituteEnv(item, env, [...path, key])]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, substituteEnv(item, env, [...path, key])]),
+    );
   }
   return value;
 }

@@ -68,7 +68,8 @@ export function locateJsonError(text: string): { offset: number; reason: string 
       for (;;) {
         space();
         if (text[i] === '}') stop('a trailing comma before } (JSON allows none)');
-        if (text[i] !== '"') stop(text[i] === '/' ? 'comments are not allowed in JSON' : 'expected a property name in double quotes');
+        if (text[i] !== '"')
+          stop(text[i] === '/' ? 'comments are not allowed in JSON' : 'expected a property name in double quotes');
         string();
         space();
         if (text[i] !== ':') stop("expected ':' after the property name");

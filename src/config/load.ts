@@ -31,7 +31,6 @@ export interface LoadConfigOptions {
   warn?: (line: string) => void;
 }
 
-
 interface RawDocument {
   targets: Record<string, unknown>;
 }
@@ -52,7 +51,10 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   } catch (err) {
     if (!explicit && errorCode(err) === 'ENOENT') return { targets: {} };
     const what = explicit ? `--config ${file}` : file;
-    throw new ConfigError(`config: ${what} ${fsProblem(err)}: check the path${explicit ? ' (relative to the current folder)' : ''}`, 'CONFORMANCE_ERR_CONFIG_NOT_FOUND');
+    throw new ConfigError(
+      `config: ${what} ${fsProblem(err)}: check the path${explicit ? ' (relative to the current folder)' : ''}`,
+      'CONFORMANCE_ERR_CONFIG_NOT_FOUND',
+    );
   }
 
   const doc = parseJson(text, file);
@@ -71,7 +73,8 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
 
   let selected = names;
   if (options.target !== undefined) {
-    if (options.target !== BUILTIN_TARGET && !names.includes(options.target)) throw unknownTarget(options.target, names, file);
+    if (options.target !== BUILTIN_TARGET && !names.includes(options.target))
+      throw unknownTarget(options.target, names, file);
     selected = names.filter((name) => name === options.target);
   }
 
@@ -82,7 +85,12 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     // Substitution comes before the second validation so a ${VAR} value is checked for what it turned out to be.
     const substituted = substituteEnv(raw.targets[name], env, prefix);
     if (!targetValidator(substituted)) throw new ConfigError(schemaMessage(targetValidator.errors ?? [], prefix, file));
-    resolved[name] = await resolveTarget(name, substituted as RawTarget, dir, options.warn ?? ((line) => process.stderr.write(`${line}\n`)));
+    resolved[name] = await resolveTarget(
+      name,
+      substituted as RawTarget,
+      dir,
+      options.warn ?? ((line) => process.stderr.write(`${line}\n`)),
+    );
   }
   return { path: file, targets: resolved };
 }
@@ -91,7 +99,10 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
 export function selectTarget(config: LoadedConfig, name: string): ResolvedTarget {
   if (Object.hasOwn(config.targets, name)) return config.targets[name]!;
   if (name === BUILTIN_TARGET) {
-    throw new ConfigError(`config: "${BUILTIN_TARGET}" is the built-in target; it is not defined in a config file and has no settings to select`, 'CONFORMANCE_ERR_UNKNOWN_TARGET');
+    throw new ConfigError(
+      `config: "${BUILTIN_TARGET}" is the built-in target; it is not defined in a config file and has no settings to select`,
+      'CONFORMANCE_ERR_UNKNOWN_TARGET',
+    );
   }
   throw unknownTarget(name, Object.keys(config.targets), config.path);
 }
@@ -106,8 +117,14 @@ function unknownTarget(name: string, names: string[], file: string | undefined):
       'CONFORMANCE_ERR_UNKNOWN_TARGET',
     );
   }
-  const known = names.length > 0 ? `${names.map((n) => JSON.stringify(n)).join(', ')} and the built-in "${BUILTIN_TARGET}"` : `only the built-in "${BUILTIN_TARGET}"`;
-  return new ConfigError(`config: no target named ${JSON.stringify(name)} in ${file}: ${hint}known targets are ${known}`, 'CONFORMANCE_ERR_UNKNOWN_TARGET');
+  const known =
+    names.length > 0
+      ? `${names.map((n) => JSON.stringify(n)).join(', ')} and the built-in "${BUILTIN_TARGET}"`
+      : `only the built-in "${BUILTIN_TARGET}"`;
+  return new ConfigError(
+    `config: no target named ${JSON.stringify(name)} in ${file}: ${hint}known targets are ${known}`,
+    'CONFORMANCE_ERR_UNKNOWN_TARGET',
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------

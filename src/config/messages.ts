@@ -9,7 +9,8 @@ import { BUILTIN_TARGET } from './names.js';
 const FIXTURE_HINT = 'a non-negative integer id, or a string of digits such as "${CONFORMANCE_CUSTOMER_ID}"';
 
 const MISSING_HINT: Record<string, string> = {
-  targets: 'add "targets", an object mapping each target name to its settings (see fixtures/example.config.json in the package)',
+  targets:
+    'add "targets", an object mapping each target name to its settings (see fixtures/example.config.json in the package)',
   baseUrl: `add the target's base URL including /v1, e.g. "https://staging.example.com/v1"`,
   clientId: 'add the client id the server issued for conformance runs, e.g. "acme"',
   clientSecret: 'add the client secret, normally from the environment: "clientSecret": "${CONFORMANCE_CLIENT_SECRET}"',
@@ -29,7 +30,8 @@ const EXPECTED: Record<string, string> = {
   'webhook.$comment': 'a string (a note for people, ignored)',
   targets: 'an object mapping each target name to its settings',
   target: 'an object with baseUrl, clientId, clientSecret, keyId and privateKeyFile or privateKey',
-  baseUrl: 'an http or https URL including /v1, without query, fragment or user name, e.g. "https://staging.example.com/v1"',
+  baseUrl:
+    'an http or https URL including /v1, without query, fragment or user name, e.g. "https://staging.example.com/v1"',
   clientId: 'a non-empty string',
   clientSecret: 'a non-empty string, normally "${CONFORMANCE_CLIENT_SECRET}"',
   keyId: 'a non-empty string',
@@ -37,11 +39,13 @@ const EXPECTED: Record<string, string> = {
   privateKeyFile: 'the path of a PKCS8 PEM Ed25519 key file, relative to the config file',
   caFile: 'the path of a PEM file of CA certificates, relative to the config file',
   concurrency: 'a whole number from 1 to 64: how many checks may run at once',
-  fixtures: 'an object of record ids (customerId, otherCustomerId, accountId, assetId, transactionId, mutableCustomerId, paginationCustomerId, unknownId)',
+  fixtures:
+    'an object of record ids (customerId, otherCustomerId, accountId, assetId, transactionId, mutableCustomerId, paginationCustomerId, unknownId)',
   'fixtures.*': FIXTURE_HINT,
   webhook: 'an object with listen, publicUrl and tls, all optional',
   'webhook.listen': 'host:port the receiver binds, e.g. "127.0.0.1:0" (port 0 picks a free port)',
-  'webhook.publicUrl': 'an https URL (the spec requires https for webhooks), e.g. "https://hooks.example.com/conformance"',
+  'webhook.publicUrl':
+    'an https URL (the spec requires https for webhooks), e.g. "https://hooks.example.com/conformance"',
   'webhook.tls': '"self-signed", "none" or {"certFile": "...", "keyFile": "..."}',
   'webhook.tls.certFile': 'the path of a PEM certificate, relative to the config file',
   'webhook.tls.keyFile': 'the path of a PEM private key, relative to the config file',
@@ -75,7 +79,9 @@ export function schemaMessage(errors: ErrorObject[], prefix: JsonPath, file: str
     case 'additionalProperties': {
       const extra = String(params.additionalProperty);
       // $comment (and $schema) are allowed but are no setting a typo could have meant.
-      const known = Object.keys((first.parentSchema?.properties as object | undefined) ?? {}).filter((k) => k !== '$comment');
+      const known = Object.keys((first.parentSchema?.properties as object | undefined) ?? {}).filter(
+        (k) => k !== '$comment',
+      );
       const guess = closestWord(extra, known);
       const fix = guess ? `did you mean "${guess}"?` : `remove it, or use one of ${known.join(', ')}`;
       return `config: ${formatPath([...where, extra])} is not a known property: ${fix}`;
@@ -119,14 +125,20 @@ function fieldKey(where: JsonPath): string {
 }
 
 function pointerParts(pointer: string): string[] {
-  return pointer === '' ? [] : pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer === ''
+    ? []
+    : pointer
+        .split('/')
+        .slice(1)
+        .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 function describeValue(value: unknown, show: boolean): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') return show ? JSON.stringify(clip(redactUserinfo(value))) : value === '' ? 'empty' : 'a string';
+  if (typeof value === 'string')
+    return show ? JSON.stringify(clip(redactUserinfo(value))) : value === '' ? 'empty' : 'a string';
   if (typeof value === 'number') return show ? String(value) : 'a number';
   if (typeof value === 'boolean') return show ? String(value) : 'a boolean';
   return typeof value;

@@ -27,12 +27,19 @@ export interface RawTarget {
   webhook?: { listen?: string; publicUrl?: string; tls?: string | { certFile: string; keyFile: string } };
 }
 
-export async function resolveTarget(name: string, t: RawTarget, dir: string, warn: (line: string) => void): Promise<ResolvedTarget> {
+export async function resolveTarget(
+  name: string,
+  t: RawTarget,
+  dir: string,
+  warn: (line: string) => void,
+): Promise<ResolvedTarget> {
   const at = (...rest: string[]): string => formatPath(['targets', name, ...rest]);
 
   const baseUrl = t.baseUrl.replace(/\/+$/, '');
   if (!isHttpUrl(baseUrl, ['http:', 'https:'])) {
-    throw new ConfigError(`config: ${at('baseUrl')} is not a valid http or https URL: give the base URL including /v1, e.g. "https://staging.example.com/v1"`);
+    throw new ConfigError(
+      `config: ${at('baseUrl')} is not a valid http or https URL: give the base URL including /v1, e.g. "https://staging.example.com/v1"`,
+    );
   }
 
   let privateKeyPem: string;
@@ -52,7 +59,10 @@ export async function resolveTarget(name: string, t: RawTarget, dir: string, war
     const label = `${at('caFile')} (${t.caFile})`;
     ca = await readText(dir, t.caFile, label);
     if (!ca.includes('-----BEGIN CERTIFICATE-----')) {
-      throw new ConfigError(`config: ${label} holds no PEM certificate ("-----BEGIN CERTIFICATE-----"): give the CA certificates the target's TLS certificate chains to, in PEM form`, 'CONFORMANCE_ERR_CONFIG_FILE');
+      throw new ConfigError(
+        `config: ${label} holds no PEM certificate ("-----BEGIN CERTIFICATE-----"): give the CA certificates the target's TLS certificate chains to, in PEM form`,
+        'CONFORMANCE_ERR_CONFIG_FILE',
+      );
     }
   }
 
@@ -83,31 +93,47 @@ function parseKey(pem: string, label: string, inline: boolean): Ed25519KeyPair {
     return parsePrivateKeyPem(pem);
   } catch (err) {
     if (!(err instanceof KeyError)) {
-      throw new ConfigError(`config: ${label} could not be read as an Ed25519 private key: give a PKCS8 PEM key, e.g. generate one with 'openssl genpkey -algorithm ed25519'`, 'CONFORMANCE_ERR_KEY');
+      throw new ConfigError(
+        `config: ${label} could not be read as an Ed25519 private key: give a PKCS8 PEM key, e.g. generate one with 'openssl genpkey -algorithm ed25519'`,
+        'CONFORMANCE_ERR_KEY',
+      );
     }
     // keys.ts says "is a rsa key"; key type names are read as letters ("an RSA", "an EC", "an X25519", "a DSA").
     const reason = err.message.replace(/^is a (?=[aeiourx])/i, 'is an ');
     const fileHint = inline && !pem.includes('-----BEGIN') ? ' (to give a file path, use privateKeyFile instead)' : '';
-    throw new ConfigError(`config: ${label} ${reason}${fileHint}: generate one with 'openssl genpkey -algorithm ed25519'`, 'CONFORMANCE_ERR_KEY');
+    throw new ConfigError(
+      `config: ${label} ${reason}${fileHint}: generate one with 'openssl genpkey -algorithm ed25519'`,
+      'CONFORMANCE_ERR_KEY',
+    );
   }
 }
 
-async function resolveWebhook(w: NonNullable<RawTarget['webhook']>, dir: string, at: (...rest: string[]) => string): Promise<WebhookConfig> {
+async function resolveWebhook(
+  w: NonNullable<RawTarget['webhook']>,
+  dir: string,
+  at: (...rest: string[]) => string,
+): Promise<WebhookConfig> {
   const listen = w.listen ?? DEFAULT_WEBHOOK_LISTEN;
   const match = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):([0-9]{1,5})$/.exec(listen);
   if (!match || Number(match[2]) > 65535) {
-    throw new ConfigError(`config: ${at('webhook', 'listen')} is ${JSON.stringify(clip(listen))}: it must be host:port with a port from 0 to 65535, e.g. "${DEFAULT_WEBHOOK_LISTEN}" (port 0 picks a free port)`);
+    throw new ConfigError(
+      `config: ${at('webhook', 'listen')} is ${JSON.stringify(clip(listen))}: it must be host:port with a port from 0 to 65535, e.g. "${DEFAULT_WEBHOOK_LISTEN}" (port 0 picks a free port)`,
+    );
   }
 
   if (w.publicUrl !== undefined && !isHttpUrl(w.publicUrl, ['https:'])) {
-    throw new ConfigError(`config: ${at('webhook', 'publicUrl')} is ${JSON.stringify(clip(redactUserinfo(w.publicUrl)))}: it must be an https URL (the spec requires https for webhooks), e.g. "https://hooks.example.com/conformance"`);
+    throw new ConfigError(
+      `config: ${at('webhook', 'publicUrl')} is ${JSON.stringify(clip(redactUserinfo(w.publicUrl)))}: it must be an https URL (the spec requires https for webhooks), e.g. "https://hooks.example.com/conformance"`,
+    );
   }
 
   let tls: WebhookTls;
   const given = w.tls ?? 'self-signed';
   if (typeof given === 'string') {
     if (given !== 'self-signed' && given !== 'none') {
-      throw new ConfigError(`config: ${at('webhook', 'tls')} is ${JSON.stringify(clip(given))}: it must be "self-signed", "none" or {"certFile": "...", "keyFile": "..."}`);
+      throw new ConfigError(
+        `config: ${at('webhook', 'tls')} is ${JSON.stringify(clip(given))}: it must be "self-signed", "none" or {"certFile": "...", "keyFile": "..."}`,
+      );
     }
     tls = given;
   } else {
@@ -124,7 +150,9 @@ async function resolveWebhook(w: NonNullable<RawTarget['webhook']>, dir: string,
 
 function toId(value: number | string, label: string): number {
   if (typeof value === 'string' && !/^[0-9]+$/.test(value)) {
-    throw new ConfigError(`config: ${label} is ${JSON.stringify(clip(value))}: it must be a non-negative integer id, or a string of digits such as "\${CONFORMANCE_CUSTOMER_ID}"`);
+    throw new ConfigError(
+      `config: ${label} is ${JSON.stringify(clip(value))}: it must be a non-negative integer id, or a string of digits such as "\${CONFORMANCE_CUSTOMER_ID}"`,
+    );
   }
   const id = Number(value);
   if (!Number.isSafeInteger(id) || id < 0) {
@@ -145,7 +173,10 @@ async function readText(dir: string, given: string, label: string): Promise<stri
   try {
     return await readFile(file, 'utf8');
   } catch (err) {
-    throw new ConfigError(`config: ${label} ${fsProblem(err)}${located(file, given)}: check the path; a relative path starts from the config file's folder`, 'CONFORMANCE_ERR_CONFIG_FILE');
+    throw new ConfigError(
+      `config: ${label} ${fsProblem(err)}${located(file, given)}: check the path; a relative path starts from the config file's folder`,
+      'CONFORMANCE_ERR_CONFIG_FILE',
+    );
   }
 }
 
@@ -159,7 +190,9 @@ function warnIfExposed(file: string, label: string, warn: (line: string) => void
     return;
   }
   if ((mode & 0o077) === 0) return;
-  warn(`conformance: warning: ${label} is readable by ${mode & 0o007 ? 'others' : 'its group'} (mode ${mode.toString(8).padStart(4, '0')}); a private key must be readable by you only: chmod 600 ${file}`);
+  warn(
+    `conformance: warning: ${label} is readable by ${mode & 0o007 ? 'others' : 'its group'} (mode ${mode.toString(8).padStart(4, '0')}); a private key must be readable by you only: chmod 600 ${file}`,
+  );
 }
 
 async function readablePath(dir: string, given: string, label: string): Promise<string> {
@@ -167,7 +200,10 @@ async function readablePath(dir: string, given: string, label: string): Promise<
   try {
     await access(file, constants.R_OK);
   } catch (err) {
-    throw new ConfigError(`config: ${label} ${fsProblem(err)}${located(file, given)}: check the path; a relative path starts from the config file's folder`, 'CONFORMANCE_ERR_CONFIG_FILE');
+    throw new ConfigError(
+      `config: ${label} ${fsProblem(err)}${located(file, given)}: check the path; a relative path starts from the config file's folder`,
+      'CONFORMANCE_ERR_CONFIG_FILE',
+    );
   }
   return file;
 }

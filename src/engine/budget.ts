@@ -13,13 +13,18 @@ export function parseDuration(text: string): number | undefined {
   const trimmed = text.trim().toLowerCase();
   if (!/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(trimmed)) return undefined;
   let total = 0;
-  for (const [, amount, unit] of trimmed.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) total += Number(amount) * UNIT_MS[unit!]!;
+  for (const [, amount, unit] of trimmed.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g))
+    total += Number(amount) * UNIT_MS[unit!]!;
   return total > 0 && Number.isFinite(total) ? Math.round(total) : undefined;
 }
 
 /** In the largest unit that divides it exactly: 600000 → "10m", 90000 → "90s", 5400000 → "90m", 250 → "250ms". */
 export function formatBudget(ms: number): string {
-  for (const [unit, size] of [['h', 3_600_000], ['m', 60_000], ['s', 1000]] as const) {
+  for (const [unit, size] of [
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1000],
+  ] as const) {
     if (ms >= size && ms % size === 0) return `${ms / size}${unit}`;
   }
   return `${ms}ms`;

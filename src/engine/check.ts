@@ -100,7 +100,9 @@ function resolveRequirements(c: CheckDeclaration): Pick<CheckInfo, 'requirements
   const requirements = requirementRefs(c.requirements, `check ${c.id}`);
   const levels = [...new Set(requirements.map((r) => checkLevelOf(r.level)))];
   if (levels.length !== 1 || levels[0] !== c.level) {
-    throw new Error(`check ${c.id} is ${c.level} but cites requirements of level ${requirements.map((r) => `${r.id} ${r.level}`).join(', ')}: a check enforces requirements of its own level only`);
+    throw new Error(
+      `check ${c.id} is ${c.level} but cites requirements of level ${requirements.map((r) => `${r.id} ${r.level}`).join(', ')}: a check enforces requirements of its own level only`,
+    );
   }
   return { requirements };
 }
@@ -121,7 +123,13 @@ export function defineSuite<S>(def: SuiteDeclaration<S>): SuiteDefinition {
       const uses = [...new Set([...shared, ...(c.uses ?? [])])];
       const alone = c.alone ?? sharedAlone;
       const { requirements: _ids, ...rest } = c;
-      return { ...rest, ...resolveRequirements(c), suite: name, ...(uses.length > 0 ? { uses } : {}), ...(alone ? { alone } : {}) };
+      return {
+        ...rest,
+        ...resolveRequirements(c),
+        suite: name,
+        ...(uses.length > 0 ? { uses } : {}),
+        ...(alone ? { alone } : {}),
+      };
     }),
   };
 }

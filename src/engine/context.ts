@@ -51,8 +51,22 @@ export class CheckContext {
   private readonly stateChangedBy: CheckContextParts['stateChangedBy'];
 
   constructor(parts: CheckContextParts) {
-    ({ check: this.check, target: this.target, credentials: this.credentials, fixtures: this.fixtures, flags: this.flags, session: this.session } = parts);
-    ({ signal: this.signal, state: this.state, options: this.options, client: this.client, uses: this.uses, stateChangedBy: this.stateChangedBy } = parts);
+    ({
+      check: this.check,
+      target: this.target,
+      credentials: this.credentials,
+      fixtures: this.fixtures,
+      flags: this.flags,
+      session: this.session,
+    } = parts);
+    ({
+      signal: this.signal,
+      state: this.state,
+      options: this.options,
+      client: this.client,
+      uses: this.uses,
+      stateChangedBy: this.stateChangedBy,
+    } = parts);
     this.timeUp = parts.timeUp ?? new AbortController().signal;
   }
 
@@ -62,16 +76,29 @@ export class CheckContext {
    */
   async send(spec: RequestSpec): Promise<HttpResponse> {
     const state = this.mayChange(spec.method, spec.path);
-    const send = (token: string | null) => this.client.send({ ...spec, token, signal: spec.signal ?? this.signal }, (e) => this.exchanges.push(e), this.check.id);
+    const send = (token: string | null) =>
+      this.client.send(
+        { ...spec, token, signal: spec.signal ?? this.signal },
+        (e) => this.exchanges.push(e),
+        this.check.id,
+      );
     const token = spec.token;
     if (token === undefined) return this.session.withToken(send, (note) => this.observe(note));
     return state !== undefined ? this.session.sendChanging(state, () => send(token)) : send(token);
   }
 
   /** Sends a request built with `prepare` and altered by hand. */
-  sendPrepared(req: PreparedRequest, limits: { timeoutMs?: number; maxBodyBytes?: number } = {}): Promise<HttpResponse> {
+  sendPrepared(
+    req: PreparedRequest,
+    limits: { timeoutMs?: number; maxBodyBytes?: number } = {},
+  ): Promise<HttpResponse> {
     this.mayChange(req.method, req.url);
-    return this.client.sendPrepared(req, { ...limits, signal: this.signal }, (e) => this.exchanges.push(e), this.check.id);
+    return this.client.sendPrepared(
+      req,
+      { ...limits, signal: this.signal },
+      (e) => this.exchanges.push(e),
+      this.check.id,
+    );
   }
 
   /**
@@ -79,12 +106,18 @@ export class CheckContext {
    * later), recovering as `send` does: when a 401 shows that the server ended the run's token, a new one is obtained and
    * the request prepared and sent again. Returns the signed request that was answered, and the answer.
    */
-  async prepareAndSend(spec: RequestSpec, shape: (req: PreparedRequest) => PreparedRequest): Promise<{ prepared: PreparedRequest; res: HttpResponse }> {
+  async prepareAndSend(
+    spec: RequestSpec,
+    shape: (req: PreparedRequest) => PreparedRequest,
+  ): Promise<{ prepared: PreparedRequest; res: HttpResponse }> {
     let prepared: PreparedRequest | undefined;
-    const res = await this.session.withToken(async (token) => {
-      prepared = await this.client.prepare({ ...spec, token });
-      return this.sendPrepared(shape(prepared));
-    }, (note) => this.observe(note));
+    const res = await this.session.withToken(
+      async (token) => {
+        prepared = await this.client.prepare({ ...spec, token });
+        return this.sendPrepared(shape(prepared));
+      },
+      (note) => this.observe(note),
+    );
     return { prepared: prepared!, res };
   }
 
@@ -103,7 +136,9 @@ export class CheckContext {
     const path = pathOrUrl.startsWith(base) ? pathOrUrl.slice(base.length) : pathOrUrl;
     const state = this.stateChangedBy(method, path);
     if (state !== undefined && !this.uses.includes(state)) {
-      throw new UndeclaredSharedState(`${method} ${path} may change shared state "${state}", which check ${this.check.id} does not declare in \`uses\``);
+      throw new UndeclaredSharedState(
+        `${method} ${path} may change shared state "${state}", which check ${this.check.id} does not declare in \`uses\``,
+      );
     }
     return state;
   }
@@ -111,7 +146,11 @@ export class CheckContext {
   /** A fixture id, or a skip naming the missing fixture. */
   fixture(name: FixtureName): number {
     const value = this.fixtures[name];
-    if (value === undefined) this.skip(`fixture "${name}" is not configured for this target (fixtures.${name} in the config)`, { kind: 'fixture', fixture: name });
+    if (value === undefined)
+      this.skip(`fixture "${name}" is not configured for this target (fixtures.${name} in the config)`, {
+        kind: 'fixture',
+        fixture: name,
+      });
     return value;
   }
 

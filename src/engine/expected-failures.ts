@@ -24,7 +24,11 @@ function validate(doc: unknown): ErrorObject[] {
 }
 
 /** Reads and checks FILE; ids no check has are a ConfigError (exit 2) naming them. */
-export async function loadExpectedFailures(file: string, knownIds: readonly string[], cwd: string = process.cwd()): Promise<ExpectedFailure[]> {
+export async function loadExpectedFailures(
+  file: string,
+  knownIds: readonly string[],
+  cwd: string = process.cwd(),
+): Promise<ExpectedFailure[]> {
   const { resolved, text } = await readOptionFile('--expected-failures', file, cwd, 'check the path');
   return parseExpectedFailures(text, resolved, knownIds);
 }
@@ -37,24 +41,46 @@ export function parseExpectedFailures(text: string, file: string, knownIds: read
   } catch {
     const found = locateJsonError(body);
     const where = found ? `:${body.slice(0, found.offset).split('\n').length}` : '';
-    throw new ConfigError(`--expected-failures: ${file}${where} is not valid JSON${found ? `: ${found.reason}` : ''} (the file is JSON only: {"expectedFailures": [{"id": "…", "reason": "…"}]})`, 'CONFORMANCE_ERR_EXPECTED_FAILURES');
+    throw new ConfigError(
+      `--expected-failures: ${file}${where} is not valid JSON${found ? `: ${found.reason}` : ''} (the file is JSON only: {"expectedFailures": [{"id": "…", "reason": "…"}]})`,
+      'CONFORMANCE_ERR_EXPECTED_FAILURES',
+    );
   }
   const errors = validate(doc);
-  if (errors.length > 0) throw new ConfigError(`--expected-failures: ${file}: ${describeSchemaError(errors)}`, 'CONFORMANCE_ERR_EXPECTED_FAILURES');
-  const entries = (doc as { expectedFailures: ExpectedFailure[] }).expectedFailures.map((e) => ({ id: e.id, reason: e.reason, ...(e.expires !== undefined ? { expires: e.expires } : {}) }));
+  if (errors.length > 0)
+    throw new ConfigError(
+      `--expected-failures: ${file}: ${describeSchemaError(errors)}`,
+      'CONFORMANCE_ERR_EXPECTED_FAILURES',
+    );
+  const entries = (doc as { expectedFailures: ExpectedFailure[] }).expectedFailures.map((e) => ({
+    id: e.id,
+    reason: e.reason,
+    ...(e.expires !== undefined ? { expires: e.expires } : {}),
+  }));
   entries.forEach((e, i) => {
     if (e.expires !== undefined && !isCalendarDate(e.expires)) {
-      throw new ConfigError(`--expected-failures: ${file}: expectedFailures[${i}].expires is "${e.expires}", which is not a date: write YYYY-MM-DD, e.g. "2026-12-31"`, 'CONFORMANCE_ERR_EXPECTED_FAILURES');
+      throw new ConfigError(
+        `--expected-failures: ${file}: expectedFailures[${i}].expires is "${e.expires}", which is not a date: write YYYY-MM-DD, e.g. "2026-12-31"`,
+        'CONFORMANCE_ERR_EXPECTED_FAILURES',
+      );
     }
     const first = entries.findIndex((other) => other.id === e.id);
-    if (first !== i) throw new ConfigError(`--expected-failures: ${file}: "${e.id}" is listed twice (entries ${first} and ${i}): keep one`, 'CONFORMANCE_ERR_EXPECTED_FAILURES');
+    if (first !== i)
+      throw new ConfigError(
+        `--expected-failures: ${file}: "${e.id}" is listed twice (entries ${first} and ${i}): keep one`,
+        'CONFORMANCE_ERR_EXPECTED_FAILURES',
+      );
   });
   checkKnownIds(entries, knownIds, file);
   return entries;
 }
 
 /** An id no check has is a typo or a check that was renamed: either way the entry would silently do nothing. */
-export function checkKnownIds(entries: readonly ExpectedFailure[], knownIds: readonly string[], file = 'the expected failures'): void {
+export function checkKnownIds(
+  entries: readonly ExpectedFailure[],
+  knownIds: readonly string[],
+  file = 'the expected failures',
+): void {
   const known = new Set(knownIds);
   const unknown = entries.filter((e) => !known.has(e.id)).map((e) => e.id);
   if (unknown.length === 0) return;
@@ -62,7 +88,10 @@ export function checkKnownIds(entries: readonly ExpectedFailure[], knownIds: rea
     const near = closestIds(id, knownIds, 3);
     return near.length > 0 ? `"${id}" (did you mean ${near.join(', ')}?)` : `"${id}"`;
   });
-  throw new ConfigError(`--expected-failures: ${file} names ${unknown.length === 1 ? 'a check that does not exist' : 'checks that do not exist'}: ${hints.join('; ')}; 'conformance list' prints every id`, 'CONFORMANCE_ERR_EXPECTED_FAILURES');
+  throw new ConfigError(
+    `--expected-failures: ${file} names ${unknown.length === 1 ? 'a check that does not exist' : 'checks that do not exist'}: ${hints.join('; ')}; 'conformance list' prints every id`,
+    'CONFORMANCE_ERR_EXPECTED_FAILURES',
+  );
 }
 
 /** Today's date in UTC as YYYY-MM-DD: expiry dates are compared as days, the same for every runner's time zone. */
@@ -74,7 +103,11 @@ export function utcDay(now: Date = new Date()): string {
  * A result as the list makes it count. Skips are left alone: a check that did not run says nothing about the
  * deviation either way.
  */
-export function applyExpectedFailure(result: CheckResult, entry: ExpectedFailure | undefined, today: string): CheckResult {
+export function applyExpectedFailure(
+  result: CheckResult,
+  entry: ExpectedFailure | undefined,
+  today: string,
+): CheckResult {
   if (!entry || result.outcome === 'skip') return result;
   const base = { reason: entry.reason, ...(entry.expires !== undefined ? { expires: entry.expires } : {}) };
   if (result.outcome === 'pass') {
@@ -97,7 +130,14 @@ export function applyExpectedFailure(result: CheckResult, entry: ExpectedFailure
     return {
       ...result,
       expected: mark,
-      ...(result.finding ? { finding: { ...result.finding, message: `${result.finding.message} (its expected-failures entry expired after ${entry.expires})` } } : {}),
+      ...(result.finding
+        ? {
+            finding: {
+              ...result.finding,
+              message: `${result.finding.message} (its expected-failures entry expired after ${entry.expires})`,
+            },
+          }
+        : {}),
     };
   }
   return { ...result, expected: { ...base, status: 'expected' }, failsRun: false };
@@ -110,7 +150,14 @@ function isCalendarDate(text: string): boolean {
 
 function describeSchemaError(errors: ErrorObject[]): string {
   const e = errors.find((x) => x.keyword === 'required' || x.keyword === 'additionalProperties') ?? errors[0]!;
-  const where = e.instancePath === '' ? 'the top level' : e.instancePath.slice(1).split('/').map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : `${i === 0 ? '' : '.'}${p}`)).join('');
+  const where =
+    e.instancePath === ''
+      ? 'the top level'
+      : e.instancePath
+          .slice(1)
+          .split('/')
+          .map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : `${i === 0 ? '' : '.'}${p}`))
+          .join('');
   const params = e.params as Record<string, unknown>;
   switch (e.keyword) {
     case 'required':
@@ -118,7 +165,9 @@ function describeSchemaError(errors: ErrorObject[]): string {
     case 'additionalProperties':
       return `${where} has an unknown member "${String(params.additionalProperty)}": entries take id, reason and expires`;
     case 'pattern':
-      return /expires$/.test(where) ? `${where} is not a date: write YYYY-MM-DD, e.g. "2026-12-31"` : `${where} is not a check id (<suite>.<area>.<what>, as 'conformance list' prints)`;
+      return /expires$/.test(where)
+        ? `${where} is not a date: write YYYY-MM-DD, e.g. "2026-12-31"`
+        : `${where} is not a check id (<suite>.<area>.<what>, as 'conformance list' prints)`;
     case 'minLength':
       return `${where} is empty: say why the check is expected to fail`;
     default:

@@ -19,7 +19,10 @@ export interface Pack {
 export function checkPack(pack: Pack): void {
   for (const c of pack.suites.flatMap((s) => s.checks)) {
     for (const u of c.uses ?? []) {
-      if (!pack.sharedStates.includes(u)) throw new Error(`check ${c.id} uses "${u}", which is no shared state of the pack (${pack.sharedStates.join(', ')})`);
+      if (!pack.sharedStates.includes(u))
+        throw new Error(
+          `check ${c.id} uses "${u}", which is no shared state of the pack (${pack.sharedStates.join(', ')})`,
+        );
     }
   }
 }

@@ -73,11 +73,19 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
   const suites = options.suites ?? pack.suites;
   const checks = selectChecks(suites, options.selection);
   const expected = new Map((options.expectedFailures ?? []).map((e) => [e.id, e]));
-  checkKnownIds(options.expectedFailures ?? [], suites.flatMap((s) => s.checks.map((c) => c.id)));
+  checkKnownIds(
+    options.expectedFailures ?? [],
+    suites.flatMap((s) => s.checks.map((c) => c.id)),
+  );
   const today = options.today ?? utcDay();
   const failOn = options.failOn ?? 'must';
   const started = Date.now();
-  const redactor = new Redactor([target.clientSecret, target.privateKeyPem, Buffer.from(target.privateKey).toString('base64'), Buffer.from(target.privateKey).toString('base64url')]);
+  const redactor = new Redactor([
+    target.clientSecret,
+    target.privateKeyPem,
+    Buffer.from(target.privateKey).toString('base64'),
+    Buffer.from(target.privateKey).toString('base64url'),
+  ]);
   const client = new SignedClient({
     baseUrl: target.baseUrl,
     clientId: target.clientId,
@@ -94,7 +102,12 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
   const cleanupProblems: string[] = [];
   const runNotes: string[] = [];
   const active = suites.filter((s) => checks.some((c) => c.suite === s.name));
-  const suiteRuns = new Map(active.map((s) => [s.name, suiteRunOf(s, { target, flags, session, client, suiteOptions: options.suiteOptions, sessionExchanges, runNotes })]));
+  const suiteRuns = new Map(
+    active.map((s) => [
+      s.name,
+      suiteRunOf(s, { target, flags, session, client, suiteOptions: options.suiteOptions, sessionExchanges, runNotes }),
+    ]),
+  );
   const lives = new Lifecycles();
   let closed = false;
 
@@ -105,7 +118,11 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
     // Without a token no check can run: fail fast with exit 3 (one line, no report) rather than report every check as broken.
     await session.open();
     options.reporter?.onRunStart?.({ target: target.name, baseUrl: target.baseUrl, checks: checks.map(infoOf) });
-    const budget = { budgetMs: options.budgetMs ?? DEFAULT_BUDGET_MS, deadline: started + (options.budgetMs ?? DEFAULT_BUDGET_MS), spent: false };
+    const budget = {
+      budgetMs: options.budgetMs ?? DEFAULT_BUDGET_MS,
+      deadline: started + (options.budgetMs ?? DEFAULT_BUDGET_MS),
+      spent: false,
+    };
     // A 429 is waited out within the run's budget, never past it.
     client.transport.deadline = budget.deadline;
     const concurrency = options.concurrency ?? target.concurrency ?? DEFAULT_CONCURRENCY;
@@ -120,10 +137,24 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
           ? budgetSpentResult(check, budget)
           : client.transport.exhausted !== undefined
             ? throttledOutResult(check, client.transport.exhausted)
-            : await runOne(check, { target, client, session, flags, failOn, pack, suiteRun: suiteRuns.get(check.suite)!, state: lives.stateOf(check.suite), budget, cleanupProblems, runStarted: started, timeoutMs: check.timeoutMs ?? options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS });
+            : await runOne(check, {
+                target,
+                client,
+                session,
+                flags,
+                failOn,
+                pack,
+                suiteRun: suiteRuns.get(check.suite)!,
+                state: lives.stateOf(check.suite),
+                budget,
+                cleanupProblems,
+                runStarted: started,
+                timeoutMs: check.timeoutMs ?? options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS,
+              });
       slots[i] = applyExpectedFailure(result, expected.get(check.id), today);
       // Reporters hear of results in declaration order: a streamed report reads the same whatever finished first.
-      for (; reported < checks.length && slots[reported] !== undefined; reported++) options.reporter?.onCheckEnd?.(slots[reported]!);
+      for (; reported < checks.length && slots[reported] !== undefined; reported++)
+        options.reporter?.onCheckEnd?.(slots[reported]!);
     });
     const results = slots as CheckResult[];
     const leftovers = await lives.teardownAll(suiteRuns);
@@ -150,7 +181,11 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
         failOnIncomplete,
         concurrency,
         suites: suiteTimes(results),
-        selection: { suites: [...new Set(checks.map((c) => c.suite))], ...(selection.grep ? { grep: selection.grep } : {}), ...(selection.ids ? { ids: [...selection.ids] } : {}) },
+        selection: {
+          suites: [...new Set(checks.map((c) => c.suite))],
+          ...(selection.grep ? { grep: selection.grep } : {}),
+          ...(selection.ids ? { ids: [...selection.ids] } : {}),
+        },
         ...(cleanup.length > 0 ? { cleanup } : {}),
         ...(notes.length > 0 ? { notes } : {}),
       },
@@ -160,7 +195,13 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
       verdict,
       // A run cut short by its budget did not check everything: it cannot pass.
       // So is a run the server throttled past what it may wait (one finding: the run's note, the checks left errored).
-      exitCode: results.some((r) => r.failsRun) || budget.spent || client.transport.exhausted !== undefined || (failOnIncomplete && verdict.status === 'INCOMPLETE') ? 1 : 0,
+      exitCode:
+        results.some((r) => r.failsRun) ||
+        budget.spent ||
+        client.transport.exhausted !== undefined ||
+        (failOnIncomplete && verdict.status === 'INCOMPLETE')
+          ? 1
+          : 0,
     };
     await options.reporter?.onRunEnd?.(runResult);
     return runResult;
@@ -198,7 +239,9 @@ class Lifecycles {
       try {
         lines.push(...(await suite.teardown(this.states.get(suite.name), runs.get(suite.name)!)));
       } catch (e) {
-        lines.push(`${suite.name}: the suite's clean-up broke (${(e as Error)?.message ?? String(e)}); check by hand what its checks changed`);
+        lines.push(
+          `${suite.name}: the suite's clean-up broke (${(e as Error)?.message ?? String(e)}); check by hand what its checks changed`,
+        );
       }
     }
     return lines;
@@ -208,7 +251,15 @@ class Lifecycles {
 /** What a suite's setup and teardown see of the run. */
 function suiteRunOf(
   suite: SuiteDefinition,
-  run: { target: ResolvedTarget; flags: RunFlags; session: RunSession; client: SignedClient; suiteOptions: RunSettings['suiteOptions']; sessionExchanges: Exchange[]; runNotes: string[] },
+  run: {
+    target: ResolvedTarget;
+    flags: RunFlags;
+    session: RunSession;
+    client: SignedClient;
+    suiteOptions: RunSettings['suiteOptions'];
+    sessionExchanges: Exchange[];
+    runNotes: string[];
+  },
 ): SuiteRun {
   const { target, client, session } = run;
   return {
@@ -218,7 +269,11 @@ function suiteRunOf(
     flags: run.flags,
     options: optionsOf(suite, run.suiteOptions),
     session,
-    send: (spec) => session.withToken((token) => client.send({ ...spec, token }, (e) => run.sessionExchanges.push(e)), (note) => run.runNotes.push(note)),
+    send: (spec) =>
+      session.withToken(
+        (token) => client.send({ ...spec, token }, (e) => run.sessionExchanges.push(e)),
+        (note) => run.runNotes.push(note),
+      ),
   };
 }
 
@@ -226,7 +281,8 @@ function suiteRunOf(
 function optionsOf(suite: SuiteDefinition, given: RunSettings['suiteOptions']): Record<string, number> {
   const declared = suite.options ?? {};
   const set = given?.[suite.name] ?? {};
-  for (const name of Object.keys(set)) if (!(name in declared)) throw new Error(`suite ${suite.name} has no setting "${name}"`);
+  for (const name of Object.keys(set))
+    if (!(name in declared)) throw new Error(`suite ${suite.name} has no setting "${name}"`);
   return Object.fromEntries(Object.entries(declared).map(([name, o]) => [name, set[name] ?? o.default]));
 }
 
@@ -289,7 +345,10 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
     if (left < deps.timeoutMs) timer = setTimeout(() => end(new BudgetSpent(deps.budget.budgetMs)), Math.max(0, left));
     else timer = setTimeout(() => end(new CheckTimeout(deps.timeoutMs)), deps.timeoutMs);
   });
-  const body = deps.session.runCheck(check, () => check.run(ctx), { observe: (text) => ctx.observe(text), signal: abort.signal });
+  const body = deps.session.runCheck(check, () => check.run(ctx), {
+    observe: (text) => ctx.observe(text),
+    signal: abort.signal,
+  });
   try {
     await Promise.race([body, timeout]);
   } catch (err) {
@@ -318,13 +377,19 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
         budgetSpent = true;
       }
       outcome = 'error';
-      const late = await lateReport(body, Math.min(CHECK_CLEANUP_GRACE_MS, deps.timeoutMs, err instanceof BudgetSpent ? 2_000 : Infinity));
-      finding = late ? { message: `${err.message}; after it: ${late.message}`, ...(late.cleanup ? { cleanup: true } : {}) } : { message: err.message };
+      const late = await lateReport(
+        body,
+        Math.min(CHECK_CLEANUP_GRACE_MS, deps.timeoutMs, err instanceof BudgetSpent ? 2_000 : Infinity),
+      );
+      finding = late
+        ? { message: `${err.message}; after it: ${late.message}`, ...(late.cleanup ? { cleanup: true } : {}) }
+        : { message: err.message };
     } else {
       outcome = 'error';
       finding = { message: `the check itself broke: ${(err as Error)?.message ?? String(err)}` };
     }
-    if (finding && !(err instanceof CheckFailed)) finding = { ...finding, code: errorCode(err) ?? 'CONFORMANCE_ERR_INTERNAL' };
+    if (finding && !(err instanceof CheckFailed))
+      finding = { ...finding, code: errorCode(err) ?? 'CONFORMANCE_ERR_INTERNAL' };
   } finally {
     clearTimeout(timer);
     abort.abort();
@@ -376,19 +441,50 @@ async function lateReport(body: Promise<void>, graceMs: number): Promise<Finding
 /** A check the budget left no time for: reported, not run. */
 function budgetSpentResult(check: CheckDefinition, budget: { budgetMs: number; spent: boolean }): CheckResult {
   budget.spent = true;
-  return { ...infoOf(check), outcome: 'error', finding: { message: new BudgetSpent(budget.budgetMs).message, code: 'CONFORMANCE_ERR_BUDGET_SPENT' }, budgetSpent: true, observations: [], exchanges: [], durationMs: 0, failsRun: false };
+  return {
+    ...infoOf(check),
+    outcome: 'error',
+    finding: { message: new BudgetSpent(budget.budgetMs).message, code: 'CONFORMANCE_ERR_BUDGET_SPENT' },
+    budgetSpent: true,
+    observations: [],
+    exchanges: [],
+    durationMs: 0,
+    failsRun: false,
+  };
 }
 
 /** A check left when the run gave up on a throttling server: reported, not run. */
 function throttledOutResult(check: CheckDefinition, reason: string): CheckResult {
-  return { ...infoOf(check), outcome: 'error', finding: { message: reason, code: 'CONFORMANCE_ERR_THROTTLED_OUT' }, observations: [], exchanges: [], durationMs: 0, failsRun: false };
+  return {
+    ...infoOf(check),
+    outcome: 'error',
+    finding: { message: reason, code: 'CONFORMANCE_ERR_THROTTLED_OUT' },
+    observations: [],
+    exchanges: [],
+    durationMs: 0,
+    failsRun: false,
+  };
 }
 
 function infoOf(c: CheckDefinition) {
-  return { id: c.id, title: c.title, suite: c.suite, level: c.level, requirements: c.requirements, ...(c.note ? { note: c.note } : {}) };
+  return {
+    id: c.id,
+    title: c.title,
+    suite: c.suite,
+    level: c.level,
+    requirements: c.requirements,
+    ...(c.note ? { note: c.note } : {}),
+  };
 }
 
 function totalsOf(results: CheckResult[]): Totals {
   const count = (o: Outcome) => results.filter((r) => r.outcome === o).length;
-  return { passed: count('pass'), failed: count('fail'), warned: count('warn'), skipped: count('skip'), errored: count('error'), total: results.length };
+  return {
+    passed: count('pass'),
+    failed: count('fail'),
+    warned: count('warn'),
+    skipped: count('skip'),
+    errored: count('error'),
+    total: results.length,
+  };
 }

@@ -11,8 +11,13 @@ export interface ScheduledTask {
 }
 
 /** Calls `start(i)` for every task, honouring `limit` and shared state; resolves when every task has settled. */
-export function runScheduled(tasks: readonly ScheduledTask[], limit: number, start: (index: number) => Promise<void>): Promise<void> {
-  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`concurrency must be a whole number of at least 1, not ${limit}`);
+export function runScheduled(
+  tasks: readonly ScheduledTask[],
+  limit: number,
+  start: (index: number) => Promise<void>,
+): Promise<void> {
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new RangeError(`concurrency must be a whole number of at least 1, not ${limit}`);
   const state: Array<'waiting' | 'running' | 'done'> = tasks.map(() => 'waiting');
   let running = 0;
   let settled = 0;
@@ -35,16 +40,13 @@ export function runScheduled(tasks: readonly ScheduledTask[], limit: number, sta
         // A task that throws synchronously or rejects is a bug of the caller's: stop scheduling and say so.
         Promise.resolve()
           .then(() => start(i))
-          .then(
-            () => {
-              state[i] = 'done';
-              running -= 1;
-              settled += 1;
-              if (settled === tasks.length) resolve();
-              else fill();
-            },
-            reject,
-          );
+          .then(() => {
+            state[i] = 'done';
+            running -= 1;
+            settled += 1;
+            if (settled === tasks.length) resolve();
+            else fill();
+          }, reject);
       }
     };
     fill();

@@ -13,7 +13,11 @@ export function selectChecks(suites: SuiteDefinition[], selection: Selection = {
   const known = suites.map((s) => s.name as string);
   const wanted = selection.suites?.map((s) => s.trim()).filter(Boolean);
   for (const name of wanted ?? []) {
-    if (!known.includes(name)) throw new ConfigError(`--suite: unknown suite "${name}"; choose from ${known.join(', ')}`, 'CONFORMANCE_ERR_USAGE');
+    if (!known.includes(name))
+      throw new ConfigError(
+        `--suite: unknown suite "${name}"; choose from ${known.join(', ')}`,
+        'CONFORMANCE_ERR_USAGE',
+      );
   }
   let pattern: RegExp | undefined;
   if (selection.grep !== undefined) {
@@ -28,6 +32,10 @@ export function selectChecks(suites: SuiteDefinition[], selection: Selection = {
     .flatMap((s) => s.checks)
     .filter((c) => !pattern || pattern.test(c.id) || pattern.test(c.title))
     .filter((c) => !selection.ids || selection.ids.includes(c.id));
-  if (checks.length === 0) throw new ConfigError(`no check matches the selection${selection.grep ? ` --grep ${selection.grep}` : ''}${selection.ids ? ' and the checks to rerun' : ''}; see 'conformance list'`, 'CONFORMANCE_ERR_NO_CHECK_SELECTED');
+  if (checks.length === 0)
+    throw new ConfigError(
+      `no check matches the selection${selection.grep ? ` --grep ${selection.grep}` : ''}${selection.ids ? ' and the checks to rerun' : ''}; see 'conformance list'`,
+      'CONFORMANCE_ERR_NO_CHECK_SELECTED',
+    );
   return checks;
 }

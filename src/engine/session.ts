@@ -21,7 +21,11 @@ export interface RunSession {
   /** Sends a request with a token of the check's own that changes `state` (the pack may order it with its renewals). */
   sendChanging(state: string, send: () => Promise<HttpResponse>): Promise<HttpResponse>;
   /** Runs one check's body: at once, or in a turn of the pack's, and at most once more when the pack says why. */
-  runCheck(check: { uses?: readonly string[]; timeoutMs?: number }, body: () => Promise<void>, retry: { observe(text: string): void; signal: AbortSignal }): Promise<void>;
+  runCheck(
+    check: { uses?: readonly string[]; timeoutMs?: number },
+    body: () => Promise<void>,
+    retry: { observe(text: string): void; signal: AbortSignal },
+  ): Promise<void>;
   /** What the run should say about the credentials as a whole (renewals…): the run's notes. */
   notes(): string[];
   /** After the last check: ends what the session holds; a problem is returned for the clean-up list, never thrown. */

@@ -7,7 +7,14 @@ import type { CheckResult, RunResult, SuiteTime } from './types.js';
 export function suiteTimes(results: readonly CheckResult[]): SuiteTime[] {
   const times = new Map<string, SuiteTime & { start: number; end: number }>();
   for (const r of results) {
-    const t = times.get(r.suite) ?? { suite: r.suite, checks: 0, wallMs: 0, checkMs: 0, start: Infinity, end: -Infinity };
+    const t = times.get(r.suite) ?? {
+      suite: r.suite,
+      checks: 0,
+      wallMs: 0,
+      checkMs: 0,
+      start: Infinity,
+      end: -Infinity,
+    };
     t.checks += 1;
     t.checkMs += r.durationMs;
     // A check the budget left no time for never started: it counts, but spans no time.

@@ -8,7 +8,6 @@ export type Level = 'MUST' | 'SHOULD' | 'INFO';
 
 export type Outcome = 'pass' | 'fail' | 'warn' | 'skip' | 'error';
 
-
 /** What a run allows beyond the default: checks that take long, changes whose reach is not known. */
 export interface RunFlags {
   /** Run checks that take long (token expiry after 60 minutes). */

@@ -16,7 +16,15 @@
 // INCOMPLETE: no MUST check failed, but some MUST requirement was not exercised; each is listed with why and what to do.
 import { loadCatalog, type Requirement } from '../spec/requirements.js';
 import type { Selection } from './select.js';
-import type { CheckInfo, CheckResult, RequirementRef, SkipRemedy, UnexercisedCheck, UnexercisedRequirement, Verdict } from './types.js';
+import type {
+  CheckInfo,
+  CheckResult,
+  RequirementRef,
+  SkipRemedy,
+  UnexercisedCheck,
+  UnexercisedRequirement,
+  Verdict,
+} from './types.js';
 
 export interface VerdictInput {
   /** Every check of the suites given to the runner, selected or not. */
@@ -46,7 +54,14 @@ export function computeVerdict(input: VerdictInput): Verdict {
       continue;
     }
     const missing = checks.flatMap((c) => unexercised(c, results.get(c.id), input.selection ?? {}) ?? []);
-    if (missing.length > 0) notExercised.push({ id, section: ref.section, quote: ref.quote, checks: missing, remedy: [...new Set(missing.map((m) => m.remedy))].join('; ') });
+    if (missing.length > 0)
+      notExercised.push({
+        id,
+        section: ref.section,
+        quote: ref.quote,
+        checks: missing,
+        remedy: [...new Set(missing.map((m) => m.remedy))].join('; '),
+      });
   }
   const cited = new Set(input.pack.flatMap((c) => c.requirements.map((r) => r.id)));
   return {
@@ -96,12 +111,27 @@ function ranToVerdict(result: CheckResult | undefined): boolean {
 }
 
 /** Why a citing check did not run to a pass or fail, and what would let it; undefined when it did. */
-function unexercised(check: CheckInfo, result: CheckResult | undefined, selection: Selection): UnexercisedCheck | undefined {
+function unexercised(
+  check: CheckInfo,
+  result: CheckResult | undefined,
+  selection: Selection,
+): UnexercisedCheck | undefined {
   if (ranToVerdict(result)) return undefined;
   if (result === undefined) return { id: check.id, outcome: 'not-selected', ...notSelected(check, selection) };
-  if (result.outcome === 'skip') return { id: check.id, outcome: 'skip', reason: result.skipReason ?? 'no reason given', remedy: skipRemedyText(result.skipRemedy) };
+  if (result.outcome === 'skip')
+    return {
+      id: check.id,
+      outcome: 'skip',
+      reason: result.skipReason ?? 'no reason given',
+      remedy: skipRemedyText(result.skipRemedy),
+    };
   if (result.outcome === 'error') {
-    return { id: check.id, outcome: 'error', reason: result.finding?.message ?? 'the check did not finish', remedy: result.budgetSpent ? 'raise --budget' : "see the check's error" };
+    return {
+      id: check.id,
+      outcome: 'error',
+      reason: result.finding?.message ?? 'the check did not finish',
+      remedy: result.budgetSpent ? 'raise --budget' : "see the check's error",
+    };
   }
   return undefined;
 }
@@ -109,10 +139,20 @@ function unexercised(check: CheckInfo, result: CheckResult | undefined, selectio
 function notSelected(check: CheckInfo, selection: Selection): { reason: string; remedy: string } {
   const suites = selection.suites?.map((s) => s.trim()).filter(Boolean);
   if (suites && suites.length > 0 && !suites.includes(check.suite)) {
-    return { reason: `not selected: --suite left out its suite, ${check.suite}`, remedy: 'run without --suite (or with its suite named)' };
+    return {
+      reason: `not selected: --suite left out its suite, ${check.suite}`,
+      remedy: 'run without --suite (or with its suite named)',
+    };
   }
-  if (selection.ids && !selection.ids.includes(check.id)) return { reason: 'not selected: --rerun-failed reran only the checks that did not pass before', remedy: 'run without --rerun-failed' };
-  return { reason: selection.grep !== undefined ? `not selected: --grep ${selection.grep} did not match it` : 'not selected', remedy: 'run without --grep' };
+  if (selection.ids && !selection.ids.includes(check.id))
+    return {
+      reason: 'not selected: --rerun-failed reran only the checks that did not pass before',
+      remedy: 'run without --rerun-failed',
+    };
+  return {
+    reason: selection.grep !== undefined ? `not selected: --grep ${selection.grep} did not match it` : 'not selected',
+    remedy: 'run without --grep',
+  };
 }
 
 function skipRemedyText(remedy: SkipRemedy | undefined): string {

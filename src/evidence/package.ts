@@ -73,18 +73,25 @@ export function sha256Hex(bytes: Uint8Array | string): string {
 export async function checkEvidenceDir(dir: string): Promise<void> {
   let entries: string[];
   try {
-    if (!(await stat(dir)).isDirectory()) throw new ConfigError(`--evidence ${dir}: exists and is not a directory`, 'CONFORMANCE_ERR_OUTPUT_PATH');
+    if (!(await stat(dir)).isDirectory())
+      throw new ConfigError(`--evidence ${dir}: exists and is not a directory`, 'CONFORMANCE_ERR_OUTPUT_PATH');
     entries = await readdir(dir);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
     if (err instanceof ConfigError) throw err;
-    throw new ConfigError(`--evidence ${dir}: cannot be read (${(err as Error).message})`, 'CONFORMANCE_ERR_OUTPUT_PATH');
+    throw new ConfigError(
+      `--evidence ${dir}: cannot be read (${(err as Error).message})`,
+      'CONFORMANCE_ERR_OUTPUT_PATH',
+    );
   }
   const own = new Set<string>([...PACKAGE_FILES, MANIFEST, SIGNATURE_FILE, KEYID_FILE]);
   const foreign = entries.filter((name) => !own.has(name));
   if (foreign.length > 0) {
     const shown = foreign.slice(0, 3).join(', ') + (foreign.length > 3 ? `, … (${foreign.length} in all)` : '');
-    throw new ConfigError(`--evidence ${dir}: the directory holds other files (${shown}); give a new or empty directory`, 'CONFORMANCE_ERR_OUTPUT_PATH');
+    throw new ConfigError(
+      `--evidence ${dir}: the directory holds other files (${shown}); give a new or empty directory`,
+      'CONFORMANCE_ERR_OUTPUT_PATH',
+    );
   }
 }
 
@@ -104,7 +111,12 @@ export class EvidenceReporter implements Reporter {
   }
 }
 
-export async function writeEvidence(dir: string, result: RunResult, signer: EvidenceSigner, now = new Date()): Promise<EvidenceManifest> {
+export async function writeEvidence(
+  dir: string,
+  result: RunResult,
+  signer: EvidenceSigner,
+  now = new Date(),
+): Promise<EvidenceManifest> {
   const publicKey = await ed.getPublicKeyAsync(signer.privateKey);
   const publicKeyPem = publicKeyFromRaw(publicKey).export({ format: 'pem', type: 'spki' }).toString();
   // The bytes written are the bytes hashed: each report comes from the same function its own reporter writes with.

@@ -51,8 +51,15 @@ async function readRequired(dir: string, name: string): Promise<Buffer> {
     return await readFile(join(dir, name));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new ConfigError(`${join(dir, name)} is missing: ${dir} is not an evidence package (conformance run --evidence DIR makes one)`, 'CONFORMANCE_ERR_EVIDENCE');
-    throw new ConfigError(`${join(dir, name)} cannot be read (${code ?? (err as Error).message})`, 'CONFORMANCE_ERR_EVIDENCE');
+    if (code === 'ENOENT')
+      throw new ConfigError(
+        `${join(dir, name)} is missing: ${dir} is not an evidence package (conformance run --evidence DIR makes one)`,
+        'CONFORMANCE_ERR_EVIDENCE',
+      );
+    throw new ConfigError(
+      `${join(dir, name)} cannot be read (${code ?? (err as Error).message})`,
+      'CONFORMANCE_ERR_EVIDENCE',
+    );
   }
 }
 
@@ -61,7 +68,10 @@ export async function verifyEvidence(dir: string, publicKey: KeyObject): Promise
   try {
     entries = await readdir(dir);
   } catch (err) {
-    throw new ConfigError(`${dir} cannot be read as a directory (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, 'CONFORMANCE_ERR_EVIDENCE');
+    throw new ConfigError(
+      `${dir} cannot be read as a directory (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+      'CONFORMANCE_ERR_EVIDENCE',
+    );
   }
   const manifestBytes = await readRequired(dir, MANIFEST);
   const signatureText = (await readRequired(dir, SIGNATURE_FILE)).toString('utf8').trim();
@@ -73,7 +83,12 @@ export async function verifyEvidence(dir: string, publicKey: KeyObject): Promise
   let manifestProblem: string | undefined;
   try {
     manifest = JSON.parse(manifestBytes.toString('utf8')) as EvidenceManifest;
-    if (typeof manifest !== 'object' || manifest === null || typeof manifest.files !== 'object' || manifest.files === null) {
+    if (
+      typeof manifest !== 'object' ||
+      manifest === null ||
+      typeof manifest.files !== 'object' ||
+      manifest.files === null
+    ) {
       manifestProblem = 'manifest.json has no "files" object';
       manifest = undefined;
     }
@@ -96,12 +111,23 @@ export async function verifyEvidence(dir: string, publicKey: KeyObject): Promise
       : badFile !== undefined
         ? `evidence NOT verified: ${badFile.name} ${badFile.detail}`
         : `evidence verified: ${files.length} file${files.length === 1 ? '' : 's'} unchanged since signed${manifest?.keyId !== undefined ? ` with keyid ${JSON.stringify(manifest.keyId)}` : ''}`;
-  return { ok, signature, files, unlisted, ...(ok && manifest ? { manifest } : {}), ...(keyId !== undefined ? { keyId } : {}), summary };
+  return {
+    ok,
+    signature,
+    files,
+    unlisted,
+    ...(ok && manifest ? { manifest } : {}),
+    ...(keyId !== undefined ? { keyId } : {}),
+    summary,
+  };
 }
 
 function checkSignature(manifestBytes: Buffer, signatureText: string, key: KeyObject): { ok: boolean; detail: string } {
-  const signature = /^[A-Za-z0-9+/]+={0,2}$/.test(signatureText) ? Buffer.from(signatureText, 'base64') : Buffer.alloc(0);
-  if (signature.length !== 64) return { ok: false, detail: 'manifest.sig is not a 64-byte Ed25519 signature in base64' };
+  const signature = /^[A-Za-z0-9+/]+={0,2}$/.test(signatureText)
+    ? Buffer.from(signatureText, 'base64')
+    : Buffer.alloc(0);
+  if (signature.length !== 64)
+    return { ok: false, detail: 'manifest.sig is not a 64-byte Ed25519 signature in base64' };
   let valid: boolean;
   try {
     valid = cryptoVerify(null, manifestBytes, key, signature);
@@ -110,12 +136,17 @@ function checkSignature(manifestBytes: Buffer, signatureText: string, key: KeyOb
   }
   return valid
     ? { ok: true, detail: 'signature verifies with the given public key' }
-    : { ok: false, detail: 'the signature of manifest.json does not verify with the given public key (another key signed it, or the manifest was changed)' };
+    : {
+        ok: false,
+        detail:
+          'the signature of manifest.json does not verify with the given public key (another key signed it, or the manifest was changed)',
+      };
 }
 
 async function checkFile(dir: string, name: string, expected: unknown): Promise<FileVerdict> {
   if (!PLAIN_NAME.test(name)) return { name, ok: false, detail: 'is not a plain file name inside the package' };
-  if (typeof expected !== 'string' || !/^[0-9a-f]{64}$/.test(expected)) return { name, ok: false, detail: 'has no SHA-256 digest in the manifest' };
+  if (typeof expected !== 'string' || !/^[0-9a-f]{64}$/.test(expected))
+    return { name, ok: false, detail: 'has no SHA-256 digest in the manifest' };
   let bytes: Buffer;
   try {
     bytes = await readFile(join(dir, name));
@@ -123,5 +154,7 @@ async function checkFile(dir: string, name: string, expected: unknown): Promise<
     return { name, ok: false, detail: 'is missing from the package' };
   }
   const actual = sha256Hex(bytes);
-  return actual === expected ? { name, ok: true, detail: `sha256 ${actual}` } : { name, ok: false, detail: 'differs from the signed manifest: the file was changed after signing' };
+  return actual === expected
+    ? { name, ok: true, detail: `sha256 ${actual}` }
+    : { name, ok: false, detail: 'differs from the signed manifest: the file was changed after signing' };
 }

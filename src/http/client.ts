@@ -127,7 +127,12 @@ export class SignedClient {
   private nextSeq = 1;
 
   constructor(options: ClientOptions) {
-    this.identity = { baseUrl: options.baseUrl.replace(/\/+$/, ''), clientId: options.clientId, keyId: options.keyId, privateKey: options.privateKey };
+    this.identity = {
+      baseUrl: options.baseUrl.replace(/\/+$/, ''),
+      clientId: options.clientId,
+      keyId: options.keyId,
+      privateKey: options.privateKey,
+    };
     this.origin = new URL(this.identity.baseUrl).origin;
     this.redactor = options.redactor ?? new Redactor();
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -166,7 +171,11 @@ export class SignedClient {
     headers.push(...(spec.headers ?? []));
     const req: PreparedRequest = { method, url, headers, ...(body ? { body: body.bytes } : {}) };
     if (spec.sign !== false) {
-      const signed = signRequest(req, { keyId: this.identity.keyId, privateKey: this.identity.privateKey, ...(spec.sign ?? {}) });
+      const signed = signRequest(req, {
+        keyId: this.identity.keyId,
+        privateKey: this.identity.privateKey,
+        ...(spec.sign ?? {}),
+      });
       req.headers.push(['Signature-Input', signed.signatureInput], ['Signature', signed.signature]);
     }
     spec.tamper?.(req);
@@ -179,8 +188,14 @@ export class SignedClient {
     // a request sent again after a lost connection may have been carried out already, and the key makes the server
     // answer it as a replay rather than act twice. Every mutating request of the interface carries one, so the one
     // resend is safe.
-    const fixed = isMutating(spec.method) && spec.idempotencyKey === undefined ? { ...spec, idempotencyKey: randomUUID() } : spec;
-    return this.deliver(() => this.prepare(fixed), { timeoutMs: spec.timeoutMs, maxBodyBytes: spec.maxBodyBytes, signal: spec.signal }, sink, checkId);
+    const fixed =
+      isMutating(spec.method) && spec.idempotencyKey === undefined ? { ...spec, idempotencyKey: randomUUID() } : spec;
+    return this.deliver(
+      () => this.prepare(fixed),
+      { timeoutMs: spec.timeoutMs, maxBodyBytes: spec.maxBodyBytes, signal: spec.signal },
+      sink,
+      checkId,
+    );
   }
 
   /**
@@ -230,7 +245,14 @@ export class SignedClient {
       };
       let res: HttpResponse;
       try {
-        res = await this.attempt(req, limits, hold, checkId, reconnected ? this.freshDispatcher : this.dispatcher, reconnected);
+        res = await this.attempt(
+          req,
+          limits,
+          hold,
+          checkId,
+          reconnected ? this.freshDispatcher : this.dispatcher,
+          reconnected,
+        );
       } catch (e) {
         if (e instanceof TransportError && e.lostBeforeAnswer && !reconnected && !limits.signal?.aborted) {
           reconnected = true;
@@ -318,7 +340,9 @@ export class SignedClient {
         header: (name) => headerValue(headers, name),
       };
     } catch (err) {
-      exchange.error = this.redactor.text(describeTransportError(err, { timeoutMs, cap, deadline, external: limits.signal, progress }));
+      exchange.error = this.redactor.text(
+        describeTransportError(err, { timeoutMs, cap, deadline, external: limits.signal, progress }),
+      );
       finish();
       throw new TransportError(exchange.error, exchange, lostBeforeAnswer(err, progress, deadline, limits.signal));
     }
@@ -337,8 +361,14 @@ export class SignedClient {
   }
 
   resolveUrl(path: string, query?: RequestSpec['query']): string {
-    const url = /^https?:\/\//i.test(path) ? new URL(path) : new URL(`${this.identity.baseUrl}${path.startsWith('/') ? '' : '/'}${path}`);
-    const pairs = Array.isArray(query) ? query : Object.entries(query ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)] as [string, string]);
+    const url = /^https?:\/\//i.test(path)
+      ? new URL(path)
+      : new URL(`${this.identity.baseUrl}${path.startsWith('/') ? '' : '/'}${path}`);
+    const pairs = Array.isArray(query)
+      ? query
+      : Object.entries(query ?? {})
+          .filter(([, v]) => v !== undefined)
+          .map(([k, v]) => [k, String(v)] as [string, string]);
     for (const [k, v] of pairs) url.searchParams.append(k, v);
     return url.toString();
   }
@@ -347,10 +377,18 @@ export class SignedClient {
    * `text` is the body already decoded, when the caller has it: a body that fits the excerpt is then not decoded again,
    * and with nothing to mask the excerpt is the same string as the response's text, not a second copy kept per exchange.
    */
-  private recordMessage<T extends object>(headers: Array<[string, string]>, body: Uint8Array | undefined, extra?: T, text?: string) {
+  private recordMessage<T extends object>(
+    headers: Array<[string, string]>,
+    body: Uint8Array | undefined,
+    extra?: T,
+    text?: string,
+  ) {
     const size = body?.byteLength ?? 0;
     const whole = text !== undefined && size <= EXCERPT_BYTES ? text : undefined;
-    const excerpt = body && size > 0 ? this.redactor.text(whole ?? new TextDecoder().decode(body.subarray(0, EXCERPT_BYTES))) : undefined;
+    const excerpt =
+      body && size > 0
+        ? this.redactor.text(whole ?? new TextDecoder().decode(body.subarray(0, EXCERPT_BYTES)))
+        : undefined;
     return {
       ...(extra as T),
       headers: this.redactor.headers(headers),
@@ -363,10 +401,18 @@ export class SignedClient {
 
 function encodeBody(spec: RequestSpec): { bytes: Uint8Array; contentType: string } | undefined {
   const enc = new TextEncoder();
-  if (spec.json !== undefined) return { bytes: enc.encode(JSON.stringify(spec.json)), contentType: spec.contentType ?? 'application/json' };
-  if (spec.form !== undefined) return { bytes: enc.encode(new URLSearchParams(spec.form).toString()), contentType: spec.contentType ?? 'application/x-www-form-urlencoded' };
+  if (spec.json !== undefined)
+    return { bytes: enc.encode(JSON.stringify(spec.json)), contentType: spec.contentType ?? 'application/json' };
+  if (spec.form !== undefined)
+    return {
+      bytes: enc.encode(new URLSearchParams(spec.form).toString()),
+      contentType: spec.contentType ?? 'application/x-www-form-urlencoded',
+    };
   if (spec.body !== undefined) {
-    return { bytes: typeof spec.body === 'string' ? enc.encode(spec.body) : spec.body, contentType: spec.contentType ?? 'application/octet-stream' };
+    return {
+      bytes: typeof spec.body === 'string' ? enc.encode(spec.body) : spec.body,
+      contentType: spec.contentType ?? 'application/octet-stream',
+    };
   }
   return undefined;
 }
@@ -400,7 +446,11 @@ interface Progress {
 class BodyTooLarge extends Error {}
 
 /** Reads a body while counting, so an endless or huge body is cut off at the cap instead of filling memory. */
-async function readCapped(body: AsyncIterable<Uint8Array> & { destroy(err?: Error): unknown }, cap: number, progress: Progress): Promise<Uint8Array> {
+async function readCapped(
+  body: AsyncIterable<Uint8Array> & { destroy(err?: Error): unknown },
+  cap: number,
+  progress: Progress,
+): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   for await (const chunk of body) {
     progress.received += chunk.byteLength;
@@ -436,30 +486,46 @@ const TLS_CODES: Record<string, string> = {
 };
 
 /** One line naming what the server did: the words first, undici's code after them. */
-function describeTransportError(err: unknown, at: { timeoutMs: number; cap: number; deadline: AbortSignal; external: AbortSignal | undefined; progress: Progress }): string {
+function describeTransportError(
+  err: unknown,
+  at: { timeoutMs: number; cap: number; deadline: AbortSignal; external: AbortSignal | undefined; progress: Progress },
+): string {
   const { progress } = at;
-  if (err instanceof BodyTooLarge) return `response body exceeded ${formatBytes(at.cap)} (the cap on one body; --max-body sets it), cut off while streaming`;
+  if (err instanceof BodyTooLarge)
+    return `response body exceeded ${formatBytes(at.cap)} (the cap on one body; --max-body sets it), cut off while streaming`;
   const e = err as { code?: unknown; message?: string; cause?: { code?: unknown; message?: string } };
   // A DOMException (an abort) has a numeric code; only Node's and undici's string codes name anything.
   const code = [e.cause?.code, e.code].find((c): c is string => typeof c === 'string');
   const message = (e.cause?.message ?? e.message ?? String(err)).split('\n')[0] ?? 'request failed';
   const within = formatMs(at.timeoutMs);
-  const timedOut = at.deadline.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
+  const timedOut =
+    at.deadline.aborted ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT';
   if (timedOut) {
     if (code === 'UND_ERR_CONNECT_TIMEOUT') return `could not connect within ${within} (${code})`;
     if (!progress.headers) return `no response within ${within}${code ? ` (${code})` : ''}`;
     const of = progress.declared !== undefined ? ` of the ${progress.declared} its Content-Length announced` : '';
     return `the response body did not finish within ${within}: ${progress.received} bytes received${of}${code ? ` (${code})` : ''}`;
   }
-  if (at.external?.aborted) return 'the request was cancelled: the check ended (its time limit or the run budget) before the response came';
+  if (at.external?.aborted)
+    return 'the request was cancelled: the check ended (its time limit or the run budget) before the response came';
   // undici's limit is Node's --max-http-header-size.
-  if (code === 'UND_ERR_HEADERS_OVERFLOW') return `response headers exceeded the client's limit of ${formatBytes(httpMaxHeaderSize)} (${code})`;
-  if (code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || (progress.headers && progress.declared !== undefined && progress.received < progress.declared)) {
+  if (code === 'UND_ERR_HEADERS_OVERFLOW')
+    return `response headers exceeded the client's limit of ${formatBytes(httpMaxHeaderSize)} (${code})`;
+  if (
+    code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' ||
+    (progress.headers && progress.declared !== undefined && progress.received < progress.declared)
+  ) {
     return `the server closed the connection after ${progress.received} of the ${progress.declared ?? '?'} body bytes its Content-Length announced${code ? ` (${code})` : ''}`;
   }
-  if (code === 'ECONNRESET') return `the server reset the connection${progress.headers ? ' in the middle of the body' : ' before answering'} (ECONNRESET)`;
-  if (code === 'UND_ERR_SOCKET') return `the server closed the connection ${progress.headers ? 'in the middle of the body' : 'without an answer'} (${code}: ${message})`;
-  if (code?.startsWith('HPE_') || (err as Error)?.name === 'HTTPParserError') return `the response is not valid HTTP/1.1: ${message}${code ? ` (${code})` : ''}`;
+  if (code === 'ECONNRESET')
+    return `the server reset the connection${progress.headers ? ' in the middle of the body' : ' before answering'} (ECONNRESET)`;
+  if (code === 'UND_ERR_SOCKET')
+    return `the server closed the connection ${progress.headers ? 'in the middle of the body' : 'without an answer'} (${code}: ${message})`;
+  if (code?.startsWith('HPE_') || (err as Error)?.name === 'HTTPParserError')
+    return `the response is not valid HTTP/1.1: ${message}${code ? ` (${code})` : ''}`;
   if (code && TLS_CODES[code]) return `${TLS_CODES[code]} (${code}: ${message})`;
   return code ? `${code}: ${message}` : message;
 }
@@ -468,7 +534,12 @@ function describeTransportError(err: unknown, at: { timeoutMs: number; cap: numb
 const LOST_CONNECTION = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE', 'UND_ERR_CLOSED']);
 
 /** The connection was lost before any byte of the answer (not a time-out, not a cancel): worth one resend. */
-function lostBeforeAnswer(err: unknown, progress: Progress, deadline: AbortSignal, external: AbortSignal | undefined): boolean {
+function lostBeforeAnswer(
+  err: unknown,
+  progress: Progress,
+  deadline: AbortSignal,
+  external: AbortSignal | undefined,
+): boolean {
   if (progress.headers || deadline.aborted || external?.aborted) return false;
   const e = err as { code?: unknown; cause?: { code?: unknown } };
   return [e.cause?.code, e.code].some((c) => typeof c === 'string' && LOST_CONNECTION.has(c));

@@ -49,7 +49,11 @@ const NODE_HASH: Record<DigestAlgorithm, string> = { 'sha-512': 'sha512', 'sha-2
  * Checks a received Content-Digest against the body. Only sha-512 is accepted unless told otherwise: it is what the
  * spec prescribes, and accepting a weaker algorithm the sender chose would let a tampered body through.
  */
-export function verifyContentDigest(fieldValue: string | undefined, body: BodyBytes, options: DigestOptions = {}): DigestVerdict {
+export function verifyContentDigest(
+  fieldValue: string | undefined,
+  body: BodyBytes,
+  options: DigestOptions = {},
+): DigestVerdict {
   const accepted = options.algorithms ?? ['sha-512'];
   if (fieldValue === undefined || fieldValue.trim() === '') return { ok: false, reason: 'no Content-Digest header' };
   let dict;
@@ -63,7 +67,8 @@ export function verifyContentDigest(fieldValue: string | undefined, body: BodyBy
     const member = dict.get(algorithm);
     if (member === undefined) continue;
     const value = member[0];
-    if (!(value instanceof ArrayBuffer)) return { ok: false, reason: `Content-Digest ${algorithm} member is not a byte sequence (:base64:)` };
+    if (!(value instanceof ArrayBuffer))
+      return { ok: false, reason: `Content-Digest ${algorithm} member is not a byte sequence (:base64:)` };
     const expected = createHash(NODE_HASH[algorithm]).update(toBytes(body)).digest();
     const got = new Uint8Array(value);
     if (got.length !== expected.length || !timingSafeEqual(got, expected)) {

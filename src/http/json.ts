@@ -33,7 +33,11 @@ export const MAX_JSON_DEPTH = 256;
 export function parseJson(text: string): JsonResult {
   if (text.trim() === '') return { ok: false, error: 'the body is empty' };
   const depth = nestingBeyond(text, MAX_JSON_DEPTH);
-  if (depth !== undefined) return { ok: false, error: `the body is not usable JSON: nesting deeper than ${MAX_JSON_DEPTH} levels (at offset ${depth})` };
+  if (depth !== undefined)
+    return {
+      ok: false,
+      error: `the body is not usable JSON: nesting deeper than ${MAX_JSON_DEPTH} levels (at offset ${depth})`,
+    };
   let value: unknown;
   try {
     value = JSON.parse(text) as unknown;
@@ -124,7 +128,9 @@ function recordUnsafe(text: string, root: unknown): UnsafeNumber[] {
     const c = text.charCodeAt(i);
     const top = stack[stack.length - 1];
     if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
-      stack.push(c === 0x7b ? { kind: 'object', key: undefined, expectKey: true } : { kind: 'array', key: 0, expectKey: false });
+      stack.push(
+        c === 0x7b ? { kind: 'object', key: undefined, expectKey: true } : { kind: 'array', key: 0, expectKey: false },
+      );
       i++;
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
       stack.pop();
@@ -216,7 +222,10 @@ export function canonicalInteger(literal: string): string | undefined {
   return digits === '0' ? '0' : `${sign}${digits}`;
 }
 
-function locate(root: unknown, segments: Segment[]): { holder: object | undefined; key: Segment | undefined; value: unknown } | undefined {
+function locate(
+  root: unknown,
+  segments: Segment[],
+): { holder: object | undefined; key: Segment | undefined; value: unknown } | undefined {
   if (segments.length === 0) return { holder: undefined, key: undefined, value: root };
   let holder: unknown = root;
   for (let s = 0; s < segments.length - 1; s++) {
@@ -230,5 +239,10 @@ function locate(root: unknown, segments: Segment[]): { holder: object | undefine
 
 function pathString(segments: Segment[]): string {
   if (segments.length === 0) return '(root)';
-  return segments.map((s) => (typeof s === 'number' ? `[${s}]` : /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(s) ? `.${s}` : `[${JSON.stringify(s)}]`)).join('').replace(/^\./, '');
+  return segments
+    .map((s) =>
+      typeof s === 'number' ? `[${s}]` : /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(s) ? `.${s}` : `[${JSON.stringify(s)}]`,
+    )
+    .join('')
+    .replace(/^\./, '');
 }

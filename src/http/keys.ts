@@ -46,7 +46,10 @@ export function generateEd25519(): Ed25519KeyPair & { privateKeyPem: string } {
 
 /** A node:crypto public key object from raw 32 bytes, for verification with node:crypto. */
 export function publicKeyFromRaw(raw: Uint8Array): KeyObject {
-  return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(raw).toString('base64url') }, format: 'jwk' });
+  return createPublicKey({
+    key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(raw).toString('base64url') },
+    format: 'jwk',
+  });
 }
 
 /** PKCS8 DER of an Ed25519 private key (RFC 8410 §7) is this fixed header followed by the 32-byte seed. */

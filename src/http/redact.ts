@@ -3,7 +3,8 @@
 // the value was never registered, e.g. a token a server issued to a check.
 const REDACTED = '[redacted]';
 
-const SECRET_JSON_MEMBER = /("(?:token|accessToken|access_token|refreshToken|refresh_token|clientSecret|client_secret|privateKey|private_key|secret|password)"\s*:\s*")((?:[^"\\]|\\.)*)(")/gi;
+const SECRET_JSON_MEMBER =
+  /("(?:token|accessToken|access_token|refreshToken|refresh_token|clientSecret|client_secret|privateKey|private_key|secret|password)"\s*:\s*")((?:[^"\\]|\\.)*)(")/gi;
 const SECRET_FORM_FIELD = /(^|[&?])((?:clientSecret|client_secret|token|access_token|password)=)([^&]*)/gi;
 const MIN_SECRET_LENGTH = 4;
 // An Ed25519 signature as a structured-field byte sequence (64 bytes: 86 base64 characters and "=="), wherever a server

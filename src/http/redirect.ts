@@ -16,5 +16,5 @@ export function redirectNote(res: HttpResponse): string {
     return ` (a redirect to ${JSON.stringify(location)}, not a URL)`;
   }
   const same = target.origin === new URL(res.exchange.request.url).origin;
-  return ` (a redirect to ${target.origin}${same ? ", the target's own origin" : ", another origin"}; redirects are not followed)`;
+  return ` (a redirect to ${target.origin}${same ? ", the target's own origin" : ', another origin'}; redirects are not followed)`;
 }

@@ -2,7 +2,13 @@
 // about ten times faster than @noble/ed25519's, which the client signed with until `npm run bench` showed signing to
 // be an eighth of a run. The tests keep an independent check: the client's signatures equal @noble/ed25519's and the
 // RFC 8032 and RFC 9421 vectors byte for byte.
-import { verify as cryptoVerify, sign as cryptoSign, createPublicKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import {
+  verify as cryptoVerify,
+  sign as cryptoSign,
+  createPublicKey,
+  timingSafeEqual,
+  type KeyObject,
+} from 'node:crypto';
 import { parseDictionary, isInnerList, serializeInnerList, type InnerList } from 'structured-headers';
 import { hasHeader, headerValue, type HttpMessage } from './message.js';
 import { signatureBase, signatureParamsValue, SignatureBaseError, type SignatureParam } from './signature-base.js';
@@ -158,7 +164,8 @@ export function signatureLabels(field: string | undefined): string[] {
 type SignedMessage = HttpMessage & { signatureInput?: string; signature?: string };
 
 /** Everything short of the Ed25519 operation: parse, check coverage and times, build the base, find the key. */
-type Prepared = { done: SignatureVerdict } | { verdict: SignatureVerdict; base: string; key: KeyObject; signature: Buffer };
+type Prepared =
+  { done: SignatureVerdict } | { verdict: SignatureVerdict; base: string; key: KeyObject; signature: Buffer };
 
 /** Verifies an RFC 9421 Ed25519 signature on a message, whatever its label, component order and parameters. */
 export function verifySignature(message: SignedMessage, options: VerifyOptions): SignatureVerdict {
@@ -176,7 +183,9 @@ export function verifySignatureAsync(message: SignedMessage, options: VerifyOpti
   if ('done' in p) return Promise.resolve(p.done);
   if (p.signature.length !== 64) return Promise.resolve(conclude(p, false));
   return new Promise((resolve) => {
-    cryptoVerify(null, Buffer.from(p.base, 'utf8'), p.key, p.signature, (err, valid) => resolve(conclude(p, !err && valid)));
+    cryptoVerify(null, Buffer.from(p.base, 'utf8'), p.key, p.signature, (err, valid) =>
+      resolve(conclude(p, !err && valid)),
+    );
   });
 }
 
@@ -192,7 +201,10 @@ function prepareVerification(message: SignedMessage, options: VerifyOptions): Pr
   return 'ok' in v ? { done: v } : v;
 }
 
-function prepareOrVerdict(message: SignedMessage, options: VerifyOptions): SignatureVerdict | Exclude<Prepared, { done: SignatureVerdict }> {
+function prepareOrVerdict(
+  message: SignedMessage,
+  options: VerifyOptions,
+): SignatureVerdict | Exclude<Prepared, { done: SignatureVerdict }> {
   const inputField = message.signatureInput ?? headerValue(message.headers, 'signature-input');
   const sigField = message.signature ?? headerValue(message.headers, 'signature');
   if (!inputField) return { ok: false, reason: 'no Signature-Input header' };
@@ -211,7 +223,8 @@ function prepareOrVerdict(message: SignedMessage, options: VerifyOptions): Signa
   const label = options.label ?? [...inputs.keys()][0];
   if (label === undefined) return { ok: false, reason: 'Signature-Input is empty' };
   const input = inputs.get(label);
-  if (input === undefined || !isInnerList(input)) return { ok: false, label, reason: `Signature-Input has no inner list labelled "${label}"` };
+  if (input === undefined || !isInnerList(input))
+    return { ok: false, label, reason: `Signature-Input has no inner list labelled "${label}"` };
   const sigMember = sigs.get(label);
   if (sigMember === undefined || isInnerList(sigMember) || !(sigMember[0] instanceof ArrayBuffer)) {
     return { ok: false, label, reason: `Signature has no byte sequence labelled "${label}"` };
@@ -220,7 +233,8 @@ function prepareOrVerdict(message: SignedMessage, options: VerifyOptions): Signa
   const components: string[] = [];
   for (const [name, itemParams] of items) {
     if (typeof name !== 'string') return { ok: false, label, reason: 'a covered component is not a string' };
-    if (itemParams.size > 0) return { ok: false, label, reason: `component parameters (on "${name}") are not supported by this profile` };
+    if (itemParams.size > 0)
+      return { ok: false, label, reason: `component parameters (on "${name}") are not supported by this profile` };
     components.push(name);
   }
   const params: Record<string, string | number | boolean> = {};
@@ -230,7 +244,8 @@ function prepareOrVerdict(message: SignedMessage, options: VerifyOptions): Signa
   const keyId = typeof params.keyid === 'string' ? params.keyid : undefined;
   const verdict: SignatureVerdict = { ok: false, label, keyId, components, params };
   // RFC 9421 §3.2: an alg parameter must agree with the key; Ed25519 is the only one this profile verifies.
-  if (params.alg !== undefined && params.alg !== 'ed25519') return { ...verdict, reason: `alg ${JSON.stringify(params.alg)} is not ed25519` };
+  if (params.alg !== undefined && params.alg !== 'ed25519')
+    return { ...verdict, reason: `alg ${JSON.stringify(params.alg)} is not ed25519` };
 
   for (const required of options.requiredComponents ?? []) {
     if (!components.includes(required)) return { ...verdict, reason: `the signature does not cover "${required}"` };
@@ -239,16 +254,25 @@ function prepareOrVerdict(message: SignedMessage, options: VerifyOptions): Signa
   const skew = options.skewSeconds ?? 0;
   const created = params.created;
   const expires = params.expires;
-  if (created !== undefined && (typeof created !== 'number' || !Number.isInteger(created))) return { ...verdict, reason: 'created is not an integer' };
-  if (expires !== undefined && (typeof expires !== 'number' || !Number.isInteger(expires))) return { ...verdict, reason: 'expires is not an integer' };
-  if (options.requireCreated && created === undefined) return { ...verdict, reason: 'the signature has no created parameter' };
-  if (options.requireExpires && expires === undefined) return { ...verdict, reason: 'the signature has no expires parameter' };
-  if (typeof created === 'number' && created > now + skew) return { ...verdict, reason: `created (${created}) is in the future (now ${now})` };
-  if (typeof expires === 'number' && expires < now - skew) return { ...verdict, reason: `expired at ${expires} (now ${now})` };
-  if (typeof created === 'number' && typeof expires === 'number' && expires < created) return { ...verdict, reason: 'expires is before created' };
+  if (created !== undefined && (typeof created !== 'number' || !Number.isInteger(created)))
+    return { ...verdict, reason: 'created is not an integer' };
+  if (expires !== undefined && (typeof expires !== 'number' || !Number.isInteger(expires)))
+    return { ...verdict, reason: 'expires is not an integer' };
+  if (options.requireCreated && created === undefined)
+    return { ...verdict, reason: 'the signature has no created parameter' };
+  if (options.requireExpires && expires === undefined)
+    return { ...verdict, reason: 'the signature has no expires parameter' };
+  if (typeof created === 'number' && created > now + skew)
+    return { ...verdict, reason: `created (${created}) is in the future (now ${now})` };
+  if (typeof expires === 'number' && expires < now - skew)
+    return { ...verdict, reason: `expired at ${expires} (now ${now})` };
+  if (typeof created === 'number' && typeof expires === 'number' && expires < created)
+    return { ...verdict, reason: 'expires is before created' };
   if (options.maxAgeSeconds !== undefined && typeof created === 'number') {
-    if (created < now - options.maxAgeSeconds - skew) return { ...verdict, reason: `created (${created}) is older than ${options.maxAgeSeconds} s` };
-    if (typeof expires === 'number' && expires - created > options.maxAgeSeconds) return { ...verdict, reason: `validity window of ${expires - created} s exceeds ${options.maxAgeSeconds} s` };
+    if (created < now - options.maxAgeSeconds - skew)
+      return { ...verdict, reason: `created (${created}) is older than ${options.maxAgeSeconds} s` };
+    if (typeof expires === 'number' && expires - created > options.maxAgeSeconds)
+      return { ...verdict, reason: `validity window of ${expires - created} s exceeds ${options.maxAgeSeconds} s` };
   }
 
   let base: string;
@@ -260,14 +284,19 @@ function prepareOrVerdict(message: SignedMessage, options: VerifyOptions): Signa
     throw e;
   }
   const keyInput = typeof options.key === 'function' ? options.key(keyId) : options.key;
-  if (keyInput === undefined) return { ...verdict, base, reason: `unknown keyid ${keyId === undefined ? '(none given)' : JSON.stringify(keyId)}` };
+  if (keyInput === undefined)
+    return {
+      ...verdict,
+      base,
+      reason: `unknown keyid ${keyId === undefined ? '(none given)' : JSON.stringify(keyId)}`,
+    };
   let key: KeyObject;
   try {
     key = toKeyObject(keyInput);
   } catch {
     return { ...verdict, base, reason: 'the verification key cannot be read' };
   }
-  if (key.asymmetricKeyType !== 'ed25519') return { ...verdict, base, reason: `the key is ${key.asymmetricKeyType ?? 'unknown'}, not Ed25519` };
+  if (key.asymmetricKeyType !== 'ed25519')
+    return { ...verdict, base, reason: `the key is ${key.asymmetricKeyType ?? 'unknown'}, not Ed25519` };
   return { verdict, base, key, signature: Buffer.from(sigMember[0] as ArrayBuffer) };
 }
-

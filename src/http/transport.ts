@@ -20,7 +20,10 @@ export type RetryAfterForm = 'seconds' | 'http-date';
  * The wait a Retry-After field asks for (RFC 9110 §10.2.3: delay-seconds or an HTTP-date), from `now`; undefined when
  * the field is absent or neither form. A date in the past asks for no wait.
  */
-export function parseRetryAfter(value: string | undefined, now: number): { ms: number; form: RetryAfterForm } | undefined {
+export function parseRetryAfter(
+  value: string | undefined,
+  now: number,
+): { ms: number; form: RetryAfterForm } | undefined {
   const text = value?.trim();
   if (!text) return undefined;
   if (/^\d+$/.test(text)) return { ms: Number(text) * 1000, form: 'seconds' };
@@ -144,7 +147,9 @@ export class Transport {
     const held = now + ms - since;
     let reason: string | undefined;
     if (held > this.boundMs) {
-      const asking = asked ? `asked to wait ${formatSeconds(asked.ms)} more (Retry-After: ${retryAfter!.trim()})` : 'kept answering 429';
+      const asking = asked
+        ? `asked to wait ${formatSeconds(asked.ms)} more (Retry-After: ${retryAfter!.trim()})`
+        : 'kept answering 429';
       reason = `the server kept answering 429 (Too Many Requests): after ${formatSeconds(now - since)} of waiting it ${asking}, past the ${formatSeconds(this.boundMs)} one request may be held back; the checks left were not judged`;
     } else if (this.deadline !== undefined && now + ms > this.deadline) {
       reason = `the server answered 429 (Too Many Requests) and asked to wait ${formatSeconds(ms)}, past the end of the run's budget (--budget); the checks left were not judged`;

@@ -6,7 +6,14 @@ import { createHash } from 'node:crypto';
 import { rowsInThreads } from './threads.js';
 import { runAgainstLocal } from './local-run.js';
 import type { RunResult, SuiteDefinition } from '../engine/index.js';
-import { allChoices, DEFAULT_CHOICES, nonDefault, resolveChoices, type ChoiceKey, type Choices } from '../reference/choices/index.js';
+import {
+  allChoices,
+  DEFAULT_CHOICES,
+  nonDefault,
+  resolveChoices,
+  type ChoiceKey,
+  type Choices,
+} from '../reference/choices/index.js';
 import { pool } from '../pool.js';
 
 /** Random bundles in the matrix, and the seed that makes them the same on every machine. */
@@ -35,14 +42,20 @@ export function choiceBundles(randomCount = RANDOM_BUNDLES, seed = RANDOM_SEED):
   const choices = allChoices();
   const bundles: Bundle[] = [{ name: 'default', choices: {} }];
   for (const c of choices) {
-    for (const v of c.def.values.slice(1)) bundles.push({ name: `${c.name}=${v.value}`, choices: { [c.key]: v.value } as Partial<Choices> });
+    for (const v of c.def.values.slice(1))
+      bundles.push({ name: `${c.name}=${v.value}`, choices: { [c.key]: v.value } as Partial<Choices> });
   }
   const at = (pick: (n: number) => number) =>
-    Object.fromEntries(choices.filter((c) => c.def.values.length > 1).map((c) => [c.key, c.def.values[pick(c.def.values.length)]!.value])) as Partial<Choices>;
+    Object.fromEntries(
+      choices
+        .filter((c) => c.def.values.length > 1)
+        .map((c) => [c.key, c.def.values[pick(c.def.values.length)]!.value]),
+    ) as Partial<Choices>;
   bundles.push({ name: 'all-second', choices: at(() => 1) });
   bundles.push({ name: 'all-last', choices: at((n) => n - 1) });
   const random = mulberry32(seed);
-  for (let i = 1; i <= randomCount; i++) bundles.push({ name: `random-${i}`, choices: at((n) => Math.floor(random() * n)) });
+  for (let i = 1; i <= randomCount; i++)
+    bundles.push({ name: `random-${i}`, choices: at((n) => Math.floor(random() * n)) });
   return bundles;
 }
 
@@ -68,12 +81,16 @@ export function bundleRow(bundle: Bundle, result: RunResult): BundleRow {
   const choices = resolveChoices('strict', bundle.choices);
   const observed = [...result.checks.flatMap((c) => c.observations), ...(result.run.notes ?? [])];
   // The default run answers for every default reading; any other run for the readings it changed.
-  const judged = allChoices().filter((c) => (bundle.name === 'default' ? true : choices[c.key] !== DEFAULT_CHOICES[c.key]));
+  const judged = allChoices().filter((c) =>
+    bundle.name === 'default' ? true : choices[c.key] !== DEFAULT_CHOICES[c.key],
+  );
   const unrecorded = judged
     .filter((c) => {
       const value = c.def.values.find((v) => v.value === choices[c.key as ChoiceKey])!;
       // Where another reading of the bundle hides this one, the observation saying so is the record.
-      const hidden = (c.def.hiddenBy ?? []).filter((h) => (choices as Record<string, string>)[h.choice] === h.value).map((h) => h.recorded);
+      const hidden = (c.def.hiddenBy ?? [])
+        .filter((h) => (choices as Record<string, string>)[h.choice] === h.value)
+        .map((h) => h.recorded);
       const patterns = [value.recorded, ...hidden].map((p) => new RegExp(p, 'i'));
       return !observed.some((o) => patterns.some((p) => p.test(o)));
     })
@@ -83,18 +100,33 @@ export function bundleRow(bundle: Bundle, result: RunResult): BundleRow {
     name: bundle.name,
     choices: nonDefault(choices),
     totals: { passed: t.passed, failed: t.failed, warned: t.warned, skipped: t.skipped, errored: t.errored },
-    problems: result.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'warn' || c.outcome === 'error').map((c) => `${c.id} ${c.outcome}: ${c.finding?.message ?? ''}`),
+    problems: result.checks
+      .filter((c) => c.outcome === 'fail' || c.outcome === 'warn' || c.outcome === 'error')
+      .map((c) => `${c.id} ${c.outcome}: ${c.finding?.message ?? ''}`),
     unrecorded,
   };
 }
 
-export function bundleRows(suites: SuiteDefinition[], bundles: readonly Bundle[], concurrency: number): Promise<BundleRow[]> {
+export function bundleRows(
+  suites: SuiteDefinition[],
+  bundles: readonly Bundle[],
+  concurrency: number,
+): Promise<BundleRow[]> {
   return pool(bundles, concurrency, async (b) => bundleRow(b, await runBundle(suites, b)));
 }
 
 /** The rows from `threads` worker threads (src/matrix/choices-worker.ts), bundles dealt round-robin. */
-export async function bundleRowsInThreads(bundles: readonly Bundle[], threads: number, concurrency: number): Promise<BundleRow[]> {
-  const rows = await rowsInThreads<Bundle, BundleRow>(new URL('./choices-worker.js', import.meta.url), bundles, threads, (share) => ({ bundles: share, concurrency }));
+export async function bundleRowsInThreads(
+  bundles: readonly Bundle[],
+  threads: number,
+  concurrency: number,
+): Promise<BundleRow[]> {
+  const rows = await rowsInThreads<Bundle, BundleRow>(
+    new URL('./choices-worker.js', import.meta.url),
+    bundles,
+    threads,
+    (share) => ({ bundles: share, concurrency }),
+  );
   return bundles.map((b) => rows.find((r) => r.name === b.name)!);
 }
 
@@ -108,7 +140,12 @@ export interface ChoicesJson {
 /** What the matrix depends on: change a choice, a reading's record or the set of checks, and it must be made again. */
 export function choicesFingerprint(suites: SuiteDefinition[]): string {
   const material = {
-    choices: allChoices().map((c) => ({ name: c.name, requirements: c.def.requirements, values: c.def.values.map((v) => [v.value, v.recorded]), hiddenBy: c.def.hiddenBy ?? [] })),
+    choices: allChoices().map((c) => ({
+      name: c.name,
+      requirements: c.def.requirements,
+      values: c.def.values.map((v) => [v.value, v.recorded]),
+      hiddenBy: c.def.hiddenBy ?? [],
+    })),
     checks: suites.flatMap((s) => s.checks.map((c) => `${c.id}:${c.level}`)),
     random: [RANDOM_BUNDLES, RANDOM_SEED],
   };
@@ -117,7 +154,8 @@ export function choicesFingerprint(suites: SuiteDefinition[]): string {
 
 export function choicesDocument(rows: BundleRow[], suites: SuiteDefinition[]): ChoicesJson {
   return {
-    $comment: 'Generated by `npm run matrix` (scripts/choices-matrix.mjs) with docs/choices-matrix.md. Do not edit by hand; npm test and `npm run matrix:check` fail when it is stale or shows a problem.',
+    $comment:
+      'Generated by `npm run matrix` (scripts/choices-matrix.mjs) with docs/choices-matrix.md. Do not edit by hand; npm test and `npm run matrix:check` fail when it is stale or shows a problem.',
     fingerprint: choicesFingerprint(suites),
     bundles: rows,
   };
@@ -125,7 +163,10 @@ export function choicesDocument(rows: BundleRow[], suites: SuiteDefinition[]): C
 
 /** What makes the matrix unacceptable: any failure, warning or error, any reading left unrecorded. */
 export function choicesProblems(doc: Pick<ChoicesJson, 'bundles'>): string[] {
-  return doc.bundles.flatMap((b) => [...b.problems.map((p) => `${b.name}: ${p}`), ...b.unrecorded.map((u) => `${b.name}: no observation records ${u}`)]);
+  return doc.bundles.flatMap((b) => [
+    ...b.problems.map((p) => `${b.name}: ${p}`),
+    ...b.unrecorded.map((u) => `${b.name}: no observation records ${u}`),
+  ]);
 }
 
 export function renderChoicesJson(doc: ChoicesJson): string {

@@ -39,8 +39,14 @@ export interface DetectionMatrix {
 }
 
 /** Runs the whole suite against a fresh reference server. */
-function runAgainst(suites: SuiteDefinition[], options: { variant?: VariantName; faults?: string[] }): Promise<RunResult> {
-  return runAgainstLocal(suites, { ...(options.variant ? { variant: options.variant } : {}), ...(options.faults ? { faults: options.faults } : {}) });
+function runAgainst(
+  suites: SuiteDefinition[],
+  options: { variant?: VariantName; faults?: string[] },
+): Promise<RunResult> {
+  return runAgainstLocal(suites, {
+    ...(options.variant ? { variant: options.variant } : {}),
+    ...(options.faults ? { faults: options.faults } : {}),
+  });
 }
 
 /** Whether a check owns a failure against the fault: it cites one of the requirements the fault breaks. */
@@ -60,8 +66,14 @@ export function faultRow(fault: FaultDefinition, results: readonly CheckResult[]
 }
 
 /** The rows of these faults, each the whole suite against a fresh server with that fault, `concurrency` at a time. */
-export function faultRows(suites: SuiteDefinition[], faults: readonly FaultDefinition[], concurrency: number): Promise<FaultRow[]> {
-  return pool(faults, concurrency, async (fault) => faultRow(fault, (await runAgainst(suites, { faults: [fault.name] })).checks));
+export function faultRows(
+  suites: SuiteDefinition[],
+  faults: readonly FaultDefinition[],
+  concurrency: number,
+): Promise<FaultRow[]> {
+  return pool(faults, concurrency, async (fault) =>
+    faultRow(fault, (await runAgainst(suites, { faults: [fault.name] })).checks),
+  );
 }
 
 /**
@@ -69,8 +81,17 @@ export function faultRows(suites: SuiteDefinition[], faults: readonly FaultDefin
  * shipped suites and runs its share `concurrency` at a time; one process's JavaScript runs on one core, so this is what
  * uses the others. Only from the compiled package: a thread loads dist/src/matrix/worker.js.
  */
-async function faultRowsInThreads(faults: readonly FaultDefinition[], threads: number, concurrency: number): Promise<FaultRow[]> {
-  const data = await rowsInThreads<FaultDefinition, FaultRowData>(new URL('./worker.js', import.meta.url), faults, threads, (share) => ({ faults: share.map((f) => f.name), concurrency }));
+async function faultRowsInThreads(
+  faults: readonly FaultDefinition[],
+  threads: number,
+  concurrency: number,
+): Promise<FaultRow[]> {
+  const data = await rowsInThreads<FaultDefinition, FaultRowData>(
+    new URL('./worker.js', import.meta.url),
+    faults,
+    threads,
+    (share) => ({ faults: share.map((f) => f.name), concurrency }),
+  );
   return faults.map((fault) => {
     const row = data.find((d) => d.name === fault.name);
     if (!row) throw new Error(`no detection-matrix row for ${fault.name}`);
@@ -81,32 +102,56 @@ async function faultRowsInThreads(faults: readonly FaultDefinition[], threads: n
 
 export async function detectionMatrix(
   suites: SuiteDefinition[],
-  options: { faults?: readonly FaultDefinition[]; reasons?: DetectionReasons; concurrency?: number; threads?: number } = {},
+  options: {
+    faults?: readonly FaultDefinition[];
+    reasons?: DetectionReasons;
+    concurrency?: number;
+    threads?: number;
+  } = {},
 ): Promise<DetectionMatrix> {
   const faults = options.faults ?? FAULTS;
   const reasons = options.reasons ?? {};
   const concurrency = options.concurrency ?? 4;
-  const rowsPromise = (options.threads ?? 1) > 1 ? faultRowsInThreads(faults, options.threads!, concurrency) : faultRows(suites, faults, concurrency);
-  const [strict, alt, rows] = await Promise.all([runAgainst(suites, { variant: 'strict' }), runAgainst(suites, { variant: 'alt' }), rowsPromise]);
+  const rowsPromise =
+    (options.threads ?? 1) > 1
+      ? faultRowsInThreads(faults, options.threads!, concurrency)
+      : faultRows(suites, faults, concurrency);
+  const [strict, alt, rows] = await Promise.all([
+    runAgainst(suites, { variant: 'strict' }),
+    runAgainst(suites, { variant: 'alt' }),
+    rowsPromise,
+  ]);
   const caught = new Set(rows.flatMap((r) => r.caughtBy));
   const uncaught = suites
     .flatMap((s) => s.checks)
     .filter((c) => c.level !== 'INFO' && !caught.has(c.id))
-    .map((c) => ({ id: c.id, level: c.level, ...(reasons.uncaught?.[c.id] ? { reason: reasons.uncaught[c.id] } : {}) }));
+    .map((c) => ({
+      id: c.id,
+      level: c.level,
+      ...(reasons.uncaught?.[c.id] ? { reason: reasons.uncaught[c.id] } : {}),
+    }));
   return { clean: { strict, alt }, rows, uncaught, staleReasons: staleReasons(uncaught, reasons) };
 }
 
 function staleReasons(uncaught: DetectionMatrix['uncaught'], reasons: DetectionReasons): string[] {
   const stale: string[] = [];
-  for (const id of Object.keys(reasons.uncaught ?? {})) if (!uncaught.some((u) => u.id === id)) stale.push(`uncaught ${id}: a fault now makes it fail`);
+  for (const id of Object.keys(reasons.uncaught ?? {}))
+    if (!uncaught.some((u) => u.id === id)) stale.push(`uncaught ${id}: a fault now makes it fail`);
   return stale;
 }
 
 /** The matrix as a document: what docs/detection-matrix.json holds and the Markdown is drawn from. */
 export function matrixDocument(matrix: DetectionMatrix): DetectionJson {
-  const totals = (r: RunResult) => ({ passed: r.totals.passed, failed: r.totals.failed, warned: r.totals.warned, skipped: r.totals.skipped, errored: r.totals.errored });
+  const totals = (r: RunResult) => ({
+    passed: r.totals.passed,
+    failed: r.totals.failed,
+    warned: r.totals.warned,
+    skipped: r.totals.skipped,
+    errored: r.totals.errored,
+  });
   return {
-    $comment: 'Generated by `npm run matrix` (scripts/detection-matrix.mjs) with docs/detection-matrix.md. Do not edit by hand; `npm run matrix:check` (CI) fails when it is not current.',
+    $comment:
+      'Generated by `npm run matrix` (scripts/detection-matrix.mjs) with docs/detection-matrix.md. Do not edit by hand; `npm run matrix:check` (CI) fails when it is not current.',
     clean: Object.fromEntries(Object.entries(matrix.clean).map(([variant, r]) => [variant, totals(r)])),
     faults: matrix.rows.map((r) => ({
       name: r.fault.name,
@@ -133,14 +178,20 @@ export function renderMatrixJson(doc: DetectionJson): string {
 export function matrixProblems(matrix: DetectionMatrix): string[] {
   const problems: string[] = [];
   for (const [variant, r] of Object.entries(matrix.clean)) {
-    for (const c of r.checks.filter((x) => x.outcome === 'fail' || x.outcome === 'warn' || x.outcome === 'error')) problems.push(`clean ${variant}: ${c.id} ${c.outcome}: ${c.finding?.message ?? ''}`);
+    for (const c of r.checks.filter((x) => x.outcome === 'fail' || x.outcome === 'warn' || x.outcome === 'error'))
+      problems.push(`clean ${variant}: ${c.id} ${c.outcome}: ${c.finding?.message ?? ''}`);
   }
   for (const r of matrix.rows) {
-    if (r.caughtBy.length === 0) problems.push(`${r.fault.name}: caught by no check citing what it breaks (${r.fault.breaks.join(', ')})`);
+    if (r.caughtBy.length === 0)
+      problems.push(`${r.fault.name}: caught by no check citing what it breaks (${r.fault.breaks.join(', ')})`);
     for (const id of r.errored) problems.push(`${r.fault.name}: ${id} broke (outcome error)`);
-    for (const c of r.collateral) problems.push(`${r.fault.name} → ${c.id}: collateral failure (the check fails without citing a requirement the fault breaks)`);
+    for (const c of r.collateral)
+      problems.push(
+        `${r.fault.name} → ${c.id}: collateral failure (the check fails without citing a requirement the fault breaks)`,
+      );
   }
-  for (const u of matrix.uncaught.filter((x) => !x.reason)) problems.push(`${u.id} (${u.level}): no fault makes it fail, and no reason says why`);
+  for (const u of matrix.uncaught.filter((x) => !x.reason))
+    problems.push(`${u.id} (${u.level}): no fault makes it fail, and no reason says why`);
   return [...problems, ...matrix.staleReasons.map((s) => `stale reason: ${s}`)];
 }
 
@@ -157,29 +208,43 @@ export function renderMatrix(doc: DetectionJson, suites: SuiteDefinition[]): str
     'fail are the ones that catch it. A check that fails without citing any of them is collateral: its verdict depends',
     'on a rule it does not own, and the reason it stays is given below. The clean server, in both variants, must fail no check.',
     '',
-    `Clean server: ${Object.entries(doc.clean).map(([variant, t]) => `${variant} variant ${summary(t)}`).join('; ')}.`,
+    `Clean server: ${Object.entries(doc.clean)
+      .map(([variant, t]) => `${variant} variant ${summary(t)}`)
+      .join('; ')}.`,
     '',
     `${doc.faults.length} faults; ${doc.faults.filter((f) => f.caughtBy.length === 0).length} not caught; ${collateral} collateral failures, ${doc.faults.reduce((n, f) => n + f.collateral.filter((c) => !c.reason).length, 0)} unexplained.`,
     '',
     '| fault | breaks | caught by | collateral |',
     '|---|---|---|---|',
-    ...doc.faults.map((f) => `| \`${f.name}\` | ${f.breaks.join(', ')} | ${f.caughtBy.length ? f.caughtBy.map(code).join(', ') : '**not caught**'} | ${f.collateral.map((c) => `${code(c.id)}${c.reason ? '' : ' **unexplained**'}`).join(', ')} |`),
+    ...doc.faults.map(
+      (f) =>
+        `| \`${f.name}\` | ${f.breaks.join(', ')} | ${f.caughtBy.length ? f.caughtBy.map(code).join(', ') : '**not caught**'} | ${f.collateral.map((c) => `${code(c.id)}${c.reason ? '' : ' **unexplained**'}`).join(', ')} |`,
+    ),
     '',
     '## Collateral failures and why they stay',
     '',
   ];
   const explained = doc.faults.flatMap((f) => f.collateral.map((c) => ({ fault: f.name, ...c })));
-  if (explained.length === 0) lines.push('None: every check that fails against a fault cites a requirement the fault breaks.');
+  if (explained.length === 0)
+    lines.push('None: every check that fails against a fault cites a requirement the fault breaks.');
   for (const c of explained) lines.push(`- \`${c.fault}\` → \`${c.id}\`: ${c.reason ?? '**no reason given**'}`);
   lines.push('', '## Checks no fault makes fail', '');
-  if (doc.uncaught.length === 0) lines.push('None: every MUST and SHOULD check is caught failing by a fault that breaks one of its requirements.');
+  if (doc.uncaught.length === 0)
+    lines.push('None: every MUST and SHOULD check is caught failing by a fault that breaks one of its requirements.');
   else {
     lines.push('| check | level | why |', '|---|---|---|');
-    for (const u of doc.uncaught) lines.push(`| \`${u.id}\` | ${u.level} | ${u.reason ?? '**no fault and no reason yet**'} |`);
+    for (const u of doc.uncaught)
+      lines.push(`| \`${u.id}\` | ${u.level} | ${u.reason ?? '**no fault and no reason yet**'} |`);
   }
   const info = suites.flatMap((s) => s.checks).filter((c) => c.level === 'INFO');
   if (info.length > 0) {
-    lines.push('', '## INFO checks', '', 'They record what a server chose where the spec is open and never fail, so no fault applies:', '');
+    lines.push(
+      '',
+      '## INFO checks',
+      '',
+      'They record what a server chose where the spec is open and never fail, so no fault applies:',
+      '',
+    );
     for (const c of info) lines.push(`- \`${c.id}\`: ${c.title}`);
   }
   return `${lines.join('\n')}\n`;

@@ -29,20 +29,40 @@ export function renderOpenPoints(): string {
     const cs = citing(r.id);
     lines.push('| reading | switch |', '|---|---|');
     for (const reading of r.readings ?? []) {
-      const takes = cs.flatMap((c) => c.def.values.filter((v) => v.realizes.includes(reading)).map((v) => `\`${c.name}=${v.value}\``));
-      lines.push(`| ${reading} | ${takes.length > 0 ? takes.join(', ') : UNSWITCHABLE[r.id] ? `none: ${UNSWITCHABLE[r.id]}` : '**none**'} |`);
+      const takes = cs.flatMap((c) =>
+        c.def.values.filter((v) => v.realizes.includes(reading)).map((v) => `\`${c.name}=${v.value}\``),
+      );
+      lines.push(
+        `| ${reading} | ${takes.length > 0 ? takes.join(', ') : UNSWITCHABLE[r.id] ? `none: ${UNSWITCHABLE[r.id]}` : '**none**'} |`,
+      );
     }
-    const more = cs.flatMap((c) => c.def.values.filter((v) => v.realizes.length === 0).map((v) => `\`${c.name}=${v.value}\` (${v.says})`));
+    const more = cs.flatMap((c) =>
+      c.def.values.filter((v) => v.realizes.length === 0).map((v) => `\`${c.name}=${v.value}\` (${v.says})`),
+    );
     if (more.length > 0) lines.push('', `Also switchable here: ${more.join('; ')}.`);
     lines.push('');
   }
-  const beyond = choices.filter((c) => c.def.requirements.every((id) => findRequirement(id)?.level !== 'OPEN') || c.def.basis !== undefined);
-  lines.push('## Points open beyond the "not shown" sentences', '', 'Readings the spec\'s words leave open although they are not marked "not shown", and what live servers do that the spec is silent on:', '');
+  const beyond = choices.filter(
+    (c) => c.def.requirements.every((id) => findRequirement(id)?.level !== 'OPEN') || c.def.basis !== undefined,
+  );
+  lines.push(
+    '## Points open beyond the "not shown" sentences',
+    '',
+    'Readings the spec\'s words leave open although they are not marked "not shown", and what live servers do that the spec is silent on:',
+    '',
+  );
   for (const c of beyond) lines.push(...choiceBlock(c));
   return `${lines.join('\n')}\n`;
 }
 
 function choiceBlock(c: NamedChoice): string[] {
   const refs = c.def.requirements.map((id) => `${id} (${findRequirement(id)?.level ?? '?'})`).join(', ');
-  return [`### ${c.name}`, '', `${c.def.basis ?? ''}${refs ? ` Requirements: ${refs}.` : ''}`.trim(), '', ...c.def.values.map((v, i) => `- \`${c.name}=${v.value}\`${i === 0 ? ' (default)' : ''}: ${v.says}`), ''];
+  return [
+    `### ${c.name}`,
+    '',
+    `${c.def.basis ?? ''}${refs ? ` Requirements: ${refs}.` : ''}`.trim(),
+    '',
+    ...c.def.values.map((v, i) => `- \`${c.name}=${v.value}\`${i === 0 ? ' (default)' : ''}: ${v.says}`),
+    '',
+  ];
 }

@@ -14,7 +14,14 @@ export interface DetectionJson {
    * Every fault of the catalog, in catalog order: the requirements it breaks, the checks citing them that caught it,
    * and the checks that failed collaterally (citing none of them), with the reason each stays.
    */
-  faults: Array<{ name: string; suite: string; description: string; breaks: string[]; caughtBy: string[]; collateral: Array<{ id: string; reason?: string }> }>;
+  faults: Array<{
+    name: string;
+    suite: string;
+    description: string;
+    breaks: string[];
+    caughtBy: string[];
+    collateral: Array<{ id: string; reason?: string }>;
+  }>;
   /** MUST and SHOULD checks no fault makes fail, with the reason (docs/detection-reasons.json). */
   uncaught: Array<{ id: string; level: string; reason?: string }>;
 }

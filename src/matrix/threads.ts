@@ -4,8 +4,15 @@
 import { Worker } from 'node:worker_threads';
 
 /** Runs `worker` (a compiled module) on `threads` threads, each given `dataFor(share)`; the rows of all, in thread order. */
-export async function rowsInThreads<T, R>(worker: URL, items: readonly T[], threads: number, dataFor: (share: T[]) => unknown): Promise<R[]> {
-  const shares = Array.from({ length: threads }, (_, t) => items.filter((_, i) => i % threads === t)).filter((s) => s.length > 0);
+export async function rowsInThreads<T, R>(
+  worker: URL,
+  items: readonly T[],
+  threads: number,
+  dataFor: (share: T[]) => unknown,
+): Promise<R[]> {
+  const shares = Array.from({ length: threads }, (_, t) => items.filter((_, i) => i % threads === t)).filter(
+    (s) => s.length > 0,
+  );
   const rows = await Promise.all(
     shares.map(
       (share) =>
@@ -16,7 +23,13 @@ export async function rowsInThreads<T, R>(worker: URL, items: readonly T[], thre
             void thread.terminate();
           });
           thread.once('error', reject);
-          thread.once('exit', (code) => reject(new Error(`a matrix worker (${worker.pathname.split('/').pop()}) ended with code ${code} before sending its rows`)));
+          thread.once('exit', (code) =>
+            reject(
+              new Error(
+                `a matrix worker (${worker.pathname.split('/').pop()}) ended with code ${code} before sending its rows`,
+              ),
+            ),
+          );
         }),
     ),
   );

@@ -6,6 +6,10 @@ import { faultRows, type FaultRowData } from './detection.js';
 import { FAULTS } from '../reference/faults/catalog.js';
 
 const { faults, concurrency } = workerData as { faults: string[]; concurrency: number };
-const rows = await faultRows(suites, FAULTS.filter((f) => faults.includes(f.name)), concurrency);
+const rows = await faultRows(
+  suites,
+  FAULTS.filter((f) => faults.includes(f.name)),
+  concurrency,
+);
 const data: FaultRowData[] = rows.map(({ fault, ...rest }) => ({ name: fault.name, ...rest }));
 parentPort!.postMessage(data);

@@ -24,7 +24,8 @@ export function parseListen(listen: string): { host: string; port: number } {
   const at = listen.lastIndexOf(':');
   const host = listen.slice(0, Math.max(at, 0)).replace(/^\[(.*)\]$/, '$1');
   const port = Number(listen.slice(at + 1));
-  if (at < 0 || !Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`webhook.listen "${listen}" is not host:port`);
+  if (at < 0 || !Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigError(`webhook.listen "${listen}" is not host:port`);
   return { host, port };
 }
 
@@ -65,7 +66,10 @@ async function make(names: readonly string[]): Promise<TlsMaterial> {
       { name: 'basicConstraints', cA: false },
       { name: 'keyUsage', digitalSignature: true, critical: true },
       { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: names.map((n) => (isIP(n) ? { type: 7 as const, ip: n } : { type: 2 as const, value: n })) },
+      {
+        name: 'subjectAltName',
+        altNames: names.map((n) => (isIP(n) ? { type: 7 as const, ip: n } : { type: 2 as const, value: n })),
+      },
     ],
   });
   return { cert: pems.cert, key: pems.private };
@@ -80,7 +84,10 @@ export async function receiverTls(webhook: WebhookConfig): Promise<TlsMaterial |
     try {
       return await readFile(file, 'utf8');
     } catch (e) {
-      throw new ConfigError(`webhook.tls.${what}: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, 'CONFORMANCE_ERR_CONFIG_FILE');
+      throw new ConfigError(
+        `webhook.tls.${what}: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+        'CONFORMANCE_ERR_CONFIG_FILE',
+      );
     }
   };
   return { cert: await read(tls.certFile, 'certFile'), key: await read(tls.keyFile, 'keyFile') };

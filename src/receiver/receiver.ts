@@ -147,7 +147,10 @@ export class WebhookReceiver {
     try {
       server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, handler) : createHttpServer(handler);
     } catch (e) {
-      throw new ConfigError(`webhook.tls: the certificate or key cannot be used (${(e as Error).message})`, 'CONFORMANCE_ERR_CONFIG_FILE');
+      throw new ConfigError(
+        `webhook.tls: the certificate or key cannot be used (${(e as Error).message})`,
+        'CONFORMANCE_ERR_CONFIG_FILE',
+      );
     }
     // A connection that trickles its request must not hold the receiver open.
     server.requestTimeout = 15_000;
@@ -156,13 +159,25 @@ export class WebhookReceiver {
     server.maxConnections = 128;
     await new Promise<void>((resolve, reject) => {
       server.once('error', (e: NodeJS.ErrnoException) =>
-        reject(new ConfigError(`webhook.listen: the receiver cannot listen on ${webhook.listen} (${e.code ?? e.message}); free that port or set webhook.listen to another, e.g. "127.0.0.1:0" for any free port`, 'CONFORMANCE_ERR_WEBHOOK_LISTEN')),
+        reject(
+          new ConfigError(
+            `webhook.listen: the receiver cannot listen on ${webhook.listen} (${e.code ?? e.message}); free that port or set webhook.listen to another, e.g. "127.0.0.1:0" for any free port`,
+            'CONFORMANCE_ERR_WEBHOOK_LISTEN',
+          ),
+        ),
       );
       server.listen(port, host === '' ? undefined : host, () => resolve());
     });
     const bound = (server.address() as AddressInfo).port;
     const scheme = tls ? 'https' : 'http';
-    const urlHost = host === '' || host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
+    const urlHost =
+      host === '' || host === '0.0.0.0'
+        ? '127.0.0.1'
+        : host === '::'
+          ? '[::1]'
+          : host.includes(':')
+            ? `[${host}]`
+            : host;
     const url = webhook.publicUrl ?? `${scheme}://${urlHost}:${bound}${RECEIVER_PATH}`;
     receiver = new WebhookReceiver(
       server,
@@ -200,7 +215,13 @@ export class WebhookReceiver {
 
   get counts(): ReceiverCounts {
     const by = (s: DeliveryState) => this.deliveries.filter((d) => d.state === s).length;
-    return { received: this.deliveries.length, verified: by('verified'), rejected: by('rejected'), pending: by('pending'), ...this.tally };
+    return {
+      received: this.deliveries.length,
+      verified: by('verified'),
+      rejected: by('rejected'),
+      pending: by('pending'),
+      ...this.tally,
+    };
   }
 
   /** The last TLS handshake error, e.g. "tlsv1 alert unknown ca" when the server does not trust the certificate. */
@@ -232,7 +253,8 @@ export class WebhookReceiver {
     const keys = [key, ...known];
     this.keyState = { kind: 'keys', keys };
     for (const d of this.deliveries) {
-      if (d.state === 'pending' || d.reason?.startsWith(NO_KEY) || (d.signature !== undefined && !d.signature.ok)) this.verify(d, keys);
+      if (d.state === 'pending' || d.reason?.startsWith(NO_KEY) || (d.signature !== undefined && !d.signature.ok))
+        this.verify(d, keys);
     }
     return true;
   }
@@ -240,14 +262,19 @@ export class WebhookReceiver {
   /** There is no usable key: deliveries are discarded with this reason until a key is given. */
   keyUnusable(reason: string): void {
     this.keyState = { kind: 'unusable', reason };
-    for (const d of this.deliveries) if (d.state === 'pending') this.settle(d, { state: 'rejected', reason: `${NO_KEY}: ${reason}` });
+    for (const d of this.deliveries)
+      if (d.state === 'pending') this.settle(d, { state: 'rejected', reason: `${NO_KEY}: ${reason}` });
   }
 
   /**
    * The first verified or rejected delivery that matches, among those already settled or those to come; undefined when
    * none does before the deadline or the signal aborts. Never rejects.
    */
-  waitFor(predicate: (d: Delivery) => boolean, deadlineMs = this.deadlineMs, signal?: AbortSignal): Promise<Delivery | undefined> {
+  waitFor(
+    predicate: (d: Delivery) => boolean,
+    deadlineMs = this.deadlineMs,
+    signal?: AbortSignal,
+  ): Promise<Delivery | undefined> {
     const already = this.deliveries.find((d) => d.state !== 'pending' && predicate(d));
     if (already || signal?.aborted || this.stopping) return Promise.resolve(already);
     return new Promise((resolve) => {
@@ -311,7 +338,8 @@ export class WebhookReceiver {
     });
     req.on('end', () => {
       if (over) return;
-      const full = this.deliveries.length >= this.limits.maxDeliveries || this.storedBytes + size > this.limits.maxStoredBytes;
+      const full =
+        this.deliveries.length >= this.limits.maxDeliveries || this.storedBytes + size > this.limits.maxStoredBytes;
       res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '2' }).end('ok');
       if (full) {
         this.tally.dropped++;
@@ -324,7 +352,10 @@ export class WebhookReceiver {
 
   private tooLarge(req: IncomingMessage, res: ServerResponse): void {
     this.tally.oversized++;
-    if (!res.headersSent) res.writeHead(413, { 'content-type': 'text/plain', connection: 'close' }).end(`body over ${this.limits.maxBodyBytes} bytes`);
+    if (!res.headersSent)
+      res
+        .writeHead(413, { 'content-type': 'text/plain', connection: 'close' })
+        .end(`body over ${this.limits.maxBodyBytes} bytes`);
     // Stop reading; the connection is closed once the answer is out.
     req.pause();
     res.once('finish', () => req.socket.destroy());
@@ -350,7 +381,8 @@ export class WebhookReceiver {
     };
     this.deliveries.push(d);
     if (this.keyState.kind === 'keys') this.verify(d, this.keyState.keys);
-    else if (this.keyState.kind === 'unusable') this.settle(d, { state: 'rejected', reason: `${NO_KEY}: ${this.keyState.reason}` });
+    else if (this.keyState.kind === 'unusable')
+      this.settle(d, { state: 'rejected', reason: `${NO_KEY}: ${this.keyState.reason}` });
   }
 
   private verify(d: MutableDelivery, keys: readonly KeyObject[]): void {
@@ -359,17 +391,30 @@ export class WebhookReceiver {
     this.generations.set(d, generation);
     const latest = () => this.generations.get(d) === generation;
     // The spec names sha-512 for requests and no algorithm for deliveries: any secure one of the RFC 9530 registry.
-    const digest = verifyContentDigest(headerValue(d.headers, 'content-digest'), d.body, { algorithms: SECURE_DIGEST_ALGORITHMS });
+    const digest = verifyContentDigest(headerValue(d.headers, 'content-digest'), d.body, {
+      algorithms: SECURE_DIGEST_ALGORITHMS,
+    });
     const run = this.verifySignature(d, keys).then(
       ({ signature, signedBy }) => {
         if (!latest()) return;
         const reasons: string[] = [];
         if (!digest.ok) reasons.push(digest.reason);
         if (!signature.ok) reasons.push(`signature: ${signature.reason ?? 'invalid'}`);
-        this.settle(d, { state: reasons.length ? 'rejected' : 'verified', digest, signature, signedBy, ...(reasons.length ? { reason: reasons.join('; ') } : {}) });
+        this.settle(d, {
+          state: reasons.length ? 'rejected' : 'verified',
+          digest,
+          signature,
+          signedBy,
+          ...(reasons.length ? { reason: reasons.join('; ') } : {}),
+        });
       },
       (e: unknown) => {
-        if (latest()) this.settle(d, { state: 'rejected', digest, reason: `signature: cannot be checked (${(e as Error)?.message ?? String(e)})` });
+        if (latest())
+          this.settle(d, {
+            state: 'rejected',
+            digest,
+            reason: `signature: cannot be checked (${(e as Error)?.message ?? String(e)})`,
+          });
       },
     );
     this.verifying.add(run);
@@ -382,10 +427,15 @@ export class WebhookReceiver {
    * when one signature does; created and expires are judged when present (RFC 9421 makes both optional). The one rule
    * added is that the signature covers content-digest, without which the digest proves nothing about the body.
    */
-  private async verifySignature(d: MutableDelivery, keys: readonly KeyObject[]): Promise<{ signature: SignatureVerdict; signedBy: SignedBy }> {
+  private async verifySignature(
+    d: MutableDelivery,
+    keys: readonly KeyObject[],
+  ): Promise<{ signature: SignatureVerdict; signedBy: SignedBy }> {
     const message = { method: d.method, url: d.targetUri, headers: [...d.headers] };
     const labels = signatureLabels(headerValue(d.headers, 'signature-input'));
-    const tries = (labels.length > 0 ? labels : [undefined]).flatMap((label) => keys.map((key) => ({ key, ...(label !== undefined ? { label } : {}) })));
+    const tries = (labels.length > 0 ? labels : [undefined]).flatMap((label) =>
+      keys.map((key) => ({ key, ...(label !== undefined ? { label } : {}) })),
+    );
     let first: SignatureVerdict | undefined;
     for (const t of tries) {
       const verdict = await verifySignatureAsync(message, {
@@ -407,7 +457,11 @@ export class WebhookReceiver {
     return { signature: first!, signedBy };
   }
 
-  private settle(d: MutableDelivery, verdict: Pick<MutableDelivery, 'state'> & Partial<Pick<MutableDelivery, 'reason' | 'digest' | 'signature' | 'signedBy'>>): void {
+  private settle(
+    d: MutableDelivery,
+    verdict: Pick<MutableDelivery, 'state'> &
+      Partial<Pick<MutableDelivery, 'reason' | 'digest' | 'signature' | 'signedBy'>>,
+  ): void {
     d.state = verdict.state;
     if (verdict.reason !== undefined) d.reason = verdict.reason;
     else delete d.reason;
@@ -428,10 +482,12 @@ export class WebhookReceiver {
 
 const NO_KEY = 'no key to verify with';
 
-
 /** The origin of the registered URL and the request's path; a request-target that is not a path keeps the origin. */
 function safeTargetUri(origin: string, requestTarget: string): string {
-  const path = requestTarget.startsWith('/') && !requestTarget.startsWith('//') ? requestTarget : `/${requestTarget.replace(/^\/+/, '')}`;
+  const path =
+    requestTarget.startsWith('/') && !requestTarget.startsWith('//')
+      ? requestTarget
+      : `/${requestTarget.replace(/^\/+/, '')}`;
   try {
     return new URL(`${origin}${path}`).href;
   } catch {
@@ -455,6 +511,11 @@ export function describeDelivery(d: Delivery): string {
     .join('; ');
   const text = d.body.toString('utf8');
   const body = text.length > EXCERPT ? `${text.slice(0, EXCERPT)}…` : text;
-  const verdict = d.state === 'rejected' ? ` — discarded: ${d.reason}` : d.state === 'pending' ? ' — not verified yet' : ' — verified';
+  const verdict =
+    d.state === 'rejected'
+      ? ` — discarded: ${d.reason}`
+      : d.state === 'pending'
+        ? ' — not verified yet'
+        : ' — verified';
   return `delivery #${d.seq} at ${new Date(d.arrivedAt).toISOString()}: ${d.method} ${d.targetUri}; ${headers}; signature: ${headerValue(d.headers, 'signature') === undefined ? '(absent)' : '[redacted]'}; body (${d.body.length} B) ${body}${verdict}`;
 }

@@ -22,7 +22,8 @@ export type KeySearch = { ok: true; found: FoundKey; others: number } | { ok: fa
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 
 /** Members that name or fingerprint a key rather than hold it: a 32-byte thumbprint looks exactly like a raw key. */
-const ID_LIKE = /(^|[_-])(kid|key_?id|id|thumbprint|fingerprint|x5t(#S256)?|hash|digest|sha256|signature|nonce|secret)$/i;
+const ID_LIKE =
+  /(^|[_-])(kid|key_?id|id|thumbprint|fingerprint|x5t(#S256)?|hash|digest|sha256|signature|nonce|secret)$/i;
 const KEY_LIKE = /key|pub|^x$/i;
 
 const MAX_NODES = 10_000;
@@ -41,7 +42,13 @@ export function findWebhookKey(value: unknown, rootPath = 'data'): KeySearch {
   const candidates: Candidate[] = [];
   const rejected: string[] = [];
   let nodes = 0;
-  const visit = (v: unknown, path: string, name: string | undefined, depth: number, parent: Record<string, unknown> | undefined): void => {
+  const visit = (
+    v: unknown,
+    path: string,
+    name: string | undefined,
+    depth: number,
+    parent: Record<string, unknown> | undefined,
+  ): void => {
     if (++nodes > MAX_NODES || depth > MAX_DEPTH) return;
     if (typeof v === 'string') {
       const c = fromString(v, path, name, rejected);
@@ -64,7 +71,10 @@ export function findWebhookKey(value: unknown, rootPath = 'data'): KeySearch {
   visit(value, rootPath, undefined, 0, undefined);
   if (candidates.length === 0) {
     const why = rejected.length ? `; found ${[...new Set(rejected)].slice(0, 3).join('; ')}` : '';
-    return { ok: false, reason: `no Ed25519 public key (PEM, JWK, or 32 bytes in base64, base64url or hex) anywhere in ${rootPath}${why}` };
+    return {
+      ok: false,
+      reason: `no Ed25519 public key (PEM, JWK, or 32 bytes in base64, base64url or hex) anywhere in ${rootPath}${why}`,
+    };
   }
   candidates.sort((a, b) => a.rank - b.rank);
   const best = candidates[0]!;
@@ -85,7 +95,9 @@ function withKeyId(c: Candidate, parent: Record<string, unknown> | undefined): C
 function fromJwk(obj: Record<string, unknown>, path: string, rejected: string[]): Candidate | undefined {
   if (typeof obj.kty !== 'string') return undefined;
   if (obj.kty !== 'OKP' || obj.crv !== 'Ed25519') {
-    rejected.push(`a JWK at ${path} of kty ${JSON.stringify(obj.kty)}${obj.crv !== undefined ? ` crv ${JSON.stringify(obj.crv)}` : ''}, not OKP/Ed25519`);
+    rejected.push(
+      `a JWK at ${path} of kty ${JSON.stringify(obj.kty)}${obj.crv !== undefined ? ` crv ${JSON.stringify(obj.crv)}` : ''}, not OKP/Ed25519`,
+    );
     return undefined;
   }
   if (typeof obj.x !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(obj.x)) {
@@ -95,7 +107,14 @@ function fromJwk(obj: Record<string, unknown>, path: string, rejected: string[])
   const raw = new Uint8Array(Buffer.from(obj.x, 'base64url'));
   const key = keyFromRaw(raw);
   if (!key) return undefined;
-  return { key, raw, form: 'jwk', path, rank: 0, ...(typeof obj.kid === 'string' && obj.kid !== '' ? { keyId: obj.kid } : {}) };
+  return {
+    key,
+    raw,
+    form: 'jwk',
+    path,
+    rank: 0,
+    ...(typeof obj.kid === 'string' && obj.kid !== '' ? { keyId: obj.kid } : {}),
+  };
 }
 
 function fromString(text: string, path: string, name: string | undefined, rejected: string[]): Candidate | undefined {
@@ -153,7 +172,13 @@ function rawCandidate(bytes: Buffer, form: KeyForm, path: string, rank: number):
   return key ? { key, raw, form, path, rank } : undefined;
 }
 
-function fromKeyObject(key: KeyObject, form: KeyForm, path: string, rank: number, rejected: string[]): Candidate | undefined {
+function fromKeyObject(
+  key: KeyObject,
+  form: KeyForm,
+  path: string,
+  rank: number,
+  rejected: string[],
+): Candidate | undefined {
   if (key.asymmetricKeyType !== 'ed25519') {
     rejected.push(`a ${key.asymmetricKeyType ?? 'unknown'} key at ${path}, not Ed25519`);
     return undefined;
@@ -165,7 +190,10 @@ function fromKeyObject(key: KeyObject, form: KeyForm, path: string, rank: number
 
 function keyFromRaw(raw: Uint8Array): KeyObject | undefined {
   try {
-    return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(raw).toString('base64url') }, format: 'jwk' });
+    return createPublicKey({
+      key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(raw).toString('base64url') },
+      format: 'jwk',
+    });
   } catch {
     return undefined;
   }

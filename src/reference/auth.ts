@@ -14,10 +14,15 @@ const REALM = 'investment-api';
 
 /** A 401 whose reason is logged and put in WWW-Authenticate (RFC 6750 §3), never in the body. */
 export class AuthError extends HttpError {
-  constructor(readonly reason: string, oauthError = 'invalid_token') {
+  constructor(
+    readonly reason: string,
+    oauthError = 'invalid_token',
+  ) {
     // RFC 6750 error_description allows %x20-21 / %x23-5B / %x5D-7E only.
     const description = reason.replace(/[^\x20-\x7e]|["\\]/g, "'").slice(0, 300);
-    super(401, 'Unauthorized', { 'www-authenticate': `Bearer realm="${REALM}", error="${oauthError}", error_description="${description}"` });
+    super(401, 'Unauthorized', {
+      'www-authenticate': `Bearer realm="${REALM}", error="${oauthError}", error_description="${description}"`,
+    });
   }
 }
 
@@ -31,7 +36,8 @@ const PROFILE_HEADERS = PROFILE_COMPONENTS.filter((c) => !c.startsWith('@'));
  */
 export function requiredComponents(ctx: RequestContext): string[] {
   const carried = PROFILE_HEADERS.filter((h) => hasHeader(ctx.headers, h));
-  const exempt = ctx.body.length === 0 && headerValue(ctx.headers, 'content-length')?.trim() === '0' ? ['content-length'] : [];
+  const exempt =
+    ctx.body.length === 0 && headerValue(ctx.headers, 'content-length')?.trim() === '0' ? ['content-length'] : [];
   return ['@method', ...carried.filter((h) => !exempt.includes(h))];
 }
 
@@ -55,8 +61,10 @@ async function checkSignature(ctx: RequestContext, state: ServerState, client: R
   if (policy.requireFullCoverage) {
     const covered = verdict.components ?? [];
     const targetCovered =
-      covered.includes('@target-uri') || (covered.includes('@path') && (ctx.url.search === '' || covered.includes('@query')));
-    if (!targetCovered) throw new AuthError('signature: covers neither "@target-uri" nor "@path" (with "@query" when there is a query)');
+      covered.includes('@target-uri') ||
+      (covered.includes('@path') && (ctx.url.search === '' || covered.includes('@query')));
+    if (!targetCovered)
+      throw new AuthError('signature: covers neither "@target-uri" nor "@path" (with "@query" when there is a query)');
   }
 }
 
@@ -77,7 +85,8 @@ function checkIdempotencyHeader(ctx: RequestContext, state: ServerState): void {
 }
 
 function checkIp(ctx: RequestContext, client: RegisteredClient): void {
-  if (!ipAllowed(client, ctx.remoteAddress)) throw new AuthError(`address ${ctx.remoteAddress ?? '(unknown)'} is not in the client's trustedIps`);
+  if (!ipAllowed(client, ctx.remoteAddress))
+    throw new AuthError(`address ${ctx.remoteAddress ?? '(unknown)'} is not in the client's trustedIps`);
 }
 
 // ---- the two modes ------------------------------------------------------------------------------------------
@@ -89,13 +98,16 @@ export async function authenticateBearer(ctx: RequestContext, state: ServerState
   if (authorization.length > 1) throw new AuthError('more than one Authorization header', 'invalid_request');
   const match = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(authorization[0]!.trim());
   if (!match) throw new AuthError('Authorization is not "Bearer <token>"', 'invalid_request');
-  const token = state.policy.enforceTokenExpiry ? state.tokens.find(match[1]!) : state.tokens.findIgnoringExpiry(match[1]!);
+  const token = state.policy.enforceTokenExpiry
+    ? state.tokens.find(match[1]!)
+    : state.tokens.findIgnoringExpiry(match[1]!);
   if (token === undefined) throw new AuthError('the token is unknown, revoked or expired');
   const client = state.clients.get(token.clientId);
   if (client === undefined) throw new AuthError('the token belongs to no registered client');
 
   const clientIds = headerValues(ctx.headers, 'x-client-id');
-  if (clientIds.length !== 1) throw new AuthError(clientIds.length === 0 ? 'no X-Client-Id header' : 'more than one X-Client-Id header');
+  if (clientIds.length !== 1)
+    throw new AuthError(clientIds.length === 0 ? 'no X-Client-Id header' : 'more than one X-Client-Id header');
   if (state.policy.requireMatchingClientId && clientIds[0]!.trim() !== client.clientId) {
     throw new AuthError('X-Client-Id is not the client the token was issued to');
   }
@@ -140,12 +152,14 @@ export async function authenticateClientCredentials(ctx: RequestContext, state: 
   const form = new URLSearchParams(ctx.body.toString('utf8'));
   const clientIds = form.getAll('clientId');
   const secrets = form.getAll('clientSecret');
-  if (clientIds.length !== 1 || clientIds[0] === '') throw new AuthError('the form must carry one clientId', 'invalid_client');
+  if (clientIds.length !== 1 || clientIds[0] === '')
+    throw new AuthError('the form must carry one clientId', 'invalid_client');
   const client = state.clients.get(clientIds[0]!);
   if (client === undefined) throw new AuthError('unknown clientId', 'invalid_client');
   // The request needs no X-Client-Id; one that is sent must not name another client.
   const headerClient = headerValue(ctx.headers, 'x-client-id');
-  if (headerClient !== undefined && headerClient.trim() !== client.clientId) throw new AuthError('X-Client-Id differs from the form clientId', 'invalid_client');
+  if (headerClient !== undefined && headerClient.trim() !== client.clientId)
+    throw new AuthError('X-Client-Id differs from the form clientId', 'invalid_client');
   checkIp(ctx, client);
   await checkSignature(ctx, state, client);
   checkDigest(ctx, state);

@@ -14,7 +14,8 @@ export const choicesMiddleware: Middleware = async (ctx, state, route, next) => 
   let shaped = reply;
   if (route.path === '/oauth/token') shaped = shapeTokenReply(shaped, state.choices);
   if (route.path === '/oauth/revoke') shaped = shapeRevokeReply(shaped, state.choices);
-  if (ctx.method === 'POST' && route.path === '/webhooks') shaped = { ...shaped, status: Number(state.choices.creationStatus) };
+  if (ctx.method === 'POST' && route.path === '/webhooks')
+    shaped = { ...shaped, status: Number(state.choices.creationStatus) };
   if (state.choices.extraFields === 'added') shaped = withExtraFields(shaped);
   return shaped;
 };
@@ -43,7 +44,8 @@ function restartWhenDue(seq: number, state: ServerState): void {
 
 /** Choice revokeReply: the body of revoke is not shown; 204 or 200 without one are readings too. */
 function shapeRevokeReply(reply: Reply, choices: Choices): Reply {
-  if (choices.revokeReply === 'no-content') return { status: 204, ...(reply.headers ? { headers: reply.headers } : {}) };
+  if (choices.revokeReply === 'no-content')
+    return { status: 204, ...(reply.headers ? { headers: reply.headers } : {}) };
   if (choices.revokeReply === 'empty') return { status: 200, ...(reply.headers ? { headers: reply.headers } : {}) };
   return reply;
 }

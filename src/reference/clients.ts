@@ -50,7 +50,8 @@ export class ClientRegistry {
   constructor(registrations: readonly ClientRegistration[]) {
     const keyIds = new Set<string>();
     registrations.forEach((r, i) => {
-      if (!r.clientId || !r.clientSecret || !r.keyId) throw new Error(`client #${i + 1}: clientId, clientSecret and keyId are required`);
+      if (!r.clientId || !r.clientSecret || !r.keyId)
+        throw new Error(`client #${i + 1}: clientId, clientSecret and keyId are required`);
       if (this.byId.has(r.clientId)) throw new Error(`client "${r.clientId}" is registered twice`);
       // A keyid names one key of one client; sharing it would let one client's signature pass as another's.
       if (keyIds.has(r.keyId)) throw new Error(`keyId "${r.keyId}" is registered twice`);

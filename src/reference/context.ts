@@ -81,4 +81,9 @@ export interface RouteDef {
  * Wraps the handling of a routed request (after body read and routing). The fault catalog plugs in here: a fault
  * can rewrite the reply, skip a step by not calling `next`, or change the context first.
  */
-export type Middleware = (ctx: RequestContext, state: ServerState, route: RouteDef, next: () => Promise<Reply>) => Promise<Reply>;
+export type Middleware = (
+  ctx: RequestContext,
+  state: ServerState,
+  route: RouteDef,
+  next: () => Promise<Reply>,
+) => Promise<Reply>;

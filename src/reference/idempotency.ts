@@ -25,12 +25,16 @@ export type IdempotencyKey = { kind: 'ok'; key: string } | { kind: 'missing' } |
  * Both may be sent only with the same value.
  */
 export function idempotencyKeyOf(headers: ReadonlyArray<readonly [string, string]>, idSpelling = true): IdempotencyKey {
-  const values = [...headerValues(headers, 'x-idempotency-key'), ...(idSpelling ? headerValues(headers, 'x-idempotency-id') : [])].map((v) => v.trim());
+  const values = [
+    ...headerValues(headers, 'x-idempotency-key'),
+    ...(idSpelling ? headerValues(headers, 'x-idempotency-id') : []),
+  ].map((v) => v.trim());
   if (values.length === 0) return { kind: 'missing' };
   const key = values[0]!;
   if (values.some((v) => v !== key)) return { kind: 'invalid', reason: 'the idempotency headers carry different keys' };
   if (key === '') return { kind: 'invalid', reason: 'the idempotency key is empty' };
-  if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) return { kind: 'invalid', reason: `the idempotency key is longer than ${MAX_IDEMPOTENCY_KEY_LENGTH} characters` };
+  if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH)
+    return { kind: 'invalid', reason: `the idempotency key is longer than ${MAX_IDEMPOTENCY_KEY_LENGTH} characters` };
   return { kind: 'ok', key };
 }
 
@@ -58,7 +62,13 @@ export class IdempotencyCache {
    * Runs `execute` once per (client, key). Replies of 5xx are not kept: the request did not complete, a retry with the
    * same key must be able to succeed.
    */
-  async run(clientId: string, key: string, fingerprint: string, execute: () => Promise<Reply>, repeat: Choices['idempotencyRepeat'] = 'replay'): Promise<Reply> {
+  async run(
+    clientId: string,
+    key: string,
+    fingerprint: string,
+    execute: () => Promise<Reply>,
+    repeat: Choices['idempotencyRepeat'] = 'replay',
+  ): Promise<Reply> {
     // `new`: keys are not remembered, every request is carried out (REQ-HDR-19 leaves the repeat open).
     if (repeat === 'new') return execute();
     const id = `${clientId}\u0000${key}`;
@@ -66,8 +76,10 @@ export class IdempotencyCache {
     const existing = this.entries.get(id);
     if (existing !== undefined && now - existing.storedAtMs < this.ttlMs) {
       if (repeat === 'refuse') return fail(409, 'Conflict: this idempotency key was already used');
-      if (existing.fingerprint !== fingerprint) return fail(422, 'Unprocessable Content: the idempotency key was used for a different request');
-      if (existing.reply === undefined) return fail(409, 'Conflict: a request with this idempotency key is still in progress');
+      if (existing.fingerprint !== fingerprint)
+        return fail(422, 'Unprocessable Content: the idempotency key was used for a different request');
+      if (existing.reply === undefined)
+        return fail(409, 'Conflict: a request with this idempotency key is still in progress');
       return replayed(existing.reply);
     }
     this.entries.delete(id);

@@ -75,7 +75,12 @@ export function paginate<T>(ascending: readonly T[], paging: Paging, choices: Pi
  * on the last page (`lastNextPage`: the page itself, the page past the end, or back to the first) and what a page
  * past the end is (`pastEnd`: an empty page, or a 404). Items are shown through `view`.
  */
-export function listReply<T>(ascending: readonly T[], paging: Paging, choices: Pick<Choices, 'pageMode' | 'lastNextPage' | 'pastEnd'>, view: (item: T) => unknown = (x) => x): Reply {
+export function listReply<T>(
+  ascending: readonly T[],
+  paging: Paging,
+  choices: Pick<Choices, 'pageMode' | 'lastNextPage' | 'pastEnd'>,
+  view: (item: T) => unknown = (x) => x,
+): Reply {
   const page = paginate(ascending, paging, choices);
   if (choices.pastEnd === '404' && paging.page > 0 && page.items.length === 0) throw notFound();
   const meta = { ...page.meta };

@@ -41,5 +41,11 @@ function withIdempotency(ctx: RequestContext, state: ServerState, next: () => Pr
   const key = idempotencyKeyOf(ctx.headers, state.choices.idempotencyIdSpelling === 'accepted');
   // A missing key was already rejected by authentication unless a fault relaxed that; then there is nothing to replay.
   if (key.kind !== 'ok') return next();
-  return state.idempotency.run(ctx.client.clientId, key.key, requestFingerprint(ctx), next, state.choices.idempotencyRepeat);
+  return state.idempotency.run(
+    ctx.client.clientId,
+    key.key,
+    requestFingerprint(ctx),
+    next,
+    state.choices.idempotencyRepeat,
+  );
 }

@@ -51,12 +51,20 @@ export function okList(data: unknown[], meta: PageMeta): Reply {
 
 /** An error reply `{code, message}`; `message` defaults to the status text, a 400 should say what was wrong. */
 export function fail(status: number, message?: string, headers?: Record<string, string>): Reply {
-  return { status, body: { code: String(status), message: message ?? statusText(status) }, ...(headers ? { headers } : {}) };
+  return {
+    status,
+    body: { code: String(status), message: message ?? statusText(status) },
+    ...(headers ? { headers } : {}),
+  };
 }
 
 /** Thrown by validation helpers deep in a handler; the server turns it into `fail(status, message)`. */
 export class HttpError extends Error {
-  constructor(readonly status: number, message?: string, readonly headers?: Record<string, string>) {
+  constructor(
+    readonly status: number,
+    message?: string,
+    readonly headers?: Record<string, string>,
+  ) {
     super(message ?? statusText(status));
     this.name = 'HttpError';
   }

@@ -143,7 +143,12 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
     tokens: new TokenStore(clock),
     idempotency: new IdempotencyCache(clock),
     events,
-    policy: { ...DEFAULT_AUTH_POLICY, ...(options.skewSeconds !== undefined ? { skewSeconds: options.skewSeconds } : {}), ...options.auth, ...faults.policy },
+    policy: {
+      ...DEFAULT_AUTH_POLICY,
+      ...(options.skewSeconds !== undefined ? { skewSeconds: options.skewSeconds } : {}),
+      ...options.auth,
+      ...faults.policy,
+    },
     clock,
     choices,
     faults: faults.flags,
@@ -156,8 +161,19 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
   const latency = options.latencyMs ? [latencyMiddleware(options.latencyMs)] : [];
   // The rate limit is outermost of all: a throttled request is refused before anything else looks at it.
   const perSecond = options.rateLimitPerSecond ?? rateLimitOf(choices);
-  const throttle = perSecond !== undefined ? [throttleMiddleware(new RateLimiter(perSecond, clock), retryAfterOf(choices))] : [];
-  const handle = makeHandler(state, router, { ...options, middleware: [...throttle, ...latency, choicesMiddleware, accountEventsMiddleware, ...(options.middleware ?? []), ...faults.middleware] });
+  const throttle =
+    perSecond !== undefined ? [throttleMiddleware(new RateLimiter(perSecond, clock), retryAfterOf(choices))] : [];
+  const handle = makeHandler(state, router, {
+    ...options,
+    middleware: [
+      ...throttle,
+      ...latency,
+      choicesMiddleware,
+      accountEventsMiddleware,
+      ...(options.middleware ?? []),
+      ...faults.middleware,
+    ],
+  });
   const connections = connectionPolicy(choices.connection);
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }, (req, res) => {
     if (!connections.admit(req, res)) return;
@@ -298,7 +314,14 @@ function makeHandler(state: ServerState, router: Router<RouteDef>, options: Refe
     }
     if (res.destroyed) return;
     send(res, reply, method);
-    options.log?.({ seq: n, method, target: req.url ?? '', status: reply.status, ...(reason ? { reason } : {}), durationMs: performance.now() - started });
+    options.log?.({
+      seq: n,
+      method,
+      target: req.url ?? '',
+      status: reply.status,
+      ...(reason ? { reason } : {}),
+      durationMs: performance.now() - started,
+    });
   };
 }
 
@@ -313,11 +336,27 @@ function buildContext(req: IncomingMessage, seq: number, method: string, body: B
     throw new HttpError(400, 'Bad Request: the request target or Host header is malformed');
   }
   // The spec lists Content-Length for every request with a body; without it the framing is chunked, which it never shows.
-  if (body.length > 0 && req.headers['content-length'] === undefined) throw new HttpError(411, 'Length Required: a body must come with Content-Length');
-  return { seq, method, targetUri, url, query: url.searchParams, headers, body, remoteAddress: req.socket.remoteAddress, params: {} };
+  if (body.length > 0 && req.headers['content-length'] === undefined)
+    throw new HttpError(411, 'Length Required: a body must come with Content-Length');
+  return {
+    seq,
+    method,
+    targetUri,
+    url,
+    query: url.searchParams,
+    headers,
+    body,
+    remoteAddress: req.socket.remoteAddress,
+    params: {},
+  };
 }
 
-async function dispatch(ctx: RequestContext, state: ServerState, router: Router<RouteDef>, middleware: readonly Middleware[]): Promise<Reply> {
+async function dispatch(
+  ctx: RequestContext,
+  state: ServerState,
+  router: Router<RouteDef>,
+  middleware: readonly Middleware[],
+): Promise<Reply> {
   const path = ctx.url.pathname;
   if (!path.startsWith(`${API_PREFIX}/`)) return fail(404);
   const match = router.match(ctx.method, path.slice(API_PREFIX.length));

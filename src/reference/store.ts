@@ -108,9 +108,7 @@ export interface NewOrderRequest {
 }
 
 export type CancelOutcome =
-  | { kind: 'canceled'; request: OrderRequest }
-  | { kind: 'not-found' }
-  | { kind: 'not-pending'; request: OrderRequest };
+  { kind: 'canceled'; request: OrderRequest } | { kind: 'not-found' } | { kind: 'not-pending'; request: OrderRequest };
 
 /** The fixture ids a run against the reference server uses (same names as the config file's `fixtures`). */
 export interface ReferenceFixtures {
@@ -193,28 +191,66 @@ type FieldType = 'integer' | 'number' | 'string' | 'boolean' | 'valueChanges' | 
 
 const TIMESTAMPS = { createdAt: 'integer', updatedAt: 'integer' } as const;
 const CUSTOMER_FIELDS: Record<keyof Customer, FieldType> = {
-  customerId: 'integer', firstName: 'string', lastName: 'string', status: STATUSES, referenceId: 'integer', ...TIMESTAMPS,
+  customerId: 'integer',
+  firstName: 'string',
+  lastName: 'string',
+  status: STATUSES,
+  referenceId: 'integer',
+  ...TIMESTAMPS,
 };
 const ACCOUNT_FIELDS: Record<keyof Account, FieldType> = {
-  accountId: 'integer', customerId: 'integer', status: STATUSES, investmentType: INVESTMENT_TYPES, currency: CURRENCIES, ...TIMESTAMPS,
+  accountId: 'integer',
+  customerId: 'integer',
+  status: STATUSES,
+  investmentType: INVESTMENT_TYPES,
+  currency: CURRENCIES,
+  ...TIMESTAMPS,
 };
 const INSTRUMENT_FIELDS: Record<keyof Instrument, FieldType> = {
-  instrumentId: 'integer', name: 'string', symbol: 'string', investmentId: 'integer', isAvailable: 'boolean',
-  fractionalEnabled: 'boolean', valueChangeOverTime: 'valueChanges', ...TIMESTAMPS,
+  instrumentId: 'integer',
+  name: 'string',
+  symbol: 'string',
+  investmentId: 'integer',
+  isAvailable: 'boolean',
+  fractionalEnabled: 'boolean',
+  valueChangeOverTime: 'valueChanges',
+  ...TIMESTAMPS,
 };
 const ASSET_FIELDS: Record<keyof Asset, FieldType> = {
-  assetId: 'integer', instrumentId: 'integer', customerId: 'integer', name: 'string', symbol: 'string',
-  investmentAmount: 'number', position: 'number', locked: 'number', available: 'number', purchasePrice: 'number',
-  marketPrice: 'number', currency: CURRENCIES, ...TIMESTAMPS,
+  assetId: 'integer',
+  instrumentId: 'integer',
+  customerId: 'integer',
+  name: 'string',
+  symbol: 'string',
+  investmentAmount: 'number',
+  position: 'number',
+  locked: 'number',
+  available: 'number',
+  purchasePrice: 'number',
+  marketPrice: 'number',
+  currency: CURRENCIES,
+  ...TIMESTAMPS,
 };
 const TRANSACTION_FIELDS: Record<keyof Transaction, FieldType> = {
-  transactionId: 'integer', assetId: 'integer', customerId: 'integer', amount: 'number', currency: CURRENCIES,
-  requestType: 'string', status: 'string', ...TIMESTAMPS,
+  transactionId: 'integer',
+  assetId: 'integer',
+  customerId: 'integer',
+  amount: 'number',
+  currency: CURRENCIES,
+  requestType: 'string',
+  status: 'string',
+  ...TIMESTAMPS,
 };
 
 const ORDER_REQUEST_FIELDS: Record<keyof OrderRequest, FieldType> = {
-  requestId: 'integer', customerId: 'integer', symbol: 'string', instrumentId: 'integer', amount: 'integer', currency: CURRENCIES,
-  status: ORDER_STATUSES, ...TIMESTAMPS,
+  requestId: 'integer',
+  customerId: 'integer',
+  symbol: 'string',
+  instrumentId: 'integer',
+  amount: 'integer',
+  currency: CURRENCIES,
+  status: ORDER_STATUSES,
+  ...TIMESTAMPS,
 };
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -235,7 +271,13 @@ function fitsType(value: unknown, type: FieldType): boolean {
     case 'valueChanges':
       return (
         Array.isArray(value) &&
-        value.every((v) => isObject(v) && typeof v.timeFrame === 'string' && typeof v.percentChange === 'number' && typeof v.summary === 'string')
+        value.every(
+          (v) =>
+            isObject(v) &&
+            typeof v.timeFrame === 'string' &&
+            typeof v.percentChange === 'number' &&
+            typeof v.summary === 'string',
+        )
       );
   }
   return false;
@@ -247,10 +289,14 @@ function checkRecords(kind: string, records: unknown, fields: Record<string, Fie
   records.forEach((rec: unknown, i) => {
     if (!isObject(rec)) throw new SeedError(`seed.${kind}[${i}] is not an object`);
     for (const [field, type] of Object.entries(fields)) {
-      if (!fitsType(rec[field], type)) throw new SeedError(`seed.${kind}[${i}].${field} is missing or not ${Array.isArray(type) ? type.join('|') : type}`);
+      if (!fitsType(rec[field], type))
+        throw new SeedError(
+          `seed.${kind}[${i}].${field} is missing or not ${Array.isArray(type) ? type.join('|') : type}`,
+        );
     }
     const extra = Object.keys(rec).filter((k) => !(k in fields));
-    if (extra.length > 0) throw new SeedError(`seed.${kind}[${i}] has fields the spec does not list: ${extra.join(', ')}`);
+    if (extra.length > 0)
+      throw new SeedError(`seed.${kind}[${i}] has fields the spec does not list: ${extra.join(', ')}`);
     const id = rec[idField] as number;
     if (ids.has(id)) throw new SeedError(`seed.${kind}: ${idField} ${id} occurs twice`);
     ids.add(id);
@@ -264,10 +310,18 @@ function validateSeed(raw: unknown): asserts raw is Seed {
   checkRecords('instruments', raw.instruments, INSTRUMENT_FIELDS, 'instrumentId');
   checkRecords('assets', raw.assets, ASSET_FIELDS, 'assetId');
   checkRecords('transactions', raw.transactions, TRANSACTION_FIELDS, 'transactionId');
-  if (raw.orderRequests !== undefined) checkRecords('orderRequests', raw.orderRequests, ORDER_REQUEST_FIELDS, 'requestId');
+  if (raw.orderRequests !== undefined)
+    checkRecords('orderRequests', raw.orderRequests, ORDER_REQUEST_FIELDS, 'requestId');
   if (!isObject(raw.fixtures)) throw new SeedError('seed.fixtures must be an object');
   const names: Array<keyof ReferenceFixtures> = [
-    'customerId', 'otherCustomerId', 'accountId', 'assetId', 'transactionId', 'mutableCustomerId', 'paginationCustomerId', 'unknownId',
+    'customerId',
+    'otherCustomerId',
+    'accountId',
+    'assetId',
+    'transactionId',
+    'mutableCustomerId',
+    'paginationCustomerId',
+    'unknownId',
   ];
   for (const name of names) {
     if (!Number.isSafeInteger(raw.fixtures[name])) throw new SeedError(`seed.fixtures.${name} must be an integer`);
@@ -275,7 +329,8 @@ function validateSeed(raw: unknown): asserts raw is Seed {
   const generated = raw.generated;
   if (generated !== undefined) {
     if (!isObject(generated)) throw new SeedError('seed.generated must be an object');
-    if (generated.transactions !== undefined && !Array.isArray(generated.transactions)) throw new SeedError('seed.generated.transactions must be an array');
+    if (generated.transactions !== undefined && !Array.isArray(generated.transactions))
+      throw new SeedError('seed.generated.transactions must be an array');
   }
 }
 
@@ -294,8 +349,10 @@ function generateTransactions(g: GeneratedTransactions): Transaction[] {
   const stride = g.idStride ?? 1;
   const step = g.idStep ?? 1;
   const group = g.sameCreatedAtGroup ?? 1;
-  if (!Number.isSafeInteger(g.count) || g.count < 0) throw new SeedError('generated transactions: count must be an integer >= 0');
-  if (g.count > 0 && gcd(stride, g.count) !== 1) throw new SeedError(`generated transactions: idStride ${stride} must be coprime with count ${g.count}`);
+  if (!Number.isSafeInteger(g.count) || g.count < 0)
+    throw new SeedError('generated transactions: count must be an integer >= 0');
+  if (g.count > 0 && gcd(stride, g.count) !== 1)
+    throw new SeedError(`generated transactions: idStride ${stride} must be coprime with count ${g.count}`);
   const out: Transaction[] = [];
   for (let i = 0; i < g.count; i++) {
     const createdAt = g.startAt + Math.floor(i / group) * g.stepSeconds;
@@ -370,7 +427,9 @@ export class ReferenceStore {
     this.availableInstrumentList = this.instrumentList.filter((i) => i.isAvailable);
     this.instrumentsBySymbol = new Map();
     // Seed order decides between symbols that differ only in case, as a search through the seed would.
-    for (const i of this.instruments.values()) if (!this.instrumentsBySymbol.has(i.symbol.toUpperCase())) this.instrumentsBySymbol.set(i.symbol.toUpperCase(), i);
+    for (const i of this.instruments.values())
+      if (!this.instrumentsBySymbol.has(i.symbol.toUpperCase()))
+        this.instrumentsBySymbol.set(i.symbol.toUpperCase(), i);
     this.orderRequestLists.clear();
   }
 
@@ -458,7 +517,9 @@ export class ReferenceStore {
     const key = `${customerId} ${status ?? ''}`;
     let list = this.orderRequestLists.get(key);
     if (list === undefined) {
-      const mine = [...this.orderRequests.values()].filter((r) => r.customerId === customerId && (status === undefined || r.status === status));
+      const mine = [...this.orderRequests.values()].filter(
+        (r) => r.customerId === customerId && (status === undefined || r.status === status),
+      );
       list = inListOrder(mine, (r) => r.requestId);
       // Only customers that exist: a fault serving any id must not let a client grow this without end.
       if (this.customers.has(customerId)) this.orderRequestLists.set(key, list);
@@ -474,8 +535,15 @@ export class ReferenceStore {
     // Steps of more than 1 keep new ids non-contiguous, like the seeded ones, so a client that guesses ids is caught.
     this.nextRequestId += REQUEST_ID_STEP;
     const request: OrderRequest = {
-      requestId, customerId: order.customerId, symbol: instrument.symbol, instrumentId: instrument.instrumentId,
-      amount: order.amount, currency: order.currency, status: 'PENDING', createdAt: nowSeconds, updatedAt: nowSeconds,
+      requestId,
+      customerId: order.customerId,
+      symbol: instrument.symbol,
+      instrumentId: instrument.instrumentId,
+      amount: order.amount,
+      currency: order.currency,
+      status: 'PENDING',
+      createdAt: nowSeconds,
+      updatedAt: nowSeconds,
     };
     this.orderRequests.set(requestId, request);
     this.orderRequestLists.clear();
@@ -508,7 +576,8 @@ export class ReferenceStore {
   }
 
   private checkReferences(fixtures: ReferenceFixtures): void {
-    for (const a of this.accounts.values()) need(this.customers.has(a.customerId), `account ${a.accountId}: customer ${a.customerId} does not exist`);
+    for (const a of this.accounts.values())
+      need(this.customers.has(a.customerId), `account ${a.accountId}: customer ${a.customerId} does not exist`);
     for (const a of this.assets.values()) {
       need(this.customers.has(a.customerId), `asset ${a.assetId}: customer ${a.customerId} does not exist`);
       need(this.instruments.has(a.instrumentId), `asset ${a.assetId}: instrument ${a.instrumentId} does not exist`);
@@ -516,23 +585,49 @@ export class ReferenceStore {
     for (const t of this.transactions.values()) {
       const asset = this.assets.get(t.assetId);
       need(asset !== undefined, `transaction ${t.transactionId}: asset ${t.assetId} does not exist`);
-      need(asset?.customerId === t.customerId, `transaction ${t.transactionId}: asset ${t.assetId} belongs to another customer`);
+      need(
+        asset?.customerId === t.customerId,
+        `transaction ${t.transactionId}: asset ${t.assetId} belongs to another customer`,
+      );
     }
     for (const r of this.orderRequests.values()) {
       need(this.customers.has(r.customerId), `order request ${r.requestId}: customer ${r.customerId} does not exist`);
-      need(this.instruments.get(r.instrumentId)?.symbol === r.symbol, `order request ${r.requestId}: symbol ${r.symbol} is not that of instrument ${r.instrumentId}`);
+      need(
+        this.instruments.get(r.instrumentId)?.symbol === r.symbol,
+        `order request ${r.requestId}: symbol ${r.symbol} is not that of instrument ${r.instrumentId}`,
+      );
       need(r.amount > 0, `order request ${r.requestId}: amount must be > 0`);
     }
     need(this.customers.has(fixtures.customerId), `fixtures.customerId ${fixtures.customerId} is not a customer`);
-    need(this.customers.has(fixtures.otherCustomerId), `fixtures.otherCustomerId ${fixtures.otherCustomerId} is not a customer`);
-    need(this.customers.has(fixtures.mutableCustomerId), `fixtures.mutableCustomerId ${fixtures.mutableCustomerId} is not a customer`);
-    need(this.customers.has(fixtures.paginationCustomerId), `fixtures.paginationCustomerId ${fixtures.paginationCustomerId} is not a customer`);
-    need(this.accounts.get(fixtures.accountId)?.customerId === fixtures.customerId, `fixtures.accountId ${fixtures.accountId} is not an account of customerId`);
-    need(this.assets.get(fixtures.assetId)?.customerId === fixtures.customerId, `fixtures.assetId ${fixtures.assetId} is not an asset of customerId`);
-    need(this.transactions.get(fixtures.transactionId)?.customerId === fixtures.customerId, `fixtures.transactionId ${fixtures.transactionId} is not a transaction of customerId`);
+    need(
+      this.customers.has(fixtures.otherCustomerId),
+      `fixtures.otherCustomerId ${fixtures.otherCustomerId} is not a customer`,
+    );
+    need(
+      this.customers.has(fixtures.mutableCustomerId),
+      `fixtures.mutableCustomerId ${fixtures.mutableCustomerId} is not a customer`,
+    );
+    need(
+      this.customers.has(fixtures.paginationCustomerId),
+      `fixtures.paginationCustomerId ${fixtures.paginationCustomerId} is not a customer`,
+    );
+    need(
+      this.accounts.get(fixtures.accountId)?.customerId === fixtures.customerId,
+      `fixtures.accountId ${fixtures.accountId} is not an account of customerId`,
+    );
+    need(
+      this.assets.get(fixtures.assetId)?.customerId === fixtures.customerId,
+      `fixtures.assetId ${fixtures.assetId} is not an asset of customerId`,
+    );
+    need(
+      this.transactions.get(fixtures.transactionId)?.customerId === fixtures.customerId,
+      `fixtures.transactionId ${fixtures.transactionId} is not a transaction of customerId`,
+    );
     const u = fixtures.unknownId;
     need(
-      ![this.customers, this.accounts, this.instruments, this.assets, this.transactions, this.orderRequests].some((m: Map<number, unknown>) => m.has(u)),
+      ![this.customers, this.accounts, this.instruments, this.assets, this.transactions, this.orderRequests].some(
+        (m: Map<number, unknown>) => m.has(u),
+      ),
       `fixtures.unknownId ${u} is the id of a resource`,
     );
   }
@@ -555,7 +650,10 @@ function copies<T>(list: StoredList<T>): T[] {
   return list.map((r) => structuredClone(r) as T);
 }
 
-function listsByCustomer<T extends { customerId: number; createdAt: number }>(records: Iterable<T>, idOf: (r: T) => number): Map<number, StoredList<T>> {
+function listsByCustomer<T extends { customerId: number; createdAt: number }>(
+  records: Iterable<T>,
+  idOf: (r: T) => number,
+): Map<number, StoredList<T>> {
   const groups = new Map<number, T[]>();
   for (const r of records) {
     const group = groups.get(r.customerId);

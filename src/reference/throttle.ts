@@ -15,7 +15,11 @@ export function rateLimitOf(choices: Pick<Choices, 'rateLimit'>): number | undef
 
 /** What the 429s of the chosen limit carry. */
 export function retryAfterOf(choices: Pick<Choices, 'rateLimit'>): RetryAfterStyle {
-  return choices.rateLimit === '60-per-second-date' ? 'http-date' : choices.rateLimit === '60-per-second-no-retry-after' ? 'absent' : 'seconds';
+  return choices.rateLimit === '60-per-second-date'
+    ? 'http-date'
+    : choices.rateLimit === '60-per-second-no-retry-after'
+      ? 'absent'
+      : 'seconds';
 }
 
 /** Who a request counts against: its X-Client-Id, else the token request's form clientId, else its address. */
@@ -57,7 +61,11 @@ export class RateLimiter {
 /** The 429 of a client over its limit: the spec's error body, and Retry-After as the server's choice says. */
 export function throttledReply(resetAt: number, now: number, style: RetryAfterStyle, perSecond: number): Reply {
   const headers: Record<string, string> =
-    style === 'seconds' ? { 'retry-after': String(Math.max(1, Math.ceil((resetAt - now) / 1000))) } : style === 'http-date' ? { 'retry-after': new Date(resetAt).toUTCString() } : {};
+    style === 'seconds'
+      ? { 'retry-after': String(Math.max(1, Math.ceil((resetAt - now) / 1000))) }
+      : style === 'http-date'
+        ? { 'retry-after': new Date(resetAt).toUTCString() }
+        : {};
   return fail(429, `Too Many Requests: at most ${perSecond} requests per second per client`, headers);
 }
 

@@ -12,7 +12,11 @@ export const UNSET_CUSTOMER_FIELDS = ['firstName', 'lastName', 'referenceId'] as
  * A customer as sent. `unset` names the optional fields this customer has no value for: with `customerFields=all`
  * there are none (every customer has every field); otherwise they are left out or sent as null.
  */
-export function customerView(c: Customer, choices: Pick<Choices, 'customerFields'>, unset: ReadonlySet<string>): Record<string, unknown> {
+export function customerView(
+  c: Customer,
+  choices: Pick<Choices, 'customerFields'>,
+  unset: ReadonlySet<string>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { ...c };
   if (choices.customerFields === 'all') return out;
   for (const f of UNSET_CUSTOMER_FIELDS) {
@@ -27,7 +31,13 @@ const OTHER_TIME_FRAMES: Record<string, string> = { '1D': '24h', '1W': '7d', '1M
 
 export function instrumentView(i: Instrument, choices: Pick<Choices, 'timeFrames'>): Instrument {
   if (choices.timeFrames === 'short') return i;
-  return { ...i, valueChangeOverTime: i.valueChangeOverTime.map((v) => ({ ...v, timeFrame: OTHER_TIME_FRAMES[v.timeFrame] ?? v.timeFrame })) };
+  return {
+    ...i,
+    valueChangeOverTime: i.valueChangeOverTime.map((v) => ({
+      ...v,
+      timeFrame: OTHER_TIME_FRAMES[v.timeFrame] ?? v.timeFrame,
+    })),
+  };
 }
 
 /**
@@ -40,15 +50,32 @@ export function assetView(a: Asset, choices: Pick<Choices, 'assetNumbers' | 'ass
   const position = n(a.position);
   const locked = n(a.locked);
   const available = choices.assetRelation === 'derived' ? position - locked : Math.max(0, position - locked - 1);
-  return { ...a, investmentAmount: n(a.investmentAmount), position, locked, available, purchasePrice: n(a.purchasePrice), marketPrice: n(a.marketPrice) };
+  return {
+    ...a,
+    investmentAmount: n(a.investmentAmount),
+    position,
+    locked,
+    available,
+    purchasePrice: n(a.purchasePrice),
+    marketPrice: n(a.marketPrice),
+  };
 }
 
 const OTHER_REQUEST_TYPES: Record<string, string> = { BUY: 'PURCHASE', SELL: 'SALE' };
-const OTHER_STATUSES: Record<string, string> = { COMPLETED: 'SETTLED', PENDING: 'IN_PROGRESS', CANCELED: 'CANCELLED', ERROR: 'FAILED' };
+const OTHER_STATUSES: Record<string, string> = {
+  COMPLETED: 'SETTLED',
+  PENDING: 'IN_PROGRESS',
+  CANCELED: 'CANCELLED',
+  ERROR: 'FAILED',
+};
 
 export function transactionView(t: Transaction, choices: Pick<Choices, 'transactionValues'>): Transaction {
   if (choices.transactionValues === 'menu') return t;
-  return { ...t, requestType: OTHER_REQUEST_TYPES[t.requestType] ?? t.requestType, status: OTHER_STATUSES[t.status] ?? t.status };
+  return {
+    ...t,
+    requestType: OTHER_REQUEST_TYPES[t.requestType] ?? t.requestType,
+    status: OTHER_STATUSES[t.status] ?? t.status,
+  };
 }
 
 /**

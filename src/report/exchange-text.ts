@@ -19,7 +19,8 @@ export interface Labelled {
 
 // Characters that could drive a terminal (ESC sequences, bidi overrides that reorder what a reviewer reads), are not
 // legal in XML 1.0, or are lone surrogates. The server controls bodies and headers, so none of them may pass through raw.
-const UNSAFE_KEEPING_NEWLINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\ufffe\uffff\ud800-\udfff]/gu;
+const UNSAFE_KEEPING_NEWLINES =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\ufffe\uffff\ud800-\udfff]/gu;
 const UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\ufffe\uffff\ud800-\udfff]/gu;
 
 function escapeChar(ch: string): string {
@@ -109,7 +110,10 @@ export function exchangeSections(exchange: Exchange, bodyLimit = BODY_DISPLAY_LI
   }
   if (exchange.error !== undefined) {
     const when = `(after ${formatDuration(exchange.durationMs)})`;
-    sections.push({ label: response ? 'error' : 'response', lines: [`${response ? '' : 'none: '}${visibleLine(exchange.error)}  ${when}`] });
+    sections.push({
+      label: response ? 'error' : 'response',
+      lines: [`${response ? '' : 'none: '}${visibleLine(exchange.error)}  ${when}`],
+    });
   } else if (!response) {
     sections.push({ label: 'response', lines: ['none recorded'] });
   }
@@ -193,7 +197,9 @@ const DOUBLE_QUOTE_SPECIAL = /["\\$`!]/;
 
 /** Quotes pieces as one shell word: "…$VAR…" when the literal parts allow it, else '…'"$VAR"'…'. */
 function quotePieces(pieces: Piece[]): string {
-  const simple = pieces.every((p) => !('text' in p) || (!DOUBLE_QUOTE_SPECIAL.test(p.text) && !NEEDS_ANSI_C.test(p.text)));
+  const simple = pieces.every(
+    (p) => !('text' in p) || (!DOUBLE_QUOTE_SPECIAL.test(p.text) && !NEEDS_ANSI_C.test(p.text)),
+  );
   if (simple) {
     let out = '"';
     pieces.forEach((p, i) => {
@@ -206,7 +212,9 @@ function quotePieces(pieces: Piece[]): string {
     });
     return `${out}"`;
   }
-  return pieces.map((p) => ('text' in p ? (p.text === '' ? '' : shellQuote(p.text)) : `"$${p.variable}"`)).join('') || "''";
+  return (
+    pieces.map((p) => ('text' in p ? (p.text === '' ? '' : shellQuote(p.text)) : `"$${p.variable}"`)).join('') || "''"
+  );
 }
 
 /** SCREAMING_SNAKE_CASE from a field or header name: clientSecret, client_secret, x-api-key. */
@@ -241,7 +249,8 @@ function headerArgument(name: string, value: string): string {
   const lower = name.toLowerCase();
   if (lower === 'authorization') {
     const scheme = value.slice(0, value.indexOf(REDACTED)).trim();
-    if (scheme === '' || /^bearer$/i.test(scheme)) return quotePieces([{ text: `${name}: Bearer ` }, { variable: 'TOKEN' }]);
+    if (scheme === '' || /^bearer$/i.test(scheme))
+      return quotePieces([{ text: `${name}: Bearer ` }, { variable: 'TOKEN' }]);
     return quotePieces([{ text: `${name}: ${scheme} ` }, { variable: 'CREDENTIALS' }]);
   }
   // A signature must be made afresh for a replay anyway (created/expires), so the whole value is the placeholder.
@@ -270,7 +279,8 @@ export function curlCommand(request: RecordedRequest): string {
   const method = request.method.toUpperCase();
   // -X HEAD would make curl wait for a body that never comes.
   if (method === 'HEAD') words.push('--head');
-  else if (!(method === 'GET' && !hasBody) && !(method === 'POST' && hasBody)) words.push('-X', /^[A-Za-z]+$/.test(request.method) ? request.method : shellQuote(request.method));
+  else if (!(method === 'GET' && !hasBody) && !(method === 'POST' && hasBody))
+    words.push('-X', /^[A-Za-z]+$/.test(request.method) ? request.method : shellQuote(request.method));
   // curl treats [] and {} in a URL as glob patterns unless told not to.
   if (/[[\]{}]/.test(request.url.split(REDACTED).join(''))) words.push('-g');
   words.push(request.url.includes(REDACTED) ? quotePieces(piecesOf(request.url)) : shellQuote(request.url));

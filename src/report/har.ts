@@ -74,7 +74,9 @@ export interface Har {
 }
 
 export function toHar(result: RunResult): Har {
-  const exchanges = [...result.sessionExchanges, ...result.checks.flatMap((c) => c.exchanges)].sort((a, b) => a.seq - b.seq);
+  const exchanges = [...result.sessionExchanges, ...result.checks.flatMap((c) => c.exchanges)].sort(
+    (a, b) => a.seq - b.seq,
+  );
   return {
     log: {
       version: '1.2',

@@ -5,9 +5,25 @@ import { requirementLine, sectionsOf } from './requirement-text.js';
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { suiteTimesOf, type CheckResult, type Outcome, type RunResult, type SuiteTime, type Verdict, type VerdictStatus } from '../engine/index.js';
+import {
+  suiteTimesOf,
+  type CheckResult,
+  type Outcome,
+  type RunResult,
+  type SuiteTime,
+  type Verdict,
+  type VerdictStatus,
+} from '../engine/index.js';
 import type { Reporter } from '../engine/index.js';
-import { concurrencyNote, exchangeSections, findingSections, formatDuration, visible, visibleLine, type Labelled } from './exchange-text.js';
+import {
+  concurrencyNote,
+  exchangeSections,
+  findingSections,
+  formatDuration,
+  visible,
+  visibleLine,
+  type Labelled,
+} from './exchange-text.js';
 import { bySuite } from './by-suite.js';
 import { jsonReportText } from './json.js';
 import { failOnText, gapText, outOfReachNote, verdictSummary } from './verdict-text.js';
@@ -47,7 +63,13 @@ export function jsonReportDigest(result: RunResult): string {
   return createHash('sha256').update(jsonReportText(result), 'utf8').digest('hex');
 }
 
-const OUTCOME_WORD: Record<Outcome, string> = { pass: 'pass', fail: 'FAIL', warn: 'warning', skip: 'skipped', error: 'error' };
+const OUTCOME_WORD: Record<Outcome, string> = {
+  pass: 'pass',
+  fail: 'FAIL',
+  warn: 'warning',
+  skip: 'skipped',
+  error: 'error',
+};
 
 /** The class that colours a result: a warning that fails the run under --fail-on should is shown as a failure. */
 function tone(check: CheckResult): string {
@@ -82,9 +104,19 @@ export function htmlReport(result: RunResult): string {
       ? section('findings', `Failures and warnings (${findings.length})`, findings.map(finding).join('\n'))
       : section('findings', 'Failures and warnings', '<p class="none">No check failed, warned or errored.</p>'),
     ...(known.length > 0
-      ? [section('expected', `Expected failures (${known.length}): known deviations listed by the server team`, known.map(finding).join('\n'))]
+      ? [
+          section(
+            'expected',
+            `Expected failures (${known.length}): known deviations listed by the server team`,
+            known.map(finding).join('\n'),
+          ),
+        ]
       : []),
-    section('suites', 'Results by suite', [...bySuite(result.checks)].map(([suite, checks]) => suiteTable(suite, checks, times.get(suite))).join('\n')),
+    section(
+      'suites',
+      'Results by suite',
+      [...bySuite(result.checks)].map(([suite, checks]) => suiteTable(suite, checks, times.get(suite))).join('\n'),
+    ),
     section('choices', INFO_SECTION_TITLE, choices(info)),
     footer(result),
   ].join('\n');
@@ -112,7 +144,11 @@ function section(id: string, title: string, content: string): string {
   return `<section id="${id}">\n<h2>${escapeLine(title)}</h2>\n${content}\n</section>`;
 }
 
-const VERDICT_CLASS: Record<VerdictStatus, string> = { CONFORMANT: 'conformant', 'NOT CONFORMANT': 'not-conformant', INCOMPLETE: 'incomplete' };
+const VERDICT_CLASS: Record<VerdictStatus, string> = {
+  CONFORMANT: 'conformant',
+  'NOT CONFORMANT': 'not-conformant',
+  INCOMPLETE: 'incomplete',
+};
 
 /** Under the verdict word: why, in a few words, and the exit code the run's fail-on policy gave. */
 function because(result: RunResult): string {
@@ -130,11 +166,15 @@ function because(result: RunResult): string {
 /** The verdict in full: its line, the failed requirements, and each one not exercised with why and what to do. */
 function verdictDetails(result: RunResult): string {
   const v: Verdict = result.verdict;
-  const failed = v.failed.length > 0 ? `<p>Failed MUST requirements: ${v.failed.map((id) => `<code>${escapeLine(id)}</code>`).join(', ')}. The findings below show each failure.</p>` : '';
+  const failed =
+    v.failed.length > 0
+      ? `<p>Failed MUST requirements: ${v.failed.map((id) => `<code>${escapeLine(id)}</code>`).join(', ')}. The findings below show each failure.</p>`
+      : '';
   const rows = v.notExercised.map(
-    (r) => `<tr class="skip"><td><code>${escapeLine(r.id)}</code><div class="section">${escapeLine(r.section)}</div></td><td><blockquote>${escapeHtml(r.quote)}</blockquote></td><td><ul>${r.checks
-      .map((c) => `<li><code>${escapeLine(c.id)}</code> ${escapeHtml(gapText(c))}</li>`)
-      .join('')}</ul></td><td>${escapeHtml(r.remedy)}</td></tr>`,
+    (r) =>
+      `<tr class="skip"><td><code>${escapeLine(r.id)}</code><div class="section">${escapeLine(r.section)}</div></td><td><blockquote>${escapeHtml(r.quote)}</blockquote></td><td><ul>${r.checks
+        .map((c) => `<li><code>${escapeLine(c.id)}</code> ${escapeHtml(gapText(c))}</li>`)
+        .join('')}</ul></td><td>${escapeHtml(r.remedy)}</td></tr>`,
   );
   const table =
     rows.length === 0
@@ -154,7 +194,8 @@ ${failed}${table}
 
 function header(result: RunResult, verdict: VerdictStatus): string {
   const { run, totals } = result;
-  const selection = run.selection.suites.join(', ') + (run.selection.grep !== undefined ? `; grep ${run.selection.grep}` : '');
+  const selection =
+    run.selection.suites.join(', ') + (run.selection.grep !== undefined ? `; grep ${run.selection.grep}` : '');
   const counts: Array<[number, string, string]> = [
     [totals.passed, 'passed', 'pass'],
     [totals.failed, 'failed', 'fail'],
@@ -170,7 +211,10 @@ function header(result: RunResult, verdict: VerdictStatus): string {
     ['Date', escapeLine(displayDate(run.startedAt))],
     ['Duration', escapeLine(`${formatDuration(run.durationMs)}${concurrencyNote(run.concurrency)}`)],
     ['Suites', escapeLine(selection)],
-    ['Checks', `${totals.total}: ${counts.map(([n, word, cls]) => `<span class="${n > 0 ? cls : 'zero'}">${n} ${word}</span>`).join(', ')}`],
+    [
+      'Checks',
+      `${totals.total}: ${counts.map(([n, word, cls]) => `<span class="${n > 0 ? cls : 'zero'}">${n} ${word}</span>`).join(', ')}`,
+    ],
   ];
   return `<header>
 <div class="title">
@@ -229,7 +273,13 @@ function knownReason(check: CheckResult): string {
   return `<p class="known">expected failure (${escapeLine(mark.status)}${until}): ${escapeLine(mark.reason)}</p>`;
 }
 
-const LABEL_CLASS: Record<string, string> = { spec: 'spec', expected: 'expected', observed: 'observed', error: 'observed', replay: 'replay' };
+const LABEL_CLASS: Record<string, string> = {
+  spec: 'spec',
+  expected: 'expected',
+  observed: 'observed',
+  error: 'observed',
+  replay: 'replay',
+};
 
 function evidence(sections: Labelled[]): string {
   const rows = sections.map(({ label, lines }) => {
@@ -255,8 +305,13 @@ function suiteTable(suite: string, checks: CheckResult[], time: SuiteTime | unde
   const count = (pred: (c: CheckResult) => boolean) => checks.filter(pred).length;
   const failed = count((c) => needsAttention(c));
   const rows = checks.map((check) => {
-    const id = needsAttention(check) ? `<a href="#${anchor(check)}"><code>${escapeLine(check.id)}</code></a>` : `<code>${escapeLine(check.id)}</code>`;
-    const skip = check.outcome === 'skip' ? `<div class="note">skipped: ${escapeHtml(check.skipReason ?? 'no reason given')}</div>` : '';
+    const id = needsAttention(check)
+      ? `<a href="#${anchor(check)}"><code>${escapeLine(check.id)}</code></a>`
+      : `<code>${escapeLine(check.id)}</code>`;
+    const skip =
+      check.outcome === 'skip'
+        ? `<div class="note">skipped: ${escapeHtml(check.skipReason ?? 'no reason given')}</div>`
+        : '';
     const notes = check.level === 'INFO' ? '' : observations(check.observations);
     return `<tr class="${tone(check)}"><td><span class="pill ${tone(check)}">${OUTCOME_WORD[check.outcome]}</span></td><td>${id}</td><td>${check.level}</td><td>${escapeLine(check.title)}${skip}${notes}</td><td>${escapeLine(sectionsOf(check))}</td></tr>`;
   });

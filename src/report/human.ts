@@ -1,9 +1,25 @@
 // The terminal report. Results are printed from the RunResult at the end, in its stable order, so the output does not
 // depend on the order checks happened to finish in; only the progress line is live.
 import { Chalk, type ChalkInstance } from 'chalk';
-import { suiteTimesOf, type CheckInfo, type CheckResult, type Outcome, type RunResult, type Totals, type Verdict, type VerdictStatus } from '../engine/index.js';
+import {
+  suiteTimesOf,
+  type CheckInfo,
+  type CheckResult,
+  type Outcome,
+  type RunResult,
+  type Totals,
+  type Verdict,
+  type VerdictStatus,
+} from '../engine/index.js';
 import type { Reporter } from '../engine/index.js';
-import { concurrencyNote, findingSections, formatDuration, renderLabelled, textLines, visibleLine } from './exchange-text.js';
+import {
+  concurrencyNote,
+  findingSections,
+  formatDuration,
+  renderLabelled,
+  textLines,
+  visibleLine,
+} from './exchange-text.js';
 import { sectionsOf } from './requirement-text.js';
 import { bySuite } from './by-suite.js';
 import { outOfReachNote, unexercisedLine, verdictSummary } from './verdict-text.js';
@@ -84,7 +100,11 @@ export function shouldUseColor(stream: { isTTY?: boolean }, env: Record<string, 
 }
 
 export function humanReporterForStdout(
-  options: { verbose?: boolean; stream?: HumanOutput & { isTTY?: boolean }; env?: Record<string, string | undefined> } = {},
+  options: {
+    verbose?: boolean;
+    stream?: HumanOutput & { isTTY?: boolean };
+    env?: Record<string, string | undefined>;
+  } = {},
 ): HumanReporter {
   const stream = options.stream ?? process.stdout;
   return new HumanReporter({
@@ -116,7 +136,8 @@ export function renderResults(result: RunResult, c: ChalkInstance, verbose: bool
   for (const problem of result.run.cleanup ?? []) lines.push(c.red.bold(`CLEAN-UP FAILED: ${visibleLine(problem)}`));
   // What the run met that no check owns (the server's choices, throttling, token renewals): on record, never a failure.
   for (const note of result.run.notes ?? []) lines.push(c.dim(`· ${visibleLine(note)}`));
-  const listed = expected.length > 0 ? c.dim(`; ${expected.length} of them expected (listed), not failing the run`) : '';
+  const listed =
+    expected.length > 0 ? c.dim(`; ${expected.length} of them expected (listed), not failing the run`) : '';
   lines.push(summaryLine(result.totals, c) + listed);
   lines.push(...verdictLines(result.verdict, c));
   lines.push(...timeLines(result, c));
@@ -124,7 +145,9 @@ export function renderResults(result: RunResult, c: ChalkInstance, verbose: bool
 }
 
 function renderExpected(check: CheckResult, c: ChalkInstance, idWidth: number): string[] {
-  const lines = [`  ${c.yellow(SYMBOL[check.outcome])} ${check.id.padEnd(idWidth)}  ${c.dim(check.level.padEnd(6))}  ${visibleLine(sectionsOf(check))} — ${visibleLine(check.title)}`];
+  const lines = [
+    `  ${c.yellow(SYMBOL[check.outcome])} ${check.id.padEnd(idWidth)}  ${c.dim(check.level.padEnd(6))}  ${visibleLine(sectionsOf(check))} — ${visibleLine(check.title)}`,
+  ];
   const expires = check.expected?.expires ? `   (until ${check.expected.expires})` : '';
   const sections = [
     { label: 'reason', lines: textLines(`${check.expected?.reason ?? ''}${expires}`) },
@@ -137,12 +160,17 @@ function renderExpected(check: CheckResult, c: ChalkInstance, idWidth: number): 
 function renderCheck(check: CheckResult, c: ChalkInstance, idWidth: number, verbose: boolean): string[] {
   const symbol = colourFor(check, c)(SYMBOL[check.outcome]);
   const title = `${visibleLine(sectionsOf(check))} — ${visibleLine(check.title)}`;
-  const skip = check.outcome === 'skip' ? c.gray(`  (skipped: ${visibleLine(check.skipReason ?? 'no reason given')})`) : '';
+  const skip =
+    check.outcome === 'skip' ? c.gray(`  (skipped: ${visibleLine(check.skipReason ?? 'no reason given')})`) : '';
   const lines = [`  ${symbol} ${check.id.padEnd(idWidth)}  ${c.dim(check.level.padEnd(6))}  ${title}${skip}`];
   // Observations are what a check put on record (the crawl it made, the choice a server took): always shown.
-  for (const observation of check.observations) lines.push(...textLines(observation).map((l, i) => `${INDENT}${i === 0 ? '· ' : '  '}${l}`));
+  for (const observation of check.observations)
+    lines.push(...textLines(observation).map((l, i) => `${INDENT}${i === 0 ? '· ' : '  '}${l}`));
   if (check.outcome === 'fail' || check.outcome === 'warn' || check.outcome === 'error') {
-    lines.push(...renderLabelled(findingSections(check, { allExchanges: verbose }), { indent: INDENT, styleLabel: c.cyan }), '');
+    lines.push(
+      ...renderLabelled(findingSections(check, { allExchanges: verbose }), { indent: INDENT, styleLabel: c.cyan }),
+      '',
+    );
   }
   return lines;
 }
@@ -167,7 +195,11 @@ function colourFor(check: CheckResult, c: ChalkInstance): (text: string) => stri
  * requirement the run did not exercise with why and what to do, then what no black-box test can reach.
  */
 function verdictLines(verdict: Verdict, c: ChalkInstance): string[] {
-  const colour: Record<VerdictStatus, (text: string) => string> = { CONFORMANT: c.green.bold, 'NOT CONFORMANT': c.red.bold, INCOMPLETE: c.yellow.bold };
+  const colour: Record<VerdictStatus, (text: string) => string> = {
+    CONFORMANT: c.green.bold,
+    'NOT CONFORMANT': c.red.bold,
+    INCOMPLETE: c.yellow.bold,
+  };
   return [
     colour[verdict.status](visibleLine(verdictSummary(verdict))),
     ...verdict.notExercised.map((r) => `${INDENT}${visibleLine(unexercisedLine(r))}`),
@@ -182,16 +214,29 @@ function verdictLines(verdict: Verdict, c: ChalkInstance): string[] {
 function timeLines(result: RunResult, c: ChalkInstance): string[] {
   const suites = suiteTimesOf(result);
   const rows = suites.map((t) => [t.suite, String(t.checks), formatDuration(t.wallMs), formatDuration(t.checkMs)]);
-  const total = ['run', String(result.checks.length), formatDuration(result.run.durationMs), formatDuration(suites.reduce((sum, t) => sum + t.checkMs, 0))];
+  const total = [
+    'run',
+    String(result.checks.length),
+    formatDuration(result.run.durationMs),
+    formatDuration(suites.reduce((sum, t) => sum + t.checkMs, 0)),
+  ];
   const table = [['suite', 'checks', 'wall', 'check time'], ...rows, total];
   const widths = table[0]!.map((_, col) => Math.max(...table.map((row) => row[col]!.length)));
-  const line = (row: string[]) => `  ${row[0]!.padEnd(widths[0]!)}  ${row.slice(1).map((cell, i) => cell.padStart(widths[i + 1]!)).join('  ')}`;
-  return [c.dim(`time ${formatDuration(result.run.durationMs)}${concurrencyNote(result.run.concurrency)}`), ...table.map((row) => c.dim(line(row)))];
+  const line = (row: string[]) =>
+    `  ${row[0]!.padEnd(widths[0]!)}  ${row
+      .slice(1)
+      .map((cell, i) => cell.padStart(widths[i + 1]!))
+      .join('  ')}`;
+  return [
+    c.dim(`time ${formatDuration(result.run.durationMs)}${concurrencyNote(result.run.concurrency)}`),
+    ...table.map((row) => c.dim(line(row))),
+  ];
 }
 
 /** `N passed, N failed, N warned, N skipped`, plus `, N errored` only when something errored. */
 function summaryLine(totals: Totals, c: ChalkInstance): string {
-  const part = (n: number, word: string, colour: (s: string) => string) => (n > 0 ? colour(`${n} ${word}`) : `${n} ${word}`);
+  const part = (n: number, word: string, colour: (s: string) => string) =>
+    n > 0 ? colour(`${n} ${word}`) : `${n} ${word}`;
   const parts = [
     part(totals.passed, 'passed', c.green),
     part(totals.failed, 'failed', c.red),

@@ -55,7 +55,18 @@ export function toJsonReport(result: RunResult): JsonReport {
 
 function runInfo(run: RunInfo): RunInfo {
   return {
-    ...pick(run, ['target', 'baseUrl', 'suiteVersion', 'specVersion', 'startedAt', 'finishedAt', 'durationMs', 'failOn', 'failOnIncomplete', 'concurrency']),
+    ...pick(run, [
+      'target',
+      'baseUrl',
+      'suiteVersion',
+      'specVersion',
+      'startedAt',
+      'finishedAt',
+      'durationMs',
+      'failOn',
+      'failOnIncomplete',
+      'concurrency',
+    ]),
     ...(run.suites ? { suites: run.suites.map((t) => pick(t, ['suite', 'checks', 'wallMs', 'checkMs'])) } : {}),
     selection: {
       suites: [...run.selection.suites],
@@ -73,7 +84,19 @@ function checkResult(check: CheckResult): CheckResult {
     ...pick(check, ['id', 'title', 'suite', 'level', 'outcome', 'startMs', 'durationMs', 'failsRun']),
     requirements: check.requirements.map((r) => pick(r, ['id', 'level', 'section', 'quote', 'note'])),
     ...(check.note !== undefined ? { note: check.note } : {}),
-    ...(check.finding ? { finding: pick(check.finding, ['message', 'expected', 'observed', 'exchangeSeq', 'cleanup', 'requirements', 'code']) } : {}),
+    ...(check.finding
+      ? {
+          finding: pick(check.finding, [
+            'message',
+            'expected',
+            'observed',
+            'exchangeSeq',
+            'cleanup',
+            'requirements',
+            'code',
+          ]),
+        }
+      : {}),
     ...(check.skipReason !== undefined ? { skipReason: check.skipReason } : {}),
     ...(check.skipRemedy !== undefined ? { skipRemedy: { ...check.skipRemedy } } : {}),
     ...(check.budgetSpent !== undefined ? { budgetSpent: check.budgetSpent } : {}),

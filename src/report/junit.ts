@@ -85,37 +85,46 @@ function fillTestCase(testCase: TestCase, check: CheckResult): void {
     .className(`conformance.${check.suite}`)
     .time(seconds(check.durationMs));
   const out: string[] = [];
-  const message = oneLine(check.finding?.message ?? (check.outcome === 'error' ? 'the check could not complete' : 'the check did not pass'));
+  const message = oneLine(
+    check.finding?.message ?? (check.outcome === 'error' ? 'the check could not complete' : 'the check did not pass'),
+  );
   const details = () => renderLabelled(findingSections(check)).join('\n');
   if (check.expected?.status === 'expected') {
     // A known deviation is a <skipped>, the way pytest reports an xfail: CI dashboards count it apart from passes and
     // failures, and it does not fail the build. The builder writes no skip message, so the reason goes to system-out.
     testCase.skipped();
     const until = check.expected.expires ? ` (until ${check.expected.expires})` : '';
-    out.push(`expected failure, listed in --expected-failures (does not fail the run): ${check.expected.reason}${until}`, `${check.outcome}: ${message}`, details());
-  } else switch (check.outcome) {
-    case 'skip':
-      // junit-report-builder 5 writes a bare <skipped/> (no message attribute), so the reason goes to system-out.
-      testCase.skipped();
-      out.push(`skipped: ${check.skipReason ?? 'no reason given'}`);
-      break;
-    case 'error':
-      testCase.error(message, 'error', cdata(details()));
-      break;
-    case 'fail':
-    case 'warn':
-      if (check.failsRun) {
-        testCase.failure(message, check.level).stacktrace(cdata(details()));
-      } else {
-        // A warning the run's --fail-on policy lets through: the testcase passes, the warning stays on record.
-        out.push(`warning (${check.level}, does not fail the run): ${message}`, details());
-      }
-      break;
-    case 'pass':
-      break;
-  }
+    out.push(
+      `expected failure, listed in --expected-failures (does not fail the run): ${check.expected.reason}${until}`,
+      `${check.outcome}: ${message}`,
+      details(),
+    );
+  } else
+    switch (check.outcome) {
+      case 'skip':
+        // junit-report-builder 5 writes a bare <skipped/> (no message attribute), so the reason goes to system-out.
+        testCase.skipped();
+        out.push(`skipped: ${check.skipReason ?? 'no reason given'}`);
+        break;
+      case 'error':
+        testCase.error(message, 'error', cdata(details()));
+        break;
+      case 'fail':
+      case 'warn':
+        if (check.failsRun) {
+          testCase.failure(message, check.level).stacktrace(cdata(details()));
+        } else {
+          // A warning the run's --fail-on policy lets through: the testcase passes, the warning stays on record.
+          out.push(`warning (${check.level}, does not fail the run): ${message}`, details());
+        }
+        break;
+      case 'pass':
+        break;
+    }
   if (check.observations.length > 0) out.push('observations:', ...check.observations.map((o) => `  · ${o}`));
-  check.exchanges.forEach((exchange, i) => out.push(`exchange ${i + 1} of ${check.exchanges.length} (#${exchange.seq})`, formatExchange(exchange)));
+  check.exchanges.forEach((exchange, i) =>
+    out.push(`exchange ${i + 1} of ${check.exchanges.length} (#${exchange.seq})`, formatExchange(exchange)),
+  );
   if (out.length > 0) testCase.standardOutput(cdata(out.join('\n')));
 }
 
@@ -147,5 +156,11 @@ function cdata(text: string): string {
 }
 
 function xmlAttribute(text: string): string {
-  return xmlText(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;');
+  return xmlText(text)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/\t/g, '&#9;')
+    .replace(/\n/g, '&#10;');
 }

@@ -19,10 +19,16 @@ export function requirementLine(r: RequirementRef): string {
  * The requirements a failure is about: those the finding names, else all the check cites, at most SHOWN of them with
  * a count of the rest (`conformance explain` lists them all).
  */
-export function specLines(check: Pick<CheckInfo, 'id' | 'requirements'>, finding?: Pick<Finding, 'requirements'>): string[] {
-  const named = finding?.requirements?.length ? check.requirements.filter((r) => finding.requirements!.includes(r.id)) : [];
+export function specLines(
+  check: Pick<CheckInfo, 'id' | 'requirements'>,
+  finding?: Pick<Finding, 'requirements'>,
+): string[] {
+  const named = finding?.requirements?.length
+    ? check.requirements.filter((r) => finding.requirements!.includes(r.id))
+    : [];
   const shown = named.length > 0 ? named : check.requirements;
   const lines = shown.slice(0, SHOWN).map(requirementLine);
-  if (shown.length > SHOWN) lines.push(`… and ${shown.length - SHOWN} more requirements (conformance explain ${check.id})`);
+  if (shown.length > SHOWN)
+    lines.push(`… and ${shown.length - SHOWN} more requirements (conformance explain ${check.id})`);
   return lines;
 }

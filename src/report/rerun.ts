@@ -8,7 +8,12 @@ const RERUN_OUTCOMES = new Set(['fail', 'warn', 'error']);
 
 /** The ids of the checks that failed, warned or errored in REPORT, in its order. Not a conformance report: exit 2. */
 export async function failedIdsFromReport(file: string, cwd: string = process.cwd()): Promise<string[]> {
-  const { resolved, text } = await readOptionFile('--rerun-failed', file, cwd, 'give the JSON report of an earlier run (conformance run --json FILE)');
+  const { resolved, text } = await readOptionFile(
+    '--rerun-failed',
+    file,
+    cwd,
+    'give the JSON report of an earlier run (conformance run --json FILE)',
+  );
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -17,10 +22,19 @@ export async function failedIdsFromReport(file: string, cwd: string = process.cw
   }
   const report = doc as { format?: unknown; checks?: unknown } | undefined;
   const checks = report?.checks;
-  if (report?.format !== JSON_REPORT_FORMAT || !Array.isArray(checks) || !checks.every((c) => typeof c?.id === 'string' && typeof c?.outcome === 'string')) {
-    throw new ConfigError(`--rerun-failed: ${resolved} is not a conformance JSON report (format "${JSON_REPORT_FORMAT}"): give the file an earlier run wrote with --json FILE`, 'CONFORMANCE_ERR_RERUN_REPORT');
+  if (
+    report?.format !== JSON_REPORT_FORMAT ||
+    !Array.isArray(checks) ||
+    !checks.every((c) => typeof c?.id === 'string' && typeof c?.outcome === 'string')
+  ) {
+    throw new ConfigError(
+      `--rerun-failed: ${resolved} is not a conformance JSON report (format "${JSON_REPORT_FORMAT}"): give the file an earlier run wrote with --json FILE`,
+      'CONFORMANCE_ERR_RERUN_REPORT',
+    );
   }
-  return (checks as Array<{ id: string; outcome: string }>).filter((c) => RERUN_OUTCOMES.has(c.outcome)).map((c) => c.id);
+  return (checks as Array<{ id: string; outcome: string }>)
+    .filter((c) => RERUN_OUTCOMES.has(c.outcome))
+    .map((c) => c.id);
 }
 
 // An earlier report with nothing to run again (the CLI exits 0 and says so): an error with a code, so it lives with the others.
@@ -30,7 +44,11 @@ export { NothingToRerun } from '../errors.js';
  * The checks to run again from REPORT: those it lists as failed, warned or errored that this version still has (and
  * that `within` keeps, when given), with those it no longer has.
  */
-export async function rerunSelection(report: string, knownIds: readonly string[], options: { cwd?: string; within?: readonly string[] } = {}): Promise<{ ids: string[]; gone: string[] }> {
+export async function rerunSelection(
+  report: string,
+  knownIds: readonly string[],
+  options: { cwd?: string; within?: readonly string[] } = {},
+): Promise<{ ids: string[]; gone: string[] }> {
   const failed = await failedIdsFromReport(report, options.cwd);
   const gone = failed.filter((id) => !knownIds.includes(id));
   const ids = failed.filter((id) => knownIds.includes(id) && (!options.within || options.within.includes(id)));

@@ -53,7 +53,9 @@ function shortQuote(quote: string): string {
 }
 
 function idList(ids: readonly string[]): string {
-  return ids.length <= IDS_SHOWN ? ids.join(', ') : `${ids.slice(0, IDS_SHOWN).join(', ')} and ${ids.length - IDS_SHOWN} more`;
+  return ids.length <= IDS_SHOWN
+    ? ids.join(', ')
+    : `${ids.slice(0, IDS_SHOWN).join(', ')} and ${ids.length - IDS_SHOWN} more`;
 }
 
 function count(n: number, noun: string): string {

@@ -37,7 +37,11 @@ export interface LocalTarget {
 
 export async function startLocalTarget(options: LocalTargetOptions = {}): Promise<LocalTarget> {
   for (const name of options.faults ?? []) {
-    if (!findFault(name)) throw new ConfigError(`--fault: unknown fault "${name}"; 'conformance serve --list-faults' lists them`, 'CONFORMANCE_ERR_USAGE');
+    if (!findFault(name))
+      throw new ConfigError(
+        `--fault: unknown fault "${name}"; 'conformance serve --list-faults' lists them`,
+        'CONFORMANCE_ERR_USAGE',
+      );
   }
   const key = generateEd25519();
   const clientId = 'conformance-local';

@@ -31,11 +31,15 @@ export class TokenJar {
     const found = tokenIn(res);
     if (found) await this.keep(found.token);
     if (res.status < 200 || res.status > 299 || !found) {
-      this.ctx.fail(found ? `a token came with status ${res.status}` : `no token in the answer (status ${res.status})`, {
-        expected: 'valid client credentials give a 2xx answer carrying a token record, with or without the {data, code, message} envelope',
-        observed: describeResponse(res),
-        exchange: res.exchange,
-      });
+      this.ctx.fail(
+        found ? `a token came with status ${res.status}` : `no token in the answer (status ${res.status})`,
+        {
+          expected:
+            'valid client credentials give a 2xx answer carrying a token record, with or without the {data, code, message} envelope',
+          observed: describeResponse(res),
+          exchange: res.exchange,
+        },
+      );
     }
     return { ...found, res };
   }
@@ -74,7 +78,10 @@ export class TokenJar {
     for (const token of [...this.live]) {
       try {
         const res = await this.revoke(token);
-        if (res.status < 200 || res.status > 299) this.ctx.observe(`clean-up: a token this check obtained could not be revoked (POST /oauth/revoke answered ${res.status}); it expires on its own`);
+        if (res.status < 200 || res.status > 299)
+          this.ctx.observe(
+            `clean-up: a token this check obtained could not be revoked (POST /oauth/revoke answered ${res.status}); it expires on its own`,
+          );
       } catch (e) {
         // A revoke the check may not send is a bug to report, not a server's failure to note and move past.
         if (e instanceof UndeclaredSharedState) throw e;
@@ -99,7 +106,12 @@ export async function withTokens<T>(ctx: CheckContext, body: (jar: TokenJar) => 
  * A token request that must not succeed: a token in the answer fails the check (after revoking that token), and
  * otherwise the answer must be a rejection (any 4xx; a 2xx accepted the request, a 5xx crashed on it).
  */
-export async function expectNoToken(ctx: CheckContext, jar: TokenJar, res: HttpResponse, expected: string): Promise<void> {
+export async function expectNoToken(
+  ctx: CheckContext,
+  jar: TokenJar,
+  res: HttpResponse,
+  expected: string,
+): Promise<void> {
   const found = tokenIn(res);
   if (found) {
     await jar.keep(found.token);
@@ -109,12 +121,18 @@ export async function expectNoToken(ctx: CheckContext, jar: TokenJar, res: HttpR
     } else {
       try {
         const r = await jar.revoke(found.token);
-        revoked = isSuccess(r) ? `it was revoked (${r.status})` : `revoking it answered ${r.status}: it stays live until it expires`;
+        revoked = isSuccess(r)
+          ? `it was revoked (${r.status})`
+          : `revoking it answered ${r.status}: it stays live until it expires`;
       } catch (e) {
         revoked = `revoking it failed (${(e as Error).message}): it stays live until it expires`;
       }
     }
-    ctx.fail(`${res.status}: the server issued a token; ${revoked}`, { expected, observed: describeResponse(res), exchange: res.exchange });
+    ctx.fail(`${res.status}: the server issued a token; ${revoked}`, {
+      expected,
+      observed: describeResponse(res),
+      exchange: res.exchange,
+    });
   }
   expectRejection(ctx, res, expected);
 }

@@ -16,7 +16,15 @@ export interface Sender {
  */
 export type PutBack =
   | { ok: true; restored: boolean; note: string }
-  | { ok: false; line: string; problem: string; byHand: string; expected: string; observed: string; exchange?: Exchange };
+  | {
+      ok: false;
+      line: string;
+      problem: string;
+      byHand: string;
+      expected: string;
+      observed: string;
+      exchange?: Exchange;
+    };
 
 /** The one wording of a restore that failed: what, why, and the request (or step) that puts it back by hand. */
 export function cleanUpFailed(what: string, problem: string, byHand: string): string {
@@ -53,7 +61,12 @@ export interface GuardOptions {
  * check. A restore that fails ends the check with CLEAN-UP FAILED (`cleanup`); one that succeeds after a failure or a
  * time-out is noted on the check. The work's own failure is passed on.
  */
-export async function withPutBack<T>(ctx: CheckContext, work: () => Promise<T>, putBack: () => Promise<PutBack>, options: GuardOptions = {}): Promise<T> {
+export async function withPutBack<T>(
+  ctx: CheckContext,
+  work: () => Promise<T>,
+  putBack: () => Promise<PutBack>,
+  options: GuardOptions = {},
+): Promise<T> {
   // Time already up (while the state was being saved): the work is not started, so there is nothing to put back.
   if (ctx.timeUp.aborted) throw new TimeUp('the time ran out before the work started');
   const ended = work().then(
@@ -75,7 +88,14 @@ export async function withPutBack<T>(ctx: CheckContext, work: () => Promise<T>, 
   // The work tried to put it back itself, and reported that it could not: once is enough.
   if (!first.ok && first.error instanceof CheckFailed && first.error.finding.cleanup) throw first.error;
   const put = await putBack();
-  if (!put.ok) failCleanUp(ctx, put, first.ok ? undefined : `The check had failed before the restore: ${first.error instanceof CheckFailed ? first.error.finding.message : String((first.error as Error)?.message ?? first.error)}`);
+  if (!put.ok)
+    failCleanUp(
+      ctx,
+      put,
+      first.ok
+        ? undefined
+        : `The check had failed before the restore: ${first.error instanceof CheckFailed ? first.error.finding.message : String((first.error as Error)?.message ?? first.error)}`,
+    );
   if (!passed && put.restored) ctx.observe(put.note);
   return unwrap(first);
 }

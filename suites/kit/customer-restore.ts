@@ -29,9 +29,12 @@ export interface CustomerSnapshot {
 export function customerSnapshot(customerId: number, res: HttpResponse): CustomerSnapshot | undefined {
   if (!isSuccess(res)) return undefined;
   const parsed = parseJson(res.text);
-  if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null || Array.isArray(parsed.value)) return undefined;
+  if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null || Array.isArray(parsed.value))
+    return undefined;
   const body = parsed.value as Record<string, unknown>;
-  const data = (typeof body.data === 'object' && body.data !== null && !Array.isArray(body.data) ? body.data : body) as Record<string, unknown>;
+  const data = (
+    typeof body.data === 'object' && body.data !== null && !Array.isArray(body.data) ? body.data : body
+  ) as Record<string, unknown>;
   const members: Array<[string, string]> = [];
   for (const field of WRITABLE_CUSTOMER_FIELDS) {
     const value = data[field];
@@ -42,7 +45,10 @@ export function customerSnapshot(customerId: number, res: HttpResponse): Custome
 }
 
 /** Reads a customer. No snapshot (with the answer) when the server did not show it. */
-export async function readCustomer(ctx: Sender, customerId: number): Promise<{ snapshot?: CustomerSnapshot; res: HttpResponse }> {
+export async function readCustomer(
+  ctx: Sender,
+  customerId: number,
+): Promise<{ snapshot?: CustomerSnapshot; res: HttpResponse }> {
   const res = await ctx.send({ method: 'GET', path: `/customers/${customerId}` });
   const snapshot = customerSnapshot(customerId, res);
   return snapshot ? { snapshot, res } : { res };
@@ -51,7 +57,10 @@ export async function readCustomer(ctx: Sender, customerId: number): Promise<{ s
 /** Reads the customer or skips: without its current values a check cannot send a request that changes nothing. */
 export async function readCustomerOrSkip(ctx: CheckContext, customerId: number): Promise<CustomerSnapshot> {
   const { snapshot, res } = await readCustomer(ctx, customerId);
-  if (!snapshot) ctx.skip(`could not read customer ${customerId} first (GET answered ${describeResponse(res)}), so no PUT that changes nothing can be built`);
+  if (!snapshot)
+    ctx.skip(
+      `could not read customer ${customerId} first (GET answered ${describeResponse(res)}), so no PUT that changes nothing can be built`,
+    );
   return snapshot;
 }
 
@@ -85,7 +94,10 @@ function bodyOf(members: ReadonlyArray<readonly [string, string]>): string {
  */
 export function customerBody(snapshot: CustomerSnapshot, changes: Record<string, string> = {}): string {
   const kept = snapshot.members.filter(([n]) => sendable(n, snapshot.values[n]));
-  const members: Array<[string, string]> = [['customerId', String(snapshot.customerId)], ...kept.map(([n, v]): [string, string] => [n, changes[n] ?? v])];
+  const members: Array<[string, string]> = [
+    ['customerId', String(snapshot.customerId)],
+    ...kept.map(([n, v]): [string, string] => [n, changes[n] ?? v]),
+  ];
   for (const [n, v] of Object.entries(changes)) if (!members.some(([m]) => m === n)) members.push([n, v]);
   return bodyOf(members);
 }
@@ -99,13 +111,17 @@ function restoreByHand(snapshot: CustomerSnapshot): string {
 export function customerDifferences(before: CustomerSnapshot, after: CustomerSnapshot): string[] {
   const a = new Map(before.members);
   const b = new Map(after.members);
-  return [...new Set([...a.keys(), ...b.keys()])].filter((k) => a.get(k) !== b.get(k)).map((k) => `${k} ${a.get(k) ?? '(absent)'} → ${b.get(k) ?? '(absent)'}`);
+  return [...new Set([...a.keys(), ...b.keys()])]
+    .filter((k) => a.get(k) !== b.get(k))
+    .map((k) => `${k} ${a.get(k) ?? '(absent)'} → ${b.get(k) ?? '(absent)'}`);
 }
 
 /** The saved fields a restore would have to write back: those of the snapshot that `now` shows otherwise. */
 function toRestore(before: CustomerSnapshot, now: CustomerSnapshot): string[] {
   const shown = new Map(now.members);
-  return before.members.filter(([n, v]) => shown.get(n) !== v).map(([n, v]) => `${n} ${shown.get(n) ?? '(absent)'} (saved ${v})`);
+  return before.members
+    .filter(([n, v]) => shown.get(n) !== v)
+    .map(([n, v]) => `${n} ${shown.get(n) ?? '(absent)'} (saved ${v})`);
 }
 
 /**
@@ -129,17 +145,33 @@ export async function restoreCustomer(ctx: Sender, before: CustomerSnapshot, now
     let current = now;
     if (current === undefined) {
       const read = await readCustomer(ctx, id);
-      if (!read.snapshot) return failed(`GET /customers/${id} answered ${read.res.status}, so whether it changed is unknown`, read.res);
+      if (!read.snapshot)
+        return failed(`GET /customers/${id} answered ${read.res.status}, so whether it changed is unknown`, read.res);
       current = read.snapshot;
     }
-    if (toRestore(before, current).length === 0) return { ok: true, restored: false, note: `customer ${id} is as it was saved: nothing to restore` };
-    const put = await ctx.send({ method: 'PUT', path: '/customers', body: customerBody(before), contentType: 'application/json' });
+    if (toRestore(before, current).length === 0)
+      return { ok: true, restored: false, note: `customer ${id} is as it was saved: nothing to restore` };
+    const put = await ctx.send({
+      method: 'PUT',
+      path: '/customers',
+      body: customerBody(before),
+      contentType: 'application/json',
+    });
     if (!isSuccess(put)) return failed(`PUT /customers answered ${put.status}`, put);
     const back = await readCustomer(ctx, id);
-    if (!back.snapshot) return failed(`after the restoring PUT, GET /customers/${id} answered ${back.res.status}`, back.res);
+    if (!back.snapshot)
+      return failed(`after the restoring PUT, GET /customers/${id} answered ${back.res.status}`, back.res);
     const still = toRestore(before, back.snapshot);
-    if (still.length > 0) return failed(`after the restoring PUT (answered ${put.status}), GET /customers/${id} still shows ${still.join('; ')}`, back.res);
-    return { ok: true, restored: true, note: `customer ${id} was restored: PUT /customers answered ${put.status}, and GET /customers/${id} shows the saved values` };
+    if (still.length > 0)
+      return failed(
+        `after the restoring PUT (answered ${put.status}), GET /customers/${id} still shows ${still.join('; ')}`,
+        back.res,
+      );
+    return {
+      ok: true,
+      restored: true,
+      note: `customer ${id} was restored: PUT /customers answered ${put.status}, and GET /customers/${id} shows the saved values`,
+    };
   } catch (e) {
     return failed(`the restore could not be done: ${(e as Error)?.message ?? String(e)}`);
   }
@@ -150,6 +182,11 @@ export async function restoreCustomer(ctx: Sender, before: CustomerSnapshot, now
  * passed, failed or threw, and as soon as the check's time is up (the engine's grace period), without waiting for the
  * work. A restore that fails fails the check with CLEAN-UP FAILED and the request to send by hand (`cleanup`).
  */
-export function withRestoredCustomer<T>(ctx: CheckContext, before: CustomerSnapshot, work: () => Promise<T>, options: GuardOptions = {}): Promise<T> {
+export function withRestoredCustomer<T>(
+  ctx: CheckContext,
+  before: CustomerSnapshot,
+  work: () => Promise<T>,
+  options: GuardOptions = {},
+): Promise<T> {
   return withPutBack(ctx, work, () => restoreCustomer(ctx, before), options);
 }

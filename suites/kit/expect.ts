@@ -19,11 +19,21 @@ export function describeResponse(res: HttpResponse): string {
 export { redirectNote } from '../../src/http/redirect.js';
 
 export function expectStatus(ctx: CheckContext, res: HttpResponse, status: number, what = `status ${status}`): void {
-  if (res.status !== status) ctx.fail(`expected ${status}, got ${res.status}${redirectNote(res)}`, { expected: what, observed: describeResponse(res), exchange: res.exchange });
+  if (res.status !== status)
+    ctx.fail(`expected ${status}, got ${res.status}${redirectNote(res)}`, {
+      expected: what,
+      observed: describeResponse(res),
+      exchange: res.exchange,
+    });
 }
 
 export function expectSuccess(ctx: CheckContext, res: HttpResponse, what = 'a 2xx answer'): void {
-  if (res.status < 200 || res.status > 299) ctx.fail(`expected 2xx, got ${res.status}${redirectNote(res)}`, { expected: what, observed: describeResponse(res), exchange: res.exchange });
+  if (res.status < 200 || res.status > 299)
+    ctx.fail(`expected 2xx, got ${res.status}${redirectNote(res)}`, {
+      expected: what,
+      observed: describeResponse(res),
+      exchange: res.exchange,
+    });
 }
 
 /** Any 4xx is a rejection (GUIDE: 400, 401, 403, 422… all count). A 2xx served what it should not; a 5xx crashed. */
@@ -40,7 +50,12 @@ export function expectRejection(ctx: CheckContext, res: HttpResponse, expected: 
 
 export function expectJson(ctx: CheckContext, res: HttpResponse): unknown {
   const parsed = parseJson(res.text);
-  if (!parsed.ok) ctx.fail(`${parsed.error}${contentNote(res)}`, { expected: 'a JSON body', observed: describeResponse(res), exchange: res.exchange });
+  if (!parsed.ok)
+    ctx.fail(`${parsed.error}${contentNote(res)}`, {
+      expected: 'a JSON body',
+      observed: describeResponse(res),
+      exchange: res.exchange,
+    });
   return parsed.value;
 }
 
@@ -81,7 +96,13 @@ export interface SchemaOptions {
 }
 
 /** Validates against schemas/<schema>.schema.json; a failure names the field path and the spec table. */
-export function expectSchema(ctx: CheckContext, res: HttpResponse, value: unknown, schema: string, opts: SchemaOptions): void {
+export function expectSchema(
+  ctx: CheckContext,
+  res: HttpResponse,
+  value: unknown,
+  schema: string,
+  opts: SchemaOptions,
+): void {
   const all = validateAgainst(schema, value, opts.path);
   const leftToOthers = (path: string) => {
     const field = fieldOf(path, opts.path);
@@ -89,13 +110,25 @@ export function expectSchema(ctx: CheckContext, res: HttpResponse, value: unknow
   };
   const seen = all.filter((p) => leftToOthers(p.path));
   if (seen.length > 0) {
-    const listed = seen.slice(0, 5).map((p) => `${p.path} ${p.message}`).join('; ');
-    ctx.observe(`also seen here, judged by ${opts.judgedBy ?? 'the checks of that table'}: ${opts.table} in ${res.exchange.request.method} ${pathAndQuery(res.exchange.request.url)}: ${listed}`);
+    const listed = seen
+      .slice(0, 5)
+      .map((p) => `${p.path} ${p.message}`)
+      .join('; ');
+    ctx.observe(
+      `also seen here, judged by ${opts.judgedBy ?? 'the checks of that table'}: ${opts.table} in ${res.exchange.request.method} ${pathAndQuery(res.exchange.request.url)}: ${listed}`,
+    );
   }
   const problems = all.filter((p) => !leftToOthers(p.path));
   if (problems.length === 0) return;
-  const listed = problems.slice(0, 5).map((p) => `${p.path} ${p.message}`).join('; ');
-  const rows = rowsBroken(ctx, opts.table, problems.map((p) => fieldOf(p.path, opts.path)));
+  const listed = problems
+    .slice(0, 5)
+    .map((p) => `${p.path} ${p.message}`)
+    .join('; ');
+  const rows = rowsBroken(
+    ctx,
+    opts.table,
+    problems.map((p) => fieldOf(p.path, opts.path)),
+  );
   ctx.fail(`${opts.table}: ${listed}${problems.length > 5 ? ` (+${problems.length - 5} more)` : ''}`, {
     expected: `${opts.path || 'the body'} matches the spec's "${opts.table}" table`,
     observed: describeResponse(res),
@@ -109,10 +142,19 @@ export function expectSchema(ctx: CheckContext, res: HttpResponse, value: unknow
  * those the check cites (a table is named by its heading, with or without the heading's remark in parentheses). Undefined when a problem is not one field's (the whole body is not an object, say): then the
  * failure stands for all the check cites. Lets the verdict name REQ-CUST-04, not every row of the table.
  */
-export function rowsBroken(ctx: CheckContext, table: string, fields: ReadonlyArray<string | undefined>): string[] | undefined {
+export function rowsBroken(
+  ctx: CheckContext,
+  table: string,
+  fields: ReadonlyArray<string | undefined>,
+): string[] | undefined {
   const rows = new Set<string>();
   for (const field of fields) {
-    const row = field === undefined ? undefined : ctx.check.requirements.find((r) => (r.section === table || r.section.startsWith(`${table} (`)) && r.quote.startsWith(`| ${field} |`));
+    const row =
+      field === undefined
+        ? undefined
+        : ctx.check.requirements.find(
+            (r) => (r.section === table || r.section.startsWith(`${table} (`)) && r.quote.startsWith(`| ${field} |`),
+          );
     if (!row) return undefined;
     rows.add(row.id);
   }
@@ -132,7 +174,11 @@ export function expectEnvelope(ctx: CheckContext, res: HttpResponse): Record<str
     });
   }
   if (typeof env.message !== 'string' || env.message.trim() === '') {
-    ctx.fail('envelope message is empty', { expected: 'a short success text in message', observed: describeResponse(res), exchange: res.exchange });
+    ctx.fail('envelope message is empty', {
+      expected: 'a short success text in message',
+      observed: describeResponse(res),
+      exchange: res.exchange,
+    });
   }
   return env;
 }
@@ -145,14 +191,23 @@ export function expectEnvelope(ctx: CheckContext, res: HttpResponse): Record<str
 export function readEnvelope(ctx: CheckContext, res: HttpResponse): Record<string, unknown> {
   const body = expectJson(ctx, res);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    ctx.fail('the answer is not a JSON object', { expected: 'the success envelope {data, code, message}', observed: describeResponse(res), exchange: res.exchange });
+    ctx.fail('the answer is not a JSON object', {
+      expected: 'the success envelope {data, code, message}',
+      observed: describeResponse(res),
+      exchange: res.exchange,
+    });
   }
   const env = body as Record<string, unknown>;
   const seen = [
     ...(env.code !== String(res.status) ? [`code ${JSON.stringify(env.code)}, not "${res.status}" (REQ-ENV-03)`] : []),
-    ...(typeof env.message !== 'string' || env.message.trim() === '' ? [`message ${JSON.stringify(env.message)} (REQ-ENV-04)`] : []),
+    ...(typeof env.message !== 'string' || env.message.trim() === ''
+      ? [`message ${JSON.stringify(env.message)} (REQ-ENV-04)`]
+      : []),
   ];
-  if (seen.length > 0) ctx.observe(`also seen here, judged by the resources checks: the envelope of ${res.exchange.request.method} ${pathAndQuery(res.exchange.request.url)} has ${seen.join(' and ')}`);
+  if (seen.length > 0)
+    ctx.observe(
+      `also seen here, judged by the resources checks: the envelope of ${res.exchange.request.method} ${pathAndQuery(res.exchange.request.url)} has ${seen.join(' and ')}`,
+    );
   return env;
 }
 
@@ -163,7 +218,8 @@ export function invalidFields(value: unknown, schema: string): string[] {
 
 /** The member of the validated value a problem path names (`data.status` → `status`); undefined for the value itself. */
 export function fieldOf(problemPath: string, root: string): string | undefined {
-  const rest = root === '' ? problemPath : problemPath.startsWith(`${root}.`) ? problemPath.slice(root.length + 1) : undefined;
+  const rest =
+    root === '' ? problemPath : problemPath.startsWith(`${root}.`) ? problemPath.slice(root.length + 1) : undefined;
   if (rest === undefined || rest === '(root)') return undefined;
   return /^[^.[]+/.exec(rest)?.[0];
 }
@@ -187,5 +243,7 @@ export function errorBodyOf(res: HttpResponse): { code: string; message: string 
  */
 export function noteErrorBody(ctx: CheckContext, res: HttpResponse): void {
   if (errorBodyOf(res) !== undefined) return;
-  ctx.observe(`also seen here, judged by resources.errors.body: the ${res.status} answer to ${res.exchange.request.method} ${pathAndQuery(res.exchange.request.url)} has no error body {code, message}: ${describeResponse(res)}`);
+  ctx.observe(
+    `also seen here, judged by resources.errors.body: the ${res.status} answer to ${res.exchange.request.method} ${pathAndQuery(res.exchange.request.url)} has no error body {code, message}: ${describeResponse(res)}`,
+  );
 }

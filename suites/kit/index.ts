@@ -8,23 +8,85 @@ export type { IssuedToken, TokenJar } from './checks-auth.js';
 export { SHARED_STATES, stateChangedBy } from './shared-state.js';
 
 // ---- expectations on an answer --------------------------------------------------------------------------------------
-export { describeResponse, errorBodyOf, expectEnvelope, expectErrorBody, expectJson, expectRejection, expectSchema, expectStatus, expectSuccess, invalidFields, isJsonMediaType, mediaTypeOf, noteErrorBody, readEnvelope, redirectNote } from './expect.js';
+export {
+  describeResponse,
+  errorBodyOf,
+  expectEnvelope,
+  expectErrorBody,
+  expectJson,
+  expectRejection,
+  expectSchema,
+  expectStatus,
+  expectSuccess,
+  invalidFields,
+  isJsonMediaType,
+  mediaTypeOf,
+  noteErrorBody,
+  readEnvelope,
+  redirectNote,
+} from './expect.js';
 export { validateAgainst } from '../../src/schemas.js';
 
 // ---- negative probes: requests altered after signing -----------------------------------------------------------------
-export { alterSignature, coveredComponents, inSpecOrder, isRejection, isSuccess, relabelSignature, replaceBody, sendWithControl, signedBody } from './negative.js';
+export {
+  alterSignature,
+  coveredComponents,
+  inSpecOrder,
+  isRejection,
+  isSuccess,
+  relabelSignature,
+  replaceBody,
+  sendWithControl,
+  signedBody,
+} from './negative.js';
 
 // ---- resources and page walks ----------------------------------------------------------------------------------------
-export { differingFields, exactValue, expectItems, getList, getResource, idSegment, isObject, orderBreak, orderOf, pageOfItem, schemaFields, unknownFields, unsafeNumbersOf, walkList } from './resource-helpers.js';
+export {
+  differingFields,
+  exactValue,
+  expectItems,
+  getList,
+  getResource,
+  idSegment,
+  isObject,
+  orderBreak,
+  orderOf,
+  pageOfItem,
+  schemaFields,
+  unknownFields,
+  unsafeNumbersOf,
+  walkList,
+} from './resource-helpers.js';
 export type { ListPage, Query } from './resource-helpers.js';
 export { describeWalk } from './pages.js';
 export type { WalkResult } from './pages.js';
 
 // ---- the two restores of a partner's live data -----------------------------------------------------------------------
 export { failCleanUp } from './clean-up.js';
-export { customerBody, customerDifferences, customerSnapshot, readCustomer, readCustomerOrSkip, restoreCustomer, withRestoredCustomer } from './customer-restore.js';
+export {
+  customerBody,
+  customerDifferences,
+  customerSnapshot,
+  readCustomer,
+  readCustomerOrSkip,
+  restoreCustomer,
+  withRestoredCustomer,
+} from './customer-restore.js';
 export type { CustomerSnapshot } from './customer-restore.js';
-export { AUTOMATIC_SUBSCRIPTION, configOf, locateWebhook, restoreWebhook, sameConfig, sameSet, saveWebhook, showWebhook, WEBHOOK_TABLE, webhookOfResponse, whereWebhook, withRestoredWebhook } from './webhook-restore.js';
+export {
+  AUTOMATIC_SUBSCRIPTION,
+  configOf,
+  locateWebhook,
+  restoreWebhook,
+  sameConfig,
+  sameSet,
+  saveWebhook,
+  showWebhook,
+  WEBHOOK_TABLE,
+  webhookOfResponse,
+  whereWebhook,
+  withRestoredWebhook,
+} from './webhook-restore.js';
 export type { SavedWebhook, WebhookConfig } from './webhook-restore.js';
 
 // ---- the webhook receiver and what deliveries carry ------------------------------------------------------------------

@@ -38,7 +38,12 @@ export function isRejection(res: HttpResponse): boolean {
 
 /** A deep copy, so one signed request can be sent as is and again altered. */
 function copyRequest(req: PreparedRequest): PreparedRequest {
-  return { method: req.method, url: req.url, headers: req.headers.map(([n, v]) => [n, v]), ...(req.body ? { body: new Uint8Array(req.body) } : {}) };
+  return {
+    method: req.method,
+    url: req.url,
+    headers: req.headers.map(([n, v]) => [n, v]),
+    ...(req.body ? { body: new Uint8Array(req.body) } : {}),
+  };
 }
 
 /** Replaces the body and its Content-Length; with `digest`, also its Content-Digest (what an attacker would do). */
@@ -86,18 +91,26 @@ export function inSpecOrder(components: readonly string[]): string[] {
  * request stands only while the token it carries still works: a token that ended in between (a restart, another
  * token issued or revoked, REQ-LIFE-03/05/06) says nothing about the alteration, so the pair is sent again, twice at most.
  */
-export async function sendWithControl(ctx: CheckContext, spec: RequestSpec, alter: (req: PreparedRequest) => void | Promise<void>): Promise<HttpResponse> {
+export async function sendWithControl(
+  ctx: CheckContext,
+  spec: RequestSpec,
+  alter: (req: PreparedRequest) => void | Promise<void>,
+): Promise<HttpResponse> {
   for (let attempt = 1; ; attempt++) {
     const { prepared: signed, res: control } = await ctx.prepareAndSend(spec, copyRequest);
     if (!isSuccess(control)) {
-      ctx.skip(`the control request (the same request, unaltered) was not accepted: ${describeResponse(control)}; the signing.accept checks report why`);
+      ctx.skip(
+        `the control request (the same request, unaltered) was not accepted: ${describeResponse(control)}; the signing.accept checks report why`,
+      );
     }
     const altered = copyRequest(signed);
     await alter(altered);
     const res = await ctx.sendPrepared(altered);
     const token = /^Bearer\s+(\S+)$/i.exec(headerValue(altered.headers, 'authorization')?.trim() ?? '')?.[1];
     if (res.status !== 401 || token === undefined || attempt >= 3 || (await ctx.session.accepts(token))) return res;
-    ctx.observe(`the altered request was answered 401, but its token no longer worked either (the server had ended it since the control was sent): control and altered request sent again (attempt ${attempt + 1})`);
+    ctx.observe(
+      `the altered request was answered 401, but its token no longer worked either (the server had ended it since the control was sent): control and altered request sent again (attempt ${attempt + 1})`,
+    );
   }
 }
 

@@ -103,7 +103,10 @@ function servedPageSize(firstPageItems: number, limit: number, totalCount: numbe
   return firstPageItems > 0 && firstPageItems < limit && firstPageItems < totalCount ? firstPageItems : limit;
 }
 
-export async function walkPages<R>(fetchPage: (page: number | undefined) => Promise<PageFetch<R>>, options: WalkOptions = {}): Promise<WalkResult<R>> {
+export async function walkPages<R>(
+  fetchPage: (page: number | undefined) => Promise<PageFetch<R>>,
+  options: WalkOptions = {},
+): Promise<WalkResult<R>> {
   const maxPages = Math.max(1, options.maxPages ?? DEFAULT_MAX_PAGES);
   const maxItems = Math.max(1, options.maxItems ?? DEFAULT_MAX_ITEMS);
   const slack = Math.max(0, options.slackPages ?? DEFAULT_SLACK_PAGES);
@@ -149,7 +152,8 @@ export async function walkPages<R>(fetchPage: (page: number | undefined) => Prom
     if (requested !== undefined) visited.add(requested);
     if (current !== undefined) visited.add(current);
     if (index === 0) {
-      totalCount = typeof meta?.totalCount === 'number' && Number.isSafeInteger(meta.totalCount) ? meta.totalCount : undefined;
+      totalCount =
+        typeof meta?.totalCount === 'number' && Number.isSafeInteger(meta.totalCount) ? meta.totalCount : undefined;
       const limit = positive(meta?.limit);
       if (totalCount !== undefined && limit !== undefined) {
         expectedPages = pagesFor(totalCount, limit);
@@ -160,13 +164,21 @@ export async function walkPages<R>(fetchPage: (page: number | undefined) => Prom
     const where = `page ${pages.length} (page=${requested ?? '(none)'})`;
     if (fetched.items.length === 0) return finish('empty-page', `${where} has no items`);
     const next = pageValue(meta?.nextPage);
-    if (next === undefined) return finish('no-next-page', `${where}: meta.nextPage is ${meta === undefined ? 'absent (no meta)' : JSON.stringify(meta.nextPage) ?? 'absent'}, not an integer >= 0`);
-    if (next === requested || next === current) return finish('last-page', `${where}: nextPage ${next} names the page itself`);
+    if (next === undefined)
+      return finish(
+        'no-next-page',
+        `${where}: meta.nextPage is ${meta === undefined ? 'absent (no meta)' : (JSON.stringify(meta.nextPage) ?? 'absent')}, not an integer >= 0`,
+      );
+    if (next === requested || next === current)
+      return finish('last-page', `${where}: nextPage ${next} names the page itself`);
     if (visited.has(next)) return finish('revisit', `${where}: nextPage ${next} names a page already fetched`);
     if (items.length >= maxItems) return finish('item-cap', `${items.length} items collected (cap ${maxItems})`);
     if (pages.length >= budget) {
       if (budget < maxPages) {
-        return finish('overrun', `${pages.length} pages fetched and nextPage still advances, while totalCount ${totalCount} at ${pageSize} items a page needs ${pagesFor(totalCount ?? 0, pageSize ?? 1)} page(s)`);
+        return finish(
+          'overrun',
+          `${pages.length} pages fetched and nextPage still advances, while totalCount ${totalCount} at ${pageSize} items a page needs ${pagesFor(totalCount ?? 0, pageSize ?? 1)} page(s)`,
+        );
       }
       return finish('page-cap', `${pages.length} pages fetched, the cap`);
     }

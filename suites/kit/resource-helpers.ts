@@ -40,16 +40,29 @@ async function getOk(ctx: CheckContext, path: string, query?: Query, options: En
 }
 
 /** GET of a single resource: 200, the envelope, and `data` an object. */
-export async function getResource(ctx: CheckContext, path: string, options: EnvelopeOptions = {}): Promise<Fetched & { data: Record<string, unknown> }> {
+export async function getResource(
+  ctx: CheckContext,
+  path: string,
+  options: EnvelopeOptions = {},
+): Promise<Fetched & { data: Record<string, unknown> }> {
   const got = await getOk(ctx, path, undefined, options);
   if (!isObject(got.env.data)) {
-    ctx.fail('data is not an object', { expected: `data is the resource (an object) for GET ${path}`, observed: describeResponse(got.res), exchange: got.res.exchange });
+    ctx.fail('data is not an object', {
+      expected: `data is the resource (an object) for GET ${path}`,
+      observed: describeResponse(got.res),
+      exchange: got.res.exchange,
+    });
   }
   return { ...got, data: got.env.data };
 }
 
 /** GET of a list page: 200, the envelope, and `data` an array. */
-export async function getList(ctx: CheckContext, path: string, query: Query, options: EnvelopeOptions = {}): Promise<ListPage> {
+export async function getList(
+  ctx: CheckContext,
+  path: string,
+  query: Query,
+  options: EnvelopeOptions = {},
+): Promise<ListPage> {
   return listPageOf(ctx, await ctx.send({ method: 'GET', path, query }), path, options);
 }
 
@@ -57,17 +70,36 @@ function listPageOf(ctx: CheckContext, res: HttpResponse, path: string, options:
   expectStatus(ctx, res, 200, `200 with the envelope for GET ${path}`);
   const env = options.judgeEnvelope ? expectEnvelope(ctx, res) : readEnvelope(ctx, res);
   if (!Array.isArray(env.data)) {
-    ctx.fail('data of a list response is not an array', { expected: 'data is an array for list responses (Response envelope)', observed: describeResponse(res), exchange: res.exchange });
+    ctx.fail('data of a list response is not an array', {
+      expected: 'data is an array for list responses (Response envelope)',
+      observed: describeResponse(res),
+      exchange: res.exchange,
+    });
   }
   return { res, env, items: env.data, meta: isObject(env.meta) ? env.meta : undefined };
 }
 
 /** Each item of a list against its resource schema; a failure names the item's path and the spec table. */
-export function expectItems(ctx: CheckContext, res: HttpResponse, items: readonly unknown[], schema: string, table: string): void {
-  const problems = items.flatMap((item, i) => validateAgainst(schema, item, `data[${i}]`).map((p) => ({ ...p, field: fieldOf(p.path, `data[${i}]`) })));
+export function expectItems(
+  ctx: CheckContext,
+  res: HttpResponse,
+  items: readonly unknown[],
+  schema: string,
+  table: string,
+): void {
+  const problems = items.flatMap((item, i) =>
+    validateAgainst(schema, item, `data[${i}]`).map((p) => ({ ...p, field: fieldOf(p.path, `data[${i}]`) })),
+  );
   if (problems.length === 0) return;
-  const listed = problems.slice(0, 5).map((p) => `${p.path} ${p.message}`).join('; ');
-  const rows = rowsBroken(ctx, table, problems.map((p) => p.field));
+  const listed = problems
+    .slice(0, 5)
+    .map((p) => `${p.path} ${p.message}`)
+    .join('; ');
+  const rows = rowsBroken(
+    ctx,
+    table,
+    problems.map((p) => p.field),
+  );
   ctx.fail(`${table}: ${listed}${problems.length > 5 ? ` (+${problems.length - 5} more)` : ''}`, {
     expected: `every item of data matches the spec's "${table}" table`,
     observed: describeResponse(res),
@@ -82,7 +114,12 @@ export interface WalkListOptions extends Omit<WalkOptions, 'idOf'> {
 }
 
 /** Walks a list endpoint by following meta.nextPage; every page must be a 200 with the envelope and an array. */
-export function walkList(ctx: CheckContext, path: string, query: Query, options: WalkListOptions): Promise<WalkResult<HttpResponse>> {
+export function walkList(
+  ctx: CheckContext,
+  path: string,
+  query: Query,
+  options: WalkListOptions,
+): Promise<WalkResult<HttpResponse>> {
   const { idField, ...rest } = options;
   let collected = 0;
   let total: number | undefined;
@@ -90,7 +127,8 @@ export function walkList(ctx: CheckContext, path: string, query: Query, options:
     async (page) => {
       const res = await ctx.send({ method: 'GET', path, query: { ...query, page } });
       // What a page past the end gives is not shown: once totalCount items are in, a 404 there ends the walk too.
-      if (res.status === 404 && page !== undefined && total !== undefined && collected >= total) return { response: res, items: [], meta: undefined };
+      if (res.status === 404 && page !== undefined && total !== undefined && collected >= total)
+        return { response: res, items: [], meta: undefined };
       const got = listPageOf(ctx, res, path);
       collected += got.items.length;
       if (total === undefined && typeof got.meta?.totalCount === 'number') total = got.meta.totalCount;
@@ -117,8 +155,14 @@ export function exactValue(obj: Record<string, unknown>, field: string): string 
 }
 
 /** The fields (of `fields`) whose values differ between two objects, compared exactly. */
-export function differingFields(a: Record<string, unknown>, b: Record<string, unknown>, fields: readonly string[]): Array<{ field: string; a: string; b: string }> {
-  return fields.map((field) => ({ field, a: exactValue(a, field), b: exactValue(b, field) })).filter((d) => d.a !== d.b);
+export function differingFields(
+  a: Record<string, unknown>,
+  b: Record<string, unknown>,
+  fields: readonly string[],
+): Array<{ field: string; a: string; b: string }> {
+  return fields
+    .map((field) => ({ field, a: exactValue(a, field), b: exactValue(b, field) }))
+    .filter((d) => d.a !== d.b);
 }
 
 /** An id as a path segment: the exact digits of a number (never a rounded double), or the string, encoded. */
@@ -160,7 +204,9 @@ export function orderBreak(values: readonly unknown[], sort: 'ASC' | 'DESC'): nu
 }
 
 /** How a list of numbers is ordered: for INFO observations. */
-export function orderOf(values: readonly unknown[]): 'ascending' | 'descending' | 'constant' | 'unordered' | 'too short' {
+export function orderOf(
+  values: readonly unknown[],
+): 'ascending' | 'descending' | 'constant' | 'unordered' | 'too short' {
   const nums = values.filter((v): v is number => typeof v === 'number');
   if (nums.length < 2) return 'too short';
   const asc = orderBreak(nums, 'ASC') === undefined;

@@ -8,7 +8,14 @@ import { ThrottledOut, TransportError } from '../../src/http/client.js';
 import { TargetError } from '../../src/errors.js';
 import { parseJson } from '../../src/http/json.js';
 import { redirectNote } from '../../src/http/redirect.js';
-import { CheckFailed, CheckSkipped, DEFAULT_CHECK_TIMEOUT_MS, type CheckContext, type CheckDefinition, type RunSession } from '../../src/engine/index.js';
+import {
+  CheckFailed,
+  CheckSkipped,
+  DEFAULT_CHECK_TIMEOUT_MS,
+  type CheckContext,
+  type CheckDefinition,
+  type RunSession,
+} from '../../src/engine/index.js';
 
 export interface TokenResult {
   token: string;
@@ -31,7 +38,13 @@ export function tokenRecordOf(body: unknown): TokenResult | undefined {
 
 /** The token request a correct client sends: form-encoded credentials, signed, no Authorization and no X-Client-Id. */
 export function tokenRequest(credentials: { clientId: string; clientSecret: string }): RequestSpec {
-  return { method: 'POST', path: '/oauth/token', form: { clientId: credentials.clientId, clientSecret: credentials.clientSecret }, clientId: null, token: null };
+  return {
+    method: 'POST',
+    path: '/oauth/token',
+    form: { clientId: credentials.clientId, clientSecret: credentials.clientSecret },
+    clientId: null,
+    token: null,
+  };
 }
 
 export function revokeRequest(token: string): RequestSpec {
@@ -51,7 +64,11 @@ const TOKEN_REFRESH_AFTER_MS = 50 * 60 * 1000;
 export const MAX_RENEWALS = 50;
 
 /** A read every token of the client may make and that needs no fixture: whether the run's token still works. */
-const TOKEN_PROBE: RequestSpec = { method: 'GET', path: '/instruments', query: { investmentType: 'INTERNATIONAL_STOCKS', limit: 1 } };
+const TOKEN_PROBE: RequestSpec = {
+  method: 'GET',
+  path: '/instruments',
+  query: { investmentType: 'INTERNATIONAL_STOCKS', limit: 1 },
+};
 
 /** A token to send the refused request again with, and what to record about it. */
 export interface Renewal {
@@ -92,7 +109,8 @@ export class Session implements RunSession {
   }
 
   tokenResult(): Promise<TokenResult> {
-    if (this.tokenPromise === undefined || Date.now() - this.obtainedAt > TOKEN_REFRESH_AFTER_MS) this.adopt(this.fetch());
+    if (this.tokenPromise === undefined || Date.now() - this.obtainedAt > TOKEN_REFRESH_AFTER_MS)
+      this.adopt(this.fetch());
     return this.tokenPromise!;
   }
 
@@ -121,7 +139,9 @@ export class Session implements RunSession {
       for (let round = 0; round < 2 && last.status === 401; round++) {
         const renewal = await this.recover(refused);
         if (renewal === undefined) break;
-        note(`${renewal.note}; ${last.exchange.request.method} ${new URL(last.exchange.request.url).pathname} was answered 401 with it and was sent again with the new token`);
+        note(
+          `${renewal.note}; ${last.exchange.request.method} ${new URL(last.exchange.request.url).pathname} was answered 401 with it and was sent again with the new token`,
+        );
         refused = renewal.token;
         last = await send(refused);
       }
@@ -144,7 +164,11 @@ export class Session implements RunSession {
    * run's token it started with has died meanwhile too, it runs once more with fresh tokens and says so. A defect that
    * recurs fails the second attempt as it failed the first.
    */
-  runCheck(check: CheckDefinition, body: () => Promise<void>, retry: { observe(text: string): void; signal: AbortSignal }): Promise<void> {
+  runCheck(
+    check: CheckDefinition,
+    body: () => Promise<void>,
+    retry: { observe(text: string): void; signal: AbortSignal },
+  ): Promise<void> {
     // A check that waits for far longer than a check may (the token expiry of --long) would hold every renewal of the
     // run's token for that long: it goes without the turn, and judges only what an early end cannot fake (a token still
     // accepted after its 60 minutes).
@@ -223,9 +247,11 @@ export class Session implements RunSession {
       if (probe.status !== 401) return undefined;
       this.ended.add(refused);
     }
-    const ended = "the server ended the run's token early (this run had not revoked it, and a correct GET /instruments with it was answered 401)";
+    const ended =
+      "the server ended the run's token early (this run had not revoked it, and a correct GET /instruments with it was answered 401)";
     const current = await this.tokenPromise?.then((t) => t.token).catch(() => undefined);
-    if (current !== undefined && current !== refused) return { token: current, note: `${ended}; it had been replaced already` };
+    if (current !== undefined && current !== refused)
+      return { token: current, note: `${ended}; it had been replaced already` };
     if (this.renewals >= MAX_RENEWALS) return undefined;
     this.renewals += 1;
     let fresh: TokenResult;
@@ -236,7 +262,10 @@ export class Session implements RunSession {
       return undefined;
     }
     this.adopt(Promise.resolve(fresh));
-    return { token: fresh.token, note: `${ended}; a new token was obtained (renewal ${this.renewals} of at most ${MAX_RENEWALS} in a run)` };
+    return {
+      token: fresh.token,
+      note: `${ended}; a new token was obtained (renewal ${this.renewals} of at most ${MAX_RENEWALS} in a run)`,
+    };
   }
 
   private async fetch(): Promise<TokenResult> {
@@ -245,17 +274,27 @@ export class Session implements RunSession {
     try {
       res = await this.client.send(tokenRequest({ clientId, clientSecret: this.clientSecret }), this.sink);
     } catch (e) {
-      if (e instanceof ThrottledOut && this.tokenPromise === undefined) throw new TargetError(`no token: POST ${baseUrl}/oauth/token: ${e.message}`, 'CONFORMANCE_ERR_NO_TOKEN');
+      if (e instanceof ThrottledOut && this.tokenPromise === undefined)
+        throw new TargetError(`no token: POST ${baseUrl}/oauth/token: ${e.message}`, 'CONFORMANCE_ERR_NO_TOKEN');
       if (e instanceof TransportError) {
-        throw new TargetError(`target unreachable: POST ${baseUrl}/oauth/token failed (${e.message}); check baseUrl and that the server is running`, 'CONFORMANCE_ERR_TARGET_UNREACHABLE');
+        throw new TargetError(
+          `target unreachable: POST ${baseUrl}/oauth/token failed (${e.message}); check baseUrl and that the server is running`,
+          'CONFORMANCE_ERR_TARGET_UNREACHABLE',
+        );
       }
       throw e;
     }
     const parsed = parseJson(res.text);
     const result = parsed.ok ? tokenRecordOf(parsed.value) : undefined;
     if (res.status < 200 || res.status > 299 || !result) {
-      const why = res.status >= 200 && res.status <= 299 ? 'answered without a token in the body' : `answered ${res.status}${redirectNote(res)}`;
-      throw new TargetError(`no token: POST ${baseUrl}/oauth/token ${why}; check clientId, clientSecret, keyId and the private key of this target`, 'CONFORMANCE_ERR_NO_TOKEN');
+      const why =
+        res.status >= 200 && res.status <= 299
+          ? 'answered without a token in the body'
+          : `answered ${res.status}${redirectNote(res)}`;
+      throw new TargetError(
+        `no token: POST ${baseUrl}/oauth/token ${why}; check clientId, clientSecret, keyId and the private key of this target`,
+        'CONFORMANCE_ERR_NO_TOKEN',
+      );
     }
     this.client.redactor.add(result.token);
     return result;
@@ -266,8 +305,13 @@ export class Session implements RunSession {
    * 60 minutes, and how often. Always one line, so a report says so either way.
    */
   notes(): string[] {
-    if (this.renewals === 0) return ["tokens: the server never ended the run's token early (one token served every check that used the run's token)"];
-    return [`tokens: the server ended the run's token before its 60 minutes ${this.renewals} time(s) (a revocation of another token, a newer token, a restart); each time a new token was obtained and the refused request sent again`];
+    if (this.renewals === 0)
+      return [
+        "tokens: the server never ended the run's token early (one token served every check that used the run's token)",
+      ];
+    return [
+      `tokens: the server ended the run's token before its 60 minutes ${this.renewals} time(s) (a revocation of another token, a newer token, a restart); each time a new token was obtained and the refused request sent again`,
+    ];
   }
 
   /** Revokes every token the session obtained. Problems are returned, not thrown: cleanup must not mask results. */

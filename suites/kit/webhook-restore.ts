@@ -28,7 +28,10 @@ export interface WebhookConfig {
 }
 
 /** `how` says what GET /webhooks answered: response bodies of the webhook endpoints are not shown (REQ-WHKEP-08). */
-export type SavedWebhook = { kind: 'none'; how: string } | { kind: 'webhook'; config: WebhookConfig; how: string } | { kind: 'unknown'; reason: string };
+export type SavedWebhook =
+  | { kind: 'none'; how: string }
+  | { kind: 'webhook'; config: WebhookConfig; how: string }
+  | { kind: 'unknown'; reason: string };
 
 const WEBHOOK_FIELDS = ['webhookId', 'url', 'subscriptions'];
 const looksLikeWebhook = (v: unknown): v is Record<string, unknown> =>
@@ -81,12 +84,15 @@ export function sameSet(a: readonly string[], b: readonly string[]): boolean {
 
 /** Whether `now` is the saved configuration; the automatic WEBHOOK.CREATED may come back with an update, a difference no client could avoid. */
 function sameSaved(saved: WebhookConfig, now: WebhookConfig | undefined): boolean {
-  const withoutAuto = (c: WebhookConfig | undefined) => c && { ...c, subscriptions: c.subscriptions.filter((x) => x !== AUTOMATIC_SUBSCRIPTION) };
+  const withoutAuto = (c: WebhookConfig | undefined) =>
+    c && { ...c, subscriptions: c.subscriptions.filter((x) => x !== AUTOMATIC_SUBSCRIPTION) };
   return sameConfig(withoutAuto(saved), withoutAuto(now));
 }
 
 export function showWebhook(c: WebhookConfig | undefined): string {
-  return c === undefined ? 'no webhook' : `url ${JSON.stringify(c.url)}, subscriptions ${JSON.stringify(c.subscriptions)}`;
+  return c === undefined
+    ? 'no webhook'
+    : `url ${JSON.stringify(c.url)}, subscriptions ${JSON.stringify(c.subscriptions)}`;
 }
 
 /** The request that puts a saved configuration back, as a person would send it. */
@@ -109,46 +115,101 @@ export async function saveWebhook(ctx: Sender): Promise<SavedWebhook> {
   if (body === undefined) return { kind: 'none', how: `GET /webhooks answered ${res.status} with an empty body` };
   if (!body.ok) return { kind: 'unknown', reason: `GET /webhooks answered ${res.status} with a body that is not JSON` };
   const found = webhookIn(body.value);
-  if (found === undefined) return { kind: 'none', how: `GET /webhooks answered ${describeResponse(res)}, with no webhook in it` };
-  return { kind: 'webhook', config: configOf(found.webhook), how: `GET /webhooks answered ${res.status} with ${whereWebhook(found.path)}` };
+  if (found === undefined)
+    return { kind: 'none', how: `GET /webhooks answered ${describeResponse(res)}, with no webhook in it` };
+  return {
+    kind: 'webhook',
+    config: configOf(found.webhook),
+    how: `GET /webhooks answered ${res.status} with ${whereWebhook(found.path)}`,
+  };
 }
 
 const WHAT = 'the webhook configuration';
 
-function failed(problem: string, byHand: string, expected: string, res?: HttpResponse): Extract<PutBack, { ok: false }> {
-  return { ok: false, line: cleanUpFailed(WHAT, problem, byHand), problem, byHand, expected, observed: res ? `${problem}: ${describeResponse(res)}` : problem, ...(res ? { exchange: res.exchange } : {}) };
+function failed(
+  problem: string,
+  byHand: string,
+  expected: string,
+  res?: HttpResponse,
+): Extract<PutBack, { ok: false }> {
+  return {
+    ok: false,
+    line: cleanUpFailed(WHAT, problem, byHand),
+    problem,
+    byHand,
+    expected,
+    observed: res ? `${problem}: ${describeResponse(res)}` : problem,
+    ...(res ? { exchange: res.exchange } : {}),
+  };
 }
 
 /**
  * Puts a saved configuration back with one PUT /webhooks and reads it again (GET /webhooks must show it). Never
  * throws: a request that fails is a restore that failed. The two answers come back for the caller's record.
  */
-export async function restoreWebhook(ctx: Sender, saved: WebhookConfig): Promise<PutBack & { put?: HttpResponse; read?: HttpResponse }> {
+export async function restoreWebhook(
+  ctx: Sender,
+  saved: WebhookConfig,
+): Promise<PutBack & { put?: HttpResponse; read?: HttpResponse }> {
   const expected = `${WHAT} restored as saved: ${showWebhook(saved)}`;
   try {
-    const put = await ctx.send({ method: 'PUT', path: '/webhooks', json: { url: saved.url, subscriptions: saved.subscriptions } });
-    if (!isSuccess(put)) return { ...failed(`PUT /webhooks answered ${put.status}`, restoreRequest(saved), expected, put), put };
+    const put = await ctx.send({
+      method: 'PUT',
+      path: '/webhooks',
+      json: { url: saved.url, subscriptions: saved.subscriptions },
+    });
+    if (!isSuccess(put))
+      return { ...failed(`PUT /webhooks answered ${put.status}`, restoreRequest(saved), expected, put), put };
     const read = await ctx.send({ method: 'GET', path: '/webhooks' });
     const w = isSuccess(read) ? webhookOfResponse(read) : undefined;
     const config = w && configOf(w);
-    if (!sameSaved(saved, config)) return { ...failed(`GET /webhooks then showed ${showWebhook(config)}`, restoreRequest(saved), expected, read), put, read };
-    return { ok: true, restored: true, note: `${WHAT} was restored: PUT /webhooks answered ${put.status}, and GET /webhooks shows ${showWebhook(saved)}`, put, read };
+    if (!sameSaved(saved, config))
+      return {
+        ...failed(`GET /webhooks then showed ${showWebhook(config)}`, restoreRequest(saved), expected, read),
+        put,
+        read,
+      };
+    return {
+      ok: true,
+      restored: true,
+      note: `${WHAT} was restored: PUT /webhooks answered ${put.status}, and GET /webhooks shows ${showWebhook(saved)}`,
+      put,
+      read,
+    };
   } catch (e) {
     return failed((e as Error)?.message ?? String(e), restoreRequest(saved), expected);
   }
 }
 
 /** Puts the configuration back as `saved` shows it, reading it first: nothing is sent when it is as saved. */
-async function restoreWebhookIfChanged(ctx: Sender, saved: Extract<SavedWebhook, { kind: 'none' | 'webhook' }>): Promise<PutBack> {
-  const byHand = saved.kind === 'webhook' ? restoreRequest(saved.config) : 'remove the webhook the client now has (there was none before)';
-  const expected = saved.kind === 'webhook' ? `${WHAT} restored as saved: ${showWebhook(saved.config)}` : 'no webhook, as before the check';
-  const now = await saveWebhook(ctx).catch((e: unknown) => ({ kind: 'unknown' as const, reason: (e as Error)?.message ?? String(e) }));
+async function restoreWebhookIfChanged(
+  ctx: Sender,
+  saved: Extract<SavedWebhook, { kind: 'none' | 'webhook' }>,
+): Promise<PutBack> {
+  const byHand =
+    saved.kind === 'webhook'
+      ? restoreRequest(saved.config)
+      : 'remove the webhook the client now has (there was none before)';
+  const expected =
+    saved.kind === 'webhook'
+      ? `${WHAT} restored as saved: ${showWebhook(saved.config)}`
+      : 'no webhook, as before the check';
+  const now = await saveWebhook(ctx).catch((e: unknown) => ({
+    kind: 'unknown' as const,
+    reason: (e as Error)?.message ?? String(e),
+  }));
   if (now.kind === 'unknown') return failed(`${now.reason}, so whether it changed is unknown`, byHand, expected);
   if (saved.kind === 'none') {
-    if (now.kind === 'none') return { ok: true, restored: false, note: `${WHAT} is as it was saved (no webhook): nothing to restore` };
-    return failed(`there was no webhook before, now ${showWebhook(now.config)}, and the interface has no DELETE`, `remove that webhook (${showWebhook(now.config)}); there was none before`, expected);
+    if (now.kind === 'none')
+      return { ok: true, restored: false, note: `${WHAT} is as it was saved (no webhook): nothing to restore` };
+    return failed(
+      `there was no webhook before, now ${showWebhook(now.config)}, and the interface has no DELETE`,
+      `remove that webhook (${showWebhook(now.config)}); there was none before`,
+      expected,
+    );
   }
-  if (now.kind === 'webhook' && sameSaved(saved.config, now.config)) return { ok: true, restored: false, note: `${WHAT} is as it was saved: nothing to restore` };
+  if (now.kind === 'webhook' && sameSaved(saved.config, now.config))
+    return { ok: true, restored: false, note: `${WHAT} is as it was saved: nothing to restore` };
   return restoreWebhook(ctx, saved.config);
 }
 
@@ -158,8 +219,20 @@ async function restoreWebhookIfChanged(ctx: Sender, saved: Extract<SavedWebhook,
  * the work. Skips without running the work when the configuration cannot be read. A restore that fails (or a webhook
  * that did not exist before and cannot be removed) fails the check with CLEAN-UP FAILED (`cleanup`).
  */
-export async function withRestoredWebhook<T>(ctx: CheckContext, work: (saved: Extract<SavedWebhook, { kind: 'none' | 'webhook' }>) => Promise<T>, options: GuardOptions = {}): Promise<T> {
+export async function withRestoredWebhook<T>(
+  ctx: CheckContext,
+  work: (saved: Extract<SavedWebhook, { kind: 'none' | 'webhook' }>) => Promise<T>,
+  options: GuardOptions = {},
+): Promise<T> {
   const saved = await saveWebhook(ctx);
-  if (saved.kind === 'unknown') ctx.skip(`the webhook configuration could not be saved first (${saved.reason}), so nothing that could change it was sent`);
-  return withPutBack(ctx, () => work(saved), () => restoreWebhookIfChanged(ctx, saved), options);
+  if (saved.kind === 'unknown')
+    ctx.skip(
+      `the webhook configuration could not be saved first (${saved.reason}), so nothing that could change it was sent`,
+    );
+  return withPutBack(
+    ctx,
+    () => work(saved),
+    () => restoreWebhookIfChanged(ctx, saved),
+    options,
+  );
 }

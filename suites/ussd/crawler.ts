@@ -6,7 +6,15 @@
 // The crawler only gathers; judging what it found is the checks' job (rules.ts). It is independent of the runner: the
 // caller supplies `fetch`, which is how the suite routes requests through the signed, recorded client.
 import { parseJson, pool } from '../kit/index.js';
-import { isUnderUssd, mutationOf, normaliseUrl, resolveUrl, scopeOf, type MutationKind, type TargetScope } from './url.js';
+import {
+  isUnderUssd,
+  mutationOf,
+  normaliseUrl,
+  resolveUrl,
+  scopeOf,
+  type MutationKind,
+  type TargetScope,
+} from './url.js';
 
 const DEFAULT_CONCURRENCY = 4;
 /** Well under the suite's check time limit, so a slow server gives a partial crawl and a warning, not a timeout. */
@@ -186,7 +194,10 @@ const PATH = {
   },
 };
 
-function withPath<T extends object>(fields: T, trail: Trail | undefined): T & { readonly steps: Step[]; readonly ancestors: string[] } {
+function withPath<T extends object>(
+  fields: T,
+  trail: Trail | undefined,
+): T & { readonly steps: Step[]; readonly ancestors: string[] } {
   return Object.assign(Object.create(PATH) as typeof PATH, fields, { [TRAIL]: trail });
 }
 
@@ -293,7 +304,10 @@ export async function crawl<R>(options: CrawlOptions<R>): Promise<Crawl<R>> {
 }
 
 async function visit<R>(p: Pending, fetch: CrawlOptions<R>['fetch']): Promise<CrawlView<R>> {
-  const view: CrawlView<R> = withPath({ key: p.key, url: p.url, depth: p.depth, start: p.start, optionalStart: p.optionalStart }, p.trail);
+  const view: CrawlView<R> = withPath(
+    { key: p.key, url: p.url, depth: p.depth, start: p.start, optionalStart: p.optionalStart },
+    p.trail,
+  );
   let outcome: FetchOutcome<R>;
   try {
     outcome = await fetch(p.url);
@@ -320,15 +334,29 @@ async function visit<R>(p: Pending, fetch: CrawlOptions<R>['fetch']): Promise<Cr
 
 /** The menu text and options, when the body carries them with the spec's types; the checks judge the rest. */
 export function ussdDataOf(body: unknown): UssdData | undefined {
-  const data = (body as { data?: unknown } | null)?.data as { ussdMessage?: unknown; ussdOptions?: unknown } | undefined;
+  const data = (body as { data?: unknown } | null)?.data as
+    { ussdMessage?: unknown; ussdOptions?: unknown } | undefined;
   if (typeof data !== 'object' || data === null) return undefined;
   if (typeof data.ussdMessage !== 'string' || !Array.isArray(data.ussdOptions)) return undefined;
   return { message: data.ussdMessage, options: data.ussdOptions };
 }
 
-function classify<R>(raw: unknown, index: number, view: CrawlView<R>, scope: TargetScope, allowMutations: boolean, done: Set<string>): CrawlLink {
+function classify<R>(
+  raw: unknown,
+  index: number,
+  view: CrawlView<R>,
+  scope: TargetScope,
+  allowMutations: boolean,
+  done: Set<string>,
+): CrawlLink {
   const o = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
-  const link: CrawlLink = { from: view.key, index, option: o.option, requestUrl: o.requestUrl, requestType: o.requestType };
+  const link: CrawlLink = {
+    from: view.key,
+    index,
+    option: o.option,
+    requestUrl: o.requestUrl,
+    requestType: o.requestType,
+  };
   const written = typeof o.requestUrl === 'string' ? o.requestUrl.trim() : '';
   const u = written !== '' ? resolveUrl(written, view.url) : undefined;
   if (!u) return { ...link, skipped: 'invalid-url' };
@@ -339,14 +367,16 @@ function classify<R>(raw: unknown, index: number, view: CrawlView<R>, scope: Tar
   if (u.origin !== scope.origin) return { ...link, skipped: 'foreign-origin' };
   if (!isUnderUssd(u, scope)) return { ...link, skipped: 'outside-ussd' };
   // A missing requestType is the schema check's finding; the spec shows GET everywhere, so it is read as GET.
-  if (typeof o.requestType === 'string' && o.requestType.trim().toUpperCase() !== 'GET') return { ...link, skipped: 'method' };
+  if (typeof o.requestType === 'string' && o.requestType.trim().toUpperCase() !== 'GET')
+    return { ...link, skipped: 'method' };
   const mutation = mutationOf(u);
   if (mutation) {
     link.mutation = mutation;
     if (!allowMutations) return { ...link, skipped: mutation };
     // Even when allowed, one order per prompt and one cancel per request: the rest would only repeat the change
     // (and a second cancel of the same request is a conflict by nature, not a dead link).
-    const identity = mutation === 'cancel' ? `cancel:${requestIdOf(u) ?? link.key}` : `order:${withoutParam(u, 'amount')}`;
+    const identity =
+      mutation === 'cancel' ? `cancel:${requestIdOf(u) ?? link.key}` : `order:${withoutParam(u, 'amount')}`;
     if (done.has(identity)) return { ...link, skipped: 'repeat-mutation' };
     done.add(identity);
   }
@@ -373,7 +403,10 @@ export function formatTrail(start: string, steps: readonly Step[]): string {
 
 /** A menu as the user sees it: the first line of its text. */
 export function menuName<R>(view: CrawlView<R> | undefined): string {
-  const first = view?.ussd?.message.split(/\r\n|\r|\n/).find((l) => l.trim() !== '')?.trim();
+  const first = view?.ussd?.message
+    .split(/\r\n|\r|\n/)
+    .find((l) => l.trim() !== '')
+    ?.trim();
   if (!first) return view ? new URL(view.url).pathname : '?';
   return first.length > 48 ? `${first.slice(0, 47)}…` : first;
 }

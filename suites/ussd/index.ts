@@ -6,8 +6,29 @@
 // The check that happens to start it would otherwise own hundreds of recorded exchanges, so they are taken off it and
 // kept with the crawl; a check that finds a problem attaches the exchanges that show it, and only those.
 import { defineCheck, defineSuite, type CheckContext, type RunFlags } from '../../src/engine/index.js';
-import { TransportError, describeResponse, expectErrorBody, expectRejection, expectSchema, expectStatus, parseJson, readEnvelope, redirectNote, validateAgainst, type Exchange, type HttpResponse } from '../kit/index.js';
-import { crawl, ussdDataOf, type Crawl, type CrawlLink, type CrawlStart, type CrawlView, type FetchOutcome } from './crawler.js';
+import {
+  TransportError,
+  describeResponse,
+  expectErrorBody,
+  expectRejection,
+  expectSchema,
+  expectStatus,
+  parseJson,
+  readEnvelope,
+  redirectNote,
+  validateAgainst,
+  type Exchange,
+  type HttpResponse,
+} from '../kit/index.js';
+import {
+  crawl,
+  ussdDataOf,
+  type Crawl,
+  type CrawlLink,
+  type CrawlStart,
+  type CrawlView,
+  type FetchOutcome,
+} from './crawler.js';
 import {
   assetIdSeen,
   backNumbersSeen,
@@ -55,7 +76,10 @@ interface UssdState {
 const lifecycle = {
   options: {
     maxViews: { default: 500, description: 'views the USSD crawl visits at most (--ussd-max-views)' },
-    maxDepth: { default: 12, description: 'options the USSD crawl presses from a start menu at most (--ussd-max-depth)' },
+    maxDepth: {
+      default: 12,
+      description: 'options the USSD crawl presses from a start menu at most (--ussd-max-depth)',
+    },
   },
   setup: (): UssdState => ({}),
 };
@@ -163,7 +187,10 @@ function failOn(ctx: CheckContext, problems: Array<Problem<Exchange>>, verdict: 
 }
 
 /** One problem per view for rules that judge a view as a whole. */
-function perView(c: UssdCrawl, judge: (view: ReturnType<typeof menus<Exchange>>[number]) => string[]): Array<Problem<Exchange>> {
+function perView(
+  c: UssdCrawl,
+  judge: (view: ReturnType<typeof menus<Exchange>>[number]) => string[],
+): Array<Problem<Exchange>> {
   return menus(c).flatMap((view) => {
     const found = judge(view);
     return found.length === 0 ? [] : [{ view, message: `${whereIs(view)}: ${found.join('; ')}` }];
@@ -177,7 +204,9 @@ function option(raw: unknown): unknown {
 /** The option URLs of a USSD view body, resolved; none when the body is not one. */
 function optionUrls(text: string, base: string): URL[] {
   const parsed = parseJson(text);
-  const options = parsed.ok ? ((parsed.value as { data?: { ussdOptions?: unknown } } | null)?.data?.ussdOptions) : undefined;
+  const options = parsed.ok
+    ? (parsed.value as { data?: { ussdOptions?: unknown } } | null)?.data?.ussdOptions
+    : undefined;
   if (!Array.isArray(options)) return [];
   return options
     .map((o) => (o as { requestUrl?: unknown } | null)?.requestUrl)
@@ -229,9 +258,14 @@ async function requestIdsListed(ctx: CheckContext, firstUrl: string): Promise<Re
   return listing;
 }
 
-async function listingsByStatus(ctx: CheckContext, customerId: number, statuses: readonly OrderStatus[]): Promise<Map<OrderStatus, RequestsListing>> {
+async function listingsByStatus(
+  ctx: CheckContext,
+  customerId: number,
+  statuses: readonly OrderStatus[],
+): Promise<Map<OrderStatus, RequestsListing>> {
   const out = new Map<OrderStatus, RequestsListing>();
-  for (const status of statuses) out.set(status, await requestIdsListed(ctx, ussdUrl(ctx, 'requests', { customerId, status })));
+  for (const status of statuses)
+    out.set(status, await requestIdsListed(ctx, ussdUrl(ctx, 'requests', { customerId, status })));
   return out;
 }
 
@@ -241,7 +275,9 @@ function unreadFilters(ctx: CheckContext, listings: Map<OrderStatus, RequestsLis
   for (const [status, l] of listings) {
     if (l.failed.length === 0 && !l.capped) continue;
     unread.push(status);
-    const why = l.capped ? `has more than ${MAX_LIST_PAGES} pages` : `answered ${l.failed.map((r) => r.status).join(', ')}`;
+    const why = l.capped
+      ? `has more than ${MAX_LIST_PAGES} pages`
+      : `answered ${l.failed.map((r) => r.status).join(', ')}`;
     ctx.observe(`status=${status} ${why}: not read whole (a failed filter is judged by ussd.requests.status-filters)`);
   }
   return unread;
@@ -255,7 +291,8 @@ function idsText(ids: Iterable<string>, max = 5): string {
 /** requestIds listed under more than one filter, each with those filters (in the spec's order). */
 function listedTwice(listings: Map<OrderStatus, RequestsListing>): Map<string, OrderStatus[]> {
   const under = new Map<string, OrderStatus[]>();
-  for (const status of ORDER_STATUSES) for (const id of listings.get(status)?.ids.keys() ?? []) under.set(id, [...(under.get(id) ?? []), status]);
+  for (const status of ORDER_STATUSES)
+    for (const id of listings.get(status)?.ids.keys() ?? []) under.set(id, [...(under.get(id) ?? []), status]);
   return new Map([...under].filter(([, statuses]) => statuses.length > 1));
 }
 
@@ -285,13 +322,28 @@ const INVALID_PAGES = ['-1', 'x', '1.5'];
 // opens an amount prompt at most: an order needs an amount, and no amount (nor even an instrument) is sent.
 // searchMode only searches, detail only shows more, and requestId without cancelMode names a request to show.
 const INVALID_VALUES: readonly InvalidValue[] = [
-  ...INVALID_PAGES.map((value): InvalidValue => ({ endpoint: 'stocks', param: 'page', value, requirement: 'REQ-USSD-07' })),
+  ...INVALID_PAGES.map((value): InvalidValue => ({
+    endpoint: 'stocks',
+    param: 'page',
+    value,
+    requirement: 'REQ-USSD-07',
+  })),
   { endpoint: 'stocks', param: 'inputMode', value: 'maybe', requirement: 'REQ-USSD-06' },
   { endpoint: 'stocks', param: 'searchMode', value: 'maybe', requirement: 'REQ-USSD-08' },
-  ...INVALID_PAGES.map((value): InvalidValue => ({ endpoint: 'requests', param: 'page', value, requirement: 'REQ-USSD-15' })),
+  ...INVALID_PAGES.map((value): InvalidValue => ({
+    endpoint: 'requests',
+    param: 'page',
+    value,
+    requirement: 'REQ-USSD-15',
+  })),
   { endpoint: 'requests', param: 'requestId', value: 'abc', requirement: 'REQ-USSD-16' },
   { endpoint: 'requests', param: 'status', value: 'FOO', requirement: 'REQ-USSD-17' },
-  ...INVALID_PAGES.map((value): InvalidValue => ({ endpoint: 'assets', param: 'page', value, requirement: 'REQ-USSD-20' })),
+  ...INVALID_PAGES.map((value): InvalidValue => ({
+    endpoint: 'assets',
+    param: 'page',
+    value,
+    requirement: 'REQ-USSD-20',
+  })),
   { endpoint: 'assets', param: 'detail', value: 'maybe', requirement: 'REQ-USSD-21' },
 ];
 
@@ -313,20 +365,41 @@ function invalidText(v: InvalidValue): string {
 function unhandled(ctx: CheckContext, v: InvalidValue, res: HttpResponse): ProbeProblem | undefined {
   // "page | >= 0 | list and USSD endpoints" is the Limits row a negative page meets; x and 1.5 meet only the type.
   const requirements = v.param === 'page' && Number(v.value) < 0 ? [v.requirement, 'REQ-LIM-02'] : [v.requirement];
-  if (res.status >= 500) return { res, message: `${invalidText(v)} answered ${res.status}: the server failed instead of rejecting the value`, requirements };
+  if (res.status >= 500)
+    return {
+      res,
+      message: `${invalidText(v)} answered ${res.status}: the server failed instead of rejecting the value`,
+      requirements,
+    };
   if (res.status < 200 || res.status > 299) return undefined;
   const parsed = parseJson(res.text);
   const body = parsed.ok ? parsed.value : undefined;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return { res, message: `${invalidText(v)} answered ${res.status} with ${parsed.ok ? 'JSON that is not an object' : 'a body that is not JSON'}, not a USSD view`, requirements: [...requirements, 'REQ-USSD-01'] };
+    return {
+      res,
+      message: `${invalidText(v)} answered ${res.status} with ${parsed.ok ? 'JSON that is not an object' : 'a body that is not JSON'}, not a USSD view`,
+      requirements: [...requirements, 'REQ-USSD-01'],
+    };
   }
   const env = readEnvelope(ctx, res);
   const shape = validateAgainst('ussd-view', env.data, 'data');
   if (shape.length > 0) {
-    return { res, message: `${invalidText(v)} answered ${res.status} with no USSD view: ${shape.slice(0, 3).map((p) => `${p.path} ${p.message}`).join('; ')}`, requirements: [...requirements, 'REQ-USSD-01'] };
+    return {
+      res,
+      message: `${invalidText(v)} answered ${res.status} with no USSD view: ${shape
+        .slice(0, 3)
+        .map((p) => `${p.path} ${p.message}`)
+        .join('; ')}`,
+      requirements: [...requirements, 'REQ-USSD-01'],
+    };
   }
   const negative = negativePageLinks((env.data as { ussdOptions: unknown[] }).ussdOptions, res.exchange.request.url);
-  if (negative.length > 0) return { res, message: `${invalidText(v)} was served a menu that leads to a negative page: ${negative[0]}`, requirements: [...new Set([...requirements, 'REQ-LIM-02'])] };
+  if (negative.length > 0)
+    return {
+      res,
+      message: `${invalidText(v)} was served a menu that leads to a negative page: ${negative[0]}`,
+      requirements: [...new Set([...requirements, 'REQ-LIM-02'])],
+    };
   return undefined;
 }
 
@@ -337,7 +410,9 @@ function failProbes(ctx: CheckContext, problems: ProbeProblem[], expected: strin
   const others = problems.slice(1).map((p) => `- ${p.message}`);
   ctx.fail(first.message, {
     expected,
-    observed: [describeResponse(first.res), ...(others.length > 0 ? [`${others.length} more:`, ...others] : [])].join('\n'),
+    observed: [describeResponse(first.res), ...(others.length > 0 ? [`${others.length} more:`, ...others] : [])].join(
+      '\n',
+    ),
     exchange: first.res.exchange,
     requirements: [...new Set(problems.flatMap((p) => p.requirements))],
   });
@@ -362,7 +437,9 @@ function answerLine(res: HttpResponse): string {
 function firstPageLinks(c: UssdCrawl): string {
   const found: string[] = [];
   for (const view of menus(c).filter((v) => v.steps.length === 0)) {
-    const link = c.links.find((l) => l.from === view.key && l.url !== undefined && differsOnlyInPage(new URL(view.url), new URL(l.url)));
+    const link = c.links.find(
+      (l) => l.from === view.key && l.url !== undefined && differsOnlyInPage(new URL(view.url), new URL(l.url)),
+    );
     const page = link ? new URL(link.url!).searchParams.get('page') : null;
     if (page !== null) found.push(`${view.start} → page=${page}`);
   }
@@ -379,581 +456,843 @@ function amountOf(link: CrawlLink): number {
 
 // With --allow-mutations the crawl and the order check place orders, which may change the customer's assets,
 // transactions and requests while other checks read them: each check of the suite then runs alone.
-export default defineSuite({ name: 'ussd', title: 'USSD: the menu graph, every view and every link', alone: (flags: RunFlags) => flags.allowMutations, ...lifecycle, checks: [
-  defineCheck({
-    id: 'ussd.crawl.bounded',
-    title: 'The USSD menus end: a crawl from the start menus covers them within the view and depth caps',
-    level: 'SHOULD',
-    requirements: ['REQ-SVC-04'],
-    explain: {
-      sends: 'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
-      passes: "the server's answers show that the USSD menus end: a crawl from the start menus covers them within the view and depth caps",
-      fails: 'any answer that does not (the check warns); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
-    async run(ctx) {
-      const c = await sharedCrawl(ctx);
-      for (const line of crawlSummary(c)) ctx.observe(line);
-      for (const note of deadLinks(c).notes) ctx.observe(`start menu not reachable: ${note}`);
-      if (c.frontier.length === 0) return;
-      const reasons = [...new Set(c.frontier.map((f) => f.reason))];
-      const lines = frontierLines(c);
-      ctx.fail(`the crawl stopped before the menus ended (${reasons.join(', ')}): ${c.frontier.length} views not visited; the graph may be without end`, {
-        expected: `every menu reachable within ${c.options.maxViews} views and ${c.options.maxDepth} options from a start menu (raise --ussd-max-views / --ussd-max-depth for a larger menu tree)`,
-        observed: [`frontier (first ${lines.length} of ${c.frontier.length}):`, ...lines.map((l) => `- ${l}`)].join('\n'),
-      });
-    },
-  }),
-  defineCheck({
-    id: 'ussd.view.schema',
-    title: 'Every USSD view answers in the envelope, data = {ussdMessage, ussdOptions[{option, requestUrl, requestType}]}',
-    level: 'MUST',
-    requirements: ['REQ-SVC-03', 'REQ-ENV-01', 'REQ-ENV-03', 'REQ-ENV-04', 'REQ-USSDV-01', 'REQ-USSDV-02', 'REQ-USSDV-03', 'REQ-USSD-01'],
-    explain: {
-      sends: 'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
-      passes: "the server's answers show that every USSD view answers in the envelope, data = {ussdMessage, ussdOptions[{option, requestUrl, requestType}]}",
-      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
-    async run(ctx) {
-      const c = await sharedCrawl(ctx);
-      const problems = [...c.views.values()]
-        .filter((v) => v.status === 200)
-        .flatMap((view) => {
-          const found = schemaProblems(view);
-          return found.length === 0 ? [] : [{ view, message: `${whereIs(view)}: ${found.slice(0, 4).join('; ')}` }];
+export default defineSuite({
+  name: 'ussd',
+  title: 'USSD: the menu graph, every view and every link',
+  alone: (flags: RunFlags) => flags.allowMutations,
+  ...lifecycle,
+  checks: [
+    defineCheck({
+      id: 'ussd.crawl.bounded',
+      title: 'The USSD menus end: a crawl from the start menus covers them within the view and depth caps',
+      level: 'SHOULD',
+      requirements: ['REQ-SVC-04'],
+      explain: {
+        sends:
+          'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
+        passes:
+          "the server's answers show that the USSD menus end: a crawl from the start menus covers them within the view and depth caps",
+        fails:
+          'any answer that does not (the check warns); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
+      async run(ctx) {
+        const c = await sharedCrawl(ctx);
+        for (const line of crawlSummary(c)) ctx.observe(line);
+        for (const note of deadLinks(c).notes) ctx.observe(`start menu not reachable: ${note}`);
+        if (c.frontier.length === 0) return;
+        const reasons = [...new Set(c.frontier.map((f) => f.reason))];
+        const lines = frontierLines(c);
+        ctx.fail(
+          `the crawl stopped before the menus ended (${reasons.join(', ')}): ${c.frontier.length} views not visited; the graph may be without end`,
+          {
+            expected: `every menu reachable within ${c.options.maxViews} views and ${c.options.maxDepth} options from a start menu (raise --ussd-max-views / --ussd-max-depth for a larger menu tree)`,
+            observed: [`frontier (first ${lines.length} of ${c.frontier.length}):`, ...lines.map((l) => `- ${l}`)].join(
+              '\n',
+            ),
+          },
+        );
+      },
+    }),
+    defineCheck({
+      id: 'ussd.view.schema',
+      title:
+        'Every USSD view answers in the envelope, data = {ussdMessage, ussdOptions[{option, requestUrl, requestType}]}',
+      level: 'MUST',
+      requirements: [
+        'REQ-SVC-03',
+        'REQ-ENV-01',
+        'REQ-ENV-03',
+        'REQ-ENV-04',
+        'REQ-USSDV-01',
+        'REQ-USSDV-02',
+        'REQ-USSDV-03',
+        'REQ-USSD-01',
+      ],
+      explain: {
+        sends:
+          'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
+        passes:
+          "the server's answers show that every USSD view answers in the envelope, data = {ussdMessage, ussdOptions[{option, requestUrl, requestType}]}",
+        fails:
+          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
+      async run(ctx) {
+        const c = await sharedCrawl(ctx);
+        const problems = [...c.views.values()]
+          .filter((v) => v.status === 200)
+          .flatMap((view) => {
+            const found = schemaProblems(view);
+            return found.length === 0 ? [] : [{ view, message: `${whereIs(view)}: ${found.slice(0, 4).join('; ')}` }];
+          });
+        failOn(
+          ctx,
+          problems,
+          'a view does not match the "USSD view" table',
+          'the envelope {data, code, message} with data: ussdMessage (string), ussdOptions (array of {option integer, requestUrl string, requestType string})',
+        );
+      },
+    }),
+    defineCheck({
+      id: 'ussd.view.message',
+      title: 'The ussdMessage of every view is text to show the user, not empty',
+      level: 'MUST',
+      requirements: ['REQ-USSDV-02'],
+      explain: {
+        sends:
+          'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
+        passes: "the server's answers show that the ussdMessage of every view is text to show the user, not empty",
+        fails:
+          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
+      async run(ctx) {
+        const c = await sharedCrawl(ctx);
+        const problems = perView(c, (v) =>
+          v.ussd.message.trim() === '' ? [`ussdMessage is ${JSON.stringify(v.ussd.message)}`] : [],
+        );
+        failOn(ctx, problems, 'a menu shows no text', 'a non-empty ussdMessage with the numbered choices');
+      },
+    }),
+    defineCheck({
+      id: 'ussd.options.numbers',
+      title: 'Option numbers are integers, one per choice: no number is used twice in a view',
+      level: 'MUST',
+      requirements: ['REQ-USSDV-03', 'REQ-USSDV-04'],
+      explain: {
+        sends:
+          'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
+        passes:
+          "the server's answers show that option numbers are integers, one per choice: no number is used twice in a view",
+        fails:
+          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
+      async run(ctx) {
+        const c = await sharedCrawl(ctx);
+        const problems = perView(c, (v) => numberProblems(v.ussd.options));
+        failOn(
+          ctx,
+          problems,
+          'option numbers a user cannot press unambiguously',
+          'integer option numbers, each used by one option only',
+        );
+      },
+    }),
+    defineCheck({
+      id: 'ussd.options.in-message',
+      title: 'Every option number is shown in ussdMessage as a numbered choice (in any common numbering style)',
+      level: 'MUST',
+      requirements: ['REQ-USSDV-04'],
+      explain: {
+        sends:
+          'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
+        passes:
+          "the server's answers show that every option number is shown in ussdMessage as a numbered choice (in any common numbering style)",
+        fails:
+          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
+      async run(ctx) {
+        const c = await sharedCrawl(ctx);
+        const problems = perView(c, (v) => {
+          const missing = notInMessage(v.ussd.message, v.ussd.options);
+          return missing.length === 0
+            ? []
+            : [
+                `option${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not shown in ${JSON.stringify(v.ussd.message)}`,
+              ];
         });
-      failOn(ctx, problems, 'a view does not match the "USSD view" table', 'the envelope {data, code, message} with data: ussdMessage (string), ussdOptions (array of {option integer, requestUrl string, requestType string})');
-    },
-  }),
-  defineCheck({
-    id: 'ussd.view.message',
-    title: 'The ussdMessage of every view is text to show the user, not empty',
-    level: 'MUST',
-    requirements: ['REQ-USSDV-02'],
-    explain: {
-      sends: 'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
-      passes: "the server's answers show that the ussdMessage of every view is text to show the user, not empty",
-      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
-    async run(ctx) {
-      const c = await sharedCrawl(ctx);
-      const problems = perView(c, (v) => (v.ussd.message.trim() === '' ? [`ussdMessage is ${JSON.stringify(v.ussd.message)}`] : []));
-      failOn(ctx, problems, 'a menu shows no text', 'a non-empty ussdMessage with the numbered choices');
-    },
-  }),
-  defineCheck({
-    id: 'ussd.options.numbers',
-    title: 'Option numbers are integers, one per choice: no number is used twice in a view',
-    level: 'MUST',
-    requirements: ['REQ-USSDV-03', 'REQ-USSDV-04'],
-    explain: {
-      sends: 'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
-      passes: "the server's answers show that option numbers are integers, one per choice: no number is used twice in a view",
-      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
-    async run(ctx) {
-      const c = await sharedCrawl(ctx);
-      const problems = perView(c, (v) => numberProblems(v.ussd.options));
-      failOn(ctx, problems, 'option numbers a user cannot press unambiguously', 'integer option numbers, each used by one option only');
-    },
-  }),
-  defineCheck({
-    id: 'ussd.options.in-message',
-    title: 'Every option number is shown in ussdMessage as a numbered choice (in any common numbering style)',
-    level: 'MUST',
-    requirements: ['REQ-USSDV-04'],
-    explain: {
-      sends: 'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
-      passes: "the server's answers show that every option number is shown in ussdMessage as a numbered choice (in any common numbering style)",
-      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
-    async run(ctx) {
-      const c = await sharedCrawl(ctx);
-      const problems = perView(c, (v) => {
-        const missing = notInMessage(v.ussd.message, v.ussd.options);
-        return missing.length === 0 ? [] : [`option${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not shown in ${JSON.stringify(v.ussd.message)}`];
-      });
-      failOn(ctx, problems, 'an option the user cannot see', 'each option number on a line of ussdMessage such as "1. Buy", "1) Buy", "1 - Buy" or "0 Back"');
-    },
-  }),
-  defineCheck({
-    id: 'ussd.options.follow-up',
-    title: 'Each option leads to the choice shown with its number: no label names the instrument of another option and not its own',
-    level: 'MUST',
-    requirements: ['REQ-USSDV-04', 'REQ-USSDV-05'],
-    explain: {
-      sends: 'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
-      passes: "the server's answers show that each option leads to the choice shown with its number: no label names the instrument of another option and not its own",
-      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
-    async run(ctx) {
-      // Menu texts are not known in advance, so only the one tie a client can read from both sides is judged: the
-      // instrument symbol a label shows and the `symbol` its URL carries. A list whose links are shifted by one (choice
-      // 2 "AMZN" opening GOOGL) shows it.
-      const c = await sharedCrawl(ctx);
-      const problems = perView(c, (v) => symbolMismatches(v.ussd.message, v.ussd.options, v.url));
-      failOn(ctx, problems, 'an option that leads to another choice than the one shown with its number', "the requestUrl of the option numbered n is the follow-up of the choice shown as n (a label naming an instrument leads to that instrument's symbol)");
-    },
-  }),
-  defineCheck({
-    id: 'ussd.options.request-url',
-    title: 'Every requestUrl is a full URL on the target, under {base_url}, addressing a USSD endpoint',
-    level: 'MUST',
-    requirements: ['REQ-USSDV-05', 'REQ-USSDV-09'],
-    explain: {
-      sends: 'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
-      passes: "the server's answers show that every requestUrl is a full URL on the target, under {base_url}, addressing a USSD endpoint",
-      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
-    async run(ctx) {
-      const c = await sharedCrawl(ctx);
-      const problems = perView(c, (v) =>
-        v.ussd.options.flatMap((raw, i) => {
-          const p = requestUrlProblem((raw as { requestUrl?: unknown } | null)?.requestUrl, c.scope);
-          return p ? [`option ${JSON.stringify(option(raw))} (ussdOptions[${i}]): ${p}`] : [];
-        }),
-      );
-      failOn(ctx, problems, 'a follow-up URL a client cannot use as given', `an absolute URL under ${ctx.target.baseUrl}/ussd/ (stocks, assets, requests, home or portfolio)`);
-    },
-  }),
-  defineCheck({
-    id: 'ussd.options.request-type',
-    title: 'Every requestType names an HTTP method',
-    level: 'MUST',
-    requirements: ['REQ-USSDV-06'],
-    explain: {
-      sends: 'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
-      passes: "the server's answers show that every requestType names an HTTP method",
-      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
-    async run(ctx) {
-      const c = await sharedCrawl(ctx);
-      const problems = perView(c, (v) =>
-        v.ussd.options.flatMap((raw, i) => {
-          const type = (raw as { requestType?: unknown } | null)?.requestType;
-          return isHttpMethod(type) ? [] : [`option ${JSON.stringify(option(raw))} (ussdOptions[${i}]): requestType is ${JSON.stringify(type) ?? 'missing'}`];
-        }),
-      );
-      failOn(ctx, problems, 'a follow-up request without an HTTP method', 'requestType is an HTTP method (GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS)');
-    },
-  }),
-  defineCheck({
-    id: 'ussd.options.get',
-    title: 'Every requestType is GET, as in every option the spec shows',
-    level: 'SHOULD',
-    requirements: ['REQ-USSDV-07'],
-    explain: {
-      sends: 'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
-      passes: "the server's answers show that every requestType is GET, as in every option the spec shows",
-      fails: 'any answer that does not (the check warns); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
-    async run(ctx) {
-      const c = await sharedCrawl(ctx);
-      const problems = perView(c, (v) =>
-        v.ussd.options.flatMap((raw, i) => {
-          const type = (raw as { requestType?: unknown } | null)?.requestType;
-          return type === 'GET' ? [] : [`option ${JSON.stringify(option(raw))} (ussdOptions[${i}]): requestType ${JSON.stringify(type) ?? 'missing'}`];
-        }),
-      );
-      failOn(ctx, problems, 'a requestType other than "GET" (the crawler follows only GET, in any case)', 'requestType "GET"');
-    },
-  }),
-  defineCheck({
-    id: 'ussd.options.customer-id',
-    title: 'customerId is carried, unchanged, into every follow-up URL',
-    level: 'MUST',
-    requirements: ['REQ-USSDV-05', 'REQ-USSD-04'],
-    explain: {
-      sends: 'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
-      passes: "the server's answers show that customerId is carried, unchanged, into every follow-up URL",
-      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
-    async run(ctx) {
-      const customerId = ctx.fixture('customerId');
-      const c = await sharedCrawl(ctx);
-      const notes = new Set<string>();
-      const problems = perView(c, (v) => {
-        const found = customerProblems(v.ussd.options, v.url, c.scope, customerId);
-        for (const n of found.notes) notes.add(n);
-        return found.problems;
-      });
-      for (const n of [...notes].slice(0, 3)) ctx.observe(n);
-      if (notes.size > 3) ctx.observe(`… and ${notes.size - 3} more links to home or portfolio without customerId`);
-      failOn(ctx, problems, 'a follow-up URL that loses the customer', `customerId=${customerId} in every follow-up URL of /ussd/stocks, /ussd/assets, /ussd/requests (the parameter is required there)`);
-    },
-  }),
-  defineCheck({
-    id: 'ussd.links.alive',
-    title: 'Every start menu and every option followed answers 200 with a USSD view (a dead link names the menu, option and path)',
-    level: 'MUST',
-    requirements: ['REQ-USSDV-05', 'REQ-USSDV-09', 'REQ-USSD-01', 'REQ-USSD-03', 'REQ-USSD-09', 'REQ-USSD-12', 'REQ-USSD-18'],
-    explain: {
-      sends: 'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
-      passes: "the server's answers show that every start menu and every option followed answers 200 with a USSD view (a dead link names the menu, option and path)",
-      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
-    async run(ctx) {
-      const c = await sharedCrawl(ctx);
-      const dead = deadLinks(c);
-      for (const n of dead.notes) ctx.observe(n);
-      failOn(ctx, dead.problems, 'a dead link', 'every option a user can press leads to a menu: 200 with a USSD view');
-    },
-  }),
-  defineCheck({
-    id: 'ussd.links.back',
-    title: 'The last option of every menu leads back to a parent menu (one on the path here, one that offers this menu, home or portfolio)',
-    level: 'MUST',
-    requirements: ['REQ-USSDV-08'],
-    explain: {
-      sends: 'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
-      passes: "the server's answers show that the last option of every menu leads back to a parent menu (one on the path here, one that offers this menu, home or portfolio)",
-      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
-    async run(ctx) {
-      const c = await sharedCrawl(ctx);
-      failOn(ctx, backProblems(c), 'a menu without a way back', 'the last option leads to a menu on the path from the start menu, a menu that offers this one, /ussd/home or /ussd/portfolio');
-    },
-  }),
-  defineCheck({
-    id: 'ussd.links.paging',
-    title: 'Paging options (page=) lead to another page of content, and no option leads to the view it is on',
-    level: 'SHOULD',
-    requirements: ['REQ-USSD-23'],
-    explain: {
-      sends: 'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
-      passes: "the server's answers show that paging options (page=) lead to another page of content, and no option leads to the view it is on",
-      fails: 'any answer that does not (the check warns); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
-    async run(ctx) {
-      const c = await sharedCrawl(ctx);
-      failOn(ctx, pagingProblems(c), 'paging that does not move', 'an option that changes page shows a different page; an option (other than the way back of a root menu) leads somewhere else');
-    },
-  }),
-  defineCheck({
-    id: 'ussd.requests.status-filters',
-    title: 'The requests menu answers a USSD view for each status filter: PENDING, COMPLETED, CANCELED, ERROR',
-    level: 'MUST',
-    requirements: ['REQ-STATE-03', 'REQ-USSD-01', 'REQ-USSD-12', 'REQ-USSD-17'],
-    explain: {
-      sends: 'GET /ussd/requests for the fixture customer with status=PENDING, COMPLETED, CANCELED and ERROR, one at a time',
-      passes: 'each answers 200 with a USSD view: the envelope, data = {ussdMessage, ussdOptions}',
-      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const customerId = ctx.fixture('customerId');
-      for (const status of ORDER_STATUSES) {
-        const res = await ctx.send({ method: 'GET', path: '/ussd/requests', query: { customerId, status } });
-        expectStatus(ctx, res, 200, `200 with the requests menu filtered by status=${status}`);
-        const env = readEnvelope(ctx, res);
-        expectSchema(ctx, res, env.data, 'ussd-view', { path: 'data', table: 'USSD view' });
-      }
-    },
-  }),
-  defineCheck({
-    id: 'ussd.requests.status-disjoint',
-    title: 'A request is listed under one status filter at most: the requestIds offered under PENDING, COMPLETED, CANCELED and ERROR are disjoint',
-    level: 'MUST',
-    requirements: ['REQ-STATE-03', 'REQ-USSD-17'],
-    explain: {
-      sends: `the requests menu of the fixture customer under each status filter (PENDING, COMPLETED, CANCELED, ERROR), every page followed (at most ${MAX_LIST_PAGES}); the filters that list a request twice are read again, in the reverse order`,
-      passes: "the server's answers show that a request is listed under one status filter at most: the requestIds offered under PENDING, COMPLETED, CANCELED and ERROR are disjoint",
-      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    timeoutMs: LISTS_CHECK_TIMEOUT_MS,
-    async run(ctx) {
-      const customerId = ctx.fixture('customerId');
-      const first = await listingsByStatus(ctx, customerId, ORDER_STATUSES);
-      unreadFilters(ctx, first);
-      ctx.observe(`requestIds listed: ${[...first].map(([status, l]) => `status=${status}: ${idsText(l.ids.keys())}`).join('; ')}`);
-      const listing = [...first].filter(([, l]) => l.ids.size > 0).map(([status]) => status);
-      if (listing.length < 2) {
-        ctx.skip(`customer ${customerId} has requests under ${listing.length === 0 ? 'no status filter' : `status=${listing[0]} only`}: two filters cannot list the same request, so the rule cannot be judged (a fixture customer with requests in two statuses can)`);
-      }
-      const suspects = listedTwice(first);
-      if (suspects.size === 0) return;
-      // A request may change status between two reads (PENDING, then COMPLETED, read in that order): the filters
-      // involved are read again in the reverse order, and only a request listed twice both times fails.
-      const involved = ORDER_STATUSES.filter((s) => [...suspects.values()].some((statuses) => statuses.includes(s))).reverse();
-      const again = await listingsByStatus(ctx, customerId, involved);
-      const confirmed = [...listedTwice(again)];
-      if (confirmed.length === 0) {
-        ctx.observe(`listed under two filters on a first read, under one on a second (a status changed in between): ${[...suspects].map(([id, s]) => `${id} (${s.join(', ')})`).join('; ')}`);
-        return;
-      }
-      const [id, statuses] = confirmed[0]!;
-      ctx.fail(`request ${id} is listed under ${filtersText(statuses)}`, {
-        expected: 'each requestId under one status filter at most: a request has one status, PENDING, COMPLETED, CANCELED or ERROR',
-        observed: [
-          ...statuses.slice(1).map((s) => `${requestLine(again.get(s)!.ids.get(id)!)} offers requestId ${id} too`),
-          ...confirmed.slice(1, 6).map(([other, s]) => `request ${other}: ${filtersText(s)}`),
-          ...(confirmed.length > 6 ? [`… and ${confirmed.length - 6} more requests`] : []),
-        ].join('\n'),
-        exchange: again.get(statuses[0]!)!.ids.get(id)!.exchange,
-      });
-    },
-  }),
-  defineCheck({
-    id: 'ussd.requests.status-covered',
-    title: 'Every request the requests menu lists is listed under the status filter of one of PENDING, COMPLETED, CANCELED, ERROR',
-    level: 'MUST',
-    requirements: ['REQ-STATE-03', 'REQ-USSD-17'],
-    explain: {
-      sends: `the unfiltered requests menu of the fixture customer and the menu under each status filter, every page followed (at most ${MAX_LIST_PAGES}); the filters are read a second time, in the reverse order, when a request is under none`,
-      passes: "the server's answers show that every request the requests menu lists is listed under the status filter of one of PENDING, COMPLETED, CANCELED, ERROR",
-      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    timeoutMs: LISTS_CHECK_TIMEOUT_MS,
-    async run(ctx) {
-      // The four statuses are all there are: a request that no filter lists has another status, or a filter misses it.
-      // Whether the unfiltered menu lists every request is not shown; only the requests it does list are judged.
-      const customerId = ctx.fixture('customerId');
-      const all = await requestIdsListed(ctx, ussdUrl(ctx, 'requests', { customerId }));
-      if (all.failed.length > 0 || all.capped) {
-        ctx.skip(`the unfiltered requests menu was not read whole (${all.capped ? `more than ${MAX_LIST_PAGES} pages` : `answered ${all.failed.map((r) => r.status).join(', ')}`}): the requests to look for are not known`);
-      }
-      if (all.ids.size === 0) ctx.skip(`the requests menu of customer ${customerId} lists no request: there is none to look for under the filters`);
-      const missingFrom = (listings: Map<OrderStatus, RequestsListing>) => [...all.ids.keys()].filter((id) => ![...listings.values()].some((l) => l.ids.has(id)));
-      const first = await listingsByStatus(ctx, customerId, ORDER_STATUSES);
-      const unread = unreadFilters(ctx, first);
-      ctx.observe(`${all.ids.size} requests listed unfiltered; by filter: ${[...first].map(([status, l]) => `${status} ${l.ids.size}`).join(', ')}`);
-      if (missingFrom(first).length === 0) return;
-      if (unread.length > 0) ctx.skip(`requestIds under no filter read: ${idsText(missingFrom(first))}; status=${unread.join(', ')} could not be read whole, and they may be listed there`);
-      // A request may change status while the filters are read: they are read again, in the reverse order.
-      const again = await listingsByStatus(ctx, customerId, [...ORDER_STATUSES].reverse());
-      const unreadAgain = unreadFilters(ctx, again);
-      if (unreadAgain.length > 0) ctx.skip(`requestIds under no filter on a first read: ${idsText(missingFrom(first))}; on the second, status=${unreadAgain.join(', ')} could not be read whole`);
-      const missing = missingFrom(again).filter((id) => missingFrom(first).includes(id));
-      if (missing.length === 0) {
-        ctx.observe(`requests under no filter on a first read were found on a second: ${idsText(missingFrom(first))}`);
-        return;
-      }
-      ctx.fail(`request ${missing[0]} is listed by the requests menu but under none of the status filters PENDING, COMPLETED, CANCELED, ERROR`, {
-        expected: 'every listed request is listed under the filter of its status, which is one of PENDING, COMPLETED, CANCELED, ERROR',
-        observed: `under no filter (read twice): ${idsText(missing, 10)}; by filter: ${[...again].map(([status, l]) => `${status}: ${idsText(l.ids.keys())}`).join('; ')}`,
-        exchange: all.ids.get(missing[0]!)!.exchange,
-      });
-    },
-  }),
-  defineCheck({
-    id: 'ussd.customer.required',
-    title: 'A USSD view requested without customerId, or with one that is not an integer, is rejected (any 4xx) with the error body',
-    level: 'MUST',
-    requirements: ['REQ-USSD-04', 'REQ-USSD-13', 'REQ-USSD-19'],
-    explain: {
-      sends: `GET /ussd/stocks, /ussd/assets and /ussd/requests without customerId, and with customerId=${NOT_INTEGERS.join(' and customerId=')}`,
-      passes: 'each is rejected (any 4xx) with the error body {code, message}',
-      fails: 'a 2xx, a 5xx, or a rejection without the error body: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      for (const endpoint of ['stocks', 'assets', 'requests']) {
-        const res = await ctx.send({ method: 'GET', path: `/ussd/${endpoint}` });
-        expectRejection(ctx, res, `GET /ussd/${endpoint} without the required customerId is rejected (any 4xx)`);
-        expectErrorBody(ctx, res);
-        for (const customerId of NOT_INTEGERS) {
-          const bad = await ctx.send({ method: 'GET', path: `/ussd/${endpoint}`, query: { customerId } });
-          expectRejection(ctx, bad, `GET /ussd/${endpoint}?customerId=${customerId} is rejected (any 4xx): customerId is an integer`);
-          expectErrorBody(ctx, bad);
-        }
-      }
-    },
-  }),
-  defineCheck({
-    id: 'ussd.customer.unknown',
-    title: 'A USSD view for a customer that does not exist is rejected (any 4xx) with the error body, or is a view that says so and serves none of a customer\'s menus',
-    level: 'SHOULD',
-    requirements: ['REQ-ERR-04'],
-    explain: {
-      sends: 'GET /ussd/stocks, /ussd/assets and /ussd/requests with customerId = fixtures.unknownId, a customer that does not exist',
-      passes: 'each is rejected (any 4xx) with the error body, or answered with a USSD view that says the customer is unknown and offers at most the way home (/ussd/home or /ussd/portfolio)',
-      fails: 'a view that serves the menus as if the customer existed, a rejection without the error body, a redirect or a 5xx: the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      // The USSD endpoints list no errors: a refusal and a screen saying the customer is unknown are both readings
-      // (REQ-USSD-24, recorded by ussd.info.readings). Serving the menus of a customer who does not exist is neither.
-      const unknownId = ctx.fixture('unknownId');
-      for (const endpoint of ['stocks', 'assets', 'requests']) {
-        const res = await ctx.send({ method: 'GET', path: `/ussd/${endpoint}`, query: { customerId: unknownId } });
-        if (res.status >= 200 && res.status <= 299) {
+        failOn(
+          ctx,
+          problems,
+          'an option the user cannot see',
+          'each option number on a line of ussdMessage such as "1. Buy", "1) Buy", "1 - Buy" or "0 Back"',
+        );
+      },
+    }),
+    defineCheck({
+      id: 'ussd.options.follow-up',
+      title:
+        'Each option leads to the choice shown with its number: no label names the instrument of another option and not its own',
+      level: 'MUST',
+      requirements: ['REQ-USSDV-04', 'REQ-USSDV-05'],
+      explain: {
+        sends:
+          'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
+        passes:
+          "the server's answers show that each option leads to the choice shown with its number: no label names the instrument of another option and not its own",
+        fails:
+          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
+      async run(ctx) {
+        // Menu texts are not known in advance, so only the one tie a client can read from both sides is judged: the
+        // instrument symbol a label shows and the `symbol` its URL carries. A list whose links are shifted by one (choice
+        // 2 "AMZN" opening GOOGL) shows it.
+        const c = await sharedCrawl(ctx);
+        const problems = perView(c, (v) => symbolMismatches(v.ussd.message, v.ussd.options, v.url));
+        failOn(
+          ctx,
+          problems,
+          'an option that leads to another choice than the one shown with its number',
+          "the requestUrl of the option numbered n is the follow-up of the choice shown as n (a label naming an instrument leads to that instrument's symbol)",
+        );
+      },
+    }),
+    defineCheck({
+      id: 'ussd.options.request-url',
+      title: 'Every requestUrl is a full URL on the target, under {base_url}, addressing a USSD endpoint',
+      level: 'MUST',
+      requirements: ['REQ-USSDV-05', 'REQ-USSDV-09'],
+      explain: {
+        sends:
+          'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
+        passes:
+          "the server's answers show that every requestUrl is a full URL on the target, under {base_url}, addressing a USSD endpoint",
+        fails:
+          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
+      async run(ctx) {
+        const c = await sharedCrawl(ctx);
+        const problems = perView(c, (v) =>
+          v.ussd.options.flatMap((raw, i) => {
+            const p = requestUrlProblem((raw as { requestUrl?: unknown } | null)?.requestUrl, c.scope);
+            return p ? [`option ${JSON.stringify(option(raw))} (ussdOptions[${i}]): ${p}`] : [];
+          }),
+        );
+        failOn(
+          ctx,
+          problems,
+          'a follow-up URL a client cannot use as given',
+          `an absolute URL under ${ctx.target.baseUrl}/ussd/ (stocks, assets, requests, home or portfolio)`,
+        );
+      },
+    }),
+    defineCheck({
+      id: 'ussd.options.request-type',
+      title: 'Every requestType names an HTTP method',
+      level: 'MUST',
+      requirements: ['REQ-USSDV-06'],
+      explain: {
+        sends:
+          'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
+        passes: "the server's answers show that every requestType names an HTTP method",
+        fails:
+          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
+      async run(ctx) {
+        const c = await sharedCrawl(ctx);
+        const problems = perView(c, (v) =>
+          v.ussd.options.flatMap((raw, i) => {
+            const type = (raw as { requestType?: unknown } | null)?.requestType;
+            return isHttpMethod(type)
+              ? []
+              : [
+                  `option ${JSON.stringify(option(raw))} (ussdOptions[${i}]): requestType is ${JSON.stringify(type) ?? 'missing'}`,
+                ];
+          }),
+        );
+        failOn(
+          ctx,
+          problems,
+          'a follow-up request without an HTTP method',
+          'requestType is an HTTP method (GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS)',
+        );
+      },
+    }),
+    defineCheck({
+      id: 'ussd.options.get',
+      title: 'Every requestType is GET, as in every option the spec shows',
+      level: 'SHOULD',
+      requirements: ['REQ-USSDV-07'],
+      explain: {
+        sends:
+          'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
+        passes: "the server's answers show that every requestType is GET, as in every option the spec shows",
+        fails:
+          'any answer that does not (the check warns); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
+      async run(ctx) {
+        const c = await sharedCrawl(ctx);
+        const problems = perView(c, (v) =>
+          v.ussd.options.flatMap((raw, i) => {
+            const type = (raw as { requestType?: unknown } | null)?.requestType;
+            return type === 'GET'
+              ? []
+              : [
+                  `option ${JSON.stringify(option(raw))} (ussdOptions[${i}]): requestType ${JSON.stringify(type) ?? 'missing'}`,
+                ];
+          }),
+        );
+        failOn(
+          ctx,
+          problems,
+          'a requestType other than "GET" (the crawler follows only GET, in any case)',
+          'requestType "GET"',
+        );
+      },
+    }),
+    defineCheck({
+      id: 'ussd.options.customer-id',
+      title: 'customerId is carried, unchanged, into every follow-up URL',
+      level: 'MUST',
+      requirements: ['REQ-USSDV-05', 'REQ-USSD-04'],
+      explain: {
+        sends:
+          'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
+        passes: "the server's answers show that customerId is carried, unchanged, into every follow-up URL",
+        fails:
+          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
+      async run(ctx) {
+        const customerId = ctx.fixture('customerId');
+        const c = await sharedCrawl(ctx);
+        const notes = new Set<string>();
+        const problems = perView(c, (v) => {
+          const found = customerProblems(v.ussd.options, v.url, c.scope, customerId);
+          for (const n of found.notes) notes.add(n);
+          return found.problems;
+        });
+        for (const n of [...notes].slice(0, 3)) ctx.observe(n);
+        if (notes.size > 3) ctx.observe(`… and ${notes.size - 3} more links to home or portfolio without customerId`);
+        failOn(
+          ctx,
+          problems,
+          'a follow-up URL that loses the customer',
+          `customerId=${customerId} in every follow-up URL of /ussd/stocks, /ussd/assets, /ussd/requests (the parameter is required there)`,
+        );
+      },
+    }),
+    defineCheck({
+      id: 'ussd.links.alive',
+      title:
+        'Every start menu and every option followed answers 200 with a USSD view (a dead link names the menu, option and path)',
+      level: 'MUST',
+      requirements: [
+        'REQ-USSDV-05',
+        'REQ-USSDV-09',
+        'REQ-USSD-01',
+        'REQ-USSD-03',
+        'REQ-USSD-09',
+        'REQ-USSD-12',
+        'REQ-USSD-18',
+      ],
+      explain: {
+        sends:
+          'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
+        passes:
+          "the server's answers show that every start menu and every option followed answers 200 with a USSD view (a dead link names the menu, option and path)",
+        fails:
+          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
+      async run(ctx) {
+        const c = await sharedCrawl(ctx);
+        const dead = deadLinks(c);
+        for (const n of dead.notes) ctx.observe(n);
+        failOn(
+          ctx,
+          dead.problems,
+          'a dead link',
+          'every option a user can press leads to a menu: 200 with a USSD view',
+        );
+      },
+    }),
+    defineCheck({
+      id: 'ussd.links.back',
+      title:
+        'The last option of every menu leads back to a parent menu (one on the path here, one that offers this menu, home or portfolio)',
+      level: 'MUST',
+      requirements: ['REQ-USSDV-08'],
+      explain: {
+        sends:
+          'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
+        passes:
+          "the server's answers show that the last option of every menu leads back to a parent menu (one on the path here, one that offers this menu, home or portfolio)",
+        fails:
+          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
+      async run(ctx) {
+        const c = await sharedCrawl(ctx);
+        failOn(
+          ctx,
+          backProblems(c),
+          'a menu without a way back',
+          'the last option leads to a menu on the path from the start menu, a menu that offers this one, /ussd/home or /ussd/portfolio',
+        );
+      },
+    }),
+    defineCheck({
+      id: 'ussd.links.paging',
+      title: 'Paging options (page=) lead to another page of content, and no option leads to the view it is on',
+      level: 'SHOULD',
+      requirements: ['REQ-USSD-23'],
+      explain: {
+        sends:
+          'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
+        passes:
+          "the server's answers show that paging options (page=) lead to another page of content, and no option leads to the view it is on",
+        fails:
+          'any answer that does not (the check warns); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
+      async run(ctx) {
+        const c = await sharedCrawl(ctx);
+        failOn(
+          ctx,
+          pagingProblems(c),
+          'paging that does not move',
+          'an option that changes page shows a different page; an option (other than the way back of a root menu) leads somewhere else',
+        );
+      },
+    }),
+    defineCheck({
+      id: 'ussd.requests.status-filters',
+      title: 'The requests menu answers a USSD view for each status filter: PENDING, COMPLETED, CANCELED, ERROR',
+      level: 'MUST',
+      requirements: ['REQ-STATE-03', 'REQ-USSD-01', 'REQ-USSD-12', 'REQ-USSD-17'],
+      explain: {
+        sends:
+          'GET /ussd/requests for the fixture customer with status=PENDING, COMPLETED, CANCELED and ERROR, one at a time',
+        passes: 'each answers 200 with a USSD view: the envelope, data = {ussdMessage, ussdOptions}',
+        fails:
+          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const customerId = ctx.fixture('customerId');
+        for (const status of ORDER_STATUSES) {
+          const res = await ctx.send({ method: 'GET', path: '/ussd/requests', query: { customerId, status } });
+          expectStatus(ctx, res, 200, `200 with the requests menu filtered by status=${status}`);
           const env = readEnvelope(ctx, res);
-          const problems = unknownCustomerViewProblems(env.data, res.exchange.request.url, scopeOf(ctx.target.baseUrl));
-          if (problems.length > 0) {
-            ctx.fail(`GET /ussd/${endpoint}?customerId=${unknownId} (a customer that does not exist) was served as if the customer existed: ${problems[0]}`, {
-              expected: 'a rejection (any 4xx) with the error body, or a USSD view that says the customer is unknown and offers at most the way home (/ussd/home or /ussd/portfolio)',
-              observed: [describeResponse(res), ...problems.slice(1, 6).map((p) => `- ${p}`)].join('\n'),
-              exchange: res.exchange,
-            });
+          expectSchema(ctx, res, env.data, 'ussd-view', { path: 'data', table: 'USSD view' });
+        }
+      },
+    }),
+    defineCheck({
+      id: 'ussd.requests.status-disjoint',
+      title:
+        'A request is listed under one status filter at most: the requestIds offered under PENDING, COMPLETED, CANCELED and ERROR are disjoint',
+      level: 'MUST',
+      requirements: ['REQ-STATE-03', 'REQ-USSD-17'],
+      explain: {
+        sends: `the requests menu of the fixture customer under each status filter (PENDING, COMPLETED, CANCELED, ERROR), every page followed (at most ${MAX_LIST_PAGES}); the filters that list a request twice are read again, in the reverse order`,
+        passes:
+          "the server's answers show that a request is listed under one status filter at most: the requestIds offered under PENDING, COMPLETED, CANCELED and ERROR are disjoint",
+        fails:
+          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      timeoutMs: LISTS_CHECK_TIMEOUT_MS,
+      async run(ctx) {
+        const customerId = ctx.fixture('customerId');
+        const first = await listingsByStatus(ctx, customerId, ORDER_STATUSES);
+        unreadFilters(ctx, first);
+        ctx.observe(
+          `requestIds listed: ${[...first].map(([status, l]) => `status=${status}: ${idsText(l.ids.keys())}`).join('; ')}`,
+        );
+        const listing = [...first].filter(([, l]) => l.ids.size > 0).map(([status]) => status);
+        if (listing.length < 2) {
+          ctx.skip(
+            `customer ${customerId} has requests under ${listing.length === 0 ? 'no status filter' : `status=${listing[0]} only`}: two filters cannot list the same request, so the rule cannot be judged (a fixture customer with requests in two statuses can)`,
+          );
+        }
+        const suspects = listedTwice(first);
+        if (suspects.size === 0) return;
+        // A request may change status between two reads (PENDING, then COMPLETED, read in that order): the filters
+        // involved are read again in the reverse order, and only a request listed twice both times fails.
+        const involved = ORDER_STATUSES.filter((s) =>
+          [...suspects.values()].some((statuses) => statuses.includes(s)),
+        ).reverse();
+        const again = await listingsByStatus(ctx, customerId, involved);
+        const confirmed = [...listedTwice(again)];
+        if (confirmed.length === 0) {
+          ctx.observe(
+            `listed under two filters on a first read, under one on a second (a status changed in between): ${[...suspects].map(([id, s]) => `${id} (${s.join(', ')})`).join('; ')}`,
+          );
+          return;
+        }
+        const [id, statuses] = confirmed[0]!;
+        ctx.fail(`request ${id} is listed under ${filtersText(statuses)}`, {
+          expected:
+            'each requestId under one status filter at most: a request has one status, PENDING, COMPLETED, CANCELED or ERROR',
+          observed: [
+            ...statuses.slice(1).map((s) => `${requestLine(again.get(s)!.ids.get(id)!)} offers requestId ${id} too`),
+            ...confirmed.slice(1, 6).map(([other, s]) => `request ${other}: ${filtersText(s)}`),
+            ...(confirmed.length > 6 ? [`… and ${confirmed.length - 6} more requests`] : []),
+          ].join('\n'),
+          exchange: again.get(statuses[0]!)!.ids.get(id)!.exchange,
+        });
+      },
+    }),
+    defineCheck({
+      id: 'ussd.requests.status-covered',
+      title:
+        'Every request the requests menu lists is listed under the status filter of one of PENDING, COMPLETED, CANCELED, ERROR',
+      level: 'MUST',
+      requirements: ['REQ-STATE-03', 'REQ-USSD-17'],
+      explain: {
+        sends: `the unfiltered requests menu of the fixture customer and the menu under each status filter, every page followed (at most ${MAX_LIST_PAGES}); the filters are read a second time, in the reverse order, when a request is under none`,
+        passes:
+          "the server's answers show that every request the requests menu lists is listed under the status filter of one of PENDING, COMPLETED, CANCELED, ERROR",
+        fails:
+          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      timeoutMs: LISTS_CHECK_TIMEOUT_MS,
+      async run(ctx) {
+        // The four statuses are all there are: a request that no filter lists has another status, or a filter misses it.
+        // Whether the unfiltered menu lists every request is not shown; only the requests it does list are judged.
+        const customerId = ctx.fixture('customerId');
+        const all = await requestIdsListed(ctx, ussdUrl(ctx, 'requests', { customerId }));
+        if (all.failed.length > 0 || all.capped) {
+          ctx.skip(
+            `the unfiltered requests menu was not read whole (${all.capped ? `more than ${MAX_LIST_PAGES} pages` : `answered ${all.failed.map((r) => r.status).join(', ')}`}): the requests to look for are not known`,
+          );
+        }
+        if (all.ids.size === 0)
+          ctx.skip(
+            `the requests menu of customer ${customerId} lists no request: there is none to look for under the filters`,
+          );
+        const missingFrom = (listings: Map<OrderStatus, RequestsListing>) =>
+          [...all.ids.keys()].filter((id) => ![...listings.values()].some((l) => l.ids.has(id)));
+        const first = await listingsByStatus(ctx, customerId, ORDER_STATUSES);
+        const unread = unreadFilters(ctx, first);
+        ctx.observe(
+          `${all.ids.size} requests listed unfiltered; by filter: ${[...first].map(([status, l]) => `${status} ${l.ids.size}`).join(', ')}`,
+        );
+        if (missingFrom(first).length === 0) return;
+        if (unread.length > 0)
+          ctx.skip(
+            `requestIds under no filter read: ${idsText(missingFrom(first))}; status=${unread.join(', ')} could not be read whole, and they may be listed there`,
+          );
+        // A request may change status while the filters are read: they are read again, in the reverse order.
+        const again = await listingsByStatus(ctx, customerId, [...ORDER_STATUSES].reverse());
+        const unreadAgain = unreadFilters(ctx, again);
+        if (unreadAgain.length > 0)
+          ctx.skip(
+            `requestIds under no filter on a first read: ${idsText(missingFrom(first))}; on the second, status=${unreadAgain.join(', ')} could not be read whole`,
+          );
+        const missing = missingFrom(again).filter((id) => missingFrom(first).includes(id));
+        if (missing.length === 0) {
+          ctx.observe(
+            `requests under no filter on a first read were found on a second: ${idsText(missingFrom(first))}`,
+          );
+          return;
+        }
+        ctx.fail(
+          `request ${missing[0]} is listed by the requests menu but under none of the status filters PENDING, COMPLETED, CANCELED, ERROR`,
+          {
+            expected:
+              'every listed request is listed under the filter of its status, which is one of PENDING, COMPLETED, CANCELED, ERROR',
+            observed: `under no filter (read twice): ${idsText(missing, 10)}; by filter: ${[...again].map(([status, l]) => `${status}: ${idsText(l.ids.keys())}`).join('; ')}`,
+            exchange: all.ids.get(missing[0]!)!.exchange,
+          },
+        );
+      },
+    }),
+    defineCheck({
+      id: 'ussd.customer.required',
+      title:
+        'A USSD view requested without customerId, or with one that is not an integer, is rejected (any 4xx) with the error body',
+      level: 'MUST',
+      requirements: ['REQ-USSD-04', 'REQ-USSD-13', 'REQ-USSD-19'],
+      explain: {
+        sends: `GET /ussd/stocks, /ussd/assets and /ussd/requests without customerId, and with customerId=${NOT_INTEGERS.join(' and customerId=')}`,
+        passes: 'each is rejected (any 4xx) with the error body {code, message}',
+        fails:
+          'a 2xx, a 5xx, or a rejection without the error body: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        for (const endpoint of ['stocks', 'assets', 'requests']) {
+          const res = await ctx.send({ method: 'GET', path: `/ussd/${endpoint}` });
+          expectRejection(ctx, res, `GET /ussd/${endpoint} without the required customerId is rejected (any 4xx)`);
+          expectErrorBody(ctx, res);
+          for (const customerId of NOT_INTEGERS) {
+            const bad = await ctx.send({ method: 'GET', path: `/ussd/${endpoint}`, query: { customerId } });
+            expectRejection(
+              ctx,
+              bad,
+              `GET /ussd/${endpoint}?customerId=${customerId} is rejected (any 4xx): customerId is an integer`,
+            );
+            expectErrorBody(ctx, bad);
           }
-          continue;
         }
-        expectRejection(ctx, res, `GET /ussd/${endpoint}?customerId=${unknownId} (a customer that does not exist) is rejected, or answered a view that says so`);
-        expectErrorBody(ctx, res);
-        if (res.status !== 404) ctx.observe(`/ussd/${endpoint} answers ${res.status} for an unknown customer`);
-      }
-    },
-  }),
-  defineCheck({
-    id: 'ussd.customer.unknown-404',
-    title: 'A USSD view for a customer that does not exist, when refused, answers 404 Not Found',
-    level: 'SHOULD',
-    requirements: ['REQ-ERR-04'],
-    explain: {
-      sends: 'GET /ussd/stocks, /ussd/assets and /ussd/requests with customerId = fixtures.unknownId, a customer that does not exist',
-      passes: 'each refusal is a 404 (a view for the unknown customer is the other reading, left to ussd.customer.unknown)',
-      fails: 'a refusal with another status (400, 403, 422…), a redirect or a 5xx: the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const unknownId = ctx.fixture('unknownId');
-      for (const endpoint of ['stocks', 'assets', 'requests']) {
-        const res = await ctx.send({ method: 'GET', path: `/ussd/${endpoint}`, query: { customerId: unknownId } });
-        // A view for the unknown customer is the other reading (REQ-USSD-24), judged by ussd.customer.unknown.
-        if (res.status >= 200 && res.status <= 299) {
-          ctx.observe(`/ussd/${endpoint} answers ${res.status} with a view for an unknown customer: no refusal to judge (ussd.customer.unknown judges the view)`);
-          continue;
+      },
+    }),
+    defineCheck({
+      id: 'ussd.customer.unknown',
+      title:
+        "A USSD view for a customer that does not exist is rejected (any 4xx) with the error body, or is a view that says so and serves none of a customer's menus",
+      level: 'SHOULD',
+      requirements: ['REQ-ERR-04'],
+      explain: {
+        sends:
+          'GET /ussd/stocks, /ussd/assets and /ussd/requests with customerId = fixtures.unknownId, a customer that does not exist',
+        passes:
+          'each is rejected (any 4xx) with the error body, or answered with a USSD view that says the customer is unknown and offers at most the way home (/ussd/home or /ussd/portfolio)',
+        fails:
+          'a view that serves the menus as if the customer existed, a rejection without the error body, a redirect or a 5xx: the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        // The USSD endpoints list no errors: a refusal and a screen saying the customer is unknown are both readings
+        // (REQ-USSD-24, recorded by ussd.info.readings). Serving the menus of a customer who does not exist is neither.
+        const unknownId = ctx.fixture('unknownId');
+        for (const endpoint of ['stocks', 'assets', 'requests']) {
+          const res = await ctx.send({ method: 'GET', path: `/ussd/${endpoint}`, query: { customerId: unknownId } });
+          if (res.status >= 200 && res.status <= 299) {
+            const env = readEnvelope(ctx, res);
+            const problems = unknownCustomerViewProblems(
+              env.data,
+              res.exchange.request.url,
+              scopeOf(ctx.target.baseUrl),
+            );
+            if (problems.length > 0) {
+              ctx.fail(
+                `GET /ussd/${endpoint}?customerId=${unknownId} (a customer that does not exist) was served as if the customer existed: ${problems[0]}`,
+                {
+                  expected:
+                    'a rejection (any 4xx) with the error body, or a USSD view that says the customer is unknown and offers at most the way home (/ussd/home or /ussd/portfolio)',
+                  observed: [describeResponse(res), ...problems.slice(1, 6).map((p) => `- ${p}`)].join('\n'),
+                  exchange: res.exchange,
+                },
+              );
+            }
+            continue;
+          }
+          expectRejection(
+            ctx,
+            res,
+            `GET /ussd/${endpoint}?customerId=${unknownId} (a customer that does not exist) is rejected, or answered a view that says so`,
+          );
+          expectErrorBody(ctx, res);
+          if (res.status !== 404) ctx.observe(`/ussd/${endpoint} answers ${res.status} for an unknown customer`);
         }
-        expectStatus(ctx, res, 404, `404: customer ${unknownId} does not exist`);
-      }
-    },
-  }),
-  defineCheck({
-    id: 'ussd.info.readings',
-    title: 'Which reading the server took of the open points of the USSD views: numbering, the number of the way back, page values, assetId, home and portfolio, an unknown customer',
-    level: 'INFO',
-    requirements: ['REQ-USSDV-10', 'REQ-USSD-11', 'REQ-USSD-22', 'REQ-USSD-24'],
-    explain: {
-      sends: 'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations); and GET /ussd/stocks, /ussd/assets and /ussd/requests with customerId = fixtures.unknownId, a customer that does not exist',
-      passes: 'always, once the answer could be read: the check records how the views number their choices, which number leads back, the page values, where assetId appears, home and portfolio, and how an unknown customer is answered',
-      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
-    },
-    timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
-    async run(ctx) {
-      const c = await sharedCrawl(ctx);
-      ctx.observe(`numbering of the choices (not given): ${numberingSeen(c)}`);
-      ctx.observe(`number of the way back (the last option; not given): ${backNumbersSeen(c)}`);
-      ctx.observe(`USSD page values (their unit is not given; the crawl follows them, never computes one): ${firstPageLinks(c)}`);
-      ctx.observe(assetIdSeen(c));
-      ctx.observe(homePortfolioSeen(c));
-      const unknownId = ctx.fixture('unknownId');
-      const answers: Array<{ endpoint: string; status: number; kind: 'refused' | 'view' | 'other' }> = [];
-      for (const endpoint of ['stocks', 'assets', 'requests']) {
-        const res = await ctx.send({ method: 'GET', path: `/ussd/${endpoint}`, query: { customerId: unknownId } });
-        const view = res.status === 200 && validateAgainst('ussd-view', (parseJson(res.text) as { value?: { data?: unknown } }).value?.data, 'data').length === 0;
-        answers.push({ endpoint, status: res.status, kind: res.status >= 400 && res.status <= 499 ? 'refused' : view ? 'view' : 'other' });
-      }
-      const statuses = answers.map((a) => a.status).join(', ');
-      const kinds = new Set(answers.map((a) => a.kind));
-      if (kinds.size === 1 && kinds.has('refused')) ctx.observe(`unknown customer: refused (${statuses})`);
-      else if (kinds.size === 1 && kinds.has('view')) ctx.observe(`unknown customer: a view saying so (${statuses}); ussd.customer.unknown judges that it serves no menu of a customer`);
-      else ctx.observe(`unknown customer: ${answers.map((a) => `/ussd/${a.endpoint} ${a.status} (${a.kind})`).join(', ')}`);
-    },
-  }),
-  defineCheck({
-    id: 'ussd.params.invalid-handled',
-    title: 'A query value outside its type (page -1, x, 1.5; a boolean "maybe"; requestId abc; status FOO) never crashes a view, and a view served for it offers no negative page',
-    level: 'MUST',
-    requirements: ['REQ-USSD-01', 'REQ-USSD-06', 'REQ-USSD-07', 'REQ-USSD-08', 'REQ-USSD-15', 'REQ-USSD-16', 'REQ-USSD-17', 'REQ-USSD-20', 'REQ-USSD-21', 'REQ-LIM-02'],
-    explain: {
-      sends: 'for the fixture customer, one value at a time: /ussd/stocks with page=-1, x or 1.5, inputMode=maybe, searchMode=maybe; /ussd/requests with page=-1, x or 1.5, requestId=abc, status=FOO; /ussd/assets with page=-1, x or 1.5, detail=maybe (never amount or cancelMode, which place or cancel orders)',
-      passes: 'each is rejected (any 4xx), or served as a USSD view none of whose options leads to a negative page',
-      fails: 'a 5xx, an answer that is neither a rejection nor a USSD view, or a menu leading to a negative page: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      // Refusing the value is the SHOULD (ussd.params.invalid-rejected); serving something sensible is allowed.
-      const customerId = ctx.fixture('customerId');
-      const problems: ProbeProblem[] = [];
-      const seen: string[] = [];
-      for (const v of INVALID_VALUES) {
-        const res = await sendInvalid(ctx, customerId, v);
-        seen.push(`${v.endpoint} ${v.param}=${v.value}: ${res.status}`);
-        const problem = unhandled(ctx, v, res);
-        if (problem) problems.push(problem);
-      }
-      ctx.observe(seen.join('; '));
-      failProbes(ctx, problems, 'a value outside the parameter\'s type is rejected (any 4xx) or served as a USSD view within the limits (page >= 0); never a 5xx');
-    },
-  }),
-  defineCheck({
-    id: 'ussd.params.invalid-rejected',
-    title: 'A query value outside its type (page -1, x, 1.5; a boolean "maybe"; requestId abc; status FOO) is rejected (any 4xx)',
-    level: 'SHOULD',
-    requirements: ['REQ-USSD-10'],
-    explain: {
-      sends: 'for the fixture customer, one value at a time: /ussd/stocks with page=-1, x or 1.5, inputMode=maybe, searchMode=maybe; /ussd/requests with page=-1, x or 1.5, requestId=abc, status=FOO; /ussd/assets with page=-1, x or 1.5, detail=maybe (never amount or cancelMode, which place or cancel orders)',
-      passes: 'each is rejected (any 4xx)',
-      fails: 'a 2xx or a redirect (the value was not refused): the check warns; a 5xx is left to ussd.params.invalid-handled; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const customerId = ctx.fixture('customerId');
-      const problems: ProbeProblem[] = [];
-      for (const v of INVALID_VALUES) {
-        const res = await sendInvalid(ctx, customerId, v);
-        if (res.status >= 400 && res.status <= 499) continue;
-        // A 5xx is ussd.params.invalid-handled's failure, not a second one here.
-        if (res.status >= 500) ctx.observe(`${invalidText(v)} answered ${res.status}: judged by ussd.params.invalid-handled`);
-        else problems.push({ res, message: `${invalidText(v)} answered ${res.status}${redirectNote(res)}: the value was not refused`, requirements: ['REQ-USSD-10'] });
-      }
-      failProbes(ctx, problems, 'a value outside the parameter\'s type is refused (any 4xx): page is an integer >= 0, inputMode/searchMode/detail are booleans, requestId an integer, status one of PENDING, COMPLETED, CANCELED, ERROR');
-    },
-  }),
-  defineCheck({
-    id: 'ussd.flow.order-cancel',
-    title: 'With --allow-mutations: an order placed through input mode is listed PENDING, then canceled through cancel mode and listed CANCELED',
-    level: 'INFO',
-    requirements: ['REQ-STATE-07'],
-    explain: {
-      sends: 'with --allow-mutations only: the smallest order the crawled menus offer (an option carrying amount), then the requests menu, the detail of the new request and its cancel option',
-      passes: 'always, once the answer could be read: the check records the status filters the new request is listed under once placed (PENDING expected) and once canceled (CANCELED expected)',
-      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning); without --allow-mutations it is skipped',
-    },
-    timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
-    async run(ctx) {
-      if (!ctx.flags.allowMutations) ctx.skip('places and cancels an order: runs only with --allow-mutations');
-      const customerId = ctx.fixture('customerId');
-      const c = await sharedCrawl(ctx);
-      const orders = c.links.filter((l) => l.mutation === 'order' && l.url !== undefined);
-      // The smallest amount offered: the least a real account is charged if the server executes it.
-      const order = orders.sort((a, b) => amountOf(a) - amountOf(b))[0];
-      if (!order) return ctx.skip('no option of the menus carries amount: no order can be placed through them');
+      },
+    }),
+    defineCheck({
+      id: 'ussd.customer.unknown-404',
+      title: 'A USSD view for a customer that does not exist, when refused, answers 404 Not Found',
+      level: 'SHOULD',
+      requirements: ['REQ-ERR-04'],
+      explain: {
+        sends:
+          'GET /ussd/stocks, /ussd/assets and /ussd/requests with customerId = fixtures.unknownId, a customer that does not exist',
+        passes:
+          'each refusal is a 404 (a view for the unknown customer is the other reading, left to ussd.customer.unknown)',
+        fails:
+          'a refusal with another status (400, 403, 422…), a redirect or a 5xx: the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const unknownId = ctx.fixture('unknownId');
+        for (const endpoint of ['stocks', 'assets', 'requests']) {
+          const res = await ctx.send({ method: 'GET', path: `/ussd/${endpoint}`, query: { customerId: unknownId } });
+          // A view for the unknown customer is the other reading (REQ-USSD-24), judged by ussd.customer.unknown.
+          if (res.status >= 200 && res.status <= 299) {
+            ctx.observe(
+              `/ussd/${endpoint} answers ${res.status} with a view for an unknown customer: no refusal to judge (ussd.customer.unknown judges the view)`,
+            );
+            continue;
+          }
+          expectStatus(ctx, res, 404, `404: customer ${unknownId} does not exist`);
+        }
+      },
+    }),
+    defineCheck({
+      id: 'ussd.info.readings',
+      title:
+        'Which reading the server took of the open points of the USSD views: numbering, the number of the way back, page values, assetId, home and portfolio, an unknown customer',
+      level: 'INFO',
+      requirements: ['REQ-USSDV-10', 'REQ-USSD-11', 'REQ-USSD-22', 'REQ-USSD-24'],
+      explain: {
+        sends:
+          'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations); and GET /ussd/stocks, /ussd/assets and /ussd/requests with customerId = fixtures.unknownId, a customer that does not exist',
+        passes:
+          'always, once the answer could be read: the check records how the views number their choices, which number leads back, the page values, where assetId appears, home and portfolio, and how an unknown customer is answered',
+        fails:
+          'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+      },
+      timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
+      async run(ctx) {
+        const c = await sharedCrawl(ctx);
+        ctx.observe(`numbering of the choices (not given): ${numberingSeen(c)}`);
+        ctx.observe(`number of the way back (the last option; not given): ${backNumbersSeen(c)}`);
+        ctx.observe(
+          `USSD page values (their unit is not given; the crawl follows them, never computes one): ${firstPageLinks(c)}`,
+        );
+        ctx.observe(assetIdSeen(c));
+        ctx.observe(homePortfolioSeen(c));
+        const unknownId = ctx.fixture('unknownId');
+        const answers: Array<{ endpoint: string; status: number; kind: 'refused' | 'view' | 'other' }> = [];
+        for (const endpoint of ['stocks', 'assets', 'requests']) {
+          const res = await ctx.send({ method: 'GET', path: `/ussd/${endpoint}`, query: { customerId: unknownId } });
+          const view =
+            res.status === 200 &&
+            validateAgainst('ussd-view', (parseJson(res.text) as { value?: { data?: unknown } }).value?.data, 'data')
+              .length === 0;
+          answers.push({
+            endpoint,
+            status: res.status,
+            kind: res.status >= 400 && res.status <= 499 ? 'refused' : view ? 'view' : 'other',
+          });
+        }
+        const statuses = answers.map((a) => a.status).join(', ');
+        const kinds = new Set(answers.map((a) => a.kind));
+        if (kinds.size === 1 && kinds.has('refused')) ctx.observe(`unknown customer: refused (${statuses})`);
+        else if (kinds.size === 1 && kinds.has('view'))
+          ctx.observe(
+            `unknown customer: a view saying so (${statuses}); ussd.customer.unknown judges that it serves no menu of a customer`,
+          );
+        else
+          ctx.observe(
+            `unknown customer: ${answers.map((a) => `/ussd/${a.endpoint} ${a.status} (${a.kind})`).join(', ')}`,
+          );
+      },
+    }),
+    defineCheck({
+      id: 'ussd.params.invalid-handled',
+      title:
+        'A query value outside its type (page -1, x, 1.5; a boolean "maybe"; requestId abc; status FOO) never crashes a view, and a view served for it offers no negative page',
+      level: 'MUST',
+      requirements: [
+        'REQ-USSD-01',
+        'REQ-USSD-06',
+        'REQ-USSD-07',
+        'REQ-USSD-08',
+        'REQ-USSD-15',
+        'REQ-USSD-16',
+        'REQ-USSD-17',
+        'REQ-USSD-20',
+        'REQ-USSD-21',
+        'REQ-LIM-02',
+      ],
+      explain: {
+        sends:
+          'for the fixture customer, one value at a time: /ussd/stocks with page=-1, x or 1.5, inputMode=maybe, searchMode=maybe; /ussd/requests with page=-1, x or 1.5, requestId=abc, status=FOO; /ussd/assets with page=-1, x or 1.5, detail=maybe (never amount or cancelMode, which place or cancel orders)',
+        passes: 'each is rejected (any 4xx), or served as a USSD view none of whose options leads to a negative page',
+        fails:
+          'a 5xx, an answer that is neither a rejection nor a USSD view, or a menu leading to a negative page: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        // Refusing the value is the SHOULD (ussd.params.invalid-rejected); serving something sensible is allowed.
+        const customerId = ctx.fixture('customerId');
+        const problems: ProbeProblem[] = [];
+        const seen: string[] = [];
+        for (const v of INVALID_VALUES) {
+          const res = await sendInvalid(ctx, customerId, v);
+          seen.push(`${v.endpoint} ${v.param}=${v.value}: ${res.status}`);
+          const problem = unhandled(ctx, v, res);
+          if (problem) problems.push(problem);
+        }
+        ctx.observe(seen.join('; '));
+        failProbes(
+          ctx,
+          problems,
+          "a value outside the parameter's type is rejected (any 4xx) or served as a USSD view within the limits (page >= 0); never a 5xx",
+        );
+      },
+    }),
+    defineCheck({
+      id: 'ussd.params.invalid-rejected',
+      title:
+        'A query value outside its type (page -1, x, 1.5; a boolean "maybe"; requestId abc; status FOO) is rejected (any 4xx)',
+      level: 'SHOULD',
+      requirements: ['REQ-USSD-10'],
+      explain: {
+        sends:
+          'for the fixture customer, one value at a time: /ussd/stocks with page=-1, x or 1.5, inputMode=maybe, searchMode=maybe; /ussd/requests with page=-1, x or 1.5, requestId=abc, status=FOO; /ussd/assets with page=-1, x or 1.5, detail=maybe (never amount or cancelMode, which place or cancel orders)',
+        passes: 'each is rejected (any 4xx)',
+        fails:
+          'a 2xx or a redirect (the value was not refused): the check warns; a 5xx is left to ussd.params.invalid-handled; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const customerId = ctx.fixture('customerId');
+        const problems: ProbeProblem[] = [];
+        for (const v of INVALID_VALUES) {
+          const res = await sendInvalid(ctx, customerId, v);
+          if (res.status >= 400 && res.status <= 499) continue;
+          // A 5xx is ussd.params.invalid-handled's failure, not a second one here.
+          if (res.status >= 500)
+            ctx.observe(`${invalidText(v)} answered ${res.status}: judged by ussd.params.invalid-handled`);
+          else
+            problems.push({
+              res,
+              message: `${invalidText(v)} answered ${res.status}${redirectNote(res)}: the value was not refused`,
+              requirements: ['REQ-USSD-10'],
+            });
+        }
+        failProbes(
+          ctx,
+          problems,
+          "a value outside the parameter's type is refused (any 4xx): page is an integer >= 0, inputMode/searchMode/detail are booleans, requestId an integer, status one of PENDING, COMPLETED, CANCELED, ERROR",
+        );
+      },
+    }),
+    defineCheck({
+      id: 'ussd.flow.order-cancel',
+      title:
+        'With --allow-mutations: an order placed through input mode is listed PENDING, then canceled through cancel mode and listed CANCELED',
+      level: 'INFO',
+      requirements: ['REQ-STATE-07'],
+      explain: {
+        sends:
+          'with --allow-mutations only: the smallest order the crawled menus offer (an option carrying amount), then the requests menu, the detail of the new request and its cancel option',
+        passes:
+          'always, once the answer could be read: the check records the status filters the new request is listed under once placed (PENDING expected) and once canceled (CANCELED expected)',
+        fails:
+          'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning); without --allow-mutations it is skipped',
+      },
+      timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
+      async run(ctx) {
+        if (!ctx.flags.allowMutations) ctx.skip('places and cancels an order: runs only with --allow-mutations');
+        const customerId = ctx.fixture('customerId');
+        const c = await sharedCrawl(ctx);
+        const orders = c.links.filter((l) => l.mutation === 'order' && l.url !== undefined);
+        // The smallest amount offered: the least a real account is charged if the server executes it.
+        const order = orders.sort((a, b) => amountOf(a) - amountOf(b))[0];
+        if (!order) return ctx.skip('no option of the menus carries amount: no order can be placed through them');
 
-      const allRequests = ussdUrl(ctx, 'requests', { customerId });
-      const before = (await requestIdsListed(ctx, allRequests)).ids;
-      const placed = await ctx.send({ method: 'GET', path: order.url! });
-      ctx.observe(`placed an order: ${linkTrail(c, order)} → GET ${order.url} → ${answerLine(placed)}`);
-      if (placed.status !== 200) return;
-      const offered = optionUrls(placed.text, order.url!)
-        .map((u) => u.searchParams.get('requestId'))
-        .filter((id): id is string => id !== null);
-      const after = (await requestIdsListed(ctx, allRequests)).ids;
-      const requestId = offered[0] ?? [...after.keys()].find((id) => !before.has(id));
-      if (requestId === undefined) {
-        ctx.observe('the new order request could not be found: no requestId on the confirmation, and no new request in the requests menu');
-        return;
-      }
-      ctx.observe(`request ${requestId} is listed under: ${(await statusesListing(ctx, customerId, requestId)).join(', ') || 'no status filter'} (PENDING expected)`);
+        const allRequests = ussdUrl(ctx, 'requests', { customerId });
+        const before = (await requestIdsListed(ctx, allRequests)).ids;
+        const placed = await ctx.send({ method: 'GET', path: order.url! });
+        ctx.observe(`placed an order: ${linkTrail(c, order)} → GET ${order.url} → ${answerLine(placed)}`);
+        if (placed.status !== 200) return;
+        const offered = optionUrls(placed.text, order.url!)
+          .map((u) => u.searchParams.get('requestId'))
+          .filter((id): id is string => id !== null);
+        const after = (await requestIdsListed(ctx, allRequests)).ids;
+        const requestId = offered[0] ?? [...after.keys()].find((id) => !before.has(id));
+        if (requestId === undefined) {
+          ctx.observe(
+            'the new order request could not be found: no requestId on the confirmation, and no new request in the requests menu',
+          );
+          return;
+        }
+        ctx.observe(
+          `request ${requestId} is listed under: ${(await statusesListing(ctx, customerId, requestId)).join(', ') || 'no status filter'} (PENDING expected)`,
+        );
 
-      const detailUrl = ussdUrl(ctx, 'requests', { customerId, requestId });
-      const detail = await ctx.send({ method: 'GET', path: detailUrl });
-      const cancel = (detail.status === 200 ? optionUrls(detail.text, detailUrl) : []).find(
-        (u) => mutationOf(u) === 'cancel' && u.searchParams.get('requestId') === requestId,
-      );
-      if (!cancel) {
-        ctx.observe(`the detail of request ${requestId} (GET ${detailUrl} → ${detail.status}) offers no cancel option`);
-        return;
-      }
-      const canceled = await ctx.send({ method: 'GET', path: cancel.href });
-      ctx.observe(`canceled it: GET ${cancel.href} → ${answerLine(canceled)}`);
-      ctx.observe(`request ${requestId} is then listed under: ${(await statusesListing(ctx, customerId, requestId)).join(', ') || 'no status filter'} (CANCELED expected)`);
-    },
-  }),
-] });
+        const detailUrl = ussdUrl(ctx, 'requests', { customerId, requestId });
+        const detail = await ctx.send({ method: 'GET', path: detailUrl });
+        const cancel = (detail.status === 200 ? optionUrls(detail.text, detailUrl) : []).find(
+          (u) => mutationOf(u) === 'cancel' && u.searchParams.get('requestId') === requestId,
+        );
+        if (!cancel) {
+          ctx.observe(
+            `the detail of request ${requestId} (GET ${detailUrl} → ${detail.status}) offers no cancel option`,
+          );
+          return;
+        }
+        const canceled = await ctx.send({ method: 'GET', path: cancel.href });
+        ctx.observe(`canceled it: GET ${cancel.href} → ${answerLine(canceled)}`);
+        ctx.observe(
+          `request ${requestId} is then listed under: ${(await statusesListing(ctx, customerId, requestId)).join(', ') || 'no status filter'} (CANCELED expected)`,
+        );
+      },
+    }),
+  ],
+});

@@ -3,8 +3,25 @@
 // suite only has to pick the evidence and word the verdict.
 import { validateAgainst } from '../kit/index.js';
 import { choiceNumbers, labelOf, numberedChoices, optionStyles } from './choices.js';
-import { CAP_REASONS, SKIP_REASONS, formatTrail, menuName, type Crawl, type CrawlLink, type CrawlView, type SkipReason } from './crawler.js';
-import { SPECIFIED_ENDPOINTS, differsOnlyInPage, endpointOf, isAbsoluteUrl, pathInScope, resolveUrl, type TargetScope } from './url.js';
+import {
+  CAP_REASONS,
+  SKIP_REASONS,
+  formatTrail,
+  menuName,
+  type Crawl,
+  type CrawlLink,
+  type CrawlView,
+  type SkipReason,
+} from './crawler.js';
+import {
+  SPECIFIED_ENDPOINTS,
+  differsOnlyInPage,
+  endpointOf,
+  isAbsoluteUrl,
+  pathInScope,
+  resolveUrl,
+  type TargetScope,
+} from './url.js';
 
 export interface Problem<R> {
   /** The view whose response shows the problem. */
@@ -47,9 +64,11 @@ export function schemaProblems<R>(view: CrawlView<R>): string[] {
   const problems = validateAgainst('envelope', view.body).map((p) => `${p.path} ${p.message}`);
   const env = view.body as Record<string, unknown> | undefined;
   if (typeof env === 'object' && env !== null) {
-    if (typeof env.code === 'string' && env.code !== String(view.status)) problems.push(`code is ${JSON.stringify(env.code)}, not "${view.status}"`);
+    if (typeof env.code === 'string' && env.code !== String(view.status))
+      problems.push(`code is ${JSON.stringify(env.code)}, not "${view.status}"`);
     if (typeof env.message === 'string' && env.message.trim() === '') problems.push('message is empty');
-    if ('data' in env) problems.push(...validateAgainst('ussd-view', env.data, 'data').map((p) => `${p.path} ${p.message}`));
+    if ('data' in env)
+      problems.push(...validateAgainst('ussd-view', env.data, 'data').map((p) => `${p.path} ${p.message}`));
   }
   return problems;
 }
@@ -83,14 +102,17 @@ export function notInMessage(message: string, options: readonly unknown[]): numb
 
 /** "Full URL of the follow-up request" that "address[es] the USSD endpoints". */
 export function requestUrlProblem(raw: unknown, scope: TargetScope): string | undefined {
-  if (typeof raw !== 'string' || raw.trim() === '') return `requestUrl is ${JSON.stringify(raw) ?? 'missing'}, not a URL`;
+  if (typeof raw !== 'string' || raw.trim() === '')
+    return `requestUrl is ${JSON.stringify(raw) ?? 'missing'}, not a URL`;
   if (!isAbsoluteUrl(raw.trim())) return `requestUrl ${JSON.stringify(raw)} is not a full URL (no scheme and host)`;
   const u = resolveUrl(raw.trim(), `${scope.origin}/`);
   if (!u) return `requestUrl ${JSON.stringify(raw)} is not an http(s) URL`;
-  if (u.origin !== scope.origin) return `requestUrl ${JSON.stringify(raw)} is on ${u.origin}, not on the target's origin ${scope.origin}`;
+  if (u.origin !== scope.origin)
+    return `requestUrl ${JSON.stringify(raw)} is on ${u.origin}, not on the target's origin ${scope.origin}`;
   const path = pathInScope(u, scope);
   if (path === undefined) return `requestUrl ${JSON.stringify(raw)} is outside the base path ${scope.basePath}`;
-  if (!endpointOf(u, scope)) return `requestUrl ${JSON.stringify(raw)} addresses ${path}, which is none of /ussd/stocks, /ussd/assets, /ussd/requests, /ussd/home, /ussd/portfolio`;
+  if (!endpointOf(u, scope))
+    return `requestUrl ${JSON.stringify(raw)} addresses ${path}, which is none of /ussd/stocks, /ussd/assets, /ussd/requests, /ussd/home, /ussd/portfolio`;
   return undefined;
 }
 
@@ -108,7 +130,12 @@ export interface CustomerFinding {
 }
 
 /** customerId carried, with the same value, into every follow-up URL of a USSD endpoint. */
-export function customerProblems(options: readonly unknown[], viewUrl: string, scope: TargetScope, customerId: number): CustomerFinding {
+export function customerProblems(
+  options: readonly unknown[],
+  viewUrl: string,
+  scope: TargetScope,
+  customerId: number,
+): CustomerFinding {
   const out: CustomerFinding = { problems: [], notes: [] };
   options.forEach((raw, i) => {
     const url = requestUrlOf(raw);
@@ -118,10 +145,16 @@ export function customerProblems(options: readonly unknown[], viewUrl: string, s
     const values = u.searchParams.getAll('customerId');
     const n = (raw as { option?: unknown }).option;
     if (values.length === 0) {
-      if (SPECIFIED_ENDPOINTS.includes(endpoint)) out.problems.push(`option ${JSON.stringify(n)} (ussdOptions[${i}]) → ${url}: no customerId`);
-      else out.notes.push(`option ${JSON.stringify(n)} → ${url}: no customerId (the contract of /ussd/${endpoint} is not shown)`);
+      if (SPECIFIED_ENDPOINTS.includes(endpoint))
+        out.problems.push(`option ${JSON.stringify(n)} (ussdOptions[${i}]) → ${url}: no customerId`);
+      else
+        out.notes.push(
+          `option ${JSON.stringify(n)} → ${url}: no customerId (the contract of /ussd/${endpoint} is not shown)`,
+        );
     } else if (values.length > 1 || !sameInteger(values[0]!, customerId)) {
-      out.problems.push(`option ${JSON.stringify(n)} (ussdOptions[${i}]) → ${url}: customerId ${values.join(', ')} instead of ${customerId}`);
+      out.problems.push(
+        `option ${JSON.stringify(n)} (ussdOptions[${i}]) → ${url}: customerId ${values.join(', ')} instead of ${customerId}`,
+      );
     }
   });
   return out;
@@ -137,7 +170,11 @@ export function negativePageLinks(options: readonly unknown[], viewUrl: string):
     const url = requestUrlOf(raw);
     const u = typeof url === 'string' ? resolveUrl(url.trim(), viewUrl) : undefined;
     const pages = u ? u.searchParams.getAll('page').filter((p) => Number(p) < 0) : [];
-    return pages.length === 0 ? [] : [`option ${JSON.stringify((raw as { option?: unknown }).option)} (ussdOptions[${i}]) → ${url}: page ${pages.join(', ')}`];
+    return pages.length === 0
+      ? []
+      : [
+          `option ${JSON.stringify((raw as { option?: unknown }).option)} (ussdOptions[${i}]) → ${url}: page ${pages.join(', ')}`,
+        ];
   });
 }
 
@@ -160,8 +197,19 @@ export function symbolMismatches(message: string, options: readonly unknown[], v
   });
   return entries.flatMap((e) => {
     if (namesSymbol(e.label, e.symbol)) return [];
-    const other = entries.find((o) => o.kind === e.kind && o.symbol !== e.symbol && o.symbol.length > 1 && /\p{L}/u.test(o.symbol) && namesSymbol(e.label, o.symbol));
-    return other ? [`option ${JSON.stringify(e.n)} "${e.label}" leads to ${e.url} (symbol ${e.symbol}), while its label names ${other.symbol}, the instrument of option ${JSON.stringify(other.n)}`] : [];
+    const other = entries.find(
+      (o) =>
+        o.kind === e.kind &&
+        o.symbol !== e.symbol &&
+        o.symbol.length > 1 &&
+        /\p{L}/u.test(o.symbol) &&
+        namesSymbol(e.label, o.symbol),
+    );
+    return other
+      ? [
+          `option ${JSON.stringify(e.n)} "${e.label}" leads to ${e.url} (symbol ${e.symbol}), while its label names ${other.symbol}, the instrument of option ${JSON.stringify(other.n)}`,
+        ]
+      : [];
   });
 }
 
@@ -182,7 +230,9 @@ export function lastOptionIndexes(view: { ussd?: { message: string; options: unk
   if (options.length === 0) return [];
   const numbers = options.map((raw) => (raw as { option?: unknown } | null)?.option);
   const out = new Set([options.length - 1]);
-  const lastShown = numberedChoices(view.ussd!.message).filter((c) => numbers.includes(c.number)).at(-1);
+  const lastShown = numberedChoices(view.ussd!.message)
+    .filter((c) => numbers.includes(c.number))
+    .at(-1);
   numbers.forEach((n, i) => {
     if (lastShown && n === lastShown.number) out.add(i);
   });
@@ -235,7 +285,11 @@ const NOT_SERVED_STATUSES: ReadonlySet<number> = new Set([404, 405, 410, 501]);
 /** A view of /ussd/home or /ussd/portfolio that the server does not serve, by its status. */
 function notServedContract<R>(view: CrawlView<R>, scope: TargetScope): 'home' | 'portfolio' | undefined {
   const endpoint = endpointOf(new URL(view.url), scope);
-  return (endpoint === 'home' || endpoint === 'portfolio') && view.status !== undefined && NOT_SERVED_STATUSES.has(view.status) ? endpoint : undefined;
+  return (endpoint === 'home' || endpoint === 'portfolio') &&
+    view.status !== undefined &&
+    NOT_SERVED_STATUSES.has(view.status)
+    ? endpoint
+    : undefined;
 }
 
 /** Every start menu and every followed link answers 200 with a USSD view. */
@@ -246,16 +300,28 @@ export function deadLinks<R>(crawl: Crawl<R>): DeadLinks<R> {
     const into = linkInto(crawl, view);
     const count = crawl.links.filter((l) => l.key === view.key && !l.skipped).length;
     if (!into) {
-      if (view.optionalStart) out.notes.push(`${view.start} (GET ${view.url}) ${answerOf(view)}; no option leads there, and its contract is not shown`);
+      if (view.optionalStart)
+        out.notes.push(
+          `${view.start} (GET ${view.url}) ${answerOf(view)}; no option leads there, and its contract is not shown`,
+        );
       else out.problems.push({ view, message: `start menu ${view.start}: GET ${view.url} ${answerOf(view)}` });
       continue;
     }
     const unserved = notServedContract(view, crawl.scope);
     if (unserved) {
-      out.notes.push(`/ussd/${unserved} (GET ${view.url}) answered ${view.status}: not served, only linked (its contract is not shown); ${count} option${count === 1 ? '' : 's'} lead${count === 1 ? 's' : ''} there`);
+      out.notes.push(
+        `/ussd/${unserved} (GET ${view.url}) answered ${view.status}: not served, only linked (its contract is not shown); ${count} option${count === 1 ? '' : 's'} lead${count === 1 ? 's' : ''} there`,
+      );
       continue;
     }
-    const trail = formatTrail(into.parent.start, [...into.parent.steps, { from: into.parent.key, option: (into.parent.ussd?.options[into.index] as { option?: unknown })?.option, index: into.index }]);
+    const trail = formatTrail(into.parent.start, [
+      ...into.parent.steps,
+      {
+        from: into.parent.key,
+        option: (into.parent.ussd?.options[into.index] as { option?: unknown })?.option,
+        index: into.index,
+      },
+    ]);
     out.problems.push({
       view,
       message: `${trail}: ${optionText(into.parent, into.index)} of menu "${menuName(into.parent)}" → GET ${view.url} ${answerOf(view)}${count > 1 ? ` (${count} options lead there)` : ''}`,
@@ -334,13 +400,21 @@ export function pagingProblems<R>(crawl: Crawl<R>): Array<Problem<R>> {
       if (!l.url || l.key === undefined) continue;
       if (l.key === view.key) {
         // A root menu's way back may reload itself; any other choice that leads here changes nothing for the user.
-        if (!last.has(l.index)) problems.push({ view, message: `${whereIs(view)}: ${optionText(view, l.index)} leads to this same view (${l.url})` });
+        if (!last.has(l.index))
+          problems.push({
+            view,
+            message: `${whereIs(view)}: ${optionText(view, l.index)} leads to this same view (${l.url})`,
+          });
         continue;
       }
       if (!differsOnlyInPage(new URL(view.url), new URL(l.url))) continue;
       const target = crawl.views.get(l.key);
       if (isMenu(target) && target.ussd.message === view.ussd.message) {
-        problems.push({ view, message: `${whereIs(view)}: ${optionText(view, l.index)} → ${l.url} shows the same content as this page`, also: [target] });
+        problems.push({
+          view,
+          message: `${whereIs(view)}: ${optionText(view, l.index)} → ${l.url} shows the same content as this page`,
+          also: [target],
+        });
       }
     }
   }
@@ -353,7 +427,9 @@ export function pagingProblems<R>(crawl: Crawl<R>): Array<Problem<R>> {
 export function numberingSeen<R>(crawl: Crawl<R>): string {
   const counts = new Map<string, number>();
   for (const view of menus(crawl)) {
-    const numbers = view.ussd.options.map((raw) => (raw as { option?: unknown } | null)?.option).filter((n): n is number => typeof n === 'number');
+    const numbers = view.ussd.options
+      .map((raw) => (raw as { option?: unknown } | null)?.option)
+      .filter((n): n is number => typeof n === 'number');
     for (const style of optionStyles(view.ussd.message, numbers)) counts.set(style, (counts.get(style) ?? 0) + 1);
   }
   return counts.size === 0 ? 'none seen' : [...counts].map(([style, n]) => `"${style}" ×${n}`).join(', ');
@@ -367,7 +443,12 @@ export function backNumbersSeen<R>(crawl: Crawl<R>): string {
     const last = numbers.at(-1);
     if (typeof last !== 'number') continue;
     const items = numbers.slice(0, -1).filter((n): n is number => typeof n === 'number');
-    const kind = last === 0 ? '0' : last === (items.length === 0 ? 1 : Math.max(...items) + 1) ? 'after the items (n+1)' : `${last}, neither 0 nor after the items`;
+    const kind =
+      last === 0
+        ? '0'
+        : last === (items.length === 0 ? 1 : Math.max(...items) + 1)
+          ? 'after the items (n+1)'
+          : `${last}, neither 0 nor after the items`;
     counts.set(kind, (counts.get(kind) ?? 0) + 1);
   }
   return counts.size === 0 ? 'no menu seen' : [...counts].map(([kind, n]) => `${kind} in ${n} menus`).join(', ');
@@ -377,7 +458,11 @@ export function backNumbersSeen<R>(crawl: Crawl<R>): string {
 export function assetIdSeen<R>(crawl: Crawl<R>): string {
   const withAsset = menus(crawl).filter((v) => {
     const u = new URL(v.url);
-    return endpointOf(u, crawl.scope) === 'stocks' && u.searchParams.has('assetId') && [...u.searchParams.keys()].every((k) => k === 'customerId' || k === 'assetId');
+    return (
+      endpointOf(u, crawl.scope) === 'stocks' &&
+      u.searchParams.has('assetId') &&
+      [...u.searchParams.keys()].every((k) => k === 'customerId' || k === 'assetId')
+    );
   });
   if (withAsset.length === 0) return 'assetId: not seen (no option followed carries it alone)';
   const plain = menus(crawl).find((v) => {
@@ -385,8 +470,10 @@ export function assetIdSeen<R>(crawl: Crawl<R>): string {
     return endpointOf(u, crawl.scope) === 'stocks' && [...u.searchParams.keys()].every((k) => k === 'customerId');
   });
   const same = plain ? withAsset.filter((v) => v.ussd.message === plain.ussd.message).length : 0;
-  if (same === withAsset.length) return `assetId: ignored (${withAsset.length} views of /ussd/stocks with assetId show the stocks menu without it)`;
-  if (same === 0) return `assetId: served (${withAsset.length} views of /ussd/stocks with assetId each show a view of their own, e.g. "${menuName(withAsset[0])}")`;
+  if (same === withAsset.length)
+    return `assetId: ignored (${withAsset.length} views of /ussd/stocks with assetId show the stocks menu without it)`;
+  if (same === 0)
+    return `assetId: served (${withAsset.length} views of /ussd/stocks with assetId each show a view of their own, e.g. "${menuName(withAsset[0])}")`;
   return `assetId: served for ${withAsset.length - same} and ignored for ${same} of ${withAsset.length} views of /ussd/stocks with assetId`;
 }
 
@@ -397,13 +484,18 @@ export function homePortfolioSeen<R>(crawl: Crawl<R>): string {
     if (views.length === 0) return { endpoint, kind: 'not requested', status: '' };
     if (views.every((v) => isMenu(v))) return { endpoint, kind: 'served', status: '200' };
     const unserved = views.find((v) => notServedContract(v, crawl.scope));
-    if (unserved && views.every((v) => notServedContract(v, crawl.scope))) return { endpoint, kind: 'not served', status: String(unserved.status) };
+    if (unserved && views.every((v) => notServedContract(v, crawl.scope)))
+      return { endpoint, kind: 'not served', status: String(unserved.status) };
     return { endpoint, kind: 'other', status: [...new Set(views.map((v) => v.status ?? v.error ?? '?'))].join('/') };
   });
   const [home, portfolio] = answers as [(typeof answers)[number], (typeof answers)[number]];
-  if (home.kind === portfolio.kind && home.kind === 'served') return '/ussd/home and /ussd/portfolio: served as USSD views';
-  if (home.kind === portfolio.kind && home.kind === 'not served') return `/ussd/home and /ussd/portfolio: not served (${home.status}, ${portfolio.status}); menus link to them only`;
-  return answers.map((a) => `/ussd/${a.endpoint}: ${a.kind}${a.status && a.kind !== 'served' ? ` (${a.status})` : ''}`).join('; ');
+  if (home.kind === portfolio.kind && home.kind === 'served')
+    return '/ussd/home and /ussd/portfolio: served as USSD views';
+  if (home.kind === portfolio.kind && home.kind === 'not served')
+    return `/ussd/home and /ussd/portfolio: not served (${home.status}, ${portfolio.status}); menus link to them only`;
+  return answers
+    .map((a) => `/ussd/${a.endpoint}: ${a.kind}${a.status && a.kind !== 'served' ? ` (${a.status})` : ''}`)
+    .join('; ');
 }
 
 /**
@@ -414,12 +506,16 @@ export function unknownCustomerViewProblems(data: unknown, viewUrl: string, scop
   const problems = validateAgainst('ussd-view', data, 'data').map((p) => `${p.path} ${p.message}`);
   if (problems.length > 0) return problems;
   const view = data as { ussdMessage: string; ussdOptions: unknown[] };
-  if (view.ussdMessage.trim() === '') problems.push('ussdMessage is empty: the user is not told the customer is unknown');
+  if (view.ussdMessage.trim() === '')
+    problems.push('ussdMessage is empty: the user is not told the customer is unknown');
   view.ussdOptions.forEach((raw, i) => {
     const url = requestUrlOf(raw);
     const u = typeof url === 'string' ? resolveUrl(url.trim(), viewUrl) : undefined;
     const endpoint = u ? endpointOf(u, scope) : undefined;
-    if (endpoint !== 'home' && endpoint !== 'portfolio') problems.push(`option ${JSON.stringify((raw as { option?: unknown }).option)} (ussdOptions[${i}]) leads to ${JSON.stringify(url)}: a menu of a customer`);
+    if (endpoint !== 'home' && endpoint !== 'portfolio')
+      problems.push(
+        `option ${JSON.stringify((raw as { option?: unknown }).option)} (ussdOptions[${i}]) leads to ${JSON.stringify(url)}: a menu of a customer`,
+      );
   });
   return problems;
 }
@@ -444,14 +540,18 @@ export function crawlSummary<R>(crawl: Crawl<R>): string[] {
   for (const [reason, ls] of bySkip) {
     if (CAP_REASONS.has(reason)) continue;
     const shown = ls.slice(0, 3).map((l) => `${linkTrail(crawl, l)}: ${JSON.stringify(l.requestUrl)}`);
-    lines.push(`not followed (${SKIP_REASONS[reason]}): ${shown.join('; ')}${ls.length > 3 ? `; and ${ls.length - 3} more` : ''}`);
+    lines.push(
+      `not followed (${SKIP_REASONS[reason]}): ${shown.join('; ')}${ls.length > 3 ? `; and ${ls.length - 3} more` : ''}`,
+    );
   }
   return lines;
 }
 
 /** The frontier: views the caps or the budget left unvisited. */
 export function frontierLines<R>(crawl: Crawl<R>, max = 10): string[] {
-  return crawl.frontier.slice(0, max).map((f) => `${formatTrail(f.start, f.steps)}: GET ${f.url} (${SKIP_REASONS[f.reason]})`);
+  return crawl.frontier
+    .slice(0, max)
+    .map((f) => `${formatTrail(f.start, f.steps)}: GET ${f.url} (${SKIP_REASONS[f.reason]})`);
 }
 
 /** "stocks → 2 → 1" for the option a link is. */

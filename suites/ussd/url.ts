@@ -46,7 +46,9 @@ export function normaliseUrl(url: string | URL): string {
 }
 
 function sortedQuery(params: URLSearchParams, drop?: string): string {
-  const pairs = [...params].filter(([k]) => k !== drop).sort(([ak, av], [bk, bv]) => compare(ak, bk) || compare(av, bv));
+  const pairs = [...params]
+    .filter(([k]) => k !== drop)
+    .sort(([ak, av], [bk, bv]) => compare(ak, bk) || compare(av, bv));
   return pairs.length === 0 ? '' : `?${new URLSearchParams(pairs).toString()}`;
 }
 

@@ -10,12 +10,61 @@
 // One cause, one failure: a delivery that arrives but does not verify still shows that its event was emitted. The event
 // checks take it as such and record the verification failure as seen on their way; webhooks.delivery.verified and
 // webhooks.key.published own Authentication 8 (REQ-AUTH-12, REQ-EVT-14).
-import { AUTOMATIC_SUBSCRIPTION as AUTOMATIC, DEFAULT_DEADLINE_MS, configOf, describeDelivery, describeKeyForm, describeResponse, expectRejection, expectSchema, expectSuccess, findWebhookKey, headerValue, isSuccess, locateWebhook, parseJson, pathAndQuery, requestToken, restoreWebhook, revokeToken, sameConfig, sameSet, saveWebhook, showWebhook as show, signatureLabels, startReceiver, tokenRecordOf, type Delivery, type FoundKey, type HttpResponse, type SavedWebhook, type WebhookConfig as Config, type WebhookReceiver , WEBHOOK_TABLE, webhookOfResponse, whereWebhook, containsValue, eventNameOf, KNOWN_EVENTS, topLevelFields, valuesNamed } from '../kit/index.js';
+import {
+  AUTOMATIC_SUBSCRIPTION as AUTOMATIC,
+  DEFAULT_DEADLINE_MS,
+  configOf,
+  describeDelivery,
+  describeKeyForm,
+  describeResponse,
+  expectRejection,
+  expectSchema,
+  expectSuccess,
+  findWebhookKey,
+  headerValue,
+  isSuccess,
+  locateWebhook,
+  parseJson,
+  pathAndQuery,
+  requestToken,
+  restoreWebhook,
+  revokeToken,
+  sameConfig,
+  sameSet,
+  saveWebhook,
+  showWebhook as show,
+  signatureLabels,
+  startReceiver,
+  tokenRecordOf,
+  type Delivery,
+  type FoundKey,
+  type HttpResponse,
+  type SavedWebhook,
+  type WebhookConfig as Config,
+  type WebhookReceiver,
+  WEBHOOK_TABLE,
+  webhookOfResponse,
+  whereWebhook,
+  containsValue,
+  eventNameOf,
+  KNOWN_EVENTS,
+  topLevelFields,
+  valuesNamed,
+} from '../kit/index.js';
 import { defineCheck, defineSuite, type CheckContext, type SuiteRun } from '../../src/engine/index.js';
 
 const AUTH_NAMES = ['AUTH', 'AUTH.CREATED', 'AUTH.DELETED'];
 /** Every subscription name of the Events table, and the two values that "appear as subscription values"; ALL last, so the suite ends on it. */
-const SUBSCRIPTION_NAMES = ['AUTH', 'AUTH.CREATED', 'AUTH.DELETED', 'WEBHOOK', 'WEBHOOK.CREATED', 'WEBHOOK.UPDATED', 'ACCOUNT', 'ALL'];
+const SUBSCRIPTION_NAMES = [
+  'AUTH',
+  'AUTH.CREATED',
+  'AUTH.DELETED',
+  'WEBHOOK',
+  'WEBHOOK.CREATED',
+  'WEBHOOK.UPDATED',
+  'ACCOUNT',
+  'ALL',
+];
 /**
  * How long to wait for a delivery that must not come: this many times the slowest delivery the run has measured (a
  * server may deliver in any order, REQ-EVT-17), never less than NEGATIVE_FLOOR_MS (below it, a bound measures the
@@ -71,7 +120,9 @@ interface WebhooksRun {
 }
 
 const lifecycle = {
-  options: { deadlineMs: { default: DEFAULT_DEADLINE_MS, description: 'how long a webhook check waits for a delivery, in ms' } },
+  options: {
+    deadlineMs: { default: DEFAULT_DEADLINE_MS, description: 'how long a webhook check waits for a delivery, in ms' },
+  },
   // Deliveries can only be received while the receiver listens: from before the first webhook check to the end of the run.
   async setup(run: SuiteRun): Promise<WebhooksRun> {
     return { receiver: await startReceiver(run.config.webhook, { deadlineMs: run.options.deadlineMs! }) };
@@ -99,13 +150,23 @@ function receiverOf(ctx: CheckContext): WebhookReceiver {
 /** The state of this run; the first call saves the client's configuration (GET /webhooks) before anything changes it. */
 function stateOf(ctx: CheckContext): Promise<SuiteState> {
   const run = runOf(ctx);
-  run.state ??= saveWebhook(ctx).then((saved) => ({ saved, changed: false, restored: false, keyChanges: [], tokenIds: new Set<string>(), latencies: [], delivered: new Set<string>(), emptyWaits: 0 }));
+  run.state ??= saveWebhook(ctx).then((saved) => ({
+    saved,
+    changed: false,
+    restored: false,
+    keyChanges: [],
+    tokenIds: new Set<string>(),
+    latencies: [],
+    delivered: new Set<string>(),
+    emptyWaits: 0,
+  }));
   return run.state;
 }
 
 /** A check that changes the configuration may run only when the configuration before the suite is known. */
 function mayChange(ctx: CheckContext, st: SuiteState): void {
-  if (st.saved.kind === 'unknown') ctx.skip(`the current webhook configuration could not be saved (${st.saved.reason}), so the suite changes nothing`);
+  if (st.saved.kind === 'unknown')
+    ctx.skip(`the current webhook configuration could not be saved (${st.saved.reason}), so the suite changes nothing`);
   st.changed = true;
   // The restore check puts it back; if it does not run or fails, the suite's teardown tries, and says what failed.
   st.restored = false;
@@ -115,7 +176,11 @@ function mayChange(ctx: CheckContext, st: SuiteState): void {
  * Every POST/PUT /webhooks of the suite. It may change the configuration; once the key is known, a success reads the
  * key again, since "the key is generated when the webhook is configured" (REQ-WHKEP-05) may mean every configuration.
  */
-async function configure(ctx: CheckContext, method: 'POST' | 'PUT', json: { url: unknown; subscriptions: unknown }): Promise<HttpResponse> {
+async function configure(
+  ctx: CheckContext,
+  method: 'POST' | 'PUT',
+  json: { url: unknown; subscriptions: unknown },
+): Promise<HttpResponse> {
   const st = await stateOf(ctx);
   mayChange(ctx, st);
   const res = await ctx.send({ method, path: '/webhooks', json });
@@ -129,7 +194,9 @@ async function configure(ctx: CheckContext, method: 'POST' | 'PUT', json: { url:
 function answerShape(res: HttpResponse): string {
   if (res.text.trim() === '') return `${res.status} with an empty body`;
   const found = locateWebhook(res);
-  return found ? `${res.status} with ${whereWebhook(found.path, found.webhook)}` : `${res.status} with no Webhook in the body (${describeResponse(res)})`;
+  return found
+    ? `${res.status} with ${whereWebhook(found.path, found.webhook)}`
+    : `${res.status} with no Webhook in the body (${describeResponse(res)})`;
 }
 
 /** Whether a subscription list selects an event: by its exact name, its domain, or ALL. */
@@ -182,7 +249,10 @@ async function register(ctx: CheckContext): Promise<Registration> {
 /** Why a creation could not be observed when the registration had to be a PUT. */
 async function noCreation(ctx: CheckContext): Promise<string> {
   const st = await stateOf(ctx);
-  const why = st.saved.kind === 'webhook' ? 'a webhook existed before the suite' : 'a webhook existed already (created by an earlier request of the run that the server should have refused)';
+  const why =
+    st.saved.kind === 'webhook'
+      ? 'a webhook existed before the suite'
+      : 'a webhook existed already (created by an earlier request of the run that the server should have refused)';
   return `${why}: the receiver was registered with PUT, so no creation could be observed (the interface has no DELETE)`;
 }
 
@@ -261,12 +331,19 @@ async function shownSubscriptions(ctx: CheckContext): Promise<{ list: string[] |
 }
 
 /** Issues a token for a check (recorded against it) and returns it with its tokenId, when the record has one. */
-async function issueToken(ctx: CheckContext): Promise<{ token: string; tokenId: string | undefined; res: HttpResponse }> {
+async function issueToken(
+  ctx: CheckContext,
+): Promise<{ token: string; tokenId: string | undefined; res: HttpResponse }> {
   const res = await requestToken(ctx);
   expectSuccess(ctx, res, 'POST /oauth/token issues a token');
   const parsed = parseJson(res.text);
   const found = parsed.ok ? tokenRecordOf(parsed.value) : undefined;
-  if (!found) return ctx.fail('no token in the answer of POST /oauth/token', { expected: 'a token record', observed: describeResponse(res), exchange: res.exchange });
+  if (!found)
+    return ctx.fail('no token in the answer of POST /oauth/token', {
+      expected: 'a token record',
+      observed: describeResponse(res),
+      exchange: res.exchange,
+    });
   const id = found.record.tokenId;
   const tokenId = typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
   if (tokenId !== undefined) (await stateOf(ctx)).tokenIds.add(tokenId);
@@ -361,7 +438,9 @@ async function tryDelivery(ctx: CheckContext, st: SuiteState, a: Awaited): Promi
   const receiver = receiverOf(ctx);
   if (isSilent(st, receiver)) return undefined;
   const answered = Date.parse(a.trigger.exchange.startedAt) + a.trigger.exchange.durationMs;
-  const left = Number.isFinite(answered) ? Math.max(0, answered + receiver.deadlineMs - Date.now()) : receiver.deadlineMs;
+  const left = Number.isFinite(answered)
+    ? Math.max(0, answered + receiver.deadlineMs - Date.now())
+    : receiver.deadlineMs;
   const d = await receiver.waitFor((x) => x.seq > a.after && a.match(x), left, ctx.signal);
   if (d === undefined) {
     noteEmptyWait(st, receiver);
@@ -371,7 +450,10 @@ async function tryDelivery(ctx: CheckContext, st: SuiteState, a: Awaited): Promi
   if (latency !== undefined) st.latencies.push(latency);
   const named = eventOf(d);
   if (named !== undefined) st.delivered.add(named);
-  if (d.state === 'rejected') ctx.observe(`also seen here, judged by webhooks.delivery.verified (REQ-AUTH-12, REQ-EVT-14): the ${a.what} delivery #${d.seq} does not verify, so a client must discard it: ${d.reason}`);
+  if (d.state === 'rejected')
+    ctx.observe(
+      `also seen here, judged by webhooks.delivery.verified (REQ-AUTH-12, REQ-EVT-14): the ${a.what} delivery #${d.seq} does not verify, so a client must discard it: ${d.reason}`,
+    );
   return d;
 }
 
@@ -388,9 +470,20 @@ function missing(ctx: CheckContext, st: SuiteState, a: Awaited): () => never {
       });
   }
   const since = receiver.arrivals.filter((x) => x.seq > a.after);
-  const seen = since.length === 0 ? 'no delivery arrived meanwhile' : `${since.length} other deliver${since.length === 1 ? 'y' : 'ies'} arrived meanwhile: ${since.slice(0, 5).map((x) => `#${x.seq} ${eventOf(x) ?? '(no known event named)'} (${x.state})`).join(', ')}`;
+  const seen =
+    since.length === 0
+      ? 'no delivery arrived meanwhile'
+      : `${since.length} other deliver${since.length === 1 ? 'y' : 'ies'} arrived meanwhile: ${since
+          .slice(0, 5)
+          .map((x) => `#${x.seq} ${eventOf(x) ?? '(no known event named)'} (${x.state})`)
+          .join(', ')}`;
   const observed = `${seen}; ${silence(receiver)}`;
-  return () => ctx.fail(`no ${a.what} delivery within ${receiver.deadlineMs} ms`, { expected, observed, exchange: a.trigger.exchange });
+  return () =>
+    ctx.fail(`no ${a.what} delivery within ${receiver.deadlineMs} ms`, {
+      expected,
+      observed,
+      exchange: a.trigger.exchange,
+    });
 }
 
 type ProbedEvent = 'AUTH.CREATED' | 'WEBHOOK.UPDATED';
@@ -419,8 +512,15 @@ async function expectEmitted(ctx: CheckContext, st: SuiteState, event: ProbedEve
     trigger = await put(ctx, ['ALL', 'WEBHOOK']);
   }
   try {
-    const d = await receiver.waitFor((x) => x.seq > cursor && eventOf(x) === event && mine(x), receiver.deadlineMs, ctx.signal);
-    if (d === undefined) ctx.skip(`${why}, and none is delivered under ${JSON.stringify(list)} either (tried once more: ${trigger.exchange.request.method} ${new URL(trigger.exchange.request.url).pathname}): whether ${event} is emitted is judged by the event checks`);
+    const d = await receiver.waitFor(
+      (x) => x.seq > cursor && eventOf(x) === event && mine(x),
+      receiver.deadlineMs,
+      ctx.signal,
+    );
+    if (d === undefined)
+      ctx.skip(
+        `${why}, and none is delivered under ${JSON.stringify(list)} either (tried once more: ${trigger.exchange.request.method} ${new URL(trigger.exchange.request.url).pathname}): whether ${event} is emitted is judged by the event checks`,
+      );
     st.delivered.add(event);
   } finally {
     if (token !== undefined) await revokeQuietly(ctx, token);
@@ -442,7 +542,10 @@ function noteEmptyWait(st: SuiteState, receiver: WebhookReceiver): void {
 
 function silence(receiver: WebhookReceiver): string {
   const c = receiver.counts;
-  const tls = c.tlsFailures > 0 ? `${c.tlsFailures} TLS handshake(s) failed (last: ${receiver.tlsError}): does the server trust the receiver's certificate?` : 'no TLS handshake failed';
+  const tls =
+    c.tlsFailures > 0
+      ? `${c.tlsFailures} TLS handshake(s) failed (last: ${receiver.tlsError}): does the server trust the receiver's certificate?`
+      : 'no TLS handshake failed';
   return `receiver totals: ${c.received} received (${c.verified} verified, ${c.rejected} discarded, ${c.pending} unverified), ${c.oversized} over the size cap; ${tls}`;
 }
 
@@ -458,7 +561,11 @@ function eventObservation(d: Delivery): string {
  * Waits for an AUTH event of one token while that token is in use, and always revokes it. With `selection`, the check
  * judges which events the subscriptions select, not their emission (see awaitSelected).
  */
-async function authEvent(ctx: CheckContext, event: 'AUTH.CREATED' | 'AUTH.DELETED', selection?: { what: string }): Promise<Delivery> {
+async function authEvent(
+  ctx: CheckContext,
+  event: 'AUTH.CREATED' | 'AUTH.DELETED',
+  selection?: { what: string },
+): Promise<Delivery> {
   const st = await stateOf(ctx);
   const receiver = receiverOf(ctx);
   const cursor = receiver.cursor();
@@ -472,11 +579,31 @@ async function authEvent(ctx: CheckContext, event: 'AUTH.CREATED' | 'AUTH.DELETE
       expectSuccess(ctx, trigger, 'POST /oauth/revoke revokes the token');
     }
     const mine = forToken(st, issued.tokenId);
-    const awaited: Awaited = { what: selection?.what ?? event, after: cursor, match: (x) => eventOf(x) === event && mine(x), trigger };
-    const d = selection && event === 'AUTH.CREATED' ? await awaitSelected(ctx, st, awaited, event) : await awaitDelivery(ctx, st, awaited);
+    const awaited: Awaited = {
+      what: selection?.what ?? event,
+      after: cursor,
+      match: (x) => eventOf(x) === event && mine(x),
+      trigger,
+    };
+    const d =
+      selection && event === 'AUTH.CREATED'
+        ? await awaitSelected(ctx, st, awaited, event)
+        : await awaitDelivery(ctx, st, awaited);
     ctx.observe(eventObservation(d));
-    if (issued.tokenId !== undefined) ctx.observe(containsValue(d.payload, issued.tokenId) ? `the payload names the token (tokenId ${issued.tokenId})` : 'the payload does not name the tokenId');
-    if (event === 'AUTH.DELETED') ctx.observe(orderSeen(receiver, d, (x) => x.seq > cursor && eventOf(x) === 'AUTH.CREATED' && forToken(st, issued.tokenId)(x)));
+    if (issued.tokenId !== undefined)
+      ctx.observe(
+        containsValue(d.payload, issued.tokenId)
+          ? `the payload names the token (tokenId ${issued.tokenId})`
+          : 'the payload does not name the tokenId',
+      );
+    if (event === 'AUTH.DELETED')
+      ctx.observe(
+        orderSeen(
+          receiver,
+          d,
+          (x) => x.seq > cursor && eventOf(x) === 'AUTH.CREATED' && forToken(st, issued.tokenId)(x),
+        ),
+      );
     return d;
   } finally {
     if (!revoked) await revokeQuietly(ctx, issued.token);
@@ -495,9 +622,13 @@ async function fieldsRequired(ctx: CheckContext): Promise<void> {
   if (isSuccess(res)) {
     await refreshKey(ctx, st, 'PUT /webhooks with the url alone');
     const shown = (await shownSubscriptions(ctx)).list;
-    ctx.observe(`PUT /webhooks with the url alone was accepted (${res.status}): subscriptions optional on update (REQ-WHKEP-09); GET /webhooks then lists ${JSON.stringify(shown ?? null)}`);
+    ctx.observe(
+      `PUT /webhooks with the url alone was accepted (${res.status}): subscriptions optional on update (REQ-WHKEP-09); GET /webhooks then lists ${JSON.stringify(shown ?? null)}`,
+    );
   } else {
-    ctx.observe(`PUT /webhooks with the url alone was refused (${describeResponse(res)}): url and subscriptions both required (REQ-WHKEP-09)`);
+    ctx.observe(
+      `PUT /webhooks with the url alone was refused (${describeResponse(res)}): url and subscriptions both required (REQ-WHKEP-09)`,
+    );
   }
 }
 
@@ -509,26 +640,34 @@ async function accountEvents(ctx: CheckContext, st: SuiteState): Promise<string>
   const receiver = receiverOf(ctx);
   // Without the fixture the probe is left out, not the whole check (the other open points are still recorded).
   const customerId = ctx.fixtures.mutableCustomerId;
-  if (customerId === undefined) return 'ACCOUNT events not probed: fixtures.mutableCustomerId is not configured for this target';
+  if (customerId === undefined)
+    return 'ACCOUNT events not probed: fixtures.mutableCustomerId is not configured for this target';
   await subscribe(ctx, ['ALL']);
   const cursor = receiver.cursor();
   const res = await ctx.send({ method: 'PUT', path: '/customers', json: { customerId } });
-  if (!isSuccess(res)) return `PUT /customers {customerId: ${customerId}} answered ${res.status}: no ACCOUNT event can be expected (the resources checks judge the update)`;
+  if (!isSuccess(res))
+    return `PUT /customers {customerId: ${customerId}} answered ${res.status}: no ACCOUNT event can be expected (the resources checks judge the update)`;
   const bound = negativeBound(st, receiver, 0);
   const d = await receiver.waitFor((x) => x.seq > cursor && otherDomainEvent(x) !== undefined, bound.ms, ctx.signal);
-  if (d !== undefined) return `ACCOUNT event delivered after PUT /customers: ${otherDomainEvent(d)} (delivery #${d.seq})`;
+  if (d !== undefined)
+    return `ACCOUNT event delivered after PUT /customers: ${otherDomainEvent(d)} (delivery #${d.seq})`;
   return `no ACCOUNT event within ${bound.ms} ms of PUT /customers under ["ALL"] (bound: ${bound.why})`;
 }
 
 /** REQ-EVT-17 ("Delivery retries and ordering: not shown"): whether a token's creation came before its deletion. */
 function orderSeen(receiver: WebhookReceiver, deleted: Delivery, created: (d: Delivery) => boolean): string {
   const c = receiver.arrivals.find(created);
-  if (c !== undefined && c.seq < deleted.seq) return `AUTH.CREATED #${c.seq} came before AUTH.DELETED #${deleted.seq} of the same token: deliveries in the order of the requests (REQ-EVT-17)`;
+  if (c !== undefined && c.seq < deleted.seq)
+    return `AUTH.CREATED #${c.seq} came before AUTH.DELETED #${deleted.seq} of the same token: deliveries in the order of the requests (REQ-EVT-17)`;
   return `AUTH.DELETED #${deleted.seq} came before the AUTH.CREATED of the same token${c ? ` (#${c.seq})` : ' (not arrived yet)'}: deliveries in any order (REQ-EVT-17 leaves it open)`;
 }
 
 /** Rejections: a bad body is refused (any 4xx) and the configuration stays as it was. */
-async function expectRefused(ctx: CheckContext, badBody: (receiverUrl: string) => { url: string; subscriptions: string[] }, expected: string): Promise<void> {
+async function expectRefused(
+  ctx: CheckContext,
+  badBody: (receiverUrl: string) => { url: string; subscriptions: string[] },
+  expected: string,
+): Promise<void> {
   const receiver = receiverOf(ctx);
   const before = await currentConfig(ctx);
   // One webhook per client: where one exists the change would be a PUT, and a POST would be refused for that reason alone.
@@ -582,7 +721,10 @@ interface Unwanted {
 function negativeBound(st: SuiteState, receiver: WebhookReceiver, markerMs: number): { ms: number; why: string } {
   const slowest = st.latencies.length > 0 ? Math.max(...st.latencies) : 0;
   const ms = Math.min(receiver.deadlineMs, Math.max(NEGATIVE_FLOOR_MS, markerMs, NEGATIVE_MARGIN * slowest));
-  return { ms, why: `${NEGATIVE_MARGIN} × the slowest delivery the run measured (${slowest} ms), at least the subscribed marker (${markerMs} ms) and ${NEGATIVE_FLOOR_MS} ms, at most the receiver's deadline (${receiver.deadlineMs} ms)` };
+  return {
+    ms,
+    why: `${NEGATIVE_MARGIN} × the slowest delivery the run measured (${slowest} ms), at least the subscribed marker (${markerMs} ms) and ${NEGATIVE_FLOOR_MS} ms, at most the receiver's deadline (${receiver.deadlineMs} ms)`,
+  };
 }
 
 /** Watches for an unwanted delivery until the bound; fails on one, and says what was watched otherwise. */
@@ -593,7 +735,10 @@ async function expectNone(ctx: CheckContext, st: SuiteState, u: Unwanted): Promi
   await receiver.settled();
   const violator = found ?? receiver.arrivals.find(u.violation);
   if (violator) {
-    const late = violator.seq > u.marker.seq ? `; it arrived after delivery #${u.marker.seq}, the subscribed event caused after it` : '';
+    const late =
+      violator.seq > u.marker.seq
+        ? `; it arrived after delivery #${u.marker.seq}, the subscribed event caused after it`
+        : '';
     ctx.fail(`${u.what} delivered to a webhook subscribed to ${u.subscribed}`, {
       expected: `no ${u.what} delivery (events go to subscribed URLs only), watched for ${bound.ms} ms after the request that caused it (${bound.why})`,
       observed: `${describeDelivery(violator)}${late}`,
@@ -604,7 +749,11 @@ async function expectNone(ctx: CheckContext, st: SuiteState, u: Unwanted): Promi
 }
 
 /** A subscribed delivery a scenario needs before it can judge, or undefined: at once when the receiver is silent. */
-async function neededDelivery(ctx: CheckContext, st: SuiteState, match: (d: Delivery) => boolean): Promise<Delivery | undefined> {
+async function neededDelivery(
+  ctx: CheckContext,
+  st: SuiteState,
+  match: (d: Delivery) => boolean,
+): Promise<Delivery | undefined> {
   const receiver = receiverOf(ctx);
   if (isSilent(st, receiver)) return undefined;
   const d = await receiver.waitFor(match, receiver.deadlineMs, ctx.signal);
@@ -628,7 +777,11 @@ async function noAuthUnderWebhook(ctx: CheckContext, st: SuiteState): Promise<Sc
   await put(ctx, ['WEBHOOK']);
   // From ALL to WEBHOOK the update is subscribed under either list: its delivery shows the change took effect.
   const applied = await neededDelivery(ctx, st, (x) => x.seq > setCursor && eventOf(x) === 'WEBHOOK.UPDATED');
-  if (!applied) return { judged: false, why: `no WEBHOOK.UPDATED arrived within ${receiver.deadlineMs} ms of PUT ["WEBHOOK"] (webhooks.events.webhook-updated and webhooks.subscriptions.domain judge that)` };
+  if (!applied)
+    return {
+      judged: false,
+      why: `no WEBHOOK.UPDATED arrived within ${receiver.deadlineMs} ms of PUT ["WEBHOOK"] (webhooks.events.webhook-updated and webhooks.subscriptions.domain judge that)`,
+    };
   const kept = await stillSubscribed(ctx, ['AUTH.CREATED', 'AUTH.DELETED'], ['WEBHOOK']);
   if (kept) return { judged: false, why: kept };
   const cursor = receiver.cursor();
@@ -641,8 +794,17 @@ async function noAuthUnderWebhook(ctx: CheckContext, st: SuiteState): Promise<Sc
   const markerRes = await put(ctx, markerList);
   // Not a retry or duplicate of the first update: another body, or (a payload that names nothing but the event, the
   // same bytes for every update within a second) one that arrived after the second PUT was sent.
-  const marker = await neededDelivery(ctx, st, (x) => x.seq > cursor && eventOf(x) === 'WEBHOOK.UPDATED' && (!x.body.equals(applied.body) || x.arrivedAt >= markerSent));
-  if (!marker) return { judged: false, why: `no WEBHOOK.UPDATED arrived within ${receiver.deadlineMs} ms of PUT ${JSON.stringify(markerList)} (webhooks.subscriptions.domain judges that)` };
+  const marker = await neededDelivery(
+    ctx,
+    st,
+    (x) =>
+      x.seq > cursor && eventOf(x) === 'WEBHOOK.UPDATED' && (!x.body.equals(applied.body) || x.arrivedAt >= markerSent),
+  );
+  if (!marker)
+    return {
+      judged: false,
+      why: `no WEBHOOK.UPDATED arrived within ${receiver.deadlineMs} ms of PUT ${JSON.stringify(markerList)} (webhooks.subscriptions.domain judges that)`,
+    };
   const latency = latencyOf(marker, markerRes);
   if (latency !== undefined) st.latencies.push(latency);
   const mine = forToken(st, issued.tokenId);
@@ -668,13 +830,24 @@ async function noDeletedUnderCreated(ctx: CheckContext, st: SuiteState): Promise
   const cursor = receiver.cursor();
   const revoke = await revokeQuietly(ctx, revoked.token);
   if (revoke === undefined || !isSuccess(revoke)) {
-    return { judged: false, why: `POST /oauth/revoke answered ${revoke ? describeResponse(revoke) : 'nothing'}, so no AUTH.DELETED is due under any list (the auth checks judge revocation)` };
+    return {
+      judged: false,
+      why: `POST /oauth/revoke answered ${revoke ? describeResponse(revoke) : 'nothing'}, so no AUTH.DELETED is due under any list (the auth checks judge revocation)`,
+    };
   }
   const since = Date.parse(revoke.exchange.startedAt);
   const next = await issueToken(ctx);
   try {
-    const marker = await neededDelivery(ctx, st, (x) => x.seq > cursor && eventOf(x) === 'AUTH.CREATED' && forToken(st, next.tokenId)(x));
-    if (!marker) return { judged: false, why: `no AUTH.CREATED arrived within ${receiver.deadlineMs} ms for a token issued under ["AUTH.CREATED"] (webhooks.subscriptions.exact judges that)` };
+    const marker = await neededDelivery(
+      ctx,
+      st,
+      (x) => x.seq > cursor && eventOf(x) === 'AUTH.CREATED' && forToken(st, next.tokenId)(x),
+    );
+    if (!marker)
+      return {
+        judged: false,
+        why: `no AUTH.CREATED arrived within ${receiver.deadlineMs} ms for a token issued under ["AUTH.CREATED"] (webhooks.subscriptions.exact judges that)`,
+      };
     const latency = latencyOf(marker, next.res);
     if (latency !== undefined) st.latencies.push(latency);
     const mine = forToken(st, revoked.tokenId);
@@ -699,7 +872,11 @@ async function noDeletedUnderCreated(ctx: CheckContext, st: SuiteState): Promise
 async function judgeMove(ctx: CheckContext, st: SuiteState, moved: string): Promise<(() => never) | undefined> {
   const receiver = receiverOf(ctx);
   const res = await configure(ctx, 'PUT', { url: moved, subscriptions: ['ALL'] });
-  expectSuccess(ctx, res, `PUT /webhooks with the url ${moved} (the same receiver, another query) is accepted (a 2xx answer)`);
+  expectSuccess(
+    ctx,
+    res,
+    `PUT /webhooks with the url ${moved} (the same receiver, another query) is accepted (a 2xx answer)`,
+  );
   const answered = webhookOfResponse(res);
   if (answered !== undefined) ctx.observe(`PUT /webhooks answered with url ${JSON.stringify(answered.url)}`);
   const now = await currentConfig(ctx);
@@ -716,7 +893,12 @@ async function judgeMove(ctx: CheckContext, st: SuiteState, moved: string): Prom
   const issued = await issueToken(ctx);
   try {
     const mine = forToken(st, issued.tokenId);
-    const awaited: Awaited = { what: `AUTH.CREATED (after the move to ${at})`, after: cursor, match: (x) => eventOf(x) === 'AUTH.CREATED' && mine(x), trigger: issued.res };
+    const awaited: Awaited = {
+      what: `AUTH.CREATED (after the move to ${at})`,
+      after: cursor,
+      match: (x) => eventOf(x) === 'AUTH.CREATED' && mine(x),
+      trigger: issued.res,
+    };
     const d = await tryDelivery(ctx, st, awaited);
     if (d === undefined) return missing(ctx, st, awaited);
     await receiver.settled();
@@ -738,639 +920,866 @@ async function judgeMove(ctx: CheckContext, st: SuiteState, moved: string): Prom
 // ---- the checks ------------------------------------------------------------------------------------------------
 
 // One configuration per client, saved by the first check and restored by the last, and one stream of deliveries.
-export default defineSuite({ name: 'webhooks', title: 'Webhooks: configuration, key, deliveries and their verification', uses: ['webhook-config'], ...lifecycle, checks: [
-  defineCheck({
-    id: 'webhooks.config.saved',
-    title: "the client's webhook configuration is saved before the suite changes anything",
-    level: 'INFO',
-    requirements: ['REQ-WHKEP-08'],
-    explain: {
-      sends: "GET /webhooks, to save the client's configuration before the suite changes it",
-      passes: "always, once the answer could be read: the check records the receiver's URL and TLS, and the configuration saved, or that there was none, or that it could not be read (the suite then changes nothing)",
-      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
-    },
-    async run(ctx) {
-      const receiver = receiverOf(ctx);
-      const st = await stateOf(ctx);
-      const tls = receiver.certificatePem ? "TLS with the receiver's own certificate" : `plain HTTP behind ${receiver.url.startsWith('https:') ? 'a proxy or tunnel that ends TLS' : 'an http URL, which the spec does not allow'}`;
-      ctx.observe(`receiver: ${receiver.url} (${tls}); delivery deadline ${receiver.deadlineMs} ms`);
-      if (st.saved.kind === 'none') ctx.observe(`no webhook configured before the suite: ${st.saved.how}`);
-      else if (st.saved.kind === 'webhook') ctx.observe(`saved: ${show(st.saved.config)}, status ${JSON.stringify(st.saved.config.status)} (${st.saved.how}); it is restored at the end`);
-      else ctx.observe(`the configuration could not be read (${st.saved.reason}): the suite changes nothing`);
-    },
-  }),
-  defineCheck({
-    id: 'webhooks.reject.http-url',
-    title: 'a plain http webhook URL is refused and the configuration stays as it was',
-    level: 'MUST',
-    requirements: ['REQ-WHK-03'],
-    explain: {
-      sends: 'POST /webhooks (PUT where a webhook exists) with the receiver\'s URL turned into http:// and subscriptions ["ALL"], then GET /webhooks',
-      passes: 'the request is refused (any 4xx), and GET /webhooks shows the configuration as it was before',
-      fails: 'a 2xx or a 5xx, or a configuration changed by the refused request: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await expectRefused(
-        ctx,
-        (url) => {
-          const http = new URL(url);
-          http.protocol = 'http:';
-          return { url: http.href, subscriptions: ['ALL'] };
-        },
-        'an http:// URL is not "a valid https URL" and is refused (any 4xx)',
-      );
-    },
-  }),
-  defineCheck({
-    id: 'webhooks.reject.not-a-url',
-    title: 'a webhook URL that is not a URL is refused and the configuration stays as it was',
-    level: 'MUST',
-    requirements: ['REQ-WHK-03'],
-    explain: {
-      sends: 'POST /webhooks (PUT where a webhook exists) with url "not a url" and subscriptions ["ALL"], then GET /webhooks',
-      passes: 'the request is refused (any 4xx), and GET /webhooks shows the configuration as it was before',
-      fails: 'a 2xx or a 5xx, or a configuration changed by the refused request: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await expectRefused(ctx, () => ({ url: 'not a url', subscriptions: ['ALL'] }), '"not a url" is not "a valid https URL" and is refused (any 4xx)');
-    },
-  }),
-  defineCheck({
-    id: 'webhooks.reject.unknown-subscription',
-    title: 'an unknown subscription name is refused and the configuration stays as it was',
-    level: 'SHOULD',
-    requirements: ['REQ-EVT-04'],
-    explain: {
-      sends: 'POST /webhooks (PUT where a webhook exists) with the receiver\'s https URL and subscriptions ["CONFORMANCE.NO-SUCH-EVENT"], then GET /webhooks',
-      passes: 'the request is refused (any 4xx), and GET /webhooks shows the configuration as it was before',
-      fails: 'a 2xx or a 5xx, or a configuration changed by the refused request: the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await expectRefused(ctx, (url) => ({ url, subscriptions: ['CONFORMANCE.NO-SUCH-EVENT'] }), 'a subscription name the Events table does not list is refused (any 4xx)');
-    },
-  }),
-  defineCheck({
-    id: 'webhooks.create.answer',
-    title: "registering the receiver's https URL with [\"ALL\"] answers an ACTIVE Webhook echoing the URL",
-    level: 'MUST',
-    requirements: ['REQ-SVC-05', 'REQ-WHK-02', 'REQ-STATE-04', 'REQ-WHKEP-02', 'REQ-EVT-11'],
-    explain: {
-      sends: 'the receiver\'s https URL registered with subscriptions ["ALL"]: POST /webhooks, or PUT where a webhook existed before the suite',
-      passes: 'a 2xx answer; where it carries a whole Webhook, its fields match the Webhook table; where it carries status or url, status is ACTIVE and url is the URL sent (an answer without a Webhook is allowed: response bodies are not shown)',
-      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const reg = await register(ctx);
-      const receiver = receiverOf(ctx);
-      ctx.observe(`${reg.via} /webhooks answered ${answerShape(reg.res)}${reg.via === 'PUT' ? ' (a webhook existed already: updated, not created)' : ''}`);
-      const w = reg.webhook;
-      if (w === undefined) {
-        // "Response bodies of all webhook endpoints: not shown": an answer without the Webhook is allowed; GET /webhooks is checked on its own.
-        ctx.observe('the answer carries no Webhook object (response bodies are not shown by the spec)');
-        return;
-      }
-      // Fewer fields than a Webhook is a reading of "not shown" too: what it carries is judged, what it leaves out is not.
-      const whole = WEBHOOK_TABLE.every((f) => f in w);
-      if (whole) expectSchema(ctx, reg.res, w, 'webhook', { path: locateWebhook(reg.res)?.path ?? '', table: 'Webhook' });
-      if ('status' in w && w.status !== 'ACTIVE') ctx.fail(`status is ${JSON.stringify(w.status)}, not "ACTIVE"`, { expected: 'a newly configured webhook is ACTIVE (live)', observed: describeResponse(reg.res), exchange: reg.res.exchange });
-      if ('url' in w && w.url !== receiver.url) ctx.fail('the answer does not echo the registered URL', { expected: `url ${JSON.stringify(receiver.url)}`, observed: describeResponse(reg.res), exchange: reg.res.exchange });
-    },
-  }),
-  defineCheck({
-    id: 'webhooks.create.auto-subscription',
-    title: 'a created webhook is subscribed to WEBHOOK.CREATED automatically',
-    level: 'MUST',
-    requirements: ['REQ-EVT-09'],
-    explain: {
-      sends: 'the receiver\'s https URL registered with subscriptions ["ALL"]: POST /webhooks, or PUT where a webhook existed before the suite; GET /webhooks where the answer lists no subscriptions',
-      passes: 'the subscriptions contain WEBHOOK.CREATED (skipped where a webhook existed already: nothing was created)',
-      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const reg = await register(ctx);
-      if (reg.via === 'PUT') ctx.skip(await noCreation(ctx));
-      let res = reg.res;
-      let w = reg.webhook;
-      if (w === undefined || !Array.isArray(w.subscriptions)) {
-        res = await ctx.send({ method: 'GET', path: '/webhooks' });
-        expectSuccess(ctx, res, 'GET /webhooks answers the configuration');
-        w = webhookOfResponse(res);
-      }
-      const subs = w && Array.isArray(w.subscriptions) ? w.subscriptions : undefined;
-      if (!subs?.includes(AUTOMATIC)) {
-        ctx.fail(`subscriptions ${JSON.stringify(subs)} do not contain ${AUTOMATIC}`, {
-          expected: `created with ["ALL"], the webhook's subscriptions contain ${AUTOMATIC}, added automatically`,
-          observed: describeResponse(res),
-          exchange: res.exchange,
-        });
-      }
-    },
-  }),
-  defineCheck({
-    id: 'webhooks.config.get',
-    title: 'GET /webhooks returns the configuration: a Webhook with the registered URL and subscriptions',
-    level: 'MUST',
-    requirements: ['REQ-SVC-05', 'REQ-WHK-01', 'REQ-WHK-02', 'REQ-WHK-03', 'REQ-WHK-04', 'REQ-WHK-05', 'REQ-WHK-06', 'REQ-STATE-04', 'REQ-WHKEP-04'],
-    explain: {
-      sends: 'GET /webhooks, after the receiver\'s https URL registered with subscriptions ["ALL"]: POST /webhooks, or PUT where a webhook existed before the suite',
-      passes: "a 2xx answer carrying a Webhook (in data or bare) that matches the Webhook table, with the receiver's URL, the subscriptions set, and the webhookId the registration answered",
-      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await register(ctx);
-      const st = await stateOf(ctx);
-      const receiver = receiverOf(ctx);
-      const res = await ctx.send({ method: 'GET', path: '/webhooks' });
-      expectSuccess(ctx, res, 'the configuration (a 2xx answer)');
-      const w = webhookOfResponse(res);
-      if (w === undefined) return ctx.fail('the answer carries no Webhook', { expected: 'the Webhook (webhookId, status, url, subscriptions…), in data or bare', observed: describeResponse(res), exchange: res.exchange });
-      expectSchema(ctx, res, w, 'webhook', { path: locateWebhook(res)?.path ?? '', table: 'Webhook' });
-      const subs = configOf(w).subscriptions;
-      const wanted = st.subscriptions ?? ['ALL'];
-      if (w.url !== receiver.url || !wanted.every((s) => subs.includes(s))) {
-        ctx.fail('the configuration is not the one registered', {
-          expected: `url ${JSON.stringify(receiver.url)}, subscriptions containing ${JSON.stringify(wanted)}`,
-          observed: describeResponse(res),
-          exchange: res.exchange,
-        });
-      }
-      if (st.registration?.webhook?.webhookId !== undefined && w.webhookId !== st.registration.webhook.webhookId) {
-        ctx.fail('webhookId differs from the one the registration answered', { expected: `webhookId ${JSON.stringify(st.registration.webhook.webhookId)}`, observed: describeResponse(res), exchange: res.exchange });
-      }
-    },
-  }),
-  defineCheck({
-    id: 'webhooks.key.published',
-    title: 'GET /webhooks/key gives an Ed25519 public key, and the deliveries verify under it',
-    level: 'MUST',
-    requirements: ['REQ-SVC-06', 'REQ-WHKEP-05', 'REQ-AUTH-12', 'REQ-EVT-14'],
-    explain: {
-      sends: 'GET /webhooks/key, after the receiver\'s https URL registered with subscriptions ["ALL"]: POST /webhooks, or PUT where a webhook existed before the suite; the receiver waits for the registration\'s delivery',
-      passes: "the answer holds an Ed25519 public key (PEM, JWK or 32 raw bytes), and the registration's delivery is signed by it",
-      fails: 'no key in the answer, or a delivery signed by another key: the check fails; skipped when no delivery arrives; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const reg = await register(ctx);
-      const st = await stateOf(ctx);
-      const key = await fetchKey(ctx);
-      if (key === undefined) {
-        return ctx.fail(st.keyProblem ?? 'no key', {
-          expected: 'an Ed25519 public key (PEM, JWK or raw 32 bytes) in the answer of GET /webhooks/key',
-          observed: st.keyRes ? describeResponse(st.keyRes) : (st.keyProblem ?? ''),
-          ...(st.keyRes ? { exchange: st.keyRes.exchange } : {}),
-        });
-      }
-      ctx.observe(`key: ${describeKeyForm(key)}`);
-      const receiver = receiverOf(ctx);
-      const trigger = st.keyRes ?? reg.res;
-      // The registration's own event (WEBHOOK.CREATED, or WEBHOOK.UPDATED for a PUT under ["ALL"]) is what the key must verify.
-      const d = await receiver.waitFor((x) => x.seq > reg.cursor, receiver.deadlineMs, ctx.signal);
-      // Not counted as a wait for silence: it waits for the registration's event, which webhooks.events.webhook-created waits for too.
-      if (d === undefined) return ctx.skip(`no delivery arrived to verify the key with (${silence(receiver)}); the event checks report it`);
-      await receiver.settled();
-      // This check judges the key alone: which key signed. Coverage, times and the digest are delivery.verified's.
-      if (d.signedBy === 'other-key') {
-        ctx.fail(`a delivery does not verify under the published key: ${d.signature?.reason ?? 'another key signed it'}`, {
-          expected: 'the deliveries are signed by the key that GET /webhooks/key publishes',
-          observed: describeDelivery(d),
-          exchange: trigger.exchange,
-        });
-      }
-      if (d.state === 'rejected') ctx.observe(`also seen here, judged by webhooks.delivery.verified (REQ-AUTH-12, REQ-EVT-14): delivery #${d.seq} is discarded: ${d.reason}`);
-      if (d.signedBy === 'unsigned') return ctx.skip(`delivery #${d.seq} carries no signature that can be read (${d.signature?.reason ?? 'none'}), so nothing shows which key signed it; webhooks.delivery.verified judges the delivery`);
-      if (d.signature?.keyId !== undefined) ctx.observe(`deliveries are signed with keyid ${JSON.stringify(d.signature.keyId)}${key.keyId !== undefined ? (key.keyId === d.signature.keyId ? ', the key id published with the key' : `, not the published key id ${JSON.stringify(key.keyId)}`) : ''}`);
-    },
-  }),
-  defineCheck({
-    id: 'webhooks.events.webhook-created',
-    title: 'creating the webhook delivers a WEBHOOK.CREATED message',
-    level: 'MUST',
-    requirements: ['REQ-WHKEP-02', 'REQ-EVT-01', 'REQ-EVT-09', 'REQ-EVT-12'],
-    explain: {
-      sends: 'the receiver\'s https URL registered with subscriptions ["ALL"]: POST /webhooks, or PUT where a webhook existed before the suite',
-      passes: 'a WEBHOOK.CREATED delivery reaches the receiver within its deadline (skipped where a webhook existed already: nothing was created)',
-      fails: "no such delivery within the receiver's deadline (the report says what arrived instead): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too",
-    },
-    async run(ctx) {
-      const st = await stateOf(ctx);
-      const reg = await register(ctx);
-      if (reg.via === 'PUT') ctx.skip(await noCreation(ctx));
-      await fetchKey(ctx);
-      const d = await awaitDelivery(ctx, st, { what: 'WEBHOOK.CREATED', after: reg.cursor, match: (x) => eventOf(x) === 'WEBHOOK.CREATED', trigger: reg.res });
-      ctx.observe(eventObservation(d));
-    },
-  }),
-  defineCheck({
-    id: 'webhooks.test.accepted',
-    title: 'POST /webhooks/test, the test endpoint, answers 2xx',
-    level: 'MUST',
-    requirements: ['REQ-WHKEP-07'],
-    explain: {
-      sends: 'POST /webhooks/test, the webhook subscribed to ["ALL"]',
-      passes: 'a 2xx answer to POST /webhooks/test',
-      fails: 'any other status: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const { res } = await sendTest(ctx);
-      expectSuccess(ctx, res, 'POST /webhooks/test is the endpoint that tests the webhook (the text also names /auth/test; the spec settles on /webhooks/test): a 2xx answer');
-      ctx.observe(`POST /webhooks/test answered ${describeResponse(res)}`);
-    },
-  }),
-  defineCheck({
-    id: 'webhooks.events.test',
-    title: 'POST /webhooks/test delivers a message to the webhook',
-    level: 'SHOULD',
-    requirements: ['REQ-WHKEP-06'],
-    explain: {
-      sends: 'POST /webhooks/test, the webhook subscribed to ["ALL"]',
-      passes: 'a delivery that is none of the events the spec names (the test message) reaches the receiver within its deadline',
-      fails: "no such delivery within the receiver's deadline (the report says what arrived instead): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too; skipped when POST /webhooks/test was not accepted",
-    },
-    async run(ctx) {
-      const st = await stateOf(ctx);
-      await fetchKey(ctx);
-      const { res, cursor } = await sendTest(ctx);
-      if (!isSuccess(res)) ctx.skip(`POST /webhooks/test answered ${describeResponse(res)}, so no test delivery is due; webhooks.test.accepted judges the endpoint`);
-      // The test event's name is not shown: it is the delivery that is none of the events the spec names.
-      // Nor an event of another domain (ACCOUNT…), which a server may emit meanwhile (REQ-EVT-16).
-      const d = await awaitDelivery(ctx, st, { what: 'test', after: cursor, match: (x) => !(KNOWN_EVENTS as readonly string[]).includes(eventOf(x) ?? '') && otherDomainEvent(x) === undefined, trigger: res });
-      const named = Object.entries(typeof d.payload === 'object' && d.payload !== null ? d.payload : {}).find(([, v]) => typeof v === 'string' && /test/i.test(v));
-      ctx.observe(`test delivery #${d.seq}${named ? `: ${named[0]} = ${JSON.stringify(named[1])}` : ''}, payload fields ${JSON.stringify(topLevelFields(d.payload))}`);
-    },
-  }),
-  defineCheck({
-    id: 'webhooks.events.auth-created',
-    title: 'issuing a token delivers an AUTH.CREATED message',
-    level: 'MUST',
-    requirements: ['REQ-LIFE-01', 'REQ-EVT-01', 'REQ-EVT-06', 'REQ-EVT-12'],
-    explain: {
-      sends: 'a token request (POST /oauth/token), the webhook subscribed to ["ALL"]; the token is revoked afterwards',
-      passes: 'an AUTH.CREATED delivery for that token reaches the receiver within its deadline',
-      fails: "no such delivery within the receiver's deadline (the report says what arrived instead): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too",
-    },
-    async run(ctx) {
-      await fetchKey(ctx);
-      await subscribe(ctx, ['ALL']);
-      await authEvent(ctx, 'AUTH.CREATED');
-    },
-  }),
-  defineCheck({
-    id: 'webhooks.events.auth-deleted',
-    title: 'revoking a token delivers an AUTH.DELETED message',
-    level: 'MUST',
-    uses: ['token-revocation'],
-    requirements: ['REQ-LIFE-02', 'REQ-EVT-07', 'REQ-EVT-12'],
-    explain: {
-      sends: 'a token request, then POST /oauth/revoke of that token, the webhook subscribed to ["ALL"]',
-      passes: 'an AUTH.DELETED delivery for that token reaches the receiver within its deadline',
-      fails: "no such delivery within the receiver's deadline (the report says what arrived instead): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too",
-    },
-    async run(ctx) {
-      await fetchKey(ctx);
-      await subscribe(ctx, ['ALL']);
-      await authEvent(ctx, 'AUTH.DELETED');
-    },
-  }),
-  defineCheck({
-    id: 'webhooks.events.webhook-updated',
-    title: 'updating the webhook delivers a WEBHOOK.UPDATED message',
-    level: 'MUST',
-    requirements: ['REQ-EVT-10', 'REQ-EVT-12'],
-    explain: {
-      sends: 'PUT /webhooks with the receiver\'s URL and subscriptions ["ALL"]',
-      passes: 'a WEBHOOK.UPDATED delivery reaches the receiver within its deadline',
-      fails: "no such delivery within the receiver's deadline (the report says what arrived instead): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too",
-    },
-    async run(ctx) {
-      const st = await stateOf(ctx);
-      await fetchKey(ctx);
-      const receiver = receiverOf(ctx);
-      const cursor = receiver.cursor();
-      const res = await put(ctx, ['ALL']);
-      const d = await awaitDelivery(ctx, st, { what: 'WEBHOOK.UPDATED', after: cursor, match: (x) => eventOf(x) === 'WEBHOOK.UPDATED', trigger: res });
-      ctx.observe(eventObservation(d));
-    },
-  }),
-  defineCheck({
-    id: 'webhooks.update.replaces',
-    title: 'PUT /webhooks with a new subscription list replaces the earlier list',
-    level: 'MUST',
-    requirements: ['REQ-WHKEP-03', 'REQ-EVT-13'],
-    explain: {
-      sends: 'PUT /webhooks with subscriptions ["AUTH"], then with ["WEBHOOK"], then GET /webhooks',
-      passes: 'the last PUT\'s answer (where it lists subscriptions) and GET /webhooks show ["WEBHOOK"] (WEBHOOK.CREATED may be listed too), nothing of AUTH or ALL',
-      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      await register(ctx);
-      await put(ctx, ['AUTH']);
-      const res = await put(ctx, ['WEBHOOK']);
-      const judge = (subs: string[], r: HttpResponse, where: string) => {
-        const kept = subs.filter((s) => s === 'ALL' || AUTH_NAMES.includes(s));
-        const has = subs.includes('WEBHOOK') || ['WEBHOOK.CREATED', 'WEBHOOK.UPDATED'].every((s) => subs.includes(s));
-        if (kept.length > 0 || !has) {
-          ctx.fail(`${where}: subscriptions ${JSON.stringify(subs)} ${kept.length > 0 ? `still hold ${JSON.stringify(kept)} from the earlier lists` : 'lack WEBHOOK'}`, {
-            expected: `after PUT ["AUTH"] then PUT ["WEBHOOK"], the subscriptions are ["WEBHOOK"] (${AUTOMATIC}, the automatic subscription, may be listed too)`,
-            observed: describeResponse(r),
-            exchange: r.exchange,
+export default defineSuite({
+  name: 'webhooks',
+  title: 'Webhooks: configuration, key, deliveries and their verification',
+  uses: ['webhook-config'],
+  ...lifecycle,
+  checks: [
+    defineCheck({
+      id: 'webhooks.config.saved',
+      title: "the client's webhook configuration is saved before the suite changes anything",
+      level: 'INFO',
+      requirements: ['REQ-WHKEP-08'],
+      explain: {
+        sends: "GET /webhooks, to save the client's configuration before the suite changes it",
+        passes:
+          "always, once the answer could be read: the check records the receiver's URL and TLS, and the configuration saved, or that there was none, or that it could not be read (the suite then changes nothing)",
+        fails:
+          'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+      },
+      async run(ctx) {
+        const receiver = receiverOf(ctx);
+        const st = await stateOf(ctx);
+        const tls = receiver.certificatePem
+          ? "TLS with the receiver's own certificate"
+          : `plain HTTP behind ${receiver.url.startsWith('https:') ? 'a proxy or tunnel that ends TLS' : 'an http URL, which the spec does not allow'}`;
+        ctx.observe(`receiver: ${receiver.url} (${tls}); delivery deadline ${receiver.deadlineMs} ms`);
+        if (st.saved.kind === 'none') ctx.observe(`no webhook configured before the suite: ${st.saved.how}`);
+        else if (st.saved.kind === 'webhook')
+          ctx.observe(
+            `saved: ${show(st.saved.config)}, status ${JSON.stringify(st.saved.config.status)} (${st.saved.how}); it is restored at the end`,
+          );
+        else ctx.observe(`the configuration could not be read (${st.saved.reason}): the suite changes nothing`);
+      },
+    }),
+    defineCheck({
+      id: 'webhooks.reject.http-url',
+      title: 'a plain http webhook URL is refused and the configuration stays as it was',
+      level: 'MUST',
+      requirements: ['REQ-WHK-03'],
+      explain: {
+        sends:
+          'POST /webhooks (PUT where a webhook exists) with the receiver\'s URL turned into http:// and subscriptions ["ALL"], then GET /webhooks',
+        passes: 'the request is refused (any 4xx), and GET /webhooks shows the configuration as it was before',
+        fails:
+          'a 2xx or a 5xx, or a configuration changed by the refused request: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await expectRefused(
+          ctx,
+          (url) => {
+            const http = new URL(url);
+            http.protocol = 'http:';
+            return { url: http.href, subscriptions: ['ALL'] };
+          },
+          'an http:// URL is not "a valid https URL" and is refused (any 4xx)',
+        );
+      },
+    }),
+    defineCheck({
+      id: 'webhooks.reject.not-a-url',
+      title: 'a webhook URL that is not a URL is refused and the configuration stays as it was',
+      level: 'MUST',
+      requirements: ['REQ-WHK-03'],
+      explain: {
+        sends:
+          'POST /webhooks (PUT where a webhook exists) with url "not a url" and subscriptions ["ALL"], then GET /webhooks',
+        passes: 'the request is refused (any 4xx), and GET /webhooks shows the configuration as it was before',
+        fails:
+          'a 2xx or a 5xx, or a configuration changed by the refused request: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await expectRefused(
+          ctx,
+          () => ({ url: 'not a url', subscriptions: ['ALL'] }),
+          '"not a url" is not "a valid https URL" and is refused (any 4xx)',
+        );
+      },
+    }),
+    defineCheck({
+      id: 'webhooks.reject.unknown-subscription',
+      title: 'an unknown subscription name is refused and the configuration stays as it was',
+      level: 'SHOULD',
+      requirements: ['REQ-EVT-04'],
+      explain: {
+        sends:
+          'POST /webhooks (PUT where a webhook exists) with the receiver\'s https URL and subscriptions ["CONFORMANCE.NO-SUCH-EVENT"], then GET /webhooks',
+        passes: 'the request is refused (any 4xx), and GET /webhooks shows the configuration as it was before',
+        fails:
+          'a 2xx or a 5xx, or a configuration changed by the refused request: the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await expectRefused(
+          ctx,
+          (url) => ({ url, subscriptions: ['CONFORMANCE.NO-SUCH-EVENT'] }),
+          'a subscription name the Events table does not list is refused (any 4xx)',
+        );
+      },
+    }),
+    defineCheck({
+      id: 'webhooks.create.answer',
+      title: 'registering the receiver\'s https URL with ["ALL"] answers an ACTIVE Webhook echoing the URL',
+      level: 'MUST',
+      requirements: ['REQ-SVC-05', 'REQ-WHK-02', 'REQ-STATE-04', 'REQ-WHKEP-02', 'REQ-EVT-11'],
+      explain: {
+        sends:
+          'the receiver\'s https URL registered with subscriptions ["ALL"]: POST /webhooks, or PUT where a webhook existed before the suite',
+        passes:
+          'a 2xx answer; where it carries a whole Webhook, its fields match the Webhook table; where it carries status or url, status is ACTIVE and url is the URL sent (an answer without a Webhook is allowed: response bodies are not shown)',
+        fails:
+          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const reg = await register(ctx);
+        const receiver = receiverOf(ctx);
+        ctx.observe(
+          `${reg.via} /webhooks answered ${answerShape(reg.res)}${reg.via === 'PUT' ? ' (a webhook existed already: updated, not created)' : ''}`,
+        );
+        const w = reg.webhook;
+        if (w === undefined) {
+          // "Response bodies of all webhook endpoints: not shown": an answer without the Webhook is allowed; GET /webhooks is checked on its own.
+          ctx.observe('the answer carries no Webhook object (response bodies are not shown by the spec)');
+          return;
+        }
+        // Fewer fields than a Webhook is a reading of "not shown" too: what it carries is judged, what it leaves out is not.
+        const whole = WEBHOOK_TABLE.every((f) => f in w);
+        if (whole)
+          expectSchema(ctx, reg.res, w, 'webhook', { path: locateWebhook(reg.res)?.path ?? '', table: 'Webhook' });
+        if ('status' in w && w.status !== 'ACTIVE')
+          ctx.fail(`status is ${JSON.stringify(w.status)}, not "ACTIVE"`, {
+            expected: 'a newly configured webhook is ACTIVE (live)',
+            observed: describeResponse(reg.res),
+            exchange: reg.res.exchange,
+          });
+        if ('url' in w && w.url !== receiver.url)
+          ctx.fail('the answer does not echo the registered URL', {
+            expected: `url ${JSON.stringify(receiver.url)}`,
+            observed: describeResponse(reg.res),
+            exchange: reg.res.exchange,
+          });
+      },
+    }),
+    defineCheck({
+      id: 'webhooks.create.auto-subscription',
+      title: 'a created webhook is subscribed to WEBHOOK.CREATED automatically',
+      level: 'MUST',
+      requirements: ['REQ-EVT-09'],
+      explain: {
+        sends:
+          'the receiver\'s https URL registered with subscriptions ["ALL"]: POST /webhooks, or PUT where a webhook existed before the suite; GET /webhooks where the answer lists no subscriptions',
+        passes:
+          'the subscriptions contain WEBHOOK.CREATED (skipped where a webhook existed already: nothing was created)',
+        fails:
+          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const reg = await register(ctx);
+        if (reg.via === 'PUT') ctx.skip(await noCreation(ctx));
+        let res = reg.res;
+        let w = reg.webhook;
+        if (w === undefined || !Array.isArray(w.subscriptions)) {
+          res = await ctx.send({ method: 'GET', path: '/webhooks' });
+          expectSuccess(ctx, res, 'GET /webhooks answers the configuration');
+          w = webhookOfResponse(res);
+        }
+        const subs = w && Array.isArray(w.subscriptions) ? w.subscriptions : undefined;
+        if (!subs?.includes(AUTOMATIC)) {
+          ctx.fail(`subscriptions ${JSON.stringify(subs)} do not contain ${AUTOMATIC}`, {
+            expected: `created with ["ALL"], the webhook's subscriptions contain ${AUTOMATIC}, added automatically`,
+            observed: describeResponse(res),
+            exchange: res.exchange,
           });
         }
-      };
-      const answered = webhookOfResponse(res);
-      if (answered && Array.isArray(answered.subscriptions)) judge(configOf(answered).subscriptions, res, 'the PUT answer');
-      const now = await currentConfig(ctx);
-      if (now.config === undefined) return ctx.fail('GET /webhooks shows no webhook after the update', { expected: 'the updated configuration', observed: describeResponse(now.res), exchange: now.res.exchange });
-      judge(now.config.subscriptions, now.res, 'GET /webhooks');
-      ctx.observe(`subscriptions after the update: ${JSON.stringify(now.config.subscriptions)}`);
-    },
-  }),
-  defineCheck({
-    id: 'webhooks.update.url',
-    title: 'PUT /webhooks with a new url moves the webhook: GET /webhooks shows it and the next event is delivered there',
-    level: 'MUST',
-    uses: ['token-revocation'],
-    requirements: ['REQ-WHKEP-03'],
-    explain: {
-      sends: 'PUT /webhooks moving the webhook to a second URL of the receiver, GET /webhooks, a token request whose AUTH.CREATED is awaited, then PUT /webhooks back to the first URL',
-      passes: 'GET /webhooks shows the new URL, and the AUTH.CREATED delivery comes to it',
-      fails: 'the new URL not shown, the event delivered to the old URL or not at all, or the move back refused: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const st = await stateOf(ctx);
-      await fetchKey(ctx);
-      await subscribe(ctx, ['ALL']);
-      const receiver = receiverOf(ctx);
-      let failure: unknown;
-      let nothingCame: (() => never) | undefined;
-      try {
-        nothingCame = await judgeMove(ctx, st, receiver.alternateUrl);
-      } catch (e) {
-        failure = e;
-      }
-      // Back to the receiver's first URL whatever happened, so the checks after this one see the configuration they expect.
-      const back = await configure(ctx, 'PUT', { url: receiver.url, subscriptions: ['ALL'] });
-      if (!isSuccess(back)) {
-        st.registrationProblem = `PUT /webhooks could not move the webhook back to ${receiver.url}: ${describeResponse(back)}`;
-        if (failure === undefined) ctx.fail(`PUT /webhooks with the url ${receiver.url} answered ${back.status}`, { expected: 'the webhook is moved back (a 2xx answer)', observed: describeResponse(back), exchange: back.exchange });
-        ctx.observe(`moving the webhook back to ${receiver.url} failed too: ${describeResponse(back)}`);
-      }
-      if (failure !== undefined) throw failure;
-      if (nothingCame !== undefined) {
-        await expectEmitted(ctx, st, 'AUTH.CREATED', 'no AUTH.CREATED delivery after the move, at either path');
-        nothingCame();
-      }
-    },
-  }),
-  defineCheck({
-    id: 'webhooks.subscriptions.names',
-    title: 'every subscription name of the Events table, and ALL and ACCOUNT, is accepted by PUT /webhooks and listed by GET /webhooks',
-    level: 'MUST',
-    requirements: ['REQ-WHK-04', 'REQ-EVT-03', 'REQ-EVT-05', 'REQ-EVT-07', 'REQ-EVT-08', 'REQ-EVT-10', 'REQ-EVT-11'],
-    explain: {
-      sends: `PUT /webhooks with each of ${SUBSCRIPTION_NAMES.join(', ')} alone, each followed by GET /webhooks`,
-      passes: 'each PUT is accepted (2xx), and GET /webhooks then lists the name (WEBHOOK.CREATED may be added)',
-      fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const st = await stateOf(ctx);
-      await register(ctx);
-      const receiver = receiverOf(ctx);
-      const problems: Array<{ name: string; problem: string; res: HttpResponse }> = [];
-      // One name per PUT: a server may fold a list it finds redundant (AUTH with AUTH.CREATED), which says nothing of a name.
-      for (const name of SUBSCRIPTION_NAMES) {
-        const res = await configure(ctx, 'PUT', { url: receiver.url, subscriptions: [name] });
-        if (!isSuccess(res)) {
-          problems.push({ name, problem: `refused with ${res.status}`, res });
-          continue;
+      },
+    }),
+    defineCheck({
+      id: 'webhooks.config.get',
+      title: 'GET /webhooks returns the configuration: a Webhook with the registered URL and subscriptions',
+      level: 'MUST',
+      requirements: [
+        'REQ-SVC-05',
+        'REQ-WHK-01',
+        'REQ-WHK-02',
+        'REQ-WHK-03',
+        'REQ-WHK-04',
+        'REQ-WHK-05',
+        'REQ-WHK-06',
+        'REQ-STATE-04',
+        'REQ-WHKEP-04',
+      ],
+      explain: {
+        sends:
+          'GET /webhooks, after the receiver\'s https URL registered with subscriptions ["ALL"]: POST /webhooks, or PUT where a webhook existed before the suite',
+        passes:
+          "a 2xx answer carrying a Webhook (in data or bare) that matches the Webhook table, with the receiver's URL, the subscriptions set, and the webhookId the registration answered",
+        fails:
+          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await register(ctx);
+        const st = await stateOf(ctx);
+        const receiver = receiverOf(ctx);
+        const res = await ctx.send({ method: 'GET', path: '/webhooks' });
+        expectSuccess(ctx, res, 'the configuration (a 2xx answer)');
+        const w = webhookOfResponse(res);
+        if (w === undefined)
+          return ctx.fail('the answer carries no Webhook', {
+            expected: 'the Webhook (webhookId, status, url, subscriptions…), in data or bare',
+            observed: describeResponse(res),
+            exchange: res.exchange,
+          });
+        expectSchema(ctx, res, w, 'webhook', { path: locateWebhook(res)?.path ?? '', table: 'Webhook' });
+        const subs = configOf(w).subscriptions;
+        const wanted = st.subscriptions ?? ['ALL'];
+        if (w.url !== receiver.url || !wanted.every((s) => subs.includes(s))) {
+          ctx.fail('the configuration is not the one registered', {
+            expected: `url ${JSON.stringify(receiver.url)}, subscriptions containing ${JSON.stringify(wanted)}`,
+            observed: describeResponse(res),
+            exchange: res.exchange,
+          });
         }
-        st.subscriptions = [name];
-        const { list: shown, res: now } = await shownSubscriptions(ctx);
-        if (!shown?.includes(name)) problems.push({ name, problem: shown === undefined ? `GET /webhooks shows no subscriptions (${now.status})` : `GET /webhooks lists ${JSON.stringify(shown)}`, res: now });
-      }
-      if (problems.length > 0) {
-        ctx.fail(problems.map((p) => `${p.name}: ${p.problem}`).join('; '), {
-          expected: `PUT /webhooks with each of ${SUBSCRIPTION_NAMES.join(', ')} alone is accepted (a 2xx answer), and GET /webhooks then lists it (${AUTOMATIC} may be added)`,
-          observed: describeResponse(problems[0]!.res),
-          exchange: problems[0]!.res.exchange,
+        if (st.registration?.webhook?.webhookId !== undefined && w.webhookId !== st.registration.webhook.webhookId) {
+          ctx.fail('webhookId differs from the one the registration answered', {
+            expected: `webhookId ${JSON.stringify(st.registration.webhook.webhookId)}`,
+            observed: describeResponse(res),
+            exchange: res.exchange,
+          });
+        }
+      },
+    }),
+    defineCheck({
+      id: 'webhooks.key.published',
+      title: 'GET /webhooks/key gives an Ed25519 public key, and the deliveries verify under it',
+      level: 'MUST',
+      requirements: ['REQ-SVC-06', 'REQ-WHKEP-05', 'REQ-AUTH-12', 'REQ-EVT-14'],
+      explain: {
+        sends:
+          'GET /webhooks/key, after the receiver\'s https URL registered with subscriptions ["ALL"]: POST /webhooks, or PUT where a webhook existed before the suite; the receiver waits for the registration\'s delivery',
+        passes:
+          "the answer holds an Ed25519 public key (PEM, JWK or 32 raw bytes), and the registration's delivery is signed by it",
+        fails:
+          'no key in the answer, or a delivery signed by another key: the check fails; skipped when no delivery arrives; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const reg = await register(ctx);
+        const st = await stateOf(ctx);
+        const key = await fetchKey(ctx);
+        if (key === undefined) {
+          return ctx.fail(st.keyProblem ?? 'no key', {
+            expected: 'an Ed25519 public key (PEM, JWK or raw 32 bytes) in the answer of GET /webhooks/key',
+            observed: st.keyRes ? describeResponse(st.keyRes) : (st.keyProblem ?? ''),
+            ...(st.keyRes ? { exchange: st.keyRes.exchange } : {}),
+          });
+        }
+        ctx.observe(`key: ${describeKeyForm(key)}`);
+        const receiver = receiverOf(ctx);
+        const trigger = st.keyRes ?? reg.res;
+        // The registration's own event (WEBHOOK.CREATED, or WEBHOOK.UPDATED for a PUT under ["ALL"]) is what the key must verify.
+        const d = await receiver.waitFor((x) => x.seq > reg.cursor, receiver.deadlineMs, ctx.signal);
+        // Not counted as a wait for silence: it waits for the registration's event, which webhooks.events.webhook-created waits for too.
+        if (d === undefined)
+          return ctx.skip(
+            `no delivery arrived to verify the key with (${silence(receiver)}); the event checks report it`,
+          );
+        await receiver.settled();
+        // This check judges the key alone: which key signed. Coverage, times and the digest are delivery.verified's.
+        if (d.signedBy === 'other-key') {
+          ctx.fail(
+            `a delivery does not verify under the published key: ${d.signature?.reason ?? 'another key signed it'}`,
+            {
+              expected: 'the deliveries are signed by the key that GET /webhooks/key publishes',
+              observed: describeDelivery(d),
+              exchange: trigger.exchange,
+            },
+          );
+        }
+        if (d.state === 'rejected')
+          ctx.observe(
+            `also seen here, judged by webhooks.delivery.verified (REQ-AUTH-12, REQ-EVT-14): delivery #${d.seq} is discarded: ${d.reason}`,
+          );
+        if (d.signedBy === 'unsigned')
+          return ctx.skip(
+            `delivery #${d.seq} carries no signature that can be read (${d.signature?.reason ?? 'none'}), so nothing shows which key signed it; webhooks.delivery.verified judges the delivery`,
+          );
+        if (d.signature?.keyId !== undefined)
+          ctx.observe(
+            `deliveries are signed with keyid ${JSON.stringify(d.signature.keyId)}${key.keyId !== undefined ? (key.keyId === d.signature.keyId ? ', the key id published with the key' : `, not the published key id ${JSON.stringify(key.keyId)}`) : ''}`,
+          );
+      },
+    }),
+    defineCheck({
+      id: 'webhooks.events.webhook-created',
+      title: 'creating the webhook delivers a WEBHOOK.CREATED message',
+      level: 'MUST',
+      requirements: ['REQ-WHKEP-02', 'REQ-EVT-01', 'REQ-EVT-09', 'REQ-EVT-12'],
+      explain: {
+        sends:
+          'the receiver\'s https URL registered with subscriptions ["ALL"]: POST /webhooks, or PUT where a webhook existed before the suite',
+        passes:
+          'a WEBHOOK.CREATED delivery reaches the receiver within its deadline (skipped where a webhook existed already: nothing was created)',
+        fails:
+          "no such delivery within the receiver's deadline (the report says what arrived instead): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too",
+      },
+      async run(ctx) {
+        const st = await stateOf(ctx);
+        const reg = await register(ctx);
+        if (reg.via === 'PUT') ctx.skip(await noCreation(ctx));
+        await fetchKey(ctx);
+        const d = await awaitDelivery(ctx, st, {
+          what: 'WEBHOOK.CREATED',
+          after: reg.cursor,
+          match: (x) => eventOf(x) === 'WEBHOOK.CREATED',
+          trigger: reg.res,
         });
-      }
-      ctx.observe(`each of ${SUBSCRIPTION_NAMES.join(', ')} was accepted alone and listed by GET /webhooks`);
-    },
-  }),
-  defineCheck({
-    id: 'webhooks.subscriptions.exact',
-    title: 'subscribed to the exact name AUTH.CREATED only, issuing a token delivers an AUTH.CREATED message',
-    level: 'MUST',
-    uses: ['token-revocation'],
-    requirements: ['REQ-EVT-01', 'REQ-EVT-06'],
-    explain: {
-      sends: 'PUT /webhooks with subscriptions ["AUTH.CREATED"], then a token request (revoked afterwards)',
-      passes: 'an AUTH.CREATED delivery for that token reaches the receiver within its deadline',
-      fails: "no such delivery within the receiver's deadline (the report says what arrived instead): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too",
-    },
-    async run(ctx) {
-      await fetchKey(ctx);
-      await subscribe(ctx, ['AUTH.CREATED']);
-      await authEvent(ctx, 'AUTH.CREATED', { what: 'AUTH.CREATED (subscribed to ["AUTH.CREATED"])' });
-    },
-  }),
-  defineCheck({
-    id: 'webhooks.subscriptions.domain',
-    title: 'a domain subscription selects its events: ["AUTH"] delivers AUTH.CREATED, ["WEBHOOK"] delivers WEBHOOK.UPDATED',
-    level: 'MUST',
-    uses: ['token-revocation'],
-    requirements: ['REQ-EVT-05', 'REQ-EVT-08'],
-    explain: {
-      sends: 'PUT /webhooks with ["AUTH"] and a token request; then PUT with ["WEBHOOK"], and PUT with ["WEBHOOK", "AUTH.DELETED"]',
-      passes: 'under ["AUTH"] the AUTH.CREATED of the token is delivered, and under the WEBHOOK lists the WEBHOOK.UPDATED of the last PUT',
-      fails: "no such delivery within the receiver's deadline (the report says what arrived instead): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too",
-    },
-    async run(ctx) {
-      const st = await stateOf(ctx);
-      await fetchKey(ctx);
-      await subscribe(ctx, ['AUTH']);
-      await authEvent(ctx, 'AUTH.CREATED', { what: 'AUTH.CREATED (subscribed to ["AUTH"])' });
-      const cursor = receiverOf(ctx).cursor();
-      // Whether the PUT that sets a list is matched against the old list or the new is not shown. The update after it is
-      // matched against a WEBHOOK list either way, and neither list names WEBHOOK.UPDATED itself: only the domain selects it.
-      await put(ctx, ['WEBHOOK']);
-      const next = await put(ctx, ['WEBHOOK', 'AUTH.DELETED']);
-      const d = await awaitSelected(ctx, st, { what: 'WEBHOOK.UPDATED (subscribed to ["WEBHOOK"])', after: cursor, match: (x) => eventOf(x) === 'WEBHOOK.UPDATED', trigger: next }, 'WEBHOOK.UPDATED');
-      ctx.observe(eventObservation(d));
-    },
-  }),
-  defineCheck({
-    id: 'webhooks.subscriptions.filtered',
-    title: 'an event the subscriptions do not select is not delivered: no AUTH event under ["WEBHOOK"], no AUTH.DELETED under ["AUTH.CREATED"]',
-    level: 'SHOULD',
-    uses: ['token-revocation'],
-    requirements: ['REQ-EVT-02'],
-    explain: {
-      sends: 'under ["WEBHOOK"]: a token request and its revocation, then a PUT whose WEBHOOK.UPDATED marks the end of the wait; under ["AUTH.CREATED"]: a revocation, then a token request whose AUTH.CREATED marks the end',
-      passes: 'no AUTH event arrives under ["WEBHOOK"], and no AUTH.DELETED under ["AUTH.CREATED"], by the time the marker has arrived and a margin over the slowest delivery of the run has passed',
-      fails: 'an event the subscriptions do not select is delivered: the check warns; a scenario whose marker never arrives is not judged (the check is skipped, naming it); no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const st = await stateOf(ctx);
-      await fetchKey(ctx);
-      const scenarios = [await noAuthUnderWebhook(ctx, st), await noDeletedUnderCreated(ctx, st)];
-      for (const s of scenarios) if (s.judged) ctx.observe(s.seen);
-      const open = scenarios.filter((s): s is Extract<Scenario, { judged: false }> => !s.judged);
-      if (open.length > 0) ctx.skip(`not judged: ${open.map((s) => s.why).join('; ')}`);
-    },
-  }),
-  defineCheck({
-    id: 'webhooks.delivery.json',
-    title: 'every delivery of the run carries a JSON payload',
-    level: 'MUST',
-    requirements: ['REQ-EVT-01'],
-    explain: {
-      sends: 'nothing of its own: it reads every delivery the receiver got during the run',
-      passes: 'every delivery body is JSON',
-      fails: 'a delivery whose body is not JSON: the check fails; skipped when no delivery arrived',
-    },
-    async run(ctx) {
-      const receiver = receiverOf(ctx);
-      await receiver.settled();
-      const all = receiver.arrivals;
-      if (all.length === 0) ctx.skip(`no delivery reached the receiver (${silence(receiver)}); the event checks report it`);
-      const types = [...new Set(all.map((d) => headerValue(d.headers, 'content-type') ?? '(no Content-Type)'))];
-      const other = all.filter((d) => !d.json);
-      const { registration } = await stateOf(ctx);
-      if (other.length > 0) {
-        ctx.fail(`${other.length} of ${all.length} deliveries are not JSON (Content-Type ${JSON.stringify(headerValue(other[0]!.headers, 'content-type') ?? null)})`, {
-          expected: 'each delivery\'s body is "a JSON payload"',
-          observed: describeDelivery(other[0]!),
-          ...(registration ? { exchange: registration.res.exchange } : {}),
-        });
-      }
-      ctx.observe(`${all.length} deliveries, every body JSON; Content-Type ${types.join(', ')}`);
-    },
-  }),
-  defineCheck({
-    id: 'webhooks.delivery.verified',
-    title: 'every delivery of the run carries a matching Content-Digest and a signature by the published key covering it',
-    level: 'MUST',
-    requirements: ['REQ-AUTH-12', 'REQ-EVT-14'],
-    explain: {
-      sends: 'nothing of its own: it reads every delivery the receiver got during the run (the key comes from GET /webhooks/key)',
-      passes: 'every delivery carries a Content-Digest (sha-512) matching its body and an Ed25519 signature by the key of GET /webhooks/key covering content-digest, with created and expires around the time of delivery',
-      fails: "a delivery that does not verify (the report gives the reason), or one over the receiver's size cap: the check fails; skipped when no delivery arrived",
-    },
-    async run(ctx) {
-      const st = await stateOf(ctx);
-      await fetchKey(ctx);
-      const receiver = receiverOf(ctx);
-      await receiver.settled();
-      const c = receiver.counts;
-      if (c.received === 0 && c.oversized === 0) ctx.skip(`no delivery reached the receiver (${silence(receiver)}); the event checks report it`);
-      const rejected = receiver.arrivals.filter((d) => d.state === 'rejected');
-      if (rejected.length > 0) {
-        const reasons = [...new Set(rejected.map((d) => d.reason))].slice(0, 3).join(' | ');
-        ctx.fail(`${rejected.length} of ${c.received} deliveries do not verify and were discarded: ${reasons}`, {
-          expected: 'every delivery: Content-Digest sha-512 of the body; an Ed25519 signature by the key of GET /webhooks/key covering content-digest, with created and expires around the time of delivery',
-          observed: describeDelivery(rejected[0]!),
-          ...(st.registration ? { exchange: st.registration.res.exchange } : {}),
-        });
-      }
-      if (c.oversized > 0) ctx.fail(`${c.oversized} deliveries had a body over the receiver's cap and could not be verified`, { expected: 'deliveries of a reasonable size', observed: silence(receiver) });
-      ctx.observe(`${c.verified} deliveries verified, none discarded${c.dropped ? `; ${c.dropped} more were answered but not kept (flood cap)` : ''}`);
-    },
-  }),
-  defineCheck({
-    id: 'webhooks.open.observed',
-    title: 'what the server chose where the spec is silent: body fields of an update, ACCOUNT events, deactivation',
-    level: 'INFO',
-    uses: ['mutable-customer'],
-    requirements: ['REQ-WHKEP-09', 'REQ-EVT-16', 'REQ-STATE-08'],
-    explain: {
-      sends: 'PUT /webhooks with the url alone (no subscriptions); under ["ALL"], PUT /customers with only the mutable customer\'s id (it changes nothing), watching for an ACCOUNT event; then GET /webhooks',
-      passes: "always, once the answer could be read: the check records whether subscriptions may be left out of an update, whether ACCOUNT events are delivered, and the webhook's status after the run's deliveries",
-      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
-    },
-    async run(ctx) {
-      const st = await stateOf(ctx);
-      await fetchKey(ctx);
-      await fieldsRequired(ctx);
-      ctx.observe(await accountEvents(ctx, st));
-      const { config } = await currentConfig(ctx);
-      ctx.observe(
-        `webhook status ${JSON.stringify(config?.status)} after ${receiverOf(ctx).counts.received} deliveries: whether failed deliveries deactivate a webhook (REQ-STATE-08) is not probed, since no transition back to ACTIVE is shown and the suite never makes deliveries fail`,
-      );
-    },
-  }),
-  defineCheck({
-    id: 'webhooks.delivery.observed',
-    title: 'what the deliveries looked like: latency, retries, payload fields, headers',
-    level: 'INFO',
-    requirements: ['REQ-EVT-15', 'REQ-EVT-17', 'REQ-EVT-18'],
-    explain: {
-      sends: 'nothing of its own: it reads the deliveries of the run',
-      passes: "always, once the answer could be read: the check records delivery latency, retries (repeated bodies), the events and payload fields, the header names, the key's format and whether it changed, and events of other domains",
-      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
-    },
-    async run(ctx) {
-      const st = await stateOf(ctx);
-      const receiver = receiverOf(ctx);
-      const all = receiver.arrivals;
-      if (all.length === 0) ctx.skip(`no delivery reached the receiver (${silence(receiver)})`);
-      const lat = [...st.latencies].sort((a, b) => a - b);
-      if (lat.length > 0) ctx.observe(`latency from the request to the delivery: p50 ${lat[Math.floor((lat.length - 1) / 2)]} ms, max ${lat[lat.length - 1]} ms (${lat.length} measured)`);
-      const bodies = new Map<string, number>();
-      for (const d of all) bodies.set(d.body.toString('base64'), (bodies.get(d.body.toString('base64')) ?? 0) + 1);
-      const repeats = [...bodies.values()].reduce((n, k) => n + k - 1, 0);
-      ctx.observe(`${all.length} deliveries; ${repeats === 0 ? 'no repeated body (no retry seen)' : `${repeats} repeated a body already delivered (retries)`}`);
-      const events = new Map<string, number>();
-      const label = (d: Delivery) => eventOf(d) ?? '(none of the named events)';
-      for (const d of all) events.set(label(d), (events.get(label(d)) ?? 0) + 1);
-      ctx.observe(`events: ${[...events].map(([e, n]) => `${e} ×${n}`).join(', ')}`);
-      const paths = new Set(all.map((d) => eventNameOf(d.payload)?.path).filter((p): p is string => p !== undefined));
-      ctx.observe(`event name carried at ${[...paths].map((p) => `payload.${p}`).join(', ') || '(not found)'}; payload fields ${JSON.stringify([...new Set(all.flatMap((d) => topLevelFields(d.payload)))])}`);
-      ctx.observe(`header names: ${[...new Set(all.flatMap((d) => d.headers.map(([n]) => n.toLowerCase())))].sort().join(', ')}`);
-      // The format of the public key is not shown (REQ-WHKEP-08): the one the server took, on record.
-      if (st.key) ctx.observe(`public key (its format is not shown): ${describeKeyForm(st.key)}`);
-      if (st.keyChanges.length > 0) ctx.observe(`the published key changed ${st.keyChanges.length} time(s) during the run; first: ${st.keyChanges[0]}`);
-      else if (st.key !== undefined) ctx.observe('the published key did not change across the configurations of the run: generated once (REQ-WHKEP-05 allows either)');
-      const others = [...new Set(all.map(otherDomainEvent).filter((e): e is string => e !== undefined))];
-      if (others.length > 0) ctx.observe(`events of other domains delivered: ${others.join(', ')} (REQ-EVT-16: not shown)`);
-      const c = receiver.counts;
-      if (c.tlsFailures || c.stray || c.oversized || c.dropped) ctx.observe(`${c.tlsFailures} failed TLS handshakes, ${c.stray} stray requests, ${c.oversized} oversized bodies, ${c.dropped} deliveries over the flood cap`);
-    },
-  }),
-  defineCheck({
-    id: 'webhooks.config.restored',
-    title: "the client's webhook configuration is restored as it was before the suite",
-    level: 'INFO',
-    requirements: ['REQ-WHKEP-08'],
-    explain: {
-      sends: 'PUT /webhooks with the configuration saved before the suite, then GET /webhooks (nothing when the suite changed nothing, or when no webhook existed before: the interface has no DELETE)',
-      passes: 'always, once the answer could be read: the check records that the configuration is back as it was (WEBHOOK.CREATED aside), or why nothing was restored',
-      fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning); a restore that does not take is reported on this check, with the PUT /webhooks to send by hand',
-    },
-    async run(ctx) {
-      const st = await stateOf(ctx);
-      if (st.saved.kind === 'unknown') return ctx.observe(`nothing to restore: the configuration could not be read (${st.saved.reason}), so the suite changed nothing`);
-      if (!st.changed) return ctx.observe('nothing to restore: the suite changed nothing');
-      if (st.saved.kind === 'none') {
-        const now = await currentConfig(ctx).catch(() => undefined);
-        const left = now === undefined ? 'its configuration could not be read' : `${show(now.config)}; GET /webhooks answered ${answerShape(now.res)}`;
-        return ctx.observe(
-          `no webhook existed before the suite, and the interface has no DELETE: the webhook the suite configured stays (${left}); it points at this run's receiver, which stops at the end of the run`,
+        ctx.observe(eventObservation(d));
+      },
+    }),
+    defineCheck({
+      id: 'webhooks.test.accepted',
+      title: 'POST /webhooks/test, the test endpoint, answers 2xx',
+      level: 'MUST',
+      requirements: ['REQ-WHKEP-07'],
+      explain: {
+        sends: 'POST /webhooks/test, the webhook subscribed to ["ALL"]',
+        passes: 'a 2xx answer to POST /webhooks/test',
+        fails:
+          'any other status: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const { res } = await sendTest(ctx);
+        expectSuccess(
+          ctx,
+          res,
+          'POST /webhooks/test is the endpoint that tests the webhook (the text also names /auth/test; the spec settles on /webhooks/test): a 2xx answer',
         );
-      }
-      const saved = st.saved.config;
-      const restored = await restoreWebhook(ctx, saved);
-      // Not yet a clean-up problem: the suite's teardown tries once more, and only then reports CLEAN-UP FAILED.
-      if (!restored.ok) {
-        ctx.fail(`the webhook configuration could not be restored (${restored.problem}); the suite's teardown tries once more`, {
-          expected: `restored by hand, should the teardown fail too: ${restored.byHand}`,
-          observed: restored.observed,
-          ...(restored.exchange ? { exchange: restored.exchange } : {}),
+        ctx.observe(`POST /webhooks/test answered ${describeResponse(res)}`);
+      },
+    }),
+    defineCheck({
+      id: 'webhooks.events.test',
+      title: 'POST /webhooks/test delivers a message to the webhook',
+      level: 'SHOULD',
+      requirements: ['REQ-WHKEP-06'],
+      explain: {
+        sends: 'POST /webhooks/test, the webhook subscribed to ["ALL"]',
+        passes:
+          'a delivery that is none of the events the spec names (the test message) reaches the receiver within its deadline',
+        fails:
+          "no such delivery within the receiver's deadline (the report says what arrived instead): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too; skipped when POST /webhooks/test was not accepted",
+      },
+      async run(ctx) {
+        const st = await stateOf(ctx);
+        await fetchKey(ctx);
+        const { res, cursor } = await sendTest(ctx);
+        if (!isSuccess(res))
+          ctx.skip(
+            `POST /webhooks/test answered ${describeResponse(res)}, so no test delivery is due; webhooks.test.accepted judges the endpoint`,
+          );
+        // The test event's name is not shown: it is the delivery that is none of the events the spec names.
+        // Nor an event of another domain (ACCOUNT…), which a server may emit meanwhile (REQ-EVT-16).
+        const d = await awaitDelivery(ctx, st, {
+          what: 'test',
+          after: cursor,
+          match: (x) =>
+            !(KNOWN_EVENTS as readonly string[]).includes(eventOf(x) ?? '') && otherDomainEvent(x) === undefined,
+          trigger: res,
         });
-      }
-      st.restored = true;
-      ctx.observe(`restored: ${show(saved)}${saved.status !== undefined && saved.status !== 'ACTIVE' ? `; its status was ${JSON.stringify(saved.status)} and cannot be set back (no transition is shown)` : ''}`);
-      ctx.observe(`PUT /webhooks answered ${answerShape(restored.put!)}; GET /webhooks answered ${answerShape(restored.read!)}`);
-    },
-  }),
-] });
+        const named = Object.entries(typeof d.payload === 'object' && d.payload !== null ? d.payload : {}).find(
+          ([, v]) => typeof v === 'string' && /test/i.test(v),
+        );
+        ctx.observe(
+          `test delivery #${d.seq}${named ? `: ${named[0]} = ${JSON.stringify(named[1])}` : ''}, payload fields ${JSON.stringify(topLevelFields(d.payload))}`,
+        );
+      },
+    }),
+    defineCheck({
+      id: 'webhooks.events.auth-created',
+      title: 'issuing a token delivers an AUTH.CREATED message',
+      level: 'MUST',
+      requirements: ['REQ-LIFE-01', 'REQ-EVT-01', 'REQ-EVT-06', 'REQ-EVT-12'],
+      explain: {
+        sends:
+          'a token request (POST /oauth/token), the webhook subscribed to ["ALL"]; the token is revoked afterwards',
+        passes: 'an AUTH.CREATED delivery for that token reaches the receiver within its deadline',
+        fails:
+          "no such delivery within the receiver's deadline (the report says what arrived instead): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too",
+      },
+      async run(ctx) {
+        await fetchKey(ctx);
+        await subscribe(ctx, ['ALL']);
+        await authEvent(ctx, 'AUTH.CREATED');
+      },
+    }),
+    defineCheck({
+      id: 'webhooks.events.auth-deleted',
+      title: 'revoking a token delivers an AUTH.DELETED message',
+      level: 'MUST',
+      uses: ['token-revocation'],
+      requirements: ['REQ-LIFE-02', 'REQ-EVT-07', 'REQ-EVT-12'],
+      explain: {
+        sends: 'a token request, then POST /oauth/revoke of that token, the webhook subscribed to ["ALL"]',
+        passes: 'an AUTH.DELETED delivery for that token reaches the receiver within its deadline',
+        fails:
+          "no such delivery within the receiver's deadline (the report says what arrived instead): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too",
+      },
+      async run(ctx) {
+        await fetchKey(ctx);
+        await subscribe(ctx, ['ALL']);
+        await authEvent(ctx, 'AUTH.DELETED');
+      },
+    }),
+    defineCheck({
+      id: 'webhooks.events.webhook-updated',
+      title: 'updating the webhook delivers a WEBHOOK.UPDATED message',
+      level: 'MUST',
+      requirements: ['REQ-EVT-10', 'REQ-EVT-12'],
+      explain: {
+        sends: 'PUT /webhooks with the receiver\'s URL and subscriptions ["ALL"]',
+        passes: 'a WEBHOOK.UPDATED delivery reaches the receiver within its deadline',
+        fails:
+          "no such delivery within the receiver's deadline (the report says what arrived instead): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too",
+      },
+      async run(ctx) {
+        const st = await stateOf(ctx);
+        await fetchKey(ctx);
+        const receiver = receiverOf(ctx);
+        const cursor = receiver.cursor();
+        const res = await put(ctx, ['ALL']);
+        const d = await awaitDelivery(ctx, st, {
+          what: 'WEBHOOK.UPDATED',
+          after: cursor,
+          match: (x) => eventOf(x) === 'WEBHOOK.UPDATED',
+          trigger: res,
+        });
+        ctx.observe(eventObservation(d));
+      },
+    }),
+    defineCheck({
+      id: 'webhooks.update.replaces',
+      title: 'PUT /webhooks with a new subscription list replaces the earlier list',
+      level: 'MUST',
+      requirements: ['REQ-WHKEP-03', 'REQ-EVT-13'],
+      explain: {
+        sends: 'PUT /webhooks with subscriptions ["AUTH"], then with ["WEBHOOK"], then GET /webhooks',
+        passes:
+          'the last PUT\'s answer (where it lists subscriptions) and GET /webhooks show ["WEBHOOK"] (WEBHOOK.CREATED may be listed too), nothing of AUTH or ALL',
+        fails:
+          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await register(ctx);
+        await put(ctx, ['AUTH']);
+        const res = await put(ctx, ['WEBHOOK']);
+        const judge = (subs: string[], r: HttpResponse, where: string) => {
+          const kept = subs.filter((s) => s === 'ALL' || AUTH_NAMES.includes(s));
+          const has = subs.includes('WEBHOOK') || ['WEBHOOK.CREATED', 'WEBHOOK.UPDATED'].every((s) => subs.includes(s));
+          if (kept.length > 0 || !has) {
+            ctx.fail(
+              `${where}: subscriptions ${JSON.stringify(subs)} ${kept.length > 0 ? `still hold ${JSON.stringify(kept)} from the earlier lists` : 'lack WEBHOOK'}`,
+              {
+                expected: `after PUT ["AUTH"] then PUT ["WEBHOOK"], the subscriptions are ["WEBHOOK"] (${AUTOMATIC}, the automatic subscription, may be listed too)`,
+                observed: describeResponse(r),
+                exchange: r.exchange,
+              },
+            );
+          }
+        };
+        const answered = webhookOfResponse(res);
+        if (answered && Array.isArray(answered.subscriptions))
+          judge(configOf(answered).subscriptions, res, 'the PUT answer');
+        const now = await currentConfig(ctx);
+        if (now.config === undefined)
+          return ctx.fail('GET /webhooks shows no webhook after the update', {
+            expected: 'the updated configuration',
+            observed: describeResponse(now.res),
+            exchange: now.res.exchange,
+          });
+        judge(now.config.subscriptions, now.res, 'GET /webhooks');
+        ctx.observe(`subscriptions after the update: ${JSON.stringify(now.config.subscriptions)}`);
+      },
+    }),
+    defineCheck({
+      id: 'webhooks.update.url',
+      title:
+        'PUT /webhooks with a new url moves the webhook: GET /webhooks shows it and the next event is delivered there',
+      level: 'MUST',
+      uses: ['token-revocation'],
+      requirements: ['REQ-WHKEP-03'],
+      explain: {
+        sends:
+          'PUT /webhooks moving the webhook to a second URL of the receiver, GET /webhooks, a token request whose AUTH.CREATED is awaited, then PUT /webhooks back to the first URL',
+        passes: 'GET /webhooks shows the new URL, and the AUTH.CREATED delivery comes to it',
+        fails:
+          'the new URL not shown, the event delivered to the old URL or not at all, or the move back refused: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const st = await stateOf(ctx);
+        await fetchKey(ctx);
+        await subscribe(ctx, ['ALL']);
+        const receiver = receiverOf(ctx);
+        let failure: unknown;
+        let nothingCame: (() => never) | undefined;
+        try {
+          nothingCame = await judgeMove(ctx, st, receiver.alternateUrl);
+        } catch (e) {
+          failure = e;
+        }
+        // Back to the receiver's first URL whatever happened, so the checks after this one see the configuration they expect.
+        const back = await configure(ctx, 'PUT', { url: receiver.url, subscriptions: ['ALL'] });
+        if (!isSuccess(back)) {
+          st.registrationProblem = `PUT /webhooks could not move the webhook back to ${receiver.url}: ${describeResponse(back)}`;
+          if (failure === undefined)
+            ctx.fail(`PUT /webhooks with the url ${receiver.url} answered ${back.status}`, {
+              expected: 'the webhook is moved back (a 2xx answer)',
+              observed: describeResponse(back),
+              exchange: back.exchange,
+            });
+          ctx.observe(`moving the webhook back to ${receiver.url} failed too: ${describeResponse(back)}`);
+        }
+        if (failure !== undefined) throw failure;
+        if (nothingCame !== undefined) {
+          await expectEmitted(ctx, st, 'AUTH.CREATED', 'no AUTH.CREATED delivery after the move, at either path');
+          nothingCame();
+        }
+      },
+    }),
+    defineCheck({
+      id: 'webhooks.subscriptions.names',
+      title:
+        'every subscription name of the Events table, and ALL and ACCOUNT, is accepted by PUT /webhooks and listed by GET /webhooks',
+      level: 'MUST',
+      requirements: ['REQ-WHK-04', 'REQ-EVT-03', 'REQ-EVT-05', 'REQ-EVT-07', 'REQ-EVT-08', 'REQ-EVT-10', 'REQ-EVT-11'],
+      explain: {
+        sends: `PUT /webhooks with each of ${SUBSCRIPTION_NAMES.join(', ')} alone, each followed by GET /webhooks`,
+        passes: 'each PUT is accepted (2xx), and GET /webhooks then lists the name (WEBHOOK.CREATED may be added)',
+        fails:
+          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const st = await stateOf(ctx);
+        await register(ctx);
+        const receiver = receiverOf(ctx);
+        const problems: Array<{ name: string; problem: string; res: HttpResponse }> = [];
+        // One name per PUT: a server may fold a list it finds redundant (AUTH with AUTH.CREATED), which says nothing of a name.
+        for (const name of SUBSCRIPTION_NAMES) {
+          const res = await configure(ctx, 'PUT', { url: receiver.url, subscriptions: [name] });
+          if (!isSuccess(res)) {
+            problems.push({ name, problem: `refused with ${res.status}`, res });
+            continue;
+          }
+          st.subscriptions = [name];
+          const { list: shown, res: now } = await shownSubscriptions(ctx);
+          if (!shown?.includes(name))
+            problems.push({
+              name,
+              problem:
+                shown === undefined
+                  ? `GET /webhooks shows no subscriptions (${now.status})`
+                  : `GET /webhooks lists ${JSON.stringify(shown)}`,
+              res: now,
+            });
+        }
+        if (problems.length > 0) {
+          ctx.fail(problems.map((p) => `${p.name}: ${p.problem}`).join('; '), {
+            expected: `PUT /webhooks with each of ${SUBSCRIPTION_NAMES.join(', ')} alone is accepted (a 2xx answer), and GET /webhooks then lists it (${AUTOMATIC} may be added)`,
+            observed: describeResponse(problems[0]!.res),
+            exchange: problems[0]!.res.exchange,
+          });
+        }
+        ctx.observe(`each of ${SUBSCRIPTION_NAMES.join(', ')} was accepted alone and listed by GET /webhooks`);
+      },
+    }),
+    defineCheck({
+      id: 'webhooks.subscriptions.exact',
+      title: 'subscribed to the exact name AUTH.CREATED only, issuing a token delivers an AUTH.CREATED message',
+      level: 'MUST',
+      uses: ['token-revocation'],
+      requirements: ['REQ-EVT-01', 'REQ-EVT-06'],
+      explain: {
+        sends: 'PUT /webhooks with subscriptions ["AUTH.CREATED"], then a token request (revoked afterwards)',
+        passes: 'an AUTH.CREATED delivery for that token reaches the receiver within its deadline',
+        fails:
+          "no such delivery within the receiver's deadline (the report says what arrived instead): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too",
+      },
+      async run(ctx) {
+        await fetchKey(ctx);
+        await subscribe(ctx, ['AUTH.CREATED']);
+        await authEvent(ctx, 'AUTH.CREATED', { what: 'AUTH.CREATED (subscribed to ["AUTH.CREATED"])' });
+      },
+    }),
+    defineCheck({
+      id: 'webhooks.subscriptions.domain',
+      title:
+        'a domain subscription selects its events: ["AUTH"] delivers AUTH.CREATED, ["WEBHOOK"] delivers WEBHOOK.UPDATED',
+      level: 'MUST',
+      uses: ['token-revocation'],
+      requirements: ['REQ-EVT-05', 'REQ-EVT-08'],
+      explain: {
+        sends:
+          'PUT /webhooks with ["AUTH"] and a token request; then PUT with ["WEBHOOK"], and PUT with ["WEBHOOK", "AUTH.DELETED"]',
+        passes:
+          'under ["AUTH"] the AUTH.CREATED of the token is delivered, and under the WEBHOOK lists the WEBHOOK.UPDATED of the last PUT',
+        fails:
+          "no such delivery within the receiver's deadline (the report says what arrived instead): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too",
+      },
+      async run(ctx) {
+        const st = await stateOf(ctx);
+        await fetchKey(ctx);
+        await subscribe(ctx, ['AUTH']);
+        await authEvent(ctx, 'AUTH.CREATED', { what: 'AUTH.CREATED (subscribed to ["AUTH"])' });
+        const cursor = receiverOf(ctx).cursor();
+        // Whether the PUT that sets a list is matched against the old list or the new is not shown. The update after it is
+        // matched against a WEBHOOK list either way, and neither list names WEBHOOK.UPDATED itself: only the domain selects it.
+        await put(ctx, ['WEBHOOK']);
+        const next = await put(ctx, ['WEBHOOK', 'AUTH.DELETED']);
+        const d = await awaitSelected(
+          ctx,
+          st,
+          {
+            what: 'WEBHOOK.UPDATED (subscribed to ["WEBHOOK"])',
+            after: cursor,
+            match: (x) => eventOf(x) === 'WEBHOOK.UPDATED',
+            trigger: next,
+          },
+          'WEBHOOK.UPDATED',
+        );
+        ctx.observe(eventObservation(d));
+      },
+    }),
+    defineCheck({
+      id: 'webhooks.subscriptions.filtered',
+      title:
+        'an event the subscriptions do not select is not delivered: no AUTH event under ["WEBHOOK"], no AUTH.DELETED under ["AUTH.CREATED"]',
+      level: 'SHOULD',
+      uses: ['token-revocation'],
+      requirements: ['REQ-EVT-02'],
+      explain: {
+        sends:
+          'under ["WEBHOOK"]: a token request and its revocation, then a PUT whose WEBHOOK.UPDATED marks the end of the wait; under ["AUTH.CREATED"]: a revocation, then a token request whose AUTH.CREATED marks the end',
+        passes:
+          'no AUTH event arrives under ["WEBHOOK"], and no AUTH.DELETED under ["AUTH.CREATED"], by the time the marker has arrived and a margin over the slowest delivery of the run has passed',
+        fails:
+          'an event the subscriptions do not select is delivered: the check warns; a scenario whose marker never arrives is not judged (the check is skipped, naming it); no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        const st = await stateOf(ctx);
+        await fetchKey(ctx);
+        const scenarios = [await noAuthUnderWebhook(ctx, st), await noDeletedUnderCreated(ctx, st)];
+        for (const s of scenarios) if (s.judged) ctx.observe(s.seen);
+        const open = scenarios.filter((s): s is Extract<Scenario, { judged: false }> => !s.judged);
+        if (open.length > 0) ctx.skip(`not judged: ${open.map((s) => s.why).join('; ')}`);
+      },
+    }),
+    defineCheck({
+      id: 'webhooks.delivery.json',
+      title: 'every delivery of the run carries a JSON payload',
+      level: 'MUST',
+      requirements: ['REQ-EVT-01'],
+      explain: {
+        sends: 'nothing of its own: it reads every delivery the receiver got during the run',
+        passes: 'every delivery body is JSON',
+        fails: 'a delivery whose body is not JSON: the check fails; skipped when no delivery arrived',
+      },
+      async run(ctx) {
+        const receiver = receiverOf(ctx);
+        await receiver.settled();
+        const all = receiver.arrivals;
+        if (all.length === 0)
+          ctx.skip(`no delivery reached the receiver (${silence(receiver)}); the event checks report it`);
+        const types = [...new Set(all.map((d) => headerValue(d.headers, 'content-type') ?? '(no Content-Type)'))];
+        const other = all.filter((d) => !d.json);
+        const { registration } = await stateOf(ctx);
+        if (other.length > 0) {
+          ctx.fail(
+            `${other.length} of ${all.length} deliveries are not JSON (Content-Type ${JSON.stringify(headerValue(other[0]!.headers, 'content-type') ?? null)})`,
+            {
+              expected: 'each delivery\'s body is "a JSON payload"',
+              observed: describeDelivery(other[0]!),
+              ...(registration ? { exchange: registration.res.exchange } : {}),
+            },
+          );
+        }
+        ctx.observe(`${all.length} deliveries, every body JSON; Content-Type ${types.join(', ')}`);
+      },
+    }),
+    defineCheck({
+      id: 'webhooks.delivery.verified',
+      title:
+        'every delivery of the run carries a matching Content-Digest and a signature by the published key covering it',
+      level: 'MUST',
+      requirements: ['REQ-AUTH-12', 'REQ-EVT-14'],
+      explain: {
+        sends:
+          'nothing of its own: it reads every delivery the receiver got during the run (the key comes from GET /webhooks/key)',
+        passes:
+          'every delivery carries a Content-Digest (sha-512) matching its body and an Ed25519 signature by the key of GET /webhooks/key covering content-digest, with created and expires around the time of delivery',
+        fails:
+          "a delivery that does not verify (the report gives the reason), or one over the receiver's size cap: the check fails; skipped when no delivery arrived",
+      },
+      async run(ctx) {
+        const st = await stateOf(ctx);
+        await fetchKey(ctx);
+        const receiver = receiverOf(ctx);
+        await receiver.settled();
+        const c = receiver.counts;
+        if (c.received === 0 && c.oversized === 0)
+          ctx.skip(`no delivery reached the receiver (${silence(receiver)}); the event checks report it`);
+        const rejected = receiver.arrivals.filter((d) => d.state === 'rejected');
+        if (rejected.length > 0) {
+          const reasons = [...new Set(rejected.map((d) => d.reason))].slice(0, 3).join(' | ');
+          ctx.fail(`${rejected.length} of ${c.received} deliveries do not verify and were discarded: ${reasons}`, {
+            expected:
+              'every delivery: Content-Digest sha-512 of the body; an Ed25519 signature by the key of GET /webhooks/key covering content-digest, with created and expires around the time of delivery',
+            observed: describeDelivery(rejected[0]!),
+            ...(st.registration ? { exchange: st.registration.res.exchange } : {}),
+          });
+        }
+        if (c.oversized > 0)
+          ctx.fail(`${c.oversized} deliveries had a body over the receiver's cap and could not be verified`, {
+            expected: 'deliveries of a reasonable size',
+            observed: silence(receiver),
+          });
+        ctx.observe(
+          `${c.verified} deliveries verified, none discarded${c.dropped ? `; ${c.dropped} more were answered but not kept (flood cap)` : ''}`,
+        );
+      },
+    }),
+    defineCheck({
+      id: 'webhooks.open.observed',
+      title: 'what the server chose where the spec is silent: body fields of an update, ACCOUNT events, deactivation',
+      level: 'INFO',
+      uses: ['mutable-customer'],
+      requirements: ['REQ-WHKEP-09', 'REQ-EVT-16', 'REQ-STATE-08'],
+      explain: {
+        sends:
+          'PUT /webhooks with the url alone (no subscriptions); under ["ALL"], PUT /customers with only the mutable customer\'s id (it changes nothing), watching for an ACCOUNT event; then GET /webhooks',
+        passes:
+          "always, once the answer could be read: the check records whether subscriptions may be left out of an update, whether ACCOUNT events are delivered, and the webhook's status after the run's deliveries",
+        fails:
+          'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+      },
+      async run(ctx) {
+        const st = await stateOf(ctx);
+        await fetchKey(ctx);
+        await fieldsRequired(ctx);
+        ctx.observe(await accountEvents(ctx, st));
+        const { config } = await currentConfig(ctx);
+        ctx.observe(
+          `webhook status ${JSON.stringify(config?.status)} after ${receiverOf(ctx).counts.received} deliveries: whether failed deliveries deactivate a webhook (REQ-STATE-08) is not probed, since no transition back to ACTIVE is shown and the suite never makes deliveries fail`,
+        );
+      },
+    }),
+    defineCheck({
+      id: 'webhooks.delivery.observed',
+      title: 'what the deliveries looked like: latency, retries, payload fields, headers',
+      level: 'INFO',
+      requirements: ['REQ-EVT-15', 'REQ-EVT-17', 'REQ-EVT-18'],
+      explain: {
+        sends: 'nothing of its own: it reads the deliveries of the run',
+        passes:
+          "always, once the answer could be read: the check records delivery latency, retries (repeated bodies), the events and payload fields, the header names, the key's format and whether it changed, and events of other domains",
+        fails:
+          'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+      },
+      async run(ctx) {
+        const st = await stateOf(ctx);
+        const receiver = receiverOf(ctx);
+        const all = receiver.arrivals;
+        if (all.length === 0) ctx.skip(`no delivery reached the receiver (${silence(receiver)})`);
+        const lat = [...st.latencies].sort((a, b) => a - b);
+        if (lat.length > 0)
+          ctx.observe(
+            `latency from the request to the delivery: p50 ${lat[Math.floor((lat.length - 1) / 2)]} ms, max ${lat[lat.length - 1]} ms (${lat.length} measured)`,
+          );
+        const bodies = new Map<string, number>();
+        for (const d of all) bodies.set(d.body.toString('base64'), (bodies.get(d.body.toString('base64')) ?? 0) + 1);
+        const repeats = [...bodies.values()].reduce((n, k) => n + k - 1, 0);
+        ctx.observe(
+          `${all.length} deliveries; ${repeats === 0 ? 'no repeated body (no retry seen)' : `${repeats} repeated a body already delivered (retries)`}`,
+        );
+        const events = new Map<string, number>();
+        const label = (d: Delivery) => eventOf(d) ?? '(none of the named events)';
+        for (const d of all) events.set(label(d), (events.get(label(d)) ?? 0) + 1);
+        ctx.observe(`events: ${[...events].map(([e, n]) => `${e} ×${n}`).join(', ')}`);
+        const paths = new Set(all.map((d) => eventNameOf(d.payload)?.path).filter((p): p is string => p !== undefined));
+        ctx.observe(
+          `event name carried at ${[...paths].map((p) => `payload.${p}`).join(', ') || '(not found)'}; payload fields ${JSON.stringify([...new Set(all.flatMap((d) => topLevelFields(d.payload)))])}`,
+        );
+        ctx.observe(
+          `header names: ${[...new Set(all.flatMap((d) => d.headers.map(([n]) => n.toLowerCase())))].sort().join(', ')}`,
+        );
+        // The format of the public key is not shown (REQ-WHKEP-08): the one the server took, on record.
+        if (st.key) ctx.observe(`public key (its format is not shown): ${describeKeyForm(st.key)}`);
+        if (st.keyChanges.length > 0)
+          ctx.observe(
+            `the published key changed ${st.keyChanges.length} time(s) during the run; first: ${st.keyChanges[0]}`,
+          );
+        else if (st.key !== undefined)
+          ctx.observe(
+            'the published key did not change across the configurations of the run: generated once (REQ-WHKEP-05 allows either)',
+          );
+        const others = [...new Set(all.map(otherDomainEvent).filter((e): e is string => e !== undefined))];
+        if (others.length > 0)
+          ctx.observe(`events of other domains delivered: ${others.join(', ')} (REQ-EVT-16: not shown)`);
+        const c = receiver.counts;
+        if (c.tlsFailures || c.stray || c.oversized || c.dropped)
+          ctx.observe(
+            `${c.tlsFailures} failed TLS handshakes, ${c.stray} stray requests, ${c.oversized} oversized bodies, ${c.dropped} deliveries over the flood cap`,
+          );
+      },
+    }),
+    defineCheck({
+      id: 'webhooks.config.restored',
+      title: "the client's webhook configuration is restored as it was before the suite",
+      level: 'INFO',
+      requirements: ['REQ-WHKEP-08'],
+      explain: {
+        sends:
+          'PUT /webhooks with the configuration saved before the suite, then GET /webhooks (nothing when the suite changed nothing, or when no webhook existed before: the interface has no DELETE)',
+        passes:
+          'always, once the answer could be read: the check records that the configuration is back as it was (WEBHOOK.CREATED aside), or why nothing was restored',
+        fails:
+          'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning); a restore that does not take is reported on this check, with the PUT /webhooks to send by hand',
+      },
+      async run(ctx) {
+        const st = await stateOf(ctx);
+        if (st.saved.kind === 'unknown')
+          return ctx.observe(
+            `nothing to restore: the configuration could not be read (${st.saved.reason}), so the suite changed nothing`,
+          );
+        if (!st.changed) return ctx.observe('nothing to restore: the suite changed nothing');
+        if (st.saved.kind === 'none') {
+          const now = await currentConfig(ctx).catch(() => undefined);
+          const left =
+            now === undefined
+              ? 'its configuration could not be read'
+              : `${show(now.config)}; GET /webhooks answered ${answerShape(now.res)}`;
+          return ctx.observe(
+            `no webhook existed before the suite, and the interface has no DELETE: the webhook the suite configured stays (${left}); it points at this run's receiver, which stops at the end of the run`,
+          );
+        }
+        const saved = st.saved.config;
+        const restored = await restoreWebhook(ctx, saved);
+        // Not yet a clean-up problem: the suite's teardown tries once more, and only then reports CLEAN-UP FAILED.
+        if (!restored.ok) {
+          ctx.fail(
+            `the webhook configuration could not be restored (${restored.problem}); the suite's teardown tries once more`,
+            {
+              expected: `restored by hand, should the teardown fail too: ${restored.byHand}`,
+              observed: restored.observed,
+              ...(restored.exchange ? { exchange: restored.exchange } : {}),
+            },
+          );
+        }
+        st.restored = true;
+        ctx.observe(
+          `restored: ${show(saved)}${saved.status !== undefined && saved.status !== 'ACTIVE' ? `; its status was ${JSON.stringify(saved.status)} and cannot be set back (no transition is shown)` : ''}`,
+        );
+        ctx.observe(
+          `PUT /webhooks answered ${answerShape(restored.put!)}; GET /webhooks answered ${answerShape(restored.read!)}`,
+        );
+      },
+    }),
+  ],
+});

@@ -16,8 +16,12 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const SECRET = 'S3CRET-do-not-print-7f3a9';
 const edPem = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
-const ecPem = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
-const rsaPem = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+const ecPem = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+  .privateKey.export({ format: 'pem', type: 'pkcs8' })
+  .toString();
+const rsaPem = generateKeyPairSync('rsa', { modulusLength: 1024 })
+  .privateKey.export({ format: 'pem', type: 'pkcs8' })
+  .toString();
 const fakeCa = '-----BEGIN CERTIFICATE-----\nMIIBfake\n-----END CERTIFICATE-----\n';
 
 let counter = 0;
@@ -74,7 +78,11 @@ describe('loadConfig: valid files', () => {
           baseUrl: 'https://staging.example.com/v1/',
           caFile: 'ca/ca.pem',
           fixtures: { customerId: 1042, accountId: 5001, unknownId: 999999 },
-          webhook: { listen: '0.0.0.0:0', publicUrl: 'https://hooks.example.com/in', tls: { certFile: 'tls/cert.pem', keyFile: 'tls/key.pem' } },
+          webhook: {
+            listen: '0.0.0.0:0',
+            publicUrl: 'https://hooks.example.com/in',
+            tls: { certFile: 'tls/cert.pem', keyFile: 'tls/key.pem' },
+          },
         }),
       ),
     );
@@ -120,7 +128,16 @@ describe('loadConfig: valid files', () => {
     expect(t.clientSecret).toBe(SECRET);
     expect(t.baseUrl).toMatch(/^https:\/\/.+\/v1$/);
     expect(Object.keys(t.fixtures).sort()).toEqual(
-      ['accountId', 'assetId', 'customerId', 'mutableCustomerId', 'otherCustomerId', 'paginationCustomerId', 'transactionId', 'unknownId'].sort(),
+      [
+        'accountId',
+        'assetId',
+        'customerId',
+        'mutableCustomerId',
+        'otherCustomerId',
+        'paginationCustomerId',
+        'transactionId',
+        'unknownId',
+      ].sort(),
     );
     expect(t.privateKey).toHaveLength(32);
     expect(t.webhook.publicUrl).toMatch(/^https:\/\//);
@@ -157,7 +174,9 @@ describe('loadConfig: valid files', () => {
   });
 
   it('accepts a leading byte order mark and a $schema property', async () => {
-    const dir = project(`\uFEFF${JSON.stringify({ $schema: '../schemas/config.schema.json', ...withTarget(target()) })}`);
+    const dir = project(
+      `\uFEFF${JSON.stringify({ $schema: '../schemas/config.schema.json', ...withTarget(target()) })}`,
+    );
     expect(Object.keys((await load(dir)).targets)).toEqual(['staging']);
   });
 
@@ -202,7 +221,9 @@ describe('loadConfig: errors are one line, exit 2, naming the field and what to 
   });
 
   it('baseUrl that is not an http(s) URL, given through a variable', async () => {
-    const err = await configError(load(project(withTarget(target({ baseUrl: '${BASE}' }))), { env: { BASE: 'staging.example.com/v1' } }));
+    const err = await configError(
+      load(project(withTarget(target({ baseUrl: '${BASE}' }))), { env: { BASE: 'staging.example.com/v1' } }),
+    );
     expect(err.message).toBe(
       'config: targets.staging.baseUrl is "staging.example.com/v1": it must be an http or https URL including /v1, without query, fragment or user name, e.g. "https://staging.example.com/v1"',
     );
@@ -210,11 +231,15 @@ describe('loadConfig: errors are one line, exit 2, naming the field and what to 
 
   it('an unset variable names the field and the variable', async () => {
     const err = await configError(load(project(withTarget(target({ clientSecret: '${ACME_SECRET}' })))));
-    expect(err.message).toBe('config: targets.staging.clientSecret uses ${ACME_SECRET}, which is not set: export ACME_SECRET before running');
+    expect(err.message).toBe(
+      'config: targets.staging.clientSecret uses ${ACME_SECRET}, which is not set: export ACME_SECRET before running',
+    );
   });
 
   it('an empty variable is refused too (CI passes an undefined secret as empty)', async () => {
-    const err = await configError(load(project(withTarget(target({ clientSecret: '${ACME_SECRET}' }))), { env: { ACME_SECRET: '' } }));
+    const err = await configError(
+      load(project(withTarget(target({ clientSecret: '${ACME_SECRET}' }))), { env: { ACME_SECRET: '' } }),
+    );
     expect(err.message).toContain('${ACME_SECRET}, which is empty');
   });
 
@@ -233,13 +258,17 @@ describe('loadConfig: errors are one line, exit 2, naming the field and what to 
   });
 
   it('an inline RSA key names privateKey and never quotes the key', async () => {
-    const err = await configError(load(project(withTarget(target({ privateKeyFile: undefined, privateKey: '${KEY}' }))), { env: { KEY: rsaPem } }));
+    const err = await configError(
+      load(project(withTarget(target({ privateKeyFile: undefined, privateKey: '${KEY}' }))), { env: { KEY: rsaPem } }),
+    );
     expect(err.message).toContain('targets.staging.privateKey is an rsa key, not Ed25519');
     expect(err.message).not.toContain(rsaPem.split('\n')[1]!);
   });
 
   it('an inline privateKey that is a path suggests privateKeyFile', async () => {
-    const err = await configError(load(project(withTarget(target({ privateKeyFile: undefined, privateKey: 'keys/client.pem' })))));
+    const err = await configError(
+      load(project(withTarget(target({ privateKeyFile: undefined, privateKey: 'keys/client.pem' })))),
+    );
     expect(err.message).toContain('targets.staging.privateKey is not a PKCS8 PEM private key');
     expect(err.message).toContain('use privateKeyFile');
   });
@@ -263,7 +292,9 @@ describe('loadConfig: errors are one line, exit 2, naming the field and what to 
 
   it('neither privateKey nor privateKeyFile', async () => {
     const err = await configError(load(project(withTarget(target({ privateKeyFile: undefined })))));
-    expect(err.message).toMatch(/^config: targets\.staging\.privateKeyFile is missing: give "privateKeyFile" .* or "privateKey"/);
+    expect(err.message).toMatch(
+      /^config: targets\.staging\.privateKeyFile is missing: give "privateKeyFile" .* or "privateKey"/,
+    );
   });
 
   it('a typo in a property name names it and suggests the right one', async () => {
@@ -273,13 +304,17 @@ describe('loadConfig: errors are one line, exit 2, naming the field and what to 
     expect(err.message).toBe('config: targets.staging.baseURL is not a known property: did you mean "baseUrl"?');
 
     const fixture = await configError(load(project(withTarget(target({ fixtures: { customerID: 1, bogus: 2 } })))));
-    expect(fixture.message).toBe('config: targets.staging.fixtures.customerID is not a known property: did you mean "customerId"?');
+    expect(fixture.message).toBe(
+      'config: targets.staging.fixtures.customerID is not a known property: did you mean "customerId"?',
+    );
 
     const top = await configError(load(project({ target: {} })));
     expect(top.message).toBe('config: target is not a known property: did you mean "targets"?');
 
     const far = await configError(load(project(withTarget(target({ colour: 'blue' })))));
-    expect(far.message).toMatch(/^config: targets\.staging\.colour is not a known property: remove it, or use one of baseUrl, clientId, /);
+    expect(far.message).toMatch(
+      /^config: targets\.staging\.colour is not a known property: remove it, or use one of baseUrl, clientId, /,
+    );
   });
 
   it('a target named local', async () => {
@@ -293,7 +328,9 @@ describe('loadConfig: errors are one line, exit 2, naming the field and what to 
     expect(selectTarget(ok, 'staging').fixtures).toEqual({ customerId: 9007199254740991, unknownId: 0 });
 
     const word = await configError(load(project(withTarget(target({ fixtures: { customerId: 'abc' } })))));
-    expect(word.message).toMatch(/^config: targets\.staging\.fixtures\.customerId is "abc": it must be a non-negative integer id/);
+    expect(word.message).toMatch(
+      /^config: targets\.staging\.fixtures\.customerId is "abc": it must be a non-negative integer id/,
+    );
 
     const fraction = await configError(load(project(withTarget(target({ fixtures: { assetId: 1.5 } })))));
     expect(fraction.message).toContain('targets.staging.fixtures.assetId is 1.5: it must be');
@@ -301,13 +338,19 @@ describe('loadConfig: errors are one line, exit 2, naming the field and what to 
     const big = await configError(load(project(withTarget(target({ fixtures: { accountId: '9007199254740993' } })))));
     expect(big.message).toContain('targets.staging.fixtures.accountId is 9007199254740993: ids above 9007199254740991');
 
-    const fromEnv = await configError(load(project(withTarget(target({ fixtures: { accountId: '${ID}' } }))), { env: { ID: '12a' } }));
+    const fromEnv = await configError(
+      load(project(withTarget(target({ fixtures: { accountId: '${ID}' } }))), { env: { ID: '12a' } }),
+    );
     expect(fromEnv.message).toContain('targets.staging.fixtures.accountId is "12a"');
   });
 
   it('webhook: publicUrl must be https, listen must be host:port, tls one of the forms', async () => {
-    const http = await configError(load(project(withTarget(target({ webhook: { publicUrl: 'http://hooks.example.com/in' } })))));
-    expect(http.message).toContain('targets.staging.webhook.publicUrl is "http://hooks.example.com/in": it must be an https URL');
+    const http = await configError(
+      load(project(withTarget(target({ webhook: { publicUrl: 'http://hooks.example.com/in' } })))),
+    );
+    expect(http.message).toContain(
+      'targets.staging.webhook.publicUrl is "http://hooks.example.com/in": it must be an https URL',
+    );
 
     const listen = await configError(load(project(withTarget(target({ webhook: { listen: '127.0.0.1:70000' } })))));
     expect(listen.message).toContain('targets.staging.webhook.listen is "127.0.0.1:70000"');
@@ -315,16 +358,22 @@ describe('loadConfig: errors are one line, exit 2, naming the field and what to 
     const tls = await configError(load(project(withTarget(target({ webhook: { tls: 'selfsigned' } })))));
     expect(tls.message).toContain('targets.staging.webhook.tls is "selfsigned": it must be "self-signed", "none" or');
 
-    const half = await configError(load(project(withTarget(target({ webhook: { tls: { certFile: 'tls/cert.pem' } } })))));
+    const half = await configError(
+      load(project(withTarget(target({ webhook: { tls: { certFile: 'tls/cert.pem' } } })))),
+    );
     expect(half.message).toMatch(/^config: targets\.staging\.webhook\.tls\.keyFile is missing: /);
 
-    const gone = await configError(load(project(withTarget(target({ webhook: { tls: { certFile: 'tls/cert.pem', keyFile: 'tls/nope.pem' } } })))));
+    const gone = await configError(
+      load(project(withTarget(target({ webhook: { tls: { certFile: 'tls/cert.pem', keyFile: 'tls/nope.pem' } } })))),
+    );
     expect(gone.message).toContain('targets.staging.webhook.tls.keyFile (tls/nope.pem) does not exist');
   });
 
   it('wrong types name the field without showing a secret value', async () => {
     const err = await configError(load(project(withTarget(target({ clientSecret: 12345 })))));
-    expect(err.message).toBe('config: targets.staging.clientSecret is a number: it must be a non-empty string, normally "${CONFORMANCE_CLIENT_SECRET}"');
+    expect(err.message).toBe(
+      'config: targets.staging.clientSecret is a number: it must be a non-empty string, normally "${CONFORMANCE_CLIENT_SECRET}"',
+    );
     expect(err.message).not.toContain('12345');
 
     const notObject = await configError(load(project({ targets: { staging: 'https://x/v1' } })));
@@ -348,7 +397,9 @@ describe('loadConfig: errors are one line, exit 2, naming the field and what to 
 
     const unclosed = await configError(load(project(`{"targets": {"s": {"clientSecret": "${SECRET}\n`)));
     const lineBreak = '{"targets": {"s": {"clientSecret": "'.length + SECRET.length + 1;
-    expect(unclosed.message).toContain(`:1:${lineBreak} is not valid JSON: a line break or control character inside a string`);
+    expect(unclosed.message).toContain(
+      `:1:${lineBreak} is not valid JSON: a line break or control character inside a string`,
+    );
   });
 });
 
@@ -357,7 +408,9 @@ describe('selectTarget', () => {
     const config = await load(project({ targets: { staging: target(), qa: target() } }));
     expect(selectTarget(config, 'qa').name).toBe('qa');
     const err = await configError(() => selectTarget(config, 'prod'));
-    expect(err.message).toBe(`config: no target named "prod" in ${config.path}: known targets are "staging", "qa" and the built-in "local"`);
+    expect(err.message).toBe(
+      `config: no target named "prod" in ${config.path}: known targets are "staging", "qa" and the built-in "local"`,
+    );
   });
 
   it('without a config file says how to create one', async () => {
@@ -391,12 +444,16 @@ describe('env substitution and helpers', () => {
 });
 
 describe('schemas/config.schema.json', () => {
-  const schema = JSON.parse(readFileSync(new URL('../../schemas/config.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+  const schema = JSON.parse(
+    readFileSync(new URL('../../schemas/config.schema.json', import.meta.url), 'utf8'),
+  ) as Record<string, unknown>;
 
   it('compiles under draft 2020-12 in strict mode, with $id and title', () => {
     expect(schema.$id).toMatch(/config\.schema\.json$/);
     expect(schema.title).toBeTruthy();
-    expect(() => new Ajv2020({ strict: true, strictRequired: false, allowUnionTypes: true }).compile(schema)).not.toThrow();
+    expect(() =>
+      new Ajv2020({ strict: true, strictRequired: false, allowUnionTypes: true }).compile(schema),
+    ).not.toThrow();
   });
 
   it('describes every property, so editors can show it', () => {
@@ -415,9 +472,13 @@ describe('schemas/config.schema.json', () => {
 
   it('accepts the raw example file, ${VAR} strings included, as an editor would see it', () => {
     const validate = new Ajv2020({ strict: true, strictRequired: false, allowUnionTypes: true }).compile(schema);
-    const raw = JSON.parse(readFileSync(new URL('../../fixtures/example.config.json', import.meta.url), 'utf8')) as unknown;
+    const raw = JSON.parse(
+      readFileSync(new URL('../../fixtures/example.config.json', import.meta.url), 'utf8'),
+    ) as unknown;
     expect(validate(raw), JSON.stringify(validate.errors)).toBe(true);
-    const withVars = withTarget(target({ baseUrl: '${BASE_URL}', fixtures: { customerId: '${CUSTOMER_ID}' }, webhook: { tls: '${TLS}' } }));
+    const withVars = withTarget(
+      target({ baseUrl: '${BASE_URL}', fixtures: { customerId: '${CUSTOMER_ID}' }, webhook: { tls: '${TLS}' } }),
+    );
     expect(validate(withVars), JSON.stringify(validate.errors)).toBe(true);
   });
 });

@@ -8,7 +8,21 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import * as errors from '../../src/errors.js';
-import { CheckTimeout, ConfigError, ConformanceError, ERROR_CODES, errorCode, KeyError, NothingToRerun, TargetError, ThrottledOut, UndeclaredSharedState, UserError, withCode, type ErrorCode } from '../../src/errors.js';
+import {
+  CheckTimeout,
+  ConfigError,
+  ConformanceError,
+  ERROR_CODES,
+  errorCode,
+  KeyError,
+  NothingToRerun,
+  TargetError,
+  ThrottledOut,
+  UndeclaredSharedState,
+  UserError,
+  withCode,
+  type ErrorCode,
+} from '../../src/errors.js';
 import * as pkg from '../../src/index.js';
 import { BudgetSpent } from '../../src/engine/budget.js';
 import { NothingToRerun as NothingToRerunOfRerun } from '../../src/report/rerun.js';
@@ -23,7 +37,13 @@ import { sampleChecks, sampleRunResult } from '../helpers/run-result.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CODES = Object.keys(ERROR_CODES) as ErrorCode[];
 
-const exchange: Exchange = { seq: 1, checkId: 'x', startedAt: '2026-01-01T00:00:00.000Z', durationMs: 1, request: { method: 'GET', url: 'https://a.example/v1/x', headers: [], bodySize: 0 } };
+const exchange: Exchange = {
+  seq: 1,
+  checkId: 'x',
+  startedAt: '2026-01-01T00:00:00.000Z',
+  durationMs: 1,
+  request: { method: 'GET', url: 'https://a.example/v1/x', headers: [], bodySize: 0 },
+};
 
 /** One instance of every class of errors a user can meet, whatever module it is defined in. */
 const INSTANCES: ConformanceError[] = [
@@ -51,16 +71,23 @@ const INSTANCES: ConformanceError[] = [
 const WITHOUT_CODE: Record<string, string> = {
   'src/engine/outcomes.ts:CheckFailed': 'an outcome of a check (fail), not an error',
   'src/engine/outcomes.ts:CheckSkipped': 'an outcome of a check (skip), not an error',
-  'suites/kit/clean-up.ts:TimeUp': 'ends a timed-out body once its restore is done; the engine reports the time-out (CONFORMANCE_ERR_CHECK_TIMEOUT), never this',
-  'src/http/signature-base.ts:SignatureBaseError': 'caught by verifySignature, which reports it as the reason of a verdict',
+  'suites/kit/clean-up.ts:TimeUp':
+    'ends a timed-out body once its restore is done; the engine reports the time-out (CONFORMANCE_ERR_CHECK_TIMEOUT), never this',
+  'src/http/signature-base.ts:SignatureBaseError':
+    'caught by verifySignature, which reports it as the reason of a verdict',
   'src/http/client.ts:BodyTooLarge': 'caught by the client, which throws a TransportError naming the cap',
-  'src/spec/requirements.ts:UnknownRequirementError': 'a check citing a requirement the catalog lacks: a bug of ours (CONFORMANCE_ERR_INTERNAL)',
+  'src/spec/requirements.ts:UnknownRequirementError':
+    'a check citing a requirement the catalog lacks: a bug of ours (CONFORMANCE_ERR_INTERNAL)',
 };
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.ts'))
-    .map((f) => relative(ROOT, join(ROOT, dir, f)).split('\\').join('/'));
+    .map((f) =>
+      relative(ROOT, join(ROOT, dir, f))
+        .split('\\')
+        .join('/'),
+    );
 }
 
 describe('ERROR_CODES', () => {
@@ -109,15 +136,23 @@ describe('error classes', () => {
   });
 
   it('leave no class of errors in src/ or suites/ without a code, except those no user can cause', () => {
-    const coded = new Set(['ConformanceError', ...Object.keys(errors), 'TransportError', 'CredentialsRefused', 'BudgetSpent']);
+    const coded = new Set([
+      'ConformanceError',
+      ...Object.keys(errors),
+      'TransportError',
+      'CredentialsRefused',
+      'BudgetSpent',
+    ]);
     const uncoded: string[] = [];
     const exempt: string[] = [];
     for (const file of [...sourceFiles('src'), ...sourceFiles('suites')]) {
       if (file.startsWith('src/reference/')) continue;
       for (const [, name, base] of readFileSync(join(ROOT, file), 'utf8').matchAll(/\bclass (\w+) extends (\w+)/g)) {
         if (!/Error$|^Error$/.test(base!) && !coded.has(base!)) continue;
-        if (!coded.has(base!) && !coded.has(name!)) (WITHOUT_CODE[`${file}:${name}`] === undefined ? uncoded : exempt).push(`${file}:${name}`);
-        if (coded.has(base!) && !coded.has(name!)) uncoded.push(`${file}:${name} extends ${base}: add it to INSTANCES and to coded`);
+        if (!coded.has(base!) && !coded.has(name!))
+          (WITHOUT_CODE[`${file}:${name}`] === undefined ? uncoded : exempt).push(`${file}:${name}`);
+        if (coded.has(base!) && !coded.has(name!))
+          uncoded.push(`${file}:${name} extends ${base}: add it to INSTANCES and to coded`);
       }
     }
     expect(uncoded).toEqual([]);
@@ -130,7 +165,9 @@ describe('errorCode', () => {
   it('reads the code of an error of ours, also from another copy of the module, and nothing else', () => {
     expect(errorCode(new CheckTimeout(5))).toBe('CONFORMANCE_ERR_CHECK_TIMEOUT');
     expect(errorCode(new BudgetSpent(1000))).toBe('CONFORMANCE_ERR_BUDGET_SPENT');
-    expect(errorCode(Object.assign(new Error('from dist/'), { code: 'CONFORMANCE_ERR_NO_TOKEN' }))).toBe('CONFORMANCE_ERR_NO_TOKEN');
+    expect(errorCode(Object.assign(new Error('from dist/'), { code: 'CONFORMANCE_ERR_NO_TOKEN' }))).toBe(
+      'CONFORMANCE_ERR_NO_TOKEN',
+    );
     expect(errorCode(Object.assign(new Error('fs'), { code: 'ENOENT' }))).toBeUndefined();
     expect(errorCode(Object.assign(new Error('made up'), { code: 'CONFORMANCE_ERR_NO_SUCH_CODE' }))).toBeUndefined();
     expect(errorCode(new TypeError('x'))).toBeUndefined();
@@ -138,17 +175,27 @@ describe('errorCode', () => {
   });
 
   it('is shown in one format', () => {
-    expect(withCode('--budget: "x" is not a duration', 'CONFORMANCE_ERR_USAGE')).toBe('--budget: "x" is not a duration [CONFORMANCE_ERR_USAGE]');
+    expect(withCode('--budget: "x" is not a duration', 'CONFORMANCE_ERR_USAGE')).toBe(
+      '--budget: "x" is not a duration [CONFORMANCE_ERR_USAGE]',
+    );
   });
 });
 
 describe('the JSON report', () => {
   it("carries a finding's code, and the schema takes it", async () => {
-    const checks = sampleChecks().map((c) => (c.outcome === 'error' ? { ...c, finding: { message: 'the check did not finish within 10 ms', code: 'CONFORMANCE_ERR_CHECK_TIMEOUT' } } : c));
+    const checks = sampleChecks().map((c) =>
+      c.outcome === 'error'
+        ? { ...c, finding: { message: 'the check did not finish within 10 ms', code: 'CONFORMANCE_ERR_CHECK_TIMEOUT' } }
+        : c,
+    );
     const report = toJsonReport(sampleRunResult(checks));
-    expect(report.checks.filter((c) => c.outcome === 'error').map((c) => c.finding?.code)).toEqual(['CONFORMANCE_ERR_CHECK_TIMEOUT']);
+    expect(report.checks.filter((c) => c.outcome === 'error').map((c) => c.finding?.code)).toEqual([
+      'CONFORMANCE_ERR_CHECK_TIMEOUT',
+    ]);
     expect(report.checks.filter((c) => c.outcome !== 'error').every((c) => c.finding?.code === undefined)).toBe(true);
-    const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
+    const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+      ajv: Ajv2020,
+    ) => Ajv2020;
     const schema = JSON.parse(readFileSync(join(ROOT, 'schemas/report.schema.json'), 'utf8')) as object;
     const validate = addFormats(new Ajv2020({ allErrors: true, strict: true })).compile(schema);
     expect(validate(JSON.parse(JSON.stringify(report))), JSON.stringify(validate.errors)).toBe(true);
@@ -160,10 +207,30 @@ describe('the CLI', () => {
   const dir = mkdtempSync(join(tmpdir(), 'conformance-errors-'));
 
   it.each([
-    { args: ['run', '--target', 'staging', '--config', 'no-such.json'], exit: 2, code: 'CONFORMANCE_ERR_CONFIG_NOT_FOUND', line: /^conformance: config: --config .*no-such\.json does not exist/ },
-    { args: ['run', '--target', 'staging'], exit: 2, code: 'CONFORMANCE_ERR_UNKNOWN_TARGET', line: /^conformance: config: no target named "staging"/ },
-    { args: ['run', '--budget', 'soon'], exit: 2, code: 'CONFORMANCE_ERR_USAGE', line: /^conformance: --budget: "soon" is not a duration/ },
-    { args: ['run', '--json', '/no/such/dir/r.json'], exit: 2, code: 'CONFORMANCE_ERR_OUTPUT_PATH', line: /^conformance: --json: the folder \/no\/such\/dir does not exist/ },
+    {
+      args: ['run', '--target', 'staging', '--config', 'no-such.json'],
+      exit: 2,
+      code: 'CONFORMANCE_ERR_CONFIG_NOT_FOUND',
+      line: /^conformance: config: --config .*no-such\.json does not exist/,
+    },
+    {
+      args: ['run', '--target', 'staging'],
+      exit: 2,
+      code: 'CONFORMANCE_ERR_UNKNOWN_TARGET',
+      line: /^conformance: config: no target named "staging"/,
+    },
+    {
+      args: ['run', '--budget', 'soon'],
+      exit: 2,
+      code: 'CONFORMANCE_ERR_USAGE',
+      line: /^conformance: --budget: "soon" is not a duration/,
+    },
+    {
+      args: ['run', '--json', '/no/such/dir/r.json'],
+      exit: 2,
+      code: 'CONFORMANCE_ERR_OUTPUT_PATH',
+      line: /^conformance: --json: the folder \/no\/such\/dir does not exist/,
+    },
   ])('$args.0 $args.1 $args.2 exits $exit with one line ending in $code', async ({ args, exit, code, line }) => {
     const res = await runCli(args, { cwd: dir });
     expect(res.code).toBe(exit);

@@ -26,12 +26,23 @@ describe('conformance explain', () => {
     for (const id of ids) {
       const e = explain(id);
       const check = checks.find((c) => c.id === id)!;
-      expect(e).toMatchObject({ id, level: check.level, suite: check.suite, title: check.title, requirements: check.requirements });
-      for (const text of [e.sends, e.passes, e.fails, e.levelMeaning]) expect(text.length, `${id}: ${text}`).toBeGreaterThan(20);
+      expect(e).toMatchObject({
+        id,
+        level: check.level,
+        suite: check.suite,
+        title: check.title,
+        requirements: check.requirements,
+      });
+      for (const text of [e.sends, e.passes, e.fails, e.levelMeaning])
+        expect(text.length, `${id}: ${text}`).toBeGreaterThan(20);
       // Every requirement's section resolves to a heading of the shipped spec.
       for (const heading of e.headings) expect(heading, id).toMatch(/^#{2,3} /);
       if (check.level === 'INFO') expect(e.provenBy, id).toEqual([]);
-      else expect(e.provenBy.length > 0 || matrix!.uncaught.some((u) => u.id === id && u.reason), `${id} has a fault or a reason`).toBe(true);
+      else
+        expect(
+          e.provenBy.length > 0 || matrix!.uncaught.some((u) => u.id === id && u.reason),
+          `${id} has a fault or a reason`,
+        ).toBe(true);
       for (const f of e.provenBy) expect(matrix!.faults.find((m) => m.name === f.fault)?.caughtBy).toContain(id);
       const text = renderExplanation(e);
       for (const r of check.requirements) expect(text.replace(/\s+/g, ' '), id).toContain(r.id);
@@ -43,14 +54,18 @@ describe('conformance explain', () => {
     const ok = await runCli(['explain', 'signing.reject.expired']);
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain('## Authentication');
-    expect(ok.stdout).toMatch(/SHOULD REQ-AUTH-09 \(Authentication\): "The signature covers the ordered components listed in/);
+    expect(ok.stdout).toMatch(
+      /SHOULD REQ-AUTH-09 \(Authentication\): "The signature covers the ordered components listed in/,
+    );
     expect(ok.stdout).toMatch(/sends +GET \/customers\/\{customerId\}/);
     expect(ok.stdout).toContain('signing.expired-accepted: expires is not checked');
 
     const bad = await runCli(['explain', 'signing.reject.expird']);
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe('');
-    expect(bad.stderr).toMatch(/no check has the id "signing\.reject\.expird": did you mean signing\.reject\.expired\?/);
+    expect(bad.stderr).toMatch(
+      /no check has the id "signing\.reject\.expird": did you mean signing\.reject\.expired\?/,
+    );
   });
 
   it('throws a usage error (exit 2) in-process too, suggesting ids that contain a partial one', () => {
@@ -60,13 +75,25 @@ describe('conformance explain', () => {
     } catch (err) {
       expect((err as UserError).exitCode).toBe(2);
     }
-    expect(closestIds('reject.expired', checks.map((c) => c.id))).toEqual(['signing.reject.expired']);
-    expect(closestIds('auth.tokn.scope', checks.map((c) => c.id))).toEqual(['auth.token.scope']);
+    expect(
+      closestIds(
+        'reject.expired',
+        checks.map((c) => c.id),
+      ),
+    ).toEqual(['signing.reject.expired']);
+    expect(
+      closestIds(
+        'auth.tokn.scope',
+        checks.map((c) => c.id),
+      ),
+    ).toEqual(['auth.token.scope']);
   });
 
   it('says a check without a detection matrix is not proven', () => {
     const check = checks.find((c) => c.id === 'auth.use.no-client-id')!;
-    expect(explainCheck(check, parseSpec(SPEC), undefined).noFault).toMatch(/detection matrix .* is not in this installation/);
+    expect(explainCheck(check, parseSpec(SPEC), undefined).noFault).toMatch(
+      /detection matrix .* is not in this installation/,
+    );
   });
 });
 
@@ -89,14 +116,23 @@ describe('conformance coverage', () => {
     expect(keyid).toMatchObject({ level: 'MUST', section: 'Authentication', status: 'proven' });
     expect(keyid.checks.map((c) => c.id)).toContain('signing.reject.unknown-keyid');
     expect(keyid.provenBy).toContain('signing.keyid-ignored');
-    expect(doc.requirements.find((r) => r.id === 'REQ-LIM-04')).toMatchObject({ level: 'OPEN', status: 'open', readings: expect.any(Array) });
+    expect(doc.requirements.find((r) => r.id === 'REQ-LIM-04')).toMatchObject({
+      level: 'OPEN',
+      status: 'open',
+      readings: expect.any(Array),
+    });
   });
 
   it('accounts for every check: each cites requirements of the catalog, and each requirement lists the checks citing it', () => {
     const coverage = specCoverage();
     const listed = new Set(coverage.requirements.flatMap((r) => r.checks.map((c) => c.id)));
     expect(checks.filter((c) => !listed.has(c.id)).map((c) => c.id)).toEqual([]);
-    for (const c of checks) for (const r of c.requirements) expect(coverage.requirements.find((x) => x.id === r.id)!.checks.map((x) => x.id), r.id).toContain(c.id);
+    for (const c of checks)
+      for (const r of c.requirements)
+        expect(
+          coverage.requirements.find((x) => x.id === r.id)!.checks.map((x) => x.id),
+          r.id,
+        ).toContain(c.id);
     expect(renderCoverage(coverage)).toContain('REQ-AUTH-08  MUST');
   });
 

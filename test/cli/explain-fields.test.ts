@@ -18,8 +18,14 @@ const ARTEFACTS: Array<[RegExp, string]> = [
   [/as the title describes/, "the derivation's INFO wording"],
   [/; it looks at /, "the derivation's INFO wording"],
   [/\b(?:rejects|refuses) it \(4xx\)/, 'a title\'s "is rejected (4xx)" turned into "rejects it (4xx)"'],
-  [/\b(?:rejects|refuses) it, (?:not|never)\b/, 'a title\'s "is rejected, not a crash" turned into "rejects it, not a crash"'],
-  [/show that (?:subscribed|with|without)\b/, 'a title that is no statement put after "the server\'s answers show that"'],
+  [
+    /\b(?:rejects|refuses) it, (?:not|never)\b/,
+    'a title\'s "is rejected, not a crash" turned into "rejects it, not a crash"',
+  ],
+  [
+    /show that (?:subscribed|with|without)\b/,
+    'a title that is no statement put after "the server\'s answers show that"',
+  ],
   [/show that [A-Z][a-z]/, 'a capitalised title put after "show that"'],
 ];
 
@@ -34,7 +40,8 @@ describe('explain reads the declaration', () => {
         expect(typeof text, `${c.id} ${f}`).toBe('string');
         expect(text.trim().length, `${c.id} ${f} is empty`).toBeGreaterThan(10);
         expect(text, `${c.id} ${f}: no line breaks (explain wraps the text itself)`).not.toMatch(/\n/);
-        for (const [pattern, what] of ARTEFACTS) expect(pattern.test(text), `${c.id} ${f}: ${what}: ${text}`).toBe(false);
+        for (const [pattern, what] of ARTEFACTS)
+          expect(pattern.test(text), `${c.id} ${f}: ${what}: ${text}`).toBe(false);
       }
     }
   });
@@ -42,8 +49,16 @@ describe('explain reads the declaration', () => {
   it('gives the same sends, passes and fails whatever the title says', () => {
     for (const c of checks) {
       const before = explainCheck(c, SECTIONS, undefined);
-      const reworded = explainCheck({ ...c, title: 'a request without Signature is rejected with 401 (any 4xx)' }, SECTIONS, undefined);
-      expect({ sends: reworded.sends, passes: reworded.passes, fails: reworded.fails }, c.id).toEqual({ sends: before.sends, passes: before.passes, fails: before.fails });
+      const reworded = explainCheck(
+        { ...c, title: 'a request without Signature is rejected with 401 (any 4xx)' },
+        SECTIONS,
+        undefined,
+      );
+      expect({ sends: reworded.sends, passes: reworded.passes, fails: reworded.fails }, c.id).toEqual({
+        sends: before.sends,
+        passes: before.passes,
+        fails: before.fails,
+      });
       expect({ sends: before.sends, passes: before.passes, fails: before.fails }, c.id).toEqual({ ...c.explain });
       expect(before, c.id).not.toHaveProperty('derived');
     }
@@ -51,38 +66,54 @@ describe('explain reads the declaration', () => {
 
   it('refuses to explain a check that declares no explain, rather than making one up', () => {
     const c = checks.find((x) => x.id === 'signing.reject.missing-signature')!;
-    expect(() => explainCheck({ ...c, explain: undefined } as unknown as typeof c, SECTIONS, undefined)).toThrow(/signing\.reject\.missing-signature declares no explain/);
+    expect(() => explainCheck({ ...c, explain: undefined } as unknown as typeof c, SECTIONS, undefined)).toThrow(
+      /signing\.reject\.missing-signature declares no explain/,
+    );
   });
 
   it('says what it said before the texts moved into the declarations, where they were not rewritten', () => {
-    const REJECTED = 'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too';
-    const CRAWL = 'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)';
+    const REJECTED =
+      'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too';
+    const CRAWL =
+      'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)';
     const before: Record<string, { sends: string; passes: string; fails: string }> = {
       'signing.reject.missing-signature': {
-        sends: 'A request without Signature, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
+        sends:
+          'A request without Signature, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
         passes: 'the server rejects it (any 4xx is a rejection)',
         fails: REJECTED,
       },
-      'signing.reject.digest-mismatch': { sends: 'A PUT whose Content-Digest does not match its body, correct in every other respect', passes: 'the server rejects it (any 4xx is a rejection)', fails: REJECTED },
+      'signing.reject.digest-mismatch': {
+        sends: 'A PUT whose Content-Digest does not match its body, correct in every other respect',
+        passes: 'the server rejects it (any 4xx is a rejection)',
+        fails: REJECTED,
+      },
       'ussd.view.schema': {
         sends: CRAWL,
-        passes: "the server's answers show that every USSD view answers in the envelope, data = {ussdMessage, ussdOptions[{option, requestUrl, requestType}]}",
-        fails: 'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+        passes:
+          "the server's answers show that every USSD view answers in the envelope, data = {ussdMessage, ussdOptions[{option, requestUrl, requestType}]}",
+        fails:
+          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
       },
       'ussd.links.paging': {
         sends: CRAWL,
-        passes: "the server's answers show that paging options (page=) lead to another page of content, and no option leads to the view it is on",
-        fails: 'any answer that does not (the check warns); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+        passes:
+          "the server's answers show that paging options (page=) lead to another page of content, and no option leads to the view it is on",
+        fails:
+          'any answer that does not (the check warns); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
       },
       'pagination.page.zero': {
         sends: 'GET of each list with page=0, after the same list without page',
-        passes: 'page=0 answers 200 with the items of the page without page (0 is the first page whether page counts pages or items), and meta.currentPage is 0',
+        passes:
+          'page=0 answers 200 with the items of the page without page (0 is the first page whether page counts pages or items), and meta.currentPage is 0',
         fails: 'page=0 refused or answered with other items (pages numbered from 1), or a currentPage other than 0',
       },
       'signing.reject.expired': {
-        sends: 'GET /customers/{customerId}, correct in every way except that its signature was created 660 s and expired 600 s before sending (far beyond any clock skew a server tolerates)',
+        sends:
+          'GET /customers/{customerId}, correct in every way except that its signature was created 660 s and expired 600 s before sending (far beyond any clock skew a server tolerates)',
         passes: 'any 4xx: the server refuses a signature past its expires',
-        fails: 'a 2xx (the server served a request on an expired signature, so a captured request can be replayed forever) or a 5xx (it crashed on it)',
+        fails:
+          'a 2xx (the server served a request on an expired signature, so a captured request can be replayed forever) or a 5xx (it crashed on it)',
       },
     };
     for (const [id, text] of Object.entries(before)) {

@@ -29,9 +29,21 @@ describe('conformance keygen', () => {
     expect(res.stdout).not.toContain('PRIVATE KEY-----');
     expect(res.stdout).not.toContain(Buffer.from(pair.seed).toString('base64url'));
     expect(res.stdout).toContain(pair.publicKeyPem.trim());
-    const jwk = JSON.parse(/\{\n[^{}]*"kty"[^{}]*\}/.exec(res.stdout)![0]) as { kty: string; crv: string; x: string; kid: string };
-    expect(jwk).toEqual({ kty: 'OKP', crv: 'Ed25519', x: Buffer.from(pair.publicKey).toString('base64url'), kid: jwkThumbprint(jwk.x) });
-    expect(createPublicKey({ key: jwk, format: 'jwk' }).export({ format: 'pem', type: 'spki' }).toString()).toBe(pair.publicKeyPem);
+    const jwk = JSON.parse(/\{\n[^{}]*"kty"[^{}]*\}/.exec(res.stdout)![0]) as {
+      kty: string;
+      crv: string;
+      x: string;
+      kid: string;
+    };
+    expect(jwk).toEqual({
+      kty: 'OKP',
+      crv: 'Ed25519',
+      x: Buffer.from(pair.publicKey).toString('base64url'),
+      kid: jwkThumbprint(jwk.x),
+    });
+    expect(createPublicKey({ key: jwk, format: 'jwk' }).export({ format: 'pem', type: 'spki' }).toString()).toBe(
+      pair.publicKeyPem,
+    );
     expect(res.stdout).toContain(`"keyId": "${jwk.kid}",`);
     expect(res.stdout).toContain(`"privateKeyFile": "./keys/${KEY_FILE_NAME}",`);
 
@@ -43,7 +55,9 @@ describe('conformance keygen', () => {
   });
 
   it('computes the RFC 7638 thumbprint of an OKP key as RFC 8037 appendix A.3 gives it', () => {
-    expect(jwkThumbprint('11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo')).toBe('kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k');
+    expect(jwkThumbprint('11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo')).toBe(
+      'kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k',
+    );
   });
 
   it('refuses to overwrite in-process too (exit 2), whatever the file holds', async () => {
@@ -62,12 +76,28 @@ describe('conformance init', () => {
     expect(res.code).toBe(0);
     expect(res.stdout).toContain('npx conformance run --target partner-staging');
     const text = readFileSync(join(dir, 'conformance.config.json'), 'utf8');
-    const doc = JSON.parse(text) as { $schema: string; $comment: string; targets: Record<string, Record<string, unknown>> };
+    const doc = JSON.parse(text) as {
+      $schema: string;
+      $comment: string;
+      targets: Record<string, Record<string, unknown>>;
+    };
     expect(doc.$schema).toBe('./node_modules/conformance/schemas/config.schema.json');
     expect(doc.$comment).toMatch(/conformance init/);
     const target = doc.targets['partner-staging']!;
-    expect(Object.keys(target)).toEqual(['$comment', 'baseUrl', 'clientId', 'clientSecret', 'keyId', 'privateKey', 'fixtures', 'webhook']);
-    expect(target).toMatchObject({ clientSecret: `\${${INIT_ENV.clientSecret}}`, privateKey: `\${${INIT_ENV.privateKey}}` });
+    expect(Object.keys(target)).toEqual([
+      '$comment',
+      'baseUrl',
+      'clientId',
+      'clientSecret',
+      'keyId',
+      'privateKey',
+      'fixtures',
+      'webhook',
+    ]);
+    expect(target).toMatchObject({
+      clientSecret: `\${${INIT_ENV.clientSecret}}`,
+      privateKey: `\${${INIT_ENV.privateKey}}`,
+    });
     expect((target.fixtures as Record<string, unknown>).$comment).toBeTypeOf('string');
     expect((target.webhook as Record<string, unknown>).$comment).toBeTypeOf('string');
 
@@ -75,11 +105,21 @@ describe('conformance init', () => {
     const env = { [INIT_ENV.clientSecret]: 's3cret', [INIT_ENV.privateKey]: pem };
     const config = await loadConfig({ cwd: dir, env, target: 'partner-staging' });
     const loaded = config.targets['partner-staging']!;
-    expect(loaded).toMatchObject({ baseUrl: 'https://partner-staging.example.com/v1', clientId: 'your-client-id', clientSecret: 's3cret', keyId: 'your-key-id', fixtures: {} });
-    expect(Buffer.from(loaded.privateKey)).toEqual(Buffer.from(createPrivateKey(pem).export({ format: 'jwk' }).d as string, 'base64url'));
+    expect(loaded).toMatchObject({
+      baseUrl: 'https://partner-staging.example.com/v1',
+      clientId: 'your-client-id',
+      clientSecret: 's3cret',
+      keyId: 'your-key-id',
+      fixtures: {},
+    });
+    expect(Buffer.from(loaded.privateKey)).toEqual(
+      Buffer.from(createPrivateKey(pem).export({ format: 'jwk' }).d as string, 'base64url'),
+    );
     expect(loaded.webhook).toEqual({ listen: '127.0.0.1:0', tls: 'self-signed' });
     // Without the variables, loading names the one to set.
-    await expect(loadConfig({ cwd: dir, env: {}, target: 'partner-staging' })).rejects.toThrow(new RegExp(`uses \\$\\{${INIT_ENV.clientSecret}\\}, which is not set`));
+    await expect(loadConfig({ cwd: dir, env: {}, target: 'partner-staging' })).rejects.toThrow(
+      new RegExp(`uses \\$\\{${INIT_ENV.clientSecret}\\}, which is not set`),
+    );
 
     const again = await runCli(['init'], { cwd: dir });
     expect(again.code).toBe(2);
@@ -90,12 +130,24 @@ describe('conformance init', () => {
   it('writes elsewhere with --out (into a folder that exists), and refuses the reserved target name', async () => {
     const dir = tmp();
     // A missing folder is reported, not created: the path may be mistyped.
-    await expect(writeStarterConfig({ cwd: dir, out: 'ci/conformance.json', target: 'prod' })).rejects.toThrow(/check the folder exists/);
+    await expect(writeStarterConfig({ cwd: dir, out: 'ci/conformance.json', target: 'prod' })).rejects.toThrow(
+      /check the folder exists/,
+    );
     mkdirSync(join(dir, 'ci'));
     const { file } = await writeStarterConfig({ cwd: dir, out: 'ci/conformance.json', target: 'prod' });
     expect(file).toBe(join(dir, 'ci', 'conformance.json'));
-    const config = await loadConfig({ configPath: file, env: { [INIT_ENV.clientSecret]: 'x', [INIT_ENV.privateKey]: generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString() } });
+    const config = await loadConfig({
+      configPath: file,
+      env: {
+        [INIT_ENV.clientSecret]: 'x',
+        [INIT_ENV.privateKey]: generateKeyPairSync('ed25519')
+          .privateKey.export({ format: 'pem', type: 'pkcs8' })
+          .toString(),
+      },
+    });
     expect(Object.keys(config.targets)).toEqual(['prod']);
-    await expect(writeStarterConfig({ cwd: dir, out: 'x.json', target: 'local' })).rejects.toThrow(/"local" is the built-in target/);
+    await expect(writeStarterConfig({ cwd: dir, out: 'x.json', target: 'local' })).rejects.toThrow(
+      /"local" is the built-in target/,
+    );
   });
 });

@@ -29,8 +29,20 @@ describe('action.yml', () => {
   it('passes only flags that conformance run has', async () => {
     const help = await runCli(['run', '--help']);
     expect(help.code).toBe(0);
-    const flags = new Set([...action.matchAll(/(--[a-z][a-z-]+)/g)].map((m) => m[1]!).filter((f) => !['--no-audit', '--no-fund', '--silent', '--pack-destination', '--no', '--prefix'].includes(f)));
-    expect([...flags].sort()).toEqual(['--config', '--expected-failures', '--fail-on', '--json', '--junit', '--suite', '--target']);
+    const flags = new Set(
+      [...action.matchAll(/(--[a-z][a-z-]+)/g)]
+        .map((m) => m[1]!)
+        .filter((f) => !['--no-audit', '--no-fund', '--silent', '--pack-destination', '--no', '--prefix'].includes(f)),
+    );
+    expect([...flags].sort()).toEqual([
+      '--config',
+      '--expected-failures',
+      '--fail-on',
+      '--json',
+      '--junit',
+      '--suite',
+      '--target',
+    ]);
     for (const flag of flags) expect(help.stdout, flag).toContain(flag);
   });
 

@@ -14,7 +14,9 @@ const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
 const FAULT = 'auth.token-type-lowercase';
 const FAILING_CHECK = 'auth.token.type-bearer';
 
-const missing = existsSync(CHROMIUM) ? undefined : `${CHROMIUM} is absent: install it with "apt-get install -y chromium" (.ci/run does)`;
+const missing = existsSync(CHROMIUM)
+  ? undefined
+  : `${CHROMIUM} is absent: install it with "apt-get install -y chromium" (.ci/run does)`;
 
 describe('the HTML report in headless Chromium', () => {
   // In CI a missing browser is a broken environment, not a reason to pass quietly.
@@ -37,7 +39,16 @@ describe('the HTML report in headless Chromium', () => {
         executablePath: CHROMIUM,
         headless: true,
         viewport: { width: 1280, height: 1000 },
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
         timeout: 15_000,
       });
       try {
@@ -60,7 +71,9 @@ describe('the HTML report in headless Chromium', () => {
         const verdict = page.locator('.verdict');
         expect(await verdict.isVisible()).toBe(true);
         expect(await verdict.innerText()).toBe('NOT CONFORMANT');
-        expect(await page.locator('#verdict .verdict-line').innerText()).toMatch(/^NOT CONFORMANT: 1 MUST check failed, on \d+ MUST requirements: .*REQ-TOKEN-06/);
+        expect(await page.locator('#verdict .verdict-line').innerText()).toMatch(
+          /^NOT CONFORMANT: 1 MUST check failed, on \d+ MUST requirements: .*REQ-TOKEN-06/,
+        );
 
         const failure = page.locator(`details.finding[id="check-${FAILING_CHECK}"]`);
         expect(await failure.locator(':scope > summary').innerText()).toContain(FAILING_CHECK);

@@ -14,15 +14,22 @@ import { generateEd25519 } from '../../src/http/keys.js';
 import { runCli } from '../helpers/cli.js';
 
 const xsd = readFileSync(new URL('../fixtures/schemas/junit-10.xsd', import.meta.url), 'utf8');
-const reportSchema = JSON.parse(readFileSync(new URL('../../schemas/report.schema.json', import.meta.url), 'utf8')) as object;
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020) => Ajv2020;
+const reportSchema = JSON.parse(
+  readFileSync(new URL('../../schemas/report.schema.json', import.meta.url), 'utf8'),
+) as object;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  a: Ajv2020,
+) => Ajv2020;
 const SUMMARY = /^(\d+) passed, (\d+) failed, (\d+) warned, (\d+) skipped$/m;
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'conformance-e2e-'));
 
 async function expectValidJunit(file: string): Promise<string> {
   const xml = readFileSync(file, 'utf8');
-  const result = await validateXML({ xml: [{ fileName: 'report.xml', contents: xml }], schema: [{ fileName: 'junit-10.xsd', contents: xsd }] });
+  const result = await validateXML({
+    xml: [{ fileName: 'report.xml', contents: xml }],
+    schema: [{ fileName: 'junit-10.xsd', contents: xsd }],
+  });
   expect(result.errors).toEqual([]);
   expect(result.valid).toBe(true);
   return xml;
@@ -31,7 +38,7 @@ async function expectValidJunit(file: string): Promise<string> {
 function expectValidJsonReport(file: string): Record<string, any> {
   const report = JSON.parse(readFileSync(file, 'utf8')) as Record<string, any>;
   const validate = addFormats(new Ajv2020({ allErrors: true, strict: false })).compile(reportSchema);
-  expect(validate.errors ?? validate(report) ? [] : validate.errors).toEqual([]);
+  expect((validate.errors ?? validate(report)) ? [] : validate.errors).toEqual([]);
   return report;
 }
 
@@ -53,7 +60,9 @@ describe('conformance run against the embedded reference server (target local)',
     const lines = res.stdout.trimEnd().split('\n');
     const [, passed, failed] = SUMMARY.exec(lines.find((l) => SUMMARY.test(l))!)!;
     // The report ends with the time per suite, the whole run last.
-    expect(lines.at(-1)).toMatch(new RegExp(`^ {2}run +${suites.flatMap((s) => s.checks).length} +[\\d.]+ m?s +[\\d.]+ m?s$`));
+    expect(lines.at(-1)).toMatch(
+      new RegExp(`^ {2}run +${suites.flatMap((s) => s.checks).length} +[\\d.]+ m?s +[\\d.]+ m?s$`),
+    );
     expect(Number(passed)).toBeGreaterThanOrEqual(3);
     expect(failed).toBe('0');
     expect(res.stdout).toMatch(/✓ auth\.token\.issued +MUST/);
@@ -70,11 +79,13 @@ describe('conformance run against the embedded reference server (target local)',
     expect(report.run.specVersion).toBe('0.0.1');
     // Every suite's checks run; the clean server passes all of them but those that need --long (or --allow-mutations).
     const outcomes = report.checks.map((c: { id: string; outcome: string }) => [c.id, c.outcome]);
-    expect(outcomes).toEqual(expect.arrayContaining([
-      ['auth.token.issued', 'pass'],
-      ['resources.customers.get', 'pass'],
-      ['resources.customers.no-token', 'pass'],
-    ]));
+    expect(outcomes).toEqual(
+      expect.arrayContaining([
+        ['auth.token.issued', 'pass'],
+        ['resources.customers.get', 'pass'],
+        ['resources.customers.no-token', 'pass'],
+      ]),
+    );
     expect(outcomes.filter(([, outcome]: [string, string]) => outcome !== 'pass' && outcome !== 'skip')).toEqual([]);
     expect(report.exitCode).toBe(0);
   });
@@ -85,13 +96,17 @@ describe('conformance run against the embedded reference server (target local)',
     expect(only.stdout).toMatch(/^1 passed, 0 failed, 0 warned, 0 skipped$/m);
     const bad = await runCli(['run', '--suite', 'nope']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr.trim().split('\n')).toEqual(['conformance: --suite: unknown suite "nope"; choose from auth, signing, pagination, resources, ussd, webhooks [CONFORMANCE_ERR_USAGE]']);
+    expect(bad.stderr.trim().split('\n')).toEqual([
+      'conformance: --suite: unknown suite "nope"; choose from auth, signing, pagination, resources, ussd, webhooks [CONFORMANCE_ERR_USAGE]',
+    ]);
   });
 
   it('prints the version fast, without loading the engine', async () => {
     const res = await runCli(['--version']);
     expect(res.code).toBe(0);
-    expect(res.stdout.trim()).toBe(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version);
+    expect(res.stdout.trim()).toBe(
+      JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version,
+    );
   });
 });
 
@@ -112,7 +127,14 @@ describe('conformance run against a configured target', () => {
           const reply = await next();
           if (route.path === '/customers/:customerId' && reply.status === 200) {
             const echoed = ctx.headers.find(([n]) => n.toLowerCase() === 'authorization')?.[1];
-            return { ...reply, body: { data: { customerId: Number(ctx.params.customerId), status: 'BOGUS', note: `you sent ${echoed}` }, code: '200', message: 'Success' } };
+            return {
+              ...reply,
+              body: {
+                data: { customerId: Number(ctx.params.customerId), status: 'BOGUS', note: `you sent ${echoed}` },
+                code: '200',
+                message: 'Success',
+              },
+            };
           }
           const token = (reply.body as { data?: { token?: unknown } } | undefined)?.data?.token;
           if (route.path === '/oauth/token' && typeof token === 'string') issuedTokens.push(token);
@@ -126,8 +148,21 @@ describe('conformance run against a configured target', () => {
       join(dir, 'conformance.config.json'),
       JSON.stringify({
         targets: {
-          partner: { baseUrl: server.baseUrl, clientId: 'partner', clientSecret: '${PARTNER_SECRET}', keyId: 'partner-2026', privateKeyFile: './partner.pem', fixtures: defaultFixtures() },
-          wrongsecret: { baseUrl: server.baseUrl, clientId: 'partner', clientSecret: 'not-the-secret', keyId: 'partner-2026', privateKeyFile: './partner.pem' },
+          partner: {
+            baseUrl: server.baseUrl,
+            clientId: 'partner',
+            clientSecret: '${PARTNER_SECRET}',
+            keyId: 'partner-2026',
+            privateKeyFile: './partner.pem',
+            fixtures: defaultFixtures(),
+          },
+          wrongsecret: {
+            baseUrl: server.baseUrl,
+            clientId: 'partner',
+            clientSecret: 'not-the-secret',
+            keyId: 'partner-2026',
+            privateKeyFile: './partner.pem',
+          },
         },
       }),
     );
@@ -137,25 +172,56 @@ describe('conformance run against a configured target', () => {
   it('keeps the client secret, the private key and every bearer token out of all three reports', async () => {
     // Every suite but webhooks: this server was not told to trust the receiver's certificate, so its checks would only
     // wait out their deadlines; the secrets at stake here travel in the other suites' exchanges.
-    const res = await runCli(['run', '--target', 'partner', '--suite', 'auth,signing,pagination,resources,ussd', '--junit', 'r.xml', '--json', 'r.json'], { cwd: dir, env: { PARTNER_SECRET: SECRET } });
+    const res = await runCli(
+      [
+        'run',
+        '--target',
+        'partner',
+        '--suite',
+        'auth,signing,pagination,resources,ussd',
+        '--junit',
+        'r.xml',
+        '--json',
+        'r.json',
+      ],
+      { cwd: dir, env: { PARTNER_SECRET: SECRET } },
+    );
     expect(res.code).toBe(1);
     expect(res.stdout).toMatch(/✗ resources\.customers\.get +MUST/);
     expect(res.stdout).toContain('Customer: data.status must be one of "ACTIVE", "SUSPENDED", "CLOSED"');
     expect(res.stdout).toContain('you sent Bearer [redacted]');
     expect(issuedTokens.length).toBeGreaterThanOrEqual(2);
-    const reports = { human: res.stdout + res.stderr, junit: readFileSync(join(dir, 'r.xml'), 'utf8'), json: readFileSync(join(dir, 'r.json'), 'utf8') };
+    const reports = {
+      human: res.stdout + res.stderr,
+      junit: readFileSync(join(dir, 'r.xml'), 'utf8'),
+      json: readFileSync(join(dir, 'r.json'), 'utf8'),
+    };
     const keyLines = key.privateKeyPem.split('\n').filter((l) => l && !l.startsWith('-----'));
     for (const [name, text] of Object.entries(reports)) {
       expect(text, name).toContain('[redacted]');
-      for (const secret of [SECRET, encodeURIComponent(SECRET), ...keyLines, Buffer.from(key.seed).toString('base64'), ...issuedTokens]) {
-        expect(text.includes(secret), `${name} contains a secret: ${secret.slice(0, 6)}… at ${text.slice(Math.max(0, text.indexOf(secret) - 80), text.indexOf(secret) + 10)}`).toBe(false);
+      for (const secret of [
+        SECRET,
+        encodeURIComponent(SECRET),
+        ...keyLines,
+        Buffer.from(key.seed).toString('base64'),
+        ...issuedTokens,
+      ]) {
+        expect(
+          text.includes(secret),
+          `${name} contains a secret: ${secret.slice(0, 6)}… at ${text.slice(Math.max(0, text.indexOf(secret) - 80), text.indexOf(secret) + 10)}`,
+        ).toBe(false);
       }
     }
   });
 
   it('exits 2 with one line naming baseUrl when the target has none', async () => {
     // The whole file is validated, so the broken target lives in a file of its own.
-    writeFileSync(join(dir, 'nobase.json'), JSON.stringify({ targets: { nobase: { clientId: 'partner', clientSecret: 'x', keyId: 'k', privateKeyFile: './partner.pem' } } }));
+    writeFileSync(
+      join(dir, 'nobase.json'),
+      JSON.stringify({
+        targets: { nobase: { clientId: 'partner', clientSecret: 'x', keyId: 'k', privateKeyFile: './partner.pem' } },
+      }),
+    );
     const res = await runCli(['run', '--target', 'nobase', '--config', 'nobase.json'], { cwd: dir });
     expect(res.code).toBe(2);
     const lines = res.stderr.trim().split('\n');
@@ -167,7 +233,11 @@ describe('conformance run against a configured target', () => {
   it('exits 3 with one line when no token can be obtained', async () => {
     const res = await runCli(['run', '--target', 'wrongsecret'], { cwd: dir });
     expect(res.code).toBe(3);
-    expect(res.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^conformance: no token: POST http:\/\/127\.0\.0\.1:\d+\/v1\/oauth\/token answered 401; check clientId, clientSecret.* \[CONFORMANCE_ERR_NO_TOKEN\]$/)]);
+    expect(res.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^conformance: no token: POST http:\/\/127\.0\.0\.1:\d+\/v1\/oauth\/token answered 401; check clientId, clientSecret.* \[CONFORMANCE_ERR_NO_TOKEN\]$/,
+      ),
+    ]);
     expect(res.stderr).not.toContain('not-the-secret');
     expect(res.stdout).toBe('');
   });
@@ -175,13 +245,28 @@ describe('conformance run against a configured target', () => {
   it('exits 3 within the request timeout when the base URL is unreachable, without a stack trace', async () => {
     const port = await closedPort();
     const cfg = join(dir, 'unreachable.json');
-    writeFileSync(cfg, JSON.stringify({ targets: { gone: { baseUrl: `http://127.0.0.1:${port}/v1`, clientId: 'c', clientSecret: 's', keyId: 'k', privateKeyFile: './partner.pem' } } }));
+    writeFileSync(
+      cfg,
+      JSON.stringify({
+        targets: {
+          gone: {
+            baseUrl: `http://127.0.0.1:${port}/v1`,
+            clientId: 'c',
+            clientSecret: 's',
+            keyId: 'k',
+            privateKeyFile: './partner.pem',
+          },
+        },
+      }),
+    );
     const res = await runCli(['run', '--target', 'gone', '--config', cfg, '--timeout', '2000'], { cwd: dir });
     expect(res.code).toBe(3);
     expect(res.ms).toBeLessThan(2000 + 5000);
     const lines = res.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^conformance: target unreachable: POST http:\/\/127\.0\.0\.1:\d+\/v1\/oauth\/token failed \(ECONNREFUSED.* \[CONFORMANCE_ERR_TARGET_UNREACHABLE\]$/);
+    expect(lines[0]).toMatch(
+      /^conformance: target unreachable: POST http:\/\/127\.0\.0\.1:\d+\/v1\/oauth\/token failed \(ECONNREFUSED.* \[CONFORMANCE_ERR_TARGET_UNREACHABLE\]$/,
+    );
     expect(res.stderr).not.toMatch(/\n\s+at /);
     expect(res.stdout).toBe('');
   });
@@ -193,13 +278,17 @@ describe('conformance run against a configured target', () => {
     const target = await runCli(['run', '--target', 'staging'], { cwd: dir });
     expect(target.code).toBe(2);
     expect(target.stderr.trim().split('\n')).toHaveLength(1);
-    expect(target.stderr).toMatch(/^conformance: config: no target named "staging".* \[CONFORMANCE_ERR_UNKNOWN_TARGET\]$/m);
+    expect(target.stderr).toMatch(
+      /^conformance: config: no target named "staging".* \[CONFORMANCE_ERR_UNKNOWN_TARGET\]$/m,
+    );
   });
 
   it('exits 2 with one line naming the option for a number that is not a positive whole number', async () => {
     const res = await runCli(['run', '--concurrency', '0'], { cwd: dir });
     expect(res.code).toBe(2);
-    expect(res.stderr.trim().split('\n')).toEqual(['conformance: --concurrency: "0" is not a positive whole number; give one like 4 [CONFORMANCE_ERR_USAGE]']);
+    expect(res.stderr.trim().split('\n')).toEqual([
+      'conformance: --concurrency: "0" is not a positive whole number; give one like 4 [CONFORMANCE_ERR_USAGE]',
+    ]);
     expect(res.stdout).toBe('');
   });
 });

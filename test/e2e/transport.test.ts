@@ -22,7 +22,17 @@ afterEach(async () => {
 });
 
 function targetFor(baseUrl: string): ResolvedTarget {
-  return { name: 't', baseUrl, clientId: 'partner', clientSecret: SECRET, keyId: 'partner-key', privateKeyPem: key.privateKeyPem, privateKey: key.seed, fixtures: defaultFixtures(), webhook: { listen: '127.0.0.1:0', tls: 'none' } };
+  return {
+    name: 't',
+    baseUrl,
+    clientId: 'partner',
+    clientSecret: SECRET,
+    keyId: 'partner-key',
+    privateKeyPem: key.privateKeyPem,
+    privateKey: key.seed,
+    fixtures: defaultFixtures(),
+    webhook: { listen: '127.0.0.1:0', tls: 'none' },
+  };
 }
 
 async function reference(choices: Partial<Choices>, rateLimitPerSecond?: number) {
@@ -42,14 +52,22 @@ function recorded<K extends keyof typeof CHOICE_DEFS>(result: RunResult, key: K,
 }
 
 // Reads, a PUT restored afterwards, token requests: some 16 requests, over several windows of the small limit.
-const SELECTION = { grep: '^resources\\.(customers|accounts)\\.get$|^resources\\.customers\\.update$|^auth\\.token\\.(issued|unique)$' };
+const SELECTION = {
+  grep: '^resources\\.(customers|accounts)\\.get$|^resources\\.customers\\.update$|^auth\\.token\\.(issued|unique)$',
+};
 const SMALL_LIMIT = 5;
 
 describe('a run against a server that throttles', () => {
   for (const rateLimit of ['60-per-second', '60-per-second-date', '60-per-second-no-retry-after'] as const) {
     it(`waits out every 429 (${rateLimit}) so that no check sees one, and notes how often and how long`, async () => {
       const server = await reference({ rateLimit }, SMALL_LIMIT);
-      const result = await runChecks({ pack, target: targetFor(server.baseUrl), suites: [auth, resources], selection: SELECTION, failOn: 'should' });
+      const result = await runChecks({
+        pack,
+        target: targetFor(server.baseUrl),
+        suites: [auth, resources],
+        selection: SELECTION,
+        failOn: 'should',
+      });
       expect(result.totals).toMatchObject({ failed: 0, warned: 0, errored: 0 });
       expect(result.totals.passed).toBe(5);
       expect(result.checks.flatMap((c) => c.exchanges).filter((e) => e.response?.status === 429)).toEqual([]);
@@ -63,7 +81,13 @@ describe('a run against a server that closes its connections', () => {
   for (const connection of ['close', 'drop-idle'] as const) {
     it(`passes with connection=${connection} and notes it`, async () => {
       const server = await reference({ connection });
-      const result = await runChecks({ pack, target: targetFor(server.baseUrl), suites: [auth, resources], selection: SELECTION, failOn: 'should' });
+      const result = await runChecks({
+        pack,
+        target: targetFor(server.baseUrl),
+        suites: [auth, resources],
+        selection: SELECTION,
+        failOn: 'should',
+      });
       expect(result.totals).toMatchObject({ failed: 0, warned: 0, errored: 0 });
       expect(recorded(result, 'connection', connection)).toBe(true);
       expect(recorded(result, 'rateLimit', 'none')).toBe(true);
@@ -74,13 +98,28 @@ describe('a run against a server that closes its connections', () => {
 describe('a run against a server that never stops throttling', () => {
   it('is one finding for the run: a note, the checks left errored with its reason, no verdict of conformance, exit 1', async () => {
     const server = await startEchoServer((req, res) => {
-      if (req.url === '/v1/oauth/token') return res.end(JSON.stringify({ data: { token: 'shared-token-0123456789' }, code: '200', message: 'Success' }));
+      if (req.url === '/v1/oauth/token')
+        return res.end(JSON.stringify({ data: { token: 'shared-token-0123456789' }, code: '200', message: 'Success' }));
       res.writeHead(429, { 'retry-after': '3600', 'content-type': 'application/json' });
       res.end('{"code":"429","message":"Too Many Requests"}');
     });
     cleanup.push(() => server.close());
-    const read = (id: string) => defineCheck({ id, title: id, level: 'MUST', requirements: CITES.MUST, async run(ctx) { const res = await ctx.send({ method: 'GET', path: '/instruments' }); if (res.status !== 200) ctx.fail(`answered ${res.status}`); } });
-    const suite = defineSuite({ name: 'resources', title: 'throttled', checks: [read('resources.a.one'), read('resources.b.two'), read('resources.c.three'), read('resources.d.four')] });
+    const read = (id: string) =>
+      defineCheck({
+        id,
+        title: id,
+        level: 'MUST',
+        requirements: CITES.MUST,
+        async run(ctx) {
+          const res = await ctx.send({ method: 'GET', path: '/instruments' });
+          if (res.status !== 200) ctx.fail(`answered ${res.status}`);
+        },
+      });
+    const suite = defineSuite({
+      name: 'resources',
+      title: 'throttled',
+      checks: [read('resources.a.one'), read('resources.b.two'), read('resources.c.three'), read('resources.d.four')],
+    });
     const result = await runChecks({ pack, target: targetFor(`${server.origin}/v1`), suites: [suite], concurrency: 2 });
     expect(result.checks.map((c) => c.outcome)).toEqual(['error', 'error', 'error', 'error']);
     const reasons = new Set(result.checks.map((c) => c.finding?.message));

@@ -19,9 +19,15 @@ describe('the verdict of a clean run of the built-in target', () => {
     const res = await runCli(['run'], { limitMs: RUN_LIMIT_MS });
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/^\d+ passed, 0 failed, 0 warned, \d+ skipped\nINCOMPLETE: \d+ MUST requirements? not exercised \(of \d+\), none failed: .*REQ-LIFE-04/m);
-    expect(res.stdout).toMatch(/^ {4}REQ-LIFE-04 ".*" — auth\.expiry\.after-60-minutes skipped: runs only with --long: .* → run with --long$/m);
-    expect(res.stdout).toMatch(/^\d+ MUST requirements of the spec are out of reach of a black-box test and not part of the verdict: 'conformance coverage' lists them with why$/m);
+    expect(res.stdout).toMatch(
+      /^\d+ passed, 0 failed, 0 warned, \d+ skipped\nINCOMPLETE: \d+ MUST requirements? not exercised \(of \d+\), none failed: .*REQ-LIFE-04/m,
+    );
+    expect(res.stdout).toMatch(
+      /^ {4}REQ-LIFE-04 ".*" — auth\.expiry\.after-60-minutes skipped: runs only with --long: .* → run with --long$/m,
+    );
+    expect(res.stdout).toMatch(
+      /^\d+ MUST requirements of the spec are out of reach of a black-box test and not part of the verdict: 'conformance coverage' lists them with why$/m,
+    );
     expect(res.stdout).not.toMatch(/\bPASS\b|^CONFORMANT/m);
   });
 
@@ -40,12 +46,34 @@ describe('the verdict of a run whose config lacks a fixture', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'conformance-verdict-'));
-    serve = spawn(process.execPath, [BIN, 'serve', '--config-out', 't.json'], { cwd: dir, env: { ...process.env, NO_COLOR: '1' } });
+    serve = spawn(process.execPath, [BIN, 'serve', '--config-out', 't.json'], {
+      cwd: dir,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     await waitForOutput(serve, /Press Ctrl-C to stop\./, 15_000);
-    const config = JSON.parse(readFileSync(join(dir, 't.json'), 'utf8')) as { targets: { sandbox: { fixtures: Record<string, number> } } };
+    const config = JSON.parse(readFileSync(join(dir, 't.json'), 'utf8')) as {
+      targets: { sandbox: { fixtures: Record<string, number> } };
+    };
     delete config.targets.sandbox.fixtures.assetId;
     writeFileSync(join(dir, 'no-asset.json'), JSON.stringify(config), { mode: 0o600 });
-    run = await runCli(['run', '--config', 'no-asset.json', '--target', 'sandbox', '--json', 'r.json', '--junit', 'r.xml', '--html', 'r.html', '--evidence', 'pkg'], { cwd: dir, limitMs: RUN_LIMIT_MS });
+    run = await runCli(
+      [
+        'run',
+        '--config',
+        'no-asset.json',
+        '--target',
+        'sandbox',
+        '--json',
+        'r.json',
+        '--junit',
+        'r.xml',
+        '--html',
+        'r.html',
+        '--evidence',
+        'pkg',
+      ],
+      { cwd: dir, limitMs: RUN_LIMIT_MS },
+    );
   }, RUN_LIMIT_MS + 30_000);
 
   afterAll(async () => {
@@ -60,8 +88,12 @@ describe('the verdict of a run whose config lacks a fixture', () => {
   it('says INCOMPLETE in the terminal, naming the requirements and "set fixtures.assetId", and exits 0', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^INCOMPLETE: \d+ MUST requirements not exercised \(of \d+\), none failed: .*REQ-ASSET-01/m);
-    expect(run.stdout).toMatch(/^ {4}REQ-ASSET-01 ".*" — resources\.assets\.get skipped: fixture "assetId" is not configured .* → set fixtures\.assetId in the target's config$/m);
+    expect(run.stdout).toMatch(
+      /^INCOMPLETE: \d+ MUST requirements not exercised \(of \d+\), none failed: .*REQ-ASSET-01/m,
+    );
+    expect(run.stdout).toMatch(
+      /^ {4}REQ-ASSET-01 ".*" — resources\.assets\.get skipped: fixture "assetId" is not configured .* → set fixtures\.assetId in the target's config$/m,
+    );
   });
 
   it('says it in the JSON report, valid against its schema, with each requirement, its checks and the remedy', () => {
@@ -73,7 +105,14 @@ describe('the verdict of a run whose config lacks a fixture', () => {
     expect(asset).toMatchObject({
       section: expect.any(String),
       quote: expect.stringContaining('assetId'),
-      checks: [{ id: 'resources.assets.get', outcome: 'skip', reason: expect.stringContaining('fixture "assetId"'), remedy: "set fixtures.assetId in the target's config" }],
+      checks: [
+        {
+          id: 'resources.assets.get',
+          outcome: 'skip',
+          reason: expect.stringContaining('fixture "assetId"'),
+          remedy: "set fixtures.assetId in the target's config",
+        },
+      ],
       remedy: "set fixtures.assetId in the target's config",
     });
   });
@@ -81,7 +120,9 @@ describe('the verdict of a run whose config lacks a fixture', () => {
   it('says it in the JUnit properties and the HTML report', () => {
     const xml = readFileSync(join(dir, 'r.xml'), 'utf8');
     expect(xml.match(/<property name="verdict" value="INCOMPLETE"\/>/g)).toHaveLength(6);
-    expect(xml).toMatch(/<property name="verdict\.unexercised" value="[^"]*REQ-ASSET-01 [^"]*set fixtures\.assetId in the target's config/);
+    expect(xml).toMatch(
+      /<property name="verdict\.unexercised" value="[^"]*REQ-ASSET-01 [^"]*set fixtures\.assetId in the target's config/,
+    );
     const html = readFileSync(join(dir, 'r.html'), 'utf8');
     expect(html).toContain('<p class="verdict">INCOMPLETE</p>');
     expect(html).toMatch(/<code>REQ-ASSET-01<\/code>.*set fixtures\.assetId in the target&#39;s config/);
@@ -90,18 +131,35 @@ describe('the verdict of a run whose config lacks a fixture', () => {
 
   it('records it in the signed evidence manifest with the fail-on policy, and verify-evidence prints it', async () => {
     const manifest = JSON.parse(readFileSync(join(dir, 'pkg', 'manifest.json'), 'utf8')) as EvidenceManifest;
-    expect(manifest).toMatchObject({ failOn: 'must', failOnIncomplete: false, verdict: { status: 'INCOMPLETE', failed: [] } });
-    expect(manifest.verdict!.notExercised).toContainEqual({ id: 'REQ-ASSET-01', remedy: "set fixtures.assetId in the target's config" });
+    expect(manifest).toMatchObject({
+      failOn: 'must',
+      failOnIncomplete: false,
+      verdict: { status: 'INCOMPLETE', failed: [] },
+    });
+    expect(manifest.verdict!.notExercised).toContainEqual({
+      id: 'REQ-ASSET-01',
+      remedy: "set fixtures.assetId in the target's config",
+    });
     // The partner's public key, derived from the private key the sandbox config holds.
-    const config = JSON.parse(readFileSync(join(dir, 't.json'), 'utf8')) as { targets: { sandbox: { privateKey: string } } };
-    writeFileSync(join(dir, 'partner.pem'), createPublicKey(config.targets.sandbox.privateKey).export({ format: 'pem', type: 'spki' }));
+    const config = JSON.parse(readFileSync(join(dir, 't.json'), 'utf8')) as {
+      targets: { sandbox: { privateKey: string } };
+    };
+    writeFileSync(
+      join(dir, 'partner.pem'),
+      createPublicKey(config.targets.sandbox.privateKey).export({ format: 'pem', type: 'spki' }),
+    );
     const verified = await runCli(['verify-evidence', 'pkg', '--public-key', 'partner.pem'], { cwd: dir });
     expect(verified.code).toBe(0);
-    expect(verified.stdout).toMatch(/^evidence verified: .*\nverdict: INCOMPLETE: \d+ MUST requirements not exercised \(of \d+\), none failed: .*REQ-ASSET-01.* \(fail-on must\)\n {2}to exercise the rest: set fixtures\.assetId in the target's config; run with --long\n(?![\s\S])/m);
+    expect(verified.stdout).toMatch(
+      /^evidence verified: .*\nverdict: INCOMPLETE: \d+ MUST requirements not exercised \(of \d+\), none failed: .*REQ-ASSET-01.* \(fail-on must\)\n {2}to exercise the rest: set fixtures\.assetId in the target's config; run with --long\n(?![\s\S])/m,
+    );
   });
 
   it('fails the run with --fail-on incomplete, exit 1', async () => {
-    const res = await runCli(['run', '--config', 'no-asset.json', '--target', 'sandbox', '--fail-on', 'incomplete', '--suite', 'resources'], { cwd: dir, limitMs: RUN_LIMIT_MS });
+    const res = await runCli(
+      ['run', '--config', 'no-asset.json', '--target', 'sandbox', '--fail-on', 'incomplete', '--suite', 'resources'],
+      { cwd: dir, limitMs: RUN_LIMIT_MS },
+    );
     expect(res.stderr).toBe('');
     expect(res.code).toBe(1);
     expect(res.stdout).toMatch(/^INCOMPLETE: \d+ MUST requirements not exercised/m);
@@ -112,6 +170,8 @@ describe('the verdict of a run whose config lacks a fixture', () => {
   it('refuses a --fail-on it does not know, in one line, exit 2', async () => {
     const res = await runCli(['run', '--fail-on', 'must,sometimes'], { cwd: dir });
     expect(res.code).toBe(2);
-    expect(res.stderr).toBe('conformance: --fail-on: "sometimes" is not one of must, should, incomplete; give a comma list of them, e.g. --fail-on should,incomplete [CONFORMANCE_ERR_USAGE]\n');
+    expect(res.stderr).toBe(
+      'conformance: --fail-on: "sometimes" is not one of must, should, incomplete; give a comma list of them, e.g. --fail-on should,incomplete [CONFORMANCE_ERR_USAGE]\n',
+    );
   });
 });

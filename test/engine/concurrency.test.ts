@@ -17,10 +17,24 @@ afterEach(async () => {
 
 async function target(): Promise<ResolvedTarget> {
   const server = await startEchoServer((req, res) => {
-    res.end(req.url === '/v1/oauth/token' ? JSON.stringify({ data: { token: 'shared-token-0123456789' }, code: '200', message: 'Success' }) : '{}');
+    res.end(
+      req.url === '/v1/oauth/token'
+        ? JSON.stringify({ data: { token: 'shared-token-0123456789' }, code: '200', message: 'Success' })
+        : '{}',
+    );
   });
   cleanup.push(() => server.close());
-  return { name: 't', baseUrl: `${server.origin}/v1`, clientId: 'c', clientSecret: 'secret-value', keyId: 'k', privateKeyPem: key.privateKeyPem, privateKey: key.seed, fixtures: { mutableCustomerId: 7 }, webhook: { listen: '127.0.0.1:0', tls: 'none' } };
+  return {
+    name: 't',
+    baseUrl: `${server.origin}/v1`,
+    clientId: 'c',
+    clientSecret: 'secret-value',
+    keyId: 'k',
+    privateKeyPem: key.privateKeyPem,
+    privateKey: key.seed,
+    fixtures: { mutableCustomerId: 7 },
+    webhook: { listen: '127.0.0.1:0', tls: 'none' },
+  };
 }
 
 /** A promise opened from outside: checks wait on it instead of sleeping. */
@@ -47,7 +61,11 @@ describe('runChecks with concurrency', () => {
           await allRunning.opened;
         },
       });
-    const suite = defineSuite({ name: 'auth', title: 'test', checks: ['auth.w.1', 'auth.w.2', 'auth.w.3', 'auth.w.4'].map(waiter) });
+    const suite = defineSuite({
+      name: 'auth',
+      title: 'test',
+      checks: ['auth.w.1', 'auth.w.2', 'auth.w.3', 'auth.w.4'].map(waiter),
+    });
     const result = await runChecks({ pack, target: await target(), suites: [suite], concurrency: 4 });
     expect(result.checks.map((c) => c.outcome)).toEqual(['pass', 'pass', 'pass', 'pass']);
     expect(result.run.concurrency).toBe(4);
@@ -80,13 +98,46 @@ describe('runChecks with concurrency', () => {
 
   it('reports results in declaration order, to reporters as well, when a later check finishes first', async () => {
     const firstMayEnd = gate();
-    const suite = defineSuite({ name: 'auth', title: 'test', checks: [
-      defineCheck({ id: 'auth.o.first', title: 'ends last', level: 'MUST', requirements: CITES.MUST, run: () => firstMayEnd.opened }),
-      defineCheck({ id: 'auth.o.second', title: 'ends first', level: 'MUST', requirements: CITES.MUST, async run() { firstMayEnd.open(); } }),
-      defineCheck({ id: 'auth.o.third', title: 'fails', level: 'MUST', requirements: CITES.MUST, async run(ctx) { await firstMayEnd.opened; ctx.fail('third'); } }),
-    ] });
+    const suite = defineSuite({
+      name: 'auth',
+      title: 'test',
+      checks: [
+        defineCheck({
+          id: 'auth.o.first',
+          title: 'ends last',
+          level: 'MUST',
+          requirements: CITES.MUST,
+          run: () => firstMayEnd.opened,
+        }),
+        defineCheck({
+          id: 'auth.o.second',
+          title: 'ends first',
+          level: 'MUST',
+          requirements: CITES.MUST,
+          async run() {
+            firstMayEnd.open();
+          },
+        }),
+        defineCheck({
+          id: 'auth.o.third',
+          title: 'fails',
+          level: 'MUST',
+          requirements: CITES.MUST,
+          async run(ctx) {
+            await firstMayEnd.opened;
+            ctx.fail('third');
+          },
+        }),
+      ],
+    });
     const heard: string[] = [];
-    const result = await runChecks({ pack, target: await target(), suites: [suite], concurrency: 3, reporter: { onCheckEnd: (r) => heard.push(r.id), onRunEnd: () => undefined } });
+    const result = await runChecks({
+      pack,
+      target: await target(),
+      suites: [suite],
+      concurrency: 3,
+      reporter: { onCheckEnd: (r) => heard.push(r.id), onRunEnd: () => undefined },
+    });
     expect(result.checks.map((c) => c.id)).toEqual(['auth.o.first', 'auth.o.second', 'auth.o.third']);
     expect(heard).toEqual(['auth.o.first', 'auth.o.second', 'auth.o.third']);
     expect(result.checks.map((c) => c.outcome)).toEqual(['pass', 'pass', 'fail']);
@@ -110,36 +161,98 @@ describe('runChecks with concurrency', () => {
           holders -= 1;
         },
       });
-    const reader = defineCheck({ id: 'resources.r.free', title: 'reads', level: 'MUST', requirements: CITES.MUST, async run(ctx) { await ctx.send({ method: 'GET', path: '/accounts' }); } });
-    const suites = [defineSuite({ name: 'signing', title: 'test', checks: [changer('signing.c.one'), changer('signing.c.two')] }), defineSuite({ name: 'resources', title: 'test', checks: [changer('resources.c.three'), reader] })];
+    const reader = defineCheck({
+      id: 'resources.r.free',
+      title: 'reads',
+      level: 'MUST',
+      requirements: CITES.MUST,
+      async run(ctx) {
+        await ctx.send({ method: 'GET', path: '/accounts' });
+      },
+    });
+    const suites = [
+      defineSuite({ name: 'signing', title: 'test', checks: [changer('signing.c.one'), changer('signing.c.two')] }),
+      defineSuite({ name: 'resources', title: 'test', checks: [changer('resources.c.three'), reader] }),
+    ];
     const result = await runChecks({ pack, target: await target(), suites, concurrency: 8 });
     expect(result.checks.every((c) => c.outcome === 'pass')).toBe(true);
     expect(events).toEqual(['signing.c.one 1', 'signing.c.two 1', 'resources.c.three 1']);
   });
 
   it('turns a request that changes undeclared shared state into an error of the check, naming the state', async () => {
-    const suite = defineSuite({ name: 'resources', title: 'test', checks: [
-      defineCheck({ id: 'resources.u.customer', title: 'puts', level: 'MUST', requirements: CITES.MUST, async run(ctx) { await ctx.send({ method: 'PUT', path: '/customers', json: { customerId: 7 } }); } }),
-      defineCheck({ id: 'resources.u.webhook', title: 'posts', level: 'MUST', requirements: CITES.MUST, async run(ctx) { await ctx.send({ method: 'POST', path: '/webhooks/test' }); } }),
-      defineCheck({ id: 'resources.u.read', title: 'reads', level: 'MUST', requirements: CITES.MUST, async run(ctx) { await ctx.send({ method: 'GET', path: '/webhooks' }); } }),
-    ] });
+    const suite = defineSuite({
+      name: 'resources',
+      title: 'test',
+      checks: [
+        defineCheck({
+          id: 'resources.u.customer',
+          title: 'puts',
+          level: 'MUST',
+          requirements: CITES.MUST,
+          async run(ctx) {
+            await ctx.send({ method: 'PUT', path: '/customers', json: { customerId: 7 } });
+          },
+        }),
+        defineCheck({
+          id: 'resources.u.webhook',
+          title: 'posts',
+          level: 'MUST',
+          requirements: CITES.MUST,
+          async run(ctx) {
+            await ctx.send({ method: 'POST', path: '/webhooks/test' });
+          },
+        }),
+        defineCheck({
+          id: 'resources.u.read',
+          title: 'reads',
+          level: 'MUST',
+          requirements: CITES.MUST,
+          async run(ctx) {
+            await ctx.send({ method: 'GET', path: '/webhooks' });
+          },
+        }),
+      ],
+    });
     const result = await runChecks({ pack, target: await target(), suites: [suite] });
     expect(result.checks.map((c) => [c.outcome, c.finding?.message])).toEqual([
-      ['error', 'the check itself broke: PUT /customers may change shared state "mutable-customer", which check resources.u.customer does not declare in `uses`'],
-      ['error', 'the check itself broke: POST /webhooks/test may change shared state "webhook-config", which check resources.u.webhook does not declare in `uses`'],
+      [
+        'error',
+        'the check itself broke: PUT /customers may change shared state "mutable-customer", which check resources.u.customer does not declare in `uses`',
+      ],
+      [
+        'error',
+        'the check itself broke: POST /webhooks/test may change shared state "webhook-config", which check resources.u.webhook does not declare in `uses`',
+      ],
       ['pass', undefined],
     ]);
   });
 
   it('reports the time of each suite: its checks, its wall time and its check time added up', async () => {
-    const quick = (id: string) => defineCheck({ id, title: 't', level: 'MUST', requirements: CITES.MUST, async run(ctx) { await ctx.send({ method: 'GET', path: '/ok' }); } });
-    const suites = [defineSuite({ name: 'auth', title: 'a', checks: [quick('auth.t.1'), quick('auth.t.2')] }), defineSuite({ name: 'signing', title: 's', checks: [quick('signing.t.1')] })];
+    const quick = (id: string) =>
+      defineCheck({
+        id,
+        title: 't',
+        level: 'MUST',
+        requirements: CITES.MUST,
+        async run(ctx) {
+          await ctx.send({ method: 'GET', path: '/ok' });
+        },
+      });
+    const suites = [
+      defineSuite({ name: 'auth', title: 'a', checks: [quick('auth.t.1'), quick('auth.t.2')] }),
+      defineSuite({ name: 'signing', title: 's', checks: [quick('signing.t.1')] }),
+    ];
     const result = await runChecks({ pack, target: await target(), suites });
-    expect(result.run.suites!.map((t) => [t.suite, t.checks])).toEqual([['auth', 2], ['signing', 1]]);
+    expect(result.run.suites!.map((t) => [t.suite, t.checks])).toEqual([
+      ['auth', 2],
+      ['signing', 1],
+    ]);
     for (const t of result.run.suites!) {
       const checks = result.checks.filter((c) => c.suite === t.suite);
       expect(t.checkMs).toBe(checks.reduce((sum, c) => sum + c.durationMs, 0));
-      expect(t.wallMs).toBe(Math.max(...checks.map((c) => c.startMs! + c.durationMs)) - Math.min(...checks.map((c) => c.startMs!)));
+      expect(t.wallMs).toBe(
+        Math.max(...checks.map((c) => c.startMs! + c.durationMs)) - Math.min(...checks.map((c) => c.startMs!)),
+      );
     }
     expect(result.run.concurrency).toBe(4);
   });

@@ -18,8 +18,12 @@ import { suites } from '../../suites/index.js';
 import { runCli } from '../helpers/cli.js';
 import { Chalk } from 'chalk';
 
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020) => Ajv2020;
-const reportSchema = JSON.parse(readFileSync(new URL('../../schemas/report.schema.json', import.meta.url), 'utf8')) as object;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  a: Ajv2020,
+) => Ajv2020;
+const reportSchema = JSON.parse(
+  readFileSync(new URL('../../schemas/report.schema.json', import.meta.url), 'utf8'),
+) as object;
 const ids = suites.flatMap((s) => s.checks.map((c) => c.id));
 const ID = 'signing.reject.unknown-keyid';
 // Two checks of one suite: the listed one (MUST) and a neighbour that must stay unaffected.
@@ -35,34 +39,61 @@ function file(content: unknown): string {
 
 describe('--expected-failures against the reference server', () => {
   it('CLI: a listed failure exits 0 and is shown apart with its reason; an id no check has exits 2 naming it', async () => {
-    const listed = file({ expectedFailures: [{ id: ID, reason: 'PLAT-9: keyid not checked yet', expires: '2999-12-31' }] });
-    const res = await runCli(['run', '--suite', 'signing', '--grep', SELECTION.grep, '--fault', FAULT.faults[0]!, '--expected-failures', listed]);
+    const listed = file({
+      expectedFailures: [{ id: ID, reason: 'PLAT-9: keyid not checked yet', expires: '2999-12-31' }],
+    });
+    const res = await runCli([
+      'run',
+      '--suite',
+      'signing',
+      '--grep',
+      SELECTION.grep,
+      '--fault',
+      FAULT.faults[0]!,
+      '--expected-failures',
+      listed,
+    ]);
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
     const apart = res.stdout.slice(res.stdout.indexOf('expected failures'));
-    expect(res.stdout.indexOf('expected failures')).toBeGreaterThan(res.stdout.indexOf('signing.reject.future-created'));
+    expect(res.stdout.indexOf('expected failures')).toBeGreaterThan(
+      res.stdout.indexOf('signing.reject.future-created'),
+    );
     expect(apart).toMatch(new RegExp(`✗ ${ID.replace(/\./g, '\\.')} +MUST`));
     expect(apart).toMatch(/reason +PLAT-9: keyid not checked yet +\(until 2999-12-31\)/);
-    expect(res.stdout).toMatch(/1 passed, 1 failed, 0 warned, 0 skipped; 1 of them expected \(listed\), not failing the run/);
+    expect(res.stdout).toMatch(
+      /1 passed, 1 failed, 0 warned, 0 skipped; 1 of them expected \(listed\), not failing the run/,
+    );
 
     const unknown = file({ expectedFailures: [{ id: 'signing.reject.unknown-keyd', reason: 'typo' }] });
     const bad = await runCli(['run', '--suite', 'signing', '--expected-failures', unknown]);
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe('');
-    expect(bad.stderr).toMatch(/names a check that does not exist: "signing\.reject\.unknown-keyd" \(did you mean .*signing\.reject\.unknown-keyid/);
+    expect(bad.stderr).toMatch(
+      /names a check that does not exist: "signing\.reject\.unknown-keyd" \(did you mean .*signing\.reject\.unknown-keyid/,
+    );
   });
 
   it('in every report: JUnit <skipped> with the reason in system-out, JSON `expected` (schema-valid), failsRun false', async () => {
     const result = await run({ ...SELECTION, local: FAULT, expectedFailures: [{ id: ID, reason: 'PLAT-9 & <co>' }] });
     expect(result.exitCode).toBe(0);
     const check = result.checks.find((c) => c.id === ID)!;
-    expect(check).toMatchObject({ outcome: 'fail', failsRun: false, expected: { reason: 'PLAT-9 & <co>', status: 'expected' } });
+    expect(check).toMatchObject({
+      outcome: 'fail',
+      failsRun: false,
+      expected: { reason: 'PLAT-9 & <co>', status: 'expected' },
+    });
 
     const xml = buildJunitXml(result);
-    const testcase = xml.slice(xml.indexOf(`<testcase name="${ID}`), xml.indexOf('</testcase>', xml.indexOf(`<testcase name="${ID}`)));
+    const testcase = xml.slice(
+      xml.indexOf(`<testcase name="${ID}`),
+      xml.indexOf('</testcase>', xml.indexOf(`<testcase name="${ID}`)),
+    );
     expect(testcase).toContain('<skipped/>');
     expect(testcase).not.toContain('<failure');
-    expect(testcase).toContain('expected failure, listed in --expected-failures (does not fail the run): PLAT-9 & <co>');
+    expect(testcase).toContain(
+      'expected failure, listed in --expected-failures (does not fail the run): PLAT-9 & <co>',
+    );
 
     const json = toJsonReport(result);
     const validate = addFormats(new Ajv2020({ allErrors: true, strict: false })).compile(reportSchema);
@@ -79,14 +110,24 @@ describe('--expected-failures against the reference server', () => {
     const text = renderResults(result, new Chalk({ level: 0 }), false).join('\n');
     expect(text).toMatch(/✗ signing\.reject\.unknown-keyid .*\n.*\n.*\n.*remove it from the list/);
     expect(text).not.toContain('expected failures');
-    expect(buildJunitXml(result)).toMatch(/<failure message="listed as an expected failure, but it passed: the server is fixed, remove it from the list"/);
+    expect(buildJunitXml(result)).toMatch(
+      /<failure message="listed as an expected failure, but it passed: the server is fixed, remove it from the list"/,
+    );
   });
 
   it('an expired entry fails again, and says that it expired', async () => {
-    const result = await run({ ...SELECTION, local: FAULT, expectedFailures: [{ id: ID, reason: 'until the release', expires: '2020-01-31' }] });
+    const result = await run({
+      ...SELECTION,
+      local: FAULT,
+      expectedFailures: [{ id: ID, reason: 'until the release', expires: '2020-01-31' }],
+    });
     expect(result.exitCode).toBe(1);
     const check = result.checks.find((c) => c.id === ID)!;
-    expect(check).toMatchObject({ outcome: 'fail', failsRun: true, expected: { status: 'expired', expires: '2020-01-31' } });
+    expect(check).toMatchObject({
+      outcome: 'fail',
+      failsRun: true,
+      expected: { status: 'expired', expires: '2020-01-31' },
+    });
     expect(check.finding!.message).toMatch(/\(its expected-failures entry expired after 2020-01-31\)$/);
   });
 });
@@ -94,24 +135,56 @@ describe('--expected-failures against the reference server', () => {
 describe('the expected-failures file and its rules', () => {
   it('validates the file: JSON only, id and reason required, a real date, each id once, ids that exist', () => {
     const parse = (text: string) => () => parseExpectedFailures(text, 'x.json', ids);
-    expect(parseExpectedFailures(JSON.stringify({ $schema: 's', expectedFailures: [{ id: ID, reason: 'r', expires: '2026-02-28' }] }), 'x.json', ids)).toEqual([
-      { id: ID, reason: 'r', expires: '2026-02-28' },
-    ]);
+    expect(
+      parseExpectedFailures(
+        JSON.stringify({ $schema: 's', expectedFailures: [{ id: ID, reason: 'r', expires: '2026-02-28' }] }),
+        'x.json',
+        ids,
+      ),
+    ).toEqual([{ id: ID, reason: 'r', expires: '2026-02-28' }]);
     expect(parse('expectedFailures:\n  - id: x')).toThrow(/x\.json:1 is not valid JSON.*JSON only/);
-    expect(parse('{"expectedFailures": [{"id": "signing.reject.expired"}]}')).toThrow(/expectedFailures\[0\] has no "reason"/);
-    expect(parse('{"expectedFailures": [{"id": "signing.reject.expired", "reason": "r", "until": "x"}]}')).toThrow(/unknown member "until"/);
-    expect(parse('{"expectedFailures": [{"id": "signing.reject.expired", "reason": "r", "expires": "2026-02-30"}]}')).toThrow(/"2026-02-30", which is not a date/);
-    expect(parse('{"expectedFailures": [{"id": "signing.reject.expired", "reason": "r", "expires": "31/12/2026"}]}')).toThrow(/expires is not a date/);
-    expect(parse(`{"expectedFailures": [{"id": "${ID}", "reason": "a"}, {"id": "${ID}", "reason": "b"}]}`)).toThrow(/listed twice/);
+    expect(parse('{"expectedFailures": [{"id": "signing.reject.expired"}]}')).toThrow(
+      /expectedFailures\[0\] has no "reason"/,
+    );
+    expect(parse('{"expectedFailures": [{"id": "signing.reject.expired", "reason": "r", "until": "x"}]}')).toThrow(
+      /unknown member "until"/,
+    );
+    expect(
+      parse('{"expectedFailures": [{"id": "signing.reject.expired", "reason": "r", "expires": "2026-02-30"}]}'),
+    ).toThrow(/"2026-02-30", which is not a date/);
+    expect(
+      parse('{"expectedFailures": [{"id": "signing.reject.expired", "reason": "r", "expires": "31/12/2026"}]}'),
+    ).toThrow(/expires is not a date/);
+    expect(parse(`{"expectedFailures": [{"id": "${ID}", "reason": "a"}, {"id": "${ID}", "reason": "b"}]}`)).toThrow(
+      /listed twice/,
+    );
     expect(parse('{"expectedFailures": [{"id": "nothing", "reason": "r"}]}')).toThrow(/is not a check id/);
     expect(parse('{"expectedFailures": [{"id": "auth.no.such", "reason": "r"}]}')).toThrow(ConfigError);
   });
 
   it('counts an entry through its expiry day (UTC) and leaves a skipped check alone', () => {
-    const failed = { id: ID, title: 't', suite: 'signing' as const, level: 'MUST' as const, requirements: requirementRefs(['REQ-SVC-01'], 'a test check'), outcome: 'fail' as const, finding: { message: 'm' }, observations: [], exchanges: [], durationMs: 1, failsRun: true };
+    const failed = {
+      id: ID,
+      title: 't',
+      suite: 'signing' as const,
+      level: 'MUST' as const,
+      requirements: requirementRefs(['REQ-SVC-01'], 'a test check'),
+      outcome: 'fail' as const,
+      finding: { message: 'm' },
+      observations: [],
+      exchanges: [],
+      durationMs: 1,
+      failsRun: true,
+    };
     const entry = { id: ID, reason: 'r', expires: '2026-06-30' };
-    expect(applyExpectedFailure(failed, entry, '2026-06-30')).toMatchObject({ failsRun: false, expected: { status: 'expected' } });
-    expect(applyExpectedFailure(failed, entry, '2026-07-01')).toMatchObject({ failsRun: true, expected: { status: 'expired' } });
+    expect(applyExpectedFailure(failed, entry, '2026-06-30')).toMatchObject({
+      failsRun: false,
+      expected: { status: 'expected' },
+    });
+    expect(applyExpectedFailure(failed, entry, '2026-07-01')).toMatchObject({
+      failsRun: true,
+      expected: { status: 'expired' },
+    });
     const skipped = { ...failed, outcome: 'skip' as const, failsRun: false, skipReason: 'no fixture' };
     expect(applyExpectedFailure(skipped, entry, '2026-06-30')).toBe(skipped);
     expect(applyExpectedFailure(failed, undefined, '2026-06-30')).toBe(failed);

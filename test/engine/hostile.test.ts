@@ -28,8 +28,17 @@ afterEach(async () => {
 
 async function clientFor(handler: Parameters<typeof startEchoServer>[0]) {
   const server = await startEchoServer(handler);
-  const client = new SignedClient({ baseUrl: `${server.origin}/v1`, clientId: 'acme', keyId: 'k', privateKey: key.seed, timeoutMs: 2000 });
-  cleanup.push(() => client.close(), () => server.close());
+  const client = new SignedClient({
+    baseUrl: `${server.origin}/v1`,
+    clientId: 'acme',
+    keyId: 'k',
+    privateKey: key.seed,
+    timeoutMs: 2000,
+  });
+  cleanup.push(
+    () => client.close(),
+    () => server.close(),
+  );
   return { server, client };
 }
 
@@ -39,7 +48,11 @@ describe('SignedClient against a hostile server', () => {
     cleanup.push(() => foreign.close());
     const { client } = await clientFor((_r, res) => res.end('{}'));
     const seen: string[] = [];
-    const err = await client.send({ method: 'GET', path: `${foreign.origin}/v1/ussd/stocks?customerId=1`, token: TOKEN }, (e) => seen.push(e.error ?? 'none')).catch((e: unknown) => e);
+    const err = await client
+      .send({ method: 'GET', path: `${foreign.origin}/v1/ussd/stocks?customerId=1`, token: TOKEN }, (e) =>
+        seen.push(e.error ?? 'none'),
+      )
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CredentialsRefused);
     expect(err).toBeInstanceOf(TransportError);
     expect((err as Error).message).toBe(`refused to send credentials to ${foreign.origin} (not the target's origin)`);
@@ -48,7 +61,9 @@ describe('SignedClient against a hostile server', () => {
     const prepared = client.prepare({ method: 'GET', path: `${foreign.origin}/x`, sign: false });
     await expect(client.sendPrepared(prepared, {})).rejects.toBeInstanceOf(CredentialsRefused);
     // Another scheme or port of the same host is another origin too.
-    await expect(client.send({ method: 'GET', path: client.identity.baseUrl.replace('http:', 'https:') })).rejects.toBeInstanceOf(CredentialsRefused);
+    await expect(
+      client.send({ method: 'GET', path: client.identity.baseUrl.replace('http:', 'https:') }),
+    ).rejects.toBeInstanceOf(CredentialsRefused);
     expect(foreign.received).toEqual([]);
   });
 
@@ -66,7 +81,9 @@ describe('SignedClient against a hostile server', () => {
 
   it('asks for no content encoding and never decompresses one it is sent anyway', async () => {
     const packed = gzipSync(Buffer.alloc(8 * 1024 * 1024));
-    const { server, client } = await clientFor((_r, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(packed));
+    const { server, client } = await clientFor((_r, res) =>
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(packed),
+    );
     const res = await client.send({ method: 'GET', path: '/bomb', token: TOKEN });
     expect(server.received[0]!.headers.some(([n]) => n.toLowerCase() === 'accept-encoding')).toBe(false);
     expect(res.body.byteLength).toBe(packed.byteLength);
@@ -86,10 +103,20 @@ describe('SignedClient against a hostile server', () => {
         res.writeHead(200, { 'x-big': 'a'.repeat(64 * 1024) }).end();
       }
     });
-    const message = (path: string) => client.send({ method: 'GET', path, timeoutMs: 500 }).then(() => 'answered', (e: Error) => e.message);
-    expect(await message('/stall')).toBe('the response body did not finish within 500 ms: 4 bytes received of the 100 its Content-Length announced');
-    expect(await message('/short')).toMatch(/^the server closed the connection after 4 of the 100 body bytes its Content-Length announced/);
-    expect(await message('/big')).toMatch(/^response headers exceeded the client's limit of 16 KiB \(UND_ERR_HEADERS_OVERFLOW\)$/);
+    const message = (path: string) =>
+      client.send({ method: 'GET', path, timeoutMs: 500 }).then(
+        () => 'answered',
+        (e: Error) => e.message,
+      );
+    expect(await message('/stall')).toBe(
+      'the response body did not finish within 500 ms: 4 bytes received of the 100 its Content-Length announced',
+    );
+    expect(await message('/short')).toMatch(
+      /^the server closed the connection after 4 of the 100 body bytes its Content-Length announced/,
+    );
+    expect(await message('/big')).toMatch(
+      /^response headers exceeded the client's limit of 16 KiB \(UND_ERR_HEADERS_OVERFLOW\)$/,
+    );
   });
 });
 
@@ -106,7 +133,9 @@ describe('redaction of what a hostile server echoes', () => {
     r.learn(`{"padding":"${'x'.repeat(10_000)}","data":{"token":"late-token-abcdef123456"}}`);
     expect(r.text('echo late-token-abcdef123456')).toBe('echo [redacted]');
     new Redactor(['a-secret-only-a-run-knows-42']);
-    expect(processRedactor.text('internal error: a-secret-only-a-run-knows-42 and late-token-abcdef123456')).toBe('internal error: [redacted] and [redacted]');
+    expect(processRedactor.text('internal error: a-secret-only-a-run-knows-42 and late-token-abcdef123456')).toBe(
+      'internal error: [redacted] and [redacted]',
+    );
   });
 });
 
@@ -118,21 +147,67 @@ describe('the whole-run budget', () => {
     expect(parseDuration('1h30m')).toBe(5_400_000);
     expect(parseDuration('250ms')).toBe(250);
     for (const bad of ['10', '', '0s', 'ten minutes', '-5s', '5 m']) expect(parseDuration(bad), bad).toBeUndefined();
-    expect(['90s', '10m', '1h', '1h30m', '250ms', '1m30s'].map((t) => formatBudget(parseDuration(t)!))).toEqual(['90s', '10m', '1h', '90m', '250ms', '90s']);
+    expect(['90s', '10m', '1h', '1h30m', '250ms', '1m30s'].map((t) => formatBudget(parseDuration(t)!))).toEqual([
+      '90s',
+      '10m',
+      '1h',
+      '90m',
+      '250ms',
+      '90s',
+    ]);
   });
 
   it('stops the check running when the budget ends, reports the checks left as errors naming it, and fails the run', async () => {
     const server = await startEchoServer((req, res) => {
-      if (req.url === '/v1/oauth/token') res.end(JSON.stringify({ data: { token: TOKEN }, code: '200', message: 'Success' }));
+      if (req.url === '/v1/oauth/token')
+        res.end(JSON.stringify({ data: { token: TOKEN }, code: '200', message: 'Success' }));
       else if (req.url !== '/v1/hang') res.end('{}');
     });
     cleanup.push(() => server.close());
-    const target: ResolvedTarget = { name: 't', baseUrl: `${server.origin}/v1`, clientId: 'c', clientSecret: 'secret-value', keyId: 'k', privateKeyPem: key.privateKeyPem, privateKey: key.seed, fixtures: {}, webhook: { listen: '127.0.0.1:0', tls: 'none' } };
-    const suite = defineSuite({ name: 'auth', title: 'test', checks: [
-      defineCheck({ id: 'auth.a.quick', title: 'passes', level: 'MUST', requirements: CITES.MUST, async run(ctx) { await ctx.send({ method: 'GET', path: '/ok' }); } }),
-      defineCheck({ id: 'auth.b.hang', title: 'hangs', level: 'MUST', requirements: CITES.MUST, async run(ctx) { await ctx.send({ method: 'GET', path: '/hang', timeoutMs: 10_000 }); } }),
-      defineCheck({ id: 'auth.c.late', title: 'never runs', level: 'MUST', requirements: CITES.MUST, async run() { throw new Error('ran past the budget'); } }),
-    ] });
+    const target: ResolvedTarget = {
+      name: 't',
+      baseUrl: `${server.origin}/v1`,
+      clientId: 'c',
+      clientSecret: 'secret-value',
+      keyId: 'k',
+      privateKeyPem: key.privateKeyPem,
+      privateKey: key.seed,
+      fixtures: {},
+      webhook: { listen: '127.0.0.1:0', tls: 'none' },
+    };
+    const suite = defineSuite({
+      name: 'auth',
+      title: 'test',
+      checks: [
+        defineCheck({
+          id: 'auth.a.quick',
+          title: 'passes',
+          level: 'MUST',
+          requirements: CITES.MUST,
+          async run(ctx) {
+            await ctx.send({ method: 'GET', path: '/ok' });
+          },
+        }),
+        defineCheck({
+          id: 'auth.b.hang',
+          title: 'hangs',
+          level: 'MUST',
+          requirements: CITES.MUST,
+          async run(ctx) {
+            await ctx.send({ method: 'GET', path: '/hang', timeoutMs: 10_000 });
+          },
+        }),
+        defineCheck({
+          id: 'auth.c.late',
+          title: 'never runs',
+          level: 'MUST',
+          requirements: CITES.MUST,
+          async run() {
+            throw new Error('ran past the budget');
+          },
+        }),
+      ],
+    });
     const started = Date.now();
     // One at a time, so the last check is still waiting when the budget ends.
     const result = await runChecks({ pack, target, suites: [suite], budgetMs: 400, concurrency: 1 });
@@ -150,14 +225,23 @@ describe('a private key file others can read', () => {
   it('gets a one-line warning, like ssh; a key readable by its owner only gets none', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'conformance-keymode-'));
     writeFileSync(join(dir, 'k.pem'), key.privateKeyPem);
-    writeFileSync(join(dir, 'c.json'), JSON.stringify({ targets: { s: { baseUrl: 'https://s.example/v1', clientId: 'c', clientSecret: 'x', keyId: 'k', privateKeyFile: 'k.pem' } } }));
+    writeFileSync(
+      join(dir, 'c.json'),
+      JSON.stringify({
+        targets: {
+          s: { baseUrl: 'https://s.example/v1', clientId: 'c', clientSecret: 'x', keyId: 'k', privateKeyFile: 'k.pem' },
+        },
+      }),
+    );
     const warnings: string[] = [];
     chmodSync(join(dir, 'k.pem'), 0o644);
     await loadConfig({ configPath: join(dir, 'c.json'), warn: (l) => warnings.push(l) });
     chmodSync(join(dir, 'k.pem'), 0o600);
     await loadConfig({ configPath: join(dir, 'c.json'), warn: (l) => warnings.push(l) });
     if (process.platform === 'win32') return expect(warnings).toEqual([]);
-    expect(warnings).toEqual([`conformance: warning: targets.s.privateKeyFile (k.pem) is readable by others (mode 0644); a private key must be readable by you only: chmod 600 ${join(dir, 'k.pem')}`]);
+    expect(warnings).toEqual([
+      `conformance: warning: targets.s.privateKeyFile (k.pem) is readable by others (mode 0644); a private key must be readable by you only: chmod 600 ${join(dir, 'k.pem')}`,
+    ]);
     expect(warnings[0]).not.toContain(key.privateKeyPem.split('\n')[1]!);
   });
 });

@@ -2,14 +2,31 @@
 // runs once before a suite's first check and its state reaches every check of the suite; teardown runs after the last
 // check whatever happened, and what it could not put back is listed with the run's clean-up problems.
 import { describe, expect, it } from 'vitest';
-import { defineCheck, defineSuite, runChecks, type Pack, type RunSession, type SuiteDefinition } from '../../src/engine/index.js';
+import {
+  defineCheck,
+  defineSuite,
+  runChecks,
+  type Pack,
+  type RunSession,
+  type SuiteDefinition,
+} from '../../src/engine/index.js';
 import { generateEd25519 } from '../../src/http/keys.js';
 import type { ResolvedTarget } from '../../src/config/types.js';
 import { CITES } from '../helpers/requirements.js';
 
 const key = generateEd25519();
 // Nothing listens there, and no check of this file sends a request: the engine needs no server to run a pack.
-const target: ResolvedTarget = { name: 't', baseUrl: 'http://127.0.0.1:9/v1', clientId: 'c', clientSecret: 's', keyId: 'k', privateKeyPem: key.privateKeyPem, privateKey: key.seed, fixtures: {}, webhook: { listen: '127.0.0.1:0', tls: 'none' } };
+const target: ResolvedTarget = {
+  name: 't',
+  baseUrl: 'http://127.0.0.1:9/v1',
+  clientId: 'c',
+  clientSecret: 's',
+  keyId: 'k',
+  privateKeyPem: key.privateKeyPem,
+  privateKey: key.seed,
+  fixtures: {},
+  webhook: { listen: '127.0.0.1:0', tls: 'none' },
+};
 
 /** What happened, in order: the session's and the suites' steps. */
 function fakePack(suites: SuiteDefinition[], log: string[], openFails = false): Pack {
@@ -37,7 +54,12 @@ interface Counter {
   seen: string[];
 }
 
-function countingSuite(name: string, log: string[], checks: Parameters<typeof defineSuite<Counter>>[0]['checks'], teardownLines: string[] = []): SuiteDefinition {
+function countingSuite(
+  name: string,
+  log: string[],
+  checks: Parameters<typeof defineSuite<Counter>>[0]['checks'],
+  teardownLines: string[] = [],
+): SuiteDefinition {
   return defineSuite<Counter>({
     name,
     title: name,
@@ -54,7 +76,10 @@ function countingSuite(name: string, log: string[], checks: Parameters<typeof de
   });
 }
 
-const seeing = (id: string, then: (ctx: Parameters<Parameters<typeof defineCheck>[0]['run']>[0]) => Promise<void> = async () => undefined) =>
+const seeing = (
+  id: string,
+  then: (ctx: Parameters<Parameters<typeof defineCheck>[0]['run']>[0]) => Promise<void> = async () => undefined,
+) =>
   defineCheck({
     id,
     title: id,
@@ -70,9 +95,19 @@ const seeing = (id: string, then: (ctx: Parameters<Parameters<typeof defineCheck
 describe('suite lifecycle', () => {
   it('sets a suite up once, before the session opens, hands its state to each check, and tears it down after the last', async () => {
     const log: string[] = [];
-    const a = countingSuite('alpha', log, [seeing('alpha.x.one'), seeing('alpha.x.two')], ['alpha: put X back by hand']);
+    const a = countingSuite(
+      'alpha',
+      log,
+      [seeing('alpha.x.one'), seeing('alpha.x.two')],
+      ['alpha: put X back by hand'],
+    );
     const b = countingSuite('beta', log, [seeing('beta.x.one')]);
-    const result = await runChecks({ pack: fakePack([a, b], log), target, concurrency: 1, suiteOptions: { alpha: { limit: 7 } } });
+    const result = await runChecks({
+      pack: fakePack([a, b], log),
+      target,
+      concurrency: 1,
+      suiteOptions: { alpha: { limit: 7 } },
+    });
     expect(result.checks.map((c) => [c.id, c.outcome])).toEqual([
       ['alpha.x.one', 'pass'],
       ['alpha.x.two', 'pass'],
@@ -120,7 +155,9 @@ describe('suite lifecycle', () => {
     const result = await runChecks({ pack: fakePack([a, broken], log), target, concurrency: 1 });
     expect(result.checks.map((c) => c.outcome)).toEqual(['fail', 'error', 'error', 'pass']);
     expect(log).toContain('alpha teardown after alpha.x.fails, alpha.x.breaks, alpha.x.hangs');
-    expect(result.run.cleanup).toEqual(["beta: the suite's clean-up broke (cannot reach the target); check by hand what its checks changed"]);
+    expect(result.run.cleanup).toEqual([
+      "beta: the suite's clean-up broke (cannot reach the target); check by hand what its checks changed",
+    ]);
   });
 
   it('ends the run on a setup that throws, tearing down the suites set up before it and opening no session', async () => {
@@ -148,8 +185,12 @@ describe('suite lifecycle', () => {
   it('refuses a setting a suite does not declare, and shared state the pack does not know', async () => {
     const log: string[] = [];
     const a = countingSuite('alpha', log, [seeing('alpha.x.one')]);
-    await expect(runChecks({ pack: fakePack([a], log), target, suiteOptions: { alpha: { limt: 1 } } })).rejects.toThrow('suite alpha has no setting "limt"');
+    await expect(runChecks({ pack: fakePack([a], log), target, suiteOptions: { alpha: { limt: 1 } } })).rejects.toThrow(
+      'suite alpha has no setting "limt"',
+    );
     const uses = defineSuite({ name: 'gamma', title: 'gamma', uses: ['the-moon'], checks: [seeing('gamma.x.one')] });
-    await expect(runChecks({ pack: fakePack([uses], log), target })).rejects.toThrow('check gamma.x.one uses "the-moon", which is no shared state of the pack ()');
+    await expect(runChecks({ pack: fakePack([uses], log), target })).rejects.toThrow(
+      'check gamma.x.one uses "the-moon", which is no shared state of the pack ()',
+    );
   });
 });

@@ -35,7 +35,10 @@ function controlled(tasks: ScheduledTask[], limit: number) {
 
 describe('runScheduled', () => {
   it('never runs more tasks than the limit, starts them in declaration order, and runs each once', async () => {
-    const s = controlled(Array.from({ length: 6 }, () => ({})), 2);
+    const s = controlled(
+      Array.from({ length: 6 }, () => ({})),
+      2,
+    );
     await s.started(1);
     expect(s.log).toEqual(['start 0', 'start 1']);
     await s.finish(1);
@@ -46,7 +49,14 @@ describe('runScheduled', () => {
     }
     await s.done;
     expect(s.maxRunning()).toBe(2);
-    expect(s.log.filter((l) => l.startsWith('start'))).toEqual(['start 0', 'start 1', 'start 2', 'start 3', 'start 4', 'start 5']);
+    expect(s.log.filter((l) => l.startsWith('start'))).toEqual([
+      'start 0',
+      'start 1',
+      'start 2',
+      'start 3',
+      'start 4',
+      'start 5',
+    ]);
   });
 
   it('runs tasks over one shared state one at a time and in order, while the others go ahead', async () => {
@@ -95,6 +105,8 @@ describe('runScheduled', () => {
     await expect(runScheduled([], 4, () => Promise.resolve())).resolves.toBeUndefined();
     expect(() => runScheduled([{}], 0, () => Promise.resolve())).toThrow(RangeError);
     expect(() => runScheduled([{}], 1.5, () => Promise.resolve())).toThrow(/whole number of at least 1/);
-    await expect(runScheduled([{}, {}], 1, (i) => (i === 0 ? Promise.reject(new Error('bug')) : Promise.resolve()))).rejects.toThrow('bug');
+    await expect(
+      runScheduled([{}, {}], 1, (i) => (i === 0 ? Promise.reject(new Error('bug')) : Promise.resolve())),
+    ).rejects.toThrow('bug');
   });
 });

@@ -11,13 +11,21 @@ export interface CliResult {
   ms: number;
 }
 
-export function runCli(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; limitMs?: number } = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string | undefined>; limitMs?: number } = {},
+): Promise<CliResult> {
   const started = Date.now();
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [BIN, ...args],
-      { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1', ...options.env }, timeout: options.limitMs ?? 60_000, maxBuffer: 32 * 1024 * 1024 },
+      {
+        cwd: options.cwd,
+        env: { ...process.env, NO_COLOR: '1', ...options.env },
+        timeout: options.limitMs ?? 60_000,
+        maxBuffer: 32 * 1024 * 1024,
+      },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
         resolve({ code, stdout, stderr, ms: Date.now() - started });

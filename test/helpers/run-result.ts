@@ -18,7 +18,11 @@ export function request(overrides: Partial<RecordedRequest> = {}): RecordedReque
   return { method: 'GET', url: `${BASE_URL}/accounts?customerId=1042`, headers: [], bodySize: 0, ...overrides };
 }
 
-export function jsonResponse(status: number, body: string, overrides: Partial<RecordedResponse> = {}): RecordedResponse {
+export function jsonResponse(
+  status: number,
+  body: string,
+  overrides: Partial<RecordedResponse> = {},
+): RecordedResponse {
   return {
     status,
     headers: [['content-type', 'application/json']],
@@ -47,7 +51,10 @@ export function signedGet(): RecordedRequest {
     headers: [
       ['authorization', 'Bearer [redacted]'],
       ['x-client-id', 'acme'],
-      ['signature-input', 'sig1=("@method" "@target-uri" "authorization" "x-client-id");keyid="acme-2026";created=1763799880;expires=1763799940'],
+      [
+        'signature-input',
+        'sig1=("@method" "@target-uri" "authorization" "x-client-id");keyid="acme-2026";created=1763799880;expires=1763799940',
+      ],
       ['signature', 'sig1=:[redacted]:'],
       ['x-note', `it's "quoted"`],
     ],
@@ -67,7 +74,11 @@ function check(partial: Partial<CheckResult> & Pick<CheckResult, 'id' | 'suite' 
 }
 
 export function sampleChecks(): CheckResult[] {
-  const longBody = JSON.stringify({ code: '200', message: 'Success', data: Array.from({ length: 200 }, (_, i) => ({ accountId: 5000 + i })) });
+  const longBody = JSON.stringify({
+    code: '200',
+    message: 'Success',
+    data: Array.from({ length: 200 }, (_, i) => ({ accountId: 5000 + i })),
+  });
   return [
     check({
       id: 'auth.token.issue',
@@ -139,7 +150,11 @@ export function sampleChecks(): CheckResult[] {
       outcome: 'warn',
       failsRun: true,
       title: 'PUT /customers echoes the update',
-      finding: { message: 'the response did not echo the new e-mail', expected: 'email "ana@example.org"', observed: 'email "old@example.org"' },
+      finding: {
+        message: 'the response did not echo the new e-mail',
+        expected: 'email "ana@example.org"',
+        observed: 'email "old@example.org"',
+      },
       exchanges: [
         exchange(
           'resources.customer.update',
@@ -175,7 +190,14 @@ export function sampleChecks(): CheckResult[] {
       failsRun: true,
       title: 'Deliveries verify',
       finding: { message: 'request to https://staging.example/v1/webhooks timed out\nafter 10000 ms' },
-      exchanges: [exchange('webhooks.delivery.verify', request({ method: 'GET', url: `${BASE_URL}/webhooks` }), undefined, 'timeout after 10000 ms')],
+      exchanges: [
+        exchange(
+          'webhooks.delivery.verify',
+          request({ method: 'GET', url: `${BASE_URL}/webhooks` }),
+          undefined,
+          'timeout after 10000 ms',
+        ),
+      ],
     }),
     check({
       id: 'webhooks.key.format',
@@ -190,7 +212,14 @@ export function sampleChecks(): CheckResult[] {
 
 function totalsOf(checks: CheckResult[]): Totals {
   const count = (o: CheckResult['outcome']) => checks.filter((c) => c.outcome === o).length;
-  return { passed: count('pass'), failed: count('fail'), warned: count('warn'), skipped: count('skip'), errored: count('error'), total: checks.length };
+  return {
+    passed: count('pass'),
+    failed: count('fail'),
+    warned: count('warn'),
+    skipped: count('skip'),
+    errored: count('error'),
+    total: checks.length,
+  };
 }
 
 /** A run with every outcome (3 passed, 1 failed, 2 warned, 1 skipped, 1 errored). */
@@ -214,7 +243,12 @@ export function sampleRunResult(checks: CheckResult[] = sampleChecks()): RunResu
     sessionExchanges: [
       exchange(
         'session',
-        request({ method: 'POST', url: `${BASE_URL}/oauth/token`, bodyExcerpt: 'client_secret=[redacted]', bodySize: 24 }),
+        request({
+          method: 'POST',
+          url: `${BASE_URL}/oauth/token`,
+          bodyExcerpt: 'client_secret=[redacted]',
+          bodySize: 24,
+        }),
         jsonResponse(200, '{"accessToken":"[redacted]"}'),
       ),
     ],

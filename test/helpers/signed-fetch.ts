@@ -14,11 +14,21 @@ export interface TestClient {
 }
 
 export function newTestClient(clientId = 'acme'): TestClient {
-  return { clientId, clientSecret: `${clientId}-secret-0123456789`, keyId: `${clientId}-2026`, keys: generateEd25519() };
+  return {
+    clientId,
+    clientSecret: `${clientId}-secret-0123456789`,
+    keyId: `${clientId}-2026`,
+    keys: generateEd25519(),
+  };
 }
 
 export function registrationOf(client: TestClient): ClientRegistration {
-  return { clientId: client.clientId, clientSecret: client.clientSecret, keyId: client.keyId, publicKey: client.keys.publicKey };
+  return {
+    clientId: client.clientId,
+    clientSecret: client.clientSecret,
+    keyId: client.keyId,
+    publicKey: client.keys.publicKey,
+  };
 }
 
 export interface SignedResponse {
@@ -59,22 +69,37 @@ export function signedFetch(req: SignedRequest): Promise<SignedResponse> {
     headers['content-type'] = req.contentType ?? 'application/json';
   }
   if (req.sendClientId !== false) headers['x-client-id'] = req.client.clientId;
-  if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(method)) headers['x-idempotency-key'] = `test-${process.pid}-${++keySeq}`;
-  const signed = signRequest({ method, url: req.url, headers: Object.entries(headers) }, { keyId: req.client.keyId, privateKey: req.client.keys.seed });
+  if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(method))
+    headers['x-idempotency-key'] = `test-${process.pid}-${++keySeq}`;
+  const signed = signRequest(
+    { method, url: req.url, headers: Object.entries(headers) },
+    { keyId: req.client.keyId, privateKey: req.client.keys.seed },
+  );
   headers['signature-input'] = signed.signatureInput;
   headers['signature'] = signed.signature;
   return new Promise((resolve, reject) => {
     // No keep-alive agent: a closed server then never leaves a socket behind.
     const target = new URL(req.url);
     const connect = new URL(req.via ?? req.url);
-    const options = { method, headers: { ...headers, host: target.host }, agent: false as const, host: connect.hostname.replace(/^\[|\]$/g, ""), port: connect.port, path: `${target.pathname}${target.search}` };
+    const options = {
+      method,
+      headers: { ...headers, host: target.host },
+      agent: false as const,
+      host: connect.hostname.replace(/^\[|\]$/g, ''),
+      port: connect.port,
+      path: `${target.pathname}${target.search}`,
+    };
     const r = httpRequest(options, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
         try {
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text === '' ? undefined : JSON.parse(text) });
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: text === '' ? undefined : JSON.parse(text),
+          });
         } catch (e) {
           reject(new Error(`${method} ${req.url}: the body is not JSON: ${text.slice(0, 200)}`, { cause: e }));
         }
@@ -96,14 +121,18 @@ async function obtainToken(baseUrl: string, client: TestClient): Promise<string>
     contentType: 'application/x-www-form-urlencoded',
     sendClientId: false,
   });
-  if (res.status < 200 || res.status > 299) throw new Error(`token request failed: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status < 200 || res.status > 299)
+    throw new Error(`token request failed: ${res.status} ${JSON.stringify(res.body)}`);
   const token = res.body?.data?.token ?? res.body?.token;
   if (typeof token !== 'string') throw new Error(`token request: no token in ${JSON.stringify(res.body)}`);
   return token;
 }
 
 /** A client bound to one server: `get(url)` with a token obtained once. */
-export async function signedSession(baseUrl: string, client: TestClient): Promise<{ get(url: string): Promise<SignedResponse>; token: string }> {
+export async function signedSession(
+  baseUrl: string,
+  client: TestClient,
+): Promise<{ get(url: string): Promise<SignedResponse>; token: string }> {
   const token = await obtainToken(baseUrl, client);
   return { token, get: (url) => signedFetch({ url, client, token }) };
 }

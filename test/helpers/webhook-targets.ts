@@ -14,7 +14,10 @@ export function stopsAfterEach(): Stops {
 }
 
 /** The built-in local target (reference server and its client), stopped after the test. */
-export async function localTarget(stops: Stops, options: Parameters<typeof startLocalTarget>[0] = {}): Promise<LocalTarget> {
+export async function localTarget(
+  stops: Stops,
+  options: Parameters<typeof startLocalTarget>[0] = {},
+): Promise<LocalTarget> {
   const l = await startLocalTarget(options);
   stops.push(l.stop);
   return l;

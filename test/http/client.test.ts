@@ -17,17 +17,35 @@ afterEach(async () => {
   cleanup = [];
 });
 
-async function setup(handler: Parameters<typeof startEchoServer>[0] = (_r, res) => res.end('{"ok":true}'), opts: { timeoutMs?: number; maxBodyBytes?: number } = {}) {
+async function setup(
+  handler: Parameters<typeof startEchoServer>[0] = (_r, res) => res.end('{"ok":true}'),
+  opts: { timeoutMs?: number; maxBodyBytes?: number } = {},
+) {
   const server = await startEchoServer(handler);
-  const client = new SignedClient({ baseUrl: `${server.origin}/v1/`, clientId: 'acme', keyId: 'acme-key', privateKey: key.seed, redactor: new Redactor([SECRET]), ...opts });
-  cleanup.push(() => client.close(), () => server.close());
+  const client = new SignedClient({
+    baseUrl: `${server.origin}/v1/`,
+    clientId: 'acme',
+    keyId: 'acme-key',
+    privateKey: key.seed,
+    redactor: new Redactor([SECRET]),
+    ...opts,
+  });
+  cleanup.push(
+    () => client.close(),
+    () => server.close(),
+  );
   return { server, client };
 }
 
 describe('SignedClient', () => {
   it('sends a GET with X-Client-Id, Authorization and a signature over exactly the headers it carries', async () => {
     const { server, client } = await setup();
-    const res = await client.send({ method: 'GET', path: '/accounts', query: { customerId: 1042, page: undefined }, token: TOKEN });
+    const res = await client.send({
+      method: 'GET',
+      path: '/accounts',
+      query: { customerId: 1042, page: undefined },
+      token: TOKEN,
+    });
     expect(res.status).toBe(200);
     const got = server.received[0]!;
     expect(got.url).toBe('/v1/accounts?customerId=1042');
@@ -35,8 +53,16 @@ describe('SignedClient', () => {
     expect(headerValue(got.headers, 'authorization')).toBe(`Bearer ${TOKEN}`);
     expect(headerValue(got.headers, 'x-idempotency-key')).toBeUndefined();
     expect(headerValue(got.headers, 'content-digest')).toBeUndefined();
-    const verdict = verifySignature({ method: got.method, url: `${server.origin}${got.url}`, headers: got.headers }, { key: key.publicKeyPem, requireCreated: true, requireExpires: true });
-    expect(verdict).toMatchObject({ ok: true, label: 'sig1', keyId: 'acme-key', components: ['@method', '@target-uri', '@path', '@query', 'authorization', 'x-client-id'] });
+    const verdict = verifySignature(
+      { method: got.method, url: `${server.origin}${got.url}`, headers: got.headers },
+      { key: key.publicKeyPem, requireCreated: true, requireExpires: true },
+    );
+    expect(verdict).toMatchObject({
+      ok: true,
+      label: 'sig1',
+      keyId: 'acme-key',
+      components: ['@method', '@target-uri', '@path', '@query', 'authorization', 'x-client-id'],
+    });
     expect(Number(verdict.params!.expires) - Number(verdict.params!.created)).toBe(300);
   });
 
@@ -47,34 +73,78 @@ describe('SignedClient', () => {
     const [first, second] = server.received;
     expect(headerValue(first!.headers, 'content-type')).toBe('application/json');
     expect(headerValue(first!.headers, 'content-length')).toBe(String(first!.body.length));
-    expect(verifyContentDigest(headerValue(first!.headers, 'content-digest'), first!.body)).toEqual({ ok: true, algorithms: ['sha-512'] });
+    expect(verifyContentDigest(headerValue(first!.headers, 'content-digest'), first!.body)).toEqual({
+      ok: true,
+      algorithms: ['sha-512'],
+    });
     expect(headerValue(first!.headers, 'x-idempotency-key')).toMatch(/^[0-9a-f-]{36}$/);
-    expect(headerValue(first!.headers, 'x-idempotency-key')).not.toBe(headerValue(second!.headers, 'x-idempotency-key'));
-    const verdict = verifySignature({ method: 'PUT', url: `${server.origin}${first!.url}`, headers: first!.headers }, { key: key.publicKey });
-    expect(verdict.components).toEqual(['@method', '@target-uri', '@path', 'authorization', 'content-digest', 'content-length', 'content-type', 'x-client-id', 'x-idempotency-key']);
+    expect(headerValue(first!.headers, 'x-idempotency-key')).not.toBe(
+      headerValue(second!.headers, 'x-idempotency-key'),
+    );
+    const verdict = verifySignature(
+      { method: 'PUT', url: `${server.origin}${first!.url}`, headers: first!.headers },
+      { key: key.publicKey },
+    );
+    expect(verdict.components).toEqual([
+      '@method',
+      '@target-uri',
+      '@path',
+      'authorization',
+      'content-digest',
+      'content-length',
+      'content-type',
+      'x-client-id',
+      'x-idempotency-key',
+    ]);
     expect(verdict.ok).toBe(true);
   });
 
   it('lets a negative check drop a header, sign with another key, shift created and tamper the body after signing', async () => {
     const { server, client } = await setup();
     const other = generateEd25519();
-    await client.send({ method: 'POST', path: '/webhooks', json: { a: 1 }, token: TOKEN, sign: { privateKey: other.seed, created: 1000, expires: 1060 }, tamper: (req) => { req.body = new TextEncoder().encode('{"a":2}'); } });
-    await client.send({ method: 'GET', path: '/x', token: TOKEN, tamper: (req) => { req.headers = req.headers.filter(([n]) => n !== 'X-Client-Id'); } });
+    await client.send({
+      method: 'POST',
+      path: '/webhooks',
+      json: { a: 1 },
+      token: TOKEN,
+      sign: { privateKey: other.seed, created: 1000, expires: 1060 },
+      tamper: (req) => {
+        req.body = new TextEncoder().encode('{"a":2}');
+      },
+    });
+    await client.send({
+      method: 'GET',
+      path: '/x',
+      token: TOKEN,
+      tamper: (req) => {
+        req.headers = req.headers.filter(([n]) => n !== 'X-Client-Id');
+      },
+    });
     await client.send({ method: 'GET', path: '/x', token: TOKEN, sign: false });
     const [tampered, dropped, unsigned] = server.received;
     expect(tampered!.body.toString()).toBe('{"a":2}');
     expect(verifyContentDigest(headerValue(tampered!.headers, 'content-digest'), tampered!.body).ok).toBe(false);
     expect(headerValue(tampered!.headers, 'signature-input')).toContain('created=1000;expires=1060');
-    expect(verifySignature({ method: 'POST', url: `${server.origin}${tampered!.url}`, headers: tampered!.headers }, { key: key.publicKey, now: 1010 }).reason).toMatch(/does not verify/);
+    expect(
+      verifySignature(
+        { method: 'POST', url: `${server.origin}${tampered!.url}`, headers: tampered!.headers },
+        { key: key.publicKey, now: 1010 },
+      ).reason,
+    ).toMatch(/does not verify/);
     expect(headerValue(dropped!.headers, 'x-client-id')).toBeUndefined();
     expect(headerValue(unsigned!.headers, 'signature')).toBeUndefined();
     expect(headerValue(unsigned!.headers, 'signature-input')).toBeUndefined();
   });
 
   it('records every exchange with the token, the secret and the signature redacted', async () => {
-    const { client } = await setup((_r, res) => res.end(JSON.stringify({ data: { token: 'issued-token-value-123', tokenType: 'Bearer' }, echo: SECRET })));
+    const { client } = await setup((_r, res) =>
+      res.end(JSON.stringify({ data: { token: 'issued-token-value-123', tokenType: 'Bearer' }, echo: SECRET })),
+    );
     const seen: Exchange[] = [];
-    await client.send({ method: 'POST', path: '/oauth/token', form: { clientId: 'acme', clientSecret: SECRET }, clientId: null }, (e) => seen.push(e));
+    await client.send(
+      { method: 'POST', path: '/oauth/token', form: { clientId: 'acme', clientSecret: SECRET }, clientId: null },
+      (e) => seen.push(e),
+    );
     await client.send({ method: 'GET', path: '/customers/1', token: TOKEN }, (e) => seen.push(e));
     const text = JSON.stringify(seen);
     for (const secret of [SECRET, TOKEN, 'issued-token-value-123']) expect(text).not.toContain(secret);
@@ -103,10 +173,13 @@ describe('SignedClient', () => {
   });
 
   it('cuts off a body over the cap while streaming and reports it as a transport error', async () => {
-    const { client } = await setup((_r, res) => {
-      res.write(Buffer.alloc(64 * 1024, 'a'));
-      res.end(Buffer.alloc(64 * 1024, 'b'));
-    }, { maxBodyBytes: 32 * 1024 });
+    const { client } = await setup(
+      (_r, res) => {
+        res.write(Buffer.alloc(64 * 1024, 'a'));
+        res.end(Buffer.alloc(64 * 1024, 'b'));
+      },
+      { maxBodyBytes: 32 * 1024 },
+    );
     const err = await client.send({ method: 'GET', path: '/big', token: TOKEN }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TransportError);
     expect((err as TransportError).message).toMatch(/^response body exceeded 32 KiB .*cut off while streaming$/);
@@ -143,11 +216,20 @@ describe('SignedClient over https with a private CA (caFile)', () => {
     const server = createServer({ key: pems.private, cert: pems.cert }, (_req, res) => res.end('{"ok":true}'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const origin = `https://127.0.0.1:${(server.address() as { port: number }).port}`;
-    cleanup.push(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+    cleanup.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    );
     const identity = { baseUrl: `${origin}/v1`, clientId: 'acme', keyId: 'k', privateKey: key.seed };
     const trusting = new SignedClient({ ...identity, ca: pems.cert });
     const plain = new SignedClient(identity);
-    cleanup.push(() => trusting.close(), () => plain.close());
+    cleanup.push(
+      () => trusting.close(),
+      () => plain.close(),
+    );
     expect((await trusting.send({ method: 'GET', path: '/x', token: TOKEN })).status).toBe(200);
     const err = await plain.send({ method: 'GET', path: '/x', token: TOKEN }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TransportError);

@@ -2,7 +2,14 @@
 // ids beyond 2^53 are reported and compared exactly.
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { canonicalInteger, exactNumber, idKey, isUnsafeNumber, MAX_JSON_DEPTH, parseJson } from '../../src/http/json.js';
+import {
+  canonicalInteger,
+  exactNumber,
+  idKey,
+  isUnsafeNumber,
+  MAX_JSON_DEPTH,
+  parseJson,
+} from '../../src/http/json.js';
 import { validateAgainst } from '../../src/schemas.js';
 
 function parsed(text: string) {
@@ -21,7 +28,9 @@ describe('parseJson', () => {
   });
 
   it('reports integers beyond 2^53 − 1 with their path and exact literal', () => {
-    const r = parsed('{"data":[{"transactionId":9007199254740993,"amount":25.5},{"transactionId":42}],"meta":{"totalCount":-9007199254740993}}');
+    const r = parsed(
+      '{"data":[{"transactionId":9007199254740993,"amount":25.5},{"transactionId":42}],"meta":{"totalCount":-9007199254740993}}',
+    );
     expect(r.unsafeNumbers).toEqual([
       { path: 'data[0].transactionId', text: '9007199254740993', parsed: 9007199254740992 },
       { path: 'meta.totalCount', text: '-9007199254740993', parsed: -9007199254740992 },
@@ -29,7 +38,9 @@ describe('parseJson', () => {
   });
 
   it('does not flag the largest safe integer, 16-digit safe ids, decimals or digits inside strings', () => {
-    const r = parsed('{"a":9007199254740991,"b":-9007199254740991,"c":1234567890123456,"d":0.12345678901234567890,"e":"90071992547409931234","f":1.5e3}');
+    const r = parsed(
+      '{"a":9007199254740991,"b":-9007199254740991,"c":1234567890123456,"d":0.12345678901234567890,"e":"90071992547409931234","f":1.5e3}',
+    );
     expect(r.unsafeNumbers).toEqual([]);
   });
 
@@ -39,7 +50,9 @@ describe('parseJson', () => {
   });
 
   it('compares two ids exactly where JSON.parse makes them equal', () => {
-    const { value } = parsed('{"data":[{"id":9007199254740992},{"id":9007199254740993}]}') as { value: { data: Array<{ id: number }> } };
+    const { value } = parsed('{"data":[{"id":9007199254740992},{"id":9007199254740993}]}') as {
+      value: { data: Array<{ id: number }> };
+    };
     const [a, b] = value.data;
     expect(a!.id).toBe(b!.id);
     expect(idKey(a, 'id')).toBe('9007199254740992');
@@ -60,7 +73,9 @@ describe('parseJson', () => {
   });
 
   it('keeps the exact literal in arrays, nested objects and under member names that need escaping', () => {
-    const { value, unsafeNumbers } = parsed('{"a b":{"ids":[1,18446744073709551615]},"q\\"x":[[12345678901234567890]]}');
+    const { value, unsafeNumbers } = parsed(
+      '{"a b":{"ids":[1,18446744073709551615]},"q\\"x":[[12345678901234567890]]}',
+    );
     const v = value as Record<string, any>;
     expect(idKey(v['a b'].ids, 1)).toBe('18446744073709551615');
     expect(idKey(v['q"x'][0], 0)).toBe('12345678901234567890');
@@ -68,14 +83,18 @@ describe('parseJson', () => {
   });
 
   it('reports a bare number, and registers only the value a repeated member keeps', () => {
-    expect(parsed('12345678901234567890').unsafeNumbers).toEqual([{ path: '(root)', text: '12345678901234567890', parsed: 12345678901234567000 }]);
+    expect(parsed('12345678901234567890').unsafeNumbers).toEqual([
+      { path: '(root)', text: '12345678901234567890', parsed: 12345678901234567000 },
+    ]);
     const r = parsed('{"id":12345678901234567890,"id":5}');
     expect(r.unsafeNumbers).toEqual([]);
     expect(idKey(r.value, 'id')).toBe('5');
   });
 
   it('still validates against the schemas: an unsafe id is an integer to ajv, as it is to the spec', () => {
-    const { value } = parsed('{"transactionId":9007199254740993,"assetId":1,"customerId":2,"amount":3,"currency":"USD","requestType":"BUY","status":"X","createdAt":1,"updatedAt":1}');
+    const { value } = parsed(
+      '{"transactionId":9007199254740993,"assetId":1,"customerId":2,"amount":3,"currency":"USD","requestType":"BUY","status":"X","createdAt":1,"updatedAt":1}',
+    );
     expect(validateAgainst('transaction', value)).toEqual([]);
   });
 
@@ -83,7 +102,10 @@ describe('parseJson', () => {
     // A hostile body nested 200,000 deep would overflow whatever walks the value later (schemas, reports).
     const hostile = `${'['.repeat(200_000)}1${']'.repeat(200_000)}`;
     const refusing = Date.now();
-    expect(parseJson(hostile)).toEqual({ ok: false, error: `the body is not usable JSON: nesting deeper than ${MAX_JSON_DEPTH} levels (at offset ${MAX_JSON_DEPTH})` });
+    expect(parseJson(hostile)).toEqual({
+      ok: false,
+      error: `the body is not usable JSON: nesting deeper than ${MAX_JSON_DEPTH} levels (at offset ${MAX_JSON_DEPTH})`,
+    });
     expect(Date.now() - refusing).toBeLessThan(1000);
     // Brackets inside strings are text, not nesting.
     expect(parseJson(JSON.stringify({ s: '['.repeat(10_000) })).ok).toBe(true);
@@ -91,7 +113,9 @@ describe('parseJson', () => {
     const r = parseJson(deep);
     expect(r.ok).toBe(true);
     expect(r.ok && r.unsafeNumbers[0]!.text).toBe('12345678901234567890');
-    const big = JSON.stringify({ data: Array.from({ length: 20_000 }, (_, i) => ({ id: 9_007_199_254_740_000 + i * 7, name: `item ${i} e5` })) });
+    const big = JSON.stringify({
+      data: Array.from({ length: 20_000 }, (_, i) => ({ id: 9_007_199_254_740_000 + i * 7, name: `item ${i} e5` })),
+    });
     const started = Date.now();
     const many = parsed(big);
     expect(many.unsafeNumbers.length).toBeGreaterThan(0);
@@ -113,7 +137,11 @@ describe('canonicalInteger', () => {
 
 describe('list-envelope.schema.json', () => {
   it('carries the same paging meta as paging-meta.schema.json', () => {
-    const read = (name: string) => JSON.parse(readFileSync(new URL(`../../schemas/${name}.schema.json`, import.meta.url), 'utf8')) as Record<string, any>;
+    const read = (name: string) =>
+      JSON.parse(readFileSync(new URL(`../../schemas/${name}.schema.json`, import.meta.url), 'utf8')) as Record<
+        string,
+        any
+      >;
     const meta = read('paging-meta');
     const copy = read('list-envelope').$defs.pagingMeta;
     expect(copy).toEqual({ type: meta.type, required: meta.required, properties: meta.properties });

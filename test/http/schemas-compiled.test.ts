@@ -7,7 +7,9 @@ import { compiledSchemaPath, schemaDigest, schemaValidator } from '../../src/sch
 import { compileValidators, schemaSource } from '../../src/schema-compile.js';
 
 const require = createRequire(import.meta.url);
-const names = readdirSync(new URL('../../schemas/', import.meta.url)).filter((f) => f.endsWith('.schema.json')).map((f) => f.slice(0, -'.schema.json'.length));
+const names = readdirSync(new URL('../../schemas/', import.meta.url))
+  .filter((f) => f.endsWith('.schema.json'))
+  .map((f) => f.slice(0, -'.schema.json'.length));
 
 describe('compiled schemas', () => {
   it('exist for every schema and record the digest of the schema as it is now', () => {
@@ -20,12 +22,17 @@ describe('compiled schemas', () => {
   });
 
   it('are what schemaValidator hands out, not a run-time compilation', () => {
-    for (const name of names) expect(schemaValidator(name), name).toBe((require(compiledSchemaPath(name)) as { default: unknown }).default);
-    expect(schemaValidator('config', 'target')).toBe((require(compiledSchemaPath('config')) as { target: unknown }).target);
+    for (const name of names)
+      expect(schemaValidator(name), name).toBe((require(compiledSchemaPath(name)) as { default: unknown }).default);
+    expect(schemaValidator('config', 'target')).toBe(
+      (require(compiledSchemaPath('config')) as { target: unknown }).target,
+    );
   });
 
   it('give the same verdict and the same errors as ajv compiling at run time, formats and verbose errors included', () => {
-    const config = JSON.parse(readFileSync(new URL('../../fixtures/example.config.json', import.meta.url), 'utf8')) as { targets: Record<string, Record<string, unknown>> };
+    const config = JSON.parse(readFileSync(new URL('../../fixtures/example.config.json', import.meta.url), 'utf8')) as {
+      targets: Record<string, Record<string, unknown>>;
+    };
     const target = Object.values(config.targets)[0]!;
     const cases: Array<[string, string, unknown]> = [
       ['config', 'default', config],
@@ -33,15 +40,40 @@ describe('compiled schemas', () => {
       ['config', 'target', { ...target, fixtures: { customerId: 'abc' } }],
       ['expected-failures', 'default', { expectedFailures: [{ id: 'auth.x', reason: '', expires: 'soon' }] }],
       ['customer', 'default', { customerId: 1, firstName: 'A', createdAt: 'not a date', status: 'ACTIVE' }],
-      ['webhook', 'default', { webhookId: 'w1', url: 'https://hooks.example.com/x', subscriptions: ['ALL'], status: 'ACTIVE', createdAt: 1795428000, updatedAt: 1795428000 }],
-      ['report', 'default', { format: 'conformance-report', formatVersion: 1, run: {}, totals: {}, checks: [], sessionExchanges: [], exitCode: 2 }],
+      [
+        'webhook',
+        'default',
+        {
+          webhookId: 'w1',
+          url: 'https://hooks.example.com/x',
+          subscriptions: ['ALL'],
+          status: 'ACTIVE',
+          createdAt: 1795428000,
+          updatedAt: 1795428000,
+        },
+      ],
+      [
+        'report',
+        'default',
+        {
+          format: 'conformance-report',
+          formatVersion: 1,
+          run: {},
+          totals: {},
+          checks: [],
+          sessionExchanges: [],
+          exitCode: 2,
+        },
+      ],
     ];
     for (const [name, fragment, doc] of cases) {
       const built = schemaValidator(name, fragment);
       const fresh = compileValidators(name)[fragment]!;
       const verdict = built(doc);
       expect(verdict, `${name}#${fragment}`).toBe(fresh(doc));
-      expect(JSON.parse(JSON.stringify(built.errors ?? null)), `${name}#${fragment}`).toEqual(JSON.parse(JSON.stringify(fresh.errors ?? null)));
+      expect(JSON.parse(JSON.stringify(built.errors ?? null)), `${name}#${fragment}`).toEqual(
+        JSON.parse(JSON.stringify(fresh.errors ?? null)),
+      );
     }
     // The cases must exercise both outcomes, or the comparison proves little.
     expect(cases.map(([n, f, d]) => schemaValidator(n, f)(d))).toEqual([true, false, false, false, false, true, false]);

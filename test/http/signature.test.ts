@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createPublicKey, sign as cryptoSign, verify as cryptoVerify, createPrivateKey } from 'node:crypto';
 import * as ed from '@noble/ed25519';
-import { signRequest, signEd25519, verifySignature, verifySignatureAsync, profileComponents } from '../../src/http/signature.js';
+import {
+  signRequest,
+  signEd25519,
+  verifySignature,
+  verifySignatureAsync,
+  profileComponents,
+} from '../../src/http/signature.js';
 import { signatureBase, signatureParamsValue, type SignatureParam } from '../../src/http/signature-base.js';
 import { parsePrivateKeyPem, generateEd25519, privateKeyFromSeed } from '../../src/http/keys.js';
 import type { HttpMessage } from '../../src/http/message.js';
@@ -18,7 +24,9 @@ interface Example {
   signature: string;
   expectValid: boolean;
 }
-const vectors = JSON.parse(readFileSync(new URL('../fixtures/vectors/rfc9421-ed25519.json', import.meta.url), 'utf8')) as {
+const vectors = JSON.parse(
+  readFileSync(new URL('../fixtures/vectors/rfc9421-ed25519.json', import.meta.url), 'utf8'),
+) as {
   keys: Array<{ privateKeyPem: string; publicKeyPem: string; derivedPublicKeyHex: string }>;
   messages: Record<string, { method: string; targetUri: string; headers: Array<[string, string]> }>;
   examples: Example[];
@@ -65,7 +73,9 @@ describe('RFC 9421 Ed25519 vectors', () => {
 
     it(`verifies ${ex.id} on the thread pool with the same verdict`, async () => {
       const message = { ...messageOf(ex.message), signatureInput: ex.signatureInput, signature: ex.signature };
-      expect(await verifySignatureAsync(message, { key: key.publicKeyPem })).toEqual(verifySignature(message, { key: key.publicKeyPem }));
+      expect(await verifySignatureAsync(message, { key: key.publicKeyPem })).toEqual(
+        verifySignature(message, { key: key.publicKeyPem }),
+      );
     });
   }
 });
@@ -81,19 +91,41 @@ describe('signing profile', () => {
       ['X-Idempotency-Key', 'k-1'],
       ['Content-Type', 'application/json'],
       ['Content-Length', '2'],
-      ['Content-Digest', 'sha-512=:z4PhNX7vuL3xVChQ1m2AB9Yg5AULVxXcg/SpIdNs6c5H0NE8XYXysP+DGNKHfuwvY7kxvUdBeoGlODJ6+SfaPg==:'],
+      [
+        'Content-Digest',
+        'sha-512=:z4PhNX7vuL3xVChQ1m2AB9Yg5AULVxXcg/SpIdNs6c5H0NE8XYXysP+DGNKHfuwvY7kxvUdBeoGlODJ6+SfaPg==:',
+      ],
     ],
   };
 
   it('covers the components the request carries, in the profile order', () => {
     expect(profileComponents(message)).toEqual([
-      '@method', '@target-uri', '@path', '@query', 'authorization', 'content-digest', 'content-length', 'content-type', 'x-client-id', 'x-idempotency-key',
+      '@method',
+      '@target-uri',
+      '@path',
+      '@query',
+      'authorization',
+      'content-digest',
+      'content-length',
+      'content-type',
+      'x-client-id',
+      'x-idempotency-key',
     ]);
-    expect(profileComponents({ method: 'GET', url: 'http://h/v1/a', headers: [['X-Client-Id', 'c']] })).toEqual(['@method', '@target-uri', '@path', 'x-client-id']);
+    expect(profileComponents({ method: 'GET', url: 'http://h/v1/a', headers: [['X-Client-Id', 'c']] })).toEqual([
+      '@method',
+      '@target-uri',
+      '@path',
+      'x-client-id',
+    ]);
   });
 
   it('makes a signature that node:crypto verifies, with label sig1, keyid, created and expires', () => {
-    const signed = signRequest(message, { keyId: 'acme-2026', privateKey: pair.seed, created: 1_700_000_000, expires: 1_700_000_060 });
+    const signed = signRequest(message, {
+      keyId: 'acme-2026',
+      privateKey: pair.seed,
+      created: 1_700_000_000,
+      expires: 1_700_000_060,
+    });
     expect(signed.signatureInput).toBe(
       'sig1=("@method" "@target-uri" "@path" "@query" "authorization" "content-digest" "content-length" "content-type" "x-client-id" "x-idempotency-key");keyid="acme-2026";created=1700000000;expires=1700000060',
     );
@@ -102,7 +134,10 @@ describe('signing profile', () => {
     // The same bytes through node:crypto directly, not through our verifier.
     expect(raw.length).toBe(64);
     expect(cryptoVerify(null, Buffer.from(signed.base), nodeOk, raw)).toBe(true);
-    const verdict = verifySignature({ ...message, signatureInput: signed.signatureInput, signature: signed.signature }, { key: pair.publicKey, now: 1_700_000_010 });
+    const verdict = verifySignature(
+      { ...message, signatureInput: signed.signatureInput, signature: signed.signature },
+      { key: pair.publicKey, now: 1_700_000_010 },
+    );
     expect(verdict).toMatchObject({ ok: true, keyId: 'acme-2026', label: 'sig1' });
   });
 
@@ -127,7 +162,8 @@ describe('signing profile', () => {
     const pairs = Array.from({ length: 6 }, () => generateEd25519());
     const data = Buffer.from('round robin');
     for (let round = 0; round < 2; round++) {
-      for (const p of pairs) expect(cryptoVerify(null, data, createPublicKey(p.publicKeyPem), signEd25519(p.seed, data))).toBe(true);
+      for (const p of pairs)
+        expect(cryptoVerify(null, data, createPublicKey(p.publicKeyPem), signEd25519(p.seed, data))).toBe(true);
     }
   });
 
@@ -155,25 +191,42 @@ describe('signing profile', () => {
   it('rejects a tampered covered header, an expired signature, a missing required component and an unknown key', () => {
     const signed = signRequest(message, { keyId: 'k', privateKey: pair.seed, created: 1000, expires: 1060 });
     const base = { ...message, signatureInput: signed.signatureInput, signature: signed.signature };
-    const tampered = { ...base, headers: message.headers.map(([n, v]) => [n, n === 'X-Client-Id' ? 'evil' : v] as [string, string]) };
+    const tampered = {
+      ...base,
+      headers: message.headers.map(([n, v]) => [n, n === 'X-Client-Id' ? 'evil' : v] as [string, string]),
+    };
     expect(verifySignature(tampered, { key: pair.publicKey, now: 1010 }).reason).toMatch(/does not verify/);
     expect(verifySignature(base, { key: pair.publicKey, now: 2000 }).reason).toMatch(/expired/);
     expect(verifySignature(base, { key: pair.publicKey, now: 500 }).reason).toMatch(/future/);
-    const unsignedLength = signRequest(message, { keyId: 'k', privateKey: pair.seed, components: ['@method'], created: 1000, expires: 1060 });
-    expect(verifySignature({ ...message, signatureInput: unsignedLength.signatureInput, signature: unsignedLength.signature }, { key: pair.publicKey, now: 1010, requiredComponents: ['content-digest'] }).reason).toMatch(/does not cover "content-digest"/);
+    const unsignedLength = signRequest(message, {
+      keyId: 'k',
+      privateKey: pair.seed,
+      components: ['@method'],
+      created: 1000,
+      expires: 1060,
+    });
+    expect(
+      verifySignature(
+        { ...message, signatureInput: unsignedLength.signatureInput, signature: unsignedLength.signature },
+        { key: pair.publicKey, now: 1010, requiredComponents: ['content-digest'] },
+      ).reason,
+    ).toMatch(/does not cover "content-digest"/);
     expect(verifySignature(base, { key: () => undefined, now: 1010 }).reason).toMatch(/unknown keyid "k"/);
   });
 
   it('builds @query as "?" when the URL has none and refuses a covered header the message lacks', () => {
     const m: HttpMessage = { method: 'get', url: 'https://a.example/v1/x', headers: [] };
-    expect(signatureBase(m, ['@method', '@query'], signatureParamsValue(['@method', '@query'], []))).toBe('"@method": GET\n"@query": ?\n"@signature-params": ("@method" "@query")');
+    expect(signatureBase(m, ['@method', '@query'], signatureParamsValue(['@method', '@query'], []))).toBe(
+      '"@method": GET\n"@query": ?\n"@signature-params": ("@method" "@query")',
+    );
     expect(() => signatureBase(m, ['x-client-id'], '()')).toThrow(/not in the message/);
   });
 });
 
-
 describe('RFC 8032 Section 7.1 Ed25519 vectors', () => {
-  const rfc8032 = JSON.parse(readFileSync(new URL('../fixtures/vectors/rfc8032-ed25519.json', import.meta.url), 'utf8')) as {
+  const rfc8032 = JSON.parse(
+    readFileSync(new URL('../fixtures/vectors/rfc8032-ed25519.json', import.meta.url), 'utf8'),
+  ) as {
     vectors: Array<{ name: string; secretKey: string; publicKey: string; message: string; signature: string }>;
   };
   for (const v of rfc8032.vectors) {

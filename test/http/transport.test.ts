@@ -1,6 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SignedClient, ThrottledOut, TransportError } from '../../src/http/client.js';
-import { backoffMs, BASE_BACKOFF_MS, Gate, MAX_BACKOFF_MS, parseRetryAfter, Transport, type Timers } from '../../src/http/transport.js';
+import {
+  backoffMs,
+  BASE_BACKOFF_MS,
+  Gate,
+  MAX_BACKOFF_MS,
+  parseRetryAfter,
+  Transport,
+  type Timers,
+} from '../../src/http/transport.js';
 import { verifySignature } from '../../src/http/signature.js';
 import { generateEd25519 } from '../../src/http/keys.js';
 import { headerValue } from '../../src/http/message.js';
@@ -135,7 +143,9 @@ describe('Transport: one finding for a server that never stops throttling', () =
     // A second request giving up later gets the same reason: the run has one finding, not one per check.
     const second = transport.onThrottled(undefined, 0, NOW);
     expect(second).toEqual(first);
-    expect(transport.exhausted).toMatch(/^the server kept answering 429 .*asked to wait 3600 s more \(Retry-After: 3600\).*past the 5 s one request may be held back/);
+    expect(transport.exhausted).toMatch(
+      /^the server kept answering 429 .*asked to wait 3600 s more \(Retry-After: 3600\).*past the 5 s one request may be held back/,
+    );
     const notes = transport.notes();
     expect(notes.filter((n) => /kept answering 429/.test(n))).toHaveLength(1);
     expect(notes.some((n) => /answered 429 \(Too Many Requests\) 3 time\(s\)/.test(n))).toBe(true);
@@ -156,7 +166,10 @@ describe('Transport: one finding for a server that never stops throttling', () =
   });
 
   it('says when there was no throttling and the connections were kept alive', () => {
-    expect(new Transport().notes()).toEqual(['throttling: none; no request of the run was answered 429', 'connections: kept alive; no answer carried Connection: close; no connection was lost before an answer']);
+    expect(new Transport().notes()).toEqual([
+      'throttling: none; no request of the run was answered 429',
+      'connections: kept alive; no answer carried Connection: close; no connection was lost before an answer',
+    ]);
   });
 });
 
@@ -168,10 +181,22 @@ describe('SignedClient under throttling and lost connections', () => {
     vi.useRealTimers();
   });
 
-  async function setup(handler: Parameters<typeof startEchoServer>[0], transport: ConstructorParameters<typeof Transport>[0] = {}) {
+  async function setup(
+    handler: Parameters<typeof startEchoServer>[0],
+    transport: ConstructorParameters<typeof Transport>[0] = {},
+  ) {
     const server = await startEchoServer(handler);
-    const client = new SignedClient({ baseUrl: `${server.origin}/v1`, clientId: 'acme', keyId: 'acme-key', privateKey: key.seed, transport });
-    cleanup.push(() => client.close(), () => server.close());
+    const client = new SignedClient({
+      baseUrl: `${server.origin}/v1`,
+      clientId: 'acme',
+      keyId: 'acme-key',
+      privateKey: key.seed,
+      transport,
+    });
+    cleanup.push(
+      () => client.close(),
+      () => server.close(),
+    );
     return { server, client };
   }
 
@@ -190,16 +215,25 @@ describe('SignedClient under throttling and lost connections', () => {
       { timers: jumpingTimers() },
     );
     const seen: Exchange[] = [];
-    const res = await client.send({ method: 'PUT', path: '/customers/7', json: { firstName: 'A' }, token: 'tok' }, (e) => seen.push(e));
+    const res = await client.send(
+      { method: 'PUT', path: '/customers/7', json: { firstName: 'A' }, token: 'tok' },
+      (e) => seen.push(e),
+    );
     expect(res.status).toBe(200);
     // The check sees only the answer that let it through.
     expect(seen.map((e) => e.response?.status)).toEqual([200]);
     const [first, second] = server.received;
     expect(headerValue(second!.headers, 'x-idempotency-key')).toBe(headerValue(first!.headers, 'x-idempotency-key'));
-    const created = (r: typeof first) => verifySignature({ method: r!.method, url: `${server.origin}${r!.url}`, headers: r!.headers }, { key: key.publicKeyPem, now: NOW / 1000 + 2 }).params!.created;
+    const created = (r: typeof first) =>
+      verifySignature(
+        { method: r!.method, url: `${server.origin}${r!.url}`, headers: r!.headers },
+        { key: key.publicKeyPem, now: NOW / 1000 + 2 },
+      ).params!.created;
     expect(Number(created(second)) - Number(created(first))).toBe(2);
     expect(client.transport.throttled).toBe(1);
-    expect(client.transport.notes()[0]).toMatch(/answered 429 \(Too Many Requests\) 1 time\(s\); the run was held back 2 s in all.*Retry-After in seconds 1 time\(s\)/);
+    expect(client.transport.notes()[0]).toMatch(
+      /answered 429 \(Too Many Requests\) 1 time\(s\); the run was held back 2 s in all.*Retry-After in seconds 1 time\(s\)/,
+    );
   });
 
   it('gives up with ThrottledOut past the bound, for that request and every later one, without sending them', async () => {
@@ -210,7 +244,9 @@ describe('SignedClient under throttling and lost connections', () => {
       },
       { timers: jumpingTimers(), boundMs: 10_000 },
     );
-    await expect(client.send({ method: 'GET', path: '/instruments', token: 'tok' })).rejects.toBeInstanceOf(ThrottledOut);
+    await expect(client.send({ method: 'GET', path: '/instruments', token: 'tok' })).rejects.toBeInstanceOf(
+      ThrottledOut,
+    );
     await expect(client.send({ method: 'GET', path: '/accounts', token: 'tok' })).rejects.toThrow(/kept answering 429/);
     expect(server.received).toHaveLength(1);
   });
@@ -229,9 +265,13 @@ describe('SignedClient under throttling and lost connections', () => {
     const res = await client.send({ method: 'POST', path: '/b', json: {}, token: 'tok' });
     expect(res.status).toBe(200);
     expect(server.received).toHaveLength(3);
-    expect(headerValue(server.received[2]!.headers, 'x-idempotency-key')).toBe(headerValue(server.received[1]!.headers, 'x-idempotency-key'));
+    expect(headerValue(server.received[2]!.headers, 'x-idempotency-key')).toBe(
+      headerValue(server.received[1]!.headers, 'x-idempotency-key'),
+    );
     expect(client.transport.reconnects).toBe(1);
-    expect(client.transport.notes()[1]).toMatch(/closed a kept-alive connection before answering 1 time\(s\).*a new connection \(a reconnect\)/);
+    expect(client.transport.notes()[1]).toMatch(
+      /closed a kept-alive connection before answering 1 time\(s\).*a new connection \(a reconnect\)/,
+    );
   });
 
   it('sends only once more: a connection lost twice is a TransportError', async () => {

@@ -7,7 +7,15 @@ import { readFileSync } from 'node:fs';
 import { loadCatalog, findRequirement } from '../../src/spec/requirements.js';
 import { allChoices, parseChoice, resolveChoices, VARIANTS, ChoiceError } from '../../src/reference/choices/index.js';
 import { UNSWITCHABLE } from '../../src/reference/choices/unswitchable.js';
-import { bundleRow, choiceBundles, choicesFingerprint, choicesProblems, renderChoicesMatrix, runBundle, type ChoicesJson } from '../../src/matrix/choices.js';
+import {
+  bundleRow,
+  choiceBundles,
+  choicesFingerprint,
+  choicesProblems,
+  renderChoicesMatrix,
+  runBundle,
+  type ChoicesJson,
+} from '../../src/matrix/choices.js';
 import { renderOpenPoints } from '../../src/matrix/open-points.js';
 import { suites } from '../../suites/index.js';
 import { choiceTable } from '../../src/cli/serve.js';
@@ -15,13 +23,17 @@ import { choiceTable } from '../../src/cli/serve.js';
 const catalog = loadCatalog();
 const open = catalog.requirements.filter((r) => r.level === 'OPEN');
 const choices = allChoices();
-const doc = (): ChoicesJson => JSON.parse(readFileSync(new URL('../../docs/choices-matrix.json', import.meta.url), 'utf8')) as ChoicesJson;
+const doc = (): ChoicesJson =>
+  JSON.parse(readFileSync(new URL('../../docs/choices-matrix.json', import.meta.url), 'utf8')) as ChoicesJson;
 
 describe('the choice registry against the requirement catalog', () => {
   it('gives every open point of the catalog a switch, or a reason no switch can show it', () => {
     for (const r of open) {
       const switched = choices.some((c) => c.def.requirements.includes(r.id));
-      expect(switched || UNSWITCHABLE[r.id] !== undefined, `${r.id} "${r.quote}": no choice cites it and it is not in UNSWITCHABLE`).toBe(true);
+      expect(
+        switched || UNSWITCHABLE[r.id] !== undefined,
+        `${r.id} "${r.quote}": no choice cites it and it is not in UNSWITCHABLE`,
+      ).toBe(true);
       expect(switched && UNSWITCHABLE[r.id] !== undefined, `${r.id}: switched and called unswitchable`).toBe(false);
     }
   });
@@ -29,7 +41,11 @@ describe('the choice registry against the requirement catalog', () => {
   it('realizes every reading of every switchable open point by some value', () => {
     for (const r of open.filter((x) => UNSWITCHABLE[x.id] === undefined)) {
       const values = choices.filter((c) => c.def.requirements.includes(r.id)).flatMap((c) => c.def.values);
-      for (const reading of r.readings ?? []) expect(values.some((v) => v.realizes.includes(reading)), `${r.id}: no value realizes "${reading}"`).toBe(true);
+      for (const reading of r.readings ?? [])
+        expect(
+          values.some((v) => v.realizes.includes(reading)),
+          `${r.id}: no value realizes "${reading}"`,
+        ).toBe(true);
     }
   });
 
@@ -37,13 +53,23 @@ describe('the choice registry against the requirement catalog', () => {
     for (const c of choices) {
       const reqs = c.def.requirements.map((id) => findRequirement(id));
       expect(reqs.every(Boolean), `${c.name} cites an unknown requirement`).toBe(true);
-      expect(c.def.requirements.length > 0 || c.def.basis !== undefined, `${c.name}: neither a requirement nor a basis`).toBe(true);
-      expect(reqs.some((r) => r!.level === 'OPEN') || c.def.basis !== undefined, `${c.name}: cites no OPEN requirement, so it must say in basis why the point is open`).toBe(true);
+      expect(
+        c.def.requirements.length > 0 || c.def.basis !== undefined,
+        `${c.name}: neither a requirement nor a basis`,
+      ).toBe(true);
+      expect(
+        reqs.some((r) => r!.level === 'OPEN') || c.def.basis !== undefined,
+        `${c.name}: cites no OPEN requirement, so it must say in basis why the point is open`,
+      ).toBe(true);
       expect(c.def.values.length, c.name).toBeGreaterThanOrEqual(2);
       expect(new Set(c.def.values.map((v) => v.value)).size, `${c.name}: repeated value`).toBe(c.def.values.length);
       const readings = new Set(reqs.flatMap((r) => r!.readings ?? []));
       for (const v of c.def.values) {
-        for (const reading of v.realizes) expect(readings.has(reading), `${c.name}=${v.value} realizes "${reading}", not a reading of ${c.def.requirements.join(', ')}`).toBe(true);
+        for (const reading of v.realizes)
+          expect(
+            readings.has(reading),
+            `${c.name}=${v.value} realizes "${reading}", not a reading of ${c.def.requirements.join(', ')}`,
+          ).toBe(true);
         expect(() => new RegExp(v.recorded, 'i'), `${c.name}=${v.value}`).not.toThrow();
         expect(v.recorded.length, `${c.name}=${v.value}: empty record`).toBeGreaterThan(0);
       }
@@ -53,14 +79,18 @@ describe('the choice registry against the requirement catalog', () => {
   it('lists, in serve --list-choices, every choice with its readings and every open point of the catalog', () => {
     const table = choiceTable();
     for (const r of open) expect(table, r.id).toContain(r.id);
-    for (const c of choices) for (const v of c.def.values) expect(table, `${c.name}=${v.value}`).toContain(`${c.name}=${v.value}`);
+    for (const c of choices)
+      for (const v of c.def.values) expect(table, `${c.name}=${v.value}`).toContain(`${c.name}=${v.value}`);
   });
 
   it('names in hiddenBy only choices and readings there are', () => {
     for (const c of choices) {
       for (const h of c.def.hiddenBy ?? []) {
         const other = choices.find((o) => o.key === h.choice);
-        expect(other?.def.values.some((v) => v.value === h.value), `${c.name} hidden by ${h.choice}=${h.value}`).toBe(true);
+        expect(
+          other?.def.values.some((v) => v.value === h.value),
+          `${c.name} hidden by ${h.choice}=${h.value}`,
+        ).toBe(true);
         expect(() => new RegExp(h.recorded, 'i')).not.toThrow();
       }
     }
@@ -83,7 +113,9 @@ describe('the committed choices matrix (docs/choices-matrix.json)', () => {
     expect(committed.fingerprint, 'stale: run npm run matrix and commit docs/').toBe(choicesFingerprint(suites));
     expect(committed.bundles.map((b) => b.name)).toEqual(choiceBundles().map((b) => b.name));
     expect(choicesProblems(committed)).toEqual([]);
-    expect(readFileSync(new URL('../../docs/choices-matrix.md', import.meta.url), 'utf8')).toBe(renderChoicesMatrix(committed));
+    expect(readFileSync(new URL('../../docs/choices-matrix.md', import.meta.url), 'utf8')).toBe(
+      renderChoicesMatrix(committed),
+    );
   });
 
   it('has docs/open-points.md drawn from the catalog and the choices as they are now', () => {
@@ -91,11 +123,15 @@ describe('the committed choices matrix (docs/choices-matrix.json)', () => {
   });
 
   // Run afresh, the bundles that change most at once: every choice at its second reading, and the first random one.
-  it.each(['all-second', 'random-1'])('runs bundle %s afresh: 0 failures, 0 warnings, every reading recorded, as committed', async (name) => {
-    const bundle = choiceBundles().find((b) => b.name === name)!;
-    const row = bundleRow(bundle, await runBundle(suites, bundle));
-    expect(row.problems).toEqual([]);
-    expect(row.unrecorded).toEqual([]);
-    expect(row.choices).toEqual(doc().bundles.find((b) => b.name === name)!.choices);
-  }, 120_000);
+  it.each(['all-second', 'random-1'])(
+    'runs bundle %s afresh: 0 failures, 0 warnings, every reading recorded, as committed',
+    async (name) => {
+      const bundle = choiceBundles().find((b) => b.name === name)!;
+      const row = bundleRow(bundle, await runBundle(suites, bundle));
+      expect(row.problems).toEqual([]);
+      expect(row.unrecorded).toEqual([]);
+      expect(row.choices).toEqual(doc().bundles.find((b) => b.name === name)!.choices);
+    },
+    120_000,
+  );
 });

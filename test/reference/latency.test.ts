@@ -9,7 +9,9 @@ describe('the reference server with latency', () => {
     vi.useFakeTimers();
     const reply: Reply = { status: 200, body: { code: '200', message: 'Success', data: {} } };
     let settled: Reply | undefined;
-    const pending = latencyMiddleware(20)({} as never, {} as never, {} as never, async () => reply).then((r) => (settled = r));
+    const pending = latencyMiddleware(20)({} as never, {} as never, {} as never, async () => reply).then(
+      (r) => (settled = r),
+    );
     await vi.advanceTimersByTimeAsync(19);
     expect(settled).toBeUndefined();
     await vi.advanceTimersByTimeAsync(1);

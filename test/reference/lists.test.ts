@@ -34,7 +34,15 @@ describe('paginate', () => {
   it('reads page as an item offset in offset mode, with meta stepping by limit', () => {
     const page = paginate(ascending, { page: 1, limit: 2, sort: 'DESC' }, { pageMode: 'offset' });
     expect(ids(page)).toEqual([4, 3]);
-    expect(page.meta).toEqual({ previousPage: 0, currentPage: 1, nextPage: 3, limit: 2, currentCount: 2, totalCount: 5, sort: 'DESC' });
+    expect(page.meta).toEqual({
+      previousPage: 0,
+      currentPage: 1,
+      nextPage: 3,
+      limit: 2,
+      currentCount: 2,
+      totalCount: 5,
+      sort: 'DESC',
+    });
   });
 
   it('gives an empty page past the end, with nextPage equal to currentPage', () => {
@@ -50,11 +58,17 @@ describe('paginate', () => {
   });
 
   it('walks every item once in both orders, as the sort-per-page code did', () => {
-    const many = inListOrder(Array.from({ length: 23 }, (_, i) => item(100 - i, Math.floor(i / 4))), (i) => i.id);
+    const many = inListOrder(
+      Array.from({ length: 23 }, (_, i) => item(100 - i, Math.floor(i / 4))),
+      (i) => i.id,
+    );
     for (const sort of ['ASC', 'DESC'] as const) {
       const walked: number[] = [];
-      for (let page = 0; page < 5; page++) walked.push(...ids(paginate(many, { page, limit: 5, sort }, { pageMode: 'index' })));
-      const expected = [...many].sort((a, b) => (sort === 'ASC' ? 1 : -1) * (a.createdAt - b.createdAt || a.id - b.id)).map((i) => i.id);
+      for (let page = 0; page < 5; page++)
+        walked.push(...ids(paginate(many, { page, limit: 5, sort }, { pageMode: 'index' })));
+      const expected = [...many]
+        .sort((a, b) => (sort === 'ASC' ? 1 : -1) * (a.createdAt - b.createdAt || a.id - b.id))
+        .map((i) => i.id);
       expect(walked).toEqual(expected);
     }
   });
@@ -64,14 +78,19 @@ describe('ReferenceStore lists', () => {
   const seed = loadSeed();
   const customer = seed.fixtures.customerId;
 
-  it('keeps each customer\'s transactions, accounts and assets in list order, theirs only', () => {
+  it("keeps each customer's transactions, accounts and assets in list order, theirs only", () => {
     const store = new ReferenceStore(seed);
     const paging = seed.fixtures.paginationCustomerId;
     const list = store.transactionList(paging);
     expect(list).toHaveLength(250);
     expect(list.every((t) => t.customerId === paging)).toBe(true);
     expect([...list]).toEqual(inListOrder(list, (t) => t.transactionId));
-    expect(store.accountList(customer).map((a) => a.accountId)).toEqual(inListOrder(seed.accounts.filter((a) => a.customerId === customer), (a) => a.accountId).map((a) => a.accountId));
+    expect(store.accountList(customer).map((a) => a.accountId)).toEqual(
+      inListOrder(
+        seed.accounts.filter((a) => a.customerId === customer),
+        (a) => a.accountId,
+      ).map((a) => a.accountId),
+    );
     expect(store.assetList(customer).every((a) => a.customerId === customer)).toBe(true);
     expect(store.transactionList(seed.fixtures.unknownId)).toEqual([]);
   });
@@ -90,7 +109,12 @@ describe('ReferenceStore lists', () => {
     expect(store.instrumentBySymbol('NO-SUCH-SYMBOL')).toBeUndefined();
     const available = store.availableInstruments();
     expect(available.every((i) => i.isAvailable)).toBe(true);
-    expect(available.map((i) => i.instrumentId)).toEqual(inListOrder(seed.instruments.filter((i) => i.isAvailable), (i) => i.instrumentId).map((i) => i.instrumentId));
+    expect(available.map((i) => i.instrumentId)).toEqual(
+      inListOrder(
+        seed.instruments.filter((i) => i.isAvailable),
+        (i) => i.instrumentId,
+      ).map((i) => i.instrumentId),
+    );
   });
 
   it('lists a placed order request, and a canceled one under its new status, at once', () => {
@@ -98,7 +122,10 @@ describe('ReferenceStore lists', () => {
     const instrument = store.availableInstruments()[0]!;
     const pendingBefore = store.orderRequestList(customer, 'PENDING').length;
     const all = store.orderRequestList(customer).length;
-    const placed = store.placeOrderRequest({ customerId: customer, instrumentId: instrument.instrumentId, amount: 10, currency: 'USD' }, 2_000_000_000);
+    const placed = store.placeOrderRequest(
+      { customerId: customer, instrumentId: instrument.instrumentId, amount: 10, currency: 'USD' },
+      2_000_000_000,
+    );
     expect(store.orderRequestList(customer)).toHaveLength(all + 1);
     expect(store.orderRequestList(customer).at(-1)!.requestId).toBe(placed.requestId);
     expect(store.orderRequestList(customer, 'PENDING')).toHaveLength(pendingBefore + 1);
@@ -109,10 +136,13 @@ describe('ReferenceStore lists', () => {
     expect(store.orderRequestList(customer).find((r) => r.requestId === placed.requestId)?.status).toBe('CANCELED');
   });
 
-  it('goes back to the seed\'s lists on reset', () => {
+  it("goes back to the seed's lists on reset", () => {
     const store = new ReferenceStore(seed);
     const all = store.orderRequestList(customer).length;
-    store.placeOrderRequest({ customerId: customer, instrumentId: store.availableInstruments()[0]!.instrumentId, amount: 5, currency: 'USD' }, 2_000_000_000);
+    store.placeOrderRequest(
+      { customerId: customer, instrumentId: store.availableInstruments()[0]!.instrumentId, amount: 5, currency: 'USD' },
+      2_000_000_000,
+    );
     store.reset();
     expect(store.orderRequestList(customer)).toHaveLength(all);
   });
@@ -120,7 +150,23 @@ describe('ReferenceStore lists', () => {
   it('lists transactions generated from the seed with the seeded ones, in one order', () => {
     const small: Seed = structuredClone(seed);
     const asset = small.assets.find((a) => a.customerId === customer)!;
-    small.generated = { transactions: [{ customerId: customer, assetId: asset.assetId, currency: asset.currency, count: 7, firstId: 3_000_000, idStride: 3, startAt: 0, stepSeconds: 1, requestTypes: ['BUY'], statuses: ['COMPLETED'], amounts: [1] }] };
+    small.generated = {
+      transactions: [
+        {
+          customerId: customer,
+          assetId: asset.assetId,
+          currency: asset.currency,
+          count: 7,
+          firstId: 3_000_000,
+          idStride: 3,
+          startAt: 0,
+          stepSeconds: 1,
+          requestTypes: ['BUY'],
+          statuses: ['COMPLETED'],
+          amounts: [1],
+        },
+      ],
+    };
     const store = new ReferenceStore(small);
     const list = store.transactionList(customer);
     expect(list).toHaveLength(seed.transactions.filter((t) => t.customerId === customer).length + 7);

@@ -12,9 +12,19 @@ import { USSD_FAULT, WEBHOOK_FAULT } from '../../src/reference/faults/flags.js';
 // ---- a minimal signing client (the project's own client lives elsewhere; these tests must not depend on it) ------
 
 const alice = { clientId: 'acme', clientSecret: 'acme-secret-0123456789', keyId: 'acme-2026', keys: generateEd25519() };
-const bob = { clientId: 'globex', clientSecret: 'globex-secret-9876543210', keyId: 'globex-2026', keys: generateEd25519() };
+const bob = {
+  clientId: 'globex',
+  clientSecret: 'globex-secret-9876543210',
+  keyId: 'globex-2026',
+  keys: generateEd25519(),
+};
 /** Allowed only from an address the tests never use. */
-const carol = { clientId: 'initech', clientSecret: 'initech-secret-555', keyId: 'initech-2026', keys: generateEd25519() };
+const carol = {
+  clientId: 'initech',
+  clientSecret: 'initech-secret-555',
+  keyId: 'initech-2026',
+  keys: generateEd25519(),
+};
 
 let now = Date.UTC(2026, 0, 15, 12, 0, 0);
 const nowS = () => Math.floor(now / 1000);
@@ -80,7 +90,11 @@ function send(call: Call): Promise<Response> {
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text === '' ? undefined : JSON.parse(text) });
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: text === '' ? undefined : JSON.parse(text),
+        });
       });
       res.on('error', reject);
     });
@@ -119,9 +133,27 @@ const NOT_FOUND = { code: '404', message: 'Not Found' };
 beforeAll(async () => {
   server = await startReferenceServer({
     clients: [
-      { clientId: alice.clientId, clientSecret: alice.clientSecret, keyId: alice.keyId, publicKey: alice.keys.publicKey, name: 'Acme Investments' },
-      { clientId: bob.clientId, clientSecret: bob.clientSecret, keyId: bob.keyId, publicKey: bob.keys.publicKeyPem, trustedIps: ['127.0.0.1'] },
-      { clientId: carol.clientId, clientSecret: carol.clientSecret, keyId: carol.keyId, publicKey: carol.keys.publicKey, trustedIps: ['203.0.113.9'] },
+      {
+        clientId: alice.clientId,
+        clientSecret: alice.clientSecret,
+        keyId: alice.keyId,
+        publicKey: alice.keys.publicKey,
+        name: 'Acme Investments',
+      },
+      {
+        clientId: bob.clientId,
+        clientSecret: bob.clientSecret,
+        keyId: bob.keyId,
+        publicKey: bob.keys.publicKeyPem,
+        trustedIps: ['127.0.0.1'],
+      },
+      {
+        clientId: carol.clientId,
+        clientSecret: carol.clientSecret,
+        keyId: carol.keyId,
+        publicKey: carol.keys.publicKey,
+        trustedIps: ['203.0.113.9'],
+      },
     ],
     clock: () => now,
   });
@@ -149,7 +181,19 @@ describe('POST /oauth/token', () => {
     expect(res.body.message).toBe('Success');
     const record = res.body.data;
     expect(Object.keys(record).sort()).toEqual(
-      ['message', 'tokenId', 'token', 'expiresIn', 'maxTTL', 'tokenType', 'scope', 'trustedIps', 'organization', 'createdAt', 'updatedAt'].sort(),
+      [
+        'message',
+        'tokenId',
+        'token',
+        'expiresIn',
+        'maxTTL',
+        'tokenType',
+        'scope',
+        'trustedIps',
+        'organization',
+        'createdAt',
+        'updatedAt',
+      ].sort(),
     );
     expect(record).toMatchObject({
       expiresIn: 3600,
@@ -222,7 +266,13 @@ describe('POST /oauth/token', () => {
   it('emits AUTH.CREATED', async () => {
     events.length = 0;
     const res = await tokenRequest({ clientId: alice.clientId, clientSecret: alice.clientSecret });
-    expect(events).toEqual([expect.objectContaining({ name: 'AUTH.CREATED', clientId: 'acme', data: expect.objectContaining({ tokenId: res.body.data.tokenId }) })]);
+    expect(events).toEqual([
+      expect.objectContaining({
+        name: 'AUTH.CREATED',
+        clientId: 'acme',
+        data: expect.objectContaining({ tokenId: res.body.data.tokenId }),
+      }),
+    ]);
   });
 });
 
@@ -234,7 +284,15 @@ describe('request authentication', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/json');
     expect(res.body).toEqual({
-      data: { customerId: 1042, firstName: 'Amara', lastName: 'Banda', status: 'ACTIVE', referenceId: 88001042, createdAt: 1735722000, updatedAt: 1738400400 },
+      data: {
+        customerId: 1042,
+        firstName: 'Amara',
+        lastName: 'Banda',
+        status: 'ACTIVE',
+        referenceId: 88001042,
+        createdAt: 1735722000,
+        updatedAt: 1738400400,
+      },
       code: '200',
       message: 'Success',
     });
@@ -297,16 +355,30 @@ describe('request authentication', () => {
       { created: nowS() - 300, expires: nowS() - 120 },
       { created: nowS() + 120, expires: nowS() + 300 },
       { created: nowS(), expires: nowS() + 3600 },
-      { params: [['keyid', alice.keyId], ['created', nowS()]] },
-      { params: [['keyid', alice.keyId], ['expires', nowS() + 60]] },
+      {
+        params: [
+          ['keyid', alice.keyId],
+          ['created', nowS()],
+        ],
+      },
+      {
+        params: [
+          ['keyid', alice.keyId],
+          ['expires', nowS() + 60],
+        ],
+      },
     ];
     for (const sign of cases) {
       const res = await authed({ token, path: '/customers/1042', sign });
       expect(res.status, JSON.stringify(sign)).toBe(401);
     }
     // Within the 30 s skew allowance both ways.
-    expect((await authed({ token, path: '/customers/1042', sign: { created: nowS() + 20, expires: nowS() + 200 } })).status).toBe(200);
-    expect((await authed({ token, path: '/customers/1042', sign: { created: nowS() - 200, expires: nowS() - 20 } })).status).toBe(200);
+    expect(
+      (await authed({ token, path: '/customers/1042', sign: { created: nowS() + 20, expires: nowS() + 200 } })).status,
+    ).toBe(200);
+    expect(
+      (await authed({ token, path: '/customers/1042', sign: { created: nowS() - 200, expires: nowS() - 20 } })).status,
+    ).toBe(200);
   });
 
   it('rejects an unknown keyid', async () => {
@@ -317,11 +389,23 @@ describe('request authentication', () => {
 
   it('rejects a signature that leaves out a carried header or the target', async () => {
     const token = await issueToken();
-    const noClientId = await authed({ token, path: '/customers/1042', sign: { components: ['@method', '@target-uri', 'authorization'] } });
+    const noClientId = await authed({
+      token,
+      path: '/customers/1042',
+      sign: { components: ['@method', '@target-uri', 'authorization'] },
+    });
     expect(noClientId.status).toBe(401);
-    const noTarget = await authed({ token, path: '/customers/1042', sign: { components: ['@method', 'authorization', 'x-client-id'] } });
+    const noTarget = await authed({
+      token,
+      path: '/customers/1042',
+      sign: { components: ['@method', 'authorization', 'x-client-id'] },
+    });
     expect(noTarget.status).toBe(401);
-    const noQuery = await authed({ token, path: '/accounts?customerId=1042', sign: { components: ['@method', '@path', 'authorization', 'x-client-id'] } });
+    const noQuery = await authed({
+      token,
+      path: '/accounts?customerId=1042',
+      sign: { components: ['@method', '@path', 'authorization', 'x-client-id'] },
+    });
     expect(noQuery.status).toBe(401);
   });
 
@@ -329,8 +413,16 @@ describe('request authentication', () => {
     const token = await issueToken();
     const body = JSON.stringify({ customerId: 2077, firstName: 'Changed' });
     expect((await authed({ token, method: 'PUT', path: '/customers', body, digest: null })).status).toBe(401);
-    expect((await authed({ token, method: 'PUT', path: '/customers', body, digest: contentDigest('{}') })).status).toBe(401);
-    const tampered = await authed({ token, method: 'PUT', path: '/customers', body, after: (h) => (h['content-digest'] = contentDigest('x')) });
+    expect((await authed({ token, method: 'PUT', path: '/customers', body, digest: contentDigest('{}') })).status).toBe(
+      401,
+    );
+    const tampered = await authed({
+      token,
+      method: 'PUT',
+      path: '/customers',
+      body,
+      after: (h) => (h['content-digest'] = contentDigest('x')),
+    });
     expect(tampered.status).toBe(401);
     const noKey = await send({ method: 'PUT', path: '/customers', body, token, clientId: alice.clientId });
     expect(noKey.status).toBe(401);
@@ -352,7 +444,10 @@ describe('request authentication', () => {
   it('enforces trustedIps', async () => {
     const token = await issueToken(bob);
     expect((await send({ path: '/customers/1042', token, clientId: bob.clientId, signer: bob })).status).toBe(200);
-    const refused = await tokenRequest({ clientId: carol.clientId, clientSecret: carol.clientSecret }, { signer: carol });
+    const refused = await tokenRequest(
+      { clientId: carol.clientId, clientSecret: carol.clientSecret },
+      { signer: carol },
+    );
     expect(refused.status).toBe(401);
     expect(refused.headers['www-authenticate']).toContain('trustedIps');
   });
@@ -361,7 +456,7 @@ describe('request authentication', () => {
     const token = await issueToken();
     events.length = 0;
     const revoke = await authed({ token, method: 'POST', path: '/oauth/revoke' });
-    expect(revoke.status, String(revoke.headers["www-authenticate"])).toBe(200);
+    expect(revoke.status, String(revoke.headers['www-authenticate'])).toBe(200);
     expect(revoke.body).toMatchObject({ code: '200', message: 'Success', data: { revoked: true } });
     expect(events.map((e) => e.name)).toEqual(['AUTH.DELETED']);
     const after = await authed({ token, path: '/customers/1042' });
@@ -398,7 +493,13 @@ describe('idempotency', () => {
     expect(second.headers['idempotent-replayed']).toBe('true');
     expect(server.store.getCustomer(2077)!.firstName).toBe('Someone Else');
 
-    const other = await authed({ token, method: 'PUT', path: '/customers', body: JSON.stringify({ customerId: 2077 }), idempotencyKey: 'same-key' });
+    const other = await authed({
+      token,
+      method: 'PUT',
+      path: '/customers',
+      body: JSON.stringify({ customerId: 2077 }),
+      idempotencyKey: 'same-key',
+    });
     expect(other.status).toBe(422);
   });
 
@@ -406,7 +507,15 @@ describe('idempotency', () => {
     const body = JSON.stringify({ customerId: 2077, firstName: 'Per Client' });
     const a = await authed({ method: 'PUT', path: '/customers', body, idempotencyKey: 'shared' });
     const bobToken = await issueToken(bob);
-    const b = await send({ method: 'PUT', path: '/customers', body, idempotencyKey: 'shared', token: bobToken, clientId: bob.clientId, signer: bob });
+    const b = await send({
+      method: 'PUT',
+      path: '/customers',
+      body,
+      idempotencyKey: 'shared',
+      token: bobToken,
+      clientId: bob.clientId,
+      signer: bob,
+    });
     expect(a.status).toBe(200);
     expect(b.status).toBe(200);
     expect(b.headers['idempotent-replayed']).toBeUndefined();
@@ -421,11 +530,25 @@ describe('PUT /customers', () => {
     const res = await authed({
       method: 'PUT',
       path: '/customers',
-      body: JSON.stringify({ customerId: 2077, firstName: 'Nomsa', lastName: 'Daka', status: 'SUSPENDED', referenceId: 99002077 }),
+      body: JSON.stringify({
+        customerId: 2077,
+        firstName: 'Nomsa',
+        lastName: 'Daka',
+        status: 'SUSPENDED',
+        referenceId: 99002077,
+      }),
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      data: { customerId: 2077, firstName: 'Nomsa', lastName: 'Daka', status: 'SUSPENDED', referenceId: 99002077, createdAt: 1736154000, updatedAt: nowS() },
+      data: {
+        customerId: 2077,
+        firstName: 'Nomsa',
+        lastName: 'Daka',
+        status: 'SUSPENDED',
+        referenceId: 99002077,
+        createdAt: 1736154000,
+        updatedAt: nowS(),
+      },
       code: '200',
       message: 'Success',
     });
@@ -464,12 +587,26 @@ describe('PUT /customers', () => {
 describe('resources', () => {
   it('returns 404 for unknown ids and 400 for non-integer ids', async () => {
     const token = await issueToken();
-    for (const path of ['/customers/999999', '/accounts/999999', '/assets/999999', '/transactions/999999', '/accounts?customerId=999999', '/transactions?customerId=999999']) {
+    for (const path of [
+      '/customers/999999',
+      '/accounts/999999',
+      '/assets/999999',
+      '/transactions/999999',
+      '/accounts?customerId=999999',
+      '/transactions?customerId=999999',
+    ]) {
       const res = await authed({ token, path });
       expect(res.status, path).toBe(404);
       expect(res.body).toEqual(NOT_FOUND);
     }
-    for (const path of ['/customers/abc', '/customers/1042.0', '/customers/01042', '/accounts', '/accounts?customerId=x', '/transactions']) {
+    for (const path of [
+      '/customers/abc',
+      '/customers/1042.0',
+      '/customers/01042',
+      '/accounts',
+      '/accounts?customerId=x',
+      '/transactions',
+    ]) {
       const res = await authed({ token, path });
       expect(res.status, path).toBe(400);
       expect(res.body.code).toBe('400');
@@ -481,16 +618,55 @@ describe('resources', () => {
     const accounts = await authed({ token, path: '/accounts?customerId=1042' });
     expect(accounts.status).toBe(200);
     expect(accounts.body.data.map((a: { accountId: number }) => a.accountId)).toEqual([5001, 5002]);
-    expect(accounts.body.meta).toEqual({ previousPage: 0, currentPage: 0, nextPage: 0, limit: 100, currentCount: 2, totalCount: 2, sort: 'ASC' });
+    expect(accounts.body.meta).toEqual({
+      previousPage: 0,
+      currentPage: 0,
+      nextPage: 0,
+      limit: 100,
+      currentCount: 2,
+      totalCount: 2,
+      sort: 'ASC',
+    });
     expect((await authed({ token, path: '/accounts/5001' })).body.data).toEqual({
-      accountId: 5001, customerId: 1042, status: 'ACTIVE', investmentType: 'INTERNATIONAL_STOCKS', currency: 'USD', createdAt: 1735725600, updatedAt: 1735725600,
+      accountId: 5001,
+      customerId: 1042,
+      status: 'ACTIVE',
+      investmentType: 'INTERNATIONAL_STOCKS',
+      currency: 'USD',
+      createdAt: 1735725600,
+      updatedAt: 1735725600,
     });
     const asset = (await authed({ token, path: '/assets/6001' })).body.data;
     expect(Object.keys(asset).sort()).toEqual(
-      ['assetId', 'instrumentId', 'customerId', 'name', 'symbol', 'investmentAmount', 'position', 'locked', 'available', 'purchasePrice', 'marketPrice', 'currency', 'createdAt', 'updatedAt'].sort(),
+      [
+        'assetId',
+        'instrumentId',
+        'customerId',
+        'name',
+        'symbol',
+        'investmentAmount',
+        'position',
+        'locked',
+        'available',
+        'purchasePrice',
+        'marketPrice',
+        'currency',
+        'createdAt',
+        'updatedAt',
+      ].sort(),
     );
     const tx = (await authed({ token, path: '/transactions/90011' })).body.data;
-    expect(tx).toEqual({ transactionId: 90011, assetId: 6001, customerId: 1042, amount: 1500, currency: 'USD', requestType: 'BUY', status: 'COMPLETED', createdAt: 1735729200, updatedAt: 1735729260 });
+    expect(tx).toEqual({
+      transactionId: 90011,
+      assetId: 6001,
+      customerId: 1042,
+      amount: 1500,
+      currency: 'USD',
+      requestType: 'BUY',
+      status: 'COMPLETED',
+      createdAt: 1735729200,
+      updatedAt: 1735729260,
+    });
   });
 
   it('lists INTERNATIONAL_STOCKS instruments and rejects every other investmentType with 400', async () => {
@@ -502,7 +678,15 @@ describe('resources', () => {
       expect(Array.isArray(i.valueChangeOverTime)).toBe(true);
       expect(i.investmentId).toBe(301);
     }
-    for (const type of ['BONDS', 'COMMODITY', 'LOCAL_STOCKS', 'FOREIGN_EXCHANGE', 'CRYPTO', 'international_stocks', '']) {
+    for (const type of [
+      'BONDS',
+      'COMMODITY',
+      'LOCAL_STOCKS',
+      'FOREIGN_EXCHANGE',
+      'CRYPTO',
+      'international_stocks',
+      '',
+    ]) {
       const bad = await authed({ token, path: `/instruments?investmentType=${type}` });
       expect(bad.status, type).toBe(400);
     }
@@ -532,14 +716,24 @@ describe('pagination', () => {
     for (let i = 1; i < seen.length; i++) {
       const a = seen[i - 1]!;
       const b = seen[i]!;
-      expect(a.createdAt < b.createdAt || (a.createdAt === b.createdAt && a.transactionId < b.transactionId)).toBe(true);
+      expect(a.createdAt < b.createdAt || (a.createdAt === b.createdAt && a.transactionId < b.transactionId)).toBe(
+        true,
+      );
     }
     // Ids are not in createdAt order, so a server sorting by id would be caught.
     const ids = seen.map((t) => t.transactionId);
     expect(ids).not.toEqual([...ids].sort((x, y) => x - y));
 
     const desc = await authed({ token, path: '/transactions?customerId=1004&sort=DESC&limit=1000' });
-    expect(desc.body.meta).toEqual({ previousPage: 0, currentPage: 0, nextPage: 0, limit: 1000, currentCount: 250, totalCount: 250, sort: 'DESC' });
+    expect(desc.body.meta).toEqual({
+      previousPage: 0,
+      currentPage: 0,
+      nextPage: 0,
+      limit: 1000,
+      currentCount: 250,
+      totalCount: 250,
+      sort: 'DESC',
+    });
     expect(desc.body.data.map((t: { transactionId: number }) => t.transactionId)).toEqual([...ids].reverse());
 
     const past = await authed({ token, path: '/transactions?customerId=1004&page=9&limit=50' });
@@ -549,7 +743,17 @@ describe('pagination', () => {
 
   it('rejects out-of-range page, limit and sort with 400', async () => {
     const token = await issueToken();
-    for (const q of ['limit=0', 'limit=1001', 'limit=ten', 'limit=1.5', 'page=-1', 'page=x', 'sort=desc', 'sort=NEWEST', 'page=1&page=2']) {
+    for (const q of [
+      'limit=0',
+      'limit=1001',
+      'limit=ten',
+      'limit=1.5',
+      'page=-1',
+      'page=x',
+      'sort=desc',
+      'sort=NEWEST',
+      'page=1&page=2',
+    ]) {
       const res = await authed({ token, path: `/transactions?customerId=1004&${q}` });
       expect(res.status, q).toBe(400);
     }
@@ -571,14 +775,25 @@ describe('protocol edges', () => {
   });
 
   it('rejects a body over 1 MiB with 413', async () => {
-    const res = await authed({ method: 'PUT', path: '/customers', body: JSON.stringify({ customerId: 2077, firstName: 'x'.repeat(1024 * 1024) }) });
+    const res = await authed({
+      method: 'PUT',
+      path: '/customers',
+      body: JSON.stringify({ customerId: 2077, firstName: 'x'.repeat(1024 * 1024) }),
+    });
     expect(res.status).toBe(413);
     expect(res.body.code).toBe('413');
   });
 
   it('close() resolves while a keep-alive connection is open', async () => {
     const extra = await startReferenceServer({
-      clients: [{ clientId: alice.clientId, clientSecret: alice.clientSecret, keyId: alice.keyId, publicKey: alice.keys.publicKeyPem }],
+      clients: [
+        {
+          clientId: alice.clientId,
+          clientSecret: alice.clientSecret,
+          keyId: alice.keyId,
+          publicKey: alice.keys.publicKeyPem,
+        },
+      ],
     });
     const agent = new Agent({ keepAlive: true, keepAliveMsecs: 60_000 });
     const res = await new Promise<number>((resolve, reject) => {
@@ -602,12 +817,21 @@ describe('extension points', () => {
   it('lets middleware rewrite replies and the auth policy be relaxed, and logs each request with its reason', async () => {
     const log: Array<{ status: number; reason?: string }> = [];
     const extra = await startReferenceServer({
-      clients: [{ clientId: alice.clientId, clientSecret: alice.clientSecret, keyId: alice.keyId, publicKey: alice.keys.publicKey }],
+      clients: [
+        {
+          clientId: alice.clientId,
+          clientSecret: alice.clientSecret,
+          keyId: alice.keyId,
+          publicKey: alice.keys.publicKey,
+        },
+      ],
       auth: { verifySignatures: false },
       middleware: [
         async (_ctx, _state, route, next) => {
           const reply = await next();
-          return route.path === '/customers/:customerId' ? { ...reply, headers: { ...reply.headers, 'x-fault': 'seen' } } : reply;
+          return route.path === '/customers/:customerId'
+            ? { ...reply, headers: { ...reply.headers, 'x-fault': 'seen' } }
+            : reply;
         },
       ],
       log: (e) => log.push(e),
@@ -632,7 +856,11 @@ describe('extension points', () => {
 
   it('has one flag fault for each fault flag the server code reads, and no other', () => {
     const flags = [...Object.values(USSD_FAULT), ...Object.values(WEBHOOK_FAULT)];
-    expect(FAULTS.filter((f) => f.flag).map((f) => f.name).sort()).toEqual([...flags].sort());
+    expect(
+      FAULTS.filter((f) => f.flag)
+        .map((f) => f.name)
+        .sort(),
+    ).toEqual([...flags].sort());
   });
 
   it('rejects two idempotency headers with different keys', async () => {
@@ -651,7 +879,14 @@ describe('seed and fixtures', () => {
   it('defaultFixtures names resources of the seed, and unknownId names none', async () => {
     const f = defaultFixtures();
     expect(f).toEqual({
-      customerId: 1042, otherCustomerId: 1043, accountId: 5001, assetId: 6001, transactionId: 90011, mutableCustomerId: 2077, paginationCustomerId: 1004, unknownId: 999999,
+      customerId: 1042,
+      otherCustomerId: 1043,
+      accountId: 5001,
+      assetId: 6001,
+      transactionId: 90011,
+      mutableCustomerId: 2077,
+      paginationCustomerId: 1004,
+      unknownId: 999999,
     });
     expect(server.store.getAccount(f.accountId)!.customerId).toBe(f.customerId);
     expect(server.store.transactionsOf(f.paginationCustomerId)).toHaveLength(250);

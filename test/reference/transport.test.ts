@@ -25,8 +25,14 @@ describe('the reference server rate limit', () => {
 
   it('answers 429 with the error body and Retry-After as chosen', () => {
     const resetAt = NOW - 250 + 1000;
-    expect(throttledReply(resetAt, NOW, 'seconds', 60)).toEqual({ status: 429, body: { code: '429', message: 'Too Many Requests: at most 60 requests per second per client' }, headers: { 'retry-after': '1' } });
-    expect(throttledReply(resetAt, NOW, 'http-date', 60).headers).toEqual({ 'retry-after': 'Tue, 24 Nov 2026 10:00:01 GMT' });
+    expect(throttledReply(resetAt, NOW, 'seconds', 60)).toEqual({
+      status: 429,
+      body: { code: '429', message: 'Too Many Requests: at most 60 requests per second per client' },
+      headers: { 'retry-after': '1' },
+    });
+    expect(throttledReply(resetAt, NOW, 'http-date', 60).headers).toEqual({
+      'retry-after': 'Tue, 24 Nov 2026 10:00:01 GMT',
+    });
     expect(throttledReply(resetAt, NOW, 'absent', 60).headers).toEqual({});
   });
 
@@ -41,23 +47,39 @@ describe('the reference server rate limit', () => {
 
   it('throttles the token request by its form clientId, over the wire', async () => {
     const key = generateEd25519();
-    const server = await startReferenceServer({ clients: [{ clientId: 'c', clientSecret: 's', keyId: 'k', publicKey: key.publicKey }], rateLimitPerSecond: 1, clock: () => NOW, choices: { rateLimit: '60-per-second-date' } });
+    const server = await startReferenceServer({
+      clients: [{ clientId: 'c', clientSecret: 's', keyId: 'k', publicKey: key.publicKey }],
+      rateLimitPerSecond: 1,
+      clock: () => NOW,
+      choices: { rateLimit: '60-per-second-date' },
+    });
     cleanup.push(() => server.close());
-    const post = () => request(`${server.baseUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'clientId=c&clientSecret=s' });
+    const post = () =>
+      request(`${server.baseUrl}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'clientId=c&clientSecret=s',
+      });
     const first = await post();
     await first.body.text();
     expect(first.statusCode).not.toBe(429);
     const second = await post();
     expect(second.statusCode).toBe(429);
     expect(second.headers['retry-after']).toBe('Tue, 24 Nov 2026 10:00:01 GMT');
-    expect(await second.body.json()).toEqual({ code: '429', message: 'Too Many Requests: at most 1 requests per second per client' });
+    expect(await second.body.json()).toEqual({
+      code: '429',
+      message: 'Too Many Requests: at most 1 requests per second per client',
+    });
   });
 });
 
 describe('the reference server connections', () => {
   it('with connection=close ends every answer with Connection: close', async () => {
     const key = generateEd25519();
-    const server = await startReferenceServer({ clients: [{ clientId: 'c', clientSecret: 's', keyId: 'k', publicKey: key.publicKey }], choices: { connection: 'close' } });
+    const server = await startReferenceServer({
+      clients: [{ clientId: 'c', clientSecret: 's', keyId: 'k', publicKey: key.publicKey }],
+      choices: { connection: 'close' },
+    });
     cleanup.push(() => server.close());
     const res = await request(`${server.baseUrl}/instruments`);
     await res.body.text();

@@ -8,7 +8,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSeed, ORDER_STATUSES, ReferenceStore, SeedError } from '../../src/reference/store.js';
-import { newTestClient, registrationOf, signedFetch, signedSession, type SignedResponse } from '../helpers/signed-fetch.js';
+import {
+  newTestClient,
+  registrationOf,
+  signedFetch,
+  signedSession,
+  type SignedResponse,
+} from '../helpers/signed-fetch.js';
 
 const client = newTestClient('acme');
 const CUSTOMER = 1042;
@@ -88,7 +94,13 @@ function viewProblems(view: View, origin: string, customerId = CUSTOMER): Proble
   }
   const { body } = view;
   const data = body?.data;
-  if (body?.code !== '200' || body?.message !== 'Success' || typeof data?.ussdMessage !== 'string' || !Array.isArray(data?.ussdOptions) || data.ussdOptions.length === 0) {
+  if (
+    body?.code !== '200' ||
+    body?.message !== 'Success' ||
+    typeof data?.ussdMessage !== 'string' ||
+    !Array.isArray(data?.ussdOptions) ||
+    data.ussdOptions.length === 0
+  ) {
     add('envelope', JSON.stringify(body).slice(0, 200));
     return problems;
   }
@@ -114,12 +126,17 @@ function viewProblems(view: View, origin: string, customerId = CUSTOMER): Proble
   const last = options[options.length - 1]!;
   if (/^https?:\/\//.test(last.requestUrl)) {
     const path = new URL(last.requestUrl).pathname;
-    const isParent = path === '/v1/ussd/home' || path === '/v1/ussd/portfolio' || view.ancestors.includes(canonical(last.requestUrl));
+    const isParent =
+      path === '/v1/ussd/home' || path === '/v1/ussd/portfolio' || view.ancestors.includes(canonical(last.requestUrl));
     if (!isParent) add('no-parent', `last option ${last.option} → ${last.requestUrl}`);
   }
   for (const o of options) {
     const label = labels.get(o.option) ?? '';
-    if (/^(Next|Previous)\b/.test(label) && /^https?:\/\//.test(o.requestUrl) && canonical(o.requestUrl) === canonical(view.url)) {
+    if (
+      /^(Next|Previous)\b/.test(label) &&
+      /^https?:\/\//.test(o.requestUrl) &&
+      canonical(o.requestUrl) === canonical(view.url)
+    ) {
       add('paging-loop', `${label} → ${o.requestUrl}`);
     }
   }
@@ -215,16 +232,30 @@ describe.each(['strict', 'alt'] as const)('USSD views, %s variant', (variant) =>
     const c = result;
     expect(viewsWhere(c, '/ussd/stocks', (q) => q.has('page')).length).toBeGreaterThan(0);
     expect(viewsWhere(c, '/ussd/stocks', (q) => q.get('searchMode') === 'true' && !q.has('symbol'))).toHaveLength(1);
-    expect(viewsWhere(c, '/ussd/stocks', (q) => q.get('searchMode') === 'true' && q.has('symbol')).length).toBeGreaterThan(0);
-    expect(viewsWhere(c, '/ussd/stocks', (q) => q.has('symbol') && !q.has('searchMode') && !q.has('inputMode')).length).toBeGreaterThanOrEqual(5);
+    expect(
+      viewsWhere(c, '/ussd/stocks', (q) => q.get('searchMode') === 'true' && q.has('symbol')).length,
+    ).toBeGreaterThan(0);
+    expect(
+      viewsWhere(c, '/ussd/stocks', (q) => q.has('symbol') && !q.has('searchMode') && !q.has('inputMode')).length,
+    ).toBeGreaterThanOrEqual(5);
     expect(viewsWhere(c, '/ussd/stocks', (q) => q.get('inputMode') === 'true').length).toBeGreaterThan(0);
-    expect(viewsWhere(c, '/ussd/stocks', (q) => q.has('assetId') && !q.has('inputMode')).map((v) => query(v.url).get('assetId')).sort()).toEqual(['6001', '6002']);
+    expect(
+      viewsWhere(c, '/ussd/stocks', (q) => q.has('assetId') && !q.has('inputMode'))
+        .map((v) => query(v.url).get('assetId'))
+        .sort(),
+    ).toEqual(['6001', '6002']);
     expect(viewsWhere(c, '/ussd/assets', (q) => q.get('detail') === 'true').length).toBeGreaterThan(0);
-    expect(viewsWhere(c, '/ussd/requests', (q) => q.has('status') && !q.has('requestId')).map((v) => query(v.url).get('status')).sort()).toEqual([...ORDER_STATUSES].sort());
+    expect(
+      viewsWhere(c, '/ussd/requests', (q) => q.has('status') && !q.has('requestId'))
+        .map((v) => query(v.url).get('status'))
+        .sort(),
+    ).toEqual([...ORDER_STATUSES].sort());
     expect(viewsWhere(c, '/ussd/requests', (q) => q.has('requestId')).length).toBeGreaterThanOrEqual(6);
     // Every preset amount of every prompt, and the cancel of every PENDING request, is offered but not followed.
     expect(c.mutations.some((m) => query(m.url).has('amount'))).toBe(true);
-    expect(c.mutations.filter((m) => query(m.url).get('cancelMode') === 'true').map((m) => query(m.url).get('requestId'))).toContain('730104');
+    expect(
+      c.mutations.filter((m) => query(m.url).get('cancelMode') === 'true').map((m) => query(m.url).get('requestId')),
+    ).toContain('730104');
   });
 
   it(`numbers choices the ${variant} way, the back choice last`, () => {
@@ -264,11 +295,22 @@ describe.each(['strict', 'alt'] as const)('USSD views, %s variant', (variant) =>
 
     const placed = await run.get(amounts[1]!.requestUrl);
     expect(placed.status).toBe(200);
-    expect(viewProblems({ url: amounts[1]!.requestUrl, status: placed.status, body: placed.body, ancestors: [] }, run.server.url)).toEqual([]);
+    expect(
+      viewProblems(
+        { url: amounts[1]!.requestUrl, status: placed.status, body: placed.body, ancestors: [] },
+        run.server.url,
+      ),
+    ).toEqual([]);
     const viewLink = optionLabelled(placed.body, 'View request')!;
     const requestId = Number(query(viewLink.requestUrl).get('requestId'));
     expect(placed.body.data.ussdMessage).toContain(`#${requestId}`);
-    expect(run.server.store.getOrderRequest(requestId)).toMatchObject({ customerId: CUSTOMER, symbol: 'AAPL', amount: 50, currency: 'USD', status: 'PENDING' });
+    expect(run.server.store.getOrderRequest(requestId)).toMatchObject({
+      customerId: CUSTOMER,
+      symbol: 'AAPL',
+      amount: 50,
+      currency: 'USD',
+      status: 'PENDING',
+    });
     expect(requestId).toBeGreaterThan(730160);
 
     const pending = await run.get(`/ussd/requests?customerId=${CUSTOMER}&status=PENDING`);
@@ -281,11 +323,17 @@ describe.each(['strict', 'alt'] as const)('USSD views, %s variant', (variant) =>
     expect(query(cancel.requestUrl).get('cancelMode')).toBe('true');
     const canceled = await run.get(cancel.requestUrl);
     expect(canceled.status).toBe(200);
-    expect(viewProblems({ url: cancel.requestUrl, status: 200, body: canceled.body, ancestors: [] }, run.server.url)).toEqual([]);
+    expect(
+      viewProblems({ url: cancel.requestUrl, status: 200, body: canceled.body, ancestors: [] }, run.server.url),
+    ).toEqual([]);
     expect(run.server.store.getOrderRequest(requestId)!.status).toBe('CANCELED');
 
     const canceledList = await run.get(`/ussd/requests?customerId=${CUSTOMER}&status=CANCELED`);
-    expect((canceledList.body.data.ussdOptions as Option[]).some((o) => query(o.requestUrl).get('requestId') === String(requestId))).toBe(true);
+    expect(
+      (canceledList.body.data.ussdOptions as Option[]).some(
+        (o) => query(o.requestUrl).get('requestId') === String(requestId),
+      ),
+    ).toBe(true);
     const afterDetail = await run.get(viewLink.requestUrl);
     expect(afterDetail.body.data.ussdMessage).toContain('CANCELED');
     expect(optionLabelled(afterDetail.body, 'Cancel')).toBeUndefined();
@@ -306,7 +354,10 @@ describe.each(['strict', 'alt'] as const)('USSD views, %s variant', (variant) =>
     const ten = (prompt.body.data.ussdOptions as Option[])[0]!;
     expect(query(ten.requestUrl).get('assetId')).toBe('6001');
     expect((await run.get(ten.requestUrl)).status).toBe(200);
-    expect(run.server.store.orderRequestsOf(CUSTOMER, 'PENDING').map((r) => [r.symbol, r.amount])).toContainEqual(['AAPL', 10]);
+    expect(run.server.store.orderRequestsOf(CUSTOMER, 'PENDING').map((r) => [r.symbol, r.amount])).toContainEqual([
+      'AAPL',
+      10,
+    ]);
   });
 });
 
@@ -325,7 +376,14 @@ describe('USSD validation', () => {
 
   it('requires customerId on every view: missing or malformed is a 400, unknown a 404', async () => {
     for (const path of USSD_PATHS.map((p) => p.slice('/v1'.length))) {
-      for (const q of ['', '?customerId=', '?customerId=abc', '?customerId=01042', '?customerId=1042.0', '?customerId=1042&customerId=1043']) {
+      for (const q of [
+        '',
+        '?customerId=',
+        '?customerId=abc',
+        '?customerId=01042',
+        '?customerId=1042.0',
+        '?customerId=1042&customerId=1043',
+      ]) {
         const res = await run.get(`${path}${q}`);
         expect(res.status, `${path}${q}`).toBe(400);
         expect(res.body.code).toBe('400');
@@ -414,9 +472,15 @@ describe('USSD validation', () => {
 
   it('builds follow-up URLs on the origin the client addressed (its Host)', async () => {
     const session = await signedSession(run.server.baseUrl, client);
-    const res = await signedFetch({ url: 'http://sandbox.test:8080/v1/ussd/home?customerId=1042', client, token: session.token, via: run.server.url });
+    const res = await signedFetch({
+      url: 'http://sandbox.test:8080/v1/ussd/home?customerId=1042',
+      client,
+      token: session.token,
+      via: run.server.url,
+    });
     expect(res.status).toBe(200);
-    for (const o of res.body.data.ussdOptions as Option[]) expect(o.requestUrl).toMatch(/^http:\/\/sandbox\.test:8080\/v1\/ussd\/[a-z]+\?customerId=1042(&|$)/);
+    for (const o of res.body.data.ussdOptions as Option[])
+      expect(o.requestUrl).toMatch(/^http:\/\/sandbox\.test:8080\/v1\/ussd\/[a-z]+\?customerId=1042(&|$)/);
   });
 
   it('seeds order requests of customer 1042 in every status, with large non-contiguous ids', () => {
@@ -469,9 +533,12 @@ describe('USSD faults produce their deviation', () => {
   it('ussd.option-not-in-message: an option number is missing from the message', async () => {
     await withFault('ussd.option-not-in-message', async (run) => {
       const home = await run.get(`/ussd/home?customerId=${CUSTOMER}`);
-      expect(viewProblems({ url: run.url(`/ussd/home?customerId=${CUSTOMER}`), status: 200, body: home.body, ancestors: [] }, run.server.url).map((p) => p.kind)).toEqual([
-        'option-not-in-message',
-      ]);
+      expect(
+        viewProblems(
+          { url: run.url(`/ussd/home?customerId=${CUSTOMER}`), status: 200, body: home.body, ancestors: [] },
+          run.server.url,
+        ).map((p) => p.kind),
+      ).toEqual(['option-not-in-message']);
     });
   });
 
@@ -488,7 +555,12 @@ describe('USSD faults produce their deviation', () => {
     await withFault('ussd.relative-url', async (run) => {
       const home = await run.get(`/ussd/home?customerId=${CUSTOMER}`);
       expect((home.body.data.ussdOptions as Option[])[0]!.requestUrl).toMatch(/^\/v1\/ussd\//);
-      expect(viewProblems({ url: run.url(`/ussd/home?customerId=${CUSTOMER}`), status: 200, body: home.body, ancestors: [] }, run.server.url).every((p) => p.kind === 'relative-url')).toBe(true);
+      expect(
+        viewProblems(
+          { url: run.url(`/ussd/home?customerId=${CUSTOMER}`), status: 200, body: home.body, ancestors: [] },
+          run.server.url,
+        ).every((p) => p.kind === 'relative-url'),
+      ).toBe(true);
     });
   });
 

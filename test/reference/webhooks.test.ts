@@ -6,7 +6,12 @@ import { generate } from 'selfsigned';
 import { verifyContentDigest, type DigestVerdict } from '../../src/http/digest.js';
 import { headerValue } from '../../src/http/message.js';
 import { verifySignature, type SignatureVerdict } from '../../src/http/signature.js';
-import { startReferenceServer, type DeliveryAttempt, type ReferenceOptions, type ReferenceServer } from '../../src/reference/server.js';
+import {
+  startReferenceServer,
+  type DeliveryAttempt,
+  type ReferenceOptions,
+  type ReferenceServer,
+} from '../../src/reference/server.js';
 import { webhookFaults } from '../../src/reference/faults/webhooks.js';
 import { registration, SignedCaller, testClient, type Reply } from '../helpers/signed-fetch-webhooks.js';
 
@@ -151,7 +156,10 @@ async function setup(options: Partial<ReferenceOptions> = {}): Promise<Setup> {
     const seen = server.deliveries.find(match);
     if (seen) return Promise.resolve(seen);
     return new Promise<DeliveryAttempt>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching delivery attempt within ${DEADLINE_MS} ms`)), DEADLINE_MS);
+      const timer = setTimeout(
+        () => reject(new Error(`no matching delivery attempt within ${DEADLINE_MS} ms`)),
+        DEADLINE_MS,
+      );
       observers.push((a) => {
         if (!match(a)) return;
         clearTimeout(timer);
@@ -175,10 +183,17 @@ async function publishedKey(s: Setup): Promise<{ keyId: string; key: KeyObject }
   return { keyId: data.keyId, key: createPublicKey(data.publicKey) };
 }
 
-function verifyDelivery(d: Received, key: KeyObject, requiredComponents = DELIVERY_COMPONENTS): { digest: DigestVerdict; signature: SignatureVerdict } {
+function verifyDelivery(
+  d: Received,
+  key: KeyObject,
+  requiredComponents = DELIVERY_COMPONENTS,
+): { digest: DigestVerdict; signature: SignatureVerdict } {
   return {
     digest: verifyContentDigest(headerValue(d.headers, 'content-digest'), d.body),
-    signature: verifySignature({ method: d.method, url: d.url, headers: d.headers }, { key, requiredComponents, requireCreated: true, requireExpires: true, skewSeconds: 5 }),
+    signature: verifySignature(
+      { method: d.method, url: d.url, headers: d.headers },
+      { key, requiredComponents, requireCreated: true, requireExpires: true, skewSeconds: 5 },
+    ),
   };
 }
 
@@ -230,7 +245,11 @@ describe('webhook configuration', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.code).toBe('400');
     }
-    const form = await s.caller.call('POST', '/webhooks', { token: s.token, body: `url=${s.url}`, contentType: 'application/x-www-form-urlencoded' });
+    const form = await s.caller.call('POST', '/webhooks', {
+      token: s.token,
+      body: `url=${s.url}`,
+      contentType: 'application/x-www-form-urlencoded',
+    });
     expect(form.status).toBe(415);
     expect((await s.caller.call('GET', '/webhooks', { token: s.token })).status).toBe(404);
   });
@@ -256,9 +275,16 @@ describe('webhook configuration', () => {
     expect(again.body.code).toBe('409');
 
     const keyBefore = await publishedKey(s);
-    const updated = await s.caller.call('PUT', '/webhooks', { token: s.token, body: { subscriptions: ['AUTH.DELETED'] } });
+    const updated = await s.caller.call('PUT', '/webhooks', {
+      token: s.token,
+      body: { subscriptions: ['AUTH.DELETED'] },
+    });
     expect(updated.status).toBe(200);
-    expect(updated.body.data).toMatchObject({ webhookId: webhook.webhookId, url: s.url, subscriptions: ['AUTH.DELETED', 'WEBHOOK.CREATED'] });
+    expect(updated.body.data).toMatchObject({
+      webhookId: webhook.webhookId,
+      url: s.url,
+      subscriptions: ['AUTH.DELETED', 'WEBHOOK.CREATED'],
+    });
     const moved = `${s.url}-moved`;
     const urlOnly = await s.caller.call('PUT', '/webhooks', { token: s.token, body: { url: moved } });
     expect(urlOnly.body.data).toMatchObject({ url: moved, subscriptions: ['AUTH.DELETED', 'WEBHOOK.CREATED'] });
@@ -267,7 +293,9 @@ describe('webhook configuration', () => {
     expect((await publishedKey(s)).keyId).toBe(keyBefore.keyId);
 
     for (const body of [{}, { url: 'http://example.com/x' }, { subscriptions: ['NOPE'] }]) {
-      expect((await s.caller.call('PUT', '/webhooks', { token: s.token, body })).status, JSON.stringify(body)).toBe(400);
+      expect((await s.caller.call('PUT', '/webhooks', { token: s.token, body })).status, JSON.stringify(body)).toBe(
+        400,
+      );
     }
   });
 
@@ -276,7 +304,11 @@ describe('webhook configuration', () => {
     await createWebhook(s, ['ALL']);
     const res = await s.caller.call('GET', '/webhooks/key', { token: s.token });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ keyId: expect.any(String), algorithm: 'ed25519', publicKey: expect.stringMatching(/^-----BEGIN PUBLIC KEY-----\n/) });
+    expect(res.body.data).toEqual({
+      keyId: expect.any(String),
+      algorithm: 'ed25519',
+      publicKey: expect.stringMatching(/^-----BEGIN PUBLIC KEY-----\n/),
+    });
     expect(createPublicKey(res.body.data.publicKey).asymmetricKeyType).toBe('ed25519');
   });
 
@@ -285,7 +317,13 @@ describe('webhook configuration', () => {
     const created = await createWebhook(s, ['WEBHOOK']);
     expect(created.status).toBe(201);
     const res = await s.caller.call('GET', '/webhooks/key', { token: s.token });
-    expect(res.body.data.key.jwk).toEqual({ kty: 'OKP', crv: 'Ed25519', x: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), kid: expect.any(String), referenceExtension: 'added' });
+    expect(res.body.data.key.jwk).toEqual({
+      kty: 'OKP',
+      crv: 'Ed25519',
+      x: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      kid: expect.any(String),
+      referenceExtension: 'added',
+    });
     const d = await s.inbox.next();
     expect(d.payload.event).toBe('WEBHOOK.CREATED');
     await expectVerified(s, d);
@@ -312,7 +350,13 @@ describe('webhook deliveries', () => {
     expect(d.url).toBe(s.url);
     expect(headerValue(d.headers, 'content-type')).toBe('application/json');
     expect(headerValue(d.headers, 'content-length')).toBe(String(d.body.length));
-    expect(d.payload).toEqual({ eventId: expect.any(String), event: 'WEBHOOK.CREATED', webhookId: webhook.webhookId, occurredAt: expect.any(Number), data: webhook });
+    expect(d.payload).toEqual({
+      eventId: expect.any(String),
+      event: 'WEBHOOK.CREATED',
+      webhookId: webhook.webhookId,
+      occurredAt: expect.any(Number),
+      data: webhook,
+    });
     await expectVerified(s, d);
     const verdict = verifyDelivery(d, (await publishedKey(s)).key);
     expect(verdict.signature.components).toEqual(DELIVERY_COMPONENTS);
@@ -339,7 +383,10 @@ describe('webhook deliveries', () => {
     await createWebhook(s, ['WEBHOOK.UPDATED']);
     await s.inbox.next();
     const other = newInbox();
-    const updated = await s.caller.call('PUT', '/webhooks', { token: s.token, body: { url: other.url, subscriptions: ['WEBHOOK.UPDATED'] } });
+    const updated = await s.caller.call('PUT', '/webhooks', {
+      token: s.token,
+      body: { url: other.url, subscriptions: ['WEBHOOK.UPDATED'] },
+    });
     const d = await other.inbox.next();
     expect(d.payload).toMatchObject({ event: 'WEBHOOK.UPDATED', data: updated.body.data });
     await expectVerified(s, d);
@@ -384,7 +431,11 @@ describe('webhook deliveries', () => {
   it('delivers only to the webhook of the client the event belongs to', async () => {
     const a = testClient('alpha');
     const b = testClient('beta');
-    const server = await startReferenceServer({ clients: [registration(a), registration(b)], webhookCa: receiverCert, deliveryBackoffMs: 10 });
+    const server = await startReferenceServer({
+      clients: [registration(a), registration(b)],
+      webhookCa: receiverCert,
+      deliveryBackoffMs: 10,
+    });
     started.push(server);
     const callerA = new SignedCaller(server.baseUrl, a);
     const callerB = new SignedCaller(server.baseUrl, b);
@@ -400,7 +451,10 @@ describe('webhook deliveries', () => {
     await callerA.call('POST', '/webhooks/test', { token: tokenA });
     // Events are queued when they occur, so B's AUTH.CREATED would be ahead of A's test event in A's queue.
     expect((await hookA.inbox.next()).payload.event).toBe('WEBHOOK.TEST');
-    expect((await hookB.inbox.next()).payload).toMatchObject({ event: 'AUTH.CREATED', data: { tokenId: issuedB.tokenId, clientId: 'beta' } });
+    expect((await hookB.inbox.next()).payload).toMatchObject({
+      event: 'AUTH.CREATED',
+      data: { tokenId: issuedB.tokenId, clientId: 'beta' },
+    });
   });
 
   it('retries after a 503 and signs each attempt afresh, with the same eventId', async () => {
@@ -466,7 +520,9 @@ describe('webhook deliveries', () => {
     const other = newInbox();
     await s.caller.call('PUT', '/webhooks', { token: s.token, body: { url: other.url, subscriptions: ['ALL'] } });
     expect((await other.inbox.next()).payload.event).toBe('WEBHOOK.UPDATED');
-    expect(s.server.deliveries.filter((a) => a.event === 'WEBHOOK.CREATED').map((a) => a.outcome)).toEqual(['retrying']);
+    expect(s.server.deliveries.filter((a) => a.event === 'WEBHOOK.CREATED').map((a) => a.outcome)).toEqual([
+      'retrying',
+    ]);
   });
 
   it('close() aborts a delivery in flight', async () => {
@@ -479,7 +535,9 @@ describe('webhook deliveries', () => {
     const before = Date.now();
     await s.server.close();
     expect(Date.now() - before).toBeLessThan(1_000);
-    expect(s.server.deliveries).toEqual([expect.objectContaining({ event: 'WEBHOOK.CREATED', attempt: 1, outcome: 'cancelled' })]);
+    expect(s.server.deliveries).toEqual([
+      expect.objectContaining({ event: 'WEBHOOK.CREATED', attempt: 1, outcome: 'cancelled' }),
+    ]);
     release();
   });
 
@@ -540,7 +598,10 @@ describe('webhook faults', () => {
     }
   });
 
-  async function firstDelivery(fault: string, subscriptions = ['WEBHOOK']): Promise<{ s: Setup; d: Received; key: KeyObject }> {
+  async function firstDelivery(
+    fault: string,
+    subscriptions = ['WEBHOOK'],
+  ): Promise<{ s: Setup; d: Received; key: KeyObject }> {
     const s = await setup({ faults: [fault] });
     await createWebhook(s, subscriptions);
     const d = await s.inbox.next();
@@ -649,7 +710,10 @@ describe('webhook faults', () => {
   it('webhooks.url-not-stored: PUT answers the new url, GET and the deliveries keep the old one', async () => {
     const { s } = await firstDelivery('webhooks.url-not-stored', ['WEBHOOK']);
     const other = newInbox();
-    const res = await s.caller.call('PUT', '/webhooks', { token: s.token, body: { url: other.url, subscriptions: ['WEBHOOK'] } });
+    const res = await s.caller.call('PUT', '/webhooks', {
+      token: s.token,
+      body: { url: other.url, subscriptions: ['WEBHOOK'] },
+    });
     expect(res.body.data.url).toBe(other.url);
     expect((await s.caller.call('GET', '/webhooks', { token: s.token })).body.data.url).toBe(s.url);
     expect((await s.inbox.next()).payload.event).toBe('WEBHOOK.UPDATED');
@@ -660,7 +724,10 @@ describe('webhook faults', () => {
     const s = await setup({ faults: ['webhooks.account-subscription-refused'] });
     expect((await createWebhook(s, ['ACCOUNT'])).status).toBe(400);
     expect((await createWebhook(s, ['ALL'])).status).toBe(200);
-    expect((await s.caller.call('PUT', '/webhooks', { token: s.token, body: { subscriptions: ['AUTH', 'ACCOUNT'] } })).status).toBe(400);
+    expect(
+      (await s.caller.call('PUT', '/webhooks', { token: s.token, body: { subscriptions: ['AUTH', 'ACCOUNT'] } }))
+        .status,
+    ).toBe(400);
   });
 
   it('webhooks.form-encoded-delivery: the body is form-encoded, digested and signed as sent', async () => {
@@ -706,7 +773,11 @@ describe('webhook faults', () => {
       middleware: [
         async (ctx, state, route, next) => {
           const reply = await next();
-          if (route.path === '/webhooks' && ctx.method === 'PUT') regenerated.push(state.webhooks.registry.regenerateKey(ctx.client!.clientId), state.webhooks.registry.regenerateKey('nobody'));
+          if (route.path === '/webhooks' && ctx.method === 'PUT')
+            regenerated.push(
+              state.webhooks.registry.regenerateKey(ctx.client!.clientId),
+              state.webhooks.registry.regenerateKey('nobody'),
+            );
           return reply;
         },
       ],

@@ -8,7 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/api.js';
 import type { RunResult } from '../../src/engine/index.js';
 import { jsonReportText } from '../../src/report/json.js';
-import { KEYID_FILE, MANIFEST, PACKAGE_FILES, SIGNATURE_FILE, checkEvidenceDir, type EvidenceManifest } from '../../src/evidence/package.js';
+import {
+  KEYID_FILE,
+  MANIFEST,
+  PACKAGE_FILES,
+  SIGNATURE_FILE,
+  checkEvidenceDir,
+  type EvidenceManifest,
+} from '../../src/evidence/package.js';
 import { parsePublicKey, verifyEvidence } from '../../src/evidence/verify.js';
 import { verifyEvidenceCommand } from '../../src/cli/verify-evidence.js';
 import { ConfigError } from '../../src/errors.js';
@@ -16,7 +23,12 @@ import { runCli } from '../helpers/cli.js';
 
 const sink = () => {
   let text = '';
-  return { write: (s: string) => (text += s), get text() { return text; } };
+  return {
+    write: (s: string) => (text += s),
+    get text() {
+      return text;
+    },
+  };
 };
 
 describe('evidence package', () => {
@@ -48,12 +60,23 @@ describe('evidence package', () => {
     expect(result.exitCode).toBe(1);
     expect((await readdir(dir)).sort()).toEqual([...PACKAGE_FILES, MANIFEST, SIGNATURE_FILE, KEYID_FILE].sort());
     const manifest = JSON.parse(await readFile(join(dir, MANIFEST), 'utf8')) as EvidenceManifest;
-    expect(manifest).toMatchObject({ suiteVersion: result.run.suiteVersion, specVersion: '0.0.1', target: 'local', baseUrl: result.run.baseUrl, failOn: 'must', failOnIncomplete: false });
+    expect(manifest).toMatchObject({
+      suiteVersion: result.run.suiteVersion,
+      specVersion: '0.0.1',
+      target: 'local',
+      baseUrl: result.run.baseUrl,
+      failOn: 'must',
+      failOnIncomplete: false,
+    });
     expect(manifest.verdict).toMatchObject({ status: 'NOT CONFORMANT', failed: result.verdict.failed });
     expect(manifest.verdict!.failed).toContain('REQ-TOKEN-06');
     expect(Number.isNaN(Date.parse(manifest.createdAt))).toBe(false);
     for (const name of PACKAGE_FILES) {
-      expect(manifest.files[name]).toBe(createHash('sha256').update(await readFile(join(dir, name))).digest('hex'));
+      expect(manifest.files[name]).toBe(
+        createHash('sha256')
+          .update(await readFile(join(dir, name)))
+          .digest('hex'),
+      );
     }
     expect(await readFile(join(dir, 'report.json'), 'utf8')).toBe(jsonReportText(result));
     expect((await readFile(join(dir, KEYID_FILE), 'utf8')).trim()).toBe(manifest.keyId);
@@ -63,13 +86,19 @@ describe('evidence package', () => {
     expect(await readFile(join(dir, 'junit.xml'), 'utf8')).toContain('auth.token.type-bearer');
     expect(JSON.parse(await readFile(join(dir, 'exchanges.har'), 'utf8')).log.version).toBe('1.2');
     // Only the public half of the key is in the package.
-    expect((await Promise.all(PACKAGE_FILES.map((f) => readFile(join(dir, f), 'utf8')))).join('')).not.toMatch(/PRIVATE KEY/);
+    expect((await Promise.all(PACKAGE_FILES.map((f) => readFile(join(dir, f), 'utf8')))).join('')).not.toMatch(
+      /PRIVATE KEY/,
+    );
   });
 
   it('verifies with the public key, as SPKI PEM, JWK or raw base64', async () => {
     const key = createPublicKey(publicKeyPem);
     const jwk = key.export({ format: 'jwk' });
-    for (const text of [publicKeyPem, JSON.stringify(jwk), Buffer.from(jwk.x as string, 'base64url').toString('base64')]) {
+    for (const text of [
+      publicKeyPem,
+      JSON.stringify(jwk),
+      Buffer.from(jwk.x as string, 'base64url').toString('base64'),
+    ]) {
       const verdict = await verifyEvidence(dir, parsePublicKey(text, 'key'));
       expect(verdict.summary).toMatch(/^evidence verified: 5 files unchanged since signed with keyid "local-/);
       expect(verdict.ok).toBe(true);
@@ -83,12 +112,19 @@ describe('evidence package', () => {
     expect(await verifyEvidenceCommand(dir, { publicKey: keyFile }, out)).toBe(0);
     const lines = out.text.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^✓ manifest\.json +signature verifies with the given public key/);
-    for (const name of PACKAGE_FILES) expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^✓ ${name.replace('.', '\\.')} +sha256 [0-9a-f]{64}$`)));
+    for (const name of PACKAGE_FILES)
+      expect(lines).toContainEqual(
+        expect.stringMatching(new RegExp(`^✓ ${name.replace('.', '\\.')} +sha256 [0-9a-f]{64}$`)),
+      );
     // The signed verdict follows: a package of a run limited to one suite, with a fault, is not conformant, and says
     // what the suites left out would need.
     const at = lines.findIndex((l) => l.startsWith('evidence verified'));
-    expect(lines[at + 1]).toMatch(/^verdict: NOT CONFORMANT: 1 MUST check failed, on \d+ MUST requirements: .*REQ-TOKEN-06.*; \d+ more not exercised \(fail-on must\)$/);
-    expect(lines[at + 2]).toBe('  to exercise the rest: run without --suite (or with its suite named); run with --long');
+    expect(lines[at + 1]).toMatch(
+      /^verdict: NOT CONFORMANT: 1 MUST check failed, on \d+ MUST requirements: .*REQ-TOKEN-06.*; \d+ more not exercised \(fail-on must\)$/,
+    );
+    expect(lines[at + 2]).toBe(
+      '  to exercise the rest: run without --suite (or with its suite named); run with --long',
+    );
     expect(lines).toHaveLength(at + 3);
     expect(out.text).not.toMatch(/note: the public key comes from the package/);
   });
@@ -104,7 +140,9 @@ describe('evidence package', () => {
     expect(verdict.ok).toBe(false);
     expect(verdict.signature.ok).toBe(true);
     expect(verdict.files.filter((f) => !f.ok).map((f) => f.name)).toEqual(['report.html']);
-    expect(verdict.summary).toBe('evidence NOT verified: report.html differs from the signed manifest: the file was changed after signing');
+    expect(verdict.summary).toBe(
+      'evidence NOT verified: report.html differs from the signed manifest: the file was changed after signing',
+    );
     const out = sink();
     expect(await verifyEvidenceCommand(tampered, { publicKey: join(tampered, 'public-key.pem') }, out)).toBe(1);
     expect(out.text).toMatch(/^✗ report\.html +differs/m);
@@ -129,7 +167,9 @@ describe('evidence package', () => {
     await writeFile(keyFile, other);
     const out = sink();
     expect(await verifyEvidenceCommand(dir, { publicKey: keyFile }, out)).toBe(1);
-    expect(out.text).toMatch(/^✗ manifest\.json +the signature of manifest\.json does not verify with the given public key/m);
+    expect(out.text).toMatch(
+      /^✗ manifest\.json +the signature of manifest\.json does not verify with the given public key/m,
+    );
     expect(out.text.trimEnd().split('\n').at(-1)).toMatch(/^evidence NOT verified: /);
   });
 
@@ -139,7 +179,10 @@ describe('evidence package', () => {
     await writeFile(join(tampered, 'extra.txt'), 'not signed');
     const verdict = await verifyEvidence(tampered, createPublicKey(publicKeyPem));
     expect(verdict.ok).toBe(false);
-    expect(verdict.files.find((f) => f.name === 'junit.xml')).toMatchObject({ ok: false, detail: 'is missing from the package' });
+    expect(verdict.files.find((f) => f.name === 'junit.xml')).toMatchObject({
+      ok: false,
+      detail: 'is missing from the package',
+    });
     expect(verdict.unlisted).toEqual(['extra.txt']);
   });
 
@@ -149,7 +192,9 @@ describe('evidence package', () => {
     const noSig = await copy('no-sig');
     await rm(join(noSig, SIGNATURE_FILE));
     await expect(verifyEvidence(noSig, key)).rejects.toThrow(/manifest\.sig is missing/);
-    await expect(verifyEvidenceCommand(dir, { publicKey: join(root, 'absent.pem') }, sink())).rejects.toThrow(/--public-key .*cannot be read/);
+    await expect(verifyEvidenceCommand(dir, { publicKey: join(root, 'absent.pem') }, sink())).rejects.toThrow(
+      /--public-key .*cannot be read/,
+    );
     const junk = join(root, 'junk.pem');
     await writeFile(junk, 'not a key');
     await expect(verifyEvidenceCommand(dir, { publicKey: junk }, sink())).rejects.toMatchObject({ exitCode: 2 });

@@ -1,11 +1,32 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { bodyLines, curlCommand, findingSections, formatExchange, renderLabelled, shellQuote } from '../../src/report/exchange-text.js';
-import { BASE_URL, CUSTOMER_JSON, NASTY_TEXT, TOKEN_FORM, exchange, jsonResponse, request, sampleChecks, signedGet } from '../helpers/run-result.js';
+import {
+  bodyLines,
+  curlCommand,
+  findingSections,
+  formatExchange,
+  renderLabelled,
+  shellQuote,
+} from '../../src/report/exchange-text.js';
+import {
+  BASE_URL,
+  CUSTOMER_JSON,
+  NASTY_TEXT,
+  TOKEN_FORM,
+  exchange,
+  jsonResponse,
+  request,
+  sampleChecks,
+  signedGet,
+} from '../helpers/run-result.js';
 
 /** The arguments bash passes to curl when it runs the command, with the given variables set. */
 function argsOf(command: string, env: Record<string, string> = {}): string[] {
-  const out = execFileSync('bash', ['-c', `curl() { printf '%s\\0' "$@"; }\n${command}`], { env: { PATH: process.env.PATH, ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = execFileSync('bash', ['-c', `curl() { printf '%s\\0' "$@"; }\n${command}`], {
+    env: { PATH: process.env.PATH, ...env },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return out.split('\0').slice(0, -1);
 }
 
@@ -41,21 +62,39 @@ describe('curlCommand', () => {
   });
 
   it('sends a body with --data-binary, names a redacted form field after it, and lets curl set Content-Length', () => {
-    const req = request({ method: 'POST', url: `${BASE_URL}/oauth/token`, headers: [['content-length', String(TOKEN_FORM.length)]], bodyExcerpt: TOKEN_FORM, bodySize: TOKEN_FORM.length });
+    const req = request({
+      method: 'POST',
+      url: `${BASE_URL}/oauth/token`,
+      headers: [['content-length', String(TOKEN_FORM.length)]],
+      bodyExcerpt: TOKEN_FORM,
+      bodySize: TOKEN_FORM.length,
+    });
     const command = curlCommand(req);
-    expect(command).toBe(`curl -sS -i '${BASE_URL}/oauth/token' --data-binary "grant_type=client_credentials&client_id=acme&client_secret=$CLIENT_SECRET"`);
-    expect(argsOf(command, { CLIENT_SECRET: 's3 cr"et' }).at(-1)).toBe('grant_type=client_credentials&client_id=acme&client_secret=s3 cr"et');
+    expect(command).toBe(
+      `curl -sS -i '${BASE_URL}/oauth/token' --data-binary "grant_type=client_credentials&client_id=acme&client_secret=$CLIENT_SECRET"`,
+    );
+    expect(argsOf(command, { CLIENT_SECRET: 's3 cr"et' }).at(-1)).toBe(
+      'grant_type=client_credentials&client_id=acme&client_secret=s3 cr"et',
+    );
   });
 
   it('keeps JSON quotes intact around a redacted member', () => {
     const body = '{"clientId":"acme","clientSecret":"[redacted]"}';
-    const command = curlCommand(request({ method: 'POST', url: `${BASE_URL}/oauth/token`, bodyExcerpt: body, bodySize: body.length }));
+    const command = curlCommand(
+      request({ method: 'POST', url: `${BASE_URL}/oauth/token`, bodyExcerpt: body, bodySize: body.length }),
+    );
     expect(command).toContain(`--data-binary '{"clientId":"acme","clientSecret":"'"$CLIENT_SECRET"'"}'`);
     expect(argsOf(command, { CLIENT_SECRET: "it's $x" }).at(-1)).toBe(`{"clientId":"acme","clientSecret":"it's $x"}`);
   });
 
   it('uses -X for methods curl would not infer, and keeps a Content-Length that does not match the body', () => {
-    const req = request({ method: 'PUT', url: `${BASE_URL}/customers/7`, headers: [['content-length', '3']], bodyExcerpt: CUSTOMER_JSON, bodySize: Buffer.byteLength(CUSTOMER_JSON) });
+    const req = request({
+      method: 'PUT',
+      url: `${BASE_URL}/customers/7`,
+      headers: [['content-length', '3']],
+      bodyExcerpt: CUSTOMER_JSON,
+      bodySize: Buffer.byteLength(CUSTOMER_JSON),
+    });
     const args = argsOf(curlCommand(req));
     expect(args.slice(0, 4)).toEqual(['-sS', '-i', '-X', 'PUT']);
     expect(args).toContain('content-length: 3');
@@ -65,7 +104,7 @@ describe('curlCommand', () => {
   });
 
   it('writes control characters and newlines as $-quoted escapes, byte-exact', () => {
-    const body = 'line 1\nbell\u0007 esc\u001b[0m \'q\' back\\slash';
+    const body = "line 1\nbell\u0007 esc\u001b[0m 'q' back\\slash";
     const command = curlCommand(request({ method: 'POST', bodyExcerpt: body, bodySize: Buffer.byteLength(body) }));
     expect(command).not.toMatch(/[\u0000-\u001f]/);
     expect(command).toContain("$'line 1\\nbell\\x07 esc\\x1b[0m \\'q\\' back\\\\slash'");
@@ -79,7 +118,9 @@ describe('curlCommand', () => {
   });
 
   it('notes a request body the report kept only in part', () => {
-    const command = curlCommand(request({ method: 'POST', bodyExcerpt: 'x'.repeat(10), bodySize: 9000, bodyTruncated: true }));
+    const command = curlCommand(
+      request({ method: 'POST', bodyExcerpt: 'x'.repeat(10), bodySize: 9000, bodyTruncated: true }),
+    );
     expect(command).toMatch(/# the report kept only the start of this 8\.8 KiB body$/);
   });
 });
@@ -96,7 +137,13 @@ describe('formatExchange', () => {
     const text = formatExchange(
       exchange(
         'x',
-        request({ method: 'PUT', url: `${BASE_URL}/customers/7`, headers: [['content-type', 'application/json']], bodyExcerpt: CUSTOMER_JSON, bodySize: Buffer.byteLength(CUSTOMER_JSON) }),
+        request({
+          method: 'PUT',
+          url: `${BASE_URL}/customers/7`,
+          headers: [['content-type', 'application/json']],
+          bodyExcerpt: CUSTOMER_JSON,
+          bodySize: Buffer.byteLength(CUSTOMER_JSON),
+        }),
         jsonResponse(422, '{"code":"422","message":"bad"}'),
       ),
     );
@@ -114,7 +161,9 @@ describe('formatExchange', () => {
   });
 
   it('shows control characters as escapes, never raw', () => {
-    const text = formatExchange(exchange('x', request(), jsonResponse(200, NASTY_TEXT, { headers: [['x-evil', 'a\u001b[2Jb\r\nc']] })));
+    const text = formatExchange(
+      exchange('x', request(), jsonResponse(200, NASTY_TEXT, { headers: [['x-evil', 'a\u001b[2Jb\r\nc']] })),
+    );
     expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
     expect(text).toContain('x-evil: a\\u001b[2Jb\\u000d\\u000ac');
     expect(text).toContain('\\u001b[31mred\\u001b[0m bell\\u0007');
@@ -131,7 +180,9 @@ describe('bodyLines', () => {
   it('does not call a whole body cut when redaction made its excerpt shorter than its size', () => {
     const excerpt = '{"token":"[redacted]","tokenType":"Bearer"}';
     expect(bodyLines({ headers: [], bodyExcerpt: excerpt, bodySize: excerpt.length + 30 })).toEqual([excerpt]);
-    expect(bodyLines({ headers: [], bodyExcerpt: excerpt, bodySize: 9000, bodyTruncated: true }).at(-1)).toMatch(/^… \(first 43 B of 8\.8 KiB\)$/);
+    expect(bodyLines({ headers: [], bodyExcerpt: excerpt, bodySize: 9000, bodyTruncated: true }).at(-1)).toMatch(
+      /^… \(first 43 B of 8\.8 KiB\)$/,
+    );
   });
 
   it('cuts a body to about 1 KiB and notes the full size', () => {
@@ -162,7 +213,9 @@ describe('findingSections', () => {
     ]);
     expect(lines.filter((l) => l.startsWith('request '))).toHaveLength(1);
     expect(lines.some((l) => l.includes('accountId'))).toBe(true);
-    expect(renderLabelled(findingSections(failed, { allExchanges: true })).filter((l) => l.startsWith('request '))).toHaveLength(2);
+    expect(
+      renderLabelled(findingSections(failed, { allExchanges: true })).filter((l) => l.startsWith('request ')),
+    ).toHaveLength(2);
   });
 
   it('shows the exchange the finding names rather than the last one', () => {

@@ -9,7 +9,8 @@ import { exchange, request, sampleChecks, sampleRunResult, TOKEN_FORM } from '..
 
 type Json = Record<string, unknown>;
 
-const isNameValues = (v: unknown) => Array.isArray(v) && v.every((p: Json) => typeof p.name === 'string' && typeof p.value === 'string');
+const isNameValues = (v: unknown) =>
+  Array.isArray(v) && v.every((p: Json) => typeof p.name === 'string' && typeof p.value === 'string');
 
 /** The fields HAR 1.2 requires (http://www.softwareishard.com/blog/har-12-spec/), with their types; returns what is wrong. */
 function harProblems(har: Json): string[] {
@@ -24,30 +25,74 @@ function harProblems(har: Json): string[] {
   need(Array.isArray(log.entries), 'log.entries is an array');
   (log.entries as Json[]).forEach((e, i) => {
     const at = `entries[${i}]`;
-    need(typeof e.startedDateTime === 'string' && !Number.isNaN(Date.parse(e.startedDateTime as string)), `${at}.startedDateTime is ISO 8601`);
+    need(
+      typeof e.startedDateTime === 'string' && !Number.isNaN(Date.parse(e.startedDateTime as string)),
+      `${at}.startedDateTime is ISO 8601`,
+    );
     need(typeof e.time === 'number' && (e.time as number) >= 0, `${at}.time is a number`);
     const req = e.request as Json;
-    need(typeof req.method === 'string' && typeof req.url === 'string' && typeof req.httpVersion === 'string', `${at}.request has method, url, httpVersion`);
-    need(Array.isArray(req.cookies) && isNameValues(req.headers) && isNameValues(req.queryString), `${at}.request has cookies, headers, queryString`);
-    need(typeof req.headersSize === 'number' && typeof req.bodySize === 'number', `${at}.request has headersSize and bodySize`);
+    need(
+      typeof req.method === 'string' && typeof req.url === 'string' && typeof req.httpVersion === 'string',
+      `${at}.request has method, url, httpVersion`,
+    );
+    need(
+      Array.isArray(req.cookies) && isNameValues(req.headers) && isNameValues(req.queryString),
+      `${at}.request has cookies, headers, queryString`,
+    );
+    need(
+      typeof req.headersSize === 'number' && typeof req.bodySize === 'number',
+      `${at}.request has headersSize and bodySize`,
+    );
     if (req.postData !== undefined) {
       const post = req.postData as Json;
-      need(typeof post.mimeType === 'string' && typeof post.text === 'string', `${at}.request.postData has mimeType and text`);
+      need(
+        typeof post.mimeType === 'string' && typeof post.text === 'string',
+        `${at}.request.postData has mimeType and text`,
+      );
     }
     const res = e.response as Json;
-    need(typeof res.status === 'number' && typeof res.statusText === 'string' && typeof res.httpVersion === 'string', `${at}.response has status, statusText, httpVersion`);
+    need(
+      typeof res.status === 'number' && typeof res.statusText === 'string' && typeof res.httpVersion === 'string',
+      `${at}.response has status, statusText, httpVersion`,
+    );
     need(Array.isArray(res.cookies) && isNameValues(res.headers), `${at}.response has cookies and headers`);
     const content = res.content as Json;
-    need(typeof content.size === 'number' && typeof content.mimeType === 'string', `${at}.response.content has size and mimeType`);
+    need(
+      typeof content.size === 'number' && typeof content.mimeType === 'string',
+      `${at}.response.content has size and mimeType`,
+    );
     need(content.text === undefined || typeof content.text === 'string', `${at}.response.content.text is a string`);
-    need(typeof res.redirectURL === 'string' && typeof res.headersSize === 'number' && typeof res.bodySize === 'number', `${at}.response has redirectURL, headersSize, bodySize`);
+    need(
+      typeof res.redirectURL === 'string' && typeof res.headersSize === 'number' && typeof res.bodySize === 'number',
+      `${at}.response has redirectURL, headersSize, bodySize`,
+    );
     need(typeof e.cache === 'object' && e.cache !== null, `${at}.cache is an object`);
     const t = e.timings as Record<string, number>;
-    need(['send', 'wait', 'receive'].every((k) => typeof t[k] === 'number' && t[k]! >= 0), `${at}.timings has send, wait, receive`);
-    const sum = Object.values(t).filter((v) => v > 0).reduce((a, b) => a + b, 0);
+    need(
+      ['send', 'wait', 'receive'].every((k) => typeof t[k] === 'number' && t[k]! >= 0),
+      `${at}.timings has send, wait, receive`,
+    );
+    const sum = Object.values(t)
+      .filter((v) => v > 0)
+      .reduce((a, b) => a + b, 0);
     need(Math.abs(sum - (e.time as number)) < 1e-6, `${at}.time is the sum of its timings`);
     // Custom fields must start with an underscore.
-    for (const key of Object.keys(e)) need(['startedDateTime', 'time', 'request', 'response', 'cache', 'timings', 'comment', 'serverIPAddress', 'connection', 'pageref'].includes(key) || key.startsWith('_'), `${at}.${key} is a HAR field or starts with _`);
+    for (const key of Object.keys(e))
+      need(
+        [
+          'startedDateTime',
+          'time',
+          'request',
+          'response',
+          'cache',
+          'timings',
+          'comment',
+          'serverIPAddress',
+          'connection',
+          'pageref',
+        ].includes(key) || key.startsWith('_'),
+        `${at}.${key} is a HAR field or starts with _`,
+      );
   });
   return problems;
 }
@@ -74,7 +119,11 @@ describe('HarReporter (unit)', () => {
       postData: { mimeType: 'application/x-www-form-urlencoded', text: TOKEN_FORM },
       bodySize: Buffer.byteLength(TOKEN_FORM),
     });
-    expect(token.response).toMatchObject({ status: 200, statusText: 'OK', content: { mimeType: 'application/json', text: '{"accessToken":"[redacted]","expiresIn":3600}' } });
+    expect(token.response).toMatchObject({
+      status: 200,
+      statusText: 'OK',
+      content: { mimeType: 'application/json', text: '{"accessToken":"[redacted]","expiresIn":3600}' },
+    });
     const signed = har.log.entries.find((e) => e._checkId === 'signing.reject.expired')!;
     expect(signed.request.queryString).toEqual([{ name: 'customerId', value: '1042' }]);
     expect(signed.request).not.toHaveProperty('postData');
@@ -107,7 +156,12 @@ describe('HarReporter (a real run against the reference server)', () => {
     dir = await mkdtemp(join(tmpdir(), 'conformance-har-'));
     // A target of our own, so the test knows the secrets the run was given and can look for them.
     local = await startLocalTarget({ name: 'sandbox' });
-    const result = await run({ config: { targets: { sandbox: local.target } }, target: 'sandbox', suites: ['auth'], har: join(dir, 'out', 'run.har') });
+    const result = await run({
+      config: { targets: { sandbox: local.target } },
+      target: 'sandbox',
+      suites: ['auth'],
+      har: join(dir, 'out', 'run.har'),
+    });
     text = await readFile(join(dir, 'out', 'run.har'), 'utf8');
     har = JSON.parse(text) as Har;
     expect(text).toBe(harText(result));
@@ -134,10 +188,12 @@ describe('HarReporter (a real run against the reference server)', () => {
     for (const entry of har.log.entries) {
       for (const { name, value } of entry.request.headers) {
         if (name.toLowerCase() === 'signature') expect(value).toMatch(/^sig1=:\[redacted\]:$/);
-        if (name.toLowerCase() === 'authorization' && /^bearer\s+\S{20,}$/i.test(value)) expect(value).toMatch(/\[redacted\]/);
+        if (name.toLowerCase() === 'authorization' && /^bearer\s+\S{20,}$/i.test(value))
+          expect(value).toMatch(/\[redacted\]/);
       }
       // Every token the server handed out is redacted in the recorded answer.
-      for (const m of (entry.response.content.text ?? '').matchAll(/"(?:token|accessToken)"\s*:\s*"([^"]*)"/g)) expect(m[1]).toBe('[redacted]');
+      for (const m of (entry.response.content.text ?? '').matchAll(/"(?:token|accessToken)"\s*:\s*"([^"]*)"/g))
+        expect(m[1]).toBe('[redacted]');
     }
   });
 });

@@ -27,7 +27,10 @@ function hostileRun() {
     exchanges: [
       exchange(
         'resources.customers.get',
-        request({ url: 'https://staging.example/v1/customers/7?q=%3Cscript%3E', headers: [['authorization', 'Bearer [redacted]']] }),
+        request({
+          url: 'https://staging.example/v1/customers/7?q=%3Cscript%3E',
+          headers: [['authorization', 'Bearer [redacted]']],
+        }),
         jsonResponse(200, `{"name":"${HOSTILE}"}`, { headers: [['x-evil', HOSTILE]] }),
       ),
     ],
@@ -84,7 +87,7 @@ describe('HtmlReporter', () => {
     expect(html).not.toMatch(/<link\b|\bsrc=|url\(/);
   });
 
-  it('shows a listed (expected) failure apart from the failures, with the server team\'s reason', () => {
+  it("shows a listed (expected) failure apart from the failures, with the server team's reason", () => {
     const result = sampleRunResult();
     const failed = result.checks.find((c) => c.id === 'signing.reject.expired')!;
     failed.failsRun = false;
@@ -101,19 +104,41 @@ describe('HtmlReporter', () => {
   it('shows the run summary and the verdict, with each MUST requirement not exercised', () => {
     const html = htmlReport(sampleRunResult());
     const page = text(html);
-    expect(html).toContain('<div class="verdict-box not-conformant"><p class="verdict">NOT CONFORMANT</p><p class="because">1 MUST check failed, on 1 MUST requirement; exit code 1 (fail-on must)</p></div>');
+    expect(html).toContain(
+      '<div class="verdict-box not-conformant"><p class="verdict">NOT CONFORMANT</p><p class="because">1 MUST check failed, on 1 MUST requirement; exit code 1 (fail-on must)</p></div>',
+    );
     const verdict = html.slice(html.indexOf('<section id="verdict">'), html.indexOf('<section id="findings">'));
-    expect(text(verdict)).toContain('NOT CONFORMANT: 1 MUST check failed, on 1 MUST requirement: REQ-AUTH-08; 1 more not exercised');
+    expect(text(verdict)).toContain(
+      'NOT CONFORMANT: 1 MUST check failed, on 1 MUST requirement: REQ-AUTH-08; 1 more not exercised',
+    );
     expect(verdict).toContain('Not exercised (1)');
-    expect(verdict).toMatch(/<code>REQ-SVC-01<\/code>.*<code>resources\.accounts\.list<\/code> skipped: fixtures\.customerId is not set.*<td>see the skip reason; see the check&#39;s error<\/td>/);
-    expect(text(verdict)).toContain("5 MUST requirements of the spec are out of reach of a black-box test and not part of the verdict: 'conformance coverage' lists them with why");
-    for (const value of ['staging', 'https://staging.example/v1', 'conformance 0.1.0', '0.0.1', '2026-01-12 09:30:00 UTC', '4.2 s, up to 4 checks at once']) expect(page).toContain(value);
+    expect(verdict).toMatch(
+      /<code>REQ-SVC-01<\/code>.*<code>resources\.accounts\.list<\/code> skipped: fixtures\.customerId is not set.*<td>see the skip reason; see the check&#39;s error<\/td>/,
+    );
+    expect(text(verdict)).toContain(
+      "5 MUST requirements of the spec are out of reach of a black-box test and not part of the verdict: 'conformance coverage' lists them with why",
+    );
+    for (const value of [
+      'staging',
+      'https://staging.example/v1',
+      'conformance 0.1.0',
+      '0.0.1',
+      '2026-01-12 09:30:00 UTC',
+      '4.2 s, up to 4 checks at once',
+    ])
+      expect(page).toContain(value);
     // Each suite's heading carries its wall time.
-    expect(html).toMatch(/<h3 id="suite-signing">signing <span class="count">2 checks, <span class="fail">2 not passed<\/span>, 1\.2 s<\/span><\/h3>/);
+    expect(html).toMatch(
+      /<h3 id="suite-signing">signing <span class="count">2 checks, <span class="fail">2 not passed<\/span>, 1\.2 s<\/span><\/h3>/,
+    );
     const passing = sampleRunResult(sampleChecks().filter((c) => c.outcome === 'pass'));
-    expect(htmlReport(passing)).toContain('<div class="verdict-box conformant"><p class="verdict">CONFORMANT</p><p class="because">all 1 MUST requirement exercised, none failed; exit code 0 (fail-on must)</p></div>');
+    expect(htmlReport(passing)).toContain(
+      '<div class="verdict-box conformant"><p class="verdict">CONFORMANT</p><p class="because">all 1 MUST requirement exercised, none failed; exit code 0 (fail-on must)</p></div>',
+    );
     const skipped = sampleRunResult(sampleChecks().filter((c) => c.outcome === 'pass' || c.outcome === 'skip'));
-    expect(htmlReport(skipped)).toContain('<p class="verdict">INCOMPLETE</p><p class="because">1 of 2 MUST requirements not exercised, none failed; exit code 0 (fail-on must)</p>');
+    expect(htmlReport(skipped)).toContain(
+      '<p class="verdict">INCOMPLETE</p><p class="because">1 of 2 MUST requirements not exercised, none failed; exit code 0 (fail-on must)</p>',
+    );
     expect(htmlReport(skipped)).toContain('<title>Conformance report: staging — INCOMPLETE</title>');
   });
 
@@ -123,7 +148,9 @@ describe('HtmlReporter', () => {
     const block = findingBlock(html, 'signing.reject.expired');
     expect(block).toMatch(/^<details class="finding fail" id="check-signing\.reject\.expired" open>/);
     const shown = text(block);
-    expect(shown).toContain('REQ-AUTH-08 (Authentication): "The signature covers the ordered components listed in Signature-Input, and `created` and `expires` are Unix times."');
+    expect(shown).toContain(
+      'REQ-AUTH-08 (Authentication): "The signature covers the ordered components listed in Signature-Input, and `created` and `expires` are Unix times."',
+    );
     expect(shown).toContain('a request signed with expires 120 s in the past is rejected (any 4xx)');
     expect(shown).toContain('an expired signature was accepted');
     expect(shown).toContain('200 — the server served it');
@@ -145,8 +172,10 @@ describe('HtmlReporter', () => {
 
   it('lists every check in a table per suite', () => {
     const html = htmlReport(sampleRunResult());
-    for (const suite of ['auth', 'signing', 'resources', 'webhooks']) expect(html).toContain(`<h3 id="suite-${suite}">${suite} `);
-    for (const check of sampleChecks()) expect(html).toMatch(new RegExp(`<tr class="\\w+">.*<code>${check.id.replace(/\./g, '\\.')}</code>`));
+    for (const suite of ['auth', 'signing', 'resources', 'webhooks'])
+      expect(html).toContain(`<h3 id="suite-${suite}">${suite} `);
+    for (const check of sampleChecks())
+      expect(html).toMatch(new RegExp(`<tr class="\\w+">.*<code>${check.id.replace(/\./g, '\\.')}</code>`));
     expect(html).toContain('skipped: fixtures.customerId is not set');
   });
 
@@ -192,12 +221,14 @@ describe('HtmlReporter', () => {
   });
 
   it('shows a transport error where the response would be', () => {
-    const html = htmlReport(sampleRunResult([
-      {
-        ...sampleChecks()[6]!,
-        exchanges: [exchange('webhooks.delivery.verify', signedGet(), undefined, 'timeout after 10000 ms')],
-      },
-    ]));
+    const html = htmlReport(
+      sampleRunResult([
+        {
+          ...sampleChecks()[6]!,
+          exchanges: [exchange('webhooks.delivery.verify', signedGet(), undefined, 'timeout after 10000 ms')],
+        },
+      ]),
+    );
     expect(text(findingBlock(html, 'webhooks.delivery.verify'))).toContain('none: timeout after 10000 ms');
   });
 });

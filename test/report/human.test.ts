@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { HumanReporter, humanReporterForStdout, shouldUseColor, type HumanReporterOptions } from '../../src/report/human.js';
+import {
+  HumanReporter,
+  humanReporterForStdout,
+  shouldUseColor,
+  type HumanReporterOptions,
+} from '../../src/report/human.js';
 import type { Reporter } from '../../src/engine/index.js';
 import type { RunResult } from '../../src/engine/index.js';
 import { sampleChecks, sampleRunResult } from '../helpers/run-result.js';
@@ -80,13 +85,17 @@ describe('HumanReporter', () => {
     const lines = report(sampleRunResult()).text.split('\n');
     const at = lines.findIndex((l) => l.startsWith('  ✗ signing.reject.expired'));
     expect(at).toBeGreaterThan(0);
-    expect(lines[at]).toMatch(/^ {2}✗ signing\.reject\.expired +MUST +Authentication — A request with an expired signature is rejected$/);
+    expect(lines[at]).toMatch(
+      /^ {2}✗ signing\.reject\.expired +MUST +Authentication — A request with an expired signature is rejected$/,
+    );
     // The details run until the next check line (blank lines separate headers from bodies inside them).
     const end = lines.findIndex((l, i) => i > at && /^ {0,2}\S/.test(l));
     const block = lines.slice(at + 1, end);
     const labels = block.map((l) => /^ {4}(\S+)/.exec(l)?.[1]).filter((l) => l !== undefined);
     expect(labels).toEqual(['spec', 'expected', 'observed', 'request', 'response', 'replay']);
-    expect(block[0]).toBe('    spec      REQ-AUTH-08 (Authentication): "The signature covers the ordered components listed in Signature-Input, and `created` and `expires` are Unix times."');
+    expect(block[0]).toBe(
+      '    spec      REQ-AUTH-08 (Authentication): "The signature covers the ordered components listed in Signature-Input, and `created` and `expires` are Unix times."',
+    );
     expect(block[1]).toBe('    expected  a request signed with expires 120 s in the past is rejected (any 4xx)');
     expect(block[2]).toBe('    observed  an expired signature was accepted');
     expect(block[3]).toBe('              200 — the server served it');
@@ -114,11 +123,18 @@ describe('HumanReporter', () => {
     expect(line('auth.token.issue')).toMatch(/^ {2}✓ /);
     expect(line('signing.reject.stale-created')).toMatch(/^ {2}! signing\.reject\.stale-created +SHOULD +/);
     expect(line('resources.customer.update')).toMatch(/^ {2}! /);
-    expect(line('resources.accounts.list')).toMatch(/^ {2}- resources\.accounts\.list +MUST .*\(skipped: fixtures\.customerId is not set\)$/);
+    expect(line('resources.accounts.list')).toMatch(
+      /^ {2}- resources\.accounts\.list +MUST .*\(skipped: fixtures\.customerId is not set\)$/,
+    );
     expect(line('webhooks.delivery.verify')).toMatch(/^ {2}E /);
     const info = lines.indexOf(line('auth.token.envelope') ?? '');
-    expect(lines.slice(info + 1, info + 3)).toEqual(['    · the token response uses the {data, code, message} envelope', '    · creation answered with 201']);
-    expect(lines.indexOf(line('webhooks.key.format') ?? '')).toBe(lines.indexOf('    · key served as JWK (OKP/Ed25519) at data.key') - 1);
+    expect(lines.slice(info + 1, info + 3)).toEqual([
+      '    · the token response uses the {data, code, message} envelope',
+      '    · creation answered with 201',
+    ]);
+    expect(lines.indexOf(line('webhooks.key.format') ?? '')).toBe(
+      lines.indexOf('    · key served as JWK (OKP/Ed25519) at data.key') - 1,
+    );
   });
 
   it('shows the observations of a passing MUST check too (a crawl summary, a choice the server made)', () => {
@@ -132,7 +148,9 @@ describe('HumanReporter', () => {
 
   it('shows an errored check with its error and the transport failure', () => {
     const text = report(sampleRunResult()).text;
-    expect(text).toContain('    error     request to https://staging.example/v1/webhooks timed out\n              after 10000 ms');
+    expect(text).toContain(
+      '    error     request to https://staging.example/v1/webhooks timed out\n              after 10000 ms',
+    );
     expect(text).toContain('    response  none: timeout after 10000 ms  (after 14 ms)');
   });
 

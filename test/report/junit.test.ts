@@ -46,7 +46,12 @@ describe('JunitReporter', () => {
   });
 
   it('writes one testsuite per suite, in order, with counts on the root', () => {
-    expect([...xml.matchAll(/<testsuite name="([^"]+)"/g)].map((m) => m[1])).toEqual(['auth', 'signing', 'resources', 'webhooks']);
+    expect([...xml.matchAll(/<testsuite name="([^"]+)"/g)].map((m) => m[1])).toEqual([
+      'auth',
+      'signing',
+      'resources',
+      'webhooks',
+    ]);
     expect(xml).toMatch(/<testsuites name="conformance staging" tests="8" failures="2" errors="1" time="4.21">/);
     expect(xml).toMatch(/<testsuite name="resources" [^>]*tests="2" failures="1" errors="0" skipped="1"/);
   });
@@ -60,15 +65,26 @@ describe('JunitReporter', () => {
   });
 
   it('names each testcase after its check id and title, with classname conformance.<suite> and time in seconds', () => {
-    const names = [...xml.matchAll(/<testcase name="([^"]+)" classname="([^"]+)" time="([^"]+)"/g)].map((m) => [m[1], m[2], m[3]]);
+    const names = [...xml.matchAll(/<testcase name="([^"]+)" classname="([^"]+)" time="([^"]+)"/g)].map((m) => [
+      m[1],
+      m[2],
+      m[3],
+    ]);
     expect(names).toHaveLength(8);
-    expect(names[2]).toEqual(['signing.reject.expired A request with an expired signature is rejected', 'conformance.signing', '1.235']);
-    for (const [name, classname] of names) expect(name?.split(' ')[0]?.startsWith(`${classname?.replace('conformance.', '')}.`)).toBe(true);
+    expect(names[2]).toEqual([
+      'signing.reject.expired A request with an expired signature is rejected',
+      'conformance.signing',
+      '1.235',
+    ]);
+    for (const [name, classname] of names)
+      expect(name?.split(' ')[0]?.startsWith(`${classname?.replace('conformance.', '')}.`)).toBe(true);
   });
 
   it('reports a MUST failure as <failure> with a one-line message, the level as type, and the evidence', () => {
     const tc = testcase(xml, 'signing.reject.expired');
-    expect(tc).toContain('<failure message="an expired signature was accepted" type="MUST"><![CDATA[spec      REQ-AUTH-08 (Authentication): "The signature covers the ordered components listed in Signature-Input, and `created` and `expires` are Unix times."');
+    expect(tc).toContain(
+      '<failure message="an expired signature was accepted" type="MUST"><![CDATA[spec      REQ-AUTH-08 (Authentication): "The signature covers the ordered components listed in Signature-Input, and `created` and `expires` are Unix times."',
+    );
     expect(tc).toContain('expected  a request signed with expires 120 s in the past is rejected (any 4xx)');
     expect(tc).toContain('observed  an expired signature was accepted\n          200 — the server served it');
     expect(tc).toContain('replay    curl -sS -i ');
@@ -81,11 +97,15 @@ describe('JunitReporter', () => {
     const tc = testcase(xml, 'signing.reject.stale-created');
     expect(tc).not.toContain('<failure');
     expect(tc).not.toContain('<error');
-    expect(tc).toContain('<system-out><![CDATA[warning (SHOULD, does not fail the run): a signature created 1 h ago was accepted');
+    expect(tc).toContain(
+      '<system-out><![CDATA[warning (SHOULD, does not fail the run): a signature created 1 h ago was accepted',
+    );
   });
 
   it('reports a warning that fails the run (--fail-on should) as <failure type="SHOULD">', () => {
-    expect(testcase(xml, 'resources.customer.update')).toContain('<failure message="the response did not echo the new e-mail" type="SHOULD">');
+    expect(testcase(xml, 'resources.customer.update')).toContain(
+      '<failure message="the response did not echo the new e-mail" type="SHOULD">',
+    );
   });
 
   it('reports a skip as <skipped/> with the reason in system-out (junit-report-builder 5 has no skipped message)', () => {
@@ -96,32 +116,43 @@ describe('JunitReporter', () => {
 
   it('reports an error as <error> with its message on one line', () => {
     const tc = testcase(xml, 'webhooks.delivery.verify');
-    expect(tc).toContain('<error message="request to https://staging.example/v1/webhooks timed out after 10000 ms" type="error">');
+    expect(tc).toContain(
+      '<error message="request to https://staging.example/v1/webhooks timed out after 10000 ms" type="error">',
+    );
     expect(tc).toContain('response  none: timeout after 10000 ms');
     expect(tc).not.toContain('<failure');
   });
 
   it('puts run and per-check properties on the testsuite', () => {
-    const signing = xml.slice(xml.indexOf('<testsuite name="signing"'), xml.indexOf('</testsuite>', xml.indexOf('<testsuite name="signing"')));
+    const signing = xml.slice(
+      xml.indexOf('<testsuite name="signing"'),
+      xml.indexOf('</testsuite>', xml.indexOf('<testsuite name="signing"')),
+    );
     const properties = signing.slice(signing.indexOf('<properties>'), signing.indexOf('</properties>'));
     expect(properties).toContain('<property name="suite.version" value="0.1.0"/>');
     expect(properties).toContain('<property name="spec.version" value="0.0.1"/>');
     expect(properties).toContain('<property name="target" value="staging"/>');
     expect(properties).toContain('<property name="baseUrl" value="https://staging.example/v1"/>');
     expect(properties).toContain('<property name="signing.reject.expired.level" value="MUST"/>');
-    expect(properties).toContain('<property name="signing.reject.expired.requirements" value="REQ-AUTH-08 (Authentication): &quot;The signature covers the ordered components listed in Signature-Input, and `created` and `expires` are Unix times.&quot;"/>');
+    expect(properties).toContain(
+      '<property name="signing.reject.expired.requirements" value="REQ-AUTH-08 (Authentication): &quot;The signature covers the ordered components listed in Signature-Input, and `created` and `expires` are Unix times.&quot;"/>',
+    );
     expect(xml).not.toMatch(/<testcase[^>]*>\s*<properties>/);
   });
 
-  it('puts the run\'s verdict on every testsuite, with each MUST requirement not exercised', () => {
+  it("puts the run's verdict on every testsuite, with each MUST requirement not exercised", () => {
     const suites = xml.split('<testsuite ').slice(1);
     expect(suites).toHaveLength(4);
     for (const suite of suites) {
       const properties = suite.slice(suite.indexOf('<properties>'), suite.indexOf('</properties>'));
       expect(properties).toContain('<property name="verdict" value="NOT CONFORMANT"/>');
-      expect(properties).toContain('<property name="verdict.summary" value="NOT CONFORMANT: 1 MUST check failed, on 1 MUST requirement: REQ-AUTH-08; 1 more not exercised"/>');
+      expect(properties).toContain(
+        '<property name="verdict.summary" value="NOT CONFORMANT: 1 MUST check failed, on 1 MUST requirement: REQ-AUTH-08; 1 more not exercised"/>',
+      );
       expect(properties).toContain('<property name="verdict.failed" value="REQ-AUTH-08"/>');
-      expect(properties).toMatch(/<property name="verdict\.unexercised" value="REQ-SVC-01 &quot;A client exchanges[^"]*&quot; — resources\.accounts\.list skipped: fixtures\.customerId is not set; webhooks\.delivery\.verify errored: [^"]* → see the skip reason; see the check's error"\/>/);
+      expect(properties).toMatch(
+        /<property name="verdict\.unexercised" value="REQ-SVC-01 &quot;A client exchanges[^"]*&quot; — resources\.accounts\.list skipped: fixtures\.customerId is not set; webhooks\.delivery\.verify errored: [^"]* → see the skip reason; see the check's error"\/>/,
+      );
       expect(properties).toContain('<property name="failOn" value="must"/>');
     }
     const clean = buildJunitXml(sampleRunResult(sampleChecks().filter((c) => c.outcome === 'pass')));
@@ -130,7 +161,9 @@ describe('JunitReporter', () => {
   });
 
   it('records INFO observations in system-out', () => {
-    expect(testcase(xml, 'webhooks.key.format')).toContain('observations:\n  · key served as JWK (OKP/Ed25519) at data.key');
+    expect(testcase(xml, 'webhooks.key.format')).toContain(
+      'observations:\n  · key served as JWK (OKP/Ed25519) at data.key',
+    );
   });
 
   it('shows characters XML forbids as escapes, and keeps markup, quotes and non-ASCII text', async () => {
@@ -146,7 +179,11 @@ describe('JunitReporter', () => {
 
   it('validates with attribute values full of markup and control characters', async () => {
     const checks = sampleChecks();
-    checks[0] = { ...checks[0]!, title: 'quote " amp & lt < esc \u001b nul \u0000 ]]> end', requirements: [{ id: 'REQ-SVC-01', level: 'MUST', section: 'S <1>', quote: 'a "b" & \u0001' }] };
+    checks[0] = {
+      ...checks[0]!,
+      title: 'quote " amp & lt < esc \u001b nul \u0000 ]]> end',
+      requirements: [{ id: 'REQ-SVC-01', level: 'MUST', section: 'S <1>', quote: 'a "b" & \u0001' }],
+    };
     checks[2] = { ...checks[2]!, finding: { message: 'multi\nline <message> & "quotes" \u001b[0m' } };
     const result = sampleRunResult(checks);
     result.run.target = 'staging & "eu" <1>';

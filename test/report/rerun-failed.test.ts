@@ -21,7 +21,9 @@ describe('--rerun-failed', () => {
       { ...report.checks[0]!, id: 'signing.reject.expired', suite: 'signing', outcome: 'skip', failsRun: false },
     ];
     writeFileSync(join(dir, 'earlier.json'), JSON.stringify(report));
-    const res = await runCli(['run', '--rerun-failed', join(dir, 'earlier.json'), '--json', join(dir, 'again.json')], { cwd: dir });
+    const res = await runCli(['run', '--rerun-failed', join(dir, 'earlier.json'), '--json', join(dir, 'again.json')], {
+      cwd: dir,
+    });
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/conformance 1 check against local/);
@@ -47,16 +49,27 @@ describe('--rerun-failed', () => {
     const res = await runCli(['run', '--rerun-failed', 'earlier.json'], { cwd: dir });
     expect(res.code).toBe(0);
     expect(res.stdout).toBe('conformance: earlier.json has no failed, warned or errored check to rerun\n');
-    expect(res.stderr).toBe('conformance: --rerun-failed: 1 check(s) of the report no longer exist in this version and are left out: auth.no-such-check\n');
+    expect(res.stderr).toBe(
+      'conformance: --rerun-failed: 1 check(s) of the report no longer exist in this version and are left out: auth.no-such-check\n',
+    );
     const warnings: string[] = [];
-    await expect(run({ rerunFailed: join(dir, 'earlier.json'), onWarning: (w) => warnings.push(w) })).rejects.toThrow(NothingToRerun);
-    expect(warnings).toEqual(['--rerun-failed: 1 check(s) of the report no longer exist in this version and are left out: auth.no-such-check']);
+    await expect(run({ rerunFailed: join(dir, 'earlier.json'), onWarning: (w) => warnings.push(w) })).rejects.toThrow(
+      NothingToRerun,
+    );
+    expect(warnings).toEqual([
+      '--rerun-failed: 1 check(s) of the report no longer exist in this version and are left out: auth.no-such-check',
+    ]);
   });
 
   it('reads fail, warn and error outcomes from a report, and rejects what is not one', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'conformance-rerun-'));
     writeFileSync(join(dir, 'r.json'), JSON.stringify(toJsonReport(sampleRunResult())));
-    expect(await failedIdsFromReport(join(dir, 'r.json'))).toEqual(['signing.reject.expired', 'signing.reject.stale-created', 'resources.customer.update', 'webhooks.delivery.verify']);
+    expect(await failedIdsFromReport(join(dir, 'r.json'))).toEqual([
+      'signing.reject.expired',
+      'signing.reject.stale-created',
+      'resources.customer.update',
+      'webhooks.delivery.verify',
+    ]);
     writeFileSync(join(dir, 'x.json'), 'not json');
     await expect(failedIdsFromReport(join(dir, 'x.json'))).rejects.toThrow(UserError);
     await expect(failedIdsFromReport(join(dir, 'missing.json'))).rejects.toThrow(/does not exist/);

@@ -4,7 +4,14 @@
 import { requestToken } from '../../suites/kit/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pack } from '../../suites/index.js';
-import { defineCheck, defineSuite, runChecks, type CheckContext, type CheckResult, type RunResult } from '../../src/engine/index.js';
+import {
+  defineCheck,
+  defineSuite,
+  runChecks,
+  type CheckContext,
+  type CheckResult,
+  type RunResult,
+} from '../../src/engine/index.js';
 import { MAX_RENEWALS } from '../../suites/kit/session.js';
 import { customerBody } from '../../suites/kit/customer-restore.js';
 import { generateEd25519 } from '../../src/http/keys.js';
@@ -28,12 +35,25 @@ async function withServer<T>(faults: string[], body: (local: LocalTarget) => Pro
 
 /** Every suite against a server with `faults`; a short delivery deadline, since no fault here concerns deliveries. */
 function runAll(faults: string[]): Promise<RunResult> {
-  return withServer(faults, (local) => runChecks({ pack, target: local.target, suites, failOn: 'should', suiteOptions: { webhooks: { deadlineMs: 2000 } } }));
+  return withServer(faults, (local) =>
+    runChecks({
+      pack,
+      target: local.target,
+      suites,
+      failOn: 'should',
+      suiteOptions: { webhooks: { deadlineMs: 2000 } },
+    }),
+  );
 }
 
-const failing = (result: RunResult) => result.checks.filter((c) => c.failsRun || c.outcome === 'error').map((c) => c.id).sort();
+const failing = (result: RunResult) =>
+  result.checks
+    .filter((c) => c.failsRun || c.outcome === 'error')
+    .map((c) => c.id)
+    .sort();
 const check = (result: RunResult, id: string): CheckResult => result.checks.find((c) => c.id === id)!;
-const RENEWED = /^the server ended the run's token early \(this run had not revoked it, and a correct GET \/instruments with it was answered 401\); (a new token was obtained \(renewal \d+ of at most 50 in a run\)|it had been replaced already); [A-Z]+ \/\S+ was answered 401 with it and was sent again with the new token$/;
+const RENEWED =
+  /^the server ended the run's token early \(this run had not revoked it, and a correct GET \/instruments with it was answered 401\); (a new token was obtained \(renewal \d+ of at most 50 in a run\)|it had been replaced already); [A-Z]+ \/\S+ was answered 401 with it and was sent again with the new token$/;
 
 describe('new faults of tokens and signing', () => {
   it.each([
@@ -48,14 +68,24 @@ describe('new faults of tokens and signing', () => {
     ['signing.digest-coverage-not-required', 'signing.reject.digest-not-covered'],
   ])('%s is caught by %s, alone in its suite', async (fault, id) => {
     const suite = id.startsWith('auth.') ? auth : signing;
-    const result = await withServer([fault], (local) => runChecks({ pack, target: local.target, suites: [suite], failOn: 'should' }));
+    const result = await withServer([fault], (local) =>
+      runChecks({ pack, target: local.target, suites: [suite], failOn: 'should' }),
+    );
     expect(failing(result)).toEqual([id]);
     const breaks = findFault(fault)!.breaks;
     expect(check(result, id).requirements.some((r) => breaks.includes(r.id))).toBe(true);
   });
 
   it('names which parameter a signature may lack, and the requirements that breaks', async () => {
-    const result = await withServer(['signing.keyid-ignored'], (local) => runChecks({ pack, target: local.target, suites: [signing], selection: { grep: 'missing-parameters' }, failOn: 'should' }));
+    const result = await withServer(['signing.keyid-ignored'], (local) =>
+      runChecks({
+        pack,
+        target: local.target,
+        suites: [signing],
+        selection: { grep: 'missing-parameters' },
+        failOn: 'should',
+      }),
+    );
     const found = check(result, 'signing.reject.missing-parameters');
     expect(found.finding?.message).toBe('without keyid: 200');
     expect(found.finding?.requirements).toEqual(['REQ-HDR-05', 'REQ-AUTH-07']);
@@ -65,9 +95,17 @@ describe('new faults of tokens and signing', () => {
 describe("the run's token", () => {
   it('is renewed when the server ends it early: with every token revoked on each revocation (choice revoke=all-tokens), nothing fails', async () => {
     const local = await startLocalTarget({ choices: { revoke: 'all-tokens' } });
-    const result = await runChecks({ pack, target: local.target, suites, failOn: 'should', suiteOptions: { webhooks: { deadlineMs: 2000 } } }).finally(() => local.stop());
+    const result = await runChecks({
+      pack,
+      target: local.target,
+      suites,
+      failOn: 'should',
+      suiteOptions: { webhooks: { deadlineMs: 2000 } },
+    }).finally(() => local.stop());
     expect(failing(result)).toEqual([]);
-    const renewals = result.checks.flatMap((c) => c.observations.filter((o) => o.startsWith("the server ended the run's token early")));
+    const renewals = result.checks.flatMap((c) =>
+      c.observations.filter((o) => o.startsWith("the server ended the run's token early")),
+    );
     expect(renewals.length).toBeGreaterThan(0);
     for (const note of renewals) expect(note).toMatch(RENEWED);
     // Tokens the server ended are not revoked again at the end: nothing is left for a person to clean up.
@@ -75,43 +113,101 @@ describe("the run's token", () => {
   });
 
   it('is not renewed for a 401 a check provokes with a wrong request: the probe shows the token alive', async () => {
-    const result = await withServer([], (local) => runChecks({ pack, target: local.target, suites: [auth, signing], failOn: 'should' }));
+    const result = await withServer([], (local) =>
+      runChecks({ pack, target: local.target, suites: [auth, signing], failOn: 'should' }),
+    );
     expect(result.checks.filter((c) => c.outcome !== 'pass' && c.outcome !== 'skip').map((c) => c.id)).toEqual([]);
     expect(result.checks.flatMap((c) => c.observations).filter((o) => o.includes("run's token early"))).toEqual([]);
-    const sessionRequests = result.sessionExchanges.map((e) => `${e.request.method} ${new URL(e.request.url).pathname}`);
+    const sessionRequests = result.sessionExchanges.map(
+      (e) => `${e.request.method} ${new URL(e.request.url).pathname}`,
+    );
     // One token for the run, revoked at the end; every other session request is a probe of that token.
     expect(sessionRequests.filter((r) => r === 'POST /v1/oauth/token')).toHaveLength(1);
     expect(sessionRequests.filter((r) => r === 'POST /v1/oauth/revoke')).toHaveLength(1);
-    expect(new Set(sessionRequests.filter((r) => !r.startsWith('POST /v1/oauth/')))).toEqual(new Set(['GET /v1/instruments']));
-    expect(result.sessionExchanges.filter((e) => e.request.method === 'GET').every((e) => e.response?.status === 200)).toBe(true);
+    expect(new Set(sessionRequests.filter((r) => !r.startsWith('POST /v1/oauth/')))).toEqual(
+      new Set(['GET /v1/instruments']),
+    );
+    expect(
+      result.sessionExchanges.filter((e) => e.request.method === 'GET').every((e) => e.response?.status === 200),
+    ).toBe(true);
   });
 });
 
 describe('checks that met another defect on their way', () => {
   it('auth.token.issued leaves the rows other checks own to them, and records what it saw', async () => {
-    const result = await withServer(['auth.trusted-ips-string'], (local) => runChecks({ pack, target: local.target, suites: [auth], selection: { grep: 'auth.token.(issued|trusted-ips)' }, failOn: 'should' }));
+    const result = await withServer(['auth.trusted-ips-string'], (local) =>
+      runChecks({
+        pack,
+        target: local.target,
+        suites: [auth],
+        selection: { grep: 'auth.token.(issued|trusted-ips)' },
+        failOn: 'should',
+      }),
+    );
     expect(check(result, 'auth.token.issued').outcome).toBe('pass');
-    expect(check(result, 'auth.token.issued').observations).toEqual(['also seen here, judged by auth.token.trusted-ips: data.trustedIps must be array']);
+    expect(check(result, 'auth.token.issued').observations).toEqual([
+      'also seen here, judged by auth.token.trusted-ips: data.trustedIps must be array',
+    ]);
     expect(check(result, 'auth.token.trusted-ips').outcome).toBe('fail');
   });
 
   it('auth.revoke.token-rejected cannot judge revocation where any bearer token passes, and says which check reports it', async () => {
-    const result = await withServer(['auth.bearer-not-validated'], (local) => runChecks({ pack, target: local.target, suites: [auth], selection: { grep: 'auth.revoke.token-rejected' }, failOn: 'should' }));
+    const result = await withServer(['auth.bearer-not-validated'], (local) =>
+      runChecks({
+        pack,
+        target: local.target,
+        suites: [auth],
+        selection: { grep: 'auth.revoke.token-rejected' },
+        failOn: 'should',
+      }),
+    );
     const found = check(result, 'auth.revoke.token-rejected');
     expect(found.outcome).toBe('skip');
-    expect(found.skipReason).toBe('a never-issued token was accepted as well (200), so whether revocation ends a token cannot be told; auth.use.unknown-token reports it');
+    expect(found.skipReason).toBe(
+      'a never-issued token was accepted as well (200), so whether revocation ends a token cannot be told; auth.use.unknown-token reports it',
+    );
   });
 
   it('auth.revoke.token-rejected is not answered from a cache of verified signatures', async () => {
-    const result = await withServer(['signing.verified-signature-cache'], (local) => runChecks({ pack, target: local.target, suites: [auth], selection: { grep: 'auth.revoke.token-rejected' }, failOn: 'should' }));
+    const result = await withServer(['signing.verified-signature-cache'], (local) =>
+      runChecks({
+        pack,
+        target: local.target,
+        suites: [auth],
+        selection: { grep: 'auth.revoke.token-rejected' },
+        failOn: 'should',
+      }),
+    );
     expect(check(result, 'auth.revoke.token-rejected').outcome).toBe('pass');
   });
 
   it('the "changes nothing" PUT body sends back only values a client may send: a status outside the enum or CLOSED is left out', () => {
-    const snapshot = (status: string) => ({ customerId: 2077, members: [['firstName', '"Ada"'], ['status', JSON.stringify(status)], ['referenceId', '12'], ['lastName', '7']] as Array<[string, string]>, values: { firstName: 'Ada', status, referenceId: 12, lastName: 7 } });
-    expect(JSON.parse(customerBody(snapshot('DELETED')))).toEqual({ customerId: 2077, firstName: 'Ada', referenceId: 12 });
-    expect(JSON.parse(customerBody(snapshot('CLOSED')))).toEqual({ customerId: 2077, firstName: 'Ada', referenceId: 12 });
-    expect(JSON.parse(customerBody(snapshot('SUSPENDED')))).toEqual({ customerId: 2077, firstName: 'Ada', status: 'SUSPENDED', referenceId: 12 });
+    const snapshot = (status: string) => ({
+      customerId: 2077,
+      members: [
+        ['firstName', '"Ada"'],
+        ['status', JSON.stringify(status)],
+        ['referenceId', '12'],
+        ['lastName', '7'],
+      ] as Array<[string, string]>,
+      values: { firstName: 'Ada', status, referenceId: 12, lastName: 7 },
+    });
+    expect(JSON.parse(customerBody(snapshot('DELETED')))).toEqual({
+      customerId: 2077,
+      firstName: 'Ada',
+      referenceId: 12,
+    });
+    expect(JSON.parse(customerBody(snapshot('CLOSED')))).toEqual({
+      customerId: 2077,
+      firstName: 'Ada',
+      referenceId: 12,
+    });
+    expect(JSON.parse(customerBody(snapshot('SUSPENDED')))).toEqual({
+      customerId: 2077,
+      firstName: 'Ada',
+      status: 'SUSPENDED',
+      referenceId: 12,
+    });
   });
 
   it('a webhook a faulty server created on a tampered POST is subscribed to its own creation only, and the webhook checks pass', async () => {
@@ -145,33 +241,56 @@ describe('Session renewal, against a server whose tokens die on command', () => 
       }
       const alive = token !== undefined && !dead.has(token);
       res.statusCode = req.url === '/v1/bad' || !alive ? 401 : 200;
-      res.end(JSON.stringify({ code: String(res.statusCode), message: res.statusCode === 200 ? 'Success' : 'Unauthorized' }));
+      res.end(
+        JSON.stringify({ code: String(res.statusCode), message: res.statusCode === 200 ? 'Success' : 'Unauthorized' }),
+      );
     });
     stops.push(() => server.close());
-    const target: ResolvedTarget = { name: 't', baseUrl: `${server.origin}/v1`, clientId: 'c', clientSecret: 'secret-value', keyId: 'k', privateKeyPem: key.privateKeyPem, privateKey: key.seed, fixtures: {}, webhook: { listen: '127.0.0.1:0', tls: 'none' } };
+    const target: ResolvedTarget = {
+      name: 't',
+      baseUrl: `${server.origin}/v1`,
+      clientId: 'c',
+      clientSecret: 'secret-value',
+      keyId: 'k',
+      privateKeyPem: key.privateKeyPem,
+      privateKey: key.seed,
+      fixtures: {},
+      webhook: { listen: '127.0.0.1:0', tls: 'none' },
+    };
     const tokenRequests = () => server.received.filter((r) => r.url === '/v1/oauth/token').length;
-    const revoked = () => server.received.filter((r) => r.url === '/v1/oauth/revoke').map((r) => r.headers.find(([n]) => n.toLowerCase() === 'authorization')?.[1]);
+    const revoked = () =>
+      server.received
+        .filter((r) => r.url === '/v1/oauth/revoke')
+        .map((r) => r.headers.find(([n]) => n.toLowerCase() === 'authorization')?.[1]);
     return { target, dead, tokenRequests, revoked };
   }
 
   function oneCheck(body: (send: (path: string) => Promise<number>) => Promise<void>) {
-    return defineSuite({ name: 'auth', title: 'test', checks: [
-      defineCheck({
-        id: 'auth.x.sends',
-        title: 'sends with the run token',
-        level: 'MUST',
-        requirements: CITES.MUST,
-        async run(ctx) {
-          await body(async (path) => (await ctx.send({ method: 'GET', path })).status);
-        },
-      }),
-    ] });
+    return defineSuite({
+      name: 'auth',
+      title: 'test',
+      checks: [
+        defineCheck({
+          id: 'auth.x.sends',
+          title: 'sends with the run token',
+          level: 'MUST',
+          requirements: CITES.MUST,
+          async run(ctx) {
+            await body(async (path) => (await ctx.send({ method: 'GET', path })).status);
+          },
+        }),
+      ],
+    });
   }
 
   it('keeps a 401 that the request itself drew: the token is alive, nothing is renewed or noted', async () => {
     const server = await tokenServer();
     const statuses: number[] = [];
-    const result = await runChecks({ pack, target: server.target, suites: [oneCheck(async (send) => void statuses.push(await send('/bad'), await send('/ok')))] });
+    const result = await runChecks({
+      pack,
+      target: server.target,
+      suites: [oneCheck(async (send) => void statuses.push(await send('/bad'), await send('/ok')))],
+    });
     expect(statuses).toEqual([401, 200]);
     expect(result.checks[0]!.observations).toEqual([]);
     expect(server.tokenRequests()).toBe(1);
@@ -181,7 +300,8 @@ describe('Session renewal, against a server whose tokens die on command', () => 
   it('replaces a token the server ended, sends the request again, notes it, and revokes only the live token at the end', async () => {
     const server = await tokenServer();
     const statuses: number[] = [];
-    const result = await runChecks({ pack,
+    const result = await runChecks({
+      pack,
       target: server.target,
       suites: [
         oneCheck(async (send) => {
@@ -203,19 +323,23 @@ describe('Session renewal, against a server whose tokens die on command', () => 
   /** A check of its own tokens (it declares token-revocation): the first attempt runs `first`, any later one `again`. */
   function tokenCheck(first: (ctx: CheckContext) => Promise<void>, again: (ctx: CheckContext) => Promise<void>) {
     let attempts = 0;
-    return defineSuite({ name: 'auth', title: 'test', checks: [
-      defineCheck({
-        id: 'auth.x.own-token',
-        title: 'judges a token of its own',
-        level: 'MUST',
-        uses: ['token-revocation'],
-        requirements: CITES.MUST,
-        async run(ctx) {
-          attempts += 1;
-          await (attempts === 1 ? first(ctx) : again(ctx));
-        },
-      }),
-    ] });
+    return defineSuite({
+      name: 'auth',
+      title: 'test',
+      checks: [
+        defineCheck({
+          id: 'auth.x.own-token',
+          title: 'judges a token of its own',
+          level: 'MUST',
+          uses: ['token-revocation'],
+          requirements: CITES.MUST,
+          async run(ctx) {
+            attempts += 1;
+            await (attempts === 1 ? first(ctx) : again(ctx));
+          },
+        }),
+      ],
+    });
   }
 
   /** Obtains a token of the check's own and reads with it: a 401 fails the check. */
@@ -250,7 +374,7 @@ describe('Session renewal, against a server whose tokens die on command', () => 
     expect(result.checks[0]!.finding?.message).toBe('a fresh token was refused (401)');
   });
 
-  it('does not run a failed check again while the run token still works: the failure is the server\'s', async () => {
+  it("does not run a failed check again while the run token still works: the failure is the server's", async () => {
     const server = await tokenServer();
     const refuseOwn = async (ctx: CheckContext) => {
       server.dead.add('token-2');
@@ -265,7 +389,8 @@ describe('Session renewal, against a server whose tokens die on command', () => 
     const server = await tokenServer({ everyTokenDies: true });
     const statuses: number[] = [];
     let afterFirst = 0;
-    const result = await runChecks({ pack,
+    const result = await runChecks({
+      pack,
       target: server.target,
       suites: [
         oneCheck(async (send) => {

@@ -15,36 +15,55 @@ async function run(options: { variant?: VariantName; faults?: string[] } = {}): 
   const local = await startLocalTarget(options);
   const suite = options.faults?.[0]?.split('.')[0];
   try {
-    return await runChecks({ pack, target: local.target, suites: [auth, signing], ...(suite ? { selection: { suites: [suite] } } : {}), failOn: 'should' });
+    return await runChecks({
+      pack,
+      target: local.target,
+      suites: [auth, signing],
+      ...(suite ? { selection: { suites: [suite] } } : {}),
+      failOn: 'should',
+    });
   } finally {
     await local.stop();
   }
 }
 
-const failing = (result: RunResult) => result.checks.filter((c) => c.failsRun || c.outcome === 'error').map((c) => c.id);
-const broken = (result: RunResult) => result.checks.filter((c) => c.outcome === 'error').map((c) => `${c.id}: ${c.finding?.message}`);
+const failing = (result: RunResult) =>
+  result.checks.filter((c) => c.failsRun || c.outcome === 'error').map((c) => c.id);
+const broken = (result: RunResult) =>
+  result.checks.filter((c) => c.outcome === 'error').map((c) => `${c.id}: ${c.finding?.message}`);
 
 describe('auth and signing suites', () => {
-  it.each(['strict', 'alt'] as const)('pass against the clean reference server (%s variant); only the --long check skips', async (variant) => {
-    const result = await run({ variant });
-    const bad = result.checks.filter((c) => c.outcome !== 'pass' && c.outcome !== 'skip').map((c) => `${c.id}: ${c.outcome} ${c.finding?.message ?? ''}`);
-    expect(bad).toEqual([]);
-    expect(result.checks.filter((c) => c.outcome === 'skip').map((c) => [c.id, c.skipReason])).toEqual([
-      ['auth.expiry.after-60-minutes', 'runs only with --long: it waits 61 minutes for a token to expire'],
-    ]);
-    // Every token a check obtained was revoked: no check recorded a token it could not revoke.
-    expect(result.checks.flatMap((c) => c.observations).filter((o) => o.startsWith('clean-up'))).toEqual([]);
-    expect(result.run.cleanup).toBeUndefined();
-  });
+  it.each(['strict', 'alt'] as const)(
+    'pass against the clean reference server (%s variant); only the --long check skips',
+    async (variant) => {
+      const result = await run({ variant });
+      const bad = result.checks
+        .filter((c) => c.outcome !== 'pass' && c.outcome !== 'skip')
+        .map((c) => `${c.id}: ${c.outcome} ${c.finding?.message ?? ''}`);
+      expect(bad).toEqual([]);
+      expect(result.checks.filter((c) => c.outcome === 'skip').map((c) => [c.id, c.skipReason])).toEqual([
+        ['auth.expiry.after-60-minutes', 'runs only with --long: it waits 61 minutes for a token to expire'],
+      ]);
+      // Every token a check obtained was revoked: no check recorded a token it could not revoke.
+      expect(result.checks.flatMap((c) => c.observations).filter((o) => o.startsWith('clean-up'))).toEqual([]);
+      expect(result.run.cleanup).toBeUndefined();
+    },
+  );
 
   it('record the open choices of each variant (INFO)', async () => {
     const strict = await run({ variant: 'strict' });
     const alt = await run({ variant: 'alt' });
     const seen = (r: RunResult, id: string) => r.checks.find((c) => c.id === id)!.observations.join(' | ');
-    expect(seen(strict, 'auth.token.response-shape')).toBe('status 200; token record inside the {data, code, message} envelope | scope (its type is not shown): an array, ["read","write"]');
-    expect(seen(alt, 'auth.token.response-shape')).toBe('status 201; token record without an envelope (the bare record) | scope (its type is not shown): a string, "read write"');
+    expect(seen(strict, 'auth.token.response-shape')).toBe(
+      'status 200; token record inside the {data, code, message} envelope | scope (its type is not shown): an array, ["read","write"]',
+    );
+    expect(seen(alt, 'auth.token.response-shape')).toBe(
+      'status 201; token record without an envelope (the bare record) | scope (its type is not shown): a string, "read write"',
+    );
     expect(seen(strict, 'auth.idempotency.token-repeat')).toMatch(/^the repeated key gave back the same token/);
-    expect(seen(strict, 'auth.idempotency.id-spelling')).toMatch(/^PUT \/customers with X-Idempotency-Id and no X-Idempotency-Key was accepted \(200\)$/);
+    expect(seen(strict, 'auth.idempotency.id-spelling')).toMatch(
+      /^PUT \/customers with X-Idempotency-Id and no X-Idempotency-Key was accepted \(200\)$/,
+    );
   });
 
   it.each([
@@ -61,7 +80,15 @@ describe('auth and signing suites', () => {
     ['signing.label-mismatch-accepted', ['signing.reject.label-mismatch']],
     ['signing.digest-optional', ['signing.reject.missing-digest']],
     ['signing.body-applied-before-verification', ['signing.reject.body-tampered', 'signing.reject.post-body-tampered']],
-    ['signing.verified-signature-cache', ['signing.reject.altered-authorization', 'signing.reject.altered-client-id', 'signing.reject.replay-other-path', 'signing.reject.replay-other-query']],
+    [
+      'signing.verified-signature-cache',
+      [
+        'signing.reject.altered-authorization',
+        'signing.reject.altered-client-id',
+        'signing.reject.replay-other-path',
+        'signing.reject.replay-other-query',
+      ],
+    ],
     ['signing.fixed-component-order', ['signing.accept.get', 'signing.accept.put', 'signing.accept.post']],
     ['signing.target-uri-required', ['signing.accept.path-query']],
   ])('fault %s is caught by %j, and by nothing else', async (fault, ids) => {
@@ -87,18 +114,33 @@ describe('auth and signing suites', () => {
     try {
       const customerId = local.target.fixtures.mutableCustomerId!;
       const before = local.server.store.getCustomer(customerId);
-      const result = await runChecks({ pack, target: local.target, suites: [signing], selection: { grep: 'body-tampered' }, failOn: 'should' });
+      const result = await runChecks({
+        pack,
+        target: local.target,
+        suites: [signing],
+        selection: { grep: 'body-tampered' },
+        failOn: 'should',
+      });
       const put = result.checks.find((c) => c.id === 'signing.reject.body-tampered')!;
-      expect(put.finding?.message).toMatch(/^\d{3}, and the tampered body was applied: firstName "[^"]*" → "[^"]*-tampered"$/);
-      expect(put.observations).toContain(`customer ${customerId} was restored: PUT /customers answered 200, and GET /customers/${customerId} shows the saved values`);
-      expect(local.server.store.getCustomer(customerId)).toMatchObject({ firstName: before?.firstName, lastName: before?.lastName });
+      expect(put.finding?.message).toMatch(
+        /^\d{3}, and the tampered body was applied: firstName "[^"]*" → "[^"]*-tampered"$/,
+      );
+      expect(put.observations).toContain(
+        `customer ${customerId} was restored: PUT /customers answered 200, and GET /customers/${customerId} shows the saved values`,
+      );
+      expect(local.server.store.getCustomer(customerId)).toMatchObject({
+        firstName: before?.firstName,
+        lastName: before?.lastName,
+      });
       // No webhook before, one after: the interface has no DELETE, so it is a clean-up problem, with what to do by hand.
       const post = result.checks.find((c) => c.id === 'signing.reject.post-body-tampered')!;
       expect(post.finding?.cleanup).toBe(true);
       expect(post.finding?.message).toMatch(
         /^CLEAN-UP FAILED: the webhook configuration was changed and could not be restored \(there was no webhook before, now url "https:\/\/conformance\.invalid\/tampered-[0-9a-f]+", subscriptions \["WEBHOOK\.CREATED"\], and the interface has no DELETE\); restore it by hand: remove that webhook .*\. The check had failed before the restore: \d{3}, and the tampered body was applied/,
       );
-      expect(result.run.cleanup).toEqual([expect.stringMatching(/^signing\.reject\.post-body-tampered: CLEAN-UP FAILED: /)]);
+      expect(result.run.cleanup).toEqual([
+        expect.stringMatching(/^signing\.reject\.post-body-tampered: CLEAN-UP FAILED: /),
+      ]);
     } finally {
       await local.stop();
     }

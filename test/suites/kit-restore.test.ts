@@ -7,7 +7,14 @@ import { describe, expect, it } from 'vitest';
 import { createServer as createNetServer } from 'node:net';
 import { pack } from '../../suites/index.js';
 import { readCustomerOrSkip, withRestoredCustomer, withRestoredWebhook } from '../../suites/kit/index.js';
-import { defineCheck, defineSuite, runChecks, type CheckContext, type CheckResult, type RunResult } from '../../src/engine/index.js';
+import {
+  defineCheck,
+  defineSuite,
+  runChecks,
+  type CheckContext,
+  type CheckResult,
+  type RunResult,
+} from '../../src/engine/index.js';
 import type { LocalTarget } from '../../src/targets/local.js';
 import { CITES } from '../helpers/requirements.js';
 import { localTarget, stopsAfterEach } from '../helpers/webhook-targets.js';
@@ -21,18 +28,40 @@ const TIMEOUT_MS = 3000;
 type Body = (ctx: CheckContext) => Promise<void>;
 
 /** Runs one check of a made-up suite with the Investment API's pack (its session, its shared state). */
-async function runOne(l: LocalTarget, uses: 'mutable-customer' | 'webhook-config', run: Body, timeoutMs?: number): Promise<{ result: RunResult; check: CheckResult }> {
-  const suite = defineSuite({ name: 'resources', title: 'restores', checks: [
-    defineCheck({ id: 'resources.restore.probe', title: 'changes something and is put back', level: 'MUST', uses: [uses], requirements: CITES.MUST, ...(timeoutMs ? { timeoutMs } : {}), run }),
-  ] });
+async function runOne(
+  l: LocalTarget,
+  uses: 'mutable-customer' | 'webhook-config',
+  run: Body,
+  timeoutMs?: number,
+): Promise<{ result: RunResult; check: CheckResult }> {
+  const suite = defineSuite({
+    name: 'resources',
+    title: 'restores',
+    checks: [
+      defineCheck({
+        id: 'resources.restore.probe',
+        title: 'changes something and is put back',
+        level: 'MUST',
+        uses: [uses],
+        requirements: CITES.MUST,
+        ...(timeoutMs ? { timeoutMs } : {}),
+        run,
+      }),
+    ],
+  });
   const result = await runChecks({ pack: { ...pack, suites: [suite] }, target: l.target, failOn: 'should' });
   return { result, check: result.checks[0]! };
 }
 
 /** Resolves when the engine cuts the check's requests: after its time limit and the grace period. A wait with an end. */
-const untilCut = (ctx: CheckContext) => new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+const untilCut = (ctx: CheckContext) =>
+  new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
 
-const route = (c: CheckResult) => c.exchanges.map((e) => `${e.request.method} ${new URL(e.request.url).pathname.replace(/^\/v1/, '')} ${e.response?.status ?? e.error}`);
+const route = (c: CheckResult) =>
+  c.exchanges.map(
+    (e) =>
+      `${e.request.method} ${new URL(e.request.url).pathname.replace(/^\/v1/, '')} ${e.response?.status ?? e.error}`,
+  );
 
 // ---- the mutable customer --------------------------------------------------------------------------------------
 
@@ -40,12 +69,20 @@ describe('withRestoredCustomer', () => {
   const customerOf = (l: LocalTarget) => {
     const id = l.target.fixtures.mutableCustomerId!;
     const now = l.server.store.getCustomer(id)!;
-    return { id, now, writable: { firstName: now.firstName, lastName: now.lastName, status: now.status, referenceId: now.referenceId } };
+    return {
+      id,
+      now,
+      writable: { firstName: now.firstName, lastName: now.lastName, status: now.status, referenceId: now.referenceId },
+    };
   };
   const suspend: (id: number) => Body = (id) => async (ctx) => {
     const before = await readCustomerOrSkip(ctx, id);
     await withRestoredCustomer(ctx, before, async () => {
-      const res = await ctx.send({ method: 'PUT', path: '/customers', json: { customerId: id, firstName: 'Changed', lastName: 'By-The-Check', status: 'SUSPENDED' } });
+      const res = await ctx.send({
+        method: 'PUT',
+        path: '/customers',
+        json: { customerId: id, firstName: 'Changed', lastName: 'By-The-Check', status: 'SUSPENDED' },
+      });
       if (res.status !== 200) ctx.fail(`the change was refused: ${res.status}`);
       ctx.fail('the check failed after changing the customer');
     });
@@ -58,8 +95,16 @@ describe('withRestoredCustomer', () => {
     expect(check.outcome).toBe('fail');
     expect(check.finding?.message).toBe('the check failed after changing the customer');
     expect(check.finding?.cleanup).toBeUndefined();
-    expect(check.observations).toEqual([`customer ${id} was restored: PUT /customers answered 200, and GET /customers/${id} shows the saved values`]);
-    expect(route(check)).toEqual([`GET /customers/${id} 200`, 'PUT /customers 200', `GET /customers/${id} 200`, 'PUT /customers 200', `GET /customers/${id} 200`]);
+    expect(check.observations).toEqual([
+      `customer ${id} was restored: PUT /customers answered 200, and GET /customers/${id} shows the saved values`,
+    ]);
+    expect(route(check)).toEqual([
+      `GET /customers/${id} 200`,
+      'PUT /customers 200',
+      `GET /customers/${id} 200`,
+      'PUT /customers 200',
+      `GET /customers/${id} 200`,
+    ]);
     expect(customerOf(l).writable).toEqual(writable);
     expect(result.run.cleanup).toBeUndefined();
   });
@@ -73,7 +118,11 @@ describe('withRestoredCustomer', () => {
       async (ctx) => {
         const before = await readCustomerOrSkip(ctx, id);
         await withRestoredCustomer(ctx, before, async () => {
-          await ctx.send({ method: 'PUT', path: '/customers', json: { customerId: id, firstName: 'Changed', lastName: 'By-The-Check' } });
+          await ctx.send({
+            method: 'PUT',
+            path: '/customers',
+            json: { customerId: id, firstName: 'Changed', lastName: 'By-The-Check' },
+          });
           await untilCut(ctx);
         });
       },
@@ -81,8 +130,16 @@ describe('withRestoredCustomer', () => {
     );
     expect(check.outcome).toBe('error');
     expect(check.finding?.message).toBe(`the check did not finish within ${TIMEOUT_MS} ms`);
-    expect(check.observations).toEqual([`the check's time ran out: customer ${id} was restored: PUT /customers answered 200, and GET /customers/${id} shows the saved values`]);
-    expect(route(check)).toEqual([`GET /customers/${id} 200`, 'PUT /customers 200', `GET /customers/${id} 200`, 'PUT /customers 200', `GET /customers/${id} 200`]);
+    expect(check.observations).toEqual([
+      `the check's time ran out: customer ${id} was restored: PUT /customers answered 200, and GET /customers/${id} shows the saved values`,
+    ]);
+    expect(route(check)).toEqual([
+      `GET /customers/${id} 200`,
+      'PUT /customers 200',
+      `GET /customers/${id} 200`,
+      'PUT /customers 200',
+      `GET /customers/${id} 200`,
+    ]);
     // The body ended with the restore, before the grace period ran out and the engine cut its requests.
     // Bounded by the time limit and its grace period (the work never ends by itself), whatever the machine's load.
     expect(check.durationMs).toBeLessThan(2 * TIMEOUT_MS + 2_000);
@@ -100,7 +157,9 @@ describe('withRestoredCustomer', () => {
     const { result, check } = await runOne(l, 'mutable-customer', suspend(id));
     const line = `CLEAN-UP FAILED: customer ${id} was changed and could not be restored (PUT /customers answered 400); restore it by hand: PUT /customers {"customerId":${id},"status":${JSON.stringify(saved.status)},"referenceId":${saved.referenceId}}`;
     expect(check.outcome).toBe('fail');
-    expect(check.finding?.message).toBe(`${line}. The check had failed before the restore: the check failed after changing the customer`);
+    expect(check.finding?.message).toBe(
+      `${line}. The check had failed before the restore: the check failed after changing the customer`,
+    );
     expect(check.finding?.cleanup).toBe(true);
     expect(check.finding?.observed).toMatch(/^PUT \/customers answered 400: 400 .*firstName and lastName are required/);
     expect(result.run.cleanup).toEqual([`resources.restore.probe: ${check.finding?.message}`]);
@@ -125,7 +184,7 @@ describe('withRestoredCustomer', () => {
     expect(result.run.cleanup).toEqual([`resources.restore.probe: ${check.finding?.message}`]);
   });
 
-  it('after a time-out, a refused restore is the late finding, with CLEAN-UP FAILED and the run\'s clean-up line', async () => {
+  it("after a time-out, a refused restore is the late finding, with CLEAN-UP FAILED and the run's clean-up line", async () => {
     const l = await local(['resources.customer-update-requires-names']);
     const id = l.target.fixtures.mutableCustomerId!;
     l.server.store.updateCustomer(id, { firstName: undefined, lastName: undefined }, Math.floor(Date.now() / 1000));
@@ -136,7 +195,11 @@ describe('withRestoredCustomer', () => {
       async (ctx) => {
         const before = await readCustomerOrSkip(ctx, id);
         await withRestoredCustomer(ctx, before, async () => {
-          await ctx.send({ method: 'PUT', path: '/customers', json: { customerId: id, firstName: 'Changed', lastName: 'By-The-Check', status: 'SUSPENDED' } });
+          await ctx.send({
+            method: 'PUT',
+            path: '/customers',
+            json: { customerId: id, firstName: 'Changed', lastName: 'By-The-Check', status: 'SUSPENDED' },
+          });
           await untilCut(ctx);
         });
       },
@@ -183,24 +246,40 @@ describe('withRestoredWebhook', () => {
     return shown;
   }
 
-  const move = (to: string, then: (ctx: CheckContext) => Promise<void>): Body => async (ctx) => {
-    await withRestoredWebhook(ctx, async (saved) => {
-      if (saved.kind !== 'webhook') ctx.fail(`no webhook was saved: ${saved.how}`);
-      const res = await ctx.send({ method: 'PUT', path: '/webhooks', json: { url: to, subscriptions: ['ALL'] } });
-      if (res.status !== 200) ctx.fail(`the change was refused: ${res.status}`);
-      await then(ctx);
-    });
-  };
+  const move =
+    (to: string, then: (ctx: CheckContext) => Promise<void>): Body =>
+    async (ctx) => {
+      await withRestoredWebhook(ctx, async (saved) => {
+        if (saved.kind !== 'webhook') ctx.fail(`no webhook was saved: ${saved.how}`);
+        const res = await ctx.send({ method: 'PUT', path: '/webhooks', json: { url: to, subscriptions: ['ALL'] } });
+        if (res.status !== 200) ctx.fail(`the change was refused: ${res.status}`);
+        await then(ctx);
+      });
+    };
 
   it('puts the configuration back after the check failed, notes it, and passes the failure on', async () => {
     const l = await local();
     const url = `https://127.0.0.1:${await freePort()}/partner/hooks`;
     await preconfigure(l, url, ['AUTH.DELETED']);
-    const { result, check } = await runOne(l, 'webhook-config', move(`https://127.0.0.1:${await freePort()}/moved`, async (ctx) => ctx.fail('the check failed after moving the webhook')));
+    const { result, check } = await runOne(
+      l,
+      'webhook-config',
+      move(`https://127.0.0.1:${await freePort()}/moved`, async (ctx) =>
+        ctx.fail('the check failed after moving the webhook'),
+      ),
+    );
     expect(check.outcome).toBe('fail');
     expect(check.finding?.message).toBe('the check failed after moving the webhook');
-    expect(check.observations).toEqual([`the webhook configuration was restored: PUT /webhooks answered 200, and GET /webhooks shows url ${JSON.stringify(url)}, subscriptions ["AUTH.DELETED","WEBHOOK.CREATED"]`]);
-    expect(route(check)).toEqual(['GET /webhooks 200', 'PUT /webhooks 200', 'GET /webhooks 200', 'PUT /webhooks 200', 'GET /webhooks 200']);
+    expect(check.observations).toEqual([
+      `the webhook configuration was restored: PUT /webhooks answered 200, and GET /webhooks shows url ${JSON.stringify(url)}, subscriptions ["AUTH.DELETED","WEBHOOK.CREATED"]`,
+    ]);
+    expect(route(check)).toEqual([
+      'GET /webhooks 200',
+      'PUT /webhooks 200',
+      'GET /webhooks 200',
+      'PUT /webhooks 200',
+      'GET /webhooks 200',
+    ]);
     expect(result.run.cleanup).toBeUndefined();
     expect(await current(l)).toEqual({ url, subscriptions: ['AUTH.DELETED', 'WEBHOOK.CREATED'] });
   });
@@ -209,10 +288,17 @@ describe('withRestoredWebhook', () => {
     const l = await local();
     const url = `https://127.0.0.1:${await freePort()}/partner/hooks`;
     await preconfigure(l, url, ['AUTH.DELETED']);
-    const { result, check } = await runOne(l, 'webhook-config', move(`https://127.0.0.1:${await freePort()}/moved`, untilCut), TIMEOUT_MS);
+    const { result, check } = await runOne(
+      l,
+      'webhook-config',
+      move(`https://127.0.0.1:${await freePort()}/moved`, untilCut),
+      TIMEOUT_MS,
+    );
     expect(check.outcome).toBe('error');
     expect(check.finding?.message).toBe(`the check did not finish within ${TIMEOUT_MS} ms`);
-    expect(check.observations).toEqual([`the check's time ran out: the webhook configuration was restored: PUT /webhooks answered 200, and GET /webhooks shows url ${JSON.stringify(url)}, subscriptions ["AUTH.DELETED","WEBHOOK.CREATED"]`]);
+    expect(check.observations).toEqual([
+      `the check's time ran out: the webhook configuration was restored: PUT /webhooks answered 200, and GET /webhooks shows url ${JSON.stringify(url)}, subscriptions ["AUTH.DELETED","WEBHOOK.CREATED"]`,
+    ]);
     // Bounded by the time limit and its grace period (the work never ends by itself), whatever the machine's load.
     expect(check.durationMs).toBeLessThan(2 * TIMEOUT_MS + 2_000);
     expect(result.run.cleanup).toBeUndefined();
@@ -225,7 +311,11 @@ describe('withRestoredWebhook', () => {
     const url = `http://127.0.0.1:${await freePort()}/partner/hooks`;
     await preconfigure(l, url, ['AUTH.DELETED']);
     const moved = `https://127.0.0.1:${await freePort()}/moved`;
-    const { result, check } = await runOne(l, 'webhook-config', move(moved, async () => undefined));
+    const { result, check } = await runOne(
+      l,
+      'webhook-config',
+      move(moved, async () => undefined),
+    );
     const line = `CLEAN-UP FAILED: the webhook configuration was changed and could not be restored (PUT /webhooks answered 400); restore it by hand: PUT /webhooks {"url":"${url}","subscriptions":["AUTH.DELETED","WEBHOOK.CREATED"]}`;
     expect(check.outcome).toBe('fail');
     expect(check.finding?.message).toBe(line);
@@ -239,7 +329,11 @@ describe('withRestoredWebhook', () => {
     const l = await local(['webhooks.subscriptions-appended']);
     const url = `https://127.0.0.1:${await freePort()}/partner/hooks`;
     await preconfigure(l, url, ['AUTH.DELETED']);
-    const { result, check } = await runOne(l, 'webhook-config', move(url, async (ctx) => ctx.fail('the check failed after subscribing to ALL')));
+    const { result, check } = await runOne(
+      l,
+      'webhook-config',
+      move(url, async (ctx) => ctx.fail('the check failed after subscribing to ALL')),
+    );
     expect(check.finding?.message).toBe(
       `CLEAN-UP FAILED: the webhook configuration was changed and could not be restored (GET /webhooks then showed url ${JSON.stringify(url)}, subscriptions ["AUTH.DELETED","WEBHOOK.CREATED","ALL"]); restore it by hand: PUT /webhooks {"url":"${url}","subscriptions":["AUTH.DELETED","WEBHOOK.CREATED"]}. The check had failed before the restore: the check failed after subscribing to ALL`,
     );

@@ -9,7 +9,8 @@ interface Item {
 
 type Server = (page: number | undefined) => PageFetch<string>;
 
-const items = (n: number, firstId = 810_000, step = 3): Item[] => Array.from({ length: n }, (_, i) => ({ id: firstId + i * step }));
+const items = (n: number, firstId = 810_000, step = 3): Item[] =>
+  Array.from({ length: n }, (_, i) => ({ id: firstId + i * step }));
 const idOf = (item: unknown) => String((item as Item).id);
 
 /** Paging as the strict reference does it: page is a 0-based page index; the last page's nextPage is itself. */
@@ -21,7 +22,15 @@ function indexServer(all: Item[], limit: number, opts: { lastNext?: 'self' | 'be
     return {
       response: `page=${page}`,
       items: data,
-      meta: { previousPage: Math.max(0, page - 1), currentPage: page, nextPage: hasNext ? page + 1 : lastNext, limit, currentCount: data.length, totalCount: all.length, sort: 'ASC' },
+      meta: {
+        previousPage: Math.max(0, page - 1),
+        currentPage: page,
+        nextPage: hasNext ? page + 1 : lastNext,
+        limit,
+        currentCount: data.length,
+        totalCount: all.length,
+        sort: 'ASC',
+      },
     };
   };
 }
@@ -34,12 +43,21 @@ function offsetServer(all: Item[], limit: number): Server {
     return {
       response: `offset=${page}`,
       items: data,
-      meta: { previousPage: Math.max(0, page - limit), currentPage: page, nextPage: hasNext ? page + limit : page, limit, currentCount: data.length, totalCount: all.length, sort: 'DESC' },
+      meta: {
+        previousPage: Math.max(0, page - limit),
+        currentPage: page,
+        nextPage: hasNext ? page + limit : page,
+        limit,
+        currentCount: data.length,
+        totalCount: all.length,
+        sort: 'DESC',
+      },
     };
   };
 }
 
-const walk = (server: Server, options: Parameters<typeof walkPages>[1] = {}) => walkPages(async (p) => server(p), { idOf, ...options });
+const walk = (server: Server, options: Parameters<typeof walkPages>[1] = {}) =>
+  walkPages(async (p) => server(p), { idOf, ...options });
 
 describe('walkPages', () => {
   it('walks an index-style server to its end, each item once', async () => {
@@ -89,7 +107,11 @@ describe('walkPages', () => {
   });
 
   it('stops at once on a server whose nextPage never advances', async () => {
-    const stuck: Server = (page = 0) => ({ response: '', items: items(10, page * 10), meta: { currentPage: page, nextPage: page, limit: 10, totalCount: 100 } });
+    const stuck: Server = (page = 0) => ({
+      response: '',
+      items: items(10, page * 10),
+      meta: { currentPage: page, nextPage: page, limit: 10, totalCount: 100 },
+    });
     const result = await walk(stuck);
     expect(result.pages).toHaveLength(1);
     expect(result.stop.reason).toBe('last-page');
@@ -100,7 +122,11 @@ describe('walkPages', () => {
     let calls = 0;
     const endless: Server = (page = 0) => {
       calls++;
-      return { response: '', items: items(10, 1_000 + page * 100), meta: { currentPage: page, nextPage: page + 1, limit: 10, totalCount: 30 } };
+      return {
+        response: '',
+        items: items(10, 1_000 + page * 100),
+        meta: { currentPage: page, nextPage: page + 1, limit: 10, totalCount: 30 },
+      };
     };
     const result = await walk(endless);
     expect(result.stop.reason).toBe('overrun');
@@ -126,7 +152,11 @@ describe('walkPages', () => {
   });
 
   it('still stops a server that never ends at twice the pages its first page size needs', async () => {
-    const endless: Server = (page = 0) => ({ response: '', items: items(5, 1_000 + page * 100), meta: { currentPage: page, nextPage: page + 1, limit: 10, totalCount: 30 } });
+    const endless: Server = (page = 0) => ({
+      response: '',
+      items: items(5, 1_000 + page * 100),
+      meta: { currentPage: page, nextPage: page + 1, limit: 10, totalCount: 30 },
+    });
     const result = await walk(endless);
     expect(result.stop.reason).toBe('overrun');
     expect(result.pages).toHaveLength(2 * 6 + 2);
@@ -153,7 +183,11 @@ describe('walkPages', () => {
     // Each page starts with the last item of the page before.
     const overlapping: Server = (page = 0) => {
       const start = page * 9;
-      return { response: '', items: all.slice(start, start + 10), meta: { currentPage: page, nextPage: start + 10 < all.length ? page + 1 : page, limit: 10, totalCount: 30 } };
+      return {
+        response: '',
+        items: all.slice(start, start + 10),
+        meta: { currentPage: page, nextPage: start + 10 < all.length ? page + 1 : page, limit: 10, totalCount: 30 },
+      };
     };
     const result = await walk(overlapping);
     expect(result.duplicates).toEqual([
@@ -166,13 +200,20 @@ describe('walkPages', () => {
 
   it('stops when meta or nextPage is missing or not an integer >= 0', async () => {
     for (const meta of [undefined, { nextPage: null }, { nextPage: -1 }, { nextPage: '2' }, { nextPage: 1.5 }]) {
-      const result = await walkPages(async () => ({ response: '', items: items(3), meta: meta as Record<string, unknown> | undefined }), { idOf });
+      const result = await walkPages(
+        async () => ({ response: '', items: items(3), meta: meta as Record<string, unknown> | undefined }),
+        { idOf },
+      );
       expect(result.stop.reason, JSON.stringify(meta)).toBe('no-next-page');
       expect(result.pages).toHaveLength(1);
     }
   });
 
   it('lets the fetch abort the walk by throwing', async () => {
-    await expect(walkPages(async (p) => (p === undefined ? indexServer(items(30), 10)(p) : Promise.reject(new Error('500 on page 1'))))).rejects.toThrow('500 on page 1');
+    await expect(
+      walkPages(async (p) =>
+        p === undefined ? indexServer(items(30), 10)(p) : Promise.reject(new Error('500 on page 1')),
+      ),
+    ).rejects.toThrow('500 on page 1');
   });
 });

@@ -10,21 +10,39 @@ import { runChecks, type RunResult } from '../../src/engine/index.js';
 import { startLocalTarget } from '../../src/targets/local.js';
 import { suites } from '../../suites/index.js';
 
-const LISTS = ['GET /transactions?customerId=1004', 'GET /accounts?customerId=1042', 'GET /instruments?investmentType=INTERNATIONAL_STOCKS'];
+const LISTS = [
+  'GET /transactions?customerId=1004',
+  'GET /accounts?customerId=1042',
+  'GET /instruments?investmentType=INTERNATIONAL_STOCKS',
+];
 
 async function run(options: { variant?: VariantName; faults?: string[]; suite?: string }): Promise<RunResult> {
-  const local = await startLocalTarget({ ...(options.variant ? { variant: options.variant } : {}), faults: options.faults ?? [] });
+  const local = await startLocalTarget({
+    ...(options.variant ? { variant: options.variant } : {}),
+    faults: options.faults ?? [],
+  });
   try {
-    return await runChecks({ pack, target: local.target, suites, selection: options.suite ? { suites: [options.suite] } : {}, failOn: 'should', suiteOptions: { webhooks: { deadlineMs: 2000 } } });
+    return await runChecks({
+      pack,
+      target: local.target,
+      suites,
+      selection: options.suite ? { suites: [options.suite] } : {},
+      failOn: 'should',
+      suiteOptions: { webhooks: { deadlineMs: 2000 } },
+    });
   } finally {
     await local.stop();
   }
 }
 
 const pagination = (r: RunResult) => r.checks.filter((c) => c.suite === 'pagination');
-const notPassed = (r: RunResult) => pagination(r).filter((c) => c.outcome !== 'pass').map((c) => `${c.id}: ${c.outcome} ${c.finding?.message ?? c.skipReason ?? ''}`);
+const notPassed = (r: RunResult) =>
+  pagination(r)
+    .filter((c) => c.outcome !== 'pass')
+    .map((c) => `${c.id}: ${c.outcome} ${c.finding?.message ?? c.skipReason ?? ''}`);
 const failing = (r: RunResult) => r.checks.filter((c) => c.failsRun).map((c) => c.id);
-const errored = (r: RunResult) => r.checks.filter((c) => c.outcome === 'error').map((c) => `${c.id}: ${c.finding?.message}`);
+const errored = (r: RunResult) =>
+  r.checks.filter((c) => c.outcome === 'error').map((c) => `${c.id}: ${c.finding?.message}`);
 const observation = (r: RunResult, id: string) => r.checks.find((c) => c.id === id)!.observations.join(' | ');
 const finding = (r: RunResult, id: string) => r.checks.find((c) => c.id === id)!.finding?.message ?? '';
 
@@ -34,38 +52,63 @@ function collateral(r: RunResult, fault: string): string[] {
   return r.checks.filter((c) => c.failsRun && !c.requirements.some((req) => breaks.includes(req.id))).map((c) => c.id);
 }
 
-describe.each(['strict', 'alt'] as const)('the pagination suite against the clean reference server (%s variant)', (variant) => {
-  it('passes every check on every list, skips none, and records what each list allowed', async () => {
-    const result = await run({ variant, suite: 'pagination' });
-    expect(notPassed(result)).toEqual([]);
-    for (const id of ['pagination.page.zero', 'pagination.limit.echo', 'pagination.sort.invalid-handled', 'pagination.walk.page-links', 'pagination.sort.asc']) {
-      for (const list of LISTS) expect(observation(result, id), id).toContain(list);
-    }
-    expect(observation(result, 'pagination.walk.page-links')).toMatch(/transactions\?customerId=1004: 5 pages linked.*accounts\?customerId=1042: 2 pages linked.*instruments\?investmentType=INTERNATIONAL_STOCKS: 3 pages linked/);
-    expect(observation(result, 'pagination.sort.desc')).toContain('6 items over 3 page(s), 4 distinct createdAt');
-    expect(observation(result, 'pagination.limit.full-page')).toContain('without limit: 100 of 250');
-    expect(observation(result, 'pagination.sort.invalid-handled')).toContain('sort=asc: 400');
-    const order = variant === 'strict' ? 'meta.sort "ASC", items ascending' : 'meta.sort "DESC", items descending';
-    expect(observation(result, 'pagination.info.default-sort').split(order)).toHaveLength(4);
-  }, 60_000);
-});
+describe.each(['strict', 'alt'] as const)(
+  'the pagination suite against the clean reference server (%s variant)',
+  (variant) => {
+    it('passes every check on every list, skips none, and records what each list allowed', async () => {
+      const result = await run({ variant, suite: 'pagination' });
+      expect(notPassed(result)).toEqual([]);
+      for (const id of [
+        'pagination.page.zero',
+        'pagination.limit.echo',
+        'pagination.sort.invalid-handled',
+        'pagination.walk.page-links',
+        'pagination.sort.asc',
+      ]) {
+        for (const list of LISTS) expect(observation(result, id), id).toContain(list);
+      }
+      expect(observation(result, 'pagination.walk.page-links')).toMatch(
+        /transactions\?customerId=1004: 5 pages linked.*accounts\?customerId=1042: 2 pages linked.*instruments\?investmentType=INTERNATIONAL_STOCKS: 3 pages linked/,
+      );
+      expect(observation(result, 'pagination.sort.desc')).toContain('6 items over 3 page(s), 4 distinct createdAt');
+      expect(observation(result, 'pagination.limit.full-page')).toContain('without limit: 100 of 250');
+      expect(observation(result, 'pagination.sort.invalid-handled')).toContain('sort=asc: 400');
+      const order = variant === 'strict' ? 'meta.sort "ASC", items ascending' : 'meta.sort "DESC", items descending';
+      expect(observation(result, 'pagination.info.default-sort').split(order)).toHaveLength(4);
+    }, 60_000);
+  },
+);
 
 describe('a server whose last page names a next page past the end (open points REQ-META-10, REQ-PAGE-09)', () => {
   it.each([
     ['strict', 'empty'],
     ['alt', '404'],
-  ] as const)('passes every pagination check (%s variant, past the end: %s)', async (variant, pastEnd) => {
-    const local = await startLocalTarget({ variant, choices: { lastNextPage: 'past', pastEnd } });
-    try {
-      const result = await runChecks({ pack, target: local.target, suites, selection: { suites: ['pagination'] }, failOn: 'should' });
-      expect(notPassed(result)).toEqual([]);
-      expect(observation(result, 'pagination.walk.complete')).toContain('250 items in 4 page(s)');
-      expect(observation(result, 'pagination.info.last-page')).toContain('nextPage on the last page: the page past the end');
-      expect(observation(result, 'pagination.info.past-end')).toMatch(pastEnd === '404' ? /page=\d+: 404/ : /page=\d+: 200, 0 items/);
-    } finally {
-      await local.stop();
-    }
-  }, 60_000);
+  ] as const)(
+    'passes every pagination check (%s variant, past the end: %s)',
+    async (variant, pastEnd) => {
+      const local = await startLocalTarget({ variant, choices: { lastNextPage: 'past', pastEnd } });
+      try {
+        const result = await runChecks({
+          pack,
+          target: local.target,
+          suites,
+          selection: { suites: ['pagination'] },
+          failOn: 'should',
+        });
+        expect(notPassed(result)).toEqual([]);
+        expect(observation(result, 'pagination.walk.complete')).toContain('250 items in 4 page(s)');
+        expect(observation(result, 'pagination.info.last-page')).toContain(
+          'nextPage on the last page: the page past the end',
+        );
+        expect(observation(result, 'pagination.info.past-end')).toMatch(
+          pastEnd === '404' ? /page=\d+: 404/ : /page=\d+: 200, 0 items/,
+        );
+      } finally {
+        await local.stop();
+      }
+    },
+    60_000,
+  );
 });
 
 describe('catches each new fault with the check meant for it, and with no check of another requirement', () => {
@@ -74,9 +117,21 @@ describe('catches each new fault with the check meant for it, and with no check 
     ['pagination.page-one-based', 'alt', ['pagination.page.zero']],
     ['pagination.limit-echo-default', 'strict', ['pagination.limit.echo']],
     ['pagination.instruments-limit-ignored', 'strict', ['pagination.limit.respected', 'pagination.meta.current-count']],
-    ['pagination.sort-invalid-crash', 'strict', ['pagination.sort.invalid-handled', 'pagination.sort.invalid-rejected']],
-    ['pagination.sort-invalid-echoed', 'strict', ['pagination.sort.invalid-handled', 'pagination.sort.invalid-rejected']],
-    ['pagination.sort-by-updated-at', 'strict', ['pagination.sort.asc', 'pagination.sort.desc', 'pagination.sort.default-consistent']],
+    [
+      'pagination.sort-invalid-crash',
+      'strict',
+      ['pagination.sort.invalid-handled', 'pagination.sort.invalid-rejected'],
+    ],
+    [
+      'pagination.sort-invalid-echoed',
+      'strict',
+      ['pagination.sort.invalid-handled', 'pagination.sort.invalid-rejected'],
+    ],
+    [
+      'pagination.sort-by-updated-at',
+      'strict',
+      ['pagination.sort.asc', 'pagination.sort.desc', 'pagination.sort.default-consistent'],
+    ],
     ['pagination.sort-per-page', 'strict', ['pagination.sort.desc']],
     ['pagination.sort-per-page', 'alt', ['pagination.sort.desc', 'pagination.sort.default-consistent']],
     ['pagination.last-page-next-null', 'strict', ['pagination.meta.present']],
@@ -86,19 +141,27 @@ describe('catches each new fault with the check meant for it, and with no check 
     // page-links in both readings of page: previousPage always 0 shows from the third page on.
     ['pagination.previous-page-stuck', 'alt', ['pagination.walk.page-links']],
   ];
-  it.each(cases)('%s (%s variant)', async (fault, variant, ids) => {
-    const result = await run({ variant, faults: [fault], suite: 'pagination' });
-    const caught = failing(result);
-    for (const id of ids) expect(caught, fault).toContain(id);
-    expect(collateral(result, fault), `${fault}: checks failing without citing what it breaks`).toEqual([]);
-    expect(errored(result)).toEqual([]);
-  }, 60_000);
+  it.each(cases)(
+    '%s (%s variant)',
+    async (fault, variant, ids) => {
+      const result = await run({ variant, faults: [fault], suite: 'pagination' });
+      const caught = failing(result);
+      for (const id of ids) expect(caught, fault).toContain(id);
+      expect(collateral(result, fault), `${fault}: checks failing without citing what it breaks`).toEqual([]);
+      expect(errored(result)).toEqual([]);
+    },
+    60_000,
+  );
 
   it('names the endpoint that got it wrong', async () => {
     const limit = await run({ faults: ['pagination.instruments-limit-ignored'], suite: 'pagination' });
-    expect(finding(limit, 'pagination.limit.respected')).toBe('GET /instruments?investmentType=INTERNATIONAL_STOCKS&limit=1 returned 6 items');
+    expect(finding(limit, 'pagination.limit.respected')).toBe(
+      'GET /instruments?investmentType=INTERNATIONAL_STOCKS&limit=1 returned 6 items',
+    );
     const sort = await run({ faults: ['pagination.sort-by-updated-at'], suite: 'pagination' });
-    expect(finding(sort, 'pagination.sort.asc')).toMatch(/^GET \/instruments\?investmentType=INTERNATIONAL_STOCKS: sort=ASC, but across the walk item \d+ has createdAt/);
+    expect(finding(sort, 'pagination.sort.asc')).toMatch(
+      /^GET \/instruments\?investmentType=INTERNATIONAL_STOCKS: sort=ASC, but across the walk item \d+ has createdAt/,
+    );
     const zero = await run({ faults: ['pagination.page-one-based'], suite: 'pagination' });
     expect(finding(zero, 'pagination.page.zero')).toBe('GET /transactions?customerId=1004&page=0 answered 400');
   }, 60_000);
@@ -106,19 +169,34 @@ describe('catches each new fault with the check meant for it, and with no check 
 
 describe('one cause, one failure: faults of paging and of other suites fail only the checks of what they break', () => {
   const cases: Array<[string, string[]]> = [
-    ['pagination.meta-missing', ['pagination.meta.present', 'pagination.meta.current-count', 'pagination.walk.complete', 'pagination.sort.asc']],
-    ['pagination.limit-exceeded', ['pagination.limit.respected', 'pagination.limit.default', 'pagination.limit.bounds', 'pagination.meta.current-count']],
+    [
+      'pagination.meta-missing',
+      ['pagination.meta.present', 'pagination.meta.current-count', 'pagination.walk.complete', 'pagination.sort.asc'],
+    ],
+    [
+      'pagination.limit-exceeded',
+      [
+        'pagination.limit.respected',
+        'pagination.limit.default',
+        'pagination.limit.bounds',
+        'pagination.meta.current-count',
+      ],
+    ],
     ['pagination.page-short', ['pagination.limit.full-page', 'pagination.walk.complete']],
     ['pagination.default-limit-50', ['pagination.limit.default', 'pagination.limit.full-page']],
     ['pagination.total-count-is-page-count', ['pagination.walk.complete', 'pagination.walk.total-stable']],
     ['resources.account-listed-twice', ['resources.ids.unique']],
   ];
-  it.each(cases)('%s', async (fault, ids) => {
-    const result = await run({ faults: [fault], suite: ids[0]!.split('.')[0]! });
-    for (const id of ids) expect(failing(result), fault).toContain(id);
-    expect(collateral(result, fault)).toEqual([]);
-    expect(errored(result)).toEqual([]);
-  }, 60_000);
+  it.each(cases)(
+    '%s',
+    async (fault, ids) => {
+      const result = await run({ faults: [fault], suite: ids[0]!.split('.')[0]! });
+      for (const id of ids) expect(failing(result), fault).toContain(id);
+      expect(collateral(result, fault)).toEqual([]);
+      expect(errored(result)).toEqual([]);
+    },
+    60_000,
+  );
 
   it('page-short no longer fails the MUST limit checks: a short page is allowed by "maximum items to return"', async () => {
     const result = await run({ faults: ['pagination.page-short'], suite: 'pagination' });
@@ -131,7 +209,13 @@ describe('one cause, one failure: faults of paging and of other suites fail only
     const skipped = pagination(result).filter((c) => c.outcome === 'skip');
     expect(skipped.map((c) => c.id)).toContain('pagination.walk.complete');
     for (const c of skipped) expect(c.skipReason, c.id).toMatch(/^GET \/transactions\?customerId=1004 answered 403/);
-    expect(observation(result, 'pagination.walk.complete')).toContain('GET /instruments?investmentType=INTERNATIONAL_STOCKS: default limit: 6 items');
-    expect(pagination(result).filter((c) => c.failsRun).map((c) => c.id)).toEqual(['pagination.meta.present']);
+    expect(observation(result, 'pagination.walk.complete')).toContain(
+      'GET /instruments?investmentType=INTERNATIONAL_STOCKS: default limit: 6 items',
+    );
+    expect(
+      pagination(result)
+        .filter((c) => c.failsRun)
+        .map((c) => c.id),
+    ).toEqual(['pagination.meta.present']);
   }, 60_000);
 });

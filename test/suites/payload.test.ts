@@ -4,7 +4,10 @@ import { containsValue, eventNameOf, valuesNamed } from '../../src/receiver/payl
 
 describe('webhook payload helpers', () => {
   it('finds the token ids a payload names, at any depth and in arrays, and none in one that names none', () => {
-    const payload = { event: 'AUTH.CREATED', data: { token: { tokenId: 'a1' }, related: [{ tokenId: 7 }, { tokenId: { nested: true } }] } };
+    const payload = {
+      event: 'AUTH.CREATED',
+      data: { token: { tokenId: 'a1' }, related: [{ tokenId: 7 }, { tokenId: { nested: true } }] },
+    };
     expect(valuesNamed(payload, 'tokenId').sort()).toEqual(['7', 'a1']);
     expect(valuesNamed({ event: 'WEBHOOK.UPDATED', data: { url: 'https://x' } }, 'tokenId')).toEqual([]);
     expect(valuesNamed('not an object', 'tokenId')).toEqual([]);

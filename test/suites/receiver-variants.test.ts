@@ -56,12 +56,19 @@ async function deliver(r: WebhookReceiver, v: Variant = {}): Promise<void> {
         privateKey: s.seed ?? serverKey.seed,
         label: s.label ?? 'sig1',
         components: s.components ?? COMPONENTS,
-        params: s.params ?? [['keyid', 'k'], ['created', created], ['expires', created + 300]],
+        params: s.params ?? [
+          ['keyid', 'k'],
+          ['created', created],
+          ['expires', created + 300],
+        ],
       },
     ),
   );
   if (signed.length > 0) {
-    headers.push(['signature-input', signed.map((s) => s.signatureInput).join(', ')], ['signature', signed.map((s) => s.signature).join(', ')]);
+    headers.push(
+      ['signature-input', signed.map((s) => s.signatureInput).join(', ')],
+      ['signature', signed.map((s) => s.signature).join(', ')],
+    );
   }
   const agent = new Agent({ connect: { ca: r.certificatePem! } });
   agents.push(agent);
@@ -79,19 +86,76 @@ describe('webhook receiver: every RFC 9421/9530 reading of a delivery verifies',
   const now = nowSeconds();
   const verifies: Array<[string, Variant]> = [
     ['the label wh instead of sig1', { sigs: [{ label: 'wh' }] }],
-    ['no expires (RFC 9421 makes it optional)', { sigs: [{ params: [['keyid', 'k'], ['created', now]] }] }],
+    [
+      'no expires (RFC 9421 makes it optional)',
+      {
+        sigs: [
+          {
+            params: [
+              ['keyid', 'k'],
+              ['created', now],
+            ],
+          },
+        ],
+      },
+    ],
     ['neither created nor expires', { sigs: [{ params: [['keyid', 'k']] }] }],
     ['no keyid', { sigs: [{ params: [['created', now]] }] }],
-    ['alg="ed25519", a nonce and a tag', { sigs: [{ params: [['created', now], ['keyid', 'k'], ['alg', 'ed25519'], ['nonce', 'n-1'], ['tag', 'webhook']] }] }],
-    ['the parameters in another order', { sigs: [{ params: [['expires', now + 60], ['keyid', 'k'], ['created', now]] }] }],
-    ['the components in another order', { sigs: [{ components: ['content-type', 'content-digest', '@target-uri', '@method'] }] }],
-    ['another component set (@authority, @path, @scheme, @request-target)', { sigs: [{ components: ['@method', '@authority', '@path', '@scheme', '@request-target', 'content-digest'] }] }],
-    ['a covered extra header (x-event-id)', { extraHeaders: [['x-event-id', 'evt-9']], sigs: [{ components: [...COMPONENTS, 'x-event-id'] }] }],
+    [
+      'alg="ed25519", a nonce and a tag',
+      {
+        sigs: [
+          {
+            params: [
+              ['created', now],
+              ['keyid', 'k'],
+              ['alg', 'ed25519'],
+              ['nonce', 'n-1'],
+              ['tag', 'webhook'],
+            ],
+          },
+        ],
+      },
+    ],
+    [
+      'the parameters in another order',
+      {
+        sigs: [
+          {
+            params: [
+              ['expires', now + 60],
+              ['keyid', 'k'],
+              ['created', now],
+            ],
+          },
+        ],
+      },
+    ],
+    [
+      'the components in another order',
+      { sigs: [{ components: ['content-type', 'content-digest', '@target-uri', '@method'] }] },
+    ],
+    [
+      'another component set (@authority, @path, @scheme, @request-target)',
+      { sigs: [{ components: ['@method', '@authority', '@path', '@scheme', '@request-target', 'content-digest'] }] },
+    ],
+    [
+      'a covered extra header (x-event-id)',
+      { extraHeaders: [['x-event-id', 'evt-9']], sigs: [{ components: [...COMPONENTS, 'x-event-id'] }] },
+    ],
     ['a sha-256 Content-Digest', { digest: ['sha-256'] }],
     ['sha-256 and sha-512 members, both right', { digest: ['sha-256', 'sha-512'] }],
     ['two signatures, the first by another key', { sigs: [{ label: 'old', seed: forger.seed }, { label: 'new' }] }],
-    ['two signatures, the first without content-digest', { sigs: [{ label: 'a', components: ['@method', '@target-uri'] }, { label: 'b' }] }],
-    ['a deprecated md5 member beside a right sha-512', { digestField: `md5=:AAAAAAAAAAAAAAAAAAAAAA==:, ${contentDigestWith(JSON.stringify({ type: 'AUTH.CREATED', data: { tokenId: 't-1' } }), ['sha-512'])}` }],
+    [
+      'two signatures, the first without content-digest',
+      { sigs: [{ label: 'a', components: ['@method', '@target-uri'] }, { label: 'b' }] },
+    ],
+    [
+      'a deprecated md5 member beside a right sha-512',
+      {
+        digestField: `md5=:AAAAAAAAAAAAAAAAAAAAAA==:, ${contentDigestWith(JSON.stringify({ type: 'AUTH.CREATED', data: { tokenId: 't-1' } }), ['sha-512'])}`,
+      },
+    ],
   ];
   for (const [name, variant] of verifies) {
     it(`verifies ${name}`, async () => {
@@ -114,13 +178,59 @@ describe('webhook receiver: every RFC 9421/9530 reading of a delivery verifies',
 
 describe('webhook receiver: a delivery that truly fails is discarded, and counted once', () => {
   const rejects: Array<[string, Variant, RegExp, string]> = [
-    ['a sha-256 digest of other bytes', { digest: ['sha-256'], digestOf: 'tampered' }, /^Content-Digest sha-256 does not match the body$/, 'published-key'],
-    ['a right sha-256 beside a wrong sha-512', { digestField: `${contentDigestWith(JSON.stringify({ type: 'AUTH.CREATED', data: { tokenId: 't-1' } }), ['sha-256'])}, ${contentDigestWith('x', ['sha-512'])}` }, /^Content-Digest sha-512 does not match/, 'published-key'],
-    ['only a deprecated md5 member', { digestField: 'md5=:AAAAAAAAAAAAAAAAAAAAAA==:' }, /^Content-Digest has no sha-512 or sha-256 member$/, 'published-key'],
-    ['every signature by another key', { sigs: [{ label: 'a', seed: forger.seed }, { label: 'b', seed: forger.seed }] }, /^signature: the signature does not verify against the signature base$/, 'other-key'],
-    ['an alg other than ed25519', { sigs: [{ params: [['keyid', 'k'], ['alg', 'rsa-pss-sha512']] }] }, /^signature: alg "rsa-pss-sha512" is not ed25519$/, 'unsigned'],
+    [
+      'a sha-256 digest of other bytes',
+      { digest: ['sha-256'], digestOf: 'tampered' },
+      /^Content-Digest sha-256 does not match the body$/,
+      'published-key',
+    ],
+    [
+      'a right sha-256 beside a wrong sha-512',
+      {
+        digestField: `${contentDigestWith(JSON.stringify({ type: 'AUTH.CREATED', data: { tokenId: 't-1' } }), ['sha-256'])}, ${contentDigestWith('x', ['sha-512'])}`,
+      },
+      /^Content-Digest sha-512 does not match/,
+      'published-key',
+    ],
+    [
+      'only a deprecated md5 member',
+      { digestField: 'md5=:AAAAAAAAAAAAAAAAAAAAAA==:' },
+      /^Content-Digest has no sha-512 or sha-256 member$/,
+      'published-key',
+    ],
+    [
+      'every signature by another key',
+      {
+        sigs: [
+          { label: 'a', seed: forger.seed },
+          { label: 'b', seed: forger.seed },
+        ],
+      },
+      /^signature: the signature does not verify against the signature base$/,
+      'other-key',
+    ],
+    [
+      'an alg other than ed25519',
+      {
+        sigs: [
+          {
+            params: [
+              ['keyid', 'k'],
+              ['alg', 'rsa-pss-sha512'],
+            ],
+          },
+        ],
+      },
+      /^signature: alg "rsa-pss-sha512" is not ed25519$/,
+      'unsigned',
+    ],
     ['no signature at all', { sigs: [] }, /^signature: no Signature-Input header$/, 'unsigned'],
-    ['a signature that leaves content-digest out', { sigs: [{ components: ['@method', '@target-uri'] }] }, /^signature: the signature does not cover "content-digest"$/, 'published-key'],
+    [
+      'a signature that leaves content-digest out',
+      { sigs: [{ components: ['@method', '@target-uri'] }] },
+      /^signature: the signature does not cover "content-digest"$/,
+      'published-key',
+    ],
   ];
   for (const [name, variant, reason, signedBy] of rejects) {
     it(`discards ${name}`, async () => {

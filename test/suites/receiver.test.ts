@@ -13,7 +13,12 @@ import { generateEd25519 } from '../../src/http/keys.js';
 import { signRequest, nowSeconds } from '../../src/http/signature.js';
 import type { WebhookConfig } from '../../src/config/types.js';
 import { certificateNames, selfSignedCertificate } from '../../src/receiver/certificate.js';
-import { describeDelivery, startReceiver, type ReceiverOptions, type WebhookReceiver } from '../../src/receiver/receiver.js';
+import {
+  describeDelivery,
+  startReceiver,
+  type ReceiverOptions,
+  type WebhookReceiver,
+} from '../../src/receiver/receiver.js';
 
 const { running, agents } = stoppedAfterEach();
 
@@ -53,7 +58,13 @@ async function deliver(r: WebhookReceiver, o: DeliveryOptions = {}): Promise<num
     const created = o.created ?? nowSeconds();
     const signed = signRequest(
       { method: 'POST', url, headers },
-      { keyId: 'server-key', privateKey: o.seed ?? serverKey.seed, components: o.components ?? COMPONENTS, created, expires: o.expires ?? created + 300 },
+      {
+        keyId: 'server-key',
+        privateKey: o.seed ?? serverKey.seed,
+        components: o.components ?? COMPONENTS,
+        created,
+        expires: o.expires ?? created + 300,
+      },
     );
     headers.push(['signature-input', signed.signatureInput], ['signature', signed.signature]);
   }
@@ -75,7 +86,9 @@ describe('webhook receiver', () => {
     expect(cert.publicKey.asymmetricKeyDetails?.namedCurve).toBe('prime256v1');
     expect(cert.checkHost('localhost')).toBe('localhost');
     // The same names give the same certificate in one process: the built-in target trusts what the receiver presents.
-    expect((await selfSignedCertificate(certificateNames({ listen: '127.0.0.1:0', tls: 'self-signed' }))).cert).toBe(r.certificatePem);
+    expect((await selfSignedCertificate(certificateNames({ listen: '127.0.0.1:0', tls: 'self-signed' }))).cert).toBe(
+      r.certificatePem,
+    );
   });
 
   it('records a delivery, answers 200 at once, holds it until the key is known, then verifies it', async () => {
@@ -110,7 +123,9 @@ describe('webhook receiver', () => {
     expect(d.state).toBe('rejected');
     expect(d.reason).toBe('signature: the signature does not verify against the signature base');
     expect(r.counts).toMatchObject({ received: 1, verified: 0, rejected: 1 });
-    expect(describeDelivery(d)).toMatch(/^delivery #1 at .*: POST https:\/\/127\.0\.0\.1:\d+\/conformance\/webhook; .*signature: \[redacted\]; body \(\d+ B\) \{"id":"evt-1","type":"AUTH.DELETED".* — discarded: signature: the signature does not verify/);
+    expect(describeDelivery(d)).toMatch(
+      /^delivery #1 at .*: POST https:\/\/127\.0\.0\.1:\d+\/conformance\/webhook; .*signature: \[redacted\]; body \(\d+ B\) \{"id":"evt-1","type":"AUTH.DELETED".* — discarded: signature: the signature does not verify/,
+    );
   });
 
   it('discards a delivery whose digest does not match, that is unsigned, that leaves content-digest uncovered, or whose signature expired', async () => {
@@ -136,7 +151,10 @@ describe('webhook receiver', () => {
     const r = await receiver();
     await deliver(r);
     r.keyUnusable('GET /webhooks/key answered 404');
-    expect(r.arrivals[0]).toMatchObject({ state: 'rejected', reason: 'no key to verify with: GET /webhooks/key answered 404' });
+    expect(r.arrivals[0]).toMatchObject({
+      state: 'rejected',
+      reason: 'no key to verify with: GET /webhooks/key answered 404',
+    });
     r.useKey(publicKey);
     await r.settled();
     expect(r.arrivals[0]!.state).toBe('verified');
@@ -271,7 +289,11 @@ describe('webhook receiver', () => {
   it('fails to start with a ConfigError naming the setting when it cannot listen or read its files', async () => {
     const r = await receiver();
     const { port } = new URL(r.url);
-    await expect(startReceiver({ listen: `127.0.0.1:${port}`, tls: 'none' })).rejects.toThrow(/^webhook\.listen: the receiver cannot listen on 127\.0\.0\.1:\d+ \(EADDRINUSE\); free that port or set webhook\.listen to another/);
-    await expect(startReceiver({ listen: '127.0.0.1:0', tls: { certFile: '/nonexistent/c.pem', keyFile: '/nonexistent/k.pem' } })).rejects.toThrow(/^webhook\.tls\.certFile: cannot read/);
+    await expect(startReceiver({ listen: `127.0.0.1:${port}`, tls: 'none' })).rejects.toThrow(
+      /^webhook\.listen: the receiver cannot listen on 127\.0\.0\.1:\d+ \(EADDRINUSE\); free that port or set webhook\.listen to another/,
+    );
+    await expect(
+      startReceiver({ listen: '127.0.0.1:0', tls: { certFile: '/nonexistent/c.pem', keyFile: '/nonexistent/k.pem' } }),
+    ).rejects.toThrow(/^webhook\.tls\.certFile: cannot read/);
   });
 });

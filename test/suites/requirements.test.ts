@@ -41,7 +41,9 @@ describe('the requirement catalog against the spec', () => {
     const open = specUnits(sections).filter((u) => /\bnot shown\b|\bunresolved\b|\bare open\b/.test(u.text));
     expect(open.length).toBeGreaterThan(25);
     for (const u of open) {
-      const entry = catalog.requirements.find((r) => r.level === 'OPEN' && r.section === u.section && (r.quote.includes(u.text) || u.text.includes(r.quote)));
+      const entry = catalog.requirements.find(
+        (r) => r.level === 'OPEN' && r.section === u.section && (r.quote.includes(u.text) || u.text.includes(r.quote)),
+      );
       expect(entry, `[${u.section}] ${u.text}`).toBeDefined();
     }
     for (const r of catalog.requirements.filter((x) => x.level === 'OPEN')) {
@@ -89,7 +91,9 @@ describe('the requirement catalog against the checks', () => {
     // Reasons a check cannot be made to fail in the matrix (e.g. --long) are the matrix's; such a requirement has
     // another check a fault proves, or it is listed here by the matrix's reasons.
     const reasoned = new Set(proof!.uncaught.filter((u) => u.reason).map((u) => u.id));
-    const unproven = coverage.requirements.filter((r) => r.status === 'unproven' && !r.checks.every((c) => reasoned.has(c.id)));
+    const unproven = coverage.requirements.filter(
+      (r) => r.status === 'unproven' && !r.checks.every((c) => reasoned.has(c.id)),
+    );
     expect(unproven.map((r) => `${r.id}: ${r.checks.map((c) => c.id).join(', ')}`)).toEqual([]);
     expect(coverage.gaps.unknownInFaults).toEqual([]);
   });

@@ -10,7 +10,10 @@ import { findFault } from '../../src/reference/faults/catalog.js';
 import type { Customer } from '../../src/reference/store.js';
 import { suites } from '../../suites/index.js';
 
-async function withTarget<T>(options: Parameters<typeof startLocalTarget>[0], body: (local: LocalTarget) => Promise<T>): Promise<T> {
+async function withTarget<T>(
+  options: Parameters<typeof startLocalTarget>[0],
+  body: (local: LocalTarget) => Promise<T>,
+): Promise<T> {
   const local = await startLocalTarget(options);
   try {
     return await body(local);
@@ -20,35 +23,55 @@ async function withTarget<T>(options: Parameters<typeof startLocalTarget>[0], bo
 }
 
 function run(local: LocalTarget, selection: Parameters<typeof runChecks>[0]['selection'] = {}): Promise<RunResult> {
-  return runChecks({ pack, target: local.target, suites, selection, failOn: 'should', suiteOptions: { webhooks: { deadlineMs: 2000 } } });
+  return runChecks({
+    pack,
+    target: local.target,
+    suites,
+    selection,
+    failOn: 'should',
+    suiteOptions: { webhooks: { deadlineMs: 2000 } },
+  });
 }
 
 const failing = (r: RunResult) => r.checks.filter((c) => c.failsRun).map((c) => c.id);
-const errored = (r: RunResult) => r.checks.filter((c) => c.outcome === 'error').map((c) => `${c.id}: ${c.finding?.message}`);
+const errored = (r: RunResult) =>
+  r.checks.filter((c) => c.outcome === 'error').map((c) => `${c.id}: ${c.finding?.message}`);
 const observation = (r: RunResult, id: string) => r.checks.find((c) => c.id === id)!.observations.join(' | ');
 
-describe.each(['strict', 'alt'] as const)('the resources suite against the clean reference server (%s variant)', (variant) => {
-  it('passes every check with no warning, and records the open points', async () => {
-    const result = await withTarget({ variant }, (local) => run(local, { suites: ['resources'] }));
-    const bad = result.checks.filter((c) => c.outcome !== 'pass').map((c) => `${c.id}: ${c.outcome} ${c.finding?.message ?? c.skipReason ?? ''}`);
-    expect(bad).toEqual([]);
-    expect(observation(result, 'resources.errors.body')).toContain('401 → "401"');
-    expect(observation(result, 'resources.errors.message-text')).toContain('401 "Unauthorized"');
-    expect(observation(result, 'resources.errors.no-token')).toContain('13 endpoints answered 401');
-    expect(observation(result, 'resources.timestamps.unix')).toMatch(/updatedAt >= createdAt on (\d+) of \1/);
-    expect(observation(result, 'resources.info.instruments-available')).toContain('1 of 6 instrument(s) listed have isAvailable false');
-    const extra = observation(result, 'resources.info.extra-fields');
-    expect(extra).toContain('timeFrame values (allowed values not shown): "1D"');
-    expect(extra).toContain('asset 6001: available = position − locked');
-    expect(extra).toMatch(/requestType values \(not shown\): "BUY", "SELL"/);
-    expect(observation(result, 'resources.customers.update-unknown')).toContain('refused with 404; no customer was created');
-  }, 60_000);
-});
+describe.each(['strict', 'alt'] as const)(
+  'the resources suite against the clean reference server (%s variant)',
+  (variant) => {
+    it('passes every check with no warning, and records the open points', async () => {
+      const result = await withTarget({ variant }, (local) => run(local, { suites: ['resources'] }));
+      const bad = result.checks
+        .filter((c) => c.outcome !== 'pass')
+        .map((c) => `${c.id}: ${c.outcome} ${c.finding?.message ?? c.skipReason ?? ''}`);
+      expect(bad).toEqual([]);
+      expect(observation(result, 'resources.errors.body')).toContain('401 → "401"');
+      expect(observation(result, 'resources.errors.message-text')).toContain('401 "Unauthorized"');
+      expect(observation(result, 'resources.errors.no-token')).toContain('13 endpoints answered 401');
+      expect(observation(result, 'resources.timestamps.unix')).toMatch(/updatedAt >= createdAt on (\d+) of \1/);
+      expect(observation(result, 'resources.info.instruments-available')).toContain(
+        '1 of 6 instrument(s) listed have isAvailable false',
+      );
+      const extra = observation(result, 'resources.info.extra-fields');
+      expect(extra).toContain('timeFrame values (allowed values not shown): "1D"');
+      expect(extra).toContain('asset 6001: available = position − locked');
+      expect(extra).toMatch(/requestType values \(not shown\): "BUY", "SELL"/);
+      expect(observation(result, 'resources.customers.update-unknown')).toContain(
+        'refused with 404; no customer was created',
+      );
+    }, 60_000);
+  },
+);
 
 describe('catches each fault with the check meant for it, and with no check of another requirement', () => {
   const cases: Array<[string, string[]]> = [
     ['resources.validation-error-shape', ['resources.errors.body']],
-    ['resources.error-body-missing', ['resources.errors.body', 'resources.errors.no-token', 'resources.customers.no-token']],
+    [
+      'resources.error-body-missing',
+      ['resources.errors.body', 'resources.errors.no-token', 'resources.customers.no-token'],
+    ],
     ['resources.unauthorized-message-text', ['resources.errors.message-text']],
     ['resources.not-found-message-text', ['resources.errors.message-text']],
     ['resources.customer-update-unknown-accepted', ['resources.customers.update-unknown']],
@@ -64,23 +87,32 @@ describe('catches each fault with the check meant for it, and with no check of a
     ['resources.webhook-key-no-token-served', ['resources.errors.no-token']],
     // Collateral of earlier versions: these faults now fail only the checks of what they break.
     ['resources.customer-status-unknown', ['resources.customers.get']],
-    ['resources.list-filter-leak', ['resources.lists.isolated', 'resources.accounts.consistent', 'resources.transactions.consistent']],
+    [
+      'resources.list-filter-leak',
+      ['resources.lists.isolated', 'resources.accounts.consistent', 'resources.transactions.consistent'],
+    ],
   ];
-  it.each(cases)('%s', async (name, ids) => {
-    const breaks = findFault(name)!.breaks;
-    await withTarget({ faults: [name] }, async (local) => {
-      const id = local.target.fixtures.mutableCustomerId!;
-      const before = local.server.store.getCustomer(id);
-      const result = await run(local, { suites: ['resources'] });
-      const caught = failing(result);
-      for (const check of ids) expect(caught, name).toContain(check);
-      const collateral = result.checks.filter((c) => c.failsRun && !c.requirements.some((r) => breaks.includes(r.id))).map((c) => c.id);
-      expect(collateral, `${name}: checks that fail without citing ${breaks.join(', ')}`).toEqual([]);
-      expect(errored(result)).toEqual([]);
-      // Whatever the fault made the PUT checks do, the mutable customer is as it was.
-      expect({ ...local.server.store.getCustomer(id)!, updatedAt: 0 }).toEqual({ ...before!, updatedAt: 0 });
-    });
-  }, 60_000);
+  it.each(cases)(
+    '%s',
+    async (name, ids) => {
+      const breaks = findFault(name)!.breaks;
+      await withTarget({ faults: [name] }, async (local) => {
+        const id = local.target.fixtures.mutableCustomerId!;
+        const before = local.server.store.getCustomer(id);
+        const result = await run(local, { suites: ['resources'] });
+        const caught = failing(result);
+        for (const check of ids) expect(caught, name).toContain(check);
+        const collateral = result.checks
+          .filter((c) => c.failsRun && !c.requirements.some((r) => breaks.includes(r.id)))
+          .map((c) => c.id);
+        expect(collateral, `${name}: checks that fail without citing ${breaks.join(', ')}`).toEqual([]);
+        expect(errored(result)).toEqual([]);
+        // Whatever the fault made the PUT checks do, the mutable customer is as it was.
+        expect({ ...local.server.store.getCustomer(id)!, updatedAt: 0 }).toEqual({ ...before!, updatedAt: 0 });
+      });
+    },
+    60_000,
+  );
 
   it('names what was wrong in each finding', async () => {
     const findings = new Map<string, string>();
@@ -95,9 +127,15 @@ describe('catches each fault with the check meant for it, and with no check of a
       findings.set(fault, result.checks.find((c) => c.id === check)!.finding!.message);
     }
     expect(findings.get('resources.unauthorized-message-text')).toContain('401 "Invalid token"');
-    expect(findings.get('resources.asset-timestamps-millis')).toMatch(/GET \/assets\/6001: data\.createdAt = \d{13} \(past the year 2286 in seconds: milliseconds, not seconds\)/);
-    expect(findings.get('resources.account-listed-twice')).toContain('accountId 5001 is listed twice for customer 1042');
-    expect(findings.get('resources.reference-id-duplicated')).toContain('customers 1042 and 1043 both have referenceId 88001042');
+    expect(findings.get('resources.asset-timestamps-millis')).toMatch(
+      /GET \/assets\/6001: data\.createdAt = \d{13} \(past the year 2286 in seconds: milliseconds, not seconds\)/,
+    );
+    expect(findings.get('resources.account-listed-twice')).toContain(
+      'accountId 5001 is listed twice for customer 1042',
+    );
+    expect(findings.get('resources.reference-id-duplicated')).toContain(
+      'customers 1042 and 1043 both have referenceId 88001042',
+    );
     expect(findings.get('resources.validation-error-shape')).toMatch(/an account id that is not an integer \(400\)/);
   }, 60_000);
 });
@@ -109,12 +147,25 @@ describe('a PUT /customers that creates the customer it was asked to update', ()
       const unknown = local.target.fixtures.unknownId!;
       // An upsert, planted in the store: the PUT finds "a" customer, and from then on the id exists.
       const created = new Map<number, Customer>();
-      const { hasCustomer, getCustomer, updateCustomer } = { hasCustomer: store.hasCustomer.bind(store), getCustomer: store.getCustomer.bind(store), updateCustomer: store.updateCustomer.bind(store) };
+      const { hasCustomer, getCustomer, updateCustomer } = {
+        hasCustomer: store.hasCustomer.bind(store),
+        getCustomer: store.getCustomer.bind(store),
+        updateCustomer: store.updateCustomer.bind(store),
+      };
       store.hasCustomer = (id) => id === unknown || hasCustomer(id);
       store.getCustomer = (id) => created.get(id) ?? getCustomer(id);
       store.updateCustomer = (id, patch, now) => {
         if (id !== unknown) return updateCustomer(id, patch, now);
-        const customer: Customer = { customerId: id, firstName: '', lastName: '', status: 'ACTIVE', referenceId: 0, createdAt: now, updatedAt: now, ...patch };
+        const customer: Customer = {
+          customerId: id,
+          firstName: '',
+          lastName: '',
+          status: 'ACTIVE',
+          referenceId: 0,
+          createdAt: now,
+          updatedAt: now,
+          ...patch,
+        };
         created.set(id, customer);
         return customer;
       };
@@ -122,15 +173,19 @@ describe('a PUT /customers that creates the customer it was asked to update', ()
       const check = result.checks.find((c) => c.id === 'resources.customers.update-unknown')!;
       expect(check.outcome).toBe('fail');
       expect(check.finding!.cleanup).toBe(true);
-      expect(check.finding!.message).toMatch(/^CLEANUP NEEDED: PUT \/customers for customer 999999, which did not exist, answered 200 and created it/);
-      expect(check.finding!.observed).toContain('have the server\'s operators delete customer 999999');
+      expect(check.finding!.message).toMatch(
+        /^CLEANUP NEEDED: PUT \/customers for customer 999999, which did not exist, answered 200 and created it/,
+      );
+      expect(check.finding!.observed).toContain("have the server's operators delete customer 999999");
     });
   }, 30_000);
 });
 
 describe('a schema failure names the rows of the table that broke', () => {
   it('so the verdict names REQ-CUST-04 for a status outside the enum, not every row the check cites', async () => {
-    const result = await withTarget({ faults: ['resources.customer-status-unknown'] }, (local) => run(local, { suites: ['resources'] }));
+    const result = await withTarget({ faults: ['resources.customer-status-unknown'] }, (local) =>
+      run(local, { suites: ['resources'] }),
+    );
     const get = result.checks.find((c) => c.id === 'resources.customers.get')!;
     expect(get.outcome).toBe('fail');
     expect(get.requirements.length).toBeGreaterThan(5);

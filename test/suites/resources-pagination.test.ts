@@ -11,10 +11,21 @@ import pagination from '../../suites/pagination.js';
 
 const SUITES = [resources, pagination];
 
-async function run(options: { variant?: VariantName; faults?: string[]; suite?: 'resources' | 'pagination' } = {}): Promise<RunResult> {
-  const local = await startLocalTarget({ ...(options.variant ? { variant: options.variant } : {}), ...(options.faults ? { faults: options.faults } : {}) });
+async function run(
+  options: { variant?: VariantName; faults?: string[]; suite?: 'resources' | 'pagination' } = {},
+): Promise<RunResult> {
+  const local = await startLocalTarget({
+    ...(options.variant ? { variant: options.variant } : {}),
+    ...(options.faults ? { faults: options.faults } : {}),
+  });
   try {
-    return await runChecks({ pack, target: local.target, suites: SUITES, selection: options.suite ? { suites: [options.suite] } : {}, failOn: 'should' });
+    return await runChecks({
+      pack,
+      target: local.target,
+      suites: SUITES,
+      selection: options.suite ? { suites: [options.suite] } : {},
+      failOn: 'should',
+    });
   } finally {
     await local.stop();
   }
@@ -26,13 +37,21 @@ const observation = (r: RunResult, id: string) => r.checks.find((c) => c.id === 
 describe.each(['strict', 'alt'] as const)('against the clean reference server (%s variant)', (variant) => {
   it('passes every check, skips none, and records what the server chose', async () => {
     const result = await run({ variant });
-    const bad = result.checks.filter((c) => c.outcome !== 'pass').map((c) => `${c.id}: ${c.outcome} ${c.finding?.message ?? c.skipReason ?? ''}`);
+    const bad = result.checks
+      .filter((c) => c.outcome !== 'pass')
+      .map((c) => `${c.id}: ${c.outcome} ${c.finding?.message ?? c.skipReason ?? ''}`);
     expect(bad).toEqual([]);
     expect(result.checks.filter((c) => c.suite === 'resources').length).toBeGreaterThanOrEqual(20);
     expect(result.checks.filter((c) => c.suite === 'pagination').length).toBeGreaterThanOrEqual(15);
-    expect(observation(result, 'pagination.info.page-mode')).toContain(variant === 'strict' ? 'a page index' : 'an item offset');
-    expect(observation(result, 'pagination.info.default-sort')).toContain(variant === 'strict' ? 'meta.sort "ASC", items ascending' : 'meta.sort "DESC", items descending');
-    expect(observation(result, 'resources.info.extra-fields')).toContain(variant === 'strict' ? 'no fields beyond the spec tables' : 'referenceExtension');
+    expect(observation(result, 'pagination.info.page-mode')).toContain(
+      variant === 'strict' ? 'a page index' : 'an item offset',
+    );
+    expect(observation(result, 'pagination.info.default-sort')).toContain(
+      variant === 'strict' ? 'meta.sort "ASC", items ascending' : 'meta.sort "DESC", items descending',
+    );
+    expect(observation(result, 'resources.info.extra-fields')).toContain(
+      variant === 'strict' ? 'no fields beyond the spec tables' : 'referenceExtension',
+    );
     expect(observation(result, 'pagination.walk.complete')).toContain('250 items');
   }, 60_000);
 });
@@ -44,7 +63,13 @@ describe('leaves the mutable customer as it found it', () => {
       try {
         const id = local.target.fixtures.mutableCustomerId!;
         const before = local.server.store.getCustomer(id);
-        const result = await runChecks({ pack, target: local.target, suites: SUITES, selection: { suites: ['resources'], grep: 'customers.update' }, failOn: 'should' });
+        const result = await runChecks({
+          pack,
+          target: local.target,
+          suites: SUITES,
+          selection: { suites: ['resources'], grep: 'customers.update' },
+          failOn: 'should',
+        });
         // update, update-minimal, update-invalid, update-invalid-rejected, update-unknown
         expect(result.checks.length).toBe(5);
         const after = local.server.store.getCustomer(id)!;
@@ -60,25 +85,47 @@ describe('leaves the mutable customer as it found it', () => {
 describe('catches representative faults with the checks meant for them', () => {
   const cases: Array<[string, 'resources' | 'pagination', string[]]> = [
     ['resources.account-field-missing', 'resources', ['resources.accounts.get', 'resources.accounts.list']],
-    ['resources.list-filter-leak', 'resources', ['resources.lists.isolated', 'resources.accounts.consistent', 'resources.transactions.consistent']],
+    [
+      'resources.list-filter-leak',
+      'resources',
+      ['resources.lists.isolated', 'resources.accounts.consistent', 'resources.transactions.consistent'],
+    ],
     ['resources.not-found-as-empty', 'resources', ['resources.errors.not-found']],
-    ['resources.missing-param-crash', 'resources', ['resources.accounts.query-validated', 'resources.transactions.query-validated', 'resources.instruments.type-validated']],
+    [
+      'resources.missing-param-crash',
+      'resources',
+      [
+        'resources.accounts.query-validated',
+        'resources.transactions.query-validated',
+        'resources.instruments.type-validated',
+      ],
+    ],
     ['resources.announced-type-accepted', 'resources', ['resources.instruments.announced-types-rejected']],
     ['resources.integer-beyond-2-53', 'resources', ['resources.numbers.safe-integers']],
     ['resources.customer-update-not-saved', 'resources', ['resources.customers.update']],
     ['pagination.next-page-stuck', 'pagination', ['pagination.walk.complete']],
     ['pagination.page-overlap', 'pagination', ['pagination.walk.complete']],
     ['pagination.default-limit-50', 'pagination', ['pagination.limit.default']],
-    ['pagination.limit-over-max-accepted', 'pagination', ['pagination.limit.invalid-handled', 'pagination.limit.invalid-rejected']],
+    [
+      'pagination.limit-over-max-accepted',
+      'pagination',
+      ['pagination.limit.invalid-handled', 'pagination.limit.invalid-rejected'],
+    ],
     ['pagination.sort-by-id', 'pagination', ['pagination.sort.asc', 'pagination.sort.desc']],
     ['pagination.meta-missing', 'pagination', ['pagination.meta.present']],
   ];
-  it.each(cases)('%s', async (fault, suite, ids) => {
-    const result = await run({ faults: [fault], suite });
-    const caught = failing(result);
-    for (const id of ids) expect(caught, fault).toContain(id);
-    expect(result.checks.filter((c) => c.outcome === 'error').map((c) => `${c.id}: ${c.finding?.message}`)).toEqual([]);
-  }, 30_000);
+  it.each(cases)(
+    '%s',
+    async (fault, suite, ids) => {
+      const result = await run({ faults: [fault], suite });
+      const caught = failing(result);
+      for (const id of ids) expect(caught, fault).toContain(id);
+      expect(result.checks.filter((c) => c.outcome === 'error').map((c) => `${c.id}: ${c.finding?.message}`)).toEqual(
+        [],
+      );
+    },
+    30_000,
+  );
 
   it('reports the exact literal of an id beyond 2^53 in the finding', async () => {
     const result = await run({ faults: ['resources.integer-beyond-2-53'], suite: 'resources' });

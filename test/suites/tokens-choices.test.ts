@@ -14,16 +14,29 @@ const CLEAN_SKIPS = ['auth.expiry.after-60-minutes', 'ussd.flow.order-cancel'];
 async function runWith(choices: Partial<Choices>): Promise<RunResult> {
   const local = await startLocalTarget({ choices });
   try {
-    return await runChecks({ pack, target: local.target, suites, failOn: 'should', suiteOptions: { webhooks: { deadlineMs: 2000 } } });
+    return await runChecks({
+      pack,
+      target: local.target,
+      suites,
+      failOn: 'should',
+      suiteOptions: { webhooks: { deadlineMs: 2000 } },
+    });
   } finally {
     await local.stop();
   }
 }
 
 function expectClean(result: RunResult): void {
-  const bad = result.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'warn' || c.outcome === 'error').map((c) => `${c.id}: ${c.outcome} ${c.finding?.message ?? ''}`);
+  const bad = result.checks
+    .filter((c) => c.outcome === 'fail' || c.outcome === 'warn' || c.outcome === 'error')
+    .map((c) => `${c.id}: ${c.outcome} ${c.finding?.message ?? ''}`);
   expect(bad).toEqual([]);
-  expect(result.checks.filter((c) => c.outcome === 'skip').map((c) => c.id).sort()).toEqual(CLEAN_SKIPS);
+  expect(
+    result.checks
+      .filter((c) => c.outcome === 'skip')
+      .map((c) => c.id)
+      .sort(),
+  ).toEqual(CLEAN_SKIPS);
   expect(result.run.cleanup).toBeUndefined();
 }
 
@@ -36,7 +49,11 @@ describe('token choices', () => {
     const note = (result.run.notes ?? []).find((n) => n.startsWith('tokens: '));
     expect(note).toMatch(/^tokens: the server ended the run's token before its 60 minutes \d+ time\(s\)/);
     // The signing checks whose control request carries the run's token recovered instead of skipping.
-    for (const id of ['signing.reject.replay-other-query', 'signing.reject.altered-authorization', 'signing.reject.altered-client-id']) {
+    for (const id of [
+      'signing.reject.replay-other-query',
+      'signing.reject.altered-authorization',
+      'signing.reject.altered-client-id',
+    ]) {
       expect(result.checks.find((c) => c.id === id)!.outcome, id).toBe('pass');
     }
   });

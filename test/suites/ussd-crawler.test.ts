@@ -20,7 +20,15 @@ import {
   requestUrlProblem,
   symbolMismatches,
 } from '../../suites/ussd/rules.js';
-import { differsOnlyInPage, endpointOf, isAbsoluteUrl, mutationOf, normaliseUrl, resolveUrl, scopeOf } from '../../suites/ussd/url.js';
+import {
+  differsOnlyInPage,
+  endpointOf,
+  isAbsoluteUrl,
+  mutationOf,
+  normaliseUrl,
+  resolveUrl,
+  scopeOf,
+} from '../../suites/ussd/url.js';
 
 const BASE = 'https://api.example/v1';
 const SCOPE = scopeOf(BASE);
@@ -43,13 +51,20 @@ function body(title: string, options: FakeOption[]): string {
     message: 'Success',
     data: {
       ussdMessage: lines.join('\n'),
-      ussdOptions: options.map((o) => ({ option: o.n, requestUrl: isAbsoluteUrl(o.to) ? o.to : `${BASE}${o.to}`, requestType: o.type ?? 'GET' })),
+      ussdOptions: options.map((o) => ({
+        option: o.n,
+        requestUrl: isAbsoluteUrl(o.to) ? o.to : `${BASE}${o.to}`,
+        requestType: o.type ?? 'GET',
+      })),
     },
   });
 }
 
 /** A fetch over a map of views keyed by path+query as written (the crawler's URLs are compared normalised). */
-function server(pages: Record<string, Page> | ((u: URL) => Page | undefined), options: { delayMs?: (url: string) => number } = {}) {
+function server(
+  pages: Record<string, Page> | ((u: URL) => Page | undefined),
+  options: { delayMs?: (url: string) => number } = {},
+) {
   const fetched: string[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
@@ -76,7 +91,10 @@ function server(pages: Record<string, Page> | ((u: URL) => Page | undefined), op
   return { fetch, fetched, maxInFlight: () => maxInFlight };
 }
 
-function options(fetch: CrawlOptions<string>['fetch'], extra: Partial<CrawlOptions<string>> = {}): CrawlOptions<string> {
+function options(
+  fetch: CrawlOptions<string>['fetch'],
+  extra: Partial<CrawlOptions<string>> = {},
+): CrawlOptions<string> {
   return {
     baseUrl: BASE,
     starts: [{ name: 'stocks', url: `${BASE}/ussd/stocks?customerId=7` }],
@@ -103,14 +121,18 @@ describe('URL identity and scope', () => {
     expect(normaliseUrl('https://api.example/v1/ussd/assets?customerId=7')).not.toBe(a);
     expect(normaliseUrl('https://api.example/v1/ussd/stocks?customerId=7&page=0')).not.toBe(a);
     expect(normaliseUrl('https://api.example/v1/ussd/stocks?customerId=7&customerId=7')).not.toBe(a);
-    expect(normaliseUrl('https://api.example/v1/ussd/stocks?b=2&a=1&a=0')).toBe(normaliseUrl('https://api.example/v1/ussd/stocks?a=0&a=1&b=2'));
+    expect(normaliseUrl('https://api.example/v1/ussd/stocks?b=2&a=1&a=0')).toBe(
+      normaliseUrl('https://api.example/v1/ussd/stocks?a=0&a=1&b=2'),
+    );
   });
 
   it('tells full URLs from relative ones, and resolves relative ones against the view', () => {
     expect(isAbsoluteUrl('https://api.example/v1/ussd/home')).toBe(true);
     expect(isAbsoluteUrl('/v1/ussd/home')).toBe(false);
     expect(isAbsoluteUrl('//api.example/v1/ussd/home')).toBe(false);
-    expect(resolveUrl('/v1/ussd/home?customerId=7', `${BASE}/ussd/stocks`)!.href).toBe('https://api.example/v1/ussd/home?customerId=7');
+    expect(resolveUrl('/v1/ussd/home?customerId=7', `${BASE}/ussd/stocks`)!.href).toBe(
+      'https://api.example/v1/ussd/home?customerId=7',
+    );
     expect(resolveUrl('mailto:x@example.org', BASE)).toBeUndefined();
     expect(resolveUrl('http://[bad', BASE)).toBeUndefined();
   });
@@ -172,12 +194,21 @@ describe('numbered choices in ussdMessage', () => {
 
   it('reads every line ending and several choices on one line', () => {
     expect([...choiceNumbers('Menu\r\n1. A\r2) B\n0 Back')]).toEqual([1, 2, 0]);
-    expect(numberedChoices('Confirm?\n1.Yes 2.No').map((c) => [c.number, c.label])).toEqual([[1, 'Yes'], [2, 'No']]);
-    expect(numberedChoices('1) AAPL  2) MSFT  0) Back').map((c) => [c.number, c.label])).toEqual([[1, 'AAPL'], [2, 'MSFT'], [0, 'Back']]);
+    expect(numberedChoices('Confirm?\n1.Yes 2.No').map((c) => [c.number, c.label])).toEqual([
+      [1, 'Yes'],
+      [2, 'No'],
+    ]);
+    expect(numberedChoices('1) AAPL  2) MSFT  0) Back').map((c) => [c.number, c.label])).toEqual([
+      [1, 'AAPL'],
+      [2, 'MSFT'],
+      [0, 'Back'],
+    ]);
   });
 
   it('does not take decimals, amounts or text for choices', () => {
-    expect(numberedChoices('1.5 units held\nValue: USD 10.50\nBuy AAPL for USD 10\nRequest #730104 is PENDING.')).toEqual([]);
+    expect(
+      numberedChoices('1.5 units held\nValue: USD 10.50\nBuy AAPL for USD 10\nRequest #730104 is PENDING.'),
+    ).toEqual([]);
     expect(numberedChoices('1.')).toEqual([]);
   });
 
@@ -195,9 +226,27 @@ describe('numbered choices in ussdMessage', () => {
 describe('crawl', () => {
   it('visits each distinct view once on a cyclic graph, whatever the parameter order of the links', async () => {
     const s = server({
-      '/ussd/stocks?customerId=7': { title: 'Stocks', options: [{ n: 1, to: '/ussd/stocks?symbol=A&customerId=7' }, { n: 2, to: '/ussd/home?customerId=7' }] },
-      '/ussd/stocks?customerId=7&symbol=A': { title: 'A', options: [{ n: 1, to: '/ussd/stocks?customerId=7&symbol=A' }, { n: 2, to: '/ussd/stocks?customerId=7' }] },
-      '/ussd/home?customerId=7': { title: 'Home', options: [{ n: 1, to: '/ussd/stocks?customerId=7' }, { n: 2, to: '/ussd/home?customerId=7' }] },
+      '/ussd/stocks?customerId=7': {
+        title: 'Stocks',
+        options: [
+          { n: 1, to: '/ussd/stocks?symbol=A&customerId=7' },
+          { n: 2, to: '/ussd/home?customerId=7' },
+        ],
+      },
+      '/ussd/stocks?customerId=7&symbol=A': {
+        title: 'A',
+        options: [
+          { n: 1, to: '/ussd/stocks?customerId=7&symbol=A' },
+          { n: 2, to: '/ussd/stocks?customerId=7' },
+        ],
+      },
+      '/ussd/home?customerId=7': {
+        title: 'Home',
+        options: [
+          { n: 1, to: '/ussd/stocks?customerId=7' },
+          { n: 2, to: '/ussd/home?customerId=7' },
+        ],
+      },
     });
     const c = await crawl(options(s.fetch));
     expect(s.fetched).toHaveLength(3);
@@ -210,7 +259,13 @@ describe('crawl', () => {
   it('ends on a graph that grows without end at the depth cap, and reports the frontier', async () => {
     const s = server((u) => {
       const n = Number(u.searchParams.get('page') ?? 0);
-      return { title: `Page ${n}`, options: [{ n: 1, to: `/ussd/stocks?customerId=7&page=${n + 1}` }, { n: 2, to: '/ussd/home?customerId=7' }] };
+      return {
+        title: `Page ${n}`,
+        options: [
+          { n: 1, to: `/ussd/stocks?customerId=7&page=${n + 1}` },
+          { n: 2, to: '/ussd/home?customerId=7' },
+        ],
+      };
     });
     const c = await crawl(options(s.fetch, { maxDepth: 5 }));
     // pages 0..5 and home, once each
@@ -218,7 +273,9 @@ describe('crawl', () => {
     expect(c.maxDepthReached).toBe(5);
     expect(c.frontier).toHaveLength(1);
     expect(c.frontier[0]).toMatchObject({ reason: 'depth-cap', depth: 6 });
-    expect(frontierLines(c)[0]).toBe(`stocks → 1 → 1 → 1 → 1 → 1 → 1: GET ${BASE}/ussd/stocks?customerId=7&page=6 (the depth cap was reached)`);
+    expect(frontierLines(c)[0]).toBe(
+      `stocks → 1 → 1 → 1 → 1 → 1 → 1: GET ${BASE}/ussd/stocks?customerId=7&page=6 (the depth cap was reached)`,
+    );
     expect(c.links.filter((l) => l.skipped === 'depth-cap')).toHaveLength(1);
   });
 
@@ -229,7 +286,10 @@ describe('crawl', () => {
       const list = n === 0 ? '/ussd/stocks?customerId=7' : `/ussd/stocks?customerId=7&page=${n}`;
       if (u.searchParams.has('detail')) return { title: `Detail ${n}`, options: [{ n: 1, to: list }] };
       const next = n < 1499 ? [{ n: 1, to: `/ussd/stocks?customerId=7&page=${n + 1}` }] : [];
-      return { title: `Page ${n}`, options: [...next, { n: next.length + 1, to: `/ussd/stocks?customerId=7&page=${n}&detail=1` }] };
+      return {
+        title: `Page ${n}`,
+        options: [...next, { n: next.length + 1, to: `/ussd/stocks?customerId=7&page=${n}&detail=1` }],
+      };
     });
     const c = await crawl(options(s.fetch, { maxDepth: 10_000, maxViews: 10_000 }));
     expect(c.views.size).toBe(3000);
@@ -238,7 +298,11 @@ describe('crawl', () => {
     expect(detail.depth).toBe(1500);
     expect(detail.steps).toHaveLength(1500);
     expect(detail.steps.slice(0, 2).map((st) => st.option)).toEqual([1, 1]);
-    expect(detail.steps.at(-1)).toMatchObject({ option: 1, index: 0, from: normaliseUrl(`${BASE}/ussd/stocks?customerId=7&page=1499`) });
+    expect(detail.steps.at(-1)).toMatchObject({
+      option: 1,
+      index: 0,
+      from: normaliseUrl(`${BASE}/ussd/stocks?customerId=7&page=1499`),
+    });
     expect(detail.ancestors).toHaveLength(1500);
     expect(detail.ancestors[0]).toBe(normaliseUrl(`${BASE}/ussd/stocks?customerId=7`));
     expect(detail.ancestors).toEqual(detail.steps.map((st) => st.from));
@@ -249,14 +313,23 @@ describe('crawl', () => {
 
   it('keeps the path of a view when a sibling path goes on from the same view', async () => {
     const s = server({
-      '/ussd/stocks?customerId=7': { title: 'Stocks', options: [{ n: 1, to: '/ussd/stocks?customerId=7&a=1' }, { n: 2, to: '/ussd/stocks?customerId=7&b=1' }] },
+      '/ussd/stocks?customerId=7': {
+        title: 'Stocks',
+        options: [
+          { n: 1, to: '/ussd/stocks?customerId=7&a=1' },
+          { n: 2, to: '/ussd/stocks?customerId=7&b=1' },
+        ],
+      },
       '/ussd/stocks?customerId=7&a=1': { title: 'A', options: [{ n: 9, to: '/ussd/stocks?customerId=7&a=2' }] },
       '/ussd/stocks?customerId=7&b=1': { title: 'B', options: [{ n: 8, to: '/ussd/stocks?customerId=7&b=2' }] },
       '/ussd/stocks?customerId=7&a=2': { title: 'A2', options: [] },
       '/ussd/stocks?customerId=7&b=2': { title: 'B2', options: [] },
     });
     const c = await crawl(options(s.fetch));
-    const trail = (q: string) => { const v = c.views.get(normaliseUrl(`${BASE}/ussd/stocks?customerId=7${q}`))!; return formatTrail(v.start, v.steps); };
+    const trail = (q: string) => {
+      const v = c.views.get(normaliseUrl(`${BASE}/ussd/stocks?customerId=7${q}`))!;
+      return formatTrail(v.start, v.steps);
+    };
     expect(trail('&a=2')).toBe('stocks → 1 → 9');
     expect(trail('&b=2')).toBe('stocks → 2 → 8');
   });
@@ -264,21 +337,32 @@ describe('crawl', () => {
   it('ends on a graph that grows without end at the view cap', async () => {
     const s = server((u) => {
       const n = Number(u.searchParams.get('n') ?? 0);
-      return { title: `View ${n}`, options: Array.from({ length: 5 }, (_, i) => ({ n: i + 1, to: `/ussd/stocks?customerId=7&n=${n * 5 + i + 1}` })) };
+      return {
+        title: `View ${n}`,
+        options: Array.from({ length: 5 }, (_, i) => ({
+          n: i + 1,
+          to: `/ussd/stocks?customerId=7&n=${n * 5 + i + 1}`,
+        })),
+      };
     });
     const c = await crawl(options(s.fetch, { maxViews: 20, maxDepth: 100 }));
     expect(c.views.size).toBe(20);
     expect(s.fetched).toHaveLength(20);
     expect(c.frontier.length).toBeGreaterThan(0);
     expect(new Set(c.frontier.map((f) => f.reason))).toEqual(new Set(['view-cap']));
-    expect(crawlSummary(c)[0]).toMatch(/^crawled 20 views \(20 menus\) from stocks in \d+ ms, 4 at a time; depth reached 2 \(cap 100\), view cap 20$/);
+    expect(crawlSummary(c)[0]).toMatch(
+      /^crawled 20 views \(20 menus\) from stocks in \d+ ms, 4 at a time; depth reached 2 \(cap 100\), view cap 20$/,
+    );
   });
 
   it('ends on a server that answers slowly, at its time budget', async () => {
     const s = server(
       (u) => {
         const n = Number(u.searchParams.get('n') ?? 0);
-        return { title: `View ${n}`, options: [1, 2, 3].map((i) => ({ n: i, to: `/ussd/stocks?customerId=7&n=${n * 3 + i}` })) };
+        return {
+          title: `View ${n}`,
+          options: [1, 2, 3].map((i) => ({ n: i, to: `/ussd/stocks?customerId=7&n=${n * 3 + i}` })),
+        };
       },
       { delayMs: () => 40 },
     );
@@ -291,7 +375,13 @@ describe('crawl', () => {
 
   it('ends when the check running it is stopped', async () => {
     const abort = new AbortController();
-    const s = server((u) => ({ title: 'x', options: [{ n: 1, to: `/ussd/stocks?customerId=7&n=${Number(u.searchParams.get('n') ?? 0) + 1}` }] }), { delayMs: () => 5 });
+    const s = server(
+      (u) => ({
+        title: 'x',
+        options: [{ n: 1, to: `/ussd/stocks?customerId=7&n=${Number(u.searchParams.get('n') ?? 0) + 1}` }],
+      }),
+      { delayMs: () => 5 },
+    );
     setTimeout(() => abort.abort(), 30);
     const c = await crawl(options(s.fetch, { signal: abort.signal, maxDepth: 10_000, maxViews: 10_000 }));
     expect(c.frontier.map((f) => f.reason)).toEqual(['aborted']);
@@ -302,7 +392,10 @@ describe('crawl', () => {
     const pages = (u: URL): Page => {
       const n = Number(u.searchParams.get('n') ?? 0);
       if (n >= 40) return { title: `Leaf ${n}`, options: [{ n: 1, to: '/ussd/stocks?customerId=7' }] };
-      return { title: `View ${n}`, options: [1, 2, 3].map((i) => ({ n: i, to: `/ussd/stocks?customerId=7&n=${n * 3 + i}` })) };
+      return {
+        title: `View ${n}`,
+        options: [1, 2, 3].map((i) => ({ n: i, to: `/ussd/stocks?customerId=7&n=${n * 3 + i}` })),
+      };
     };
     const fast = server(pages);
     const jittery = server(pages, { delayMs: (url) => (url.length * 7919) % 13 });
@@ -331,10 +424,16 @@ describe('crawl', () => {
       },
     });
     const c = await crawl(options(s.fetch));
-    expect(s.fetched.map((u) => new URL(u).search)).toEqual(['?customerId=7', '?customerId=7&requestId=9&cancelMode=false', '?customerId=7']);
+    expect(s.fetched.map((u) => new URL(u).search)).toEqual([
+      '?customerId=7',
+      '?customerId=7&requestId=9&cancelMode=false',
+      '?customerId=7',
+    ]);
     expect(c.links.map((l) => l.skipped)).toEqual(['order', 'order', 'cancel', undefined, undefined]);
     expect(c.links.filter((l) => l.mutation).map((l) => l.mutation)).toEqual(['order', 'order', 'cancel']);
-    expect(crawlSummary(c).join('\n')).toContain('not followed (places an order (carries amount); followed only with --allow-mutations): stocks → 1:');
+    expect(crawlSummary(c).join('\n')).toContain(
+      'not followed (places an order (carries amount); followed only with --allow-mutations): stocks → 1:',
+    );
   });
 
   it('follows them with allowMutations, one order per prompt and one cancel per request', async () => {
@@ -349,12 +448,23 @@ describe('crawl', () => {
           { n: 5, to: '/ussd/stocks?customerId=7' },
         ],
       },
-      '/ussd/stocks?customerId=7&inputMode=true&symbol=AAPL&amount=10': { title: 'Order received', options: [{ n: 1, to: '/ussd/stocks?customerId=7' }] },
-      '/ussd/requests?customerId=7&requestId=9&cancelMode=true': { title: 'Canceled', options: [{ n: 1, to: '/ussd/stocks?customerId=7' }] },
+      '/ussd/stocks?customerId=7&inputMode=true&symbol=AAPL&amount=10': {
+        title: 'Order received',
+        options: [{ n: 1, to: '/ussd/stocks?customerId=7' }],
+      },
+      '/ussd/requests?customerId=7&requestId=9&cancelMode=true': {
+        title: 'Canceled',
+        options: [{ n: 1, to: '/ussd/stocks?customerId=7' }],
+      },
     });
     const c = await crawl(options(s.fetch, { allowMutations: true }));
     expect(s.fetched).toHaveLength(3);
-    expect(c.links.slice(0, 4).map((l) => l.skipped)).toEqual([undefined, 'repeat-mutation', undefined, 'repeat-mutation']);
+    expect(c.links.slice(0, 4).map((l) => l.skipped)).toEqual([
+      undefined,
+      'repeat-mutation',
+      undefined,
+      'repeat-mutation',
+    ]);
     expect(deadLinks(c).problems).toEqual([]);
   });
 
@@ -374,12 +484,24 @@ describe('crawl', () => {
     });
     const c = await crawl(options(s.fetch));
     expect(s.fetched).toEqual([`${BASE}/ussd/stocks?customerId=7`, `${BASE}/ussd/assets?customerId=7`]);
-    expect(c.links.slice(0, 5).map((l) => l.skipped)).toEqual(['foreign-origin', 'outside-ussd', 'method', 'invalid-url', undefined]);
+    expect(c.links.slice(0, 5).map((l) => l.skipped)).toEqual([
+      'foreign-origin',
+      'outside-ussd',
+      'method',
+      'invalid-url',
+      undefined,
+    ]);
   });
 
   it('follows a relative requestUrl (the URL check reports it), and keeps what a broken view answered', async () => {
     const s = server({
-      '/ussd/stocks?customerId=7': { title: 'S', options: [{ n: 1, to: '/ussd/requests?customerId=7' }, { n: 2, to: '/ussd/assets?customerId=7' }] },
+      '/ussd/stocks?customerId=7': {
+        title: 'S',
+        options: [
+          { n: 1, to: '/ussd/requests?customerId=7' },
+          { n: 2, to: '/ussd/assets?customerId=7' },
+        ],
+      },
       '/ussd/requests?customerId=7': { status: 500 },
     });
     const relative = async (url: string) => {
@@ -392,9 +514,15 @@ describe('crawl', () => {
   });
 
   it('records a fetch that throws as a view without a usable answer', async () => {
-    const c = await crawl(options(async () => { throw new Error('connection reset'); }));
+    const c = await crawl(
+      options(async () => {
+        throw new Error('connection reset');
+      }),
+    );
     expect([...c.views.values()][0]).toMatchObject({ error: 'connection reset' });
-    expect(deadLinks(c).problems.map((p) => p.message)).toEqual([`start menu stocks: GET ${BASE}/ussd/stocks?customerId=7 no usable response (connection reset)`]);
+    expect(deadLinks(c).problems.map((p) => p.message)).toEqual([
+      `start menu stocks: GET ${BASE}/ussd/stocks?customerId=7 no usable response (connection reset)`,
+    ]);
   });
 });
 
@@ -403,10 +531,29 @@ describe('crawl', () => {
 describe('rules', () => {
   it('names a dead link by the path of options, the menu and the option that lead to it; a home or portfolio not served is a note', async () => {
     const s = server({
-      '/ussd/stocks?customerId=7': { title: 'Stocks', options: [{ n: 1, to: '/ussd/stocks?customerId=7&symbol=A' }, { n: 2, to: '/ussd/home?customerId=7' }] },
-      '/ussd/stocks?customerId=7&symbol=A': { title: 'A detail', options: [{ n: 1, to: '/ussd/stock?customerId=7&symbol=A&x=1' }, { n: 2, to: '/ussd/stocks?customerId=7' }] },
+      '/ussd/stocks?customerId=7': {
+        title: 'Stocks',
+        options: [
+          { n: 1, to: '/ussd/stocks?customerId=7&symbol=A' },
+          { n: 2, to: '/ussd/home?customerId=7' },
+        ],
+      },
+      '/ussd/stocks?customerId=7&symbol=A': {
+        title: 'A detail',
+        options: [
+          { n: 1, to: '/ussd/stock?customerId=7&symbol=A&x=1' },
+          { n: 2, to: '/ussd/stocks?customerId=7' },
+        ],
+      },
     });
-    const c = await crawl(options(s.fetch, { starts: [{ name: 'stocks', url: `${BASE}/ussd/stocks?customerId=7` }, { name: 'portfolio', url: `${BASE}/ussd/portfolio?customerId=7`, optional: true }] }));
+    const c = await crawl(
+      options(s.fetch, {
+        starts: [
+          { name: 'stocks', url: `${BASE}/ussd/stocks?customerId=7` },
+          { name: 'portfolio', url: `${BASE}/ussd/portfolio?customerId=7`, optional: true },
+        ],
+      }),
+    );
     const dead = deadLinks(c);
     expect(dead.problems.map((p) => p.message)).toEqual([
       `stocks → 1 → 1: option 1 "stock" of menu "A detail" → GET ${BASE}/ussd/stock?customerId=7&symbol=A&x=1 answered 404`,
@@ -422,12 +569,43 @@ describe('rules', () => {
 
   it('accepts as a way back: a menu on the path, one that offers the view, the list it was selected from, home, portfolio', async () => {
     const s = server({
-      '/ussd/stocks?customerId=7': { title: 'Stocks', options: [{ n: 1, to: '/ussd/stocks?customerId=7&symbol=A' }, { n: 2, to: '/ussd/stocks?customerId=7&page=1' }, { n: 0, to: '/ussd/home?customerId=7' }] },
-      '/ussd/stocks?customerId=7&page=1': { title: 'Stocks 2', options: [{ n: 1, to: '/ussd/stocks?customerId=7&symbol=B&page=1' }, { n: 0, to: '/ussd/stocks?customerId=7' }] },
-      '/ussd/stocks?customerId=7&symbol=A': { title: 'A', options: [{ n: 1, to: '/ussd/assets?customerId=7' }, { n: 2, to: '/ussd/stocks?customerId=7' }] },
-      '/ussd/stocks?customerId=7&symbol=B&page=1': { title: 'B', options: [{ n: 1, to: '/ussd/portfolio?customerId=7' }] },
-      '/ussd/assets?customerId=7': { title: 'Assets', options: [{ n: 1, to: '/ussd/assets?customerId=7&detail=true' }, { n: 2, to: '/ussd/stocks?customerId=7&symbol=A' }] },
-      '/ussd/assets?customerId=7&detail=true': { title: 'Details', options: [{ n: 1, to: '/ussd/assets?customerId=7' }] },
+      '/ussd/stocks?customerId=7': {
+        title: 'Stocks',
+        options: [
+          { n: 1, to: '/ussd/stocks?customerId=7&symbol=A' },
+          { n: 2, to: '/ussd/stocks?customerId=7&page=1' },
+          { n: 0, to: '/ussd/home?customerId=7' },
+        ],
+      },
+      '/ussd/stocks?customerId=7&page=1': {
+        title: 'Stocks 2',
+        options: [
+          { n: 1, to: '/ussd/stocks?customerId=7&symbol=B&page=1' },
+          { n: 0, to: '/ussd/stocks?customerId=7' },
+        ],
+      },
+      '/ussd/stocks?customerId=7&symbol=A': {
+        title: 'A',
+        options: [
+          { n: 1, to: '/ussd/assets?customerId=7' },
+          { n: 2, to: '/ussd/stocks?customerId=7' },
+        ],
+      },
+      '/ussd/stocks?customerId=7&symbol=B&page=1': {
+        title: 'B',
+        options: [{ n: 1, to: '/ussd/portfolio?customerId=7' }],
+      },
+      '/ussd/assets?customerId=7': {
+        title: 'Assets',
+        options: [
+          { n: 1, to: '/ussd/assets?customerId=7&detail=true' },
+          { n: 2, to: '/ussd/stocks?customerId=7&symbol=A' },
+        ],
+      },
+      '/ussd/assets?customerId=7&detail=true': {
+        title: 'Details',
+        options: [{ n: 1, to: '/ussd/assets?customerId=7' }],
+      },
       '/ussd/home?customerId=7': { title: 'Home', options: [{ n: 1, to: '/ussd/home?customerId=7' }] },
       '/ussd/portfolio?customerId=7': { title: 'Portfolio', options: [{ n: 1, to: '/ussd/home?customerId=7' }] },
     });
@@ -438,8 +616,18 @@ describe('rules', () => {
 
   it('fails a last option that leads forward, or a menu with no option', async () => {
     const s = server({
-      '/ussd/stocks?customerId=7': { title: 'Stocks', options: [{ n: 1, to: '/ussd/stocks?customerId=7&symbol=A' }, { n: 2, to: '/ussd/stocks?customerId=7&symbol=B' }, { n: 3, to: '/ussd/home?customerId=7' }] },
-      '/ussd/stocks?customerId=7&symbol=A': { title: 'A', options: [{ n: 1, to: '/ussd/stocks?customerId=7&symbol=B' }] },
+      '/ussd/stocks?customerId=7': {
+        title: 'Stocks',
+        options: [
+          { n: 1, to: '/ussd/stocks?customerId=7&symbol=A' },
+          { n: 2, to: '/ussd/stocks?customerId=7&symbol=B' },
+          { n: 3, to: '/ussd/home?customerId=7' },
+        ],
+      },
+      '/ussd/stocks?customerId=7&symbol=A': {
+        title: 'A',
+        options: [{ n: 1, to: '/ussd/stocks?customerId=7&symbol=B' }],
+      },
       '/ussd/stocks?customerId=7&symbol=B': { title: 'B', options: [] },
       '/ussd/home?customerId=7': { title: 'Home', options: [{ n: 1, to: '/ussd/stocks?customerId=7' }] },
     });
@@ -451,7 +639,9 @@ describe('rules', () => {
   });
 
   it('takes the last option as the last of the array or the one shown last, never by its number', () => {
-    const view = (message: string, numbers: number[]) => ({ ussd: { message, options: numbers.map((option) => ({ option })) } });
+    const view = (message: string, numbers: number[]) => ({
+      ussd: { message, options: numbers.map((option) => ({ option })) },
+    });
     expect(lastOptionIndexes(view('M\n1. A\n2. B', [1, 2]))).toEqual([1]);
     // A non-contiguous "0 Back" last on screen and in the array, in either numbering style.
     expect(lastOptionIndexes(view('M\n1) A\n2) B\n0) Back', [1, 2, 0]))).toEqual([2]);
@@ -471,14 +661,29 @@ describe('rules', () => {
   it('fails a menu that lists Back first and ends with an option that leads forward, and passes it with Back last', async () => {
     const menus = (backFirst: boolean) =>
       server({
-        '/ussd/stocks?customerId=7': { title: 'Stocks', options: [{ n: 1, to: '/ussd/stocks?customerId=7&symbol=A' }, { n: 2, to: '/ussd/home?customerId=7' }] },
+        '/ussd/stocks?customerId=7': {
+          title: 'Stocks',
+          options: [
+            { n: 1, to: '/ussd/stocks?customerId=7&symbol=A' },
+            { n: 2, to: '/ussd/home?customerId=7' },
+          ],
+        },
         '/ussd/stocks?customerId=7&symbol=A': {
           title: 'A',
           options: backFirst
-            ? [{ n: 0, to: '/ussd/stocks?customerId=7' }, { n: 1, to: '/ussd/stocks?customerId=7&symbol=A&inputMode=true' }]
-            : [{ n: 1, to: '/ussd/stocks?customerId=7&symbol=A&inputMode=true' }, { n: 0, to: '/ussd/stocks?customerId=7' }],
+            ? [
+                { n: 0, to: '/ussd/stocks?customerId=7' },
+                { n: 1, to: '/ussd/stocks?customerId=7&symbol=A&inputMode=true' },
+              ]
+            : [
+                { n: 1, to: '/ussd/stocks?customerId=7&symbol=A&inputMode=true' },
+                { n: 0, to: '/ussd/stocks?customerId=7' },
+              ],
         },
-        '/ussd/stocks?customerId=7&symbol=A&inputMode=true': { title: 'Buy A', options: [{ n: 1, to: '/ussd/stocks?customerId=7&symbol=A' }] },
+        '/ussd/stocks?customerId=7&symbol=A&inputMode=true': {
+          title: 'Buy A',
+          options: [{ n: 1, to: '/ussd/stocks?customerId=7&symbol=A' }],
+        },
         '/ussd/home?customerId=7': { title: 'Home', options: [{ n: 1, to: '/ussd/stocks?customerId=7' }] },
       });
     expect(backProblems(await crawl(options(menus(false).fetch)))).toEqual([]);
@@ -488,7 +693,11 @@ describe('rules', () => {
   });
 
   it('finds an option whose label names the instrument of another option, and only then', () => {
-    const opts = (symbols: string[]) => symbols.map((s, i) => ({ option: i + 1, requestUrl: `${BASE}/ussd/stocks?customerId=7&symbol=${encodeURIComponent(s)}` }));
+    const opts = (symbols: string[]) =>
+      symbols.map((s, i) => ({
+        option: i + 1,
+        requestUrl: `${BASE}/ussd/stocks?customerId=7&symbol=${encodeURIComponent(s)}`,
+      }));
     const at = `${BASE}/ussd/stocks?customerId=7`;
     const list = 'Stocks\n1. AAPL Apple\n2. MSFT Microsoft\n3. GOOGL Alphabet';
     expect(symbolMismatches(list, opts(['AAPL', 'MSFT', 'GOOGL']), at)).toEqual([]);
@@ -523,13 +732,30 @@ describe('rules', () => {
         ],
         at,
       ),
-    ).toEqual([`option 2 (ussdOptions[1]) → ${BASE}/ussd/stocks?customerId=7&page=-2: page -2`, 'option 4 (ussdOptions[3]) → /v1/ussd/stocks?customerId=7&page=-0.5: page -0.5']);
+    ).toEqual([
+      `option 2 (ussdOptions[1]) → ${BASE}/ussd/stocks?customerId=7&page=-2: page -2`,
+      'option 4 (ussdOptions[3]) → /v1/ussd/stocks?customerId=7&page=-0.5: page -0.5',
+    ]);
   });
 
   it('finds paging that does not move: a link to the same view, or a page with the same content', async () => {
     const s = server({
-      '/ussd/stocks?customerId=7': { title: 'Stocks', options: [{ n: 1, to: '/ussd/stocks?customerId=7&page=3' }, { n: 2, to: '/ussd/stocks?customerId=7' }, { n: 3, to: '/ussd/home?customerId=7' }] },
-      '/ussd/stocks?customerId=7&page=3': { title: 'Stocks', options: [{ n: 1, to: '/ussd/stocks?customerId=7&page=3' }, { n: 2, to: '/ussd/stocks?customerId=7' }, { n: 3, to: '/ussd/home?customerId=7' }] },
+      '/ussd/stocks?customerId=7': {
+        title: 'Stocks',
+        options: [
+          { n: 1, to: '/ussd/stocks?customerId=7&page=3' },
+          { n: 2, to: '/ussd/stocks?customerId=7' },
+          { n: 3, to: '/ussd/home?customerId=7' },
+        ],
+      },
+      '/ussd/stocks?customerId=7&page=3': {
+        title: 'Stocks',
+        options: [
+          { n: 1, to: '/ussd/stocks?customerId=7&page=3' },
+          { n: 2, to: '/ussd/stocks?customerId=7' },
+          { n: 3, to: '/ussd/home?customerId=7' },
+        ],
+      },
       '/ussd/home?customerId=7': { title: 'Home', options: [{ n: 1, to: '/ussd/home?customerId=7' }] },
     });
     const c = await crawl(options(s.fetch));
@@ -542,16 +768,24 @@ describe('rules', () => {
   });
 
   it('checks option numbers, requestUrl, requestType and customerId', () => {
-    expect(numberProblems([{ option: 1 }, { option: '2' }, { option: 1.5 }, { option: 3 }, { option: 3 }, {}])).toEqual([
-      'ussdOptions[1].option is "2", not an integer',
-      'ussdOptions[2].option is 1.5, not an integer',
-      'ussdOptions[5].option is missing, not an integer',
-      'option 3 is used by 2 options',
-    ]);
+    expect(numberProblems([{ option: 1 }, { option: '2' }, { option: 1.5 }, { option: 3 }, { option: 3 }, {}])).toEqual(
+      [
+        'ussdOptions[1].option is "2", not an integer',
+        'ussdOptions[2].option is 1.5, not an integer',
+        'ussdOptions[5].option is missing, not an integer',
+        'option 3 is used by 2 options',
+      ],
+    );
     expect(requestUrlProblem(`${BASE}/ussd/requests?customerId=7`, SCOPE)).toBeUndefined();
-    expect(requestUrlProblem('/v1/ussd/home', SCOPE)).toBe('requestUrl "/v1/ussd/home" is not a full URL (no scheme and host)');
-    expect(requestUrlProblem('http://api.example/v1/ussd/home', SCOPE)).toBe('requestUrl "http://api.example/v1/ussd/home" is on http://api.example, not on the target\'s origin https://api.example');
-    expect(requestUrlProblem('https://api.example/ussd/home', SCOPE)).toBe('requestUrl "https://api.example/ussd/home" is outside the base path /v1');
+    expect(requestUrlProblem('/v1/ussd/home', SCOPE)).toBe(
+      'requestUrl "/v1/ussd/home" is not a full URL (no scheme and host)',
+    );
+    expect(requestUrlProblem('http://api.example/v1/ussd/home', SCOPE)).toBe(
+      'requestUrl "http://api.example/v1/ussd/home" is on http://api.example, not on the target\'s origin https://api.example',
+    );
+    expect(requestUrlProblem('https://api.example/ussd/home', SCOPE)).toBe(
+      'requestUrl "https://api.example/ussd/home" is outside the base path /v1',
+    );
     expect(requestUrlProblem(`${BASE}/ussd/stock`, SCOPE)).toMatch(/addresses \/ussd\/stock, which is none of/);
     expect(requestUrlProblem(undefined, SCOPE)).toBe('requestUrl is missing, not a URL');
     expect(['GET', 'get', 'POST', 'DELETE'].map(isHttpMethod)).toEqual([true, true, true, true]);
@@ -574,6 +808,8 @@ describe('rules', () => {
       `option 3 (ussdOptions[2]) → ${BASE}/ussd/assets?customerId=8: customerId 8 instead of 7`,
       `option 5 (ussdOptions[4]) → ${BASE}/ussd/portfolio?customerId=8: customerId 8 instead of 7`,
     ]);
-    expect(found.notes).toEqual([`option 4 → ${BASE}/ussd/home: no customerId (the contract of /ussd/home is not shown)`]);
+    expect(found.notes).toEqual([
+      `option 4 → ${BASE}/ussd/home: no customerId (the contract of /ussd/home is not shown)`,
+    ]);
   });
 });

@@ -20,54 +20,87 @@ async function local(options: { variant?: VariantName; faults?: string[] }): Pro
   return l;
 }
 
-async function runUssd(options: { variant?: VariantName; faults?: string[]; grep?: string; customerId?: number } = {}): Promise<RunResult> {
+async function runUssd(
+  options: { variant?: VariantName; faults?: string[]; grep?: string; customerId?: number } = {},
+): Promise<RunResult> {
   const l = await local(options);
-  const target = options.customerId === undefined ? l.target : { ...l.target, fixtures: { ...l.target.fixtures, customerId: options.customerId } };
-  return runChecks({ pack, target, suites: [ussd], failOn: 'should', selection: options.grep ? { grep: options.grep } : {} });
+  const target =
+    options.customerId === undefined
+      ? l.target
+      : { ...l.target, fixtures: { ...l.target.fixtures, customerId: options.customerId } };
+  return runChecks({
+    pack,
+    target,
+    suites: [ussd],
+    failOn: 'should',
+    selection: options.grep ? { grep: options.grep } : {},
+  });
 }
 
-const failing = (r: RunResult) => r.checks.filter((c) => c.failsRun || c.outcome === 'error').map((c) => c.id).sort();
+const failing = (r: RunResult) =>
+  r.checks
+    .filter((c) => c.failsRun || c.outcome === 'error')
+    .map((c) => c.id)
+    .sort();
 const check = (r: RunResult, id: string) => r.checks.find((c) => c.id === id)!;
 
 describe('the new USSD checks against the clean reference server', () => {
-  it.each(['strict', 'alt'] as const)('%s variant: every invalid value is refused, and each request is listed under one status filter', async (variant) => {
-    const r = await runUssd({ variant, grep: '^ussd\\.(params|requests|customer\\.required|options\\.follow-up|links\\.back)' });
-    expect(r.checks.map((c) => [c.id, c.outcome])).toEqual([
-      ['ussd.options.follow-up', 'pass'],
-      ['ussd.links.back', 'pass'],
-      ['ussd.requests.status-filters', 'pass'],
-      ['ussd.requests.status-disjoint', 'pass'],
-      ['ussd.requests.status-covered', 'pass'],
-      ['ussd.customer.required', 'pass'],
-      ['ussd.params.invalid-handled', 'pass'],
-      ['ussd.params.invalid-rejected', 'pass'],
-    ]);
-    expect(check(r, 'ussd.params.invalid-handled').observations).toEqual([
-      'stocks page=-1: 400; stocks page=x: 400; stocks page=1.5: 400; stocks inputMode=maybe: 400; stocks searchMode=maybe: 400; ' +
-        'requests page=-1: 400; requests page=x: 400; requests page=1.5: 400; requests requestId=abc: 400; requests status=FOO: 400; ' +
-        'assets page=-1: 400; assets page=x: 400; assets page=1.5: 400; assets detail=maybe: 400',
-    ]);
-    // Never a value that could place or cancel an order.
-    const sent = r.checks.flatMap((c) => c.exchanges.map((e) => e.request.url));
-    expect(sent.filter((u) => /[?&](amount|cancelMode)=/i.test(u))).toEqual([]);
-    expect(check(r, 'ussd.requests.status-disjoint').observations).toEqual([
-      'requestIds listed: status=PENDING: 730104, 730152; status=COMPLETED: 730146, 730117; status=CANCELED: 730125; status=ERROR: 730131',
-    ]);
-    expect(check(r, 'ussd.requests.status-covered').observations).toEqual(['6 requests listed unfiltered; by filter: PENDING 2, COMPLETED 2, CANCELED 1, ERROR 1']);
-  });
+  it.each(['strict', 'alt'] as const)(
+    '%s variant: every invalid value is refused, and each request is listed under one status filter',
+    async (variant) => {
+      const r = await runUssd({
+        variant,
+        grep: '^ussd\\.(params|requests|customer\\.required|options\\.follow-up|links\\.back)',
+      });
+      expect(r.checks.map((c) => [c.id, c.outcome])).toEqual([
+        ['ussd.options.follow-up', 'pass'],
+        ['ussd.links.back', 'pass'],
+        ['ussd.requests.status-filters', 'pass'],
+        ['ussd.requests.status-disjoint', 'pass'],
+        ['ussd.requests.status-covered', 'pass'],
+        ['ussd.customer.required', 'pass'],
+        ['ussd.params.invalid-handled', 'pass'],
+        ['ussd.params.invalid-rejected', 'pass'],
+      ]);
+      expect(check(r, 'ussd.params.invalid-handled').observations).toEqual([
+        'stocks page=-1: 400; stocks page=x: 400; stocks page=1.5: 400; stocks inputMode=maybe: 400; stocks searchMode=maybe: 400; ' +
+          'requests page=-1: 400; requests page=x: 400; requests page=1.5: 400; requests requestId=abc: 400; requests status=FOO: 400; ' +
+          'assets page=-1: 400; assets page=x: 400; assets page=1.5: 400; assets detail=maybe: 400',
+      ]);
+      // Never a value that could place or cancel an order.
+      const sent = r.checks.flatMap((c) => c.exchanges.map((e) => e.request.url));
+      expect(sent.filter((u) => /[?&](amount|cancelMode)=/i.test(u))).toEqual([]);
+      expect(check(r, 'ussd.requests.status-disjoint').observations).toEqual([
+        'requestIds listed: status=PENDING: 730104, 730152; status=COMPLETED: 730146, 730117; status=CANCELED: 730125; status=ERROR: 730131',
+      ]);
+      expect(check(r, 'ussd.requests.status-covered').observations).toEqual([
+        '6 requests listed unfiltered; by filter: PENDING 2, COMPLETED 2, CANCELED 1, ERROR 1',
+      ]);
+    },
+  );
 
   it('does not judge disjoint filters for a customer with requests in one status: a skip that says why, not a pass', async () => {
     // Customer 1043 has one request, PENDING.
     const r = await runUssd({ customerId: 1043, grep: '^ussd\\.requests\\.status-(disjoint|covered)$' });
     const disjoint = check(r, 'ussd.requests.status-disjoint');
     expect(disjoint.outcome).toBe('skip');
-    expect(disjoint.skipReason).toBe('customer 1043 has requests under status=PENDING only: two filters cannot list the same request, so the rule cannot be judged (a fixture customer with requests in two statuses can)');
+    expect(disjoint.skipReason).toBe(
+      'customer 1043 has requests under status=PENDING only: two filters cannot list the same request, so the rule cannot be judged (a fixture customer with requests in two statuses can)',
+    );
     expect(check(r, 'ussd.requests.status-covered').outcome).toBe('pass');
     // Customer 2077 has none at all.
     const none = await runUssd({ customerId: 2077, grep: '^ussd\\.requests\\.status-(disjoint|covered)$' });
     expect(none.checks.map((c) => [c.id, c.outcome, c.skipReason])).toEqual([
-      ['ussd.requests.status-disjoint', 'skip', 'customer 2077 has requests under no status filter: two filters cannot list the same request, so the rule cannot be judged (a fixture customer with requests in two statuses can)'],
-      ['ussd.requests.status-covered', 'skip', 'the requests menu of customer 2077 lists no request: there is none to look for under the filters'],
+      [
+        'ussd.requests.status-disjoint',
+        'skip',
+        'customer 2077 has requests under no status filter: two filters cannot list the same request, so the rule cannot be judged (a fixture customer with requests in two statuses can)',
+      ],
+      [
+        'ussd.requests.status-covered',
+        'skip',
+        'the requests menu of customer 2077 lists no request: there is none to look for under the filters',
+      ],
     ]);
   });
 });
@@ -99,40 +132,66 @@ describe('the new USSD faults, each caught by the checks that own what it breaks
     const r = await runUssd({ variant: 'alt', faults: ['ussd.back-listed-first'], grep: '^ussd\\.links\\.back$' });
     const back = check(r, 'ussd.links.back');
     expect(back.outcome).toBe('fail');
-    expect(back.finding!.message).toMatch(/^a menu without a way back: stocks → 1 \(menu "AAPL - Apple Inc\."\): the last option, option 1 "Buy", leads to "\S+inputMode=true&symbol=AAPL" \(menu "Buy AAPL"\)/);
+    expect(back.finding!.message).toMatch(
+      /^a menu without a way back: stocks → 1 \(menu "AAPL - Apple Inc\."\): the last option, option 1 "Buy", leads to "\S+inputMode=true&symbol=AAPL" \(menu "Buy AAPL"\)/,
+    );
   });
 
   it('names the value, the answer and the requirement of an invalid value that crashed a view', async () => {
     const r = await runUssd({ faults: ['ussd.negative-page-crash'], grep: '^ussd\\.params\\.' });
     const handled = check(r, 'ussd.params.invalid-handled');
-    expect(handled.finding!.message).toBe('GET /ussd/assets with page=-1 answered 500: the server failed instead of rejecting the value');
+    expect(handled.finding!.message).toBe(
+      'GET /ussd/assets with page=-1 answered 500: the server failed instead of rejecting the value',
+    );
     expect(handled.finding!.requirements).toEqual(['REQ-USSD-20', 'REQ-LIM-02']);
-    expect(handled.exchanges.find((e) => e.seq === handled.finding!.exchangeSeq)!.request.url).toMatch(/\/v1\/ussd\/assets\?customerId=1042&page=-1$/);
+    expect(handled.exchanges.find((e) => e.seq === handled.finding!.exchangeSeq)!.request.url).toMatch(
+      /\/v1\/ussd\/assets\?customerId=1042&page=-1$/,
+    );
     // The crash is not counted twice: the SHOULD check notes it and passes.
     const rejected = check(r, 'ussd.params.invalid-rejected');
     expect(rejected.outcome).toBe('pass');
-    expect(rejected.observations).toEqual(['GET /ussd/assets with page=-1 answered 500: judged by ussd.params.invalid-handled']);
+    expect(rejected.observations).toEqual([
+      'GET /ussd/assets with page=-1 answered 500: judged by ussd.params.invalid-handled',
+    ]);
   });
 
   it('names a view served for a negative page by the option that leads to another one', async () => {
-    const r = await runUssd({ variant: 'alt', faults: ['ussd.negative-page-served'], grep: '^ussd\\.params\\.invalid-handled$' });
+    const r = await runUssd({
+      variant: 'alt',
+      faults: ['ussd.negative-page-served'],
+      grep: '^ussd\\.params\\.invalid-handled$',
+    });
     expect(check(r, 'ussd.params.invalid-handled').finding!.message).toMatch(
       /^GET \/ussd\/stocks with page=-1 was served a menu that leads to a negative page: option 2 \(ussdOptions\[1\]\) → \S+\/v1\/ussd\/stocks\?customerId=1042&page=-4: page -4$/,
     );
   });
 
   it('names a request listed under several filters, and one listed under none', async () => {
-    const ignored = await runUssd({ faults: ['ussd.status-filter-ignored'], grep: '^ussd\\.requests\\.status-disjoint$' });
+    const ignored = await runUssd({
+      faults: ['ussd.status-filter-ignored'],
+      grep: '^ussd\\.requests\\.status-disjoint$',
+    });
     const disjoint = check(ignored, 'ussd.requests.status-disjoint');
-    expect(disjoint.finding!.message).toBe('request 730104 is listed under status=PENDING and status=COMPLETED and status=CANCELED and status=ERROR');
-    expect(disjoint.finding!.observed!.split('\n')[0]).toMatch(/^GET \S+\/v1\/ussd\/requests\?customerId=1042&status=COMPLETED offers requestId 730104 too$/);
-    const misses = await runUssd({ faults: ['ussd.status-filter-misses-completed'], grep: '^ussd\\.requests\\.status-covered$' });
+    expect(disjoint.finding!.message).toBe(
+      'request 730104 is listed under status=PENDING and status=COMPLETED and status=CANCELED and status=ERROR',
+    );
+    expect(disjoint.finding!.observed!.split('\n')[0]).toMatch(
+      /^GET \S+\/v1\/ussd\/requests\?customerId=1042&status=COMPLETED offers requestId 730104 too$/,
+    );
+    const misses = await runUssd({
+      faults: ['ussd.status-filter-misses-completed'],
+      grep: '^ussd\\.requests\\.status-covered$',
+    });
     const covered = check(misses, 'ussd.requests.status-covered');
-    expect(covered.finding!.message).toBe('request 730146 is listed by the requests menu but under none of the status filters PENDING, COMPLETED, CANCELED, ERROR');
-    expect(covered.finding!.observed).toMatch(/^under no filter \(read twice\): 730146, 730117; by filter: ERROR: 730131; CANCELED: 730125; COMPLETED: none; PENDING: 730104, 730152$/);
+    expect(covered.finding!.message).toBe(
+      'request 730146 is listed by the requests menu but under none of the status filters PENDING, COMPLETED, CANCELED, ERROR',
+    );
+    expect(covered.finding!.observed).toMatch(
+      /^under no filter \(read twice\): 730146, 730117; by filter: ERROR: 730131; CANCELED: 730125; COMPLETED: none; PENDING: 730104, 730152$/,
+    );
   });
 
-  it('does not judge the filters when one of them fails: that is ussd.requests.status-filters\'s finding', async () => {
+  it("does not judge the filters when one of them fails: that is ussd.requests.status-filters's finding", async () => {
     const r = await runUssd({ faults: ['ussd.status-filter-broken'], grep: '^ussd\\.requests\\.' });
     expect(r.checks.map((c) => [c.id, c.outcome])).toEqual([
       ['ussd.requests.status-filters', 'fail'],

@@ -7,7 +7,13 @@ import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runChecks, type RunFlags, type RunResult, type SuiteDefinition } from '../../src/engine/index.js';
 import { startLocalTarget, type LocalTarget } from '../../src/targets/local.js';
-import { CHOICE_DEFS, choiceName, type ChoiceDef, type Choices, type VariantName } from '../../src/reference/choices/index.js';
+import {
+  CHOICE_DEFS,
+  choiceName,
+  type ChoiceDef,
+  type Choices,
+  type VariantName,
+} from '../../src/reference/choices/index.js';
 import ussd from '../../suites/ussd/index.js';
 
 let stops: Array<() => Promise<void>> = [];
@@ -16,65 +22,132 @@ afterEach(async () => {
   stops = [];
 });
 
-async function local(options: { variant?: VariantName; faults?: string[]; choices?: Partial<Choices> } = {}): Promise<LocalTarget> {
+async function local(
+  options: { variant?: VariantName; faults?: string[]; choices?: Partial<Choices> } = {},
+): Promise<LocalTarget> {
   const l = await startLocalTarget(options);
   stops.push(() => l.stop());
   return l;
 }
 
-async function runUssd(options: { variant?: VariantName; faults?: string[]; choices?: Partial<Choices>; flags?: Partial<RunFlags>; caps?: { maxViews?: number; maxDepth?: number }; grep?: string } = {}): Promise<RunResult> {
+async function runUssd(
+  options: {
+    variant?: VariantName;
+    faults?: string[];
+    choices?: Partial<Choices>;
+    flags?: Partial<RunFlags>;
+    caps?: { maxViews?: number; maxDepth?: number };
+    grep?: string;
+  } = {},
+): Promise<RunResult> {
   const l = await local(options);
-  return runChecks({ pack, target: l.target, suites: [ussd], failOn: 'should', flags: options.flags, suiteOptions: { ussd: options.caps ?? {} }, selection: options.grep ? { grep: options.grep } : {} });
+  return runChecks({
+    pack,
+    target: l.target,
+    suites: [ussd],
+    failOn: 'should',
+    flags: options.flags,
+    suiteOptions: { ussd: options.caps ?? {} },
+    selection: options.grep ? { grep: options.grep } : {},
+  });
 }
 
-const failing = (r: RunResult) => r.checks.filter((c) => c.failsRun || c.outcome === 'error').map((c) => c.id).sort();
+const failing = (r: RunResult) =>
+  r.checks
+    .filter((c) => c.failsRun || c.outcome === 'error')
+    .map((c) => c.id)
+    .sort();
 const check = (r: RunResult, id: string) => r.checks.find((c) => c.id === id)!;
 
 describe('suite ussd against the clean reference server', () => {
-  it.each(['strict', 'alt'] as const)('%s variant: nothing fails, warns or breaks; the order flow waits for --allow-mutations', async (variant) => {
-    const r = await runUssd({ variant });
-    expect(r.checks.filter((c) => c.outcome !== 'pass').map((c) => [c.id, c.outcome])).toEqual([['ussd.flow.order-cancel', 'skip']]);
-    const crawl = check(r, 'ussd.crawl.bounded');
-    expect(crawl.observations[0]).toMatch(/^crawled \d{2} views \(\d{2} menus\) from stocks, assets, requests, home, portfolio in \d+ ms, 4 at a time; depth reached \d \(cap 12\), view cap 500$/);
-    expect(crawl.observations.join('\n')).toMatch(/not followed \(places an order \(carries amount\); followed only with --allow-mutations\): stocks → \d → \d → \d: /);
-    expect(crawl.observations.join('\n')).toMatch(/not followed \(cancels an order \(cancelMode=true\); followed only with --allow-mutations\): requests → /);
-    // The crawl's exchanges are kept off the check that happened to run it; passing checks record none of them.
-    for (const id of ['ussd.crawl.bounded', 'ussd.view.schema', 'ussd.links.alive', 'ussd.links.back']) expect(check(r, id).exchanges, id).toEqual([]);
-  });
+  it.each(['strict', 'alt'] as const)(
+    '%s variant: nothing fails, warns or breaks; the order flow waits for --allow-mutations',
+    async (variant) => {
+      const r = await runUssd({ variant });
+      expect(r.checks.filter((c) => c.outcome !== 'pass').map((c) => [c.id, c.outcome])).toEqual([
+        ['ussd.flow.order-cancel', 'skip'],
+      ]);
+      const crawl = check(r, 'ussd.crawl.bounded');
+      expect(crawl.observations[0]).toMatch(
+        /^crawled \d{2} views \(\d{2} menus\) from stocks, assets, requests, home, portfolio in \d+ ms, 4 at a time; depth reached \d \(cap 12\), view cap 500$/,
+      );
+      expect(crawl.observations.join('\n')).toMatch(
+        /not followed \(places an order \(carries amount\); followed only with --allow-mutations\): stocks → \d → \d → \d: /,
+      );
+      expect(crawl.observations.join('\n')).toMatch(
+        /not followed \(cancels an order \(cancelMode=true\); followed only with --allow-mutations\): requests → /,
+      );
+      // The crawl's exchanges are kept off the check that happened to run it; passing checks record none of them.
+      for (const id of ['ussd.crawl.bounded', 'ussd.view.schema', 'ussd.links.alive', 'ussd.links.back'])
+        expect(check(r, id).exchanges, id).toEqual([]);
+    },
+  );
 
-  it.each(['strict', 'alt'] as const)('%s variant with --allow-mutations: the crawl follows order and cancel links, and the flow places then cancels an order', async (variant) => {
-    const r = await runUssd({ variant, flags: { allowMutations: true } });
-    expect(r.checks.filter((c) => c.outcome !== 'pass').map((c) => c.id)).toEqual([]);
-    expect(check(r, 'ussd.crawl.bounded').observations[0]).toContain('--allow-mutations: order and cancel links followed');
-    const flow = check(r, 'ussd.flow.order-cancel').observations;
-    expect(flow[0]).toMatch(/^placed an order: (stocks|assets) → [\d →]+ → GET \S+amount=10\S* → 200 "Order received"$/);
-    expect(flow[1]).toMatch(/^request \d+ is listed under: PENDING \(PENDING expected\)$/);
-    expect(flow[2]).toMatch(/^canceled it: GET \S+cancelMode=true\S* → 200 /);
-    expect(flow[3]).toMatch(/^request \d+ is then listed under: CANCELED \(CANCELED expected\)$/);
-  });
+  it.each(['strict', 'alt'] as const)(
+    '%s variant with --allow-mutations: the crawl follows order and cancel links, and the flow places then cancels an order',
+    async (variant) => {
+      const r = await runUssd({ variant, flags: { allowMutations: true } });
+      expect(r.checks.filter((c) => c.outcome !== 'pass').map((c) => c.id)).toEqual([]);
+      expect(check(r, 'ussd.crawl.bounded').observations[0]).toContain(
+        '--allow-mutations: order and cancel links followed',
+      );
+      const flow = check(r, 'ussd.flow.order-cancel').observations;
+      expect(flow[0]).toMatch(
+        /^placed an order: (stocks|assets) → [\d →]+ → GET \S+amount=10\S* → 200 "Order received"$/,
+      );
+      expect(flow[1]).toMatch(/^request \d+ is listed under: PENDING \(PENDING expected\)$/);
+      expect(flow[2]).toMatch(/^canceled it: GET \S+cancelMode=true\S* → 200 /);
+      expect(flow[3]).toMatch(/^request \d+ is then listed under: CANCELED \(CANCELED expected\)$/);
+    },
+  );
 });
 
 // Each reading of an open point of the USSD views (and of the core choices the menus render): the suite passes,
 // and ussd.info.readings records the reading, in the words the choice's `recorded` expects.
-const USSD_CHOICE_VALUES = (['ussdNumbering', 'ussdBack', 'ussdAssetId', 'ussdHomePortfolio', 'ussdUnknownCustomer'] as const).flatMap((key) =>
-  (CHOICE_DEFS[key] as ChoiceDef).values.map((v) => [`${choiceName(key)}=${v.value}`, key, v.value, v.recorded] as const),
+const USSD_CHOICE_VALUES = (
+  ['ussdNumbering', 'ussdBack', 'ussdAssetId', 'ussdHomePortfolio', 'ussdUnknownCustomer'] as const
+).flatMap((key) =>
+  (CHOICE_DEFS[key] as ChoiceDef).values.map(
+    (v) => [`${choiceName(key)}=${v.value}`, key, v.value, v.recorded] as const,
+  ),
 );
 
 describe('suite ussd under every reading of its open points', () => {
-  it.each(USSD_CHOICE_VALUES)('%s: nothing fails or warns, and the reading is recorded', async (_name, key, value, recorded) => {
-    const r = await runUssd({ choices: { [key]: value } as Partial<Choices> });
-    expect(r.checks.filter((c) => c.outcome !== 'pass').map((c) => [c.id, c.outcome])).toEqual([['ussd.flow.order-cancel', 'skip']]);
-    const readings = check(r, 'ussd.info.readings').observations;
-    expect(readings.filter((o) => new RegExp(recorded, 'i').test(o)), readings.join('\n')).toHaveLength(1);
-  });
+  it.each(USSD_CHOICE_VALUES)(
+    '%s: nothing fails or warns, and the reading is recorded',
+    async (_name, key, value, recorded) => {
+      const r = await runUssd({ choices: { [key]: value } as Partial<Choices> });
+      expect(r.checks.filter((c) => c.outcome !== 'pass').map((c) => [c.id, c.outcome])).toEqual([
+        ['ussd.flow.order-cancel', 'skip'],
+      ]);
+      const readings = check(r, 'ussd.info.readings').observations;
+      expect(
+        readings.filter((o) => new RegExp(recorded, 'i').test(o)),
+        readings.join('\n'),
+      ).toHaveLength(1);
+    },
+  );
 
   it('records every reading in its own words', async () => {
-    const readings = check(await runUssd({ choices: { ussdNumbering: 'dash', ussdBack: 'zero', ussdAssetId: 'ignored', ussdHomePortfolio: 'not-served', ussdUnknownCustomer: 'view' } }), 'ussd.info.readings').observations;
+    const readings = check(
+      await runUssd({
+        choices: {
+          ussdNumbering: 'dash',
+          ussdBack: 'zero',
+          ussdAssetId: 'ignored',
+          ussdHomePortfolio: 'not-served',
+          ussdUnknownCustomer: 'view',
+        },
+      }),
+      'ussd.info.readings',
+    ).observations;
     expect(readings).toEqual([
       expect.stringMatching(/^numbering of the choices \(not given\): "N - label" ×\d+$/),
       expect.stringMatching(/^number of the way back \(the last option; not given\): 0 in \d+ menus$/),
       'USSD page values (their unit is not given; the crawl follows them, never computes one): stocks → page=1, requests → page=1',
-      expect.stringMatching(/^assetId: ignored \(\d+ views of \/ussd\/stocks with assetId show the stocks menu without it\)$/),
+      expect.stringMatching(
+        /^assetId: ignored \(\d+ views of \/ussd\/stocks with assetId show the stocks menu without it\)$/,
+      ),
       '/ussd/home and /ussd/portfolio: not served (404, 404); menus link to them only',
       'unknown customer: a view saying so (200, 200, 200); ussd.customer.unknown judges that it serves no menu of a customer',
     ]);
@@ -83,13 +156,17 @@ describe('suite ussd under every reading of its open points', () => {
   it('records unserved home and portfolio links on ussd.links.alive, not as dead links', async () => {
     const alive = check(await runUssd({ choices: { ussdHomePortfolio: 'not-served' } }), 'ussd.links.alive');
     expect(alive.outcome).toBe('pass');
-    expect(alive.observations.join('\n')).toMatch(/\/ussd\/home \(GET \S+\/v1\/ussd\/home\?customerId=1042\) answered 404: not served, only linked \(its contract is not shown\); \d+ options lead there/);
+    expect(alive.observations.join('\n')).toMatch(
+      /\/ussd\/home \(GET \S+\/v1\/ussd\/home\?customerId=1042\) answered 404: not served, only linked \(its contract is not shown\); \d+ options lead there/,
+    );
   });
 
   it('still fails the guest menus of an unknown customer when the server answers unknown customers with a view', async () => {
     const r = await runUssd({ choices: { ussdUnknownCustomer: 'view' }, faults: ['ussd.unknown-customer-served'] });
     expect(failing(r)).toEqual(['ussd.customer.unknown']);
-    expect(check(r, 'ussd.customer.unknown').finding!.message).toMatch(/^GET \/ussd\/stocks\?customerId=\d+ \(a customer that does not exist\) was served as if the customer existed: option 1 \(ussdOptions\[0\]\) leads to "\S+\/ussd\/stocks\?customerId=\d+&symbol=AAPL": a menu of a customer$/);
+    expect(check(r, 'ussd.customer.unknown').finding!.message).toMatch(
+      /^GET \/ussd\/stocks\?customerId=\d+ \(a customer that does not exist\) was served as if the customer existed: option 1 \(ussdOptions\[0\]\) leads to "\S+\/ussd\/stocks\?customerId=\d+&symbol=AAPL": a menu of a customer$/,
+    );
   });
 });
 
@@ -111,7 +188,9 @@ describe('suite ussd against faults', () => {
   it('names a dead link by the path of options, its menu and option, and shows the exchange of the dead view', async () => {
     const r = await runUssd({ faults: ['ussd.dead-link'] });
     const alive = check(r, 'ussd.links.alive');
-    expect(alive.finding!.message).toMatch(/^a dead link: stocks → 1: option 1 "AAPL Apple Inc\." of menu "Stocks \(1-3 of 5\)" → GET http:\/\/127\.0\.0\.1:\d+\/v1\/ussd\/stock\?customerId=1042&symbol=AAPL answered 404$/);
+    expect(alive.finding!.message).toMatch(
+      /^a dead link: stocks → 1: option 1 "AAPL Apple Inc\." of menu "Stocks \(1-3 of 5\)" → GET http:\/\/127\.0\.0\.1:\d+\/v1\/ussd\/stock\?customerId=1042&symbol=AAPL answered 404$/,
+    );
     expect(alive.finding!.observed).toMatch(/^1 more:\n- stocks → 4 → 1: option 1 "AMZN/);
     const shown = alive.exchanges.find((e) => e.seq === alive.finding!.exchangeSeq)!;
     expect(shown.request.url).toMatch(/\/v1\/ussd\/stock\?customerId=1042&symbol=AAPL$/);
@@ -125,13 +204,17 @@ describe('suite ussd against faults', () => {
     const r = await runUssd({ faults: ['ussd.endless-list'], grep: '^ussd\\.crawl\\.' });
     const bounded = check(r, 'ussd.crawl.bounded');
     expect(bounded.outcome).toBe('warn');
-    expect(bounded.finding!.message).toMatch(/^the crawl stopped before the menus ended \(depth-cap\): \d+ views not visited; the graph may be without end$/);
-    expect(bounded.finding!.observed).toMatch(/^frontier \(first 10 of \d+\):\n- stocks → 4 → 3( → 1){11}: GET \S+\/ussd\/stocks\?customerId=1042&page=13 \(the depth cap was reached\)\n/);
+    expect(bounded.finding!.message).toMatch(
+      /^the crawl stopped before the menus ended \(depth-cap\): \d+ views not visited; the graph may be without end$/,
+    );
+    expect(bounded.finding!.observed).toMatch(
+      /^frontier \(first 10 of \d+\):\n- stocks → 4 → 3( → 1){11}: GET \S+\/ussd\/stocks\?customerId=1042&page=13 \(the depth cap was reached\)\n/,
+    );
   });
 });
 
 describe('suite ussd: caps and the shared crawl', () => {
-  it('takes its caps from the suite\'s settings', async () => {
+  it("takes its caps from the suite's settings", async () => {
     const r = await runUssd({ caps: { maxViews: 4 } });
     const bounded = check(r, 'ussd.crawl.bounded');
     expect(bounded.outcome).toBe('warn');
@@ -177,15 +260,21 @@ async function countingProxy(baseUrl: string, delayMs = 0) {
   let ussdGets = 0;
   const target = new URL(baseUrl);
   const proxy = createServer((req, res) => {
-    if (req.url?.startsWith("/v1/ussd/")) ussdGets++;
-    setTimeout(() => {
-      const upstream = httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      });
-      upstream.on('error', () => res.destroy());
-      req.pipe(upstream);
-    }, req.url?.startsWith('/v1/ussd/') ? delayMs : 0);
+    if (req.url?.startsWith('/v1/ussd/')) ussdGets++;
+    setTimeout(
+      () => {
+        const upstream = httpRequest(
+          { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+          (up) => {
+            res.writeHead(up.statusCode ?? 502, up.headers);
+            up.pipe(res);
+          },
+        );
+        upstream.on('error', () => res.destroy());
+        req.pipe(upstream);
+      },
+      req.url?.startsWith('/v1/ussd/') ? delayMs : 0,
+    );
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   stops.push(

@@ -17,7 +17,9 @@ function found(result: KeySearch) {
 /** The key found verifies what the matching private key signed: it is the key, not merely 32 bytes. */
 function expectTheKey(result: KeySearch): void {
   const message = Buffer.from('a delivery');
-  expect(verify(null, message, found(result).key, sign(null, message, createPrivateKey(pair.privateKeyPem)))).toBe(true);
+  expect(verify(null, message, found(result).key, sign(null, message, createPrivateKey(pair.privateKeyPem)))).toBe(
+    true,
+  );
   expect(Buffer.from(found(result).raw)).toEqual(raw);
 }
 
@@ -74,12 +76,20 @@ describe('findWebhookKey', () => {
 
   it('reads the key of a certificate, and refuses one whose key is not Ed25519', async () => {
     const ec = await generate([{ name: 'commonName', value: 'hooks' }], { keyType: 'ec', algorithm: 'sha256' });
-    expect(findWebhookKey({ certificate: ec.cert })).toEqual({ ok: false, reason: expect.stringContaining('a ec key at data.certificate, not Ed25519') });
+    expect(findWebhookKey({ certificate: ec.cert })).toEqual({
+      ok: false,
+      reason: expect.stringContaining('a ec key at data.certificate, not Ed25519'),
+    });
   });
 
   it('prefers a self-describing key over a 32-byte identifier beside it, and never takes an id for the key', () => {
     // A thumbprint is 32 bytes in base64url, exactly like a raw key.
-    const r = findWebhookKey({ kid: thumbprint, keyId: thumbprint, id: raw.toString('hex').replace(/./, 'f'), publicKey: pair.publicKeyPem });
+    const r = findWebhookKey({
+      kid: thumbprint,
+      keyId: thumbprint,
+      id: raw.toString('hex').replace(/./, 'f'),
+      publicKey: pair.publicKeyPem,
+    });
     expectTheKey(r);
     const onlyId = findWebhookKey({ keyId: thumbprint, fingerprint: raw.toString('hex') });
     expect(onlyId.ok).toBe(false);
@@ -87,22 +97,36 @@ describe('findWebhookKey', () => {
 
   it('counts other distinct key candidates', () => {
     const other = generateEd25519();
-    const r = findWebhookKey({ publicKey: pair.publicKeyPem, previous: Buffer.from(other.publicKey).toString('base64url') });
+    const r = findWebhookKey({
+      publicKey: pair.publicKeyPem,
+      previous: Buffer.from(other.publicKey).toString('base64url'),
+    });
     expectTheKey(r);
     expect(r.ok && r.others).toBe(1);
   });
 
   it('refuses what is not an Ed25519 public key, and says what it found', () => {
-    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ format: 'pem', type: 'spki' }).toString();
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 })
+      .publicKey.export({ format: 'pem', type: 'spki' })
+      .toString();
     const rsaResult = findWebhookKey({ publicKey: rsa });
-    expect(rsaResult).toEqual({ ok: false, reason: expect.stringContaining('a rsa key at data.publicKey, not Ed25519') });
+    expect(rsaResult).toEqual({
+      ok: false,
+      reason: expect.stringContaining('a rsa key at data.publicKey, not Ed25519'),
+    });
     const ec = findWebhookKey({ jwk: { kty: 'EC', crv: 'P-256', x: 'abc', y: 'def' } });
-    expect(ec).toEqual({ ok: false, reason: expect.stringContaining('a JWK at data.jwk of kty "EC" crv "P-256", not OKP/Ed25519') });
+    expect(ec).toEqual({
+      ok: false,
+      reason: expect.stringContaining('a JWK at data.jwk of kty "EC" crv "P-256", not OKP/Ed25519'),
+    });
     const short = findWebhookKey({ jwk: { kty: 'OKP', crv: 'Ed25519', x: raw.subarray(1).toString('base64url') } });
     expect(short.ok).toBe(false);
     const priv = findWebhookKey({ key: pair.privateKeyPem });
     expect(priv).toEqual({ ok: false, reason: expect.stringContaining('a private key at data.key') });
-    expect(findWebhookKey({ message: 'no key here', n: 3, list: [] })).toEqual({ ok: false, reason: expect.stringMatching(/^no Ed25519 public key .* anywhere in data$/) });
+    expect(findWebhookKey({ message: 'no key here', n: 3, list: [] })).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/^no Ed25519 public key .* anywhere in data$/),
+    });
     expect(findWebhookKey(null).ok).toBe(false);
   });
 

@@ -23,12 +23,23 @@ const stops = stopsAfterEach();
 const local = (options: Parameters<typeof localTarget>[1] = {}) => localTarget(stops, options);
 
 function run(target: ResolvedTarget, suites = [webhooks]): Promise<RunResult> {
-  return runChecks({ pack, target, suites, failOn: 'should', selection: {}, suiteOptions: { webhooks: { deadlineMs: DEADLINE_MS } } });
+  return runChecks({
+    pack,
+    target,
+    suites,
+    failOn: 'should',
+    selection: {},
+    suiteOptions: { webhooks: { deadlineMs: DEADLINE_MS } },
+  });
 }
 
-const byId = (r: RunResult, id: string): CheckResult => r.checks.find((c) => c.id === id) ?? expect.fail(`no result for ${id}`);
+const byId = (r: RunResult, id: string): CheckResult =>
+  r.checks.find((c) => c.id === id) ?? expect.fail(`no result for ${id}`);
 const failing = (r: RunResult) => r.checks.filter((c) => c.failsRun).map((c) => c.id);
-const problems = (r: RunResult) => r.checks.filter((c) => c.outcome !== 'pass').map((c) => `${c.id}: ${c.outcome} ${c.finding?.message ?? c.skipReason ?? ''}`);
+const problems = (r: RunResult) =>
+  r.checks
+    .filter((c) => c.outcome !== 'pass')
+    .map((c) => `${c.id}: ${c.outcome} ${c.finding?.message ?? c.skipReason ?? ''}`);
 
 /** The checks a fault may fail: those citing a requirement it breaks. */
 function owners(fault: string): string[] {
@@ -42,15 +53,23 @@ describe('suite webhooks: the gaps of issue 14', () => {
     const result = await run(l.target);
     const filtered = byId(result, 'webhooks.subscriptions.filtered');
     expect(filtered.outcome).toBe('warn');
-    expect(filtered.finding?.message).toBe('AUTH.CREATED or AUTH.DELETED of a token issued and revoked meanwhile delivered to a webhook subscribed to WEBHOOK events only (["WEBHOOK"], then ["WEBHOOK","WEBHOOK.UPDATED"])');
-    expect(filtered.finding?.observed).toMatch(/; it arrived after delivery #\d+, the subscribed event caused after it$/);
-    expect(filtered.finding?.expected).toMatch(/watched for \d+ ms after the request that caused it \(3 × the slowest delivery the run measured \(\d+ ms\), at least the subscribed marker \(\d+ ms\) and 250 ms, at most the receiver's deadline \(5000 ms\)\)$/);
+    expect(filtered.finding?.message).toBe(
+      'AUTH.CREATED or AUTH.DELETED of a token issued and revoked meanwhile delivered to a webhook subscribed to WEBHOOK events only (["WEBHOOK"], then ["WEBHOOK","WEBHOOK.UPDATED"])',
+    );
+    expect(filtered.finding?.observed).toMatch(
+      /; it arrived after delivery #\d+, the subscribed event caused after it$/,
+    );
+    expect(filtered.finding?.expected).toMatch(
+      /watched for \d+ ms after the request that caused it \(3 × the slowest delivery the run measured \(\d+ ms\), at least the subscribed marker \(\d+ ms\) and 250 ms, at most the receiver's deadline \(5000 ms\)\)$/,
+    );
   }, 60_000);
 
   it('judges the exact-name scenario: AUTH.DELETED delivered under ["AUTH.CREATED"]', async () => {
     const l = await local({ faults: ['webhooks.exact-name-as-domain'] });
     const result = await run(l.target);
-    expect(byId(result, 'webhooks.subscriptions.filtered').finding?.message).toBe('AUTH.DELETED of the revoked token delivered to a webhook subscribed to ["AUTH.CREATED"]');
+    expect(byId(result, 'webhooks.subscriptions.filtered').finding?.message).toBe(
+      'AUTH.DELETED of the revoked token delivered to a webhook subscribed to ["AUTH.CREATED"]',
+    );
     expect(byId(result, 'webhooks.subscriptions.exact').outcome).toBe('pass');
   }, 60_000);
 
@@ -60,16 +79,34 @@ describe('suite webhooks: the gaps of issue 14', () => {
     expect(problems(result)).toEqual([]);
     const filtered = byId(result, 'webhooks.subscriptions.filtered').observations;
     expect(filtered).toEqual([
-      expect.stringMatching(/^subscribed to WEBHOOK events only .*: no AUTH.CREATED or AUTH.DELETED of a token issued and revoked meanwhile within \d+ ms of the request that caused it \(bound: 3 × /),
+      expect.stringMatching(
+        /^subscribed to WEBHOOK events only .*: no AUTH.CREATED or AUTH.DELETED of a token issued and revoked meanwhile within \d+ ms of the request that caused it \(bound: 3 × /,
+      ),
       expect.stringMatching(/^subscribed to \["AUTH.CREATED"\]: no AUTH.DELETED of the revoked token within \d+ ms/),
     ]);
-    expect(byId(result, 'webhooks.update.url').observations).toContainEqual(expect.stringMatching(/^moved to https:\/\/127\.0\.0\.1:\d+\/conformance\/webhook\?conformance-url=2: GET \/webhooks shows it, and AUTH.CREATED delivery #\d+ came to \/conformance\/webhook\?conformance-url=2$/));
-    expect(byId(result, 'webhooks.subscriptions.names').observations).toEqual(['each of AUTH, AUTH.CREATED, AUTH.DELETED, WEBHOOK, WEBHOOK.CREATED, WEBHOOK.UPDATED, ACCOUNT, ALL was accepted alone and listed by GET /webhooks']);
-    expect(byId(result, 'webhooks.delivery.json').observations).toEqual([expect.stringMatching(/^\d+ deliveries, every body JSON; Content-Type application\/json$/)]);
-    expect(byId(result, 'webhooks.config.saved').observations).toContain('no webhook configured before the suite: GET /webhooks answered 404 {"code":"404","message":"Not Found"}');
+    expect(byId(result, 'webhooks.update.url').observations).toContainEqual(
+      expect.stringMatching(
+        /^moved to https:\/\/127\.0\.0\.1:\d+\/conformance\/webhook\?conformance-url=2: GET \/webhooks shows it, and AUTH.CREATED delivery #\d+ came to \/conformance\/webhook\?conformance-url=2$/,
+      ),
+    );
+    expect(byId(result, 'webhooks.subscriptions.names').observations).toEqual([
+      'each of AUTH, AUTH.CREATED, AUTH.DELETED, WEBHOOK, WEBHOOK.CREATED, WEBHOOK.UPDATED, ACCOUNT, ALL was accepted alone and listed by GET /webhooks',
+    ]);
+    expect(byId(result, 'webhooks.delivery.json').observations).toEqual([
+      expect.stringMatching(/^\d+ deliveries, every body JSON; Content-Type application\/json$/),
+    ]);
+    expect(byId(result, 'webhooks.config.saved').observations).toContain(
+      'no webhook configured before the suite: GET /webhooks answered 404 {"code":"404","message":"Not Found"}',
+    );
   }, 60_000);
 
-  it.each(['webhooks.wrong-signing-key', 'webhooks.digest-mismatch', 'webhooks.unsigned-delivery', 'webhooks.expired-signature', 'webhooks.digest-not-covered'])(
+  it.each([
+    'webhooks.wrong-signing-key',
+    'webhooks.digest-mismatch',
+    'webhooks.unsigned-delivery',
+    'webhooks.expired-signature',
+    'webhooks.digest-not-covered',
+  ])(
     '%s fails only the checks of Authentication 8; the event checks take the delivery as emitted and record why it does not verify',
     async (fault) => {
       const l = await local({ faults: [fault] });
@@ -78,7 +115,11 @@ describe('suite webhooks: the gaps of issue 14', () => {
       expect(failing(result).filter((id) => !owners(fault).includes(id))).toEqual([]);
       const created = byId(result, 'webhooks.events.auth-created');
       expect(created.outcome).toBe('pass');
-      expect(created.observations).toContainEqual(expect.stringMatching(/^also seen here, judged by webhooks\.delivery\.verified \(REQ-AUTH-12, REQ-EVT-14\): the AUTH.CREATED delivery #\d+ does not verify, so a client must discard it: /));
+      expect(created.observations).toContainEqual(
+        expect.stringMatching(
+          /^also seen here, judged by webhooks\.delivery\.verified \(REQ-AUTH-12, REQ-EVT-14\): the AUTH.CREATED delivery #\d+ does not verify, so a client must discard it: /,
+        ),
+      );
     },
     60_000,
   );
@@ -92,17 +133,30 @@ describe('suite webhooks: the gaps of issue 14', () => {
       middleware: [
         async (ctx, state, route, next) => {
           const reply = await next();
-          if (route.path === '/webhooks' && ctx.method === 'PUT' && reply.status === 200) state.webhooks.registry.regenerateKey(ctx.client!.clientId);
+          if (route.path === '/webhooks' && ctx.method === 'PUT' && reply.status === 200)
+            state.webhooks.registry.regenerateKey(ctx.client!.clientId);
           return reply;
         },
       ],
     });
     stops.push(() => server.close());
-    const target: ResolvedTarget = { name: 't', baseUrl: server.baseUrl, clientId: 'c', clientSecret: 'secret-value-1', keyId: 'k', privateKeyPem: key.privateKeyPem, privateKey: key.seed, fixtures: {}, webhook };
+    const target: ResolvedTarget = {
+      name: 't',
+      baseUrl: server.baseUrl,
+      clientId: 'c',
+      clientSecret: 'secret-value-1',
+      keyId: 'k',
+      privateKeyPem: key.privateKeyPem,
+      privateKey: key.seed,
+      fixtures: {},
+      webhook,
+    };
     const result = await run(target);
     expect(problems(result)).toEqual([]);
     expect(byId(result, 'webhooks.delivery.observed').observations).toContainEqual(
-      expect.stringMatching(/^the published key changed \d+ time\(s\) during the run; first: GET \/webhooks\/key gave another key \(.*\) after PUT \/webhooks .*: the server generates a key each time the webhook is configured/),
+      expect.stringMatching(
+        /^the published key changed \d+ time\(s\) during the run; first: GET \/webhooks\/key gave another key \(.*\) after PUT \/webhooks .*: the server generates a key each time the webhook is configured/,
+      ),
     );
   }, 60_000);
 
@@ -110,26 +164,36 @@ describe('suite webhooks: the gaps of issue 14', () => {
     const l = await local();
     // What a faulty server leaves after applying a tampered POST /webhooks (signing.reject.post-body-tampered), and the
     // tokens other suites issue meanwhile: each event is retried in vain at that URL.
-    const leftover = defineSuite({ name: 'auth', title: 'set-up', checks: [
-      defineCheck({
-        id: 'auth.setup.leftover',
-        title: 'leaves a webhook at an unreachable URL, then issues tokens',
-        level: 'MUST',
-        uses: ['webhook-config'],
-        requirements: CITES.MUST,
-        async run(ctx) {
-          const res = await ctx.send({ method: 'POST', path: '/webhooks', json: { url: 'https://conformance.invalid/tampered', subscriptions: ['ALL'] } });
-          if (res.status !== 200) ctx.fail(`set-up POST /webhooks answered ${res.status}`);
-          for (let i = 0; i < 8; i++) await requestToken(ctx);
-        },
-      }),
-    ] });
+    const leftover = defineSuite({
+      name: 'auth',
+      title: 'set-up',
+      checks: [
+        defineCheck({
+          id: 'auth.setup.leftover',
+          title: 'leaves a webhook at an unreachable URL, then issues tokens',
+          level: 'MUST',
+          uses: ['webhook-config'],
+          requirements: CITES.MUST,
+          async run(ctx) {
+            const res = await ctx.send({
+              method: 'POST',
+              path: '/webhooks',
+              json: { url: 'https://conformance.invalid/tampered', subscriptions: ['ALL'] },
+            });
+            if (res.status !== 200) ctx.fail(`set-up POST /webhooks answered ${res.status}`);
+            for (let i = 0; i < 8; i++) await requestToken(ctx);
+          },
+        }),
+      ],
+    });
     expect(problems(await runChecks({ pack, target: l.target, suites: [leftover] }))).toEqual([]);
     const result = await run(l.target);
     expect(problems(result)).toEqual([
       expect.stringMatching(/^webhooks\.create\.auto-subscription: skip a webhook existed before the suite/),
       expect.stringMatching(/^webhooks\.events\.webhook-created: skip a webhook existed before the suite/),
     ]);
-    expect(byId(result, 'webhooks.config.restored').observations[0]).toBe('restored: url "https://conformance.invalid/tampered", subscriptions ["ALL","WEBHOOK.CREATED"]');
+    expect(byId(result, 'webhooks.config.restored').observations[0]).toBe(
+      'restored: url "https://conformance.invalid/tampered", subscriptions ["ALL","WEBHOOK.CREATED"]',
+    );
   }, 60_000);
 });

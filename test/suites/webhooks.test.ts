@@ -14,7 +14,14 @@ import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import { defineCheck, defineSuite, runChecks, type CheckResult, type RunResult, type SuiteDefinition } from '../../src/engine/index.js';
+import {
+  defineCheck,
+  defineSuite,
+  runChecks,
+  type CheckResult,
+  type RunResult,
+  type SuiteDefinition,
+} from '../../src/engine/index.js';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.js';
 import { receiverTls, selfSignedCertificate } from '../../src/receiver/certificate.js';
 import { contentDigest } from '../../src/http/digest.js';
@@ -26,13 +33,29 @@ import webhooks from '../../suites/webhooks/index.js';
 const stops = stopsAfterEach();
 const local = (options: Parameters<typeof localTarget>[1] = {}) => localTarget(stops, options);
 
-function run(target: ResolvedTarget, suites: SuiteDefinition[] = [webhooks], grep?: string, webhookDeadlineMs?: number): Promise<RunResult> {
-  return runChecks({ pack, target, suites, failOn: 'should', selection: grep ? { grep } : {}, ...(webhookDeadlineMs ? { suiteOptions: { webhooks: { deadlineMs: webhookDeadlineMs } } } : {}) });
+function run(
+  target: ResolvedTarget,
+  suites: SuiteDefinition[] = [webhooks],
+  grep?: string,
+  webhookDeadlineMs?: number,
+): Promise<RunResult> {
+  return runChecks({
+    pack,
+    target,
+    suites,
+    failOn: 'should',
+    selection: grep ? { grep } : {},
+    ...(webhookDeadlineMs ? { suiteOptions: { webhooks: { deadlineMs: webhookDeadlineMs } } } : {}),
+  });
 }
 
-const byId = (r: RunResult, id: string): CheckResult => r.checks.find((c) => c.id === id) ?? expect.fail(`no result for ${id}`);
+const byId = (r: RunResult, id: string): CheckResult =>
+  r.checks.find((c) => c.id === id) ?? expect.fail(`no result for ${id}`);
 const outcomes = (r: RunResult) => Object.fromEntries(r.checks.map((c) => [c.id, c.outcome]));
-const problems = (r: RunResult) => r.checks.filter((c) => c.outcome !== 'pass').map((c) => `${c.id}: ${c.outcome} ${c.finding?.message ?? c.skipReason ?? ''}`);
+const problems = (r: RunResult) =>
+  r.checks
+    .filter((c) => c.outcome !== 'pass')
+    .map((c) => `${c.id}: ${c.outcome} ${c.finding?.message ?? c.skipReason ?? ''}`);
 
 /** A loopback port nothing listens on. */
 async function freePort(): Promise<number> {
@@ -45,19 +68,23 @@ async function freePort(): Promise<number> {
 
 /** A check of another suite that gives the client a webhook before the suite under test runs, as a partner's would be. */
 async function preconfigure(target: ResolvedTarget, url: string, subscriptions: string[]): Promise<void> {
-  const setup = defineSuite({ name: 'auth', title: 'set-up', checks: [
-    defineCheck({
-      id: 'auth.setup.webhook',
-      title: 'configures a webhook',
-      level: 'MUST',
-      uses: ['webhook-config'],
-      requirements: CITES.MUST,
-      async run(ctx) {
-        const res = await ctx.send({ method: 'POST', path: '/webhooks', json: { url, subscriptions } });
-        if (res.status < 200 || res.status > 299) ctx.fail(`set-up POST /webhooks answered ${res.status}`);
-      },
-    }),
-  ] });
+  const setup = defineSuite({
+    name: 'auth',
+    title: 'set-up',
+    checks: [
+      defineCheck({
+        id: 'auth.setup.webhook',
+        title: 'configures a webhook',
+        level: 'MUST',
+        uses: ['webhook-config'],
+        requirements: CITES.MUST,
+        async run(ctx) {
+          const res = await ctx.send({ method: 'POST', path: '/webhooks', json: { url, subscriptions } });
+          if (res.status < 200 || res.status > 299) ctx.fail(`set-up POST /webhooks answered ${res.status}`);
+        },
+      }),
+    ],
+  });
   const result = await runChecks({ pack, target, suites: [setup] });
   expect(problems(result)).toEqual([]);
 }
@@ -69,31 +96,43 @@ describe('suite webhooks', () => {
     // The proxy presents the certificate the built-in target trusts and forwards, path unchanged, to the plain receiver.
     const tls = (await receiverTls(l.target.webhook))!;
     const proxy: Server = createHttpsServer({ cert: tls.cert, key: tls.key }, (req, res) => {
-      const upstream = httpRequest({ host: '127.0.0.1', port: listenPort, method: req.method, path: req.url, headers: req.headers }, (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      });
+      const upstream = httpRequest(
+        { host: '127.0.0.1', port: listenPort, method: req.method, path: req.url, headers: req.headers },
+        (up) => {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+        },
+      );
       upstream.on('error', () => res.writeHead(502).end());
       req.pipe(upstream);
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    stops.push(() => new Promise((resolve) => {
-      proxy.closeAllConnections();
-      proxy.close(() => resolve());
-    }));
+    stops.push(
+      () =>
+        new Promise((resolve) => {
+          proxy.closeAllConnections();
+          proxy.close(() => resolve());
+        }),
+    );
     const publicUrl = `https://127.0.0.1:${(proxy.address() as { port: number }).port}/hooks/conformance`;
     const webhook: WebhookConfig = { listen: `127.0.0.1:${listenPort}`, publicUrl, tls: 'none' };
     const result = await run({ ...l.target, webhook });
     expect(problems(result)).toEqual([]);
-    expect(byId(result, 'webhooks.config.saved').observations[0]).toBe(`receiver: ${publicUrl} (plain HTTP behind a proxy or tunnel that ends TLS); delivery deadline 10000 ms`);
+    expect(byId(result, 'webhooks.config.saved').observations[0]).toBe(
+      `receiver: ${publicUrl} (plain HTTP behind a proxy or tunnel that ends TLS); delivery deadline 10000 ms`,
+    );
   });
 
-  it('records the alt variant\'s choices: 201 on creation, the key as a JWK', async () => {
+  it("records the alt variant's choices: 201 on creation, the key as a JWK", async () => {
     const l = await local({ variant: 'alt' });
     const result = await run(l.target);
     expect(problems(result)).toEqual([]);
-    expect(byId(result, 'webhooks.create.answer').observations).toContain('POST /webhooks answered 201 with the Webhook at data');
-    expect(byId(result, 'webhooks.key.published').observations[0]).toMatch(/^key: JWK \(OKP\/Ed25519\) at data\.key\.jwk \(key id ".+"\)$/);
+    expect(byId(result, 'webhooks.create.answer').observations).toContain(
+      'POST /webhooks answered 201 with the Webhook at data',
+    );
+    expect(byId(result, 'webhooks.key.published').observations[0]).toMatch(
+      /^key: JWK \(OKP\/Ed25519\) at data\.key\.jwk \(key id ".+"\)$/,
+    );
   });
 
   it('updates a webhook that existed before the run, and restores it at the end', async () => {
@@ -102,21 +141,29 @@ describe('suite webhooks', () => {
     await preconfigure(l.target, before.url, before.subscriptions);
     const result = await run(l.target);
     expect(problems(result)).toEqual([
-      expect.stringMatching(/^webhooks\.create\.auto-subscription: skip a webhook existed before the suite: the receiver was registered with PUT/),
+      expect.stringMatching(
+        /^webhooks\.create\.auto-subscription: skip a webhook existed before the suite: the receiver was registered with PUT/,
+      ),
       expect.stringMatching(/^webhooks\.events\.webhook-created: skip a webhook existed before the suite/),
     ]);
-    expect(byId(result, 'webhooks.config.saved').observations).toContain(`saved: url ${JSON.stringify(before.url)}, subscriptions ["AUTH.DELETED","WEBHOOK.CREATED"], status "ACTIVE" (GET /webhooks answered 200 with the Webhook at data); it is restored at the end`);
-    expect(byId(result, 'webhooks.create.answer').observations[0]).toBe('PUT /webhooks answered 200 with the Webhook at data (a webhook existed already: updated, not created)');
+    expect(byId(result, 'webhooks.config.saved').observations).toContain(
+      `saved: url ${JSON.stringify(before.url)}, subscriptions ["AUTH.DELETED","WEBHOOK.CREATED"], status "ACTIVE" (GET /webhooks answered 200 with the Webhook at data); it is restored at the end`,
+    );
+    expect(byId(result, 'webhooks.create.answer').observations[0]).toBe(
+      'PUT /webhooks answered 200 with the Webhook at data (a webhook existed already: updated, not created)',
+    );
     expect(byId(result, 'webhooks.config.restored').observations).toEqual([
       `restored: url ${JSON.stringify(before.url)}, subscriptions ["AUTH.DELETED","WEBHOOK.CREATED"]`,
       'PUT /webhooks answered 200 with the Webhook at data; GET /webhooks answered 200 with the Webhook at data',
     ]);
     expect(result.run.cleanup).toBeUndefined();
     // Rejections were tried with PUT, since a POST would have been refused for the existing webhook alone.
-    expect(byId(result, 'webhooks.reject.http-url').observations[0]).toMatch(/^PUT \/webhooks refused with 400; the configuration stayed url/);
+    expect(byId(result, 'webhooks.reject.http-url').observations[0]).toMatch(
+      /^PUT \/webhooks refused with 400; the configuration stayed url/,
+    );
   });
 
-  it('puts the configuration back in the suite\'s teardown when the restore check is not selected', async () => {
+  it("puts the configuration back in the suite's teardown when the restore check is not selected", async () => {
     const l = await local();
     const url = `https://127.0.0.1:${await freePort()}/partner/hooks`;
     await preconfigure(l.target, url, ['WEBHOOK']);
@@ -124,9 +171,14 @@ describe('suite webhooks', () => {
     expect(outcomes(result)).toEqual({ 'webhooks.update.replaces': 'pass' });
     expect(result.run.cleanup).toBeUndefined();
     // The teardown's restore and its reading back are the run's own exchanges, after the checks'.
-    const teardown = result.sessionExchanges.filter((e) => new URL(e.request.url).pathname.endsWith('/webhooks')).map((e) => `${e.request.method} ${e.response?.status}`);
+    const teardown = result.sessionExchanges
+      .filter((e) => new URL(e.request.url).pathname.endsWith('/webhooks'))
+      .map((e) => `${e.request.method} ${e.response?.status}`);
     expect(teardown).toEqual(['PUT 200', 'GET 200']);
-    expect(JSON.parse(result.sessionExchanges.find((e) => e.request.method === 'PUT')!.request.bodyExcerpt!)).toEqual({ url, subscriptions: ['WEBHOOK', 'WEBHOOK.CREATED'] });
+    expect(JSON.parse(result.sessionExchanges.find((e) => e.request.method === 'PUT')!.request.bodyExcerpt!)).toEqual({
+      url,
+      subscriptions: ['WEBHOOK', 'WEBHOOK.CREATED'],
+    });
   });
 
   it('reports loudly, with the request to send by hand, a restore the server does not honour', async () => {
@@ -139,11 +191,15 @@ describe('suite webhooks', () => {
     expect(restore.failsRun).toBe(false);
     const problem = `GET /webhooks then showed url "${url}", subscriptions ["AUTH.DELETED","WEBHOOK.CREATED","ALL","AUTH","WEBHOOK","AUTH.CREATED","WEBHOOK.UPDATED","ACCOUNT"]`;
     const byHand = `PUT /webhooks {"url":"${url}","subscriptions":["AUTH.DELETED","WEBHOOK.CREATED"]}`;
-    expect(restore.finding?.message).toBe(`the webhook configuration could not be restored (${problem}); the suite's teardown tries once more`);
+    expect(restore.finding?.message).toBe(
+      `the webhook configuration could not be restored (${problem}); the suite's teardown tries once more`,
+    );
     expect(restore.finding?.expected).toBe(`restored by hand, should the teardown fail too: ${byHand}`);
     expect(restore.finding?.cleanup).toBeUndefined();
     // The suite's teardown tried once more, and says, in the kit's one wording, what to send by hand.
-    expect(result.run.cleanup).toEqual([`CLEAN-UP FAILED: the webhook configuration was changed and could not be restored (${problem}); restore it by hand: ${byHand}`]);
+    expect(result.run.cleanup).toEqual([
+      `CLEAN-UP FAILED: the webhook configuration was changed and could not be restored (${problem}); restore it by hand: ${byHand}`,
+    ]);
   });
 
   it('fails delivery verification on a forged delivery (valid JSON, signed by another key), naming the reason', async () => {
@@ -161,7 +217,14 @@ describe('suite webhooks', () => {
           ['content-length', String(Buffer.byteLength(body))],
           ['content-digest', contentDigest(body)],
         ];
-        const signed = signRequest({ method: 'POST', url: receiver.url, headers }, { keyId: 'forger', privateKey: generateEd25519().seed, components: ['@method', '@target-uri', 'content-digest', 'content-length', 'content-type'] });
+        const signed = signRequest(
+          { method: 'POST', url: receiver.url, headers },
+          {
+            keyId: 'forger',
+            privateKey: generateEd25519().seed,
+            components: ['@method', '@target-uri', 'content-digest', 'content-length', 'content-type'],
+          },
+        );
         headers.push(['signature-input', signed.signatureInput], ['signature', signed.signature]);
         const agent = new Agent({ connect: { ca: receiver.certificatePem! } });
         try {
@@ -176,11 +239,20 @@ describe('suite webhooks', () => {
     // The suite's own checks, declared again (by requirement id) around the forger.
     const own = webhooks.checks.map((c) => ({ ...c, requirements: c.requirements.map((r) => r.id) }));
     // The suite's own lifecycle (its receiver) with one more check among its own.
-    const suite = { ...webhooks, checks: defineSuite({ name: 'webhooks', title: webhooks.title, checks: [...own.slice(0, at), forge, ...own.slice(at)] }).checks };
+    const suite = {
+      ...webhooks,
+      checks: defineSuite({
+        name: 'webhooks',
+        title: webhooks.title,
+        checks: [...own.slice(0, at), forge, ...own.slice(at)],
+      }).checks,
+    };
     const result = await run(l.target, [suite]);
     const verified = byId(result, 'webhooks.delivery.verified');
     expect(verified.outcome).toBe('fail');
-    expect(verified.finding?.message).toMatch(/^1 of \d+ deliveries do not verify and were discarded: signature: the signature does not verify against the signature base$/);
+    expect(verified.finding?.message).toMatch(
+      /^1 of \d+ deliveries do not verify and were discarded: signature: the signature does not verify against the signature base$/,
+    );
     expect(verified.finding?.observed).toMatch(/"eventId":"forged"/);
     expect(problems(result)).toEqual([expect.stringMatching(/^webhooks\.delivery\.verified: fail/)]);
   });
@@ -192,19 +264,36 @@ describe('suite webhooks', () => {
     const untrusted = await selfSignedCertificate(['127.0.0.1', 'untrusted.test']);
     writeFileSync(join(dir, 'cert.pem'), untrusted.cert);
     writeFileSync(join(dir, 'key.pem'), untrusted.key);
-    const webhook: WebhookConfig = { listen: '127.0.0.1:0', tls: { certFile: join(dir, 'cert.pem'), keyFile: join(dir, 'key.pem') } };
+    const webhook: WebhookConfig = {
+      listen: '127.0.0.1:0',
+      tls: { certFile: join(dir, 'cert.pem'), keyFile: join(dir, 'key.pem') },
+    };
     const started = Date.now();
     // A short deadline keeps the test short; the default is 10 s.
     const result = await run({ ...l.target, webhook }, [webhooks], undefined, 1_500);
     expect(Date.now() - started).toBeLessThan(8_000);
-    expect(byId(result, 'webhooks.key.published')).toMatchObject({ outcome: 'skip', skipReason: expect.stringMatching(/TLS handshake\(s\) failed .*does the server trust the receiver's certificate\?/) });
+    expect(byId(result, 'webhooks.key.published')).toMatchObject({
+      outcome: 'skip',
+      skipReason: expect.stringMatching(
+        /TLS handshake\(s\) failed .*does the server trust the receiver's certificate\?/,
+      ),
+    });
     const created = byId(result, 'webhooks.events.webhook-created');
     expect(created.outcome).toBe('fail');
     expect(created.finding?.message).toBe('no WEBHOOK.CREATED delivery within 1500 ms');
-    expect(created.finding?.observed).toMatch(/TLS handshake\(s\) failed .*does the server trust the receiver's certificate\?/);
+    expect(created.finding?.observed).toMatch(
+      /TLS handshake\(s\) failed .*does the server trust the receiver's certificate\?/,
+    );
     // A second event that never comes shows the server reaches nothing: the checks after it fail at once.
-    expect(byId(result, 'webhooks.events.auth-created').finding?.message).toBe('no AUTH.CREATED delivery: nothing has reached the receiver since the webhook was registered');
-    for (const id of ['webhooks.events.auth-created', 'webhooks.events.auth-deleted', 'webhooks.events.webhook-updated']) expect(byId(result, id).outcome, id).toBe('fail');
+    expect(byId(result, 'webhooks.events.auth-created').finding?.message).toBe(
+      'no AUTH.CREATED delivery: nothing has reached the receiver since the webhook was registered',
+    );
+    for (const id of [
+      'webhooks.events.auth-created',
+      'webhooks.events.auth-deleted',
+      'webhooks.events.webhook-updated',
+    ])
+      expect(byId(result, id).outcome, id).toBe('fail');
     expect(result.checks.filter((c) => c.outcome === 'error')).toEqual([]);
   });
 
@@ -214,15 +303,39 @@ describe('suite webhooks', () => {
     const server: ReferenceServer = await startReferenceServer({
       clients: [{ clientId: 'c', clientSecret: 'secret-value-1', keyId: 'k', publicKey: key.publicKey }],
       webhookCa: (await receiverTls(webhook))!.cert,
-      middleware: [async (ctx, _state, route, next) => (route.path === '/webhooks' && ctx.method === 'GET' ? { status: 503, body: { code: '503', message: 'Service Unavailable' } } : next())],
+      middleware: [
+        async (ctx, _state, route, next) =>
+          route.path === '/webhooks' && ctx.method === 'GET'
+            ? { status: 503, body: { code: '503', message: 'Service Unavailable' } }
+            : next(),
+      ],
     });
     stops.push(() => server.close());
-    const target: ResolvedTarget = { name: 't', baseUrl: server.baseUrl, clientId: 'c', clientSecret: 'secret-value-1', keyId: 'k', privateKeyPem: key.privateKeyPem, privateKey: key.seed, fixtures: {}, webhook };
+    const target: ResolvedTarget = {
+      name: 't',
+      baseUrl: server.baseUrl,
+      clientId: 'c',
+      clientSecret: 'secret-value-1',
+      keyId: 'k',
+      privateKeyPem: key.privateKeyPem,
+      privateKey: key.seed,
+      fixtures: {},
+      webhook,
+    };
     const result = await run(target);
-    expect(byId(result, 'webhooks.config.saved').observations[1]).toBe('the configuration could not be read (GET /webhooks answered 503 {"code":"503","message":"Service Unavailable"}): the suite changes nothing');
-    const mutated = result.checks.filter((c) => c.exchanges.some((e) => e.request.method !== 'GET' && e.request.url.includes('/webhooks')));
+    expect(byId(result, 'webhooks.config.saved').observations[1]).toBe(
+      'the configuration could not be read (GET /webhooks answered 503 {"code":"503","message":"Service Unavailable"}): the suite changes nothing',
+    );
+    const mutated = result.checks.filter((c) =>
+      c.exchanges.some((e) => e.request.method !== 'GET' && e.request.url.includes('/webhooks')),
+    );
     expect(mutated.map((c) => c.id)).toEqual([]);
-    expect(byId(result, 'webhooks.create.answer')).toMatchObject({ outcome: 'skip', skipReason: expect.stringContaining('could not be saved') });
-    expect(byId(result, 'webhooks.config.restored').observations[0]).toMatch(/^nothing to restore: the configuration could not be read/);
+    expect(byId(result, 'webhooks.create.answer')).toMatchObject({
+      outcome: 'skip',
+      skipReason: expect.stringContaining('could not be saved'),
+    });
+    expect(byId(result, 'webhooks.config.restored').observations[0]).toMatch(
+      /^nothing to restore: the configuration could not be read/,
+    );
   });
 });

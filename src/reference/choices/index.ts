@@ -42,10 +42,16 @@ export interface NamedChoice {
 
 /** Every choice, in declaration order. */
 export function allChoices(): NamedChoice[] {
-  return (Object.keys(CHOICE_DEFS) as ChoiceKey[]).map((key) => ({ key, name: choiceName(key), def: CHOICE_DEFS[key] as ChoiceDef }));
+  return (Object.keys(CHOICE_DEFS) as ChoiceKey[]).map((key) => ({
+    key,
+    name: choiceName(key),
+    def: CHOICE_DEFS[key] as ChoiceDef,
+  }));
 }
 
-export const DEFAULT_CHOICES: Choices = Object.fromEntries(allChoices().map((c) => [c.key, c.def.values[0]!.value])) as unknown as Choices;
+export const DEFAULT_CHOICES: Choices = Object.fromEntries(
+  allChoices().map((c) => [c.key, c.def.values[0]!.value]),
+) as unknown as Choices;
 
 /** Named bundles: `strict` is every default; `alt` flips the eight points the first reference server switched. */
 export const VARIANTS = {
@@ -76,7 +82,9 @@ export function parseChoice(text: string): Partial<Choices> {
   const def = CHOICE_DEFS[key] as ChoiceDef;
   const value = eq < 0 ? '' : text.slice(eq + 1).trim();
   if (!def.values.some((v) => v.value === value)) {
-    throw new ChoiceError(`choice ${choiceName(key)} takes ${def.values.map((v) => v.value).join(', ')}; got "${value}"`);
+    throw new ChoiceError(
+      `choice ${choiceName(key)} takes ${def.values.map((v) => v.value).join(', ')}; got "${value}"`,
+    );
   }
   return { [key]: value } as Partial<Choices>;
 }

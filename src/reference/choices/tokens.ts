@@ -9,22 +9,47 @@ export const TOKENS_CHOICES = {
   revoke: {
     requirements: ['REQ-LIFE-03'],
     values: [
-      { value: 'this-token', says: 'POST /oauth/revoke deletes the token presented, and only it', realizes: ['only the token presented is deleted'], recorded: 'only the token presented is deleted' },
-      { value: 'all-tokens', says: 'POST /oauth/revoke deletes every token of the client (one AUTH.DELETED each)', realizes: ['every token of the client is deleted'], recorded: 'every token of the client is deleted' },
+      {
+        value: 'this-token',
+        says: 'POST /oauth/revoke deletes the token presented, and only it',
+        realizes: ['only the token presented is deleted'],
+        recorded: 'only the token presented is deleted',
+      },
+      {
+        value: 'all-tokens',
+        says: 'POST /oauth/revoke deletes every token of the client (one AUTH.DELETED each)',
+        realizes: ['every token of the client is deleted'],
+        recorded: 'every token of the client is deleted',
+      },
     ],
     hiddenBy: [{ choice: 'newToken', value: 'ends-older', recorded: 'how far a revocation reaches cannot be seen' }],
   },
   newToken: {
     requirements: ['REQ-LIFE-05'],
     values: [
-      { value: 'keeps-older', says: "a new token leaves the client's older tokens working", realizes: ['older tokens keep working'], recorded: 'older tokens keep working' },
-      { value: 'ends-older', says: "a new token ends every older token of the client (one live token per client)", realizes: ['a new token ends the older ones'], recorded: 'a new token ends the older ones' },
+      {
+        value: 'keeps-older',
+        says: "a new token leaves the client's older tokens working",
+        realizes: ['older tokens keep working'],
+        recorded: 'older tokens keep working',
+      },
+      {
+        value: 'ends-older',
+        says: 'a new token ends every older token of the client (one live token per client)',
+        realizes: ['a new token ends the older ones'],
+        recorded: 'a new token ends the older ones',
+      },
     ],
   },
   tokenRestart: {
     requirements: ['REQ-LIFE-06'],
     values: [
-      { value: 'never', says: 'a token ends only at 60 minutes or on revocation', realizes: ['only at 60 minutes (or revocation)'], recorded: "never ended the run's token early" },
+      {
+        value: 'never',
+        says: 'a token ends only at 60 minutes or on revocation',
+        realizes: ['only at 60 minutes (or revocation)'],
+        recorded: "never ended the run's token early",
+      },
       {
         value: 'after-150',
         says: `the server forgets every token it issued after its ${RESTART_AFTER_REQUESTS.join('th and ')}th requests, as a restart would`,
@@ -36,23 +61,58 @@ export const TOKENS_CHOICES = {
   revokeReply: {
     requirements: ['REQ-TOKEP-09'],
     values: [
-      { value: 'named', says: 'revoke answers 200 with {data: {tokenId, revoked: true}, code, message}', realizes: ['a body naming the token'], recorded: 'a body naming the token' },
-      { value: 'no-content', says: 'revoke answers 204 with no body', realizes: ['no body, 200 or 204'], recorded: '204 with no body' },
-      { value: 'empty', says: 'revoke answers 200 with no body', realizes: ['no body, 200 or 204'], recorded: '200 with no body' },
+      {
+        value: 'named',
+        says: 'revoke answers 200 with {data: {tokenId, revoked: true}, code, message}',
+        realizes: ['a body naming the token'],
+        recorded: 'a body naming the token',
+      },
+      {
+        value: 'no-content',
+        says: 'revoke answers 204 with no body',
+        realizes: ['no body, 200 or 204'],
+        recorded: '204 with no body',
+      },
+      {
+        value: 'empty',
+        says: 'revoke answers 200 with no body',
+        realizes: ['no body, 200 or 204'],
+        recorded: '200 with no body',
+      },
     ],
   },
   maxTtl: {
     requirements: ['REQ-LIM-06'],
     values: [
-      { value: 'seconds', says: 'maxTTL is 3600 (the TTL in seconds)', realizes: ['3600 (the TTL in seconds)'], recorded: 'maxTTL 3600\\b' },
-      { value: 'minutes', says: 'maxTTL is 60 (the TTL in minutes)', realizes: ['another unit or meaning'], recorded: 'maxTTL 60\\b' },
+      {
+        value: 'seconds',
+        says: 'maxTTL is 3600 (the TTL in seconds)',
+        realizes: ['3600 (the TTL in seconds)'],
+        recorded: 'maxTTL 3600\\b',
+      },
+      {
+        value: 'minutes',
+        says: 'maxTTL is 60 (the TTL in minutes)',
+        realizes: ['another unit or meaning'],
+        recorded: 'maxTTL 60\\b',
+      },
     ],
   },
   scopeEnforcement: {
     requirements: ['REQ-AUTH-14'],
     values: [
-      { value: 'none', says: 'no endpoint looks at the token\'s scopes', realizes: ['none enforced'], recorded: 'cannot be seen from outside' },
-      { value: 'read-write', says: 'GET needs the read scope, every other method the write scope (403 without)', realizes: ['read for GET, write for the rest'], recorded: 'cannot be seen from outside' },
+      {
+        value: 'none',
+        says: "no endpoint looks at the token's scopes",
+        realizes: ['none enforced'],
+        recorded: 'cannot be seen from outside',
+      },
+      {
+        value: 'read-write',
+        says: 'GET needs the read scope, every other method the write scope (403 without)',
+        realizes: ['read for GET, write for the rest'],
+        recorded: 'cannot be seen from outside',
+      },
     ],
   },
 } as const satisfies Record<string, ChoiceDef>;

@@ -9,7 +9,8 @@ export const RATE_LIMIT_PER_SECOND = 60;
 export const TRANSPORT_CHOICES = {
   rateLimit: {
     requirements: ['REQ-LIM-04'],
-    basis: 'What a 429 carries is not given either: RFC 9110 §10.2.3 lets Retry-After be delay-seconds or an HTTP-date, and RFC 6585 §4 makes it optional.',
+    basis:
+      'What a 429 carries is not given either: RFC 9110 §10.2.3 lets Retry-After be delay-seconds or an HTTP-date, and RFC 6585 §4 makes it optional.',
     values: [
       { value: 'none', says: 'no rate limit', realizes: ['none'], recorded: 'throttling: none' },
       {
@@ -34,10 +35,21 @@ export const TRANSPORT_CHOICES = {
   },
   connection: {
     requirements: [],
-    basis: 'The spec says nothing of connections; RFC 9112 §9.6: a server may close a persistent connection at any time, and a client must be ready to send its request again on a new one.',
+    basis:
+      'The spec says nothing of connections; RFC 9112 §9.6: a server may close a persistent connection at any time, and a client must be ready to send its request again on a new one.',
     values: [
-      { value: 'keep-alive', says: 'connections are kept alive between requests', realizes: [], recorded: 'kept alive; no answer carried Connection: close' },
-      { value: 'close', says: 'every answer carries Connection: close and the server closes the connection after it', realizes: [], recorded: '\\d+ of \\d+ answers carried Connection: close' },
+      {
+        value: 'keep-alive',
+        says: 'connections are kept alive between requests',
+        realizes: [],
+        recorded: 'kept alive; no answer carried Connection: close',
+      },
+      {
+        value: 'close',
+        says: 'every answer carries Connection: close and the server closes the connection after it',
+        realizes: [],
+        recorded: '\\d+ of \\d+ answers carried Connection: close',
+      },
       {
         value: 'drop-idle',
         says: 'the server drops a kept-alive connection once it has answered on it: a client that sends another request on it gets a reset',

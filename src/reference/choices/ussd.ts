@@ -7,22 +7,52 @@ export const USSD_CHOICES = {
   ussdAssetId: {
     requirements: ['REQ-USSD-11'],
     values: [
-      { value: 'served', says: '/ussd/stocks?assetId= shows that holding (and buys more of it)', realizes: ['/ussd/stocks serves assetId'], recorded: 'assetId: served' },
-      { value: 'ignored', says: '/ussd/stocks ignores assetId: the asset menu links show the stocks list', realizes: ['assetId ignored'], recorded: 'assetId: ignored' },
+      {
+        value: 'served',
+        says: '/ussd/stocks?assetId= shows that holding (and buys more of it)',
+        realizes: ['/ussd/stocks serves assetId'],
+        recorded: 'assetId: served',
+      },
+      {
+        value: 'ignored',
+        says: '/ussd/stocks ignores assetId: the asset menu links show the stocks list',
+        realizes: ['assetId ignored'],
+        recorded: 'assetId: ignored',
+      },
     ],
   },
   ussdHomePortfolio: {
     requirements: ['REQ-USSD-22'],
     values: [
-      { value: 'served', says: '/ussd/home and /ussd/portfolio answer USSD views', realizes: ['served as USSD views'], recorded: '/ussd/home and /ussd/portfolio: served as USSD views' },
-      { value: 'not-served', says: '/ussd/home and /ussd/portfolio answer 404: menus link to them, another system serves them', realizes: ['not served (only linked)'], recorded: '/ussd/home and /ussd/portfolio: not served \\(404, 404\\)' },
+      {
+        value: 'served',
+        says: '/ussd/home and /ussd/portfolio answer USSD views',
+        realizes: ['served as USSD views'],
+        recorded: '/ussd/home and /ussd/portfolio: served as USSD views',
+      },
+      {
+        value: 'not-served',
+        says: '/ussd/home and /ussd/portfolio answer 404: menus link to them, another system serves them',
+        realizes: ['not served (only linked)'],
+        recorded: '/ussd/home and /ussd/portfolio: not served \\(404, 404\\)',
+      },
     ],
   },
   ussdUnknownCustomer: {
     requirements: ['REQ-USSD-24'],
     values: [
-      { value: 'reject', says: 'a view for a customer that does not exist is 404 with the error body', realizes: ['a 4xx with the error body'], recorded: 'unknown customer: refused \\(404, 404, 404\\)' },
-      { value: 'view', says: 'a view for a customer that does not exist is a 200 view saying so, offering only the way home', realizes: ['a USSD view saying the customer is unknown'], recorded: 'unknown customer: a view saying so \\(200, 200, 200\\)' },
+      {
+        value: 'reject',
+        says: 'a view for a customer that does not exist is 404 with the error body',
+        realizes: ['a 4xx with the error body'],
+        recorded: 'unknown customer: refused \\(404, 404, 404\\)',
+      },
+      {
+        value: 'view',
+        says: 'a view for a customer that does not exist is a 200 view saying so, offering only the way home',
+        realizes: ['a USSD view saying the customer is unknown'],
+        recorded: 'unknown customer: a view saying so \\(200, 200, 200\\)',
+      },
     ],
   },
 } as const satisfies Record<string, ChoiceDef>;

@@ -6,13 +6,22 @@ import { serveAuthenticated } from '../pipeline.js';
 import { fail, HttpError, ok } from '../respond.js';
 import type { FaultDefinition } from './types.js';
 import { isRoute, mapData, rewriteSuccess, without } from './reply-rewrites.js';
-import { acceptWhen, authenticates, bearerOf, hasSignatureHeaders, isBearerRoute, phantomClient, registryWith, relaxPolicy, signedRequestHolds } from './signing.js';
+import {
+  acceptWhen,
+  authenticates,
+  bearerOf,
+  hasSignatureHeaders,
+  isBearerRoute,
+  phantomClient,
+  registryWith,
+  relaxPolicy,
+  signedRequestHolds,
+} from './signing.js';
 import type { RegisteredClient } from '../clients.js';
 import type { IssuedToken, TokenStore } from '../tokens.js';
 
 const tokenReply = isRoute('/oauth/token', 'POST');
 const isTokenRoute = (path: string) => path === '/oauth/token';
-
 
 function formOf(ctx: RequestContext): URLSearchParams | undefined {
   return mediaType(ctx) === FORM_CONTENT_TYPE ? new URLSearchParams(ctx.body.toString('utf8')) : undefined;
@@ -50,7 +59,9 @@ export const authFaults: FaultDefinition[] = [
     suite: 'auth',
     breaks: ['REQ-TOKEN-04'],
     description: 'expiresIn is given in milliseconds (3600000)',
-    middleware: rewriteSuccess(tokenReply, (r) => mapData(r, (rec) => ({ ...rec, expiresIn: Number(rec.expiresIn) * 1000 }))),
+    middleware: rewriteSuccess(tokenReply, (r) =>
+      mapData(r, (rec) => ({ ...rec, expiresIn: Number(rec.expiresIn) * 1000 })),
+    ),
   },
   {
     name: 'auth.token-lives-a-day',
@@ -64,9 +75,16 @@ export const authFaults: FaultDefinition[] = [
     name: 'auth.scope-without-write',
     suite: 'auth',
     breaks: ['REQ-AUTH-10', 'REQ-TOKEN-07'],
-    description: 'the token record\'s scope holds read only',
+    description: "the token record's scope holds read only",
     middleware: rewriteSuccess(tokenReply, (r) =>
-      mapData(r, (rec) => ({ ...rec, scope: Array.isArray(rec.scope) ? rec.scope.filter((s) => s !== 'write') : String(rec.scope).replace(/\bwrite\b/, '').trim() })),
+      mapData(r, (rec) => ({
+        ...rec,
+        scope: Array.isArray(rec.scope)
+          ? rec.scope.filter((s) => s !== 'write')
+          : String(rec.scope)
+              .replace(/\bwrite\b/, '')
+              .trim(),
+      })),
     ),
   },
   {
@@ -86,23 +104,36 @@ export const authFaults: FaultDefinition[] = [
     suite: 'auth',
     breaks: ['REQ-TOKEN-08', 'REQ-AUTH-11'],
     description: 'trustedIps is one comma-separated string, not a list',
-    middleware: rewriteSuccess(tokenReply, (r) => mapData(r, (rec) => ({ ...rec, trustedIps: (rec.trustedIps as string[]).join(',') }))),
+    middleware: rewriteSuccess(tokenReply, (r) =>
+      mapData(r, (rec) => ({ ...rec, trustedIps: (rec.trustedIps as string[]).join(',') })),
+    ),
   },
   {
     name: 'auth.token-timestamps-milliseconds',
     suite: 'auth',
     breaks: ['REQ-TOKEN-11', 'REQ-TOKEN-12'],
-    description: 'the token record\'s createdAt and updatedAt are in milliseconds',
-    middleware: rewriteSuccess(tokenReply, (r) => mapData(r, (rec) => ({ ...rec, createdAt: Number(rec.createdAt) * 1000, updatedAt: Number(rec.updatedAt) * 1000 }))),
+    description: "the token record's createdAt and updatedAt are in milliseconds",
+    middleware: rewriteSuccess(tokenReply, (r) =>
+      mapData(r, (rec) => ({
+        ...rec,
+        createdAt: Number(rec.createdAt) * 1000,
+        updatedAt: Number(rec.updatedAt) * 1000,
+      })),
+    ),
   },
   {
     name: 'auth.token-id-per-client',
     suite: 'auth',
     breaks: ['REQ-TOKEN-02'],
-    description: 'tokenId is the client id: every token of a client carries the same tokenId (in the record and in its events)',
+    description:
+      'tokenId is the client id: every token of a client carries the same tokenId (in the record and in its events)',
     async middleware(ctx, state, route, next) {
       if (!isTokenRoute(route.path) || !(await authenticates(route, ctx, state))) return next();
-      return serveAuthenticated(ctx, { ...state, tokens: tokensWithIdOf(state.tokens, (client) => client.clientId) }, route);
+      return serveAuthenticated(
+        ctx,
+        { ...state, tokens: tokensWithIdOf(state.tokens, (client) => client.clientId) },
+        route,
+      );
     },
   },
 
@@ -121,7 +152,8 @@ export const authFaults: FaultDefinition[] = [
     name: 'auth.missing-secret-accepted',
     suite: 'auth',
     breaks: ['REQ-TOKEP-02'],
-    description: 'a token request without clientSecret gives a token when it is signed by the client (a wrong secret is still refused)',
+    description:
+      'a token request without clientSecret gives a token when it is signed by the client (a wrong secret is still refused)',
     async middleware(ctx, state, route, next) {
       const reply = await next();
       const form = formOf(ctx);
@@ -140,7 +172,8 @@ export const authFaults: FaultDefinition[] = [
     async middleware(ctx, state, route, next) {
       const reply = await next();
       const clientId = formOf(ctx)?.get('clientId');
-      if (reply.status !== 401 || !isTokenRoute(route.path) || !clientId || state.clients.get(clientId) !== undefined) return reply;
+      if (reply.status !== 401 || !isTokenRoute(route.path) || !clientId || state.clients.get(clientId) !== undefined)
+        return reply;
       ctx.client = phantomClient(clientId);
       return serveAuthenticated(ctx, state, route);
     },
@@ -160,7 +193,8 @@ export const authFaults: FaultDefinition[] = [
         return reply;
       }
       const client = typeof body.clientId === 'string' ? state.clients.get(body.clientId) : undefined;
-      if (!client || typeof body.clientSecret !== 'string' || !state.clients.secretMatches(client, body.clientSecret)) return reply;
+      if (!client || typeof body.clientSecret !== 'string' || !state.clients.secretMatches(client, body.clientSecret))
+        return reply;
       if (!(await signedRequestHolds(ctx, state, client))) return reply;
       ctx.client = client;
       return serveAuthenticated(ctx, state, route);
@@ -171,14 +205,20 @@ export const authFaults: FaultDefinition[] = [
     suite: 'auth',
     breaks: ['REQ-TOKEP-03', 'REQ-HDR-04', 'REQ-HDR-05'],
     description: 'the token request is not required to be signed: the right credentials alone give a token',
-    middleware: acceptWhen((ctx, route) => isTokenRoute(route.path) && !hasSignatureHeaders(ctx), relaxPolicy({ verifySignatures: false })),
+    middleware: acceptWhen(
+      (ctx, route) => isTokenRoute(route.path) && !hasSignatureHeaders(ctx),
+      relaxPolicy({ verifySignatures: false }),
+    ),
   },
   {
     name: 'auth.token-digest-optional',
     suite: 'auth',
     breaks: ['REQ-HDR-08', 'REQ-TOKEP-03'],
     description: 'a token request without Content-Digest is served; a digest that is sent is still compared',
-    middleware: acceptWhen((ctx, route) => isTokenRoute(route.path) && headerValue(ctx.headers, 'content-digest') === undefined, relaxPolicy({ verifyContentDigest: false })),
+    middleware: acceptWhen(
+      (ctx, route) => isTokenRoute(route.path) && headerValue(ctx.headers, 'content-digest') === undefined,
+      relaxPolicy({ verifyContentDigest: false }),
+    ),
   },
   {
     name: 'auth.token-digest-not-checked',
@@ -196,18 +236,27 @@ export const authFaults: FaultDefinition[] = [
     description: 'a request without Authorization is refused with 403 instead of 401',
     async middleware(ctx, _state, route, next) {
       const reply = await next();
-      return reply.status === 401 && isBearerRoute(route) && headerValue(ctx.headers, 'authorization') === undefined ? fail(403) : reply;
+      return reply.status === 401 && isBearerRoute(route) && headerValue(ctx.headers, 'authorization') === undefined
+        ? fail(403)
+        : reply;
     },
   },
   {
     name: 'auth.bearer-not-validated',
     suite: 'auth',
     breaks: ['REQ-HDR-03'],
-    description: 'the bearer token is not looked up: any "Bearer …" value passes when the request is signed by the client X-Client-Id names',
+    description:
+      'the bearer token is not looked up: any "Bearer …" value passes when the request is signed by the client X-Client-Id names',
     async middleware(ctx, state, route, next) {
       const reply = await next();
       const authorization = headerValue(ctx.headers, 'authorization')?.trim().toLowerCase();
-      if (reply.status !== 401 || !isBearerRoute(route) || route.path === '/oauth/revoke' || !authorization?.startsWith('bearer')) return reply;
+      if (
+        reply.status !== 401 ||
+        !isBearerRoute(route) ||
+        route.path === '/oauth/revoke' ||
+        !authorization?.startsWith('bearer')
+      )
+        return reply;
       const client = state.clients.get(headerValue(ctx.headers, 'x-client-id')?.trim() ?? '');
       if (!client || !(await signedRequestHolds(ctx, state, client))) return reply;
       ctx.client = client;
@@ -221,7 +270,8 @@ export const authFaults: FaultDefinition[] = [
     description: 'a request without X-Client-Id is served: the client is taken from the token',
     async middleware(ctx, state, route, next) {
       const reply = await next();
-      if (reply.status !== 401 || !isBearerRoute(route) || headerValue(ctx.headers, 'x-client-id') !== undefined) return reply;
+      if (reply.status !== 401 || !isBearerRoute(route) || headerValue(ctx.headers, 'x-client-id') !== undefined)
+        return reply;
       const bearer = bearerOf(ctx);
       const token = bearer === undefined ? undefined : state.tokens.find(bearer);
       const client = token === undefined ? undefined : state.clients.get(token.clientId);
@@ -265,7 +315,10 @@ export const authFaults: FaultDefinition[] = [
     suite: 'auth',
     breaks: ['REQ-TOKEP-08', 'REQ-HDR-04', 'REQ-HDR-05'],
     description: 'POST /oauth/revoke is not required to be signed: the bearer token alone revokes it',
-    middleware: acceptWhen((ctx, route) => route.path === '/oauth/revoke' && !hasSignatureHeaders(ctx), relaxPolicy({ verifySignatures: false })),
+    middleware: acceptWhen(
+      (ctx, route) => route.path === '/oauth/revoke' && !hasSignatureHeaders(ctx),
+      relaxPolicy({ verifySignatures: false }),
+    ),
   },
   {
     name: 'auth.revoke-does-nothing',

@@ -13,7 +13,14 @@ import { paginationFaults } from './pagination.js';
 
 export type { FaultDefinition } from './types.js';
 
-export const FAULTS: readonly FaultDefinition[] = [...authFaults, ...signingFaults, ...paginationFaults, ...resourceFaults, ...ussdFaults, ...webhookFaults];
+export const FAULTS: readonly FaultDefinition[] = [
+  ...authFaults,
+  ...signingFaults,
+  ...paginationFaults,
+  ...resourceFaults,
+  ...ussdFaults,
+  ...webhookFaults,
+];
 
 class UnknownFaultError extends Error {}
 
@@ -22,7 +29,11 @@ export function findFault(name: string): FaultDefinition | undefined {
 }
 
 /** The hooks of the named faults, merged. An unknown name is an error naming the known ones. */
-export function resolveFaults(names: readonly string[]): { policy: Partial<AuthPolicy>; middleware: Middleware[]; flags: FaultFlags } {
+export function resolveFaults(names: readonly string[]): {
+  policy: Partial<AuthPolicy>;
+  middleware: Middleware[];
+  flags: FaultFlags;
+} {
   const policy: Partial<AuthPolicy> = {};
   const middleware: Middleware[] = [];
   const flags = new Set<FaultFlag>();

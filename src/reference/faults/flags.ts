@@ -58,8 +58,7 @@ export const WEBHOOK_FAULT = {
 } as const;
 
 export type FaultFlag =
-  | (typeof USSD_FAULT)[keyof typeof USSD_FAULT]
-  | (typeof WEBHOOK_FAULT)[keyof typeof WEBHOOK_FAULT];
+  (typeof USSD_FAULT)[keyof typeof USSD_FAULT] | (typeof WEBHOOK_FAULT)[keyof typeof WEBHOOK_FAULT];
 
 /** The flags switched on for one server (`ServerState.faults`); empty on a clean server. */
 export type FaultFlags = ReadonlySet<FaultFlag>;

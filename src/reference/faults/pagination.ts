@@ -7,7 +7,11 @@ import { fail, type PageMeta, type Reply } from '../respond.js';
 import type { FaultDefinition } from './types.js';
 import { rewriteSuccess, without } from './reply-rewrites.js';
 
-const ID_FIELD: Record<string, string> = { '/accounts': 'accountId', '/instruments': 'instrumentId', '/transactions': 'transactionId' };
+const ID_FIELD: Record<string, string> = {
+  '/accounts': 'accountId',
+  '/instruments': 'instrumentId',
+  '/transactions': 'transactionId',
+};
 const isList = (route: RouteDef, method: string) => method === 'GET' && route.path in ID_FIELD;
 const INTEGER = /^-?(0|[1-9][0-9]*)$/;
 
@@ -53,7 +57,13 @@ function alterQuery(
  * Serves list pages cut from the whole list put in another order: `reorder` gets the list ascending by createdAt (then
  * id), and the page asked for is cut from what it returns, as a server that orders by the wrong key would.
  */
-function reorderedList(reorder: (ascending: Array<Record<string, unknown>>, paging: Paging, state: ServerState) => Array<Record<string, unknown>>): Middleware {
+function reorderedList(
+  reorder: (
+    ascending: Array<Record<string, unknown>>,
+    paging: Paging,
+    state: ServerState,
+  ) => Array<Record<string, unknown>>,
+): Middleware {
   return async (ctx, state, route, next) => {
     if (!isList(route, ctx.method)) return next();
     let paging: Paging;
@@ -62,7 +72,12 @@ function reorderedList(reorder: (ascending: Array<Record<string, unknown>>, pagi
     } catch {
       return next();
     }
-    for (const [name, value] of [['page', '0'], ['limit', String(MAX_LIMIT)], ['sort', 'ASC']] as const) ctx.query.set(name, value);
+    for (const [name, value] of [
+      ['page', '0'],
+      ['limit', String(MAX_LIMIT)],
+      ['sort', 'ASC'],
+    ] as const)
+      ctx.query.set(name, value);
     const whole = await next();
     const body = whole.status === 200 ? listBody(whole) : undefined;
     if (!body) return whole;
@@ -83,7 +98,17 @@ export const paginationFaults: FaultDefinition[] = [
     name: 'pagination.meta-missing',
     suite: 'pagination',
     // No meta breaks every row of the Paging meta table: each field is required and none is there.
-    breaks: ['REQ-ENV-05', 'REQ-META-01', 'REQ-META-02', 'REQ-META-03', 'REQ-META-04', 'REQ-META-05', 'REQ-META-06', 'REQ-META-07', 'REQ-META-08'],
+    breaks: [
+      'REQ-ENV-05',
+      'REQ-META-01',
+      'REQ-META-02',
+      'REQ-META-03',
+      'REQ-META-04',
+      'REQ-META-05',
+      'REQ-META-06',
+      'REQ-META-07',
+      'REQ-META-08',
+    ],
     description: 'list responses carry no meta',
     middleware: rewriteSuccess(isList, (r) => ({ ...r, body: without(r.body as Record<string, unknown>, 'meta') })),
   },
@@ -113,7 +138,9 @@ export const paginationFaults: FaultDefinition[] = [
     breaks: ['REQ-PAGE-05', 'REQ-META-07'],
     description: 'every full page loses its last item (an off-by-one slice), so a walk misses one item per page',
     middleware: rewritePage((body) =>
-      body.data.length > 0 && body.data.length === body.meta.limit ? { ...withMeta(body, { currentCount: body.data.length - 1 }), data: body.data.slice(0, -1) } : body,
+      body.data.length > 0 && body.data.length === body.meta.limit
+        ? { ...withMeta(body, { currentCount: body.data.length - 1 }), data: body.data.slice(0, -1) }
+        : body,
     ),
   },
   {
@@ -134,7 +161,9 @@ export const paginationFaults: FaultDefinition[] = [
     description: 'limit=1000 is rejected with 400 (the upper bound treated as exclusive)',
     async middleware(ctx, _state, route, next) {
       const reply = await next();
-      return reply.status === 200 && isList(route, ctx.method) && ctx.query.get('limit') === '1000' ? fail(400, 'limit must be less than 1000') : reply;
+      return reply.status === 200 && isList(route, ctx.method) && ctx.query.get('limit') === '1000'
+        ? fail(400, 'limit must be less than 1000')
+        : reply;
     },
   },
   {
@@ -193,7 +222,8 @@ export const paginationFaults: FaultDefinition[] = [
     name: 'pagination.default-sort-mislabelled',
     suite: 'pagination',
     breaks: ['REQ-META-08'],
-    description: "without sort, lists come in the order opposite to the server's default, while meta.sort names the default",
+    description:
+      "without sort, lists come in the order opposite to the server's default, while meta.sort names the default",
     middleware: alterQuery((query, state) => {
       if (query.has('sort')) return undefined;
       const declared = state.choices.defaultSort;
@@ -212,7 +242,8 @@ export const paginationFaults: FaultDefinition[] = [
     name: 'pagination.page-overlap',
     suite: 'pagination',
     breaks: ['REQ-META-04', 'REQ-META-07'],
-    description: 'every page after the first starts with the last item of the page before (and loses its own last item)',
+    description:
+      'every page after the first starts with the last item of the page before (and loses its own last item)',
     async middleware(ctx, state, route, next) {
       const reply = await next();
       const body = reply.status === 200 && isList(route, ctx.method) ? listBody(reply) : undefined;
@@ -248,7 +279,8 @@ export const paginationFaults: FaultDefinition[] = [
       const reply = await next();
       const body = reply.status === 200 && isList(route, ctx.method) ? listBody(reply) : undefined;
       if (!body) return reply;
-      const start = state.choices.pageMode === 'index' ? body.meta.currentPage * body.meta.limit : body.meta.currentPage;
+      const start =
+        state.choices.pageMode === 'index' ? body.meta.currentPage * body.meta.limit : body.meta.currentPage;
       return { ...reply, body: withMeta(body, { totalCount: Math.max(0, body.meta.totalCount - start) }) };
     },
   },
@@ -270,7 +302,8 @@ export const paginationFaults: FaultDefinition[] = [
     name: 'pagination.page-one-based',
     suite: 'pagination',
     breaks: ['REQ-PAGE-01', 'REQ-LIM-02'],
-    description: 'pages are numbered from 1: page=0 is refused with 400, page=n serves what page=n-1 should, and meta counts from 1',
+    description:
+      'pages are numbered from 1: page=0 is refused with 400, page=n serves what page=n-1 should, and meta counts from 1',
     async middleware(ctx, _state, route, next) {
       if (!isList(route, ctx.method)) return next();
       const asked = integerParam(ctx.query, 'page');
@@ -280,7 +313,10 @@ export const paginationFaults: FaultDefinition[] = [
       if (!body) return reply;
       if (asked === 0) return fail(400, 'page must be an integer >= 1');
       const { previousPage, currentPage, nextPage } = body.meta;
-      return { ...reply, body: withMeta(body, { previousPage: previousPage + 1, currentPage: currentPage + 1, nextPage: nextPage + 1 }) };
+      return {
+        ...reply,
+        body: withMeta(body, { previousPage: previousPage + 1, currentPage: currentPage + 1, nextPage: nextPage + 1 }),
+      };
     },
   },
   {
@@ -294,7 +330,8 @@ export const paginationFaults: FaultDefinition[] = [
     name: 'pagination.instruments-limit-ignored',
     suite: 'pagination',
     breaks: ['REQ-PAGE-04', 'REQ-META-05'],
-    description: 'GET /instruments validates limit but serves pages of the default size, 100, while meta.limit echoes the limit asked for',
+    description:
+      'GET /instruments validates limit but serves pages of the default size, 100, while meta.limit echoes the limit asked for',
     middleware: alterQuery((query) => {
       const asked = integerParam(query, 'limit');
       if (asked === undefined || asked < 1 || asked > MAX_LIMIT) return undefined;
@@ -336,11 +373,14 @@ export const paginationFaults: FaultDefinition[] = [
     name: 'pagination.tie-order-unstable',
     suite: 'pagination',
     breaks: ['REQ-META-04', 'REQ-META-07'],
-    description: 'items with the same createdAt have no tie-breaker, so their order changes between requests (here: reversed on every other page), and a walk repeats some and misses others',
+    description:
+      'items with the same createdAt have no tie-breaker, so their order changes between requests (here: reversed on every other page), and a walk repeats some and misses others',
     middleware: reorderedList((items, paging, state) => {
       const index = state.choices.pageMode === 'index' ? paging.page : Math.floor(paging.page / paging.limit);
       // A stable sort of the reversed list keeps ties reversed.
-      return index % 2 === 0 ? items : [...items].reverse().sort((a, b) => (a.createdAt as number) - (b.createdAt as number));
+      return index % 2 === 0
+        ? items
+        : [...items].reverse().sort((a, b) => (a.createdAt as number) - (b.createdAt as number));
     }),
   },
   {
@@ -359,6 +399,8 @@ export const paginationFaults: FaultDefinition[] = [
     suite: 'pagination',
     breaks: ['REQ-META-04'],
     description: 'the last page of a list has nextPage null (there is no next page)',
-    middleware: rewritePage((body) => (body.meta.nextPage === body.meta.currentPage ? withMeta(body, { nextPage: null }) : body)),
+    middleware: rewritePage((body) =>
+      body.meta.nextPage === body.meta.currentPage ? withMeta(body, { nextPage: null }) : body,
+    ),
   },
 ];

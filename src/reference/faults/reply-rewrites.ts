@@ -17,13 +17,16 @@ export function mapData(reply: Reply, change: (item: Record<string, unknown>) =>
   const body = reply.body as { data?: unknown } & Record<string, unknown>;
   if (typeof body !== 'object' || body === null) return reply;
   const data = body.data;
-  if (Array.isArray(data)) return { ...reply, body: { ...body, data: data.map((d) => change(d as Record<string, unknown>)) } };
-  if (typeof data === 'object' && data !== null) return { ...reply, body: { ...body, data: change(data as Record<string, unknown>) } };
+  if (Array.isArray(data))
+    return { ...reply, body: { ...body, data: data.map((d) => change(d as Record<string, unknown>)) } };
+  if (typeof data === 'object' && data !== null)
+    return { ...reply, body: { ...body, data: change(data as Record<string, unknown>) } };
   // A bare token record (alt variant) has no `data`: the body is the record.
   return { ...reply, body: change(body) };
 }
 
-export const isRoute = (path: string, method?: string) => (route: RouteDef, m: string) => route.path === path && (method === undefined || m === method);
+export const isRoute = (path: string, method?: string) => (route: RouteDef, m: string) =>
+  route.path === path && (method === undefined || m === method);
 
 export function without<T extends Record<string, unknown>>(obj: T, key: string): T {
   const { [key]: _dropped, ...rest } = obj;

@@ -9,15 +9,28 @@ import { isRoute, mapData, rewriteSuccess, without } from './reply-rewrites.js';
 
 const customerGet = isRoute('/customers/:customerId', 'GET');
 const customerPut = isRoute('/customers', 'PUT');
-const BY_ID_PATHS = new Set(['/customers/:customerId', '/accounts/:accountId', '/assets/:assetId', '/transactions/:transactionId']);
+const BY_ID_PATHS = new Set([
+  '/customers/:customerId',
+  '/accounts/:accountId',
+  '/assets/:assetId',
+  '/transactions/:transactionId',
+]);
 const byIdGet = (route: RouteDef, m: string) => m === 'GET' && BY_ID_PATHS.has(route.path);
-const of = (...paths: string[]) => (route: RouteDef, m: string) => m === 'GET' && paths.includes(route.path);
+const of =
+  (...paths: string[]) =>
+  (route: RouteDef, m: string) =>
+    m === 'GET' && paths.includes(route.path);
 const accountReads = of('/accounts', '/accounts/:accountId');
 const transactionReads = of('/transactions', '/transactions/:transactionId');
 /** The routes of "Customers", "Accounts", "Instruments", "Assets" and "Transactions". */
-const resourceRoute = (route: RouteDef) => /^\/(customers|accounts|instruments|assets|transactions)(\/|$)/.test(route.path);
+const resourceRoute = (route: RouteDef) =>
+  /^\/(customers|accounts|instruments|assets|transactions)(\/|$)/.test(route.path);
 const ussdRoute = (route: RouteDef) => route.path.startsWith('/ussd/');
-const REQUIRED_QUERY: Record<string, string> = { '/accounts': 'customerId', '/transactions': 'customerId', '/instruments': 'investmentType' };
+const REQUIRED_QUERY: Record<string, string> = {
+  '/accounts': 'customerId',
+  '/transactions': 'customerId',
+  '/instruments': 'investmentType',
+};
 const ANNOUNCED_TYPES = ['COMMODITY', 'BONDS', 'LOCAL_STOCKS', 'FOREIGN_EXCHANGE', 'CRYPTO'];
 const INTEGER = /^-?[0-9]+$/;
 
@@ -51,8 +64,10 @@ const listFilterLeak: Middleware = async (ctx, state, route, next) => {
   if (reply.status !== 200 && reply.status !== 404) return reply;
   const requested = Number(ctx.query.get('customerId'));
   const other = leakingCustomer(state.store.fixtures, requested);
-  const leaked: Array<{ createdAt: number; updatedAt: number }> = route.path === '/accounts' ? state.store.accountsOf(other) : state.store.transactionsOf(other);
-  if (reply.status === 404) return okList(leaked, { ...emptyMeta(), currentCount: leaked.length, totalCount: leaked.length });
+  const leaked: Array<{ createdAt: number; updatedAt: number }> =
+    route.path === '/accounts' ? state.store.accountsOf(other) : state.store.transactionsOf(other);
+  if (reply.status === 404)
+    return okList(leaked, { ...emptyMeta(), currentCount: leaked.length, totalCount: leaked.length });
   const body = reply.body as { data: Item[]; meta: PageMeta };
   const page = ctx.query.get('page');
   if ((page !== null && Number(page) !== 0) || body.data.length === 0 || leaked.length === 0) return reply;
@@ -62,7 +77,10 @@ const listFilterLeak: Middleware = async (ctx, state, route, next) => {
 };
 
 /** A request without Authorization that the auth layer refused is served anyway on the routes `when` selects. */
-function servedWithoutToken(when: (route: RouteDef) => boolean, asClient: (ctx: RequestContext, state: ServerState) => void = () => undefined): Middleware {
+function servedWithoutToken(
+  when: (route: RouteDef) => boolean,
+  asClient: (ctx: RequestContext, state: ServerState) => void = () => undefined,
+): Middleware {
   return async (ctx, state, route, next) => {
     const reply = await next();
     const hasAuthorization = ctx.headers.some(([n]) => n.toLowerCase() === 'authorization');
@@ -78,7 +96,11 @@ function servedWithoutToken(when: (route: RouteDef) => boolean, asClient: (ctx: 
 }
 
 /** Rewrites the error replies (status in `statuses`) of the routes `when` selects. */
-function rewriteError(statuses: readonly number[], when: (route: RouteDef, method: string) => boolean, rewrite: (reply: Reply) => Reply): Middleware {
+function rewriteError(
+  statuses: readonly number[],
+  when: (route: RouteDef, method: string) => boolean,
+  rewrite: (reply: Reply) => Reply,
+): Middleware {
   return async (ctx, _state, route, next) => {
     const reply = await next();
     return statuses.includes(reply.status) && when(route, ctx.method) ? rewrite(reply) : reply;
@@ -95,10 +117,16 @@ export const resourceFaults: FaultDefinition[] = [
     name: 'resources.customer-status-unknown',
     suite: 'resources',
     breaks: ['REQ-CUST-04', 'REQ-STATE-01'],
-    description: 'the fixture customer is returned with status "DELETED" (a soft-deleted customer, in a state the enum does not have)',
+    description:
+      'the fixture customer is returned with status "DELETED" (a soft-deleted customer, in a state the enum does not have)',
     async middleware(ctx, state, route, next) {
       const reply = await next();
-      if (reply.status !== 200 || !customerGet(route, ctx.method) || Number(ctx.params.customerId) !== state.store.fixtures.customerId) return reply;
+      if (
+        reply.status !== 200 ||
+        !customerGet(route, ctx.method) ||
+        Number(ctx.params.customerId) !== state.store.fixtures.customerId
+      )
+        return reply;
       return mapData(reply, (c) => ({ ...c, status: 'DELETED' }));
     },
   },
@@ -133,7 +161,10 @@ export const resourceFaults: FaultDefinition[] = [
     description: 'every successful resource response has message ""',
     middleware: rewriteSuccess(
       (route) => !route.path.startsWith('/oauth/'),
-      (r) => (typeof r.body === 'object' && r.body !== null && 'message' in r.body ? { ...r, body: { ...r.body, message: '' } } : r),
+      (r) =>
+        typeof r.body === 'object' && r.body !== null && 'message' in r.body
+          ? { ...r, body: { ...r.body, message: '' } }
+          : r,
     ),
   },
   {
@@ -148,8 +179,9 @@ export const resourceFaults: FaultDefinition[] = [
     suite: 'resources',
     breaks: ['REQ-ACCT-06', 'REQ-ASSET-12', 'REQ-TXN-05'],
     description: 'the kwacha is written with its ISO 4217 code ZMW instead of ZK in accounts, assets and transactions',
-    middleware: rewriteSuccess(of('/accounts', '/accounts/:accountId', '/assets/:assetId', '/transactions', '/transactions/:transactionId'), (r) =>
-      mapData(r, (x) => (x.currency === 'ZK' ? { ...x, currency: 'ZMW' } : x)),
+    middleware: rewriteSuccess(
+      of('/accounts', '/accounts/:accountId', '/assets/:assetId', '/transactions', '/transactions/:transactionId'),
+      (r) => mapData(r, (x) => (x.currency === 'ZK' ? { ...x, currency: 'ZMW' } : x)),
     ),
   },
   {
@@ -158,7 +190,12 @@ export const resourceFaults: FaultDefinition[] = [
     breaks: ['REQ-ASSET-07', 'REQ-ASSET-08', 'REQ-ASSET-09'],
     description: 'an asset gives position, locked and available as decimal strings ("8.5")',
     middleware: rewriteSuccess(isRoute('/assets/:assetId', 'GET'), (r) =>
-      mapData(r, (a) => ({ ...a, position: String(a.position), locked: String(a.locked), available: String(a.available) })),
+      mapData(r, (a) => ({
+        ...a,
+        position: String(a.position),
+        locked: String(a.locked),
+        available: String(a.available),
+      })),
     ),
   },
   {
@@ -166,7 +203,9 @@ export const resourceFaults: FaultDefinition[] = [
     suite: 'resources',
     breaks: ['REQ-TXN-04'],
     description: 'transactions (list and by id) give amount as a string with two decimals ("25.00")',
-    middleware: rewriteSuccess(transactionReads, (r) => mapData(r, (t) => ({ ...t, amount: typeof t.amount === 'number' ? t.amount.toFixed(2) : t.amount }))),
+    middleware: rewriteSuccess(transactionReads, (r) =>
+      mapData(r, (t) => ({ ...t, amount: typeof t.amount === 'number' ? t.amount.toFixed(2) : t.amount })),
+    ),
   },
   {
     name: 'resources.instrument-value-changes-object',
@@ -176,7 +215,10 @@ export const resourceFaults: FaultDefinition[] = [
     middleware: rewriteSuccess(isRoute('/instruments', 'GET'), (r) =>
       mapData(r, (i) => {
         const changes = Array.isArray(i.valueChangeOverTime) ? (i.valueChangeOverTime as Item[]) : [];
-        return { ...i, valueChangeOverTime: Object.fromEntries(changes.map(({ timeFrame, ...rest }) => [String(timeFrame), rest])) };
+        return {
+          ...i,
+          valueChangeOverTime: Object.fromEntries(changes.map(({ timeFrame, ...rest }) => [String(timeFrame), rest])),
+        };
       }),
     ),
   },
@@ -184,12 +226,14 @@ export const resourceFaults: FaultDefinition[] = [
     name: 'resources.wrong-object-by-id',
     suite: 'resources',
     breaks: ['REQ-TXNEP-05'],
-    description: "GET /transactions/{id} answers with another transaction of the same customer (the next id)",
+    description: 'GET /transactions/{id} answers with another transaction of the same customer (the next id)',
     async middleware(ctx, state, route, next) {
       const reply = await next();
       if (reply.status !== 200 || !isRoute('/transactions/:transactionId', 'GET')(route, ctx.method)) return reply;
       const asked = (reply.body as { data: Item }).data;
-      const others = state.store.transactionsOf(asked.customerId as number).filter((t) => t.transactionId !== asked.transactionId);
+      const others = state.store
+        .transactionsOf(asked.customerId as number)
+        .filter((t) => t.transactionId !== asked.transactionId);
       if (others.length === 0) return reply;
       others.sort((a, b) => a.transactionId - b.transactionId);
       return ok(others.find((t) => t.transactionId > (asked.transactionId as number)) ?? others[0]);
@@ -235,14 +279,25 @@ export const resourceFaults: FaultDefinition[] = [
     async middleware(ctx, _state, route, next) {
       const reply = await next();
       const type = ctx.query.get('investmentType') ?? '';
-      return reply.status === 400 && isRoute('/instruments', 'GET')(route, ctx.method) && ANNOUNCED_TYPES.includes(type) ? okList([], emptyMeta()) : reply;
+      return reply.status === 400 && isRoute('/instruments', 'GET')(route, ctx.method) && ANNOUNCED_TYPES.includes(type)
+        ? okList([], emptyMeta())
+        : reply;
     },
   },
   {
     name: 'resources.list-filter-leak',
     suite: 'resources',
-    breaks: ['REQ-ACCTEP-02', 'REQ-TXNEP-01', 'REQ-ACCT-03', 'REQ-TXN-03', 'REQ-ACCTEP-04', 'REQ-TXNEP-03', 'REQ-ERR-03'],
-    description: "the first page of a customer's accounts and transactions carries another customer's item in place of its last (a cache keyed by the wrong customer); the lists of an unknown customer are another's",
+    breaks: [
+      'REQ-ACCTEP-02',
+      'REQ-TXNEP-01',
+      'REQ-ACCT-03',
+      'REQ-TXN-03',
+      'REQ-ACCTEP-04',
+      'REQ-TXNEP-03',
+      'REQ-ERR-03',
+    ],
+    description:
+      "the first page of a customer's accounts and transactions carries another customer's item in place of its last (a cache keyed by the wrong customer); the lists of an unknown customer are another's",
     middleware: listFilterLeak,
   },
   {
@@ -250,21 +305,28 @@ export const resourceFaults: FaultDefinition[] = [
     suite: 'resources',
     breaks: ['REQ-ACCTEP-06', 'REQ-ACCT-06'],
     description: 'GET /accounts/{id} reports currency USD whatever the account holds, unlike the list',
-    middleware: rewriteSuccess(isRoute('/accounts/:accountId', 'GET'), (r) => mapData(r, (a) => ({ ...a, currency: 'USD' }))),
+    middleware: rewriteSuccess(isRoute('/accounts/:accountId', 'GET'), (r) =>
+      mapData(r, (a) => ({ ...a, currency: 'USD' })),
+    ),
   },
   {
     name: 'resources.asset-owner-wrong',
     suite: 'resources',
     breaks: ['REQ-ASSETEP-01', 'REQ-ASSET-03'],
     description: 'GET /assets/{id} reports the owner as customerId + 1 (an off-by-one join)',
-    middleware: rewriteSuccess(isRoute('/assets/:assetId', 'GET'), (r) => mapData(r, (a) => ({ ...a, customerId: (a.customerId as number) + 1 }))),
+    middleware: rewriteSuccess(isRoute('/assets/:assetId', 'GET'), (r) =>
+      mapData(r, (a) => ({ ...a, customerId: (a.customerId as number) + 1 })),
+    ),
   },
   {
     name: 'resources.integer-beyond-2-53',
     suite: 'resources',
     breaks: ['REQ-HDR-20'],
-    description: "transactions refer to their asset by a 64-bit id above 2^53 (2^53 + 2 × assetId), which JavaScript clients round",
-    middleware: rewriteSuccess(transactionReads, (r) => mapData(r, (t) => ({ ...t, assetId: 2 ** 53 + 2 * (t.assetId as number) }))),
+    description:
+      'transactions refer to their asset by a 64-bit id above 2^53 (2^53 + 2 × assetId), which JavaScript clients round',
+    middleware: rewriteSuccess(transactionReads, (r) =>
+      mapData(r, (t) => ({ ...t, assetId: 2 ** 53 + 2 * (t.assetId as number) })),
+    ),
   },
   {
     name: 'resources.customer-update-not-saved',
@@ -277,7 +339,16 @@ export const resourceFaults: FaultDefinition[] = [
       const before = typeof id === 'number' ? state.store.getCustomer(id) : undefined;
       const reply = await next();
       if (before && reply.status === 200) {
-        state.store.updateCustomer(before.customerId, { firstName: before.firstName, lastName: before.lastName, status: before.status, referenceId: before.referenceId }, nowSeconds(state));
+        state.store.updateCustomer(
+          before.customerId,
+          {
+            firstName: before.firstName,
+            lastName: before.lastName,
+            status: before.status,
+            referenceId: before.referenceId,
+          },
+          nowSeconds(state),
+        );
       }
       return reply;
     },
@@ -291,7 +362,9 @@ export const resourceFaults: FaultDefinition[] = [
       const reply = await next();
       if (!customerPut(route, ctx.method) || reply.status !== 200) return reply;
       const body = jsonBody(ctx);
-      return body && (body.firstName === undefined || body.lastName === undefined) ? fail(400, 'firstName and lastName are required') : reply;
+      return body && (body.firstName === undefined || body.lastName === undefined)
+        ? fail(400, 'firstName and lastName are required')
+        : reply;
     },
   },
   {
@@ -305,7 +378,13 @@ export const resourceFaults: FaultDefinition[] = [
       const body = jsonBody(ctx);
       const id = body?.customerId;
       const status = body?.status;
-      if (typeof id !== 'number' || typeof status !== 'string' || (STATUSES as readonly string[]).includes(status) || !state.store.hasCustomer(id)) return reply;
+      if (
+        typeof id !== 'number' ||
+        typeof status !== 'string' ||
+        (STATUSES as readonly string[]).includes(status) ||
+        !state.store.hasCustomer(id)
+      )
+        return reply;
       return ok(state.store.updateCustomer(id, { status: status as Status }, nowSeconds(state)));
     },
   },
@@ -313,7 +392,8 @@ export const resourceFaults: FaultDefinition[] = [
     name: 'resources.customer-invalid-values-ignored',
     suite: 'resources',
     breaks: ['REQ-CUSTEP-10'],
-    description: 'PUT /customers answers 200 to a value outside its type (status "NOT_A_STATUS", a number for a name) and leaves the customer as it was',
+    description:
+      'PUT /customers answers 200 to a value outside its type (status "NOT_A_STATUS", a number for a name) and leaves the customer as it was',
     async middleware(ctx, state, route, next) {
       const reply = await next();
       if (!customerPut(route, ctx.method) || reply.status !== 400) return reply;
@@ -325,7 +405,8 @@ export const resourceFaults: FaultDefinition[] = [
     name: 'resources.validation-error-shape',
     suite: 'resources',
     breaks: ['REQ-ERR-01', 'REQ-ERRB-01', 'REQ-ERRB-02'],
-    description: 'validation failures (400) of the resource endpoints come as {"error": "…"}, the validation framework\'s own shape',
+    description:
+      'validation failures (400) of the resource endpoints come as {"error": "…"}, the validation framework\'s own shape',
     middleware: rewriteError([400], resourceRoute, (r) => ({ ...r, body: { error: messageOf(r) } })),
   },
   {
@@ -333,7 +414,11 @@ export const resourceFaults: FaultDefinition[] = [
     suite: 'resources',
     breaks: ['REQ-ERR-02'],
     description: 'every 401 says "Invalid token" instead of "Unauthorized"',
-    middleware: rewriteError([401], () => true, (r) => fail(401, 'Invalid token', r.headers)),
+    middleware: rewriteError(
+      [401],
+      () => true,
+      (r) => fail(401, 'Invalid token', r.headers),
+    ),
   },
   {
     name: 'resources.not-found-message-text',
@@ -346,7 +431,8 @@ export const resourceFaults: FaultDefinition[] = [
     name: 'resources.customer-update-unknown-accepted',
     suite: 'resources',
     breaks: ['REQ-CUSTEP-08', 'REQ-ERR-03'],
-    description: 'PUT /customers for a customer that does not exist answers 200 with the body as the customer (an UPDATE that matched no row, unnoticed); nothing is stored',
+    description:
+      'PUT /customers for a customer that does not exist answers 200 with the body as the customer (an UPDATE that matched no row, unnoticed); nothing is stored',
     async middleware(ctx, state, route, next) {
       const reply = await next();
       if (!customerPut(route, ctx.method) || reply.status !== 404) return reply;
@@ -359,7 +445,8 @@ export const resourceFaults: FaultDefinition[] = [
     name: 'resources.customer-update-id-unchecked',
     suite: 'resources',
     breaks: ['REQ-CUSTEP-05'],
-    description: 'PUT /customers with a body that is not JSON, or without an integer customerId, answers 500 (it reaches the database unchecked)',
+    description:
+      'PUT /customers with a body that is not JSON, or without an integer customerId, answers 500 (it reaches the database unchecked)',
     async middleware(ctx, _state, route, next) {
       const reply = await next();
       if (!customerPut(route, ctx.method) || reply.status !== 400) return reply;
@@ -371,7 +458,7 @@ export const resourceFaults: FaultDefinition[] = [
     name: 'resources.reference-id-conflict-accepted',
     suite: 'resources',
     breaks: ['REQ-CUST-05'],
-    description: "PUT /customers stores a referenceId that another customer holds (no unique constraint on the column)",
+    description: 'PUT /customers stores a referenceId that another customer holds (no unique constraint on the column)',
     async middleware(ctx, state, route, next) {
       const reply = await next();
       if (!customerPut(route, ctx.method) || reply.status !== 409) return reply;
@@ -385,11 +472,13 @@ export const resourceFaults: FaultDefinition[] = [
     name: 'resources.reference-id-duplicated',
     suite: 'resources',
     breaks: ['REQ-CUST-05'],
-    description: "the other fixture customer shows the fixture customer's referenceId (an import that did not keep it unique)",
+    description:
+      "the other fixture customer shows the fixture customer's referenceId (an import that did not keep it unique)",
     async middleware(ctx, state, route, next) {
       const reply = await next();
       const { customerId, otherCustomerId } = state.store.fixtures;
-      if (reply.status !== 200 || !customerGet(route, ctx.method) || Number(ctx.params.customerId) !== otherCustomerId) return reply;
+      if (reply.status !== 200 || !customerGet(route, ctx.method) || Number(ctx.params.customerId) !== otherCustomerId)
+        return reply;
       const shared = state.store.getCustomer(customerId)?.referenceId;
       return shared === undefined ? reply : mapData(reply, (c) => ({ ...c, referenceId: shared }));
     },
@@ -398,7 +487,8 @@ export const resourceFaults: FaultDefinition[] = [
     name: 'resources.account-listed-twice',
     suite: 'resources',
     breaks: ['REQ-ACCT-02'],
-    description: "a page of a customer's accounts shows its first account again in place of its last (a join that repeats a row)",
+    description:
+      "a page of a customer's accounts shows its first account again in place of its last (a join that repeats a row)",
     middleware: rewriteSuccess(isRoute('/accounts', 'GET'), (r) => {
       const body = r.body as { data: Item[] };
       return body.data.length < 2 ? r : { ...r, body: { ...body, data: [...body.data.slice(0, -1), body.data[0]!] } };
@@ -410,17 +500,24 @@ export const resourceFaults: FaultDefinition[] = [
     breaks: ['REQ-ASSET-13', 'REQ-ASSET-14'],
     description: 'GET /assets/{id} gives createdAt and updatedAt in milliseconds since 1970, not seconds',
     middleware: rewriteSuccess(isRoute('/assets/:assetId', 'GET'), (r) =>
-      mapData(r, (a) => ({ ...a, createdAt: (a.createdAt as number) * 1000, updatedAt: (a.updatedAt as number) * 1000 })),
+      mapData(r, (a) => ({
+        ...a,
+        createdAt: (a.createdAt as number) * 1000,
+        updatedAt: (a.updatedAt as number) * 1000,
+      })),
     ),
   },
   {
     name: 'resources.json-as-text-plain',
     suite: 'resources',
     breaks: ['REQ-HDR-02'],
-    description: 'the resource endpoints send their JSON answers (successes and errors) as Content-Type text/plain; charset=utf-8',
+    description:
+      'the resource endpoints send their JSON answers (successes and errors) as Content-Type text/plain; charset=utf-8',
     async middleware(_ctx, _state, route, next) {
       const reply = await next();
-      return resourceRoute(route) && reply.body !== undefined ? { ...reply, headers: { ...reply.headers, 'content-type': 'text/plain; charset=utf-8' } } : reply;
+      return resourceRoute(route) && reply.body !== undefined
+        ? { ...reply, headers: { ...reply.headers, 'content-type': 'text/plain; charset=utf-8' } }
+        : reply;
     },
   },
   {
@@ -434,7 +531,8 @@ export const resourceFaults: FaultDefinition[] = [
     name: 'resources.webhook-key-no-token-served',
     suite: 'resources',
     breaks: ['REQ-WHKEP-01', 'REQ-HDR-03', 'REQ-AUTH-01', 'REQ-SVC-09', 'REQ-ERR-02'],
-    description: 'GET /webhooks/key is served without Authorization, to the client X-Client-Id names ("the key is public anyway")',
+    description:
+      'GET /webhooks/key is served without Authorization, to the client X-Client-Id names ("the key is public anyway")',
     middleware: servedWithoutToken(
       (route) => route.path === '/webhooks/key',
       (ctx, state) => {

@@ -10,7 +10,14 @@ import { headerValue, setHeader } from '../../http/message.js';
 import { AuthError, requiredComponents } from '../auth.js';
 import type { AuthPolicy } from '../auth-policy.js';
 import type { ClientRegistry, RegisteredClient } from '../clients.js';
-import { asHttpMessage, nowSeconds, type Middleware, type RequestContext, type RouteDef, type ServerState } from '../context.js';
+import {
+  asHttpMessage,
+  nowSeconds,
+  type Middleware,
+  type RequestContext,
+  type RouteDef,
+  type ServerState,
+} from '../context.js';
 import { idempotencyKeyOf, isMutating } from '../idempotency.js';
 import { authenticate, serveAuthenticated } from '../pipeline.js';
 import type { IssuedToken } from '../tokens.js';
@@ -37,7 +44,10 @@ export async function authenticates(route: RouteDef, ctx: RequestContext, state:
 }
 
 /** A server that skips one step: a request rejected with 401 where `applies` holds is authenticated again under `relax`, and served if that passes. */
-export function acceptWhen(applies: (ctx: RequestContext, route: RouteDef, state: ServerState) => boolean, relax: Relax): Middleware {
+export function acceptWhen(
+  applies: (ctx: RequestContext, route: RouteDef, state: ServerState) => boolean,
+  relax: Relax,
+): Middleware {
   return async (ctx, state, route, next) => {
     const reply = await next();
     if (reply.status !== 401 || !applies(ctx, route, state)) return reply;
@@ -50,7 +60,10 @@ export function relaxPolicy(change: Partial<AuthPolicy>): Relax {
 }
 
 /** The registry with one method replaced; everything else (the clients themselves) is the real registry's. */
-export function registryWith(clients: ClientRegistry, override: Partial<Pick<ClientRegistry, 'keyFor' | 'secretMatches'>>): ClientRegistry {
+export function registryWith(
+  clients: ClientRegistry,
+  override: Partial<Pick<ClientRegistry, 'keyFor' | 'secretMatches'>>,
+): ClientRegistry {
   return Object.assign(Object.create(clients) as ClientRegistry, override);
 }
 
@@ -59,7 +72,11 @@ export function registryWith(clients: ClientRegistry, override: Partial<Pick<Cli
  * the body's digest and the idempotency header of a mutating request, checked as strictly as auth.ts does: for faults
  * that skip some other step only.
  */
-export async function signedRequestHolds(ctx: RequestContext, state: ServerState, client: RegisteredClient): Promise<boolean> {
+export async function signedRequestHolds(
+  ctx: RequestContext,
+  state: ServerState,
+  client: RegisteredClient,
+): Promise<boolean> {
   const policy = state.policy;
   const verdict = await verifySignatureAsync(asHttpMessage(ctx), {
     key: (keyId) => state.clients.keyFor(client, keyId),
@@ -72,14 +89,22 @@ export async function signedRequestHolds(ctx: RequestContext, state: ServerState
   });
   if (!verdict.ok) return false;
   if (!coversTarget(ctx, verdict.components ?? [])) return false;
-  if (policy.requireIdempotencyKey && isMutating(ctx.method) && idempotencyKeyOf(ctx.headers, state.choices.idempotencyIdSpelling === 'accepted').kind !== 'ok') return false;
+  if (
+    policy.requireIdempotencyKey &&
+    isMutating(ctx.method) &&
+    idempotencyKeyOf(ctx.headers, state.choices.idempotencyIdSpelling === 'accepted').kind !== 'ok'
+  )
+    return false;
   const digest = headerValue(ctx.headers, 'content-digest');
   return (ctx.body.length === 0 && digest === undefined) || verifyContentDigest(digest, ctx.body).ok;
 }
 
 /** @target-uri, or @path with @query when there is a query: the whole target, as auth.ts requires it. */
 function coversTarget(ctx: RequestContext, covered: readonly string[]): boolean {
-  return covered.includes('@target-uri') || (covered.includes('@path') && (ctx.url.search === '' || covered.includes('@query')));
+  return (
+    covered.includes('@target-uri') ||
+    (covered.includes('@path') && (ctx.url.search === '' || covered.includes('@query')))
+  );
 }
 
 interface ParsedInput {
@@ -110,7 +135,9 @@ function numericParam(ctx: RequestContext, name: 'created' | 'expires'): number 
 }
 
 export function hasSignatureHeaders(ctx: RequestContext): boolean {
-  return headerValue(ctx.headers, 'signature') !== undefined && headerValue(ctx.headers, 'signature-input') !== undefined;
+  return (
+    headerValue(ctx.headers, 'signature') !== undefined && headerValue(ctx.headers, 'signature-input') !== undefined
+  );
 }
 
 /** The token of an `Authorization: Bearer <token>` header. */
@@ -132,7 +159,8 @@ function sha256DigestOnly(ctx: RequestContext): boolean {
     return false;
   }
   const sha256 = members.get('sha-256');
-  if (members.has('sha-512') || sha256 === undefined || isInnerList(sha256) || !(sha256[0] instanceof ArrayBuffer)) return false;
+  if (members.has('sha-512') || sha256 === undefined || isInnerList(sha256) || !(sha256[0] instanceof ArrayBuffer))
+    return false;
   const expected = createHash('sha256').update(ctx.body).digest();
   const got = Buffer.from(sha256[0]);
   return got.length === expected.length && timingSafeEqual(got, expected);
@@ -145,9 +173,11 @@ function unauthorized(ctx: RequestContext, reason: string): Reply {
 
 // ---- the signing faults -------------------------------------------------------------------------------------------
 
-
 /** Per server: what the signature cache fault remembers. */
-const signatureCaches = new WeakMap<ServerState, Map<string, { client: RegisteredClient; token: IssuedToken | undefined; until: number }>>();
+const signatureCaches = new WeakMap<
+  ServerState,
+  Map<string, { client: RegisteredClient; token: IssuedToken | undefined; until: number }>
+>();
 const SIGNATURE_CACHE_LIMIT = 1000;
 
 export const signingFaults: FaultDefinition[] = [
@@ -163,14 +193,18 @@ export const signingFaults: FaultDefinition[] = [
     name: 'signing.signature-optional',
     suite: 'signing',
     breaks: ['REQ-HDR-04', 'REQ-HDR-05'],
-    description: 'a request that lacks Signature or Signature-Input is served as unsigned; only a complete pair is verified',
-    middleware: acceptWhen((ctx, route) => isBearerRoute(route) && !hasSignatureHeaders(ctx), relaxPolicy({ verifySignatures: false })),
+    description:
+      'a request that lacks Signature or Signature-Input is served as unsigned; only a complete pair is verified',
+    middleware: acceptWhen(
+      (ctx, route) => isBearerRoute(route) && !hasSignatureHeaders(ctx),
+      relaxPolicy({ verifySignatures: false }),
+    ),
   },
   {
     name: 'signing.keyid-ignored',
     suite: 'signing',
     breaks: ['REQ-AUTH-07'],
-    description: 'the client\'s registered key verifies the signature whatever keyid the Signature-Input names',
+    description: "the client's registered key verifies the signature whatever keyid the Signature-Input names",
     middleware: acceptWhen(
       (_ctx, route) => isBearerRoute(route),
       (_ctx, state) => ({ ...state, clients: registryWith(state.clients, { keyFor: (client) => client.key }) }),
@@ -193,7 +227,8 @@ export const signingFaults: FaultDefinition[] = [
     name: 'signing.future-created-accepted',
     suite: 'signing',
     breaks: ['REQ-AUTH-09'],
-    description: 'a created time in the future is not checked: the signature is judged as if it arrived when it says it was made',
+    description:
+      'a created time in the future is not checked: the signature is judged as if it arrived when it says it was made',
     middleware: acceptWhen(
       (ctx, _route, state) => {
         const created = numericParam(ctx, 'created');
@@ -206,7 +241,8 @@ export const signingFaults: FaultDefinition[] = [
     name: 'signing.expires-optional',
     suite: 'signing',
     breaks: ['REQ-HDR-05'],
-    description: 'created and expires are checked when present but not required: a signature without expires is valid forever',
+    description:
+      'created and expires are checked when present but not required: a signature without expires is valid forever',
     policy: { requireCreatedExpires: false },
   },
   {
@@ -221,39 +257,59 @@ export const signingFaults: FaultDefinition[] = [
     suite: 'signing',
     breaks: ['REQ-HDR-18'],
     description: 'a signature that covers neither @target-uri nor @path is accepted (it is then valid on any path)',
-    middleware: acceptWhen((ctx, route) => {
-      const input = signatureInputOf(ctx);
-      return isBearerRoute(route) && input !== undefined && !input.components.includes('@target-uri') && !input.components.includes('@path');
-    }, relaxPolicy({ requireFullCoverage: false })),
+    middleware: acceptWhen(
+      (ctx, route) => {
+        const input = signatureInputOf(ctx);
+        return (
+          isBearerRoute(route) &&
+          input !== undefined &&
+          !input.components.includes('@target-uri') &&
+          !input.components.includes('@path')
+        );
+      },
+      relaxPolicy({ requireFullCoverage: false }),
+    ),
   },
   {
     name: 'signing.query-not-covered-accepted',
     suite: 'signing',
     breaks: ['REQ-HDR-18'],
-    description: 'a signature over @path counts as covering the target even when the request has a query and @query is not covered',
-    middleware: acceptWhen((ctx, route) => {
-      const input = signatureInputOf(ctx);
-      if (!isBearerRoute(route) || input === undefined || ctx.url.search === '') return false;
-      const covers = (c: string) => input.components.includes(c);
-      return covers('@path') && !covers('@query') && !covers('@target-uri') && requiredComponents(ctx).every(covers);
-    }, relaxPolicy({ requireFullCoverage: false })),
+    description:
+      'a signature over @path counts as covering the target even when the request has a query and @query is not covered',
+    middleware: acceptWhen(
+      (ctx, route) => {
+        const input = signatureInputOf(ctx);
+        if (!isBearerRoute(route) || input === undefined || ctx.url.search === '') return false;
+        const covers = (c: string) => input.components.includes(c);
+        return covers('@path') && !covers('@query') && !covers('@target-uri') && requiredComponents(ctx).every(covers);
+      },
+      relaxPolicy({ requireFullCoverage: false }),
+    ),
   },
   {
     name: 'signing.digest-coverage-not-required',
     suite: 'signing',
     breaks: ['REQ-HDR-18'],
-    description: 'a signature need not cover Content-Digest: the digest is compared with the body, but anyone may replace both',
-    middleware: acceptWhen((ctx, route) => {
-      const input = signatureInputOf(ctx);
-      if (!isBearerRoute(route) || input === undefined || input.components.includes('content-digest')) return false;
-      return coversTarget(ctx, input.components) && requiredComponents(ctx).every((c) => c === 'content-digest' || input.components.includes(c));
-    }, relaxPolicy({ requireFullCoverage: false })),
+    description:
+      'a signature need not cover Content-Digest: the digest is compared with the body, but anyone may replace both',
+    middleware: acceptWhen(
+      (ctx, route) => {
+        const input = signatureInputOf(ctx);
+        if (!isBearerRoute(route) || input === undefined || input.components.includes('content-digest')) return false;
+        return (
+          coversTarget(ctx, input.components) &&
+          requiredComponents(ctx).every((c) => c === 'content-digest' || input.components.includes(c))
+        );
+      },
+      relaxPolicy({ requireFullCoverage: false }),
+    ),
   },
   {
     name: 'signing.verified-signature-cache',
     suite: 'signing',
     breaks: ['REQ-AUTH-08', 'REQ-HDR-17'],
-    description: 'authentication results are cached by Signature and Signature-Input: a signature that passed once is accepted again on any request until it expires',
+    description:
+      'authentication results are cached by Signature and Signature-Input: a signature that passed once is accepted again on any request until it expires',
     async middleware(ctx, state, route, next) {
       const signature = headerValue(ctx.headers, 'signature');
       const input = headerValue(ctx.headers, 'signature-input');
@@ -269,7 +325,11 @@ export const signingFaults: FaultDefinition[] = [
       }
       const reply = await next();
       if (ctx.client !== undefined && reply.status !== 401) {
-        cache.set(key, { client: ctx.client, token: ctx.token, until: numericParam(ctx, 'expires') ?? nowSeconds(state) + 300 });
+        cache.set(key, {
+          client: ctx.client,
+          token: ctx.token,
+          until: numericParam(ctx, 'expires') ?? nowSeconds(state) + 300,
+        });
         while (cache.size > SIGNATURE_CACHE_LIMIT) cache.delete(cache.keys().next().value!);
       }
       return reply;
@@ -279,10 +339,12 @@ export const signingFaults: FaultDefinition[] = [
     name: 'signing.body-applied-before-verification',
     suite: 'signing',
     breaks: ['REQ-AUTH-06', 'REQ-AUTH-08'],
-    description: 'a mutating request is carried out before its signature and digest are checked: a tampered body is rejected with 401, but applied',
+    description:
+      'a mutating request is carried out before its signature and digest are checked: a tampered body is rejected with 401, but applied',
     async middleware(ctx, state, route, next) {
       const reply = await next();
-      if (reply.status !== 401 || !isMutating(ctx.method) || !isBearerRoute(route) || route.path.startsWith('/oauth/')) return reply;
+      if (reply.status !== 401 || !isMutating(ctx.method) || !isBearerRoute(route) || route.path.startsWith('/oauth/'))
+        return reply;
       const client = state.clients.get(headerValue(ctx.headers, 'x-client-id')?.trim() ?? '');
       if (client === undefined) return reply;
       ctx.client = client;
@@ -306,7 +368,8 @@ export const signingFaults: FaultDefinition[] = [
     name: 'signing.digest-any-algorithm',
     suite: 'signing',
     breaks: ['REQ-HDR-09'],
-    description: 'a Content-Digest of any RFC 9530 algorithm (sha-256 as well as sha-512) is accepted when it matches the body',
+    description:
+      'a Content-Digest of any RFC 9530 algorithm (sha-256 as well as sha-512) is accepted when it matches the body',
     middleware: acceptWhen((ctx) => sha256DigestOnly(ctx), relaxPolicy({ verifyContentDigest: false })),
   },
   {
@@ -315,7 +378,8 @@ export const signingFaults: FaultDefinition[] = [
     breaks: ['REQ-HDR-08', 'REQ-AUTH-06'],
     description: 'a body without Content-Digest is accepted; a digest that is sent is still compared',
     middleware: acceptWhen(
-      (ctx, route) => isBearerRoute(route) && ctx.body.length > 0 && headerValue(ctx.headers, 'content-digest') === undefined,
+      (ctx, route) =>
+        isBearerRoute(route) && ctx.body.length > 0 && headerValue(ctx.headers, 'content-digest') === undefined,
       relaxPolicy({ verifyContentDigest: false }),
     ),
   },
@@ -351,8 +415,18 @@ export const signingFaults: FaultDefinition[] = [
           const signatures = parseDictionary(signature);
           const [inputLabel] = inputs.keys();
           const [signatureLabel] = signatures.keys();
-          if (inputs.size === 1 && signatures.size === 1 && inputLabel !== undefined && signatureLabel !== undefined && inputLabel !== signatureLabel) {
-            setHeader(ctx.headers, 'Signature', serializeDictionary(new Map([[inputLabel, signatures.get(signatureLabel)!]])));
+          if (
+            inputs.size === 1 &&
+            signatures.size === 1 &&
+            inputLabel !== undefined &&
+            signatureLabel !== undefined &&
+            inputLabel !== signatureLabel
+          ) {
+            setHeader(
+              ctx.headers,
+              'Signature',
+              serializeDictionary(new Map([[inputLabel, signatures.get(signatureLabel)!]])),
+            );
           }
         } catch {
           // Malformed fields are left for authentication to reject.
@@ -365,12 +439,16 @@ export const signingFaults: FaultDefinition[] = [
     name: 'signing.fixed-component-order',
     suite: 'signing',
     breaks: ['REQ-AUTH-08', 'REQ-HDR-15'],
-    description: 'the signature base is built in the server\'s own component order (@method first), not in the order Signature-Input lists',
+    description:
+      "the signature base is built in the server's own component order (@method first), not in the order Signature-Input lists",
     async middleware(ctx, _state, _route, next) {
       const input = signatureInputOf(ctx);
       if (input !== undefined) {
-        const ranks = input.components.map((c) => (PROFILE_COMPONENTS as readonly string[]).indexOf(c.toLowerCase())).filter((r) => r >= 0);
-        if (ranks.some((r, i) => i > 0 && r < ranks[i - 1]!)) return unauthorized(ctx, 'signature: the signature does not verify against the signature base');
+        const ranks = input.components
+          .map((c) => (PROFILE_COMPONENTS as readonly string[]).indexOf(c.toLowerCase()))
+          .filter((r) => r >= 0);
+        if (ranks.some((r, i) => i > 0 && r < ranks[i - 1]!))
+          return unauthorized(ctx, 'signature: the signature does not verify against the signature base');
       }
       return next();
     },
@@ -382,7 +460,8 @@ export const signingFaults: FaultDefinition[] = [
     description: 'a signature must cover @target-uri; one over @path and @query instead is refused',
     async middleware(ctx, _state, _route, next) {
       const input = signatureInputOf(ctx);
-      if (input !== undefined && !input.components.includes('@target-uri')) return unauthorized(ctx, 'signature: does not cover "@target-uri"');
+      if (input !== undefined && !input.components.includes('@target-uri'))
+        return unauthorized(ctx, 'signature: does not cover "@target-uri"');
       return next();
     },
   },
@@ -395,5 +474,12 @@ let placeholderKey: KeyObject | undefined;
 /** A client the registry does not know, for the fault that issues tokens to anyone. */
 export function phantomClient(clientId: string): RegisteredClient {
   placeholderKey ??= generateKeyPairSync('ed25519').publicKey;
-  return { clientId, keyId: `${clientId}-key`, key: placeholderKey, organization: { id: 0, name: clientId, clientId }, trustedIps: [], secretHash: Buffer.alloc(32) };
+  return {
+    clientId,
+    keyId: `${clientId}-key`,
+    key: placeholderKey,
+    organization: { id: 0, name: clientId, clientId },
+    trustedIps: [],
+    secretHash: Buffer.alloc(32),
+  };
 }

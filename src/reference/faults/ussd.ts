@@ -74,7 +74,8 @@ export const ussdFaults: FaultDefinition[] = [
     suite: 'ussd',
     // An empty message shows no choice number either ("The choice number shown in the message").
     breaks: ['REQ-USSDV-02', 'REQ-USSDV-04'],
-    description: 'a menu whose only choice is Back (a request that can no longer be canceled, say) answers with an empty ussdMessage',
+    description:
+      'a menu whose only choice is Back (a request that can no longer be canceled, say) answers with an empty ussdMessage',
     flag: true,
   },
   {
@@ -109,7 +110,8 @@ export const ussdFaults: FaultDefinition[] = [
     name: USSD_FAULT.backListedFirst,
     suite: 'ussd',
     breaks: ['REQ-USSDV-08'],
-    description: "a stock's detail lists its Back option first, as 0, and ends with Buy, which leads forward to the amount prompt",
+    description:
+      "a stock's detail lists its Back option first, as 0, and ends with Buy, which leads forward to the amount prompt",
     flag: true,
   },
   {
@@ -137,7 +139,8 @@ export const ussdFaults: FaultDefinition[] = [
     name: USSD_FAULT.customerIdNotIntegerServed,
     suite: 'ussd',
     breaks: ['REQ-USSD-04', 'REQ-USSD-13', 'REQ-USSD-19'],
-    description: 'customerId is read with parseInt, and a value that is no number (customerId=abc) falls back to 0, served the menus of a guest',
+    description:
+      'customerId is read with parseInt, and a value that is no number (customerId=abc) falls back to 0, served the menus of a guest',
     flag: true,
   },
   {
@@ -151,7 +154,8 @@ export const ussdFaults: FaultDefinition[] = [
     name: USSD_FAULT.negativePageServed,
     suite: 'ussd',
     breaks: ['REQ-USSD-07', 'REQ-LIM-02', 'REQ-USSD-10'],
-    description: '/ussd/stocks does not range-check page: page=-1 answers 200, an empty page whose Previous option leads to page -2',
+    description:
+      '/ussd/stocks does not range-check page: page=-1 answers 200, an empty page whose Previous option leads to page -2',
     flag: true,
   },
   {
@@ -165,7 +169,8 @@ export const ussdFaults: FaultDefinition[] = [
     name: USSD_FAULT.booleansJsonParsed,
     suite: 'ussd',
     breaks: ['REQ-USSD-06', 'REQ-USSD-08', 'REQ-USSD-21'],
-    description: 'inputMode, searchMode and detail are read with JSON.parse: a value that is no JSON (maybe) answers 500',
+    description:
+      'inputMode, searchMode and detail are read with JSON.parse: a value that is no JSON (maybe) answers 500',
     flag: true,
   },
   {
@@ -193,7 +198,8 @@ export const ussdFaults: FaultDefinition[] = [
     name: USSD_FAULT.statusFilterMissesCompleted,
     suite: 'ussd',
     breaks: ['REQ-USSD-17', 'REQ-STATE-03'],
-    description: 'the requests menu filtered by status=COMPLETED lists none of the completed requests (it matches another spelling)',
+    description:
+      'the requests menu filtered by status=COMPLETED lists none of the completed requests (it matches another spelling)',
     flag: true,
   },
 ];

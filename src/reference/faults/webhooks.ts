@@ -9,7 +9,6 @@ import { nowSeconds } from '../context.js';
 import { ok } from '../respond.js';
 import { mapData, rewriteSuccess } from './reply-rewrites.js';
 
-
 /**
  * A server that validates nothing in the body of POST and PUT /webhooks: where the reference answers 400 for the url or
  * the subscriptions, it stores what it was sent. Runs after authentication (inside `next`), so only a body the route
@@ -17,7 +16,13 @@ import { mapData, rewriteSuccess } from './reply-rewrites.js';
  */
 const storeUnvalidated: Middleware = async (ctx, state, route, next) => {
   const reply = await next();
-  if (route.path !== '/webhooks' || (ctx.method !== 'POST' && ctx.method !== 'PUT') || reply.status !== 400 || ctx.client === undefined) return reply;
+  if (
+    route.path !== '/webhooks' ||
+    (ctx.method !== 'POST' && ctx.method !== 'PUT') ||
+    reply.status !== 400 ||
+    ctx.client === undefined
+  )
+    return reply;
   let body: unknown;
   try {
     body = JSON.parse(ctx.body.toString('utf8'));
@@ -26,7 +31,8 @@ const storeUnvalidated: Middleware = async (ctx, state, route, next) => {
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return reply;
   const { url, subscriptions } = body as { url?: unknown; subscriptions?: unknown };
-  if ((url !== undefined && typeof url !== 'string') || (subscriptions !== undefined && !Array.isArray(subscriptions))) return reply;
+  if ((url !== undefined && typeof url !== 'string') || (subscriptions !== undefined && !Array.isArray(subscriptions)))
+    return reply;
   const registry = state.webhooks.registry;
   const clientId = ctx.client.clientId;
   const now = nowSeconds(state);
@@ -36,10 +42,16 @@ const storeUnvalidated: Middleware = async (ctx, state, route, next) => {
       ? url !== undefined && subscriptions !== undefined
         ? registry.create(clientId, { url, subscriptions: subscriptions as Subscriptions }, now)
         : undefined
-      : registry.update(clientId, { ...(url !== undefined ? { url } : {}), ...(subscriptions !== undefined ? { subscriptions: subscriptions as Subscriptions } : {}) }, now);
+      : registry.update(
+          clientId,
+          {
+            ...(url !== undefined ? { url } : {}),
+            ...(subscriptions !== undefined ? { subscriptions: subscriptions as Subscriptions } : {}),
+          },
+          now,
+        );
   return stored === undefined ? reply : ok(stored);
 };
-
 
 export const webhookFaults: FaultDefinition[] = [
   {
@@ -53,7 +65,8 @@ export const webhookFaults: FaultDefinition[] = [
     name: WEBHOOK_FAULT.digestMismatch,
     suite: 'webhooks',
     breaks: ['REQ-EVT-14', 'REQ-AUTH-12'],
-    description: 'the Content-Digest of a delivery is not the digest of the body delivered (the signature is otherwise valid)',
+    description:
+      'the Content-Digest of a delivery is not the digest of the body delivered (the signature is otherwise valid)',
     flag: true,
   },
   {
@@ -95,7 +108,8 @@ export const webhookFaults: FaultDefinition[] = [
     name: WEBHOOK_FAULT.createdNotAutoSubscribed,
     suite: 'webhooks',
     breaks: ['REQ-EVT-09'],
-    description: 'WEBHOOK.CREATED is not added to the subscriptions (so the creation is not delivered unless asked for)',
+    description:
+      'WEBHOOK.CREATED is not added to the subscriptions (so the creation is not delivered unless asked for)',
     flag: true,
   },
   {
@@ -110,13 +124,17 @@ export const webhookFaults: FaultDefinition[] = [
     suite: 'webhooks',
     breaks: ['REQ-WHK-02', 'REQ-STATE-04'],
     description: 'POST, PUT and GET /webhooks answer the Webhook with status "active"',
-    middleware: rewriteSuccess((route) => route.path === '/webhooks', (r) => mapData(r, (w) => ({ ...w, status: 'active' }))),
+    middleware: rewriteSuccess(
+      (route) => route.path === '/webhooks',
+      (r) => mapData(r, (w) => ({ ...w, status: 'active' })),
+    ),
   },
   {
     name: 'webhooks.body-not-validated',
     suite: 'webhooks',
     breaks: ['REQ-WHK-03', 'REQ-EVT-04'],
-    description: 'POST and PUT /webhooks store whatever url and subscription names they are sent (a non-URL, http, unknown names)',
+    description:
+      'POST and PUT /webhooks store whatever url and subscription names they are sent (a non-URL, http, unknown names)',
     middleware: storeUnvalidated,
   },
   {
@@ -130,14 +148,16 @@ export const webhookFaults: FaultDefinition[] = [
     name: WEBHOOK_FAULT.unsubscribedDeliveredLate,
     suite: 'webhooks',
     breaks: ['REQ-EVT-02'],
-    description: 'events the webhook is not subscribed to are delivered anyway, held back until after the next event it is subscribed to (a second, slower queue)',
+    description:
+      'events the webhook is not subscribed to are delivered anyway, held back until after the next event it is subscribed to (a second, slower queue)',
     flag: true,
   },
   {
     name: WEBHOOK_FAULT.exactNamesIgnored,
     suite: 'webhooks',
     breaks: ['REQ-EVT-01', 'REQ-EVT-06'],
-    description: 'only ALL and the domains (AUTH, WEBHOOK) select events: a subscription to an exact name such as AUTH.CREATED delivers nothing',
+    description:
+      'only ALL and the domains (AUTH, WEBHOOK) select events: a subscription to an exact name such as AUTH.CREATED delivers nothing',
     flag: true,
   },
   {
@@ -151,14 +171,16 @@ export const webhookFaults: FaultDefinition[] = [
     name: WEBHOOK_FAULT.domainNamesIgnored,
     suite: 'webhooks',
     breaks: ['REQ-EVT-01', 'REQ-EVT-05', 'REQ-EVT-08'],
-    description: 'only ALL and exact names select events: a subscription to the domain AUTH or WEBHOOK delivers nothing',
+    description:
+      'only ALL and exact names select events: a subscription to the domain AUTH or WEBHOOK delivers nothing',
     flag: true,
   },
   {
     name: WEBHOOK_FAULT.urlNotStored,
     suite: 'webhooks',
     breaks: ['REQ-WHKEP-03'],
-    description: 'PUT /webhooks answers with the new url but keeps the old one: GET /webhooks and the deliveries still use it',
+    description:
+      'PUT /webhooks answers with the new url but keeps the old one: GET /webhooks and the deliveries still use it',
     flag: true,
   },
   {
@@ -172,14 +194,16 @@ export const webhookFaults: FaultDefinition[] = [
     name: WEBHOOK_FAULT.formEncodedDelivery,
     suite: 'webhooks',
     breaks: ['REQ-EVT-01'],
-    description: 'deliveries are form-encoded (application/x-www-form-urlencoded, the data member as JSON text), signed and digested as sent',
+    description:
+      'deliveries are form-encoded (application/x-www-form-urlencoded, the data member as JSON text), signed and digested as sent',
     flag: true,
   },
   {
     name: WEBHOOK_FAULT.testEndpointMissing,
     suite: 'webhooks',
     breaks: ['REQ-WHKEP-07'],
-    description: 'POST /webhooks/test answers 404 to an authenticated request: the test endpoint was implemented at /auth/test, the path the text names',
+    description:
+      'POST /webhooks/test answers 404 to an authenticated request: the test endpoint was implemented at /auth/test, the path the text names',
     flag: true,
   },
   {

@@ -19,7 +19,8 @@ function parseJsonObject(body: Buffer): Record<string, unknown> {
   } catch {
     throw badRequest('the body is not valid JSON');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('the body must be a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw badRequest('the body must be a JSON object');
   return value as Record<string, unknown>;
 }
 
@@ -44,7 +45,8 @@ export function parseCustomerUpdate(body: Record<string, unknown>): { customerId
   if (firstName !== undefined) patch.firstName = firstName;
   if (lastName !== undefined) patch.lastName = lastName;
   if (status !== undefined) {
-    if (typeof status !== 'string' || !(STATUSES as readonly string[]).includes(status)) throw badRequest(`status must be one of ${STATUSES.join(', ')}`);
+    if (typeof status !== 'string' || !(STATUSES as readonly string[]).includes(status))
+      throw badRequest(`status must be one of ${STATUSES.join(', ')}`);
     patch.status = status as Status;
   }
   if (referenceId !== undefined) {
@@ -65,7 +67,11 @@ function unsetOf(state: ServerState, customerId: number): Set<string> {
   let map = unsetFields.get(state);
   if (map === undefined) {
     const f = state.store.fixtures;
-    map = new Map(state.choices.customerFields === 'all' ? [] : [f.otherCustomerId, f.paginationCustomerId].map((id) => [id, new Set<string>(UNSET_CUSTOMER_FIELDS)]));
+    map = new Map(
+      state.choices.customerFields === 'all'
+        ? []
+        : [f.otherCustomerId, f.paginationCustomerId].map((id) => [id, new Set<string>(UNSET_CUSTOMER_FIELDS)]),
+    );
     unsetFields.set(state, map);
   }
   return map.get(customerId) ?? new Set();
@@ -91,7 +97,12 @@ export const customerRoutes: RouteDef[] = [
       // Not served: the answer any path with only a PUT gets from the router.
       if (state.choices.customerList === 'absent') throw new HttpError(405, undefined, { allow: 'PUT' });
       const paging = parsePaging(ctx.query, state.choices);
-      return listReply(inListOrder(state.store.allCustomers(), (c) => c.customerId), paging, state.choices, (c) => show(state, c));
+      return listReply(
+        inListOrder(state.store.allCustomers(), (c) => c.customerId),
+        paging,
+        state.choices,
+        (c) => show(state, c),
+      );
     },
   },
   {
@@ -107,16 +118,22 @@ export const customerRoutes: RouteDef[] = [
     method: 'PUT',
     path: '/customers',
     handler(ctx, state) {
-      if (mediaType(ctx) !== 'application/json') throw new HttpError(415, 'Unsupported Media Type: the body must be application/json');
+      if (mediaType(ctx) !== 'application/json')
+        throw new HttpError(415, 'Unsupported Media Type: the body must be application/json');
       const { customerId, patch } = parseCustomerUpdate(parseJsonObject(ctx.body));
       if (!state.store.hasCustomer(customerId)) throw notFound();
       const current = state.store.getCustomer(customerId);
-      if (patch.status !== undefined && current !== undefined && !transitionAllowed(state, current.status, patch.status)) {
+      if (
+        patch.status !== undefined &&
+        current !== undefined &&
+        !transitionAllowed(state, current.status, patch.status)
+      ) {
         throw new HttpError(409, `Conflict: the status cannot change from ${current.status} to ${patch.status}`);
       }
       if (patch.referenceId !== undefined) {
         const holder = state.store.customerByReferenceId(patch.referenceId);
-        if (holder !== undefined && holder.customerId !== customerId) throw new HttpError(409, 'Conflict: referenceId belongs to another customer');
+        if (holder !== undefined && holder.customerId !== customerId)
+          throw new HttpError(409, 'Conflict: referenceId belongs to another customer');
       }
       const updated = state.store.updateCustomer(customerId, patch, nowSeconds(state))!;
       const unset = unsetOf(state, customerId);

@@ -21,7 +21,8 @@ function withValidationStatus(route: RouteDef): RouteDef {
       try {
         return await route.handler(ctx, state);
       } catch (e) {
-        if (e instanceof HttpError && e.status === 400 && state.choices.validationStatus !== '400') throw new HttpError(Number(state.choices.validationStatus), e.message, e.headers);
+        if (e instanceof HttpError && e.status === 400 && state.choices.validationStatus !== '400')
+          throw new HttpError(Number(state.choices.validationStatus), e.message, e.headers);
         throw e;
       }
     },
@@ -30,7 +31,9 @@ function withValidationStatus(route: RouteDef): RouteDef {
 
 export const ALL_ROUTES: readonly RouteDef[] = [
   ...oauthRoutes,
-  ...[...customerRoutes, ...accountRoutes, ...instrumentRoutes, ...assetRoutes, ...transactionRoutes].map(withValidationStatus),
+  ...[...customerRoutes, ...accountRoutes, ...instrumentRoutes, ...assetRoutes, ...transactionRoutes].map(
+    withValidationStatus,
+  ),
   ...ussdRoutes,
   ...webhookRoutes,
 ];

@@ -30,7 +30,8 @@ export const oauthRoutes: RouteDef[] = [
       // The token revoked is the one presented: the spec shows no body naming another. Choice revoke: a server may
       // delete every token of the client (the row says nothing of the others); each deleted token has its event.
       const presented = ctx.token!;
-      const deleted = state.choices.revoke === 'all-tokens' ? state.tokens.revokeClient(presented.clientId) : [presented];
+      const deleted =
+        state.choices.revoke === 'all-tokens' ? state.tokens.revokeClient(presented.clientId) : [presented];
       if (state.choices.revoke !== 'all-tokens') state.tokens.revoke(presented.token);
       for (const token of deleted) {
         state.events.emit({

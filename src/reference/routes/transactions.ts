@@ -14,7 +14,9 @@ export const transactionRoutes: RouteDef[] = [
       const customerId = queryInteger(ctx.query, 'customerId');
       const paging = parsePaging(ctx.query, state.choices);
       if (!state.store.hasCustomer(customerId)) return unknownCustomerList(paging, state);
-      return listReply(state.store.transactionList(customerId), paging, state.choices, (t) => transactionView(t, state.choices));
+      return listReply(state.store.transactionList(customerId), paging, state.choices, (t) =>
+        transactionView(t, state.choices),
+      );
     },
   },
   {

@@ -9,12 +9,24 @@ import { homeMenu } from '../ussd/home.js';
 import { renderMenu, type Menu } from '../ussd/menu.js';
 import { portfolioMenu } from '../ussd/portfolio.js';
 import { parseRequestsParams, requestsMenu } from '../ussd/requests.js';
-import { isKnown, openSession, parseCustomerId, ussdEnv, unknownCustomerMenu, type UssdSession } from '../ussd/session.js';
+import {
+  isKnown,
+  openSession,
+  parseCustomerId,
+  ussdEnv,
+  unknownCustomerMenu,
+  type UssdSession,
+} from '../ussd/session.js';
 import { parseStocksParams, stocksMenu } from '../ussd/stocks.js';
 
 type Parse<P> = (query: URLSearchParams, faults: FaultFlags, choices: ServerState['choices']) => P;
 
-function ussdView<P>(path: string, parse: Parse<P>, build: (session: UssdSession, params: P) => Menu, linkedOnly = false): RouteDef {
+function ussdView<P>(
+  path: string,
+  parse: Parse<P>,
+  build: (session: UssdSession, params: P) => Menu,
+  linkedOnly = false,
+): RouteDef {
   return {
     method: 'GET',
     path,

@@ -13,16 +13,19 @@ const MAX_URL_LENGTH = 2048;
 const FIELDS = new Set(['url', 'subscriptions']);
 
 function jsonBody(ctx: RequestContext): Record<string, unknown> {
-  if (mediaType(ctx) !== 'application/json') throw new HttpError(415, 'Unsupported Media Type: the body must be application/json');
+  if (mediaType(ctx) !== 'application/json')
+    throw new HttpError(415, 'Unsupported Media Type: the body must be application/json');
   let value: unknown;
   try {
     value = JSON.parse(ctx.body.toString('utf8'));
   } catch {
     throw badRequest('the body is not valid JSON');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('the body must be a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw badRequest('the body must be a JSON object');
   const unknown = Object.keys(value).filter((k) => !FIELDS.has(k));
-  if (unknown.length > 0) throw badRequest(`unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.slice(0, 5).join(', ')}`);
+  if (unknown.length > 0)
+    throw badRequest(`unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.slice(0, 5).join(', ')}`);
   return value as Record<string, unknown>;
 }
 
@@ -50,12 +53,19 @@ function subscriptionsOf(state: ServerState, listed: Subscription[]): Subscripti
 /** The subscription names of a body; ACCOUNT is outside the Events table, which a faulty server takes as the whole list. */
 function listedSubscriptions(state: ServerState, value: unknown): Subscription[] {
   const listed = parseSubscriptions(value);
-  if (state.faults.has(WEBHOOK_FAULT.accountRefused) && listed.includes('ACCOUNT')) throw badRequest('unknown subscription "ACCOUNT"');
+  if (state.faults.has(WEBHOOK_FAULT.accountRefused) && listed.includes('ACCOUNT'))
+    throw badRequest('unknown subscription "ACCOUNT"');
   return listed;
 }
 
-function emit(ctx: RequestContext, state: ServerState, name: 'WEBHOOK.CREATED' | 'WEBHOOK.UPDATED', webhook: Webhook): void {
-  const silenced = name === 'WEBHOOK.CREATED' ? WEBHOOK_FAULT.noWebhookCreatedEvent : WEBHOOK_FAULT.noWebhookUpdatedEvent;
+function emit(
+  ctx: RequestContext,
+  state: ServerState,
+  name: 'WEBHOOK.CREATED' | 'WEBHOOK.UPDATED',
+  webhook: Webhook,
+): void {
+  const silenced =
+    name === 'WEBHOOK.CREATED' ? WEBHOOK_FAULT.noWebhookCreatedEvent : WEBHOOK_FAULT.noWebhookUpdatedEvent;
   if (state.faults.has(silenced)) return;
   state.events.emit({ name, clientId: ctx.client!.clientId, occurredAt: nowSeconds(state), data: { ...webhook } });
 }
@@ -103,7 +113,11 @@ export const webhookRoutes: RouteDef[] = [
       const subscriptions = subscriptionsOf(state, listedSubscriptions(state, body.subscriptions));
       const created = state.webhooks.registry.create(ctx.client!.clientId, { url, subscriptions }, nowSeconds(state));
       // "Register one webhook URL": a second creation would silently replace the first; PUT is the way to change it.
-      if (created === undefined) throw new HttpError(409, 'Conflict: a webhook is already configured for this client; use PUT /webhooks to change it');
+      if (created === undefined)
+        throw new HttpError(
+          409,
+          'Conflict: a webhook is already configured for this client; use PUT /webhooks to change it',
+        );
       emit(ctx, state, 'WEBHOOK.CREATED', created);
       return answer(state, 'create', { ...created });
     },
@@ -113,14 +127,21 @@ export const webhookRoutes: RouteDef[] = [
     path: '/webhooks',
     handler(ctx, state) {
       const body = jsonBody(ctx);
-      if (body.url === undefined && body.subscriptions === undefined) throw badRequest('the body must carry url, subscriptions or both');
-      if (state.choices.webhookFields === 'both-required' && (body.url === undefined || body.subscriptions === undefined)) throw badRequest('url and subscriptions are both required');
+      if (body.url === undefined && body.subscriptions === undefined)
+        throw badRequest('the body must carry url, subscriptions or both');
+      if (
+        state.choices.webhookFields === 'both-required' &&
+        (body.url === undefined || body.subscriptions === undefined)
+      )
+        throw badRequest('url and subscriptions are both required');
       const change: { url?: string; subscriptions?: Subscription[] } = {};
       if (body.url !== undefined) change.url = parseUrl(body.url, false);
       const listed = body.subscriptions === undefined ? undefined : listedSubscriptions(state, body.subscriptions);
       const before = existing(ctx, state);
       if (listed !== undefined) {
-        const merged = state.faults.has(WEBHOOK_FAULT.subscriptionsAppended) ? [...new Set([...before.subscriptions, ...listed])] : listed;
+        const merged = state.faults.has(WEBHOOK_FAULT.subscriptionsAppended)
+          ? [...new Set([...before.subscriptions, ...listed])]
+          : listed;
         change.subscriptions = subscriptionsOf(state, merged);
       }
       // The faulty server echoes the url it was sent and stores everything else.
@@ -157,7 +178,12 @@ export const webhookRoutes: RouteDef[] = [
       if (state.faults.has(WEBHOOK_FAULT.testEndpointMissing)) throw notFound();
       const queued = state.webhooks.sendTest(ctx.client!.clientId);
       if (queued === undefined) throw notFound();
-      return answer(state, 'test', { webhookId: queued.webhook.webhookId, eventId: queued.eventId, event: queued.event, status: 'QUEUED' });
+      return answer(state, 'test', {
+        webhookId: queued.webhook.webhookId,
+        eventId: queued.eventId,
+        event: queued.event,
+        status: 'QUEUED',
+      });
     },
   },
 ];

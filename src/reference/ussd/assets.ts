@@ -12,30 +12,47 @@ export interface AssetsParams {
 }
 
 export function parseAssetsParams(query: URLSearchParams, faults: FaultFlags): AssetsParams {
-  return { page: queryPage(query, faults.has(USSD_FAULT.negativePageCrash)), detail: queryBoolean(query, 'detail', faults) };
+  return {
+    page: queryPage(query, faults.has(USSD_FAULT.negativePageCrash)),
+    detail: queryBoolean(query, 'detail', faults),
+  };
 }
 
 export function assetsMenu(session: UssdSession, p: AssetsParams): Menu {
   const { env } = session;
   const all = session.state.store.assetList(session.customer.customerId);
   // A page that was never range-checked: the holdings "at" a negative offset are read as if they were there.
-  if (p.page < 0) throw new TypeError(`Cannot read properties of undefined (reading 'symbol'): no asset at page ${p.page}`);
+  if (p.page < 0)
+    throw new TypeError(`Cannot read properties of undefined (reading 'symbol'): no asset at page ${p.page}`);
   const list = listPage(all, p.page, 'ASC', env);
-  const at = (page: number): Link => ({ path: ASSETS.path, query: { detail: p.detail ? true : undefined, page: pageParam(page) } });
-  const choices: Choice[] = list.items.map((a) => ({ label: p.detail ? detailLabel(a) : `${a.symbol} ${a.position} units`, to: { path: STOCKS.path, query: { assetId: a.assetId } } }));
+  const at = (page: number): Link => ({
+    path: ASSETS.path,
+    query: { detail: p.detail ? true : undefined, page: pageParam(page) },
+  });
+  const choices: Choice[] = list.items.map((a) => ({
+    label: p.detail ? detailLabel(a) : `${a.symbol} ${a.position} units`,
+    to: { path: STOCKS.path, query: { assetId: a.assetId } },
+  }));
   choices.push(...pagingChoices(list, at, env));
   if (all.length === 0) choices.push({ label: 'Buy stocks', to: STOCKS });
   else if (!p.detail && list.items.length > 0) {
     const details: Link = { path: ASSETS.path, query: { detail: true, page: pageParam(p.page) } };
     // The customer's external id written where the internal one belongs.
-    choices.push({ label: 'Details', to: env.faults.has(USSD_FAULT.customerIdChanged) ? { ...details, customerId: session.customer.referenceId } : details });
+    choices.push({
+      label: 'Details',
+      to: env.faults.has(USSD_FAULT.customerIdChanged)
+        ? { ...details, customerId: session.customer.referenceId }
+        : details,
+    });
   }
   return {
     title: listTitle(p.detail ? 'My assets - details' : 'My assets', list),
     lines: all.length === 0 ? ['You hold no assets yet.'] : list.items.length === 0 ? ['No more assets.'] : [],
     choices,
     // Details come from the summary of the same page, so Back returns there; the summary comes from home.
-    back: p.detail ? { label: 'Back', to: { path: ASSETS.path, query: { page: pageParam(p.page) } } } : { label: 'Back', to: HOME },
+    back: p.detail
+      ? { label: 'Back', to: { path: ASSETS.path, query: { page: pageParam(p.page) } } }
+      : { label: 'Back', to: HOME },
   };
 }
 

@@ -77,7 +77,9 @@ export function renderMenu(menu: Menu, env: UssdEnv): UssdView {
   let backNumber = env.choices.ussdBack === 'zero' ? 0 : menu.choices.length + 1;
   // The classic off-by-one: the back choice reuses the number of the last item.
   if (env.faults.has(USSD_FAULT.duplicateOptionNumbers) && menu.choices.length > 0) backNumber = menu.choices.length;
-  const all = menu.backFirst ? [{ option: 0, choice: menu.back }, ...numbered] : [...numbered, { option: backNumber, choice: menu.back }];
+  const all = menu.backFirst
+    ? [{ option: 0, choice: menu.back }, ...numbered]
+    : [...numbered, { option: backNumber, choice: menu.back }];
 
   // "1. Buy", "1) Buy" or "1 - Buy": the spec shows "numbered choices" and no style.
   const separator = NUMBERING[env.choices.ussdNumbering];
@@ -89,7 +91,11 @@ export function renderMenu(menu: Menu, env: UssdEnv): UssdView {
   // A template that renders the text only around a list of choices: a menu whose only choice is Back comes out blank.
   const blank = env.faults.has(USSD_FAULT.emptyMessage) && menu.choices.length === 0;
   // The kind of follow-up ("USSD", the channel) written where the HTTP method belongs.
-  const requestType = env.faults.has(USSD_FAULT.requestTypeNotMethod) ? 'USSD' : env.faults.has(USSD_FAULT.requestTypeLowercase) ? 'get' : 'GET';
+  const requestType = env.faults.has(USSD_FAULT.requestTypeNotMethod)
+    ? 'USSD'
+    : env.faults.has(USSD_FAULT.requestTypeLowercase)
+      ? 'get'
+      : 'GET';
   return {
     ussdMessage: blank ? '' : lines.join('\n'),
     ussdOptions: all.map(({ option, choice }) => ({ option, requestUrl: linkUrl(choice.to, env), requestType })),
@@ -135,7 +141,9 @@ export function listPage<T>(ascending: readonly T[], page: number, sort: 'ASC' |
     ...(page > 0 && items.length > 0 ? { previous: meta.previousPage } : {}),
     ...(meta.nextPage !== meta.currentPage ? { next: meta.nextPage } : {}),
     // "Next" computed as page + 1 without looking at the total: the list goes on past its end, page after empty page.
-    ...(env.faults.has(USSD_FAULT.endlessList) ? { next: env.choices.pageMode === 'index' ? page + 1 : page + USSD_PAGE_SIZE } : {}),
+    ...(env.faults.has(USSD_FAULT.endlessList)
+      ? { next: env.choices.pageMode === 'index' ? page + 1 : page + USSD_PAGE_SIZE }
+      : {}),
   };
 }
 
@@ -147,7 +155,9 @@ export function pageHolding(index: number, env: UssdEnv): number {
 
 /** "Stocks (1-3 of 5)"; just the name when the page is empty (the menu's text then says why). */
 export function listTitle(name: string, list: ListPage<unknown>): string {
-  return list.items.length === 0 ? name : `${name} (${list.first}-${list.first + list.items.length - 1} of ${list.total})`;
+  return list.items.length === 0
+    ? name
+    : `${name} (${list.first}-${list.first + list.items.length - 1} of ${list.total})`;
 }
 
 /** "Next" and "Previous" choices; `at(page)` is the link to another page of the same list. */
@@ -156,7 +166,10 @@ export function pagingChoices(list: ListPage<unknown>, at: (page: number) => Lin
   if (list.next !== undefined) {
     const target = env.faults.has(USSD_FAULT.pagingLoop) ? list.page : list.next;
     const link = at(target);
-    choices.push({ label: 'Next', to: env.faults.has(USSD_FAULT.customerDropped) ? { ...link, withoutCustomer: true } : link });
+    choices.push({
+      label: 'Next',
+      to: env.faults.has(USSD_FAULT.customerDropped) ? { ...link, withoutCustomer: true } : link,
+    });
   }
   if (list.previous !== undefined) choices.push({ label: 'Previous', to: at(list.previous) });
   return choices;

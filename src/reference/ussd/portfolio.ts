@@ -19,7 +19,10 @@ export function portfolioMenu(session: UssdSession): Menu {
       ? ['You hold no assets yet.']
       : [
           `${assets.length} holding${assets.length === 1 ? '' : 's'}`,
-          ...[...byCurrency].map(([currency, s]) => `Value: ${money(currency, round2(s.value))} (${signedPercent(s.invested === 0 ? 0 : (s.value - s.invested) / s.invested)})`),
+          ...[...byCurrency].map(
+            ([currency, s]) =>
+              `Value: ${money(currency, round2(s.value))} (${signedPercent(s.invested === 0 ? 0 : (s.value - s.invested) / s.invested)})`,
+          ),
         ];
   const pending = store.orderRequestList(session.customer.customerId, 'PENDING').length;
   lines.push(`Pending requests: ${pending}`);

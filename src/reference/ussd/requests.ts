@@ -17,23 +17,35 @@ export interface RequestsParams {
   cancelMode: boolean;
 }
 
-const STATUS_LABEL: Record<OrderStatus, string> = { PENDING: 'Pending', COMPLETED: 'Completed', CANCELED: 'Canceled', ERROR: 'Error' };
+const STATUS_LABEL: Record<OrderStatus, string> = {
+  PENDING: 'Pending',
+  COMPLETED: 'Completed',
+  CANCELED: 'Canceled',
+  ERROR: 'Error',
+};
 
 export function parseRequestsParams(query: URLSearchParams, faults: FaultFlags): RequestsParams {
   // Numbers read as JSON first: a value that is no JSON at all throws, and nothing turns that into a 400.
-  if (faults.has(USSD_FAULT.requestsJsonParsed)) for (const name of ['page', 'requestId']) JSON.parse(optionalQuery(query, name) ?? '0');
+  if (faults.has(USSD_FAULT.requestsJsonParsed))
+    for (const name of ['page', 'requestId']) JSON.parse(optionalQuery(query, name) ?? '0');
   const page = queryPage(query);
   const status = optionalQuery(query, 'status');
   // Case-sensitive, as the spec writes the enum (like `sort` on the list endpoints).
   if (status !== undefined && !(ORDER_STATUSES as readonly string[]).includes(status)) {
     // A label looked up for a status nobody checked.
-    if (faults.has(USSD_FAULT.statusUnknownCrash)) throw new TypeError(`Cannot read properties of undefined (reading 'toLowerCase'): no label for status ${status}`);
+    if (faults.has(USSD_FAULT.statusUnknownCrash))
+      throw new TypeError(`Cannot read properties of undefined (reading 'toLowerCase'): no label for status ${status}`);
     throw badRequest(`status must be one of ${ORDER_STATUSES.join(', ')}`);
   }
   const requestId = optionalId(query, 'requestId');
   const cancelMode = queryBoolean(query, 'cancelMode');
   if (cancelMode && requestId === undefined) throw badRequest('cancelMode=true needs requestId');
-  return { page, cancelMode, ...(status !== undefined ? { status: status as OrderStatus } : {}), ...(requestId !== undefined ? { requestId } : {}) };
+  return {
+    page,
+    cancelMode,
+    ...(status !== undefined ? { status: status as OrderStatus } : {}),
+    ...(requestId !== undefined ? { requestId } : {}),
+  };
 }
 
 export function requestsMenu(session: UssdSession, p: RequestsParams): Menu {
@@ -65,12 +77,15 @@ function listMenu(session: UssdSession, p: RequestsParams): Menu {
     label: `${r.symbol} ${money(r.currency, r.amount)} ${r.status}`,
     to: requestsLink({ requestId: r.requestId, status: p.status, page: pageParam(p.page) }),
   }));
-  choices.push(...pagingChoices(list, (page) => requestsLink({ status: p.status, page: pageParam(page) }), session.env));
+  choices.push(
+    ...pagingChoices(list, (page) => requestsLink({ status: p.status, page: pageParam(page) }), session.env),
+  );
   // The filters are offered on the first page only: later pages stay short enough for a phone screen.
   if (p.status === undefined && p.page === 0) {
     for (const status of ORDER_STATUSES) choices.push({ label: STATUS_LABEL[status], to: requestsLink({ status }) });
   }
-  const empty = p.status === undefined ? 'You have no requests yet.' : `No ${STATUS_LABEL[p.status].toLowerCase()} requests.`;
+  const empty =
+    p.status === undefined ? 'You have no requests yet.' : `No ${STATUS_LABEL[p.status].toLowerCase()} requests.`;
   return {
     title: listTitle(p.status === undefined ? 'My requests' : `${STATUS_LABEL[p.status]} requests`, list),
     lines: all.length === 0 ? [empty] : list.items.length === 0 ? ['No more requests.'] : [],
@@ -85,7 +100,10 @@ function filtered(session: UssdSession, status: OrderStatus | undefined): Stored
   const { faults } = session.env;
   // Matched against another spelling of the status than the store's: nothing ever is.
   if (status === 'COMPLETED' && faults.has(USSD_FAULT.statusFilterMissesCompleted)) return [];
-  return session.state.store.orderRequestList(session.customer.customerId, faults.has(USSD_FAULT.statusFilterIgnored) ? undefined : status);
+  return session.state.store.orderRequestList(
+    session.customer.customerId,
+    faults.has(USSD_FAULT.statusFilterIgnored) ? undefined : status,
+  );
 }
 
 function describe(r: OrderRequest): string {
@@ -97,20 +115,39 @@ function detailMenu(r: OrderRequest, p: RequestsParams): Menu {
   if (r.updatedAt !== r.createdAt) lines.push(`Updated: ${dateText(r.updatedAt)}`);
   const choices: Choice[] =
     r.status === 'PENDING'
-      ? [{ label: 'Cancel request', to: requestsLink({ cancelMode: true, requestId: r.requestId, status: p.status, page: pageParam(p.page) }) }]
+      ? [
+          {
+            label: 'Cancel request',
+            to: requestsLink({ cancelMode: true, requestId: r.requestId, status: p.status, page: pageParam(p.page) }),
+          },
+        ]
       : [];
-  return { title: `Request #${r.requestId}`, lines, choices, back: { label: 'Back', to: requestsLink({ status: p.status, page: pageParam(p.page) }) } };
+  return {
+    title: `Request #${r.requestId}`,
+    lines,
+    choices,
+    back: { label: 'Back', to: requestsLink({ status: p.status, page: pageParam(p.page) }) },
+  };
 }
 
 function cancelMenu(session: UssdSession, r: OrderRequest, p: RequestsParams): Menu {
   const outcome = session.state.store.cancelOrderRequest(r.requestId, session.now);
   // Only PENDING can be canceled; a repeated cancel is a conflict with the request's state, not a malformed request.
-  if (outcome.kind === 'not-pending') throw new HttpError(409, `Conflict: request ${r.requestId} is ${outcome.request.status}; only a PENDING request can be canceled`);
+  if (outcome.kind === 'not-pending')
+    throw new HttpError(
+      409,
+      `Conflict: request ${r.requestId} is ${outcome.request.status}; only a PENDING request can be canceled`,
+    );
   if (outcome.kind === 'not-found') throw notFound();
   return {
     title: `Request #${r.requestId} canceled`,
     lines: [`${describe(r)} will not be executed.`],
-    choices: [{ label: 'View request', to: requestsLink({ requestId: r.requestId, status: p.status, page: pageParam(p.page) }) }],
+    choices: [
+      {
+        label: 'View request',
+        to: requestsLink({ requestId: r.requestId, status: p.status, page: pageParam(p.page) }),
+      },
+    ],
     back: { label: 'Home', to: HOME },
   };
 }

@@ -31,7 +31,10 @@ export function parseCustomerId(ctx: RequestContext, state: ServerState): number
 /** Whether a session opens for this id: a customer of the store, or a guest under the faults that serve one. */
 export function isKnown(state: ServerState, customerId: number): boolean {
   if (state.store.getCustomer(customerId) !== undefined) return true;
-  return state.faults.has(USSD_FAULT.unknownCustomerServed) || (customerId === 0 && state.faults.has(USSD_FAULT.customerIdNotIntegerServed));
+  return (
+    state.faults.has(USSD_FAULT.unknownCustomerServed) ||
+    (customerId === 0 && state.faults.has(USSD_FAULT.customerIdNotIntegerServed))
+  );
 }
 
 export function ussdEnv(ctx: RequestContext, state: ServerState, customerId: number): UssdEnv {
@@ -48,7 +51,15 @@ export function openSession(ctx: RequestContext, state: ServerState, customerId:
       throw notFound();
     }
     // A session opened for whoever asks: an unknown id gets the (empty) menus of a guest.
-    customer = { customerId, firstName: 'Guest', lastName: '', status: 'ACTIVE', referenceId: 0, createdAt: 0, updatedAt: 0 };
+    customer = {
+      customerId,
+      firstName: 'Guest',
+      lastName: '',
+      status: 'ACTIVE',
+      referenceId: 0,
+      createdAt: 0,
+      updatedAt: 0,
+    };
   }
   return { state, customer, now: nowSeconds(state), env: ussdEnv(ctx, state, customerId) };
 }
@@ -58,7 +69,12 @@ export function openSession(ctx: RequestContext, state: ServerState, customerId:
  * customer's menus; its one option, the way back, leads home.
  */
 export function unknownCustomerMenu(customerId: number): Menu {
-  return { title: `Customer ${customerId} is not known.`, lines: ['Please contact your provider.'], choices: [], back: { label: 'Home', to: HOME } };
+  return {
+    title: `Customer ${customerId} is not known.`,
+    lines: ['Please contact your provider.'],
+    choices: [],
+    back: { label: 'Home', to: HOME },
+  };
 }
 
 /**

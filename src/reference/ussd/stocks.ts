@@ -5,8 +5,30 @@ import { USSD_FAULT, type FaultFlags } from '../faults/flags.js';
 import { HttpError, badRequest, notFound } from '../respond.js';
 import { optionalQuery } from '../params.js';
 import type { Asset, Instrument, StoredList } from '../store.js';
-import { listPage, listTitle, pageHolding, pageParam, pagingChoices, type Choice, type Link, type Menu, type QueryValue } from './menu.js';
-import { ASSETS, HOME, money, optionalId, optionalInteger, queryBoolean, queryPage, REQUESTS, STOCKS, tradingCurrency, type UssdSession } from './session.js';
+import {
+  listPage,
+  listTitle,
+  pageHolding,
+  pageParam,
+  pagingChoices,
+  type Choice,
+  type Link,
+  type Menu,
+  type QueryValue,
+} from './menu.js';
+import {
+  ASSETS,
+  HOME,
+  money,
+  optionalId,
+  optionalInteger,
+  queryBoolean,
+  queryPage,
+  REQUESTS,
+  STOCKS,
+  tradingCurrency,
+  type UssdSession,
+} from './session.js';
 
 export interface StocksParams {
   page: number;
@@ -23,12 +45,19 @@ const MAX_SYMBOL_LENGTH = 40;
 const SEARCH_SUGGESTIONS = 3;
 
 /** `choices.ussdAssetId` 'ignored': a server that reads only the parameters of the table, where assetId is not listed. */
-export function parseStocksParams(query: URLSearchParams, faults: FaultFlags, choices?: Pick<Choices, 'ussdAssetId'>): StocksParams {
+export function parseStocksParams(
+  query: URLSearchParams,
+  faults: FaultFlags,
+  choices?: Pick<Choices, 'ussdAssetId'>,
+): StocksParams {
   const page = queryPage(query, faults.has(USSD_FAULT.negativePageServed));
   const inputMode = queryBoolean(query, 'inputMode', faults);
   const searchMode = queryBoolean(query, 'searchMode', faults);
   const symbol = optionalQuery(query, 'symbol');
-  if (symbol !== undefined && (symbol.trim() === '' || symbol.length > MAX_SYMBOL_LENGTH || /[\u0000-\u001f\u007f]/.test(symbol))) {
+  if (
+    symbol !== undefined &&
+    (symbol.trim() === '' || symbol.length > MAX_SYMBOL_LENGTH || /[\u0000-\u001f\u007f]/.test(symbol))
+  ) {
     throw badRequest(`symbol must be 1 to ${MAX_SYMBOL_LENGTH} printable characters`);
   }
   const amount = optionalInteger(query, 'amount');
@@ -37,11 +66,14 @@ export function parseStocksParams(query: URLSearchParams, faults: FaultFlags, ch
   // amount places an order: accepted only where the client clearly asked for input mode, never by accident.
   if (amount !== undefined && !inputMode) throw badRequest('amount is accepted only with inputMode=true');
   if (inputMode && searchMode) throw badRequest('inputMode and searchMode cannot both be true');
-  if (inputMode && symbol === undefined && assetId === undefined) throw badRequest('inputMode=true needs symbol or assetId');
+  if (inputMode && symbol === undefined && assetId === undefined)
+    throw badRequest('inputMode=true needs symbol or assetId');
   if (symbol !== undefined && assetId !== undefined) throw badRequest('symbol and assetId cannot be given together');
   if (searchMode && assetId !== undefined) throw badRequest('searchMode does not take assetId');
   return {
-    page, inputMode, searchMode,
+    page,
+    inputMode,
+    searchMode,
     ...(symbol !== undefined ? { symbol } : {}),
     ...(amount !== undefined ? { amount } : {}),
     ...(assetId !== undefined ? { assetId } : {}),
@@ -89,7 +121,9 @@ function listMenu(session: UssdSession, page: number): Menu {
   const list = listPage(available, page, 'ASC', env);
   const choices: Choice[] = list.items.map((instrument, i) => {
     // The off-by-one: each item linked to the one listed after it.
-    const shifted = env.faults.has(USSD_FAULT.optionsShifted) ? available[(available.findIndex((a) => a.instrumentId === instrument.instrumentId) + 1) % available.length] : undefined;
+    const shifted = env.faults.has(USSD_FAULT.optionsShifted)
+      ? available[(available.findIndex((a) => a.instrumentId === instrument.instrumentId) + 1) % available.length]
+      : undefined;
     const link = stocksLink({ symbol: (shifted ?? instrument).symbol, page: pageParam(page) });
     // A typo'd path in the first item's link: the kind of dead link a crawler must report.
     const dead = i === 0 && env.faults.has(USSD_FAULT.deadLink);
@@ -116,13 +150,18 @@ function detailMenu(session: UssdSession, instrument: Instrument, fromPage: numb
   const choices: Choice[] = [];
   if (!instrument.isAvailable) lines.push('Not available to buy.');
   else if (tradingCurrency(session) === undefined) lines.push('Buying is not open for your account.');
-  else choices.push({ label: 'Buy', to: stocksLink({ inputMode: true, symbol: instrument.symbol, page: pageParam(fromPage) }) });
+  else
+    choices.push({
+      label: 'Buy',
+      to: stocksLink({ inputMode: true, symbol: instrument.symbol, page: pageParam(fromPage) }),
+    });
 
   let back: Link = stocksLink({ page: pageParam(fromPage) });
   if (session.env.faults.has(USSD_FAULT.noBackOption)) {
     // "Back" that goes forward: to the next stock's detail instead of the list.
     const available = availableInstruments(session);
-    const next = available[(available.findIndex((i) => i.instrumentId === instrument.instrumentId) + 1) % available.length];
+    const next =
+      available[(available.findIndex((i) => i.instrumentId === instrument.instrumentId) + 1) % available.length];
     if (next !== undefined) back = stocksLink({ symbol: next.symbol, page: pageParam(fromPage) });
   }
   return {
@@ -142,7 +181,10 @@ function assetMenu(session: UssdSession, asset: Asset): Menu {
   if (instrument.isAvailable && tradingCurrency(session) !== undefined) {
     choices.push({ label: 'Buy more', to: stocksLink({ inputMode: true, assetId: asset.assetId }) });
   }
-  const page = pageHolding(store.assetList(session.customer.customerId).findIndex((a) => a.assetId === asset.assetId), session.env);
+  const page = pageHolding(
+    store.assetList(session.customer.customerId).findIndex((a) => a.assetId === asset.assetId),
+    session.env,
+  );
   return {
     title: `${asset.symbol} - ${asset.name}`,
     lines: [
@@ -168,10 +210,17 @@ function searchPrompt(session: UssdSession): Menu {
 
 function searchResults(session: UssdSession, text: string, page: number): Menu {
   const needle = text.trim().toLowerCase();
-  const matches = availableInstruments(session).filter((i) => i.symbol.toLowerCase().includes(needle) || i.name.toLowerCase().includes(needle));
+  const matches = availableInstruments(session).filter(
+    (i) => i.symbol.toLowerCase().includes(needle) || i.name.toLowerCase().includes(needle),
+  );
   const list = listPage(matches, page, 'ASC', session.env);
-  const choices: Choice[] = list.items.map((i) => ({ label: `${i.symbol} ${i.name}`, to: stocksLink({ symbol: i.symbol }) }));
-  choices.push(...pagingChoices(list, (pg) => stocksLink({ searchMode: true, symbol: text, page: pageParam(pg) }), session.env));
+  const choices: Choice[] = list.items.map((i) => ({
+    label: `${i.symbol} ${i.name}`,
+    to: stocksLink({ symbol: i.symbol }),
+  }));
+  choices.push(
+    ...pagingChoices(list, (pg) => stocksLink({ searchMode: true, symbol: text, page: pageParam(pg) }), session.env),
+  );
   return {
     title: listTitle(`Results for "${text}"`, list),
     lines: matches.length === 0 ? [`No stocks match "${text}".`] : list.items.length === 0 ? ['No more results.'] : [],
@@ -204,7 +253,10 @@ function buyMenu(session: UssdSession, p: StocksParams): Menu {
     return {
       title: `Buy ${instrument.symbol}`,
       lines: [`Reply with an amount in ${currency}, or pick one:`],
-      choices: PRESET_AMOUNTS.map((amount) => ({ label: money(currency, amount), to: stocksLink({ inputMode: true, ...target, amount }) })),
+      choices: PRESET_AMOUNTS.map((amount) => ({
+        label: money(currency, amount),
+        to: stocksLink({ inputMode: true, ...target, amount }),
+      })),
       back: { label: 'Back', to: cameFrom },
     };
   }
@@ -214,7 +266,10 @@ function buyMenu(session: UssdSession, p: StocksParams): Menu {
   );
   return {
     title: 'Order received',
-    lines: [`Buy ${instrument.symbol} for ${money(currency, p.amount)}`, `Request #${request.requestId} is ${request.status}.`],
+    lines: [
+      `Buy ${instrument.symbol} for ${money(currency, p.amount)}`,
+      `Request #${request.requestId} is ${request.status}.`,
+    ],
     choices: [{ label: 'View request', to: { path: REQUESTS.path, query: { requestId: request.requestId } } }],
     // The end of a flow: back to the main menu, not to the prompt that would place the order again.
     back: { label: 'Home', to: HOME },

@@ -5,9 +5,15 @@ import { nowSeconds, type Middleware } from '../context.js';
 
 export const accountEventsMiddleware: Middleware = async (ctx, state, route, next) => {
   const reply = await next();
-  if (state.choices.accountEvents !== 'on-customer-update' || route.path !== '/customers' || ctx.method !== 'PUT') return reply;
+  if (state.choices.accountEvents !== 'on-customer-update' || route.path !== '/customers' || ctx.method !== 'PUT')
+    return reply;
   if (reply.status < 200 || reply.status > 299 || ctx.client === undefined) return reply;
   const customer = (reply.body as { data?: { customerId?: unknown } } | undefined)?.data;
-  state.events.emit({ name: 'ACCOUNT.UPDATED', clientId: ctx.client.clientId, occurredAt: nowSeconds(state), data: { customerId: customer?.customerId } });
+  state.events.emit({
+    name: 'ACCOUNT.UPDATED',
+    clientId: ctx.client.clientId,
+    occurredAt: nowSeconds(state),
+    data: { customerId: customer?.customerId },
+  });
   return reply;
 };

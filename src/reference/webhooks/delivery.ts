@@ -65,7 +65,10 @@ export class Deliverer {
     this.agent = new Agent({
       // One secure context for every connection: given `ca` instead, each new TLS connection parses the ~140 root
       // certificates again (some 30 ms of CPU each).
-      connect: { timeout: options.timeoutMs, ...(options.ca ? { secureContext: createSecureContext({ ca: [...rootCertificates, options.ca] }) } : {}) },
+      connect: {
+        timeout: options.timeoutMs,
+        ...(options.ca ? { secureContext: createSecureContext({ ca: [...rootCertificates, options.ca] }) } : {}),
+      },
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
       keepAliveTimeout: 1_000,
@@ -81,7 +84,13 @@ export class Deliverer {
     queue.push(job);
     while (queue.length > this.options.maxPending) {
       const dropped = queue.shift()!;
-      this.report(dropped, 0, 'dropped', { error: `more than ${this.options.maxPending} deliveries pending for the client's URL` }, 0);
+      this.report(
+        dropped,
+        0,
+        'dropped',
+        { error: `more than ${this.options.maxPending} deliveries pending for the client's URL` },
+        0,
+      );
     }
     if (this.draining.has(name)) return;
     this.draining.add(name);
@@ -127,12 +136,14 @@ export class Deliverer {
       const outcome = await this.send(job);
       const elapsed = performance.now() - started;
       if (this.closed) return this.report(job, attempt, 'cancelled', outcome, elapsed);
-      if ('status' in outcome && outcome.status >= 200 && outcome.status <= 299) return this.report(job, attempt, 'delivered', outcome, elapsed);
+      if ('status' in outcome && outcome.status >= 200 && outcome.status <= 299)
+        return this.report(job, attempt, 'delivered', outcome, elapsed);
       const retryable = 'error' in outcome || outcome.status >= 500 || outcome.status === 429;
       if (!retryable || attempt > this.options.retries) return this.report(job, attempt, 'failed', outcome, elapsed);
       this.report(job, attempt, 'retrying', outcome, elapsed);
       await this.sleep(this.options.backoffMs * 2 ** (attempt - 1));
-      if (this.closed) return this.report(job, attempt, 'cancelled', { error: 'the server closed before the next attempt' }, 0);
+      if (this.closed)
+        return this.report(job, attempt, 'cancelled', { error: 'the server closed before the next attempt' }, 0);
     }
   }
 
@@ -166,8 +177,22 @@ export class Deliverer {
     });
   }
 
-  private report(job: DeliveryJob, attempt: number, outcome: DeliveryAttempt['outcome'], result: Partial<Outcome> & { error?: string }, durationMs: number): void {
-    const entry: DeliveryAttempt = { eventId: job.eventId, event: job.event, clientId: job.clientId, url: job.url, attempt, outcome, durationMs };
+  private report(
+    job: DeliveryJob,
+    attempt: number,
+    outcome: DeliveryAttempt['outcome'],
+    result: Partial<Outcome> & { error?: string },
+    durationMs: number,
+  ): void {
+    const entry: DeliveryAttempt = {
+      eventId: job.eventId,
+      event: job.event,
+      clientId: job.clientId,
+      url: job.url,
+      attempt,
+      outcome,
+      durationMs,
+    };
     if ('status' in result && result.status !== undefined) entry.status = result.status;
     if (result.error !== undefined) entry.error = result.error;
     try {

@@ -32,7 +32,11 @@ const VARIANT_COMPONENTS = ['content-type', 'content-digest', 'content-length', 
 
 /** How a delivery is shaped where the spec is silent (see choices/webhooks.ts). */
 export type DeliveryChoices = Pick<Choices, 'eventPayload' | 'deliveryHeaders' | 'deliverySignature'>;
-const PROFILE_DELIVERY: DeliveryChoices = { eventPayload: 'event', deliveryHeaders: 'rfc', deliverySignature: 'profile' };
+const PROFILE_DELIVERY: DeliveryChoices = {
+  eventPayload: 'event',
+  deliveryHeaders: 'rfc',
+  deliverySignature: 'profile',
+};
 
 let decoyKey: WebhookSigningKey | undefined;
 let retiredKey: WebhookSigningKey | undefined;
@@ -63,15 +67,27 @@ export function signedDelivery(
   const target = new URL(url);
   target.hash = '';
   const form = faults.has(WEBHOOK_FAULT.formEncodedDelivery);
-  const body = Buffer.from(form ? formEncoded(payload) : JSON.stringify(payloadOf(payload, choices.eventPayload)), 'utf8');
+  const body = Buffer.from(
+    form ? formEncoded(payload) : JSON.stringify(payloadOf(payload, choices.eventPayload)),
+    'utf8',
+  );
   const digested = faults.has(WEBHOOK_FAULT.digestMismatch) ? Buffer.concat([body, Buffer.from('\n')]) : body;
   const headers: Array<[string, string]> = [
     ['content-type', form ? 'application/x-www-form-urlencoded' : 'application/json'],
     ['content-length', String(body.length)],
-    ['content-digest', choices.deliverySignature === 'sha-256' ? contentDigestWith(digested, ['sha-256']) : contentDigest(digested)],
+    [
+      'content-digest',
+      choices.deliverySignature === 'sha-256' ? contentDigestWith(digested, ['sha-256']) : contentDigest(digested),
+    ],
   ];
   const extra: Array<[string, string]> =
-    choices.deliveryHeaders === 'extra' ? [['x-event-id', payload.eventId], ['x-event-type', payload.event], ['x-event-timestamp', String(payload.occurredAt)]] : [];
+    choices.deliveryHeaders === 'extra'
+      ? [
+          ['x-event-id', payload.eventId],
+          ['x-event-type', payload.event],
+          ['x-event-timestamp', String(payload.occurredAt)],
+        ]
+      : [];
   headers.push(...extra);
   if (faults.has(WEBHOOK_FAULT.unsignedDelivery)) return { url: target.href, body, headers };
 
@@ -79,26 +95,59 @@ export function signedDelivery(
   const variant = choices.deliverySignature === 'variant';
   const listed = [...(variant ? VARIANT_COMPONENTS : DELIVERY_COMPONENTS), ...extra.map(([name]) => name)];
   const components = faults.has(WEBHOOK_FAULT.digestNotCovered) ? listed.filter((c) => c !== 'content-digest') : listed;
-  const created = faults.has(WEBHOOK_FAULT.expiredSignature) ? createdSeconds - 2 * DEFAULT_SIGNATURE_TTL_SECONDS : createdSeconds;
+  const created = faults.has(WEBHOOK_FAULT.expiredSignature)
+    ? createdSeconds - 2 * DEFAULT_SIGNATURE_TTL_SECONDS
+    : createdSeconds;
   const expires = created + DEFAULT_SIGNATURE_TTL_SECONDS;
   const message = { method: 'POST', url: target.href, headers };
   // RFC 9421 leaves the label and the parameters to the signer; expires is optional (then the receiver's own window counts).
   const params: SignatureParam[] = variant
-    ? [['created', created], ['keyid', key.keyId], ['alg', 'ed25519'], ['nonce', payload.eventId], ['tag', 'investment-webhook']]
-    : [['keyid', key.keyId], ['created', created], ['expires', expires]];
-  const signed = [signRequest(message, { keyId: key.keyId, privateKey: signingKey.seed, label: variant ? 'wh' : 'sig1', components, params })];
+    ? [
+        ['created', created],
+        ['keyid', key.keyId],
+        ['alg', 'ed25519'],
+        ['nonce', payload.eventId],
+        ['tag', 'investment-webhook'],
+      ]
+    : [
+        ['keyid', key.keyId],
+        ['created', created],
+        ['expires', expires],
+      ];
+  const signed = [
+    signRequest(message, {
+      keyId: key.keyId,
+      privateKey: signingKey.seed,
+      label: variant ? 'wh' : 'sig1',
+      components,
+      params,
+    }),
+  ];
   if (choices.deliverySignature === 'two-signatures') {
     // A server rotating keys signs with the old key too; the receiver accepts the delivery when one signature verifies.
     retiredKey ??= generateWebhookKey();
-    const old = signRequest(message, { keyId: retiredKey.keyId, privateKey: retiredKey.seed, label: 'retired', components, created, expires });
+    const old = signRequest(message, {
+      keyId: retiredKey.keyId,
+      privateKey: retiredKey.seed,
+      label: 'retired',
+      components,
+      created,
+      expires,
+    });
     signed.unshift(old);
   }
-  headers.push(['signature-input', signed.map((s) => s.signatureInput).join(', ')], ['signature', signed.map((s) => s.signature).join(', ')]);
+  headers.push(
+    ['signature-input', signed.map((s) => s.signatureInput).join(', ')],
+    ['signature', signed.map((s) => s.signature).join(', ')],
+  );
   return { url: target.href, body, headers };
 }
 
 /** The faulty server's encoding: the form encoder of its token endpoint, with the nested data as JSON text. */
 function formEncoded(payload: DeliveryPayload): string {
   const { data, ...flat } = payload;
-  return new URLSearchParams({ ...Object.fromEntries(Object.entries(flat).map(([k, v]) => [k, String(v)])), data: JSON.stringify(data) }).toString();
+  return new URLSearchParams({
+    ...Object.fromEntries(Object.entries(flat).map(([k, v]) => [k, String(v)])),
+    data: JSON.stringify(data),
+  }).toString();
 }

@@ -39,9 +39,20 @@ export class WebhookRegistry {
   }
 
   /** Undefined when the client has one already (creation never overwrites). */
-  create(clientId: string, config: { url: string; subscriptions: Subscription[] }, nowSeconds: number): Webhook | undefined {
+  create(
+    clientId: string,
+    config: { url: string; subscriptions: Subscription[] },
+    nowSeconds: number,
+  ): Webhook | undefined {
     if (this.byClient.has(clientId)) return undefined;
-    const webhook: Webhook = { webhookId: randomUUID(), status: 'ACTIVE', url: config.url, subscriptions: [...config.subscriptions], createdAt: nowSeconds, updatedAt: nowSeconds };
+    const webhook: Webhook = {
+      webhookId: randomUUID(),
+      status: 'ACTIVE',
+      url: config.url,
+      subscriptions: [...config.subscriptions],
+      createdAt: nowSeconds,
+      updatedAt: nowSeconds,
+    };
     // "The key is generated when the webhook is configured", and kept across updates so receivers need not refetch it.
     this.byClient.set(clientId, { webhook, key: this.fixedKey ?? generateWebhookKey() });
     return copy(webhook);
@@ -71,7 +82,11 @@ export class WebhookRegistry {
   }
 
   /** Undefined when the client has none. */
-  update(clientId: string, change: { url?: string; subscriptions?: Subscription[] }, nowSeconds: number): Webhook | undefined {
+  update(
+    clientId: string,
+    change: { url?: string; subscriptions?: Subscription[] },
+    nowSeconds: number,
+  ): Webhook | undefined {
     const entry = this.byClient.get(clientId);
     if (entry === undefined) return undefined;
     const { webhook } = entry;

@@ -25,7 +25,10 @@ export interface WebhookServiceOptions {
   clock: () => number;
   faults: FaultFlags;
   /** The open points of delivery as the server makes them (choices/webhooks.ts); the defaults when absent. */
-  choices?: Pick<Choices, 'eventPayload' | 'deliveryHeaders' | 'deliverySignature' | 'deliveryOrder' | 'webhookDeactivation'>;
+  choices?: Pick<
+    Choices,
+    'eventPayload' | 'deliveryHeaders' | 'deliverySignature' | 'deliveryOrder' | 'webhookDeactivation'
+  >;
   /** Extra CA (PEM) trusted for delivery, besides the system roots. */
   ca?: string;
   /** One key for every client instead of a key per client. */
@@ -70,7 +73,9 @@ export class WebhookService {
     if (webhook === undefined) return undefined;
     const occurredAt = Math.floor(this.options.clock() / 1000);
     const data = { webhookId: webhook.webhookId, message: 'Webhook test' };
-    const eventId = this.options.faults.has(WEBHOOK_FAULT.testNotDelivered) ? randomUUID() : this.queue(clientId, webhook, TEST_EVENT, occurredAt, data);
+    const eventId = this.options.faults.has(WEBHOOK_FAULT.testNotDelivered)
+      ? randomUUID()
+      : this.queue(clientId, webhook, TEST_EVENT, occurredAt, data);
     return { eventId, event: TEST_EVENT, webhook };
   }
 
@@ -109,7 +114,13 @@ export class WebhookService {
   }
 
   /** Delivery order and count as the deliveryOrder choice makes them ("Delivery retries and ordering: not shown"). */
-  private queueAsChosen(clientId: string, webhook: Webhook, name: string, occurredAt: number, data: Record<string, unknown>): void {
+  private queueAsChosen(
+    clientId: string,
+    webhook: Webhook,
+    name: string,
+    occurredAt: number,
+    data: Record<string, unknown>,
+  ): void {
     const order = this.options.choices?.deliveryOrder ?? 'in-order';
     if (order === 'any-order' && name === 'AUTH.CREATED') {
       const timer = setTimeout(() => {
@@ -137,10 +148,23 @@ export class WebhookService {
     }
   }
 
-  private queue(clientId: string, webhook: Webhook, name: string, occurredAt: number, data: Record<string, unknown>, eventId?: string): string {
+  private queue(
+    clientId: string,
+    webhook: Webhook,
+    name: string,
+    occurredAt: number,
+    data: Record<string, unknown>,
+    eventId?: string,
+  ): string {
     // A bearer token must never leave in a delivery, whatever an emitter put in its event.
     const { token: _secret, ...safe } = data;
-    const payload: DeliveryPayload = { eventId: eventId ?? randomUUID(), event: name, webhookId: webhook.webhookId, occurredAt, data: safe };
+    const payload: DeliveryPayload = {
+      eventId: eventId ?? randomUUID(),
+      event: name,
+      webhookId: webhook.webhookId,
+      occurredAt,
+      data: safe,
+    };
     const url = webhook.url;
     this.deliverer.enqueue({
       clientId,
@@ -150,7 +174,14 @@ export class WebhookService {
       prepare: () => {
         const key = this.registry.keyOf(clientId);
         if (key === undefined) throw new Error('a webhook without a signing key');
-        return signedDelivery(url, payload, key, Math.floor(this.options.clock() / 1000), this.options.faults, this.options.choices);
+        return signedDelivery(
+          url,
+          payload,
+          key,
+          Math.floor(this.options.clock() / 1000),
+          this.options.faults,
+          this.options.choices,
+        );
       },
     });
     return payload.eventId;
@@ -160,14 +191,17 @@ export class WebhookService {
 /** Whether the subscriptions select the event, as the server does or as one of its subscription faults does. */
 function subscribedUnder(subscriptions: readonly string[], eventName: string, faults: FaultFlags): boolean {
   const domainOf = (name: string) => name.split('.')[0]!;
-  if (faults.has(WEBHOOK_FAULT.exactNamesIgnored)) return subscriptions.includes('ALL') || subscriptions.includes(domainOf(eventName));
-  if (faults.has(WEBHOOK_FAULT.domainNamesIgnored)) return subscriptions.includes('ALL') || subscriptions.includes(eventName);
+  if (faults.has(WEBHOOK_FAULT.exactNamesIgnored))
+    return subscriptions.includes('ALL') || subscriptions.includes(domainOf(eventName));
+  if (faults.has(WEBHOOK_FAULT.domainNamesIgnored))
+    return subscriptions.includes('ALL') || subscriptions.includes(eventName);
   if (faults.has(WEBHOOK_FAULT.exactNameAsDomain)) return isSubscribed(subscriptions.map(domainOf), eventName);
   return isSubscribed(subscriptions, eventName);
 }
 
 /** A wrong option fails the start with its name, instead of a delivery loop that never retries or never waits. */
 function count(name: string, value: number, min: number): number {
-  if (!Number.isSafeInteger(value) || value < min) throw new RangeError(`${name} must be an integer >= ${min}, got ${value}`);
+  if (!Number.isSafeInteger(value) || value < min)
+    throw new RangeError(`${name} must be an integer >= ${min}, got ${value}`);
   return value;
 }

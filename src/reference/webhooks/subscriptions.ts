@@ -2,7 +2,16 @@
 import { badRequest } from '../respond.js';
 
 /** The names of the Events table, plus ALL and ACCOUNT, which "appear as subscription values in webhook requests". */
-const SUBSCRIPTIONS = ['AUTH', 'AUTH.CREATED', 'AUTH.DELETED', 'WEBHOOK', 'WEBHOOK.CREATED', 'WEBHOOK.UPDATED', 'ALL', 'ACCOUNT'] as const;
+const SUBSCRIPTIONS = [
+  'AUTH',
+  'AUTH.CREATED',
+  'AUTH.DELETED',
+  'WEBHOOK',
+  'WEBHOOK.CREATED',
+  'WEBHOOK.UPDATED',
+  'ALL',
+  'ACCOUNT',
+] as const;
 export type Subscription = (typeof SUBSCRIPTIONS)[number];
 
 /** "WEBHOOK.CREATED — this subscription is created automatically". */
@@ -27,7 +36,9 @@ export function parseSubscriptions(value: unknown): Subscription[] {
 }
 
 export function withAutomatic(subscriptions: readonly Subscription[]): Subscription[] {
-  return subscriptions.includes(AUTOMATIC_SUBSCRIPTION) ? [...subscriptions] : [...subscriptions, AUTOMATIC_SUBSCRIPTION];
+  return subscriptions.includes(AUTOMATIC_SUBSCRIPTION)
+    ? [...subscriptions]
+    : [...subscriptions, AUTOMATIC_SUBSCRIPTION];
 }
 
 /** Subscribed by its exact name, by its domain (AUTH for AUTH.CREATED…), or by ALL. */

@@ -110,7 +110,11 @@ function gzipBomb(): Buffer {
 
 /** A USSD view the way the spec shows it. */
 function ussdView(message: string, options: Array<{ option: number; requestUrl: string }>): string {
-  return JSON.stringify({ data: { ussdMessage: message, ussdOptions: options.map((o) => ({ ...o, requestType: 'GET' })) }, code: '200', message: 'Success' });
+  return JSON.stringify({
+    data: { ussdMessage: message, ussdOptions: options.map((o) => ({ ...o, requestType: 'GET' })) },
+    code: '200',
+    message: 'Success',
+  });
 }
 
 function deepJson(depth: number): string {
@@ -170,7 +174,9 @@ export const MODES: Record<ModeName, Mode> = {
 
   'huge-header': onVictim((t) => {
     const socket = t.raw();
-    socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Padding: ${'a'.repeat(1024 * 1024)}\r\nContent-Length: 2\r\n\r\n{}`);
+    socket.write(
+      `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Padding: ${'a'.repeat(1024 * 1024)}\r\nContent-Length: 2\r\n\r\n{}`,
+    );
     socket.end();
   }),
 
@@ -183,7 +189,13 @@ export const MODES: Record<ModeName, Mode> = {
 
   'deep-json': onVictim((t) => t.reply(200, JSON_TYPE, deepJson(200_000))),
 
-  html: onVictim((t) => t.reply(200, { 'content-type': 'text/html; charset=utf-8' }, '<!doctype html><html><head><title>Sign in</title></head><body><h1>Please sign in</h1></body></html>')),
+  html: onVictim((t) =>
+    t.reply(
+      200,
+      { 'content-type': 'text/html; charset=utf-8' },
+      '<!doctype html><html><head><title>Sign in</title></head><body><h1>Please sign in</h1></body></html>',
+    ),
+  ),
 
   reset: onVictim((t) => void t.raw().resetAndDestroy()),
 
@@ -195,7 +207,9 @@ export const MODES: Record<ModeName, Mode> = {
 
   'redirect-self': onVictim((t) => t.reply(302, { location: t.url.href }, '')),
 
-  'redirect-foreign': onVictim((t) => t.reply(307, { location: `${t.foreign.origin}${t.url.pathname}${t.url.search}` }, '')),
+  'redirect-foreign': onVictim((t) =>
+    t.reply(307, { location: `${t.foreign.origin}${t.url.pathname}${t.url.search}` }, ''),
+  ),
 
   'redirect-chain': onVictim((t) => {
     const hop = Number(t.url.searchParams.get('hop') ?? '0') + 1;
@@ -217,7 +231,13 @@ export const MODES: Record<ModeName, Mode> = {
     }
     const endless = rewriteJson((body) => {
       const meta = body.meta as Record<string, unknown> | undefined;
-      if (meta) Object.assign(meta, { previousPage: Math.max(0, page - 1), currentPage: page, nextPage: page + 1, totalCount: 10 ** 12 });
+      if (meta)
+        Object.assign(meta, {
+          previousPage: Math.max(0, page - 1),
+          currentPage: page,
+          nextPage: page + 1,
+          totalCount: 10 ** 12,
+        });
     });
     writeUpstream(t, endless(first));
     return true;
@@ -230,11 +250,15 @@ export const MODES: Record<ModeName, Mode> = {
     if (customerId === null) return false;
     const n = Number(t.url.searchParams.get('n') ?? '0');
     const link = (k: number) => `${t.origin}/v1/ussd/stocks?customerId=${customerId}&n=${k}`;
-    t.reply(200, JSON_TYPE, ussdView(`Menu ${n}\n1. Next\n2. Other\n3. Back`, [
-      { option: 1, requestUrl: link(2 * n + 1) },
-      { option: 2, requestUrl: link(2 * n + 2) },
-      { option: 3, requestUrl: `${t.origin}/v1/ussd/stocks?customerId=${customerId}` },
-    ]));
+    t.reply(
+      200,
+      JSON_TYPE,
+      ussdView(`Menu ${n}\n1. Next\n2. Other\n3. Back`, [
+        { option: 1, requestUrl: link(2 * n + 1) },
+        { option: 2, requestUrl: link(2 * n + 2) },
+        { option: 3, requestUrl: `${t.origin}/v1/ussd/stocks?customerId=${customerId}` },
+      ]),
+    );
     return true;
   },
 
@@ -245,7 +269,8 @@ export const MODES: Record<ModeName, Mode> = {
       t,
       rewriteJson((body) => {
         const options = (body.data as { ussdOptions?: Array<{ requestUrl?: string }> } | undefined)?.ussdOptions ?? [];
-        for (const o of options) if (typeof o.requestUrl === 'string') o.requestUrl = o.requestUrl.replace(t.origin, t.foreign.origin);
+        for (const o of options)
+          if (typeof o.requestUrl === 'string') o.requestUrl = o.requestUrl.replace(t.origin, t.foreign.origin);
       }),
     );
     return true;
@@ -255,7 +280,9 @@ export const MODES: Record<ModeName, Mode> = {
 
   // The status line and headers, a byte every 100 ms: seconds before the headers are complete.
   'slow-headers': onVictim((t) => {
-    const head = Buffer.from('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Slow: yes, very slow indeed\r\nContent-Length: 2\r\n\r\n{}');
+    const head = Buffer.from(
+      'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Slow: yes, very slow indeed\r\nContent-Length: 2\r\n\r\n{}',
+    );
     trickle(t, head, 100, () => t.raw().end());
   }),
 
@@ -276,8 +303,12 @@ export const MODES: Record<ModeName, Mode> = {
   escapes: async (t) => {
     if (isVictim(t)) {
       // Written raw: Node refuses to send a header with bidi overrides in it (HTTP allows the bytes, as obs-text).
-      const body = Buffer.from(`{"data":{"customerId":1001,"status":"${HOSTILE_TEXT}"},"code":"200","message":"Success"}`);
-      const head = Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Note: \u202eevil\u202c \u2066x\u2069\r\nContent-Length: ${body.length}\r\n\r\n`);
+      const body = Buffer.from(
+        `{"data":{"customerId":1001,"status":"${HOSTILE_TEXT}"},"code":"200","message":"Success"}`,
+      );
+      const head = Buffer.from(
+        `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Note: \u202eevil\u202c \u2066x\u2069\r\nContent-Length: ${body.length}\r\n\r\n`,
+      );
       t.raw().end(Buffer.concat([head, body]));
       return true;
     }
@@ -326,7 +357,13 @@ export const MODES: Record<ModeName, Mode> = {
     const sent = t.body.toString('utf8');
     await passThrough(t, (u) => {
       const echoed = rewriteJson((body) => {
-        body.echo = { authorization: auth, signature, clientId, body: sent, note: `you sent ${auth} with ${signature}; body ${sent}` };
+        body.echo = {
+          authorization: auth,
+          signature,
+          clientId,
+          body: sent,
+          note: `you sent ${auth} with ${signature}; body ${sent}`,
+        };
         if (typeof body.message === 'string') body.message = `${body.message} (auth ${auth}; body ${sent})`;
         const data = body.data as Record<string, unknown> | undefined;
         if (isVictim(t) && data && typeof data === 'object') data.status = `BOGUS ${auth}`;

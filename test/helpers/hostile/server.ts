@@ -4,7 +4,14 @@
 //
 // Every mode is bounded: whatever it holds open (a silent socket, an endless body, a drip, a flood) ends by itself
 // within HOLD_MS or a fixed amount of data, and close() ends everything at once, so a test can never hang on it.
-import { createServer as createHttpServer, request as httpRequest, Agent, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  request as httpRequest,
+  Agent,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { MODES, type ModeName } from './modes.js';
@@ -82,7 +89,14 @@ export interface Upstream {
 
 export type Mode = (turn: Turn) => Promise<boolean> | boolean;
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'upgrade', 'proxy-connection']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'upgrade',
+  'proxy-connection',
+]);
 
 export async function startHostile(options: HostileOptions): Promise<Hostile> {
   const mode = MODES[options.mode];
@@ -91,7 +105,14 @@ export async function startHostile(options: HostileOptions): Promise<Hostile> {
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   const work = new Set<Promise<unknown>>();
-  const stats: HostileStats = { requests: 0, acted: 0, tokens: [], signatures: [], webhookUrls: [], flood: { sent: 0, failed: 0 } };
+  const stats: HostileStats = {
+    requests: 0,
+    acted: 0,
+    tokens: [],
+    signatures: [],
+    webhookUrls: [],
+    flood: { sent: 0, failed: 0 },
+  };
   let closing = false;
   let origin = '';
 
@@ -115,16 +136,20 @@ export async function startHostile(options: HostileOptions): Promise<Hostile> {
         headers[name] = had === undefined ? v : [...(Array.isArray(had) ? had : [had]), v];
       }
       if (body.length > 0) headers['content-length'] = String(body.length);
-      const up = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path, headers, agent, timeout: 10_000 }, (r) => {
-        const chunks: Buffer[] = [];
-        r.on('data', (c: Buffer) => chunks.push(c));
-        r.on('end', () => {
-          const out: Array<[string, string]> = [];
-          for (let i = 0; i + 1 < r.rawHeaders.length; i += 2) if (!HOP_BY_HOP.has(r.rawHeaders[i]!.toLowerCase())) out.push([r.rawHeaders[i]!, r.rawHeaders[i + 1]!]);
-          resolve({ status: r.statusCode ?? 502, headers: out, body: Buffer.concat(chunks) });
-        });
-        r.on('error', reject);
-      });
+      const up = httpRequest(
+        { host: upstream.hostname, port: upstream.port, method: req.method, path, headers, agent, timeout: 10_000 },
+        (r) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (c: Buffer) => chunks.push(c));
+          r.on('end', () => {
+            const out: Array<[string, string]> = [];
+            for (let i = 0; i + 1 < r.rawHeaders.length; i += 2)
+              if (!HOP_BY_HOP.has(r.rawHeaders[i]!.toLowerCase())) out.push([r.rawHeaders[i]!, r.rawHeaders[i + 1]!]);
+            resolve({ status: r.statusCode ?? 502, headers: out, body: Buffer.concat(chunks) });
+          });
+          r.on('error', reject);
+        },
+      );
       up.on('timeout', () => up.destroy(new Error('upstream timeout')));
       up.on('error', reject);
       up.end(body);
@@ -181,14 +206,17 @@ export async function startHostile(options: HostileOptions): Promise<Hostile> {
           }
           await passThrough(turn);
         } catch (e) {
-          if (!detached && !res.headersSent && !res.destroyed) turn.reply(502, { 'content-type': 'text/plain' }, `hostile proxy: ${(e as Error).message}`);
+          if (!detached && !res.headersSent && !res.destroyed)
+            turn.reply(502, { 'content-type': 'text/plain' }, `hostile proxy: ${(e as Error).message}`);
           else req.socket.destroy();
         }
       })();
     });
   };
 
-  const server: Server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handler) : createHttpServer(handler);
+  const server: Server = options.tls
+    ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handler)
+    : createHttpServer(handler);
   server.on('connection', (s: Socket) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
@@ -226,7 +254,10 @@ export async function passThrough(turn: Turn, rewrite?: (up: Upstream) => Upstre
 
 export function writeUpstream(turn: Turn, up: Upstream): void {
   if (turn.res.headersSent || turn.res.destroyed) return;
-  const headers: Array<[string, string]> = [...up.headers.filter(([n]) => n.toLowerCase() !== 'content-length'), ['content-length', String(up.body.length)]];
+  const headers: Array<[string, string]> = [
+    ...up.headers.filter(([n]) => n.toLowerCase() !== 'content-length'),
+    ['content-length', String(up.body.length)],
+  ];
   turn.res.writeHead(up.status, headers.flat()).end(up.body);
 }
 

@@ -8,7 +8,8 @@ import { contentDigest } from '../../../src/http/digest.js';
 import type { HostileStats } from './server.js';
 
 const REQUEST_TIMEOUT_MS = 5_000;
-const FORGED_SIGNATURE_INPUT = 'sig1=("@method" "@target-uri" "content-digest" "content-type");keyid="hostile";created=1;expires=2';
+const FORGED_SIGNATURE_INPUT =
+  'sig1=("@method" "@target-uri" "content-digest" "content-type");keyid="hostile";created=1;expires=2';
 const FORGED_SIGNATURE = `sig1=:${Buffer.alloc(64, 7).toString('base64')}:`;
 
 interface Delivery {
@@ -20,7 +21,16 @@ interface Delivery {
 function send(url: URL, agent: Agent, d: Delivery): Promise<number> {
   return new Promise((resolve) => {
     const req = request(
-      { host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method: d.method ?? 'POST', headers: d.headers ?? {}, agent, rejectUnauthorized: false, timeout: REQUEST_TIMEOUT_MS },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+        method: d.method ?? 'POST',
+        headers: d.headers ?? {},
+        agent,
+        rejectUnauthorized: false,
+        timeout: REQUEST_TIMEOUT_MS,
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
@@ -42,20 +52,32 @@ function send(url: URL, agent: Agent, d: Delivery): Promise<number> {
 function forged(body: string): Delivery {
   const bytes = Buffer.from(body);
   return {
-    headers: { 'content-type': 'application/json', 'content-length': String(bytes.length), 'content-digest': contentDigest(bytes), 'signature-input': FORGED_SIGNATURE_INPUT, signature: FORGED_SIGNATURE },
+    headers: {
+      'content-type': 'application/json',
+      'content-length': String(bytes.length),
+      'content-digest': contentDigest(bytes),
+      'signature-input': FORGED_SIGNATURE_INPUT,
+      signature: FORGED_SIGNATURE,
+    },
     body: bytes,
   };
 }
 
 async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
 }
 
 /** `count` forged deliveries, `concurrency` at a time: more than the receiver keeps, on more connections than it likes. */
-export async function flood(target: string, stats: HostileStats, options: { count: number; concurrency: number }): Promise<void> {
+export async function flood(
+  target: string,
+  stats: HostileStats,
+  options: { count: number; concurrency: number },
+): Promise<void> {
   const url = new URL(target);
   const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency });
   try {
@@ -117,11 +139,17 @@ export async function junk(target: string, stats: HostileStats): Promise<void> {
   const deliveries: Delivery[] = [
     // 64 MiB bodies, chunked, and bodies that announce 2 GiB.
     ...Array.from({ length: 3 }, () => ({ headers: json, body: endless(64 * 1024 * 1024) })),
-    ...Array.from({ length: 2 }, () => ({ headers: { ...json, 'content-length': String(2 * 1024 ** 3) }, body: endless(2 * 1024 ** 3) })),
+    ...Array.from({ length: 2 }, () => ({
+      headers: { ...json, 'content-length': String(2 * 1024 ** 3) },
+      body: endless(2 * 1024 ** 3),
+    })),
     // Not JSON; no digest and no signature; a digest of other bytes; nested 100,000 deep (under the size cap).
     forged('{"event": "AUTH.CREATED",, oops'),
     { headers: json, body: Buffer.from('{"event":"AUTH.CREATED"}') },
-    { headers: { ...forged('{}').headers, 'content-digest': contentDigest(Buffer.from('other bytes')) }, body: Buffer.from('{"event":"WEBHOOK.UPDATED"}') },
+    {
+      headers: { ...forged('{}').headers, 'content-digest': contentDigest(Buffer.from('other bytes')) },
+      body: Buffer.from('{"event":"WEBHOOK.UPDATED"}'),
+    },
     forged(`{"event":"AUTH.CREATED","deep":${'['.repeat(100_000)}${']'.repeat(100_000)}}`),
     // Not a POST; a 1 MiB header.
     { method: 'GET', headers: {} },
