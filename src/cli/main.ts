@@ -3,7 +3,9 @@
 import { Command, CommanderError, Option } from 'commander';
 import { UserError, withCode } from '../errors.js';
 import { suiteVersion } from '../version.js';
-import { DEFAULT_BUDGET_MS, parseDuration } from '../engine/index.js';
+// The budget's parser alone, not the engine's face: the face loads the whole engine (the HTTP client, the catalog), which
+// `conformance --version` and `--help` must not wait for.
+import { DEFAULT_BUDGET_MS, parseDuration } from '../engine/budget.js';
 import { processRedactor } from '../http/redact.js';
 import { visible, visibleLine } from '../report/exchange-text.js';
 import { parseFailOn, type FailOnPolicy } from './fail-on.js';
