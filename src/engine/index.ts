@@ -12,7 +12,7 @@ export type { Reporter } from './reporter.js';
 export { runChecks, DEFAULT_CHECK_TIMEOUT_MS } from './run.js';
 export type { RunSettings } from './run.js';
 export { selectChecks } from './select.js';
-export { DEFAULT_BUDGET_MS, formatBudget, parseDuration } from './budget.js';
+export { formatBudget, parseDuration } from './budget.js';
 export { applyExpectedFailure, loadExpectedFailures, parseExpectedFailures } from './expected-failures.js';
 export type { ExpectedFailure } from './expected-failures.js';
 export { computeVerdict } from './verdict.js';
