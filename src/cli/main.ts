@@ -218,6 +218,7 @@ export async function main(argv: string[]): Promise<void> {
       'hold every answer back this long, like a server across a network',
       positiveInt('--latency'),
     )
+    .option('-q, --quiet', 'do not log the requests (by default one line each, with the reason of a rejection)')
     .action(async (opts: Record<string, unknown>) => {
       const { serveCommand } = await import('./serve.js');
       process.exitCode = await serveCommand(opts as never);

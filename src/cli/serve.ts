@@ -13,6 +13,7 @@ import { UNSWITCHABLE } from '../reference/choices/unswitchable.js';
 import { fromPackageRoot } from '../paths.js';
 import type { ResolvedTarget, WebhookTls } from '../config/types.js';
 import { receiverTls } from '../receiver/certificate.js';
+import { formatRequestLog } from '../reference/rejection.js';
 
 export interface ServeOptions {
   host: string;
@@ -25,6 +26,8 @@ export interface ServeOptions {
   configOut?: string;
   webhookCa?: string;
   latency?: number;
+  /** No request log. */
+  quiet?: boolean;
 }
 
 const SANDBOX_TARGET = 'sandbox';
@@ -53,6 +56,8 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
     name: SANDBOX_TARGET,
     ...(webhookCa ? { webhookCa } : {}),
     ...(opts.latency ? { latencyMs: opts.latency } : {}),
+    // One line per request, a rejection's code and reason in it: what a client developer watches while testing.
+    ...(opts.quiet ? {} : { log: (entry) => process.stdout.write(`${formatRequestLog(entry)}\n`) }),
   });
   const lines = [
     `conformance reference server — ${local.describe}${opts.latency ? `; every answer ${opts.latency} ms late` : ''}`,
@@ -76,6 +81,11 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
   }
   lines.push(
     `  receiver   a staging server reaches the run's webhook receiver through the target's webhook.listen, webhook.publicUrl (https) and webhook.tls (docs/webhook-receiver.md)`,
+  );
+  lines.push(
+    opts.quiet
+      ? '  log        off (--quiet)'
+      : '  log        one line per request below: status, method, path, and for a rejection its code and reason',
   );
   lines.push('Press Ctrl-C to stop.');
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -138,6 +138,7 @@ export interface SignatureVerdict {
   ok: boolean;
   /** Why it failed; absent when ok. */
   reason?: string;
+  code?: string;
   label?: string;
   keyId?: string;
   components?: string[];

@@ -1,6 +1,8 @@
 // Request authentication ("Authentication", "Common request rules"). Every failure is a 401 with the spec's error body
-// and happens before any handler runs, so a rejected request has no effect on state. The reason goes to the log and
-// to WWW-Authenticate (RFC 9110 §11.6.1 requires the header on a 401); the body stays exactly {code, message}.
+// and happens before any handler runs, so a rejected request has no effect on state. The body is {code, message}:
+// message "Unauthorized" (the spec's Errors table), code the rule that was broken (rejection.ts). The reason goes to
+// the log, to the Conformance-Rejection header and to WWW-Authenticate (RFC 9110 §11.6.1 requires it on a 401).
+import { parseDictionary } from 'structured-headers';
 import { verifySignatureAsync, PROFILE_COMPONENTS } from '../http/signature.js';
 import { verifyContentDigest } from '../http/digest.js';
 import { hasHeader, headerValue, headerValues } from '../http/message.js';
@@ -8,21 +10,30 @@ import { asHttpMessage, nowSeconds, type RequestContext, type ServerState } from
 import { ipAllowed, type RegisteredClient } from './clients.js';
 import { HttpError } from './respond.js';
 import { idempotencyKeyOf, isMutating } from './idempotency.js';
+import { signatureFailureCode, type RejectionCode } from './rejection.js';
 import type { IssuedToken } from './tokens.js';
 
 const REALM = 'investment-api';
 
-/** A 401 whose reason is logged and put in WWW-Authenticate (RFC 6750 §3), never in the body. */
+/**
+ * A 401 whose body's code names the rule; its reason is logged and put in WWW-Authenticate (RFC 6750 §3) and the
+ * Conformance-Rejection header, never in the body. `base`: the signature base of a signature that does not verify.
+ */
 export class AuthError extends HttpError {
   constructor(
+    code: RejectionCode,
     readonly reason: string,
-    oauthError = 'invalid_token',
+    options: { oauthError?: string; base?: string } = {},
   ) {
     // RFC 6750 error_description allows %x20-21 / %x23-5B / %x5D-7E only.
     const description = reason.replace(/[^\x20-\x7e]|["\\]/g, "'").slice(0, 300);
-    super(401, 'Unauthorized', {
-      'www-authenticate': `Bearer realm="${REALM}", error="${oauthError}", error_description="${description}"`,
-    });
+    const oauthError = options.oauthError ?? 'invalid_token';
+    super(
+      401,
+      'Unauthorized',
+      { 'www-authenticate': `Bearer realm="${REALM}", error="${oauthError}", error_description="${description}"` },
+      { code, reason, ...(options.base !== undefined ? { base: options.base } : {}) },
+    );
   }
 }
 
@@ -57,14 +68,27 @@ async function checkSignature(ctx: RequestContext, state: ServerState, client: R
     requireCreated: policy.requireCreatedExpires,
     requireExpires: policy.requireCreatedExpires,
   });
-  if (!verdict.ok) throw new AuthError(`signature: ${verdict.reason ?? 'invalid'}`);
+  if (!verdict.ok) {
+    const code = signatureFailureCode(verdict);
+    // Only the base shows why bytes that look right do not verify; for the other rules the reason says it all.
+    const base = code === 'SIGNATURE_INVALID' ? verdict.base : undefined;
+    const reason = verdict.reason ?? 'the signature is invalid';
+    if (base === undefined) throw new AuthError(code, reason);
+    const signer = [`label ${verdict.label ?? '?'}`, `keyid ${JSON.stringify(verdict.keyId ?? null)}`].join(', ');
+    throw new AuthError(code, `${reason} (${signer}); the log of conformance serve shows the base this server built`, {
+      base,
+    });
+  }
   if (policy.requireFullCoverage) {
     const covered = verdict.components ?? [];
     const targetCovered =
       covered.includes('@target-uri') ||
       (covered.includes('@path') && (ctx.url.search === '' || covered.includes('@query')));
     if (!targetCovered)
-      throw new AuthError('signature: covers neither "@target-uri" nor "@path" (with "@query" when there is a query)');
+      throw new AuthError(
+        'COMPONENT_NOT_COVERED',
+        `the signature covers neither "@target-uri" nor "@path"${ctx.url.search === '' ? '' : ' with "@query" (the request has a query)'}`,
+      );
   }
 }
 
@@ -74,19 +98,36 @@ function checkDigest(ctx: RequestContext, state: ServerState): void {
   // A body must carry its digest; a digest sent with an empty body must still be right.
   if (ctx.body.length === 0 && field === undefined) return;
   const verdict = verifyContentDigest(field, ctx.body);
-  if (!verdict.ok) throw new AuthError(`content-digest: ${verdict.reason}`);
+  if (!verdict.ok) throw new AuthError(digestFailure(field), verdict.reason);
+}
+
+/** Which digest rule a Content-Digest that did not verify breaks (the spec's algorithm is sha-512, digest.ts). */
+function digestFailure(field: string | undefined): RejectionCode {
+  if (field === undefined || field.trim() === '') return 'DIGEST_MISSING';
+  let member;
+  try {
+    member = parseDictionary(field).get('sha-512');
+  } catch {
+    return 'DIGEST_MALFORMED';
+  }
+  if (member === undefined) return 'DIGEST_ALGORITHM_UNSUPPORTED';
+  return member[0] instanceof ArrayBuffer ? 'DIGEST_MISMATCH' : 'DIGEST_MALFORMED';
 }
 
 function checkIdempotencyHeader(ctx: RequestContext, state: ServerState): void {
   if (!state.policy.requireIdempotencyKey || !isMutating(ctx.method)) return;
   const key = idempotencyKeyOf(ctx.headers, state.choices.idempotencyIdSpelling === 'accepted');
-  if (key.kind === 'missing') throw new AuthError('a mutating request must carry X-Idempotency-Key');
-  if (key.kind === 'invalid') throw new AuthError(key.reason);
+  if (key.kind === 'missing')
+    throw new AuthError('IDEMPOTENCY_KEY_MISSING', `a ${ctx.method} request must carry X-Idempotency-Key`);
+  if (key.kind === 'invalid') throw new AuthError('IDEMPOTENCY_KEY_INVALID', key.reason);
 }
 
 function checkIp(ctx: RequestContext, client: RegisteredClient): void {
   if (!ipAllowed(client, ctx.remoteAddress))
-    throw new AuthError(`address ${ctx.remoteAddress ?? '(unknown)'} is not in the client's trustedIps`);
+    throw new AuthError(
+      'CLIENT_IP_NOT_TRUSTED',
+      `address ${ctx.remoteAddress ?? '(unknown)'} is not in the client's trustedIps`,
+    );
 }
 
 // ---- the two modes ------------------------------------------------------------------------------------------
@@ -94,22 +135,30 @@ function checkIp(ctx: RequestContext, client: RegisteredClient): void {
 /** Every endpoint but the token request: bearer token, X-Client-Id of the token's client, signature by that client's key. */
 export async function authenticateBearer(ctx: RequestContext, state: ServerState): Promise<void> {
   const authorization = headerValues(ctx.headers, 'authorization');
-  if (authorization.length === 0) throw new AuthError('no Authorization header', 'invalid_request');
-  if (authorization.length > 1) throw new AuthError('more than one Authorization header', 'invalid_request');
+  const invalidRequest = { oauthError: 'invalid_request' };
+  if (authorization.length === 0)
+    throw new AuthError(
+      'TOKEN_MISSING',
+      'no Authorization header: send "Authorization: Bearer <token>"',
+      invalidRequest,
+    );
+  if (authorization.length > 1)
+    throw new AuthError('TOKEN_REPEATED', `${authorization.length} Authorization headers; send one`, invalidRequest);
   const match = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(authorization[0]!.trim());
-  if (!match) throw new AuthError('Authorization is not "Bearer <token>"', 'invalid_request');
-  const token = state.policy.enforceTokenExpiry
-    ? state.tokens.find(match[1]!)
-    : state.tokens.findIgnoringExpiry(match[1]!);
-  if (token === undefined) throw new AuthError('the token is unknown, revoked or expired');
+  if (!match) throw new AuthError('TOKEN_MALFORMED', 'Authorization is not "Bearer <token>"', invalidRequest);
+  const token = findToken(match[1]!, state);
   const client = state.clients.get(token.clientId);
-  if (client === undefined) throw new AuthError('the token belongs to no registered client');
+  if (client === undefined) throw new AuthError('TOKEN_CLIENT_UNKNOWN', 'the token belongs to no registered client');
 
   const clientIds = headerValues(ctx.headers, 'x-client-id');
-  if (clientIds.length !== 1)
-    throw new AuthError(clientIds.length === 0 ? 'no X-Client-Id header' : 'more than one X-Client-Id header');
+  if (clientIds.length === 0) throw new AuthError('CLIENT_ID_MISSING', 'no X-Client-Id header');
+  if (clientIds.length > 1)
+    throw new AuthError('CLIENT_ID_REPEATED', `${clientIds.length} X-Client-Id headers; send one`);
   if (state.policy.requireMatchingClientId && clientIds[0]!.trim() !== client.clientId) {
-    throw new AuthError('X-Client-Id is not the client the token was issued to');
+    throw new AuthError(
+      'CLIENT_ID_MISMATCH',
+      `X-Client-Id ${JSON.stringify(clientIds[0]!.trim())} is not the client the token was issued to`,
+    );
   }
   checkIp(ctx, client);
   await checkSignature(ctx, state, client);
@@ -120,6 +169,31 @@ export async function authenticateBearer(ctx: RequestContext, state: ServerState
   ctx.token = token;
 }
 
+/** The live token, or the rule it breaks: never issued (or forgotten), revoked, or expired (unless expiry is off). */
+function findToken(presented: string, state: ServerState): IssuedToken {
+  const found = state.tokens.lookup(presented);
+  switch (found.state) {
+    case 'unknown':
+      throw new AuthError(
+        'TOKEN_UNKNOWN',
+        'this server never issued the token, or has forgotten it (a restart, or a token expired more than a day ago)',
+      );
+    case 'revoked':
+      throw new AuthError('TOKEN_REVOKED', `the token was ${found.why}; request a new one`);
+    case 'expired':
+      if (state.policy.enforceTokenExpiry) {
+        const ago = Math.round((state.clock() - found.token.expiresAtMs) / 1000);
+        throw new AuthError(
+          'TOKEN_EXPIRED',
+          `the token expired ${ago} s ago (tokens live 60 minutes); request a new one`,
+        );
+      }
+      return found.token;
+    case 'live':
+      return found.token;
+  }
+}
+
 /**
  * Choice scopeEnforcement=read-write: a GET needs the read scope, any other method the write scope. Every token has
  * both (Authentication 6), so a correct client never meets the 403; which scope an endpoint needs is not shown.
@@ -128,8 +202,10 @@ function checkScope(ctx: RequestContext, state: ServerState, token: IssuedToken)
   if (state.choices.scopeEnforcement !== 'read-write') return;
   const needed = ctx.method === 'GET' ? 'read' : 'write';
   if (!token.scopes.includes(needed)) {
-    ctx.rejection = `the token lacks the ${needed} scope`;
-    throw new HttpError(403, 'Forbidden: insufficient scope');
+    throw new HttpError(403, 'Forbidden: insufficient scope', undefined, {
+      code: 'TOKEN_SCOPE_INSUFFICIENT',
+      reason: `the token lacks the ${needed} scope`,
+    });
   }
 }
 
@@ -152,20 +228,35 @@ export async function authenticateClientCredentials(ctx: RequestContext, state: 
   const form = new URLSearchParams(ctx.body.toString('utf8'));
   const clientIds = form.getAll('clientId');
   const secrets = form.getAll('clientSecret');
-  if (clientIds.length !== 1 || clientIds[0] === '')
-    throw new AuthError('the form must carry one clientId', 'invalid_client');
+  const invalidClient = { oauthError: 'invalid_client' };
+  if (clientIds.length > 1)
+    throw new AuthError('CLIENT_ID_REPEATED', `the form carries clientId ${clientIds.length} times`, invalidClient);
+  if (clientIds.length === 0 || clientIds[0] === '')
+    throw new AuthError('CLIENT_ID_MISSING', 'the form carries no clientId', invalidClient);
   const client = state.clients.get(clientIds[0]!);
-  if (client === undefined) throw new AuthError('unknown clientId', 'invalid_client');
+  if (client === undefined)
+    throw new AuthError('CLIENT_UNKNOWN', `no client ${JSON.stringify(clientIds[0])} is registered`, invalidClient);
   // The request needs no X-Client-Id; one that is sent must not name another client.
   const headerClient = headerValue(ctx.headers, 'x-client-id');
   if (headerClient !== undefined && headerClient.trim() !== client.clientId)
-    throw new AuthError('X-Client-Id differs from the form clientId', 'invalid_client');
+    throw new AuthError('CLIENT_ID_MISMATCH', 'X-Client-Id differs from the form clientId', invalidClient);
   checkIp(ctx, client);
   await checkSignature(ctx, state, client);
   checkDigest(ctx, state);
   checkIdempotencyHeader(ctx, state);
-  if (secrets.length !== 1 || !state.clients.secretMatches(client, secrets[0]!)) {
-    throw new AuthError('clientSecret is missing or wrong', 'invalid_client');
-  }
+  if (secrets.length === 0)
+    throw new AuthError('CLIENT_SECRET_MISSING', 'the form carries no clientSecret', invalidClient);
+  if (secrets.length > 1)
+    throw new AuthError(
+      'CLIENT_SECRET_REPEATED',
+      `the form carries clientSecret ${secrets.length} times`,
+      invalidClient,
+    );
+  if (!state.clients.secretMatches(client, secrets[0]!))
+    throw new AuthError(
+      'CLIENT_SECRET_WRONG',
+      'clientSecret is not the secret registered for the client',
+      invalidClient,
+    );
   ctx.client = client;
 }

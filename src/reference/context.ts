@@ -6,6 +6,7 @@ import type { ClientRegistry, RegisteredClient } from './clients.js';
 import type { EventBus } from './events.js';
 import type { FaultFlags } from './faults/flags.js';
 import type { IdempotencyCache } from './idempotency.js';
+import type { Rejection } from './rejection.js';
 import type { Reply } from './respond.js';
 import type { Choices } from './choices/index.js';
 import type { ReferenceStore } from './store.js';
@@ -31,8 +32,8 @@ export interface RequestContext {
   client?: RegisteredClient;
   /** Set by bearer authentication: the token the request presented. */
   token?: IssuedToken;
-  /** Why the request was rejected, for the log; never sent in a body. */
-  rejection?: string;
+  /** Why the request was rejected: the rule's code, the reason and maybe the signature base (for the log and header). */
+  rejection?: Rejection;
 }
 
 export function asHttpMessage(ctx: RequestContext): HttpMessage {

@@ -21,13 +21,15 @@ export async function authenticate(route: RouteDef, ctx: RequestContext, state: 
 
 /** What follows authentication: the idempotency step, then the handler. */
 export function serveAuthenticated(ctx: RequestContext, state: ServerState, route: RouteDef): Promise<Reply> {
+  // Authenticated now (a fault may serve a request the strict server refused): an earlier rejection no longer stands.
+  ctx.rejection = undefined;
   return withIdempotency(ctx, state, async () => {
     try {
       return await route.handler(ctx, state);
     } catch (e) {
       // Validation errors become replies here, inside the idempotency step, so a replay returns the same 4xx.
       if (e instanceof HttpError) {
-        ctx.rejection = e.message;
+        ctx.rejection = e.rejection;
         return e.toReply();
       }
       throw e;

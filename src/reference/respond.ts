@@ -2,6 +2,7 @@
 // a Reply value instead of writing to the socket, so idempotent replay and the fault catalog can store, compare or
 // rewrite a reply before it is sent.
 import type { ServerResponse } from 'node:http';
+import { statusRejectionCode, type Rejection } from './rejection.js';
 
 export interface Reply {
   status: number;
@@ -49,28 +50,41 @@ export function okList(data: unknown[], meta: PageMeta): Reply {
   return { status: 200, body: { data, code: '200', message: 'Success', meta } };
 }
 
-/** An error reply `{code, message}`; `message` defaults to the status text, a 400 should say what was wrong. */
-export function fail(status: number, message?: string, headers?: Record<string, string>): Reply {
+/**
+ * An error reply `{code, message}`; `message` defaults to the status text, a 400 should say what was wrong. `code` is
+ * the status as a string unless a rule of authentication names the rejection (rejection.ts).
+ */
+export function fail(status: number, message?: string, headers?: Record<string, string>, code?: string): Reply {
   return {
     status,
-    body: { code: String(status), message: message ?? statusText(status) },
+    body: { code: code ?? String(status), message: message ?? statusText(status) },
     ...(headers ? { headers } : {}),
   };
 }
 
-/** Thrown by validation helpers deep in a handler; the server turns it into `fail(status, message)`. */
+/**
+ * Thrown by validation helpers deep in a handler; the server turns it into `fail(status, message)`. A `rule` (the
+ * rules of authentication) also names the body's code and gives the reason the Conformance-Rejection header and the
+ * log show.
+ */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
     message?: string,
     readonly headers?: Record<string, string>,
+    readonly rule?: Rejection,
   ) {
     super(message ?? statusText(status));
     this.name = 'HttpError';
   }
 
+  /** What the log and the Conformance-Rejection header say of this rejection. */
+  get rejection(): Rejection {
+    return this.rule ?? { code: statusRejectionCode(this.status), reason: this.message };
+  }
+
   toReply(): Reply {
-    return fail(this.status, this.message, this.headers);
+    return fail(this.status, this.message, this.headers, this.rule?.code);
   }
 }
 

@@ -3,7 +3,6 @@
 // Everything a request can do wrong becomes a 4xx with the spec's error body; only a defect of the server is a 500.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AuthError } from './auth.js';
 import { DEFAULT_AUTH_POLICY, type AuthPolicy } from './auth-policy.js';
 import { ClientRegistry, type ClientRegistration } from './clients.js';
 import type { Middleware, RequestContext, RouteDef, ServerState } from './context.js';
@@ -11,6 +10,13 @@ import { EventBus } from './events.js';
 import { IdempotencyCache } from './idempotency.js';
 import { authenticate, serveAuthenticated } from './pipeline.js';
 import { fail, HttpError, send, type Reply } from './respond.js';
+import {
+  REJECTION_HEADER,
+  rejectionHeaderValue,
+  statusRejectionCode,
+  type Rejection,
+  type RequestLogEntry,
+} from './rejection.js';
 import { Router } from './router.js';
 import { ALL_ROUTES } from './routes/index.js';
 import { resolveChoices, type Choices, type VariantName } from './choices/index.js';
@@ -27,23 +33,13 @@ import { RateLimiter, rateLimitOf, retryAfterOf, throttleMiddleware } from './th
 import { connectionPolicy } from './connections.js';
 
 export type { DeliveryAttempt } from './webhooks/delivery.js';
+export type { RequestLogEntry } from './rejection.js';
 
 const API_PREFIX = '/v1';
 /** The spec sets no maximum body size; 1 MiB is far above any body of the interface and bounds memory per request. */
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** ReferenceServer.deliveries keeps the most recent attempts only, so a long-running sandbox does not grow without end. */
 const MAX_DELIVERY_LOG = 1000;
-
-interface RequestLogEntry {
-  seq: number;
-  method: string;
-  /** Path and query of the request (no secret travels in the query of this interface). */
-  target: string;
-  status: number;
-  /** Why the request was rejected, when it was (the detail the error body does not carry). */
-  reason?: string;
-  durationMs: number;
-}
 
 export interface ReferenceOptions {
   /** Default 127.0.0.1. */
@@ -69,7 +65,7 @@ export interface ReferenceOptions {
   choices?: Partial<Choices>;
   /** Faults to switch on, by name (see faults/catalog.ts); unknown names are an error. */
   faults?: readonly string[];
-  /** Called once per request after the reply is sent. */
+  /** Called once per request after the reply is sent (`conformance serve` prints it: rejection.ts formatRequestLog). */
   log?: (entry: RequestLogEntry) => void;
   /** An extra CA (PEM) trusted for webhook delivery besides the system roots, e.g. a receiver's self-signed certificate. */
   webhookCa?: string;
@@ -287,7 +283,7 @@ function makeHandler(state: ServerState, router: Router<RouteDef>, options: Refe
     const started = performance.now();
     const n = ++seq;
     const method = (req.method ?? 'GET').toUpperCase();
-    let reason: string | undefined;
+    let rejection: Rejection | undefined;
     let reply: Reply;
 
     const body = await readBody(req, maxBody);
@@ -295,34 +291,58 @@ function makeHandler(state: ServerState, router: Router<RouteDef>, options: Refe
     if (body.kind === 'too-large') {
       // The rest of the body is not read, so the connection cannot carry another request.
       reply = fail(413, `Content Too Large: the body exceeds ${maxBody} bytes`, { connection: 'close' });
-      reason = 'body too large';
+      rejection = { code: statusRejectionCode(413), reason: `the body exceeds ${maxBody} bytes` };
     } else {
       let ctx: RequestContext | undefined;
       try {
         ctx = buildContext(req, n, method, body.body);
         reply = await dispatch(ctx, state, router, middleware);
-        reason = ctx.rejection;
+        rejection = ctx.rejection;
       } catch (e) {
         if (e instanceof HttpError) {
           reply = e.toReply();
-          reason = ctx?.rejection ?? e.message;
+          rejection = ctx?.rejection ?? e.rejection;
         } else {
           reply = fail(500);
-          reason = `internal error: ${e instanceof Error ? e.message : String(e)}`;
+          rejection = {
+            code: statusRejectionCode(500),
+            reason: `internal error: ${e instanceof Error ? e.message : String(e)}`,
+          };
         }
       }
     }
     if (res.destroyed) return;
-    send(res, reply, method);
+    const explained = reply.status >= 400 ? explain(reply, rejection) : undefined;
+    send(res, explained ? withRejectionHeader(reply, explained) : reply, method);
     options.log?.({
       seq: n,
       method,
       target: req.url ?? '',
       status: reply.status,
-      ...(reason ? { reason } : {}),
+      ...(explained ? { code: explained.code, reason: explained.reason } : {}),
+      ...(explained?.base !== undefined ? { base: explained.base } : {}),
       durationMs: performance.now() - started,
     });
   };
+}
+
+/**
+ * What a rejection broke: the rule recorded on the way (authentication, a validation error), else the body's code
+ * when it names one, else the status; the reason, else the body's message.
+ */
+function explain(reply: Reply, rejection: Rejection | undefined): Rejection {
+  if (rejection !== undefined) return rejection;
+  const body = reply.body as { code?: unknown; message?: unknown } | undefined;
+  const named = typeof body?.code === 'string' && /^[A-Z][A-Z0-9_]*$/.test(body.code) ? body.code : undefined;
+  return {
+    code: named ?? statusRejectionCode(reply.status),
+    reason: typeof body?.message === 'string' ? body.message : `status ${reply.status}`,
+  };
+}
+
+/** The Conformance-Rejection header beside the reply's own (WWW-Authenticate, Allow, Retry-After…). */
+function withRejectionHeader(reply: Reply, rejection: Rejection): Reply {
+  return { ...reply, headers: { ...reply.headers, [REJECTION_HEADER]: rejectionHeaderValue(rejection) } };
 }
 
 function buildContext(req: IncomingMessage, seq: number, method: string, body: Buffer): RequestContext {
@@ -358,10 +378,22 @@ async function dispatch(
   middleware: readonly Middleware[],
 ): Promise<Reply> {
   const path = ctx.url.pathname;
-  if (!path.startsWith(`${API_PREFIX}/`)) return fail(404);
+  if (!path.startsWith(`${API_PREFIX}/`)) {
+    ctx.rejection = { code: statusRejectionCode(404), reason: `every endpoint is under ${API_PREFIX}/` };
+    return fail(404);
+  }
   const match = router.match(ctx.method, path.slice(API_PREFIX.length));
-  if (match.kind === 'not-found') return fail(404);
-  if (match.kind === 'method-not-allowed') return fail(405, undefined, { allow: match.allow.join(', ') });
+  if (match.kind === 'not-found') {
+    ctx.rejection = { code: statusRejectionCode(404), reason: `no endpoint ${path}` };
+    return fail(404);
+  }
+  if (match.kind === 'method-not-allowed') {
+    ctx.rejection = {
+      code: statusRejectionCode(405),
+      reason: `${path} answers ${match.allow.join(', ')}, not ${ctx.method}`,
+    };
+    return fail(405, undefined, { allow: match.allow.join(', ') });
+  }
   ctx.params = match.params;
   const route = match.value;
 
@@ -371,7 +403,7 @@ async function dispatch(
       await authenticate(route, ctx, state);
     } catch (e) {
       if (!(e instanceof HttpError)) throw e;
-      ctx.rejection = e instanceof AuthError ? e.reason : e.message;
+      ctx.rejection = e.rejection;
       return e.toReply();
     }
     return serveAuthenticated(ctx, state, route);

@@ -74,7 +74,10 @@ export function throttleMiddleware(limiter: RateLimiter, style: RetryAfterStyle)
   return async (ctx, state, _route, next) => {
     const verdict = limiter.take(clientKeyOf(ctx));
     if (verdict.allowed) return next();
-    ctx.rejection = 'rate limit';
+    ctx.rejection = {
+      code: 'TOO_MANY_REQUESTS',
+      reason: `rate limit: at most ${limiter.perSecond} requests per second per client`,
+    };
     return throttledReply(verdict.resetAt, state.clock(), style, limiter.perSecond);
   };
 }

@@ -34,8 +34,16 @@ export interface TokenRecord {
   updatedAt: number;
 }
 
+/** What a presented token is, for the rejection's code: the sandbox says which of these a refused token was. */
+export type TokenLookup =
+  | { state: 'live' | 'expired'; token: IssuedToken }
+  | { state: 'revoked'; /** "revoked", "replaced by a newer token"… */ why: string }
+  | { state: 'unknown' };
+
 export class TokenStore {
   private readonly byToken = new Map<string, IssuedToken>();
+  /** Tokens ended by a revocation (or a newer token), with why and when: a sandbox tells them from unknown ones. */
+  private readonly ended = new Map<string, { why: string; atMs: number }>();
 
   constructor(private readonly clock: () => number) {}
 
@@ -43,7 +51,7 @@ export class TokenStore {
   issue(client: RegisteredClient, options: { endOlder?: boolean } = {}): IssuedToken {
     const now = this.clock();
     this.prune(now);
-    if (options.endOlder) this.revokeClient(client.clientId);
+    if (options.endOlder) this.revokeClient(client.clientId, 'ended when a newer token was issued to its client');
     const issued: IssuedToken = {
       tokenId: randomUUID(),
       // 32 random bytes: 256 bits, as unguessable as the client secret it stands in for.
@@ -69,26 +77,41 @@ export class TokenStore {
     return this.clock() >= issued.expiresAtMs ? undefined : issued;
   }
 
-  /** The token even past its expiry (revoked or unknown still undefined): for the fault that ignores expiry. */
-  findIgnoringExpiry(token: string): IssuedToken | undefined {
-    return this.byToken.get(token);
+  /** Live, expired (kept a day), revoked (remembered as long, for the rejection's code) or unknown. */
+  lookup(token: string): TokenLookup {
+    const issued = this.byToken.get(token);
+    if (issued !== undefined) return { state: this.clock() >= issued.expiresAtMs ? 'expired' : 'live', token: issued };
+    const ended = this.ended.get(token);
+    return ended !== undefined ? { state: 'revoked', why: ended.why } : { state: 'unknown' };
   }
 
-  /** Deletes the token ("token deleted", spec Token lifecycle); a revoked token is then indistinguishable from an unknown one. */
-  revoke(token: string): boolean {
-    return this.byToken.delete(token);
+  /** Deletes the token ("token deleted", spec Token lifecycle): it authenticates nothing any more, like an unknown one. */
+  revoke(token: string, why = 'revoked (POST /oauth/revoke)'): boolean {
+    if (!this.byToken.delete(token)) return false;
+    this.remember(token, why);
+    return true;
   }
 
   /** Deletes every token of the client (choice revoke=all-tokens, newToken=ends-older); returns those deleted. */
-  revokeClient(clientId: string): IssuedToken[] {
+  revokeClient(clientId: string, why = 'revoked with every token of its client (POST /oauth/revoke)'): IssuedToken[] {
     const ended = [...this.byToken.values()].filter((t) => t.clientId === clientId);
-    for (const t of ended) this.byToken.delete(t.token);
+    for (const t of ended) this.revoke(t.token, why);
     return ended;
   }
 
   /** Forgets every token issued, as a server that restarts and keeps its tokens in memory does (choice tokenRestart). */
   forgetAll(): void {
     this.byToken.clear();
+    this.ended.clear();
+  }
+
+  private remember(token: string, why: string): void {
+    this.ended.set(token, { why, atMs: this.clock() });
+    while (this.ended.size > MAX_TOKENS) {
+      const oldest = this.ended.keys().next().value;
+      if (oldest === undefined) break;
+      this.ended.delete(oldest);
+    }
   }
 
   record(issued: IssuedToken, client: RegisteredClient): TokenRecord {
@@ -108,10 +131,13 @@ export class TokenStore {
     };
   }
 
-  /** Expired tokens are kept a day (so a fault that ignores expiry has something to accept), then dropped. */
+  /** Expired tokens are kept a day (so a fault that ignores expiry has something to accept), then dropped; so are revoked ones. */
   private prune(now: number): void {
     for (const [token, issued] of this.byToken) {
       if (now >= issued.expiresAtMs + EXPIRED_RETENTION_MS) this.byToken.delete(token);
+    }
+    for (const [token, ended] of this.ended) {
+      if (now >= ended.atMs + EXPIRED_RETENTION_MS) this.ended.delete(token);
     }
   }
 }

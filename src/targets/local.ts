@@ -3,7 +3,7 @@
 // serve` starts the same sandbox and hands its target out as a config file.
 import { randomBytes } from 'node:crypto';
 import { generateEd25519 } from '../http/keys.js';
-import { startReferenceServer, type ReferenceServer } from '../reference/server.js';
+import { startReferenceServer, type ReferenceServer, type RequestLogEntry } from '../reference/server.js';
 import { defaultFixtures } from '../reference/store.js';
 import { nonDefault, resolveChoices, type Choices, type VariantName } from '../reference/choices/index.js';
 import type { ResolvedTarget, WebhookConfig } from '../config/types.js';
@@ -25,6 +25,8 @@ export interface LocalTargetOptions {
   name?: string;
   /** Every reply of the server waits this long, like a server across a network. */
   latencyMs?: number;
+  /** Called once per request (`conformance serve` logs it; a run's embedded target does not). */
+  log?: (entry: RequestLogEntry) => void;
 }
 
 export interface LocalTarget {
@@ -59,6 +61,7 @@ export async function startLocalTarget(options: LocalTargetOptions = {}): Promis
     ...(options.choices ? { choices: options.choices } : {}),
     ...(options.faults ? { faults: options.faults } : {}),
     ...(options.latencyMs ? { latencyMs: options.latencyMs } : {}),
+    ...(options.log ? { log: options.log } : {}),
     webhookCa: options.webhookCa ? `${options.webhookCa.trimEnd()}\n${receiverCa}` : receiverCa,
   });
   return {

@@ -127,7 +127,8 @@ async function authed(call: Call & { token?: string }): Promise<Response> {
   return send({ clientId: alice.clientId, ...(mutating ? { idempotencyKey: `k-${++keySeq}` } : {}), ...call, token });
 }
 
-const UNAUTHORIZED = { code: '401', message: 'Unauthorized' };
+/** The 401 body: the spec's message, and the code of the rule that was broken (src/reference/rejection.ts). */
+const unauthorized = (code: string) => ({ code, message: 'Unauthorized' });
 const NOT_FOUND = { code: '404', message: 'Not Found' };
 
 beforeAll(async () => {
@@ -221,15 +222,15 @@ describe('POST /oauth/token', () => {
   });
 
   it('rejects a wrong secret, a missing secret and an unknown client with 401 and the error body', async () => {
-    const forms: Array<Record<string, string>> = [
-      { clientId: alice.clientId, clientSecret: 'wrong' },
-      { clientId: alice.clientId },
-      { clientId: 'nobody', clientSecret: alice.clientSecret },
+    const forms: Array<[Record<string, string>, string]> = [
+      [{ clientId: alice.clientId, clientSecret: 'wrong' }, 'CLIENT_SECRET_WRONG'],
+      [{ clientId: alice.clientId }, 'CLIENT_SECRET_MISSING'],
+      [{ clientId: 'nobody', clientSecret: alice.clientSecret }, 'CLIENT_UNKNOWN'],
     ];
-    for (const form of forms) {
+    for (const [form, code] of forms) {
       const res = await tokenRequest(form);
       expect(res.status).toBe(401);
-      expect(res.body).toEqual(UNAUTHORIZED);
+      expect(res.body).toEqual(unauthorized(code));
       expect(res.headers['www-authenticate']).toMatch(/^Bearer realm=/);
     }
   });
@@ -237,7 +238,9 @@ describe('POST /oauth/token', () => {
   it('rejects an unsigned token request', async () => {
     const res = await tokenRequest({ clientId: alice.clientId, clientSecret: alice.clientSecret }, { sign: false });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual(UNAUTHORIZED);
+    // The code is the verifier's (SIGNATURE_MISSING once it names its failures): test/reference/rejections.test.ts.
+    expect(res.body).toEqual(unauthorized(res.body.code));
+    expect(res.body.code).toMatch(/^SIGNATURE_/);
   });
 
   it("rejects a token request signed with another client's key", async () => {
@@ -311,13 +314,13 @@ describe('request authentication', () => {
   it('rejects a request without Authorization', async () => {
     const res = await send({ path: '/customers/1042', clientId: alice.clientId });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual(UNAUTHORIZED);
+    expect(res.body).toEqual(unauthorized('TOKEN_MISSING'));
   });
 
   it('rejects an unknown token', async () => {
     const res = await send({ path: '/customers/1042', clientId: alice.clientId, token: 'x'.repeat(43) });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual(UNAUTHORIZED);
+    expect(res.body).toEqual(unauthorized('TOKEN_UNKNOWN'));
   });
 
   it('rejects a wrong or missing X-Client-Id', async () => {
@@ -344,7 +347,7 @@ describe('request authentication', () => {
       },
     });
     expect(flipped.status).toBe(401);
-    expect(flipped.body).toEqual(UNAUTHORIZED);
+    expect(flipped.body).toEqual(unauthorized('SIGNATURE_INVALID'));
     const moved = await authed({ token, path: '/customers/1043', signedPath: '/customers/1042' });
     expect(moved.status).toBe(401);
   });
@@ -461,7 +464,7 @@ describe('request authentication', () => {
     expect(events.map((e) => e.name)).toEqual(['AUTH.DELETED']);
     const after = await authed({ token, path: '/customers/1042' });
     expect(after.status).toBe(401);
-    expect(after.body).toEqual(UNAUTHORIZED);
+    expect(after.body).toEqual(unauthorized('TOKEN_REVOKED'));
   });
 
   it('expires a token after 60 minutes of the injected clock', async () => {
@@ -471,7 +474,7 @@ describe('request authentication', () => {
     now += 2 * 60 * 1000;
     const res = await authed({ token, path: '/customers/1042' });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual(UNAUTHORIZED);
+    expect(res.body).toEqual(unauthorized('TOKEN_EXPIRED'));
   });
 });
 
@@ -815,7 +818,7 @@ describe('protocol edges', () => {
 
 describe('extension points', () => {
   it('lets middleware rewrite replies and the auth policy be relaxed, and logs each request with its reason', async () => {
-    const log: Array<{ status: number; reason?: string }> = [];
+    const log: Array<{ status: number; code?: string; reason?: string }> = [];
     const extra = await startReferenceServer({
       clients: [
         {
@@ -847,7 +850,10 @@ describe('extension points', () => {
       expect(noToken.status).toBe(401);
       expect(noToken.headers['x-fault']).toBe('seen');
       expect(log.map((e) => e.status)).toEqual([200, 200, 401]);
-      expect(log[2]!.reason).toBe('no Authorization header');
+      expect(log[2]).toMatchObject({
+        code: 'TOKEN_MISSING',
+        reason: expect.stringMatching(/^no Authorization header/),
+      });
     } finally {
       server = original;
       await extra.close();

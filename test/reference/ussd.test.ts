@@ -467,7 +467,7 @@ describe('USSD validation', () => {
   it('requires authentication like every endpoint', async () => {
     const res = await signedFetch({ url: run.url('/ussd/home?customerId=1042'), client });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ code: '401', message: 'Unauthorized' });
+    expect(res.body).toEqual({ code: 'TOKEN_MISSING', message: 'Unauthorized' });
   });
 
   it('builds follow-up URLs on the origin the client addressed (its Host)', async () => {

@@ -47,7 +47,10 @@ describe.each(['strict', 'alt'] as const)(
         .filter((c) => c.outcome !== 'pass')
         .map((c) => `${c.id}: ${c.outcome} ${c.finding?.message ?? c.skipReason ?? ''}`);
       expect(bad).toEqual([]);
-      expect(observation(result, 'resources.errors.body')).toContain('401 → "401"');
+      // The reference names the rule a 401 broke (src/reference/rejection.ts); other errors carry the status.
+      expect(observation(result, 'resources.errors.body')).toMatch(
+        /: 401 → "TOKEN_MISSING", 404 → "404", 400 → "400", 401 → "CLIENT_SECRET_WRONG", 401 → "SIGNATURE_INVALID"$/,
+      );
       expect(observation(result, 'resources.errors.message-text')).toContain('401 "Unauthorized"');
       expect(observation(result, 'resources.errors.no-token')).toContain('13 endpoints answered 401');
       expect(observation(result, 'resources.timestamps.unix')).toMatch(/updatedAt >= createdAt on (\d+) of \1/);

@@ -304,7 +304,7 @@ export const authFaults: FaultDefinition[] = [
     async middleware(ctx, _state, route, next) {
       const reply = await next();
       if (!route.path.startsWith('/transactions') || reply.status < 200 || reply.status > 299) return reply;
-      ctx.rejection = 'the token has no transactions scope';
+      ctx.rejection = { code: 'TOKEN_SCOPE_INSUFFICIENT', reason: 'the token has no transactions scope' };
       return fail(403, 'Forbidden: insufficient scope');
     },
   },

@@ -414,10 +414,11 @@ export const resourceFaults: FaultDefinition[] = [
     suite: 'resources',
     breaks: ['REQ-ERR-02'],
     description: 'every 401 says "Invalid token" instead of "Unauthorized"',
+    // Only the message deviates: the code still names the rule the request broke.
     middleware: rewriteError(
       [401],
       () => true,
-      (r) => fail(401, 'Invalid token', r.headers),
+      (r) => ({ ...r, body: { ...(r.body as object), message: 'Invalid token' } }),
     ),
   },
   {

@@ -21,6 +21,7 @@ import {
 import { idempotencyKeyOf, isMutating } from '../idempotency.js';
 import { authenticate, serveAuthenticated } from '../pipeline.js';
 import type { IssuedToken } from '../tokens.js';
+import type { RejectionCode } from '../rejection.js';
 import { fail, HttpError, type Reply } from '../respond.js';
 import type { FaultDefinition } from './types.js';
 
@@ -166,9 +167,10 @@ function sha256DigestOnly(ctx: RequestContext): boolean {
   return got.length === expected.length && timingSafeEqual(got, expected);
 }
 
-function unauthorized(ctx: RequestContext, reason: string): Reply {
-  ctx.rejection = reason;
-  return new AuthError(reason).toReply();
+function unauthorized(ctx: RequestContext, code: RejectionCode, reason: string): Reply {
+  const error = new AuthError(code, reason);
+  ctx.rejection = error.rejection;
+  return error.toReply();
 }
 
 // ---- the signing faults -------------------------------------------------------------------------------------------
@@ -394,7 +396,7 @@ export const signingFaults: FaultDefinition[] = [
         try {
           parseDictionary(field);
         } catch {
-          ctx.rejection = 'internal error: unparsable Signature-Input';
+          ctx.rejection = { code: 'INTERNAL_SERVER_ERROR', reason: 'internal error: unparsable Signature-Input' };
           return fail(500);
         }
       }
@@ -448,7 +450,7 @@ export const signingFaults: FaultDefinition[] = [
           .map((c) => (PROFILE_COMPONENTS as readonly string[]).indexOf(c.toLowerCase()))
           .filter((r) => r >= 0);
         if (ranks.some((r, i) => i > 0 && r < ranks[i - 1]!))
-          return unauthorized(ctx, 'signature: the signature does not verify against the signature base');
+          return unauthorized(ctx, 'SIGNATURE_INVALID', 'the signature does not verify against the signature base');
       }
       return next();
     },
@@ -461,7 +463,7 @@ export const signingFaults: FaultDefinition[] = [
     async middleware(ctx, _state, _route, next) {
       const input = signatureInputOf(ctx);
       if (input !== undefined && !input.components.includes('@target-uri'))
-        return unauthorized(ctx, 'signature: does not cover "@target-uri"');
+        return unauthorized(ctx, 'COMPONENT_NOT_COVERED', 'the signature does not cover "@target-uri"');
       return next();
     },
   },
