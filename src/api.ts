@@ -2,8 +2,10 @@
 import { loadConfig, selectTarget, BUILTIN_TARGET } from './config/load.js';
 import type { LoadedConfig, ResolvedTarget } from './config/types.js';
 import {
+  clientFor,
   loadExpectedFailures,
   runChecks,
+  type RunSession,
   type ExpectedFailure,
   type RunResult,
   type RunSettings,
@@ -11,10 +13,11 @@ import {
 import { ReporterMux, type ReporterFailure } from './report/reporter.js';
 import type { Reporter } from './engine/index.js';
 import { checkOutputPaths } from './report/output-paths.js';
-import type { Choices, VariantName } from './reference/choices/index.js';
+import { choiceName, type Choices, type VariantName } from './reference/choices/index.js';
 import { ConfigError, withCode } from './errors.js';
 import { NothingToRerun, rerunSelection } from './report/rerun.js';
 import { pack } from '../suites/index.js';
+import type { SignedClient } from './http/client.js';
 
 /** The settings the engine takes as they are: one name, one type, one meaning from the CLI to the engine. */
 type PassedThrough = Pick<
@@ -72,7 +75,6 @@ export interface RunOptions extends PassedThrough {
 }
 
 export async function run(options: RunOptions = {}): Promise<RunResult> {
-  const name = options.target ?? BUILTIN_TARGET;
   // Report writers, the evidence packager and the embedded server are loaded only when asked for: a run pays in start-up
   // time and memory for what it uses (the JUnit writer alone is 20 MB).
   checkOutputPaths([
@@ -109,32 +111,8 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     ids = selection.ids;
   }
 
-  let target: ResolvedTarget;
-  let stop: (() => Promise<void>) | undefined;
-  const notes: string[] = [];
-  if (name === BUILTIN_TARGET) {
-    const { startLocalTarget } = await import('./targets/local.js');
-    const local = await startLocalTarget(options.local);
-    target = local.target;
-    stop = local.stop;
-    notes.push(`target: ${local.describe}`);
-  } else {
-    if (
-      options.local?.faults?.length ||
-      options.local?.variant ||
-      Object.keys(options.local?.choices ?? {}).length > 0
-    ) {
-      throw new ConfigError(
-        '--fault, --variant and --choice apply to the built-in target "local" only',
-        'CONFORMANCE_ERR_USAGE',
-      );
-    }
-    const config =
-      typeof options.config === 'object'
-        ? options.config
-        : await loadConfig({ configPath: options.config, cwd: options.cwd, target: name });
-    target = selectTarget(config, name);
-  }
+  const { target, stop, local, targetArgs } = await resolveTarget(options);
+  const notes = local !== undefined ? [`target: ${local}`] : [];
   try {
     // The package is signed with the target's own request-signing key, which only exists once the target is resolved.
     if (options.evidence)
@@ -155,10 +133,93 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       suiteOptions: { ussd },
       ...(expectedFailures ? { expectedFailures } : {}),
       notes,
+      targetArgs,
     });
   } finally {
     await stop?.();
   }
+}
+
+/** Which target a command aims at: a name of the config file, or the built-in `local` with its server's settings. */
+export type TargetSelection = Pick<RunOptions, 'target' | 'config' | 'cwd' | 'local'>;
+
+interface Resolved {
+  target: ResolvedTarget;
+  /** Stops the embedded server (the built-in target only). */
+  stop?: () => Promise<void>;
+  /** The built-in target only: what its server is (variant, choices that differ from the defaults, faults). */
+  local?: string;
+  /** The command-line arguments that aim a command at this target again (RunInfo.replay). */
+  targetArgs: string[];
+}
+
+async function resolveTarget(options: TargetSelection): Promise<Resolved> {
+  const name = options.target ?? BUILTIN_TARGET;
+  if (name === BUILTIN_TARGET) {
+    const { startLocalTarget } = await import('./targets/local.js');
+    const local = await startLocalTarget(options.local);
+    return { target: local.target, stop: local.stop, local: local.describe, targetArgs: localArgs(options.local) };
+  }
+  if (options.local?.faults?.length || options.local?.variant || Object.keys(options.local?.choices ?? {}).length > 0) {
+    throw new ConfigError(
+      '--fault, --variant and --choice apply to the built-in target "local" only',
+      'CONFORMANCE_ERR_USAGE',
+    );
+  }
+  const config =
+    typeof options.config === 'object'
+      ? options.config
+      : await loadConfig({ configPath: options.config, cwd: options.cwd, target: name });
+  // The config as the user named it (relative to where the run was started), or the file a library caller loaded.
+  const configArg = typeof options.config === 'string' ? options.config : options.config?.path;
+  return {
+    target: selectTarget(config, name),
+    targetArgs: ['--target', name, ...(configArg !== undefined ? ['--config', configArg] : [])],
+  };
+}
+
+/** `--target local` with the embedded server's variant, choices and faults, as `run` and `curl` take them. */
+function localArgs(local: RunOptions['local']): string[] {
+  return [
+    '--target',
+    BUILTIN_TARGET,
+    ...(local?.variant ? ['--variant', local.variant] : []),
+    ...Object.entries(local?.choices ?? {}).flatMap(([k, v]) => ['--choice', `${choiceName(k)}=${String(v)}`]),
+    ...(local?.faults?.length ? ['--fault', local.faults.join(',')] : []),
+  ];
+}
+
+/**
+ * A target opened for single requests (`conformance curl`, `conformance replay`): resolved (the built-in one started),
+ * with a signed client and the pack's token session over it. The caller opens the session (the token request) and
+ * closes it (the revocation), then calls `close`.
+ */
+export interface OpenedTarget {
+  target: ResolvedTarget;
+  /** The built-in target only: what its server is (variant, choices, faults). */
+  local?: string;
+  client: SignedClient;
+  session: RunSession;
+  /** Closes the client's connections and stops the embedded server. */
+  close(): Promise<void>;
+}
+
+export async function openTarget(
+  options: TargetSelection & Pick<RunOptions, 'requestTimeoutMs' | 'maxBodyBytes'>,
+): Promise<OpenedTarget> {
+  const { target, stop, local } = await resolveTarget(options);
+  const client = clientFor(target, options);
+  return {
+    target,
+    ...(local !== undefined ? { local } : {}),
+    client,
+    // The run's own session: the same token request (and revocation) a run makes, recorded nowhere.
+    session: pack.openSession(client, target, () => undefined),
+    async close() {
+      await client.close();
+      await stop?.();
+    },
+  };
 }
 
 function passedThrough(options: RunOptions): PassedThrough {

@@ -22,7 +22,7 @@ export const ERROR_CODES = {
   CONFORMANCE_ERR_OPTION_FILE: {
     exitCode: 2,
     meaning:
-      'a file given to an option (--expected-failures, --rerun-failed, --public-key, --webhook-ca) does not exist, cannot be read or holds no PEM certificate',
+      'a file given to an option (--expected-failures, --rerun-failed, --public-key, --webhook-ca, curl -d @FILE) or the REPORT of replay does not exist, cannot be read or holds no PEM certificate',
   },
   CONFORMANCE_ERR_CONFIG_NOT_FOUND: {
     exitCode: 2,
@@ -66,7 +66,8 @@ export const ERROR_CODES = {
   },
   CONFORMANCE_ERR_RERUN_REPORT: {
     exitCode: 2,
-    meaning: 'the --rerun-failed file is not a conformance JSON report (one written by run --json FILE)',
+    meaning:
+      'the --rerun-failed file, or the REPORT of replay, is not a conformance JSON report (one written by run --json FILE)',
   },
   CONFORMANCE_ERR_OUTPUT_PATH: {
     exitCode: 2,
@@ -97,6 +98,11 @@ export const ERROR_CODES = {
   CONFORMANCE_ERR_TARGET: {
     exitCode: 3,
     meaning: 'the target cannot be used, for a reason no more precise code names',
+  },
+  CONFORMANCE_ERR_REQUEST_FAILED: {
+    exitCode: 3,
+    meaning:
+      'conformance curl: the request got no usable answer (connection refused or reset, no response in time, a body over the cap, throttled past what it may wait)',
   },
   // Exit 0: not a failure; the process says so on stdout, without the code.
   CONFORMANCE_ERR_NOTHING_TO_RERUN: {

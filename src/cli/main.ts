@@ -7,7 +7,7 @@ import { suiteVersion } from '../version.js';
 // `conformance --version` and `--help` must not wait for.
 import { DEFAULT_BUDGET_MS, parseDuration } from '../engine/budget.js';
 import { processRedactor } from '../http/redact.js';
-import { visible, visibleLine } from '../report/exchange-text.js';
+import { visible, visibleLine } from '../report/visible.js';
 import { parseFailOn, type FailOnPolicy } from './fail-on.js';
 import { ChoiceError, parseChoice, VARIANT_NAMES, type Choices } from '../reference/choices/index.js';
 
@@ -113,6 +113,99 @@ export async function main(argv: string[]): Promise<void> {
     .action(async (opts: Record<string, unknown>) => {
       const { runCommand } = await import('./run.js');
       process.exitCode = await runCommand(opts as never);
+    });
+
+  program
+    .command('curl')
+    .description(
+      "send one request as a correct client does: a fresh token, signed with the target's key; print the answer, revoke the token (every failure's replay line is one)",
+    )
+    .argument(
+      '<url>',
+      "a path under the target's baseUrl (e.g. /instruments?investmentType=INTERNATIONAL_STOCKS), or a URL",
+    )
+    .option('-X, --request <method>', 'the method (default GET, or POST with -d)')
+    .option(
+      '-H, --header <header>',
+      "'Name: value' sends it (replacing the one conformance would make; covered by the signature when the profile covers it); 'Name:' sends the request without it (repeatable)",
+      collect,
+      [],
+    )
+    .option('-d, --data <data>', 'the body, sent byte for byte; @FILE reads it from a file')
+    .option(
+      '-t, --target <name>',
+      'target name from the config file; "local" is the embedded reference server, started for this command only',
+      'local',
+    )
+    .option('-c, --config <file>', 'config file (default: ./conformance.config.json)')
+    .addOption(
+      new Option('--variant <name>', 'target local only: a named bundle of choices for the reference server').choices(
+        VARIANT_NAMES,
+      ),
+    )
+    .option(
+      '--choice <name=value>',
+      'target local only: how the reference server reads one open point of the spec (repeatable)',
+      collectChoice,
+      {},
+    )
+    .option('--fault <names>', 'target local only: comma-separated faults for the reference server')
+    .option(
+      '--components <list>',
+      "the covered components, comma-separated, in order (default: the profile's, for the headers the request carries)",
+    )
+    .option('--created <seconds>', 'the signature\'s created, in seconds from now (default 0); "none" leaves it out')
+    .option('--expires <seconds>', 'the signature\'s expires, in seconds from now (default 300); "none" leaves it out')
+    .option('--keyid <id>', 'the signature\'s keyid (default: the target\'s); "none" leaves it out')
+    .option('--label <label>', "the signature's label (default sig1)")
+    .option(
+      '--param <name=value>',
+      'one more signature parameter after keyid, created and expires, e.g. alg="ed25519" (repeatable)',
+      collect,
+      [],
+    )
+    .option('--no-sign', 'send it without Signature and Signature-Input')
+    .option(
+      '--print-headers',
+      'print the headers (Authorization, X-Client-Id, Signature-Input, Signature, Content-Digest…) to paste elsewhere; send nothing',
+    )
+    .option('-v, --verbose', 'also print the request as sent and the signature base, on stderr')
+    .option('--timeout <ms>', 'time limit of the request in milliseconds', positiveInt('--timeout'), 10_000)
+    .action(async (url: string, opts: Record<string, unknown>) => {
+      const { curlCommand } = await import('./curl.js');
+      process.exitCode = await curlCommand(url, opts as never);
+    });
+
+  program
+    .command('replay')
+    .description(
+      "run one check of an earlier run's JSON report again, with a fresh token and fresh signatures, and say per exchange what changed: FIXED, STILL FAILING or CHANGED",
+    )
+    .argument('<report>', 'the JSON report of the earlier run (conformance run --json FILE)')
+    .argument('<id>', 'the check id')
+    .option(
+      '-t, --target <name>',
+      "target name from the config file (default: the report's target; for local, with the report's variant, choices and faults)",
+    )
+    .option('-c, --config <file>', "config file (default: the report's, else ./conformance.config.json)")
+    .addOption(
+      new Option('--variant <name>', 'target local only: a named bundle of choices for the reference server').choices(
+        VARIANT_NAMES,
+      ),
+    )
+    .option(
+      '--choice <name=value>',
+      'target local only: how the reference server reads one open point of the spec (repeatable)',
+      collectChoice,
+      {},
+    )
+    .option('--fault <names>', 'target local only: comma-separated faults for the reference server')
+    .option('--long', 'let a check that takes long run (token expiry after 60 minutes)', false)
+    .option('--allow-mutations', 'let the USSD crawler follow order and cancel links', false)
+    .option('--timeout <ms>', 'time limit of one request in milliseconds', positiveInt('--timeout'), 10_000)
+    .action(async (report: string, id: string, opts: Record<string, unknown>) => {
+      const { replayCommand } = await import('./replay.js');
+      process.exitCode = await replayCommand(report, id, opts as never);
     });
 
   program
@@ -239,6 +332,11 @@ function positiveInt(option: string): (value: string) => number {
       throw new UserError(`${option}: "${value}" is not a positive whole number; give one like 4`, 2);
     return n;
   };
+}
+
+/** A repeatable option: the values so far with this one after them. */
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }
 
 /** `--choice name=value`, repeatable: the choices so far with this one over them. */

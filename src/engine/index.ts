@@ -9,7 +9,7 @@ export { CheckFailed, CheckSkipped } from './outcomes.js';
 export type { Pack } from './pack.js';
 export type { RunSession, SuiteRun } from './session.js';
 export type { Reporter } from './reporter.js';
-export { runChecks, DEFAULT_CHECK_TIMEOUT_MS } from './run.js';
+export { clientFor, runChecks, DEFAULT_CHECK_TIMEOUT_MS } from './run.js';
 export type { RunSettings } from './run.js';
 export { selectChecks } from './select.js';
 export { formatBudget, parseDuration } from './budget.js';

@@ -49,6 +49,11 @@ export interface RunSettings {
   concurrency?: number;
   /** What the run met that is not a check's to judge (the embedded server's choices…): every report shows them. */
   notes?: readonly string[];
+  /**
+   * The command-line arguments that aim a command at this target again (`--target local --fault …`): every report's
+   * replay lines carry them (RunInfo.replay). By default `--target <name>`.
+   */
+  targetArgs?: readonly string[];
 }
 
 export interface RunChecksOptions extends RunSettings {
@@ -67,6 +72,32 @@ const DEFAULT_CONCURRENCY = 4;
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 60_000;
 
+/**
+ * The signed client of a target: its key, its CA, the limits of one request, and a redactor that knows the target's
+ * secrets. A run sends through one; so does a single request of `conformance curl` or `replay`.
+ */
+export function clientFor(
+  target: ResolvedTarget,
+  limits: { requestTimeoutMs?: number; maxBodyBytes?: number } = {},
+): SignedClient {
+  const redactor = new Redactor([
+    target.clientSecret,
+    target.privateKeyPem,
+    Buffer.from(target.privateKey).toString('base64'),
+    Buffer.from(target.privateKey).toString('base64url'),
+  ]);
+  return new SignedClient({
+    baseUrl: target.baseUrl,
+    clientId: target.clientId,
+    keyId: target.keyId,
+    privateKey: target.privateKey,
+    redactor,
+    ...(target.ca ? { ca: target.ca } : {}),
+    ...(limits.requestTimeoutMs ? { timeoutMs: limits.requestTimeoutMs } : {}),
+    ...(limits.maxBodyBytes ? { maxBodyBytes: limits.maxBodyBytes } : {}),
+  });
+}
+
 export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
   const { target, pack } = options;
   checkPack(pack);
@@ -80,22 +111,7 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
   const today = options.today ?? utcDay();
   const failOn = options.failOn ?? 'must';
   const started = Date.now();
-  const redactor = new Redactor([
-    target.clientSecret,
-    target.privateKeyPem,
-    Buffer.from(target.privateKey).toString('base64'),
-    Buffer.from(target.privateKey).toString('base64url'),
-  ]);
-  const client = new SignedClient({
-    baseUrl: target.baseUrl,
-    clientId: target.clientId,
-    keyId: target.keyId,
-    privateKey: target.privateKey,
-    redactor,
-    ...(target.ca ? { ca: target.ca } : {}),
-    ...(options.requestTimeoutMs ? { timeoutMs: options.requestTimeoutMs } : {}),
-    ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
-  });
+  const client = clientFor(target, options);
   const sessionExchanges: Exchange[] = [];
   const session = pack.openSession(client, target, (e) => sessionExchanges.push(e));
   const flags: RunFlags = { long: false, allowMutations: false, ...options.flags };
@@ -188,6 +204,11 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
         },
         ...(cleanup.length > 0 ? { cleanup } : {}),
         ...(notes.length > 0 ? { notes } : {}),
+        replay: {
+          targetArgs: [...(options.targetArgs ?? ['--target', target.name])],
+          clientId: target.clientId,
+          keyId: target.keyId,
+        },
       },
       totals: totalsOf(results),
       checks: results,

@@ -114,6 +114,18 @@ export interface RunInfo {
    * reconnects. Never a failure. Absent when there is nothing to say, and in reports of versions before it.
    */
   notes?: string[];
+  /**
+   * What a replay of the run's requests needs (`conformance curl`, `conformance replay`, the replay line of every
+   * failure): the command-line arguments that aim a command at the run's target again, and the client id and keyid the
+   * run's own requests carried (a replay line names them only where a check sent others). Absent in reports of versions
+   * before it.
+   */
+  replay?: {
+    /** E.g. `["--target", "local", "--fault", "signing.keyid-ignored"]` or `["--target", "staging", "--config", "c.json"]`. */
+    targetArgs: string[];
+    clientId: string;
+    keyId: string;
+  };
 }
 
 /** A suite's time in a run: from its first check's start to its last check's end, and its checks' time added up. */

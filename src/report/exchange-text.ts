@@ -1,8 +1,14 @@
-// The evidence text of a check (spec sentence, expectation, observation, the exchange, a curl replay), written once
+// The evidence text of a check (spec sentence, expectation, observation, the exchange, a replay line), written once
 // and shared by the human and JUnit reporters so a reviewer reads the same thing in the terminal and in CI.
 import { specLines } from './requirement-text.js';
+import { visible, visibleLine } from './visible.js';
+import { parseDictionary, isInnerList } from 'structured-headers';
 import type { Exchange, RecordedMessage, RecordedRequest } from '../http/exchange.js';
-import type { CheckResult } from '../engine/index.js';
+import type { CheckResult, RunInfo } from '../engine/index.js';
+import { contentDigest } from '../http/digest.js';
+import { hasHeader, headerValue, type HttpMessage } from '../http/message.js';
+import { DEFAULT_SIGNATURE_TTL_SECONDS, profileComponents } from '../http/signature.js';
+import { DEFAULT_LABEL, defaultContentType, isMutating, isTokenEndpoint } from '../replay/request.js';
 
 /** How much of a body a report shows; the recorder keeps more, the JSON report has all it kept. */
 const BODY_DISPLAY_LIMIT = 1024;
@@ -17,25 +23,8 @@ export interface Labelled {
   lines: string[];
 }
 
-// Characters that could drive a terminal (ESC sequences, bidi overrides that reorder what a reviewer reads), are not
-// legal in XML 1.0, or are lone surrogates. The server controls bodies and headers, so none of them may pass through raw.
-const UNSAFE_KEEPING_NEWLINES =
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\ufffe\uffff\ud800-\udfff]/gu;
-const UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\ufffe\uffff\ud800-\udfff]/gu;
-
-function escapeChar(ch: string): string {
-  return `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
-}
-
-/** Text with unsafe characters shown as `\u001b`-style escapes; newlines and tabs kept. */
-export function visible(text: string): string {
-  return text.replace(UNSAFE_KEEPING_NEWLINES, escapeChar);
-}
-
-/** Like `visible`, for text that must stay on one line (header values, messages). */
-export function visibleLine(text: string): string {
-  return text.replace(UNSAFE, escapeChar);
-}
+// Unsafe characters as escapes: in a module of their own, which `conformance --version` loads without the rest of this one.
+export { visible, visibleLine } from './visible.js';
 
 /** Splits text into display lines, each made safe. */
 export function textLines(text: string): string[] {
@@ -84,7 +73,11 @@ function headerLines(headers: ReadonlyArray<[string, string]>): string[] {
 }
 
 /** The exchange as labelled blocks: request, response (or the transport error), replay. */
-export function exchangeSections(exchange: Exchange, bodyLimit = BODY_DISPLAY_LIMIT): Labelled[] {
+export function exchangeSections(
+  exchange: Exchange,
+  bodyLimit = BODY_DISPLAY_LIMIT,
+  replay?: ReplayContext,
+): Labelled[] {
   const { request, response } = exchange;
   const sections: Labelled[] = [];
   const requestBody = bodyLines(request, bodyLimit);
@@ -117,12 +110,15 @@ export function exchangeSections(exchange: Exchange, bodyLimit = BODY_DISPLAY_LI
   } else if (!response) {
     sections.push({ label: 'response', lines: ['none recorded'] });
   }
-  sections.push({ label: 'replay', lines: [curlCommand(request)] });
+  sections.push({ label: 'replay', lines: [replayLine(request, exchange.startedAt, replay)] });
   return sections;
 }
 
 /** What a failed, warned or errored check shows: the spec sentence, the expectation, the observation, and the exchange. */
-export function findingSections(result: CheckResult, options: { allExchanges?: boolean } = {}): Labelled[] {
+export function findingSections(
+  result: CheckResult,
+  options: { allExchanges?: boolean; replay?: ReplayContext } = {},
+): Labelled[] {
   const finding = result.finding;
   const sections: Labelled[] = [{ label: 'spec', lines: specLines(result, finding).flatMap(textLines) }];
   if (result.outcome === 'error') {
@@ -140,7 +136,7 @@ export function findingSections(result: CheckResult, options: { allExchanges?: b
   // The exchange the verdict was drawn from: the one the check named, else its last (earlier ones are set-up).
   const named = result.exchanges.find((e) => e.seq === finding?.exchangeSeq);
   const exchanges = options.allExchanges ? result.exchanges : named ? [named] : result.exchanges.slice(-1);
-  for (const exchange of exchanges) sections.push(...exchangeSections(exchange));
+  for (const exchange of exchanges) sections.push(...exchangeSections(exchange, BODY_DISPLAY_LIMIT, options.replay));
   return sections;
 }
 
@@ -162,14 +158,32 @@ export function renderLabelled(
 }
 
 /** One exchange as plain text. */
-export function formatExchange(exchange: Exchange, bodyLimit = BODY_DISPLAY_LIMIT): string {
-  return renderLabelled(exchangeSections(exchange, bodyLimit)).join('\n');
+export function formatExchange(exchange: Exchange, bodyLimit = BODY_DISPLAY_LIMIT, replay?: ReplayContext): string {
+  return renderLabelled(exchangeSections(exchange, bodyLimit, replay)).join('\n');
 }
 
-// ---- curl replay ----------------------------------------------------------------------------------------------
+// ---- the replay line -----------------------------------------------------------------------------------------
 
-/** A piece of a shell argument: literal text, or a shell variable standing for a redacted secret. */
-type Piece = { text: string } | { variable: string };
+/**
+ * What a replay line needs of the run (RunInfo.replay): its base URL, so that a request is replayed by its path (the
+ * built-in server listens on another port each time), the arguments that aim `conformance curl` at the run's target,
+ * and the client id and keyid the run's own requests carried, so that a line names them only where a check sent others.
+ */
+export interface ReplayContext {
+  baseUrl: string;
+  targetArgs: readonly string[];
+  clientId?: string;
+  keyId?: string;
+}
+
+/** The replay context of a run; a report of a version before RunInfo.replay gets `--target <name>` only. */
+export function replayContextOf(run: RunInfo): ReplayContext {
+  return {
+    baseUrl: run.baseUrl,
+    targetArgs: run.replay?.targetArgs ?? ['--target', run.target],
+    ...(run.replay ? { clientId: run.replay.clientId, keyId: run.replay.keyId } : {}),
+  };
+}
 
 // Anything a shell, a terminal or an XML file could mangle: those strings are written with $'…' escapes instead.
 const NEEDS_ANSI_C = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\ufffe\uffff\ud800-\udfff]/u;
@@ -192,109 +206,230 @@ export function shellQuote(text: string): string {
   return `${out}'`;
 }
 
-// Inside double quotes these keep a special meaning (and `!` triggers history expansion in interactive bash).
-const DOUBLE_QUOTE_SPECIAL = /["\\$`!]/;
-
-/** Quotes pieces as one shell word: "…$VAR…" when the literal parts allow it, else '…'"$VAR"'…'. */
-function quotePieces(pieces: Piece[]): string {
-  const simple = pieces.every(
-    (p) => !('text' in p) || (!DOUBLE_QUOTE_SPECIAL.test(p.text) && !NEEDS_ANSI_C.test(p.text)),
-  );
-  if (simple) {
-    let out = '"';
-    pieces.forEach((p, i) => {
-      if ('text' in p) out += p.text;
-      else {
-        const next = pieces[i + 1];
-        const glued = next !== undefined && 'text' in next && /^[A-Za-z0-9_]/.test(next.text);
-        out += glued ? `\${${p.variable}}` : `$${p.variable}`;
-      }
-    });
-    return `${out}"`;
-  }
-  return (
-    pieces.map((p) => ('text' in p ? (p.text === '' ? '' : shellQuote(p.text)) : `"$${p.variable}"`)).join('') || "''"
-  );
+/** A word the shell takes as it is needs no quotes: paths, check ids, option values like --created=-660. */
+function word(text: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(text) ? text : shellQuote(text);
 }
 
-/** SCREAMING_SNAKE_CASE from a field or header name: clientSecret, client_secret, x-api-key. */
-function variableName(name: string): string {
-  const snake = name
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .replace(/[^A-Za-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '')
-    .toUpperCase();
-  return /^[A-Z]/.test(snake) ? snake : 'REDACTED';
-}
-
-// The name just before a redacted value: `"clientSecret":"`, `token=`, `x-api-key: `.
+// The name just before a masked value: `"clientSecret":"`, `clientSecret=`, `token=`.
 const NAME_BEFORE_VALUE = /([A-Za-z][A-Za-z0-9_-]*)"?\s*[:=]\s*"?$/;
 
-/** Splits text at each redaction marker, naming each placeholder after the field it stood in. */
-function piecesOf(text: string, fallback = 'REDACTED'): Piece[] {
+/** The placeholder conformance curl fills for a masked value, by the name of the field it stood in. */
+function placeholderFor(name: string | undefined): string | undefined {
+  const key = name?.toLowerCase().replace(/[_-]/g, '');
+  if (key === 'clientsecret') return '{{clientSecret}}';
+  if (key === 'token' || key === 'accesstoken') return '{{token}}';
+  return undefined;
+}
+
+/**
+ * Masked values as the placeholders curl fills from the target ({{clientSecret}}, {{token}}); one curl cannot fill
+ * stays `[redacted]`, and the line says so.
+ */
+function unmask(text: string, notes: Set<string>, fallback?: string): string {
+  if (!text.includes(REDACTED)) return text;
   const parts = text.split(REDACTED);
-  const pieces: Piece[] = [];
+  let out = '';
   parts.forEach((part, i) => {
-    pieces.push({ text: part });
-    if (i < parts.length - 1) {
-      const name = NAME_BEFORE_VALUE.exec(part)?.[1];
-      pieces.push({ variable: name ? variableName(name) : fallback });
+    out += part;
+    if (i === parts.length - 1) return;
+    const placeholder = placeholderFor(NAME_BEFORE_VALUE.exec(out)?.[1]) ?? fallback;
+    if (placeholder) out += placeholder;
+    else {
+      out += REDACTED;
+      notes.add('a value the report masked is sent as the text [redacted]: put the real one in its place');
     }
   });
-  return pieces;
+  return out;
 }
 
-function headerArgument(name: string, value: string): string {
-  if (!value.includes(REDACTED)) return shellQuote(`${name}: ${value}`);
-  const lower = name.toLowerCase();
-  if (lower === 'authorization') {
-    const scheme = value.slice(0, value.indexOf(REDACTED)).trim();
-    if (scheme === '' || /^bearer$/i.test(scheme))
-      return quotePieces([{ text: `${name}: Bearer ` }, { variable: 'TOKEN' }]);
-    return quotePieces([{ text: `${name}: ${scheme} ` }, { variable: 'CREDENTIALS' }]);
-  }
-  // A signature must be made afresh for a replay anyway (created/expires), so the whole value is the placeholder.
-  if (lower === 'signature') return quotePieces([{ text: `${name}: ` }, { variable: 'SIGNATURE' }]);
-  return quotePieces(piecesOf(`${name}: ${value}`, variableName(name)));
-}
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** How far `created` may lie from the exchange's start and still be "now": signing and sending share a second or two. */
+const CLOCK_SLACK_SECONDS = 2;
 
-/** Headers curl sets itself from the URL and the data; kept only when they differ, as a check may send them wrong on purpose. */
-function curlSetsItself(request: RecordedRequest, name: string, value: string): boolean {
-  const lower = name.toLowerCase();
-  if (lower === 'content-length') return request.bodyExcerpt !== undefined && value.trim() === String(request.bodySize);
-  if (lower === 'host') {
-    try {
-      return new URL(request.url).host.toLowerCase() === value.trim().toLowerCase();
-    } catch {
-      return false;
-    }
-  }
-  return false;
-}
-
-/** A copyable curl command that sends the request again, secrets replaced by shell variables ($TOKEN, $SIGNATURE, …). */
-export function curlCommand(request: RecordedRequest): string {
-  const words = ['curl', '-sS', '-i'];
-  const hasBody = request.bodyExcerpt !== undefined && request.bodySize > 0;
+/**
+ * A `npx conformance curl …` line that sends the request again, pasted as it is: the same method, path and query, the
+ * headers a check chose (those curl makes itself, the bearer token, X-Client-Id, the idempotency key, Content-Type,
+ * Content-Length, Content-Digest and the signature, are made fresh, and named only where the check sent them otherwise
+ * or not at all), the body, and the signature's parameters where the check chose them (its components, created and
+ * expires relative to the moment of sending, keyid, label). What the report cannot give back (a body it kept only in
+ * part, a masked value curl cannot fill, a signature altered after signing) the line says after a `#`.
+ */
+export function replayLine(request: RecordedRequest, startedAt: string, context?: ReplayContext): string {
+  const notes = new Set<string>();
+  const words = ['npx', 'conformance', 'curl'];
   const method = request.method.toUpperCase();
-  // -X HEAD would make curl wait for a body that never comes.
-  if (method === 'HEAD') words.push('--head');
-  else if (!(method === 'GET' && !hasBody) && !(method === 'POST' && hasBody))
-    words.push('-X', /^[A-Za-z]+$/.test(request.method) ? request.method : shellQuote(request.method));
-  // curl treats [] and {} in a URL as glob patterns unless told not to.
-  if (/[[\]{}]/.test(request.url.split(REDACTED).join(''))) words.push('-g');
-  words.push(request.url.includes(REDACTED) ? quotePieces(piecesOf(request.url)) : shellQuote(request.url));
+  const body = request.bodySize > 0 && request.bodyExcerpt !== undefined ? request.bodyExcerpt : undefined;
+  if (request.method !== (body !== undefined ? 'POST' : 'GET')) words.push('-X', word(request.method));
+  words.push(word(unmask(relativeUrl(request.url, context?.baseUrl), notes)));
+
+  const tokenEndpoint = isTokenEndpoint(request.url);
+  const present = (name: string) => hasHeader(request.headers, name);
+  const header = (text: string) => words.push('-H', shellQuote(text));
+  // Headers curl makes that the check left out.
+  if (!tokenEndpoint && !present('authorization')) header('Authorization:');
+  if (!tokenEndpoint && !present('x-client-id')) header('X-Client-Id:');
+  if (isMutating(method) && !present('x-idempotency-key')) header('X-Idempotency-Key:');
+  if (body !== undefined && !present('content-type')) header('Content-Type:');
+  if (body !== undefined && !present('content-digest')) header('Content-Digest:');
+  const signature = signatureWords(request, startedAt, context, notes);
   for (const [name, value] of request.headers) {
-    if (curlSetsItself(request, name, value)) continue;
-    words.push('-H', headerArgument(name, value));
+    if (!madeByCurl(request, name, value, { tokenEndpoint, body, context })) header(`${name}: ${unmask(value, notes)}`);
   }
-  if (hasBody && request.bodyExcerpt !== undefined) {
-    const body = request.bodyExcerpt;
-    words.push('--data-binary', body.includes(REDACTED) ? quotePieces(piecesOf(body)) : shellQuote(body));
+  words.push(...signature);
+  if (body !== undefined) {
+    words.push('-d', shellQuote(unmask(body, notes)));
+    if (request.bodyTruncated)
+      notes.add(
+        `the report kept only the start of this ${formatSize(request.bodySize)} body: the line sends that start only`,
+      );
+    else if (body.includes('\ufffd'))
+      notes.add('the body is not UTF-8 text, and the report keeps it as text: the line does not send it byte for byte');
   }
-  let command = words.join(' ');
-  if (hasBody && request.bodyTruncated) {
-    command += `  # the report kept only the start of this ${formatSize(request.bodySize)} body`;
+  words.push(...(context?.targetArgs ?? []).map(word));
+  const line = words.join(' ');
+  return notes.size > 0 ? `${line}  # ${[...notes].join('; ')}` : line;
+}
+
+/** The request's path and query under the run's base URL (what curl takes), or the whole URL when it lies elsewhere. */
+function relativeUrl(url: string, baseUrl: string | undefined): string {
+  const base = baseUrl?.replace(/\/+$/, '');
+  if (base === undefined || !url.startsWith(base)) return url;
+  const rest = url.slice(base.length);
+  if (rest === '') return '/';
+  return rest.startsWith('/') ? rest : rest.startsWith('?') ? `/${rest}` : url;
+}
+
+/** Whether a recorded header is one curl makes itself with this very value (then the line leaves it to curl). */
+function madeByCurl(
+  request: RecordedRequest,
+  name: string,
+  value: string,
+  at: { tokenEndpoint: boolean; body: string | undefined; context: ReplayContext | undefined },
+): boolean {
+  switch (name.toLowerCase()) {
+    // The signature's fields are made again from the options signatureWords gives.
+    case 'signature-input':
+    case 'signature':
+      return true;
+    case 'authorization':
+      return !at.tokenEndpoint && value === `Bearer ${REDACTED}`;
+    case 'x-client-id':
+      return !at.tokenEndpoint && at.context?.clientId !== undefined && value === at.context.clientId;
+    case 'x-idempotency-key':
+      // A fresh key: the recorded one would have a server answer the replay with the first answer it gave.
+      return isMutating(request.method) && UUID.test(value.trim());
+    case 'content-type':
+      return at.body !== undefined && value === defaultContentType(at.body);
+    case 'content-length':
+      return at.body !== undefined && value.trim() === String(request.bodySize);
+    case 'content-digest':
+      // A body the report masked part of had the secret in it: its digest is made again over the filled-in body.
+      return (
+        at.body !== undefined &&
+        !request.bodyTruncated &&
+        (at.body.includes(REDACTED) || value === contentDigest(new TextEncoder().encode(at.body)))
+      );
+    case 'host':
+      try {
+        return new URL(request.url).host.toLowerCase() === value.trim().toLowerCase();
+      } catch {
+        return false;
+      }
+    default:
+      return false;
   }
-  return command;
+}
+
+/**
+ * The signing options that make the recorded Signature-Input again, relative to the moment of sending: --no-sign,
+ * --components, --created/--expires (seconds from now, or none), --keyid, --label, --param; a Signature-Input curl
+ * cannot make (not a structured dictionary, component parameters) goes as recorded, after signing.
+ */
+function signatureWords(
+  request: RecordedRequest,
+  startedAt: string,
+  context: ReplayContext | undefined,
+  notes: Set<string>,
+): string[] {
+  const inputField = headerValue(request.headers, 'signature-input');
+  const sigField = headerValue(request.headers, 'signature');
+  if (inputField === undefined && sigField === undefined) return ['--no-sign'];
+  const words: string[] = [];
+  const header = (text: string) => words.push('-H', shellQuote(text));
+  if (sigField === undefined) header('Signature:');
+  if (inputField === undefined) header('Signature-Input:');
+  const input = inputField === undefined ? undefined : readInput(inputField);
+  if (inputField !== undefined && input === undefined) {
+    header(`Signature-Input: ${inputField}`);
+    notes.add("Signature-Input goes as recorded, over a signature made for the profile's own");
+  }
+  if (input) {
+    if (input.label !== DEFAULT_LABEL) words.push('--label', word(input.label));
+    const unsigned: HttpMessage = {
+      method: request.method,
+      url: request.url,
+      headers: request.headers.filter(([n]) => !/^signature(-input)?$/i.test(n)),
+    };
+    if (input.components.join(' ') !== profileComponents(unsigned).join(' '))
+      words.push('--components', word(input.components.join(',')));
+    const sent = Math.floor(Date.parse(startedAt) / 1000);
+    const { keyid, created, expires, others } = input;
+    if (keyid === undefined) words.push('--keyid', 'none');
+    else if (context?.keyId !== undefined && keyid !== context.keyId) words.push('--keyid', word(String(keyid)));
+    if (created === undefined) words.push('--created', 'none');
+    else if (Math.abs(created - sent) > CLOCK_SLACK_SECONDS) words.push(`--created=${created - sent}`);
+    if (expires === undefined) words.push('--expires', 'none');
+    else if (Math.abs(expires - sent - DEFAULT_SIGNATURE_TTL_SECONDS) > CLOCK_SLACK_SECONDS)
+      words.push(`--expires=${expires - sent}`);
+    for (const [name, value] of others)
+      words.push(
+        '--param',
+        word(`${name}=${typeof value === 'number' ? value : `"${value.replace(/["\\]/g, '\\$&')}"`}`),
+      );
+    if (input.more > 0) notes.add(`only the first of the request's ${input.more + 1} signatures is made again`);
+  }
+  // The signature's own bytes are masked: a label or a shape other than the input's is kept around fresh bytes.
+  if (sigField !== undefined && sigField !== `${input?.label ?? DEFAULT_LABEL}=:${REDACTED}:`)
+    header(`Signature: ${sigField.split(`:${REDACTED}:`).join(':{{signature}}:')}`);
+  return words;
+}
+
+interface ReadInput {
+  label: string;
+  components: string[];
+  keyid?: string | number;
+  created?: number;
+  expires?: number;
+  others: Array<[string, string | number]>;
+  /** Signatures after the first. */
+  more: number;
+}
+
+/** The first signature of a Signature-Input, when curl's options can make it again. */
+function readInput(field: string): ReadInput | undefined {
+  let dict;
+  try {
+    dict = parseDictionary(field);
+  } catch {
+    return undefined;
+  }
+  const first = [...dict.entries()][0];
+  if (!first || !isInnerList(first[1])) return undefined;
+  const [items, params] = first[1];
+  const components: string[] = [];
+  for (const [name, itemParams] of items) {
+    if (typeof name !== 'string' || itemParams.size > 0 || /[,\s]/.test(name)) return undefined;
+    components.push(name);
+  }
+  const out: ReadInput = { label: first[0], components, others: [], more: dict.size - 1 };
+  for (const [name, value] of params) {
+    if (name === 'keyid' && (typeof value === 'string' || typeof value === 'number')) out.keyid = value;
+    else if ((name === 'created' || name === 'expires') && typeof value === 'number' && Number.isInteger(value))
+      out[name] = value;
+    else if (typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value)))
+      out.others.push([name, value]);
+    else return undefined;
+  }
+  return out;
 }

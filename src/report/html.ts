@@ -20,9 +20,11 @@ import {
   exchangeSections,
   findingSections,
   formatDuration,
+  replayContextOf,
   visible,
   visibleLine,
   type Labelled,
+  type ReplayContext,
 } from './exchange-text.js';
 import { bySuite } from './by-suite.js';
 import { jsonReportText } from './json.js';
@@ -95,6 +97,8 @@ export function htmlReport(result: RunResult): string {
   const known = result.checks.filter((c) => needsAttention(c) && isKnown(c));
   const times = new Map(suiteTimesOf(result).map((t) => [t.suite, t]));
   const info = result.checks.filter((c) => c.level === 'INFO');
+  const replay = replayContextOf(run);
+  const finding = (check: CheckResult) => findingBlock(check, replay);
   const body = [
     header(result, verdict),
     cleanup(run.cleanup ?? []),
@@ -249,8 +253,8 @@ function checkHeading(check: CheckResult): string {
   return `<span class="pill ${tone(check)}">${OUTCOME_WORD[check.outcome]}</span> <code class="check-id">${escapeLine(check.id)}</code> <span class="level">${check.level}</span> <span class="check-title">${escapeLine(check.title)}</span> <span class="section">${escapeLine(sectionsOf(check))}</span>`;
 }
 
-function finding(check: CheckResult): string {
-  const shown = findingSections(check);
+function findingBlock(check: CheckResult, replay: ReplayContext): string {
+  const shown = findingSections(check, { replay });
   const named = check.exchanges.find((e) => e.seq === check.finding?.exchangeSeq) ?? check.exchanges.at(-1);
   // The verdict's exchange is shown in full above; the set-up exchanges before it stay folded away.
   const others = check.exchanges.filter((e) => e !== named);
@@ -258,7 +262,7 @@ function finding(check: CheckResult): string {
     others.length === 0
       ? ''
       : `<details class="more"><summary>${others.length} other exchange${others.length === 1 ? '' : 's'} of this check</summary>${others
-          .map((e) => `<h4>exchange #${e.seq}</h4>${evidence(exchangeSections(e))}`)
+          .map((e) => `<h4>exchange #${e.seq}</h4>${evidence(exchangeSections(e, undefined, replay))}`)
           .join('')}</details>`;
   return `<details class="finding ${tone(check)}" id="${anchor(check)}" open>
 <summary>${checkHeading(check)}</summary>
@@ -346,7 +350,7 @@ function footer(result: RunResult): string {
   return `<footer>
 <p>SHA-256 of the JSON report of this run: <code class="digest">${jsonReportDigest(result)}</code></p>
 <p>That is the digest of the file <code>conformance run --json</code> writes (<code>report.json</code> in an evidence package): <code>sha256sum report.json</code> prints the same.
-Secrets (client secret, private key, bearer tokens, signatures) are shown as <code>[redacted]</code>; the curl commands name them as shell variables ($TOKEN, $SIGNATURE, …).</p>
+Secrets (client secret, private key, bearer tokens, signatures) are shown as <code>[redacted]</code>. A replay line (<code>npx conformance curl …</code>) sends its request again with a fresh token and a fresh signature; masked values it names as <code>{{clientSecret}}</code> and <code>{{token}}</code> are filled with the target's own.</p>
 <p>conformance ${escapeLine(result.run.suiteVersion)} · spec ${escapeLine(result.run.specVersion)} · started ${escapeLine(result.run.startedAt)}, finished ${escapeLine(result.run.finishedAt)}</p>
 </footer>`;
 }

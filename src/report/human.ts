@@ -17,8 +17,10 @@ import {
   findingSections,
   formatDuration,
   renderLabelled,
+  replayContextOf,
   textLines,
   visibleLine,
+  type ReplayContext,
 } from './exchange-text.js';
 import { sectionsOf } from './requirement-text.js';
 import { bySuite } from './by-suite.js';
@@ -117,13 +119,14 @@ export function humanReporterForStdout(
 
 /** The report lines (without the header), in the RunResult's order. */
 export function renderResults(result: RunResult, c: ChalkInstance, verbose: boolean): string[] {
+  const replay = replayContextOf(result.run);
   const idWidth = Math.max(0, ...result.checks.map((r) => r.id.length));
   const lines: string[] = [];
   // Known deviations are shown apart, after the suites, so the suites show only what counts for the verdict.
   const expected = result.checks.filter((r) => r.expected?.status === 'expected');
   for (const [suite, checks] of bySuite(result.checks.filter((r) => !expected.includes(r)))) {
     lines.push(c.bold(suite));
-    for (const check of checks) lines.push(...renderCheck(check, c, idWidth, verbose));
+    for (const check of checks) lines.push(...renderCheck(check, c, idWidth, verbose, replay));
     // A failure's details already end with a blank line.
     if (lines.at(-1) !== '') lines.push('');
   }
@@ -157,7 +160,13 @@ function renderExpected(check: CheckResult, c: ChalkInstance, idWidth: number): 
   return lines;
 }
 
-function renderCheck(check: CheckResult, c: ChalkInstance, idWidth: number, verbose: boolean): string[] {
+function renderCheck(
+  check: CheckResult,
+  c: ChalkInstance,
+  idWidth: number,
+  verbose: boolean,
+  replay: ReplayContext,
+): string[] {
   const symbol = colourFor(check, c)(SYMBOL[check.outcome]);
   const title = `${visibleLine(sectionsOf(check))} — ${visibleLine(check.title)}`;
   const skip =
@@ -168,7 +177,10 @@ function renderCheck(check: CheckResult, c: ChalkInstance, idWidth: number, verb
     lines.push(...textLines(observation).map((l, i) => `${INDENT}${i === 0 ? '· ' : '  '}${l}`));
   if (check.outcome === 'fail' || check.outcome === 'warn' || check.outcome === 'error') {
     lines.push(
-      ...renderLabelled(findingSections(check, { allExchanges: verbose }), { indent: INDENT, styleLabel: c.cyan }),
+      ...renderLabelled(findingSections(check, { allExchanges: verbose, replay }), {
+        indent: INDENT,
+        styleLabel: c.cyan,
+      }),
       '',
     );
   }

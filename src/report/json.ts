@@ -76,6 +76,16 @@ function runInfo(run: RunInfo): RunInfo {
     ...(run.cleanup ? { cleanup: [...run.cleanup] } : {}),
     // What the run met that no check owns (choices, token renewals): the schema has it, and matrices read it here.
     ...(run.notes ? { notes: [...run.notes] } : {}),
+    // What `conformance replay` and the replay lines need to aim at the run's target again.
+    ...(run.replay
+      ? {
+          replay: {
+            targetArgs: [...run.replay.targetArgs],
+            clientId: run.replay.clientId,
+            keyId: run.replay.keyId,
+          },
+        }
+      : {}),
   };
 }
 

@@ -6,7 +6,15 @@ import { dirname } from 'node:path';
 import builderModule, { type Builder, type TestCase, type TestSuite } from 'junit-report-builder';
 import type { CheckResult, RunInfo, RunResult, Verdict } from '../engine/index.js';
 import type { Reporter } from '../engine/index.js';
-import { findingSections, formatExchange, renderLabelled, visible, visibleLine } from './exchange-text.js';
+import {
+  findingSections,
+  formatExchange,
+  renderLabelled,
+  replayContextOf,
+  visible,
+  visibleLine,
+  type ReplayContext,
+} from './exchange-text.js';
 import { bySuite } from './by-suite.js';
 import { failOnText, outOfReachNote, unexercisedLine, verdictSummary } from './verdict-text.js';
 
@@ -76,10 +84,11 @@ function fillSuite(suite: TestSuite, name: string, checks: CheckResult[], run: R
     suite.property(`${check.id}.level`, check.level);
     suite.property(`${check.id}.requirements`, xmlText(check.requirements.map(requirementLine).join(' | ')));
   }
-  for (const check of checks) fillTestCase(suite.testCase(), check);
+  const replay = replayContextOf(run);
+  for (const check of checks) fillTestCase(suite.testCase(), check, replay);
 }
 
-function fillTestCase(testCase: TestCase, check: CheckResult): void {
+function fillTestCase(testCase: TestCase, check: CheckResult, replay: ReplayContext): void {
   testCase
     .name(xmlText(`${check.id} ${check.title}`))
     .className(`conformance.${check.suite}`)
@@ -88,7 +97,7 @@ function fillTestCase(testCase: TestCase, check: CheckResult): void {
   const message = oneLine(
     check.finding?.message ?? (check.outcome === 'error' ? 'the check could not complete' : 'the check did not pass'),
   );
-  const details = () => renderLabelled(findingSections(check)).join('\n');
+  const details = () => renderLabelled(findingSections(check, { replay })).join('\n');
   if (check.expected?.status === 'expected') {
     // A known deviation is a <skipped>, the way pytest reports an xfail: CI dashboards count it apart from passes and
     // failures, and it does not fail the build. The builder writes no skip message, so the reason goes to system-out.
@@ -123,7 +132,10 @@ function fillTestCase(testCase: TestCase, check: CheckResult): void {
     }
   if (check.observations.length > 0) out.push('observations:', ...check.observations.map((o) => `  · ${o}`));
   check.exchanges.forEach((exchange, i) =>
-    out.push(`exchange ${i + 1} of ${check.exchanges.length} (#${exchange.seq})`, formatExchange(exchange)),
+    out.push(
+      `exchange ${i + 1} of ${check.exchanges.length} (#${exchange.seq})`,
+      formatExchange(exchange, undefined, replay),
+    ),
   );
   if (out.length > 0) testCase.standardOutput(cdata(out.join('\n')));
 }

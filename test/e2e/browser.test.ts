@@ -25,7 +25,7 @@ describe('the HTML report in headless Chromium', () => {
     return;
   }
 
-  it('shows a failing run to a reviewer: verdict NOT CONFORMANT, the failing check, its spec sentence and a curl replay', async () => {
+  it('shows a failing run to a reviewer: verdict NOT CONFORMANT, the failing check, its spec sentence and a replay line', async () => {
     if (missing !== undefined) throw new Error(missing);
     const dir = mkdtempSync(join(tmpdir(), 'conformance-browser-'));
     const file = join(dir, 'report.html');
@@ -86,9 +86,10 @@ describe('the HTML report in headless Chromium', () => {
         const curl = evidence.locator('pre.curl');
         expect(await curl.isVisible()).toBe(true);
         const curlText = await curl.innerText();
-        expect(curlText).toMatch(/^curl -sS -i 'http:\/\/127\.0\.0\.1:\d+\/v1\/oauth\/token'/);
-        expect(curlText).toContain('$CLIENT_SECRET');
-        expect(curlText).toContain('"Signature: $SIGNATURE"');
+        expect(curlText).toMatch(
+          /^npx conformance curl \/oauth\/token -d 'clientId=conformance-local&clientSecret=\{\{clientSecret\}\}'/,
+        );
+        expect(curlText).toContain(`--target local --fault ${FAULT}`);
 
         // The failing check's row in the auth table links to its details.
         const row = page.locator('#suites tr', { has: page.locator(`code:text-is("${FAILING_CHECK}")`) });

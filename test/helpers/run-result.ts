@@ -45,15 +45,23 @@ export function exchange(checkId: string, req: RecordedRequest, res?: RecordedRe
   };
 }
 
-/** The signed GET every signing check sends, with its secrets already redacted the way the recorder does it. */
-export function signedGet(): RecordedRequest {
+/** When every exchange of the fixtures starts (exchange()), in Unix seconds: signatures are made then. */
+export const SENT_AT = Date.parse('2026-01-12T09:30:02.000Z') / 1000;
+
+/**
+ * The signed GET every signing check sends, with its secrets already redacted the way the recorder does it: signed
+ * over the profile's components by the run's key, created when sent, valid 300 s (or as `times` says).
+ */
+export function signedGet(times: { created?: number; expires?: number } = {}): RecordedRequest {
+  const created = times.created ?? SENT_AT;
+  const expires = times.expires ?? created + 300;
   return request({
     headers: [
       ['authorization', 'Bearer [redacted]'],
       ['x-client-id', 'acme'],
       [
         'signature-input',
-        'sig1=("@method" "@target-uri" "authorization" "x-client-id");keyid="acme-2026";created=1763799880;expires=1763799940',
+        `sig1=("@method" "@target-uri" "@path" "@query" "authorization" "x-client-id");keyid="acme-2026";created=${created};expires=${expires}`,
       ],
       ['signature', 'sig1=:[redacted]:'],
       ['x-note', `it's "quoted"`],
@@ -128,7 +136,7 @@ export function sampleChecks(): CheckResult[] {
         exchange('signing.reject.expired', signedGet(), jsonResponse(200, '{"setup":true}')),
         exchange(
           'signing.reject.expired',
-          signedGet(),
+          signedGet({ created: SENT_AT - 180, expires: SENT_AT - 120 }),
           jsonResponse(200, longBody.slice(0, 4096), { bodySize: Buffer.byteLength(longBody), bodyTruncated: true }),
         ),
       ],
@@ -237,6 +245,7 @@ export function sampleRunResult(checks: CheckResult[] = sampleChecks()): RunResu
       concurrency: 4,
       suites: suiteTimes(checks),
       selection: { suites: ['auth', 'signing', 'resources', 'webhooks'] },
+      replay: { targetArgs: ['--target', 'staging'], clientId: 'acme', keyId: 'acme-2026' },
     },
     totals: totalsOf(checks),
     checks,

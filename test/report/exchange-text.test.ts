@@ -2,12 +2,16 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import {
   bodyLines,
-  curlCommand,
   findingSections,
   formatExchange,
   renderLabelled,
+  replayContextOf,
+  replayLine,
   shellQuote,
+  type ReplayContext,
 } from '../../src/report/exchange-text.js';
+import { contentDigest } from '../../src/http/digest.js';
+import type { RecordedRequest } from '../../src/http/exchange.js';
 import {
   BASE_URL,
   CUSTOMER_JSON,
@@ -17,6 +21,8 @@ import {
   jsonResponse,
   request,
   sampleChecks,
+  sampleRunResult,
+  SENT_AT,
   signedGet,
 } from '../helpers/run-result.js';
 
@@ -30,98 +36,275 @@ function argsOf(command: string, env: Record<string, string> = {}): string[] {
   return out.split('\0').slice(0, -1);
 }
 
-describe('curlCommand', () => {
-  it('replaces a redacted bearer token and signature with $TOKEN and $SIGNATURE, and single-quotes the rest', () => {
-    const command = curlCommand(signedGet());
-    expect(command.startsWith(`curl -sS -i '${BASE_URL}/accounts?customerId=1042' `)).toBe(true);
-    expect(command).toContain('-H "authorization: Bearer $TOKEN"');
-    expect(command).toContain('-H "signature: $SIGNATURE"');
-    expect(command).toContain(`-H 'x-client-id: acme'`);
-    expect(command).toContain(`-H 'x-note: it'\\''s "quoted"'`);
-    expect(command).not.toContain('[redacted]');
-    expect(command).not.toContain('-X');
-  });
+const STAGING: ReplayContext = {
+  baseUrl: BASE_URL,
+  targetArgs: ['--target', 'staging'],
+  clientId: 'acme',
+  keyId: 'acme-2026',
+};
+const SENT = '2026-01-12T09:30:02.000Z';
 
-  it('runs in bash as the same request, secrets taken from the environment', () => {
-    const args = argsOf(curlCommand(signedGet()), { TOKEN: 'tok-1', SIGNATURE: 'sig1=:c2ln:' });
-    expect(args).toEqual([
-      '-sS',
-      '-i',
-      `${BASE_URL}/accounts?customerId=1042`,
-      '-H',
-      'authorization: Bearer tok-1',
-      '-H',
-      'x-client-id: acme',
-      '-H',
-      'signature-input: sig1=("@method" "@target-uri" "authorization" "x-client-id");keyid="acme-2026";created=1763799880;expires=1763799940',
-      '-H',
-      'signature: sig1=:c2ln:',
+/** The arguments bash passes to `conformance` when it runs a replay line as pasted (npx conformance curl …). */
+function replayArgs(line: string): string[] {
+  const out = execFileSync('bash', ['-c', `npx() { printf '%s\\0' "$@"; }\n${line}`], {
+    env: { PATH: process.env.PATH },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return out.split('\0').slice(0, -1);
+}
+
+/** A signed request as recorded, with the headers changed: [name, null] drops one, [name, value] sets it. */
+function recorded(change: Array<[string, string | null]> = [], base = signedGet()): RecordedRequest {
+  let headers = [...base.headers];
+  for (const [name, value] of change) {
+    const at = headers.findIndex(([n]) => n.toLowerCase() === name.toLowerCase());
+    headers = headers.filter(([n]) => n.toLowerCase() !== name.toLowerCase());
+    if (value !== null) headers.splice(at === -1 ? headers.length : at, 0, [name, value]);
+  }
+  return { ...base, headers };
+}
+
+describe('replayLine', () => {
+  it("replays the run's ordinary signed GET by its path, with only the header the check chose, on the run's target", () => {
+    const line = replayLine(signedGet(), SENT, STAGING);
+    // Token, client id and signature are curl's own to make afresh; the x-note header was the check's.
+    expect(line).toBe(
+      `npx conformance curl '/accounts?customerId=1042' -H 'x-note: it'\\''s "quoted"' --target staging`,
+    );
+    expect(replayArgs(line)).toEqual([
+      'conformance',
+      'curl',
+      '/accounts?customerId=1042',
       '-H',
       `x-note: it's "quoted"`,
+      '--target',
+      'staging',
     ]);
+    expect(line).not.toContain('[redacted]');
   });
 
-  it('sends a body with --data-binary, names a redacted form field after it, and lets curl set Content-Length', () => {
+  it("carries the run's target options, the built-in server's faults with it", () => {
+    const line = replayLine(signedGet(), SENT, {
+      ...STAGING,
+      targetArgs: ['--target', 'local', '--choice', 'token-envelope=bare', '--fault', 'signing.keyid-ignored'],
+    });
+    expect(line.endsWith(' --target local --choice token-envelope=bare --fault signing.keyid-ignored')).toBe(true);
+  });
+
+  it('gives created and expires relative to the moment of sending, so the replayed signature is as old as the recorded', () => {
+    const expired = signedGet({ created: SENT_AT - 660, expires: SENT_AT - 600 });
+    expect(replayArgs(replayLine(expired, SENT, STAGING))).toContain('--created=-660');
+    expect(replayArgs(replayLine(expired, SENT, STAGING))).toContain('--expires=-600');
+    const future = replayLine(signedGet({ created: SENT_AT + 600, expires: SENT_AT + 660 }), SENT, STAGING);
+    expect(future).toContain(' --created=600 --expires=660 ');
+    // A second either way is the same moment: signing and sending share it.
+    expect(replayLine(signedGet({ created: SENT_AT - 1 }), SENT, STAGING)).not.toContain('--created');
+    const long = replayLine(signedGet({ expires: SENT_AT + 3600 }), SENT, STAGING);
+    expect(long).toContain(' --expires=3600 ');
+    expect(long).not.toContain('--created');
+  });
+
+  it("names a keyid other than the run's, and a parameter left out, but never the run's own keyid", () => {
+    const foreign = recorded([
+      [
+        'signature-input',
+        `sig1=("@method" "@target-uri" "@path" "@query" "authorization" "x-client-id");keyid="acme-2026-unknown-1f2e";created=${SENT_AT};expires=${SENT_AT + 300}`,
+      ],
+    ]);
+    expect(replayLine(foreign, SENT, STAGING)).toContain(' --keyid acme-2026-unknown-1f2e ');
+    const none = recorded([
+      [
+        'signature-input',
+        `sig1=("@method" "@target-uri" "@path" "@query" "authorization" "x-client-id");created=${SENT_AT}`,
+      ],
+    ]);
+    expect(replayLine(none, SENT, STAGING)).toContain(' --keyid none --expires none ');
+    // Without the run's keyid (a report of an older version) the line cannot tell, and leaves keyid to the target.
+    expect(replayLine(foreign, SENT, { ...STAGING, keyId: undefined })).not.toContain('--keyid');
+  });
+
+  it("lists the covered components when the check chose others than the profile's, and other parameters as --param", () => {
+    const line = replayLine(
+      recorded([
+        [
+          'signature-input',
+          `sig1=("x-client-id" "authorization" "@path" "@query" "@method");keyid="acme-2026";created=${SENT_AT};expires=${SENT_AT + 300};alg="rsa-pss-sha512"`,
+        ],
+      ]),
+      SENT,
+      STAGING,
+    );
+    expect(replayArgs(line)).toEqual(
+      expect.arrayContaining(['--components', 'x-client-id,authorization,@path,@query,@method']),
+    );
+    expect(replayArgs(line)).toEqual(expect.arrayContaining(['--param', 'alg="rsa-pss-sha512"']));
+  });
+
+  it('says which of the headers curl makes were left out, and drops the signature as the check did', () => {
+    const bare = recorded([
+      ['authorization', null],
+      ['x-client-id', null],
+    ]);
+    expect(replayArgs(replayLine(bare, SENT, STAGING)).slice(2, 7)).toEqual([
+      '/accounts?customerId=1042',
+      '-H',
+      'Authorization:',
+      '-H',
+      'X-Client-Id:',
+    ]);
+    expect(replayLine(recorded([['signature', null]]), SENT, STAGING)).toContain(` -H 'Signature:' `);
+    expect(replayLine(recorded([['signature-input', null]]), SENT, STAGING)).toContain(` -H 'Signature-Input:' `);
+    const unsigned = replayLine(
+      recorded([
+        ['signature', null],
+        ['signature-input', null],
+      ]),
+      SENT,
+      STAGING,
+    );
+    expect(unsigned).toContain(' --no-sign ');
+  });
+
+  it('keeps a Signature whose label differs around fresh bytes, and a Signature-Input curl cannot make as recorded', () => {
+    const relabelled = replayLine(recorded([['signature', 'sig2=:[redacted]:']]), SENT, STAGING);
+    expect(replayArgs(relabelled)).toEqual(expect.arrayContaining(['-H', 'Signature: sig2=:{{signature}}:']));
+    const both = replayLine(
+      recorded([
+        [
+          'signature-input',
+          `proxy=("@method" "@target-uri" "@path" "@query" "authorization" "x-client-id");keyid="acme-2026";created=${SENT_AT};expires=${SENT_AT + 300}`,
+        ],
+        ['signature', 'proxy=:[redacted]:'],
+      ]),
+      SENT,
+      STAGING,
+    );
+    expect(both).toContain(' --label proxy ');
+    expect(both).not.toContain('Signature:');
+    const malformed = 'sig1=(@method @target-uri);keyid="acme-2026"';
+    const line = replayLine(recorded([['signature-input', malformed]]), SENT, STAGING);
+    expect(replayArgs(line)).toEqual(expect.arrayContaining(['-H', `Signature-Input: ${malformed}`]));
+    expect(line).toMatch(/ {2}# Signature-Input goes as recorded, over a signature made for the profile's own$/);
+  });
+
+  it('sends a body with -d, a masked secret as the placeholder curl fills, and leaves made headers to curl', () => {
     const req = request({
       method: 'POST',
       url: `${BASE_URL}/oauth/token`,
-      headers: [['content-length', String(TOKEN_FORM.length)]],
+      headers: [
+        ['X-Idempotency-Key', 'b40121cc-665c-4d01-b9e5-0cde194df942'],
+        ['Content-Type', 'application/x-www-form-urlencoded'],
+        ['Content-Length', String(TOKEN_FORM.length)],
+        ['Content-Digest', 'sha-512=:digest-of-the-body-with-the-secret:'],
+        [
+          'Signature-Input',
+          `sig1=("@method" "@target-uri" "@path" "content-digest" "content-length" "content-type" "x-idempotency-key");keyid="acme-2026";created=${SENT_AT};expires=${SENT_AT + 300}`,
+        ],
+        ['Signature', 'sig1=:[redacted]:'],
+      ],
       bodyExcerpt: TOKEN_FORM,
       bodySize: TOKEN_FORM.length,
     });
-    const command = curlCommand(req);
-    expect(command).toBe(
-      `curl -sS -i '${BASE_URL}/oauth/token' --data-binary "grant_type=client_credentials&client_id=acme&client_secret=$CLIENT_SECRET"`,
+    const line = replayLine(req, SENT, STAGING);
+    expect(line).toBe(
+      "npx conformance curl /oauth/token -d 'grant_type=client_credentials&client_id=acme&client_secret={{clientSecret}}' --target staging",
     );
-    expect(argsOf(command, { CLIENT_SECRET: 's3 cr"et' }).at(-1)).toBe(
-      'grant_type=client_credentials&client_id=acme&client_secret=s3 cr"et',
+    const json = '{"clientId":"acme","clientSecret":"[redacted]"}';
+    const jsonLine = replayLine(
+      request({ method: 'POST', url: `${BASE_URL}/oauth/token`, bodyExcerpt: json, bodySize: json.length }),
+      SENT,
+      STAGING,
+    );
+    expect(replayArgs(jsonLine)).toEqual(
+      expect.arrayContaining(['-H', 'Content-Type:', '-d', '{"clientId":"acme","clientSecret":"{{clientSecret}}"}']),
     );
   });
 
-  it('keeps JSON quotes intact around a redacted member', () => {
-    const body = '{"clientId":"acme","clientSecret":"[redacted]"}';
-    const command = curlCommand(
-      request({ method: 'POST', url: `${BASE_URL}/oauth/token`, bodyExcerpt: body, bodySize: body.length }),
-    );
-    expect(command).toContain(`--data-binary '{"clientId":"acme","clientSecret":"'"$CLIENT_SECRET"'"}'`);
-    expect(argsOf(command, { CLIENT_SECRET: "it's $x" }).at(-1)).toBe(`{"clientId":"acme","clientSecret":"it's $x"}`);
-  });
-
-  it('uses -X for methods curl would not infer, and keeps a Content-Length that does not match the body', () => {
+  it("names a Content-Digest that is not the body's, a Content-Type other than curl's, and a method curl would not infer", () => {
+    const body = CUSTOMER_JSON;
     const req = request({
       method: 'PUT',
-      url: `${BASE_URL}/customers/7`,
-      headers: [['content-length', '3']],
-      bodyExcerpt: CUSTOMER_JSON,
-      bodySize: Buffer.byteLength(CUSTOMER_JSON),
+      url: `${BASE_URL}/customers`,
+      headers: [
+        ['Authorization', 'Bearer [redacted]'],
+        ['X-Client-Id', 'acme'],
+        ['X-Idempotency-Key', 'not-a-uuid'],
+        ['Content-Type', 'text/plain'],
+        ['Content-Length', String(Buffer.byteLength(body))],
+        ['Content-Digest', contentDigest(new TextEncoder().encode(`${body} `))],
+      ],
+      bodyExcerpt: body,
+      bodySize: Buffer.byteLength(body),
     });
-    const args = argsOf(curlCommand(req));
-    expect(args.slice(0, 4)).toEqual(['-sS', '-i', '-X', 'PUT']);
-    expect(args).toContain('content-length: 3');
-    expect(args.at(-1)).toBe(CUSTOMER_JSON);
-    expect(curlCommand(request({ method: 'HEAD' }))).toContain('--head');
-    expect(curlCommand(request({ method: 'DELETE' }))).toContain('-X DELETE');
+    const args = replayArgs(replayLine(req, SENT, STAGING));
+    expect(args.slice(2, 5)).toEqual(['-X', 'PUT', '/customers']);
+    expect(args).toEqual(
+      expect.arrayContaining(['-H', 'X-Idempotency-Key: not-a-uuid', '-H', 'Content-Type: text/plain']),
+    );
+    expect(args).toContain(`Content-Digest: ${contentDigest(new TextEncoder().encode(`${body} `))}`);
+    expect(args).not.toContain(`Content-Length: ${Buffer.byteLength(body)}`);
+    expect(args).toContain('--no-sign');
+    expect(args.at(-3)).toBe(body);
+    // The body's own digest is curl's to make.
+    const own = replayArgs(
+      replayLine(
+        { ...req, headers: [['Content-Digest', contentDigest(new TextEncoder().encode(body))]] },
+        SENT,
+        STAGING,
+      ),
+    );
+    expect(own.some((a) => a.startsWith('Content-Digest'))).toBe(false);
+    expect(replayLine(request({ method: 'HEAD' }), SENT, STAGING)).toContain(' -X HEAD ');
+    expect(replayLine(request({ method: 'DELETE' }), SENT, STAGING)).toContain(' -X DELETE ');
   });
 
   it('writes control characters and newlines as $-quoted escapes, byte-exact', () => {
     const body = "line 1\nbell\u0007 esc\u001b[0m 'q' back\\slash";
-    const command = curlCommand(request({ method: 'POST', bodyExcerpt: body, bodySize: Buffer.byteLength(body) }));
-    expect(command).not.toMatch(/[\u0000-\u001f]/);
-    expect(command).toContain("$'line 1\\nbell\\x07 esc\\x1b[0m \\'q\\' back\\\\slash'");
-    expect(argsOf(command).at(-1)).toBe(body);
+    const line = replayLine(request({ method: 'POST', bodyExcerpt: body, bodySize: Buffer.byteLength(body) }), SENT);
+    expect(line).not.toMatch(/[\u0000-\u001f]/);
+    expect(line).toContain("$'line 1\\nbell\\x07 esc\\x1b[0m \\'q\\' back\\\\slash'");
+    expect(replayArgs(line)).toContain(body);
   });
 
-  it('turns off URL globbing for brackets, and replaces a redacted query value', () => {
-    const command = curlCommand(request({ url: `${BASE_URL}/accounts?filter[status]=ACTIVE&token=[redacted]` }));
-    expect(command).toContain(' -g ');
-    expect(argsOf(command, { TOKEN: 'abc' })).toContain(`${BASE_URL}/accounts?filter[status]=ACTIVE&token=abc`);
-  });
-
-  it('notes a request body the report kept only in part', () => {
-    const command = curlCommand(
+  it('says what it cannot give back: a body kept in part, a masked value it cannot fill', () => {
+    const cut = replayLine(
       request({ method: 'POST', bodyExcerpt: 'x'.repeat(10), bodySize: 9000, bodyTruncated: true }),
+      SENT,
+      STAGING,
     );
-    expect(command).toMatch(/# the report kept only the start of this 8\.8 KiB body$/);
+    expect(cut).toMatch(/ {2}# the report kept only the start of this 8\.8 KiB body: the line sends that start only$/);
+    const cookie = replayLine(request({ headers: [['cookie', '[redacted]']] }), SENT, STAGING);
+    expect(cookie).toContain(`-H 'cookie: [redacted]'`);
+    expect(cookie).toMatch(
+      /# a value the report masked is sent as the text \[redacted\]: put the real one in its place$/,
+    );
+    expect(replayLine(request({ url: `${BASE_URL}/x?token=[redacted]` }), SENT, STAGING)).toContain(
+      `'/x?token={{token}}'`,
+    );
+  });
+
+  it('keeps a URL off the base URL whole, and without a context gives the absolute URL and no target', () => {
+    expect(replayLine(request({ url: 'https://elsewhere.example/v1/a' }), SENT, STAGING)).toContain(
+      ' https://elsewhere.example/v1/a ',
+    );
+    expect(replayLine(request(), SENT)).toBe(
+      `npx conformance curl '${BASE_URL}/accounts?customerId=1042' -H 'Authorization:' -H 'X-Client-Id:' --no-sign`,
+    );
+  });
+});
+
+describe('replayContextOf', () => {
+  it("takes the run's replay record, and for a report of a version before it the target's name", () => {
+    const run = sampleRunResult().run;
+    expect(replayContextOf(run)).toEqual({
+      baseUrl: BASE_URL,
+      targetArgs: ['--target', 'staging'],
+      clientId: 'acme',
+      keyId: 'acme-2026',
+    });
+    const { replay: _replay, ...older } = run;
+    expect(replayContextOf(older)).toEqual({ baseUrl: BASE_URL, targetArgs: ['--target', 'staging'] });
   });
 });
 
@@ -146,6 +329,8 @@ describe('formatExchange', () => {
         }),
         jsonResponse(422, '{"code":"422","message":"bad"}'),
       ),
+      undefined,
+      STAGING,
     );
     expect(text.split('\n')).toEqual([
       `request   PUT ${BASE_URL}/customers/7`,
@@ -156,7 +341,8 @@ describe('formatExchange', () => {
       '          content-type: application/json',
       '',
       '          {"code":"422","message":"bad"}',
-      `replay    curl -sS -i -X PUT '${BASE_URL}/customers/7' -H 'content-type: application/json' --data-binary '{"email":"ana@example.org","name":"Ana O'\\''Neil <&> Zoë"}'`,
+      // A request the check sent without a token, client id, idempotency key, digest or signature: the line says so.
+      `replay    npx conformance curl -X PUT /customers/7 -H 'Authorization:' -H 'X-Client-Id:' -H 'X-Idempotency-Key:' -H 'Content-Digest:' --no-sign -d '{"email":"ana@example.org","name":"Ana O'\\''Neil <&> Zoë"}' --target staging`,
     ]);
   });
 

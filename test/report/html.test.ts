@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HtmlReporter, INFO_SECTION_TITLE, escapeHtml, htmlReport } from '../../src/report/html.js';
 import { JsonReporter, jsonReportText } from '../../src/report/json.js';
-import { curlCommand } from '../../src/report/exchange-text.js';
+import { replayContextOf, replayLine } from '../../src/report/exchange-text.js';
 import type { CheckResult } from '../../src/engine/index.js';
 import { exchange, jsonResponse, request, sampleChecks, sampleRunResult, signedGet } from '../helpers/run-result.js';
 
@@ -142,7 +142,7 @@ describe('HtmlReporter', () => {
     expect(htmlReport(skipped)).toContain('<title>Conformance report: staging — INCOMPLETE</title>');
   });
 
-  it('expands a failure with the spec sentence, expected, observed, the exchange and a curl command with placeholders', () => {
+  it('expands a failure with the spec sentence, expected, observed, the exchange and a replay line', () => {
     const result = sampleRunResult();
     const html = htmlReport(result);
     const block = findingBlock(html, 'signing.reject.expired');
@@ -157,10 +157,10 @@ describe('HtmlReporter', () => {
     expect(shown).toContain('GET https://staging.example/v1/accounts?customerId=1042');
     expect(shown).toContain('authorization: Bearer [redacted]');
     expect(shown).toContain('Authentication');
-    // The curl is the shared replay text, verbatim once unescaped: secrets as $TOKEN and $SIGNATURE.
-    const curl = curlCommand(result.checks.find((c) => c.id === 'signing.reject.expired')!.exchanges[1]!.request);
-    expect(curl).toContain('$TOKEN');
-    expect(curl).toContain('$SIGNATURE');
+    // The replay line is the shared text, verbatim once unescaped: a conformance curl line on the run's target.
+    const shown2 = result.checks.find((c) => c.id === 'signing.reject.expired')!.exchanges[1]!;
+    const curl = replayLine(shown2.request, shown2.startedAt, replayContextOf(result.run));
+    expect(curl).toMatch(/^npx conformance curl '\/accounts\?customerId=1042' .* --target staging$/);
     expect(block).toContain(`<pre class="curl">${escapeHtml(curl)}</pre>`);
     // The set-up exchange before the verdict's is kept, folded.
     expect(block).toContain('1 other exchange of this check');

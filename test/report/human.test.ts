@@ -105,9 +105,10 @@ describe('HumanReporter', () => {
     expect(response).toBe('    response  200  (3.8 KiB, 14 ms)');
     expect(lines.slice(at).some((l) => l === '              … (first 1.0 KiB of 3.8 KiB)')).toBe(true);
     const replay = lines.slice(at).find((l) => l.startsWith('    replay'));
-    expect(replay).toContain(`replay    curl -sS -i 'https://staging.example/v1/accounts?customerId=1042'`);
-    expect(replay).toContain('-H "authorization: Bearer $TOKEN"');
-    expect(replay).toContain('-H "signature: $SIGNATURE"');
+    // The line conformance curl runs: by its path on the run's target, signed again as old as the recorded signature.
+    expect(replay).toBe(
+      `    replay    npx conformance curl '/accounts?customerId=1042' -H 'x-note: it'\\''s "quoted"' --created=-180 --expires=-120 --target staging`,
+    );
   });
 
   it('shows only the last exchange of a failing check, all of them when verbose', () => {

@@ -87,8 +87,9 @@ describe('JunitReporter', () => {
     );
     expect(tc).toContain('expected  a request signed with expires 120 s in the past is rejected (any 4xx)');
     expect(tc).toContain('observed  an expired signature was accepted\n          200 — the server served it');
-    expect(tc).toContain('replay    curl -sS -i ');
-    expect(tc).toContain('-H "authorization: Bearer $TOKEN"');
+    expect(tc).toContain(
+      `replay    npx conformance curl '/accounts?customerId=1042' -H 'x-note: it'\\''s "quoted"' --created=-180 --expires=-120 --target staging`,
+    );
     expect(tc).toContain('<system-out>');
     expect(tc).toContain('exchange 2 of 2');
   });
