@@ -11,10 +11,13 @@ export {
   type SignedHeaders,
   type VerifyOptions,
   type SignatureVerdict,
+  type SignatureFailure,
+  type SignedMessage,
 } from './http/signature.js';
-export { signatureBase, signatureParamsValue } from './http/signature-base.js';
+export { signatureBase, signatureParamsValue, SignatureBaseError } from './http/signature-base.js';
+export { KeyError, type PrivateKeyInput, type PublicKeyInput } from './http/keys.js';
 export { contentDigest, verifyContentDigest } from './http/digest.js';
-export type { HttpMessage } from './http/message.js';
+export type { HttpMessage, MessageInput, HeadersInput } from './http/message.js';
 export type { Exchange } from './http/exchange.js';
 export type { RunResult, CheckResult, CheckInfo, Level, Outcome, Totals, RunInfo } from './engine/index.js';
 export type { ExpectedFailureMark } from './engine/index.js';

@@ -52,3 +52,56 @@ export function pathAndQuery(url: string): string {
     return url;
   }
 }
+
+/**
+ * Header fields as people hold them: an array of [name, value] pairs (order and repeated fields kept), a plain object
+ * (`{ 'Content-Type': 'application/json' }`; an array value is a repeated field, as node:http gives them), a WHATWG
+ * `Headers`, or any other iterable of pairs (a Map).
+ */
+export type HeadersInput =
+  | ReadonlyArray<readonly [string, string]>
+  | Iterable<readonly [string, string]>
+  | Readonly<Record<string, string | number | readonly string[] | undefined>>;
+
+/** A request as the library's callers hand it over: headers in any of the HeadersInput shapes. */
+export interface MessageInput {
+  method: string;
+  /** The absolute target URI, as sent: @path and @query are read from this text, not from a parsed URL. */
+  url: string;
+  headers: HeadersInput;
+}
+
+function isPair(pair: unknown): pair is [string, string] {
+  return Array.isArray(pair) && pair.length === 2 && typeof pair[0] === 'string' && typeof pair[1] === 'string';
+}
+
+/** The header pairs of any HeadersInput; throws TypeError, in one line, for anything else. */
+function headerPairs(input: HeadersInput): Array<[string, string]> {
+  if (input === null || typeof input !== 'object')
+    throw new TypeError(`headers must be an object, a Headers or an array of [name, value] pairs, not ${typeof input}`);
+  const pairs: Array<[string, string]> = [];
+  if (Symbol.iterator in input) {
+    for (const pair of input as Iterable<unknown>) {
+      if (!isPair(pair))
+        throw new TypeError(`headers: each entry must be a [name, value] pair of strings, not ${JSON.stringify(pair)}`);
+      pairs.push([pair[0], pair[1]]);
+    }
+    return pairs;
+  }
+  for (const [name, value] of Object.entries(input)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) {
+      if (typeof v !== 'string' && typeof v !== 'number')
+        throw new TypeError(`headers: the value of "${name}" must be a string, a number or an array of strings`);
+      pairs.push([name, String(v)]);
+    }
+  }
+  return pairs;
+}
+
+/** The HttpMessage of a MessageInput (the same object when its headers are already an array of pairs). */
+export function httpMessageOf<M extends MessageInput>(message: M): Omit<M, 'headers'> & HttpMessage {
+  if (Array.isArray(message.headers) && message.headers.every(isPair))
+    return message as unknown as Omit<M, 'headers'> & HttpMessage;
+  return { ...message, headers: headerPairs(message.headers) };
+}

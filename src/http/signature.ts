@@ -2,17 +2,55 @@
 // about ten times faster than @noble/ed25519's, which the client signed with until `npm run bench` showed signing to
 // be an eighth of a run. The tests keep an independent check: the client's signatures equal @noble/ed25519's and the
 // RFC 8032 and RFC 9421 vectors byte for byte.
+import { verify as cryptoVerify, sign as cryptoSign, timingSafeEqual, KeyObject } from 'node:crypto';
 import {
-  verify as cryptoVerify,
-  sign as cryptoSign,
-  createPublicKey,
-  timingSafeEqual,
-  type KeyObject,
-} from 'node:crypto';
-import { parseDictionary, isInnerList, serializeInnerList, type InnerList } from 'structured-headers';
-import { hasHeader, headerValue, type HttpMessage } from './message.js';
-import { signatureBase, signatureParamsValue, SignatureBaseError, type SignatureParam } from './signature-base.js';
-import { privateKeyFromSeed, publicKeyFromRaw } from './keys.js';
+  parseDictionary,
+  isInnerList,
+  serializeInnerList,
+  type InnerList,
+  type Dictionary,
+  type Item,
+} from 'structured-headers';
+import { hasHeader, headerValue, httpMessageOf, type HttpMessage, type MessageInput } from './message.js';
+import {
+  signatureBase,
+  signatureParamsValue,
+  targetParts,
+  SignatureBaseError,
+  type SignatureParam,
+} from './signature-base.js';
+import { privateKeyFrom, publicKeyFrom, type PrivateKeyInput, type PublicKeyInput } from './keys.js';
+
+/**
+ * Why a signature was rejected: a stable name per rule, on every failing SignatureVerdict (`code`), the same names the
+ * reference server puts in its 401 body. RFC 9421 sections in brackets.
+ */
+export type SignatureFailure =
+  /** No Signature-Input or no Signature field, or not the label asked for (§3.2 step 1). */
+  | 'SIGNATURE_MISSING'
+  /** Not a structured dictionary, empty, a label without its pair, bad or unsupported parameters (§4.1, §4.2). */
+  | 'SIGNATURE_MALFORMED'
+  /** The verifier knows no key for the keyid (§3.2 step 5). */
+  | 'KEYID_UNKNOWN'
+  /** The alg parameter names another algorithm than the key's, Ed25519 (§3.2 step 6). */
+  | 'ALG_MISMATCH'
+  /** A component the verifier requires is not in the covered components (§3.2.1). */
+  | 'COMPONENT_NOT_COVERED'
+  /** A covered component the message does not carry (§2.5: "produce an error"). */
+  | 'COMPONENT_MISSING'
+  | 'SIGNATURE_CREATED_MISSING'
+  | 'SIGNATURE_EXPIRES_MISSING'
+  /** Past expires, or created longer ago than the verifier allows. */
+  | 'SIGNATURE_EXPIRED'
+  | 'SIGNATURE_CREATED_FUTURE'
+  /** expires - created is longer than the verifier allows. */
+  | 'SIGNATURE_WINDOW_TOO_LONG'
+  /** No signature base can be built (§2.5: non-ASCII, a line break, an unknown derived component). */
+  | 'SIGNATURE_BASE_INVALID'
+  /** The key is not an Ed25519 public key, or cannot be read. */
+  | 'KEY_UNUSABLE'
+  /** The Ed25519 check fails: other bytes, or another key, were signed. */
+  | 'SIGNATURE_INVALID';
 
 /** The component order of the signing profile (GUIDE "Signing profile"; spec "Common request rules"). */
 export const PROFILE_COMPONENTS = [
@@ -29,12 +67,14 @@ export const PROFILE_COMPONENTS = [
 ] as const;
 
 /** The components a request covers: every profile component it carries ("covers the headers that the request carries"). */
-export function profileComponents(message: HttpMessage): string[] {
-  const hasQuery = new URL(message.url).search !== '';
+export function profileComponents(message: MessageInput): string[] {
+  const m = httpMessageOf(message);
+  const { query } = targetParts(m.url);
+  const hasQuery = query !== undefined && query !== '?';
   return PROFILE_COMPONENTS.filter((c) => {
     if (c === '@query') return hasQuery;
     if (c.startsWith('@')) return true;
-    return hasHeader(message.headers, c);
+    return hasHeader(m.headers, c);
   });
 }
 
@@ -44,10 +84,16 @@ export const DEFAULT_SIGNATURE_TTL_SECONDS = 300;
 
 export interface SignOptions {
   keyId: string;
-  /** 32-byte Ed25519 seed. */
-  privateKey: Uint8Array;
+  /**
+   * The Ed25519 private key: PKCS8 PEM text (or the bytes of the file), a JWK, a KeyObject or CryptoKey, or raw bytes
+   * (the 32-byte seed). Anything else throws KeyError.
+   */
+  privateKey: PrivateKeyInput;
   label?: string;
-  /** Covered components; defaults to the profile components the message carries. */
+  /**
+   * Covered components; defaults to the profile components the message carries. Names are lowercased (RFC 9421 §2.1),
+   * so `Authorization` covers, and is listed as, `authorization`.
+   */
   components?: readonly string[];
   /** Unix seconds; defaults to now. */
   created?: number;
@@ -71,10 +117,15 @@ export function nowSeconds(): number {
   return Math.floor(Date.now() / 1000);
 }
 
-/** Signs a message and returns the Signature-Input and Signature field values. */
-export function signRequest(message: HttpMessage, options: SignOptions): SignedHeaders {
+/**
+ * Signs a message and returns the Signature-Input and Signature field values. Headers may be an object, a `Headers` or
+ * an array of pairs. Throws SignatureBaseError (with its `code`) when RFC 9421 §2.5 allows no signature base, e.g. a
+ * non-ASCII value or a covered header the message lacks, and KeyError for a key it cannot use.
+ */
+export function signRequest(message: MessageInput, options: SignOptions): SignedHeaders {
+  const m = httpMessageOf(message);
   const label = options.label ?? DEFAULT_LABEL;
-  const components = [...(options.components ?? profileComponents(message))];
+  const components = (options.components ?? profileComponents(m)).map((c) => c.toLowerCase());
   const created = options.created ?? nowSeconds();
   const params: SignatureParam[] = options.params
     ? [...options.params]
@@ -84,7 +135,7 @@ export function signRequest(message: HttpMessage, options: SignOptions): SignedH
         ['expires', options.expires ?? created + DEFAULT_SIGNATURE_TTL_SECONDS],
       ];
   const paramsValue = signatureParamsValue(components, params);
-  const base = signatureBase(message, components, paramsValue);
+  const base = signatureBase(m, components, paramsValue);
   const sig = signEd25519(options.privateKey, Buffer.from(base, 'utf8'));
   return {
     signatureInput: `${label}=${paramsValue}`,
@@ -97,30 +148,44 @@ export function signRequest(message: HttpMessage, options: SignOptions): SignedH
 }
 
 /**
- * Key objects of the seeds signed with lately: parsing a key costs more than a signature, and a run signs every
- * request with one seed (and, against the built-in target, the server its deliveries with another). Seeds are
- * compared by their bytes, not their identity, so a caller reusing a buffer for another key never signs with the old.
+ * Key objects of the keys signed with lately: parsing a key costs more than a signature, and a run signs every
+ * request with one seed (and, against the built-in target, the server its deliveries with another). Byte keys are
+ * compared by their bytes, not their identity, so a caller reusing a buffer for another key never signs with the old;
+ * PEM texts by their text. KeyObjects need no cache, and JWK objects are read afresh (they may be changed in place).
  */
-const recentKeys: Array<{ seed: Buffer; key: KeyObject }> = [];
+const recentKeys: Array<{ id: Buffer | string; key: KeyObject }> = [];
 const RECENT_KEYS = 4;
 
-/** An Ed25519 signature (RFC 8032, pure) of `data` with the 32-byte seed. */
-export function signEd25519(seed: Uint8Array, data: Uint8Array): Uint8Array {
-  let entry = recentKeys.find((k) => k.seed.length === seed.length && timingSafeEqual(k.seed, seed));
+function cachedPrivateKey(input: PrivateKeyInput): KeyObject {
+  if (input instanceof KeyObject) return privateKeyFrom(input);
+  const id = input instanceof Uint8Array ? input : typeof input === 'string' ? input : undefined;
+  if (id === undefined) return privateKeyFrom(input);
+  let entry = recentKeys.find((k) =>
+    typeof id === 'string'
+      ? k.id === id
+      : typeof k.id !== 'string' && k.id.length === id.length && timingSafeEqual(k.id, id),
+  );
   if (entry === undefined) {
-    entry = { seed: Buffer.from(seed), key: privateKeyFromSeed(seed) };
+    entry = { id: typeof id === 'string' ? id : Buffer.from(id), key: privateKeyFrom(input) };
     recentKeys.unshift(entry);
     recentKeys.length = Math.min(recentKeys.length, RECENT_KEYS);
   }
-  return cryptoSign(null, data, entry.key);
+  return entry.key;
 }
 
-type PublicKeyInput = KeyObject | Uint8Array | string;
+/** An Ed25519 signature (RFC 8032, pure) of `data` with the private key (the 32-byte seed, PEM text, a JWK, …). */
+export function signEd25519(key: PrivateKeyInput, data: Uint8Array): Uint8Array {
+  return cryptoSign(null, data, cachedPrivateKey(key));
+}
 
 export interface VerifyOptions {
-  /** The verification key, or a function from keyid to key (undefined: unknown key). */
+  /**
+   * The verification key (SPKI PEM text, a JWK, a KeyObject or CryptoKey, or the raw 32-byte public key; a key that is
+   * none of these throws KeyError), or a function from keyid to key (undefined: unknown key). With a function and
+   * several signatures, the one verified is the first whose keyid the function knows (see chooseLabel).
+   */
   key: PublicKeyInput | ((keyId: string | undefined) => PublicKeyInput | undefined);
-  /** Which signature to check; defaults to the only (or first) one in Signature-Input. */
+  /** Which signature to check; by default, see chooseLabel. */
   label?: string;
   /** Components that must be covered; a signature that leaves one out is rejected. */
   requiredComponents?: readonly string[];
@@ -136,7 +201,9 @@ export interface VerifyOptions {
 
 export interface SignatureVerdict {
   ok: boolean;
-  /** Why it failed; absent when ok. */
+  /** Which rule it failed, a stable name; absent when ok. */
+  code?: SignatureFailure;
+  /** Why it failed, in words; absent when ok. */
   reason?: string;
   code?: string;
   label?: string;
@@ -144,12 +211,6 @@ export interface SignatureVerdict {
   components?: string[];
   params?: Record<string, string | number | boolean>;
   base?: string;
-}
-
-function toKeyObject(key: PublicKeyInput): KeyObject {
-  if (typeof key === 'string') return createPublicKey(key);
-  if (key instanceof Uint8Array) return publicKeyFromRaw(key);
-  return key;
 }
 
 /** The labels of a Signature-Input field, in order (RFC 9421 §4.1: a message may carry several signatures); [] when unreadable. */
@@ -162,13 +223,17 @@ export function signatureLabels(field: string | undefined): string[] {
   }
 }
 
-type SignedMessage = HttpMessage & { signatureInput?: string; signature?: string };
+/** A message to verify: Signature-Input and Signature from these members, else from its headers. */
+export type SignedMessage = MessageInput & { signatureInput?: string; signature?: string };
 
 /** Everything short of the Ed25519 operation: parse, check coverage and times, build the base, find the key. */
 type Prepared =
   { done: SignatureVerdict } | { verdict: SignatureVerdict; base: string; key: KeyObject; signature: Buffer };
 
-/** Verifies an RFC 9421 Ed25519 signature on a message, whatever its label, component order and parameters. */
+/**
+ * Verifies an RFC 9421 Ed25519 signature on a message, whatever its label, component order and parameters. Headers may
+ * be an object, a `Headers` or an array of pairs. A failing verdict carries `code` (SignatureFailure) and `reason`.
+ */
 export function verifySignature(message: SignedMessage, options: VerifyOptions): SignatureVerdict {
   const p = prepareVerification(message, options);
   if ('done' in p) return p.done;
@@ -194,48 +259,97 @@ export function verifySignatureAsync(message: SignedMessage, options: VerifyOpti
 export const SIGNATURE_MISMATCH = 'the signature does not verify against the signature base';
 
 function conclude(p: { verdict: SignatureVerdict; base: string }, valid: boolean): SignatureVerdict {
-  return valid ? { ...p.verdict, ok: true, base: p.base } : { ...p.verdict, base: p.base, reason: SIGNATURE_MISMATCH };
+  return valid
+    ? { ...p.verdict, ok: true, base: p.base }
+    : { ...p.verdict, base: p.base, code: 'SIGNATURE_INVALID', reason: SIGNATURE_MISMATCH };
 }
 
 function prepareVerification(message: SignedMessage, options: VerifyOptions): Prepared {
-  const v = prepareOrVerdict(message, options);
+  // A fixed key that is no key at all is the caller's mistake, whatever the message: KeyError, before anything else.
+  const fixedKey = typeof options.key === 'function' ? undefined : publicKeyFrom(options.key);
+  const v = prepareOrVerdict(httpMessageOf(message), options, fixedKey);
   return 'ok' in v ? { done: v } : v;
 }
 
+function keyIdOf(member: Item | InnerList): string | undefined {
+  if (!isInnerList(member)) return undefined;
+  const keyId = member[1].get('keyid');
+  return typeof keyId === 'string' ? keyId : undefined;
+}
+
+/**
+ * Which of several signatures to verify. RFC 9421 §3.2 step 1.1 leaves the choice to "the policy and configuration of
+ * the verifier"; this verifier's policy:
+ * - the label the caller names (`options.label`), if any;
+ * - else, when the key is a function of keyid (a server that knows its clients' keys), the first signature, in
+ *   Signature-Input order, whose keyid the function knows: a proxy's signature, or one by a key being rotated out,
+ *   placed in front of the client's, does not hide the client's;
+ * - else the first signature (a fixed key says nothing about which signature it is for).
+ * When no keyid is known, the first signature is verified, and fails with KEYID_UNKNOWN.
+ */
+function chooseLabel(inputs: Dictionary, options: VerifyOptions): string | undefined {
+  if (options.label !== undefined) return options.label;
+  const labels = [...inputs.keys()];
+  const resolve = options.key;
+  if (labels.length > 1 && typeof resolve === 'function') {
+    const known = labels.find((l) => {
+      const keyId = keyIdOf(inputs.get(l)!);
+      return keyId !== undefined && resolve(keyId) !== undefined;
+    });
+    if (known !== undefined) return known;
+  }
+  return labels[0];
+}
+
+type Failure = Omit<SignatureVerdict, 'ok' | 'code'> & { code: SignatureFailure; reason: string };
+
 function prepareOrVerdict(
-  message: SignedMessage,
+  message: HttpMessage & { signatureInput?: string; signature?: string },
   options: VerifyOptions,
+  fixedKey: KeyObject | undefined,
 ): SignatureVerdict | Exclude<Prepared, { done: SignatureVerdict }> {
+  const fail = (f: Failure): SignatureVerdict => ({ ok: false, ...f });
   const inputField = message.signatureInput ?? headerValue(message.headers, 'signature-input');
   const sigField = message.signature ?? headerValue(message.headers, 'signature');
-  if (!inputField) return { ok: false, reason: 'no Signature-Input header' };
-  if (!sigField) return { ok: false, reason: 'no Signature header' };
-  let inputs, sigs;
+  if (!inputField) return fail({ code: 'SIGNATURE_MISSING', reason: 'no Signature-Input header' });
+  if (!sigField) return fail({ code: 'SIGNATURE_MISSING', reason: 'no Signature header' });
+  let inputs: Dictionary, sigs: Dictionary;
   try {
     inputs = parseDictionary(inputField);
   } catch {
-    return { ok: false, reason: 'Signature-Input is not a structured dictionary' };
+    return fail({ code: 'SIGNATURE_MALFORMED', reason: 'Signature-Input is not a structured dictionary' });
   }
   try {
     sigs = parseDictionary(sigField);
   } catch {
-    return { ok: false, reason: 'Signature is not a structured dictionary' };
+    return fail({ code: 'SIGNATURE_MALFORMED', reason: 'Signature is not a structured dictionary' });
   }
-  const label = options.label ?? [...inputs.keys()][0];
-  if (label === undefined) return { ok: false, reason: 'Signature-Input is empty' };
+  const label = chooseLabel(inputs, options);
+  if (label === undefined) return fail({ code: 'SIGNATURE_MALFORMED', reason: 'Signature-Input is empty' });
   const input = inputs.get(label);
-  if (input === undefined || !isInnerList(input))
-    return { ok: false, label, reason: `Signature-Input has no inner list labelled "${label}"` };
+  if (input === undefined)
+    return fail({ code: 'SIGNATURE_MISSING', label, reason: `Signature-Input has no signature labelled "${label}"` });
+  if (!isInnerList(input))
+    return fail({
+      code: 'SIGNATURE_MALFORMED',
+      label,
+      reason: `Signature-Input has no inner list labelled "${label}"`,
+    });
   const sigMember = sigs.get(label);
   if (sigMember === undefined || isInnerList(sigMember) || !(sigMember[0] instanceof ArrayBuffer)) {
-    return { ok: false, label, reason: `Signature has no byte sequence labelled "${label}"` };
+    return fail({ code: 'SIGNATURE_MALFORMED', label, reason: `Signature has no byte sequence labelled "${label}"` });
   }
   const [items, paramMap] = input as InnerList;
   const components: string[] = [];
   for (const [name, itemParams] of items) {
-    if (typeof name !== 'string') return { ok: false, label, reason: 'a covered component is not a string' };
+    if (typeof name !== 'string')
+      return fail({ code: 'SIGNATURE_MALFORMED', label, reason: 'a covered component is not a string' });
     if (itemParams.size > 0)
-      return { ok: false, label, reason: `component parameters (on "${name}") are not supported by this profile` };
+      return fail({
+        code: 'SIGNATURE_MALFORMED',
+        label,
+        reason: `component parameters (on "${name}") are not supported by this profile`,
+      });
     components.push(name);
   }
   const params: Record<string, string | number | boolean> = {};
@@ -244,36 +358,47 @@ function prepareOrVerdict(
   }
   const keyId = typeof params.keyid === 'string' ? params.keyid : undefined;
   const verdict: SignatureVerdict = { ok: false, label, keyId, components, params };
-  // RFC 9421 §3.2: an alg parameter must agree with the key; Ed25519 is the only one this profile verifies.
+  const reject = (code: SignatureFailure, reason: string, extra: Partial<SignatureVerdict> = {}): SignatureVerdict => ({
+    ...verdict,
+    ...extra,
+    code,
+    reason,
+  });
+  // RFC 9421 §3.2 step 6: the algorithm of the key material (Ed25519, the only one this profile verifies) and an alg
+  // parameter "MUST be the same. If the algorithms are not the same, the verifier MUST fail the verification."
   if (params.alg !== undefined && params.alg !== 'ed25519')
-    return { ...verdict, reason: `alg ${JSON.stringify(params.alg)} is not ed25519` };
+    return reject('ALG_MISMATCH', `alg ${JSON.stringify(params.alg)} is not ed25519`);
 
   for (const required of options.requiredComponents ?? []) {
-    if (!components.includes(required)) return { ...verdict, reason: `the signature does not cover "${required}"` };
+    if (!components.includes(required))
+      return reject('COMPONENT_NOT_COVERED', `the signature does not cover "${required}"`);
   }
   const now = options.now ?? nowSeconds();
   const skew = options.skewSeconds ?? 0;
   const created = params.created;
   const expires = params.expires;
   if (created !== undefined && (typeof created !== 'number' || !Number.isInteger(created)))
-    return { ...verdict, reason: 'created is not an integer' };
+    return reject('SIGNATURE_MALFORMED', 'created is not an integer');
   if (expires !== undefined && (typeof expires !== 'number' || !Number.isInteger(expires)))
-    return { ...verdict, reason: 'expires is not an integer' };
+    return reject('SIGNATURE_MALFORMED', 'expires is not an integer');
   if (options.requireCreated && created === undefined)
-    return { ...verdict, reason: 'the signature has no created parameter' };
+    return reject('SIGNATURE_CREATED_MISSING', 'the signature has no created parameter');
   if (options.requireExpires && expires === undefined)
-    return { ...verdict, reason: 'the signature has no expires parameter' };
+    return reject('SIGNATURE_EXPIRES_MISSING', 'the signature has no expires parameter');
   if (typeof created === 'number' && created > now + skew)
-    return { ...verdict, reason: `created (${created}) is in the future (now ${now})` };
+    return reject('SIGNATURE_CREATED_FUTURE', `created (${created}) is in the future (now ${now})`);
   if (typeof expires === 'number' && expires < now - skew)
-    return { ...verdict, reason: `expired at ${expires} (now ${now})` };
+    return reject('SIGNATURE_EXPIRED', `expired at ${expires} (now ${now})`);
   if (typeof created === 'number' && typeof expires === 'number' && expires < created)
-    return { ...verdict, reason: 'expires is before created' };
+    return reject('SIGNATURE_MALFORMED', 'expires is before created');
   if (options.maxAgeSeconds !== undefined && typeof created === 'number') {
     if (created < now - options.maxAgeSeconds - skew)
-      return { ...verdict, reason: `created (${created}) is older than ${options.maxAgeSeconds} s` };
+      return reject('SIGNATURE_EXPIRED', `created (${created}) is older than ${options.maxAgeSeconds} s`);
     if (typeof expires === 'number' && expires - created > options.maxAgeSeconds)
-      return { ...verdict, reason: `validity window of ${expires - created} s exceeds ${options.maxAgeSeconds} s` };
+      return reject(
+        'SIGNATURE_WINDOW_TOO_LONG',
+        `validity window of ${expires - created} s exceeds ${options.maxAgeSeconds} s`,
+      );
   }
 
   let base: string;
@@ -281,23 +406,23 @@ function prepareOrVerdict(
     // Re-serialising the parsed inner list keeps parameter order and types (a token stays a token).
     base = signatureBase(message, components, serializeInnerList(input as InnerList));
   } catch (e) {
-    if (e instanceof SignatureBaseError) return { ...verdict, reason: e.message };
+    if (e instanceof SignatureBaseError) return reject(e.code, e.message);
     throw e;
   }
-  const keyInput = typeof options.key === 'function' ? options.key(keyId) : options.key;
-  if (keyInput === undefined)
-    return {
-      ...verdict,
-      base,
-      reason: `unknown keyid ${keyId === undefined ? '(none given)' : JSON.stringify(keyId)}`,
-    };
-  let key: KeyObject;
-  try {
-    key = toKeyObject(keyInput);
-  } catch {
-    return { ...verdict, base, reason: 'the verification key cannot be read' };
+  let key = fixedKey;
+  if (key === undefined) {
+    const keyInput = (options.key as (keyId: string | undefined) => PublicKeyInput | undefined)(keyId);
+    if (keyInput === undefined)
+      return reject('KEYID_UNKNOWN', `unknown keyid ${keyId === undefined ? '(none given)' : JSON.stringify(keyId)}`, {
+        base,
+      });
+    try {
+      key = publicKeyFrom(keyInput, `the key for keyid ${JSON.stringify(keyId)}`);
+    } catch (e) {
+      return reject('KEY_UNUSABLE', e instanceof Error ? e.message : 'the verification key cannot be read', { base });
+    }
   }
   if (key.asymmetricKeyType !== 'ed25519')
-    return { ...verdict, base, reason: `the key is ${key.asymmetricKeyType ?? 'unknown'}, not Ed25519` };
+    return reject('KEY_UNUSABLE', `the key is ${key.asymmetricKeyType ?? 'unknown'}, not Ed25519`, { base });
   return { verdict, base, key, signature: Buffer.from(sigMember[0] as ArrayBuffer) };
 }

@@ -215,7 +215,7 @@ describe('signing profile', () => {
   });
 
   it('builds @query as "?" when the URL has none and refuses a covered header the message lacks', () => {
-    const m: HttpMessage = { method: 'get', url: 'https://a.example/v1/x', headers: [] };
+    const m: HttpMessage = { method: 'GET', url: 'https://a.example/v1/x', headers: [] };
     expect(signatureBase(m, ['@method', '@query'], signatureParamsValue(['@method', '@query'], []))).toBe(
       '"@method": GET\n"@query": ?\n"@signature-params": ("@method" "@query")',
     );
