@@ -241,6 +241,17 @@ export async function main(argv: string[]): Promise<void> {
     });
 
   program
+    .command('vectors')
+    .description(
+      'write signing vectors for SDK authors: each request shape signed with the published TEST key, and negative cases with their rejection codes',
+    )
+    .option('-o, --out <dir>', 'folder for signing-vectors.json (default: the current folder)')
+    .action(async (opts: Record<string, unknown>) => {
+      const { vectorsCommand } = await import('./vectors.js');
+      process.exitCode = await vectorsCommand(opts as never);
+    });
+
+  program
     .command('keygen')
     .description(
       'make an Ed25519 request-signing key: the private key to a 0600 file, the public key (PEM, JWK) to register',
