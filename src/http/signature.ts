@@ -205,7 +205,6 @@ export interface SignatureVerdict {
   code?: SignatureFailure;
   /** Why it failed, in words; absent when ok. */
   reason?: string;
-  code?: string;
   label?: string;
   keyId?: string;
   components?: string[];
@@ -349,6 +348,14 @@ function prepareOrVerdict(
         code: 'SIGNATURE_MALFORMED',
         label,
         reason: `component parameters (on "${name}") are not supported by this profile`,
+      });
+    // RFC 9421 §2.1: component names are lowercased. Said here, at the parse, so that a capitalised "Authorization"
+    // is reported as what it is, not as "authorization" left uncovered.
+    if (name !== name.toLowerCase())
+      return fail({
+        code: 'SIGNATURE_MALFORMED',
+        label,
+        reason: `the component name "${name}" is not lowercase (RFC 9421 §2.1: component names are lowercased)`,
       });
     components.push(name);
   }
