@@ -8,7 +8,7 @@ import { parsePrivateKeyPem } from '../http/keys.js';
 import type { HttpMessage } from '../http/message.js';
 import { signRequest } from '../http/signature.js';
 
-export const VECTORS_FORMAT = 'conformance-signing-vectors';
+const VECTORS_FORMAT = 'conformance-signing-vectors';
 
 /** When every vector was signed (Unix seconds), and the moment a verifier should take as "now" to accept them. */
 const CREATED = 1_767_225_600; // 2026-01-01T00:00:00Z
@@ -27,7 +27,7 @@ interface RequestShape {
   body?: string;
 }
 
-export interface SigningVector {
+interface SigningVector {
   name: string;
   description: string;
   request: { method: string; url: string; headers: Array<[string, string]>; body?: string };
@@ -38,7 +38,7 @@ export interface SigningVector {
   contentDigest?: string;
 }
 
-export interface NegativeVector {
+interface NegativeVector {
   name: string;
   description: string;
   /** The request as sent: headers include Signature-Input, Signature and, with a body, Content-Digest. */
