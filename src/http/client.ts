@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { maxHeaderSize as httpMaxHeaderSize } from 'node:http';
 import { rootCertificates } from 'node:tls';
-import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
+import { Agent, request as undiciRequest, type Dispatcher } from './undici.js';
 import { contentDigest } from './digest.js';
 import { removeHeader, headerValue, type HttpMessage } from './message.js';
 import { signRequest, type SignOptions } from './signature.js';

@@ -2,7 +2,7 @@
 // events in the order they occurred, and a URL the client has left behind, retried in vain, never holds up the one it
 // uses now), bounded retries with exponential backoff, and nothing left running after close().
 import { createSecureContext, rootCertificates } from 'node:tls';
-import { Agent, request } from 'undici';
+import { Agent, request } from '../../http/undici.js';
 import type { SignedDelivery } from './message.js';
 
 export interface DeliveryAttempt {
