@@ -2,6 +2,7 @@
 // the signing profile), sent, its answer printed, the token revoked. The replay line of every failure in every report
 // is one of these (src/report/exchange-text.ts), so pasting it sends the request again.
 import { readFile } from 'node:fs/promises';
+import { localOptionsOf } from './local-options.js';
 import path from 'node:path';
 import { STATUS_CODES } from 'node:http';
 import { openTarget, type OpenedTarget } from '../api.js';
@@ -60,7 +61,7 @@ export async function curlCommand(
     target: opts.target,
     ...(opts.config !== undefined ? { config: opts.config } : {}),
     ...(io.cwd !== undefined ? { cwd: io.cwd } : {}),
-    local: localOptions(opts),
+    local: localOptionsOf(opts),
     requestTimeoutMs: opts.timeout,
   });
   try {
@@ -218,21 +219,6 @@ function parseParam(text: string): SignatureParam {
   if (/^-?\d{1,15}$/.test(raw)) return [name, Number(raw)];
   const quoted = /^"((?:[^"\\]|\\.)*)"$/.exec(raw);
   return [name, quoted ? quoted[1]!.replace(/\\(.)/g, '$1') : raw];
-}
-
-function localOptions(opts: CurlCommandOptions) {
-  return {
-    ...(opts.variant ? { variant: opts.variant } : {}),
-    ...(opts.choice && Object.keys(opts.choice).length > 0 ? { choices: opts.choice } : {}),
-    ...(opts.fault
-      ? {
-          faults: opts.fault
-            .split(',')
-            .map((f) => f.trim())
-            .filter(Boolean),
-        }
-      : {}),
-  };
 }
 
 /** The request carries the target's credentials: it goes to the target's origin only, as every request of a run. */

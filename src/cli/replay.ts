@@ -6,6 +6,7 @@
 // report masks both. Each new exchange is paired with the report's by its order and its status compared; the last
 // line says FIXED, STILL FAILING or CHANGED.
 import { run, type RunOptions } from '../api.js';
+import { localOptionsOf, splitList } from './local-options.js';
 import { ConfigError } from '../errors.js';
 import { readOptionFile } from '../option-file.js';
 import { JSON_REPORT_FORMAT } from '../report/json.js';
@@ -127,12 +128,7 @@ export function targetOf(opts: ReplayCommandOptions, reported: ReportedRun): Aim
     opts.variant !== undefined ||
     opts.fault !== undefined ||
     Object.keys(opts.choice ?? {}).length > 0;
-  if (given)
-    return aim(opts.target ?? 'local', opts.config, {
-      ...(opts.variant ? { variant: opts.variant } : {}),
-      ...(opts.choice && Object.keys(opts.choice).length > 0 ? { choices: opts.choice } : {}),
-      ...(opts.fault ? { faults: splitList(opts.fault) } : {}),
-    });
+  if (given) return aim(opts.target ?? 'local', opts.config, localOptionsOf(opts));
   const args = reported.replay?.targetArgs;
   if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) return { target: reported.target };
   return fromArgs(args as string[]);
@@ -175,13 +171,6 @@ function fromArgs(args: string[]): Aim {
 
 function aim(target: string, config: string | undefined, local: NonNullable<Aim['local']>): Aim {
   return { target, ...(config !== undefined ? { config } : {}), ...(Object.keys(local).length > 0 ? { local } : {}) };
-}
-
-function splitList(text: string): string[] {
-  return text
-    .split(',')
-    .map((f) => f.trim())
-    .filter(Boolean);
 }
 
 /** FIXED: passes now, did not then. STILL FAILING: fails (or warns) now as then. CHANGED: anything else. */

@@ -1,4 +1,5 @@
 import { run } from '../api.js';
+import { localOptionsOf } from './local-options.js';
 import { humanReporterForStdout } from '../report/human.js';
 import { NothingToRerun } from '../report/rerun.js';
 import type { FailOnPolicy } from './fail-on.js';
@@ -58,18 +59,7 @@ export async function runCommand(opts: RunCommandOptions): Promise<number> {
       ...(opts.expectedFailures !== undefined ? { expectedFailures: opts.expectedFailures } : {}),
       ...(opts.rerunFailed !== undefined ? { rerunFailed: opts.rerunFailed } : {}),
       reporters: [humanReporterForStdout()],
-      local: {
-        ...(opts.variant ? { variant: opts.variant } : {}),
-        ...(opts.choice && Object.keys(opts.choice).length > 0 ? { choices: opts.choice } : {}),
-        ...(opts.fault
-          ? {
-              faults: opts.fault
-                .split(',')
-                .map((f) => f.trim())
-                .filter(Boolean),
-            }
-          : {}),
-      },
+      local: localOptionsOf(opts),
     });
   } catch (e) {
     // An earlier run that failed nothing leaves nothing to rerun: a success to report, not an error.

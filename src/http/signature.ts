@@ -433,3 +433,20 @@ function prepareOrVerdict(
     return reject('KEY_UNUSABLE', `the key is ${key.asymmetricKeyType ?? 'unknown'}, not Ed25519`, { base });
   return { verdict, base, key, signature: Buffer.from(sigMember[0] as ArrayBuffer) };
 }
+
+/** The first signature of a Signature-Input field as parsed (label, covered items, parameters, how many follow); undefined when absent or not a structured dictionary of inner lists. */
+export function firstSignatureInput(
+  field: string | undefined,
+): { label: string; items: InnerList[0]; params: InnerList[1]; more: number } | undefined {
+  if (field === undefined) return undefined;
+  let dict;
+  try {
+    dict = parseDictionary(field);
+  } catch {
+    return undefined;
+  }
+  const first = [...dict.entries()][0];
+  if (!first || !isInnerList(first[1])) return undefined;
+  const [items, params] = first[1];
+  return { label: first[0], items, params, more: dict.size - 1 };
+}

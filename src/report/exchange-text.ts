@@ -2,7 +2,7 @@
 // and shared by the human and JUnit reporters so a reviewer reads the same thing in the terminal and in CI.
 import { specLines } from './requirement-text.js';
 import { visible, visibleLine } from './visible.js';
-import { parseDictionary, isInnerList } from 'structured-headers';
+import { firstSignatureInput } from '../http/signature.js';
 import type { Exchange, RecordedMessage, RecordedRequest } from '../http/exchange.js';
 import type { CheckResult, RunInfo } from '../engine/index.js';
 import { contentDigest } from '../http/digest.js';
@@ -408,21 +408,15 @@ interface ReadInput {
 
 /** The first signature of a Signature-Input, when curl's options can make it again. */
 function readInput(field: string): ReadInput | undefined {
-  let dict;
-  try {
-    dict = parseDictionary(field);
-  } catch {
-    return undefined;
-  }
-  const first = [...dict.entries()][0];
-  if (!first || !isInnerList(first[1])) return undefined;
-  const [items, params] = first[1];
+  const first = firstSignatureInput(field);
+  if (first === undefined) return undefined;
+  const { items, params } = first;
   const components: string[] = [];
   for (const [name, itemParams] of items) {
     if (typeof name !== 'string' || itemParams.size > 0 || /[,\s]/.test(name)) return undefined;
     components.push(name);
   }
-  const out: ReadInput = { label: first[0], components, others: [], more: dict.size - 1 };
+  const out: ReadInput = { label: first.label, components, others: [], more: first.more };
   for (const [name, value] of params) {
     if (name === 'keyid' && (typeof value === 'string' || typeof value === 'number')) out.keyid = value;
     else if ((name === 'created' || name === 'expires') && typeof value === 'number' && Number.isInteger(value))

@@ -4,7 +4,7 @@
 // the fault is that switch.
 import { createHash, generateKeyPairSync, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { parseDictionary, serializeDictionary, isInnerList, type Dictionary } from 'structured-headers';
-import { verifySignatureAsync, PROFILE_COMPONENTS } from '../../http/signature.js';
+import { firstSignatureInput, verifySignatureAsync, PROFILE_COMPONENTS } from '../../http/signature.js';
 import { verifyContentDigest } from '../../http/digest.js';
 import { headerValue, setHeader } from '../../http/message.js';
 import { AuthError, requiredComponents } from '../auth.js';
@@ -116,18 +116,8 @@ interface ParsedInput {
 
 /** The first signature's input, parsed as a structured dictionary; undefined when absent or malformed. */
 function signatureInputOf(ctx: RequestContext): ParsedInput | undefined {
-  const field = headerValue(ctx.headers, 'signature-input');
-  if (field === undefined) return undefined;
-  let dict: Dictionary;
-  try {
-    dict = parseDictionary(field);
-  } catch {
-    return undefined;
-  }
-  const first = [...dict.entries()][0];
-  if (!first || !isInnerList(first[1])) return undefined;
-  const [items, params] = first[1];
-  return { label: first[0], components: items.map(([name]) => String(name)), params };
+  const first = firstSignatureInput(headerValue(ctx.headers, 'signature-input'));
+  return first && { label: first.label, components: first.items.map(([name]) => String(name)), params: first.params };
 }
 
 function numericParam(ctx: RequestContext, name: 'created' | 'expires'): number | undefined {
