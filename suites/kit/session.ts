@@ -287,12 +287,8 @@ export class Session implements RunSession {
     const parsed = parseJson(res.text);
     const result = parsed.ok ? tokenRecordOf(parsed.value) : undefined;
     if (res.status < 200 || res.status > 299 || !result) {
-      const why =
-        res.status >= 200 && res.status <= 299
-          ? 'answered without a token in the body'
-          : `answered ${res.status}${redirectNote(res)}`;
       throw new TargetError(
-        `no token: POST ${baseUrl}/oauth/token ${why}; check clientId, clientSecret, keyId and the private key of this target`,
+        `no token: POST ${baseUrl}/oauth/token ${tokenRefusal(res, (t) => this.client.redactor.text(t))}`,
         'CONFORMANCE_ERR_NO_TOKEN',
       );
     }
@@ -345,4 +341,45 @@ export function requestToken(ctx: CheckContext, credentials = ctx.credentials): 
 /** Revokes a token the check obtained, so a run leaves no live credential behind. */
 export function revokeToken(ctx: CheckContext, token: string): Promise<HttpResponse> {
   return ctx.send(revokeRequest(token));
+}
+
+/**
+ * Why a token request gave no token, in one line: the status, what the server said (its `{code, message}` or the start
+ * of its body), and what to check for that status. Only a 401 or 403 points at the credentials: a 404 points at the
+ * base URL, another 4xx at what the server's answer names, a 5xx at the server.
+ */
+function tokenRefusal(res: HttpResponse, redact: (text: string) => string): string {
+  const said = serverSaid(res.text, redact);
+  const ok = res.status >= 200 && res.status <= 299;
+  const what = ok
+    ? `answered ${res.status} without a token record in the body`
+    : `answered ${res.status}${redirectNote(res)}`;
+  const saying = said === undefined ? '' : ` (the server said: ${said})`;
+  let advice: string;
+  if (ok) advice = 'a token comes as {"data": {"token": …}} or {"token": …}';
+  else if (res.status === 401 || res.status === 403)
+    advice = 'check clientId, clientSecret, keyId and the private key of this target';
+  else if (res.status === 404 || res.status === 405)
+    advice =
+      'check baseUrl: the token endpoint is POST <baseUrl>/oauth/token, so baseUrl usually ends with the API version (e.g. /v1)';
+  else if (res.status >= 500) advice = 'the server failed on a correct token request; look at its logs, or try again';
+  else advice = 'the server refused the token request itself: its answer says why';
+  return `${what}${saying}; ${advice}`;
+}
+
+/** What an answer's body says, for a person: `code "…", message "…"` of a JSON error, else its first line; at most 200 characters. */
+function serverSaid(text: string, redact: (text: string) => string): string | undefined {
+  const parsed = parseJson(text);
+  let said: string | undefined;
+  if (parsed.ok && typeof parsed.value === 'object' && parsed.value !== null) {
+    const body = parsed.value as Record<string, unknown>;
+    const parts = ['code', 'message', 'error', 'error_description']
+      .filter((k) => typeof body[k] === 'string' || typeof body[k] === 'number')
+      .map((k) => `${k} ${JSON.stringify(String(body[k]))}`);
+    said = parts.length > 0 ? parts.join(', ') : undefined;
+  }
+  said ??= text.split('\n')[0]?.trim() || undefined;
+  if (said === undefined) return undefined;
+  const clean = redact(said).replace(/[^\x20-\x7e]/g, '?');
+  return clean.length > 200 ? `${clean.slice(0, 199)}…` : clean;
 }

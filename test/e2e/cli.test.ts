@@ -235,7 +235,7 @@ describe('conformance run against a configured target', () => {
     expect(res.code).toBe(3);
     expect(res.stderr.trim().split('\n')).toEqual([
       expect.stringMatching(
-        /^conformance: no token: POST http:\/\/127\.0\.0\.1:\d+\/v1\/oauth\/token answered 401; check clientId, clientSecret.* \[CONFORMANCE_ERR_NO_TOKEN\]$/,
+        /^conformance: no token: POST http:\/\/127\.0\.0\.1:\d+\/v1\/oauth\/token answered 401 \(the server said: code "[A-Z_0-9]+", message "Unauthorized"\); check clientId, clientSecret.* \[CONFORMANCE_ERR_NO_TOKEN\]$/,
       ),
     ]);
     expect(res.stderr).not.toContain('not-the-secret');
