@@ -99,11 +99,14 @@ export async function main(argv: string[]): Promise<void> {
     )
     .option('--timeout <ms>', 'time limit of one request in milliseconds', positiveInt('--timeout'), 10_000)
     .option('--max-body <bytes>', 'cap on one response body in bytes', positiveInt('--max-body'), 4 * 1024 * 1024)
-    .option(
-      '--budget <duration>',
-      'time for the whole run, e.g. 90s, 10m, 1h; past it the checks left are reported as errors (default 30m)',
-      parseBudget,
-      DEFAULT_BUDGET_MS,
+    .addOption(
+      // The default shown as a duration, once: commander would print the milliseconds beside it.
+      new Option(
+        '--budget <duration>',
+        'time for the whole run, e.g. 90s, 10m, 1h; past it the checks left are reported as errors',
+      )
+        .argParser(parseBudget)
+        .default(DEFAULT_BUDGET_MS, '30m'),
     )
     .option(
       '-j, --concurrency <n>',
