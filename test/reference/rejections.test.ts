@@ -3,14 +3,13 @@
 // token with a `reason` string parameter) says the same with the reason; the request log has a line for it, and for
 // a signature that does not verify, the signature base the server built (RFC 9421 §2.5), line by line.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { request as httpRequest } from 'node:http';
 import { parseItem, Token } from 'structured-headers';
 import { generateEd25519 } from '../../src/http/keys.js';
-import { signRequest, type SignOptions } from '../../src/http/signature.js';
 import type { SignatureParam } from '../../src/http/signature-base.js';
 import { contentDigest, contentDigestWith } from '../../src/http/digest.js';
 import { startReferenceServer, type ReferenceServer, type RequestLogEntry } from '../../src/reference/server.js';
 import { formatRequestLog, rejectionHeaderValue } from '../../src/reference/rejection.js';
+import { sendSigned, type SignedCall } from '../helpers/reference-call.js';
 
 const acme = { clientId: 'acme', clientSecret: 'acme-secret-0123456789', keyId: 'acme-2026', keys: generateEd25519() };
 /** Registered, but only from an address the tests never use. */
@@ -28,23 +27,9 @@ let server: ReferenceServer;
 const log: RequestLogEntry[] = [];
 let keySeq = 0;
 
-interface Call {
-  method?: string;
-  /** Relative to /v1. */
-  path: string;
-  body?: string;
-  contentType?: string;
-  token?: string;
-  clientId?: string;
+interface Call extends Omit<SignedCall, 'idempotencyKey'> {
+  /** Send an X-Idempotency-Key (a fresh one); by default on every method but GET. */
   idempotency?: boolean;
-  digest?: string | null;
-  /** Signing overrides; false: no signature. */
-  sign?: Partial<SignOptions> | false;
-  signer?: typeof acme;
-  /** The path signed, when it is not the one sent. */
-  signedPath?: string;
-  /** Changes the headers after signing. */
-  after?: (headers: Record<string, string>) => void;
 }
 
 interface Answer {
@@ -57,55 +42,26 @@ interface Answer {
   logged: RequestLogEntry;
 }
 
-function send(call: Call): Promise<Answer> {
+async function send(call: Call): Promise<Answer> {
   const method = call.method ?? 'GET';
-  const url = `${server.baseUrl}${call.path}`;
-  const headers: Record<string, string> = {};
-  if (call.token !== undefined) headers['authorization'] = `Bearer ${call.token}`;
-  if (call.body !== undefined) {
-    if (call.digest !== null) headers['content-digest'] = call.digest ?? contentDigest(call.body);
-    headers['content-length'] = String(Buffer.byteLength(call.body));
-    headers['content-type'] = call.contentType ?? 'application/json';
-  }
-  if (call.clientId !== undefined) headers['x-client-id'] = call.clientId;
-  if (call.idempotency ?? method !== 'GET') headers['x-idempotency-key'] = `rej-${++keySeq}`;
-  let signedBase: string | undefined;
-  if (call.sign !== false) {
-    const signer = call.signer ?? acme;
-    const signed = signRequest(
-      { method, url: `${server.baseUrl}${call.signedPath ?? call.path}`, headers: Object.entries(headers) },
-      { keyId: signer.keyId, privateKey: signer.keys.seed, created: nowS(), ...call.sign },
-    );
-    headers['signature-input'] = signed.signatureInput;
-    headers['signature'] = signed.signature;
-    signedBase = signed.base;
-  }
-  call.after?.(headers);
   const before = log.length;
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method, headers, agent: false, timeout: 10_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        // The log entry is written right after the reply is sent: on the server's next turn at the latest.
-        setImmediate(() => {
-          const logged = log.slice(before).find((e) => e.target === `/v1${call.path}` && e.method === method);
-          if (logged === undefined) return reject(new Error(`no log entry for ${method} ${call.path}`));
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
-            ...(signedBase !== undefined ? { signedBase } : {}),
-            logged,
-          });
-        });
-      });
-      res.on('error', reject);
-    });
-    req.on('timeout', () => req.destroy(new Error('no answer within 10 s')));
-    req.on('error', reject);
-    req.end(call.body);
-  });
+  const { idempotency, ...rest } = call;
+  const answer = await sendSigned(
+    server.baseUrl,
+    { ...rest, ...((idempotency ?? method !== 'GET') ? { idempotencyKey: `rej-${++keySeq}` } : {}) },
+    { signer: acme, created: nowS(), timeoutMs: 10_000 },
+  );
+  // The log entry is written right after the reply is sent: on the server's next turn at the latest.
+  await new Promise((resolve) => setImmediate(resolve));
+  const logged = log.slice(before).find((e) => e.target === `/v1${call.path}` && e.method === method);
+  if (logged === undefined) throw new Error(`no log entry for ${method} ${call.path}`);
+  return {
+    status: answer.status,
+    headers: answer.headers,
+    body: JSON.parse(answer.text),
+    ...(answer.signedBase !== undefined ? { signedBase: answer.signedBase } : {}),
+    logged,
+  };
 }
 
 async function issueToken(): Promise<string> {

@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Agent, request as httpRequest } from 'node:http';
 import { generateEd25519 } from '../../src/http/keys.js';
-import { signRequest, type SignOptions } from '../../src/http/signature.js';
+import type { SignOptions } from '../../src/http/signature.js';
 import { contentDigest } from '../../src/http/digest.js';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.js';
 import { defaultFixtures, loadSeed } from '../../src/reference/store.js';
 import type { DomainEvent } from '../../src/reference/events.js';
+import { sendSigned, type SignedCall } from '../helpers/reference-call.js';
 import { FAULTS } from '../../src/reference/faults/catalog.js';
 import { USSD_FAULT, WEBHOOK_FAULT } from '../../src/reference/faults/flags.js';
 
-// ---- a minimal signing client (the project's own client lives elsewhere; these tests must not depend on it) ------
+// ---- the clients and the signing client (test/helpers/reference-call.ts) ------------------------------------------
 
 const alice = { clientId: 'acme', clientSecret: 'acme-secret-0123456789', keyId: 'acme-2026', keys: generateEd25519() };
 const bob = {
@@ -29,27 +30,7 @@ const carol = {
 let now = Date.UTC(2026, 0, 15, 12, 0, 0);
 const nowS = () => Math.floor(now / 1000);
 
-interface Call {
-  method?: string;
-  /** Relative to /v1, with the query. */
-  path: string;
-  body?: string;
-  contentType?: string;
-  token?: string;
-  clientId?: string;
-  idempotencyKey?: string;
-  /** Content-Digest override; null leaves it out. */
-  digest?: string | null;
-  extraHeaders?: Record<string, string>;
-  /** Signing overrides; false sends no signature. */
-  sign?: Partial<SignOptions> | false;
-  signer?: typeof alice;
-  /** Changes the headers after signing (to tamper). */
-  after?: (headers: Record<string, string>) => void;
-  /** Sign this path instead of the one sent. */
-  signedPath?: string;
-  agent?: Agent | false;
-}
+type Call = SignedCall;
 
 interface Response {
   status: number;
@@ -61,46 +42,13 @@ let server: ReferenceServer;
 const events: DomainEvent[] = [];
 let keySeq = 0;
 
-function send(call: Call): Promise<Response> {
-  const method = call.method ?? 'GET';
-  const url = `${server.baseUrl}${call.path}`;
-  const headers: Record<string, string> = {};
-  if (call.token !== undefined) headers['authorization'] = `Bearer ${call.token}`;
-  if (call.body !== undefined) {
-    if (call.digest !== null) headers['content-digest'] = call.digest ?? contentDigest(call.body);
-    headers['content-length'] = String(Buffer.byteLength(call.body));
-    headers['content-type'] = call.contentType ?? 'application/json';
-  }
-  if (call.clientId !== undefined) headers['x-client-id'] = call.clientId;
-  if (call.idempotencyKey !== undefined) headers['x-idempotency-key'] = call.idempotencyKey;
-  Object.assign(headers, call.extraHeaders);
-  if (call.sign !== false) {
-    const signer = call.signer ?? alice;
-    const signed = signRequest(
-      { method, url: `${server.baseUrl}${call.signedPath ?? call.path}`, headers: Object.entries(headers) },
-      { keyId: signer.keyId, privateKey: signer.keys.seed, created: nowS(), ...call.sign },
-    );
-    headers['signature-input'] = signed.signatureInput;
-    headers['signature'] = signed.signature;
-  }
-  call.after?.(headers);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method, headers, agent: call.agent ?? false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          body: text === '' ? undefined : JSON.parse(text),
-        });
-      });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(call.body);
-  });
+async function send(call: Call): Promise<Response> {
+  const answer = await sendSigned(server.baseUrl, call, { signer: alice, created: nowS() });
+  return {
+    status: answer.status,
+    headers: answer.headers,
+    body: answer.text === '' ? undefined : JSON.parse(answer.text),
+  };
 }
 
 function tokenRequest(form: Record<string, string>, overrides: Partial<Call> = {}): Promise<Response> {
