@@ -18,6 +18,7 @@ export type { ExpectedFailure } from './expected-failures.js';
 export { computeVerdict } from './verdict.js';
 export { suiteTimes, suiteTimesOf } from './suite-times.js';
 export type {
+  AlsoSeen,
   CheckInfo,
   CheckResult,
   ExpectedFailureMark,
@@ -28,6 +29,7 @@ export type {
   RunInfo,
   RunFlags,
   RunResult,
+  SetupProblem,
   SuiteName,
   SuiteTime,
   Totals,

@@ -71,10 +71,48 @@ export interface CheckResult extends CheckInfo {
   failsRun: boolean;
   /** Present when the check is listed in --expected-failures (src/engine/expected-failures.ts). */
   expected?: ExpectedFailureMark;
+  /**
+   * One cause, one failure: defects this check met in an answer but does not judge, because another check owns the
+   * requirement they break. Never a failure of this check. Absent when there is none, and in reports of versions before it.
+   */
+  alsoSeen?: AlsoSeen[];
+}
+
+/** A defect a check saw on its way, recorded for the check that owns the requirement it breaks. */
+export interface AlsoSeen {
+  /** The requirements the defect breaks, e.g. ["REQ-ENV-03"]. */
+  requirements: string[];
+  /** The id of the check that owns (judges and fails for) them. */
+  ownedBy: string;
+  /** One line: what was seen, and in which answer. */
+  message: string;
+  /** The exchange that shows it (its seq). */
+  exchangeSeq?: number;
+}
+
+/**
+ * Something about the run's set-up, not the server, kept requirements from being exercised: e.g. the server refused the
+ * webhook receiver's certificate, so no delivery arrived. The checks it stopped are skipped with remedy `setup`; the
+ * verdict counts their requirements not exercised (INCOMPLETE), never failed.
+ */
+export interface SetupProblem {
+  /** The suite whose set-up it is. */
+  suite: string;
+  /** One line: what went wrong, as observed. */
+  problem: string;
+  /** One line: the exact step that fixes it. */
+  fix: string;
+  /** The checks it kept from running or judging. */
+  checks: string[];
 }
 
 /** What lets a skipped check run: set `fixtures.<fixture>` in the target's config, or give --long / --allow-mutations. */
-export type SkipRemedy = { kind: 'fixture'; fixture: string } | { kind: 'long' } | { kind: 'allow-mutations' };
+export type SkipRemedy =
+  | { kind: 'fixture'; fixture: string }
+  | { kind: 'long' }
+  | { kind: 'allow-mutations' }
+  /** A set-up problem of the run (RunInfo.setupProblems names it and its fix). */
+  | { kind: 'setup'; suite: string };
 
 /**
  * A check listed as a known deviation. expected: it failed as listed and does not fail the run. stale: it passed, so
@@ -109,6 +147,8 @@ export interface RunInfo {
   selection: { suites: string[]; grep?: string; ids?: string[] };
   /** Clean-up that did not succeed (e.g. the run's token could not be revoked), for a person to finish by hand. */
   cleanup?: string[];
+  /** Set-up problems that kept requirements from being exercised; absent when there were none. */
+  setupProblems?: SetupProblem[];
   /**
    * What the run met that no check owns, as observations: the embedded server's choices, token renewals, throttling,
    * reconnects. Never a failure. Absent when there is nothing to say, and in reports of versions before it.

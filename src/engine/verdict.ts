@@ -163,6 +163,8 @@ function skipRemedyText(remedy: SkipRemedy | undefined): string {
       return 'run with --long';
     case 'allow-mutations':
       return 'run with --allow-mutations';
+    case 'setup':
+      return `fix the ${remedy.suite} suite's set-up problem the run names`;
     case undefined:
       return 'see the skip reason';
   }
