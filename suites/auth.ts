@@ -39,6 +39,7 @@ import {
   type IssuedToken,
   type RequestSpec,
   type TokenJar,
+  rowsBroken,
 } from './kit/index.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -97,7 +98,12 @@ function expectTokenRecord(ctx: CheckContext, res: HttpResponse, record: Record<
   const problems = validateAgainst('token-record', record, path);
   const owned = problems.filter((p) => OWNED_FIELDS[fieldOf(p.path)] !== undefined);
   for (const p of owned)
-    ctx.observe(`also seen here, judged by ${OWNED_FIELDS[fieldOf(p.path)]}: ${p.path} ${p.message}`);
+    ctx.alsoSee({
+      requirements: rowsBroken(ctx, 'Auth token record', [fieldOf(p.path)]) ?? [],
+      ownedBy: OWNED_FIELDS[fieldOf(p.path)]!,
+      message: `Auth token record: ${p.path} ${p.message}`,
+      exchange: res.exchange,
+    });
   const own = problems.filter((p) => !owned.includes(p));
   if (own.length === 0) return;
   ctx.fail(

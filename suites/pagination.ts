@@ -49,7 +49,21 @@ function fail(ctx: CheckContext, res: HttpResponse, message: string, expected: s
     observed: describeResponse(res),
     exchange: res.exchange,
     ...(requirements ? { requirements } : {}),
+    ...(ctx.check.id !== META_OWNER && /\bmeta\b/.test(message) && !hasMeta(res) ? { cause: NO_META } : {}),
   });
+}
+
+/**
+ * One cause, one failure: a list answer without meta fails pagination.meta.present (REQ-ENV-05); a check that needs a
+ * field of meta and finds none gives up on it rather than failing for the same missing object, unless the owner saw
+ * meta everywhere it looked.
+ */
+const META_OWNER = 'pagination.meta.present';
+const NO_META = { ownedBy: META_OWNER, requirements: ['REQ-ENV-05'] };
+
+function hasMeta(res: HttpResponse): boolean {
+  const parsed = parseJson(res.text);
+  return parsed.ok && isObject(parsed.value) && isObject(parsed.value.meta);
 }
 
 function num(meta: Record<string, unknown> | undefined, field: string): number | undefined {
@@ -341,7 +355,7 @@ export default defineSuite({
   title: 'Pagination: paging meta, limits, page walks, sorting',
   checks: [
     defineCheck({
-      id: 'pagination.meta.present',
+      id: META_OWNER,
       title: 'every page of every list carries meta with all seven fields and their types',
       level: 'MUST',
       requirements: [

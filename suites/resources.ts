@@ -8,7 +8,6 @@ import {
   differingFields,
   errorBodyOf,
   exactValue,
-  expectEnvelope,
   expectErrorBody,
   expectItems,
   expectJson,
@@ -402,7 +401,7 @@ function getByIdCheck(ep: ByIdEndpoint): Check {
     },
     async run(ctx) {
       const id = ctx.fixture(ep.fixture);
-      const { res, data } = await getResource(ctx, `${ep.prefix}/${id}`, { judgeEnvelope: true });
+      const { res, data } = await getResource(ctx, `${ep.prefix}/${id}`);
       expectSchema(ctx, res, data, ep.schema, { path: 'data', table: ep.table });
       if (data[ep.idField] === undefined && ep.idOptional) {
         ctx.observe(`data carries no ${ep.idField} (which customer fields are present is not shown)`);
@@ -435,7 +434,7 @@ function listCheck(ep: ListEndpoint): Check {
     async run(ctx) {
       const query = ep.query(ctx);
       // meta is the pagination suite's (pagination.meta.present): one defect, one failing check.
-      const page = await getList(ctx, ep.path, query, { judgeEnvelope: true });
+      const page = await getList(ctx, ep.path, query);
       expectItems(ctx, page.res, page.items, ep.schema, ep.table);
       if (ep.name !== 'instruments') {
         const customerId = String(query.customerId);
@@ -497,8 +496,7 @@ async function readCustomer(
   expectSchema(ctx, res, data, 'customer', {
     path: 'data',
     table: 'Customer',
-    othersJudge: 'all',
-    judgedBy: 'resources.customers.get',
+    leftTo: { fields: 'all', owner: 'resources.customers.get' },
   });
   return { res, customer: data };
 }
@@ -1272,15 +1270,14 @@ export default defineSuite({
             body.referenceId = original.referenceId;
           const res = await ctx.send({ method: 'PUT', path: '/customers', json: body });
           expectStatus(ctx, res, 200, '200 with the updated Customer');
-          const env = expectEnvelope(ctx, res);
+          const env = readEnvelope(ctx, res);
           if (!isObject(env.data))
             fail(ctx, res, 'data is not an object', 'data = Customer (including createdAt, updatedAt)');
           // A field the GET already showed wrong is the same defect seen again (customers.get judges it).
           expectSchema(ctx, res, env.data, 'customer', {
             path: 'data',
             table: 'Customer',
-            othersJudge: invalidFields(original, 'customer'),
-            judgedBy: 'resources.customers.get',
+            leftTo: { fields: invalidFields(original, 'customer'), owner: 'resources.customers.get' },
           });
           const data = env.data;
           const missing = ['createdAt', 'updatedAt'].filter((f) => data[f] === undefined);
@@ -1335,8 +1332,7 @@ export default defineSuite({
           expectSchema(ctx, res, env.data, 'customer', {
             path: 'data',
             table: 'Customer',
-            othersJudge: 'all',
-            judgedBy: 'resources.customers.update',
+            leftTo: { fields: 'all', owner: 'resources.customers.update' },
           });
           const { res: after, customer } = await readCustomer(ctx, id);
           const diff = differingFields(original, customer, CUSTOMER_WRITABLE);

@@ -1,7 +1,7 @@
 import type { SignedClient, RequestSpec, HttpResponse, PreparedRequest } from '../http/client.js';
 import type { Exchange } from '../http/exchange.js';
 import type { Fixtures, FixtureName } from '../config/types.js';
-import type { CheckInfo, Finding, RunFlags, SkipRemedy } from './types.js';
+import type { AlsoSeen, CheckInfo, Finding, RunFlags, SkipRemedy } from './types.js';
 import { CheckFailed, CheckSkipped } from './outcomes.js';
 import { UndeclaredSharedState } from '../errors.js';
 import type { RunSession } from './session.js';
@@ -31,6 +31,8 @@ export interface CheckContextParts {
 /** What a check body receives. Everything it sends is recorded against the check. */
 export class CheckContext {
   readonly observations: string[] = [];
+  /** What the check saw that other checks own, one entry per owner and requirements (see alsoSee). */
+  private readonly seen = new Map<string, AlsoSeen & { times: number }>();
   readonly exchanges: Exchange[] = [];
   readonly check: CheckInfo;
   readonly target: CheckContextParts['target'];
@@ -162,6 +164,37 @@ export class CheckContext {
   /** Ends the check as skipped; `remedy` when a setting of the run would let it run (the verdict says what to do). */
   skip(reason: string, remedy?: SkipRemedy): never {
     throw new CheckSkipped(reason, remedy);
+  }
+
+  /**
+   * Records a defect this check met but another check owns ("one cause, one failure"): never a failure here while the
+   * owner fails for it. Should the owner not (its answers were right, or it did not run), the engine fails this check
+   * for it instead, when this check cites one of `requirements`; so a defect seen anywhere is judged somewhere.
+   * The same owner and requirements seen again count once, with how many answers showed it.
+   */
+  alsoSee(entry: { requirements: readonly string[]; ownedBy: string; message: string; exchange?: Exchange }): void {
+    const key = `${entry.ownedBy} ${[...entry.requirements].sort().join(',')}`;
+    const known = this.seen.get(key);
+    if (known) {
+      known.times++;
+      return;
+    }
+    this.seen.set(key, {
+      requirements: [...entry.requirements],
+      ownedBy: entry.ownedBy,
+      message: entry.message,
+      ...(entry.exchange ? { exchangeSeq: entry.exchange.seq } : {}),
+      times: 1,
+    });
+  }
+
+  /** The defects seen for other checks, each once, saying how many answers showed it. */
+  get alsoSeen(): AlsoSeen[] {
+    return [...this.seen.values()].map(({ times, ...entry }) =>
+      times > 1
+        ? { ...entry, message: `${entry.message} (and in ${times - 1} more answer${times > 2 ? 's' : ''})` }
+        : entry,
+    );
   }
 
   /** Records an observation (INFO checks) shown in every report. */

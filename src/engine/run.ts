@@ -19,6 +19,7 @@ import { applyExpectedFailure, checkKnownIds, utcDay, type ExpectedFailure } fro
 import { runScheduled } from './schedule.js';
 import { suiteTimes } from './suite-times.js';
 import { computeVerdict } from './verdict.js';
+import { ownersOf, settleOneCause, type OwnerLookup } from './one-cause.js';
 import type { CheckResult, Finding, Outcome, RunFlags, RunResult, SkipRemedy, Totals } from './types.js';
 
 /** Which check failures fail the run: MUST failures only, or SHOULD warnings too. */
@@ -143,7 +144,28 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
     client.transport.deadline = budget.deadline;
     const concurrency = options.concurrency ?? target.concurrency ?? DEFAULT_CONCURRENCY;
     const slots: Array<CheckResult | undefined> = new Array(checks.length);
-    let reported = 0;
+    const settled: CheckResult[] = [];
+    const position = new Map(checks.map((c, i) => [c.id, i]));
+    const known = new Set(suites.flatMap((s) => s.checks.map((c) => c.id)));
+    const owner: OwnerLookup = (id) => {
+      const i = position.get(id);
+      return i === undefined ? undefined : (slots[i] ?? 'pending');
+    };
+    // Reporters hear of results in declaration order, each settled once the owners of what it saw have finished: a
+    // streamed report reads the same whatever finished first.
+    const report = () => {
+      for (let i = settled.length; i < checks.length; i++) {
+        const raw = slots[i];
+        if (raw === undefined || ownersOf(raw).some((id) => owner(id) === 'pending')) return;
+        const result = applyExpectedFailure(
+          settleOneCause(withKnownOwners(raw, known), owner, failOn),
+          expected.get(raw.id),
+          today,
+        );
+        settled.push(result);
+        options.reporter?.onCheckEnd?.(result);
+      }
+    };
     const tasks = checks.map((c) => ({ ...(c.uses ? { uses: c.uses } : {}), alone: c.alone?.(flags) ?? false }));
     await runScheduled(tasks, concurrency, async (i) => {
       const check = checks[i]!;
@@ -167,12 +189,11 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
                 runStarted: started,
                 timeoutMs: check.timeoutMs ?? options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS,
               });
-      slots[i] = applyExpectedFailure(result, expected.get(check.id), today);
-      // Reporters hear of results in declaration order: a streamed report reads the same whatever finished first.
-      for (; reported < checks.length && slots[reported] !== undefined; reported++)
-        options.reporter?.onCheckEnd?.(slots[reported]!);
+      slots[i] = result;
+      report();
     });
-    const results = slots as CheckResult[];
+    report();
+    const results = settled;
     const leftovers = await lives.teardownAll(suiteRuns);
     closed = true;
     const revokeProblem = await session.close();
@@ -436,10 +457,27 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
     ...(skipRemedy ? { skipRemedy } : {}),
     ...(budgetSpent ? { budgetSpent } : {}),
     observations: ctx.observations.map(redact),
+    ...(ctx.alsoSeen.length > 0 ? { alsoSeen: ctx.alsoSeen.map((a) => ({ ...a, message: redact(a.message) })) } : {}),
     exchanges: ctx.exchanges,
     startMs: started - deps.runStarted,
     durationMs: Date.now() - started,
     failsRun,
+  };
+}
+
+/** A result that names an owner no check of the pack has is a bug of its check's: an error, never a silent promotion. */
+function withKnownOwners(result: CheckResult, known: ReadonlySet<string>): CheckResult {
+  const unknown = ownersOf(result).filter((id) => !known.has(id));
+  if (unknown.length === 0) return result;
+  const { alsoSeen: _seen, ...rest } = result;
+  return {
+    ...rest,
+    outcome: 'error',
+    finding: {
+      message: `the check itself broke: it names ${unknown.join(', ')} as the owner of what it saw, and no check has that id`,
+      code: 'CONFORMANCE_ERR_INTERNAL',
+    },
+    failsRun: false,
   };
 }
 

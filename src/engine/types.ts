@@ -45,6 +45,12 @@ export interface Finding {
   requirements?: string[];
   /** For a finding made of an error (a timeout, the budget spent, a check that broke, no usable response): its code (src/errors.ts). */
   code?: string;
+  /**
+   * One cause, one failure: the failure follows from a defect another check owns (an answer without `meta`, say, keeps a
+   * sort check from reading meta.sort). When that owner fails for one of these requirements the check is not failed
+   * for it: it ends skipped, the defect recorded as also seen. Otherwise the failure stands.
+   */
+  cause?: { ownedBy: string; requirements: string[] };
 }
 
 export interface CheckResult extends CheckInfo {

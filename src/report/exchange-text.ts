@@ -117,7 +117,7 @@ export function exchangeSections(
 /** What a failed, warned or errored check shows: the spec sentence, the expectation, the observation, and the exchange. */
 export function findingSections(
   result: CheckResult,
-  options: { allExchanges?: boolean; replay?: ReplayContext } = {},
+  options: { allExchanges?: boolean; replay?: ReplayContext; seenBy?: string } = {},
 ): Labelled[] {
   const finding = result.finding;
   const sections: Labelled[] = [{ label: 'spec', lines: specLines(result, finding).flatMap(textLines) }];
@@ -133,6 +133,7 @@ export function findingSections(
   } else if (finding?.observed !== undefined) {
     sections.push({ label: 'observed', lines: textLines(finding.observed) });
   }
+  if (options.seenBy !== undefined) sections.push({ label: 'seen by', lines: textLines(options.seenBy) });
   // The exchange the verdict was drawn from: the one the check named, else its last (earlier ones are set-up).
   const named = result.exchanges.find((e) => e.seq === finding?.exchangeSeq);
   const exchanges = options.allExchanges ? result.exchanges : named ? [named] : result.exchanges.slice(-1);

@@ -1,6 +1,7 @@
 // The certification report a partner hands to a reviewer who did not see the run: one HTML file that opens offline in
 // any browser and reads without JavaScript. The evidence of each failure is the same text the terminal and JUnit
 // reports show (exchange-text.ts); here it is only laid out and HTML-escaped.
+import { alsoSeenLine, seenByLine } from './also-seen.js';
 import { requirementLine, sectionsOf } from './requirement-text.js';
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -98,7 +99,7 @@ export function htmlReport(result: RunResult): string {
   const times = new Map(suiteTimesOf(result).map((t) => [t.suite, t]));
   const info = result.checks.filter((c) => c.level === 'INFO');
   const replay = replayContextOf(run);
-  const finding = (check: CheckResult) => findingBlock(check, replay);
+  const finding = (check: CheckResult) => findingBlock(check, replay, seenByLine(check, result.checks));
   const body = [
     header(result, verdict),
     cleanup(run.cleanup ?? []),
@@ -253,8 +254,8 @@ function checkHeading(check: CheckResult): string {
   return `<span class="pill ${tone(check)}">${OUTCOME_WORD[check.outcome]}</span> <code class="check-id">${escapeLine(check.id)}</code> <span class="level">${check.level}</span> <span class="check-title">${escapeLine(check.title)}</span> <span class="section">${escapeLine(sectionsOf(check))}</span>`;
 }
 
-function findingBlock(check: CheckResult, replay: ReplayContext): string {
-  const shown = findingSections(check, { replay });
+function findingBlock(check: CheckResult, replay: ReplayContext, seenBy: string | undefined): string {
+  const shown = findingSections(check, { replay, ...(seenBy !== undefined ? { seenBy } : {}) });
   const named = check.exchanges.find((e) => e.seq === check.finding?.exchangeSeq) ?? check.exchanges.at(-1);
   // The verdict's exchange is shown in full above; the set-up exchanges before it stay folded away.
   const others = check.exchanges.filter((e) => e !== named);
@@ -266,7 +267,7 @@ function findingBlock(check: CheckResult, replay: ReplayContext): string {
           .join('')}</details>`;
   return `<details class="finding ${tone(check)}" id="${anchor(check)}" open>
 <summary>${checkHeading(check)}</summary>
-${knownReason(check)}${evidence(shown)}${observations(check.observations)}${more}
+${knownReason(check)}${evidence(shown)}${observations(check.observations)}${alsoSeen(check)}${more}
 </details>`;
 }
 
@@ -282,6 +283,7 @@ const LABEL_CLASS: Record<string, string> = {
   expected: 'expected',
   observed: 'observed',
   error: 'observed',
+  'seen by': 'observed',
   replay: 'replay',
 };
 
@@ -305,6 +307,13 @@ function observations(list: string[]): string {
   return `<ul class="observations">${list.map((o) => `<li>${escapeHtml(o)}</li>`).join('')}</ul>`;
 }
 
+/** The defects a check saw that other checks own (one cause, one failure): never its failure. */
+function alsoSeen(check: CheckResult): string {
+  const seen = check.alsoSeen ?? [];
+  if (seen.length === 0) return '';
+  return `<ul class="also-seen">${seen.map((a) => `<li>${escapeHtml(alsoSeenLine(a))}</li>`).join('')}</ul>`;
+}
+
 function suiteTable(suite: string, checks: CheckResult[], time: SuiteTime | undefined): string {
   const count = (pred: (c: CheckResult) => boolean) => checks.filter(pred).length;
   const failed = count((c) => needsAttention(c));
@@ -316,7 +325,7 @@ function suiteTable(suite: string, checks: CheckResult[], time: SuiteTime | unde
       check.outcome === 'skip'
         ? `<div class="note">skipped: ${escapeHtml(check.skipReason ?? 'no reason given')}</div>`
         : '';
-    const notes = check.level === 'INFO' ? '' : observations(check.observations);
+    const notes = check.level === 'INFO' ? '' : `${observations(check.observations)}${alsoSeen(check)}`;
     return `<tr class="${tone(check)}"><td><span class="pill ${tone(check)}">${OUTCOME_WORD[check.outcome]}</span></td><td>${id}</td><td>${check.level}</td><td>${escapeLine(check.title)}${skip}${notes}</td><td>${escapeLine(sectionsOf(check))}</td></tr>`;
   });
   const took = time ? `, ${escapeLine(formatDuration(time.wallMs))}` : '';
@@ -435,6 +444,7 @@ pre.message { max-height: 26em; overflow: auto; }
 dd > .curl-box > pre.curl { background: #101828; color: #f2f4f7; border-color: #101828; user-select: all; padding-right: 70px; }
 button.copy { position: absolute; top: 5px; right: 6px; font: 600 12px system-ui, sans-serif; padding: 2px 10px; border-radius: 5px; border: 1px solid #98a2b3; background: #fff; cursor: pointer; }
 ul.observations { margin: 8px 0 0; padding-left: 20px; color: var(--muted); font-size: 13px; }
+ul.also-seen { margin: 4px 0 0; padding-left: 20px; color: var(--muted); font-size: 13px; font-style: italic; }
 details.more { margin-top: 10px; } details.more > summary { cursor: pointer; color: var(--muted); font-size: 13px; }
 table { width: 100%; border-collapse: collapse; font-size: 14px; }
 th { text-align: left; font-size: 12px; text-transform: uppercase; letter-spacing: 0.04em; color: var(--muted); border-bottom: 2px solid #eaecf0; padding: 6px 8px; }

@@ -104,6 +104,7 @@ function checkResult(check: CheckResult): CheckResult {
             'cleanup',
             'requirements',
             'code',
+            'cause',
           ]),
         }
       : {}),
@@ -111,6 +112,9 @@ function checkResult(check: CheckResult): CheckResult {
     ...(check.skipRemedy !== undefined ? { skipRemedy: { ...check.skipRemedy } } : {}),
     ...(check.budgetSpent !== undefined ? { budgetSpent: check.budgetSpent } : {}),
     observations: [...check.observations],
+    ...(check.alsoSeen !== undefined
+      ? { alsoSeen: check.alsoSeen.map((a) => pick(a, ['requirements', 'ownedBy', 'message', 'exchangeSeq'])) }
+      : {}),
     ...(check.expected ? { expected: pick(check.expected, ['reason', 'expires', 'status']) } : {}),
     exchanges: check.exchanges.map(exchange),
   };

@@ -4,7 +4,7 @@ import { requirementLine } from './requirement-text.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import builderModule, { type Builder, type TestCase, type TestSuite } from 'junit-report-builder';
-import type { CheckResult, RunInfo, RunResult, Verdict } from '../engine/index.js';
+import type { CheckResult, RunResult } from '../engine/index.js';
 import type { Reporter } from '../engine/index.js';
 import {
   findingSections,
@@ -16,6 +16,7 @@ import {
   type ReplayContext,
 } from './exchange-text.js';
 import { bySuite } from './by-suite.js';
+import { alsoSeenLine, seenByLine } from './also-seen.js';
 import { failOnText, outOfReachNote, unexercisedLine, verdictSummary } from './verdict-text.js';
 
 // junit-report-builder is CommonJS: under NodeNext its default import is module.exports itself, the builder, while its
@@ -44,7 +45,7 @@ export function buildJunitXml(result: RunResult): string {
   let errors = 0;
   for (const [name, checks] of bySuite(result.checks)) {
     const suite = b.testSuite();
-    fillSuite(suite, name, checks, result.run, result.verdict);
+    fillSuite(suite, name, checks, result);
     tests += suite.getTestCaseCount();
     failures += suite.getFailureCount();
     errors += suite.getErrorCount();
@@ -56,7 +57,9 @@ export function buildJunitXml(result: RunResult): string {
   return ['<?xml version="1.0" encoding="UTF-8"?>', root, ...suites, '</testsuites>', ''].join('\n');
 }
 
-function fillSuite(suite: TestSuite, name: string, checks: CheckResult[], run: RunInfo, verdict: Verdict): void {
+/** `all`: every check of the run, for the owners' `seen by` lines across suites. */
+function fillSuite(suite: TestSuite, name: string, checks: CheckResult[], result: RunResult): void {
+  const { run, verdict, checks: all } = result;
   // When the suite started and how long it took on the clock: checks of several suites run at once, so the suite's
   // wall time, not its checks' times added up (reports of versions without start times fall back to the sum).
   const starts = checks.flatMap((c) => (c.startMs === undefined ? [] : [c.startMs]));
@@ -85,10 +88,10 @@ function fillSuite(suite: TestSuite, name: string, checks: CheckResult[], run: R
     suite.property(`${check.id}.requirements`, xmlText(check.requirements.map(requirementLine).join(' | ')));
   }
   const replay = replayContextOf(run);
-  for (const check of checks) fillTestCase(suite.testCase(), check, replay);
+  for (const check of checks) fillTestCase(suite.testCase(), check, replay, seenByLine(check, all));
 }
 
-function fillTestCase(testCase: TestCase, check: CheckResult, replay: ReplayContext): void {
+function fillTestCase(testCase: TestCase, check: CheckResult, replay: ReplayContext, seenBy: string | undefined): void {
   testCase
     .name(xmlText(`${check.id} ${check.title}`))
     .className(`conformance.${check.suite}`)
@@ -97,7 +100,8 @@ function fillTestCase(testCase: TestCase, check: CheckResult, replay: ReplayCont
   const message = oneLine(
     check.finding?.message ?? (check.outcome === 'error' ? 'the check could not complete' : 'the check did not pass'),
   );
-  const details = () => renderLabelled(findingSections(check, { replay })).join('\n');
+  const details = () =>
+    renderLabelled(findingSections(check, { replay, ...(seenBy !== undefined ? { seenBy } : {}) })).join('\n');
   if (check.expected?.status === 'expected') {
     // A known deviation is a <skipped>, the way pytest reports an xfail: CI dashboards count it apart from passes and
     // failures, and it does not fail the build. The builder writes no skip message, so the reason goes to system-out.
@@ -131,6 +135,7 @@ function fillTestCase(testCase: TestCase, check: CheckResult, replay: ReplayCont
         break;
     }
   if (check.observations.length > 0) out.push('observations:', ...check.observations.map((o) => `  · ${o}`));
+  for (const seen of check.alsoSeen ?? []) out.push(alsoSeenLine(seen));
   check.exchanges.forEach((exchange, i) =>
     out.push(
       `exchange ${i + 1} of ${check.exchanges.length} (#${exchange.seq})`,

@@ -5,7 +5,7 @@ import { parseJson } from '../../src/http/json.js';
 import { pathAndQuery } from '../../src/http/message.js';
 import { redirectNote } from '../../src/http/redirect.js';
 import { validateAgainst } from '../../src/schemas.js';
-import type { CheckContext } from '../../src/engine/index.js';
+import type { CheckContext, Finding } from '../../src/engine/index.js';
 
 const EXCERPT = 300;
 
@@ -48,13 +48,15 @@ export function expectRejection(ctx: CheckContext, res: HttpResponse, expected: 
   ctx.fail(verdict, { expected, observed: describeResponse(res), exchange: res.exchange });
 }
 
-export function expectJson(ctx: CheckContext, res: HttpResponse): unknown {
+/** `cause`: the check that owns what a body that is no JSON breaks, when it is not the caller (Finding.cause). */
+export function expectJson(ctx: CheckContext, res: HttpResponse, cause?: Finding['cause']): unknown {
   const parsed = parseJson(res.text);
   if (!parsed.ok)
     ctx.fail(`${parsed.error}${contentNote(res)}`, {
       expected: 'a JSON body',
       observed: describeResponse(res),
       exchange: res.exchange,
+      ...(cause ? { cause } : {}),
     });
   return parsed.value;
 }
@@ -87,12 +89,12 @@ export interface SchemaOptions {
   /** The spec table the schema stands for. */
   table: string;
   /**
-   * Fields whose problems another check judges ("one cause, one failure"): recorded as seen on the way, never failed.
-   * `'all'` reads the whole value leniently. Problems of the value itself (not an object) are always judged.
+   * Fields whose problems another check judges ("one cause, one failure"): recorded as also seen for `owner`, never
+   * failed here. `'all'` reads the whole value leniently. Problems of the value itself (not an object) are always judged.
    */
-  othersJudge?: readonly string[] | 'all';
-  /** Which check judges the fields left to others, for the observation. */
-  judgedBy?: string;
+  leftTo?: { fields: readonly string[] | 'all'; owner: string };
+  /** The owner of the table when it is not the caller: a failure here gives way to the owner's (Finding.cause). */
+  cause?: Finding['cause'];
 }
 
 /** Validates against schemas/<schema>.schema.json; a failure names the field path and the spec table. */
@@ -106,17 +108,26 @@ export function expectSchema(
   const all = validateAgainst(schema, value, opts.path);
   const leftToOthers = (path: string) => {
     const field = fieldOf(path, opts.path);
-    return field !== undefined && (opts.othersJudge === 'all' || (opts.othersJudge ?? []).includes(field));
+    const left = opts.leftTo?.fields ?? [];
+    return field !== undefined && (left === 'all' || left.includes(field));
   };
   const seen = all.filter((p) => leftToOthers(p.path));
-  if (seen.length > 0) {
+  if (seen.length > 0 && opts.leftTo) {
     const listed = seen
       .slice(0, 5)
       .map((p) => `${p.path} ${p.message}`)
       .join('; ');
-    ctx.observe(
-      `also seen here, judged by ${opts.judgedBy ?? 'the checks of that table'}: ${opts.table} in ${res.exchange.request.method} ${pathAndQuery(res.exchange.request.url)}: ${listed}`,
-    );
+    ctx.alsoSee({
+      requirements:
+        rowsBroken(
+          ctx,
+          opts.table,
+          seen.map((p) => fieldOf(p.path, opts.path)),
+        ) ?? [],
+      ownedBy: opts.leftTo.owner,
+      message: `${opts.table} in ${res.exchange.request.method} ${pathAndQuery(res.exchange.request.url)}: ${listed}`,
+      exchange: res.exchange,
+    });
   }
   const problems = all.filter((p) => !leftToOthers(p.path));
   if (problems.length === 0) return;
@@ -134,6 +145,7 @@ export function expectSchema(
     observed: describeResponse(res),
     exchange: res.exchange,
     ...(rows ? { requirements: rows } : {}),
+    ...(opts.cause ? { cause: opts.cause } : {}),
   });
 }
 
@@ -161,11 +173,50 @@ export function rowsBroken(
   return rows.size > 0 ? [...rows] : undefined;
 }
 
-/** The success envelope: JSON with data, code equal to the HTTP status as a string, and a non-empty message. */
-export function expectEnvelope(ctx: CheckContext, res: HttpResponse): Record<string, unknown> {
+/** The check that judges the success envelope's code and message (REQ-ENV-01, 03, 04); the others record what they see. */
+export const ENVELOPE_OWNER = 'resources.customers.get';
+/** The check that judges the error body {code, message} (REQ-ERR-01, REQ-ERRB-01/02). */
+const ERROR_BODY_OWNER = 'resources.errors.body';
+
+/**
+ * The success envelope: a JSON object, which the check needs to go on. Its code (the HTTP status as a string) and
+ * message (a non-empty text) are judged by ENVELOPE_OWNER alone (REQ-ENV-03, REQ-ENV-04); any other check records what
+ * it sees as also seen ("one cause, one failure"), and fails for it only should the owner not.
+ */
+export function readEnvelope(ctx: CheckContext, res: HttpResponse): Record<string, unknown> {
   const body = expectJson(ctx, res);
-  expectSchema(ctx, res, body, 'envelope', { path: '', table: 'Response envelope' });
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    ctx.fail('the answer is not a JSON object', {
+      expected: 'the success envelope {data, code, message}',
+      observed: describeResponse(res),
+      exchange: res.exchange,
+    });
+  }
   const env = body as Record<string, unknown>;
+  if (ctx.check.id === ENVELOPE_OWNER) {
+    judgeEnvelope(ctx, res, env);
+    return env;
+  }
+  const where = `${res.exchange.request.method} ${pathAndQuery(res.exchange.request.url)}`;
+  if (env.code !== String(res.status))
+    ctx.alsoSee({
+      requirements: ['REQ-ENV-03'],
+      ownedBy: ENVELOPE_OWNER,
+      message: `the envelope of ${where} has code ${JSON.stringify(env.code)}, not "${res.status}"`,
+      exchange: res.exchange,
+    });
+  if (typeof env.message !== 'string' || env.message.trim() === '')
+    ctx.alsoSee({
+      requirements: ['REQ-ENV-04'],
+      ownedBy: ENVELOPE_OWNER,
+      message: `the envelope of ${where} has message ${JSON.stringify(env.message)}, not a short success text`,
+      exchange: res.exchange,
+    });
+  return env;
+}
+
+function judgeEnvelope(ctx: CheckContext, res: HttpResponse, env: Record<string, unknown>): void {
+  expectSchema(ctx, res, env, 'envelope', { path: '', table: 'Response envelope' });
   if (env.code !== String(res.status)) {
     ctx.fail(`envelope code is ${JSON.stringify(env.code)}, not "${res.status}"`, {
       expected: `code is the HTTP status as a string ("${res.status}")`,
@@ -180,35 +231,6 @@ export function expectEnvelope(ctx: CheckContext, res: HttpResponse): Record<str
       exchange: res.exchange,
     });
   }
-  return env;
-}
-
-/**
- * The success envelope as a check that does not judge it reads it: a JSON object, which the check needs to go on.
- * A code that is not the status or an empty message breaks requirements the resource checks own (REQ-ENV-03,
- * REQ-ENV-04): recorded here as seen on the way ("one cause, one failure"), never failed.
- */
-export function readEnvelope(ctx: CheckContext, res: HttpResponse): Record<string, unknown> {
-  const body = expectJson(ctx, res);
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    ctx.fail('the answer is not a JSON object', {
-      expected: 'the success envelope {data, code, message}',
-      observed: describeResponse(res),
-      exchange: res.exchange,
-    });
-  }
-  const env = body as Record<string, unknown>;
-  const seen = [
-    ...(env.code !== String(res.status) ? [`code ${JSON.stringify(env.code)}, not "${res.status}" (REQ-ENV-03)`] : []),
-    ...(typeof env.message !== 'string' || env.message.trim() === ''
-      ? [`message ${JSON.stringify(env.message)} (REQ-ENV-04)`]
-      : []),
-  ];
-  if (seen.length > 0)
-    ctx.observe(
-      `also seen here, judged by the resources checks: the envelope of ${res.exchange.request.method} ${pathAndQuery(res.exchange.request.url)} has ${seen.join(' and ')}`,
-    );
-  return env;
 }
 
 /** The members of `value` that break its schema (a field the GET showed wrong, met again, is the same defect). */
@@ -224,10 +246,15 @@ export function fieldOf(problemPath: string, root: string): string | undefined {
   return /^[^.[]+/.exec(rest)?.[0];
 }
 
-/** The error body {code, message}, both strings. */
+/**
+ * The error body {code, message}, both strings. Owned by ERROR_BODY_OWNER: another check that finds it missing gives
+ * up on that failure when the owner fails for REQ-ERR-01 too ("one cause, one failure"), and keeps it otherwise.
+ */
 export function expectErrorBody(ctx: CheckContext, res: HttpResponse): void {
-  const body = expectJson(ctx, res);
-  expectSchema(ctx, res, body, 'error', { path: '', table: 'Error body' });
+  const cause =
+    ctx.check.id === ERROR_BODY_OWNER ? undefined : { ownedBy: ERROR_BODY_OWNER, requirements: ['REQ-ERR-01'] };
+  const body = expectJson(ctx, res, cause);
+  expectSchema(ctx, res, body, 'error', { path: '', table: 'Error body', ...(cause ? { cause } : {}) });
 }
 
 /** The error body when it is one: a JSON object with code and message both strings. */
@@ -239,11 +266,14 @@ export function errorBodyOf(res: HttpResponse): { code: string; message: string 
 
 /**
  * The error body as a check that does not judge it meets it: a body that is not `{code, message}` breaks requirements
- * the resources checks own (REQ-ERR-01, REQ-ERRB-01/02), so it is recorded as seen on the way, never failed.
+ * ERROR_BODY_OWNER owns (REQ-ERR-01), recorded as also seen; a check citing REQ-ERR-01 fails for it should the owner not.
  */
 export function noteErrorBody(ctx: CheckContext, res: HttpResponse): void {
   if (errorBodyOf(res) !== undefined) return;
-  ctx.observe(
-    `also seen here, judged by resources.errors.body: the ${res.status} answer to ${res.exchange.request.method} ${pathAndQuery(res.exchange.request.url)} has no error body {code, message}: ${describeResponse(res)}`,
-  );
+  ctx.alsoSee({
+    requirements: ['REQ-ERR-01'],
+    ownedBy: ERROR_BODY_OWNER,
+    message: `the ${res.status} answer to ${res.exchange.request.method} ${pathAndQuery(res.exchange.request.url)} has no error body {code, message}: ${describeResponse(res)}`,
+    exchange: res.exchange,
+  });
 }

@@ -11,7 +11,6 @@ export { SHARED_STATES, stateChangedBy } from './shared-state.js';
 export {
   describeResponse,
   errorBodyOf,
-  expectEnvelope,
   expectErrorBody,
   expectJson,
   expectRejection,
@@ -23,7 +22,9 @@ export {
   mediaTypeOf,
   noteErrorBody,
   readEnvelope,
+  ENVELOPE_OWNER,
   redirectNote,
+  rowsBroken,
 } from './expect.js';
 export { validateAgainst } from '../../src/schemas.js';
 

@@ -4,7 +4,7 @@ import type { HttpResponse, QueryValue } from '../../src/http/client.js';
 import { idKey, parseJson, type UnsafeNumber } from '../../src/http/json.js';
 import { schemaDocument, validateAgainst } from '../../src/schemas.js';
 import type { CheckContext } from '../../src/engine/index.js';
-import { describeResponse, expectEnvelope, expectStatus, fieldOf, readEnvelope, rowsBroken } from './expect.js';
+import { describeResponse, expectStatus, fieldOf, readEnvelope, rowsBroken } from './expect.js';
 import { walkPages, type WalkOptions, type WalkResult } from './pages.js';
 
 export type Query = Record<string, QueryValue>;
@@ -24,28 +24,19 @@ export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/**
- * Whether the caller judges the envelope's code and message (the checks that cite REQ-ENV-03 and REQ-ENV-04) or only
- * reads it, recording what it sees on the way: the default.
- */
-export interface EnvelopeOptions {
-  judgeEnvelope?: boolean;
-}
-
 /** GET that must answer 200 with the success envelope. */
-async function getOk(ctx: CheckContext, path: string, query?: Query, options: EnvelopeOptions = {}): Promise<Fetched> {
+async function getOk(ctx: CheckContext, path: string, query?: Query): Promise<Fetched> {
   const res = await ctx.send({ method: 'GET', path, ...(query ? { query } : {}) });
   expectStatus(ctx, res, 200, `200 with the envelope for GET ${path}`);
-  return { res, env: options.judgeEnvelope ? expectEnvelope(ctx, res) : readEnvelope(ctx, res) };
+  return { res, env: readEnvelope(ctx, res) };
 }
 
 /** GET of a single resource: 200, the envelope, and `data` an object. */
 export async function getResource(
   ctx: CheckContext,
   path: string,
-  options: EnvelopeOptions = {},
 ): Promise<Fetched & { data: Record<string, unknown> }> {
-  const got = await getOk(ctx, path, undefined, options);
+  const got = await getOk(ctx, path);
   if (!isObject(got.env.data)) {
     ctx.fail('data is not an object', {
       expected: `data is the resource (an object) for GET ${path}`,
@@ -57,18 +48,13 @@ export async function getResource(
 }
 
 /** GET of a list page: 200, the envelope, and `data` an array. */
-export async function getList(
-  ctx: CheckContext,
-  path: string,
-  query: Query,
-  options: EnvelopeOptions = {},
-): Promise<ListPage> {
-  return listPageOf(ctx, await ctx.send({ method: 'GET', path, query }), path, options);
+export async function getList(ctx: CheckContext, path: string, query: Query): Promise<ListPage> {
+  return listPageOf(ctx, await ctx.send({ method: 'GET', path, query }), path);
 }
 
-function listPageOf(ctx: CheckContext, res: HttpResponse, path: string, options: EnvelopeOptions = {}): ListPage {
+function listPageOf(ctx: CheckContext, res: HttpResponse, path: string): ListPage {
   expectStatus(ctx, res, 200, `200 with the envelope for GET ${path}`);
-  const env = options.judgeEnvelope ? expectEnvelope(ctx, res) : readEnvelope(ctx, res);
+  const env = readEnvelope(ctx, res);
   if (!Array.isArray(env.data)) {
     ctx.fail('data of a list response is not an array', {
       expected: 'data is an array for list responses (Response envelope)',

@@ -15,6 +15,7 @@ import {
   expectStatus,
   parseJson,
   readEnvelope,
+  ENVELOPE_OWNER,
   redirectNote,
   validateAgainst,
   type Exchange,
@@ -48,6 +49,7 @@ import {
   pagingProblems,
   requestUrlProblem,
   schemaProblems,
+  envelopeSeen,
   symbolMismatches,
   unknownCustomerViewProblems,
   whereIs,
@@ -520,12 +522,19 @@ export default defineSuite({
       timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
       async run(ctx) {
         const c = await sharedCrawl(ctx);
-        const problems = [...c.views.values()]
-          .filter((v) => v.status === 200)
-          .flatMap((view) => {
-            const found = schemaProblems(view);
-            return found.length === 0 ? [] : [{ view, message: `${whereIs(view)}: ${found.slice(0, 4).join('; ')}` }];
-          });
+        const answered = [...c.views.values()].filter((v) => v.status === 200);
+        for (const view of answered)
+          for (const seen of envelopeSeen(view))
+            ctx.alsoSee({
+              requirements: [seen.requirement],
+              ownedBy: ENVELOPE_OWNER,
+              message: `the envelope of ${whereIs(view)} has ${seen.what}`,
+              ...(view.ref ? { exchange: view.ref } : {}),
+            });
+        const problems = answered.flatMap((view) => {
+          const found = schemaProblems(view);
+          return found.length === 0 ? [] : [{ view, message: `${whereIs(view)}: ${found.slice(0, 4).join('; ')}` }];
+        });
         failOn(
           ctx,
           problems,

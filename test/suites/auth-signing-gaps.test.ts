@@ -145,8 +145,11 @@ describe('checks that met another defect on their way', () => {
       }),
     );
     expect(check(result, 'auth.token.issued').outcome).toBe('pass');
-    expect(check(result, 'auth.token.issued').observations).toEqual([
-      'also seen here, judged by auth.token.trusted-ips: data.trustedIps must be array',
+    expect(check(result, 'auth.token.issued').alsoSeen).toEqual([
+      expect.objectContaining({
+        ownedBy: 'auth.token.trusted-ips',
+        message: expect.stringMatching(/^Auth token record: data\.trustedIps /),
+      }),
     ]);
     expect(check(result, 'auth.token.trusted-ips').outcome).toBe('fail');
   });

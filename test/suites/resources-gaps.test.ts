@@ -68,13 +68,40 @@ describe.each(['strict', 'alt'] as const)(
   },
 );
 
+describe('one cause, one failure: the envelope', () => {
+  it('an empty message on every answer fails its owner alone; the checks that read the envelope record it', async () => {
+    await withTarget({ faults: ['resources.message-empty'] }, async (local) => {
+      const result = await run(local, { suites: ['resources', 'ussd'] });
+      expect(failing(result)).toEqual(['resources.customers.get']);
+      const seers = result.checks.filter((c) =>
+        (c.alsoSeen ?? []).some(
+          (s) => s.ownedBy === 'resources.customers.get' && s.requirements.includes('REQ-ENV-04'),
+        ),
+      );
+      expect(seers.map((c) => c.id)).toEqual(
+        expect.arrayContaining(['resources.accounts.get', 'resources.customers.update', 'ussd.view.schema']),
+      );
+      for (const c of seers) expect(c.outcome, c.id).toBe('pass');
+    });
+  }, 60_000);
+
+  it('an envelope defect its owner does not see fails the check that saw it (resources.accounts.get)', async () => {
+    await withTarget({ faults: ['resources.account-envelope-code-number'] }, async (local) => {
+      const result = await run(local, { suites: ['resources'] });
+      expect(failing(result)).toEqual(['resources.accounts.get']);
+      expect(result.checks.find((c) => c.id === 'resources.accounts.get')!.finding).toMatchObject({
+        message: 'the envelope of GET /v1/accounts/5001 has code 200, not "200"',
+        requirements: ['REQ-ENV-03'],
+      });
+    });
+  }, 60_000);
+});
+
 describe('catches each fault with the check meant for it, and with no check of another requirement', () => {
   const cases: Array<[string, string[]]> = [
     ['resources.validation-error-shape', ['resources.errors.body']],
-    [
-      'resources.error-body-missing',
-      ['resources.errors.body', 'resources.errors.no-token', 'resources.customers.no-token'],
-    ],
+    // The 401 checks see the missing body too, and leave it to its owner (one cause, one failure).
+    ['resources.error-body-missing', ['resources.errors.body']],
     ['resources.unauthorized-message-text', ['resources.errors.message-text']],
     ['resources.not-found-message-text', ['resources.errors.message-text']],
     ['resources.customer-update-unknown-accepted', ['resources.customers.update-unknown']],

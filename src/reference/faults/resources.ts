@@ -138,6 +138,17 @@ export const resourceFaults: FaultDefinition[] = [
     middleware: rewriteSuccess(customerGet, (r) => ({ ...r, body: { ...(r.body as object), code: 200 } })),
   },
   {
+    // Where the envelope's owner (resources.customers.get) sees nothing wrong: the check that saw it must fail for it.
+    name: 'resources.account-envelope-code-number',
+    suite: 'resources',
+    breaks: ['REQ-ENV-03'],
+    description: 'GET /accounts/{accountId} alone gives the envelope code as the number 200, not the string "200"',
+    middleware: rewriteSuccess(isRoute('/accounts/:accountId', 'GET'), (r) => ({
+      ...r,
+      body: { ...(r.body as object), code: 200 },
+    })),
+  },
+  {
     name: 'resources.no-token-served',
     suite: 'resources',
     breaks: ['REQ-ERR-02', 'REQ-HDR-03', 'REQ-AUTH-01', 'REQ-SVC-09'],
