@@ -149,6 +149,17 @@ export const resourceFaults: FaultDefinition[] = [
     })),
   },
   {
+    // A rewrite of finished replies, so it lives here beside its /accounts twin rather than among the USSD flags.
+    name: 'ussd.envelope-code-number',
+    suite: 'ussd',
+    breaks: ['REQ-ENV-03'],
+    description: 'the USSD views alone give the envelope code as the number 200, not the string "200"',
+    middleware: rewriteSuccess(
+      (route) => route.path.startsWith('/ussd/'),
+      (r) => ({ ...r, body: { ...(r.body as object), code: 200 } }),
+    ),
+  },
+  {
     name: 'resources.no-token-served',
     suite: 'resources',
     breaks: ['REQ-ERR-02', 'REQ-HDR-03', 'REQ-AUTH-01', 'REQ-SVC-09'],
