@@ -121,6 +121,29 @@ describe('conformance action-summary', () => {
     expect(cells(row)).toHaveLength(3);
   });
 
+  it('states a set-up problem of the run once, with its fix', async () => {
+    const withProblem = {
+      ...structuredClone(report),
+      run: {
+        ...(report as unknown as { run: object }).run,
+        setupProblems: [
+          {
+            suite: 'webhooks',
+            problem: "no delivery arrived: the server refused the receiver's certificate",
+            fix: 'register conformance-receiver.pem with the provider',
+            checks: ['webhooks.delivery.verified', 'webhooks.events.auth-created'],
+          },
+        ],
+      },
+    };
+    const file = join(dir, 'setup-problem.json');
+    writeFileSync(file, JSON.stringify(withProblem));
+    const { written } = await summarise(file, '0', 'setup');
+    expect(written.split('\n').filter((l) => l.startsWith('**Set-up problem'))).toEqual([
+      "**Set-up problem (webhooks):** no delivery arrived: the server refused the receiver's certificate; fix: register conformance-receiver.pem with the provider (kept 2 checks from running)",
+    ]);
+  });
+
   it('says in one line that the run wrote no report, with the exit code and what it means', async () => {
     const { code, written } = await summarise(join(dir, 'never-written.json'), '3', 'none');
     expect(code).toBe(0);
