@@ -1,4 +1,4 @@
-// Public library API: `import { loadConfig, run, signRequest, verifySignature, contentDigest } from 'conformance'`.
+// Public library API: `import { loadConfig, run, signRequest, verifySignature, contentDigest } from 'investment-api-conformance'`.
 export { run, type RunOptions } from './api.js';
 export { loadConfig, selectTarget } from './config/load.js';
 export type { LoadedConfig, ResolvedTarget, Fixtures, WebhookConfig } from './config/types.js';

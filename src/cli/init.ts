@@ -6,6 +6,7 @@ import path from 'node:path';
 import { BUILTIN_TARGET, CONFIG_FILE_NAME } from '../config/load.js';
 import { ConfigError } from '../errors.js';
 import { fromPackageRoot, packageRoot } from '../paths.js';
+import { installedConfigSchema, packageName } from '../version.js';
 
 export interface InitOptions {
   target?: string;
@@ -16,7 +17,6 @@ export interface InitOptions {
 const DEFAULT_INIT_TARGET = 'staging';
 /** The environment variables the starter config reads. */
 export const INIT_ENV = { clientSecret: 'CONFORMANCE_CLIENT_SECRET', privateKey: 'CONFORMANCE_PRIVATE_KEY' } as const;
-const INSTALLED_SCHEMA = './node_modules/conformance/schemas/config.schema.json';
 
 export async function initCommand(
   opts: InitOptions = {},
@@ -109,8 +109,9 @@ function starterConfig(target: string, schema: string): Record<string, unknown> 
 function schemaReference(dir: string): string {
   const rel = path.relative(dir, packageRoot).split(path.sep).join('/');
   const inTree = rel === '' || !rel.startsWith('..');
-  const inAncestorModules = /^(\.\.\/)*node_modules\/conformance$/.test(rel);
-  if (!inTree && !inAncestorModules) return INSTALLED_SCHEMA;
+  const installedAt = `node_modules/${packageName()}`;
+  const inAncestorModules = rel.endsWith(installedAt) && /^(\.\.\/)*$/.test(rel.slice(0, -installedAt.length));
+  if (!inTree && !inAncestorModules) return installedConfigSchema();
   const schema = path.relative(dir, fromPackageRoot('schemas', 'config.schema.json')).split(path.sep).join('/');
   return schema.startsWith('.') ? schema : `./${schema}`;
 }

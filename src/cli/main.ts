@@ -331,6 +331,19 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = await serveCommand(opts as never);
     });
 
+  program
+    .command('action-summary', { hidden: true })
+    .description("append the run's job summary (Markdown) to the file $GITHUB_STEP_SUMMARY names, or print it")
+    .requiredOption(
+      '--report <file>',
+      'the JSON report the run was to write (missing: the run ended before writing one)',
+    )
+    .option('--exit-code <n>', "the run's exit code")
+    .action(async (opts: Record<string, unknown>) => {
+      const { actionSummaryCommand } = await import('./action-summary.js');
+      process.exitCode = await actionSummaryCommand(opts as never);
+    });
+
   try {
     await program.parseAsync(argv);
   } catch (err) {

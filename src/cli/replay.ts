@@ -9,7 +9,7 @@ import { run, type RunOptions } from '../api.js';
 import { localOptionsOf, splitList } from './local-options.js';
 import { ConfigError } from '../errors.js';
 import { readOptionFile } from '../option-file.js';
-import { JSON_REPORT_FORMAT } from '../report/json.js';
+import { JSON_REPORT_FORMAT, readJsonReport } from '../report/json.js';
 import { visibleLine } from '../report/visible.js';
 import { closestIds } from '../suggest.js';
 import { pathAndQuery } from '../http/message.js';
@@ -85,26 +85,16 @@ async function readReport(
     cwd,
     'give the JSON report of an earlier run (conformance run --json FILE)',
   );
-  let doc: { format?: unknown; run?: unknown; checks?: unknown } | undefined;
-  try {
-    doc = JSON.parse(text) as typeof doc;
-  } catch {
-    doc = undefined;
-  }
-  const checks = doc?.checks;
-  const runInfo = doc?.run as ReportedRun | undefined;
-  if (
-    doc?.format !== JSON_REPORT_FORMAT ||
-    typeof runInfo?.target !== 'string' ||
-    !Array.isArray(checks) ||
-    !checks.every((c) => typeof c?.id === 'string' && typeof c?.outcome === 'string')
-  )
+  const report = readJsonReport(text);
+  const runInfo = report?.run as ReportedRun | undefined;
+  if (!report || typeof runInfo?.target !== 'string')
     throw new ConfigError(
       `replay: ${resolved} is not a conformance JSON report (format "${JSON_REPORT_FORMAT}"): give the file an earlier run wrote with --json FILE`,
       'CONFORMANCE_ERR_RERUN_REPORT',
     );
-  const ids = (checks as ReportedCheck[]).map((c) => c.id);
-  const check = (checks as ReportedCheck[]).find((c) => c.id === checkId);
+  const checks = report.checks as ReportedCheck[];
+  const ids = checks.map((c) => c.id);
+  const check = checks.find((c) => c.id === checkId);
   if (!check) {
     const near = closestIds(checkId, ids);
     throw new ConfigError(

@@ -5,6 +5,7 @@ import { closestWord } from '../suggest.js';
 import { formatPath, type JsonPath } from './env.js';
 import { isObject } from './json-error.js';
 import { BUILTIN_TARGET } from './names.js';
+import { installedConfigSchema } from '../version.js';
 
 const FIXTURE_HINT = 'a non-negative integer id, or a string of digits such as "${CONFORMANCE_CUSTOMER_ID}"';
 
@@ -23,7 +24,7 @@ const MISSING_HINT: Record<string, string> = {
 
 const EXPECTED: Record<string, string> = {
   '': 'a JSON object with "targets", e.g. {"targets": {"staging": {…}}}',
-  $schema: 'a path or URL of the schema, e.g. "./node_modules/conformance/schemas/config.schema.json"',
+  $schema: `a path or URL of the schema, e.g. "${installedConfigSchema()}"`,
   $comment: 'a string (a note for people, ignored)',
   'target.$comment': 'a string (a note for people, ignored)',
   'fixtures.$comment': 'a string (a note for people, ignored)',

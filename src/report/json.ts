@@ -22,6 +22,32 @@ export interface JsonReport {
   exitCode: 0 | 1;
 }
 
+/** A JSON report read back from a file, of any format version: only what every version has is typed. */
+export interface ReadReport {
+  format: typeof JSON_REPORT_FORMAT;
+  formatVersion?: unknown;
+  run?: unknown;
+  checks: Array<{ id: string; outcome: string }>;
+}
+
+/** TEXT as a conformance JSON report, or undefined when it is none (not JSON, another format, checks without id or outcome). */
+export function readJsonReport(text: string): ReadReport | undefined {
+  let doc: { format?: unknown; checks?: unknown } | null;
+  try {
+    doc = JSON.parse(text) as typeof doc;
+  } catch {
+    return undefined;
+  }
+  const checks = doc?.checks;
+  if (
+    doc?.format !== JSON_REPORT_FORMAT ||
+    !Array.isArray(checks) ||
+    !checks.every((c) => typeof c?.id === 'string' && typeof c?.outcome === 'string')
+  )
+    return undefined;
+  return doc as ReadReport;
+}
+
 export class JsonReporter implements Reporter {
   readonly name: string;
 

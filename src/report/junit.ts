@@ -12,11 +12,11 @@ import {
   renderLabelled,
   replayContextOf,
   visible,
-  visibleLine,
   type ReplayContext,
 } from './exchange-text.js';
 import { bySuite } from './by-suite.js';
 import { alsoSeenLine, seenByLine } from './also-seen.js';
+import { checkReason } from './reason.js';
 import { failOnText, outOfReachNote, unexercisedLine, verdictSummary } from './verdict-text.js';
 
 // junit-report-builder is CommonJS: under NodeNext its default import is module.exports itself, the builder, while its
@@ -97,9 +97,7 @@ function fillTestCase(testCase: TestCase, check: CheckResult, replay: ReplayCont
     .className(`conformance.${check.suite}`)
     .time(seconds(check.durationMs));
   const out: string[] = [];
-  const message = oneLine(
-    check.finding?.message ?? (check.outcome === 'error' ? 'the check could not complete' : 'the check did not pass'),
-  );
+  const message = checkReason(check);
   const details = () =>
     renderLabelled(findingSections(check, { replay, ...(seenBy !== undefined ? { seenBy } : {}) })).join('\n');
   if (check.expected?.status === 'expected') {
@@ -148,11 +146,6 @@ function fillTestCase(testCase: TestCase, check: CheckResult, replay: ReplayCont
 /** Seconds with millisecond precision, never in exponent form (junit-10.xsd's SUREFIRE_TIME pattern). */
 function seconds(ms: number): number {
   return Math.round(Math.max(0, ms)) / 1000;
-}
-
-/** One line for a message attribute. */
-function oneLine(text: string): string {
-  return visibleLine(text.replace(/\s*[\r\n]+\s*/g, ' ').trim());
 }
 
 /** Text with every character XML 1.0 forbids shown as an escape instead, so the file stays well-formed. */

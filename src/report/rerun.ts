@@ -1,7 +1,7 @@
 // `--rerun-failed REPORT.json`: the checks an earlier run did not pass, read from its JSON report.
 import { ConfigError } from '../errors.js';
 import { readOptionFile } from '../option-file.js';
-import { JSON_REPORT_FORMAT } from './json.js';
+import { JSON_REPORT_FORMAT, readJsonReport } from './json.js';
 
 /** Outcomes worth running again: the server fell short (fail, warn) or the check could not finish (error). */
 const RERUN_OUTCOMES = new Set(['fail', 'warn', 'error']);
@@ -14,27 +14,14 @@ export async function failedIdsFromReport(file: string, cwd: string = process.cw
     cwd,
     'give the JSON report of an earlier run (conformance run --json FILE)',
   );
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch {
-    doc = undefined;
-  }
-  const report = doc as { format?: unknown; checks?: unknown } | undefined;
-  const checks = report?.checks;
-  if (
-    report?.format !== JSON_REPORT_FORMAT ||
-    !Array.isArray(checks) ||
-    !checks.every((c) => typeof c?.id === 'string' && typeof c?.outcome === 'string')
-  ) {
+  const report = readJsonReport(text);
+  if (!report) {
     throw new ConfigError(
       `--rerun-failed: ${resolved} is not a conformance JSON report (format "${JSON_REPORT_FORMAT}"): give the file an earlier run wrote with --json FILE`,
       'CONFORMANCE_ERR_RERUN_REPORT',
     );
   }
-  return (checks as Array<{ id: string; outcome: string }>)
-    .filter((c) => RERUN_OUTCOMES.has(c.outcome))
-    .map((c) => c.id);
+  return report.checks.filter((c) => RERUN_OUTCOMES.has(c.outcome)).map((c) => c.id);
 }
 
 // An earlier report with nothing to run again (the CLI exits 0 and says so): an error with a code, so it lives with the others.

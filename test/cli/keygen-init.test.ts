@@ -81,7 +81,7 @@ describe('conformance init', () => {
       $comment: string;
       targets: Record<string, Record<string, unknown>>;
     };
-    expect(doc.$schema).toBe('./node_modules/conformance/schemas/config.schema.json');
+    expect(doc.$schema).toBe('./node_modules/investment-api-conformance/schemas/config.schema.json');
     expect(doc.$comment).toMatch(/conformance init/);
     const target = doc.targets['partner-staging']!;
     expect(Object.keys(target)).toEqual([

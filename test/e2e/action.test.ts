@@ -26,15 +26,23 @@ describe('action.yml', () => {
     for (const script of scripts) expect(script).not.toContain('${{');
   });
 
-  it('passes only flags that conformance run has', async () => {
-    const help = await runCli(['run', '--help']);
-    expect(help.code).toBe(0);
-    const flags = new Set(
-      [...action.matchAll(/(--[a-z][a-z-]+)/g)]
-        .map((m) => m[1]!)
-        .filter((f) => !['--no-audit', '--no-fund', '--silent', '--pack-destination', '--no', '--prefix'].includes(f)),
-    );
-    expect([...flags].sort()).toEqual([
+  it('passes only flags that conformance run and action-summary have', async () => {
+    const [runHelp, summaryHelp] = await Promise.all([runCli(['run', '--help']), runCli(['action-summary', '--help'])]);
+    expect(runHelp.code).toBe(0);
+    expect(summaryHelp.code).toBe(0);
+    /** The conformance flags of the action's lines that mention (or do not mention) action-summary. */
+    const flagsOf = (summaryLines: boolean) =>
+      new Set(
+        action
+          .split('\n')
+          .filter((line) => line.includes('action-summary') === summaryLines)
+          .flatMap((line) => [...line.matchAll(/(--[a-z][a-z-]+)/g)].map((m) => m[1]!))
+          .filter(
+            (f) => !['--no-audit', '--no-fund', '--silent', '--pack-destination', '--no', '--prefix'].includes(f),
+          ),
+      );
+    const runFlags = flagsOf(false);
+    expect([...runFlags].sort()).toEqual([
       '--config',
       '--expected-failures',
       '--fail-on',
@@ -43,7 +51,21 @@ describe('action.yml', () => {
       '--suite',
       '--target',
     ]);
-    for (const flag of flags) expect(help.stdout, flag).toContain(flag);
+    for (const flag of runFlags) expect(runHelp.stdout, flag).toContain(flag);
+    const summaryFlags = flagsOf(true);
+    expect([...summaryFlags].sort()).toEqual(['--exit-code', '--report']);
+    for (const flag of summaryFlags) expect(summaryHelp.stdout, flag).toContain(flag);
+  });
+
+  it('writes the job summary from the JSON report the run step writes, with the run exit code', () => {
+    const script = /- name: Run conformance\n[\s\S]*?run: \|\n((?: {8}.*\n|\n)*)/.exec(action)![1]!;
+    expect(script).toContain('--json "$INPUT_REPORTS/conformance.json"');
+    expect(script).toMatch(
+      /conformance action-summary --report "\$INPUT_REPORTS\/conformance\.json" --exit-code "\$code" \|\|\n/,
+    );
+    // After the run and before the step ends with the run's own exit code.
+    expect(script.indexOf('action-summary')).toBeGreaterThan(script.indexOf('code=$?'));
+    expect(script.trimEnd().endsWith('exit "$code"')).toBe(true);
   });
 
   it('is shown in the README in a short example that sets only its inputs and publishes the JUnit file', () => {
