@@ -146,7 +146,7 @@ describe('checks that met another defect on their way', () => {
     );
     expect(check(result, 'auth.token.issued').outcome).toBe('pass');
     expect(check(result, 'auth.token.issued').observations).toEqual([
-      'also seen here, judged by auth.token.trusted-ips: data.trustedIps must be array',
+      'also seen here, judged by auth.token.trusted-ips: data.trustedIps must be an array, got a string ""',
     ]);
     expect(check(result, 'auth.token.trusted-ips').outcome).toBe('fail');
   });
