@@ -2,6 +2,7 @@
 // and lets a negative check alter any part of it before or after signing, since those checks must send what a
 // correct client never would.
 import { randomUUID } from 'node:crypto';
+import { channel } from 'node:diagnostics_channel';
 import { maxHeaderSize as httpMaxHeaderSize } from 'node:http';
 import { rootCertificates } from 'node:tls';
 import { Agent, request as undiciRequest, type Dispatcher } from './undici.js';
@@ -9,7 +10,7 @@ import { contentDigest } from './digest.js';
 import { removeHeader, headerValue, type HttpMessage } from './message.js';
 import { signRequest, type SignOptions } from './signature.js';
 import { Redactor } from './redact.js';
-import type { Exchange } from './exchange.js';
+import { EXCHANGE_CHANNEL, type Exchange } from './exchange.js';
 import { ConformanceError, type ErrorCode } from '../errors.js';
 import { ThrottledOut, Transport, type TransportOptions } from './transport.js';
 
@@ -19,6 +20,8 @@ const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 const EXCERPT_BYTES = 4096;
+/** Every attempt on the wire, as recorded, once it ends (see EXCHANGE_CHANNEL). */
+const exchanges = channel(EXCHANGE_CHANNEL);
 
 export interface ClientIdentity {
   baseUrl: string;
@@ -313,6 +316,7 @@ export class SignedClient {
     };
     const finish = (): void => {
       exchange.durationMs = Date.now() - started;
+      if (exchanges.hasSubscribers) exchanges.publish(exchange);
       sink?.(exchange);
     };
     // The one place every request passes: a link, a redirect or a check can name any URL, but the credentials every
