@@ -519,6 +519,12 @@ function addressOf(url: string): { host: string; hostPort: string } {
 const CA_ADVICE =
   "give the CA that issued it in the target's caFile (a PEM file, trusted besides the system's CAs) or in NODE_EXTRA_CA_CERTS";
 
+/** OpenSSL names a certificate whose issuer it cannot find in three ways; to a person they are one. */
+const UNKNOWN_ISSUER = {
+  what: "the server's certificate is not trusted: its issuer is unknown here",
+  advice: () => CA_ADVICE,
+};
+
 /**
  * TLS failures (Node's and OpenSSL's codes), in words a person acts on: what is wrong with the certificate, and what to
  * do. Only an untrusted certificate is fixed on this side, by its CA; the others are the server's or the address's.
@@ -533,18 +539,9 @@ const TLS_FAILURES: Record<string, { what: string; advice: (host: string) => str
     what: "the server's certificate chains to a CA that is not trusted",
     advice: () => CA_ADVICE,
   },
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: {
-    what: "the server's certificate is not trusted: its issuer is unknown here",
-    advice: () => CA_ADVICE,
-  },
-  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: {
-    what: "the server's certificate is not trusted: its issuer is unknown here",
-    advice: () => CA_ADVICE,
-  },
-  UNABLE_TO_GET_ISSUER_CERT: {
-    what: "the server's certificate is not trusted: its issuer is unknown here",
-    advice: () => CA_ADVICE,
-  },
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: UNKNOWN_ISSUER,
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: UNKNOWN_ISSUER,
+  UNABLE_TO_GET_ISSUER_CERT: UNKNOWN_ISSUER,
   CERT_UNTRUSTED: { what: "the server's certificate is not trusted", advice: () => CA_ADVICE },
   ERR_TLS_CERT_ALTNAME_INVALID: {
     what: "the server's certificate does not name the host it was reached at",
