@@ -88,12 +88,12 @@ export const ERROR_CODES = {
   CONFORMANCE_ERR_TARGET_UNREACHABLE: {
     exitCode: 3,
     meaning:
-      "the target's token endpoint could not be reached: connection refused or reset, no response in time, TLS failed",
+      "the target's token endpoint could not be reached: nothing listens at the address (refused), the host name does not resolve, no route to it, the connection closed before any answer, no response in time, or TLS failed (a certificate not trusted here, or not for that host); the message names which, and what to do",
   },
   CONFORMANCE_ERR_NO_TOKEN: {
     exitCode: 3,
     meaning:
-      'the target answered the token request without a usable token (an error status, a body without access_token, or throttling past what the run may wait)',
+      "the target answered the token request without a usable token (an error status, with the server's {code, message}; a body without a token; an answer that is not usable HTTP or passed --max-body; or throttling past what the run may wait)",
   },
   CONFORMANCE_ERR_TARGET: {
     exitCode: 3,

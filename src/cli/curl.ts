@@ -98,11 +98,13 @@ async function send(spec: CurlSpec, opened: OpenedTarget, opts: CurlCommandOptio
     try {
       res = await client.sendPrepared(built.request, {});
     } catch (e) {
-      if (e instanceof TransportError || e instanceof ThrottledOut)
+      if (e instanceof TransportError || e instanceof ThrottledOut) {
+        const advice = e instanceof TransportError && e.failure.advice !== undefined ? `; ${e.failure.advice}` : '';
         throw new TargetError(
-          `${built.request.method} ${built.request.url}: ${e.message}`,
+          `${built.request.method} ${built.request.url}: ${e.message}${advice}`,
           'CONFORMANCE_ERR_REQUEST_FAILED',
         );
+      }
       throw e;
     }
     printResponse(res, io.out);

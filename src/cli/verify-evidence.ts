@@ -38,15 +38,27 @@ export async function verifyEvidenceCommand(
   const line = (mark: string, name: string, text: string) =>
     out.write(`${mark} ${visibleLine(name).padEnd(width)}  ${visibleLine(text)}\n`);
   const keyId = verdict.keyId !== undefined ? ` (the package names keyid ${JSON.stringify(verdict.keyId)})` : '';
-  line(verdict.signature.ok ? '✓' : '✗', MANIFEST, `${verdict.signature.detail}${keyId}`);
-  for (const file of verdict.files) line(file.ok ? '✓' : '✗', file.name, file.detail);
+  // A manifest whose signature does not verify vouches for nothing: the verdict comes first, and a file that matches
+  // its digest gets no ✓ (only a file that differs from it, or is missing, is worth naming).
+  const signed = verdict.signature.ok;
+  if (!signed) out.write(`${visibleLine(verdict.summary)}\n`);
+  // Unsigned, the reason is in the verdict just above; the line adds the keyid the package names.
+  line(signed ? '✓' : '✗', MANIFEST, `${signed ? verdict.signature.detail : 'not verified'}${keyId}`);
+  for (const file of verdict.files) if (signed || !file.ok) line(file.ok ? '✓' : '✗', file.name, file.detail);
+  const matching = verdict.files.filter((f) => f.ok).length;
+  if (!signed && matching > 0) {
+    const which = matching === verdict.files.length ? 'the' : 'the other';
+    out.write(
+      `· ${which} ${matching} listed file${matching === 1 ? ' matches its digest' : 's match their digests'} in the manifest, which proves nothing while the manifest's signature does not verify\n`,
+    );
+  }
   for (const name of verdict.unlisted) line('·', name, 'not in the manifest: not covered by the signature');
   if (insideDir(dir, opts.publicKey)) {
     out.write(
       'note: the public key comes from the package itself: this shows the files are unchanged since signing, not who signed them; use the key the partner registered\n',
     );
   }
-  out.write(`${visibleLine(verdict.summary)}\n`);
+  if (signed) out.write(`${visibleLine(verdict.summary)}\n`);
   // Only a verified manifest's verdict is worth reading: it is signed with the files it sums up.
   if (verdict.ok && verdict.manifest)
     for (const text of runVerdictLines(verdict.manifest)) out.write(`${visibleLine(text)}\n`);

@@ -2,6 +2,7 @@
 // and lets a negative check alter any part of it before or after signing, since those checks must send what a
 // correct client never would.
 import { randomUUID } from 'node:crypto';
+import { channel } from 'node:diagnostics_channel';
 import { maxHeaderSize as httpMaxHeaderSize } from 'node:http';
 import { rootCertificates } from 'node:tls';
 import { Agent, request as undiciRequest, type Dispatcher } from './undici.js';
@@ -9,7 +10,7 @@ import { contentDigest } from './digest.js';
 import { removeHeader, headerValue, type HttpMessage } from './message.js';
 import { signRequest, type SignOptions } from './signature.js';
 import { Redactor } from './redact.js';
-import type { Exchange } from './exchange.js';
+import { EXCHANGE_CHANNEL, type Exchange } from './exchange.js';
 import { ConformanceError, type ErrorCode } from '../errors.js';
 import { ThrottledOut, Transport, type TransportOptions } from './transport.js';
 
@@ -19,6 +20,8 @@ const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 const EXCERPT_BYTES = 4096;
+/** Every attempt on the wire, as recorded, once it ends (see EXCHANGE_CHANNEL). */
+const exchanges = channel(EXCHANGE_CHANNEL);
 
 export interface ClientIdentity {
   baseUrl: string;
@@ -83,6 +86,22 @@ export interface HttpResponse {
   header(name: string): string | undefined;
 }
 
+/**
+ * What a person can do about a failure on the wire, when it is theirs to fix (the address, the CA, a limit): a command
+ * that gives up on it (no token, a curl request) says it after what happened. A check's finding does not: there the
+ * server is judged, not the set-up.
+ */
+export interface TransportFailure {
+  /**
+   * `no-answer`: nothing answered (refused, no such name, no route, no answer in time, closed before answering); `tls`:
+   * the TLS handshake failed; `bad-answer`: an answer came but cannot be used (over the cap, not HTTP, cut short);
+   * `other`: cancelled, or a cause not known here.
+   */
+  kind: 'no-answer' | 'tls' | 'bad-answer' | 'other';
+  /** What to do, when it is the set-up's to fix; absent when only the server can. */
+  advice?: string;
+}
+
 /** The server did not give a usable HTTP response: refused, reset, timed out, or a body over the cap. */
 export class TransportError extends ConformanceError {
   constructor(
@@ -90,6 +109,7 @@ export class TransportError extends ConformanceError {
     readonly exchange: Exchange,
     /** The connection was closed or reset before any byte of an answer: the request can go once more on a new one. */
     readonly lostBeforeAnswer = false,
+    readonly failure: TransportFailure = { kind: 'other' },
   ) {
     super(message, 'CONFORMANCE_ERR_TRANSPORT');
   }
@@ -296,6 +316,7 @@ export class SignedClient {
     };
     const finish = (): void => {
       exchange.durationMs = Date.now() - started;
+      if (exchanges.hasSubscribers) exchanges.publish(exchange);
       sink?.(exchange);
     };
     // The one place every request passes: a link, a redirect or a check can name any URL, but the credentials every
@@ -340,11 +361,22 @@ export class SignedClient {
         header: (name) => headerValue(headers, name),
       };
     } catch (err) {
-      exchange.error = this.redactor.text(
-        describeTransportError(err, { timeoutMs, cap, deadline, external: limits.signal, progress }),
-      );
+      const { text, ...failure } = describeTransportError(err, {
+        url: req.url,
+        timeoutMs,
+        cap,
+        deadline,
+        external: limits.signal,
+        progress,
+      });
+      exchange.error = this.redactor.text(text);
       finish();
-      throw new TransportError(exchange.error, exchange, lostBeforeAnswer(err, progress, deadline, limits.signal));
+      throw new TransportError(
+        exchange.error,
+        exchange,
+        lostBeforeAnswer(err, progress, deadline, limits.signal),
+        failure,
+      );
     }
   }
 
@@ -474,25 +506,107 @@ function formatMs(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${+(ms / 1000).toFixed(1)} s`;
 }
 
-// TLS verification failures, in words a server team acts on; the code stays in the message for searching.
-const TLS_CODES: Record<string, string> = {
-  ERR_TLS_CERT_ALTNAME_INVALID: "the server's TLS certificate does not match its host name",
-  DEPTH_ZERO_SELF_SIGNED_CERT: "the server's TLS certificate is self-signed and not trusted (give it in caFile)",
-  SELF_SIGNED_CERT_IN_CHAIN: "the server's TLS certificate chains to a CA that is not trusted (give the CA in caFile)",
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "the server's TLS certificate cannot be verified (give its CA in caFile)",
-  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "the server's TLS certificate's issuer is not trusted (give the CA in caFile)",
-  CERT_HAS_EXPIRED: "the server's TLS certificate has expired",
-  CERT_NOT_YET_VALID: "the server's TLS certificate is not valid yet",
+/** Where a request went, as baseUrl names it: the host, and `host:port` with the scheme's port when none is written. */
+function addressOf(url: string): { host: string; hostPort: string } {
+  try {
+    const u = new URL(url);
+    return { host: u.hostname, hostPort: `${u.hostname}:${u.port || (u.protocol === 'https:' ? '443' : '80')}` };
+  } catch {
+    return { host: url, hostPort: url };
+  }
+}
+
+const CA_ADVICE =
+  "give the CA that issued it in the target's caFile (a PEM file, trusted besides the system's CAs) or in NODE_EXTRA_CA_CERTS";
+
+/** OpenSSL names a certificate whose issuer it cannot find in three ways; to a person they are one. */
+const UNKNOWN_ISSUER = {
+  what: "the server's certificate is not trusted: its issuer is unknown here",
+  advice: () => CA_ADVICE,
 };
 
-/** One line naming what the server did: the words first, undici's code after them. */
+/**
+ * TLS failures (Node's and OpenSSL's codes), in words a person acts on: what is wrong with the certificate, and what to
+ * do. Only an untrusted certificate is fixed on this side, by its CA; the others are the server's or the address's.
+ */
+const TLS_FAILURES: Record<string, { what: string; advice: (host: string) => string }> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: {
+    what: "the server's certificate is self-signed, and not trusted",
+    advice: () =>
+      "give that certificate itself in the target's caFile (a PEM file, trusted besides the system's CAs) or in NODE_EXTRA_CA_CERTS",
+  },
+  SELF_SIGNED_CERT_IN_CHAIN: {
+    what: "the server's certificate chains to a CA that is not trusted",
+    advice: () => CA_ADVICE,
+  },
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: UNKNOWN_ISSUER,
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: UNKNOWN_ISSUER,
+  UNABLE_TO_GET_ISSUER_CERT: UNKNOWN_ISSUER,
+  CERT_UNTRUSTED: { what: "the server's certificate is not trusted", advice: () => CA_ADVICE },
+  ERR_TLS_CERT_ALTNAME_INVALID: {
+    what: "the server's certificate does not name the host it was reached at",
+    advice: (host) => `use in baseUrl a host name the certificate names, or have the server's certificate name ${host}`,
+  },
+  CERT_HAS_EXPIRED: {
+    what: "the server's certificate has expired",
+    advice: () => "the server's certificate must be renewed (or this machine's clock is wrong)",
+  },
+  CERT_NOT_YET_VALID: {
+    what: "the server's certificate is not valid yet",
+    advice: () => "this machine's clock, or the certificate's start date, is wrong",
+  },
+  ERR_SSL_WRONG_VERSION_NUMBER: {
+    what: 'the server did not answer in TLS',
+    advice: () => 'baseUrl says https: does the server speak http there, or TLS on another port?',
+  },
+};
+
+/** Set-up failures before any answer: the address or the network, never the server's behaviour. */
+const ADDRESS_FAILURES: Record<string, (at: { host: string; hostPort: string }) => { text: string; advice: string }> = {
+  ECONNREFUSED: ({ hostPort }) => ({
+    text: `nothing listens at ${hostPort} (ECONNREFUSED)`,
+    advice: 'check baseUrl, and that the server is running there',
+  }),
+  ENOTFOUND: ({ host }) => ({
+    text: `the name ${host} does not resolve (ENOTFOUND)`,
+    advice: 'check the host name in baseUrl',
+  }),
+  EAI_AGAIN: ({ host }) => ({
+    text: `the name ${host} could not be resolved: no answer from DNS (EAI_AGAIN)`,
+    advice: "check the host name in baseUrl and this machine's DNS, or try again",
+  }),
+  EHOSTUNREACH: ({ hostPort }) => ({
+    text: `no route to ${hostPort} (EHOSTUNREACH)`,
+    advice: 'check baseUrl, and the network between here and the server (a VPN, a firewall)',
+  }),
+  ENETUNREACH: ({ hostPort }) => ({
+    text: `no network route to ${hostPort} (ENETUNREACH)`,
+    advice: 'check baseUrl, and the network between here and the server (a VPN, a firewall)',
+  }),
+};
+
+/** One line naming what happened (the words first, Node's or undici's code after them), and what to do about it. */
 function describeTransportError(
   err: unknown,
-  at: { timeoutMs: number; cap: number; deadline: AbortSignal; external: AbortSignal | undefined; progress: Progress },
-): string {
+  at: {
+    url: string;
+    timeoutMs: number;
+    cap: number;
+    deadline: AbortSignal;
+    external: AbortSignal | undefined;
+    progress: Progress;
+  },
+): { text: string } & TransportFailure {
   const { progress } = at;
-  if (err instanceof BodyTooLarge)
-    return `response body exceeded ${formatBytes(at.cap)} (the cap on one body; --max-body sets it), cut off while streaming`;
+  const address = addressOf(at.url);
+  if (err instanceof BodyTooLarge) {
+    const of = progress.declared !== undefined ? ` of the ${progress.declared} its Content-Length announced` : '';
+    return {
+      text: `response body passed the ${formatBytes(at.cap)} cap on one body (--max-body) after ${progress.received} bytes${of}, cut off while streaming`,
+      kind: 'bad-answer',
+      advice: 'if answers that large are right, raise the cap with --max-body',
+    };
+  }
   const e = err as { code?: unknown; message?: string; cause?: { code?: unknown; message?: string } };
   // A DOMException (an abort) has a numeric code; only Node's and undici's string codes name anything.
   const code = [e.cause?.code, e.code].find((c): c is string => typeof c === 'string');
@@ -504,30 +618,71 @@ function describeTransportError(
     code === 'UND_ERR_BODY_TIMEOUT' ||
     code === 'UND_ERR_CONNECT_TIMEOUT';
   if (timedOut) {
-    if (code === 'UND_ERR_CONNECT_TIMEOUT') return `could not connect within ${within} (${code})`;
-    if (!progress.headers) return `no response within ${within}${code ? ` (${code})` : ''}`;
+    const longer = 'or give it longer with --timeout';
+    if (code === 'UND_ERR_CONNECT_TIMEOUT')
+      return {
+        text: `could not connect to ${address.hostPort} within ${within} (${code})`,
+        kind: 'no-answer',
+        advice: `check baseUrl (a firewall that drops connections looks the same), ${longer}`,
+      };
+    if (!progress.headers)
+      return {
+        text: `no response within ${within}${code ? ` (${code})` : ''}`,
+        kind: 'no-answer',
+        advice: `the server took the connection but did not answer: check that baseUrl is the API, ${longer}`,
+      };
     const of = progress.declared !== undefined ? ` of the ${progress.declared} its Content-Length announced` : '';
-    return `the response body did not finish within ${within}: ${progress.received} bytes received${of}${code ? ` (${code})` : ''}`;
+    return {
+      text: `the response body did not finish within ${within}: ${progress.received} bytes received${of}${code ? ` (${code})` : ''}`,
+      kind: 'bad-answer',
+    };
   }
   if (at.external?.aborted)
-    return 'the request was cancelled: the check ended (its time limit or the run budget) before the response came';
+    return {
+      text: 'the request was cancelled: the check ended (its time limit or the run budget) before the response came',
+      kind: 'other',
+    };
+  if (code !== undefined && ADDRESS_FAILURES[code]) return { ...ADDRESS_FAILURES[code](address), kind: 'no-answer' };
+  const tls = code === undefined ? undefined : TLS_FAILURES[code];
+  if (tls) return { text: `TLS: ${tls.what} (${code}: ${message})`, kind: 'tls', advice: tls.advice(address.host) };
   // undici's limit is Node's --max-http-header-size.
   if (code === 'UND_ERR_HEADERS_OVERFLOW')
-    return `response headers exceeded the client's limit of ${formatBytes(httpMaxHeaderSize)} (${code})`;
+    return {
+      text: `response headers exceeded the client's limit of ${formatBytes(httpMaxHeaderSize)} (${code})`,
+      kind: 'bad-answer',
+    };
   if (
     code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' ||
     (progress.headers && progress.declared !== undefined && progress.received < progress.declared)
   ) {
-    return `the server closed the connection after ${progress.received} of the ${progress.declared ?? '?'} body bytes its Content-Length announced${code ? ` (${code})` : ''}`;
+    return {
+      text: `the server closed the connection after ${progress.received} of the ${progress.declared ?? '?'} body bytes its Content-Length announced${code ? ` (${code})` : ''}`,
+      kind: 'bad-answer',
+    };
   }
+  // A plain-http request to a TLS port is closed like this, before any answer.
+  const plainToTls =
+    at.url.startsWith('http:') && !progress.headers
+      ? { advice: 'baseUrl says http: does the server speak https there?' }
+      : {};
   if (code === 'ECONNRESET')
-    return `the server reset the connection${progress.headers ? ' in the middle of the body' : ' before answering'} (ECONNRESET)`;
+    return {
+      text: `the server reset the connection${progress.headers ? ' in the middle of the body' : ' before answering'} (ECONNRESET)`,
+      kind: progress.headers ? 'bad-answer' : 'no-answer',
+      ...plainToTls,
+    };
   if (code === 'UND_ERR_SOCKET')
-    return `the server closed the connection ${progress.headers ? 'in the middle of the body' : 'without an answer'} (${code}: ${message})`;
+    return {
+      text: `the server closed the connection ${progress.headers ? 'in the middle of the body' : 'without an answer'} (${code}: ${message})`,
+      kind: progress.headers ? 'bad-answer' : 'no-answer',
+      ...plainToTls,
+    };
   if (code?.startsWith('HPE_') || (err as Error)?.name === 'HTTPParserError')
-    return `the response is not valid HTTP/1.1: ${message}${code ? ` (${code})` : ''}`;
-  if (code && TLS_CODES[code]) return `${TLS_CODES[code]} (${code}: ${message})`;
-  return code ? `${code}: ${message}` : message;
+    return { text: `the response is not valid HTTP/1.1: ${message}${code ? ` (${code})` : ''}`, kind: 'bad-answer' };
+  // Node's TLS codes, and OpenSSL's verification codes the table above does not word (CERT_SIGNATURE_FAILURE…).
+  if (code !== undefined && /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|INVALID_CA|PATH_LENGTH)/.test(code))
+    return { text: `TLS: the handshake failed (${code}: ${message})`, kind: 'tls' };
+  return { text: code ? `${code}: ${message}` : message, kind: 'other' };
 }
 
 /** Codes of a connection the server closed or reset under a request. */

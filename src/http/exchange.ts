@@ -29,3 +29,10 @@ export interface Exchange {
   /** A transport failure (timeout, refused connection, body over the cap), in one line. */
   error?: string;
 }
+
+/**
+ * The diagnostics channel (node:diagnostics_channel) on which the signed client publishes every attempt on the wire,
+ * as recorded (redacted), once it ends: what `CONFORMANCE_DEBUG=1` prints (src/cli/debug.ts), and open to any other
+ * subscriber. Nothing is published, and nothing costs, while no one subscribes.
+ */
+export const EXCHANGE_CHANNEL = 'conformance:exchange';

@@ -277,9 +277,12 @@ export class Session implements RunSession {
       if (e instanceof ThrottledOut && this.tokenPromise === undefined)
         throw new TargetError(`no token: POST ${baseUrl}/oauth/token: ${e.message}`, 'CONFORMANCE_ERR_NO_TOKEN');
       if (e instanceof TransportError) {
+        // An answer that came but cannot be used is a token refused; anything else, a target not reached.
+        const answered = e.failure.kind === 'bad-answer';
+        const advice = e.failure.advice === undefined ? '' : `; ${e.failure.advice}`;
         throw new TargetError(
-          `target unreachable: POST ${baseUrl}/oauth/token failed (${e.message}); check baseUrl and that the server is running`,
-          'CONFORMANCE_ERR_TARGET_UNREACHABLE',
+          `${answered ? 'no token' : 'target unreachable'}: POST ${baseUrl}/oauth/token: ${e.message}${advice}`,
+          answered ? 'CONFORMANCE_ERR_NO_TOKEN' : 'CONFORMANCE_ERR_TARGET_UNREACHABLE',
         );
       }
       throw e;

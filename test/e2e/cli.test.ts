@@ -265,7 +265,7 @@ describe('conformance run against a configured target', () => {
     const lines = res.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
-      /^conformance: target unreachable: POST http:\/\/127\.0\.0\.1:\d+\/v1\/oauth\/token failed \(ECONNREFUSED.* \[CONFORMANCE_ERR_TARGET_UNREACHABLE\]$/,
+      /^conformance: target unreachable: POST http:\/\/127\.0\.0\.1:(\d+)\/v1\/oauth\/token: nothing listens at 127\.0\.0\.1:\1 \(ECONNREFUSED\); check baseUrl, and that the server is running there \[CONFORMANCE_ERR_TARGET_UNREACHABLE\]$/,
     );
     expect(res.stderr).not.toMatch(/\n\s+at /);
     expect(res.stdout).toBe('');

@@ -182,8 +182,14 @@ describe('SignedClient', () => {
     );
     const err = await client.send({ method: 'GET', path: '/big', token: TOKEN }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TransportError);
-    expect((err as TransportError).message).toMatch(/^response body exceeded 32 KiB .*cut off while streaming$/);
-    expect((err as TransportError).exchange.error).toMatch(/exceeded/);
+    expect((err as TransportError).message).toMatch(
+      /^response body passed the 32 KiB cap on one body \(--max-body\) after \d+ bytes, cut off while streaming$/,
+    );
+    expect((err as TransportError).exchange.error).toBe((err as TransportError).message);
+    expect((err as TransportError).failure).toEqual({
+      kind: 'bad-answer',
+      advice: 'if answers that large are right, raise the cap with --max-body',
+    });
   });
 
   it('gives up on a server that never answers within the request timeout', async () => {
@@ -200,7 +206,8 @@ describe('SignedClient', () => {
     await server.close();
     const err = await client.send({ method: 'GET', path: '/x', token: TOKEN }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TransportError);
-    expect((err as TransportError).message).toMatch(/ECONNREFUSED/);
+    expect((err as TransportError).message).toMatch(/^nothing listens at 127\.0\.0\.1:\d+ \(ECONNREFUSED\)$/);
+    expect((err as TransportError).failure.kind).toBe('no-answer');
   });
 });
 

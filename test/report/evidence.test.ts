@@ -167,10 +167,32 @@ describe('evidence package', () => {
     await writeFile(keyFile, other);
     const out = sink();
     expect(await verifyEvidenceCommand(dir, { publicKey: keyFile }, out)).toBe(1);
-    expect(out.text).toMatch(
-      /^✗ manifest\.json +the signature of manifest\.json does not verify with the given public key/m,
+    // The verdict first, and no ✓ for a file that only matches a manifest nobody vouches for.
+    expect(out.text.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(
+        /^evidence NOT verified: the signature of manifest\.json does not verify with the given public key/,
+      ),
+      expect.stringMatching(/^✗ manifest\.json +not verified \(the package names keyid "local-[0-9a-f]+"\)$/),
+      `· the ${PACKAGE_FILES.length} listed files match their digests in the manifest, which proves nothing while the manifest's signature does not verify`,
+    ]);
+    expect(out.text).not.toContain('✓');
+  });
+
+  it('with another key and a changed file: NOT verified first, the changed file named, the others not ticked', async () => {
+    const tampered = await copy('other-key-tampered');
+    await writeFile(join(tampered, 'junit.xml'), '<testsuites/>');
+    const other = generateKeyPairSync('ed25519').publicKey.export({ format: 'pem', type: 'spki' }).toString();
+    const keyFile = join(root, 'other-2.pem');
+    await writeFile(keyFile, other);
+    const out = sink();
+    expect(await verifyEvidenceCommand(tampered, { publicKey: keyFile }, out)).toBe(1);
+    const lines = out.text.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^evidence NOT verified: the signature of manifest\.json does not verify/);
+    expect(lines).toContainEqual(expect.stringMatching(/^✗ junit\.xml +differs from the signed manifest/));
+    expect(lines.at(-1)).toBe(
+      `· the other ${PACKAGE_FILES.length - 1} listed files match their digests in the manifest, which proves nothing while the manifest's signature does not verify`,
     );
-    expect(out.text.trimEnd().split('\n').at(-1)).toMatch(/^evidence NOT verified: /);
+    expect(out.text).not.toContain('✓');
   });
 
   it('fails when a listed file is missing, and names a file the manifest does not list', async () => {

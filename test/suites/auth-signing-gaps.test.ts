@@ -148,7 +148,7 @@ describe('checks that met another defect on their way', () => {
     expect(check(result, 'auth.token.issued').alsoSeen).toEqual([
       expect.objectContaining({
         ownedBy: 'auth.token.trusted-ips',
-        message: expect.stringMatching(/^Auth token record: data\.trustedIps /),
+        message: expect.stringMatching(/^Auth token record: data\.trustedIps must be an array, got a string ""$/),
       }),
     ]);
     expect(check(result, 'auth.token.trusted-ips').outcome).toBe('fail');
