@@ -8,7 +8,7 @@ export { UndeclaredSharedState } from '../errors.js';
 export { CheckFailed, CheckSkipped } from './outcomes.js';
 export type { Pack } from './pack.js';
 export type { RunSession, SuiteRun } from './session.js';
-export type { Reporter } from './reporter.js';
+export type { Reporter, RunStartInfo } from './reporter.js';
 export { clientFor, runChecks, DEFAULT_CHECK_TIMEOUT_MS } from './run.js';
 export type { RunSettings } from './run.js';
 export { selectChecks } from './select.js';

@@ -134,7 +134,17 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
     for (const s of active) await lives.setup(s, suiteRuns.get(s.name)!);
     // Without a token no check can run: fail fast with exit 3 (one line, no report) rather than report every check as broken.
     await session.open();
-    options.reporter?.onRunStart?.({ target: target.name, baseUrl: target.baseUrl, checks: checks.map(infoOf) });
+    const replay = {
+      targetArgs: [...(options.targetArgs ?? ['--target', target.name])],
+      clientId: target.clientId,
+      keyId: target.keyId,
+    };
+    options.reporter?.onRunStart?.({
+      target: target.name,
+      baseUrl: target.baseUrl,
+      replay,
+      checks: checks.map(infoOf),
+    });
     const budget = {
       budgetMs: options.budgetMs ?? DEFAULT_BUDGET_MS,
       deadline: started + (options.budgetMs ?? DEFAULT_BUDGET_MS),
@@ -190,6 +200,7 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
                 timeoutMs: check.timeoutMs ?? options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS,
               });
       slots[i] = result;
+      options.reporter?.onCheckFinished?.(infoOf(check));
       report();
     });
     report();
@@ -225,11 +236,7 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
         },
         ...(cleanup.length > 0 ? { cleanup } : {}),
         ...(notes.length > 0 ? { notes } : {}),
-        replay: {
-          targetArgs: [...(options.targetArgs ?? ['--target', target.name])],
-          clientId: target.clientId,
-          keyId: target.keyId,
-        },
+        replay,
       },
       totals: totalsOf(results),
       checks: results,

@@ -1,9 +1,9 @@
-import type { CheckInfo, CheckResult, Reporter, RunResult } from '../engine/index.js';
+import type { CheckInfo, CheckResult, Reporter, RunResult, RunStartInfo } from '../engine/index.js';
 
 /** A reporter that threw: which, in which hook, and why. */
 export interface ReporterFailure {
   reporter: string;
-  hook: 'onRunStart' | 'onCheckStart' | 'onCheckEnd' | 'onRunEnd';
+  hook: 'onRunStart' | 'onCheckStart' | 'onCheckFinished' | 'onCheckEnd' | 'onRunEnd';
   error: unknown;
 }
 
@@ -20,12 +20,17 @@ export class ReporterMux implements Reporter {
     private readonly onFailure: (failure: ReporterFailure) => void = () => {},
   ) {}
 
-  onRunStart(info: { target: string; baseUrl: string; checks: CheckInfo[] }): void {
+  onRunStart(info: RunStartInfo): void {
     for (const [i, r] of this.reporters.entries()) this.guard(i, r, 'onRunStart', () => r.onRunStart?.(info));
   }
 
   onCheckStart(check: CheckInfo): void {
     for (const [i, r] of this.reporters.entries()) this.guard(i, r, 'onCheckStart', () => r.onCheckStart?.(check));
+  }
+
+  onCheckFinished(check: CheckInfo): void {
+    for (const [i, r] of this.reporters.entries())
+      this.guard(i, r, 'onCheckFinished', () => r.onCheckFinished?.(check));
   }
 
   onCheckEnd(result: CheckResult): void {

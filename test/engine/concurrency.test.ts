@@ -143,6 +143,46 @@ describe('runChecks with concurrency', () => {
     expect(result.checks.map((c) => c.outcome)).toEqual(['pass', 'pass', 'fail']);
   });
 
+  it('tells reporters of each check as it stops, before its result comes in declaration order', async () => {
+    const secondStopped = gate();
+    const suite = defineSuite({
+      name: 'auth',
+      title: 'test',
+      checks: [
+        defineCheck({
+          id: 'auth.f.first',
+          title: 'ends once the second has stopped',
+          level: 'MUST',
+          requirements: CITES.MUST,
+          run: () => secondStopped.opened,
+        }),
+        defineCheck({
+          id: 'auth.f.second',
+          title: 'ends at once',
+          level: 'MUST',
+          requirements: CITES.MUST,
+          async run() {},
+        }),
+      ],
+    });
+    const heard: string[] = [];
+    await runChecks({
+      pack,
+      target: await target(),
+      suites: [suite],
+      concurrency: 2,
+      reporter: {
+        onCheckFinished: (c) => {
+          heard.push(`finished ${c.id}`);
+          if (c.id === 'auth.f.second') secondStopped.open();
+        },
+        onCheckEnd: (r) => heard.push(`end ${r.id}`),
+        onRunEnd: () => undefined,
+      },
+    });
+    expect(heard).toEqual(['finished auth.f.second', 'finished auth.f.first', 'end auth.f.first', 'end auth.f.second']);
+  });
+
   it('never overlaps checks that declare the same shared state, and runs them in declaration order', async () => {
     const events: string[] = [];
     let holders = 0;

@@ -3,7 +3,7 @@ import { pack } from '../../suites/index.js';
 import { CITES } from '../helpers/requirements.js';
 import { Session } from '../../suites/kit/session.js';
 import { SignedClient } from '../../src/http/client.js';
-import { defineCheck, defineSuite, runChecks, type CheckInfo } from '../../src/engine/index.js';
+import { defineCheck, defineSuite, runChecks, type CheckInfo, type RunStartInfo } from '../../src/engine/index.js';
 import { generateEd25519 } from '../../src/http/keys.js';
 import { TargetError, ConfigError } from '../../src/errors.js';
 import type { ResolvedTarget } from '../../src/config/types.js';
@@ -133,12 +133,21 @@ describe('runChecks', () => {
   it('gives each check its own outcome, in declaration order, and one broken check never stops the others', async () => {
     const server = await targetServer();
     const started: string[] = [];
+    const starts: RunStartInfo[] = [];
     const result = await runChecks({
       pack,
       target: targetFor(`${server.origin}/v1`),
       suites: [suite],
-      reporter: { onCheckStart: (c: CheckInfo) => started.push(c.id), onRunEnd: () => undefined },
+      reporter: {
+        onRunStart: (info) => starts.push(info),
+        onCheckStart: (c: CheckInfo) => started.push(c.id),
+        onRunEnd: () => undefined,
+      },
     });
+    // What a streamed replay line needs is known from the start, the same as the run's record of it.
+    expect(starts).toHaveLength(1);
+    expect(starts[0]!.replay).toEqual(result.run.replay);
+    expect(starts[0]!.checks.map((c) => c.id)).toEqual(result.checks.map((c) => c.id));
     expect(result.checks.map((c) => [c.id, c.outcome])).toEqual([
       ['auth.a.pass', 'pass'],
       ['auth.b.fail', 'fail'],

@@ -23,7 +23,7 @@ function throwing(hook: keyof Reporter): Reporter {
 }
 
 describe('ReporterMux', () => {
-  it.each(['onRunStart', 'onCheckStart', 'onCheckEnd', 'onRunEnd'] as const)(
+  it.each(['onRunStart', 'onCheckStart', 'onCheckFinished', 'onCheckEnd', 'onRunEnd'] as const)(
     'keeps the others going when one throws in %s, and names it once',
     async (hook) => {
       const result = sampleRunResult();
@@ -31,6 +31,7 @@ describe('ReporterMux', () => {
       const witness: Reporter = {
         onRunStart: () => void seen.push('start'),
         onCheckStart: (c) => void seen.push(`begin ${c.id}`),
+        onCheckFinished: (c) => void seen.push(`finished ${c.id}`),
         onCheckEnd: (c) => void seen.push(`end ${c.id}`),
         onRunEnd: () => void seen.push('done'),
       };
@@ -39,10 +40,15 @@ describe('ReporterMux', () => {
       mux.onRunStart({ target: 't', baseUrl: 'http://x', checks: result.checks });
       for (const c of result.checks) {
         mux.onCheckStart(c);
+        mux.onCheckFinished(c);
         mux.onCheckEnd(c);
       }
       await mux.onRunEnd(result);
-      expect(seen).toEqual(['start', ...result.checks.flatMap((c) => [`begin ${c.id}`, `end ${c.id}`]), 'done']);
+      expect(seen).toEqual([
+        'start',
+        ...result.checks.flatMap((c) => [`begin ${c.id}`, `finished ${c.id}`, `end ${c.id}`]),
+        'done',
+      ]);
       expect(failures.map((f) => [f.reporter, f.hook, (f.error as Error).message])).toEqual([
         ['broken reporter', hook, `${hook} broke`],
       ]);
