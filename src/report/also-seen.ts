@@ -8,13 +8,18 @@ export function alsoSeenLine(seen: AlsoSeen): string {
   return `also seen in this answer: ${reqs}(owned by ${seen.ownedBy}): ${seen.message}`;
 }
 
+/** The checks that saw a defect `owner` owns while it failed or warned (none otherwise). */
+export function checksThatSaw(owner: CheckResult, checks: readonly CheckResult[]): CheckResult[] {
+  if (owner.outcome !== 'fail' && owner.outcome !== 'warn') return [];
+  return checks.filter((c) => c.id !== owner.id && (c.alsoSeen ?? []).some((s) => s.ownedBy === owner.id));
+}
+
 /**
  * The checks that saw a defect `owner` owns while it failed, for the `seen by` line under the owner's finding; undefined
  * when none did.
  */
 export function seenByLine(owner: CheckResult, checks: readonly CheckResult[]): string | undefined {
-  if (owner.outcome !== 'fail' && owner.outcome !== 'warn') return undefined;
-  const by = checks.filter((c) => c.id !== owner.id && (c.alsoSeen ?? []).some((s) => s.ownedBy === owner.id));
+  const by = checksThatSaw(owner, checks);
   if (by.length === 0) return undefined;
   return `${by.length} other check${by.length === 1 ? '' : 's'}, which do not fail for it: ${by.map((c) => c.id).join(', ')}`;
 }

@@ -12,8 +12,8 @@ import { DEFAULT_LABEL, defaultContentType, isMutating, isTokenEndpoint } from '
 
 /** How much of a body a report shows; the recorder keeps more, the JSON report has all it kept. */
 const BODY_DISPLAY_LIMIT = 1024;
-/** Width of the label column ("request", "response", …). */
-const LABEL_WIDTH = 10;
+/** Width of the label column ("request", "response", …): a terminal wraps a long line under the column after it. */
+export const LABEL_WIDTH = 10;
 
 const REDACTED = '[redacted]';
 
@@ -177,8 +177,11 @@ export interface ReplayContext {
   keyId?: string;
 }
 
-/** The replay context of a run; a report of a version before RunInfo.replay gets `--target <name>` only. */
-export function replayContextOf(run: RunInfo): ReplayContext {
+/**
+ * The replay context of a run (its RunInfo, or what a reporter hears when it starts); a report of a version before
+ * RunInfo.replay gets `--target <name>` only.
+ */
+export function replayContextOf(run: Pick<RunInfo, 'target' | 'baseUrl' | 'replay'>): ReplayContext {
   return {
     baseUrl: run.baseUrl,
     targetArgs: run.replay?.targetArgs ?? ['--target', run.target],

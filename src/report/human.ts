@@ -1,18 +1,23 @@
-// The terminal report. Results are printed from the RunResult at the end, in its stable order, so the output does not
-// depend on the order checks happened to finish in; only the progress line is live.
+// The terminal report. Results are written as the engine hands them over (onCheckEnd: in declaration order, settled),
+// grouped by suite, so the output reads the same whatever order checks finished in and whether it streamed or not. On
+// a terminal a live progress line sits below them and long lines wrap to its width; anywhere else the text is plain,
+// one record a line, the same on every machine.
 import { Chalk, type ChalkInstance } from 'chalk';
 import {
   suiteTimesOf,
   type CheckInfo,
   type CheckResult,
   type Outcome,
+  type Reporter,
   type RunResult,
+  type RunStartInfo,
+  type SetupProblem,
   type Totals,
   type Verdict,
   type VerdictStatus,
 } from '../engine/index.js';
-import type { Reporter } from '../engine/index.js';
 import {
+  LABEL_WIDTH,
   concurrencyNote,
   findingSections,
   formatDuration,
@@ -23,21 +28,24 @@ import {
   type ReplayContext,
 } from './exchange-text.js';
 import { sectionsOf } from './requirement-text.js';
-import { bySuite } from './by-suite.js';
+import { alsoSeenLine, checksThatSaw } from './also-seen.js';
 import { outOfReachNote, unexercisedLine, verdictSummary } from './verdict-text.js';
+import { displayWidth, fitText, wrapCommand, wrapText } from './wrap.js';
 
 /** Where the report goes: process.stdout, or anything with write() (tests pass a string sink). */
 export interface HumanOutput {
   write(chunk: string): unknown;
-  /** Terminal width, read each time the progress line is drawn so a resize is honoured. */
+  /** Terminal width, read at each write so a resize is honoured. */
   columns?: number;
 }
 
 export interface HumanReporterOptions {
   out: HumanOutput;
   color: boolean;
-  /** A live `[n/total] check-id` line, rewritten in place: only for a terminal. */
+  /** A live progress line at the bottom, rewritten in place: only for a terminal. */
   progress: boolean;
+  /** Long lines wrapped to the terminal's width (out.columns, 80 when it does not say): only for a terminal. */
+  wrap?: boolean;
   /** Observations of every check, and every exchange of a failing check instead of the last one. */
   verbose?: boolean;
 }
@@ -46,61 +54,176 @@ const SYMBOL: Record<Outcome, string> = { pass: '✓', fail: '✗', warn: '!', s
 // Carriage return, then erase the whole line: the progress line is redrawn in place and leaves nothing behind.
 const CLEAR_LINE = '\r\u001b[2K';
 const INDENT = '    ';
+/** A terminal that says it has no width (a pseudo-terminal may say 0) is taken as 80 columns wide. */
+const DEFAULT_COLUMNS = 80;
+/** Below this many columns for a check's title, the id column is not padded: the title follows the level directly. */
+const MIN_TITLE = 40;
+/** The same for the one-line reason of an entry in the list of failures at the end. */
+const MIN_REASON = 30;
+/** `  ✓ ` before an id, then two spaces, the level padded to 6, two spaces. */
+const MARK_WIDTH = 4;
+const LEVEL_COLUMN = 10;
+
+/** A line of the report and the column its wrapped rows continue at; `command` for a line to paste into a shell. */
+interface Line {
+  text: string;
+  hang: number;
+  command?: boolean;
+}
+
+function line(text: string, hang = 2, command = false): Line {
+  return command ? { text, hang, command } : { text, hang };
+}
+
+const BLANK: Line = { text: '', hang: 0 };
+
+/** What the lines of a run are drawn with. */
+interface Look {
+  c: ChalkInstance;
+  verbose: boolean;
+  replay: ReplayContext;
+  /** The longest id of the run: the id column's width. */
+  idWidth: number;
+  /** The terminal's width now; undefined when not wrapping. */
+  width(): number | undefined;
+}
 
 export class HumanReporter implements Reporter {
   readonly name = 'terminal report';
   private readonly c: ChalkInstance;
+  private listing: Listing | undefined;
   private total: number | undefined;
-  private started = 0;
-  private progressShown = false;
-  private headerShown = false;
+  /** Started and still running, in the order they started. */
+  private readonly running = new Set<string>();
+  private readonly finished = new Set<string>();
+  private readonly tally: Totals = { passed: 0, failed: 0, warned: 0, skipped: 0, errored: 0, total: 0 };
 
   constructor(private readonly options: HumanReporterOptions) {
     // A Chalk of our own, so colour follows this reporter's options and not chalk's global detection.
     this.c = new Chalk({ level: options.color ? 1 : 0 });
   }
 
-  onRunStart(info: { target: string; baseUrl: string; checks: CheckInfo[] }): void {
+  onRunStart(info: RunStartInfo): void {
     this.total = info.checks.length;
-    this.options.out.write(this.header(info.target, info.baseUrl, info.checks.length));
-    this.headerShown = true;
+    this.listing = new Listing(this.look(replayContextOf(info), info.checks));
+    this.write(headerLines(info.target, info.baseUrl, info.checks.length, this.c));
   }
 
   onCheckStart(check: CheckInfo): void {
-    this.started += 1;
-    if (!this.options.progress) return;
-    const count = this.total === undefined ? `[${this.started}]` : `[${this.started}/${this.total}]`;
-    // A line longer than the terminal wraps, and \r would then only redraw its last row.
-    // A pseudo-terminal may report 0 columns: fall back to 80 rather than cutting the line to nothing.
-    const columns = this.options.out.columns || 80;
-    const width = Math.max(columns - 1, 10);
-    const text = `${count} ${visibleLine(check.id)}`.slice(0, width);
-    this.options.out.write(`${CLEAR_LINE}${this.c.dim(text)}`);
-    this.progressShown = true;
+    this.running.add(check.id);
+    this.write([]);
+  }
+
+  onCheckFinished(check: CheckInfo): void {
+    this.running.delete(check.id);
+    this.finished.add(check.id);
+    this.write([]);
+  }
+
+  onCheckEnd(result: CheckResult): void {
+    this.running.delete(result.id);
+    this.finished.add(result.id);
+    this.count(result);
+    // Without onRunStart there is no replay context yet: the result waits for onRunEnd.
+    this.write(this.listing?.add(result) ?? []);
   }
 
   onRunEnd(result: RunResult): void {
-    let text = '';
-    if (this.progressShown) {
-      text += CLEAR_LINE;
-      this.progressShown = false;
+    const lines: Line[] = [];
+    if (!this.listing) {
+      this.listing = new Listing(this.look(replayContextOf(result.run), result.checks));
+      lines.push(...headerLines(result.run.target, result.run.baseUrl, result.checks.length, this.c));
     }
-    if (!this.headerShown) text += this.header(result.run.target, result.run.baseUrl, result.checks.length);
-    text += renderResults(result, this.c, this.options.verbose ?? false).join('\n') + '\n';
-    this.options.out.write(text);
+    lines.push(...this.listing.end(result));
+    this.write(lines, { last: true });
   }
 
-  private header(target: string, baseUrl: string, count: number): string {
-    const what = `${count} check${count === 1 ? '' : 's'}`;
-    return `${this.c.bold('conformance')} ${what} against ${this.c.bold(visibleLine(target))} (${visibleLine(baseUrl)})\n\n`;
+  private look(replay: ReplayContext, checks: readonly CheckInfo[]): Look {
+    return {
+      c: this.c,
+      verbose: this.options.verbose ?? false,
+      replay,
+      idWidth: Math.max(0, ...checks.map((check) => check.id.length)),
+      width: () => this.width(),
+    };
+  }
+
+  private width(): number | undefined {
+    return this.options.wrap ? this.columns() : undefined;
+  }
+
+  private columns(): number {
+    return this.options.out.columns || DEFAULT_COLUMNS;
+  }
+
+  private count(result: CheckResult): void {
+    const key = { pass: 'passed', fail: 'failed', warn: 'warned', skip: 'skipped', error: 'errored' } as const;
+    this.tally[key[result.outcome]] += 1;
+    this.tally.total += 1;
+  }
+
+  /** One write per event: the progress line erased, the new lines, the progress line drawn again below them. */
+  private write(lines: Line[], { last = false } = {}): void {
+    const width = this.width();
+    let text = '';
+    // On a terminal every write starts at the start of a clean row: the progress line, if drawn, is gone.
+    if (this.options.progress) text += CLEAR_LINE;
+    for (const l of lines) {
+      const rows =
+        width === undefined
+          ? [l.text]
+          : l.command
+            ? wrapCommand(l.text, width, l.hang)
+            : wrapText(l.text, width, l.hang);
+      text += `${rows.join('\n')}\n`;
+    }
+    if (this.options.progress && !last) {
+      text += this.progressLine();
+    }
+    if (text !== '') this.options.out.write(text);
+  }
+
+  /**
+   * `[47/172] 40 passed, 2 failed, 1 warned, 4 skipped · running a, b +2`: as many running checks named as fit, else
+   * their number, and cut so that it never wraps.
+   */
+  private progressLine(): string {
+    const c = this.c;
+    // A line as wide as the terminal wraps on some, and \r would then redraw only its last row.
+    const width = Math.max(this.columns() - 1, 10);
+    const done = this.total === undefined ? `[${this.finished.size}]` : `[${this.finished.size}/${this.total}]`;
+    const head = `${c.dim(done)} ${summaryLine(this.tally, c)}`;
+    const ids = [...this.running];
+    const tails = ids.map((_, i) => {
+      const shown = ids.length - i;
+      return ` · running ${ids.slice(0, shown).join(', ')}${shown < ids.length ? ` +${ids.length - shown}` : ''}`;
+    });
+    if (ids.length > 0) tails.push(` · ${ids.length} running`);
+    const fits = tails.map((tail) => `${head}${c.dim(tail)}`).find((text) => displayWidth(text) <= width);
+    return fits ?? fitText(head, width);
   }
 }
 
 /** Colour on only for a terminal, and never when NO_COLOR is set to anything but "" (https://no-color.org). */
 export function shouldUseColor(stream: { isTTY?: boolean }, env: Record<string, string | undefined>): boolean {
-  return stream.isTTY === true && (env.NO_COLOR === undefined || env.NO_COLOR === '');
+  return stream.isTTY === true && !noColor(env);
 }
 
+function noColor(env: Record<string, string | undefined>): boolean {
+  return env.NO_COLOR !== undefined && env.NO_COLOR !== '';
+}
+
+/** CI services set CI (GitHub Actions, GitLab, CircleCI…); some give the job a pseudo-terminal of no fixed width. */
+function onCi(env: Record<string, string | undefined>): boolean {
+  return env.CI !== undefined && env.CI !== '' && env.CI !== '0' && env.CI !== 'false';
+}
+
+/**
+ * The terminal report on stdout. A person at a terminal gets lines wrapped to its width and, unless NO_COLOR or
+ * TERM=dumb asks for plain output, the live progress line. A pipe, a file or a CI job gets plain text with no
+ * wrapping: such output has no width of its own, the viewer wraps it, and one record a line keeps it the same on
+ * every machine, greppable, and its replay lines one command each.
+ */
 export function humanReporterForStdout(
   options: {
     verbose?: boolean;
@@ -109,82 +232,205 @@ export function humanReporterForStdout(
   } = {},
 ): HumanReporter {
   const stream = options.stream ?? process.stdout;
+  const env = options.env ?? process.env;
+  const terminal = stream.isTTY === true && !onCi(env);
   return new HumanReporter({
     out: stream,
-    color: shouldUseColor(stream, options.env ?? process.env),
-    progress: stream.isTTY === true,
+    color: shouldUseColor(stream, env),
+    progress: terminal && !noColor(env) && env.TERM !== 'dumb',
+    wrap: terminal,
     verbose: options.verbose ?? false,
   });
 }
 
-/** The report lines (without the header), in the RunResult's order. */
+/** The report lines (without the header), in the RunResult's order: what the reporter writes, when not a terminal. */
 export function renderResults(result: RunResult, c: ChalkInstance, verbose: boolean): string[] {
-  const replay = replayContextOf(result.run);
-  const idWidth = Math.max(0, ...result.checks.map((r) => r.id.length));
-  const lines: string[] = [];
-  // Known deviations are shown apart, after the suites, so the suites show only what counts for the verdict.
-  const expected = result.checks.filter((r) => r.expected?.status === 'expected');
-  for (const [suite, checks] of bySuite(result.checks.filter((r) => !expected.includes(r)))) {
-    lines.push(c.bold(suite));
-    for (const check of checks) lines.push(...renderCheck(check, c, idWidth, verbose, replay));
+  const listing = new Listing({
+    c,
+    verbose,
+    replay: replayContextOf(result.run),
+    idWidth: Math.max(0, ...result.checks.map((check) => check.id.length)),
+    width: () => undefined,
+  });
+  return listing.end(result).map((l) => l.text);
+}
+
+/**
+ * The body of the report, built a result at a time: each suite's checks under its name, a blank line between suites;
+ * known deviations held back and shown apart after the suites, so the suites show only what counts for the verdict.
+ */
+class Listing {
+  private suite: string | undefined;
+  private endsBlank = false;
+  private readonly shown = new Set<string>();
+  private readonly expected: CheckResult[] = [];
+
+  constructor(private readonly look: Look) {}
+
+  add(check: CheckResult): Line[] {
+    this.shown.add(check.id);
+    if (check.expected?.status === 'expected') {
+      this.expected.push(check);
+      return [];
+    }
+    const lines: Line[] = [];
+    if (check.suite !== this.suite) {
+      if (this.suite !== undefined && !this.endsBlank) lines.push(BLANK);
+      lines.push(line(this.look.c.bold(check.suite)));
+      this.suite = check.suite;
+    }
+    lines.push(...checkLines(check, this.look));
     // A failure's details already end with a blank line.
-    if (lines.at(-1) !== '') lines.push('');
+    this.endsBlank = lines.at(-1)!.text === '';
+    return lines;
   }
-  if (expected.length > 0) {
-    lines.push(c.bold('expected failures') + c.dim(' (listed in --expected-failures; they do not fail the run)'));
-    for (const check of expected) lines.push(...renderExpected(check, c, idWidth));
-    lines.push('');
+
+  /** The results not added yet, then what follows the suites: known deviations, the run's notes, the summary. */
+  end(result: RunResult): Line[] {
+    const lines = result.checks.filter((check) => !this.shown.has(check.id)).flatMap((check) => this.add(check));
+    if (this.suite !== undefined && !this.endsBlank) lines.push(BLANK);
+    return [...lines, ...closingLines(result, this.expected, this.look)];
   }
-  // Clean-up that failed leaves state on the target: say so loudly, with what to do by hand.
-  for (const problem of result.run.cleanup ?? []) lines.push(c.red.bold(`CLEAN-UP FAILED: ${visibleLine(problem)}`));
-  // What the run met that no check owns (the server's choices, throttling, token renewals): on record, never a failure.
-  for (const note of result.run.notes ?? []) lines.push(c.dim(`· ${visibleLine(note)}`));
-  const listed =
-    expected.length > 0 ? c.dim(`; ${expected.length} of them expected (listed), not failing the run`) : '';
-  lines.push(summaryLine(result.totals, c) + listed);
-  lines.push(...verdictLines(result.verdict, c));
-  lines.push(...timeLines(result, c));
+}
+
+function headerLines(target: string, baseUrl: string, count: number, c: ChalkInstance): Line[] {
+  const what = `${count} check${count === 1 ? '' : 's'}`;
+  return [
+    line(`${c.bold('conformance')} ${what} against ${c.bold(visibleLine(target))} (${visibleLine(baseUrl)})`),
+    BLANK,
+  ];
+}
+
+/**
+ * A check's first line: mark, id, level, then its sections and title. Ids are padded into a column when the title
+ * keeps room beside it; in a narrow terminal the title follows the level, and wraps under the id.
+ */
+function headLine(mark: string, check: CheckResult, note: string, look: Look): Line {
+  const { c, idWidth } = look;
+  const title = `${visibleLine(sectionsOf(check))} — ${visibleLine(check.title)}${note}`;
+  const width = look.width();
+  if (width === undefined || width - (MARK_WIDTH + idWidth + LEVEL_COLUMN) >= MIN_TITLE)
+    return line(
+      `  ${mark} ${check.id.padEnd(idWidth)}  ${c.dim(check.level.padEnd(6))}  ${title}`,
+      MARK_WIDTH + idWidth + LEVEL_COLUMN,
+    );
+  return line(`  ${mark} ${check.id}  ${c.dim(check.level)}  ${title}`, MARK_WIDTH);
+}
+
+function checkLines(check: CheckResult, look: Look): Line[] {
+  const { c } = look;
+  const skip =
+    check.outcome === 'skip' ? c.gray(`  (skipped: ${visibleLine(check.skipReason ?? 'no reason given')})`) : '';
+  const lines = [headLine(colourFor(check, c)(SYMBOL[check.outcome]), check, skip, look)];
+  // Observations are what a check put on record (the crawl it made, the choice a server took): always shown.
+  for (const observation of check.observations)
+    lines.push(
+      ...textLines(observation).map((l, i) => line(`${INDENT}${i === 0 ? '· ' : '  '}${l}`, INDENT.length + 2)),
+    );
+  // One cause, one failure: what this check saw that another check owns and fails for, on record here, never counted.
+  for (const seen of check.alsoSeen ?? [])
+    lines.push(line(c.dim(`${INDENT}${visibleLine(alsoSeenLine(seen))}`), INDENT.length + 2));
+  if (check.outcome === 'fail' || check.outcome === 'warn' || check.outcome === 'error') {
+    const sections = findingSections(check, { allExchanges: look.verbose, replay: look.replay });
+    lines.push(...labelledLines(sections, look), BLANK);
+  }
   return lines;
 }
 
-function renderExpected(check: CheckResult, c: ChalkInstance, idWidth: number): string[] {
-  const lines = [
-    `  ${c.yellow(SYMBOL[check.outcome])} ${check.id.padEnd(idWidth)}  ${c.dim(check.level.padEnd(6))}  ${visibleLine(sectionsOf(check))} — ${visibleLine(check.title)}`,
-  ];
+/** Evidence in its label column; wrapped under the column after it, the replay line as a command that still pastes. */
+function labelledLines(sections: ReturnType<typeof findingSections>, look: Look): Line[] {
+  return sections.flatMap((section) =>
+    renderLabelled([section], { indent: INDENT, styleLabel: look.c.cyan }).map((text) =>
+      text === '' ? BLANK : line(text, INDENT.length + LABEL_WIDTH, section.label === 'replay'),
+    ),
+  );
+}
+
+function expectedLines(check: CheckResult, look: Look): Line[] {
   const expires = check.expected?.expires ? `   (until ${check.expected.expires})` : '';
   const sections = [
     { label: 'reason', lines: textLines(`${check.expected?.reason ?? ''}${expires}`) },
     { label: 'observed', lines: textLines(check.finding?.message ?? check.outcome) },
   ];
-  lines.push(...renderLabelled(sections, { indent: INDENT, styleLabel: c.cyan }));
+  return [headLine(look.c.yellow(SYMBOL[check.outcome]), check, '', look), ...labelledLines(sections, look)];
+}
+
+function closingLines(result: RunResult, expected: CheckResult[], look: Look): Line[] {
+  const { c } = look;
+  const lines: Line[] = [];
+  if (expected.length > 0) {
+    lines.push(
+      line(c.bold('expected failures') + c.dim(' (listed in --expected-failures; they do not fail the run)')),
+      ...expected.flatMap((check) => expectedLines(check, look)),
+      BLANK,
+    );
+  }
+  // Clean-up that failed leaves state on the target: say so loudly, with what to do by hand.
+  for (const problem of result.run.cleanup ?? [])
+    lines.push(line(c.red.bold(`CLEAN-UP FAILED: ${visibleLine(problem)}`)));
+  // What the run met that no check owns (the server's choices, throttling, token renewals): on record, never a failure.
+  for (const note of result.run.notes ?? []) lines.push(line(c.dim(`· ${visibleLine(note)}`)));
+  const setup = (result.run.setupProblems ?? []).flatMap((problem) => setupLines(problem, c));
+  const again = failuresAgain(result, look);
+  for (const block of [setup, again]) {
+    if (block.length === 0) continue;
+    if (lines.length > 0 && lines.at(-1)!.text !== '') lines.push(BLANK);
+    lines.push(...block);
+  }
+  if (setup.length + again.length > 0) lines.push(BLANK);
+  const listed =
+    expected.length > 0 ? c.dim(`; ${expected.length} of them expected (listed), not failing the run`) : '';
+  lines.push(line(summaryLine(result.totals, c) + listed));
+  lines.push(...verdictLines(result.verdict, c));
+  lines.push(...timeLines(result, c));
   return lines;
 }
 
-function renderCheck(
-  check: CheckResult,
-  c: ChalkInstance,
-  idWidth: number,
-  verbose: boolean,
-  replay: ReplayContext,
-): string[] {
-  const symbol = colourFor(check, c)(SYMBOL[check.outcome]);
-  const title = `${visibleLine(sectionsOf(check))} — ${visibleLine(check.title)}`;
-  const skip =
-    check.outcome === 'skip' ? c.gray(`  (skipped: ${visibleLine(check.skipReason ?? 'no reason given')})`) : '';
-  const lines = [`  ${symbol} ${check.id.padEnd(idWidth)}  ${c.dim(check.level.padEnd(6))}  ${title}${skip}`];
-  // Observations are what a check put on record (the crawl it made, the choice a server took): always shown.
-  for (const observation of check.observations)
-    lines.push(...textLines(observation).map((l, i) => `${INDENT}${i === 0 ? '· ' : '  '}${l}`));
-  if (check.outcome === 'fail' || check.outcome === 'warn' || check.outcome === 'error') {
-    lines.push(
-      ...renderLabelled(findingSections(check, { allExchanges: verbose, replay }), {
-        indent: INDENT,
-        styleLabel: c.cyan,
-      }),
-      '',
-    );
-  }
-  return lines;
+/**
+ * A set-up problem, stated once above the verdict: what went wrong, the step that fixes it, and how many checks it kept
+ * from running (they are listed as skipped in their suite).
+ */
+function setupLines(problem: SetupProblem, c: ChalkInstance): Line[] {
+  const head = `set-up problem (${visibleLine(problem.suite)}): `;
+  const kept = problem.checks.length;
+  return [
+    line(c.yellow.bold(head) + visibleLine(problem.problem), head.length),
+    line(`  ${c.cyan('fix:')} ${visibleLine(problem.fix)}`, 7),
+    line(`  kept from running: ${kept} check${kept === 1 ? '' : 's'}`),
+  ];
+}
+
+/**
+ * The checks that did not pass, once more just above the totals, one line each (mark, id, level, the one-line reason;
+ * cut to the terminal's width), so that a long run's failures need no scrolling back to find. An owner's line says how
+ * many other checks saw its defect too.
+ */
+function failuresAgain(result: RunResult, look: Look): Line[] {
+  const { c } = look;
+  // A known deviation is listed apart, with its reason; it does not count.
+  const listed = result.checks.filter(
+    (check) => ['fail', 'warn', 'error'].includes(check.outcome) && check.expected?.status !== 'expected',
+  );
+  if (listed.length === 0) return [];
+  const kinds = (['fail', 'warn', 'error'] as const)
+    .filter((outcome) => listed.some((check) => check.outcome === outcome))
+    .map((outcome) => ({ fail: 'failed', warn: 'warned', error: 'errored' })[outcome]);
+  const what = kinds.length === 1 ? kinds[0] : `${kinds.slice(0, -1).join(', ')} and ${kinds.at(-1)}`;
+  const idWidth = Math.max(...listed.map((check) => check.id.length));
+  const width = look.width();
+  const aligned = width === undefined || width - (MARK_WIDTH + idWidth + LEVEL_COLUMN) >= MIN_REASON;
+  const entries = listed.map((check) => {
+    const mark = colourFor(check, c)(SYMBOL[check.outcome]);
+    const head = aligned
+      ? `  ${mark} ${check.id.padEnd(idWidth)}  ${c.dim(check.level.padEnd(6))}  `
+      : `  ${mark} ${check.id}  ${c.dim(check.level)}  `;
+    const reason = textLines(check.finding?.message ?? check.outcome)[0]!;
+    const saw = checksThatSaw(check, result.checks).length;
+    const also = saw > 0 ? c.dim(`; also seen by ${saw} other check${saw === 1 ? '' : 's'}`) : '';
+    const text = `${head}${reason}${also}`;
+    return line(width === undefined ? text : fitText(text, width));
+  });
+  return [line(c.bold(`${what} checks`) + c.dim(' (details above)')), ...entries];
 }
 
 function colourFor(check: CheckResult, c: ChalkInstance): (text: string) => string {
@@ -206,16 +452,16 @@ function colourFor(check: CheckResult, c: ChalkInstance): (text: string) => stri
  * The verdict after the totals, so a skipped MUST check never reads as a pass: the verdict line, then each MUST
  * requirement the run did not exercise with why and what to do, then what no black-box test can reach.
  */
-function verdictLines(verdict: Verdict, c: ChalkInstance): string[] {
+function verdictLines(verdict: Verdict, c: ChalkInstance): Line[] {
   const colour: Record<VerdictStatus, (text: string) => string> = {
     CONFORMANT: c.green.bold,
     'NOT CONFORMANT': c.red.bold,
     INCOMPLETE: c.yellow.bold,
   };
   return [
-    colour[verdict.status](visibleLine(verdictSummary(verdict))),
-    ...verdict.notExercised.map((r) => `${INDENT}${visibleLine(unexercisedLine(r))}`),
-    c.dim(outOfReachNote(verdict)),
+    line(colour[verdict.status](visibleLine(verdictSummary(verdict)))),
+    ...verdict.notExercised.map((r) => line(`${INDENT}${visibleLine(unexercisedLine(r))}`, INDENT.length + 2)),
+    line(c.dim(outOfReachNote(verdict))),
   ];
 }
 
@@ -223,7 +469,7 @@ function verdictLines(verdict: Verdict, c: ChalkInstance): string[] {
  * The report's last lines: time per suite. Wall time runs from a suite's first check's start to its last check's end;
  * with checks running concurrently suites overlap, so walls need not add up to the run's and check time exceeds them.
  */
-function timeLines(result: RunResult, c: ChalkInstance): string[] {
+function timeLines(result: RunResult, c: ChalkInstance): Line[] {
   const suites = suiteTimesOf(result);
   const rows = suites.map((t) => [t.suite, String(t.checks), formatDuration(t.wallMs), formatDuration(t.checkMs)]);
   const total = [
@@ -234,14 +480,14 @@ function timeLines(result: RunResult, c: ChalkInstance): string[] {
   ];
   const table = [['suite', 'checks', 'wall', 'check time'], ...rows, total];
   const widths = table[0]!.map((_, col) => Math.max(...table.map((row) => row[col]!.length)));
-  const line = (row: string[]) =>
+  const cells = (row: string[]) =>
     `  ${row[0]!.padEnd(widths[0]!)}  ${row
       .slice(1)
       .map((cell, i) => cell.padStart(widths[i + 1]!))
       .join('  ')}`;
   return [
-    c.dim(`time ${formatDuration(result.run.durationMs)}${concurrencyNote(result.run.concurrency)}`),
-    ...table.map((row) => c.dim(line(row))),
+    line(c.dim(`time ${formatDuration(result.run.durationMs)}${concurrencyNote(result.run.concurrency)}`)),
+    ...table.map((row) => line(c.dim(cells(row)))),
   ];
 }
 

@@ -5,9 +5,9 @@ import {
   shouldUseColor,
   type HumanReporterOptions,
 } from '../../src/report/human.js';
-import type { Reporter } from '../../src/engine/index.js';
 import type { RunResult } from '../../src/engine/index.js';
 import { sampleChecks, sampleRunResult } from '../helpers/run-result.js';
+import { displayWidth } from '../../src/report/wrap.js';
 
 class Sink {
   chunks: string[] = [];
@@ -22,16 +22,48 @@ class Sink {
   }
 }
 
-/** Drives a reporter through a whole run the way the runner does, and returns what it wrote. */
-function report(result: RunResult, options: Partial<HumanReporterOptions> = {}): { sink: Sink; text: string } {
-  const sink = new Sink();
+/** What the runner tells a reporter when the run starts. */
+function startOf(result: RunResult) {
+  const { target, baseUrl, replay } = result.run;
+  return { target, baseUrl, replay, checks: result.checks };
+}
+
+/**
+ * Drives a reporter through a whole run the way the runner does (results in declaration order), and returns what it
+ * wrote. `stream: false` hands every result over at the end only.
+ */
+function report(
+  result: RunResult,
+  options: Partial<HumanReporterOptions> = {},
+  { stream = true, sink = new Sink() } = {},
+): { sink: Sink; text: string } {
   const reporter = new HumanReporter({ out: sink, color: false, progress: false, ...options });
-  reporter.onRunStart({ target: result.run.target, baseUrl: result.run.baseUrl, checks: result.checks });
+  reporter.onRunStart(startOf(result));
   for (const check of result.checks) {
     reporter.onCheckStart(check);
+    reporter.onCheckFinished(check);
+    if (stream) reporter.onCheckEnd(check);
   }
   void reporter.onRunEnd(result);
   return { sink, text: sink.text };
+}
+
+/** A terminal `columns` wide, as process.stdout shows one. */
+function terminal(columns?: number): Sink {
+  const sink = new Sink();
+  sink.isTTY = true;
+  if (columns !== undefined) sink.columns = columns;
+  return sink;
+}
+
+/** The rows a terminal shows of the text: escapes gone, a row rewritten after a carriage return as rewritten. */
+function screen(text: string): string[] {
+  return text.split('\n').map((row) =>
+    row
+      .split('\r')
+      .at(-1)!
+      .replace(/\u001b\[[0-9;]*[A-Za-z]/g, ''),
+  );
 }
 
 describe('HumanReporter', () => {
@@ -155,31 +187,196 @@ describe('HumanReporter', () => {
     expect(text).toContain('    response  none: timeout after 10000 ms  (after 14 ms)');
   });
 
-  it('prints results in the RunResult order whatever order checks ended in', () => {
+  it('writes each result as the runner hands it over, under its suite, and the stream reads as the whole report', () => {
     const result = sampleRunResult();
     const sink = new Sink();
-    const reporter: Reporter = new HumanReporter({ out: sink, color: false, progress: false });
-    for (const check of [...result.checks].reverse()) reporter.onCheckEnd?.(check);
-    void reporter.onRunEnd?.(result);
-    const ids = sink.text.split('\n').flatMap((l) => /^ {2}\S (\S+)/.exec(l)?.[1] ?? []);
-    expect(ids).toEqual(result.checks.map((c) => c.id));
+    const reporter = new HumanReporter({ out: sink, color: false, progress: false });
+    reporter.onRunStart(startOf(result));
+    expect(sink.text).toBe('conformance 8 checks against staging (https://staging.example/v1)\n\n');
+    reporter.onCheckStart(result.checks[0]!);
+    reporter.onCheckStart(result.checks[1]!);
+    reporter.onCheckFinished(result.checks[1]!);
+    expect(sink.chunks).toHaveLength(1);
+    reporter.onCheckEnd(result.checks[0]!);
+    expect(sink.chunks[1]).toMatch(/^auth\n {2}✓ auth\.token\.issue +MUST +.*\n$/);
+    reporter.onCheckEnd(result.checks[1]!);
+    reporter.onCheckEnd(result.checks[2]!);
+    // The next suite starts after a blank line, under its name; a failure comes whole, with its evidence.
+    expect(sink.chunks[3]).toMatch(
+      /^\nsigning\n {2}✗ signing\.reject\.expired[^]*\n {4}replay {4}npx conformance curl .*\n\n$/,
+    );
+    for (const check of result.checks.slice(3)) reporter.onCheckEnd(check);
+    void reporter.onRunEnd(result);
+    expect(sink.text).toBe(report(result, {}, { stream: false }).text);
+    const ids = sink.text.split('\n').flatMap((l) => /^ {2}[✓✗!E-] (\S+) /.exec(l)?.[1] ?? []);
+    expect(ids.slice(0, 8)).toEqual(result.checks.map((c) => c.id));
   });
 
-  it('draws the progress line in place on a terminal and erases it before the results', () => {
-    const { sink } = report(sampleRunResult(), { progress: true });
-    expect(sink.chunks[1]).toBe('\r\u001b[2K[1/8] auth.token.issue');
-    expect(sink.chunks[8]).toBe('\r\u001b[2K[8/8] webhooks.key.format');
-    const last = sink.chunks.at(-1) ?? '';
-    expect(last.startsWith('\r\u001b[2Kauth\n')).toBe(true);
+  it('lists the failed, warned and errored checks again above the totals, one line each', () => {
+    const lines = report(sampleRunResult()).text.split('\n');
+    const at = lines.indexOf('failed, warned and errored checks (details above)');
+    expect(at).toBeGreaterThan(0);
+    expect(lines.slice(at, at + 7)).toEqual([
+      'failed, warned and errored checks (details above)',
+      '  ✗ signing.reject.expired        MUST    an expired signature was accepted',
+      '  ! signing.reject.stale-created  SHOULD  a signature created 1 h ago was accepted',
+      '  ! resources.customer.update     SHOULD  the response did not echo the new e-mail',
+      '  E webhooks.delivery.verify      MUST    request to https://staging.example/v1/webhooks timed out',
+      '',
+      '3 passed, 1 failed, 2 warned, 1 skipped, 1 errored',
+    ]);
+    const clean = sampleChecks().filter((c) => c.outcome === 'pass');
+    expect(report(sampleRunResult(clean)).text).not.toContain('details above');
+  });
+
+  it('shows what a check saw that another owns under it, dim, and counts it on the owner in the list at the end', () => {
+    const checks = sampleChecks();
+    const owner = checks.find((c) => c.id === 'signing.reject.expired')!;
+    const seer = checks.find((c) => c.id === 'auth.token.envelope')!;
+    seer.alsoSeen = [
+      {
+        requirements: ['REQ-ENV-03'],
+        ownedBy: owner.id,
+        message: 'code is the number 200 in GET /accounts',
+        exchangeSeq: 1,
+      },
+    ];
+    const lines = report(sampleRunResult(checks)).text.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('  ✓ auth.token.envelope'));
+    expect(lines.slice(at + 1, at + 4)).toEqual([
+      '    · the token response uses the {data, code, message} envelope',
+      '    · creation answered with 201',
+      '    also seen in this answer: REQ-ENV-03 (owned by signing.reject.expired): code is the number 200 in GET /accounts',
+    ]);
+    expect(lines).toContain(
+      '  ✗ signing.reject.expired        MUST    an expired signature was accepted; also seen by 1 other check',
+    );
+    const coloured = report(sampleRunResult(checks), { color: true }).text;
+    expect(coloured).toContain('\u001b[2m    also seen in this answer: REQ-ENV-03');
+  });
+
+  it('states each set-up problem once, above the verdict, with its fix and how many checks it kept from running', () => {
+    const result = sampleRunResult();
+    result.run.setupProblems = [
+      {
+        suite: 'webhooks',
+        problem: "no delivery arrived: the server refused the receiver's certificate (unknown CA)",
+        fix: 'give the provider receiver.pem (fingerprint AB:CD) and run again',
+        checks: ['webhooks.delivery.verify', 'webhooks.key.format'],
+      },
+    ];
+    const lines = report(result).text.split('\n');
+    const at = lines.indexOf(
+      "set-up problem (webhooks): no delivery arrived: the server refused the receiver's certificate (unknown CA)",
+    );
+    expect(at).toBeGreaterThan(0);
+    expect(lines[at - 1]).toBe('');
+    expect(lines.slice(at + 1, at + 4)).toEqual([
+      '  fix: give the provider receiver.pem (fingerprint AB:CD) and run again',
+      '  kept from running: 2 checks',
+      '',
+    ]);
+    expect(at).toBeLessThan(lines.indexOf('3 passed, 1 failed, 2 warned, 1 skipped, 1 errored'));
+  });
+
+  it('draws a progress line on a terminal: done of total, outcomes so far, what runs; erased before results', () => {
+    const result = sampleRunResult();
+    const sink = terminal(120);
+    const reporter = new HumanReporter({ out: sink, color: false, progress: true, wrap: true });
+    reporter.onRunStart(startOf(result));
+    const [first, second, third] = result.checks;
+    reporter.onCheckStart(first!);
+    reporter.onCheckStart(second!);
+    expect(sink.chunks.at(-1)).toBe(
+      '\r\u001b[2K[0/8] 0 passed, 0 failed, 0 warned, 0 skipped · running auth.token.issue, auth.token.envelope',
+    );
+    // The second finished first: it no longer runs, but its result waits for the first's.
+    reporter.onCheckFinished(second!);
+    expect(sink.chunks.at(-1)).toBe(
+      '\r\u001b[2K[1/8] 0 passed, 0 failed, 0 warned, 0 skipped · running auth.token.issue',
+    );
+    reporter.onCheckStart(third!);
+    reporter.onCheckFinished(first!);
+    reporter.onCheckEnd(first!);
+    expect(sink.chunks.at(-1)!.startsWith('\r\u001b[2Kauth\n  ✓ auth.token.issue ')).toBe(true);
+    reporter.onCheckEnd(second!);
+    const chunk = sink.chunks.at(-1)!;
+    expect(chunk.startsWith('\r\u001b[2K  ✓ auth.token.envelope ')).toBe(true);
+    expect(chunk.endsWith('\n[2/8] 2 passed, 0 failed, 0 warned, 0 skipped · running signing.reject.expired')).toBe(
+      true,
+    );
+    reporter.onCheckFinished(third!);
+    reporter.onCheckEnd(third!);
+    expect(sink.chunks.at(-1)).toMatch(/\n\[3\/8\] 2 passed, 1 failed, 0 warned, 0 skipped$/);
+    void reporter.onRunEnd(result);
+    const last = sink.chunks.at(-1)!;
+    expect(last.startsWith('\r\u001b[2K')).toBe(true);
     expect(last.slice(4)).not.toContain('\r');
+    expect(last.endsWith('  run             8  4.2 s       1.3 s\n')).toBe(true);
   });
 
-  it('cuts the progress line to the terminal width so it never wraps', () => {
-    const sink = new Sink();
-    sink.columns = 20;
+  it('cuts the progress line to the terminal width, naming as many running checks as fit, else their number', () => {
+    const sink = terminal(80);
     const reporter = new HumanReporter({ out: sink, color: false, progress: true });
-    reporter.onCheckStart(sampleChecks()[2]!);
-    expect(sink.chunks.at(-1)).toBe('\r\u001b[2K[1] signing.reject.');
+    for (const check of sampleChecks().slice(0, 3)) reporter.onCheckStart(check);
+    expect(sink.chunks.at(-1)).toBe(
+      '\r\u001b[2K[0] 0 passed, 0 failed, 0 warned, 0 skipped · running auth.token.issue +2',
+    );
+    sink.columns = 60;
+    reporter.onCheckStart(sampleChecks()[3]!);
+    expect(sink.chunks.at(-1)).toBe('\r\u001b[2K[0] 0 passed, 0 failed, 0 warned, 0 skipped · 4 running');
+    sink.columns = 20;
+    reporter.onCheckStart(sampleChecks()[4]!);
+    expect(sink.chunks.at(-1)).toBe('\r\u001b[2K[0] 0 passed, 0 fa…');
+  });
+
+  it('wraps every line to an 80-column terminal, under its column, breaking at spaces', () => {
+    const { text } = report(sampleRunResult(), { progress: true, wrap: true }, { sink: terminal(80) });
+    const rows = screen(text);
+    for (const row of rows) expect(displayWidth(row), row).toBeLessThanOrEqual(80);
+    // Padded ids would leave a title under 40 columns: it follows the level, and wraps under the id.
+    const at = rows.findIndex((r) => r.startsWith('  ✗ signing.reject.expired'));
+    expect(rows.slice(at, at + 2)).toEqual([
+      '  ✗ signing.reject.expired  MUST  Authentication — A request with an expired',
+      '    signature is rejected',
+    ]);
+    // Evidence wraps under the column after its label; a word wider than a row (a JSON body) is cut where rows end.
+    expect(rows.slice(at + 2, at + 5)).toEqual([
+      '    spec      REQ-AUTH-08 (Authentication): "The signature covers the ordered',
+      '              components listed in Signature-Input, and `created` and `expires`',
+      '              are Unix times."',
+    ]);
+    const body = rows.findIndex((r) => r.startsWith('              {"code":"200"'));
+    expect(rows[body]).toHaveLength(80);
+    expect(rows[body + 1]).toMatch(/^ {14}[^ ]/);
+    // The replay line stays one command: each row but the last ends in a backslash; no option parts from its value.
+    const replay = rows.findIndex((r, i) => i > at && r.startsWith('    replay    '));
+    expect(rows.slice(replay, replay + 3)).toEqual([
+      "    replay    npx conformance curl '/accounts?customerId=1042' \\",
+      `              -H 'x-note: it'\\''s "quoted"' --created=-180 --expires=-120 \\`,
+      '              --target staging',
+    ]);
+    // The list at the end: one row each, cut to the width.
+    expect(rows).toContain('  ! signing.reject.stale-created  SHOULD  a signature created 1 h ago was accep…');
+    expect(rows.at(-2)).toBe('  run             8  4.2 s       1.3 s');
+  });
+
+  it('keeps the id column in a terminal wide enough, and wraps a title under the title column', () => {
+    const { text } = report(sampleRunResult(), { wrap: true }, { sink: terminal(100) });
+    const rows = screen(text);
+    for (const row of rows) expect(displayWidth(row), row).toBeLessThanOrEqual(100);
+    const at = rows.findIndex((r) => r.startsWith('  ✗ signing.reject.expired'));
+    expect(rows.slice(at, at + 2)).toEqual([
+      '  ✗ signing.reject.expired        MUST    Authentication — A request with an expired signature is',
+      '                                          rejected',
+    ]);
+  });
+
+  it('writes plain unwrapped lines when not wrapping, however wide they are', () => {
+    const { text } = report(sampleRunResult(), {}, { sink: terminal(40) });
+    expect(text.split('\n')).toContain(
+      '  ✗ signing.reject.expired        MUST    Authentication — A request with an expired signature is rejected',
+    );
   });
 
   it('colours only when asked, per instance', () => {
@@ -207,6 +404,29 @@ describe('humanReporterForStdout', () => {
     void reporter.onRunEnd(result);
     expect(sink.chunks).toHaveLength(2);
     expect(sink.text).not.toContain('\u001b');
+  });
+
+  it('on a terminal wraps to its width (80 when it says 0) and draws progress, but not in CI, and NO_COLOR or TERM=dumb draw none', () => {
+    const long = sampleRunResult();
+    const drawn = (env: Record<string, string>, columns = 0) => {
+      const sink = terminal(columns);
+      const reporter = humanReporterForStdout({ stream: sink, env });
+      reporter.onRunStart(startOf(long));
+      reporter.onCheckStart(long.checks[0]!);
+      void reporter.onRunEnd(long);
+      const rows = screen(sink.text);
+      return {
+        progress: sink.text.includes('\r\u001b[2K'),
+        widest: Math.max(...rows.map(displayWidth)),
+      };
+    };
+    expect(drawn({})).toEqual({ progress: true, widest: 80 });
+    expect(drawn({}, 100)).toEqual({ progress: true, widest: 100 });
+    expect(drawn({ NO_COLOR: '1' })).toEqual({ progress: false, widest: 80 });
+    expect(drawn({ TERM: 'dumb' })).toEqual({ progress: false, widest: 80 });
+    expect(drawn({ CI: 'true' }).progress).toBe(false);
+    expect(drawn({ CI: 'true' }).widest).toBeGreaterThan(200);
+    expect(drawn({ CI: 'false' }).progress).toBe(true);
   });
 
   it('draws progress and colour on a terminal', () => {
