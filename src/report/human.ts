@@ -427,8 +427,10 @@ function failuresAgain(result: RunResult, look: Look): Line[] {
     const reason = textLines(check.finding?.message ?? check.outcome)[0]!;
     const saw = checksThatSaw(check, result.checks).length;
     const also = saw > 0 ? c.dim(`; also seen by ${saw} other check${saw === 1 ? '' : 's'}`) : '';
-    const text = `${head}${reason}${also}`;
-    return line(width === undefined ? text : fitText(text, width));
+    if (width === undefined) return line(`${head}${reason}${also}`);
+    // The reason is cut, not the count after it: both fit when the row has room for 10 columns of reason.
+    const room = width - displayWidth(head) - displayWidth(also);
+    return line(fitText(room >= 10 ? `${head}${fitText(reason, room)}${also}` : `${head}${reason}${also}`, width));
   });
   return [line(c.bold(`${what} checks`) + c.dim(' (details above)')), ...entries];
 }

@@ -11,6 +11,8 @@ const MIN_ROOM = 20;
 const START_ROOM = 10;
 const TAB_STOP = 8;
 const ELLIPSIS = '…';
+/** Where a word too wide for any row may be cut, after the character: what separates the items of a value. */
+const BREAK_AFTER = new Set([',', ';', '&', '?', '/']);
 
 interface Unit {
   text: string;
@@ -110,9 +112,25 @@ function wordsOf(text: string): Array<{ space: string; word: string }> {
 }
 
 /**
+ * Where a word wider than the row's `room` is cut: after the last `,` `;` `&` `?` or `/` in the row's second half when there
+ * is one (a JSON body, a URL or a Signature-Input then reads in pieces), else where the room ends.
+ */
+function rowEnd(units: Unit[], start: number, room: number): number {
+  let end = start;
+  let taken = 0;
+  while (end < units.length && taken + units[end]!.width <= room) taken += units[end++]!.width;
+  if (end >= units.length) return end;
+  for (let j = end - 1; j > start && taken >= room / 2; j--) {
+    if (BREAK_AFTER.has(units[j]!.text)) return j + 1;
+    taken -= units[j]!.width;
+  }
+  return end;
+}
+
+/**
  * Rows of at most `width` columns: breaks at spaces (dropping the space at the break), every row after the first
- * indented by `hang` spaces, the column its text starts at. A word wider than a row is cut where the row ends; nothing
- * else is cut mid-word. A line that fits is returned as it is.
+ * indented by `hang` spaces, the column its text starts at. Only a word wider than a row is cut (see rowEnd); a line
+ * that fits is returned as it is.
  */
 export function wrapText(line: string, width: number, hang: number): string[] {
   const text = expandTabs(line);
@@ -148,10 +166,23 @@ export function wrapText(line: string, width: number, hang: number): string[] {
       row += space;
       used += space.length;
     }
-    for (const unit of unitsOf(word)) {
-      if (unit.width > 0 && used + unit.width > width && used > indent.length) newRow();
-      row += unit.text;
-      used += unit.width;
+    const units = unitsOf(word);
+    let at = 0;
+    while (at < units.length) {
+      let end = rowEnd(units, at, width - used);
+      if (end === at) {
+        if (used > indent.length) {
+          newRow();
+          continue;
+        }
+        end = at + 1;
+      }
+      for (const unit of units.slice(at, end)) {
+        row += unit.text;
+        used += unit.width;
+      }
+      at = end;
+      if (at < units.length) newRow();
     }
     hasWord = true;
   }

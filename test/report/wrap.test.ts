@@ -33,13 +33,19 @@ describe('wrapText', () => {
     for (const row of rows) expect(row).not.toMatch(/ $/);
   });
 
-  it('cuts a word only when it is wider than a row, starting it where it stands when enough of it fits there', () => {
-    const body = '{"data":[1,2,3,4,5,6,7,8,9]}';
-    expect(wrapText(`    body      ${body}`, 30, 14)).toEqual([
-      '    body      {"data":[1,2,3,4',
-      '              ,5,6,7,8,9]}',
+  it("cuts a word only when it is wider than a row: after a , ; & ? or / in the row's second half, else where it ends", () => {
+    expect(wrapText('    body      {"data":[1,2,3,4,5,6,7,8,9]}', 30, 14)).toEqual([
+      '    body      {"data":[1,2,3,',
+      '              4,5,6,7,8,9]}',
     ]);
-    // Two columns left on the row: the long word starts on the next one instead.
+    expect(
+      wrapText('    request   GET http://127.0.0.1:39045/v1/transactions?customerId=1004&limit=50&sort=ASC', 50, 14),
+    ).toEqual([
+      '    request   GET http://127.0.0.1:39045/v1/',
+      '              transactions?customerId=1004&',
+      '              limit=50&sort=ASC',
+    ]);
+    // No separator: cut where the row ends. Two columns left on the row: the long word starts on the next one.
     expect(wrapText(`12345678 ${'x'.repeat(25)}`, 12, 2)).toEqual([
       '12345678',
       '  xxxxxxxxxx',
