@@ -184,15 +184,27 @@ export class HumanReporter implements Reporter {
   }
 
   /**
-   * `[47/172] 40 passed, 2 failed, 1 warned, 4 skipped · running a, b +2`: as many running checks named as fit, else
-   * their number, and cut so that it never wraps.
+   * `[47/172] ✓ 40  ✗ 2  ! 1  - 4 · running a, b +2`: done of total, the outcomes so far, as many running checks named as
+   * fit (else their number); cut so that it never wraps.
    */
   private progressLine(): string {
     const c = this.c;
     // A line as wide as the terminal wraps on some, and \r would then redraw only its last row.
     const width = Math.max(this.columns() - 1, 10);
     const done = this.total === undefined ? `[${this.finished.size}]` : `[${this.finished.size}/${this.total}]`;
-    const head = `${c.dim(done)} ${summaryLine(this.tally, c)}`;
+    // The report's own marks, not words: at 80 columns words leave no room to name a running check.
+    const t = this.tally;
+    const counts: Array<[Outcome, number]> = [
+      ['pass', t.passed],
+      ['fail', t.failed],
+      ['warn', t.warned],
+      ['skip', t.skipped],
+      ...(t.errored > 0 ? [['error', t.errored] as [Outcome, number]] : []),
+    ];
+    const marks = counts.map(
+      ([outcome, n]) => `${n > 0 ? MARK_COLOUR[outcome](c)(SYMBOL[outcome]) : SYMBOL[outcome]} ${n}`,
+    );
+    const head = `${c.dim(done)} ${marks.join('  ')}`;
     const ids = [...this.running];
     const tails = ids.map((_, i) => {
       const shown = ids.length - i;
@@ -435,19 +447,17 @@ function failuresAgain(result: RunResult, look: Look): Line[] {
   return [line(c.bold(`${what} checks`) + c.dim(' (details above)')), ...entries];
 }
 
+const MARK_COLOUR: Record<Outcome, (c: ChalkInstance) => (text: string) => string> = {
+  pass: (c) => c.green,
+  fail: (c) => c.red,
+  warn: (c) => c.yellow,
+  skip: (c) => c.gray,
+  error: (c) => c.magenta,
+};
+
+/** A warning that fails the run (--fail-on should) is marked red, as a failure. */
 function colourFor(check: CheckResult, c: ChalkInstance): (text: string) => string {
-  switch (check.outcome) {
-    case 'pass':
-      return c.green;
-    case 'fail':
-      return c.red;
-    case 'warn':
-      return check.failsRun ? c.red : c.yellow;
-    case 'skip':
-      return c.gray;
-    case 'error':
-      return c.magenta;
-  }
+  return check.outcome === 'warn' && check.failsRun ? c.red : MARK_COLOUR[check.outcome](c);
 }
 
 /**

@@ -291,13 +291,11 @@ describe('HumanReporter', () => {
     reporter.onCheckStart(first!);
     reporter.onCheckStart(second!);
     expect(sink.chunks.at(-1)).toBe(
-      '\r\u001b[2K[0/8] 0 passed, 0 failed, 0 warned, 0 skipped · running auth.token.issue, auth.token.envelope',
+      '\r\u001b[2K[0/8] ✓ 0  ✗ 0  ! 0  - 0 · running auth.token.issue, auth.token.envelope',
     );
     // The second finished first: it no longer runs, but its result waits for the first's.
     reporter.onCheckFinished(second!);
-    expect(sink.chunks.at(-1)).toBe(
-      '\r\u001b[2K[1/8] 0 passed, 0 failed, 0 warned, 0 skipped · running auth.token.issue',
-    );
+    expect(sink.chunks.at(-1)).toBe('\r\u001b[2K[1/8] ✓ 0  ✗ 0  ! 0  - 0 · running auth.token.issue');
     reporter.onCheckStart(third!);
     reporter.onCheckFinished(first!);
     reporter.onCheckEnd(first!);
@@ -305,12 +303,10 @@ describe('HumanReporter', () => {
     reporter.onCheckEnd(second!);
     const chunk = sink.chunks.at(-1)!;
     expect(chunk.startsWith('\r\u001b[2K  ✓ auth.token.envelope ')).toBe(true);
-    expect(chunk.endsWith('\n[2/8] 2 passed, 0 failed, 0 warned, 0 skipped · running signing.reject.expired')).toBe(
-      true,
-    );
+    expect(chunk.endsWith('\n[2/8] ✓ 2  ✗ 0  ! 0  - 0 · running signing.reject.expired')).toBe(true);
     reporter.onCheckFinished(third!);
     reporter.onCheckEnd(third!);
-    expect(sink.chunks.at(-1)).toMatch(/\n\[3\/8\] 2 passed, 1 failed, 0 warned, 0 skipped$/);
+    expect(sink.chunks.at(-1)).toMatch(/\n\[3\/8\] ✓ 2 {2}✗ 1 {2}! 0 {2}- 0$/);
     void reporter.onRunEnd(result);
     const last = sink.chunks.at(-1)!;
     expect(last.startsWith('\r\u001b[2K')).toBe(true);
@@ -321,16 +317,23 @@ describe('HumanReporter', () => {
   it('cuts the progress line to the terminal width, naming as many running checks as fit, else their number', () => {
     const sink = terminal(80);
     const reporter = new HumanReporter({ out: sink, color: false, progress: true });
-    for (const check of sampleChecks().slice(0, 3)) reporter.onCheckStart(check);
+    const checks = sampleChecks();
+    for (const check of checks.slice(0, 3)) reporter.onCheckStart(check);
     expect(sink.chunks.at(-1)).toBe(
-      '\r\u001b[2K[0] 0 passed, 0 failed, 0 warned, 0 skipped · running auth.token.issue +2',
+      '\r\u001b[2K[0] ✓ 0  ✗ 0  ! 0  - 0 · running auth.token.issue, auth.token.envelope +1',
     );
-    sink.columns = 60;
-    reporter.onCheckStart(sampleChecks()[3]!);
-    expect(sink.chunks.at(-1)).toBe('\r\u001b[2K[0] 0 passed, 0 failed, 0 warned, 0 skipped · 4 running');
+    sink.columns = 40;
+    reporter.onCheckStart(checks[3]!);
+    expect(sink.chunks.at(-1)).toBe('\r\u001b[2K[0] ✓ 0  ✗ 0  ! 0  - 0 · 4 running');
     sink.columns = 20;
-    reporter.onCheckStart(sampleChecks()[4]!);
-    expect(sink.chunks.at(-1)).toBe('\r\u001b[2K[0] 0 passed, 0 fa…');
+    reporter.onCheckFinished(checks[4]!);
+    reporter.onCheckEnd(checks[6]!);
+    expect(sink.chunks.at(-1)).toBe('\r\u001b[2K[2] ✓ 0  ✗ 0  ! 0 …');
+    const coloured = new Sink();
+    coloured.columns = 80;
+    const withColour = new HumanReporter({ out: coloured, color: true, progress: true });
+    withColour.onCheckEnd(checks[2]!);
+    expect(coloured.chunks.at(-1)).toContain('\u001b[31m✗\u001b[39m 1');
   });
 
   it('wraps every line to an 80-column terminal, under its column, breaking at spaces', () => {
