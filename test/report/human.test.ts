@@ -56,6 +56,13 @@ function terminal(columns?: number): Sink {
   return sink;
 }
 
+/** The sample run's report in a terminal `columns` wide, as rows, each checked to fit. */
+function terminalRows(columns: number, options: Partial<HumanReporterOptions> = {}): string[] {
+  const rows = screen(report(sampleRunResult(), { wrap: true, ...options }, { sink: terminal(columns) }).text);
+  for (const row of rows) expect(displayWidth(row), row).toBeLessThanOrEqual(columns);
+  return rows;
+}
+
 /** The rows a terminal shows of the text: escapes gone, a row rewritten after a carriage return as rewritten. */
 function screen(text: string): string[] {
   return text.split('\n').map((row) =>
@@ -337,16 +344,14 @@ describe('HumanReporter', () => {
   });
 
   it('wraps every line to an 80-column terminal, under its column, breaking at spaces', () => {
-    const { text } = report(sampleRunResult(), { progress: true, wrap: true }, { sink: terminal(80) });
-    const rows = screen(text);
-    for (const row of rows) expect(displayWidth(row), row).toBeLessThanOrEqual(80);
+    const rows = terminalRows(80, { progress: true });
     // Padded ids would leave a title under 40 columns: it follows the level, and wraps under the id.
     const at = rows.findIndex((r) => r.startsWith('  ✗ signing.reject.expired'));
     expect(rows.slice(at, at + 2)).toEqual([
       '  ✗ signing.reject.expired  MUST  Authentication — A request with an expired',
       '    signature is rejected',
     ]);
-    // Evidence wraps under the column after its label; a word wider than a row (a JSON body) is cut where rows end.
+    // Evidence wraps under the column after its label; a word wider than a row (a JSON body) is cut after a comma.
     expect(rows.slice(at + 2, at + 5)).toEqual([
       '    spec      REQ-AUTH-08 (Authentication): "The signature covers the ordered',
       '              components listed in Signature-Input, and `created` and `expires`',
@@ -368,9 +373,7 @@ describe('HumanReporter', () => {
   });
 
   it('keeps the id column in a terminal wide enough, and wraps a title under the title column', () => {
-    const { text } = report(sampleRunResult(), { wrap: true }, { sink: terminal(100) });
-    const rows = screen(text);
-    for (const row of rows) expect(displayWidth(row), row).toBeLessThanOrEqual(100);
+    const rows = terminalRows(100);
     const at = rows.findIndex((r) => r.startsWith('  ✗ signing.reject.expired'));
     expect(rows.slice(at, at + 2)).toEqual([
       '  ✗ signing.reject.expired        MUST    Authentication — A request with an expired signature is',
