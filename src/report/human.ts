@@ -428,19 +428,24 @@ function failuresAgain(result: RunResult, look: Look): Line[] {
     .filter((outcome) => listed.some((check) => check.outcome === outcome))
     .map((outcome) => ({ fail: 'failed', warn: 'warned', error: 'errored' })[outcome]);
   const what = kinds.length === 1 ? kinds[0] : `${kinds.slice(0, -1).join(', ')} and ${kinds.at(-1)}`;
+  // An owner says how many other checks saw its defect (each shows it, dim, under its own line).
+  const seen = (check: CheckResult) => {
+    const saw = checksThatSaw(check, result.checks).length;
+    return saw > 0 ? `; seen by ${saw} other${saw === 1 ? '' : 's'}` : '';
+  };
   const idWidth = Math.max(...listed.map((check) => check.id.length));
+  const seenWidth = Math.max(...listed.map((check) => seen(check).length));
   const width = look.width();
-  const aligned = width === undefined || width - (MARK_WIDTH + idWidth + LEVEL_COLUMN) >= MIN_REASON;
+  const aligned = width === undefined || width - (MARK_WIDTH + idWidth + LEVEL_COLUMN) - seenWidth >= MIN_REASON;
   const entries = listed.map((check) => {
     const mark = colourFor(check, c)(SYMBOL[check.outcome]);
     const head = aligned
       ? `  ${mark} ${check.id.padEnd(idWidth)}  ${c.dim(check.level.padEnd(6))}  `
       : `  ${mark} ${check.id}  ${c.dim(check.level)}  `;
     const reason = textLines(check.finding?.message ?? check.outcome)[0]!;
-    const saw = checksThatSaw(check, result.checks).length;
-    const also = saw > 0 ? c.dim(`; also seen by ${saw} other check${saw === 1 ? '' : 's'}`) : '';
+    const also = c.dim(seen(check));
     if (width === undefined) return line(`${head}${reason}${also}`);
-    // The reason is cut, not the count after it: both fit when the row has room for 10 columns of reason.
+    // The reason is cut, not the count after it, as long as 10 columns of reason are left.
     const room = width - displayWidth(head) - displayWidth(also);
     return line(fitText(room >= 10 ? `${head}${fitText(reason, room)}${also}` : `${head}${reason}${also}`, width));
   });
