@@ -29,6 +29,7 @@ import {
 } from './exchange-text.js';
 import { sectionsOf } from './requirement-text.js';
 import { alsoSeenLine, checksThatSaw } from './also-seen.js';
+import { checkReason } from './reason.js';
 import { outOfReachNote, unexercisedLine, verdictSummary } from './verdict-text.js';
 import { displayWidth, fitText, wrapCommand, wrapText } from './wrap.js';
 
@@ -442,7 +443,7 @@ function failuresAgain(result: RunResult, look: Look): Line[] {
     const head = aligned
       ? `  ${mark} ${check.id.padEnd(idWidth)}  ${c.dim(check.level.padEnd(6))}  `
       : `  ${mark} ${check.id}  ${c.dim(check.level)}  `;
-    const reason = textLines(check.finding?.message ?? check.outcome)[0]!;
+    const reason = checkReason(check);
     const also = c.dim(seen(check));
     if (width === undefined) return line(`${head}${reason}${also}`);
     // The reason is cut, not the count after it, as long as 10 columns of reason are left.

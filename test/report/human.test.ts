@@ -228,7 +228,7 @@ describe('HumanReporter', () => {
       '  ✗ signing.reject.expired        MUST    an expired signature was accepted',
       '  ! signing.reject.stale-created  SHOULD  a signature created 1 h ago was accepted',
       '  ! resources.customer.update     SHOULD  the response did not echo the new e-mail',
-      '  E webhooks.delivery.verify      MUST    request to https://staging.example/v1/webhooks timed out',
+      '  E webhooks.delivery.verify      MUST    request to https://staging.example/v1/webhooks timed out after 10000 ms',
       '',
       '3 passed, 1 failed, 2 warned, 1 skipped, 1 errored',
     ]);
