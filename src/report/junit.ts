@@ -70,6 +70,13 @@ function fillSuite(suite: TestSuite, name: string, checks: CheckResult[], run: R
     .property('target', xmlText(run.target))
     .property('baseUrl', xmlText(run.baseUrl));
   for (const [i, note] of (run.notes ?? []).entries()) suite.property(`run.note.${i + 1}`, xmlText(note));
+  // A set-up problem of the run (not the server's) on every testsuite too: it is why checks of some suite were skipped.
+  for (const [i, p] of (run.setupProblems ?? []).entries()) {
+    suite
+      .property(`run.setupProblem.${i + 1}`, xmlText(`${p.suite}: ${p.problem}`))
+      .property(`run.setupProblem.${i + 1}.fix`, xmlText(p.fix))
+      .property(`run.setupProblem.${i + 1}.checks`, p.checks.join(', '));
+  }
   // The run's verdict on every testsuite (the only element junit-10.xsd gives properties), so a CI dashboard that shows
   // one suite still shows that passing testcases are not the whole story when something was not exercised.
   suite
@@ -85,10 +92,10 @@ function fillSuite(suite: TestSuite, name: string, checks: CheckResult[], run: R
     suite.property(`${check.id}.requirements`, xmlText(check.requirements.map(requirementLine).join(' | ')));
   }
   const replay = replayContextOf(run);
-  for (const check of checks) fillTestCase(suite.testCase(), check, replay);
+  for (const check of checks) fillTestCase(suite.testCase(), check, replay, run);
 }
 
-function fillTestCase(testCase: TestCase, check: CheckResult, replay: ReplayContext): void {
+function fillTestCase(testCase: TestCase, check: CheckResult, replay: ReplayContext, run: RunInfo): void {
   testCase
     .name(xmlText(`${check.id} ${check.title}`))
     .className(`conformance.${check.suite}`)
@@ -113,7 +120,7 @@ function fillTestCase(testCase: TestCase, check: CheckResult, replay: ReplayCont
       case 'skip':
         // junit-report-builder 5 writes a bare <skipped/> (no message attribute), so the reason goes to system-out.
         testCase.skipped();
-        out.push(`skipped: ${check.skipReason ?? 'no reason given'}`);
+        out.push(`skipped: ${check.skipReason ?? 'no reason given'}`, ...setupFix(check, run));
         break;
       case 'error':
         testCase.error(message, 'error', cdata(details()));
@@ -138,6 +145,14 @@ function fillTestCase(testCase: TestCase, check: CheckResult, replay: ReplayCont
     ),
   );
   if (out.length > 0) testCase.standardOutput(cdata(out.join('\n')));
+}
+
+/** For a check a set-up problem stopped: the fix the run states for it, under its skip reason. */
+function setupFix(check: CheckResult, run: RunInfo): string[] {
+  const remedy = check.skipRemedy;
+  if (remedy?.kind !== 'setup') return [];
+  const found = run.setupProblems?.find((p) => p.suite === remedy.suite);
+  return found ? [`a set-up problem of the run (${found.suite}), not a failure of the server; fix: ${found.fix}`] : [];
 }
 
 /** Seconds with millisecond precision, never in exponent form (junit-10.xsd's SUREFIRE_TIME pattern). */
