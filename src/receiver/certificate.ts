@@ -1,7 +1,7 @@
 // The TLS material the webhook receiver presents. A self-signed certificate is made once per process and set of names,
 // so the built-in target can trust exactly the certificate the receiver of the same process will present, without
 // either side handing it to the other.
-import { X509Certificate } from 'node:crypto';
+import { X509Certificate, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { generate } from 'selfsigned';
@@ -101,7 +101,11 @@ export async function makeCertificate(names: readonly string[], notAfter?: Date)
   // A server whose clock is a little behind must not see a certificate from the future.
   const notBeforeDate = new Date(now - 60 * 60 * 1000);
   const notAfterDate = notAfter ?? new Date(now + 365 * 24 * 60 * 60 * 1000);
-  const pems = await generate([{ name: 'commonName', value: names[0] ?? 'localhost' }], {
+  // A subject of its own: a TLS client finds a trusted certificate by its subject, so two trusted self-signed ones with
+  // the same subject (the sandbox's own and one given with `serve --webhook-ca`, both for 127.0.0.1) hide each other,
+  // and only the first listed verifies. The names a server checks are the SANs.
+  const subject = `conformance webhook receiver ${randomBytes(6).toString('hex')} ${names[0] ?? 'localhost'}`;
+  const pems = await generate([{ name: 'commonName', value: subject }], {
     keyType: 'ec',
     curve: 'P-256',
     algorithm: 'sha256',
