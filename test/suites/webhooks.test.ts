@@ -270,8 +270,9 @@ describe('suite webhooks', () => {
       listen: '127.0.0.1:0',
       tls: { certFile: join(dir, 'cert.pem'), keyFile: join(dir, 'key.pem') },
     };
-    // A short deadline keeps the test short; the default is 10 s.
-    const result = await run({ ...l.target, webhook }, [webhooks], undefined, 1_500);
+    // Nothing is due to arrive: the deadline (the default is 10 s) only bounds the wait before the failed handshakes,
+    // which come within milliseconds of the registration, are read.
+    const result = await run({ ...l.target, webhook }, [webhooks], undefined, 5_000);
     const skipped = result.checks.filter((c) => c.skipRemedy?.kind === 'setup');
     expect(result.run.setupProblems).toEqual([
       {
@@ -316,6 +317,7 @@ describe('suite webhooks', () => {
     // Registered at a port nothing listens on: every delivery is refused before TLS, so the receiver sees nothing.
     const publicUrl = `https://127.0.0.1:${await freePort()}/conformance`;
     const webhook: WebhookConfig = { listen: '127.0.0.1:0', publicUrl, tls: 'self-signed' };
+    // Nothing can arrive (the port is closed): a short deadline only shortens the test.
     const result = await run({ ...l.target, webhook }, [webhooks], undefined, 1_500);
     const [problem, ...more] = result.run.setupProblems ?? [];
     expect(more).toEqual([]);
