@@ -31,6 +31,15 @@ function receiverCertificate(dir: string) {
   };
 }
 
+/** The receiver's certificate in `dir`: for these SANs, valid a year, its key 0600, printed with its fingerprint. */
+function expectPrintedCertificate(dir: string, stdout: string, san: string): ReturnType<typeof receiverCertificate> {
+  const cert = receiverCertificate(dir);
+  expect(cert).toMatchObject({ san, validDays: 365, matchesKey: true });
+  if (process.platform !== 'win32') expect(cert.keyMode).toBe(0o600);
+  expect(stdout).toContain(`SHA-256 fingerprint ${cert.fingerprint}\n\n${cert.pem.trimEnd()}\n`);
+  return cert;
+}
+
 describe('conformance keygen', () => {
   it('writes a PKCS8 Ed25519 key with mode 0600 and prints the public key as PEM and JWK, and the config lines', async () => {
     const dir = tmp();
@@ -64,17 +73,14 @@ describe('conformance keygen', () => {
     expect(res.stdout).toContain(`"keyId": "${jwk.kid}",`);
     expect(res.stdout).toContain(`"privateKeyFile": "./keys/${KEY_FILE_NAME}",`);
     // No config here: the receiver's certificate goes where the config would be, for loopback, a year, key 0600.
-    const cert = receiverCertificate(dir);
-    expect(cert).toMatchObject({
-      san: 'DNS:localhost, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1',
-      validDays: 365,
-      matchesKey: true,
-    });
-    if (process.platform !== 'win32') expect(cert.keyMode).toBe(0o600);
+    const cert = expectPrintedCertificate(
+      dir,
+      res.stdout,
+      'DNS:localhost, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1',
+    );
     expect(res.stdout).toContain(
       `Webhook receiver certificate written to ./${RECEIVER_CERT_FILE}, its key to ./${RECEIVER_KEY_FILE} (mode 0600: never send the key).`,
     );
-    expect(res.stdout).toContain(`SHA-256 fingerprint ${cert.fingerprint}\n\n${cert.pem.trimEnd()}\n`);
     expect(res.stdout).toContain(
       `      "tls": {"certFile":"./${RECEIVER_CERT_FILE}","keyFile":"./${RECEIVER_KEY_FILE}"}`,
     );
@@ -199,17 +205,14 @@ describe('conformance init', () => {
       listen: '127.0.0.1:0',
       tls: { certFile: join(dir, RECEIVER_CERT_FILE), keyFile: join(dir, RECEIVER_KEY_FILE) },
     });
-    const cert = receiverCertificate(dir);
-    expect(cert).toMatchObject({
-      san: 'IP Address:127.0.0.1, DNS:localhost, IP Address:0:0:0:0:0:0:0:1',
-      validDays: 365,
-      matchesKey: true,
-    });
-    if (process.platform !== 'win32') expect(cert.keyMode).toBe(0o600);
+    const cert = expectPrintedCertificate(
+      dir,
+      res.stdout,
+      'IP Address:127.0.0.1, DNS:localhost, IP Address:0:0:0:0:0:0:0:1',
+    );
     expect(res.stdout).toContain(
       "  3. hand the webhook receiver's certificate below to the provider, for their server to trust",
     );
-    expect(res.stdout).toContain(`SHA-256 fingerprint ${cert.fingerprint}\n\n${cert.pem.trimEnd()}\n`);
     expect(res.stdout).toMatch(/Those names reach this machine only/);
     // keygen afterwards keeps it, and needs no config line for it: the config names it already.
     const keygen = await runCli(['keygen'], { cwd: dir });
