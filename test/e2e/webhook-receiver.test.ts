@@ -50,7 +50,7 @@ function aimAt(dir: string, server: Pick<SandboxTarget, 'baseUrl' | 'clientId' |
 }
 
 /** `conformance serve` in `dir` until the test ends; its target config as --config-out wrote it. */
-async function serve(dir: string, args: string[]): Promise<SandboxTarget> {
+async function serve(dir: string, args: string[]): Promise<{ target: SandboxTarget; banner: string }> {
   const child: ChildProcess = spawn(
     process.execPath,
     [BIN, 'serve', '--quiet', '--config-out', 'sandbox.json', ...args],
@@ -64,11 +64,11 @@ async function serve(dir: string, args: string[]): Promise<SandboxTarget> {
     child.kill('SIGINT');
     await exited;
   });
-  await waitForOutput(child, /Press Ctrl-C to stop\./, 30_000);
+  const banner = await waitForOutput(child, /Press Ctrl-C to stop\./, 30_000);
   const config = JSON.parse(readFileSync(join(dir, 'sandbox.json'), 'utf8')) as {
     targets: { sandbox: SandboxTarget };
   };
-  return config.targets.sandbox;
+  return { target: config.targets.sandbox, banner };
 }
 
 /** The webhooks checks of a JSON report that did not pass, with why. */
@@ -81,7 +81,10 @@ function notPassed(report: { checks: CheckResult[] }): string[] {
 describe("the webhook receiver's certificate, from init to a passing run", () => {
   it('passes the webhooks suite against a server given the certificate init made; --webhook-ca adds to what the sandbox trusts', async () => {
     const dir = await partnerFolder();
-    const sandbox = await serve(dir, ['--webhook-ca', RECEIVER_CERT_FILE]);
+    const { target: sandbox, banner } = await serve(dir, ['--webhook-ca', RECEIVER_CERT_FILE]);
+    expect(banner).toContain(
+      `  webhooks   the sandbox trusts the receiver certificate ./sandbox.receiver-cert.pem that this config gives the run's receiver, and those of ${RECEIVER_CERT_FILE} (--webhook-ca)\n`,
+    );
     aimAt(dir, sandbox);
     const env = { [INIT_ENV.clientSecret]: sandbox.clientSecret, [INIT_ENV.privateKey]: sandbox.privateKey };
 
