@@ -128,7 +128,11 @@ function unexercised(
     return {
       id: check.id,
       outcome: 'skip',
-      reason: result.skipReason ?? 'no reason given',
+      // A set-up problem is stated once by the run (RunInfo.setupProblems), not again for every requirement it stopped.
+      reason:
+        result.skipRemedy?.kind === 'setup'
+          ? `the run's set-up problem (${result.skipRemedy.suite})`
+          : (result.skipReason ?? 'no reason given'),
       remedy: skipRemedyText(result.skipRemedy, setupProblems),
     };
   if (result.outcome === 'error') {

@@ -226,6 +226,12 @@ describe('suite lifecycle', () => {
     ]);
     // Not exercised, never failed; what to do is the fix the run states.
     expect(result.verdict.status).toBe('INCOMPLETE');
+    // The problem is said once by the run, not again for each requirement: the gap names it, the remedy is its fix.
+    expect(result.verdict.notExercised[0]!.checks.map((c) => c.reason)).toEqual([
+      "the run's set-up problem (alpha)",
+      "the run's set-up problem (alpha)",
+      "the run's set-up problem (beta)",
+    ]);
     expect(result.verdict.notExercised[0]!.checks.map((c) => c.remedy)).toEqual([
       'fix the alpha set-up: hand cert.pem to the provider',
       'fix the alpha set-up: hand cert.pem to the provider',
