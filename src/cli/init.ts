@@ -1,12 +1,23 @@
 // `conformance init [--target NAME] [--out FILE]`: a starter conformance.config.json. JSON has no comments, so each
 // part carries a "$comment" member (the config schema allows it there). Secrets are ${ENV} references, never values,
 // and fixtures start empty: a check whose fixture is missing is skipped, whereas a made-up id would fail it falsely.
+// Beside it goes the webhook receiver's lasting certificate (src/cli/receiver-certificate.ts), which the config names.
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { BUILTIN_TARGET, CONFIG_FILE_NAME } from '../config/load.js';
 import { ConfigError } from '../errors.js';
 import { fromPackageRoot, packageRoot } from '../paths.js';
 import { installedConfigSchema, packageName } from '../version.js';
+import { lastingCertificateNames } from '../receiver/certificate.js';
+import {
+  ensureReceiverCertificate,
+  RECEIVER_CERT_FILE,
+  RECEIVER_KEY_FILE,
+  receiverCertificateLines,
+  receiverCertificateState,
+  type ReceiverCertificate,
+} from './receiver-certificate.js';
+import { shownPath } from './shown-path.js';
 
 export interface InitOptions {
   target?: string;
@@ -17,26 +28,33 @@ export interface InitOptions {
 const DEFAULT_INIT_TARGET = 'staging';
 /** The environment variables the starter config reads. */
 export const INIT_ENV = { clientSecret: 'CONFORMANCE_CLIENT_SECRET', privateKey: 'CONFORMANCE_PRIVATE_KEY' } as const;
+/** Where the starter config's receiver listens: this machine only, any free port. */
+const STARTER_LISTEN = '127.0.0.1:0';
 
 export async function initCommand(
   opts: InitOptions = {},
   out: { write(text: string): unknown } = process.stdout,
 ): Promise<number> {
-  const { file, target } = await writeStarterConfig(opts);
+  const { file, target, certificate } = await writeStarterConfig(opts);
+  const cwd = path.resolve(opts.cwd ?? process.cwd());
   out.write(
     [
       `Wrote ${file} with the target "${target}". Next:`,
       `  1. replace the example values: baseUrl, clientId, keyId (and add the fixture ids you have)`,
       `  2. make a signing key and register its public half: npx conformance keygen`,
-      `  3. export ${INIT_ENV.clientSecret} and ${INIT_ENV.privateKey} (the key's PEM text)`,
-      `  4. npx conformance run --target ${target}${path.basename(file) === CONFIG_FILE_NAME && path.dirname(file) === path.resolve(opts.cwd ?? process.cwd()) ? '' : ` --config ${path.relative(opts.cwd ?? process.cwd(), file) || file}`}`,
+      `  3. hand the webhook receiver's certificate below to the provider, for their server to trust`,
+      `  4. export ${INIT_ENV.clientSecret} and ${INIT_ENV.privateKey} (the key's PEM text)`,
+      `  5. npx conformance run --target ${target}${path.basename(file) === CONFIG_FILE_NAME && path.dirname(file) === cwd ? '' : ` --config ${path.relative(cwd, file) || file}`}`,
       '',
+      ...receiverCertificateLines(certificate, (f) => shownPath(cwd, f)),
     ].join('\n'),
   );
   return 0;
 }
 
-export async function writeStarterConfig(opts: InitOptions = {}): Promise<{ file: string; target: string }> {
+export async function writeStarterConfig(
+  opts: InitOptions = {},
+): Promise<{ file: string; target: string; certificate: ReceiverCertificate }> {
   const target = opts.target ?? DEFAULT_INIT_TARGET;
   if (target.trim() === '')
     throw new ConfigError('init: --target needs a name, e.g. "staging"', 'CONFORMANCE_ERR_USAGE');
@@ -47,7 +65,10 @@ export async function writeStarterConfig(opts: InitOptions = {}): Promise<{ file
     );
   const cwd = opts.cwd ?? process.cwd();
   const file = path.resolve(cwd, opts.out ?? CONFIG_FILE_NAME);
-  const text = `${JSON.stringify(starterConfig(target, schemaReference(path.dirname(file))), null, 2)}\n`;
+  const dir = path.dirname(file);
+  const text = `${JSON.stringify(starterConfig(target, schemaReference(dir)), null, 2)}\n`;
+  // Before the config is written: a receiver key without its certificate (or the reverse) is refused, never replaced.
+  await receiverCertificateState(dir);
   let handle;
   try {
     // 'wx': a config someone already edited is never replaced.
@@ -69,7 +90,8 @@ export async function writeStarterConfig(opts: InitOptions = {}): Promise<{ file
   } finally {
     await handle.close();
   }
-  return { file, target };
+  const certificate = await ensureReceiverCertificate(dir, lastingCertificateNames([{ listen: STARTER_LISTEN }]));
+  return { file, target, certificate };
 }
 
 /** The starter document. Comments name variables without the ${…} form: $comment strings are substituted too. */
@@ -91,10 +113,9 @@ function starterConfig(target: string, schema: string): Record<string, unknown> 
             'Ids of existing records on the target; add those you have. customerId: a customer with accounts, assets and transactions; otherCustomerId: a second customer; accountId, assetId, transactionId: records of customerId; mutableCustomerId: the only customer a run changes (PUT /customers, restored afterwards); paginationCustomerId: a customer with enough records for several pages; unknownId: an id no record has. A check whose fixture is missing is skipped, never failed.',
         },
         webhook: {
-          $comment:
-            'The receiver the webhooks suite starts. The server must reach it over https: when it cannot reach this machine directly, put a tunnel or proxy in front, set publicUrl to its https address, and tls to "none" if the proxy terminates TLS.',
-          listen: '127.0.0.1:0',
-          tls: 'self-signed',
+          $comment: `The receiver the webhooks suite starts. The server must reach it over https and trust its certificate: ${RECEIVER_CERT_FILE}, made with this file and valid for a year, which you hand to the provider. When the server cannot reach this machine directly, put a tunnel or proxy in front, set publicUrl to its https address, and tls to "none" if the proxy terminates TLS. When the server reaches the receiver at another name (publicUrl, listen), delete the two files and run \`npx conformance keygen\` for a certificate with that name. docs/webhook-receiver.md shows each set-up.`,
+          listen: STARTER_LISTEN,
+          tls: { certFile: `./${RECEIVER_CERT_FILE}`, keyFile: `./${RECEIVER_KEY_FILE}` },
         },
       },
     },

@@ -1,16 +1,28 @@
 // `conformance keygen [--out DIR]`: the client's Ed25519 request-signing key. The private half goes to a file only its
 // owner can read and never to the terminal; the public half is printed in the forms a provider registers (SPKI PEM,
-// JWK) with the config lines that use the key.
+// JWK) with the config lines that use the key. It also makes the webhook receiver's lasting certificate beside the
+// config when there is none (src/cli/receiver-certificate.ts), for the hosts the config's webhook settings name.
 import { createHash, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { mkdir, open } from 'node:fs/promises';
+import { mkdir, open, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { CONFIG_FILE_NAME } from '../config/load.js';
 import { ConfigError } from '../errors.js';
+import { lastingCertificateNames } from '../receiver/certificate.js';
+import {
+  ensureReceiverCertificate,
+  receiverCertificateLines,
+  receiverCertificateState,
+  type ReceiverCertificate,
+} from './receiver-certificate.js';
+import { shownPath } from './shown-path.js';
 
 export const KEY_FILE_NAME = 'conformance-ed25519.pem';
 
 export interface KeygenOptions {
   /** Folder for the private key file; the current folder by default. */
   out?: string;
+  /** The config beside which the receiver's certificate goes, and whose webhook settings it covers; ./conformance.config.json by default. */
+  config?: string;
   cwd?: string;
 }
 
@@ -31,13 +43,13 @@ export async function keygenCommand(
   opts: KeygenOptions = {},
   out: { write(text: string): unknown } = process.stdout,
 ): Promise<number> {
+  const cwd = path.resolve(opts.cwd ?? process.cwd());
+  const configFile = path.resolve(cwd, opts.config ?? CONFIG_FILE_NAME);
+  // A receiver key without its certificate (or the reverse) is refused before any file is written.
+  await receiverCertificateState(path.dirname(configFile));
   const key = await generateKeyFile(opts);
-  const cwd = opts.cwd ?? process.cwd();
-  const relative = path.relative(cwd, key.privateKeyFile);
-  const shown =
-    relative.startsWith('..') || path.isAbsolute(relative)
-      ? key.privateKeyFile
-      : `./${relative.split(path.sep).join('/')}`;
+  const shown = shownPath(cwd, key.privateKeyFile);
+  const receiver = await receiverCertificateBesideConfig(configFile);
   out.write(
     [
       `Private key written to ${key.privateKeyFile} (mode 0600). Keep it secret: never commit it, never send it to anyone.`,
@@ -58,9 +70,66 @@ export async function keygenCommand(
       '',
       `In CI, rather than a file: store the PEM text in a secret and give "privateKey": "\${CONFORMANCE_PRIVATE_KEY}".`,
       '',
+      ...receiverCertificateLines(receiver.certificate, (f) => shownPath(cwd, f)),
+      ...(receiver.named
+        ? []
+        : [
+            'For the receiver to present it, in the "webhook" of your target (paths relative to the config file):',
+            '',
+            `      "tls": ${JSON.stringify(receiver.tls)}`,
+            '',
+          ]),
     ].join('\n'),
   );
   return 0;
+}
+
+/**
+ * The receiver's certificate in the config's folder (kept when it exists, else made for the hosts of the config's
+ * webhook settings), and whether every target of the config names it already in webhook.tls.
+ */
+async function receiverCertificateBesideConfig(
+  configFile: string,
+): Promise<{ certificate: ReceiverCertificate; named: boolean; tls: { certFile: string; keyFile: string } }> {
+  const dir = path.dirname(configFile);
+  const webhooks = await webhookSettings(configFile);
+  const certificate = await ensureReceiverCertificate(dir, lastingCertificateNames(webhooks));
+  const tls = { certFile: shownPath(dir, certificate.certFile), keyFile: shownPath(dir, certificate.keyFile) };
+  const names = (file: unknown, own: string) => typeof file === 'string' && path.resolve(dir, file) === own;
+  const named =
+    webhooks.length > 0 &&
+    webhooks.every(
+      (w) =>
+        typeof w.tls === 'object' &&
+        w.tls !== null &&
+        names((w.tls as { certFile?: unknown }).certFile, certificate.certFile) &&
+        names((w.tls as { keyFile?: unknown }).keyFile, certificate.keyFile),
+    );
+  return { certificate, named, tls };
+}
+
+/**
+ * The webhook settings of each target of the config as written (no variable substituted: keygen runs before the
+ * secrets are set); none when there is no config, or it cannot be read, or a value is a variable.
+ */
+async function webhookSettings(
+  configFile: string,
+): Promise<Array<{ listen?: string; publicUrl?: string; tls?: unknown }>> {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(await readFile(configFile, 'utf8'));
+  } catch {
+    return [];
+  }
+  const targets = (doc as { targets?: unknown } | null)?.targets;
+  if (typeof targets !== 'object' || targets === null) return [];
+  const literal = (v: unknown) => (typeof v === 'string' && !v.includes('${') ? v : undefined);
+  return Object.values(targets).map((t) => {
+    const w = (t as { webhook?: Record<string, unknown> } | null)?.webhook ?? {};
+    const listen = literal(w.listen);
+    const publicUrl = literal(w.publicUrl);
+    return { ...(listen ? { listen } : {}), ...(publicUrl ? { publicUrl } : {}), tls: w.tls };
+  });
 }
 
 /** A fresh key pair; the private key as PKCS8 PEM in DIR/conformance-ed25519.pem, created 0600, never overwritten. */

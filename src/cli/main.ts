@@ -258,9 +258,13 @@ export async function main(argv: string[]): Promise<void> {
   program
     .command('keygen')
     .description(
-      'make an Ed25519 request-signing key: the private key to a 0600 file, the public key (PEM, JWK) to register',
+      "make an Ed25519 request-signing key (the private key to a 0600 file, the public key as PEM and JWK to register), and the webhook receiver's certificate beside the config when it has none",
     )
     .option('-o, --out <dir>', 'folder for conformance-ed25519.pem (default: the current folder)')
+    .option(
+      '-c, --config <file>',
+      "config beside which the receiver's certificate goes, for the hosts of its webhook settings (default: ./conformance.config.json)",
+    )
     .action(async (opts: Record<string, unknown>) => {
       const { keygenCommand } = await import('./keygen.js');
       process.exitCode = await keygenCommand(opts as never);

@@ -74,10 +74,14 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
       `  config     ${file} (target "${SANDBOX_TARGET}"): npx conformance run --config ${opts.configOut} --target ${SANDBOX_TARGET}`,
     );
     lines.push(
-      `  webhooks   the sandbox trusts the receiver certificate ${tls.certFile} that this config gives the run's receiver`,
+      `  webhooks   the sandbox trusts the receiver certificate ${tls.certFile} that this config gives the run's receiver${opts.webhookCa ? `, and those of ${opts.webhookCa} (--webhook-ca)` : ''}`,
     );
   } else {
     lines.push(`  config     pass --config-out FILE to get the client's secret and signing key as a target config`);
+    if (opts.webhookCa)
+      lines.push(
+        `  webhooks   the sandbox trusts the certificates of ${opts.webhookCa} (--webhook-ca) for its deliveries`,
+      );
   }
   lines.push(
     `  receiver   a staging server reaches the run's webhook receiver through the target's webhook.listen, webhook.publicUrl (https) and webhook.tls (docs/webhook-receiver.md)`,

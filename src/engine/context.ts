@@ -26,6 +26,16 @@ export interface CheckContextParts {
   state: unknown;
   /** Its suite's settings, defaults filled in. */
   options: Readonly<Record<string, number>>;
+  /** Records a set-up problem of the check's suite for the run (the first one per suite is kept). */
+  setupProblem?: (problem: SetupFinding) => void;
+}
+
+/** A set-up problem as a check states it; the run adds its suite and the checks it stopped (SetupProblem). */
+export interface SetupFinding {
+  /** One line: what went wrong, as observed. */
+  problem: string;
+  /** One line: the exact step that fixes it. */
+  fix: string;
 }
 
 /** What a check body receives. Everything it sends is recorded against the check. */
@@ -51,6 +61,7 @@ export class CheckContext {
   private readonly client: SignedClient;
   private readonly uses: readonly string[];
   private readonly stateChangedBy: CheckContextParts['stateChangedBy'];
+  private readonly recordSetupProblem: NonNullable<CheckContextParts['setupProblem']>;
 
   constructor(parts: CheckContextParts) {
     ({
@@ -70,6 +81,7 @@ export class CheckContext {
       stateChangedBy: this.stateChangedBy,
     } = parts);
     this.timeUp = parts.timeUp ?? new AbortController().signal;
+    this.recordSetupProblem = parts.setupProblem ?? (() => undefined);
   }
 
   /**
@@ -195,6 +207,16 @@ export class CheckContext {
         ? { ...entry, message: `${entry.message} (and in ${times - 1} more answer${times > 2 ? 's' : ''})` }
         : entry,
     );
+  }
+
+  /**
+   * Ends the check as skipped by a problem of the run's set-up, not of the server (e.g. the server does not trust the
+   * webhook receiver): the run states the problem once, with its fix, and the verdict counts the check's requirements
+   * not exercised, never failed. Every check it stops calls this; the first problem of a suite is the one kept.
+   */
+  setupProblem(finding: SetupFinding): never {
+    this.recordSetupProblem(finding);
+    this.skip(`set-up problem: ${finding.problem}`, { kind: 'setup', suite: this.check.suite });
   }
 
   /** Records an observation (INFO checks) shown in every report. */

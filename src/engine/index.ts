@@ -4,6 +4,7 @@
 export { defineCheck, defineSuite } from './check.js';
 export type { CheckDeclaration, CheckDefinition, SuiteDefinition } from './check.js';
 export { CheckContext } from './context.js';
+export type { SetupFinding } from './context.js';
 export { UndeclaredSharedState } from '../errors.js';
 export { CheckFailed, CheckSkipped } from './outcomes.js';
 export type { Pack } from './pack.js';

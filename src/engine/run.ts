@@ -10,7 +10,7 @@ import type { ResolvedTarget } from '../config/types.js';
 import type { Reporter } from './reporter.js';
 import { SPEC_VERSION, suiteVersion } from '../version.js';
 import type { CheckDefinition, SuiteDefinition } from './check.js';
-import { CheckContext } from './context.js';
+import { CheckContext, type SetupFinding } from './context.js';
 import { checkPack, type Pack } from './pack.js';
 import type { RunSession, SuiteRun } from './session.js';
 import { CheckFailed, CheckSkipped } from './outcomes.js';
@@ -20,7 +20,7 @@ import { runScheduled } from './schedule.js';
 import { suiteTimes } from './suite-times.js';
 import { computeVerdict } from './verdict.js';
 import { ownersOf, settleOneCause, type OwnerLookup } from './one-cause.js';
-import type { CheckResult, Finding, Outcome, RunFlags, RunResult, SkipRemedy, Totals } from './types.js';
+import type { CheckResult, Finding, Outcome, RunFlags, RunResult, SetupProblem, SkipRemedy, Totals } from './types.js';
 
 /** Which check failures fail the run: MUST failures only, or SHOULD warnings too. */
 type FailOn = 'must' | 'should';
@@ -118,6 +118,7 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
   const flags: RunFlags = { long: false, allowMutations: false, ...options.flags };
   const cleanupProblems: string[] = [];
   const runNotes: string[] = [];
+  const setupFindings = new Map<string, SetupFinding>();
   const active = suites.filter((s) => checks.some((c) => c.suite === s.name));
   const suiteRuns = new Map(
     active.map((s) => [
@@ -196,6 +197,7 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
                 state: lives.stateOf(check.suite),
                 budget,
                 cleanupProblems,
+                setupFindings,
                 runStarted: started,
                 timeoutMs: check.timeoutMs ?? options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS,
               });
@@ -214,7 +216,13 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
     const finished = Date.now();
     const selection = options.selection ?? {};
     // Over the whole pack, not only the selected checks: what the run left out is what it did not test.
-    const verdict = computeVerdict({ pack: suites.flatMap((s) => s.checks.map(infoOf)), results, selection });
+    const setupProblems = setupProblemsOf(setupFindings, results);
+    const verdict = computeVerdict({
+      pack: suites.flatMap((s) => s.checks.map(infoOf)),
+      results,
+      selection,
+      setupProblems,
+    });
     const failOnIncomplete = options.failOnIncomplete ?? false;
     const runResult: RunResult = {
       run: {
@@ -235,6 +243,7 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
           ...(selection.ids ? { ids: [...selection.ids] } : {}),
         },
         ...(cleanup.length > 0 ? { cleanup } : {}),
+        ...(setupProblems.length > 0 ? { setupProblems } : {}),
         ...(notes.length > 0 ? { notes } : {}),
         replay,
       },
@@ -323,6 +332,7 @@ function suiteRunOf(
         (token) => client.send({ ...spec, token }, (e) => run.sessionExchanges.push(e)),
         (note) => run.runNotes.push(note),
       ),
+    note: (text) => run.runNotes.push(client.redactor.text(text)),
   };
 }
 
@@ -350,6 +360,8 @@ interface RunOneDeps {
   budget: { budgetMs: number; deadline: number; spent: boolean };
   /** Changes checks could not undo (findings marked `cleanup`): reported with the run's clean-up problems. */
   cleanupProblems: string[];
+  /** The set-up problem of each suite that met one (the first its checks stated), by suite name. */
+  setupFindings: Map<string, SetupFinding>;
   /** When the run started (ms since the epoch): results say when, after it, their check started. */
   runStarted: number;
 }
@@ -378,6 +390,11 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
     stateChangedBy: (method, path) => deps.pack.stateChangedBy(method, path),
     state: deps.state,
     options: deps.suiteRun.options,
+    setupProblem: (found) => {
+      if (deps.setupFindings.has(check.suite)) return;
+      const redact = (t: string) => deps.client.redactor.text(t);
+      deps.setupFindings.set(check.suite, { problem: redact(found.problem), fix: redact(found.fix) });
+    },
   });
   let outcome: Outcome = 'pass';
   let finding: Finding | undefined;
@@ -486,6 +503,19 @@ function withKnownOwners(result: CheckResult, known: ReadonlySet<string>): Check
     },
     failsRun: false,
   };
+}
+
+/**
+ * Each suite's set-up problem, stated once, with the checks it stopped: those skipped with remedy `setup` for that
+ * suite, in report order.
+ */
+function setupProblemsOf(found: Map<string, SetupFinding>, results: readonly CheckResult[]): SetupProblem[] {
+  return [...found].map(([suite, { problem, fix }]) => ({
+    suite,
+    problem,
+    fix,
+    checks: results.filter((r) => r.skipRemedy?.kind === 'setup' && r.skipRemedy.suite === suite).map((r) => r.id),
+  }));
 }
 
 /** What a timed-out check's body reported within the grace period (its failure), if anything. */

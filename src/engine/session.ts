@@ -44,4 +44,6 @@ export interface SuiteRun {
   session: RunSession;
   /** Sends with the run's token; the exchange is recorded with the run's own (the report's session exchanges). */
   send(spec: RequestSpec): Promise<HttpResponse>;
+  /** Records a note of the run (RunInfo.notes): what the suite wants said once, that no check owns. */
+  note(text: string): void;
 }

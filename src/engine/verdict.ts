@@ -20,6 +20,7 @@ import type {
   CheckInfo,
   CheckResult,
   RequirementRef,
+  SetupProblem,
   SkipRemedy,
   UnexercisedCheck,
   UnexercisedRequirement,
@@ -35,6 +36,8 @@ export interface VerdictInput {
   selection?: Selection;
   /** The catalog's requirements: their order, and which are out of reach. The shipped catalog by default. */
   catalog?: readonly Requirement[];
+  /** The run's set-up problems: a check they stopped names its fix as what to do. */
+  setupProblems?: readonly SetupProblem[];
 }
 
 export function computeVerdict(input: VerdictInput): Verdict {
@@ -53,7 +56,9 @@ export function computeVerdict(input: VerdictInput): Verdict {
       failed.push(id);
       continue;
     }
-    const missing = checks.flatMap((c) => unexercised(c, results.get(c.id), input.selection ?? {}) ?? []);
+    const missing = checks.flatMap(
+      (c) => unexercised(c, results.get(c.id), input.selection ?? {}, input.setupProblems ?? []) ?? [],
+    );
     if (missing.length > 0)
       notExercised.push({
         id,
@@ -115,6 +120,7 @@ function unexercised(
   check: CheckInfo,
   result: CheckResult | undefined,
   selection: Selection,
+  setupProblems: readonly SetupProblem[],
 ): UnexercisedCheck | undefined {
   if (ranToVerdict(result)) return undefined;
   if (result === undefined) return { id: check.id, outcome: 'not-selected', ...notSelected(check, selection) };
@@ -122,8 +128,12 @@ function unexercised(
     return {
       id: check.id,
       outcome: 'skip',
-      reason: result.skipReason ?? 'no reason given',
-      remedy: skipRemedyText(result.skipRemedy),
+      // A set-up problem is stated once by the run (RunInfo.setupProblems), not again for every requirement it stopped.
+      reason:
+        result.skipRemedy?.kind === 'setup'
+          ? `the run's set-up problem (${result.skipRemedy.suite})`
+          : (result.skipReason ?? 'no reason given'),
+      remedy: skipRemedyText(result.skipRemedy, setupProblems),
     };
   if (result.outcome === 'error') {
     return {
@@ -155,7 +165,7 @@ function notSelected(check: CheckInfo, selection: Selection): { reason: string; 
   };
 }
 
-function skipRemedyText(remedy: SkipRemedy | undefined): string {
+function skipRemedyText(remedy: SkipRemedy | undefined, setupProblems: readonly SetupProblem[]): string {
   switch (remedy?.kind) {
     case 'fixture':
       return `set fixtures.${remedy.fixture} in the target's config`;
@@ -163,8 +173,12 @@ function skipRemedyText(remedy: SkipRemedy | undefined): string {
       return 'run with --long';
     case 'allow-mutations':
       return 'run with --allow-mutations';
-    case 'setup':
-      return `fix the ${remedy.suite} suite's set-up problem the run names`;
+    case 'setup': {
+      const fix = setupProblems.find((p) => p.suite === remedy.suite)?.fix;
+      return fix !== undefined
+        ? `fix the ${remedy.suite} set-up: ${fix}`
+        : `fix the ${remedy.suite} suite's set-up problem the run names`;
+    }
     case undefined:
       return 'see the skip reason';
   }

@@ -1,6 +1,7 @@
 // The TLS material the webhook receiver presents. A self-signed certificate is made once per process and set of names,
 // so the built-in target can trust exactly the certificate the receiver of the same process will present, without
 // either side handing it to the other.
+import { X509Certificate, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { generate } from 'selfsigned';
@@ -39,6 +40,43 @@ export function certificateNames(webhook: WebhookConfig): string[] {
   return [...names];
 }
 
+/** Whether a host name or address is this machine's own loopback. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  return bare === 'localhost' || bare.endsWith('.localhost') || bare === '::1' || /^127\.\d+\.\d+\.\d+$/.test(bare);
+}
+
+/**
+ * The names a lasting receiver certificate (`conformance init`, `keygen`) covers: the hosts of `publicUrl` and
+ * `listen`, and loopback when the receiver is reached on this machine (a loopback host, or no host named at all). Each
+ * webhook setting given adds its own (a config may hold several targets).
+ */
+export function lastingCertificateNames(webhooks: ReadonlyArray<{ listen?: string; publicUrl?: string }>): string[] {
+  const names = new Set<string>();
+  for (const w of webhooks) {
+    if (w.listen !== undefined) {
+      const host = w.listen.slice(0, Math.max(w.listen.lastIndexOf(':'), 0)).replace(/^\[(.*)\]$/, '$1');
+      if (!WILDCARD_HOSTS.has(host)) names.add(host);
+    }
+    const url = w.publicUrl !== undefined && URL.canParse(w.publicUrl) ? new URL(w.publicUrl) : undefined;
+    if (url !== undefined) names.add(url.hostname.replace(/^\[(.*)\]$/, '$1'));
+  }
+  if (names.size === 0 || [...names].some(isLoopbackHost)) for (const n of LOOPBACK_NAMES) names.add(n);
+  return [...names];
+}
+
+/** The SHA-256 fingerprint of a PEM certificate (the first of a chain), as `AA:BB:…`: what a provider compares. */
+export function certificateFingerprint(pem: string): string {
+  return new X509Certificate(pem).fingerprint256;
+}
+
+/** Whether a PEM certificate (the first of a chain) names `host`, as a server checks it: an IP SAN, or a DNS name. */
+export function certificateCovers(pem: string, host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1');
+  const x509 = new X509Certificate(pem);
+  return (isIP(bare) ? x509.checkIP(bare) : x509.checkHost(bare)) !== undefined;
+}
+
 const generated = new Map<string, Promise<TlsMaterial>>();
 
 /** An EC P-256 / SHA-256 self-signed certificate for these names (IPs as IP SANs, others as DNS SANs), memoised. */
@@ -46,7 +84,7 @@ export function selfSignedCertificate(names: readonly string[]): Promise<TlsMate
   const key = [...names].sort().join(' ');
   let pending = generated.get(key);
   if (pending === undefined) {
-    pending = make(names);
+    pending = makeCertificate(names);
     generated.set(key, pending);
     // A failed generation must not be served from the memo forever.
     pending.catch(() => generated.delete(key));
@@ -54,14 +92,25 @@ export function selfSignedCertificate(names: readonly string[]): Promise<TlsMate
   return pending;
 }
 
-async function make(names: readonly string[]): Promise<TlsMaterial> {
+/**
+ * An EC P-256 / SHA-256 self-signed certificate for these names (IPs as IP SANs, others as DNS SANs), valid from an
+ * hour ago until `notAfter` (by default a year on).
+ */
+export async function makeCertificate(names: readonly string[], notAfter?: Date): Promise<TlsMaterial> {
+  const now = Date.now();
   // A server whose clock is a little behind must not see a certificate from the future.
-  const notBeforeDate = new Date(Date.now() - 60 * 60 * 1000);
-  const pems = await generate([{ name: 'commonName', value: names[0] ?? 'localhost' }], {
+  const notBeforeDate = new Date(now - 60 * 60 * 1000);
+  const notAfterDate = notAfter ?? new Date(now + 365 * 24 * 60 * 60 * 1000);
+  // A subject of its own: a TLS client finds a trusted certificate by its subject, so two trusted self-signed ones with
+  // the same subject (the sandbox's own and one given with `serve --webhook-ca`, both for 127.0.0.1) hide each other,
+  // and only the first listed verifies. The names a server checks are the SANs.
+  const subject = `conformance webhook receiver ${randomBytes(6).toString('hex')} ${names[0] ?? 'localhost'}`;
+  const pems = await generate([{ name: 'commonName', value: subject }], {
     keyType: 'ec',
     curve: 'P-256',
     algorithm: 'sha256',
     notBeforeDate,
+    notAfterDate,
     extensions: [
       { name: 'basicConstraints', cA: false },
       { name: 'keyUsage', digitalSignature: true, critical: true },

@@ -11,6 +11,7 @@ import {
   type CheckResult,
   type Outcome,
   type RunResult,
+  type SetupProblem,
   type SuiteTime,
   type Verdict,
   type VerdictStatus,
@@ -103,6 +104,7 @@ export function htmlReport(result: RunResult): string {
   const body = [
     header(result, verdict),
     cleanup(run.cleanup ?? []),
+    setupProblems(run.setupProblems ?? []),
     runNotes(run.notes ?? []),
     section('verdict', 'Verdict', verdictDetails(result)),
     findings.length > 0
@@ -242,6 +244,16 @@ function displayDate(iso: string): string {
 function runNotes(notes: string[]): string {
   if (notes.length === 0) return '';
   return `<div class="run-notes"><h2>What the run met</h2><ul>${notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ul></div>`;
+}
+
+/** Above the checks: what kept checks from running that is the run's set-up, not the server, and how to fix it. */
+function setupProblems(problems: readonly SetupProblem[]): string {
+  if (problems.length === 0) return '';
+  const items = problems.map(
+    (p) =>
+      `<li><p><strong>${escapeLine(p.suite)}</strong>: ${escapeHtml(p.problem)}</p><p class="fix">fix: ${escapeHtml(p.fix)}</p><p class="note">kept from running: ${p.checks.length} check${p.checks.length === 1 ? '' : 's'} (${p.checks.map((id) => `<code>${escapeLine(id)}</code>`).join(', ')}); their requirements are not exercised, not failed</p></li>`,
+  );
+  return `<div class="setup-problems" role="alert"><h2>Set-up problem${problems.length === 1 ? '' : 's'} of the run, not of the server</h2><ul>${items.join('')}</ul></div>`;
 }
 
 function cleanup(problems: string[]): string {
@@ -419,6 +431,9 @@ span.fail { color: var(--fail); font-weight: 600; } span.warn { color: var(--war
 span.pass { color: var(--pass); } span.skip, span.zero { color: var(--skip); }
 .cleanup { margin-top: 20px; padding: 12px 18px; border: 2px solid var(--fail); background: var(--fail-bg); color: var(--fail); border-radius: 8px; }
 .cleanup h2 { margin: 0 0 6px; border: 0; font-size: 17px; }
+.setup-problems { margin-top: 20px; padding: 12px 18px; border: 2px solid #dc6803; background: var(--warn-bg); border-radius: 8px; }
+.setup-problems h2 { margin: 0 0 6px; border: 0; font-size: 17px; color: var(--warn); }
+.setup-problems ul { margin: 0; padding-left: 18px; } .setup-problems p { margin: 2px 0; } .setup-problems .fix { font-weight: 600; }
 .pill { display: inline-block; min-width: 62px; text-align: center; padding: 1px 8px; border-radius: 999px; font-size: 12px; font-weight: 700; text-transform: uppercase; letter-spacing: 0.03em; }
 .pill.pass { color: var(--pass); background: var(--pass-bg); } .pill.fail { color: #fff; background: var(--fail); }
 .pill.warn { color: #fff; background: #dc6803; } .pill.error { color: #fff; background: var(--error); } .pill.skip { color: var(--skip); background: var(--skip-bg); }

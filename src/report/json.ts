@@ -100,6 +100,14 @@ function runInfo(run: RunInfo): RunInfo {
       ...(run.selection.ids !== undefined ? { ids: [...run.selection.ids] } : {}),
     },
     ...(run.cleanup ? { cleanup: [...run.cleanup] } : {}),
+    ...(run.setupProblems
+      ? {
+          setupProblems: run.setupProblems.map((p) => ({
+            ...pick(p, ['suite', 'problem', 'fix']),
+            checks: [...p.checks],
+          })),
+        }
+      : {}),
     // What the run met that no check owns (choices, token renewals): the schema has it, and matrices read it here.
     ...(run.notes ? { notes: [...run.notes] } : {}),
     // What `conformance replay` and the replay lines need to aim at the run's target again.

@@ -4,7 +4,7 @@ import { requirementLine } from './requirement-text.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import builderModule, { type Builder, type TestCase, type TestSuite } from 'junit-report-builder';
-import type { CheckResult, RunResult } from '../engine/index.js';
+import type { CheckResult, RunInfo, RunResult } from '../engine/index.js';
 import type { Reporter } from '../engine/index.js';
 import {
   findingSections,
@@ -73,6 +73,13 @@ function fillSuite(suite: TestSuite, name: string, checks: CheckResult[], result
     .property('target', xmlText(run.target))
     .property('baseUrl', xmlText(run.baseUrl));
   for (const [i, note] of (run.notes ?? []).entries()) suite.property(`run.note.${i + 1}`, xmlText(note));
+  // A set-up problem of the run (not the server's) on every testsuite too: it is why checks of some suite were skipped.
+  for (const [i, p] of (run.setupProblems ?? []).entries()) {
+    suite
+      .property(`run.setupProblem.${i + 1}`, xmlText(`${p.suite}: ${p.problem}`))
+      .property(`run.setupProblem.${i + 1}.fix`, xmlText(p.fix))
+      .property(`run.setupProblem.${i + 1}.checks`, p.checks.join(', '));
+  }
   // The run's verdict on every testsuite (the only element junit-10.xsd gives properties), so a CI dashboard that shows
   // one suite still shows that passing testcases are not the whole story when something was not exercised.
   suite
@@ -88,10 +95,16 @@ function fillSuite(suite: TestSuite, name: string, checks: CheckResult[], result
     suite.property(`${check.id}.requirements`, xmlText(check.requirements.map(requirementLine).join(' | ')));
   }
   const replay = replayContextOf(run);
-  for (const check of checks) fillTestCase(suite.testCase(), check, replay, seenByLine(check, all));
+  for (const check of checks) fillTestCase(suite.testCase(), check, replay, run, seenByLine(check, all));
 }
 
-function fillTestCase(testCase: TestCase, check: CheckResult, replay: ReplayContext, seenBy: string | undefined): void {
+function fillTestCase(
+  testCase: TestCase,
+  check: CheckResult,
+  replay: ReplayContext,
+  run: RunInfo,
+  seenBy: string | undefined,
+): void {
   testCase
     .name(xmlText(`${check.id} ${check.title}`))
     .className(`conformance.${check.suite}`)
@@ -115,7 +128,7 @@ function fillTestCase(testCase: TestCase, check: CheckResult, replay: ReplayCont
       case 'skip':
         // junit-report-builder 5 writes a bare <skipped/> (no message attribute), so the reason goes to system-out.
         testCase.skipped();
-        out.push(`skipped: ${check.skipReason ?? 'no reason given'}`);
+        out.push(`skipped: ${check.skipReason ?? 'no reason given'}`, ...setupFix(check, run));
         break;
       case 'error':
         testCase.error(message, 'error', cdata(details()));
@@ -141,6 +154,14 @@ function fillTestCase(testCase: TestCase, check: CheckResult, replay: ReplayCont
     ),
   );
   if (out.length > 0) testCase.standardOutput(cdata(out.join('\n')));
+}
+
+/** For a check a set-up problem stopped: the fix the run states for it, under its skip reason. */
+function setupFix(check: CheckResult, run: RunInfo): string[] {
+  const remedy = check.skipRemedy;
+  if (remedy?.kind !== 'setup') return [];
+  const found = run.setupProblems?.find((p) => p.suite === remedy.suite);
+  return found ? [`a set-up problem of the run (${found.suite}), not a failure of the server; fix: ${found.fix}`] : [];
 }
 
 /** Seconds with millisecond precision, never in exponent form (junit-10.xsd's SUREFIRE_TIME pattern). */

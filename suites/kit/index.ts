@@ -92,6 +92,7 @@ export type { SavedWebhook, WebhookConfig } from './webhook-restore.js';
 
 // ---- the webhook receiver and what deliveries carry ------------------------------------------------------------------
 export { DEFAULT_DEADLINE_MS, describeDelivery, startReceiver } from '../../src/receiver/receiver.js';
+export { certificateCovers, certificateFingerprint, isLoopbackHost } from '../../src/receiver/certificate.js';
 export type { Delivery, WebhookReceiver } from '../../src/receiver/receiver.js';
 export { describeKeyForm, findWebhookKey } from '../../src/receiver/webhook-key.js';
 export type { FoundKey } from '../../src/receiver/webhook-key.js';

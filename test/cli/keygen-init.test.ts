@@ -1,8 +1,8 @@
 // `conformance keygen` and `conformance init`: a key a provider can register and the run can sign with, and a starter
 // config that loads once its variables are set. Neither ever replaces an existing file.
 import { describe, expect, it } from 'vitest';
-import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { X509Certificate, createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
@@ -11,8 +11,34 @@ import { INIT_ENV, writeStarterConfig } from '../../src/cli/init.js';
 import { loadConfig } from '../../src/config/load.js';
 import { parsePrivateKeyPem } from '../../src/http/keys.js';
 import { ConfigError } from '../../src/errors.js';
+import { RECEIVER_CERT_FILE, RECEIVER_KEY_FILE } from '../../src/cli/receiver-certificate.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'conformance-keygen-'));
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The receiver certificate in `dir`: its names, how long it is valid from now, and its fingerprint. */
+function receiverCertificate(dir: string) {
+  const pem = readFileSync(join(dir, RECEIVER_CERT_FILE), 'utf8');
+  const x509 = new X509Certificate(pem);
+  const key = createPrivateKey(readFileSync(join(dir, RECEIVER_KEY_FILE), 'utf8'));
+  return {
+    pem,
+    san: x509.subjectAltName,
+    validDays: Math.round((Date.parse(x509.validTo) - Date.now()) / DAY_MS),
+    fingerprint: x509.fingerprint256,
+    matchesKey: x509.checkPrivateKey(key),
+    keyMode: statSync(join(dir, RECEIVER_KEY_FILE)).mode & 0o777,
+  };
+}
+
+/** The receiver's certificate in `dir`: for these SANs, valid a year, its key 0600, printed with its fingerprint. */
+function expectPrintedCertificate(dir: string, stdout: string, san: string): ReturnType<typeof receiverCertificate> {
+  const cert = receiverCertificate(dir);
+  expect(cert).toMatchObject({ san, validDays: 365, matchesKey: true });
+  if (process.platform !== 'win32') expect(cert.keyMode).toBe(0o600);
+  expect(stdout).toContain(`SHA-256 fingerprint ${cert.fingerprint}\n\n${cert.pem.trimEnd()}\n`);
+  return cert;
+}
 
 describe('conformance keygen', () => {
   it('writes a PKCS8 Ed25519 key with mode 0600 and prints the public key as PEM and JWK, and the config lines', async () => {
@@ -46,12 +72,71 @@ describe('conformance keygen', () => {
     );
     expect(res.stdout).toContain(`"keyId": "${jwk.kid}",`);
     expect(res.stdout).toContain(`"privateKeyFile": "./keys/${KEY_FILE_NAME}",`);
+    // No config here: the receiver's certificate goes where the config would be, for loopback, a year, key 0600.
+    const cert = expectPrintedCertificate(
+      dir,
+      res.stdout,
+      'DNS:localhost, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1',
+    );
+    expect(res.stdout).toContain(
+      `Webhook receiver certificate written to ./${RECEIVER_CERT_FILE}, its key to ./${RECEIVER_KEY_FILE} (mode 0600: never send the key).`,
+    );
+    expect(res.stdout).toContain(
+      `      "tls": {"certFile":"./${RECEIVER_CERT_FILE}","keyFile":"./${RECEIVER_KEY_FILE}"}`,
+    );
+    expect(res.stdout.match(/PRIVATE KEY-----/g)).toBeNull();
 
     // Run again: the key (perhaps registered already) is kept, and the command says so.
     const again = await runCli(['keygen', '--out', 'keys'], { cwd: dir });
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/already exists and is not overwritten/);
     expect(readFileSync(file, 'utf8')).toBe(pem);
+    expect(receiverCertificate(dir).pem).toBe(cert.pem);
+  });
+
+  it("makes the receiver's certificate for the hosts of the config's webhook settings, and keeps one that exists", async () => {
+    const dir = tmp();
+    writeFileSync(
+      join(dir, 'ci.json'),
+      JSON.stringify({
+        targets: {
+          staging: { webhook: { listen: '0.0.0.0:8443', publicUrl: 'https://hooks.example.com/conformance' } },
+          partner: { webhook: { publicUrl: '${HOOKS_URL}' } },
+        },
+      }),
+    );
+    const res = await runCli(['keygen', '--config', 'ci.json'], { cwd: dir });
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    // A public name only: nothing of loopback in a certificate a provider trusts for hooks.example.com.
+    expect(receiverCertificate(dir).san).toBe('DNS:hooks.example.com');
+    expect(res.stdout).toMatch(/Valid until \d{4}-\d\d-\d\d for hooks\.example\.com\. Hand it to the provider/);
+    expect(res.stdout).not.toMatch(/reach this machine only/);
+
+    // The signing key moved away: keygen makes another, and keeps the certificate the provider may trust already.
+    const kept = receiverCertificate(dir);
+    const again = await runCli(['keygen', '--config', 'ci.json', '--out', 'second'], { cwd: dir });
+    expect(again.code).toBe(0);
+    expect(receiverCertificate(dir).pem).toBe(kept.pem);
+    expect(again.stdout).toContain(
+      `Webhook receiver certificate ./${RECEIVER_CERT_FILE} exists and is kept, with its key ./${RECEIVER_KEY_FILE}: the provider may trust it already.`,
+    );
+    expect(again.stdout).toContain(`SHA-256 fingerprint ${kept.fingerprint}`);
+  });
+
+  it('refuses, before writing anything, a receiver key without its certificate', async () => {
+    const dir = tmp();
+    writeFileSync(join(dir, RECEIVER_KEY_FILE), 'a key the provider may know');
+    const res = await runCli(['keygen'], { cwd: dir });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toBe(
+      `conformance: ${join(dir, RECEIVER_KEY_FILE)} exists but ${join(dir, RECEIVER_CERT_FILE)} does not: the webhook receiver needs both; restore ${RECEIVER_CERT_FILE}, or move ${RECEIVER_KEY_FILE} away to make a new pair [CONFORMANCE_ERR_OUTPUT_PATH]\n`,
+    );
+    expect(existsSync(join(dir, KEY_FILE_NAME))).toBe(false);
+    expect(readFileSync(join(dir, RECEIVER_KEY_FILE), 'utf8')).toBe('a key the provider may know');
+    const init = await runCli(['init'], { cwd: dir });
+    expect(init.code).toBe(2);
+    expect(existsSync(join(dir, 'conformance.config.json'))).toBe(false);
   });
 
   it('computes the RFC 7638 thumbprint of an OKP key as RFC 8037 appendix A.3 gives it', () => {
@@ -115,7 +200,27 @@ describe('conformance init', () => {
     expect(Buffer.from(loaded.privateKey)).toEqual(
       Buffer.from(createPrivateKey(pem).export({ format: 'jwk' }).d as string, 'base64url'),
     );
-    expect(loaded.webhook).toEqual({ listen: '127.0.0.1:0', tls: 'self-signed' });
+    // The receiver presents the certificate init made beside the config, for loopback, valid a year, its key 0600.
+    expect(loaded.webhook).toEqual({
+      listen: '127.0.0.1:0',
+      tls: { certFile: join(dir, RECEIVER_CERT_FILE), keyFile: join(dir, RECEIVER_KEY_FILE) },
+    });
+    const cert = expectPrintedCertificate(
+      dir,
+      res.stdout,
+      'IP Address:127.0.0.1, DNS:localhost, IP Address:0:0:0:0:0:0:0:1',
+    );
+    expect(res.stdout).toContain(
+      "  3. hand the webhook receiver's certificate below to the provider, for their server to trust",
+    );
+    expect(res.stdout).toMatch(/Those names reach this machine only/);
+    // keygen afterwards keeps it, and needs no config line for it: the config names it already.
+    const keygen = await runCli(['keygen'], { cwd: dir });
+    expect(keygen.code).toBe(0);
+    expect(keygen.stdout).toContain(`SHA-256 fingerprint ${cert.fingerprint}`);
+    expect(keygen.stdout).toMatch(/exists and is kept/);
+    expect(keygen.stdout).not.toContain('"tls":');
+    expect(receiverCertificate(dir).pem).toBe(cert.pem);
     // Without the variables, loading names the one to set.
     await expect(loadConfig({ cwd: dir, env: {}, target: 'partner-staging' })).rejects.toThrow(
       new RegExp(`uses \\$\\{${INIT_ENV.clientSecret}\\}, which is not set`),

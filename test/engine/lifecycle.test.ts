@@ -193,4 +193,60 @@ describe('suite lifecycle', () => {
       'check gamma.x.one uses "the-moon", which is no shared state of the pack ()',
     );
   });
+
+  it("records a suite's set-up problem once, with the checks it stopped, and names its fix as the verdict's remedy", async () => {
+    const log: string[] = [];
+    const refused = { problem: 'the server did not trust the receiver', fix: 'hand cert.pem to the provider' };
+    const a = defineSuite({
+      name: 'alpha',
+      title: 'alpha',
+      setup: (run): Counter => {
+        run.note('alpha: said once by the suite');
+        return { name: 'alpha', seen: [] };
+      },
+      checks: [
+        seeing('alpha.x.first', async (ctx) => ctx.setupProblem(refused)),
+        seeing('alpha.x.passes'),
+        // A later check meets it again, in other words: the first of a suite is the one stated.
+        seeing('alpha.x.again', async (ctx) => ctx.setupProblem({ problem: 'again', fix: 'again' })),
+      ],
+    });
+    const b = countingSuite('beta', log, [seeing('beta.x.other', async (ctx) => ctx.setupProblem(refused))]);
+    const result = await runChecks({ pack: fakePack([a, b], log), target, concurrency: 1 });
+    expect(result.checks.map((c) => [c.id, c.outcome, c.skipRemedy])).toEqual([
+      ['alpha.x.first', 'skip', { kind: 'setup', suite: 'alpha' }],
+      ['alpha.x.passes', 'pass', undefined],
+      ['alpha.x.again', 'skip', { kind: 'setup', suite: 'alpha' }],
+      ['beta.x.other', 'skip', { kind: 'setup', suite: 'beta' }],
+    ]);
+    expect(result.checks[0]!.skipReason).toBe('set-up problem: the server did not trust the receiver');
+    expect(result.run.setupProblems).toEqual([
+      { suite: 'alpha', ...refused, checks: ['alpha.x.first', 'alpha.x.again'] },
+      { suite: 'beta', ...refused, checks: ['beta.x.other'] },
+    ]);
+    // Not exercised, never failed; what to do is the fix the run states.
+    expect(result.verdict.status).toBe('INCOMPLETE');
+    // The problem is said once by the run, not again for each requirement: the gap names it, the remedy is its fix.
+    expect(result.verdict.notExercised[0]!.checks.map((c) => c.reason)).toEqual([
+      "the run's set-up problem (alpha)",
+      "the run's set-up problem (alpha)",
+      "the run's set-up problem (beta)",
+    ]);
+    expect(result.verdict.notExercised[0]!.checks.map((c) => c.remedy)).toEqual([
+      'fix the alpha set-up: hand cert.pem to the provider',
+      'fix the alpha set-up: hand cert.pem to the provider',
+      'fix the beta set-up: hand cert.pem to the provider',
+    ]);
+    expect(result.exitCode).toBe(0);
+    expect(result.run.notes?.[0]).toBe('alpha: said once by the suite');
+  });
+
+  it('states no set-up problem when none was met', async () => {
+    const log: string[] = [];
+    const result = await runChecks({
+      pack: fakePack([countingSuite('alpha', log, [seeing('alpha.x.one')])], log),
+      target,
+    });
+    expect(result.run).not.toHaveProperty('setupProblems');
+  });
 });

@@ -266,3 +266,31 @@ export function sampleRunResult(checks: CheckResult[] = sampleChecks()): RunResu
     exitCode: checks.some((c) => c.failsRun && c.outcome !== 'pass' && c.outcome !== 'skip') ? 1 : 0,
   };
 }
+
+/** A set-up problem of the webhooks suite as the suite words it: the server did not trust the receiver. */
+export const SETUP_PROBLEM = {
+  suite: 'webhooks',
+  problem:
+    "the server did not trust the webhook receiver's certificate: 3 TLS handshakes with the receiver failed (last: tlsv1 alert unknown ca) and no delivery arrived",
+  fix: "hand the receiver's certificate (./conformance-receiver-cert.pem, SHA-256 AA:BB:CC) to the provider to trust, or see docs/webhook-receiver.md",
+};
+
+/** The sample run, plus a webhooks check the set-up problem above kept from running. */
+export function setupProblemRunResult(): RunResult {
+  const stopped = check({
+    id: 'webhooks.events.auth-created',
+    suite: 'webhooks',
+    level: 'MUST',
+    outcome: 'skip',
+    title: 'issuing a token delivers an AUTH.CREATED message',
+    requirements: requirementRefs(['REQ-EVT-06'], 'a test check'),
+    skipReason: `set-up problem: ${SETUP_PROBLEM.problem}`,
+    skipRemedy: { kind: 'setup', suite: 'webhooks' },
+  });
+  const checks = [...sampleChecks(), stopped];
+  const result = sampleRunResult(checks);
+  const setupProblems = [{ ...SETUP_PROBLEM, checks: [stopped.id] }];
+  result.run.setupProblems = setupProblems;
+  result.verdict = computeVerdict({ pack: checks, results: checks, setupProblems });
+  return result;
+}

@@ -8,7 +8,16 @@ import { HtmlReporter, INFO_SECTION_TITLE, escapeHtml, htmlReport } from '../../
 import { JsonReporter, jsonReportText } from '../../src/report/json.js';
 import { replayContextOf, replayLine } from '../../src/report/exchange-text.js';
 import type { CheckResult } from '../../src/engine/index.js';
-import { exchange, jsonResponse, request, sampleChecks, sampleRunResult, signedGet } from '../helpers/run-result.js';
+import {
+  SETUP_PROBLEM,
+  exchange,
+  jsonResponse,
+  request,
+  sampleChecks,
+  sampleRunResult,
+  setupProblemRunResult,
+  signedGet,
+} from '../helpers/run-result.js';
 
 const HOSTILE = '<script>alert(1)</script><img src=x onerror=alert(2)> "quoted" \u001b[2J\u202eevil';
 
@@ -230,5 +239,20 @@ describe('HtmlReporter', () => {
       ]),
     );
     expect(text(findingBlock(html, 'webhooks.delivery.verify'))).toContain('none: timeout after 10000 ms');
+  });
+
+  it('shows a set-up problem above the verdict and the checks, with its fix and the checks it stopped', () => {
+    const html = htmlReport(setupProblemRunResult());
+    const block = html.slice(
+      html.indexOf('<div class="setup-problems"'),
+      html.indexOf('</div>', html.indexOf('<div class="setup-problems"')),
+    );
+    expect(html.indexOf('<div class="setup-problems" role="alert">')).toBeLessThan(
+      html.indexOf('<section id="verdict">'),
+    );
+    expect(text(block)).toBe(
+      `Set-up problem of the run, not of the serverwebhooks: ${SETUP_PROBLEM.problem}fix: ${SETUP_PROBLEM.fix}kept from running: 1 check (webhooks.events.auth-created); their requirements are not exercised, not failed`,
+    );
+    expect(htmlReport(sampleRunResult())).not.toContain('<div class="setup-problems"');
   });
 });

@@ -6,7 +6,7 @@ import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonReporter, toJsonReport } from '../../src/report/json.js';
 import type { CheckResult, Verdict } from '../../src/engine/index.js';
-import { NASTY_TEXT, sampleRunResult } from '../helpers/run-result.js';
+import { NASTY_TEXT, SETUP_PROBLEM, sampleRunResult, setupProblemRunResult } from '../helpers/run-result.js';
 
 // ajv-formats is CommonJS; its default export arrives as the module object under NodeNext.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
@@ -173,5 +173,23 @@ describe('schemas/report.schema.json', () => {
     expect(example).toBeDefined();
     const validate = await validator();
     expect(validate(JSON.parse(example ?? '')), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it("states a set-up problem once under run, with its fix, and the checks it stopped carry remedy 'setup'", async () => {
+    const doc = toJsonReport(setupProblemRunResult());
+    const validate = await validator();
+    expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
+    expect(doc.run.setupProblems).toEqual([{ ...SETUP_PROBLEM, checks: ['webhooks.events.auth-created'] }]);
+    const stopped = doc.checks.find((c) => c.id === 'webhooks.events.auth-created')!;
+    expect(stopped).toMatchObject({
+      outcome: 'skip',
+      skipReason: `set-up problem: ${SETUP_PROBLEM.problem}`,
+      skipRemedy: { kind: 'setup', suite: 'webhooks' },
+    });
+    // Not exercised, never failed, and what to do is the fix.
+    expect(doc.verdict.notExercised.find((r) => r.id === 'REQ-EVT-06')?.remedy).toBe(
+      `fix the webhooks set-up: ${SETUP_PROBLEM.fix}`,
+    );
+    expect(toJsonReport(sampleRunResult()).run).not.toHaveProperty('setupProblems');
   });
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import { JunitReporter, buildJunitXml } from '../../src/report/junit.js';
-import { sampleChecks, sampleRunResult } from '../helpers/run-result.js';
+import { SETUP_PROBLEM, sampleChecks, sampleRunResult, setupProblemRunResult } from '../helpers/run-result.js';
 
 const XSD = new URL('../fixtures/schemas/junit-10.xsd', import.meta.url);
 
@@ -192,5 +192,21 @@ describe('JunitReporter', () => {
     expect((await validate(built)).errors).toEqual([]);
     expect(built).toContain('<testsuites name="conformance staging &amp; &quot;eu&quot; &lt;1&gt;"');
     expect(built).toContain('message="multi line &lt;message> &amp; &quot;quotes&quot; \\u001b[0m"');
+  });
+
+  it('puts a set-up problem on every testsuite, and its fix under the reason of each check it stopped', async () => {
+    const withProblem = buildJunitXml(setupProblemRunResult());
+    expect((await validate(withProblem)).errors).toEqual([]);
+    const suites = withProblem.split('<testsuite ').slice(1);
+    for (const suite of suites) {
+      expect(suite).toContain(`<property name="run.setupProblem.1" value="webhooks: ${SETUP_PROBLEM.problem}"/>`);
+      expect(suite).toContain(`<property name="run.setupProblem.1.checks" value="webhooks.events.auth-created"/>`);
+    }
+    const tc = testcase(withProblem, 'webhooks.events.auth-created');
+    expect(tc).toContain('<skipped/>');
+    expect(tc).toContain(
+      `<system-out><![CDATA[skipped: set-up problem: ${SETUP_PROBLEM.problem}\na set-up problem of the run (webhooks), not a failure of the server; fix: ${SETUP_PROBLEM.fix}]]></system-out>`,
+    );
+    expect(xml).not.toContain('run.setupProblem');
   });
 });

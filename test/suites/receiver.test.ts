@@ -5,14 +5,14 @@ import { COMPONENTS, publicKey, serverKey, stoppedAfterEach } from '../helpers/r
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect } from 'node:tls';
+import { connect, createSecureContext, rootCertificates } from 'node:tls';
 import { X509Certificate, createPublicKey } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { contentDigest } from '../../src/http/digest.js';
 import { generateEd25519 } from '../../src/http/keys.js';
 import { signRequest, nowSeconds } from '../../src/http/signature.js';
 import type { WebhookConfig } from '../../src/config/types.js';
-import { certificateNames, selfSignedCertificate } from '../../src/receiver/certificate.js';
+import { certificateNames, makeCertificate, selfSignedCertificate } from '../../src/receiver/certificate.js';
 import {
   describeDelivery,
   startReceiver,
@@ -89,6 +89,24 @@ describe('webhook receiver', () => {
     expect((await selfSignedCertificate(certificateNames({ listen: '127.0.0.1:0', tls: 'self-signed' }))).cert).toBe(
       r.certificatePem,
     );
+  });
+
+  it('gives each certificate it makes a subject of its own, so trusting two for the same names trusts both', async () => {
+    const [a, b] = [await makeCertificate(['127.0.0.1']), await makeCertificate(['127.0.0.1'])];
+    expect(new X509Certificate(a.cert).subject).not.toBe(new X509Certificate(b.cert).subject);
+    // What `serve --webhook-ca` gives the sandbox: another certificate first, then its own. Both must verify.
+    const trusted = createSecureContext({ ca: [...rootCertificates, `${a.cert}\n${b.cert}`] });
+    for (const presented of [a, b]) {
+      const dir = mkdtempSync(join(tmpdir(), 'receiver-'));
+      writeFileSync(join(dir, 'cert.pem'), presented.cert);
+      writeFileSync(join(dir, 'key.pem'), presented.key);
+      const r = await receiver({ tls: { certFile: join(dir, 'cert.pem'), keyFile: join(dir, 'key.pem') } });
+      const agent = new Agent({ connect: { secureContext: trusted } });
+      agents.push(agent);
+      const res = await request(r.url, { method: 'POST', body: '{}', dispatcher: agent });
+      await res.body.dump();
+      expect(res.statusCode).toBe(200);
+    }
   });
 
   it('records a delivery, answers 200 at once, holds it until the key is known, then verifies it', async () => {
