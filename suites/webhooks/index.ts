@@ -67,6 +67,9 @@ import {
 } from '../../src/engine/index.js';
 
 const AUTH_NAMES = ['AUTH', 'AUTH.CREATED', 'AUTH.DELETED'];
+/** The check that owns a delivery's verification (Authentication 8): the others record a delivery that fails it. */
+const VERIFIED_OWNER = 'webhooks.delivery.verified';
+const VERIFIED_REQUIREMENTS = ['REQ-AUTH-12', 'REQ-EVT-14'];
 /** Every subscription name of the Events table, and the two values that "appear as subscription values"; ALL last, so the suite ends on it. */
 const SUBSCRIPTION_NAMES = [
   'AUTH',
@@ -476,9 +479,11 @@ async function tryDelivery(ctx: CheckContext, st: SuiteState, a: Awaited): Promi
   const named = eventOf(d);
   if (named !== undefined) st.delivered.add(named);
   if (d.state === 'rejected')
-    ctx.observe(
-      `also seen here, judged by webhooks.delivery.verified (REQ-AUTH-12, REQ-EVT-14): the ${a.what} delivery #${d.seq} does not verify, so a client must discard it: ${d.reason}`,
-    );
+    ctx.alsoSee({
+      requirements: VERIFIED_REQUIREMENTS,
+      ownedBy: VERIFIED_OWNER,
+      message: `the ${a.what} delivery #${d.seq} does not verify, so a client must discard it: ${d.reason}`,
+    });
   return d;
 }
 
@@ -1284,9 +1289,11 @@ export default defineSuite({
           );
         }
         if (d.state === 'rejected')
-          ctx.observe(
-            `also seen here, judged by webhooks.delivery.verified (REQ-AUTH-12, REQ-EVT-14): delivery #${d.seq} is discarded: ${d.reason}`,
-          );
+          ctx.alsoSee({
+            requirements: VERIFIED_REQUIREMENTS,
+            ownedBy: VERIFIED_OWNER,
+            message: `delivery #${d.seq} is discarded: ${d.reason}`,
+          });
         if (d.signedBy === 'unsigned')
           return ctx.skip(
             `delivery #${d.seq} carries no signature that can be read (${d.signature?.reason ?? 'none'}), so nothing shows which key signed it; webhooks.delivery.verified judges the delivery`,
@@ -1695,7 +1702,7 @@ export default defineSuite({
       },
     }),
     defineCheck({
-      id: 'webhooks.delivery.verified',
+      id: VERIFIED_OWNER,
       title:
         'every delivery of the run carries a matching Content-Digest and a signature by the published key covering it',
       level: 'MUST',

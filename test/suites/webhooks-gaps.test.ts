@@ -115,11 +115,13 @@ describe('suite webhooks: the gaps of issue 14', () => {
       expect(failing(result).filter((id) => !owners(fault).includes(id))).toEqual([]);
       const created = byId(result, 'webhooks.events.auth-created');
       expect(created.outcome).toBe('pass');
-      expect(created.observations).toContainEqual(
-        expect.stringMatching(
-          /^also seen here, judged by webhooks\.delivery\.verified \(REQ-AUTH-12, REQ-EVT-14\): the AUTH.CREATED delivery #\d+ does not verify, so a client must discard it: /,
+      expect(created.alsoSeen).toContainEqual({
+        requirements: ['REQ-AUTH-12', 'REQ-EVT-14'],
+        ownedBy: 'webhooks.delivery.verified',
+        message: expect.stringMatching(
+          /^the AUTH.CREATED delivery #\d+ does not verify, so a client must discard it: /,
         ),
-      );
+      });
     },
     60_000,
   );
