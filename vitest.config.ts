@@ -3,8 +3,11 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // A safety net for a test that hangs, never a measure of speed: above every deadline a test sets itself
+    // (test/helpers/waits.ts; a CLI run killed at its budget plus 30 s), so a test that fails says why. The slowest
+    // test takes about 20 s on an idle machine, and two `npm test` at once on 2 cores make each take 2 to 3 times longer.
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
     pool: 'forks',
     // vitest's default is one worker per core but one (a single worker on a 2-core machine), while our test files
     // mostly wait on loopback servers and child processes: three at once keep both cores busy.

@@ -8,6 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
 import { runCli } from '../helpers/cli.js';
+import { WAIT_MS } from '../helpers/waits.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
@@ -49,7 +50,7 @@ describe('the HTML report in headless Chromium', () => {
           '--disable-component-update',
           '--disable-sync',
         ],
-        timeout: 15_000,
+        timeout: WAIT_MS,
       });
       try {
         // Offline: anything but the file itself would be an external asset.

@@ -11,6 +11,7 @@ import { startReferenceServer, type ReferenceServer } from '../../src/reference/
 import { defaultFixtures } from '../../src/reference/store.js';
 import { generateEd25519 } from '../../src/http/keys.js';
 import { verifySignature } from '../../src/http/signature.js';
+import { WAIT_MS } from '../helpers/waits.js';
 
 const INSTRUMENTS = '/instruments?investmentType=INTERNATIONAL_STOCKS';
 /** A signing fault of the embedded server, and the check it fails: the keyid of a signature is not looked at. */
@@ -27,7 +28,7 @@ function paste(line: string, cwd: string): Promise<CliResult> {
     execFile(
       'bash',
       ['-c', script],
-      { cwd, timeout: 30_000, env: { ...process.env, NO_COLOR: '1' } },
+      { cwd, timeout: WAIT_MS, env: { ...process.env, NO_COLOR: '1' } },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
         resolve({ code, stdout, stderr, ms: Date.now() - started });
@@ -49,7 +50,7 @@ async function closedPort(): Promise<number> {
 
 describe('conformance curl against the embedded reference server', () => {
   it('obtains a token, signs, sends, prints the status line, headers and body, and says the server lives for this command only', async () => {
-    const res = await runCli(['curl', INSTRUMENTS], { limitMs: 30_000 });
+    const res = await runCli(['curl', INSTRUMENTS]);
     expect(res.code).toBe(0);
     expect(statusLine(res.stdout)).toBe('HTTP/1.1 200 OK');
     const [head, body] = res.stdout.split('\n\n');
@@ -63,7 +64,7 @@ describe('conformance curl against the embedded reference server', () => {
   });
 
   it('--print-headers prints the headers to paste, Signature-Input among them, and sends nothing', async () => {
-    const res = await runCli(['curl', '--print-headers', INSTRUMENTS], { limitMs: 30_000 });
+    const res = await runCli(['curl', '--print-headers', INSTRUMENTS]);
     expect(res.code).toBe(0);
     const names = res.stdout
       .trimEnd()
@@ -81,16 +82,16 @@ describe('conformance curl against the embedded reference server', () => {
   });
 
   it('ends a command line it cannot take in one line with its code and exit 2', async () => {
-    const bad = await runCli(['curl', '-H', 'no colon', '/x'], { limitMs: 30_000 });
+    const bad = await runCli(['curl', '-H', 'no colon', '/x']);
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe('');
     expect(bad.stderr).toBe(
       `conformance: -H: "no colon" is not a header: write it as 'Name: value' (or 'Name:' to send the request without it) [CONFORMANCE_ERR_USAGE]\n`,
     );
-    const fault = await runCli(['curl', '--fault', 'no.such-fault', '/x'], { limitMs: 30_000 });
+    const fault = await runCli(['curl', '--fault', 'no.such-fault', '/x']);
     expect(fault.code).toBe(2);
     expect(fault.stderr).toMatch(/unknown fault "no\.such-fault".*\[CONFORMANCE_ERR_USAGE\]\n$/);
-    const elsewhere = await runCli(['curl', 'https://elsewhere.example/v1/x'], { limitMs: 30_000 });
+    const elsewhere = await runCli(['curl', 'https://elsewhere.example/v1/x']);
     expect(elsewhere.code).toBe(2);
     expect(elsewhere.stderr).toMatch(/https:\/\/elsewhere\.example\/v1\/x is not on the target's origin/);
   });
@@ -132,7 +133,6 @@ describe('conformance curl against a configured target', () => {
   it("signs with the target's key: the printed headers verify with its public key, and the token they carry works", async () => {
     const res = await runCli(['curl', '--target', 'partner', '--print-headers', INSTRUMENTS], {
       cwd: dir,
-      limitMs: 30_000,
     });
     expect(res.code).toBe(0);
     const headers = res.stdout
@@ -156,7 +156,6 @@ describe('conformance curl against a configured target', () => {
       ['curl', '--target', 'partner', '-X', 'POST', '/oauth/revoke', '-H', 'Authorization:'],
       {
         cwd: dir,
-        limitMs: 30_000,
       },
     );
     expect(refused.code).toBe(0);
@@ -165,7 +164,6 @@ describe('conformance curl against a configured target', () => {
     // A request that revokes the command's own token: the revocation after it finds the token ended, and says so.
     const own = await runCli(['curl', '--target', 'partner', '-X', 'POST', '/oauth/revoke'], {
       cwd: dir,
-      limitMs: 30_000,
     });
     expect(statusLine(own.stdout)).toBe('HTTP/1.1 200 OK');
     expect(own.stderr).toBe(
@@ -187,7 +185,6 @@ describe('conformance curl against a configured target', () => {
     );
     const gone = await runCli(['curl', '--target', 'gone', '--config', 'gone.json', '--timeout', '2000', INSTRUMENTS], {
       cwd: dir,
-      limitMs: 30_000,
     });
     expect(gone.code).toBe(3);
     expect(gone.stderr).toMatch(/^conformance: target unreachable: .*\[CONFORMANCE_ERR_TARGET_UNREACHABLE\]\n$/);
@@ -202,7 +199,6 @@ describe('a failure of a run with a signing fault: its replay line, and conforma
     dir = tmp();
     run = await runCli(['run', '--suite', 'signing', '--fault', FAULT, '--json', 'r.json', '--junit', 'r.xml'], {
       cwd: dir,
-      limitMs: 60_000,
     });
   });
 
@@ -239,7 +235,7 @@ describe('a failure of a run with a signing fault: its replay line, and conforma
   });
 
   it('conformance replay says STILL FAILING against the same faulty server, FIXED against a clean one', async () => {
-    const still = await runCli(['replay', 'r.json', CHECK], { cwd: dir, limitMs: 60_000 });
+    const still = await runCli(['replay', 'r.json', CHECK], { cwd: dir });
     expect(still.stderr).toBe('');
     expect(still.code).toBe(1);
     const lines = still.stdout.trimEnd().split('\n');
@@ -248,7 +244,7 @@ describe('a failure of a run with a signing fault: its replay line, and conforma
     expect(lines).toContain('  #1 GET /v1/customers/1042: 200 in the report, 200 now — unchanged');
     expect(lines.at(-1)).toBe('STILL FAILING: it fails again: 200: the server accepted the request');
 
-    const fixed = await runCli(['replay', 'r.json', CHECK, '--target', 'local'], { cwd: dir, limitMs: 60_000 });
+    const fixed = await runCli(['replay', 'r.json', CHECK, '--target', 'local'], { cwd: dir });
     expect(fixed.code).toBe(0);
     const after = fixed.stdout.trimEnd().split('\n');
     expect(after[1]).toContain('no faults');

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, waitForOutput } from '../helpers/cli.js';
+import { WAIT_MS } from '../helpers/waits.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -61,7 +62,7 @@ beforeAll(async () => {
     cwd: dir,
     env: { ...process.env, NO_COLOR: '1' },
   });
-  await waitForOutput(sandbox, /Press Ctrl-C to stop\./, 15_000);
+  await waitForOutput(sandbox, /Press Ctrl-C to stop\./);
   mkdirSync(EXAMPLES_DIR, { recursive: true });
 });
 
@@ -82,7 +83,7 @@ describe('README examples', () => {
     it(`runs example ${i + 1} (under "${e.heading}") against the sandbox, exit 0`, async () => {
       const file = join(EXAMPLES_DIR, `example-${i + 1}.mjs`);
       writeFileSync(file, `${e.code}\n`);
-      const r = await runNode(file, dir, 60_000);
+      const r = await runNode(file, dir, WAIT_MS);
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
     });

@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, runCli, waitForOutput } from '../helpers/cli.js';
+import { WAIT_MS } from '../helpers/waits.js';
 import { signedFetch, type TestClient } from '../helpers/signed-fetch.js';
 import { parsePrivateKeyPem } from '../../src/http/keys.js';
 import { signRequest } from '../../src/http/signature.js';
@@ -17,7 +18,7 @@ describe('conformance serve', () => {
       env: { ...process.env, NO_COLOR: '1' },
     });
     try {
-      const banner = await waitForOutput(child, /Press Ctrl-C to stop\./, 15_000);
+      const banner = await waitForOutput(child, /Press Ctrl-C to stop\./);
       expect(banner).toMatch(/base URL +http:\/\/127\.0\.0\.1:\d+\/v1/);
       expect(statSync(join(dir, 't.json')).mode & 0o077).toBe(0);
       const config = JSON.parse(readFileSync(join(dir, 't.json'), 'utf8')) as {
@@ -58,7 +59,7 @@ async function startServe(
     cwd: dir,
     env: { ...process.env, NO_COLOR: '1' },
   });
-  const banner = await waitForOutput(child, /Press Ctrl-C to stop\./, 15_000);
+  const banner = await waitForOutput(child, /Press Ctrl-C to stop\./);
   const target = (
     JSON.parse(readFileSync(join(dir, 't.json'), 'utf8')) as {
       targets: Record<
@@ -75,7 +76,7 @@ async function startServe(
 function stopServe(child: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {
     let rest = '';
-    const timer = setTimeout(() => reject(new Error(`serve did not stop within 10 s; got: ${rest}`)), 10_000);
+    const timer = setTimeout(() => reject(new Error(`serve did not stop within ${WAIT_MS} ms; got: ${rest}`)), WAIT_MS);
     child.stdout!.on('data', (chunk: Buffer) => (rest += chunk.toString()));
     child.once('exit', (code) => {
       clearTimeout(timer);
@@ -93,8 +94,8 @@ describe('conformance serve: the request log', () => {
       expect(banner).toContain('  log        one line per request below');
       const origin = new URL(baseUrl).origin;
 
-      const missing = waitForOutput(child, /^401 GET \/v1\/customers\/1042 TOKEN_MISSING .*$/m, 10_000);
-      const unsigned = await fetch(`${baseUrl}/customers/1042`, { signal: AbortSignal.timeout(10_000) });
+      const missing = waitForOutput(child, /^401 GET \/v1\/customers\/1042 TOKEN_MISSING .*$/m);
+      const unsigned = await fetch(`${baseUrl}/customers/1042`, { signal: AbortSignal.timeout(WAIT_MS) });
       expect(unsigned.status).toBe(401);
       expect(await unsigned.json()).toEqual({ code: 'TOKEN_MISSING', message: 'Unauthorized' });
       expect(unsigned.headers.get('conformance-rejection')).toBe(
@@ -105,7 +106,7 @@ describe('conformance serve: the request log', () => {
       );
 
       // A token, then a read signed for /customers/1043 but sent to /customers/1042.
-      const served = waitForOutput(child, /^200 POST \/v1\/oauth\/token$/m, 10_000);
+      const served = waitForOutput(child, /^200 POST \/v1\/oauth\/token$/m);
       const token = (
         await signedFetch({
           method: 'POST',
@@ -122,10 +123,10 @@ describe('conformance serve: the request log', () => {
         { method: 'GET', url: `${baseUrl}/customers/1043`, headers: Object.entries(headers) },
         { keyId: client.keyId, privateKey: client.keys.seed },
       );
-      const baseLogged = waitForOutput(child, /"@signature-params": [^\n]*\n/, 10_000);
+      const baseLogged = waitForOutput(child, /"@signature-params": [^\n]*\n/);
       const bad = await fetch(`${baseUrl}/customers/1042`, {
         headers: { ...headers, 'signature-input': signed.signatureInput, signature: signed.signature },
-        signal: AbortSignal.timeout(10_000),
+        signal: AbortSignal.timeout(WAIT_MS),
       });
       expect(bad.status).toBe(401);
       expect(((await bad.json()) as { code: string }).code).toBe('SIGNATURE_INVALID');
@@ -150,7 +151,7 @@ describe('conformance serve: the request log', () => {
     let output = banner;
     try {
       expect(banner).toContain('  log        off (--quiet)');
-      const res = await fetch(`${baseUrl}/customers/1042`, { signal: AbortSignal.timeout(10_000) });
+      const res = await fetch(`${baseUrl}/customers/1042`, { signal: AbortSignal.timeout(WAIT_MS) });
       expect(res.status).toBe(401);
       expect(res.headers.get('conformance-rejection')).toMatch(/^TOKEN_MISSING;reason="/);
     } finally {

@@ -1,6 +1,7 @@
 // Runs the compiled CLI the way a user does (`npm test` builds it first), with a hard limit so a hang fails the test.
 import { execFile, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { WAIT_MS } from './waits.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/conformance.js', import.meta.url));
 
@@ -23,7 +24,7 @@ export function runCli(
       {
         cwd: options.cwd,
         env: { ...process.env, NO_COLOR: '1', ...options.env },
-        timeout: options.limitMs ?? 60_000,
+        timeout: options.limitMs ?? WAIT_MS,
         maxBuffer: 32 * 1024 * 1024,
       },
       (error, stdout, stderr) => {
@@ -35,7 +36,7 @@ export function runCli(
 }
 
 /** Resolves with stdout once `pattern` appears in it; rejects when the process exits first or the deadline passes. */
-export function waitForOutput(child: ChildProcess, pattern: RegExp, deadlineMs: number): Promise<string> {
+export function waitForOutput(child: ChildProcess, pattern: RegExp, deadlineMs = WAIT_MS): Promise<string> {
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`no ${pattern} within ${deadlineMs} ms; got: ${out}`)), deadlineMs);

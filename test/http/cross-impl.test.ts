@@ -23,6 +23,7 @@ import type { Choices } from '../../src/reference/choices/index.js';
 import { startLocalTarget, type LocalTarget } from '../../src/targets/local.js';
 import { LIBRARIES, sendAsIs, type LibrarySignature, type Rfc9421Library } from '../helpers/rfc9421-libraries.js';
 import { signedSession, type TestClient } from '../helpers/signed-fetch.js';
+import { WAIT_MS } from '../helpers/waits.js';
 
 const vectors = JSON.parse(readFileSync(new URL('../fixtures/vectors/rfc9421-ed25519.json', import.meta.url), 'utf8'));
 
@@ -604,7 +605,7 @@ describe.each(LIBRARIES)('$name signs, the reference server answers (over HTTP)'
 
 describe('webhook deliveries of the reference server, verified by each library', () => {
   const LABELS: Record<string, string> = { profile: 'sig1', variant: 'wh', 'two-signatures': 'sig1' };
-  const DEADLINE_MS = 5_000;
+  const DEADLINE_MS = WAIT_MS;
 
   it.each(Object.keys(LABELS))('deliverySignature=%s', async (deliverySignature) => {
     const local = await startLocalTarget({

@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { WAIT_MS } from '../helpers/waits.js';
 
 const INDEX = fileURLToPath(new URL('../../dist/src/index.js', import.meta.url));
 
@@ -26,7 +27,7 @@ describe('the package and the process fetch', () => {
     child.stdout.on('data', (d: Buffer) => (out += d));
     child.stderr.on('data', (d: Buffer) => (err += d));
     const code = await new Promise<number | null>((resolve) => {
-      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      const timer = setTimeout(() => child.kill('SIGKILL'), WAIT_MS);
       child.on('exit', (c) => {
         clearTimeout(timer);
         resolve(c);

@@ -17,6 +17,7 @@ import { generateEd25519, KeyError } from '../../src/http/keys.js';
 import { contentDigest } from '../../src/http/digest.js';
 import type { HttpMessage } from '../../src/http/message.js';
 import { startLocalTarget, type LocalTarget } from '../../src/targets/local.js';
+import { WAIT_MS } from '../helpers/waits.js';
 
 const vectors = JSON.parse(
   readFileSync(new URL('../fixtures/vectors/rfc9421-ed25519.json', import.meta.url), 'utf8'),
@@ -105,7 +106,7 @@ function send(
   const raw = [['Host', o.host], ...pairs].flat();
   return new Promise((resolve, reject) => {
     const r = httpRequest(
-      { host: o.hostname, port: o.port, method, path: target, headers: raw, agent: false, timeout: 10_000 },
+      { host: o.hostname, port: o.port, method, path: target, headers: raw, agent: false, timeout: WAIT_MS },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -115,7 +116,7 @@ function send(
         res.on('error', reject);
       },
     );
-    r.on('timeout', () => r.destroy(new Error(`${method} ${target}: no answer within 10 s`)));
+    r.on('timeout', () => r.destroy(new Error(`${method} ${target}: no answer within ${WAIT_MS} ms`)));
     r.on('error', reject);
     r.end(body);
   });

@@ -10,6 +10,7 @@ import { contentDigest, contentDigestWith } from '../../src/http/digest.js';
 import { startReferenceServer, type ReferenceServer, type RequestLogEntry } from '../../src/reference/server.js';
 import { formatRequestLog, rejectionHeaderValue } from '../../src/reference/rejection.js';
 import { sendSigned, type SignedCall } from '../helpers/reference-call.js';
+import { WAIT_MS } from '../helpers/waits.js';
 
 const acme = { clientId: 'acme', clientSecret: 'acme-secret-0123456789', keyId: 'acme-2026', keys: generateEd25519() };
 /** Registered, but only from an address the tests never use. */
@@ -49,7 +50,7 @@ async function send(call: Call): Promise<Answer> {
   const answer = await sendSigned(
     server.baseUrl,
     { ...rest, ...((idempotency ?? method !== 'GET') ? { idempotencyKey: `rej-${++keySeq}` } : {}) },
-    { signer: acme, created: nowS(), timeoutMs: 10_000 },
+    { signer: acme, created: nowS(), timeoutMs: WAIT_MS },
   );
   // The log entry is written right after the reply is sent: on the server's next turn at the latest.
   await new Promise((resolve) => setImmediate(resolve));
