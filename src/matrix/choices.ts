@@ -72,8 +72,8 @@ function mulberry32(seed: number): () => number {
 }
 
 /** The whole suite against a fresh reference server making these choices. */
-export function runBundle(suites: SuiteDefinition[], bundle: Bundle): Promise<RunResult> {
-  return runAgainstLocal(suites, { choices: bundle.choices });
+export function runBundle(suites: SuiteDefinition[], bundle: Bundle, webhookDeadlineMs?: number): Promise<RunResult> {
+  return runAgainstLocal(suites, { choices: bundle.choices }, webhookDeadlineMs);
 }
 
 /** A bundle's row from its run: what went wrong, and which readings went unrecorded. */

@@ -41,12 +41,16 @@ export interface DetectionMatrix {
 /** Runs the whole suite against a fresh reference server. */
 function runAgainst(
   suites: SuiteDefinition[],
-  options: { variant?: VariantName; faults?: string[] },
+  options: { variant?: VariantName; faults?: string[]; webhookDeadlineMs?: number | undefined },
 ): Promise<RunResult> {
-  return runAgainstLocal(suites, {
-    ...(options.variant ? { variant: options.variant } : {}),
-    ...(options.faults ? { faults: options.faults } : {}),
-  });
+  return runAgainstLocal(
+    suites,
+    {
+      ...(options.variant ? { variant: options.variant } : {}),
+      ...(options.faults ? { faults: options.faults } : {}),
+    },
+    options.webhookDeadlineMs,
+  );
 }
 
 /** Whether a check owns a failure against the fault: it cites one of the requirements the fault breaks. */
@@ -70,9 +74,10 @@ export function faultRows(
   suites: SuiteDefinition[],
   faults: readonly FaultDefinition[],
   concurrency: number,
+  webhookDeadlineMs?: number,
 ): Promise<FaultRow[]> {
   return pool(faults, concurrency, async (fault) =>
-    faultRow(fault, (await runAgainst(suites, { faults: [fault.name] })).checks),
+    faultRow(fault, (await runAgainst(suites, { faults: [fault.name], webhookDeadlineMs })).checks),
   );
 }
 
@@ -85,12 +90,13 @@ async function faultRowsInThreads(
   faults: readonly FaultDefinition[],
   threads: number,
   concurrency: number,
+  webhookDeadlineMs: number | undefined,
 ): Promise<FaultRow[]> {
   const data = await rowsInThreads<FaultDefinition, FaultRowData>(
     new URL('./worker.js', import.meta.url),
     faults,
     threads,
-    (share) => ({ faults: share.map((f) => f.name), concurrency }),
+    (share) => ({ faults: share.map((f) => f.name), concurrency, webhookDeadlineMs }),
   );
   return faults.map((fault) => {
     const row = data.find((d) => d.name === fault.name);
@@ -107,6 +113,8 @@ export async function detectionMatrix(
     reasons?: DetectionReasons;
     concurrency?: number;
     threads?: number;
+    /** How long a webhook check waits for a delivery; the matrix's own (src/matrix/local-run.ts) unless given. */
+    webhookDeadlineMs?: number;
   } = {},
 ): Promise<DetectionMatrix> {
   const faults = options.faults ?? FAULTS;
@@ -114,11 +122,11 @@ export async function detectionMatrix(
   const concurrency = options.concurrency ?? 4;
   const rowsPromise =
     (options.threads ?? 1) > 1
-      ? faultRowsInThreads(faults, options.threads!, concurrency)
-      : faultRows(suites, faults, concurrency);
+      ? faultRowsInThreads(faults, options.threads!, concurrency, options.webhookDeadlineMs)
+      : faultRows(suites, faults, concurrency, options.webhookDeadlineMs);
   const [strict, alt, rows] = await Promise.all([
-    runAgainst(suites, { variant: 'strict' }),
-    runAgainst(suites, { variant: 'alt' }),
+    runAgainst(suites, { variant: 'strict', webhookDeadlineMs: options.webhookDeadlineMs }),
+    runAgainst(suites, { variant: 'alt', webhookDeadlineMs: options.webhookDeadlineMs }),
     rowsPromise,
   ]);
   const caught = new Set(rows.flatMap((r) => r.caughtBy));

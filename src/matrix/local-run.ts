@@ -5,11 +5,16 @@ import { pack } from '../../suites/index.js';
 
 /**
  * How long a webhook check waits for a delivery: on loopback one arrives within milliseconds, and a short deadline keeps
- * the runs that withhold one (a fault, a delivery choice) from costing the default 10 s each.
+ * the runs that withhold one (a fault, a delivery choice) from costing the default 10 s each. A test running a sample
+ * beside other tests passes a longer one: on a busy machine a delivery can take seconds, and none of its runs waits one out.
  */
 const MATRIX_WEBHOOK_DEADLINE_MS = 2_000;
 
-export async function runAgainstLocal(suites: SuiteDefinition[], options: LocalTargetOptions): Promise<RunResult> {
+export async function runAgainstLocal(
+  suites: SuiteDefinition[],
+  options: LocalTargetOptions,
+  webhookDeadlineMs = MATRIX_WEBHOOK_DEADLINE_MS,
+): Promise<RunResult> {
   const local = await startLocalTarget(options);
   try {
     return await runChecks({
@@ -17,7 +22,7 @@ export async function runAgainstLocal(suites: SuiteDefinition[], options: LocalT
       pack,
       suites,
       failOn: 'should',
-      suiteOptions: { webhooks: { deadlineMs: MATRIX_WEBHOOK_DEADLINE_MS } },
+      suiteOptions: { webhooks: { deadlineMs: webhookDeadlineMs } },
       notes: [`target: ${local.describe}`],
     });
   } finally {

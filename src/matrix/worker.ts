@@ -5,11 +5,16 @@ import { suites } from '../../suites/index.js';
 import { faultRows, type FaultRowData } from './detection.js';
 import { FAULTS } from '../reference/faults/catalog.js';
 
-const { faults, concurrency } = workerData as { faults: string[]; concurrency: number };
+const { faults, concurrency, webhookDeadlineMs } = workerData as {
+  faults: string[];
+  concurrency: number;
+  webhookDeadlineMs?: number;
+};
 const rows = await faultRows(
   suites,
   FAULTS.filter((f) => faults.includes(f.name)),
   concurrency,
+  webhookDeadlineMs,
 );
 const data: FaultRowData[] = rows.map(({ fault, ...rest }) => ({ name: fault.name, ...rest }));
 parentPort!.postMessage(data);

@@ -23,6 +23,7 @@ import { findFault } from '../../src/reference/faults/catalog.js';
 import { suites } from '../../suites/index.js';
 import auth from '../../suites/auth.js';
 import signing from '../../suites/signing.js';
+import { DELIVERY_DEADLINE_MS } from '../helpers/waits.js';
 
 async function withServer<T>(faults: string[], body: (local: LocalTarget) => Promise<T>): Promise<T> {
   const local = await startLocalTarget({ faults });
@@ -41,7 +42,7 @@ function runAll(faults: string[]): Promise<RunResult> {
       target: local.target,
       suites,
       failOn: 'should',
-      suiteOptions: { webhooks: { deadlineMs: 2000 } },
+      suiteOptions: { webhooks: { deadlineMs: DELIVERY_DEADLINE_MS } },
     }),
   );
 }
@@ -100,7 +101,7 @@ describe("the run's token", () => {
       target: local.target,
       suites,
       failOn: 'should',
-      suiteOptions: { webhooks: { deadlineMs: 2000 } },
+      suiteOptions: { webhooks: { deadlineMs: DELIVERY_DEADLINE_MS } },
     }).finally(() => local.stop());
     expect(failing(result)).toEqual([]);
     const renewals = result.checks.flatMap((c) =>

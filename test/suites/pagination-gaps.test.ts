@@ -9,6 +9,7 @@ import type { VariantName } from '../../src/reference/choices/index.js';
 import { runChecks, type RunResult } from '../../src/engine/index.js';
 import { startLocalTarget } from '../../src/targets/local.js';
 import { suites } from '../../suites/index.js';
+import { DELIVERY_DEADLINE_MS } from '../helpers/waits.js';
 
 const LISTS = [
   'GET /transactions?customerId=1004',
@@ -28,7 +29,7 @@ async function run(options: { variant?: VariantName; faults?: string[]; suite?: 
       suites,
       selection: options.suite ? { suites: [options.suite] } : {},
       failOn: 'should',
-      suiteOptions: { webhooks: { deadlineMs: 2000 } },
+      suiteOptions: { webhooks: { deadlineMs: DELIVERY_DEADLINE_MS } },
     });
   } finally {
     await local.stop();
@@ -75,7 +76,7 @@ describe.each(['strict', 'alt'] as const)(
       expect(observation(result, 'pagination.sort.invalid-handled')).toContain('sort=asc: 400');
       const order = variant === 'strict' ? 'meta.sort "ASC", items ascending' : 'meta.sort "DESC", items descending';
       expect(observation(result, 'pagination.info.default-sort').split(order)).toHaveLength(4);
-    }, 60_000);
+    });
   },
 );
 
@@ -83,32 +84,28 @@ describe('a server whose last page names a next page past the end (open points R
   it.each([
     ['strict', 'empty'],
     ['alt', '404'],
-  ] as const)(
-    'passes every pagination check (%s variant, past the end: %s)',
-    async (variant, pastEnd) => {
-      const local = await startLocalTarget({ variant, choices: { lastNextPage: 'past', pastEnd } });
-      try {
-        const result = await runChecks({
-          pack,
-          target: local.target,
-          suites,
-          selection: { suites: ['pagination'] },
-          failOn: 'should',
-        });
-        expect(notPassed(result)).toEqual([]);
-        expect(observation(result, 'pagination.walk.complete')).toContain('250 items in 4 page(s)');
-        expect(observation(result, 'pagination.info.last-page')).toContain(
-          'nextPage on the last page: the page past the end',
-        );
-        expect(observation(result, 'pagination.info.past-end')).toMatch(
-          pastEnd === '404' ? /page=\d+: 404/ : /page=\d+: 200, 0 items/,
-        );
-      } finally {
-        await local.stop();
-      }
-    },
-    60_000,
-  );
+  ] as const)('passes every pagination check (%s variant, past the end: %s)', async (variant, pastEnd) => {
+    const local = await startLocalTarget({ variant, choices: { lastNextPage: 'past', pastEnd } });
+    try {
+      const result = await runChecks({
+        pack,
+        target: local.target,
+        suites,
+        selection: { suites: ['pagination'] },
+        failOn: 'should',
+      });
+      expect(notPassed(result)).toEqual([]);
+      expect(observation(result, 'pagination.walk.complete')).toContain('250 items in 4 page(s)');
+      expect(observation(result, 'pagination.info.last-page')).toContain(
+        'nextPage on the last page: the page past the end',
+      );
+      expect(observation(result, 'pagination.info.past-end')).toMatch(
+        pastEnd === '404' ? /page=\d+: 404/ : /page=\d+: 200, 0 items/,
+      );
+    } finally {
+      await local.stop();
+    }
+  });
 });
 
 describe('catches each new fault with the check meant for it, and with no check of another requirement', () => {
@@ -141,17 +138,13 @@ describe('catches each new fault with the check meant for it, and with no check 
     // page-links in both readings of page: previousPage always 0 shows from the third page on.
     ['pagination.previous-page-stuck', 'alt', ['pagination.walk.page-links']],
   ];
-  it.each(cases)(
-    '%s (%s variant)',
-    async (fault, variant, ids) => {
-      const result = await run({ variant, faults: [fault], suite: 'pagination' });
-      const caught = failing(result);
-      for (const id of ids) expect(caught, fault).toContain(id);
-      expect(collateral(result, fault), `${fault}: checks failing without citing what it breaks`).toEqual([]);
-      expect(errored(result)).toEqual([]);
-    },
-    60_000,
-  );
+  it.each(cases)('%s (%s variant)', async (fault, variant, ids) => {
+    const result = await run({ variant, faults: [fault], suite: 'pagination' });
+    const caught = failing(result);
+    for (const id of ids) expect(caught, fault).toContain(id);
+    expect(collateral(result, fault), `${fault}: checks failing without citing what it breaks`).toEqual([]);
+    expect(errored(result)).toEqual([]);
+  });
 
   it('names the endpoint that got it wrong', async () => {
     const limit = await run({ faults: ['pagination.instruments-limit-ignored'], suite: 'pagination' });
@@ -164,7 +157,7 @@ describe('catches each new fault with the check meant for it, and with no check 
     );
     const zero = await run({ faults: ['pagination.page-one-based'], suite: 'pagination' });
     expect(finding(zero, 'pagination.page.zero')).toBe('GET /transactions?customerId=1004&page=0 answered 400');
-  }, 60_000);
+  });
 });
 
 describe('one cause, one failure: faults of paging and of other suites fail only the checks of what they break', () => {
@@ -185,31 +178,27 @@ describe('one cause, one failure: faults of paging and of other suites fail only
     ['pagination.total-count-is-page-count', ['pagination.walk.complete', 'pagination.walk.total-stable']],
     ['resources.account-listed-twice', ['resources.ids.unique']],
   ];
-  it.each(cases)(
-    '%s',
-    async (fault, ids) => {
-      const result = await run({ faults: [fault], suite: ids[0]!.split('.')[0]! });
-      expect(failing(result), fault).toEqual(expect.arrayContaining(ids));
-      if (fault === 'pagination.meta-missing') {
-        expect(failing(result)).toEqual(ids);
-        for (const id of ['pagination.meta.current-count', 'pagination.walk.complete', 'pagination.sort.asc']) {
-          const c = result.checks.find((r) => r.id === id)!;
-          expect(c.outcome, id).toBe('skip');
-          expect(c.skipReason, id).toMatch(/owned by pagination\.meta\.present, which fails for it$/);
-          expect(c.alsoSeen?.[0]).toMatchObject({ ownedBy: 'pagination.meta.present', requirements: ['REQ-ENV-05'] });
-        }
+  it.each(cases)('%s', async (fault, ids) => {
+    const result = await run({ faults: [fault], suite: ids[0]!.split('.')[0]! });
+    expect(failing(result), fault).toEqual(expect.arrayContaining(ids));
+    if (fault === 'pagination.meta-missing') {
+      expect(failing(result)).toEqual(ids);
+      for (const id of ['pagination.meta.current-count', 'pagination.walk.complete', 'pagination.sort.asc']) {
+        const c = result.checks.find((r) => r.id === id)!;
+        expect(c.outcome, id).toBe('skip');
+        expect(c.skipReason, id).toMatch(/owned by pagination\.meta\.present, which fails for it$/);
+        expect(c.alsoSeen?.[0]).toMatchObject({ ownedBy: 'pagination.meta.present', requirements: ['REQ-ENV-05'] });
       }
-      expect(collateral(result, fault)).toEqual([]);
-      expect(errored(result)).toEqual([]);
-    },
-    60_000,
-  );
+    }
+    expect(collateral(result, fault)).toEqual([]);
+    expect(errored(result)).toEqual([]);
+  });
 
   it('page-short no longer fails the MUST limit checks: a short page is allowed by "maximum items to return"', async () => {
     const result = await run({ faults: ['pagination.page-short'], suite: 'pagination' });
     const outcome = (id: string) => result.checks.find((c) => c.id === id)!.outcome;
     expect([outcome('pagination.limit.default'), outcome('pagination.limit.bounds')]).toEqual(['pass', 'pass']);
-  }, 60_000);
+  });
 
   it('a list the server refuses to serve is named and left out, the others judged: the checks end skipped, never passed or failed', async () => {
     const result = await run({ faults: ['auth.token-refused-on-transactions'], suite: 'pagination' });
@@ -224,5 +213,5 @@ describe('one cause, one failure: faults of paging and of other suites fail only
         .filter((c) => c.failsRun)
         .map((c) => c.id),
     ).toEqual(['pagination.meta.present']);
-  }, 60_000);
+  });
 });

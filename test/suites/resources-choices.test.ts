@@ -12,6 +12,7 @@ import { listReply } from '../../src/reference/paging.js';
 import { HttpError } from '../../src/reference/respond.js';
 import { assetView, customerView } from '../../src/reference/views.js';
 import { suites } from '../../suites/index.js';
+import { DELIVERY_DEADLINE_MS } from '../helpers/waits.js';
 
 /** The skips of a clean run: the token's hour and the order flow that needs --allow-mutations. */
 const CLEAN_SKIPS = ['auth.expiry.after-60-minutes', 'ussd.flow.order-cancel'];
@@ -25,7 +26,7 @@ async function run(choices: Partial<Choices>): Promise<RunResult> {
       suites,
       selection: {},
       failOn: 'should',
-      suiteOptions: { webhooks: { deadlineMs: 2000 } },
+      suiteOptions: { webhooks: { deadlineMs: DELIVERY_DEADLINE_MS } },
     });
   } finally {
     await local.stop();
@@ -54,7 +55,7 @@ describe('the whole suite against a server that takes the last reading of every 
     expect(seen.some((o) => /customer 1043: null: firstName, lastName, referenceId/.test(o))).toBe(true);
     expect(seen.some((o) => /nextPage on the last page: back to the first page/.test(o))).toBe(true);
     expect(seen.some((o) => /validation failures answered 422/.test(o))).toBe(true);
-  }, 60_000);
+  });
 });
 
 describe('the readings as the server shows them', () => {

@@ -9,6 +9,7 @@ import { startLocalTarget, type LocalTarget } from '../../src/targets/local.js';
 import { findFault } from '../../src/reference/faults/catalog.js';
 import type { Customer } from '../../src/reference/store.js';
 import { suites } from '../../suites/index.js';
+import { DELIVERY_DEADLINE_MS } from '../helpers/waits.js';
 
 async function withTarget<T>(
   options: Parameters<typeof startLocalTarget>[0],
@@ -29,7 +30,7 @@ function run(local: LocalTarget, selection: Parameters<typeof runChecks>[0]['sel
     suites,
     selection,
     failOn: 'should',
-    suiteOptions: { webhooks: { deadlineMs: 2000 } },
+    suiteOptions: { webhooks: { deadlineMs: DELIVERY_DEADLINE_MS } },
   });
 }
 
@@ -64,7 +65,7 @@ describe.each(['strict', 'alt'] as const)(
       expect(observation(result, 'resources.customers.update-unknown')).toContain(
         'refused with 404; no customer was created',
       );
-    }, 60_000);
+    });
   },
 );
 
@@ -122,27 +123,23 @@ describe('catches each fault with the check meant for it, and with no check of a
       ['resources.lists.isolated', 'resources.accounts.consistent', 'resources.transactions.consistent'],
     ],
   ];
-  it.each(cases)(
-    '%s',
-    async (name, ids) => {
-      const breaks = findFault(name)!.breaks;
-      await withTarget({ faults: [name] }, async (local) => {
-        const id = local.target.fixtures.mutableCustomerId!;
-        const before = local.server.store.getCustomer(id);
-        const result = await run(local, { suites: ['resources'] });
-        const caught = failing(result);
-        for (const check of ids) expect(caught, name).toContain(check);
-        const collateral = result.checks
-          .filter((c) => c.failsRun && !c.requirements.some((r) => breaks.includes(r.id)))
-          .map((c) => c.id);
-        expect(collateral, `${name}: checks that fail without citing ${breaks.join(', ')}`).toEqual([]);
-        expect(errored(result)).toEqual([]);
-        // Whatever the fault made the PUT checks do, the mutable customer is as it was.
-        expect({ ...local.server.store.getCustomer(id)!, updatedAt: 0 }).toEqual({ ...before!, updatedAt: 0 });
-      });
-    },
-    60_000,
-  );
+  it.each(cases)('%s', async (name, ids) => {
+    const breaks = findFault(name)!.breaks;
+    await withTarget({ faults: [name] }, async (local) => {
+      const id = local.target.fixtures.mutableCustomerId!;
+      const before = local.server.store.getCustomer(id);
+      const result = await run(local, { suites: ['resources'] });
+      const caught = failing(result);
+      for (const check of ids) expect(caught, name).toContain(check);
+      const collateral = result.checks
+        .filter((c) => c.failsRun && !c.requirements.some((r) => breaks.includes(r.id)))
+        .map((c) => c.id);
+      expect(collateral, `${name}: checks that fail without citing ${breaks.join(', ')}`).toEqual([]);
+      expect(errored(result)).toEqual([]);
+      // Whatever the fault made the PUT checks do, the mutable customer is as it was.
+      expect({ ...local.server.store.getCustomer(id)!, updatedAt: 0 }).toEqual({ ...before!, updatedAt: 0 });
+    });
+  });
 
   it('names what was wrong in each finding', async () => {
     const findings = new Map<string, string>();
@@ -167,7 +164,7 @@ describe('catches each fault with the check meant for it, and with no check of a
       'customers 1042 and 1043 both have referenceId 88001042',
     );
     expect(findings.get('resources.validation-error-shape')).toMatch(/an account id that is not an integer \(400\)/);
-  }, 60_000);
+  });
 });
 
 describe('a PUT /customers that creates the customer it was asked to update', () => {
@@ -208,7 +205,7 @@ describe('a PUT /customers that creates the customer it was asked to update', ()
       );
       expect(check.finding!.observed).toContain("have the server's operators delete customer 999999");
     });
-  }, 30_000);
+  });
 });
 
 describe('a schema failure names the rows of the table that broke', () => {
@@ -222,5 +219,5 @@ describe('a schema failure names the rows of the table that broke', () => {
     expect(get.finding?.requirements).toEqual(['REQ-CUST-04']);
     expect(result.verdict.status).toBe('NOT CONFORMANT');
     expect(result.verdict.failed).toEqual(['REQ-CUST-04']);
-  }, 60_000);
+  });
 });

@@ -7,6 +7,7 @@ import { runChecks, type RunResult } from '../../src/engine/index.js';
 import { startLocalTarget } from '../../src/targets/local.js';
 import type { Choices } from '../../src/reference/choices/index.js';
 import { suites } from '../../suites/index.js';
+import { DELIVERY_DEADLINE_MS } from '../helpers/waits.js';
 
 /** Skips of a clean run: the --long check, and the order cancel that needs --allow-mutations. */
 const CLEAN_SKIPS = ['auth.expiry.after-60-minutes', 'ussd.flow.order-cancel'];
@@ -19,7 +20,7 @@ async function runWith(choices: Partial<Choices>): Promise<RunResult> {
       target: local.target,
       suites,
       failOn: 'should',
-      suiteOptions: { webhooks: { deadlineMs: 2000 } },
+      suiteOptions: { webhooks: { deadlineMs: DELIVERY_DEADLINE_MS } },
     });
   } finally {
     await local.stop();

@@ -15,9 +15,7 @@ import { receiverTls } from '../../src/receiver/certificate.js';
 import { generateEd25519 } from '../../src/http/keys.js';
 import type { ResolvedTarget, WebhookConfig } from '../../src/config/types.js';
 import webhooks from '../../suites/webhooks/index.js';
-
-/** Far above a loopback delivery; short enough that the faults which make a check wait out its deadline stay quick. */
-const DEADLINE_MS = 5_000;
+import { DELIVERY_DEADLINE_MS } from '../helpers/waits.js';
 
 const stops = stopsAfterEach();
 const local = (options: Parameters<typeof localTarget>[1] = {}) => localTarget(stops, options);
@@ -29,7 +27,7 @@ function run(target: ResolvedTarget, suites = [webhooks]): Promise<RunResult> {
     suites,
     failOn: 'should',
     selection: {},
-    suiteOptions: { webhooks: { deadlineMs: DEADLINE_MS } },
+    suiteOptions: { webhooks: { deadlineMs: DELIVERY_DEADLINE_MS } },
   });
 }
 
@@ -60,9 +58,11 @@ describe('suite webhooks: the gaps of issue 14', () => {
       /; it arrived after delivery #\d+, the subscribed event caused after it$/,
     );
     expect(filtered.finding?.expected).toMatch(
-      /watched for \d+ ms after the request that caused it \(3 × the slowest delivery the run measured \(\d+ ms\), at least the subscribed marker \(\d+ ms\) and 250 ms, at most the receiver's deadline \(5000 ms\)\)$/,
+      new RegExp(
+        `watched for \\d+ ms after the request that caused it \\(3 × the slowest delivery the run measured \\(\\d+ ms\\), at least the subscribed marker \\(\\d+ ms\\) and 250 ms, at most the receiver's deadline \\(${DELIVERY_DEADLINE_MS} ms\\)\\)$`,
+      ),
     );
-  }, 60_000);
+  });
 
   it('judges the exact-name scenario: AUTH.DELETED delivered under ["AUTH.CREATED"]', async () => {
     const l = await local({ faults: ['webhooks.exact-name-as-domain'] });
@@ -71,7 +71,7 @@ describe('suite webhooks: the gaps of issue 14', () => {
       'AUTH.DELETED of the revoked token delivered to a webhook subscribed to ["AUTH.CREATED"]',
     );
     expect(byId(result, 'webhooks.subscriptions.exact').outcome).toBe('pass');
-  }, 60_000);
+  });
 
   it('records on a clean server what the new checks saw, and the bound of each negative wait', async () => {
     const l = await local();
@@ -98,7 +98,7 @@ describe('suite webhooks: the gaps of issue 14', () => {
     expect(byId(result, 'webhooks.config.saved').observations).toContain(
       'no webhook configured before the suite: GET /webhooks answered 404 {"code":"404","message":"Not Found"}',
     );
-  }, 60_000);
+  });
 
   it.each([
     'webhooks.wrong-signing-key',
@@ -160,7 +160,7 @@ describe('suite webhooks: the gaps of issue 14', () => {
         /^the published key changed \d+ time\(s\) during the run; first: GET \/webhooks\/key gave another key \(.*\) after PUT \/webhooks .*: the server generates a key each time the webhook is configured/,
       ),
     );
-  }, 60_000);
+  });
 
   it('registers with PUT, and is not held up, when an earlier check left a webhook at an unreachable URL', async () => {
     const l = await local();
@@ -197,5 +197,5 @@ describe('suite webhooks: the gaps of issue 14', () => {
     expect(byId(result, 'webhooks.config.restored').observations[0]).toBe(
       'restored: url "https://conformance.invalid/tampered", subscriptions ["ALL","WEBHOOK.CREATED"]',
     );
-  }, 60_000);
+  });
 });
