@@ -278,10 +278,11 @@ export const MODES: Record<ModeName, Mode> = {
 
   'gzip-bomb': onVictim((t) => t.reply(200, { ...JSON_TYPE, 'content-encoding': 'gzip' }, gzipBomb())),
 
-  // The status line and headers, a byte every 100 ms: seconds before the headers are complete.
+  // The status line and headers, a byte every 100 ms: over a minute before the headers are complete, far past any
+  // request timeout a test gives, however late a loaded machine runs the timers.
   'slow-headers': onVictim((t) => {
     const head = Buffer.from(
-      'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Slow: yes, very slow indeed\r\nContent-Length: 2\r\n\r\n{}',
+      `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Slow: yes, ${'very '.repeat(120)}slow\r\nContent-Length: 2\r\n\r\n{}`,
     );
     trickle(t, head, 100, () => t.raw().end());
   }),

@@ -16,9 +16,10 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { MODES, type ModeName } from './modes.js';
 import type { Foreign } from './foreign.js';
+import { WAIT_MS } from '../waits.js';
 
-/** The longest any mode holds a connection open without finishing it. */
-const HOLD_MS = 30_000;
+/** The longest any mode holds a connection open without finishing it: past any request timeout a test gives. */
+const HOLD_MS = 2 * WAIT_MS;
 /** Request bodies the proxy reads (the suite's are small; a larger one is cut). */
 const MAX_REQUEST_BODY = 1024 * 1024;
 
@@ -137,7 +138,7 @@ export async function startHostile(options: HostileOptions): Promise<Hostile> {
       }
       if (body.length > 0) headers['content-length'] = String(body.length);
       const up = httpRequest(
-        { host: upstream.hostname, port: upstream.port, method: req.method, path, headers, agent, timeout: 10_000 },
+        { host: upstream.hostname, port: upstream.port, method: req.method, path, headers, agent, timeout: WAIT_MS },
         (r) => {
           const chunks: Buffer[] = [];
           r.on('data', (c: Buffer) => chunks.push(c));

@@ -6,8 +6,10 @@ import { connect } from 'node:tls';
 import { Readable } from 'node:stream';
 import { contentDigest } from '../../../src/http/digest.js';
 import type { HostileStats } from './server.js';
+import { WAIT_MS } from '../waits.js';
 
-const REQUEST_TIMEOUT_MS = 5_000;
+/** A delivery the receiver does not answer is given up: never one it answers, however busy the machine. */
+const REQUEST_TIMEOUT_MS = WAIT_MS;
 const FORGED_SIGNATURE_INPUT =
   'sig1=("@method" "@target-uri" "content-digest" "content-type");keyid="hostile";created=1;expires=2';
 const FORGED_SIGNATURE = `sig1=:${Buffer.alloc(64, 7).toString('base64')}:`;
