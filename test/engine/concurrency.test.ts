@@ -54,7 +54,6 @@ describe('runChecks with concurrency', () => {
         title: 'waits for the others',
         level: 'MUST',
         requirements: CITES.MUST,
-        timeoutMs: 5_000,
         async run() {
           running += 1;
           if (running === 4) allRunning.open();

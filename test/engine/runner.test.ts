@@ -8,6 +8,7 @@ import { generateEd25519 } from '../../src/http/keys.js';
 import { TargetError, ConfigError } from '../../src/errors.js';
 import type { ResolvedTarget } from '../../src/config/types.js';
 import { startEchoServer } from '../helpers/echo-server.js';
+import { LIMIT_MS } from '../helpers/waits.js';
 
 const key = generateEd25519();
 let cleanup: Array<() => Promise<void>> = [];
@@ -281,10 +282,12 @@ describe('a check that runs out of time', () => {
           title: 'changes something, then hangs past its limit',
           level: 'MUST',
           requirements: CITES.MUST,
-          timeoutMs: 300,
+          // The grace period is as long (at most 15 s): room for the restore's request on a loaded machine.
+          timeoutMs: LIMIT_MS,
           async run(ctx) {
             try {
-              await ctx.send({ method: 'GET', path: '/hang', timeoutMs: 450 });
+              // Hangs until the time limit, and learns of it the moment it comes.
+              await new Promise((resolve) => ctx.timeUp.addEventListener('abort', resolve, { once: true }));
             } finally {
               // The restore's request must still go out after the time limit, within the grace period.
               await ctx.send({ method: 'GET', path: '/restore' });
@@ -298,12 +301,12 @@ describe('a check that runs out of time', () => {
     const check = result.checks[0]!;
     expect(check.outcome).toBe('error');
     expect(check.finding!.message).toBe(
-      'the check did not finish within 300 ms; after it: RESTORE FAILED: customer 7 was not put back',
+      `the check did not finish within ${LIMIT_MS} ms; after it: RESTORE FAILED: customer 7 was not put back`,
     );
     expect(server.received.some((r) => r.url === '/v1/restore')).toBe(true);
     expect(check.finding!.cleanup).toBe(true);
     expect(result.run.cleanup).toEqual([
-      'resources.x.late-restore: the check did not finish within 300 ms; after it: RESTORE FAILED: customer 7 was not put back',
+      `resources.x.late-restore: the check did not finish within ${LIMIT_MS} ms; after it: RESTORE FAILED: customer 7 was not put back`,
     ]);
   });
 
