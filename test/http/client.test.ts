@@ -194,11 +194,10 @@ describe('SignedClient', () => {
 
   it('gives up on a server that never answers within the request timeout', async () => {
     const { client } = await setup(() => undefined, { timeoutMs: 300 });
-    const started = Date.now();
     const err = await client.send({ method: 'GET', path: '/hang', token: TOKEN }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TransportError);
+    // The request's own limit ended it (the message names it), not the default of 10 s.
     expect((err as TransportError).message).toBe('no response within 300 ms');
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('reports a refused connection as a transport error naming the cause', async () => {

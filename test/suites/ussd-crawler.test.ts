@@ -366,10 +366,11 @@ describe('crawl', () => {
       },
       { delayMs: () => 40 },
     );
-    const started = Date.now();
     const c = await crawl(options(s.fetch, { budgetMs: 150 }));
-    expect(Date.now() - started).toBeLessThan(1_000);
-    expect(c.frontier.some((f) => f.reason === 'budget')).toBe(true);
+    // The menus never end and the view cap (500) takes at least 5 s at 40 ms a view, 4 at a time: the budget ended the
+    // crawl, whatever the machine's load (which only makes the budget come sooner).
+    expect(c.views.size).toBeLessThan(500);
+    expect(new Set(c.frontier.map((f) => f.reason))).toEqual(new Set(['budget']));
     expect(c.links.some((l) => l.skipped === 'budget')).toBe(true);
   });
 
