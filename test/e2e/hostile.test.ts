@@ -21,9 +21,10 @@ import { HOSTILE_TEXT, type ModeName } from '../helpers/hostile/modes.js';
 const SECRET = 'hostile-e2e-client-secret-7c41d9a2';
 /**
  * --timeout of the runs against a mode that stalls: each waits it out once, and the token and the bystander must be
- * answered within it, by a CLI that shares the machine with four other runs of this file and the rest of `npm test`.
+ * answered within it, by a CLI that shares the machine with four other runs of this file and the rest of `npm test`
+ * (answers through the proxy took up to 2.4 s with the 2 cores loaded 6 times over).
  */
-const STALL_TIMEOUT_MS = LIMIT_MS;
+const STALL_TIMEOUT_MS = 2 * LIMIT_MS;
 /** --budget of every run but the budget test: far above what a mode should take, so hitting it would be a finding. */
 const BUDGET = '60s';
 /**
@@ -389,41 +390,6 @@ describe.concurrent(
       expect(run.stdout).toMatch(/run budget of 4s spent/);
     });
 
-    it('floods the webhook receiver: it keeps a bounded number, discards what does not verify, memory stays bounded', async () => {
-      const run = await hostileRun('webhook-flood', [
-        '--suite',
-        'webhooks',
-        '--grep',
-        'config\\.saved|create\\.answer|delivery\\.|config\\.restored',
-      ]);
-      expectBounded(run, 1);
-      expect(run.stats.webhookUrls).toEqual([expect.stringMatching(/^https:\/\/127\.0\.0\.1:\d+\//)]);
-      expect(run.stats.flood.sent + run.stats.flood.failed).toBe(1500);
-      expectFailed(run, 'webhooks.delivery.verified', /\d+ of (\d+) deliveries do not verify and were discarded/);
-      const kept = Number(
-        /of (\d+) deliveries/.exec(run.checks.get('webhooks.delivery.verified')!.finding!.message)![1],
-      );
-      expect(kept).toBeLessThanOrEqual(1000);
-      expect(run.checks.get('webhooks.delivery.observed')!.observations.join('\n')).toMatch(
-        /[1-9]\d* deliveries over the flood cap/,
-      );
-      expectPassed(run, 'webhooks.create.answer');
-    });
-
-    it('sends the receiver oversized and malformed deliveries: each refused or discarded, none crashes it', async () => {
-      const run = await hostileRun('webhook-junk', [
-        '--suite',
-        'webhooks',
-        '--grep',
-        'config\\.saved|create\\.answer|delivery\\.|config\\.restored',
-      ]);
-      expectBounded(run, 1);
-      expectFailed(run, 'webhooks.delivery.verified', /deliveries do not verify and were discarded/);
-      const observed = run.checks.get('webhooks.delivery.observed')!.observations.join('\n');
-      expect(observed).toMatch(/[1-9]\d* stray requests, [1-9]\d* oversized bodies/);
-      expectPassed(run, 'webhooks.create.answer');
-    });
-
     it('injects escape sequences and a fake summary line: every report shows them inert', async () => {
       const run = await hostileRun('escapes', VICTIM_AND_BYSTANDER, { junit: true });
       expectBounded(run, 1);
@@ -461,6 +427,43 @@ describe.concurrent(
     });
   },
 );
+
+// Not beside the runs above: the flood keeps this process's event loop busy for seconds (a request through the proxy
+// took 12 s during one on a loaded machine), and the runs above must get their answers within the stall timeout.
+describe('a hostile server that floods the webhook receiver, one run at a time', () => {
+  it('floods the webhook receiver: it keeps a bounded number, discards what does not verify, memory stays bounded', async () => {
+    const run = await hostileRun('webhook-flood', [
+      '--suite',
+      'webhooks',
+      '--grep',
+      'config\\.saved|create\\.answer|delivery\\.|config\\.restored',
+    ]);
+    expectBounded(run, 1);
+    expect(run.stats.webhookUrls).toEqual([expect.stringMatching(/^https:\/\/127\.0\.0\.1:\d+\//)]);
+    expect(run.stats.flood.sent + run.stats.flood.failed).toBe(1500);
+    expectFailed(run, 'webhooks.delivery.verified', /\d+ of (\d+) deliveries do not verify and were discarded/);
+    const kept = Number(/of (\d+) deliveries/.exec(run.checks.get('webhooks.delivery.verified')!.finding!.message)![1]);
+    expect(kept).toBeLessThanOrEqual(1000);
+    expect(run.checks.get('webhooks.delivery.observed')!.observations.join('\n')).toMatch(
+      /[1-9]\d* deliveries over the flood cap/,
+    );
+    expectPassed(run, 'webhooks.create.answer');
+  });
+
+  it('sends the receiver oversized and malformed deliveries: each refused or discarded, none crashes it', async () => {
+    const run = await hostileRun('webhook-junk', [
+      '--suite',
+      'webhooks',
+      '--grep',
+      'config\\.saved|create\\.answer|delivery\\.|config\\.restored',
+    ]);
+    expectBounded(run, 1);
+    expectFailed(run, 'webhooks.delivery.verified', /deliveries do not verify and were discarded/);
+    const observed = run.checks.get('webhooks.delivery.observed')!.observations.join('\n');
+    expect(observed).toMatch(/[1-9]\d* stray requests, [1-9]\d* oversized bodies/);
+    expectPassed(run, 'webhooks.create.answer');
+  });
+});
 
 describe('secrets against a server that echoes every credential it is sent', () => {
   it('keeps the client secret, the private key, every issued token and every signature out of all reports and console output', async () => {
