@@ -84,7 +84,7 @@ describe('one cause, one failure: the envelope', () => {
       );
       for (const c of seers) expect(c.outcome, c.id).toBe('pass');
     });
-  }, 60_000);
+  });
 
   it('an envelope defect its owner does not see fails the check that saw it (resources.accounts.get)', async () => {
     await withTarget({ faults: ['resources.account-envelope-code-number'] }, async (local) => {
@@ -95,7 +95,7 @@ describe('one cause, one failure: the envelope', () => {
         requirements: ['REQ-ENV-03'],
       });
     });
-  }, 60_000);
+  });
 });
 
 describe('catches each fault with the check meant for it, and with no check of another requirement', () => {

@@ -123,7 +123,6 @@ describe('suite webhooks: the gaps of issue 14', () => {
         ),
       });
     },
-    60_000,
   );
 
   it('passes a server that generates a new key each time the webhook is configured, and records it', async () => {
