@@ -295,7 +295,7 @@ const LABEL_CLASS: Record<string, string> = {
   expected: 'expected',
   observed: 'observed',
   error: 'observed',
-  'seen by': 'observed',
+  'seen by': 'seen-by',
   replay: 'replay',
 };
 
@@ -453,6 +453,7 @@ dd.spec > pre { font-family: inherit; font-size: 14px; font-style: italic; backg
 dd.expected > pre { background: var(--pass-bg); border-color: #abefc6; border-left: 4px solid var(--pass); }
 dd.observed > pre { background: var(--fail-bg); border-color: #fecdca; border-left: 4px solid var(--fail); }
 details.warn dd.observed > pre { background: var(--warn-bg); border-color: #fedf89; border-left-color: #dc6803; }
+dd.seen-by > pre { color: var(--muted); font-style: italic; }
 pre.message { max-height: 26em; overflow: auto; }
 .start-line { font-weight: 700; }
 .curl-box { position: relative; }

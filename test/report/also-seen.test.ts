@@ -53,6 +53,8 @@ describe('also seen, in the reports', () => {
   it("HTML: the seer's line under it, the owner's `seen by` in its finding", () => {
     const html = htmlReport(result());
     expect(html).toContain('<ul class="also-seen"><li>also seen in this answer: REQ-ENV-03 (owned by');
-    expect(html).toMatch(/seen by<\/dt><dd[^>]*><pre>1 other check, which do not fail for it: auth\.token\.issue/);
+    expect(html).toMatch(
+      /seen by<\/dt><dd class="seen-by"><pre>1 other check, which do not fail for it: auth\.token\.issue/,
+    );
   });
 });
