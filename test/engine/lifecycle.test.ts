@@ -2,50 +2,13 @@
 // runs once before a suite's first check and its state reaches every check of the suite; teardown runs after the last
 // check whatever happened, and what it could not put back is listed with the run's clean-up problems.
 import { describe, expect, it } from 'vitest';
-import {
-  defineCheck,
-  defineSuite,
-  runChecks,
-  type Pack,
-  type RunSession,
-  type SuiteDefinition,
-} from '../../src/engine/index.js';
-import { generateEd25519 } from '../../src/http/keys.js';
-import type { ResolvedTarget } from '../../src/config/types.js';
+import { defineCheck, defineSuite, runChecks, type Pack, type SuiteDefinition } from '../../src/engine/index.js';
 import { CITES } from '../helpers/requirements.js';
-
-const key = generateEd25519();
-// Nothing listens there, and no check of this file sends a request: the engine needs no server to run a pack.
-const target: ResolvedTarget = {
-  name: 't',
-  baseUrl: 'http://127.0.0.1:9/v1',
-  clientId: 'c',
-  clientSecret: 's',
-  keyId: 'k',
-  privateKeyPem: key.privateKeyPem,
-  privateKey: key.seed,
-  fixtures: {},
-  webhook: { listen: '127.0.0.1:0', tls: 'none' },
-};
+import { madeUpTarget as target, quietSession } from '../helpers/made-up-pack.js';
 
 /** What happened, in order: the session's and the suites' steps. */
 function fakePack(suites: SuiteDefinition[], log: string[], openFails = false): Pack {
-  const session: RunSession = {
-    open: async () => {
-      log.push('session open');
-      if (openFails) throw new Error('no credentials');
-    },
-    token: async () => 'tok',
-    withToken: (send) => send('tok'),
-    accepts: async () => true,
-    sendChanging: (_state, send) => send(),
-    runCheck: (_check, body) => body(),
-    notes: () => [],
-    close: async () => {
-      log.push('session close');
-      return undefined;
-    },
-  };
+  const session = quietSession(log, openFails);
   return { suites, sharedStates: [], stateChangedBy: () => undefined, openSession: () => session };
 }
 

@@ -8,38 +8,15 @@ import {
   type CheckContext,
   type CheckResult,
   type Pack,
-  type RunSession,
 } from '../../src/engine/index.js';
-import { generateEd25519 } from '../../src/http/keys.js';
-import type { ResolvedTarget } from '../../src/config/types.js';
 import { CITES } from '../helpers/requirements.js';
+import { madeUpTarget as target, quietSession } from '../helpers/made-up-pack.js';
 
-const key = generateEd25519();
-const target: ResolvedTarget = {
-  name: 't',
-  baseUrl: 'http://127.0.0.1:9/v1',
-  clientId: 'c',
-  clientSecret: 's',
-  keyId: 'k',
-  privateKeyPem: key.privateKeyPem,
-  privateKey: key.seed,
-  fixtures: {},
-  webhook: { listen: '127.0.0.1:0', tls: 'none' },
-};
 const REQ = CITES.MUST[0];
 // Another MUST requirement of the catalog: a check cites requirements of its own level only.
 const OTHER = 'REQ-SVC-02';
 
-const session: RunSession = {
-  open: async () => undefined,
-  token: async () => 'tok',
-  withToken: (send) => send('tok'),
-  accepts: async () => true,
-  sendChanging: (_state, send) => send(),
-  runCheck: (_check, body) => body(),
-  notes: () => [],
-  close: async () => undefined,
-};
+const session = quietSession();
 
 type Body = (ctx: CheckContext) => Promise<void> | void;
 
