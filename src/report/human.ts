@@ -383,7 +383,9 @@ function closingLines(result: RunResult, expected: CheckResult[], look: Look): L
     lines.push(line(c.red.bold(`CLEAN-UP FAILED: ${visibleLine(problem)}`)));
   // What the run met that no check owns (the server's choices, throttling, token renewals): on record, never a failure.
   for (const note of result.run.notes ?? []) lines.push(line(c.dim(`· ${visibleLine(note)}`)));
-  const setup = (result.run.setupProblems ?? []).flatMap((problem) => setupLines(problem, c));
+  const setup = (result.run.setupProblems ?? []).flatMap((problem) =>
+    setupLines(problem, c, result.run.failOnIncomplete === true),
+  );
   const again = failuresAgain(result, look);
   for (const block of [setup, again]) {
     if (block.length === 0) continue;
@@ -401,15 +403,19 @@ function closingLines(result: RunResult, expected: CheckResult[], look: Look): L
 
 /**
  * A set-up problem, stated once above the verdict: what went wrong, the step that fixes it, and how many checks it kept
- * from running (they are listed as skipped in their suite).
+ * from running (they are listed as skipped in their suite). A CI gate that does not fail on INCOMPLETE would pass such a
+ * run, so the block says so.
  */
-function setupLines(problem: SetupProblem, c: ChalkInstance): Line[] {
+function setupLines(problem: SetupProblem, c: ChalkInstance, failsOnIncomplete: boolean): Line[] {
   const head = `set-up problem (${visibleLine(problem.suite)}): `;
   const kept = problem.checks.length;
   return [
     line(c.yellow.bold(head) + visibleLine(problem.problem), head.length),
     line(`  ${c.cyan('fix:')} ${visibleLine(problem.fix)}`, 7),
-    line(`  kept from running: ${kept} check${kept === 1 ? '' : 's'}`),
+    line(
+      `  kept from running: ${kept} check${kept === 1 ? '' : 's'}, not exercised, not failed${failsOnIncomplete ? '' : ': the run exits 0 for this unless --fail-on incomplete'}`,
+      2,
+    ),
   ];
 }
 

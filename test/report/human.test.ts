@@ -284,9 +284,11 @@ describe('HumanReporter', () => {
     expect(lines[at - 1]).toBe('');
     expect(lines.slice(at + 1, at + 4)).toEqual([
       '  fix: give the provider receiver.pem (fingerprint AB:CD) and run again',
-      '  kept from running: 2 checks',
+      '  kept from running: 2 checks, not exercised, not failed: the run exits 0 for this unless --fail-on incomplete',
       '',
     ]);
+    result.run.failOnIncomplete = true;
+    expect(report(result).text).toContain('\n  kept from running: 2 checks, not exercised, not failed\n');
     expect(at).toBeLessThan(lines.indexOf('3 passed, 1 failed, 2 warned, 1 skipped, 1 errored'));
   });
 
