@@ -23,6 +23,7 @@ export {
   noteErrorBody,
   readEnvelope,
   ENVELOPE_OWNER,
+  envelopeDefects,
   redirectNote,
   rowsBroken,
 } from './expect.js';

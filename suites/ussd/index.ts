@@ -16,6 +16,8 @@ import {
   parseJson,
   readEnvelope,
   ENVELOPE_OWNER,
+  envelopeDefects,
+  isObject,
   redirectNote,
   validateAgainst,
   type Exchange,
@@ -49,7 +51,6 @@ import {
   pagingProblems,
   requestUrlProblem,
   schemaProblems,
-  envelopeSeen,
   symbolMismatches,
   unknownCustomerViewProblems,
   whereIs,
@@ -524,11 +525,11 @@ export default defineSuite({
         const c = await sharedCrawl(ctx);
         const answered = [...c.views.values()].filter((v) => v.status === 200);
         for (const view of answered)
-          for (const seen of envelopeSeen(view))
+          for (const defect of isObject(view.body) ? envelopeDefects(view.body, view.status!) : [])
             ctx.alsoSee({
-              requirements: [seen.requirement],
+              requirements: [defect.requirement],
               ownedBy: ENVELOPE_OWNER,
-              message: `the envelope of ${whereIs(view)} has ${seen.what}`,
+              message: `the envelope of ${whereIs(view)} has ${defect.what}`,
               ...(view.ref ? { exchange: view.ref } : {}),
             });
         const problems = answered.flatMap((view) => {

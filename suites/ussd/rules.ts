@@ -61,7 +61,7 @@ function requestUrlOf(raw: unknown): unknown {
 /** "Response envelope" and "USSD view": data, code (the status), message, and data.ussdMessage/ussdOptions typed. */
 export function schemaProblems<R>(view: CrawlView<R>): string[] {
   if (view.jsonError) return [`the body is not JSON (${view.jsonError})`];
-  // code and message are the envelope owner's (envelopeSeen): one cause, one failure.
+  // code and message are the envelope owner's (envelopeDefects): one cause, one failure.
   const problems = validateAgainst('envelope', view.body)
     .filter((p) => p.path !== 'code' && p.path !== 'message')
     .map((p) => `${p.path} ${p.message}`);
@@ -69,21 +69,6 @@ export function schemaProblems<R>(view: CrawlView<R>): string[] {
   if (typeof env === 'object' && env !== null && 'data' in env)
     problems.push(...validateAgainst('ussd-view', env.data, 'data').map((p) => `${p.path} ${p.message}`));
   return problems;
-}
-
-/** What a view's envelope breaks of REQ-ENV-03 (code, the status as a string) and REQ-ENV-04 (message, a text). */
-export function envelopeSeen<R>(view: CrawlView<R>): Array<{ requirement: string; what: string }> {
-  const env = view.body;
-  if (typeof env !== 'object' || env === null || Array.isArray(env)) return [];
-  const { code, message } = env as Record<string, unknown>;
-  return [
-    ...(code !== String(view.status)
-      ? [{ requirement: 'REQ-ENV-03', what: `code ${JSON.stringify(code)}, not "${view.status}"` }]
-      : []),
-    ...(typeof message !== 'string' || message.trim() === ''
-      ? [{ requirement: 'REQ-ENV-04', what: `message ${JSON.stringify(message)}, not a short success text` }]
-      : []),
-  ];
 }
 
 /** Options that are not integers, and numbers used by more than one option ("One per choice"). */
