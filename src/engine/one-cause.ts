@@ -4,6 +4,7 @@
 // decided once the owner's result is known, so the engine settles each result here before reporting it. A defect its
 // owner did not see (its own answers were right, or it did not run) still fails, in the check that saw it.
 import type { AlsoSeen, CheckResult, Finding } from './types.js';
+import { requirementsBroken } from './verdict.js';
 
 /** The owner's result: the result, `undefined` for a check the run did not select, `'pending'` while it runs. */
 export type OwnerLookup = (id: string) => CheckResult | undefined | 'pending';
@@ -65,11 +66,10 @@ export function settleOneCause(result: CheckResult, owner: OwnerLookup, failOn: 
   };
 }
 
-/** Whether the owner failed for one of `requirements`: the requirements its finding names, else all it cites. */
+/** Whether the owner failed (or warned) for one of `requirements`. */
 function caught(owner: CheckResult | undefined | 'pending', requirements: readonly string[]): boolean {
   if (owner === undefined || owner === 'pending') return false;
   if (owner.outcome !== 'fail' && owner.outcome !== 'warn') return false;
-  const named = owner.finding?.requirements;
-  const broken = named && named.length > 0 ? named : owner.requirements.map((r) => r.id);
+  const broken = requirementsBroken(owner);
   return requirements.some((r) => broken.includes(r));
 }

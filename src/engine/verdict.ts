@@ -103,11 +103,19 @@ function serverFailed(result: CheckResult): boolean {
   return result.outcome === 'fail' && result.expected?.status !== 'stale';
 }
 
-/** Whether the server failed this check on requirement `id`: the requirements its finding names, else all the check cites. */
+/** Whether the server failed this check on requirement `id`. */
 function failedOn(result: CheckResult | undefined, id: string): boolean {
-  if (result === undefined || !serverFailed(result)) return false;
-  const named = result.finding?.requirements?.filter((r) => result.requirements.some((own) => own.id === r)) ?? [];
-  return named.length > 0 ? named.includes(id) : result.requirements.some((r) => r.id === id);
+  return result !== undefined && serverFailed(result) && requirementsBroken(result).includes(id);
+}
+
+/**
+ * The requirements a failed or warned result breaks: those its finding names (of the ones the check cites), else all
+ * the check cites.
+ */
+export function requirementsBroken(result: CheckResult): string[] {
+  const cited = result.requirements.map((r) => r.id);
+  const named = result.finding?.requirements?.filter((r) => cited.includes(r)) ?? [];
+  return named.length > 0 ? named : cited;
 }
 
 /** Selected, not skipped, not errored: the check ran to a pass or a fail. */
