@@ -2,6 +2,8 @@
 // column, a shell command wrapped so that it still pastes as one command, and a one-line entry cut to fit. Pure: the
 // terminal report decides when to use it (only on a terminal, whose width it knows).
 
+import stringWidth from 'string-width';
+
 // Our own styling (chalk's SGR sequences): zero columns wide. Text a server controls never holds a raw ESC here, since
 // the reports show it through visible() first.
 const SGR = /\u001b\[[0-9;]*m/y;
@@ -19,39 +21,6 @@ interface Unit {
   width: number;
 }
 
-// Code points a terminal draws in no column (combining marks, zero-width characters, variation selectors) and in two
-// (East Asian wide and fullwidth characters, emoji), as [first, last] ranges.
-const ZERO_WIDTH: ReadonlyArray<readonly [number, number]> = [
-  [0x0300, 0x036f],
-  [0x1ab0, 0x1aff],
-  [0x1dc0, 0x1dff],
-  [0x200b, 0x200f],
-  [0x20d0, 0x20ff],
-  [0xfe00, 0xfe0f],
-  [0xfe20, 0xfe2f],
-];
-const DOUBLE_WIDTH: ReadonlyArray<readonly [number, number]> = [
-  [0x1100, 0x115f],
-  [0x2e80, 0x303e],
-  [0x3041, 0x33ff],
-  [0x3400, 0x4dbf],
-  [0x4e00, 0x9fff],
-  [0xa000, 0xa4cf],
-  [0xac00, 0xd7a3],
-  [0xf900, 0xfaff],
-  [0xfe30, 0xfe4f],
-  [0xff00, 0xff60],
-  [0xffe0, 0xffe6],
-  [0x1f300, 0x1f64f],
-  [0x1f900, 0x1f9ff],
-  [0x20000, 0x3fffd],
-];
-
-function codePointWidth(cp: number): number {
-  const within = (ranges: typeof ZERO_WIDTH) => ranges.some(([first, last]) => cp >= first && cp <= last);
-  return within(ZERO_WIDTH) ? 0 : within(DOUBLE_WIDTH) ? 2 : 1;
-}
-
 /** The text as what a terminal draws: style sequences (no width) and characters (with theirs). */
 function unitsOf(text: string): Unit[] {
   const units: Unit[] = [];
@@ -66,7 +35,9 @@ function unitsOf(text: string): Unit[] {
     }
     const cp = text.codePointAt(i)!;
     const ch = String.fromCodePoint(cp);
-    units.push({ text: ch, width: codePointWidth(cp) });
+    // string-width knows the columns a terminal draws a character in (0 for combining marks, 2 for wide characters and
+    // emoji), kept current with Unicode.
+    units.push({ text: ch, width: stringWidth(ch) });
     i += ch.length;
   }
   return units;
