@@ -383,6 +383,20 @@ describe('webhook deliveries', () => {
     await expectVerified(s, deleted);
   });
 
+  it("deliveryOrder=any-order: holds AUTH.CREATED until its token's next event (the revoke goes first), or lets it go alone", async () => {
+    const s = await setup({ choices: { deliveryOrder: 'any-order' } });
+    await createWebhook(s, ['AUTH']);
+    expect((await s.inbox.next()).payload.event).toBe('WEBHOOK.CREATED');
+    const alone = await s.caller.token();
+    expect((await s.inbox.next()).payload).toMatchObject({ event: 'AUTH.CREATED', data: { tokenId: alone.tokenId } });
+    const issued = await s.caller.token();
+    expect((await s.caller.call('POST', '/oauth/revoke', { token: issued.token })).status).toBe(200);
+    const first = await s.inbox.next();
+    const second = await s.inbox.next();
+    expect([first.payload.event, second.payload.event]).toEqual(['AUTH.DELETED', 'AUTH.CREATED']);
+    expect(second.payload.data.tokenId).toBe(issued.tokenId);
+  });
+
   it('delivers WEBHOOK.UPDATED to the updated URL, by exact name', async () => {
     const s = await setup();
     await createWebhook(s, ['WEBHOOK.UPDATED']);

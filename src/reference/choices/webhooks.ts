@@ -139,7 +139,7 @@ export const WEBHOOK_CHOICES = {
       },
       {
         value: 'any-order',
-        says: 'AUTH.CREATED waits 400 ms in its own queue, so a quick revoke is delivered before the creation',
+        says: "AUTH.CREATED waits for the client's next event (1 s at most), so a revoke is delivered before the creation",
         realizes: ['any order'],
         recorded: 'any order',
       },

@@ -14,8 +14,12 @@ const DEFAULT_DELIVERY_RETRIES = 2;
 const DEFAULT_DELIVERY_BACKOFF_MS = 200;
 const DEFAULT_DELIVERY_TIMEOUT_MS = 5_000;
 const DEFAULT_MAX_PENDING_DELIVERIES = 100;
-/** deliveryOrder=any-order: how long AUTH.CREATED waits in its own queue, so that a quick revoke overtakes it. */
-const CREATED_HOLD_MS = 400;
+/**
+ * deliveryOrder=any-order: AUTH.CREATED waits until the next event about the same token (its AUTH.DELETED) has been
+ * queued, so that a revoke is delivered before the creation however slow the machine; when none comes, it goes after
+ * this long.
+ */
+const CREATED_HOLD_MS = 1_000;
 /** webhookDeactivation=after-failures: failed deliveries in a row that deactivate a webhook. */
 const FAILURES_TO_DEACTIVATE = 3;
 
@@ -46,8 +50,8 @@ export class WebhookService {
   private readonly unsubscribe: () => void;
   /** Deliveries the unsubscribed-delivered-late fault holds back, per client. */
   private readonly held = new Map<string, Array<() => void>>();
-  /** deliveryOrder=any-order: AUTH.CREATED deliveries waiting for their turn. */
-  private readonly delayed = new Set<NodeJS.Timeout>();
+  /** deliveryOrder=any-order: AUTH.CREATED deliveries waiting for the next event about their token, by token id. */
+  private readonly delayed = new Map<string, { timer: NodeJS.Timeout; release: () => void }>();
   /** webhookDeactivation=after-failures: failed deliveries in a row, per client. */
   private readonly failures = new Map<string, number>();
 
@@ -81,7 +85,7 @@ export class WebhookService {
 
   close(): Promise<void> {
     this.unsubscribe();
-    for (const timer of this.delayed) clearTimeout(timer);
+    for (const held of this.delayed.values()) clearTimeout(held.timer);
     this.delayed.clear();
     return this.deliverer.close();
   }
@@ -122,17 +126,32 @@ export class WebhookService {
     data: Record<string, unknown>,
   ): void {
     const order = this.options.choices?.deliveryOrder ?? 'in-order';
-    if (order === 'any-order' && name === 'AUTH.CREATED') {
-      const timer = setTimeout(() => {
-        this.delayed.delete(timer);
-        this.queue(clientId, webhook, name, occurredAt, data);
-      }, CREATED_HOLD_MS);
-      this.delayed.add(timer);
+    const tokenId = typeof data.tokenId === 'string' ? data.tokenId : undefined;
+    if (order === 'any-order' && name === 'AUTH.CREATED' && tokenId !== undefined) {
+      this.holdCreated(tokenId, () => this.queue(clientId, webhook, name, occurredAt, data));
       return;
     }
     const eventId = this.queue(clientId, webhook, name, occurredAt, data);
     // At-least-once: the same event (same eventId, same body) once more.
     if (order === 'duplicates') this.queue(clientId, webhook, name, occurredAt, data, eventId);
+    if (tokenId !== undefined) this.releaseCreated(tokenId);
+  }
+
+  /** Held until the next event about its token overtakes it, or until CREATED_HOLD_MS when none comes. */
+  private holdCreated(tokenId: string, deliver: () => void): void {
+    const timer = setTimeout(() => {
+      this.delayed.delete(tokenId);
+      deliver();
+    }, CREATED_HOLD_MS);
+    this.delayed.set(tokenId, { timer, release: deliver });
+  }
+
+  private releaseCreated(tokenId: string): void {
+    const held = this.delayed.get(tokenId);
+    if (held === undefined) return;
+    this.delayed.delete(tokenId);
+    clearTimeout(held.timer);
+    held.release();
   }
 
   /** A server that gives up on a URL whose deliveries keep failing; any success starts the count again. */
