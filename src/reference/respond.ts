@@ -101,7 +101,12 @@ export function notFound(): HttpError {
  * Writes a reply; every body is JSON with `content-type: application/json` (none for 204/304). A reply that names its
  * own `content-type` keeps it: only the fault catalog does, to label JSON otherwise.
  */
-export function send(res: ServerResponse, reply: Reply, method: string): void {
+/** Writes the reply; returns the headers and the body text as sent. */
+export function send(
+  res: ServerResponse,
+  reply: Reply,
+  method: string,
+): { headers: Record<string, string>; payload?: string } {
   const headers: Record<string, string> = { ...reply.headers };
   // A string body lets node:http send head and body in one write instead of a writev of two buffers.
   let payload: string | undefined;
@@ -114,4 +119,5 @@ export function send(res: ServerResponse, reply: Reply, method: string): void {
   }
   res.writeHead(reply.status, headers);
   res.end(method === 'HEAD' ? undefined : payload);
+  return { headers, ...(payload !== undefined && method !== 'HEAD' ? { payload } : {}) };
 }

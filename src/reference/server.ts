@@ -2,6 +2,7 @@
 //   read body (bounded) → route under /v1 → [middleware… → authenticate → idempotency → handler] → JSON reply.
 // Everything a request can do wrong becomes a 4xx with the spec's error body; only a defect of the server is a 500.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_AUTH_POLICY, type AuthPolicy } from './auth-policy.js';
 import { ClientRegistry, type ClientRegistration } from './clients.js';
@@ -85,6 +86,31 @@ export interface ReferenceOptions {
   latencyMs?: number;
   /** A rate limit of this many requests per client per second, whatever rateLimit chooses (tests use a small one). */
   rateLimitPerSecond?: number;
+  /** Serve https with this certificate and key (PEM) instead of http (`conformance client`'s sandbox). */
+  tls?: { cert: string; key: string };
+  /**
+   * Called once per request after the reply is sent, with the request and the reply as they went over the wire:
+   * `conformance client` judges a client from these.
+   */
+  observe?: (served: ServedExchange) => void;
+}
+
+/** One request the server received and what it answered, bytes and all (ReferenceOptions.observe). */
+export interface ServedExchange {
+  seq: number;
+  /** Milliseconds since the epoch (the server's clock) when the request's body had been read. */
+  receivedAt: number;
+  method: string;
+  /** The target URI as the server reconstructs it (its own scheme, the Host sent, the request-target). */
+  targetUri: string;
+  headers: Array<[string, string]>;
+  body: Buffer;
+  status: number;
+  replyHeaders: Record<string, string>;
+  /** The reply's body as sent (JSON text), empty when there was none. */
+  replyBody: string;
+  /** The rule a rejection broke, as the Conformance-Rejection header names it (absent on success). */
+  rejection?: { code: string; reason: string };
 }
 
 export interface ReferenceServer {
@@ -171,11 +197,15 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
     ],
   });
   const connections = connectionPolicy(choices.connection);
-  const server = createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }, (req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
     if (!connections.admit(req, res)) return;
     // handle() turns every error into a reply; this only guards against a failure while writing the reply itself.
     handle(req, res).catch(() => res.destroy());
-  });
+  };
+  const serverOptions = { requestTimeout: 30_000, headersTimeout: 15_000 };
+  const server: Server = options.tls
+    ? createTlsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, listener)
+    : createServer(serverOptions, listener);
   server.keepAliveTimeout = 5_000;
 
   await new Promise<void>((resolve, reject) => {
@@ -191,7 +221,7 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
     });
   });
   const address = server.address() as AddressInfo;
-  const url = `http://${displayHost(address)}:${address.port}`;
+  const url = `${options.tls ? 'https' : 'http'}://${displayHost(address)}:${address.port}`;
   return {
     url,
     baseUrl: `${url}${API_PREFIX}`,
@@ -266,11 +296,12 @@ function headerPairs(req: IncomingMessage): Array<[string, string]> {
   return pairs;
 }
 
-/** The target URI the client addressed: the server's own scheme (http), the Host it was sent, the request-target. */
+/** The target URI the client addressed: the server's own scheme, the Host it was sent, the request-target. */
 function targetUriOf(req: IncomingMessage, fallbackHost: string): string {
   const raw = req.url ?? '/';
   if (!raw.startsWith('/')) return raw; // absolute-form (RFC 9112 §3.2.2) is already the target URI
-  return `http://${req.headers.host ?? fallbackHost}${raw}`;
+  const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  return `${scheme}://${req.headers.host ?? fallbackHost}${raw}`;
 }
 
 function makeHandler(state: ServerState, router: Router<RouteDef>, options: ReferenceOptions) {
@@ -287,6 +318,7 @@ function makeHandler(state: ServerState, router: Router<RouteDef>, options: Refe
     let reply: Reply;
 
     const body = await readBody(req, maxBody);
+    const receivedAt = state.clock();
     if (body.kind === 'aborted') return;
     if (body.kind === 'too-large') {
       // The rest of the body is not read, so the connection cannot carry another request.
@@ -313,7 +345,23 @@ function makeHandler(state: ServerState, router: Router<RouteDef>, options: Refe
     }
     if (res.destroyed) return;
     const explained = reply.status >= 400 ? explain(reply, rejection) : undefined;
-    send(res, explained ? withRejectionHeader(reply, explained) : reply, method);
+    const sent = explained ? withRejectionHeader(reply, explained) : reply;
+    const wire = send(res, sent, method);
+    if (options.observe && body.kind === 'ok') {
+      const local = `${req.socket.localAddress ?? '127.0.0.1'}:${req.socket.localPort ?? 80}`;
+      options.observe({
+        seq: n,
+        receivedAt,
+        method,
+        targetUri: targetUriOf(req, local),
+        headers: headerPairs(req),
+        body: body.body,
+        status: reply.status,
+        replyHeaders: wire.headers,
+        replyBody: wire.payload ?? '',
+        ...(explained ? { rejection: { code: explained.code, reason: explained.reason } } : {}),
+      });
+    }
     options.log?.({
       seq: n,
       method,

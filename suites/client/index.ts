@@ -1,0 +1,24 @@
+// The client pack: the checks `conformance client` runs, judged from what the client sent to the sandbox and how its
+// webhook receiver answered (suites/client/kit.ts). Its session runs the client command, one sandbox per scenario.
+import type { Pack } from '../../src/engine/index.js';
+import type { ClientRunRecord } from '../../src/client/types.js';
+import { ClientSession } from './kit.js';
+import requests from './requests.js';
+import token from './token.js';
+import paging from './paging.js';
+import renew from './renew.js';
+import throttle from './throttle.js';
+import ussd from './ussd.js';
+import webhooks from './webhooks.js';
+
+export const clientSuites = [requests, token, paging, renew, throttle, ussd, webhooks];
+
+/** The pack for one client run: `runScenarios` runs the command against each selected scenario and records it. */
+export function clientPack(runScenarios: () => Promise<ClientRunRecord>): Pack {
+  return {
+    suites: clientSuites,
+    sharedStates: [],
+    stateChangedBy: () => undefined,
+    openSession: () => new ClientSession(runScenarios),
+  };
+}

@@ -1,0 +1,117 @@
+// What the client checks share: the run's record of every scenario (the pack's session runs the client command before
+// the first check), the accessor that skips a check whose scenario did not run, and which check owns the rule a
+// sandbox rejection names (one cause, one failure: a flow the sandbox stopped is the owner's failure, not the others').
+import type { CheckContext, RunSession } from '../../src/engine/index.js';
+import type { HttpResponse } from '../../src/http/client.js';
+import type { Exchange } from '../../src/http/exchange.js';
+import type { ClientRequest, ClientRunRecord, ScenarioName, ScenarioRecord } from '../../src/client/types.js';
+
+/**
+ * The client pack's session: opening it runs the client command once per selected scenario (src/client/run.ts);
+ * closing it has nothing to end. It holds no token: the checks send nothing, they judge what was recorded.
+ */
+export class ClientSession implements RunSession {
+  private record: ClientRunRecord | undefined;
+
+  constructor(private readonly runScenarios: () => Promise<ClientRunRecord>) {}
+
+  async open(): Promise<void> {
+    this.record = await this.runScenarios();
+  }
+
+  /** The record of the whole client run; only after open(). */
+  get recorded(): ClientRunRecord {
+    if (this.record === undefined) throw new Error('the client run has not been recorded yet');
+    return this.record;
+  }
+
+  token(): Promise<string> {
+    return Promise.reject(new Error('client checks send no request'));
+  }
+
+  withToken(): Promise<HttpResponse> {
+    return Promise.reject(new Error('client checks send no request'));
+  }
+
+  accepts(): Promise<boolean> {
+    return Promise.resolve(false);
+  }
+
+  sendChanging(_state: string, send: () => Promise<HttpResponse>): Promise<HttpResponse> {
+    return send();
+  }
+
+  runCheck(_check: unknown, body: () => Promise<void>): Promise<void> {
+    return body();
+  }
+
+  notes(): string[] {
+    return [];
+  }
+
+  close(): Promise<string | undefined> {
+    return Promise.resolve(undefined);
+  }
+}
+
+/** The record of one scenario; a skip when `--scenario` left it out. */
+export function scenarioOf(ctx: CheckContext, name: ScenarioName): ScenarioRecord {
+  const record = (ctx.session as ClientSession).recorded.scenarios[name];
+  if (record === undefined) ctx.skip(`scenario ${name} was not run (--scenario)`);
+  return record;
+}
+
+/** Every scenario that ran, in order. */
+export function scenariosRun(ctx: CheckContext): ScenarioRecord[] {
+  const all = Object.values((ctx.session as ClientSession).recorded.scenarios).filter(
+    (r): r is ScenarioRecord => r !== undefined,
+  );
+  if (all.length === 0) ctx.skip('no scenario was run');
+  return all;
+}
+
+/** Adds a recorded exchange to the check's own (reports show it) and returns it, for `ctx.fail(…, { exchange })`. */
+export function cite(ctx: CheckContext, request: ClientRequest | { exchange: Exchange }): Exchange {
+  if (!ctx.exchanges.some((e) => e.seq === request.exchange.seq)) ctx.exchanges.push(request.exchange);
+  return request.exchange;
+}
+
+/**
+ * The client check that owns the rule a sandbox rejection names (its Conformance-Rejection code), with the
+ * requirements the rule breaks. Undefined for a code no client check owns (a token the sandbox ended on purpose).
+ */
+export function ownerOfRejection(code: string): { ownedBy: string; requirements: string[] } | undefined {
+  if (code.startsWith('DIGEST_')) return { ownedBy: 'client.requests.digest', requirements: ['REQ-HDR-08'] };
+  if (code === 'COMPONENT_NOT_COVERED')
+    return { ownedBy: 'client.requests.covers-headers', requirements: ['REQ-HDR-17'] };
+  if (code === 'SIGNATURE_EXPIRED' || code === 'SIGNATURE_CREATED_FUTURE' || code === 'SIGNATURE_WINDOW_TOO_LONG')
+    return { ownedBy: 'client.requests.signature-window', requirements: ['REQ-AUTH-09'] };
+  if (code.startsWith('SIGNATURE_') || code === 'KEYID_UNKNOWN' || code === 'ALG_MISMATCH' || code === 'COMPONENT_MISSING')
+    return { ownedBy: 'client.requests.signed', requirements: ['REQ-HDR-04', 'REQ-HDR-05'] };
+  if (code.startsWith('CLIENT_ID_')) return { ownedBy: 'client.requests.client-id', requirements: ['REQ-HDR-07'] };
+  if (code === 'TOKEN_MISSING' || code === 'TOKEN_MALFORMED' || code === 'TOKEN_REPEATED')
+    return { ownedBy: 'client.requests.authorization', requirements: ['REQ-HDR-03'] };
+  if (code.startsWith('IDEMPOTENCY_KEY_'))
+    return { ownedBy: 'client.requests.idempotency-key', requirements: ['REQ-TOKEP-03'] };
+  if (code.startsWith('CLIENT_SECRET_') || code === 'UNSUPPORTED_MEDIA_TYPE')
+    return { ownedBy: 'client.token.form', requirements: ['REQ-TOKEP-02'] };
+  return undefined;
+}
+
+/**
+ * One cause, one failure: when the sandbox refused one of these requests for a rule another client check owns, the
+ * flow this check judges was cut short by that defect. Records it for the owner and ends the check skipped; returns
+ * when no such refusal is among them.
+ */
+export function stopWhenBlocked(ctx: CheckContext, requests: readonly ClientRequest[]): void {
+  for (const r of requests) {
+    const owner = r.rejection ? ownerOfRejection(r.rejection.code) : undefined;
+    if (owner === undefined || owner.ownedBy === ctx.check.id) continue;
+    ctx.alsoSee({
+      ...owner,
+      message: `the sandbox refused ${r.method} ${r.path} (${r.rejection!.code}: ${r.rejection!.reason})`,
+      exchange: cite(ctx, r),
+    });
+    ctx.skip(`the flow was cut short by a defect ${owner.ownedBy} judges: ${r.rejection!.code} on ${r.method} ${r.path}`);
+  }
+}
