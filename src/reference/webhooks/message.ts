@@ -55,7 +55,10 @@ function payloadOf(p: DeliveryPayload, shape: Choices['eventPayload']): Record<s
   }
 }
 
-/** `created` comes from the server clock, so a test clock governs deliveries as it governs requests. */
+/**
+ * `created` comes from the server clock, so a test clock governs deliveries as it governs requests. `windowSeconds`
+ * (expires - created) is shorter only where a delivery must go stale soon: the client mode's replay of a valid one.
+ */
 export function signedDelivery(
   url: string,
   payload: DeliveryPayload,
@@ -63,6 +66,7 @@ export function signedDelivery(
   createdSeconds: number,
   faults: FaultFlags,
   choices: DeliveryChoices = PROFILE_DELIVERY,
+  windowSeconds: number = DEFAULT_SIGNATURE_TTL_SECONDS,
 ): SignedDelivery {
   const target = new URL(url);
   target.hash = '';
@@ -98,7 +102,7 @@ export function signedDelivery(
   const created = faults.has(WEBHOOK_FAULT.expiredSignature)
     ? createdSeconds - 2 * DEFAULT_SIGNATURE_TTL_SECONDS
     : createdSeconds;
-  const expires = created + DEFAULT_SIGNATURE_TTL_SECONDS;
+  const expires = created + windowSeconds;
   const message = { method: 'POST', url: target.href, headers };
   // RFC 9421 leaves the label and the parameters to the signer; expires is optional (then the receiver's own window counts).
   const params: SignatureParam[] = variant
