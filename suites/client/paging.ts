@@ -3,7 +3,7 @@
 // page. The sandbox pages by item offsets (page=0, 100, 200), so a client that counts page indices is seen.
 import { defineCheck, defineSuite, type CheckContext } from '../../src/engine/index.js';
 import { cite, scenarioOf, stopWhenBlocked, type ClientRequest, type ScenarioRecord } from './kit.js';
-import { envelopeOf, isRecord, named, pathOf, queryParam } from './traffic.js';
+import { envelopeOf, isRecord, named, pathOf, queryParam, stopWhenUnissued } from './traffic.js';
 
 /** The client's GET /transactions of the pagination customer, in order (retries included). */
 function transactionRequests(record: ScenarioRecord): ClientRequest[] {
@@ -39,6 +39,7 @@ function walk(requests: readonly ClientRequest[]): { steps: PageStep[]; deviatio
 function readScenario(ctx: CheckContext): { record: ScenarioRecord; requests: ClientRequest[] } {
   const record = scenarioOf(ctx, 'read');
   stopWhenBlocked(ctx, record.requests);
+  stopWhenUnissued(ctx, record);
   return { record, requests: transactionRequests(record) };
 }
 

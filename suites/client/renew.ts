@@ -3,7 +3,7 @@
 // (Token lifecycle) is replaced by a new one from POST /oauth/token (Authentication 1), once, and never sent again.
 import { defineCheck, defineSuite, type CheckContext } from '../../src/engine/index.js';
 import { cite, scenarioOf, stopWhenBlocked, type ClientRequest, type ScenarioRecord } from './kit.js';
-import { bearerOf, isRevoke, isTokenRequest, issuedTokens, named, succeeded } from './traffic.js';
+import { bearerOf, isRevoke, isTokenRequest, issuedTokens, named, stopWhenUnissued, succeeded } from './traffic.js';
 
 /** The token request of the task, one after the token ended, and one spare: more is a loop. */
 const MAX_TOKEN_REQUESTS = 3;
@@ -24,6 +24,7 @@ interface Renewal {
 function renewal(ctx: CheckContext): Renewal {
   const record = scenarioOf(ctx, 'renew');
   stopWhenBlocked(ctx, record.requests);
+  stopWhenUnissued(ctx, record);
   const act = record.acts.find((a) => a.kind === 'token-ended');
   if (act === undefined)
     ctx.skip(

@@ -4,7 +4,7 @@
 // answered the 429 (the act) and when the next attempt arrived (receivedAt), never a clock of the checks.
 import { defineCheck, defineSuite, type CheckContext } from '../../src/engine/index.js';
 import { cite, scenarioOf, stopWhenBlocked, type ClientRequest, type SandboxAct, type ScenarioRecord } from './kit.js';
-import { named } from './traffic.js';
+import { named, stopWhenUnissued } from './traffic.js';
 
 /** Clock granularity between the sandbox's two time stamps. */
 const SLACK_MS = 50;
@@ -16,6 +16,7 @@ type Throttled = Extract<SandboxAct, { kind: 'throttled' }>;
 function throttled(ctx: CheckContext): { record: ScenarioRecord; acts: Throttled[] } {
   const record = scenarioOf(ctx, 'throttle');
   stopWhenBlocked(ctx, record.requests);
+  stopWhenUnissued(ctx, record);
   const acts = record.acts.filter((a): a is Throttled => a.kind === 'throttled');
   if (acts.length === 0) ctx.skip('the sandbox throttled no request: the client never reached the throttled requests');
   return { record, acts };

@@ -2,7 +2,16 @@
 // that it gives the token back when it is done (Authentication 3), judged from the recorded scenarios (kit.ts).
 import { defineCheck, defineSuite } from '../../src/engine/index.js';
 import { cite, scenariosRun, stopWhenBlocked } from './kit.js';
-import { bearerOf, header, isRevoke, isTokenRequest, issuedTokens, named, succeeded } from './traffic.js';
+import {
+  bearerOf,
+  header,
+  isRevoke,
+  isTokenRequest,
+  issuedTokens,
+  named,
+  stopWhenUnissued,
+  succeeded,
+} from './traffic.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 
@@ -77,6 +86,7 @@ const revoked = defineCheck({
     let judged = 0;
     for (const record of records) {
       stopWhenBlocked(ctx, record.requests);
+      stopWhenUnissued(ctx, record);
       const last = issuedTokens(record).at(-1);
       if (last === undefined) continue;
       judged++;

@@ -116,3 +116,28 @@ export function judgeEach(
     ...(requirements.length > 0 ? { requirements } : {}),
   });
 }
+
+/**
+ * One cause, one failure: a request that does not present, as `Bearer <token>`, a token the sandbox issued to the
+ * client before it is client.requests.authorization's defect; the flow it belongs to (refused, in the sandbox, as
+ * TOKEN_UNKNOWN or TOKEN_MISSING) is not judged by another check. Records it for the owner and ends the check
+ * skipped; returns when every request but the token requests presents an issued token.
+ */
+export function stopWhenUnissued(ctx: CheckContext, record: ScenarioRecord): void {
+  const issued = issuedTokens(record);
+  const bad = record.requests.find((r) => {
+    if (isTokenRequest(r)) return false;
+    const token = bearerOf(r);
+    return token === undefined || !issued.some((t) => t.seq < r.seq && t.token === token);
+  });
+  if (bad === undefined) return;
+  ctx.alsoSee({
+    ownedBy: 'client.requests.authorization',
+    requirements: ['REQ-HDR-03'],
+    message: `${named(bad)} does not present a token the sandbox issued to the client`,
+    exchange: cite(ctx, bad),
+  });
+  ctx.skip(
+    `the flow was cut short by a defect client.requests.authorization judges: ${named(bad)} presents no token the sandbox issued`,
+  );
+}

@@ -3,7 +3,7 @@
 // exactly as given ("Full URL of the follow-up request"): it never builds a USSD URL itself.
 import { defineCheck, defineSuite } from '../../src/engine/index.js';
 import { cite, scenarioOf, stopWhenBlocked, type ClientRequest } from './kit.js';
-import { envelopeOf, isRecord, named, pathOf, queryParam, succeeded } from './traffic.js';
+import { envelopeOf, isRecord, named, pathOf, queryParam, stopWhenUnissued, succeeded } from './traffic.js';
 
 function normalised(url: string): string {
   try {
@@ -40,6 +40,7 @@ const givenUrls = defineCheck({
   async run(ctx) {
     const record = scenarioOf(ctx, 'ussd');
     stopWhenBlocked(ctx, record.requests);
+    stopWhenUnissued(ctx, record);
     const ussd = record.requests.filter((r) => pathOf(r).startsWith('/ussd/'));
     const customerId = String(record.fixtures.customerId);
     const home = `${record.baseUrl}/ussd/home?customerId=${customerId}`;
