@@ -51,7 +51,7 @@ export function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 /** The access token of a token reply, enveloped in `data` or bare (REQ-TOKEP-06 leaves it open). */
-export function tokenOfReply(r: ClientRequest): string | undefined {
+function tokenOfReply(r: ClientRequest): string | undefined {
   if (!isTokenRequest(r) || !succeeded(r) || !isRecord(r.reply)) return undefined;
   const record = isRecord(r.reply.data) ? r.reply.data : r.reply;
   return typeof record.token === 'string' ? record.token : undefined;

@@ -22,7 +22,7 @@ const T0 = 1_760_000_000_000;
 const redactor = new Redactor([]);
 
 /** One request of the client as a test describes it; what the builder does not get told, a correct client does. */
-export interface Send {
+interface Send {
   method: string;
   /** Relative to the base URL, with the query. */
   path: string;
@@ -69,13 +69,13 @@ export interface Flaws {
   buildsUssdUrl?: boolean;
 }
 
-export const FIXTURES = {
+const FIXTURES = {
   customerId: 1042,
   accountId: 5001,
   paginationCustomerId: 1077,
   mutableCustomerId: 1099,
 };
-export const USSD_OPTIONS = [2, 1];
+const USSD_OPTIONS = [2, 1];
 const TRANSACTIONS = 250;
 const PAGE = 100;
 
