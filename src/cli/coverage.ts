@@ -2,6 +2,7 @@
 // that enforce it, the reference-server faults that prove those checks can fail, and for what no check covers, why.
 // `--json` is the whole catalog so joined, for a reviewer or a partner to read.
 import { suites } from '../../suites/index.js';
+import { clientSuites } from '../../suites/client/index.js';
 import { ConfigError } from '../errors.js';
 import { readDetectionJson } from '../matrix/proof.js';
 import { fromPackageRoot } from '../paths.js';
@@ -44,6 +45,7 @@ export function specCoverage(catalogFile: string = fromPackageRoot(...CATALOG_PA
     catalog,
     suites.flatMap((s) => s.checks),
     readDetectionJson(),
+    clientSuites.flatMap((s) => s.checks),
   );
 }
 
@@ -53,6 +55,7 @@ const STATUS_TEXT: Record<RequirementStatus, string> = {
   unproven: 'checked, but no fault shows a check can fail',
   excluded: 'not checked, for the reason given',
   open: 'open: every reasonable reading passes',
+  client: "a client's rule: conformance client checks it, the server checks do not",
   unchecked: 'NOT CHECKED and no reason given',
 };
 
@@ -99,6 +102,8 @@ function renderRequirement(r: RequirementCoverage): string[] {
   if (r.note) out.push(...wrap(`note       ${r.note}`, '    ', INDENT));
   if (r.readings) out.push(...wrap(`readings   ${r.readings.join(' | ')}`, '    ', INDENT));
   if (r.checks.length > 0) out.push(...wrap(`checks     ${r.checks.map((c) => c.id).join(', ')}`, '    ', INDENT));
+  if (r.clientChecks.length > 0)
+    out.push(...wrap(`client     ${r.clientChecks.map((c) => c.id).join(', ')}`, '    ', INDENT));
   if (r.provenBy.length > 0) out.push(...wrap(`proven by  ${r.provenBy.join(', ')}`, '    ', INDENT));
   if (r.exclusion) out.push(...wrap(`excluded   ${r.exclusion}`, '    ', INDENT));
   if (r.status === 'unchecked' || r.status === 'unproven') out.push(`    !          ${STATUS_TEXT[r.status]}`);

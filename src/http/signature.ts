@@ -78,6 +78,26 @@ export function profileComponents(message: MessageInput): string[] {
   });
 }
 
+/**
+ * The components a verifier requires a request's signature to cover (spec: "The component list of a request covers the
+ * headers that the request carries"): @method and every profile header the request carries, except `Content-Length:
+ * 0` on a body-less request, which HTTP stacks (fetch, node:http) add to a POST on their own after the client signed,
+ * and which states nothing the absence of a body does not. The target is required apart (coversTarget): @target-uri
+ * or @path are both right. The reference server and the client checks judge by this one rule.
+ */
+export function requiredComponentsFor(headers: ReadonlyArray<readonly [string, string]>, bodyLength: number): string[] {
+  const carried = PROFILE_COMPONENTS.filter((c) => !c.startsWith('@') && hasHeader(headers, c));
+  const exempt = bodyLength === 0 && headerValue(headers, 'content-length')?.trim() === '0' ? ['content-length'] : [];
+  return ['@method', ...carried.filter((h) => !exempt.includes(h))];
+}
+
+/** Whether covered components cover the request target: @target-uri, or @path (with @query when there is a query). */
+export function coversTarget(components: readonly string[], hasQuery: boolean): boolean {
+  return (
+    components.includes('@target-uri') || (components.includes('@path') && (!hasQuery || components.includes('@query')))
+  );
+}
+
 const DEFAULT_LABEL = 'sig1';
 /** Validity window of a signature we make: long enough for a slow network and modest clock skew, short against replay. */
 export const DEFAULT_SIGNATURE_TTL_SECONDS = 300;

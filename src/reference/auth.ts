@@ -3,9 +3,9 @@
 // message "Unauthorized" (the spec's Errors table), code the rule that was broken (rejection.ts). The reason goes to
 // the log, to the Conformance-Rejection header and to WWW-Authenticate (RFC 9110 §11.6.1 requires it on a 401).
 import { parseDictionary } from 'structured-headers';
-import { verifySignatureAsync, PROFILE_COMPONENTS } from '../http/signature.js';
+import { coversTarget, requiredComponentsFor, verifySignatureAsync } from '../http/signature.js';
 import { verifyContentDigest } from '../http/digest.js';
-import { hasHeader, headerValue, headerValues } from '../http/message.js';
+import { headerValue, headerValues } from '../http/message.js';
 import { asHttpMessage, nowSeconds, type RequestContext, type ServerState } from './context.js';
 import { ipAllowed, type RegisteredClient } from './clients.js';
 import { HttpError } from './respond.js';
@@ -37,19 +37,9 @@ export class AuthError extends HttpError {
   }
 }
 
-/** Profile headers: the non-derived entries of PROFILE_COMPONENTS. */
-const PROFILE_HEADERS = PROFILE_COMPONENTS.filter((c) => !c.startsWith('@'));
-
-/**
- * "A signature that leaves out a carried header proves nothing about it": each carried profile header must be covered.
- * Except `Content-Length: 0` on a body-less request: HTTP stacks (fetch, node:http) add it to a POST on their own, after
- * the client signed, and it states nothing the absence of a body does not.
- */
+/** What the signature must cover (src/http/signature.ts, the one rule the client checks judge by too). */
 export function requiredComponents(ctx: RequestContext): string[] {
-  const carried = PROFILE_HEADERS.filter((h) => hasHeader(ctx.headers, h));
-  const exempt =
-    ctx.body.length === 0 && headerValue(ctx.headers, 'content-length')?.trim() === '0' ? ['content-length'] : [];
-  return ['@method', ...carried.filter((h) => !exempt.includes(h))];
+  return requiredComponentsFor(ctx.headers, ctx.body.length);
 }
 
 // ---- the parts ----------------------------------------------------------------------------------------------
@@ -80,11 +70,7 @@ async function checkSignature(ctx: RequestContext, state: ServerState, client: R
     });
   }
   if (policy.requireFullCoverage) {
-    const covered = verdict.components ?? [];
-    const targetCovered =
-      covered.includes('@target-uri') ||
-      (covered.includes('@path') && (ctx.url.search === '' || covered.includes('@query')));
-    if (!targetCovered)
+    if (!coversTarget(verdict.components ?? [], ctx.url.search !== ''))
       throw new AuthError(
         'COMPONENT_NOT_COVERED',
         `the signature covers neither "@target-uri" nor "@path"${ctx.url.search === '' ? '' : ' with "@query" (the request has a query)'}`,

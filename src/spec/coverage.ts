@@ -23,14 +23,26 @@ export type RequirementStatus =
   | 'excluded'
   /** A point the spec leaves open: every reasonable reading passes; an INFO check may record the one a server took. */
   | 'open'
+  /** A client's rule (`party: "client"`): `conformance client` checks it (clientChecks), the server pack does not. */
+  | 'client'
   /** A MUST or SHOULD with neither a check nor a reason: a gap. */
   | 'unchecked';
 
-export const STATUSES: readonly RequirementStatus[] = ['proven', 'checked', 'unproven', 'excluded', 'open', 'unchecked'];
+export const STATUSES: readonly RequirementStatus[] = [
+  'proven',
+  'checked',
+  'unproven',
+  'excluded',
+  'open',
+  'client',
+  'unchecked',
+];
 
 export interface RequirementCoverage extends Requirement {
   status: RequirementStatus;
   checks: CheckRef[];
+  /** The client pack's checks citing it (`conformance client`): what a client must do about it. */
+  clientChecks: CheckRef[];
   /** Faults that break this requirement and are caught by one of its checks. */
   provenBy: string[];
   /** Faults that make one of its checks fail while breaking other requirements (the check depends on them too). */
@@ -56,9 +68,18 @@ export interface Coverage {
   totals: Record<RequirementStatus, number> & { requirements: number; must: number; should: number };
 }
 
-export function computeCoverage(catalog: Catalog, checks: readonly CheckInfo[], proof?: DetectionJson): Coverage {
-  const citing = new Map<string, CheckInfo[]>();
-  for (const check of checks) for (const r of check.requirements) citing.set(r.id, [...(citing.get(r.id) ?? []), check]);
+/**
+ * `checks` are the server pack's, which the detection matrix proves; `clientChecks` the client pack's, listed beside
+ * them. A requirement of `party: "client"` is the client pack's alone: status `client`, never a gap of the server pack.
+ */
+export function computeCoverage(
+  catalog: Catalog,
+  checks: readonly CheckInfo[],
+  proof?: DetectionJson,
+  clientChecks: readonly CheckInfo[] = [],
+): Coverage {
+  const citing = citations(checks);
+  const clientCiting = citations(clientChecks);
   const caughtBy = new Map<string, string[]>();
   for (const f of proof?.faults ?? []) for (const id of f.caughtBy) caughtBy.set(id, [...(caughtBy.get(id) ?? []), f.name]);
   const known = new Set(catalog.requirements.map((r) => r.id));
@@ -74,7 +95,8 @@ export function computeCoverage(catalog: Catalog, checks: readonly CheckInfo[], 
     return {
       ...r,
       status,
-      checks: own.map((c) => ({ id: c.id, level: c.level, title: c.title })),
+      checks: own.map(refOf),
+      clientChecks: (clientCiting.get(r.id) ?? []).map(refOf),
       provenBy,
       alsoFailedBy,
       ...(why.length > 0 ? { unprovenWhy: why.join(' ') } : {}),
@@ -100,8 +122,19 @@ export function computeCoverage(catalog: Catalog, checks: readonly CheckInfo[], 
   };
 }
 
+function citations(checks: readonly CheckInfo[]): Map<string, CheckInfo[]> {
+  const citing = new Map<string, CheckInfo[]>();
+  for (const check of checks) for (const r of check.requirements) citing.set(r.id, [...(citing.get(r.id) ?? []), check]);
+  return citing;
+}
+
+function refOf(c: CheckInfo): CheckRef {
+  return { id: c.id, level: c.level, title: c.title };
+}
+
 function statusOf(r: Requirement, checks: CheckInfo[], provenBy: string[], someCaught: boolean, haveMatrix: boolean): RequirementStatus {
   if (r.level === 'OPEN') return 'open';
+  if (r.party === 'client' && checks.length === 0) return 'client';
   if (checks.length === 0) return r.exclusion ? 'excluded' : 'unchecked';
   if (provenBy.length > 0) return 'proven';
   // Without the matrix nothing can be said either way; the checks are there.

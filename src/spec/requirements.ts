@@ -23,6 +23,12 @@ export interface Requirement {
   exclusion?: string;
   /** For OPEN: the readings a reasonable server might take. */
   readings?: string[];
+  /**
+   * `client`: a rule only a client (or its webhook receiver) can keep or break, read from a sentence of the spec that
+   * leaves it implied: the client pack (`conformance client`, suites/client/) checks it, the server pack never does.
+   * Absent: the rule binds the server, and the server pack checks it (a client check may cite it too).
+   */
+  party?: 'client';
 }
 
 /** A sentence of the spec that states no requirement, with why (a definition, a pointer, background of an open point). */

@@ -6,6 +6,8 @@ import type { HttpResponse } from '../../src/http/client.js';
 import type { Exchange } from '../../src/http/exchange.js';
 import type { ClientRequest, ClientRunRecord, ScenarioName, ScenarioRecord } from '../../src/client/types.js';
 
+export type { ClientRequest, SandboxAct, ScenarioRecord } from '../../src/client/types.js';
+
 /**
  * The client pack's session: opening it runs the client command once per selected scenario (src/client/run.ts);
  * closing it has nothing to end. It holds no token: the checks send nothing, they judge what was recorded.
@@ -79,20 +81,43 @@ export function cite(ctx: CheckContext, request: ClientRequest | { exchange: Exc
 /**
  * The client check that owns the rule a sandbox rejection names (its Conformance-Rejection code), with the
  * requirements the rule breaks. Undefined for a code no client check owns (a token the sandbox ended on purpose).
+ * `request`: the refused request's path and the rejection's reason, where the code alone does not say whose rule it
+ * is (a clientId missing from the token request's form; a 422 for an idempotency key used for another request).
  */
-export function ownerOfRejection(code: string): { ownedBy: string; requirements: string[] } | undefined {
+export function ownerOfRejection(
+  code: string,
+  request: { path?: string; reason?: string } = {},
+): { ownedBy: string; requirements: string[] } | undefined {
+  const tokenRequest = request.path !== undefined && request.path.split('?')[0] === '/oauth/token';
   if (code.startsWith('DIGEST_')) return { ownedBy: 'client.requests.digest', requirements: ['REQ-HDR-08'] };
   if (code === 'COMPONENT_NOT_COVERED')
     return { ownedBy: 'client.requests.covers-headers', requirements: ['REQ-HDR-17'] };
-  if (code === 'SIGNATURE_EXPIRED' || code === 'SIGNATURE_CREATED_FUTURE' || code === 'SIGNATURE_WINDOW_TOO_LONG')
+  if (
+    code === 'SIGNATURE_EXPIRED' ||
+    code === 'SIGNATURE_CREATED_FUTURE' ||
+    code === 'SIGNATURE_WINDOW_TOO_LONG' ||
+    code === 'SIGNATURE_CREATED_MISSING' ||
+    code === 'SIGNATURE_EXPIRES_MISSING'
+  )
     return { ownedBy: 'client.requests.signature-window', requirements: ['REQ-AUTH-09'] };
-  if (code.startsWith('SIGNATURE_') || code === 'KEYID_UNKNOWN' || code === 'ALG_MISMATCH' || code === 'COMPONENT_MISSING')
+  if (
+    code.startsWith('SIGNATURE_') ||
+    code === 'KEYID_UNKNOWN' ||
+    code === 'ALG_MISMATCH' ||
+    code === 'COMPONENT_MISSING'
+  )
     return { ownedBy: 'client.requests.signed', requirements: ['REQ-HDR-04', 'REQ-HDR-05'] };
+  // On the token request the client is named by the form's clientId (no X-Client-Id is required there).
+  if (tokenRequest && (code === 'CLIENT_ID_MISSING' || code === 'CLIENT_ID_REPEATED' || code === 'CLIENT_UNKNOWN'))
+    return { ownedBy: 'client.token.form', requirements: ['REQ-TOKEP-02'] };
   if (code.startsWith('CLIENT_ID_')) return { ownedBy: 'client.requests.client-id', requirements: ['REQ-HDR-07'] };
   if (code === 'TOKEN_MISSING' || code === 'TOKEN_MALFORMED' || code === 'TOKEN_REPEATED')
     return { ownedBy: 'client.requests.authorization', requirements: ['REQ-HDR-03'] };
   if (code.startsWith('IDEMPOTENCY_KEY_'))
     return { ownedBy: 'client.requests.idempotency-key', requirements: ['REQ-TOKEP-03'] };
+  // The sandbox refuses a key used before for another request (422), or while its first request runs (409).
+  if ((code === 'UNPROCESSABLE_CONTENT' || code === 'CONFLICT') && /idempotency key/i.test(request.reason ?? ''))
+    return { ownedBy: 'client.requests.idempotency-unique', requirements: ['REQ-HDR-12'] };
   if (code.startsWith('CLIENT_SECRET_') || code === 'UNSUPPORTED_MEDIA_TYPE')
     return { ownedBy: 'client.token.form', requirements: ['REQ-TOKEP-02'] };
   return undefined;
@@ -105,13 +130,17 @@ export function ownerOfRejection(code: string): { ownedBy: string; requirements:
  */
 export function stopWhenBlocked(ctx: CheckContext, requests: readonly ClientRequest[]): void {
   for (const r of requests) {
-    const owner = r.rejection ? ownerOfRejection(r.rejection.code) : undefined;
+    const owner = r.rejection
+      ? ownerOfRejection(r.rejection.code, { path: r.path, reason: r.rejection.reason })
+      : undefined;
     if (owner === undefined || owner.ownedBy === ctx.check.id) continue;
     ctx.alsoSee({
       ...owner,
       message: `the sandbox refused ${r.method} ${r.path} (${r.rejection!.code}: ${r.rejection!.reason})`,
       exchange: cite(ctx, r),
     });
-    ctx.skip(`the flow was cut short by a defect ${owner.ownedBy} judges: ${r.rejection!.code} on ${r.method} ${r.path}`);
+    ctx.skip(
+      `the flow was cut short by a defect ${owner.ownedBy} judges: ${r.rejection!.code} on ${r.method} ${r.path}`,
+    );
   }
 }

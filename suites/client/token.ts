@@ -1,8 +1,121 @@
-// Client checks of area token (suites/client/): judged from the recorded traffic of the scenarios (kit.ts).
-import { defineSuite } from '../../src/engine/index.js';
+// Client checks of area token: how the client asks for its token (Authentication endpoints, Authentication 1) and
+// that it gives the token back when it is done (Authentication 3), judged from the recorded scenarios (kit.ts).
+import { defineCheck, defineSuite } from '../../src/engine/index.js';
+import { cite, scenariosRun, stopWhenBlocked } from './kit.js';
+import {
+  bearerOf,
+  header,
+  isRevoke,
+  isTokenRequest,
+  issuedTokens,
+  named,
+  stopWhenUnissued,
+  succeeded,
+} from './traffic.js';
+
+const FORM = 'application/x-www-form-urlencoded';
+
+const form = defineCheck({
+  id: 'client.token.form',
+  title: 'The token request is form-encoded with clientId and clientSecret',
+  level: 'MUST',
+  requirements: ['REQ-TOKEP-02', 'REQ-AUTH-01'],
+  explain: {
+    sends: 'Nothing: reads every POST /oauth/token the client sent, in every scenario that ran.',
+    passes: `Each has Content-Type ${FORM} and a body of that form with exactly one clientId, equal to the client id handed to the client, and exactly one non-empty clientSecret; the sandbox accepted the secret.`,
+    fails:
+      'A token request in JSON or another media type, a form without clientId or clientSecret (or with two), a clientId of another client, or a secret the sandbox refused (CLIENT_SECRET_WRONG).',
+  },
+  async run(ctx) {
+    const records = scenariosRun(ctx);
+    const tokenRequests = records.flatMap((record) =>
+      record.requests.filter(isTokenRequest).map((r) => ({ record, r })),
+    );
+    if (tokenRequests.length === 0) {
+      stopWhenBlocked(
+        ctx,
+        records.flatMap((x) => x.requests),
+      );
+      ctx.skip('the client sent no token request');
+    }
+    for (const { record, r } of tokenRequests) {
+      const contentType = header(r, 'content-type');
+      const media = contentType?.split(';')[0]?.trim().toLowerCase();
+      const body = r.body.toString('utf8');
+      const fields = new URLSearchParams(body);
+      const ids = fields.getAll('clientId');
+      const secrets = fields.getAll('clientSecret');
+      const expected = `Content-Type: ${FORM}; body clientId=${record.clientId}&clientSecret=<the secret handed over>`;
+      // The form's names only: the secret stays out of the report.
+      const observed = `Content-Type: ${contentType ?? '(none)'}; ${media === FORM ? `form fields: ${[...new Set(fields.keys())].join(', ') || '(none)'}` : `a ${r.body.length}-byte body`}`;
+      const defect =
+        media !== FORM
+          ? `its Content-Type is ${contentType ?? 'absent'}, not ${FORM}`
+          : ids.length !== 1
+            ? `its form carries clientId ${ids.length} times`
+            : ids[0] !== record.clientId
+              ? 'its form names another clientId'
+              : secrets.length !== 1 || secrets[0] === ''
+                ? `its form carries ${secrets.length === 1 ? 'an empty' : `${secrets.length}`} clientSecret`
+                : r.rejection?.code.startsWith('CLIENT_SECRET_')
+                  ? `the sandbox refused the secret (${r.rejection.code})`
+                  : undefined;
+      if (defect !== undefined) ctx.fail(`${named(r)}: ${defect}`, { expected, observed, exchange: cite(ctx, r) });
+    }
+  },
+});
+
+/** The scenarios whose task ends by revoking the token (throttle and webhooks end otherwise; renew is judged on renewing). */
+const REVOKING = ['token', 'read', 'update', 'ussd'] as const;
+
+const revoked = defineCheck({
+  id: 'client.token.revoked',
+  title: 'The client revokes its token when it is done',
+  level: 'SHOULD',
+  requirements: ['REQ-AUTH-16'],
+  explain: {
+    sends: `Nothing: reads the scenarios ${REVOKING.join(', ')} (those that ran): the token replies and the POST /oauth/revoke requests.`,
+    passes:
+      'In each, the last token the sandbox issued to the client is revoked before the command ends: a POST /oauth/revoke presenting it (Authorization: Bearer <that token>) that the sandbox answered 2xx.',
+    fails:
+      'A scenario in which the client leaves its last token live: no POST /oauth/revoke, a revocation of an older token, or one the sandbox refused.',
+  },
+  async run(ctx) {
+    const records = scenariosRun(ctx).filter((r) => (REVOKING as readonly string[]).includes(r.scenario));
+    if (records.length === 0) ctx.skip(`none of the scenarios ${REVOKING.join(', ')} was run (--scenario)`);
+    let judged = 0;
+    for (const record of records) {
+      stopWhenBlocked(ctx, record.requests);
+      stopWhenUnissued(ctx, record);
+      const last = issuedTokens(record).at(-1);
+      if (last === undefined) continue;
+      judged++;
+      const revocation = record.requests.find((r) => r.seq > last.seq && isRevoke(r) && bearerOf(r) === last.token);
+      if (revocation !== undefined && succeeded(revocation)) continue;
+      const tokenReply = record.requests.find((r) => r.seq === last.seq)!;
+      cite(ctx, tokenReply);
+      ctx.fail(
+        revocation === undefined
+          ? `scenario ${record.scenario}: the client did not revoke the token of ${named(tokenReply)}`
+          : `scenario ${record.scenario}: the sandbox answered the revocation ${revocation.status}`,
+        {
+          expected:
+            'POST /oauth/revoke presenting the last token issued (Authorization: Bearer <that token>), answered 2xx, before the command ends',
+          observed:
+            revocation === undefined
+              ? `${record.requests.filter(isRevoke).length} POST /oauth/revoke presenting other tokens or none; the command ended by ${record.end.endedBy}`
+              : `${named(revocation)} answered ${revocation.status}${revocation.rejection ? ` (${revocation.rejection.code})` : ''}`,
+          exchange: revocation !== undefined ? cite(ctx, revocation) : cite(ctx, tokenReply),
+        },
+      );
+    }
+    if (judged === 0)
+      ctx.skip('the sandbox issued no token in these scenarios (client.requests.authorization says why)');
+  },
+});
 
 export default defineSuite({
   name: 'client.token',
   title: 'Client: token',
-  checks: [],
+  checks: [form, revoked],
 });

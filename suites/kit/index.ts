@@ -105,8 +105,15 @@ export type { HttpResponse, RequestSpec } from '../../src/http/client.js';
 export type { Exchange } from '../../src/http/exchange.js';
 export { idKey, isUnsafeNumber, parseJson } from '../../src/http/json.js';
 export { generateEd25519 } from '../../src/http/keys.js';
-export { headerValue, pathAndQuery, setHeader } from '../../src/http/message.js';
+export { headerValue, headerValues, pathAndQuery, setHeader } from '../../src/http/message.js';
 export type { SignatureParam } from '../../src/http/signature-base.js';
-export { nowSeconds, signatureLabels } from '../../src/http/signature.js';
+export {
+  coversTarget,
+  nowSeconds,
+  requiredComponentsFor,
+  signatureLabels,
+  verifySignature,
+} from '../../src/http/signature.js';
+export { verifyContentDigest } from '../../src/http/digest.js';
 export { pool } from '../../src/pool.js';
 export type { FixtureName } from '../../src/config/types.js';

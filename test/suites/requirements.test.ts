@@ -8,10 +8,12 @@ import { computeCoverage } from '../../src/spec/coverage.js';
 import { readDetectionJson } from '../../src/matrix/proof.js';
 import { FAULTS } from '../../src/reference/faults/catalog.js';
 import { suites } from '../../suites/index.js';
+import { clientSuites } from '../../suites/client/index.js';
 
 const sections = parseSpec(readSpec());
 const catalog = loadCatalog();
 const checks = suites.flatMap((s) => s.checks);
+const clientChecks = clientSuites.flatMap((s) => s.checks);
 const byId = new Map(catalog.requirements.map((r) => [r.id, r]));
 
 describe('the requirement catalog against the spec', () => {
@@ -57,13 +59,32 @@ describe('the requirement catalog against the checks', () => {
   const citing = (id: string) => checks.filter((c) => c.requirements.some((r) => r.id === id));
 
   it('has a check, or a reason why none, for every MUST and SHOULD requirement, and no reason where a check exists', () => {
-    const normative = catalog.requirements.filter((r) => r.level !== 'OPEN');
+    // A client's rule is the client pack's to check (next test).
+    const normative = catalog.requirements.filter((r) => r.level !== 'OPEN' && r.party !== 'client');
     expect(normative.filter((r) => citing(r.id).length === 0 && !r.exclusion).map((r) => r.id)).toEqual([]);
     expect(normative.filter((r) => citing(r.id).length > 0 && r.exclusion).map((r) => r.id)).toEqual([]);
   });
 
+  it('checks each client rule (party: client) in the client pack only, at SHOULD or MUST, with a note saying the reading', () => {
+    const clientRules = catalog.requirements.filter((r) => r.party === 'client');
+    expect(clientRules.length).toBeGreaterThan(0);
+    for (const r of clientRules) {
+      expect(r.level, r.id).not.toBe('OPEN');
+      expect(r.note, r.id).toBeTruthy();
+      expect(r.exclusion, r.id).toBeUndefined();
+      expect(
+        citing(r.id).map((c) => c.id),
+        `${r.id}: a server check cites a client rule`,
+      ).toEqual([]);
+      expect(
+        clientChecks.filter((c) => c.requirements.some((x) => x.id === r.id)).length,
+        `${r.id}: no client check cites it`,
+      ).toBeGreaterThan(0);
+    }
+  });
+
   it('has every check cite at least one requirement, all of its own level (OPEN points make INFO checks)', () => {
-    for (const c of checks) {
+    for (const c of [...checks, ...clientChecks]) {
       expect(c.requirements.length, c.id).toBeGreaterThan(0);
       for (const r of c.requirements) {
         expect(byId.get(r.id), `${c.id} cites ${r.id}`).toBeDefined();
