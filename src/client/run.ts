@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ResolvedTarget } from '../config/types.js';
 import { runChecks, type RunResult, type RunSettings } from '../engine/index.js';
+import type { Exchange } from '../http/exchange.js';
 import { generateEd25519 } from '../http/keys.js';
 import { prepareReports, type ReportOptions } from '../reports.js';
 import { clientPack } from '../../suites/client/index.js';
@@ -36,9 +37,12 @@ export async function runClient(options: ClientRunOptions): Promise<RunResult> {
     `command: ${options.command.map(shellWord).join(' ')}`,
     'each scenario ran against a fresh sandbox on https://127.0.0.1 (an ephemeral port), with a fresh client and key',
   ];
-  const runScenarios = async (): Promise<ClientRunRecord> => {
+  const runScenarios = async (keep: (exchange: Exchange) => void): Promise<ClientRunRecord> => {
     const record = await recordScenarios(options.command, selected, config, options);
-    for (const r of Object.values(record.scenarios)) notes.push(endNote(r));
+    for (const r of Object.values(record.scenarios)) {
+      notes.push(endNote(r));
+      for (const e of [...r.requests, ...r.deliveries].map((x) => x.exchange).sort((a, b) => a.seq - b.seq)) keep(e);
+    }
     return record;
   };
   return runChecks({
