@@ -37,7 +37,7 @@ export interface ScenarioOptions {
 }
 
 /** The variables the harness sets; inherited values of these are dropped so that no scenario sees another's. */
-export const CLIENT_ENV = [
+const CLIENT_ENV = [
   'CONFORMANCE_SCENARIO',
   'CONFORMANCE_BASE_URL',
   'CONFORMANCE_CLIENT_ID',

@@ -8,7 +8,7 @@ import { UserError } from '../errors.js';
 import { SCENARIOS, type ScenarioName } from './types.js';
 
 /** What the sandbox does to the client beyond serving it (scenario.ts builds the middleware). */
-export type SandboxBehaviour = 'serve' | 'renew' | 'throttle' | 'webhooks';
+type SandboxBehaviour = 'serve' | 'renew' | 'throttle' | 'webhooks';
 
 export interface ScenarioSpec {
   name: ScenarioName;
