@@ -10,11 +10,9 @@ import {
   type RunResult,
   type RunSettings,
 } from './engine/index.js';
-import { ReporterMux, type ReporterFailure } from './report/reporter.js';
-import type { Reporter } from './engine/index.js';
-import { checkOutputPaths } from './report/output-paths.js';
+import { prepareReports, type ReportOptions } from './reports.js';
 import { choiceName, type Choices, type VariantName } from './reference/choices/index.js';
-import { ConfigError, withCode } from './errors.js';
+import { ConfigError } from './errors.js';
 import { NothingToRerun, rerunSelection } from './report/rerun.js';
 import { pack } from '../suites/index.js';
 import type { SignedClient } from './http/client.js';
@@ -34,7 +32,7 @@ const PASSED_THROUGH = [
   'concurrency',
 ] as const satisfies ReadonlyArray<keyof PassedThrough>;
 
-export interface RunOptions extends PassedThrough {
+export interface RunOptions extends PassedThrough, ReportOptions {
   /** A loaded config, or the path of a config file; by default conformance.config.json in `cwd` when present. */
   config?: LoadedConfig | string;
   cwd?: string;
@@ -42,18 +40,6 @@ export interface RunOptions extends PassedThrough {
   target?: string;
   suites?: string[];
   grep?: string;
-  /** Write a JUnit XML report to this path. */
-  junit?: string;
-  /** Write the JSON report to this path. */
-  json?: string;
-  /** Write the self-contained HTML report to this path. */
-  html?: string;
-  /** Write every exchange as HAR 1.2 to this path. */
-  har?: string;
-  /** Write a signed evidence package (reports, manifest, signature with the target's key) into this directory. */
-  evidence?: string;
-  /** More reporters (e.g. the terminal one). */
-  reporters?: Reporter[];
   long?: boolean;
   /** Let the USSD crawler follow order (amount) and cancel (cancelMode=true) links. */
   allowMutations?: boolean;
@@ -70,27 +56,10 @@ export interface RunOptions extends PassedThrough {
   checkIds?: string[];
   /** Told of what the user should know but that does not stop the run (checks of a rerun report that no longer exist). */
   onWarning?: (line: string) => void;
-  /** Told when a reporter throws (the others still write; the result is unchanged); by default one line on stderr. */
-  onReporterFailure?: (failure: ReporterFailure) => void;
 }
 
 export async function run(options: RunOptions = {}): Promise<RunResult> {
-  // Report writers, the evidence packager and the embedded server are loaded only when asked for: a run pays in start-up
-  // time and memory for what it uses (the JUnit writer alone is 20 MB).
-  checkOutputPaths([
-    { option: '--junit', path: options.junit },
-    { option: '--json', path: options.json },
-    { option: '--html', path: options.html },
-    { option: '--har', path: options.har },
-  ]);
-  const reporters: Reporter[] = [...(options.reporters ?? [])];
-  if (options.junit) reporters.push(new (await import('./report/junit.js')).JunitReporter(options.junit));
-  if (options.json) reporters.push(new (await import('./report/json.js')).JsonReporter(options.json));
-  if (options.html) reporters.push(new (await import('./report/html.js')).HtmlReporter(options.html));
-  if (options.har) reporters.push(new (await import('./report/har.js')).HarReporter(options.har));
-  const evidence = options.evidence ? await import('./evidence/package.js') : undefined;
-  // Checked before a server is started or a request sent: a bad directory should cost nothing.
-  if (options.evidence) await evidence!.checkEvidenceDir(options.evidence);
+  const reports = await prepareReports(options);
   // Files the selection depends on are read first too: a typo in them is a usage error before any request.
   const knownIds = pack.suites.flatMap((s) => s.checks.map((c) => c.id));
   const expectedFailures =
@@ -114,11 +83,6 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   const { target, stop, local, targetArgs } = await resolveTarget(options);
   const notes = local !== undefined ? [`target: ${local}`] : [];
   try {
-    // The package is signed with the target's own request-signing key, which only exists once the target is resolved.
-    if (options.evidence)
-      reporters.push(
-        new evidence!.EvidenceReporter(options.evidence, { keyId: target.keyId, privateKey: target.privateKey }),
-      );
     const ussd = {
       ...(options.ussdMaxViews !== undefined ? { maxViews: options.ussdMaxViews } : {}),
       ...(options.ussdMaxDepth !== undefined ? { maxDepth: options.ussdMaxDepth } : {}),
@@ -128,7 +92,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       target,
       pack,
       selection: { suites: options.suites, grep: options.grep, ...(ids ? { ids } : {}) },
-      reporter: new ReporterMux(reporters, options.onReporterFailure ?? reportFailureOnStderr),
+      reporter: reports.reporter({ keyId: target.keyId, privateKey: target.privateKey }),
       flags: { long: options.long ?? false, allowMutations: options.allowMutations ?? false },
       suiteOptions: { ussd },
       ...(expectedFailures ? { expectedFailures } : {}),
@@ -226,14 +190,6 @@ function passedThrough(options: RunOptions): PassedThrough {
   return Object.fromEntries(
     PASSED_THROUGH.filter((k) => options[k] !== undefined).map((k) => [k, options[k]]),
   ) as PassedThrough;
-}
-
-/** A reporter that failed, in one line: which, and why (its message, never a stack). */
-function reportFailureOnStderr(failure: ReporterFailure): void {
-  const why = failure.error instanceof Error ? failure.error.message : String(failure.error);
-  process.stderr.write(
-    `conformance: ${withCode(`the ${failure.reporter} failed (${failure.hook}): ${why.split('\n')[0]}; the other reports were written`, 'CONFORMANCE_ERR_REPORTER')}\n`,
-  );
 }
 
 function warnOnStderr(line: string): void {

@@ -42,7 +42,7 @@ export const ERROR_CODES = {
   CONFORMANCE_ERR_CONFIG_FILE: {
     exitCode: 2,
     meaning:
-      "a file the config names (privateKeyFile, caFile, webhook.tls certFile/keyFile) does not exist or cannot be read, or cannot be used (the caFile holds no PEM certificate, the webhook's TLS certificate or key is not valid); a relative path starts from the config file's folder",
+      "a file the config names (privateKeyFile, caFile, webhook.tls certFile/keyFile; the webhookCa of a client --config) does not exist or cannot be read, or cannot be used (the caFile holds no PEM certificate, the webhook's TLS certificate or key is not valid); a relative path starts from the config file's folder",
   },
   CONFORMANCE_ERR_WEBHOOK_LISTEN: {
     exitCode: 2,
@@ -53,6 +53,11 @@ export const ERROR_CODES = {
     exitCode: 2,
     meaning:
       '--target names no target of the config file (or there is no config file, so the only target is the built-in "local")',
+  },
+  CONFORMANCE_ERR_CLIENT_COMMAND: {
+    exitCode: 2,
+    meaning:
+      'conformance client: the COMMAND after -- cannot be started (no such file or program on PATH, or not executable); nothing was judged',
   },
   CONFORMANCE_ERR_KEY: {
     exitCode: 2,

@@ -1,5 +1,7 @@
 // Public library API: `import { loadConfig, run, signRequest, verifySignature, contentDigest } from 'investment-api-conformance'`.
 export { run, type RunOptions } from './api.js';
+export { runClient, type ClientRunOptions } from './client/run.js';
+export type { ClientConfig } from './client/config.js';
 export { loadConfig, selectTarget } from './config/load.js';
 export type { LoadedConfig, ResolvedTarget, Fixtures, WebhookConfig } from './config/types.js';
 export {

@@ -120,6 +120,37 @@ export async function main(argv: string[]): Promise<void> {
     });
 
   program
+    .command('client')
+    .usage('[options] -- <command...>')
+    .description(
+      'grade a client application: run COMMAND once per scenario against a fresh sandbox and judge the requests it makes (and its webhook receiver)',
+    )
+    .argument('[command...]', 'the client program and its arguments, after --')
+    .option('--scenario <names>', 'comma-separated scenarios to run (default all; --list names them)')
+    .option('--list', 'list the scenarios: name, time limit, what the client must do; run nothing')
+    .option(
+      '-c, --config <file>',
+      'JSON: {"timeLimitSeconds": {"read": 30}, "webhookCa": "extra-ca.pem", "env": {"NAME": "value"}}',
+    )
+    .option('--junit <file>', 'write a JUnit XML report')
+    .option('--json <file>', 'write a JSON report')
+    .option('--html <file>', 'write a self-contained HTML report for a reviewer')
+    .option('--har <file>', 'write every exchange as HAR 1.2 (opens in browser devtools)')
+    .option('--evidence <dir>', 'write a certification package: the reports, a manifest of digests, signed')
+    .addOption(
+      new Option(
+        '--fail-on <levels>',
+        'comma-separated, what fails the run: must (a MUST failure; always), should (SHOULD warnings too), incomplete (an INCOMPLETE verdict too)',
+      )
+        .argParser(parseFailOn)
+        .default({ failOn: 'must', failOnIncomplete: false } satisfies FailOnPolicy, 'must'),
+    )
+    .action(async (command: string[], opts: Record<string, unknown>) => {
+      const { clientCommand } = await import('./client.js');
+      process.exitCode = await clientCommand(command, opts as never);
+    });
+
+  program
     .command('curl')
     .description(
       "send one request as a correct client does: a fresh token, signed with the target's key; print the answer, revoke the token (every failure's replay line is one)",

@@ -74,9 +74,11 @@ export interface Har {
 }
 
 export function toHar(result: RunResult): Har {
-  const exchanges = [...result.sessionExchanges, ...result.checks.flatMap((c) => c.exchanges)].sort(
-    (a, b) => a.seq - b.seq,
+  // A client run's traffic is both the run's and, where a finding cites it, a check's: one entry each.
+  const bySeq = new Map(
+    [...result.sessionExchanges, ...result.checks.flatMap((c) => c.exchanges)].map((e) => [e.seq, e]),
   );
+  const exchanges = [...bySeq.values()].sort((a, b) => a.seq - b.seq);
   return {
     log: {
       version: '1.2',

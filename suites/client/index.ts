@@ -13,12 +13,19 @@ import webhooks from './webhooks.js';
 
 export const clientSuites = [requests, token, paging, renew, throttle, ussd, webhooks];
 
-/** The pack for one client run: `runScenarios` runs the command against each selected scenario and records it. */
-export function clientPack(runScenarios: () => Promise<ClientRunRecord>): Pack {
+/** Where the run keeps an exchange every report shows (the HAR, the JSON report's sessionExchanges). */
+type ExchangeSink = Parameters<Pack['openSession']>[2];
+
+/**
+ * The pack for one client run: `runScenarios` runs the command against each selected scenario and records it, and
+ * hands every exchange it saw to `record`, so that the reports hold the client's whole traffic, not only what a
+ * finding cites.
+ */
+export function clientPack(runScenarios: (record: ExchangeSink) => Promise<ClientRunRecord>): Pack {
   return {
     suites: clientSuites,
     sharedStates: [],
     stateChangedBy: () => undefined,
-    openSession: () => new ClientSession(runScenarios),
+    openSession: (_client, _target, record) => new ClientSession(() => runScenarios(record)),
   };
 }
