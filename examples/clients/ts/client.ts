@@ -163,8 +163,9 @@ export class Client {
 
   async revoke(): Promise<void> {
     if (this.token === undefined) return;
-    await this.send({ method: 'POST', url: `${this.env.baseUrl}/oauth/revoke` });
+    const reply = await this.send({ method: 'POST', url: `${this.env.baseUrl}/oauth/revoke` });
     this.token = undefined;
+    if (reply.status < 200 || reply.status >= 300) throw new GaveUp(`POST /oauth/revoke answered ${reply.status}`);
   }
 
   /**
