@@ -39,7 +39,7 @@ interface Fixtures {
   ussdOptions?: number[];
 }
 
-export function readEnv(env: NodeJS.ProcessEnv = process.env): Env {
+function readEnv(env: NodeJS.ProcessEnv = process.env): Env {
   const need = (name: string): string => {
     const value = env[name];
     if (value === undefined || value === '') throw new Error(`${name} is not set: run me with \`conformance client\``);
@@ -90,7 +90,7 @@ const MAX_RETRIES = 3;
 const SKEW_SECONDS = 30;
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-export class GaveUp extends Error {}
+class GaveUp extends Error {}
 
 export class Client {
   protected token: string | undefined;
@@ -391,7 +391,7 @@ function retryAfterMs(value: string | undefined): number {
  * The delivery key in GET /webhooks/key's data, whose shape the spec does not show: a PEM (SPKI) string or a JWK
  * (OKP/Ed25519) anywhere in it, else 32 raw bytes in base64, base64url or hex under a key-like name.
  */
-export function findKey(data: unknown): KeyObject {
+function findKey(data: unknown): KeyObject {
   const raw: Buffer[] = [];
   const visit = (value: unknown, name: string): KeyObject | undefined => {
     if (typeof value === 'string') {
