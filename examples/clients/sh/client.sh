@@ -147,7 +147,11 @@ ussd() {
   for choice in $(jq -r '.ussdOptions[]?' <<<"$CONFORMANCE_FIXTURES"); do
     url=$(jq -r --argjson n "$choice" '.data.ussdOptions[]? | select(.option == $n) | .requestUrl' "$work/body")
     [ -n "$url" ] || give_up "the USSD view offers no option $choice"
-    case $url in http://* | https://*) ;; *) url="$base/${url#/}" ;; esac
+    case $url in
+      http://* | https://*) ;;
+      /*) url="$(sed -E 's#^(https?://[^/]+).*#\1#' <<<"$base")$url" ;;
+      *) url="$base/$url" ;;
+    esac
     call GET "$url"
   done
 }

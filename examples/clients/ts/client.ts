@@ -326,18 +326,20 @@ export class Client {
     const server = createServer(
       { cert: readFileSync(receiverCertFile), key: readFileSync(receiverKeyFile) },
       (req, res) => {
-        void readBody(req).then(async (body) => {
-          const delivery: Delivery = {
-            method: req.method ?? 'POST',
-            url: `https://${req.headers.host ?? '127.0.0.1'}${req.url ?? '/'}`,
-            headers: pairs(req.rawHeaders),
-            body,
-          };
-          const accepted = this.accepts(delivery, await key);
-          // The harness reads the file when the answer comes: the line is written first.
-          if (accepted) appendFileSync(this.env.acceptedFile ?? '/dev/null', `${eventIdOf(body)}\n`);
-          res.writeHead(accepted ? 204 : this.discardStatus()).end();
-        });
+        void readBody(req)
+          .then(async (body) => {
+            const delivery: Delivery = {
+              method: req.method ?? 'POST',
+              url: `https://${req.headers.host ?? '127.0.0.1'}${req.url ?? '/'}`,
+              headers: pairs(req.rawHeaders),
+              body,
+            };
+            const accepted = this.accepts(delivery, await key);
+            // The harness reads the file when the answer comes: the line is written first.
+            if (accepted) appendFileSync(this.env.acceptedFile ?? '/dev/null', `${eventIdOf(body)}\n`);
+            res.writeHead(accepted ? 204 : this.discardStatus()).end();
+          })
+          .catch(() => res.writeHead(500).end()); // e.g. the accepted file cannot be written: not accepted, then
       },
     );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
