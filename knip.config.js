@@ -11,8 +11,19 @@ if (!existsSync(new URL('./dist/src/cli/main.js', import.meta.url))) {
 export default {
   // bin/conformance.js, package.json's scripts and the tests (vitest) are found by knip itself; bench/ spawns its
   // measurements as child processes, by file name, and scripts/ holds tools run by hand (compare-reports.mjs).
-  entry: ['bench/*.mjs', 'scripts/*.mjs'],
-  project: ['src/**/*.ts', 'suites/**/*.ts', 'test/**/*.ts', 'scripts/**/*.mjs', 'bench/**/*.mjs', 'bin/**/*.js'],
+  // examples/clients/ts/{good,broken}.ts are programs `conformance client` runs, by file name.
+  entry: ['bench/*.mjs', 'scripts/*.mjs', 'examples/clients/ts/good.ts', 'examples/clients/ts/broken.ts'],
+  project: [
+    'src/**/*.ts',
+    'suites/**/*.ts',
+    'examples/**/*.ts',
+    'test/**/*.ts',
+    'scripts/**/*.mjs',
+    'bench/**/*.mjs',
+    'bin/**/*.js',
+  ],
+  // The shell example client's tools, which its test looks for (and skips without): not packages.
+  ignoreBinaries: ['openssl'],
   // Files the tests lint as data (test/engine/lint-boundaries.test.ts), imported by nothing.
   ignore: ['test/fixtures/**'],
 };
