@@ -49,7 +49,7 @@ export const FORGERIES = [
   'created-in-future',
   'replayed',
 ] as const;
-export type ForgeryKind = (typeof FORGERIES)[number];
+type ForgeryKind = (typeof FORGERIES)[number];
 
 /** One delivery the sandbox sent to the client's receiver in the webhooks scenario. */
 export interface SentDelivery {

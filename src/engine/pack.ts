@@ -13,6 +13,11 @@ export interface Pack {
   /** The shared state a request may change (`path` relative to the base URL, a query may follow), if any. */
   stateChangedBy(method: string, path: string): string | undefined;
   openSession(client: SignedClient, target: ResolvedTarget, sink: ExchangeSink): RunSession;
+  /**
+   * Its checks send nothing: they judge traffic the session recorded (`conformance client`). The run then says nothing
+   * of its own client's throttling and connections, and counts no requirement of the catalog out of its reach.
+   */
+  observesOnly?: boolean;
 }
 
 /** Refuses a pack whose checks name shared state the pack does not know. */

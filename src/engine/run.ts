@@ -212,7 +212,8 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
     const revokeProblem = await session.close();
     const cleanup = [...(revokeProblem ? [revokeProblem] : []), ...leftovers, ...cleanupProblems];
     // The transport's notes always come: they record whether the server throttled and how it kept its connections.
-    const notes = [...(options.notes ?? []), ...runNotes, ...session.notes(), ...client.transport.notes()];
+    const transportNotes = pack.observesOnly ? [] : client.transport.notes();
+    const notes = [...(options.notes ?? []), ...runNotes, ...session.notes(), ...transportNotes];
     const finished = Date.now();
     const selection = options.selection ?? {};
     // Over the whole pack, not only the selected checks: what the run left out is what it did not test.
@@ -222,6 +223,7 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
       results,
       selection,
       setupProblems,
+      ...(pack.observesOnly ? { outOfReach: false } : {}),
     });
     const failOnIncomplete = options.failOnIncomplete ?? false;
     const runResult: RunResult = {

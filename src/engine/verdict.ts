@@ -38,6 +38,8 @@ export interface VerdictInput {
   catalog?: readonly Requirement[];
   /** The run's set-up problems: a check they stopped names its fix as what to do. */
   setupProblems?: readonly SetupProblem[];
+  /** false: the pack does not test the server, so no requirement of the catalog is counted out of its reach. */
+  outOfReach?: false;
 }
 
 export function computeVerdict(input: VerdictInput): Verdict {
@@ -76,7 +78,10 @@ export function computeVerdict(input: VerdictInput): Verdict {
     failed,
     failedChecks: input.results.filter((r) => r.level === 'MUST' && serverFailed(r)).map((r) => r.id),
     notExercised,
-    outOfReach: catalog.filter((r) => r.level === 'MUST' && r.exclusion !== undefined && !cited.has(r.id)).length,
+    outOfReach:
+      input.outOfReach === false
+        ? 0
+        : catalog.filter((r) => r.level === 'MUST' && r.exclusion !== undefined && !cited.has(r.id)).length,
   };
 }
 

@@ -57,10 +57,7 @@ export function clientRow(client: ExampleClient, result: RunResult): ClientRow {
 export function clientFingerprint(suites: readonly SuiteDefinition[], clients: readonly ExampleClient[]): string {
   const checks = suites.flatMap((s) => s.checks.map((c) => [c.id, c.level, c.requirements.map((r) => r.id)]));
   const examples = clients.map((c) => [c.name, c.command, c.fails]);
-  return createHash('sha256')
-    .update(JSON.stringify({ checks, examples }))
-    .digest('hex')
-    .slice(0, 16);
+  return createHash('sha256').update(JSON.stringify({ checks, examples })).digest('hex').slice(0, 16);
 }
 
 /** Runs every client, `concurrency` at a time, and draws the matrix. */
@@ -125,6 +122,10 @@ export function renderClientMatrix(matrix: ClientMatrixJson): string {
       `| ${r.name} | ${r.description} | ${r.fails.join(', ') || '—'} | ${got.join(', ') || '—'}${r.missed.length ? ` (missed: ${r.missed.join(', ')})` : ''} | ${r.verdict} |`,
     );
   }
-  lines.push('', `Checks no example client makes fail: ${matrix.uncaught.length ? matrix.uncaught.join(', ') : 'none'}.`, '');
+  lines.push(
+    '',
+    `Checks no example client makes fail: ${matrix.uncaught.length ? matrix.uncaught.join(', ') : 'none'}.`,
+    '',
+  );
   return lines.join('\n');
 }

@@ -195,8 +195,7 @@ ${rows.join('\n')}
 </tbody>
 </table>`;
   return `<p class="verdict-line ${VERDICT_CLASS[v.status]}">${escapeLine(verdictSummary(v))}</p>
-${failed}${table}
-<p class="note">${escapeLine(outOfReachNote(v))}.</p>`;
+${failed}${table}${v.outOfReach > 0 ? `\n<p class="note">${escapeLine(outOfReachNote(v))}.</p>` : ''}`;
 }
 
 function header(result: RunResult, verdict: VerdictStatus): string {

@@ -485,7 +485,7 @@ function verdictLines(verdict: Verdict, c: ChalkInstance): Line[] {
   return [
     line(colour[verdict.status](visibleLine(verdictSummary(verdict)))),
     ...verdict.notExercised.map((r) => line(`${INDENT}${visibleLine(unexercisedLine(r))}`, INDENT.length + 2)),
-    line(c.dim(outOfReachNote(verdict))),
+    ...(verdict.outOfReach > 0 ? [line(c.dim(outOfReachNote(verdict)))] : []),
   ];
 }
 

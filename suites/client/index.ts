@@ -1,7 +1,7 @@
 // The client pack: the checks `conformance client` runs, judged from what the client sent to the sandbox and how its
 // webhook receiver answered (suites/client/kit.ts). Its session runs the client command, one sandbox per scenario.
 import type { Pack } from '../../src/engine/index.js';
-import type { ClientRunRecord } from '../../src/client/types.js';
+import type { ClientRunRecord } from '../kit/index.js';
 import { ClientSession } from './kit.js';
 import requests from './requests.js';
 import token from './token.js';
@@ -27,5 +27,6 @@ export function clientPack(runScenarios: (record: ExchangeSink) => Promise<Clien
     sharedStates: [],
     stateChangedBy: () => undefined,
     openSession: (_client, _target, record) => new ClientSession(() => runScenarios(record)),
+    observesOnly: true,
   };
 }

@@ -2,11 +2,16 @@
 // the first check), the accessor that skips a check whose scenario did not run, and which check owns the rule a
 // sandbox rejection names (one cause, one failure: a flow the sandbox stopped is the owner's failure, not the others').
 import type { CheckContext, RunSession } from '../../src/engine/index.js';
-import type { HttpResponse } from '../../src/http/client.js';
-import type { Exchange } from '../../src/http/exchange.js';
-import type { ClientRequest, ClientRunRecord, ScenarioName, ScenarioRecord } from '../../src/client/types.js';
+import type {
+  ClientRequest,
+  ClientRunRecord,
+  Exchange,
+  HttpResponse,
+  ScenarioName,
+  ScenarioRecord,
+} from '../kit/index.js';
 
-export type { ClientRequest, SandboxAct, ScenarioRecord } from '../../src/client/types.js';
+export type { ClientRequest, SandboxAct, ScenarioRecord } from '../kit/index.js';
 
 /**
  * The client pack's session: opening it runs the client command once per selected scenario (src/client/run.ts);
@@ -84,7 +89,7 @@ export function cite(ctx: CheckContext, request: ClientRequest | { exchange: Exc
  * `request`: the refused request's path and the rejection's reason, where the code alone does not say whose rule it
  * is (a clientId missing from the token request's form; a 422 for an idempotency key used for another request).
  */
-export function ownerOfRejection(
+function ownerOfRejection(
   code: string,
   request: { path?: string; reason?: string } = {},
 ): { ownedBy: string; requirements: string[] } | undefined {

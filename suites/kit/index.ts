@@ -103,6 +103,14 @@ export { containsValue, eventNameOf, KNOWN_EVENTS, topLevelFields, valuesNamed }
 export { TransportError, dropHeader } from '../../src/http/client.js';
 export type { HttpResponse, RequestSpec } from '../../src/http/client.js';
 export type { Exchange } from '../../src/http/exchange.js';
+// What `conformance client` recorded, for the client pack (suites/client/).
+export type {
+  ClientRequest,
+  ClientRunRecord,
+  SandboxAct,
+  ScenarioName,
+  ScenarioRecord,
+} from '../../src/client/types.js';
 export { idKey, isUnsafeNumber, parseJson } from '../../src/http/json.js';
 export { generateEd25519 } from '../../src/http/keys.js';
 export { headerValue, headerValues, pathAndQuery, setHeader } from '../../src/http/message.js';

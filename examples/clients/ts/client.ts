@@ -320,6 +320,9 @@ export class Client {
     await this.call('POST', '/webhooks', { url, subscriptions: ['ALL'] });
   }
 
+  /** The eventIds of the deliveries the receiver has handled. */
+  private readonly handled = new Set<string>();
+
   private async startReceiver(key: Promise<KeyObject>): Promise<string> {
     const { receiverCertFile, receiverKeyFile } = this.env;
     if (!receiverCertFile || !receiverKeyFile) throw new GaveUp('CONFORMANCE_RECEIVER_CERT_FILE/KEY_FILE are not set');
@@ -335,8 +338,12 @@ export class Client {
               body,
             };
             const accepted = this.accepts(delivery, await key);
+            const eventId = eventIdOf(body);
+            // A message already handled is acknowledged and not handled again: a replay, or a sender's retry.
+            const fresh = !this.handled.has(eventId);
+            if (accepted) this.handled.add(eventId);
             // The harness reads the file when the answer comes: the line is written first.
-            if (accepted) appendFileSync(this.env.acceptedFile ?? '/dev/null', `${eventIdOf(body)}\n`);
+            if (accepted && fresh) appendFileSync(this.env.acceptedFile ?? '/dev/null', `${eventId}\n`);
             res.writeHead(accepted ? 204 : this.discardStatus()).end();
           })
           .catch(() => res.writeHead(500).end()); // e.g. the accepted file cannot be written: not accepted, then
