@@ -305,7 +305,7 @@ function behaviourMiddleware(
     return [
       async (ctx, state, _route, next) => {
         const reply = await next();
-        if (headerOf(ctx, 'authorization') !== undefined && ++withToken === 3) {
+        if (headerOf(ctx, 'authorization') !== undefined && ++withToken === 2) {
           const ended = state.tokens.revokeClient(clientId, 'ended by the sandbox on purpose (scenario renew)');
           acts.push({
             kind: 'token-ended',

@@ -62,7 +62,7 @@ export const SCENARIO_TABLE: readonly ScenarioSpec[] = [
   {
     name: 'renew',
     description:
-      "as read, but the sandbox ends the client's tokens after its 3rd request with a token: get a new one and finish, without loops",
+      "as read, but the sandbox ends the client's tokens after its 2nd request with a token (so that reading the transactions always needs a new one): get a new one and finish, without loops",
     timeLimitSeconds: 20,
     choices: OFFSET_PAGES,
     behaviour: 'renew',

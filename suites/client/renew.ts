@@ -1,9 +1,18 @@
-// Client checks of area renew: in scenario renew the sandbox ends every token of the client right after its third
+// Client checks of area renew: in scenario renew the sandbox ends every token of the client right after its second
 // request answered with a token (act 'token-ended'); the next call gets a 401. A token that is "no longer valid"
 // (Token lifecycle) is replaced by a new one from POST /oauth/token (Authentication 1), once, and never sent again.
 import { defineCheck, defineSuite, type CheckContext } from '../../src/engine/index.js';
 import { cite, scenarioOf, stopWhenBlocked, type ClientRequest, type ScenarioRecord } from './kit.js';
-import { bearerOf, isRevoke, isTokenRequest, issuedTokens, named, stopWhenUnissued, succeeded } from './traffic.js';
+import {
+  bearerOf,
+  headers,
+  isRevoke,
+  isTokenRequest,
+  issuedTokens,
+  named,
+  stopWhenUnissued,
+  succeeded,
+} from './traffic.js';
 
 /** The token request of the task, one after the token ended, and one spare: more is a loop. */
 const MAX_TOKEN_REQUESTS = 3;
@@ -28,7 +37,7 @@ function renewal(ctx: CheckContext): Renewal {
   const act = record.acts.find((a) => a.kind === 'token-ended');
   if (act === undefined)
     ctx.skip(
-      `the sandbox never ended the client's token: the client made fewer than 3 requests with a token (${record.requests.length} request(s) in all)`,
+      `the sandbox never ended the client's token: the client made fewer than 2 requests with a token (${record.requests.length} request(s) in all)`,
     );
   const ended = new Set(
     issuedTokens(record)
@@ -36,9 +45,13 @@ function renewal(ctx: CheckContext): Renewal {
       .map((t) => t.token),
   );
   const after = record.requests.filter((r) => r.seq > act.afterSeq);
+  stopWhenReplayed(ctx, record, after, ended);
   const first401 = after.find((r) => r.status === 401 && ended.has(bearerOf(r) ?? ''));
+  // Revoking a token the server already ended is harmless clean-up, not a use of it.
   const staleAgain =
-    first401 === undefined ? undefined : after.find((r) => r.seq > first401.seq && bearerOf(r) === bearerOf(first401));
+    first401 === undefined
+      ? undefined
+      : after.find((r) => r.seq > first401.seq && !isRevoke(r) && bearerOf(r) === bearerOf(first401));
   return {
     record,
     endedAfter: act.afterSeq,
@@ -48,6 +61,36 @@ function renewal(ctx: CheckContext): Renewal {
   };
 }
 
+/**
+ * One cause, one failure: a renewal sent with the idempotency key of an earlier token request is answered, as a
+ * server may, with that request's answer, an ended token. The client then holds no new token because it reused the
+ * key (client.requests.idempotency-unique's defect), not because it failed to renew.
+ */
+function stopWhenReplayed(
+  ctx: CheckContext,
+  record: ScenarioRecord,
+  after: readonly ClientRequest[],
+  ended: ReadonlySet<string>,
+): void {
+  const issued = issuedTokens(record);
+  for (const r of after.filter(isTokenRequest)) {
+    const got = issued.find((t) => t.seq === r.seq);
+    const key = headers(r, 'x-idempotency-key')[0];
+    if (got === undefined || !ended.has(got.token) || key === undefined) continue;
+    const earlier = record.requests.find((e) => e.seq < r.seq && headers(e, 'x-idempotency-key')[0] === key);
+    if (earlier === undefined) continue;
+    ctx.alsoSee({
+      requirements: ['REQ-HDR-12'],
+      ownedBy: 'client.requests.idempotency-unique',
+      message: `${named(r)} reuses the idempotency key of ${named(earlier)}; the sandbox answered it with that request's token, which had ended`,
+      exchange: cite(ctx, r),
+    });
+    ctx.skip(
+      `the renewal reused an earlier idempotency key, so it brought back the ended token (client.requests.idempotency-unique judges that)`,
+    );
+  }
+}
+
 const newToken = defineCheck({
   id: 'client.renew.new-token',
   title: 'When its token ends, the client gets a new one and finishes, without loops',
@@ -55,7 +98,7 @@ const newToken = defineCheck({
   requirements: REQUIREMENTS,
   explain: {
     sends:
-      'Nothing: reads scenario renew (the read task; the sandbox ends every token of the client right after its third request answered with a token, act token-ended).',
+      'Nothing: reads scenario renew (the read task; the sandbox ends every token of the client right after its second request answered with a token, act token-ended).',
     passes: `After the token ended, the client obtained a new token with POST /oauth/token, every request it then made with the new token succeeded (2xx), it ended on its own (not by the time limit), and it sent at most ${MAX_TOKEN_REQUESTS} token requests in all.`,
     fails: `The client gave up after the 401 (no new token), requested tokens in a loop (more than ${MAX_TOKEN_REQUESTS}), did not finish the task with the new token (a request with it refused), or hung until the time limit.`,
   },
@@ -102,7 +145,7 @@ const noStaleToken = defineCheck({
   explain: {
     sends: "Nothing: reads scenario renew, the requests after the sandbox ended the client's tokens.",
     passes:
-      'Once a request presenting an ended token was answered 401, no later request presents that token (the revocation of a token already ended counts too: it is dead). A client that renewed before meeting the 401 passes.',
+      'Once a request presenting an ended token was answered 401, no later request presents that token (its revocation excepted: clean-up of a token already dead harms nothing). A client that renewed before meeting the 401 passes.',
     fails:
       'The client retried with the token the 401 refused: the same request again, another request, or a loop of them.',
   },

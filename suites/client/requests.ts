@@ -15,6 +15,7 @@ import {
   judgeEach,
   named,
   pathOf,
+  succeeded,
   verifySig1,
 } from './traffic.js';
 
@@ -321,28 +322,29 @@ const idempotencyUnique = defineCheck({
   explain: {
     sends: 'Nothing: reads the X-Idempotency-Key of every request the client sent, across all the scenarios that ran.',
     passes:
-      'No key is used for two different requests (another method, target or body). The same key on a retry of the same request (same method, target and body bytes) is what the key is for, and passes.',
+      'No key is used for two different requests. The same key on a retry of a request that got no 2xx answer (same method, target and body bytes) is what the key is for, and passes; the same bytes again after a 2xx are a new request (a second token) and need a new key.',
     fails:
       'A key reused for another request: a fixed key, a counter that starts again in each process, the key of the token request sent again on the revocation. A server may replay the first answer to it or refuse it.',
   },
   async run(ctx) {
     const keyed = subjects(ctx, (r) => headers(r, 'x-idempotency-key').length > 0);
     if (keyed.length === 0) ctx.skip('no request carried X-Idempotency-Key');
-    const first = new Map<string, ClientRequest>();
+    const last = new Map<string, ClientRequest>();
     for (const { request: r } of keyed) {
       const key = headers(r, 'x-idempotency-key')[0]!.trim();
-      const earlier = first.get(key);
-      if (earlier === undefined) {
-        first.set(key, r);
-        continue;
-      }
-      const same = earlier.method === r.method && earlier.url === r.url && earlier.body.equals(r.body);
-      if (same) continue;
+      const earlier = last.get(key);
+      last.set(key, r);
+      if (earlier === undefined) continue;
+      // A retry repeats a request whose outcome the client did not get: once it was answered 2xx, the same bytes again
+      // are a new request (a second token), which the server may answer with the first one's result.
+      const retry =
+        !succeeded(earlier) && earlier.method === r.method && earlier.url === r.url && earlier.body.equals(r.body);
+      if (retry) continue;
       cite(ctx, earlier);
       ctx.fail(`${named(r)} reuses the idempotency key of ${named(earlier)}, a different request`, {
         expected:
           'a new X-Idempotency-Key for each distinct request (the same key only on a retry of the same method, target and body)',
-        observed: `X-Idempotency-Key: ${JSON.stringify(key)} on ${named(earlier)} and on ${named(r)}${earlier.url === r.url ? ' (other body)' : ''}`,
+        observed: `X-Idempotency-Key: ${JSON.stringify(key)} on ${named(earlier)} and on ${named(r)}${earlier.url !== r.url ? '' : earlier.body.equals(r.body) ? ` (the same request again after a ${earlier.status})` : ' (other body)'}`,
         exchange: cite(ctx, r),
       });
     }

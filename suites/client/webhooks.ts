@@ -205,18 +205,24 @@ const refusesForged = defineCheck({
   level: 'SHOULD',
   requirements: ['REQ-AUTH-15'],
   explain: {
-    sends: `Nothing: reads the webhooks scenario's answers to the forged deliveries (${FORGED.join(', ')}).`,
-    passes: 'Every forged delivery that was answered got a non-2xx status (a 4xx).',
+    sends: `Nothing: reads the webhooks scenario's answers to the forged deliveries (${FORGED.join(', ')}) the receiver discarded.`,
+    passes:
+      'Every forged delivery the receiver discarded (its eventId not in the accepted file) and answered got a non-2xx status (a 4xx).',
     fails:
-      'A 2xx to a forged delivery: the sender is told it was delivered. A delivery left unanswered is not judged here.',
+      "A 2xx to a forged delivery the receiver discarded: the sender is told it was delivered. A forged delivery it accepted is client.webhooks.discards-forged's failure, and one left unanswered is not judged here.",
   },
   async run(ctx) {
-    const forged = deliveriesOf(ctx, scenarioOf(ctx, 'webhooks')).filter((d) =>
-      (FORGED as readonly string[]).includes(d.kind),
-    );
-    const answered = forged.filter((d) => d.status !== undefined);
+    const record = scenarioOf(ctx, 'webhooks');
+    const forged = deliveriesOf(ctx, record).filter((d) => (FORGED as readonly string[]).includes(d.kind));
+    // One cause, one failure: accepting a forged delivery is discards-forged's; its 2xx follows from that.
+    const discarded = forged.filter((d) => !record.accepted.includes(d.eventId));
+    const answered = discarded.filter((d) => d.status !== undefined);
     if (answered.length === 0)
-      ctx.skip(`the receiver answered none of the ${forged.length} forged deliveries (no HTTP answer to judge)`);
+      ctx.skip(
+        discarded.length === 0
+          ? 'the receiver discarded none of the forged deliveries (client.webhooks.discards-forged judges that)'
+          : `the receiver answered none of the ${discarded.length} forged deliveries it discarded (no HTTP answer to judge)`,
+      );
     const ok = answered.filter((d) => is2xx(d.status));
     if (ok.length === 0) return;
     failNaming(

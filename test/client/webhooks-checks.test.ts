@@ -142,7 +142,7 @@ describe('client.webhooks checks', () => {
     });
   });
 
-  it('fail a receiver that accepts everything at MUST, naming each forged kind with its exchange; warn for the stale ones and the 2xx', async () => {
+  it('fail a receiver that accepts everything at MUST, naming each forged kind with its exchange; warn for the stale ones; its 2xx follow from that', async () => {
     const sent = deliveries(() => 200);
     const results = await judge(record({ deliveries: sent, accepted: sent.map((d) => d.eventId) }));
     expect(outcomes(results)).toEqual({
@@ -150,7 +150,7 @@ describe('client.webhooks checks', () => {
       'accepts-valid': 'pass',
       'discards-forged': 'fail',
       'discards-stale': 'warn',
-      'refuses-forged': 'warn',
+      'refuses-forged': 'skip',
     });
     const forged = results['discards-forged']!;
     expect(forged.finding?.message).toBe(`the receiver accepted 5 forged deliveries: ${FORGED.join(', ')}`);
@@ -164,6 +164,21 @@ describe('client.webhooks checks', () => {
     expect(stale.finding?.message).toBe(
       'the receiver accepted 3 stale deliveries: expired, created-in-future, replayed',
     );
+    expect(results['refuses-forged']!.skipReason).toBe(
+      'the receiver discarded none of the forged deliveries (client.webhooks.discards-forged judges that)',
+    );
+  });
+
+  it('warn at refuses-forged for a receiver that discards the forged deliveries but answers them 2xx', async () => {
+    const sent = deliveries(() => 200);
+    const results = await judge(record({ deliveries: sent, accepted: acceptedBy(sent, ['valid']) }));
+    expect(outcomes(results)).toEqual({
+      registered: 'pass',
+      'accepts-valid': 'pass',
+      'discards-forged': 'pass',
+      'discards-stale': 'pass',
+      'refuses-forged': 'warn',
+    });
     expect(results['refuses-forged']!.finding?.message).toBe(
       `the receiver answered 2xx to 5 forged deliveries: ${FORGED.join(', ')}`,
     );

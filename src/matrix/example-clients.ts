@@ -1,0 +1,36 @@
+// The example clients of the client detection matrix (examples/clients/), as commands run from the repository's root
+// after `npm run build`: the good client, the client written without our code (the tasks it does), and one broken
+// client per flaw of the flaws table.
+import type { ExampleClient } from './client-detection.js';
+
+interface FlawEntry {
+  fails: readonly string[];
+  what: string;
+}
+
+/** The scenarios the bash client does (examples/clients/sh/client.sh): all but webhooks. */
+const SHELL_SCENARIOS = ['token', 'read', 'update', 'renew', 'throttle', 'ussd'];
+
+export function exampleClients(flaws: Readonly<Record<string, FlawEntry>>): ExampleClient[] {
+  return [
+    {
+      name: 'good',
+      command: ['node', 'dist/examples/clients/ts/good.js'],
+      fails: [],
+      description: 'the correct client, on this package',
+    },
+    {
+      name: 'sh',
+      command: ['bash', 'examples/clients/sh/client.sh'],
+      fails: [],
+      description: 'a correct client without our code (bash, curl, openssl, jq)',
+      scenarios: SHELL_SCENARIOS,
+    },
+    ...Object.entries(flaws).map(([name, flaw]) => ({
+      name,
+      command: ['node', 'dist/examples/clients/ts/broken.js', name],
+      fails: [...flaw.fails],
+      description: flaw.what,
+    })),
+  ];
+}
