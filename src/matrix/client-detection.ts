@@ -76,7 +76,7 @@ export async function clientMatrix(
   return matrixOf(suites, clients, rows);
 }
 
-export function matrixOf(
+function matrixOf(
   suites: readonly SuiteDefinition[],
   clients: readonly ExampleClient[],
   rows: ClientRow[],

@@ -139,7 +139,7 @@ describe('the packed tarball', () => {
   it('is named as package.json says, with the bin conformance, and places every top-level folder on one side', () => {
     expect(PACKAGE.bin).toEqual({ conformance: 'bin/conformance.js' });
     expect(isPacked(PACKAGE.bin.conformance!)).toBe(true);
-    expect(SHIPPED_FOLDERS.sort()).toEqual(['bin', 'docs', 'fixtures', 'schemas', 'spec']);
+    expect(SHIPPED_FOLDERS.sort()).toEqual(['bin', 'docs', 'examples', 'fixtures', 'schemas', 'spec']);
     for (const folder of SHIPPED_FOLDERS) expect(isPacked(`${folder}/`), folder).toBe(true);
     // The sources and tests stay in the clone (dist/ carries the compiled code; bench/ ships its RESULTS.md only).
     for (const folder of ['src', 'suites', 'test', 'scripts']) expect(isPacked(`${folder}/`), folder).toBe(false);
