@@ -4,10 +4,11 @@
 // check's declaration (title, level, requirements, note, explain.sends/passes/fails), never from reading its title:
 // rewording a title changes no explanation.
 import { suites } from '../../suites/index.js';
+import { clientSuites } from '../../suites/client/index.js';
 import type { CheckDefinition, Level, RequirementRef, SuiteName } from '../engine/index.js';
 import { ConfigError } from '../errors.js';
 import { closestIds } from '../suggest.js';
-import { readDetectionJson, type DetectionJson } from '../matrix/proof.js';
+import { readClientMatrix, readDetectionJson, type DetectionJson } from '../matrix/proof.js';
 import { parseSpec, readSpec, type SpecSection } from '../spec/sections.js';
 import { requirementLine } from '../report/requirement-text.js';
 
@@ -34,6 +35,8 @@ export interface Explanation {
   provenBy: Array<{ fault: string; description: string; breaks: string[] }>;
   /** Why no fault is listed, when none is. */
   noFault?: string;
+  /** A client check: the broken example clients that make it fail (docs/client-matrix.json). */
+  provenByClients?: Array<{ client: string; description: string }>;
   /** Faults that make it fail although they break none of its requirements (it depends on them), with why that stays. */
   collateral: Array<{ fault: string; reason?: string }>;
 }
@@ -60,7 +63,7 @@ let matrix: DetectionJson | undefined | null;
 
 /** The explanation of one check; an unknown id is a ConfigError (exit 2) naming the closest ids. */
 export function explain(id: string): Explanation {
-  const checks = suites.flatMap((s) => s.checks);
+  const checks = [...suites, ...clientSuites].flatMap((s) => s.checks);
   const check = checks.find((c) => c.id === id);
   if (!check) {
     const near = closestIds(
@@ -80,6 +83,7 @@ export function explain(id: string): Explanation {
       specSections = null;
     }
   }
+  if (clientSuites.some((s) => s.name === check.suite)) return explainClientCheck(check, specSections ?? []);
   if (matrix === undefined) matrix = readDetectionJson() ?? null;
   return explainCheck(check, specSections ?? [], matrix ?? undefined);
 }
@@ -135,6 +139,28 @@ export function explainCheck(
   };
 }
 
+/** A client check is proven by the broken example clients of the client matrix, not by faults of the server. */
+function explainClientCheck(check: CheckDefinition, sections: SpecSection[]): Explanation {
+  const { provenBy: _none, noFault: _no, ...rest } = explainCheck(check, sections, undefined);
+  const rows = readClientMatrix()?.rows ?? [];
+  const provenByClients = rows
+    .filter((r) => r.caughtBy.includes(check.id))
+    .map((r) => ({ client: r.name, description: r.description }));
+  return {
+    ...rest,
+    provenBy: [],
+    provenByClients,
+    ...(provenByClients.length === 0
+      ? {
+          noFault:
+            rows.length === 0
+              ? 'unknown: docs/client-matrix.json is not in this installation'
+              : 'no example client makes it fail yet',
+        }
+      : {}),
+  };
+}
+
 export function renderExplanation(e: Explanation): string {
   const lines = [`${e.id}   ${e.level}   suite ${e.suite}`, ''];
   const field = (label: string, text: string) => lines.push(...wrapLabelled(label, text));
@@ -150,7 +176,13 @@ export function renderExplanation(e: Explanation): string {
   field('sends', e.sends);
   field('passes', e.passes);
   field('fails', e.fails);
-  if (e.provenBy.length > 0) {
+  if (e.provenByClients !== undefined && e.provenByClients.length > 0) {
+    field(
+      'proven by',
+      `the broken example client${e.provenByClients.length === 1 ? '' : 's'} (see it with: npm run build && conformance client -- node dist/examples/clients/ts/broken.js NAME):`,
+    );
+    for (const c of e.provenByClients) field('', `${c.client}: ${c.description}`);
+  } else if (e.provenBy.length > 0) {
     field(
       'proven by',
       `${e.provenBy.length === 1 ? '1 fault of the reference server makes' : `${e.provenBy.length} faults of the reference server make`} it fail (see it with: conformance run --fault NAME --grep '^${e.id.replace(/\./g, '\\.')}$'):`,

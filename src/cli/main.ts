@@ -249,6 +249,7 @@ export async function main(argv: string[]): Promise<void> {
     .option('-s, --suite <names>', 'comma-separated suites')
     .option('-g, --grep <pattern>', 'only checks whose id or title matches')
     .option('--json', 'machine-readable output, with the spec sentence of each check')
+    .option('--client', "the checks of a client application ('conformance client') instead of a server's")
     .action(async (opts: Record<string, unknown>) => {
       const { listCommand } = await import('./list.js');
       process.exitCode = listCommand(opts as never);

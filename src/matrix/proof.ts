@@ -35,3 +35,17 @@ export function readDetectionJson(file: string = fromPackageRoot(...DETECTION_JS
     return undefined;
   }
 }
+
+/** The shipped client matrix (docs/client-matrix.json), or undefined when missing or unreadable. */
+export function readClientMatrix(
+  file: string = fromPackageRoot('docs', 'client-matrix.json'),
+): { rows: Array<{ name: string; description: string; caughtBy: string[] }> } | undefined {
+  try {
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as { rows?: unknown };
+    return Array.isArray(doc.rows)
+      ? (doc as { rows: Array<{ name: string; description: string; caughtBy: string[] }> })
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
