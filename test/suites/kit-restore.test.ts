@@ -3,7 +3,7 @@
 // and once the check ran out of time (in the engine's grace period, without waiting for the work, and the report says
 // so); a restore the server refuses, or does not honour, fails the check with CLEAN-UP FAILED and the exact request to
 // send by hand, listed with the run's clean-up problems.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createServer as createNetServer } from 'node:net';
 import { pack } from '../../suites/index.js';
 import { readCustomerOrSkip, withRestoredCustomer, withRestoredWebhook } from '../../suites/kit/index.js';
@@ -17,10 +17,14 @@ import {
 } from '../../src/engine/index.js';
 import type { LocalTarget } from '../../src/targets/local.js';
 import { CITES } from '../helpers/requirements.js';
-import { localTarget, stopsAfterEach } from '../helpers/webhook-targets.js';
+import { localTarget } from '../helpers/webhook-targets.js';
 import { LIMIT_MS } from '../helpers/waits.js';
 
-const stops = stopsAfterEach();
+// The tests run at once (three of them wait out a check's time limit): each has its own server, all stopped at the end.
+const stops: Parameters<typeof localTarget>[0] = [];
+afterAll(async () => {
+  for (const stop of stops.splice(0).reverse()) await stop();
+});
 const local = (faults: string[] = []) => localTarget(stops, { faults });
 
 /**
@@ -69,7 +73,7 @@ const route = (c: CheckResult) =>
 
 // ---- the mutable customer --------------------------------------------------------------------------------------
 
-describe('withRestoredCustomer', () => {
+describe.concurrent('withRestoredCustomer', () => {
   const customerOf = (l: LocalTarget) => {
     const id = l.target.fixtures.mutableCustomerId!;
     const now = l.server.store.getCustomer(id)!;
@@ -229,7 +233,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-describe('withRestoredWebhook', () => {
+describe.concurrent('withRestoredWebhook', () => {
   /** The client's configuration before the check under test, as a partner's would be: POSTed by a check of its own. */
   async function preconfigure(l: LocalTarget, url: string, subscriptions: string[]): Promise<void> {
     const { check } = await runOne(l, 'webhook-config', async (ctx) => {
