@@ -4,19 +4,12 @@ import { UserError } from '../errors.js';
 import { humanReporterForStdout } from '../report/human.js';
 import { endNote, runClient } from '../client/run.js';
 import { parseScenarioList, SCENARIO_TABLE } from '../client/scenarios.js';
-import type { FailOnPolicy } from './fail-on.js';
+import type { ReportCommandOptions } from './report-options.js';
 
-export interface ClientCommandOptions {
+export interface ClientCommandOptions extends ReportCommandOptions {
   scenario?: string;
   config?: string;
   list?: boolean;
-  junit?: string;
-  json?: string;
-  html?: string;
-  har?: string;
-  evidence?: string;
-  /** --fail-on, parsed (main.ts parseFailOn). */
-  failOn: FailOnPolicy;
 }
 
 /** Returns the exit code: 0 pass, 1 a check that fails the run failed (or INCOMPLETE under --fail-on incomplete). */

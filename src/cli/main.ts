@@ -32,7 +32,7 @@ export async function main(argv: string[]): Promise<void> {
     .configureOutput({ outputError: (text, write) => write(usageErrorLines(text)) })
     .exitOverride();
 
-  program
+  const run = program
     .command('run')
     .description('run the suites against a target (default: the embedded reference server) and report')
     .option(
@@ -43,22 +43,6 @@ export async function main(argv: string[]): Promise<void> {
     .option('-c, --config <file>', 'config file (default: ./conformance.config.json)')
     .option('-s, --suite <names>', 'comma-separated suites to run (their names: conformance list)')
     .option('-g, --grep <pattern>', 'run only checks whose id or title matches this regular expression')
-    .option('--junit <file>', 'write a JUnit XML report')
-    .option('--json <file>', 'write a JSON report')
-    .option('--html <file>', 'write a self-contained HTML report for a reviewer')
-    .option('--har <file>', 'write every exchange as HAR 1.2 (opens in browser devtools)')
-    .option(
-      '--evidence <dir>',
-      "write a certification package: the reports, a manifest of digests, signed with the target's key",
-    )
-    .addOption(
-      new Option(
-        '--fail-on <levels>',
-        'comma-separated, what fails the run: must (a MUST failure; always), should (SHOULD warnings too), incomplete (an INCOMPLETE verdict too)',
-      )
-        .argParser(parseFailOn)
-        .default({ failOn: 'must', failOnIncomplete: false } satisfies FailOnPolicy, 'must'),
-    )
     .option(
       '--expected-failures <file>',
       'known deviations (JSON: {"expectedFailures": [{"id", "reason", "expires"}]}): listed failures do not fail the run, listed passes do',
@@ -113,13 +97,13 @@ export async function main(argv: string[]): Promise<void> {
       '-j, --concurrency <n>',
       'checks running at once (default: the target\'s "concurrency", else 4); checks over shared state still run one at a time, in order',
       positiveInt('--concurrency'),
-    )
-    .action(async (opts: Record<string, unknown>) => {
-      const { runCommand } = await import('./run.js');
-      process.exitCode = await runCommand(opts as never);
-    });
+    );
+  addReportOptions(run, "signed with the target's key").action(async (opts: Record<string, unknown>) => {
+    const { runCommand } = await import('./run.js');
+    process.exitCode = await runCommand(opts as never);
+  });
 
-  program
+  const client = program
     .command('client')
     .usage('[options] -- <command...>')
     .description(
@@ -131,24 +115,11 @@ export async function main(argv: string[]): Promise<void> {
     .option(
       '-c, --config <file>',
       'JSON: {"timeLimitSeconds": {"read": 30}, "webhookCa": "extra-ca.pem", "env": {"NAME": "value"}}',
-    )
-    .option('--junit <file>', 'write a JUnit XML report')
-    .option('--json <file>', 'write a JSON report')
-    .option('--html <file>', 'write a self-contained HTML report for a reviewer')
-    .option('--har <file>', 'write every exchange as HAR 1.2 (opens in browser devtools)')
-    .option('--evidence <dir>', 'write a certification package: the reports, a manifest of digests, signed')
-    .addOption(
-      new Option(
-        '--fail-on <levels>',
-        'comma-separated, what fails the run: must (a MUST failure; always), should (SHOULD warnings too), incomplete (an INCOMPLETE verdict too)',
-      )
-        .argParser(parseFailOn)
-        .default({ failOn: 'must', failOnIncomplete: false } satisfies FailOnPolicy, 'must'),
-    )
-    .action(async (command: string[], opts: Record<string, unknown>) => {
-      const { clientCommand } = await import('./client.js');
-      process.exitCode = await clientCommand(command, opts as never);
-    });
+    );
+  addReportOptions(client, 'signed').action(async (command: string[], opts: Record<string, unknown>) => {
+    const { clientCommand } = await import('./client.js');
+    process.exitCode = await clientCommand(command, opts as never);
+  });
 
   program
     .command('curl')
@@ -389,6 +360,24 @@ export async function main(argv: string[]): Promise<void> {
 }
 
 /** A parser for an option whose value is a whole number of at least 1; its error names the option. */
+/** The reports and the fail-on policy, as `run` and `client` both take them (cli/report-options.ts ReportCommandOptions). */
+function addReportOptions(command: Command, signed: string): Command {
+  return command
+    .option('--junit <file>', 'write a JUnit XML report')
+    .option('--json <file>', 'write a JSON report')
+    .option('--html <file>', 'write a self-contained HTML report for a reviewer')
+    .option('--har <file>', 'write every exchange as HAR 1.2 (opens in browser devtools)')
+    .option('--evidence <dir>', `write a certification package: the reports, a manifest of digests, ${signed}`)
+    .addOption(
+      new Option(
+        '--fail-on <levels>',
+        'comma-separated, what fails the run: must (a MUST failure; always), should (SHOULD warnings too), incomplete (an INCOMPLETE verdict too)',
+      )
+        .argParser(parseFailOn)
+        .default({ failOn: 'must', failOnIncomplete: false } satisfies FailOnPolicy, 'must'),
+    );
+}
+
 function positiveInt(option: string): (value: string) => number {
   return (value) => {
     const n = Number(value);

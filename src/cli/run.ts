@@ -2,21 +2,14 @@ import { run } from '../api.js';
 import { localOptionsOf } from './local-options.js';
 import { humanReporterForStdout } from '../report/human.js';
 import { NothingToRerun } from '../report/rerun.js';
-import type { FailOnPolicy } from './fail-on.js';
+import type { ReportCommandOptions } from './report-options.js';
 import type { Choices, VariantName } from '../reference/choices/index.js';
 
-export interface RunCommandOptions {
+export interface RunCommandOptions extends ReportCommandOptions {
   target: string;
   config?: string;
   suite?: string;
   grep?: string;
-  junit?: string;
-  json?: string;
-  html?: string;
-  har?: string;
-  evidence?: string;
-  /** --fail-on, parsed (main.ts parseFailOn). */
-  failOn: FailOnPolicy;
   long: boolean;
   allowMutations: boolean;
   ussdMaxViews?: number;

@@ -1,0 +1,12 @@
+// The options `run` and `client` share (main.ts addReportOptions), as commander hands them over.
+import type { FailOnPolicy } from './fail-on.js';
+
+export interface ReportCommandOptions {
+  junit?: string;
+  json?: string;
+  html?: string;
+  har?: string;
+  evidence?: string;
+  /** --fail-on, parsed (main.ts parseFailOn). */
+  failOn: FailOnPolicy;
+}
