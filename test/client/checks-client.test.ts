@@ -353,6 +353,12 @@ describe('one cause, one failure when the sandbox cuts the flow short', () => {
     expect(complete.alsoSeen?.map((a) => a.ownedBy)).toEqual(['client.paging.next-page']);
   });
 
+  it('a client that gives up on the ended token and revokes it fails client.renew.new-token only: the revocation of a dead token is no stale use', async () => {
+    const results = await judge(clientRun({ noRenew: true, revokesDeadToken: true }));
+    expect(failing(results)).toEqual(['client.renew.new-token']);
+    expect(results.find((r) => r.id === 'client.renew.no-stale-token')!.outcome).toBe('pass');
+  });
+
   it('skips the checks of a scenario that was not run', async () => {
     const record = clientRun();
     delete record.scenarios.throttle;

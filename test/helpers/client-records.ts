@@ -55,6 +55,8 @@ export interface Flaws {
   noRevoke?: boolean;
   /** renew: gives up after the 401. */
   noRenew?: boolean;
+  /** renew, with noRenew: revokes the ended token before giving up (clean-up, answered 401). */
+  revokesDeadToken?: boolean;
   /** renew: retries the refused token once before renewing. */
   staleRetry?: boolean;
   /** renew: asks for tokens again and again. */
@@ -303,7 +305,10 @@ function renewScenario(f: Flaws): ScenarioRecord {
   const base = `/transactions?customerId=${FIXTURES.paginationCustomerId}`;
   s.send({ method: 'GET', path: base, ...refused }, token);
   if (f.staleRetry) s.send({ method: 'GET', path: base, ...refused }, token);
-  if (f.noRenew) return s.record({ code: 1 });
+  if (f.noRenew) {
+    if (f.revokesDeadToken) s.send({ method: 'POST', path: '/oauth/revoke', ...refused }, token);
+    return s.record({ code: 1 });
+  }
   if (f.tokenLoop) for (let i = 0; i < 3; i++) s.token();
   token = s.token();
   s.send({ method: 'GET', path: base, reply: transactionsPage(0) }, token);
