@@ -4,7 +4,7 @@ import { UserError } from '../errors.js';
 import { humanReporterForStdout } from '../report/human.js';
 import { endNote, runClient } from '../client/run.js';
 import { parseScenarioList, SCENARIO_TABLE } from '../client/scenarios.js';
-import type { ReportCommandOptions } from './report-options.js';
+import { reportSettings, type ReportCommandOptions } from './report-options.js';
 
 export interface ClientCommandOptions extends ReportCommandOptions {
   scenario?: string;
@@ -30,12 +30,7 @@ export async function clientCommand(command: string[], opts: ClientCommandOption
     command,
     ...(scenarios ? { scenarios } : {}),
     ...(opts.config !== undefined ? { config: opts.config } : {}),
-    junit: opts.junit,
-    json: opts.json,
-    html: opts.html,
-    har: opts.har,
-    evidence: opts.evidence,
-    ...opts.failOn,
+    ...reportSettings(opts),
     reporters: [humanReporterForStdout()],
     // The scenarios run before any check is judged: a line each, so a long run is not silent.
     onScenarioEnd: (record) => process.stderr.write(`conformance: ${endNote(record)}\n`),

@@ -10,3 +10,9 @@ export interface ReportCommandOptions {
   /** --fail-on, parsed (main.ts parseFailOn). */
   failOn: FailOnPolicy;
 }
+
+/** What the library entry points (`run`, `runClient`) take of them: the report paths and the fail-on policy. */
+export function reportSettings(opts: ReportCommandOptions) {
+  const { junit, json, html, har, evidence } = opts;
+  return { junit, json, html, har, evidence, ...opts.failOn };
+}

@@ -2,7 +2,7 @@ import { run } from '../api.js';
 import { localOptionsOf } from './local-options.js';
 import { humanReporterForStdout } from '../report/human.js';
 import { NothingToRerun } from '../report/rerun.js';
-import type { ReportCommandOptions } from './report-options.js';
+import { reportSettings, type ReportCommandOptions } from './report-options.js';
 import type { Choices, VariantName } from '../reference/choices/index.js';
 
 export interface RunCommandOptions extends ReportCommandOptions {
@@ -35,12 +35,7 @@ export async function runCommand(opts: RunCommandOptions): Promise<number> {
       config: opts.config,
       suites: opts.suite?.split(','),
       grep: opts.grep,
-      junit: opts.junit,
-      json: opts.json,
-      html: opts.html,
-      har: opts.har,
-      evidence: opts.evidence,
-      ...opts.failOn,
+      ...reportSettings(opts),
       long: opts.long,
       allowMutations: opts.allowMutations,
       ussdMaxViews: opts.ussdMaxViews,
