@@ -6,7 +6,7 @@ import {
   type SignatureVerdict,
   type SignOptions,
   type VerifyOptions,
-} from 'investment-api-conformance';
+} from 'investment-api-conformance/signing';
 import { Client, main, type Delivery, type Env, type Outgoing } from './client.js';
 import { FLAWS, type FlawName } from './flaws.js';
 
@@ -99,6 +99,10 @@ const BROKEN: Record<FlawName, new (env: Env) => Client> = {
   },
   'accepts-forged-deliveries': class extends Client {
     protected override accepts(): boolean {
+      return true;
+    }
+
+    protected override firstTime(): boolean {
       return true;
     }
   },
