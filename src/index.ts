@@ -1,25 +1,11 @@
-// Public library API: `import { loadConfig, run, signRequest, verifySignature, contentDigest } from 'investment-api-conformance'`.
+// Public library API: `import { loadConfig, run, signRequest, verifySignature, contentDigest } from 'investment-api-conformance'`;
+// a client application that only signs imports `investment-api-conformance/signing` (src/signing.ts), the same functions.
 export { run, type RunOptions } from './api.js';
 export { runClient, type ClientRunOptions } from './client/run.js';
 export type { ClientConfig } from './client/config.js';
 export { loadConfig, selectTarget } from './config/load.js';
 export type { LoadedConfig, ResolvedTarget, Fixtures, WebhookConfig } from './config/types.js';
-export {
-  signRequest,
-  verifySignature,
-  profileComponents,
-  PROFILE_COMPONENTS,
-  type SignOptions,
-  type SignedHeaders,
-  type VerifyOptions,
-  type SignatureVerdict,
-  type SignatureFailure,
-  type SignedMessage,
-} from './http/signature.js';
-export { signatureBase, signatureParamsValue, SignatureBaseError } from './http/signature-base.js';
-export { KeyError, type PrivateKeyInput, type PublicKeyInput } from './http/keys.js';
-export { contentDigest, verifyContentDigest } from './http/digest.js';
-export type { HttpMessage, MessageInput, HeadersInput } from './http/message.js';
+export * from './signing.js';
 export type { Exchange } from './http/exchange.js';
 export type { RunResult, CheckResult, CheckInfo, Level, Outcome, Totals, RunInfo } from './engine/index.js';
 export type { ExpectedFailureMark } from './engine/index.js';

@@ -9,7 +9,7 @@ import { runScenario } from '../../src/client/scenario.js';
 import { runCli } from '../helpers/cli.js';
 import { WAIT_MS } from '../helpers/waits.js';
 
-const LIBRARY = fileURLToPath(new URL('../../dist/src/index.js', import.meta.url));
+const LIBRARY = fileURLToPath(new URL('../../dist/src/signing.js', import.meta.url));
 
 // A client as a partner would write one, on node:https and the project's signing library: one mode per test.
 const CLIENT = `

@@ -14,7 +14,7 @@ import {
   type SignatureVerdict,
   type SignOptions,
   type VerifyOptions,
-} from 'investment-api-conformance';
+} from 'investment-api-conformance/signing';
 
 /** What `conformance client` hands a client (README, "Example clients"). */
 export interface Env {
@@ -321,7 +321,12 @@ export class Client {
   }
 
   /** The eventIds of the deliveries the receiver has handled. */
-  private readonly handled = new Set<string>();
+  protected readonly handled = new Set<string>();
+
+  /** A message already handled is acknowledged and not handled again: a replay, or a sender's retry. */
+  protected firstTime(eventId: string): boolean {
+    return !this.handled.has(eventId);
+  }
 
   private async startReceiver(key: Promise<KeyObject>): Promise<string> {
     const { receiverCertFile, receiverKeyFile } = this.env;
@@ -339,8 +344,7 @@ export class Client {
             };
             const accepted = this.accepts(delivery, await key);
             const eventId = eventIdOf(body);
-            // A message already handled is acknowledged and not handled again: a replay, or a sender's retry.
-            const fresh = !this.handled.has(eventId);
+            const fresh = this.firstTime(eventId);
             if (accepted) this.handled.add(eventId);
             // The harness reads the file when the answer comes: the line is written first.
             if (accepted && fresh) appendFileSync(this.env.acceptedFile ?? '/dev/null', `${eventId}\n`);
