@@ -607,7 +607,6 @@ export default defineSuite({
       uses: ['mutable-customer', 'webhook-config'],
       requirements: [
         'REQ-SVC-09',
-        'REQ-HDR-03',
         'REQ-ACCTEP-04',
         'REQ-ACCTEP-07',
         'REQ-CUSTEP-08',
@@ -615,8 +614,6 @@ export default defineSuite({
         'REQ-ASSETEP-04',
         'REQ-TXNEP-03',
         'REQ-TXNEP-06',
-        'REQ-USSD-02',
-        'REQ-WHKEP-01',
         'REQ-AUTH-01',
         'REQ-ERR-01',
         'REQ-ERR-02',

@@ -50,7 +50,7 @@ const signed = defineCheck({
   id: 'client.requests.signed',
   title: 'Every request carries a sig1 signature that verifies with the client key and keyid',
   level: 'MUST',
-  requirements: ['REQ-HDR-04', 'REQ-HDR-05', 'REQ-AUTH-05', 'REQ-AUTH-07', 'REQ-AUTH-08'],
+  requirements: ['REQ-HDR-04', 'REQ-HDR-05', 'REQ-AUTH-05', 'REQ-AUTH-07', 'REQ-AUTH-08', 'REQ-USSD-02'],
   explain: {
     sends:
       'Nothing: reads every request the client sent in every scenario that ran (the token request, reads, updates, revocations, USSD, webhooks).',

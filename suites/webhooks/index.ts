@@ -69,7 +69,7 @@ import {
 const AUTH_NAMES = ['AUTH', 'AUTH.CREATED', 'AUTH.DELETED'];
 /** The check that owns a delivery's verification (Authentication 8): the others record a delivery that fails it. */
 const VERIFIED_OWNER = 'webhooks.delivery.verified';
-const VERIFIED_REQUIREMENTS = ['REQ-AUTH-12', 'REQ-EVT-14'];
+const VERIFIED_REQUIREMENTS = ['REQ-EVT-14'];
 /** Every subscription name of the Events table, and the two values that "appear as subscription values"; ALL last, so the suite ends on it. */
 const SUBSCRIPTION_NAMES = [
   'AUTH',
@@ -1245,7 +1245,7 @@ export default defineSuite({
       id: 'webhooks.key.published',
       title: 'GET /webhooks/key gives an Ed25519 public key, and the deliveries verify under it',
       level: 'MUST',
-      requirements: ['REQ-SVC-06', 'REQ-WHKEP-05', 'REQ-AUTH-12', 'REQ-EVT-14'],
+      requirements: ['REQ-SVC-06', 'REQ-WHKEP-05', 'REQ-EVT-14'],
       explain: {
         sends:
           'GET /webhooks/key, after the receiver\'s https URL registered with subscriptions ["ALL"]: POST /webhooks, or PUT where a webhook existed before the suite; the receiver waits for the registration\'s delivery',
@@ -1706,7 +1706,7 @@ export default defineSuite({
       title:
         'every delivery of the run carries a matching Content-Digest and a signature by the published key covering it',
       level: 'MUST',
-      requirements: ['REQ-AUTH-12', 'REQ-EVT-14'],
+      requirements: ['REQ-EVT-14'],
       explain: {
         sends:
           'nothing of its own: it reads every delivery the receiver got during the run (the key comes from GET /webhooks/key)',

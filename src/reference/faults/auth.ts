@@ -43,7 +43,7 @@ export const authFaults: FaultDefinition[] = [
   {
     name: 'auth.token-type-lowercase',
     suite: 'auth',
-    breaks: ['REQ-TOKEN-06', 'REQ-TOKEP-04', 'REQ-AUTH-02'],
+    breaks: ['REQ-TOKEN-06', 'REQ-TOKEP-04'],
     description: 'the token record says tokenType "bearer"',
     middleware: rewriteSuccess(tokenReply, (r) => mapData(r, (rec) => ({ ...rec, tokenType: 'bearer' }))),
   },
@@ -151,7 +151,7 @@ export const authFaults: FaultDefinition[] = [
   {
     name: 'auth.missing-secret-accepted',
     suite: 'auth',
-    breaks: ['REQ-TOKEP-02'],
+    breaks: ['REQ-LIFE-01'],
     description:
       'a token request without clientSecret gives a token when it is signed by the client (a wrong secret is still refused)',
     async middleware(ctx, state, route, next) {
@@ -203,7 +203,7 @@ export const authFaults: FaultDefinition[] = [
   {
     name: 'auth.unsigned-token-request-accepted',
     suite: 'auth',
-    breaks: ['REQ-TOKEP-03', 'REQ-HDR-04', 'REQ-HDR-05'],
+    breaks: ['REQ-SVC-09'],
     description: 'the token request is not required to be signed: the right credentials alone give a token',
     middleware: acceptWhen(
       (ctx, route) => isTokenRoute(route.path) && !hasSignatureHeaders(ctx),
@@ -213,7 +213,7 @@ export const authFaults: FaultDefinition[] = [
   {
     name: 'auth.token-digest-optional',
     suite: 'auth',
-    breaks: ['REQ-HDR-08', 'REQ-TOKEP-03'],
+    breaks: ['REQ-HDR-23'],
     description: 'a token request without Content-Digest is served; a digest that is sent is still compared',
     middleware: acceptWhen(
       (ctx, route) => isTokenRoute(route.path) && headerValue(ctx.headers, 'content-digest') === undefined,
@@ -223,7 +223,7 @@ export const authFaults: FaultDefinition[] = [
   {
     name: 'auth.token-digest-not-checked',
     suite: 'auth',
-    breaks: ['REQ-HDR-08', 'REQ-TOKEP-03'],
+    breaks: ['REQ-SVC-09'],
     description: 'the Content-Digest of the token request is not compared with its body',
     middleware: acceptWhen((_ctx, route) => isTokenRoute(route.path), relaxPolicy({ verifyContentDigest: false })),
   },
@@ -244,7 +244,7 @@ export const authFaults: FaultDefinition[] = [
   {
     name: 'auth.bearer-not-validated',
     suite: 'auth',
-    breaks: ['REQ-HDR-03'],
+    breaks: ['REQ-AUTH-01'],
     description:
       'the bearer token is not looked up: any "Bearer …" value passes when the request is signed by the client X-Client-Id names',
     async middleware(ctx, state, route, next) {
@@ -266,7 +266,7 @@ export const authFaults: FaultDefinition[] = [
   {
     name: 'auth.client-id-not-required',
     suite: 'auth',
-    breaks: ['REQ-HDR-07', 'REQ-AUTH-05'],
+    breaks: ['REQ-HDR-22'],
     description: 'a request without X-Client-Id is served: the client is taken from the token',
     async middleware(ctx, state, route, next) {
       const reply = await next();
@@ -284,7 +284,7 @@ export const authFaults: FaultDefinition[] = [
   {
     name: 'auth.other-client-id-accepted',
     suite: 'auth',
-    breaks: ['REQ-HDR-07'],
+    breaks: ['REQ-HDR-22'],
     description: 'X-Client-Id is required but its value is not compared with the client the token was issued to',
     policy: { requireMatchingClientId: false },
   },
@@ -313,7 +313,7 @@ export const authFaults: FaultDefinition[] = [
   {
     name: 'auth.revoke-unsigned-accepted',
     suite: 'auth',
-    breaks: ['REQ-TOKEP-08', 'REQ-HDR-04', 'REQ-HDR-05'],
+    breaks: ['REQ-SVC-09'],
     description: 'POST /oauth/revoke is not required to be signed: the bearer token alone revokes it',
     middleware: acceptWhen(
       (ctx, route) => route.path === '/oauth/revoke' && !hasSignatureHeaders(ctx),

@@ -162,7 +162,7 @@ export const resourceFaults: FaultDefinition[] = [
   {
     name: 'resources.no-token-served',
     suite: 'resources',
-    breaks: ['REQ-ERR-02', 'REQ-HDR-03', 'REQ-AUTH-01', 'REQ-SVC-09'],
+    breaks: ['REQ-ERR-02', 'REQ-AUTH-01', 'REQ-SVC-09'],
     description: 'a request without Authorization is served as if it were authenticated',
     middleware: servedWithoutToken(() => true),
   },
@@ -546,14 +546,14 @@ export const resourceFaults: FaultDefinition[] = [
   {
     name: 'resources.ussd-no-token-served',
     suite: 'resources',
-    breaks: ['REQ-USSD-02', 'REQ-HDR-03', 'REQ-AUTH-01', 'REQ-SVC-09', 'REQ-ERR-02'],
+    breaks: ['REQ-AUTH-01', 'REQ-SVC-09', 'REQ-ERR-02'],
     description: 'the USSD views are served to a request without Authorization (a phone gateway route left open)',
     middleware: servedWithoutToken(ussdRoute),
   },
   {
     name: 'resources.webhook-key-no-token-served',
     suite: 'resources',
-    breaks: ['REQ-WHKEP-01', 'REQ-HDR-03', 'REQ-AUTH-01', 'REQ-SVC-09', 'REQ-ERR-02'],
+    breaks: ['REQ-AUTH-01', 'REQ-SVC-09', 'REQ-ERR-02'],
     description:
       'GET /webhooks/key is served without Authorization, to the client X-Client-Id names ("the key is public anyway")',
     middleware: servedWithoutToken(

@@ -177,14 +177,14 @@ export const signingFaults: FaultDefinition[] = [
     name: 'signing.signature-not-verified',
     suite: 'signing',
     // Verifying nothing, it honours no keyid, no created, no label and no coverage rule either.
-    breaks: ['REQ-AUTH-08', 'REQ-HDR-04', 'REQ-HDR-05', 'REQ-AUTH-07', 'REQ-AUTH-09', 'REQ-HDR-06', 'REQ-HDR-18'],
+    breaks: ['REQ-SVC-09', 'REQ-AUTH-17', 'REQ-AUTH-09', 'REQ-HDR-06', 'REQ-HDR-18'],
     description: 'signatures are not verified at all: missing, altered or foreign signatures all pass',
     policy: { verifySignatures: false },
   },
   {
     name: 'signing.signature-optional',
     suite: 'signing',
-    breaks: ['REQ-HDR-04', 'REQ-HDR-05'],
+    breaks: ['REQ-SVC-09'],
     description:
       'a request that lacks Signature or Signature-Input is served as unsigned; only a complete pair is verified',
     middleware: acceptWhen(
@@ -195,7 +195,7 @@ export const signingFaults: FaultDefinition[] = [
   {
     name: 'signing.keyid-ignored',
     suite: 'signing',
-    breaks: ['REQ-AUTH-07'],
+    breaks: ['REQ-AUTH-17'],
     description: "the client's registered key verifies the signature whatever keyid the Signature-Input names",
     middleware: acceptWhen(
       (_ctx, route) => isBearerRoute(route),
@@ -232,7 +232,7 @@ export const signingFaults: FaultDefinition[] = [
   {
     name: 'signing.expires-optional',
     suite: 'signing',
-    breaks: ['REQ-HDR-05'],
+    breaks: ['REQ-AUTH-17'],
     description:
       'created and expires are checked when present but not required: a signature without expires is valid forever',
     policy: { requireCreatedExpires: false },
@@ -299,7 +299,7 @@ export const signingFaults: FaultDefinition[] = [
   {
     name: 'signing.verified-signature-cache',
     suite: 'signing',
-    breaks: ['REQ-AUTH-08', 'REQ-HDR-17'],
+    breaks: ['REQ-SVC-09'],
     description:
       'authentication results are cached by Signature and Signature-Input: a signature that passed once is accepted again on any request until it expires',
     async middleware(ctx, state, route, next) {
@@ -330,7 +330,7 @@ export const signingFaults: FaultDefinition[] = [
   {
     name: 'signing.body-applied-before-verification',
     suite: 'signing',
-    breaks: ['REQ-AUTH-06', 'REQ-AUTH-08'],
+    breaks: ['REQ-SVC-09'],
     description:
       'a mutating request is carried out before its signature and digest are checked: a tampered body is rejected with 401, but applied',
     async middleware(ctx, state, route, next) {
@@ -352,7 +352,7 @@ export const signingFaults: FaultDefinition[] = [
     name: 'signing.digest-not-verified',
     suite: 'signing',
     // Comparing nothing, it takes a digest of any algorithm too.
-    breaks: ['REQ-HDR-08', 'REQ-AUTH-06', 'REQ-HDR-09'],
+    breaks: ['REQ-SVC-09', 'REQ-HDR-23', 'REQ-HDR-09'],
     description: 'Content-Digest is neither required nor compared with the body',
     policy: { verifyContentDigest: false },
   },
@@ -367,7 +367,7 @@ export const signingFaults: FaultDefinition[] = [
   {
     name: 'signing.digest-optional',
     suite: 'signing',
-    breaks: ['REQ-HDR-08', 'REQ-AUTH-06'],
+    breaks: ['REQ-HDR-23'],
     description: 'a body without Content-Digest is accepted; a digest that is sent is still compared',
     middleware: acceptWhen(
       (ctx, route) =>
@@ -378,7 +378,7 @@ export const signingFaults: FaultDefinition[] = [
   {
     name: 'signing.malformed-input-crash',
     suite: 'signing',
-    breaks: ['REQ-HDR-05'],
+    breaks: ['REQ-SVC-09'],
     description: 'a Signature-Input that is not a structured dictionary makes the server fail with 500',
     async middleware(ctx, _state, _route, next) {
       const field = headerValue(ctx.headers, 'signature-input');
@@ -430,7 +430,7 @@ export const signingFaults: FaultDefinition[] = [
   {
     name: 'signing.fixed-component-order',
     suite: 'signing',
-    breaks: ['REQ-AUTH-08', 'REQ-HDR-15'],
+    breaks: ['REQ-SVC-09', 'REQ-CUSTEP-02'],
     description:
       "the signature base is built in the server's own component order (@method first), not in the order Signature-Input lists",
     async middleware(ctx, _state, _route, next) {

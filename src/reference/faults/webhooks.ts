@@ -57,14 +57,14 @@ export const webhookFaults: FaultDefinition[] = [
   {
     name: WEBHOOK_FAULT.wrongSigningKey,
     suite: 'webhooks',
-    breaks: ['REQ-AUTH-12', 'REQ-EVT-14', 'REQ-SVC-06', 'REQ-WHKEP-05'],
+    breaks: ['REQ-EVT-14', 'REQ-SVC-06', 'REQ-WHKEP-05'],
     description: 'deliveries are signed with a key other than the one GET /webhooks/key returns (same keyid)',
     flag: true,
   },
   {
     name: WEBHOOK_FAULT.digestMismatch,
     suite: 'webhooks',
-    breaks: ['REQ-EVT-14', 'REQ-AUTH-12'],
+    breaks: ['REQ-EVT-14'],
     description:
       'the Content-Digest of a delivery is not the digest of the body delivered (the signature is otherwise valid)',
     flag: true,
@@ -72,7 +72,7 @@ export const webhookFaults: FaultDefinition[] = [
   {
     name: WEBHOOK_FAULT.unsignedDelivery,
     suite: 'webhooks',
-    breaks: ['REQ-EVT-14', 'REQ-AUTH-12'],
+    breaks: ['REQ-EVT-14'],
     description: 'deliveries carry no Signature and no Signature-Input',
     flag: true,
   },
@@ -115,7 +115,7 @@ export const webhookFaults: FaultDefinition[] = [
   {
     name: WEBHOOK_FAULT.expiredSignature,
     suite: 'webhooks',
-    breaks: ['REQ-EVT-14', 'REQ-AUTH-12'],
+    breaks: ['REQ-EVT-14'],
     description: 'deliveries are signed with created 10 minutes ago and expires 5 minutes ago (a clock far behind)',
     flag: true,
   },
@@ -140,7 +140,7 @@ export const webhookFaults: FaultDefinition[] = [
   {
     name: WEBHOOK_FAULT.digestNotCovered,
     suite: 'webhooks',
-    breaks: ['REQ-EVT-14', 'REQ-AUTH-12'],
+    breaks: ['REQ-EVT-14'],
     description: 'the signature of a delivery does not cover content-digest, so the body is not bound to it',
     flag: true,
   },
