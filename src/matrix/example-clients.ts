@@ -1,6 +1,6 @@
 // The example clients of the client detection matrix (examples/clients/), as commands run from the repository's root
-// after `npm run build`: the good client, the client written without our code (the tasks it does), and one broken
-// client per flaw of the flaws table.
+// after `npm run build`: the good client, the client written without our code (the tasks it does), the client that
+// walks a USSD route of its own, and one broken client per flaw of the flaws table.
 import type { ExampleClient } from './client-detection.js';
 
 interface FlawEntry {
@@ -25,6 +25,14 @@ export function exampleClients(flaws: Readonly<Record<string, FlawEntry>>): Exam
       fails: [],
       description: 'a correct client without our code (bash, curl, openssl, jq)',
       scenarios: SHELL_SCENARIOS,
+    },
+    {
+      name: 'own-ussd-route',
+      command: ['node', 'dist/examples/clients/ts/own-route.js'],
+      fails: [],
+      description:
+        "a correct client that walks a USSD route of its own (home, then each view's first option, 3 times) over the given URLs",
+      unexercised: ['client.ussd.route'],
     },
     ...Object.entries(flaws).map(([name, flaw]) => ({
       name,

@@ -122,7 +122,7 @@ function ownerOfRejection(
     return { ownedBy: 'client.requests.idempotency-key', requirements: ['REQ-TOKEP-03'] };
   // The sandbox refuses a key used before for another request (422), or while its first request runs (409).
   if ((code === 'UNPROCESSABLE_CONTENT' || code === 'CONFLICT') && /idempotency key/i.test(request.reason ?? ''))
-    return { ownedBy: 'client.requests.idempotency-unique', requirements: ['REQ-HDR-12'] };
+    return { ownedBy: 'client.requests.idempotency-unique', requirements: ['REQ-HDR-21'] };
   if (code.startsWith('CLIENT_SECRET_') || code === 'UNSUPPORTED_MEDIA_TYPE')
     return { ownedBy: 'client.token.form', requirements: ['REQ-TOKEP-02'] };
   return undefined;

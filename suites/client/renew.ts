@@ -80,7 +80,7 @@ function stopWhenReplayed(
     const earlier = record.requests.find((e) => e.seq < r.seq && headers(e, 'x-idempotency-key')[0] === key);
     if (earlier === undefined) continue;
     ctx.alsoSee({
-      requirements: ['REQ-HDR-12'],
+      requirements: ['REQ-HDR-21'],
       ownedBy: 'client.requests.idempotency-unique',
       message: `${named(r)} reuses the idempotency key of ${named(earlier)}; the sandbox answered it with that request's token, which had ended`,
       exchange: cite(ctx, r),

@@ -317,14 +317,14 @@ function requirementOfMutation(r: ClientRequest): string {
 const idempotencyUnique = defineCheck({
   id: 'client.requests.idempotency-unique',
   title: 'Never the same idempotency key for two different requests',
-  level: 'SHOULD',
-  requirements: ['REQ-HDR-12'],
+  level: 'MUST',
+  requirements: ['REQ-HDR-21'],
   explain: {
     sends: 'Nothing: reads the X-Idempotency-Key of every request the client sent, across all the scenarios that ran.',
     passes:
       'No key is used for two different requests. The same key on a retry of a request that got no 2xx answer (same method, target and body bytes) is what the key is for, and passes; the same bytes again after a 2xx are a new request (a second token) and need a new key.',
     fails:
-      'A key reused for another request: a fixed key, a counter that starts again in each process, the key of the token request sent again on the revocation. A server may replay the first answer to it or refuse it.',
+      'A key reused for another request ("unique string"): a fixed key, a counter that starts again in each process, the key of the token request sent again on the revocation. A server that deduplicates by key answers the second request with the first one\'s result (the second is lost), or refuses it.',
   },
   async run(ctx) {
     const keyed = subjects(ctx, (r) => headers(r, 'x-idempotency-key').length > 0);

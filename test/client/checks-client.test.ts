@@ -2,7 +2,7 @@
 // synthetic client runs (test/helpers/client-records.ts): a correct client passes every one, and each flaw fails the
 // check that owns it and no other (one cause, one failure), including when the sandbox cut the flow short.
 import { describe, expect, it } from 'vitest';
-import { runChecks, type CheckResult } from '../../src/engine/index.js';
+import { runChecks, type CheckResult, type RunResult } from '../../src/engine/index.js';
 import type { ClientRunRecord } from '../../src/client/types.js';
 import { clientPack, clientSuites } from '../../suites/client/index.js';
 import { madeUpTarget } from '../helpers/made-up-pack.js';
@@ -12,9 +12,12 @@ const SUITES = ['client.requests', 'client.token', 'client.paging', 'client.rene
 const suites = clientSuites.filter((s) => SUITES.includes(s.name));
 const BAD = ['fail', 'warn', 'error'];
 
+function run(record: ClientRunRecord): Promise<RunResult> {
+  return runChecks({ pack: clientPack(async () => record), target: madeUpTarget, suites });
+}
+
 async function judge(record: ClientRunRecord): Promise<CheckResult[]> {
-  const result = await runChecks({ pack: clientPack(async () => record), target: madeUpTarget, suites });
-  return result.checks;
+  return (await run(record)).checks;
 }
 
 function outcomes(results: CheckResult[]): Record<string, string> {
@@ -27,11 +30,13 @@ function failing(results: CheckResult[]): string[] {
 }
 
 describe('client checks on a correct client', () => {
-  it('passes every check of the six suites', async () => {
-    const results = await judge(clientRun());
-    expect(results.length).toBe(17);
+  it('passes every check of the six suites: CONFORMANT', async () => {
+    const result = await run(clientRun());
+    const results = result.checks;
+    expect(results.length).toBe(18);
     const notPassed = results.filter((r) => r.outcome !== 'pass');
     expect(notPassed.map((r) => `${r.id}: ${r.outcome} ${r.finding?.message ?? r.skipReason ?? ''}`)).toEqual([]);
+    expect(result.verdict.status).toBe('CONFORMANT');
   });
 });
 
@@ -179,7 +184,7 @@ const FLAWS: Array<{ check: string; outcome: 'fail' | 'warn'; flaw: string; flaw
   },
   {
     check: 'client.requests.idempotency-unique',
-    outcome: 'warn',
+    outcome: 'fail',
     flaw: 'uses one fixed idempotency key',
     flaws: { idempotencyKey: () => 'fixed-key' },
     message: /reuses the idempotency key of POST \/oauth\/token/,
@@ -261,6 +266,20 @@ const FLAWS: Array<{ check: string; outcome: 'fail' | 'warn'; flaw: string; flaw
     flaws: { buildsUssdUrl: true },
     message: /requests a URL no earlier view gave/,
   },
+  {
+    check: 'client.ussd.given-urls',
+    outcome: 'fail',
+    flaw: "opens another customer's home view first",
+    flaws: { ussdStart: '/ussd/home?customerId=9999' },
+    message: /GET \/ussd\/home\?customerId=9999 .* is not a start view of customer 1042/,
+  },
+  {
+    check: 'client.ussd.route',
+    outcome: 'fail',
+    flaw: 'gives up at the home view, which offers the option it was asked for',
+    flaws: { ussdGivesUp: true },
+    message: /gave up at GET \/ussd\/home\?customerId=1042 .*, which offers option 2/,
+  },
 ];
 
 describe('client checks on a client with one flaw', () => {
@@ -318,6 +337,7 @@ describe('one cause, one failure when the sandbox cuts the flow short', () => {
         'client.throttle.retry-after',
         'client.token.revoked',
         'client.ussd.given-urls',
+        'client.ussd.route',
       ].sort(),
     );
     for (const r of skipped) {
@@ -367,6 +387,99 @@ describe('one cause, one failure when the sandbox cuts the flow short', () => {
     expect(results['client.throttle.retry-after']).toBe('skip');
     expect(results['client.throttle.bounded']).toBe('skip');
     expect(results['client.ussd.given-urls']).toBe('skip');
+    expect(results['client.ussd.route']).toBe('skip');
     expect(results['client.paging.next-page']).toBe('pass');
+  });
+});
+
+describe('client.ussd judges the spec (given URLs), not the scenario (its route)', () => {
+  const ussd = (result: RunResult) => result.checks.filter((c) => c.id.startsWith('client.ussd.'));
+  const outcome = (result: RunResult, id: string) => result.checks.find((c) => c.id === id)!;
+
+  it('a client on a route of its own over given URLs: given-urls passes, the route is skipped (not exercised), INCOMPLETE', async () => {
+    const result = await run(clientRun({ ussdOwnRoute: true }));
+    expect(failing(result.checks)).toEqual([]);
+    expect(Object.fromEntries(ussd(result).map((c) => [c.id, c.outcome]))).toEqual({
+      'client.ussd.given-urls': 'pass',
+      'client.ussd.route': 'skip',
+    });
+    const route = outcome(result, 'client.ussd.route');
+    expect(route.skipReason).toMatch(
+      /walked a route of its own \(\/ussd\/home\?customerId=1042 → \/ussd\/portfolio\?customerId=1042 → \/ussd\/assets\?customerId=1042\), not the scenario's \(options 2, 1 from \/ussd\/home\): after \/ussd\/home\?customerId=1042 it did not request option 2/,
+    );
+    // Recorded, for every report: where it went, and that it was not the scenario's route.
+    expect(route.observations).toEqual([expect.stringMatching(/^the client's USSD walk: .*not the scenario's route/)]);
+    expect(outcome(result, 'client.ussd.given-urls').observations).toEqual([
+      expect.stringMatching(/^2 follow-up request\(s\), each a requestUrl an earlier view gave/),
+    ]);
+    expect(result.verdict.status).toBe('INCOMPLETE');
+    expect(result.verdict.failed).toEqual([]);
+    expect(result.verdict.notExercised.map((r) => [r.id, r.checks.map((c) => `${c.id} ${c.outcome}`)])).toEqual([
+      ['REQ-USSDV-04', ['client.ussd.route skip']],
+      ['REQ-USSDV-05', ['client.ussd.route skip']],
+    ]);
+  });
+
+  it('a client that starts on another view of the customer (the portfolio) is judged the same way: no failure, INCOMPLETE', async () => {
+    const result = await run(clientRun({ ussdStart: '/ussd/portfolio?customerId=1042' }));
+    expect(failing(result.checks)).toEqual([]);
+    expect(outcome(result, 'client.ussd.given-urls').outcome).toBe('pass');
+    expect(outcome(result, 'client.ussd.route').skipReason).toMatch(/it never opened \/ussd\/home\?customerId=1042/);
+    expect(result.verdict.status).toBe('INCOMPLETE');
+  });
+
+  it("a client on the scenario's route passes both and records the route it walked", async () => {
+    const result = await run(clientRun());
+    expect(outcome(result, 'client.ussd.route').observations).toEqual([
+      "walked the scenario's route (options 2, 1 from /ussd/home) to /ussd/stocks?customerId=1042&symbol=AAPL&page=0: /ussd/home?customerId=1042 → /ussd/stocks?customerId=1042&page=0 → /ussd/stocks?customerId=1042&symbol=AAPL&page=0",
+    ]);
+  });
+
+  it('a built URL fails given-urls; the route check skips, naming it, so the one defect fails once', async () => {
+    const result = await run(clientRun({ buildsUssdUrl: true }));
+    expect(failing(result.checks)).toEqual(['client.ussd.given-urls']);
+    const route = outcome(result, 'client.ussd.route');
+    expect(route.outcome).toBe('skip');
+    expect(route.alsoSeen?.map((a) => a.ownedBy)).toEqual(['client.ussd.given-urls']);
+    expect(result.verdict.status).toBe('NOT CONFORMANT');
+  });
+
+  it('a client that opened home and stopped there of its own accord (exit 0) is not judged: both skip', async () => {
+    const record = clientRun({ ussdGivesUp: true });
+    record.scenarios.ussd!.end = { ...record.scenarios.ussd!.end, code: 0, stderrTail: '' };
+    const result = await run(record);
+    expect(failing(result.checks)).toEqual([]);
+    expect(outcome(result, 'client.ussd.given-urls').skipReason).toMatch(/followed no option/);
+    expect(outcome(result, 'client.ussd.route').outcome).toBe('skip');
+    expect(result.verdict.status).toBe('INCOMPLETE');
+  });
+
+  it('a client that gave up at a view of the route offering its option fails the route, naming what it wrote', async () => {
+    const route = outcome(await run(clientRun({ ussdGivesUp: true })), 'client.ussd.route');
+    expect(route.finding?.observed).toBe(
+      'no USSD request after it; the command exited 1; stderr: "the USSD view offers no option 2"',
+    );
+  });
+});
+
+describe('client.requests.idempotency-unique: a key names one request (MUST, REQ-HDR-21)', () => {
+  it('the same key for a different request fails at MUST, NOT CONFORMANT', async () => {
+    const result = await run(clientRun({ idempotencyKey: () => 'fixed-key' }));
+    const own = result.checks.find((c) => c.id === 'client.requests.idempotency-unique')!;
+    expect(own.level).toBe('MUST');
+    expect(own.requirements.map((r) => r.id)).toEqual(['REQ-HDR-21']);
+    expect(own.outcome).toBe('fail');
+    expect(result.verdict.status).toBe('NOT CONFORMANT');
+    expect(result.verdict.failed).toEqual(['REQ-HDR-21']);
+  });
+
+  it('a retry of a request that got no 2xx, the same bytes with the same key, passes', async () => {
+    const record = clientRun({ retriesUpdate: true });
+    const puts = record.scenarios.update!.requests.filter((r) => r.method === 'PUT');
+    expect(puts.map((r) => r.status)).toEqual([503, 200]);
+    expect(new Set(puts.map((r) => r.headers.find(([n]) => n === 'x-idempotency-key')![1])).size).toBe(1);
+    const result = await run(record);
+    expect(failing(result.checks)).toEqual([]);
+    expect(result.checks.find((c) => c.id === 'client.requests.idempotency-unique')!.outcome).toBe('pass');
   });
 });

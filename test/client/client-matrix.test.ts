@@ -39,6 +39,26 @@ describe('the committed client detection matrix (docs/client-matrix.json)', () =
     );
   });
 
+  it('holds each row to the verdict its expectations decide, and a correct client to exactly the checks it must leave unexercised', () => {
+    const row = (name: string) => ({ ...committed.rows.find((r) => r.name === name)! });
+    expect(row('own-ussd-route')).toMatchObject({
+      fails: [],
+      verdict: 'INCOMPLETE',
+      due: 'INCOMPLETE',
+      unexercised: ['client.ussd.route'],
+      notExercised: ['client.ussd.route'],
+    });
+    expect(row('reused-idempotency-key')).toMatchObject({ verdict: 'NOT CONFORMANT', due: 'NOT CONFORMANT' });
+    // The same rows as a matrix would see them had the route check passed without judging, or the flaw been a SHOULD.
+    const passedUnjudged = { ...row('own-ussd-route'), verdict: 'CONFORMANT', notExercised: [] };
+    const mildFlaw = { ...row('reused-idempotency-key'), verdict: 'INCOMPLETE' };
+    expect(clientMatrixProblems({ ...committed, rows: [passedUnjudged, mildFlaw] })).toEqual([
+      'own-ussd-route: judged CONFORMANT, due INCOMPLETE',
+      'own-ussd-route: must leave exactly client.ussd.route unexercised; the verdict names none',
+      'reused-idempotency-key: judged INCOMPLETE, due NOT CONFORMANT',
+    ]);
+  });
+
   // The good client, every scenario, CONFORMANT: the harness, the checks and the example as they are now. A broken
   // client's row needs the same machinery again for one flaw; the whole matrix (CI) runs them all.
   it.each([['good']])('runs %s afresh, row for row as committed', async (...names) => {

@@ -33,6 +33,8 @@ interface Send {
   rejection?: { code: string; reason: string };
   /** Milliseconds after the previous request (default 20). */
   after?: number;
+  /** The idempotency key of a mutating request, when the test chooses it (a retry repeats its request's key). */
+  idempotencyKey?: string;
 }
 
 /** Where a test breaks the client: each hook sees every request of every scenario. */
@@ -69,6 +71,14 @@ export interface Flaws {
   hangs?: boolean;
   /** ussd: builds the URL of the second choice itself. */
   buildsUssdUrl?: boolean;
+  /** ussd: walks a route of its own over the given URLs: home, then option 1 twice (portfolio, assets). */
+  ussdOwnRoute?: boolean;
+  /** ussd: opens this view (a path with its query) instead of home, then takes option 1 (its own route). */
+  ussdStart?: string;
+  /** ussd: opens home, finds no option 2 (compares it as a string) and exits 1. */
+  ussdGivesUp?: boolean;
+  /** update: the PUT is answered 503 once and sent again, the same bytes with the same key (a retry). */
+  retriesUpdate?: boolean;
 }
 
 const FIXTURES = {
@@ -115,7 +125,7 @@ class Scenario {
     if (!(s.method === 'POST' && s.path === '/oauth/token')) headers.push(['x-client-id', this.clientId]);
     if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(s.method)) {
       mutations++;
-      headers.push(['x-idempotency-key', this.flaws.idempotencyKey?.(mutations) ?? randomUUID()]);
+      headers.push(['x-idempotency-key', s.idempotencyKey ?? this.flaws.idempotencyKey?.(mutations) ?? randomUUID()]);
     }
     this.flaws.headers?.(headers, spec);
     const created = Math.floor(this.now / 1000);
@@ -274,11 +284,17 @@ function readScenario(f: Flaws): ScenarioRecord {
 function updateScenario(f: Flaws): ScenarioRecord {
   const s = new Scenario('update', f);
   const token = s.token();
+  const update = {
+    method: 'PUT',
+    path: '/customers',
+    body: JSON.stringify({ customerId: FIXTURES.mutableCustomerId, firstName: 'Ada' }),
+    idempotencyKey: randomUUID(),
+  };
+  if (f.retriesUpdate)
+    s.send({ ...update, status: 503, reply: { code: '503', message: 'Service Unavailable' } }, token);
   s.send(
     {
-      method: 'PUT',
-      path: '/customers',
-      body: JSON.stringify({ customerId: FIXTURES.mutableCustomerId, firstName: 'Ada' }),
+      ...update,
       reply: { code: '200', message: 'Success', data: { customerId: FIXTURES.mutableCustomerId, firstName: 'Ada' } },
     },
     token,
@@ -360,37 +376,44 @@ function ussdScenario(f: Flaws): ScenarioRecord {
   const s = new Scenario('ussd', f);
   const token = s.token();
   const c = FIXTURES.customerId;
+  const home = `/ussd/home?customerId=${c}`;
+  const portfolio = `/ussd/portfolio?customerId=${c}`;
+  const assets = `/ussd/assets?customerId=${c}`;
   const stocks = `/ussd/stocks?customerId=${c}&page=0`;
   const stock = `/ussd/stocks?customerId=${c}&symbol=AAPL&page=0`;
-  s.send(
-    {
-      method: 'GET',
-      path: `/ussd/home?customerId=${c}`,
-      reply: ussdView([
-        [1, `/ussd/portfolio?customerId=${c}`],
-        [2, stocks],
-      ]),
-    },
-    token,
-  );
-  s.send(
-    {
-      method: 'GET',
-      path: stocks,
-      reply: ussdView([
-        [1, stock],
-        [2, `/ussd/home?customerId=${c}`],
-      ]),
-    },
-    token,
-  );
   const built = `/ussd/stocks?symbol=AAPL&customerId=${c}`;
-  s.send(
-    { method: 'GET', path: f.buildsUssdUrl ? built : stock, reply: ussdView([[1, `/ussd/home?customerId=${c}`]]) },
-    token,
-  );
+  // The views, by the path the client requests (a built URL reaches the same view as the one given).
+  const views: Record<string, Array<[number, string]>> = {
+    [home]: [
+      [1, portfolio],
+      [2, stocks],
+    ],
+    [portfolio]: [
+      [1, assets],
+      [2, home],
+    ],
+    [stocks]: [
+      [1, stock],
+      [2, home],
+    ],
+    [stock]: [[1, home]],
+    [built]: [[1, home]],
+    [assets]: [[1, home]],
+  };
+  // The scenario's route is options 2, 1 from home: home, stocks, stock.
+  const walk = f.ussdGivesUp
+    ? [home]
+    : f.ussdStart !== undefined
+      ? [f.ussdStart, assets]
+      : f.ussdOwnRoute
+        ? [home, portfolio, assets]
+        : [home, stocks, f.buildsUssdUrl ? built : stock];
+  for (const path of walk) s.send({ method: 'GET', path, reply: ussdView(views[path] ?? views[portfolio]!) }, token);
   s.revoke(token);
-  return s.record({}, { ...FIXTURES, ussdOptions: USSD_OPTIONS });
+  return s.record(f.ussdGivesUp ? { code: 1, stderrTail: 'the USSD view offers no option 2\n' } : {}, {
+    ...FIXTURES,
+    ussdOptions: USSD_OPTIONS,
+  });
 }
 
 /** A client run over the six scenarios the checks of this worktree judge, with the flaws given (none: a correct client). */

@@ -7,7 +7,7 @@ import {
   type SignOptions,
   type VerifyOptions,
 } from 'investment-api-conformance/signing';
-import { Client, main, type Delivery, type Env, type Outgoing } from './client.js';
+import { Client, main, type Delivery, type Env, type Outgoing, type UssdOption, type UssdView } from './client.js';
 import { FLAWS, type FlawName } from './flaws.js';
 
 /** The client without one header of the common request rules. */
@@ -95,6 +95,13 @@ const BROKEN: Record<FlawName, new (env: Env) => Client> = {
       // One parameter has no order to change: name the first page, which the menu shows anyway.
       if (params.length < 2) params.push(['page', '0']);
       return `${this.env.baseUrl}${url.pathname.replace(/^\/v1/, '')}?${new URLSearchParams(params).toString()}`;
+    }
+  },
+  'ussd-option-as-string': class extends Client {
+    // A key press arrives as text: "4" is compared with the number the view gives, and never equals it.
+    protected override ussdOption(view: UssdView, choice: number): UssdOption | undefined {
+      const typed: unknown = String(choice);
+      return (Array.isArray(view.ussdOptions) ? view.ussdOptions : []).find((o) => o.option === typed);
     }
   },
   'accepts-forged-deliveries': class extends Client {

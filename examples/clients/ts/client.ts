@@ -76,6 +76,18 @@ export interface Outgoing {
   anonymous?: boolean;
 }
 
+/** The `data` of a USSD view, read loosely. */
+export interface UssdView {
+  ussdMessage?: unknown;
+  ussdOptions?: UssdOption[];
+}
+
+export interface UssdOption {
+  option?: unknown;
+  requestUrl?: unknown;
+  requestType?: unknown;
+}
+
 /** A delivery as the receiver got it. */
 export interface Delivery {
   method: string;
@@ -287,17 +299,28 @@ export class Client {
 
   // ---- USSD -------------------------------------------------------------------------------------------------------
 
-  /** Opens the home menu and chooses the options in order, each by the requestUrl the current view gives. */
+  /** Opens the home menu and chooses options, each by the requestUrl the current view gives, until ussdChoice says done. */
   async ussd(customerId: number | string, options: readonly number[]): Promise<void> {
     let view = await this.get(`/ussd/home?customerId=${customerId}`);
-    for (const choice of options) {
-      const given: unknown[] = view.json?.data?.ussdOptions ?? [];
-      const option = given.find((o) => (o as { option?: unknown }).option === choice) as
-        { requestUrl?: unknown; requestType?: unknown } | undefined;
+    for (let step = 0; ; step++) {
+      const data: UssdView = view.json?.data ?? {};
+      const choice = this.ussdChoice(data, options, step);
+      if (choice === undefined) return;
+      const option = this.ussdOption(data, choice);
       if (typeof option?.requestUrl !== 'string') throw new GaveUp(`the USSD view offers no option ${choice}`);
       const method = typeof option.requestType === 'string' ? option.requestType.toUpperCase() : 'GET';
       view = await this.call(method, this.followUrl(option.requestUrl));
     }
+  }
+
+  /** The option to choose in the `step`-th view (from 0): the task's (fixtures.ussdOptions); none when it is done. */
+  protected ussdChoice(_view: UssdView, options: readonly number[], step: number): number | undefined {
+    return options[step];
+  }
+
+  /** The option numbered `choice`: ussdOptions[].option is an integer, the number the message shows. */
+  protected ussdOption(view: UssdView, choice: number): UssdOption | undefined {
+    return (Array.isArray(view.ussdOptions) ? view.ussdOptions : []).find((o) => o.option === choice);
   }
 
   /** The URL to request for an option: the one the server gave, as given (a relative one against the base URL). */

@@ -99,6 +99,11 @@ export const FLAWS = {
     scenario: 'ussd',
     what: 'builds each follow-up URL itself (its own query order) instead of requesting the requestUrl given',
   },
+  'ussd-option-as-string': {
+    fails: ['client.ussd.route'],
+    scenario: 'ussd',
+    what: 'looks the choice up as typed ("4") among the integer ussdOptions[].option, finds none and gives up',
+  },
   'accepts-forged-deliveries': {
     fails: ['client.webhooks.discards-forged', 'client.webhooks.discards-stale'],
     scenario: 'webhooks',
