@@ -4,6 +4,7 @@
 import { loadCatalog, findRequirement } from '../spec/requirements.js';
 import { allChoices, type NamedChoice } from '../reference/choices/index.js';
 import { UNSWITCHABLE } from '../reference/choices/unswitchable.js';
+import { SEEN_IN, UNSOURCED } from '../reference/choices/seen-in.js';
 
 export function renderOpenPoints(): string {
   const catalog = loadCatalog();
@@ -18,7 +19,8 @@ export function renderOpenPoints(): string {
     'Where the spec says "not shown", "unresolved" or "open", a server may read it more than one way, and the suite must',
     'pass every reading (docs/choices-matrix.md proves it). Each reading below is a switch of the reference server:',
     '`conformance serve --choice NAME=VALUE` (and `run --choice` for the built-in target). The first value of a choice',
-    'is its default. An INFO observation in every report records which reading a server took.',
+    'is its default. An INFO observation in every report records which reading a server took. "Seen in" names public',
+    "documentation of real APIs and standards that take the reading (each link's title quotes it).",
     '',
     `${open.length} open points in the catalog; ${choices.length} choices.`,
     '',
@@ -27,15 +29,18 @@ export function renderOpenPoints(): string {
     lines.push(`## ${r.id} — ${r.section}`, '', `> ${r.quote}`, '');
     if (r.note) lines.push(`${r.note}`, '');
     const cs = citing(r.id);
-    lines.push('| reading | switch |', '|---|---|');
+    lines.push('| reading | switch | seen in |', '|---|---|---|');
     for (const reading of r.readings ?? []) {
-      const takes = cs.flatMap((c) =>
-        c.def.values.filter((v) => v.realizes.includes(reading)).map((v) => `\`${c.name}=${v.value}\``),
+      const values = cs.flatMap((c) =>
+        c.def.values.filter((v) => v.realizes.includes(reading)).map((v) => `${c.name}=${v.value}`),
       );
+      const takes = values.map((v) => `\`${v}\``);
+      const seen = values.flatMap((v) => SEEN_IN[v] ?? []).map((s) => `[${cell(s.who)}](${s.url} "${cell(s.says)}")`);
       lines.push(
-        `| ${reading} | ${takes.length > 0 ? takes.join(', ') : UNSWITCHABLE[r.id] ? `none: ${UNSWITCHABLE[r.id]}` : '**none**'} |`,
+        `| ${reading} | ${takes.length > 0 ? takes.join(', ') : UNSWITCHABLE[r.id] ? `none: ${UNSWITCHABLE[r.id]}` : '**none**'} | ${seen.join('; ')} |`,
       );
     }
+    if (UNSOURCED[r.id]) lines.push('', `Seen in: ${UNSOURCED[r.id]}.`);
     const more = cs.flatMap((c) =>
       c.def.values.filter((v) => v.realizes.length === 0).map((v) => `\`${c.name}=${v.value}\` (${v.says})`),
     );
@@ -65,4 +70,9 @@ function choiceBlock(c: NamedChoice): string[] {
     ...c.def.values.map((v, i) => `- \`${c.name}=${v.value}\`${i === 0 ? ' (default)' : ''}: ${v.says}`),
     '',
   ];
+}
+
+/** Text safe inside a Markdown table cell and a link title. */
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/"/g, "'").replace(/\n/g, ' ');
 }

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { loadCatalog, findRequirement } from '../../src/spec/requirements.js';
 import { allChoices, parseChoice, resolveChoices, VARIANTS, ChoiceError } from '../../src/reference/choices/index.js';
 import { UNSWITCHABLE } from '../../src/reference/choices/unswitchable.js';
+import { SEEN_IN, UNSOURCED } from '../../src/reference/choices/seen-in.js';
 import {
   bundleRow,
   choiceBundles,
@@ -74,6 +75,28 @@ describe('the choice registry against the requirement catalog', () => {
         expect(() => new RegExp(v.recorded, 'i'), `${c.name}=${v.value}`).not.toThrow();
         expect(v.recorded.length, `${c.name}=${v.value}: empty record`).toBeGreaterThan(0);
       }
+    }
+  });
+
+  it('names where real APIs take the readings: every source a value there is, every open point sourced or saying why not', () => {
+    const values = new Set(choices.flatMap((c) => c.def.values.map((v) => `${c.name}=${v.value}`)));
+    for (const [key, sources] of Object.entries(SEEN_IN)) {
+      expect(values.has(key), `SEEN_IN names ${key}, no such choice value`).toBe(true);
+      expect(sources.length, key).toBeGreaterThan(0);
+      for (const s of sources) {
+        expect(s.url, key).toMatch(/^https:\/\//i);
+        expect(s.who.length * s.says.length, key).toBeGreaterThan(0);
+      }
+    }
+    for (const r of open) {
+      const sourced = choices
+        .filter((c) => c.def.requirements.includes(r.id))
+        .some((c) => c.def.values.some((v) => SEEN_IN[`${c.name}=${v.value}`] !== undefined));
+      expect(
+        sourced || UNSOURCED[r.id] !== undefined,
+        `${r.id}: no reading seen in a real API, and no UNSOURCED reason`,
+      ).toBe(true);
+      expect(sourced && UNSOURCED[r.id] !== undefined, `${r.id}: sourced and listed as UNSOURCED`).toBe(false);
     }
   });
 
