@@ -103,6 +103,13 @@ export class RevokeShape {
 
   /** Revokes `token` in the known shape, or learns the shape on it. Transport errors are thrown, as a send's are. */
   async revoke(token: string, io: RevokeIo): Promise<Revocation> {
+    if (this.configured) {
+      const r = await once(token, this.body!, io);
+      // A configured shape is never questioned; a refusal says where it came from.
+      return r.revoked || r.ended
+        ? r
+        : { ...r, tried: `${SHORT[r.body]} → ${r.res.status}, the shape the target's config sets (revoke.body)` };
+    }
     if (this.body !== undefined) return once(token, this.body, io);
     return this.serial(async () => {
       if (this.body !== undefined) return once(token, this.body, io);

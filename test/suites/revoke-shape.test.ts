@@ -236,6 +236,13 @@ describe('the revoke shape', () => {
     expect(revokeNote(result)).toBe(
       'revoke request: the token in a JSON body ({"token": …}), as the target\'s config sets (revoke.body); not learnt',
     );
+    // A configured shape the server refuses is named as the config's in what the run says of the token left live.
+    const form = await shapeServer('form');
+    const refused = await run(form, 1, 'json');
+    expect(form.revokes().map(shapeOf)).toEqual(['json', 'json']);
+    expect(refused.run.cleanup).toEqual([
+      'revoking the run\'s token answered 400 (tried: a JSON body {"token"} → 400, the shape the target\'s config sets (revoke.body)): it stays live until it expires',
+    ]);
   });
 
   it('names what was tried when no shape revokes a live token, and does not call the token revoked', async () => {
