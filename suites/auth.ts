@@ -1,13 +1,15 @@
 // Suite `auth`: tokens (spec "Auth token record", "Token lifecycle", "Authentication endpoints", "Authentication").
 //
-// Levels: MUST where the spec states the rule (a field and its type, Bearer, the 60-minute TTL, both scopes, the
-// credentials the token request carries, the headers every request carries, 401 for a missing or unknown token);
-// SHOULD where the rule is the only reasonable reading (organization.clientId is the caller's id, a JSON token body is
-// refused, a mutating request without an idempotency header is refused); INFO where the spec says "not shown" or
-// "unresolved", or leaves a move of the token lifecycle open (how far a revocation reaches, whether a new token ends
-// the older ones).
+// Levels: MUST where the spec states what the server does or gives (a field of the token record and its type, Bearer,
+// the 60-minute TTL, both scopes, a token for valid credentials and none for wrong ones, 401 for a missing or unknown
+// token, a revoked token refused, every request protected by a token and a signature); SHOULD where the rule is the
+// only reasonable reading of what a client is told to send (organization.clientId is the caller's id, X-Client-Id,
+// Content-Digest and the idempotency header required); INFO where the spec says "not shown" or "unresolved", or leaves a
+// move of the token lifecycle open (how far a revocation reaches, whether a new token ends the older ones, the shape of
+// the token answer and of the revoke request, whether a JSON token body is taken).
 //
-// Every token a check obtains is revoked before the check ends (TokenJar), also when the check fails.
+// Every token a check obtains is revoked before the check ends (TokenJar), also when the check fails, in the run's
+// revoke shape: learnt at the run's first revocation (no body, a form body token=, a JSON body), or set by the config.
 import {
   coveredComponents,
   customerBody,
@@ -21,13 +23,16 @@ import {
   expectStatus,
   expectSuccess,
   isSuccess,
+  knownRevokeBody,
   nowSeconds,
   readCustomer,
   readCustomerOrSkip,
   readProbe,
   requestToken,
   restoreCustomer,
+  REVOKE_BODY_SAID,
   revokeRequest,
+  revokeShapeOf,
   tokenIn,
   tokenRecordOf,
   tokenRequest,
@@ -38,7 +43,9 @@ import {
   type HttpResponse,
   type IssuedToken,
   type RequestSpec,
+  type RevokeBody,
   type TokenJar,
+  type TokenResult,
   rowsBroken,
 } from './kit/index.js';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -73,6 +80,15 @@ function scopesOf(value: unknown): string[] | undefined {
 /** A token request exactly as a correct client sends it, with `change` applied. */
 function tokenSpec(ctx: CheckContext, change: Partial<RequestSpec> = {}): RequestSpec {
   return { ...tokenRequest(ctx.credentials), ...change };
+}
+
+/** Where the token record came and where its message is (REQ-TOKEP-06: the envelope of the token answer is not shown). */
+function envelopeReading(found: TokenResult): string {
+  if (!found.enveloped) return 'without an envelope (the bare record)';
+  if (found.message === 'record') return 'inside the {data, code, message} envelope, with a message of its own';
+  if (found.message === 'envelope')
+    return "inside the {data, code, message} envelope, without a message of its own: the envelope's message is the record's";
+  return 'inside the {data, code, message} envelope, and no message in the record or the envelope';
 }
 
 /** The configured secret with its last character replaced: wrong, yet as long and as alike as a wrong secret can be. */
@@ -135,6 +151,18 @@ async function workingToken(ctx: CheckContext, jar: TokenJar, sign?: RequestSpec
 }
 
 /**
+ * The run's revoke shape, for a revocation that must differ from a correct one in one way only: learnt now, by revoking
+ * a token of the check's own, when no revocation of the run has shown it yet. Undefined when no revocation showed it.
+ */
+async function learntRevokeBody(ctx: CheckContext, jar: TokenJar): Promise<RevokeBody | undefined> {
+  const known = knownRevokeBody(ctx);
+  if (known !== undefined || revokeShapeOf(ctx).failed()) return known;
+  const { token } = await jar.issue();
+  if (!(await jar.isRunToken(token))) await jar.revoke(token);
+  return knownRevokeBody(ctx);
+}
+
+/**
  * Sends a PUT of the customer's own values (`before`): accepted or not, it should change nothing. A change is recorded
  * and undone; the customer is put back whatever happens (withRestoredCustomer), even when the check runs out of time.
  */
@@ -187,7 +215,7 @@ export default defineSuite({
         sends:
           'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
         passes:
-          'a 2xx answer whose token record (bare, or inside the {data, code, message} envelope) carries every field of the "Auth token record" table with its type; tokenType, scope, trustedIps and expiresIn are left to their own checks',
+          'a 2xx answer whose token record (bare, or inside the {data, code, message} envelope) carries every field of the "Auth token record" table with its type; in an enveloped answer, a record in data without a message of its own has the envelope\'s message (one answer, one message; the bare record must carry it); tokenType, scope, trustedIps and expiresIn are left to their own checks',
         fails:
           'another status, a body that is not JSON, no token record, or a field missing or of the wrong type (the report names it): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
       },
@@ -441,7 +469,7 @@ export default defineSuite({
         sends:
           'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
         passes:
-          'always, once the answer could be read: the check records the status of the token answer, whether the token record comes inside the {data, code, message} envelope or bare, and the type of scope (an array or a string)',
+          "always, once the answer could be read: the check records the status of the token answer, whether the token record comes inside the {data, code, message} envelope or bare, whether an enveloped record has a message of its own or the envelope's, and the type of scope (an array or a string)",
         fails:
           'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
       },
@@ -451,9 +479,7 @@ export default defineSuite({
           const found = tokenIn(res);
           if (!found) return ctx.observe(`the token request answered ${res.status} without a token record`);
           await jar.keep(found.token);
-          ctx.observe(
-            `status ${res.status}; token record ${found.enveloped ? 'inside the {data, code, message} envelope' : 'without an envelope (the bare record)'}`,
-          );
+          ctx.observe(`status ${res.status}; token record ${envelopeReading(found)}`);
           // The type of scope is not shown either (REQ-TOKEN-07): the reading the server took, on record.
           const scope = found.record.scope;
           ctx.observe(
@@ -522,31 +548,6 @@ export default defineSuite({
         await withTokens(ctx, async (jar) => {
           const res = await ctx.send(tokenSpec(ctx, { form: { clientId: ctx.credentials.clientId } }));
           await expectNoToken(ctx, jar, res, `${NO_TOKEN}: the form carries clientId only`);
-        });
-      },
-    }),
-    defineCheck({
-      id: 'auth.token.json-body',
-      title: 'a token request with a JSON body instead of form encoding gives no token',
-      level: 'SHOULD',
-      requirements: ['REQ-HDR-10'],
-      explain: {
-        sends:
-          'a token request with the right credentials, signed and digested, but as an application/json body instead of a form',
-        passes: 'the server rejects it (any 4xx) and issues no token',
-        fails:
-          'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-      },
-      async run(ctx) {
-        await withTokens(ctx, async (jar) => {
-          // Right credentials, signed and digested: only the encoding differs from what the spec prescribes.
-          const res = await ctx.send(
-            tokenSpec(ctx, {
-              form: undefined,
-              json: { clientId: ctx.credentials.clientId, clientSecret: ctx.credentials.clientSecret },
-            }),
-          );
-          await expectNoToken(ctx, jar, res, `${NO_TOKEN}: the credentials come as application/json, not form-encoded`);
         });
       },
     }),
@@ -799,7 +800,7 @@ export default defineSuite({
       requirements: ['REQ-LIFE-02', 'REQ-TOKEP-07', 'REQ-AUTH-04', 'REQ-ERR-02'],
       explain: {
         sends:
-          'a fresh token shown to work on a signed read that answers 2xx to a correct request (GET /customers/{customerId}, or GET /instruments where fixtures.customerId is not configured), then revoked with POST /oauth/revoke, then used on the same read again',
+          "a fresh token shown to work on a signed read that answers 2xx to a correct request (GET /customers/{customerId}, or GET /instruments where fixtures.customerId is not configured), then revoked with POST /oauth/revoke in the run's revoke shape (learnt at the run's first revocation: no body, a form body token=, or a JSON body {\"token\"}; or set by the target's revoke.body), then used on the same read again",
         passes: 'the read after the revocation answers 401',
         fails:
           'any other status (the revoked token still works, or is refused otherwise than with 401): the check fails; it is skipped when a never-issued token is accepted too (auth.use.unknown-token reports that); no usable answer (refused, reset, timed out, a body over the cap) fails it too',
@@ -818,8 +819,18 @@ export default defineSuite({
           // from memory.
           const token = await workingToken(ctx, jar, { created: nowSeconds() - 1 });
           const revoked = await jar.revoke(token);
-          ctx.observe(`POST /oauth/revoke answered ${revoked.status}`);
+          ctx.observe(`POST /oauth/revoke (${REVOKE_BODY_SAID[revoked.body]}) answered ${revoked.res.status}`);
           const after = await ctx.send({ ...probe, token });
+          if (after.status !== 401 && revoked.tried !== undefined && !revoked.revoked)
+            ctx.fail(
+              `no shape of POST /oauth/revoke revoked the token (tried: ${revoked.tried}); a read with it afterwards answered ${after.status}`,
+              {
+                expected:
+                  'POST /oauth/revoke, signed, presenting the token (and naming it in the body, in one of the shapes tried), deletes it: a read with it afterwards answers 401',
+                observed: describeResponse(after),
+                exchange: revoked.res.exchange,
+              },
+            );
           expectStatus(ctx, after, 401, '401 Unauthorized: the token was revoked just before');
           jar.forget(token);
         });
@@ -832,17 +843,24 @@ export default defineSuite({
       requirements: ['REQ-SVC-09'],
       explain: {
         sends:
-          'POST /oauth/revoke of a fresh, working token, with everything a revocation carries but Signature and Signature-Input; then a read with that token',
+          "POST /oauth/revoke of a fresh, working token, with everything a revocation carries (the run's revoke shape, learnt first on a token of the check's own when no revocation has shown it yet) but Signature and Signature-Input; then a read with that token",
         passes: 'the revocation is rejected (any 4xx), and the token still works afterwards',
         fails:
           'a 2xx or a 5xx to the revocation, or the token refused (401) afterwards, revoked by an unsigned request: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
       },
       async run(ctx) {
         await withTokens(ctx, async (jar) => {
+          // The shape first: learning it revokes a token, and a server may end the client's other tokens then.
+          const body = await learntRevokeBody(ctx, jar);
+          if (body === undefined)
+            ctx.skip(
+              `no signed revocation showed how POST /oauth/revoke carries the token (${revokeShapeOf(ctx).note()}), so an unsigned one cannot differ from a correct one in its signature only; auth.revoke.token-rejected judges revocation`,
+            );
           const token = await workingToken(ctx, jar);
           const probe = readProbe(ctx);
-          // Everything a revocation carries (the token, X-Client-Id, the idempotency key) but Signature and Signature-Input.
-          const res = await ctx.send({ ...revokeRequest(token), sign: false });
+          // Everything a revocation carries (the token, its body, X-Client-Id, the idempotency key) but Signature and
+          // Signature-Input.
+          const res = await ctx.send({ ...revokeRequest(token, body), sign: false });
           const after = await ctx.send({ ...probe, token });
           if (after.status === 401) jar.forget(token);
           expectRejection(ctx, res, 'a rejection (any 4xx): POST /oauth/revoke without Signature and Signature-Input');
@@ -890,7 +908,7 @@ export default defineSuite({
             return ctx.observe(
               `the second fresh token was not accepted to begin with (${describeResponse(before)}); auth.use.read-endpoints judges it`,
             );
-          const revoked = await jar.revoke(a.token);
+          const revoked = (await jar.revoke(a.token)).res;
           const after = await ctx.send({ ...probe, token: b.token });
           if (after.status === 401) {
             jar.forget(b.token);
@@ -908,13 +926,14 @@ export default defineSuite({
     }),
     defineCheck({
       id: 'auth.revoke.reply',
-      title: 'what POST /oauth/revoke answers: its status, and whether a body names the token',
+      title:
+        'what POST /oauth/revoke takes and answers: the request shape, its status, and whether a body names the token',
       level: 'INFO',
       requirements: ['REQ-TOKEP-09'],
       explain: {
-        sends: 'POST /oauth/revoke of a fresh token',
+        sends: "POST /oauth/revoke of a fresh token, in the run's revoke shape",
         passes:
-          'always, once the answer could be read: the check records the status POST /oauth/revoke answers, and whether a body names the token (its tokenId or the token itself)',
+          "always, once the answer could be read: the check records how the run's revocations carry the token (no body, a form body token=, a JSON body {\"token\"}; learnt at the run's first revocation or set by the target's revoke.body), the status POST /oauth/revoke answers, and whether a body names the token (its tokenId or the token itself)",
         fails:
           'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
       },
@@ -922,7 +941,8 @@ export default defineSuite({
         await withTokens(ctx, async (jar) => {
           const issued = await jar.issue();
           if (await jar.isRunToken(issued.token)) ctx.skip(RUN_TOKEN_AGAIN);
-          const res = await jar.revoke(issued.token);
+          const res = (await jar.revoke(issued.token)).res;
+          ctx.observe(revokeShapeOf(ctx).note());
           const tokenId = issued.record.tokenId;
           if (res.text.trim() === '') return ctx.observe(`POST /oauth/revoke answered ${res.status} with no body`);
           const names =
@@ -1048,6 +1068,41 @@ export default defineSuite({
     }),
 
     // ---- open points (INFO) -------------------------------------------------------------------------------------
+    defineCheck({
+      id: 'auth.info.token-json-body',
+      title: 'whether the token request is also taken with a JSON body instead of a form',
+      level: 'INFO',
+      requirements: ['REQ-HDR-10'],
+      explain: {
+        sends:
+          'a token request with the right credentials, signed and digested, but as an application/json body {"clientId", "clientSecret"} instead of a form; a token given is revoked at once',
+        passes:
+          'always, once the answer could be read: the check records whether the server refused the JSON body or gave a token for it too (the spec names the form for the token request; whether another encoding is refused is not said)',
+        fails:
+          'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+      },
+      async run(ctx) {
+        await withTokens(ctx, async (jar) => {
+          // Right credentials, signed and digested: only the encoding differs from what the spec shows.
+          const res = await ctx.send(
+            tokenSpec(ctx, {
+              form: undefined,
+              json: { clientId: ctx.credentials.clientId, clientSecret: ctx.credentials.clientSecret },
+            }),
+          );
+          const found = tokenIn(res);
+          if (found) {
+            await jar.keep(found.token);
+            return ctx.observe(`a JSON token body accepted too: ${res.status} and a token (revoked afterwards)`);
+          }
+          ctx.observe(
+            res.status >= 400 && res.status <= 499
+              ? `a JSON token body refused: ${describeResponse(res)}`
+              : `a JSON token body answered ${describeResponse(res)}, without a token`,
+          );
+        });
+      },
+    }),
     defineCheck({
       id: 'auth.token.older-tokens',
       title: "whether a new token ends the client's older tokens",

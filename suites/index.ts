@@ -13,7 +13,8 @@ export const pack: Pack = {
   suites: [auth, signing, pagination, resources, ussd, webhooks],
   sharedStates: SHARED_STATES,
   stateChangedBy,
-  openSession: (client, target, sink) => new Session(client, target.clientSecret, sink),
+  openSession: (client, target, sink) =>
+    new Session(client, target.clientSecret, sink, target.revoke ? { revokeBody: target.revoke.body } : {}),
 };
 
 export const suites = pack.suites;

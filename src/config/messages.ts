@@ -20,6 +20,7 @@ const MISSING_HINT: Record<string, string> = {
     'give "privateKeyFile" (path of a PKCS8 PEM Ed25519 key, relative to the config file) or "privateKey" (the PEM text, e.g. "${CONFORMANCE_PRIVATE_KEY}")',
   'webhook.tls.certFile': 'add the path of the PEM certificate the receiver presents, relative to the config file',
   'webhook.tls.keyFile': 'add the path of the PEM private key of certFile, relative to the config file',
+  'revoke.body': 'add "body": "none", "form" or "json" (how POST /oauth/revoke carries the token), or remove "revoke"',
 };
 
 const EXPECTED: Record<string, string> = {
@@ -29,6 +30,7 @@ const EXPECTED: Record<string, string> = {
   'target.$comment': 'a string (a note for people, ignored)',
   'fixtures.$comment': 'a string (a note for people, ignored)',
   'webhook.$comment': 'a string (a note for people, ignored)',
+  'revoke.$comment': 'a string (a note for people, ignored)',
   targets: 'an object mapping each target name to its settings',
   target: 'an object with baseUrl, clientId, clientSecret, keyId and privateKeyFile or privateKey',
   baseUrl:
@@ -50,10 +52,21 @@ const EXPECTED: Record<string, string> = {
   'webhook.tls': '"self-signed", "none" or {"certFile": "...", "keyFile": "..."}',
   'webhook.tls.certFile': 'the path of a PEM certificate, relative to the config file',
   'webhook.tls.keyFile': 'the path of a PEM private key, relative to the config file',
+  revoke: 'an object {"body": "none" | "form" | "json"}: how POST /oauth/revoke carries the token',
+  'revoke.body':
+    '"none" (the token in Authorization alone), "form" (a form body token=, RFC 7009) or "json" (a JSON body {"token": …})',
 };
 
 // Fields whose value may be quoted in a message: none of them is a secret.
-const SHOWN = new Set(['$schema', 'baseUrl', 'fixtures.*', 'webhook.listen', 'webhook.publicUrl', 'webhook.tls']);
+const SHOWN = new Set([
+  '$schema',
+  'baseUrl',
+  'fixtures.*',
+  'webhook.listen',
+  'webhook.publicUrl',
+  'webhook.tls',
+  'revoke.body',
+]);
 
 const PRIORITY: Record<string, number> = { additionalProperties: 0, propertyNames: 0, required: 1, oneOf: 1, type: 2 };
 

@@ -8,7 +8,7 @@ import { ConfigError } from '../errors.js';
 import { KeyError, parsePrivateKeyPem, type Ed25519KeyPair } from '../http/keys.js';
 import { formatPath } from './env.js';
 import { isObject } from './json-error.js';
-import type { FixtureName, Fixtures, ResolvedTarget, WebhookConfig, WebhookTls } from './types.js';
+import type { FixtureName, Fixtures, ResolvedTarget, RevokeBody, WebhookConfig, WebhookTls } from './types.js';
 import { clip, redactUserinfo } from './messages.js';
 
 /** Where the webhook receiver listens when the config does not say: loopback, any free port. */
@@ -25,6 +25,7 @@ export interface RawTarget {
   concurrency?: number;
   fixtures?: Partial<Record<FixtureName, number | string>> & { $comment?: string };
   webhook?: { listen?: string; publicUrl?: string; tls?: string | { certFile: string; keyFile: string } };
+  revoke?: { body: RevokeBody; $comment?: string };
 }
 
 export async function resolveTarget(
@@ -85,6 +86,7 @@ export async function resolveTarget(
   };
   if (ca !== undefined) target.ca = ca;
   if (t.concurrency !== undefined) target.concurrency = t.concurrency;
+  if (t.revoke !== undefined) target.revoke = { body: t.revoke.body };
   return target;
 }
 

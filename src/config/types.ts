@@ -22,6 +22,12 @@ export interface WebhookConfig {
   tls: WebhookTls;
 }
 
+/**
+ * How POST /oauth/revoke carries the token (spec: "Request body and response body of revoke: not shown"): no body (the
+ * token in Authorization alone), a form body `token=` (RFC 7009), or a JSON body `{"token": …}`.
+ */
+export type RevokeBody = 'none' | 'form' | 'json';
+
 /** A target after loading: env vars substituted, files read, paths absolute, key parsed. Holds secrets: never print it. */
 export interface ResolvedTarget {
   name: string;
@@ -40,6 +46,8 @@ export interface ResolvedTarget {
   concurrency?: number;
   fixtures: Fixtures;
   webhook: WebhookConfig;
+  /** Config `revoke`: the shape of the revoke request, fixed; absent, the run learns it at its first revocation. */
+  revoke?: { body: RevokeBody };
 }
 
 export interface LoadedConfig {

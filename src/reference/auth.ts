@@ -203,17 +203,38 @@ export function mediaType(ctx: RequestContext): string | undefined {
 }
 
 /**
+ * The credentials of a token request: a form (the spec's encoding), or with choice tokenBody=form-or-json also a JSON
+ * object {clientId, clientSecret} (REQ-HDR-10: whether another encoding is refused is open). Another type is a 415.
+ */
+function credentialsOf(ctx: RequestContext, state: ServerState): { clientIds: string[]; secrets: string[] } {
+  const type = mediaType(ctx);
+  if (type === FORM_CONTENT_TYPE) {
+    const form = new URLSearchParams(ctx.body.toString('utf8'));
+    return { clientIds: form.getAll('clientId'), secrets: form.getAll('clientSecret') };
+  }
+  if (type === 'application/json' && state.choices.tokenBody === 'form-or-json') {
+    let body: unknown;
+    try {
+      body = JSON.parse(ctx.body.toString('utf8'));
+    } catch {
+      throw new HttpError(400, 'Bad Request: the token request body is not JSON');
+    }
+    const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+    const one = (v: unknown) => (typeof v === 'string' ? [v] : []);
+    return { clientIds: one(fields.clientId), secrets: one(fields.clientSecret) };
+  }
+  const accepted =
+    state.choices.tokenBody === 'form-or-json' ? `${FORM_CONTENT_TYPE} or application/json` : FORM_CONTENT_TYPE;
+  throw new HttpError(415, `Unsupported Media Type: the token request body must be ${accepted}`);
+}
+
+/**
  * The token request. It has no token and no X-Client-Id, so the form's clientId names the client, and the signature
  * must verify with that client's registered key (keyid must be that client's). The secret is checked last: a request
  * whose signature fails says nothing about whether its secret was right.
  */
 export async function authenticateClientCredentials(ctx: RequestContext, state: ServerState): Promise<void> {
-  if (mediaType(ctx) !== FORM_CONTENT_TYPE) {
-    throw new HttpError(415, `Unsupported Media Type: the token request body must be ${FORM_CONTENT_TYPE}`);
-  }
-  const form = new URLSearchParams(ctx.body.toString('utf8'));
-  const clientIds = form.getAll('clientId');
-  const secrets = form.getAll('clientSecret');
+  const { clientIds, secrets } = credentialsOf(ctx, state);
   const invalidClient = { oauthError: 'invalid_client' };
   if (clientIds.length > 1)
     throw new AuthError('CLIENT_ID_REPEATED', `the form carries clientId ${clientIds.length} times`, invalidClient);

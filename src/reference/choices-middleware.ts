@@ -26,7 +26,13 @@ function shapeTokenReply(reply: Reply, choices: Choices): Reply {
   if (choices.scopeFormat === 'string' && Array.isArray(record.scope)) record.scope = record.scope.join(' ');
   // Choice maxTtl: the same 60 minutes, counted in minutes.
   if (choices.maxTtl === 'minutes' && typeof record.maxTTL === 'number') record.maxTTL = record.maxTTL / 60;
-  const body = choices.tokenEnvelope === 'envelope' ? { ...envelope, data: record } : record;
+  let body: Record<string, unknown> = record;
+  if (choices.tokenEnvelope === 'envelope') body = { ...envelope, data: record };
+  // Choice tokenEnvelope=envelope-message: one message for the answer, the envelope's, and none inside data.
+  if (choices.tokenEnvelope === 'envelope-message') {
+    const { message, ...rest } = record;
+    body = { ...envelope, data: rest, message };
+  }
   return { ...reply, status: Number(choices.creationStatus), body };
 }
 

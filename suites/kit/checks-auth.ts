@@ -5,8 +5,8 @@ import { TransportError } from '../../src/http/client.js';
 import { parseJson } from '../../src/http/json.js';
 import { UndeclaredSharedState, type CheckContext } from '../../src/engine/index.js';
 import { describeResponse, expectRejection } from './expect.js';
-import { isSuccess } from './negative.js';
-import { revokeToken, tokenRecordOf, tokenRequest, type TokenResult } from './session.js';
+import { revocation, tokenRecordOf, tokenRequest, type TokenResult } from './session.js';
+import type { Revocation } from './revoke.js';
 
 export interface IssuedToken extends TokenResult {
   /** The token answer itself, for findings about the record. */
@@ -66,27 +66,32 @@ export class TokenJar {
     this.live.delete(token);
   }
 
-  /** Revokes one token now. The jar forgets it once the server confirms with a 2xx. */
-  async revoke(token: string): Promise<HttpResponse> {
-    const res = await revokeToken(this.ctx, token);
-    if (isSuccess(res)) this.live.delete(token);
-    return res;
+  /**
+   * Revokes one token now, in the run's revoke shape (learnt here when this is the run's first revocation). The jar
+   * forgets it once the server confirms with a 2xx, or once a 401 and the token probe show it had ended already.
+   */
+  async revoke(token: string): Promise<Revocation> {
+    const r = await revocation(this.ctx, token);
+    if (r.revoked || r.ended) this.live.delete(token);
+    return r;
   }
 
   /** Revokes what is left. A token that cannot be revoked is recorded; it expires on its own within its TTL. */
   async revokeAll(): Promise<void> {
     for (const token of [...this.live]) {
       try {
-        const res = await this.revoke(token);
-        if (res.status < 200 || res.status > 299)
+        const r = await this.revoke(token);
+        if (!r.revoked && !r.ended)
           this.ctx.observe(
-            `clean-up: a token this check obtained could not be revoked (POST /oauth/revoke answered ${res.status}); it expires on its own`,
+            `clean-up: a token this check obtained could not be revoked (POST /oauth/revoke answered ${r.res.status}${r.tried === undefined ? '' : `; tried: ${r.tried}`}); it stays live until it expires`,
           );
       } catch (e) {
         // A revoke the check may not send is a bug to report, not a server's failure to note and move past.
         if (e instanceof UndeclaredSharedState) throw e;
         const why = e instanceof TransportError ? e.message : String(e);
-        this.ctx.observe(`clean-up: a token this check obtained could not be revoked (${why}); it expires on its own`);
+        this.ctx.observe(
+          `clean-up: a token this check obtained could not be revoked (${why}); it stays live until it expires`,
+        );
       }
     }
   }
@@ -121,9 +126,11 @@ export async function expectNoToken(
     } else {
       try {
         const r = await jar.revoke(found.token);
-        revoked = isSuccess(r)
-          ? `it was revoked (${r.status})`
-          : `revoking it answered ${r.status}: it stays live until it expires`;
+        revoked = r.revoked
+          ? `it was revoked (${r.res.status})`
+          : r.ended
+            ? `revoking it answered 401 and the token was refused on a read too: it had ended already`
+            : `revoking it answered ${r.res.status}${r.tried === undefined ? '' : ` (tried: ${r.tried})`}: it stays live until it expires`;
       } catch (e) {
         revoked = `revoking it failed (${(e as Error).message}): it stays live until it expires`;
       }

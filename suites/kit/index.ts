@@ -2,7 +2,19 @@
 // import only this and src/engine/index.ts (eslint.config.js holds them to it).
 
 // ---- the run's token session, tokens of a check's own, and the state on the target that checks share -------------
-export { Session, requestToken, revokeRequest, revokeToken, tokenRecordOf, tokenRequest } from './session.js';
+export {
+  Session,
+  knownRevokeBody,
+  requestToken,
+  revocation,
+  revokeShapeOf,
+  revokeToken,
+  tokenRecordOf,
+  tokenRequest,
+} from './session.js';
+export type { TokenResult } from './session.js';
+export { REVOKE_BODIES, REVOKE_BODY_SAID, RevokeShape, revokeRequest } from './revoke.js';
+export type { Revocation, RevokeBody, RevokeIo } from './revoke.js';
 export { expectNoToken, readProbe, tokenIn, withTokens } from './checks-auth.js';
 export type { IssuedToken, TokenJar } from './checks-auth.js';
 export { SHARED_STATES, stateChangedBy } from './shared-state.js';

@@ -8,6 +8,8 @@ import { ThrottledOut, TransportError } from '../../src/http/client.js';
 import { TargetError } from '../../src/errors.js';
 import { parseJson } from '../../src/http/json.js';
 import { redirectNote } from '../../src/http/redirect.js';
+import type { RevokeBody } from '../../src/config/types.js';
+import { chainedSerial, REVOKE_BODY_SAID, RevokeShape, type Revocation, type RevokeIo } from './revoke.js';
 import {
   CheckFailed,
   CheckSkipped,
@@ -22,17 +24,36 @@ export interface TokenResult {
   /** The token record, whether the server wrapped it in the envelope or not. */
   record: Record<string, unknown>;
   enveloped: boolean;
+  /**
+   * Where the record's `message` is: its own member, or (an enveloped record without one) the envelope's `message`,
+   * which then stands in the record; undefined when neither says one.
+   */
+  message?: 'record' | 'envelope';
 }
 
-/** Finds the token record in a token response: `{data: record, code, message}` or the bare record (spec: envelope "not shown"). */
+/**
+ * Finds the token record in a token response: `{data: record, code, message}` or the bare record (spec: envelope "not
+ * shown"). An enveloped record without a `message` of its own takes the envelope's: one answer carries one message.
+ */
 export function tokenRecordOf(body: unknown): TokenResult | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const obj = body as Record<string, unknown>;
   const data = obj.data;
   if (typeof data === 'object' && data !== null && typeof (data as Record<string, unknown>).token === 'string') {
-    return { token: (data as Record<string, string>).token!, record: data as Record<string, unknown>, enveloped: true };
+    const record = data as Record<string, unknown>;
+    const token = record.token as string;
+    if (record.message !== undefined) return { token, record, enveloped: true, message: 'record' };
+    if (typeof obj.message === 'string')
+      return { token, record: { ...record, message: obj.message }, enveloped: true, message: 'envelope' };
+    return { token, record, enveloped: true };
   }
-  if (typeof obj.token === 'string') return { token: obj.token, record: obj, enveloped: false };
+  if (typeof obj.token === 'string')
+    return {
+      token: obj.token,
+      record: obj,
+      enveloped: false,
+      ...(obj.message !== undefined ? { message: 'record' } : {}),
+    };
   return undefined;
 }
 
@@ -45,10 +66,6 @@ export function tokenRequest(credentials: { clientId: string; clientSecret: stri
     clientId: null,
     token: null,
   };
-}
-
-export function revokeRequest(token: string): RequestSpec {
-  return { method: 'POST', path: '/oauth/revoke', token };
 }
 
 /**
@@ -92,12 +109,20 @@ export class Session implements RunSession {
   private readonly inTurn = new AsyncLocalStorage<true>();
   /** Set once the session revokes its tokens: from then on a refusal is expected, never repaired. */
   private closed = false;
+  /**
+   * The shape of POST /oauth/revoke (REQ-TOKEP-09, not shown): from the target's config, else learnt at the run's first
+   * revocation, a check's or the session's own; learning takes an exclusive turn, so two first revocations do not race.
+   */
+  readonly revokeShape: RevokeShape;
 
   constructor(
     private readonly client: SignedClient,
     private readonly clientSecret: string,
     private readonly sink: ExchangeSink,
-  ) {}
+    options: { revokeBody?: RevokeBody } = {},
+  ) {
+    this.revokeShape = new RevokeShape(options.revokeBody, (body) => this.exclusive(body));
+  }
 
   async open(): Promise<void> {
     await this.token();
@@ -304,19 +329,25 @@ export class Session implements RunSession {
    * 60 minutes, and how often. Always one line, so a report says so either way.
    */
   notes(): string[] {
-    if (this.renewals === 0)
-      return [
-        "tokens: the server never ended the run's token early (one token served every check that used the run's token)",
-      ];
-    return [
-      `tokens: the server ended the run's token before its 60 minutes ${this.renewals} time(s) (a revocation of another token, a newer token, a restart); each time a new token was obtained and the refused request sent again`,
-    ];
+    const tokens =
+      this.renewals === 0
+        ? "tokens: the server never ended the run's token early (one token served every check that used the run's token)"
+        : `tokens: the server ended the run's token before its 60 minutes ${this.renewals} time(s) (a revocation of another token, a newer token, a restart); each time a new token was obtained and the refused request sent again`;
+    return [tokens, this.revokeShape.note()];
   }
 
-  /** Revokes every token the session obtained. Problems are returned, not thrown: cleanup must not mask results. */
+  /**
+   * Revokes every token the session obtained, in the run's revoke shape (learnt here when no check revoked a token).
+   * A token the server had ended already is left alone; one no request revoked is named as a problem, with what was
+   * tried: the run leaves no live credential unnoticed. Problems are returned, not thrown: cleanup must not mask results.
+   */
   async close(): Promise<string | undefined> {
     this.closed = true;
     const problems: string[] = [];
+    const io: RevokeIo = {
+      send: (spec) => this.client.send(spec, this.sink),
+      alive: (token) => this.accepts(token),
+    };
     for (const pending of this.issued) {
       let token: string;
       try {
@@ -326,8 +357,11 @@ export class Session implements RunSession {
       }
       if (this.ended.has(token)) continue;
       try {
-        const res = await this.client.send(revokeRequest(token), this.sink);
-        if (res.status < 200 || res.status > 299) problems.push(`revoking the run's token answered ${res.status}`);
+        const r = await this.revokeShape.revoke(token, io);
+        if (!r.revoked && !r.ended)
+          problems.push(
+            `revoking the run's token answered ${r.res.status}${r.tried === undefined ? '' : ` (tried: ${r.tried})`}: it stays live until it expires`,
+          );
       } catch (e) {
         problems.push(`revoking the run's token failed: ${(e as Error).message}`);
       }
@@ -341,9 +375,51 @@ export function requestToken(ctx: CheckContext, credentials = ctx.credentials): 
   return ctx.send(tokenRequest(credentials));
 }
 
-/** Revokes a token the check obtained, so a run leaves no live credential behind. */
-export function revokeToken(ctx: CheckContext, token: string): Promise<HttpResponse> {
-  return ctx.send(revokeRequest(token));
+/** The run's revoke shape: the session's; a session of another kind (a test's) gets one of its own. */
+const otherShapes = new WeakMap<object, RevokeShape>();
+export function revokeShapeOf(ctx: CheckContext): RevokeShape {
+  if (ctx.session instanceof Session) return ctx.session.revokeShape;
+  let shape = otherShapes.get(ctx.session);
+  if (shape === undefined) otherShapes.set(ctx.session, (shape = new RevokeShape(undefined, chainedSerial())));
+  return shape;
+}
+
+/**
+ * Revokes a token the check obtained, in the run's revoke shape (learnt here at the run's first revocation), every
+ * request recorded against the check. What a revocation that did not revoke tried is recorded on the check.
+ */
+export async function revocation(ctx: CheckContext, token: string): Promise<Revocation> {
+  const r = await revokeShapeOf(ctx).revoke(token, {
+    send: (spec) => ctx.send(spec),
+    alive: async (t) => {
+      try {
+        return (await ctx.send({ ...TOKEN_PROBE, token: t })).status !== 401;
+      } catch {
+        return true;
+      }
+    },
+  });
+  if (r.ended)
+    ctx.observe(
+      `POST /oauth/revoke answered 401 and a correct read with the token was refused (401) too: the token had ended already${r.tried === undefined ? '' : ` (tried: ${r.tried})`}`,
+    );
+  else if (!r.revoked && r.tried !== undefined)
+    ctx.observe(`POST /oauth/revoke: no request shape revoked the token (tried: ${r.tried})`);
+  else if (r.revoked && r.tried !== undefined)
+    ctx.observe(
+      `the run's first revocation, here, learnt the revoke request: ${REVOKE_BODY_SAID[r.body]} (tried: ${r.tried})`,
+    );
+  return r;
+}
+
+/** Revokes a token the check obtained, so a run leaves no live credential behind: the last answer. */
+export async function revokeToken(ctx: CheckContext, token: string): Promise<HttpResponse> {
+  return (await revocation(ctx, token)).res;
+}
+
+/** The revoke shape the run sends, once configured or learnt. */
+export function knownRevokeBody(ctx: CheckContext): RevokeBody | undefined {
+  return revokeShapeOf(ctx).known();
 }
 
 /**

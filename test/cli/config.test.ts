@@ -121,6 +121,22 @@ describe('loadConfig: valid files', () => {
     }
   });
 
+  it("takes the target's revoke shape (revoke.body none, form or json), and names the field of a wrong one", async () => {
+    expect(selectTarget(await load(project(withTarget(target()))), 'staging').revoke).toBeUndefined();
+    for (const body of ['none', 'form', 'json'])
+      expect(selectTarget(await load(project(withTarget(target({ revoke: { body } })))), 'staging').revoke).toEqual({
+        body,
+      });
+    const wrong = await configError(load(project(withTarget(target({ revoke: { body: 'xml' } })))));
+    expect(wrong.message).toMatch(
+      /^config: targets\.staging\.revoke\.body is "xml": it must be "none" \(the token in Authorization alone\), "form" \(a form body token=, RFC 7009\) or "json"/,
+    );
+    const missing = await configError(load(project(withTarget(target({ revoke: {} })))));
+    expect(missing.message).toMatch(
+      /^config: targets\.staging\.revoke\.body is missing: add "body": "none", "form" or "json"/,
+    );
+  });
+
   it('loads the example config with its secret from the environment', async () => {
     const example = fileURLToPath(new URL('../../fixtures/example.config.json', import.meta.url));
     const config = await loadConfig({ configPath: example, env: { CONFORMANCE_CLIENT_SECRET: SECRET } });

@@ -8,15 +8,23 @@ export const CORE_CHOICES = {
     values: [
       {
         value: 'envelope',
-        says: 'the token record inside {data, code, message}',
+        says: 'the token record, with its own message, inside {data, code, message}',
         realizes: ['the record in {data, code, message}'],
-        recorded: '^status \\d{3}; token record inside the \\{data, code, message\\} envelope',
+        recorded:
+          '^status \\d{3}; token record inside the \\{data, code, message\\} envelope, with a message of its own',
       },
       {
         value: 'bare',
         says: 'the bare token record as the body',
         realizes: ['the bare record'],
         recorded: '^status \\d{3}; token record without an envelope',
+      },
+      {
+        value: 'envelope-message',
+        says: "the token record in data without a message of its own; the envelope's message is the record's",
+        realizes: ["the record in data without its own message; the envelope's message says it"],
+        recorded:
+          "^status \\d{3}; token record inside the \\{data, code, message\\} envelope, without a message of its own: the envelope's message is the record's",
       },
     ],
   },

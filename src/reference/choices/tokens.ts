@@ -1,5 +1,6 @@
 // The open points of tokens: how far a revocation reaches, whether a new token ends the older ones, whether a token
-// may end before its 60 minutes (a restart), what revoke answers, what maxTTL counts, and whether scopes are enforced.
+// may end before its 60 minutes (a restart), what revoke takes and answers, what maxTTL counts, whether scopes are
+// enforced, and whether the token request is also taken as JSON.
 import type { ChoiceDef } from './types.js';
 
 /** The requests after which a server with `tokenRestart=after-150` forgets every token it issued (a restart). */
@@ -78,6 +79,46 @@ export const TOKENS_CHOICES = {
         says: 'revoke answers 200 with no body',
         realizes: ['no body, 200 or 204'],
         recorded: '200 with no body',
+      },
+    ],
+  },
+  revokeBody: {
+    requirements: ['REQ-TOKEP-09'],
+    values: [
+      {
+        value: 'none',
+        says: 'revoke takes the token from Authorization alone; a body is ignored',
+        realizes: ['a request without a body (the token in Authorization alone)'],
+        recorded: '^revoke request: a request without a body \\(the token in Authorization alone\\)',
+      },
+      {
+        value: 'form',
+        says: 'revoke also needs the token named in a form body, token=<the token> (RFC 7009), a token of the calling client (400 without); that token is revoked',
+        realizes: ['the token in a form body (token=, RFC 7009)'],
+        recorded: '^revoke request: the token in a form body \\(token=, RFC 7009\\)',
+      },
+      {
+        value: 'json',
+        says: 'revoke also needs the token named in a JSON body {"token": …}, a token of the calling client (400 without); that token is revoked',
+        realizes: ['the token in a JSON body ({"token": …})'],
+        recorded: '^revoke request: the token in a JSON body \\(\\{"token": …\\}\\)',
+      },
+    ],
+  },
+  tokenBody: {
+    requirements: ['REQ-HDR-10'],
+    values: [
+      {
+        value: 'form',
+        says: 'the token request is taken as application/x-www-form-urlencoded only (415 for another type)',
+        realizes: ['a JSON token body refused'],
+        recorded: '^a JSON token body refused',
+      },
+      {
+        value: 'form-or-json',
+        says: 'the token request is taken as a form or as an application/json body {clientId, clientSecret}',
+        realizes: ['a JSON token body accepted too'],
+        recorded: '^a JSON token body accepted too',
       },
     ],
   },

@@ -55,6 +55,17 @@ export const authFaults: FaultDefinition[] = [
     middleware: rewriteSuccess(tokenReply, (r) => mapData(r, (rec) => without(rec, 'maxTTL'))),
   },
   {
+    name: 'auth.token-message-missing',
+    suite: 'auth',
+    breaks: ['REQ-TOKEN-01'],
+    description: 'the token answer says no message: neither the record nor the envelope around it carries one',
+    middleware: rewriteSuccess(tokenReply, (r) => {
+      const stripped = mapData(r, (rec) => without(rec, 'message'));
+      const body = stripped.body as Record<string, unknown>;
+      return 'data' in body ? { ...stripped, body: without(body, 'message') } : stripped;
+    }),
+  },
+  {
     name: 'auth.expires-in-milliseconds',
     suite: 'auth',
     breaks: ['REQ-TOKEN-04'],
@@ -175,28 +186,6 @@ export const authFaults: FaultDefinition[] = [
       if (reply.status !== 401 || !isTokenRoute(route.path) || !clientId || state.clients.get(clientId) !== undefined)
         return reply;
       ctx.client = phantomClient(clientId);
-      return serveAuthenticated(ctx, state, route);
-    },
-  },
-  {
-    name: 'auth.json-token-body-accepted',
-    suite: 'auth',
-    breaks: ['REQ-HDR-10'],
-    description: 'the token request also takes its credentials from a JSON body',
-    async middleware(ctx, state, route, next) {
-      const reply = await next();
-      if (reply.status < 400 || !isTokenRoute(route.path) || mediaType(ctx) !== 'application/json') return reply;
-      let body: { clientId?: unknown; clientSecret?: unknown };
-      try {
-        body = JSON.parse(ctx.body.toString('utf8')) as typeof body;
-      } catch {
-        return reply;
-      }
-      const client = typeof body.clientId === 'string' ? state.clients.get(body.clientId) : undefined;
-      if (!client || typeof body.clientSecret !== 'string' || !state.clients.secretMatches(client, body.clientSecret))
-        return reply;
-      if (!(await signedRequestHolds(ctx, state, client))) return reply;
-      ctx.client = client;
       return serveAuthenticated(ctx, state, route);
     },
   },

@@ -1,7 +1,48 @@
 // "Authentication endpoints": POST /oauth/token and POST /oauth/revoke, with their emission ties (AUTH.CREATED,
 // AUTH.DELETED). Authentication of both happens before these handlers (see auth.ts).
-import { nowSeconds, type RouteDef } from '../context.js';
-import { ok } from '../respond.js';
+import { FORM_CONTENT_TYPE, mediaType } from '../auth.js';
+import { nowSeconds, type RequestContext, type RouteDef, type ServerState } from '../context.js';
+import { badRequest, ok } from '../respond.js';
+import type { IssuedToken } from '../tokens.js';
+
+/**
+ * The token a revocation deletes. The spec shows no body (REQ-TOKEP-09): with choice revokeBody=none the token presented
+ * in Authorization is the one, and a body is ignored; with form or json the request must also name the token to revoke
+ * in its body (RFC 7009 §2.1: `token=` in a form; or `{"token": …}`), a token of the calling client, and that token is
+ * the one revoked. Authorization and the signature are still required (auth.ts ran first).
+ */
+function tokenToRevoke(ctx: RequestContext, state: ServerState): IssuedToken {
+  const presented = ctx.token!;
+  const shape = state.choices.revokeBody;
+  if (shape === 'none') return presented;
+  const named = shape === 'form' ? formToken(ctx) : jsonToken(ctx);
+  const found = state.tokens.lookup(named);
+  if ((found.state === 'live' || found.state === 'expired') && found.token.clientId === presented.clientId)
+    return found.token;
+  throw badRequest('Bad Request: the body names no live token of this client');
+}
+
+function formToken(ctx: RequestContext): string {
+  const usage = `name the token to revoke in an ${FORM_CONTENT_TYPE} body: token=<the token> (RFC 7009)`;
+  if (mediaType(ctx) !== FORM_CONTENT_TYPE) throw badRequest(`Bad Request: ${usage}`);
+  const values = new URLSearchParams(ctx.body.toString('utf8')).getAll('token');
+  if (values.length !== 1 || values[0] === '') throw badRequest(`Bad Request: ${usage}, once`);
+  return values[0]!;
+}
+
+function jsonToken(ctx: RequestContext): string {
+  const usage = 'name the token to revoke in an application/json body: {"token": "<the token>"}';
+  if (mediaType(ctx) !== 'application/json') throw badRequest(`Bad Request: ${usage}`);
+  let body: unknown;
+  try {
+    body = JSON.parse(ctx.body.toString('utf8'));
+  } catch {
+    throw badRequest(`Bad Request: the body is not JSON; ${usage}`);
+  }
+  const token = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).token : undefined;
+  if (typeof token !== 'string' || token === '') throw badRequest(`Bad Request: ${usage}`);
+  return token;
+}
 
 export const oauthRoutes: RouteDef[] = [
   {
@@ -27,12 +68,11 @@ export const oauthRoutes: RouteDef[] = [
     method: 'POST',
     path: '/oauth/revoke',
     handler(ctx, state) {
-      // The token revoked is the one presented: the spec shows no body naming another. Choice revoke: a server may
-      // delete every token of the client (the row says nothing of the others); each deleted token has its event.
-      const presented = ctx.token!;
-      const deleted =
-        state.choices.revoke === 'all-tokens' ? state.tokens.revokeClient(presented.clientId) : [presented];
-      if (state.choices.revoke !== 'all-tokens') state.tokens.revoke(presented.token);
+      // The token revoked is the one presented, or (choice revokeBody) the one the body names. Choice revoke: a server
+      // may delete every token of the client (the row says nothing of the others); each deleted token has its event.
+      const revoked = tokenToRevoke(ctx, state);
+      const deleted = state.choices.revoke === 'all-tokens' ? state.tokens.revokeClient(revoked.clientId) : [revoked];
+      if (state.choices.revoke !== 'all-tokens') state.tokens.revoke(revoked.token);
       for (const token of deleted) {
         state.events.emit({
           name: 'AUTH.DELETED',
@@ -41,7 +81,7 @@ export const oauthRoutes: RouteDef[] = [
           data: { tokenId: token.tokenId, clientId: token.clientId },
         });
       }
-      return ok({ tokenId: presented.tokenId, revoked: true });
+      return ok({ tokenId: revoked.tokenId, revoked: true });
     },
   },
 ];
