@@ -212,8 +212,8 @@ export const authFaults: FaultDefinition[] = [
   {
     name: 'auth.token-digest-not-checked',
     suite: 'auth',
-    breaks: ['REQ-SVC-09'],
-    description: 'the Content-Digest of the token request is not compared with its body',
+    breaks: ['REQ-SVC-09', 'REQ-HDR-23'],
+    description: 'the Content-Digest of the token request is neither required nor compared with its body',
     middleware: acceptWhen((_ctx, route) => isTokenRoute(route.path), relaxPolicy({ verifyContentDigest: false })),
   },
 
