@@ -34,11 +34,13 @@ import {
 } from './crawler.js';
 import {
   assetIdSeen,
+  backNotJudged,
   backNumbersSeen,
   backProblems,
   crawlSummary,
   customerProblems,
   deadLinks,
+  endScreensSeen,
   frontierLines,
   homePortfolioSeen,
   isHttpMethod,
@@ -309,45 +311,43 @@ function requestLine(res: HttpResponse): string {
 
 // ---- invalid query values ----------------------------------------------------------------------------------------
 
-/** A value outside its parameter's type, sent to one view with the fixture's customerId and nothing else. */
+/** A value outside its parameter's domain, sent to one view with the fixture's customerId and nothing else. */
 interface InvalidValue {
   endpoint: 'stocks' | 'assets' | 'requests';
   param: string;
   value: string;
-  /** The parameter's row. */
-  requirement: string;
+  /** The parameter's row, and the Limits row for a negative page. */
+  requirements: string[];
 }
 
 const INVALID_PAGES = ['-1', 'x', '1.5'];
+/** "page | integer >= 0" on each view. */
+const PAGE_ROWS = { stocks: 'REQ-USSD-07', requests: 'REQ-USSD-15', assets: 'REQ-USSD-20' } as const;
 
 // Only parameters whose every reading, by the most lenient server, is a read. Never amount (it places an order) or
 // cancelMode (it cancels one), which is why REQ-USSD-05 and REQ-USSD-14 have no check. inputMode=maybe read as true
 // opens an amount prompt at most: an order needs an amount, and no amount (nor even an instrument) is sent.
 // searchMode only searches, detail only shows more, and requestId without cancelMode names a request to show.
-const INVALID_VALUES: readonly InvalidValue[] = [
-  ...INVALID_PAGES.map((value): InvalidValue => ({
-    endpoint: 'stocks',
-    param: 'page',
-    value,
-    requirement: 'REQ-USSD-07',
-  })),
-  { endpoint: 'stocks', param: 'inputMode', value: 'maybe', requirement: 'REQ-USSD-06' },
-  { endpoint: 'stocks', param: 'searchMode', value: 'maybe', requirement: 'REQ-USSD-08' },
-  ...INVALID_PAGES.map((value): InvalidValue => ({
-    endpoint: 'requests',
-    param: 'page',
-    value,
-    requirement: 'REQ-USSD-15',
-  })),
-  { endpoint: 'requests', param: 'requestId', value: 'abc', requirement: 'REQ-USSD-16' },
-  { endpoint: 'requests', param: 'status', value: 'FOO', requirement: 'REQ-USSD-17' },
-  ...INVALID_PAGES.map((value): InvalidValue => ({
-    endpoint: 'assets',
-    param: 'page',
-    value,
-    requirement: 'REQ-USSD-20',
-  })),
-  { endpoint: 'assets', param: 'detail', value: 'maybe', requirement: 'REQ-USSD-21' },
+
+/** Outside a closed domain the parameter rows state (REQ-USSD-10): refusing them is MUST. */
+const OUT_OF_DOMAIN: readonly InvalidValue[] = [
+  ...(['stocks', 'requests', 'assets'] as const).flatMap((endpoint) =>
+    INVALID_PAGES.map((value): InvalidValue => ({
+      endpoint,
+      param: 'page',
+      value,
+      requirements: [PAGE_ROWS[endpoint], ...(Number(value) < 0 ? ['REQ-LIM-02'] : [])],
+    })),
+  ),
+  { endpoint: 'requests', param: 'requestId', value: 'abc', requirements: ['REQ-USSD-16'] },
+  { endpoint: 'requests', param: 'status', value: 'FOO', requirements: ['REQ-USSD-17'] },
+];
+
+/** Not a boolean however a boolean is written (REQ-USSD-25): refusing them is SHOULD, not crashing on them MUST. */
+const NOT_BOOLEANS: readonly InvalidValue[] = [
+  { endpoint: 'stocks', param: 'inputMode', value: 'maybe', requirements: ['REQ-USSD-06'] },
+  { endpoint: 'stocks', param: 'searchMode', value: 'maybe', requirements: ['REQ-USSD-08'] },
+  { endpoint: 'assets', param: 'detail', value: 'maybe', requirements: ['REQ-USSD-21'] },
 ];
 
 interface ProbeProblem {
@@ -364,15 +364,38 @@ function invalidText(v: InvalidValue): string {
   return `GET /ussd/${v.endpoint} with ${v.param}=${v.value}`;
 }
 
-/** The MUST part: no 5xx, and a 2xx is a USSD view that offers no negative page. Undefined when it holds. */
-function unhandled(ctx: CheckContext, v: InvalidValue, res: HttpResponse): ProbeProblem | undefined {
-  // "page | >= 0 | list and USSD endpoints" is the Limits row a negative page meets; x and 1.5 meet only the type.
-  const requirements = v.param === 'page' && Number(v.value) < 0 ? [v.requirement, 'REQ-LIM-02'] : [v.requirement];
+function isRefusal(res: HttpResponse): boolean {
+  return res.status >= 400 && res.status <= 499;
+}
+
+/** A value outside a closed domain that was not refused (a 5xx is no refusal); undefined when it was. */
+function notRefused(v: InvalidValue, res: HttpResponse): ProbeProblem | undefined {
+  if (isRefusal(res)) return undefined;
+  const requirements = ['REQ-USSD-10', ...v.requirements];
   if (res.status >= 500)
     return {
       res,
-      message: `${invalidText(v)} answered ${res.status}: the server failed instead of rejecting the value`,
+      message: `${invalidText(v)} answered ${res.status}: the server failed instead of refusing the value`,
       requirements,
+    };
+  // A menu served for a negative page may offer another one: said, as it shows what the server made of the value.
+  const parsed = res.status === 200 ? parseJson(res.text) : undefined;
+  const data = parsed?.ok ? ussdDataOf(parsed.value) : undefined;
+  const negative = data ? negativePageLinks(data.options, res.exchange.request.url) : [];
+  return {
+    res,
+    message: `${invalidText(v)} answered ${answerLine(res)}${redirectNote(res)}: the value was not refused (a value clamped or ignored is no refusal)${negative.length > 0 ? `; the menu even leads to a negative page: ${negative[0]}` : ''}`,
+    requirements,
+  };
+}
+
+/** A boolean switch given "maybe": no 5xx, and a 2xx is a USSD view. Undefined when it holds. */
+function booleanUnhandled(ctx: CheckContext, v: InvalidValue, res: HttpResponse): ProbeProblem | undefined {
+  if (res.status >= 500)
+    return {
+      res,
+      message: `${invalidText(v)} answered ${res.status}: the server failed instead of refusing the value`,
+      requirements: v.requirements,
     };
   if (res.status < 200 || res.status > 299) return undefined;
   const parsed = parseJson(res.text);
@@ -381,29 +404,20 @@ function unhandled(ctx: CheckContext, v: InvalidValue, res: HttpResponse): Probe
     return {
       res,
       message: `${invalidText(v)} answered ${res.status} with ${parsed.ok ? 'JSON that is not an object' : 'a body that is not JSON'}, not a USSD view`,
-      requirements: [...requirements, 'REQ-USSD-01'],
+      requirements: [...v.requirements, 'REQ-USSD-01'],
     };
   }
   const env = readEnvelope(ctx, res);
   const shape = validateAgainst('ussd-view', env.data, 'data');
-  if (shape.length > 0) {
-    return {
-      res,
-      message: `${invalidText(v)} answered ${res.status} with no USSD view: ${shape
-        .slice(0, 3)
-        .map((p) => `${p.path} ${p.message}`)
-        .join('; ')}`,
-      requirements: [...requirements, 'REQ-USSD-01'],
-    };
-  }
-  const negative = negativePageLinks((env.data as { ussdOptions: unknown[] }).ussdOptions, res.exchange.request.url);
-  if (negative.length > 0)
-    return {
-      res,
-      message: `${invalidText(v)} was served a menu that leads to a negative page: ${negative[0]}`,
-      requirements: [...new Set([...requirements, 'REQ-LIM-02'])],
-    };
-  return undefined;
+  if (shape.length === 0) return undefined;
+  return {
+    res,
+    message: `${invalidText(v)} answered ${res.status} with no USSD view: ${shape
+      .slice(0, 3)
+      .map((p) => `${p.path} ${p.message}`)
+      .join('; ')}`,
+    requirements: [...v.requirements, 'REQ-USSD-01'],
+  };
 }
 
 /** Fails with the first problem and its exchange, listing the others. */
@@ -817,38 +831,40 @@ export default defineSuite({
     defineCheck({
       id: 'ussd.links.back',
       title:
-        'The last option of every menu leads back to a parent menu (one on the path here, one that offers this menu, home or portfolio)',
+        'The last option of every menu leads back to a parent menu (another menu on the path here, one that offers this menu, home or portfolio; never the menu itself, nor round a cycle)',
       level: 'MUST',
       requirements: ['REQ-USSDV-08'],
       explain: {
         sends:
           'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
         passes:
-          "the server's answers show that the last option of every menu leads back to a parent menu (one on the path here, one that offers this menu, home or portfolio)",
+          "the server's answers show that the last option of every menu leads back to a parent menu: another menu on the path here, one that offers this menu, home or portfolio (for a start menu, any other USSD view), and that the ways back do not go round a cycle; a view without options (an END screen) is no menu, and /ussd/home, the top menu, is not judged",
         fails:
-          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+          'a last option that leads forward, or to the menu itself (the same URL in any parameter order, or another page of it with the same content), or menus whose ways back lead to each other and never reach home or portfolio: the check fails, naming the menu by its path of options and showing the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
       },
       timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
       async run(ctx) {
         const c = await sharedCrawl(ctx);
+        for (const note of backNotJudged(c)) ctx.observe(note);
         failOn(
           ctx,
           backProblems(c),
           'a menu without a way back',
-          'the last option leads to a menu on the path from the start menu, a menu that offers this one, /ussd/home or /ussd/portfolio',
+          'the last option leads to another menu: one on the path from the start menu, one that offers this one, /ussd/home or /ussd/portfolio; and following the ways back leaves every cycle',
         );
       },
     }),
     defineCheck({
       id: 'ussd.links.paging',
-      title: 'Paging options (page=) lead to another page of content, and no option leads to the view it is on',
+      title:
+        'Paging options (page=) lead to another page of content, and no option but the last (ussd.links.back judges it) leads to the view it is on',
       level: 'SHOULD',
       requirements: ['REQ-USSD-23'],
       explain: {
         sends:
           'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
         passes:
-          "the server's answers show that paging options (page=) lead to another page of content, and no option leads to the view it is on",
+          "the server's answers show that paging options (page=) lead to another page of content, and no option but the last leads to the view it is on",
         fails:
           'any answer that does not (the check warns); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
       },
@@ -859,7 +875,7 @@ export default defineSuite({
           ctx,
           pagingProblems(c),
           'paging that does not move',
-          'an option that changes page shows a different page; an option (other than the way back of a root menu) leads somewhere else',
+          'an option that changes page shows a different page; an option other than the last (the way back, judged by ussd.links.back) leads somewhere else',
         );
       },
     }),
@@ -1085,44 +1101,16 @@ export default defineSuite({
       },
     }),
     defineCheck({
-      id: 'ussd.customer.unknown-404',
-      title: 'A USSD view for a customer that does not exist, when refused, answers 404 Not Found',
-      level: 'SHOULD',
-      requirements: ['REQ-ERR-04'],
-      explain: {
-        sends:
-          'GET /ussd/stocks, /ussd/assets and /ussd/requests with customerId = fixtures.unknownId, a customer that does not exist',
-        passes:
-          'each refusal is a 404 (a view for the unknown customer is the other reading, left to ussd.customer.unknown)',
-        fails:
-          'a refusal with another status (400, 403, 422…), a redirect or a 5xx: the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-      },
-      async run(ctx) {
-        const unknownId = ctx.fixture('unknownId');
-        for (const endpoint of ['stocks', 'assets', 'requests']) {
-          const res = await ctx.send({ method: 'GET', path: `/ussd/${endpoint}`, query: { customerId: unknownId } });
-          // A view for the unknown customer is the other reading (REQ-USSD-24), judged by ussd.customer.unknown.
-          if (res.status >= 200 && res.status <= 299) {
-            ctx.observe(
-              `/ussd/${endpoint} answers ${res.status} with a view for an unknown customer: no refusal to judge (ussd.customer.unknown judges the view)`,
-            );
-            continue;
-          }
-          expectStatus(ctx, res, 404, `404: customer ${unknownId} does not exist`);
-        }
-      },
-    }),
-    defineCheck({
       id: 'ussd.info.readings',
       title:
-        'Which reading the server took of the open points of the USSD views: numbering, the number of the way back, page values, assetId, home and portfolio, an unknown customer',
+        'Which reading the server took of the open points of the USSD views: numbering, the number of the way back, views without options, page values, assetId, home and portfolio, an unknown customer (refused with which status, or a view)',
       level: 'INFO',
       requirements: ['REQ-USSDV-10', 'REQ-USSD-11', 'REQ-USSD-22', 'REQ-USSD-24'],
       explain: {
         sends:
           'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations); and GET /ussd/stocks, /ussd/assets and /ussd/requests with customerId = fixtures.unknownId, a customer that does not exist',
         passes:
-          'always, once the answer could be read: the check records how the views number their choices, which number leads back, the page values, where assetId appears, home and portfolio, and how an unknown customer is answered',
+          'always, once the answer could be read: the check records how the views number their choices, which number leads back, the views without options (END screens), the page values, where assetId appears, home and portfolio, and how an unknown customer is answered (the status of a refusal: the USSD endpoints list no errors)',
         fails:
           'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
       },
@@ -1131,6 +1119,7 @@ export default defineSuite({
         const c = await sharedCrawl(ctx);
         ctx.observe(`numbering of the choices (not given): ${numberingSeen(c)}`);
         ctx.observe(`number of the way back (the last option; not given): ${backNumbersSeen(c)}`);
+        ctx.observe(endScreensSeen(c));
         ctx.observe(
           `USSD page values (their unit is not given; the crawl follows them, never computes one): ${firstPageLinks(c)}`,
         );
@@ -1152,7 +1141,11 @@ export default defineSuite({
         }
         const statuses = answers.map((a) => a.status).join(', ');
         const kinds = new Set(answers.map((a) => a.kind));
-        if (kinds.size === 1 && kinds.has('refused')) ctx.observe(`unknown customer: refused (${statuses})`);
+        // The USSD endpoints list no errors: which 4xx refuses an unknown customer is the server's reading (REQ-USSD-24).
+        if (kinds.size === 1 && kinds.has('refused'))
+          ctx.observe(
+            `unknown customer: refused (${statuses})${answers.every((a) => a.status === 404) ? ': 404 Not Found, as the Errors table lists for what does not exist' : ': a 4xx other than 404 (the USSD endpoints list no errors)'}`,
+          );
         else if (kinds.size === 1 && kinds.has('view'))
           ctx.observe(
             `unknown customer: a view saying so (${statuses}); ussd.customer.unknown judges that it serves no menu of a customer`,
@@ -1164,81 +1157,109 @@ export default defineSuite({
       },
     }),
     defineCheck({
-      id: 'ussd.params.invalid-handled',
+      id: 'ussd.params.domain-refused',
       title:
-        'A query value outside its type (page -1, x, 1.5; a boolean "maybe"; requestId abc; status FOO) never crashes a view, and a view served for it offers no negative page',
+        'A page below 0 or not an integer, a requestId that is not an integer, a status outside PENDING, COMPLETED, CANCELED, ERROR is refused (any 4xx)',
       level: 'MUST',
       requirements: [
-        'REQ-USSD-01',
-        'REQ-USSD-06',
+        'REQ-USSD-10',
         'REQ-USSD-07',
-        'REQ-USSD-08',
         'REQ-USSD-15',
         'REQ-USSD-16',
         'REQ-USSD-17',
         'REQ-USSD-20',
-        'REQ-USSD-21',
         'REQ-LIM-02',
       ],
       explain: {
         sends:
-          'for the fixture customer, one value at a time: /ussd/stocks with page=-1, x or 1.5, inputMode=maybe, searchMode=maybe; /ussd/requests with page=-1, x or 1.5, requestId=abc, status=FOO; /ussd/assets with page=-1, x or 1.5, detail=maybe (never amount or cancelMode, which place or cancel orders)',
-        passes: 'each is rejected (any 4xx), or served as a USSD view none of whose options leads to a negative page',
+          'for the fixture customer, one value at a time: /ussd/stocks, /ussd/requests and /ussd/assets with page=-1, x or 1.5; /ussd/requests with requestId=abc and with status=FOO (never amount or cancelMode, which place or cancel orders)',
+        passes: 'each is refused (any 4xx): the value is outside the closed domain its parameter row states',
         fails:
-          'a 5xx, an answer that is neither a rejection nor a USSD view, or a menu leading to a negative page: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+          'a 2xx (the value clamped or ignored, or served as is), a redirect or a 5xx (a crash is no refusal): the check fails, naming the value and what was served; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
       },
       async run(ctx) {
-        // Refusing the value is the SHOULD (ussd.params.invalid-rejected); serving something sensible is allowed.
         const customerId = ctx.fixture('customerId');
         const problems: ProbeProblem[] = [];
         const seen: string[] = [];
-        for (const v of INVALID_VALUES) {
+        for (const v of OUT_OF_DOMAIN) {
           const res = await sendInvalid(ctx, customerId, v);
           seen.push(`${v.endpoint} ${v.param}=${v.value}: ${res.status}`);
-          const problem = unhandled(ctx, v, res);
+          const problem = notRefused(v, res);
           if (problem) problems.push(problem);
         }
         ctx.observe(seen.join('; '));
         failProbes(
           ctx,
           problems,
-          "a value outside the parameter's type is rejected (any 4xx) or served as a USSD view within the limits (page >= 0); never a 5xx",
+          'a value outside the closed domain of its parameter is refused (any 4xx): page is an integer >= 0, requestId an integer, status one of PENDING, COMPLETED, CANCELED, ERROR',
         );
       },
     }),
     defineCheck({
-      id: 'ussd.params.invalid-rejected',
+      id: 'ussd.params.boolean-handled',
       title:
-        'A query value outside its type (page -1, x, 1.5; a boolean "maybe"; requestId abc; status FOO) is rejected (any 4xx)',
-      level: 'SHOULD',
-      requirements: ['REQ-USSD-10'],
+        'A boolean switch given a value that is not a boolean (inputMode, searchMode, detail = maybe) never crashes a view',
+      level: 'MUST',
+      requirements: ['REQ-USSD-01', 'REQ-USSD-06', 'REQ-USSD-08', 'REQ-USSD-21'],
       explain: {
         sends:
-          'for the fixture customer, one value at a time: /ussd/stocks with page=-1, x or 1.5, inputMode=maybe, searchMode=maybe; /ussd/requests with page=-1, x or 1.5, requestId=abc, status=FOO; /ussd/assets with page=-1, x or 1.5, detail=maybe (never amount or cancelMode, which place or cancel orders)',
-        passes: 'each is rejected (any 4xx)',
+          'for the fixture customer, one value at a time: /ussd/stocks with inputMode=maybe and with searchMode=maybe, /ussd/assets with detail=maybe (never cancelMode, which cancels orders)',
+        passes: 'each is refused (any 4xx), or served as a USSD view',
         fails:
-          'a 2xx or a redirect (the value was not refused): the check warns; a 5xx is left to ussd.params.invalid-handled; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+          'a 5xx, or a 2xx that is no USSD view: the check fails; refusing the value is ussd.params.boolean-refused (SHOULD); no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        // Refusing the value is the SHOULD (ussd.params.boolean-refused): how a boolean is written is not shown.
+        const customerId = ctx.fixture('customerId');
+        const problems: ProbeProblem[] = [];
+        const seen: string[] = [];
+        for (const v of NOT_BOOLEANS) {
+          const res = await sendInvalid(ctx, customerId, v);
+          seen.push(`${v.endpoint} ${v.param}=${v.value}: ${res.status}`);
+          const problem = booleanUnhandled(ctx, v, res);
+          if (problem) problems.push(problem);
+        }
+        ctx.observe(seen.join('; '));
+        failProbes(
+          ctx,
+          problems,
+          'a value that is not a boolean is refused (any 4xx) or served as a USSD view; never a 5xx',
+        );
+      },
+    }),
+    defineCheck({
+      id: 'ussd.params.boolean-refused',
+      title:
+        'A boolean switch given a value that is not a boolean (inputMode, searchMode, detail = maybe) is refused (any 4xx)',
+      level: 'SHOULD',
+      requirements: ['REQ-USSD-25'],
+      explain: {
+        sends:
+          'for the fixture customer, one value at a time: /ussd/stocks with inputMode=maybe and with searchMode=maybe, /ussd/assets with detail=maybe (never cancelMode, which cancels orders)',
+        passes: 'each is refused (any 4xx)',
+        fails:
+          'a 2xx or a redirect (the value was not refused): the check warns; a 5xx is left to ussd.params.boolean-handled; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
       },
       async run(ctx) {
         const customerId = ctx.fixture('customerId');
         const problems: ProbeProblem[] = [];
-        for (const v of INVALID_VALUES) {
+        for (const v of NOT_BOOLEANS) {
           const res = await sendInvalid(ctx, customerId, v);
-          if (res.status >= 400 && res.status <= 499) continue;
-          // A 5xx is ussd.params.invalid-handled's failure, not a second one here.
+          if (isRefusal(res)) continue;
+          // A 5xx is ussd.params.boolean-handled's failure, not a second one here.
           if (res.status >= 500)
-            ctx.observe(`${invalidText(v)} answered ${res.status}: judged by ussd.params.invalid-handled`);
+            ctx.observe(`${invalidText(v)} answered ${res.status}: judged by ussd.params.boolean-handled`);
           else
             problems.push({
               res,
               message: `${invalidText(v)} answered ${res.status}${redirectNote(res)}: the value was not refused`,
-              requirements: ['REQ-USSD-10'],
+              requirements: ['REQ-USSD-25'],
             });
         }
         failProbes(
           ctx,
           problems,
-          "a value outside the parameter's type is refused (any 4xx): page is an integer >= 0, inputMode/searchMode/detail are booleans, requestId an integer, status one of PENDING, COMPLETED, CANCELED, ERROR",
+          'a value that is not a boolean is refused (any 4xx): "maybe" is true or false in no writing of a boolean',
         );
       },
     }),

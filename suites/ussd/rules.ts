@@ -329,55 +329,185 @@ export function deadLinks<R>(crawl: Crawl<R>): DeadLinks<R> {
   return out;
 }
 
-/** "The last option of a menu leads back to a parent menu (home, portfolio or another menu)." */
+/** A USSD view with no options at all: an END screen, no menu ("The last option of a menu" says nothing of it). */
+function isEndScreen<R>(view: CrawlView<R>): boolean {
+  return isMenu(view) && view.ussd.options.length === 0;
+}
+
+function endScreens<R>(crawl: Crawl<R>): Array<CrawlView<R>> {
+  return menus(crawl).filter(isEndScreen);
+}
+
+function isHome<R>(view: CrawlView<R>, scope: TargetScope): boolean {
+  return endpointOf(new URL(view.url), scope) === 'home';
+}
+
+/**
+ * Whether a link from `view` leads to the view itself: the same URL in any parameter order, or (when only `page`
+ * differs) a page showing the same content, as `page=0` and no `page` may well be.
+ */
+function isSameView<R>(crawl: Crawl<R>, view: CrawlView<R>, link: CrawlLink): boolean {
+  if (link.key === view.key) return true;
+  if (!link.url || !differsOnlyInPage(new URL(view.url), new URL(link.url))) return false;
+  const target = link.key === undefined ? undefined : crawl.views.get(link.key);
+  return isMenu(target) && isMenu(view) && target.ussd.message === view.ussd.message;
+}
+
+/** Where a last option that does lead back leads: home or portfolio (named by the spec), or another view. */
+type WayBack = { root: true } | { root: false; key: string };
+
+/**
+ * "The last option of a menu leads back to a parent menu (home, portfolio or another menu)." A parent is another view
+ * than the menu itself: a menu on the path here, one that offers this menu, the list it was selected from, home or
+ * portfolio; for a start menu, whose place is not shown, any other USSD view. And the ways back must lead somewhere:
+ * menus whose last options go round a cycle (A back to B, B back to A) are each the parent of the other, which no menu
+ * hierarchy has. Not judged: views without options (END screens, no menus) and /ussd/home (the top: nothing above it).
+ */
 export function backProblems<R>(crawl: Crawl<R>): Array<Problem<R>> {
   const byView = linksByView(crawl);
-  // A parent offers the view among its choices; its own way back does not make it one.
+  // A parent offers the view among its choices; its own way back does not make it one, nor does a link to itself.
   const offeredBy = new Map<string, Set<string>>();
   for (const view of menus(crawl)) {
     const last = new Set(lastOptionIndexes(view));
     for (const l of byView.get(view.key) ?? []) {
-      if (last.has(l.index) || l.key === undefined) continue;
+      if (last.has(l.index) || l.key === undefined || l.key === view.key) continue;
       const set = offeredBy.get(l.key) ?? new Set<string>();
       set.add(view.key);
       offeredBy.set(l.key, set);
     }
   }
   const problems: Array<Problem<R>> = [];
+  /** The menus judged, each with where its last option(s) that lead to a parent go. */
+  const ways = new Map<string, WayBack[]>();
   for (const view of menus(crawl)) {
+    if (isEndScreen(view) || isHome(view, crawl.scope)) continue;
     const candidates = lastOptionIndexes(view);
-    if (candidates.length === 0) {
-      problems.push({ view, message: `${whereIs(view)} has no option at all: the user has no way back` });
-      continue;
-    }
     const links = byView.get(view.key) ?? [];
-    const leadsToParent = (index: number): boolean => {
+    const self: number[] = [];
+    const wayBack = (index: number): WayBack | undefined => {
       const l = links.find((x) => x.index === index);
-      if (!l?.url || l.key === undefined) return false;
+      if (!l?.url || l.key === undefined) return undefined;
+      if (isSameView(crawl, view, l)) {
+        self.push(index);
+        return undefined;
+      }
       const u = new URL(l.url);
       const endpoint = endpointOf(u, crawl.scope);
-      if (endpoint === 'home' || endpoint === 'portfolio') return true;
-      if (view.ancestors.includes(l.key) || offeredBy.get(view.key)?.has(l.key)) return true;
-      // The menu this one was selected from, by its URL: the same endpoint with some of its parameters dropped (a list
-      // for a detail). This holds even when the crawl's copy of that list predates an order the crawl itself placed.
-      if (isNarrowing(new URL(view.url), u)) return true;
-      // Which menu is above a start menu is not shown; any USSD menu (itself included, as a root reloads) will do.
-      return view.steps.length === 0 && endpoint !== undefined;
+      if (endpoint === 'home' || endpoint === 'portfolio') return { root: true };
+      const parent =
+        view.ancestors.includes(l.key) ||
+        (offeredBy.get(view.key)?.has(l.key) ?? false) ||
+        // The menu this one was selected from, by its URL: the same endpoint with some of its parameters dropped (a
+        // list for a detail). This holds even when the crawl's copy of that list predates an order the crawl placed.
+        isNarrowing(new URL(view.url), u) ||
+        // Which menu is above a start menu is not shown; any other USSD view will do.
+        (view.steps.length === 0 && endpoint !== undefined);
+      return parent ? { root: false, key: l.key } : undefined;
     };
-    if (candidates.some(leadsToParent)) continue;
+    const found = candidates.map(wayBack).filter((w): w is WayBack => w !== undefined);
+    if (found.length > 0) {
+      ways.set(view.key, found);
+      continue;
+    }
     const index = candidates.at(-1)!;
+    const url = JSON.stringify(requestUrlOf(view.ussd.options[index]));
+    if (self.length === candidates.length) {
+      problems.push({
+        view,
+        message: `${whereIs(view)}: the last option, ${optionText(view, index)}, leads to ${url}, this same view${
+          links.find((x) => x.index === index)?.key === view.key ? '' : ' (another page of it, with the same content)'
+        }: a menu is not its own parent, and the user is left where they are`,
+      });
+      continue;
+    }
     const l = links.find((x) => x.index === index);
     const target = l?.key ? crawl.views.get(l.key) : undefined;
     const path = view.ancestors.map((k) => `"${menuName(crawl.views.get(k))}"`).join(', ');
     problems.push({
       view,
       message:
-        `${whereIs(view)}: the last option, ${optionText(view, index)}, leads to ${JSON.stringify(requestUrlOf(view.ussd.options[index]))}` +
+        `${whereIs(view)}: the last option, ${optionText(view, index)}, leads to ${url}` +
         `${target ? ` (menu "${menuName(target)}")` : ''}, which is not a menu on the path here${path ? ` (${path})` : ''}, not a menu that offers this one, and not home or portfolio`,
       ...(target ? { also: [target] } : {}),
     });
   }
+  problems.push(...backCycles(crawl, ways));
   return problems;
+}
+
+/**
+ * Menus whose ways back go round a cycle: each leads back only to menus that lead back, in the end, to itself, never
+ * reaching home, portfolio, or a view the rule does not judge (not visited, an END screen, a menu whose own way back
+ * failed). One problem per cycle, named by its first menu in crawl order; menus that merely lead into a cycle are fine.
+ */
+function backCycles<R>(crawl: Crawl<R>, ways: Map<string, WayBack[]>): Array<Problem<R>> {
+  // Reached backwards from what is not in a cycle, over the ways back: what is left over can only go round.
+  const leadsHere = new Map<string, string[]>();
+  const out: string[] = [];
+  for (const [key, targets] of ways) {
+    if (targets.some((t) => t.root || !ways.has(t.key))) out.push(key);
+    for (const t of targets) {
+      if (t.root) continue;
+      const from = leadsHere.get(t.key);
+      if (from) from.push(key);
+      else leadsHere.set(t.key, [key]);
+    }
+  }
+  const escapes = new Set(out);
+  while (out.length > 0)
+    for (const from of leadsHere.get(out.pop()!) ?? [])
+      if (!escapes.has(from)) {
+        escapes.add(from);
+        out.push(from);
+      }
+  const order = new Map([...crawl.views.keys()].map((k, i) => [k, i]));
+  const done = new Set<string>();
+  const problems: Array<Problem<R>> = [];
+  for (const start of ways.keys()) {
+    if (escapes.has(start) || done.has(start)) continue;
+    const path: string[] = [];
+    const onPath = new Map<string, number>();
+    let at = start;
+    while (!onPath.has(at) && !done.has(at)) {
+      onPath.set(at, path.length);
+      path.push(at);
+      // Every way back of a menu left over leads to another one left over.
+      at = (ways.get(at)!.find((t) => !t.root) as { key: string }).key;
+    }
+    for (const k of path) done.add(k);
+    if (!onPath.has(at)) continue; // it leads into a cycle found before
+    const ring = path.slice(onPath.get(at));
+    const first = ring.reduce((a, b) => (order.get(a)! <= order.get(b)! ? a : b));
+    const cycle = [...ring.slice(ring.indexOf(first)), ...ring.slice(0, ring.indexOf(first)), first];
+    const views = cycle.map((k) => crawl.views.get(k)!);
+    const [head, next] = views as [CrawlView<R>, CrawlView<R>];
+    problems.push({
+      view: head,
+      message:
+        `${whereIs(head)}: the last option leads back to "${menuName(next)}", and the ways back go round ${ring.length} menus ` +
+        `(${views.map((v) => `"${menuName(v)}"`).join(' → ')}) and never reach home, portfolio or a menu above them`,
+      also: views.slice(1, -1),
+    });
+  }
+  return problems;
+}
+
+/** What links.back does not judge, and why: /ussd/home (the top menu) and views without options (END screens). */
+export function backNotJudged<R>(crawl: Crawl<R>): string[] {
+  const notes: string[] = [];
+  const home = menus(crawl).find((v) => isHome(v, crawl.scope) && !isEndScreen(v));
+  if (home) {
+    const last = lastOptionIndexes(home).at(-1)!;
+    notes.push(
+      `${whereIs(home)} is the top menu: its last option, ${optionText(home, last)} → ${JSON.stringify(requestUrlOf(home.ussd?.options[last]))}, is not judged (no menu is above it)`,
+    );
+  }
+  const ends = endScreens(crawl);
+  if (ends.length > 0)
+    notes.push(
+      `${ends.length} view${ends.length === 1 ? '' : 's'} without options (END screens, no menus): no way back to judge, e.g. ${whereIs(ends[0]!)}`,
+    );
+  return notes;
 }
 
 /** Whether `child` is `parent` with parameters added: same origin and path, and every parameter of `parent` kept. */
@@ -388,21 +518,22 @@ export function isNarrowing(child: URL, parent: URL): boolean {
   return parentPairs.length < kept.length && parentPairs.every((p) => kept.includes(p));
 }
 
-/** Paging links (only `page` differs) that show the same content, and options that lead to the view itself. */
+/**
+ * Paging links (only `page` differs) that show the same content, and options that lead to the view itself. The last
+ * option is links.back's: leading to the view itself, it fails there (a menu is not its own parent), not twice.
+ */
 export function pagingProblems<R>(crawl: Crawl<R>): Array<Problem<R>> {
   const byView = linksByView(crawl);
   const problems: Array<Problem<R>> = [];
   for (const view of menus(crawl)) {
     const last = new Set(lastOptionIndexes(view));
     for (const l of byView.get(view.key) ?? []) {
-      if (!l.url || l.key === undefined) continue;
+      if (!l.url || l.key === undefined || last.has(l.index)) continue;
       if (l.key === view.key) {
-        // A root menu's way back may reload itself; any other choice that leads here changes nothing for the user.
-        if (!last.has(l.index))
-          problems.push({
-            view,
-            message: `${whereIs(view)}: ${optionText(view, l.index)} leads to this same view (${l.url})`,
-          });
+        problems.push({
+          view,
+          message: `${whereIs(view)}: ${optionText(view, l.index)} leads to this same view (${l.url})`,
+        });
         continue;
       }
       if (!differsOnlyInPage(new URL(view.url), new URL(l.url))) continue;
@@ -431,6 +562,17 @@ export function numberingSeen<R>(crawl: Crawl<R>): string {
     for (const style of optionStyles(view.ussd.message, numbers)) counts.set(style, (counts.get(style) ?? 0) + 1);
   }
   return counts.size === 0 ? 'none seen' : [...counts].map(([style, n]) => `"${style}" ×${n}`).join(', ');
+}
+
+/** Views without options, END screens (choice ussd-terminal): "none", or how many and the first, by its path. */
+export function endScreensSeen<R>(crawl: Crawl<R>): string {
+  const ends = endScreens(crawl);
+  const head = 'views without options (END screens; no menus, so no way back is judged)';
+  if (ends.length === 0) return `${head}: none`;
+  return `${head}: ${ends.length}, e.g. ${ends
+    .slice(0, 3)
+    .map((v) => whereIs(v))
+    .join('; ')}`;
 }
 
 /** The number of each menu's last option against the others': "after the items (n+1) in 40 menus", "0 in 40 menus". */

@@ -3,7 +3,7 @@
 // validation, and each USSD fault of the catalog producing its deviation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.js';
-import type { VariantName } from '../../src/reference/choices/index.js';
+import type { Choices, VariantName } from '../../src/reference/choices/index.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,7 +28,9 @@ interface Running {
   url(path: string): string;
 }
 
-async function start(options: { variant?: VariantName; faults?: string[] } = {}): Promise<Running> {
+async function start(
+  options: { variant?: VariantName; faults?: string[]; choices?: Partial<Choices> } = {},
+): Promise<Running> {
   const server = await startReferenceServer({ clients: [registrationOf(client)], ...options });
   const session = await signedSession(server.baseUrl, client);
   const url = (path: string) => (path.startsWith('http') ? path : `${server.baseUrl}${path}`);
@@ -361,6 +363,47 @@ describe.each(['strict', 'alt'] as const)('USSD views, %s variant', (variant) =>
   });
 });
 
+describe('USSD views under ussd-terminal=detail-views', () => {
+  let run: Running;
+
+  beforeAll(async () => {
+    run = await start({ choices: { ussdTerminal: 'detail-views' } });
+  });
+
+  afterAll(async () => {
+    await run?.server.close();
+  });
+
+  it('ends the session on the details of the assets and on the view a holding opens: text, no options', async () => {
+    const assets = await run.get(`/ussd/assets?customerId=${CUSTOMER}`);
+    const details = optionLabelled(assets.body, 'Details')!;
+    const holding = (assets.body.data.ussdOptions as Option[])[0]!;
+    expect(query(holding.requestUrl).get('assetId')).toBe('6001');
+    for (const url of [details.requestUrl, holding.requestUrl]) {
+      const end = await run.get(url);
+      expect(end.status, url).toBe(200);
+      expect(end.body.code).toBe('200');
+      expect(end.body.data.ussdOptions, url).toEqual([]);
+      expect(end.body.data.ussdMessage.split('\n').length, url).toBeGreaterThan(1);
+    }
+    expect((await run.get(details.requestUrl)).body.data.ussdMessage).toMatch(
+      /^My assets - details \(1-2 of 2\)\nAAPL \S+ @ /,
+    );
+  });
+
+  it('keeps the way back last on every other view', async () => {
+    const c = await crawl(run);
+    const ends = [...c.views.values()].filter((v) => v.body?.data?.ussdOptions?.length === 0).map((v) => v.url);
+    expect(ends.map((u) => new URL(u).search).sort()).toEqual([
+      `?customerId=${CUSTOMER}&assetId=6001`,
+      `?customerId=${CUSTOMER}&assetId=6002`,
+      `?customerId=${CUSTOMER}&detail=true`,
+    ]);
+    // The reference crawl counts a view without options as a broken envelope: those, and nothing else.
+    expect(c.problems.filter((p) => !ends.includes(p.at))).toEqual([]);
+  });
+});
+
 // ---- validation, authentication, seed -------------------------------------------------------------------------
 
 describe('USSD validation', () => {
@@ -392,6 +435,20 @@ describe('USSD validation', () => {
       const unknown = await run.get(`${path}?customerId=999999`);
       expect(unknown.status, path).toBe(404);
       expect(unknown.body).toEqual(NOT_FOUND);
+    }
+  });
+
+  it('refuses an unknown customer with 400 under ussd-unknown-customer=reject-400, with the error body', async () => {
+    const other = await start({ choices: { ussdUnknownCustomer: 'reject-400' } });
+    try {
+      for (const path of USSD_PATHS.map((p) => p.slice('/v1'.length))) {
+        const res = await other.get(`${path}?customerId=999999`);
+        expect(res.status, path).toBe(400);
+        expect(res.body).toEqual({ code: '400', message: 'customerId names no customer' });
+      }
+      expect((await other.get(`/ussd/stocks?customerId=${CUSTOMER}`)).status).toBe(200);
+    } finally {
+      await other.server.close();
     }
   });
 
@@ -590,6 +647,46 @@ describe('USSD faults produce their deviation', () => {
     await withFault('ussd.status-filter-broken', async (run) => {
       expect((await run.get(`/ussd/requests?customerId=${CUSTOMER}&status=CANCELED`)).status).toBe(500);
       expect((await run.get(`/ussd/requests?customerId=${CUSTOMER}&status=PENDING`)).status).toBe(200);
+    });
+  });
+
+  it('ussd.options-self-loop: every option of every view leads to that view', async () => {
+    await withFault('ussd.options-self-loop', async (run) => {
+      for (const path of ['/ussd/home', '/ussd/stocks', '/ussd/requests?status=PENDING&']) {
+        const url = run.url(`${path}${path.endsWith('&') ? '' : '?'}customerId=${CUSTOMER}`);
+        const res = await run.get(url);
+        expect(res.status, url).toBe(200);
+        const targets = (res.body.data.ussdOptions as Option[]).map((o) => o.requestUrl);
+        expect(targets.length, url).toBeGreaterThan(1);
+        expect(new Set(targets), url).toEqual(new Set([url]));
+      }
+    });
+  });
+
+  it("ussd.back-cycle: the first assets page's Back leads to its details, whose Back leads to it", async () => {
+    await withFault('ussd.back-cycle', async (run) => {
+      const assets = await run.get(`/ussd/assets?customerId=${CUSTOMER}`);
+      const back = (assets.body.data.ussdOptions as Option[]).at(-1)!;
+      expect(new URL(back.requestUrl).search).toBe(`?customerId=${CUSTOMER}&detail=true`);
+      const details = await run.get(back.requestUrl);
+      expect(canonical((details.body.data.ussdOptions as Option[]).at(-1)!.requestUrl)).toBe(
+        canonical(run.url(`/ussd/assets?customerId=${CUSTOMER}`)),
+      );
+    });
+  });
+
+  it.each([
+    ['ussd.status-unknown-ignored', '/ussd/requests?customerId=1042&status=FOO', '/ussd/requests?customerId=1042'],
+    ['ussd.page-negative-clamped', '/ussd/requests?customerId=1042&page=-1', '/ussd/requests?customerId=1042'],
+    ['ussd.page-not-integer-ignored', '/ussd/assets?customerId=1042&page=x', '/ussd/assets?customerId=1042'],
+    ['ussd.request-id-ignored', '/ussd/requests?customerId=1042&requestId=abc', '/ussd/requests?customerId=1042'],
+  ])('%s: %s is served as %s', async (fault, bad, as) => {
+    await withFault(fault, async (run) => {
+      const res = await run.get(bad);
+      expect(res.status).toBe(200);
+      expect(res.body.data.ussdMessage).toBe((await run.get(as)).body.data.ussdMessage);
+      // Only that value: the others of the parameter are still refused.
+      expect((await run.get(`${as}&page=-2&status=DONE`)).status).toBe(400);
     });
   });
 

@@ -5,10 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { choiceNumbers, labelOf, numberedChoices } from '../../suites/ussd/choices.js';
 import { crawl, formatTrail, type CrawlOptions, type FetchOutcome } from '../../suites/ussd/crawler.js';
 import {
+  backNotJudged,
   backProblems,
   crawlSummary,
   customerProblems,
   deadLinks,
+  endScreensSeen,
   frontierLines,
   isHttpMethod,
   isNarrowing,
@@ -18,6 +20,7 @@ import {
   numberProblems,
   pagingProblems,
   requestUrlProblem,
+  schemaProblems,
   symbolMismatches,
 } from '../../suites/ussd/rules.js';
 import {
@@ -615,7 +618,7 @@ describe('rules', () => {
     expect(pagingProblems(c)).toEqual([]);
   });
 
-  it('fails a last option that leads forward, or a menu with no option', async () => {
+  it('fails a last option that leads forward; a view without options is an END screen, not judged', async () => {
     const s = server({
       '/ussd/stocks?customerId=7': {
         title: 'Stocks',
@@ -635,7 +638,172 @@ describe('rules', () => {
     const c = await crawl(options(s.fetch));
     expect(backProblems(c).map((p) => p.message)).toEqual([
       `stocks → 1 (menu "A"): the last option, option 1 "stocks", leads to "${BASE}/ussd/stocks?customerId=7&symbol=B" (menu "B"), which is not a menu on the path here ("Stocks"), not a menu that offers this one, and not home or portfolio`,
-      'stocks → 2 (menu "B") has no option at all: the user has no way back',
+    ]);
+    expect(backNotJudged(c)).toEqual([
+      'stocks → 3 (menu "Home") is the top menu: its last option, option 1 "stocks" → "https://api.example/v1/ussd/stocks?customerId=7", is not judged (no menu is above it)',
+      '1 view without options (END screens, no menus): no way back to judge, e.g. stocks → 2 (menu "B")',
+    ]);
+    expect(endScreensSeen(c)).toBe(
+      'views without options (END screens; no menus, so no way back is judged): 1, e.g. stocks → 2 (menu "B")',
+    );
+  });
+
+  it('crawls a view without options as an END screen: every rule copes with it, none fails it', async () => {
+    const s = server({
+      '/ussd/assets?customerId=7': {
+        title: 'My assets',
+        options: [
+          { n: 1, to: '/ussd/assets?customerId=7&detail=true' },
+          { n: 2, to: '/ussd/home?customerId=7' },
+        ],
+      },
+      '/ussd/assets?customerId=7&detail=true': { title: 'My assets - details\nAAPL 10 @ 190.00', options: [] },
+      '/ussd/home?customerId=7': { title: 'Home', options: [{ n: 1, to: '/ussd/assets?customerId=7' }] },
+    });
+    const c = await crawl(options(s.fetch, { starts: [{ name: 'assets', url: `${BASE}/ussd/assets?customerId=7` }] }));
+    const end = c.views.get(normaliseUrl(`${BASE}/ussd/assets?customerId=7&detail=true`))!;
+    expect(end.ussd).toEqual({ message: 'My assets - details\nAAPL 10 @ 190.00', options: [] });
+    expect(c.links.filter((l) => l.from === end.key)).toEqual([]);
+    expect(c.frontier).toEqual([]);
+    expect(deadLinks(c).problems).toEqual([]);
+    expect(backProblems(c)).toEqual([]);
+    expect(pagingProblems(c)).toEqual([]);
+    expect(schemaProblems(end)).toEqual([]);
+    expect(numberProblems(end.ussd!.options)).toEqual([]);
+    expect(notInMessage(end.ussd!.message, end.ussd!.options)).toEqual([]);
+    expect(lastOptionIndexes(end)).toEqual([]);
+    expect(customerProblems(end.ussd!.options, end.url, SCOPE, 7)).toEqual({ problems: [], notes: [] });
+    expect(crawlSummary(c)[0]).toMatch(/^crawled 3 views \(3 menus\) from assets in \d+ ms/);
+    expect(endScreensSeen(c)).toBe(
+      'views without options (END screens; no menus, so no way back is judged): 1, e.g. assets → 1 (menu "My assets - details")',
+    );
+  });
+
+  it('fails a last option that leads to the menu itself, however its URL is written; /ussd/home reloading is not judged', async () => {
+    const s = server({
+      // A start menu that reloads itself, its parameters in another order.
+      '/ussd/stocks?customerId=7&lang=en': {
+        title: 'Stocks',
+        options: [
+          { n: 1, to: '/ussd/stocks?customerId=7&symbol=A' },
+          { n: 2, to: '/ussd/requests?customerId=7' },
+          { n: 3, to: '/ussd/stocks?lang=en&customerId=7' },
+        ],
+      },
+      // Every option leads to the view itself: offering itself does not make it its own parent.
+      '/ussd/stocks?customerId=7&symbol=A': {
+        title: 'A',
+        options: [
+          { n: 1, to: '/ussd/stocks?customerId=7&symbol=A' },
+          { n: 2, to: '/ussd/stocks?symbol=A&customerId=7' },
+        ],
+      },
+      // The way back to page=0, which shows the very same screen: the same view.
+      '/ussd/requests?customerId=7': {
+        title: 'Requests',
+        options: [
+          { n: 1, to: '/ussd/home?customerId=7' },
+          { n: 2, to: '/ussd/requests?customerId=7&page=0' },
+        ],
+      },
+      '/ussd/requests?customerId=7&page=0': {
+        title: 'Requests',
+        options: [
+          { n: 1, to: '/ussd/home?customerId=7' },
+          { n: 2, to: '/ussd/requests?customerId=7&page=0' },
+        ],
+      },
+      '/ussd/home?customerId=7': {
+        title: 'Home',
+        options: [
+          { n: 1, to: '/ussd/stocks?customerId=7&lang=en' },
+          { n: 2, to: '/ussd/home?customerId=7' },
+        ],
+      },
+    });
+    const c = await crawl(
+      options(s.fetch, {
+        starts: [
+          { name: 'stocks', url: `${BASE}/ussd/stocks?customerId=7&lang=en` },
+          { name: 'home', url: `${BASE}/ussd/home?customerId=7`, optional: true },
+        ],
+      }),
+    );
+    expect(backProblems(c).map((p) => p.message)).toEqual([
+      `stocks (menu "Stocks"): the last option, option 3 "stocks", leads to "${BASE}/ussd/stocks?lang=en&customerId=7", this same view: a menu is not its own parent, and the user is left where they are`,
+      `stocks → 1 (menu "A"): the last option, option 2 "stocks", leads to "${BASE}/ussd/stocks?symbol=A&customerId=7", this same view: a menu is not its own parent, and the user is left where they are`,
+      `stocks → 2 (menu "Requests"): the last option, option 2 "requests", leads to "${BASE}/ussd/requests?customerId=7&page=0", this same view (another page of it, with the same content): a menu is not its own parent, and the user is left where they are`,
+      `stocks → 2 → 2 (menu "Requests"): the last option, option 2 "requests", leads to "${BASE}/ussd/requests?customerId=7&page=0", this same view: a menu is not its own parent, and the user is left where they are`,
+    ]);
+    // The last options are links.back's; only A's first option is a second way to the same view.
+    expect(pagingProblems(c).map((p) => p.message)).toEqual([
+      `stocks → 1 (menu "A"): option 1 "stocks" leads to this same view (${BASE}/ussd/stocks?customerId=7&symbol=A)`,
+    ]);
+  });
+
+  it('fails the ways back of menus that lead to each other and never reach home; a menu leading into the cycle is fine', async () => {
+    const menus = (cycle: boolean) =>
+      server({
+        '/ussd/assets?customerId=7': {
+          title: 'My assets',
+          options: [
+            { n: 1, to: '/ussd/assets?customerId=7&detail=true' },
+            { n: 2, to: '/ussd/home?customerId=7' },
+          ],
+        },
+        // A and B offer each other, and each one's Back leads to the other.
+        '/ussd/assets?customerId=7&detail=true': {
+          title: 'A',
+          options: [
+            { n: 1, to: '/ussd/assets?customerId=7&detail=true&page=1' },
+            { n: 2, to: '/ussd/stocks?customerId=7&assetId=1' },
+            { n: 3, to: cycle ? '/ussd/assets?customerId=7&detail=true&page=1' : '/ussd/assets?customerId=7' },
+          ],
+        },
+        '/ussd/assets?customerId=7&detail=true&page=1': {
+          title: 'B',
+          options: [
+            { n: 1, to: '/ussd/assets?customerId=7&detail=true' },
+            { n: 2, to: '/ussd/assets?customerId=7&detail=true' },
+          ],
+        },
+        // Leads back into the cycle: its own way back is to a menu that offers it.
+        '/ussd/stocks?customerId=7&assetId=1': {
+          title: 'C',
+          options: [{ n: 1, to: '/ussd/assets?customerId=7&detail=true' }],
+        },
+        '/ussd/home?customerId=7': { title: 'Home', options: [{ n: 1, to: '/ussd/assets?customerId=7' }] },
+      });
+    const start = { starts: [{ name: 'assets', url: `${BASE}/ussd/assets?customerId=7` }] };
+    expect(backProblems(await crawl(options(menus(false).fetch, start)))).toEqual([]);
+    const problems = backProblems(await crawl(options(menus(true).fetch, start)));
+    expect(problems.map((p) => p.message)).toEqual([
+      'assets → 1 (menu "A"): the last option leads back to "B", and the ways back go round 2 menus ("A" → "B" → "A") and never reach home, portfolio or a menu above them',
+    ]);
+    expect(problems[0]!.also!.map((v) => v.url)).toEqual([`${BASE}/ussd/assets?customerId=7&detail=true&page=1`]);
+  });
+
+  it('fails start menus whose ways back lead round each other', async () => {
+    const s = server({
+      '/ussd/stocks?customerId=7': {
+        title: 'Stocks',
+        options: [
+          { n: 1, to: '/ussd/stocks?customerId=7&symbol=A' },
+          { n: 2, to: '/ussd/assets?customerId=7' },
+        ],
+      },
+      '/ussd/stocks?customerId=7&symbol=A': { title: 'A', options: [{ n: 1, to: '/ussd/stocks?customerId=7' }] },
+      '/ussd/assets?customerId=7': { title: 'Assets', options: [{ n: 1, to: '/ussd/requests?customerId=7' }] },
+      '/ussd/requests?customerId=7': { title: 'Requests', options: [{ n: 1, to: '/ussd/stocks?customerId=7' }] },
+    });
+    const c = await crawl(
+      options(s.fetch, {
+        starts: ['stocks', 'assets', 'requests'].map((name) => ({ name, url: `${BASE}/ussd/${name}?customerId=7` })),
+      }),
+    );
+    // A leads into the cycle of the three start menus, and is not reported itself.
+    expect(backProblems(c).map((p) => p.message)).toEqual([
+      'stocks (menu "Stocks"): the last option leads back to "Assets", and the ways back go round 3 menus ("Stocks" → "Assets" → "Requests" → "Stocks") and never reach home, portfolio or a menu above them',
     ]);
   });
 

@@ -59,13 +59,16 @@ describe('the new USSD checks against the clean reference server', () => {
         ['ussd.requests.status-disjoint', 'pass'],
         ['ussd.requests.status-covered', 'pass'],
         ['ussd.customer.required', 'pass'],
-        ['ussd.params.invalid-handled', 'pass'],
-        ['ussd.params.invalid-rejected', 'pass'],
+        ['ussd.params.domain-refused', 'pass'],
+        ['ussd.params.boolean-handled', 'pass'],
+        ['ussd.params.boolean-refused', 'pass'],
       ]);
-      expect(check(r, 'ussd.params.invalid-handled').observations).toEqual([
-        'stocks page=-1: 400; stocks page=x: 400; stocks page=1.5: 400; stocks inputMode=maybe: 400; stocks searchMode=maybe: 400; ' +
-          'requests page=-1: 400; requests page=x: 400; requests page=1.5: 400; requests requestId=abc: 400; requests status=FOO: 400; ' +
-          'assets page=-1: 400; assets page=x: 400; assets page=1.5: 400; assets detail=maybe: 400',
+      expect(check(r, 'ussd.params.domain-refused').observations).toEqual([
+        'stocks page=-1: 400; stocks page=x: 400; stocks page=1.5: 400; requests page=-1: 400; requests page=x: 400; requests page=1.5: 400; ' +
+          'assets page=-1: 400; assets page=x: 400; assets page=1.5: 400; requests requestId=abc: 400; requests status=FOO: 400',
+      ]);
+      expect(check(r, 'ussd.params.boolean-handled').observations).toEqual([
+        'stocks inputMode=maybe: 400; stocks searchMode=maybe: 400; assets detail=maybe: 400',
       ]);
       // Never a value that could place or cancel an order.
       const sent = r.checks.flatMap((c) => c.exchanges.map((e) => e.request.url));
@@ -112,12 +115,18 @@ describe('the new USSD faults, each caught by the checks that own what it breaks
     ['ussd.request-type-lowercase', ['ussd.options.get']],
     ['ussd.customer-id-changed', ['ussd.links.alive', 'ussd.options.customer-id']],
     ['ussd.customer-id-not-integer-served', ['ussd.customer.required']],
-    ['ussd.negative-page-crash', ['ussd.params.invalid-handled']],
-    ['ussd.negative-page-served', ['ussd.params.invalid-handled', 'ussd.params.invalid-rejected']],
-    ['ussd.status-unknown-crash', ['ussd.params.invalid-handled']],
-    ['ussd.lenient-booleans', ['ussd.params.invalid-rejected']],
-    ['ussd.booleans-json-parsed', ['ussd.params.invalid-handled']],
-    ['ussd.requests-json-parsed', ['ussd.params.invalid-handled']],
+    // A value outside a closed domain that is not refused, crashed on or served, fails the one MUST check.
+    ['ussd.negative-page-crash', ['ussd.params.domain-refused']],
+    ['ussd.negative-page-served', ['ussd.params.domain-refused']],
+    ['ussd.status-unknown-crash', ['ussd.params.domain-refused']],
+    ['ussd.requests-json-parsed', ['ussd.params.domain-refused']],
+    ['ussd.status-unknown-ignored', ['ussd.params.domain-refused']],
+    ['ussd.page-negative-clamped', ['ussd.params.domain-refused']],
+    ['ussd.page-not-integer-ignored', ['ussd.params.domain-refused']],
+    ['ussd.request-id-ignored', ['ussd.params.domain-refused']],
+    // A boolean: not refused is SHOULD, a crash MUST.
+    ['ussd.lenient-booleans', ['ussd.params.boolean-refused']],
+    ['ussd.booleans-json-parsed', ['ussd.params.boolean-handled']],
     ['ussd.status-filter-ignored', ['ussd.requests.status-disjoint']],
     ['ussd.status-filter-misses-completed', ['ussd.requests.status-covered']],
     // Collateral of old faults, now gone: a relative requestUrl is a string (the schema's type), an empty message
@@ -137,33 +146,56 @@ describe('the new USSD faults, each caught by the checks that own what it breaks
     );
   });
 
-  it('names the value, the answer and the requirement of an invalid value that crashed a view', async () => {
-    const r = await runUssd({ faults: ['ussd.negative-page-crash'], grep: '^ussd\\.params\\.' });
-    const handled = check(r, 'ussd.params.invalid-handled');
-    expect(handled.finding!.message).toBe(
-      'GET /ussd/assets with page=-1 answered 500: the server failed instead of rejecting the value',
+  it('names the value, the answer and the requirements of a value outside its domain that crashed a view', async () => {
+    const r = await runUssd({ faults: ['ussd.negative-page-crash'], grep: '^ussd\\.params\\.domain-refused$' });
+    const refused = check(r, 'ussd.params.domain-refused');
+    expect(refused.finding!.message).toBe(
+      'GET /ussd/assets with page=-1 answered 500: the server failed instead of refusing the value',
     );
-    expect(handled.finding!.requirements).toEqual(['REQ-USSD-20', 'REQ-LIM-02']);
-    expect(handled.exchanges.find((e) => e.seq === handled.finding!.exchangeSeq)!.request.url).toMatch(
+    expect(refused.finding!.requirements).toEqual(['REQ-USSD-10', 'REQ-USSD-20', 'REQ-LIM-02']);
+    expect(refused.exchanges.find((e) => e.seq === refused.finding!.exchangeSeq)!.request.url).toMatch(
       /\/v1\/ussd\/assets\?customerId=1042&page=-1$/,
     );
-    // The crash is not counted twice: the SHOULD check notes it and passes.
-    const rejected = check(r, 'ussd.params.invalid-rejected');
-    expect(rejected.outcome).toBe('pass');
-    expect(rejected.observations).toEqual([
-      'GET /ussd/assets with page=-1 answered 500: judged by ussd.params.invalid-handled',
-    ]);
   });
 
-  it('names a view served for a negative page by the option that leads to another one', async () => {
-    const r = await runUssd({
-      variant: 'alt',
-      faults: ['ussd.negative-page-served'],
-      grep: '^ussd\\.params\\.invalid-handled$',
-    });
-    expect(check(r, 'ussd.params.invalid-handled').finding!.message).toMatch(
-      /^GET \/ussd\/stocks with page=-1 was served a menu that leads to a negative page: option 2 \(ussdOptions\[1\]\) → \S+\/v1\/ussd\/stocks\?customerId=1042&page=-4: page -4$/,
+  it('names each value served instead of refused, by what was served', async () => {
+    const messages = async (fault: string) =>
+      check(
+        await runUssd({ variant: 'alt', faults: [fault], grep: '^ussd\\.params\\.domain-refused$' }),
+        'ussd.params.domain-refused',
+      ).finding!;
+    const served = await messages('ussd.negative-page-served');
+    expect(served.message).toMatch(
+      /^GET \/ussd\/stocks with page=-1 answered 200 "Stocks": the value was not refused \(a value clamped or ignored is no refusal\); the menu even leads to a negative page: option 2 \(ussdOptions\[1\]\) → \S+\/v1\/ussd\/stocks\?customerId=1042&page=-4: page -4$/,
     );
+    expect(served.requirements).toEqual(['REQ-USSD-10', 'REQ-USSD-07', 'REQ-LIM-02']);
+    const ignored = await messages('ussd.status-unknown-ignored');
+    expect(ignored.message).toBe(
+      'GET /ussd/requests with status=FOO answered 200 "My requests (1-3 of 6)": the value was not refused (a value clamped or ignored is no refusal)',
+    );
+    expect(ignored.requirements).toEqual(['REQ-USSD-10', 'REQ-USSD-17']);
+    // page=x and page=1.5 both served: the first named, the other listed.
+    const parsed = await messages('ussd.page-not-integer-ignored');
+    expect(parsed.message).toBe(
+      'GET /ussd/assets with page=x answered 200 "My assets (1-2 of 2)": the value was not refused (a value clamped or ignored is no refusal)',
+    );
+    expect(parsed.observed).toMatch(/\n1 more:\n- GET \/ussd\/assets with page=1\.5 answered 200 /);
+  });
+
+  it('fails a boolean switch that crashes a view once, on the MUST check; the SHOULD check notes it', async () => {
+    const r = await runUssd({ faults: ['ussd.booleans-json-parsed'], grep: '^ussd\\.params\\.boolean-' });
+    const handled = check(r, 'ussd.params.boolean-handled');
+    expect(handled.finding!.message).toBe(
+      'GET /ussd/stocks with inputMode=maybe answered 500: the server failed instead of refusing the value',
+    );
+    expect(handled.finding!.requirements).toEqual(['REQ-USSD-06', 'REQ-USSD-08', 'REQ-USSD-21']);
+    const refused = check(r, 'ussd.params.boolean-refused');
+    expect(refused.outcome).toBe('pass');
+    expect(refused.observations).toEqual([
+      'GET /ussd/stocks with inputMode=maybe answered 500: judged by ussd.params.boolean-handled',
+      'GET /ussd/stocks with searchMode=maybe answered 500: judged by ussd.params.boolean-handled',
+      'GET /ussd/assets with detail=maybe answered 500: judged by ussd.params.boolean-handled',
+    ]);
   });
 
   it('names a request listed under several filters, and one listed under none', async () => {

@@ -105,7 +105,7 @@ describe('suite ussd against the clean reference server', () => {
 // Each reading of an open point of the USSD views (and of the core choices the menus render): the suite passes,
 // and ussd.info.readings records the reading, in the words the choice's `recorded` expects.
 const USSD_CHOICE_VALUES = (
-  ['ussdNumbering', 'ussdBack', 'ussdAssetId', 'ussdHomePortfolio', 'ussdUnknownCustomer'] as const
+  ['ussdNumbering', 'ussdBack', 'ussdAssetId', 'ussdHomePortfolio', 'ussdUnknownCustomer', 'ussdTerminal'] as const
 ).flatMap((key) =>
   (CHOICE_DEFS[key] as ChoiceDef).values.map(
     (v) => [`${choiceName(key)}=${v.value}`, key, v.value, v.recorded] as const,
@@ -137,6 +137,7 @@ describe('suite ussd under every reading of its open points', () => {
           ussdAssetId: 'ignored',
           ussdHomePortfolio: 'not-served',
           ussdUnknownCustomer: 'view',
+          ussdTerminal: 'detail-views',
         },
       }),
       'ussd.info.readings',
@@ -144,6 +145,8 @@ describe('suite ussd under every reading of its open points', () => {
     expect(readings).toEqual([
       expect.stringMatching(/^numbering of the choices \(not given\): "N - label" ×\d+$/),
       expect.stringMatching(/^number of the way back \(the last option; not given\): 0 in \d+ menus$/),
+      // assetId ignored: a holding opens the stocks list, so the details page is the one END screen left.
+      'views without options (END screens; no menus, so no way back is judged): 1, e.g. assets → 3 (menu "My assets - details (1-2 of 2)")',
       'USSD page values (their unit is not given; the crawl follows them, never computes one): stocks → page=1, requests → page=1',
       expect.stringMatching(
         /^assetId: ignored \(\d+ views of \/ussd\/stocks with assetId show the stocks menu without it\)$/,
@@ -180,7 +183,8 @@ describe('suite ussd against faults', () => {
     ['ussd.option-not-in-message', ['ussd.options.in-message']],
     ['ussd.request-type-not-method', ['ussd.options.get', 'ussd.options.request-type']],
     ['ussd.unknown-customer-served', ['ussd.customer.unknown']],
-    ['ussd.unknown-customer-400', ['ussd.customer.unknown-404']],
+    ['ussd.options-self-loop', ['ussd.links.back', 'ussd.links.paging']],
+    ['ussd.back-cycle', ['ussd.links.back']],
   ])('%s is caught by %j', async (fault, ids) => {
     expect(failing(await runUssd({ faults: [fault] }))).toEqual(ids);
   });
@@ -198,6 +202,33 @@ describe('suite ussd against faults', () => {
     expect(shown.checkId).toBe('ussd.links.alive');
     // the dead view's exchange and the menu that links to it, nothing else of the crawl
     expect(alive.exchanges).toHaveLength(2);
+  });
+
+  it('names a menu whose every option leads to itself, and the menus whose ways back go round, never reaching home', async () => {
+    const self = check(await runUssd({ faults: ['ussd.options-self-loop'] }), 'ussd.links.back');
+    expect(self.finding!.message).toMatch(
+      /^a menu without a way back: stocks \(menu "Stocks \(1-3 of 5\)"\): the last option, option 6 "Back", leads to "\S+\/v1\/ussd\/stocks\?customerId=1042", this same view: a menu is not its own parent, and the user is left where they are$/,
+    );
+    // Every start menu but home, the top menu, which links.back does not judge (and says so).
+    expect(self.finding!.observed!.split('\n').map((l) => /^- (\w+) /.exec(l)?.[1] ?? l)).toEqual([
+      '3 more:',
+      'assets',
+      'requests',
+      'portfolio',
+    ]);
+    expect(self.observations[0]).toMatch(
+      /^home \(menu "Welcome, Amara"\) is the top menu: its last option, option 5 "Main menu" → /,
+    );
+
+    const cycle = check(await runUssd({ faults: ['ussd.back-cycle'] }), 'ussd.links.back');
+    expect(cycle.finding!.message).toBe(
+      'a menu without a way back: assets (menu "My assets (1-2 of 2)"): the last option leads back to "My assets - details (1-2 of 2)", and the ways back go round 2 menus ("My assets (1-2 of 2)" → "My assets - details (1-2 of 2)" → "My assets (1-2 of 2)") and never reach home, portfolio or a menu above them',
+    );
+    // Both menus of the cycle are shown, nothing else of the crawl.
+    expect(cycle.exchanges.map((e) => new URL(e.request.url).search).sort()).toEqual([
+      '?customerId=1042',
+      '?customerId=1042&detail=true',
+    ]);
   });
 
   it('reports a menu graph without end as a warning with its frontier', async () => {
@@ -234,8 +265,9 @@ describe('suite ussd: caps and the shared crawl', () => {
     const views = Number(/^crawled (\d+) views/.exec(check(r, 'ussd.crawl.bounded').observations[0]!)![1]);
     const ownRequests = r.checks.reduce((n, c) => n + c.exchanges.length, 0);
     // status-filters 4; status-disjoint 4 filters of one page; status-covered the unfiltered list (2 pages) and 4 filters;
-    // customer.required 3 views × (none, abc, 1.5); customer.unknown, unknown-404 and info.readings 3 each; both params checks 14 each.
-    expect(ownRequests).toBe(4 + 4 + (2 + 4) + 3 * 3 + 3 + 3 + 3 + 14 + 14);
+    // customer.required 3 views × (none, abc, 1.5); customer.unknown and info.readings 3 each; params.domain-refused 11
+    // (page -1, x, 1.5 on three views, requestId, status); both boolean checks 3 each.
+    expect(ownRequests).toBe(4 + 4 + (2 + 4) + 3 * 3 + 3 + 3 + 11 + 3 + 3);
     expect(proxy.ussdGets()).toBe(views + ownRequests);
   });
 

@@ -1,6 +1,7 @@
 // The open points of the USSD views: whether /ussd/stocks reads the assetId its asset menu links carry, whether
-// /ussd/home and /ussd/portfolio (linked, contract not shown) are served, and what a view for an unknown customer is
-// (the USSD endpoints list no errors). Numbering, the back number and page meaning are core choices (core.ts).
+// /ussd/home and /ussd/portfolio (linked, contract not shown) are served, what a view for an unknown customer is
+// (the USSD endpoints list no errors), and whether a detail view may end the session with no options at all.
+// Numbering, the back number and page meaning are core choices (core.ts).
 import type { ChoiceDef } from './types.js';
 
 export const USSD_CHOICES = {
@@ -44,7 +45,7 @@ export const USSD_CHOICES = {
       {
         value: 'reject',
         says: 'a view for a customer that does not exist is 404 with the error body',
-        realizes: ['a 4xx with the error body'],
+        realizes: ['404 with the error body'],
         recorded: 'unknown customer: refused \\(404, 404, 404\\)',
       },
       {
@@ -52,6 +53,31 @@ export const USSD_CHOICES = {
         says: 'a view for a customer that does not exist is a 200 view saying so, offering only the way home',
         realizes: ['a USSD view saying the customer is unknown'],
         recorded: 'unknown customer: a view saying so \\(200, 200, 200\\)',
+      },
+      {
+        value: 'reject-400',
+        says: 'a view for a customer that does not exist is 400 with the error body (a customerId that names no customer)',
+        realizes: ['a 4xx other than 404 (e.g. 400)'],
+        recorded: 'unknown customer: refused \\(400, 400, 400\\)',
+      },
+    ],
+  },
+  ussdTerminal: {
+    requirements: ['REQ-USSDV-08'],
+    basis:
+      'Whether a view may end the session with no options is not said: "The last option of a menu leads back" says what the last option of a menu does, and a view without options (an END screen, as USSD gateways end a session) is no menu.',
+    values: [
+      {
+        value: 'none',
+        says: 'every view offers options, the way back last',
+        realizes: [],
+        recorded: '^views without options \\(END screens[^)]*\\): none$',
+      },
+      {
+        value: 'detail-views',
+        says: 'the assets details (/ussd/assets?detail=true) and the view a holding opens (/ussd/stocks?assetId=) are END screens: text, no options',
+        realizes: [],
+        recorded: '^views without options \\(END screens[^)]*\\): \\d+, e\\.g\\. ',
       },
     ],
   },

@@ -16,7 +16,6 @@ export const USSD_FAULT = {
   emptyMessage: 'ussd.empty-message',
   requestTypeNotMethod: 'ussd.request-type-not-method',
   unknownCustomerServed: 'ussd.unknown-customer-served',
-  unknownCustomer400: 'ussd.unknown-customer-400',
   endlessList: 'ussd.endless-list',
   backListedFirst: 'ussd.back-listed-first',
   optionsShifted: 'ussd.options-shifted',
@@ -31,6 +30,12 @@ export const USSD_FAULT = {
   lenientBooleans: 'ussd.lenient-booleans',
   statusFilterIgnored: 'ussd.status-filter-ignored',
   statusFilterMissesCompleted: 'ussd.status-filter-misses-completed',
+  optionsSelfLoop: 'ussd.options-self-loop',
+  backCycle: 'ussd.back-cycle',
+  statusUnknownIgnored: 'ussd.status-unknown-ignored',
+  pageNegativeClamped: 'ussd.page-negative-clamped',
+  pageNotIntegerIgnored: 'ussd.page-not-integer-ignored',
+  requestIdIgnored: 'ussd.request-id-ignored',
 } as const;
 
 export const WEBHOOK_FAULT = {

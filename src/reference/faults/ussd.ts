@@ -93,13 +93,6 @@ export const ussdFaults: FaultDefinition[] = [
     flag: true,
   },
   {
-    name: USSD_FAULT.unknownCustomer400,
-    suite: 'ussd',
-    breaks: ['REQ-ERR-04'],
-    description: 'a view for a customer that does not exist is refused with 400 instead of 404 Not Found',
-    flag: true,
-  },
-  {
     name: USSD_FAULT.endlessList,
     suite: 'ussd',
     breaks: ['REQ-SVC-04', 'REQ-USSD-23'],
@@ -146,7 +139,8 @@ export const ussdFaults: FaultDefinition[] = [
   {
     name: USSD_FAULT.negativePageCrash,
     suite: 'ussd',
-    breaks: ['REQ-USSD-20', 'REQ-LIM-02'],
+    // A 5xx is no refusal of a value outside page's closed domain.
+    breaks: ['REQ-USSD-20', 'REQ-LIM-02', 'REQ-USSD-10'],
     description: '/ussd/assets does not range-check page: page=-1 answers 500',
     flag: true,
   },
@@ -161,7 +155,7 @@ export const ussdFaults: FaultDefinition[] = [
   {
     name: USSD_FAULT.statusUnknownCrash,
     suite: 'ussd',
-    breaks: ['REQ-USSD-17'],
+    breaks: ['REQ-USSD-17', 'REQ-USSD-10'],
     description: 'the requests menu with a status outside the enum (status=FOO) answers 500',
     flag: true,
   },
@@ -176,14 +170,14 @@ export const ussdFaults: FaultDefinition[] = [
   {
     name: USSD_FAULT.requestsJsonParsed,
     suite: 'ussd',
-    breaks: ['REQ-USSD-15', 'REQ-USSD-16'],
+    breaks: ['REQ-USSD-15', 'REQ-USSD-16', 'REQ-USSD-10'],
     description: 'the requests menu reads page and requestId with JSON.parse: page=x and requestId=abc answer 500',
     flag: true,
   },
   {
     name: USSD_FAULT.lenientBooleans,
     suite: 'ussd',
-    breaks: ['REQ-USSD-10'],
+    breaks: ['REQ-USSD-25'],
     description: 'inputMode, searchMode and detail read any value but "true" as false: detail=maybe answers 200',
     flag: true,
   },
@@ -200,6 +194,53 @@ export const ussdFaults: FaultDefinition[] = [
     breaks: ['REQ-USSD-17', 'REQ-STATE-03'],
     description:
       'the requests menu filtered by status=COMPLETED lists none of the completed requests (it matches another spelling)',
+    flag: true,
+  },
+  {
+    name: USSD_FAULT.optionsSelfLoop,
+    suite: 'ussd',
+    // Every option but the last leads to the view it is on too (REQ-USSD-23): the same defect, seen by both rules.
+    breaks: ['REQ-USSDV-08', 'REQ-USSD-23'],
+    description:
+      "every option's requestUrl is the URL of the view it is on, Back included: whatever the user picks, the same menu comes back",
+    flag: true,
+  },
+  {
+    name: USSD_FAULT.backCycle,
+    suite: 'ussd',
+    breaks: ['REQ-USSDV-08'],
+    description:
+      'the first page of the assets menu ends with Back to its own details view, whose Back leads to it again: Back goes round the two and never reaches home',
+    flag: true,
+  },
+  {
+    name: USSD_FAULT.statusUnknownIgnored,
+    suite: 'ussd',
+    breaks: ['REQ-USSD-17', 'REQ-USSD-10'],
+    description: 'the requests menu ignores a status outside the enum: status=FOO answers 200 with the unfiltered list',
+    flag: true,
+  },
+  {
+    name: USSD_FAULT.pageNegativeClamped,
+    suite: 'ussd',
+    breaks: ['REQ-USSD-15', 'REQ-LIM-02', 'REQ-USSD-10'],
+    description: 'the requests menu clamps page to 0: page=-1 answers 200 with the first page',
+    flag: true,
+  },
+  {
+    name: USSD_FAULT.pageNotIntegerIgnored,
+    suite: 'ussd',
+    breaks: ['REQ-USSD-20', 'REQ-USSD-10'],
+    description:
+      '/ussd/assets reads page with parseInt, 0 for what is no number: page=x answers 200 with the first page, page=1.5 with page 1',
+    flag: true,
+  },
+  {
+    name: USSD_FAULT.requestIdIgnored,
+    suite: 'ussd',
+    breaks: ['REQ-USSD-16', 'REQ-USSD-10'],
+    description:
+      'the requests menu ignores a requestId that is not an integer: requestId=abc answers 200 with the list',
     flag: true,
   },
 ];

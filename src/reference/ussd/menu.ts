@@ -29,8 +29,11 @@ export interface Menu {
   title: string;
   lines?: readonly string[];
   choices: readonly Choice[];
-  /** Always the last option: "The last option of a menu leads back to a parent menu". */
-  back: Choice;
+  /**
+   * The last option: "The last option of a menu leads back to a parent menu". Absent only on an END screen (choice
+   * ussd-terminal=detail-views), a view with no options at all, which is no menu.
+   */
+  back?: Choice;
   /** Back listed first, as 0, instead: only the ussd.back-listed-first fault sets this. */
   backFirst?: boolean;
 }
@@ -51,8 +54,10 @@ export interface UssdView {
 export interface UssdEnv {
   /** The server's own origin as the client addressed it (scheme, Host), e.g. `http://127.0.0.1:41234`. */
   origin: string;
+  /** The full URL of the view being rendered, as the client addressed it: only the ussd.options-self-loop fault uses it. */
+  url: string;
   customerId: number;
-  choices: Pick<Choices, 'ussdNumbering' | 'ussdBack' | 'pageMode' | 'ussdAssetId'>;
+  choices: Pick<Choices, 'ussdNumbering' | 'ussdBack' | 'pageMode' | 'ussdAssetId' | 'ussdTerminal'>;
   faults: FaultFlags;
 }
 
@@ -73,13 +78,19 @@ function linkUrl(link: Link, env: UssdEnv): string {
 const NUMBERING: Record<Choices['ussdNumbering'], string> = { dot: '. ', paren: ') ', dash: ' - ' };
 
 export function renderMenu(menu: Menu, env: UssdEnv): UssdView {
+  // A view with choices and no way back would be a menu breaking "The last option of a menu leads back".
+  if (menu.back === undefined && menu.choices.length > 0) throw new Error(`menu "${menu.title}" has no way back`);
   const numbered = menu.choices.map((choice, i) => ({ option: i + 1, choice }));
   let backNumber = env.choices.ussdBack === 'zero' ? 0 : menu.choices.length + 1;
   // The classic off-by-one: the back choice reuses the number of the last item.
   if (env.faults.has(USSD_FAULT.duplicateOptionNumbers) && menu.choices.length > 0) backNumber = menu.choices.length;
-  const all = menu.backFirst
-    ? [{ option: 0, choice: menu.back }, ...numbered]
-    : [...numbered, { option: backNumber, choice: menu.back }];
+  const back = menu.back;
+  const all =
+    back === undefined
+      ? numbered
+      : menu.backFirst
+        ? [{ option: 0, choice: back }, ...numbered]
+        : [...numbered, { option: backNumber, choice: back }];
 
   // "1. Buy", "1) Buy" or "1 - Buy": the spec shows "numbered choices" and no style.
   const separator = NUMBERING[env.choices.ussdNumbering];
@@ -89,7 +100,7 @@ export function renderMenu(menu: Menu, env: UssdEnv): UssdView {
     lines.push(`${option}${separator}${choice.label}`);
   });
   // A template that renders the text only around a list of choices: a menu whose only choice is Back comes out blank.
-  const blank = env.faults.has(USSD_FAULT.emptyMessage) && menu.choices.length === 0;
+  const blank = env.faults.has(USSD_FAULT.emptyMessage) && menu.choices.length === 0 && back !== undefined;
   // The kind of follow-up ("USSD", the channel) written where the HTTP method belongs.
   const requestType = env.faults.has(USSD_FAULT.requestTypeNotMethod)
     ? 'USSD'
@@ -98,7 +109,12 @@ export function renderMenu(menu: Menu, env: UssdEnv): UssdView {
       : 'GET';
   return {
     ussdMessage: blank ? '' : lines.join('\n'),
-    ussdOptions: all.map(({ option, choice }) => ({ option, requestUrl: linkUrl(choice.to, env), requestType })),
+    // Every option written with the URL of the view it is on: whatever the user picks, the same view comes back.
+    ussdOptions: all.map(({ option, choice }) => ({
+      option,
+      requestUrl: env.faults.has(USSD_FAULT.optionsSelfLoop) ? env.url : linkUrl(choice.to, env),
+      requestType,
+    })),
   };
 }
 

@@ -8,7 +8,16 @@ import { USSD_FAULT, type FaultFlags } from '../faults/flags.js';
 import { optionalQuery } from '../params.js';
 import { ORDER_STATUSES, type OrderRequest, type OrderStatus, type StoredList } from '../store.js';
 import { listPage, listTitle, pageParam, pagingChoices, type Choice, type Link, type Menu } from './menu.js';
-import { HOME, money, optionalId, queryBoolean, queryPage, REQUESTS, type UssdSession } from './session.js';
+import {
+  HOME,
+  money,
+  optionalId,
+  optionalInteger,
+  queryBoolean,
+  queryPage,
+  REQUESTS,
+  type UssdSession,
+} from './session.js';
 
 export interface RequestsParams {
   page: number;
@@ -28,16 +37,25 @@ export function parseRequestsParams(query: URLSearchParams, faults: FaultFlags):
   // Numbers read as JSON first: a value that is no JSON at all throws, and nothing turns that into a 400.
   if (faults.has(USSD_FAULT.requestsJsonParsed))
     for (const name of ['page', 'requestId']) JSON.parse(optionalQuery(query, name) ?? '0');
-  const page = queryPage(query);
-  const status = optionalQuery(query, 'status');
+  // Math.max(0, page): a page below the first is served as the first.
+  const page = faults.has(USSD_FAULT.pageNegativeClamped)
+    ? Math.max(0, optionalInteger(query, 'page') ?? 0)
+    : queryPage(query);
+  let status = optionalQuery(query, 'status');
   // Case-sensitive, as the spec writes the enum (like `sort` on the list endpoints).
   if (status !== undefined && !(ORDER_STATUSES as readonly string[]).includes(status)) {
     // A label looked up for a status nobody checked.
     if (faults.has(USSD_FAULT.statusUnknownCrash))
       throw new TypeError(`Cannot read properties of undefined (reading 'toLowerCase'): no label for status ${status}`);
-    throw badRequest(`status must be one of ${ORDER_STATUSES.join(', ')}`);
+    // A filter matched against the known statuses only: one it does not know filters nothing.
+    if (faults.has(USSD_FAULT.statusUnknownIgnored)) status = undefined;
+    else throw badRequest(`status must be one of ${ORDER_STATUSES.join(', ')}`);
   }
-  const requestId = optionalId(query, 'requestId');
+  // A requestId that is no number read as none: the list is served instead of a request's detail.
+  const requestId =
+    faults.has(USSD_FAULT.requestIdIgnored) && !/^\d+$/.test(optionalQuery(query, 'requestId') ?? '0')
+      ? undefined
+      : optionalId(query, 'requestId');
   const cancelMode = queryBoolean(query, 'cancelMode');
   if (cancelMode && requestId === undefined) throw badRequest('cancelMode=true needs requestId');
   return {

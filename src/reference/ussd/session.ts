@@ -38,7 +38,7 @@ export function isKnown(state: ServerState, customerId: number): boolean {
 }
 
 export function ussdEnv(ctx: RequestContext, state: ServerState, customerId: number): UssdEnv {
-  return { origin: ctx.url.origin, customerId, choices: state.choices, faults: state.faults };
+  return { origin: ctx.url.origin, url: ctx.url.href, customerId, choices: state.choices, faults: state.faults };
 }
 
 /** Opens the session once every parameter is valid, so a malformed request is a 400 whoever it names. */
@@ -46,8 +46,9 @@ export function openSession(ctx: RequestContext, state: ServerState, customerId:
   let customer = state.store.getCustomer(customerId);
   if (customer === undefined) {
     if (!isKnown(state, customerId)) {
-      // 400 where the table lists 404 for what does not exist: the status ussd.customer.unknown-404 judges.
-      if (state.faults.has(USSD_FAULT.unknownCustomer400)) throw badRequest('customerId names no customer');
+      // ussd-unknown-customer=reject-400: the USSD endpoints list no errors, and a customerId that names no customer
+      // read as a bad parameter is as reasonable as the 404 the Errors table lists for what does not exist elsewhere.
+      if (state.choices.ussdUnknownCustomer === 'reject-400') throw badRequest('customerId names no customer');
       throw notFound();
     }
     // A session opened for whoever asks: an unknown id gets the (empty) menus of a guest.

@@ -173,10 +173,19 @@ function detailMenu(session: UssdSession, instrument: Instrument, fromPage: numb
   };
 }
 
-/** Reached from the assets menu ("Follow-up URLs generated for the asset menu also address this path with an assetId"). */
+/**
+ * Reached from the assets menu ("Follow-up URLs generated for the asset menu also address this path with an assetId").
+ * Under ussd-terminal=detail-views an END screen: what the holding is worth, and no options.
+ */
 function assetMenu(session: UssdSession, asset: Asset): Menu {
   const { store } = session.state;
   const instrument = store.getInstrument(asset.instrumentId)!;
+  const held = [
+    `You hold ${asset.position} (${asset.available} available)`,
+    `Value: ${money(asset.currency, Math.round(asset.position * asset.marketPrice * 100) / 100)}`,
+  ];
+  if (session.env.choices.ussdTerminal === 'detail-views')
+    return { title: `${asset.symbol} - ${asset.name}`, lines: held, choices: [] };
   const choices: Choice[] = [];
   if (instrument.isAvailable && tradingCurrency(session) !== undefined) {
     choices.push({ label: 'Buy more', to: stocksLink({ inputMode: true, assetId: asset.assetId }) });
@@ -187,11 +196,7 @@ function assetMenu(session: UssdSession, asset: Asset): Menu {
   );
   return {
     title: `${asset.symbol} - ${asset.name}`,
-    lines: [
-      `You hold ${asset.position} (${asset.available} available)`,
-      `Value: ${money(asset.currency, Math.round(asset.position * asset.marketPrice * 100) / 100)}`,
-      ...(choices.length === 0 ? ['Not available to buy.'] : []),
-    ],
+    lines: [...held, ...(choices.length === 0 ? ['Not available to buy.'] : [])],
     choices,
     back: { label: 'Back', to: { path: ASSETS.path, query: { page: pageParam(page) } } },
   };
