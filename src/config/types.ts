@@ -1,3 +1,5 @@
+import type { SigningProfile } from '../http/signature.js';
+
 /** Fixture ids on the target; a check whose fixture is missing is skipped with that reason. */
 export interface Fixtures {
   customerId?: number;
@@ -40,6 +42,11 @@ export interface ResolvedTarget {
   concurrency?: number;
   fixtures: Fixtures;
   webhook: WebhookConfig;
+  /**
+   * What the config fixes of the signing profile (`signing`): the window, the derived components covering the target,
+   * the label. A run learns the fields left out from the server (suites/kit/session.ts); absent: it learns them all.
+   */
+  signing?: Partial<SigningProfile>;
 }
 
 export interface LoadedConfig {
