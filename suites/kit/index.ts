@@ -3,6 +3,7 @@
 
 // ---- the run's token session, tokens of a check's own, and the state on the target that checks share -------------
 export { Session, requestToken, revokeRequest, revokeToken, tokenRecordOf, tokenRequest } from './session.js';
+export { signingNote } from './signing-profile.js';
 export { expectNoToken, readProbe, tokenIn, withTokens } from './checks-auth.js';
 export type { IssuedToken, TokenJar } from './checks-auth.js';
 export { SHARED_STATES, stateChangedBy } from './shared-state.js';
@@ -32,6 +33,7 @@ export { validateAgainst } from '../../src/schemas.js';
 // ---- negative probes: requests altered after signing -----------------------------------------------------------------
 export {
   alterSignature,
+  componentsWith,
   coveredComponents,
   inSpecOrder,
   isRejection,
@@ -40,6 +42,8 @@ export {
   replaceBody,
   sendWithControl,
   signedBody,
+  signingProfile,
+  signingRecord,
 } from './negative.js';
 
 // ---- resources and page walks ----------------------------------------------------------------------------------------
@@ -117,6 +121,7 @@ export { headerValue, headerValues, pathAndQuery, setHeader } from '../../src/ht
 export type { SignatureParam } from '../../src/http/signature-base.js';
 export {
   coversTarget,
+  describeProfile,
   nowSeconds,
   requiredComponentsFor,
   signatureLabels,
