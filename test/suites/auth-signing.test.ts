@@ -75,7 +75,7 @@ describe('auth and signing suites', () => {
     ['auth.client-id-not-required', ['auth.use.no-client-id']],
     ['auth.missing-authorization-403', ['auth.use.no-authorization']],
     ['signing.expired-accepted', ['signing.reject.expired']],
-    ['signing.keyid-ignored', ['signing.reject.unknown-keyid', 'signing.reject.missing-parameters']],
+    ['signing.keyid-ignored', ['signing.reject.unknown-keyid', 'signing.reject.missing-keyid']],
     ['signing.malformed-input-crash', ['signing.reject.malformed-signature-input']],
     ['signing.label-mismatch-accepted', ['signing.reject.label-mismatch']],
     ['signing.digest-optional', ['signing.reject.missing-digest']],
