@@ -30,7 +30,8 @@ const TARGETS: ReadonlyArray<readonly TargetComponent[]> = [
 
 /**
  * The shapes to try, in order: the default (with what the config fixes), then one thing changed (a shorter window,
- * then other components), then both (the other components with each shorter window); at most MAX_SIGNING_SHAPES. A field the config gives is the same in every shape.
+ * then other components), then both (the other components with each shorter window); at most MAX_SIGNING_SHAPES. A
+ * field the config gives is the same in every shape.
  */
 export function signingShapes(fixed: Partial<SigningProfile>): SigningProfile[] {
   const windows = fixed.windowSeconds !== undefined ? [fixed.windowSeconds] : WINDOWS;
