@@ -6,6 +6,8 @@ export {
   verifySignature,
   profileComponents,
   PROFILE_COMPONENTS,
+  DEFAULT_SIGNING_PROFILE,
+  type SigningProfile,
   type SignOptions,
   type SignedHeaders,
   type VerifyOptions,

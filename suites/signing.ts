@@ -7,20 +7,26 @@
 // customer with the customer's current values (accepted or not, nothing changes), or to POST /webhooks with the
 // configuration saved first.
 //
-// Levels: MUST when the request lacks a header the spec requires on every request, carries a value the spec's format
-// rules out (a digest that is not the body's, a missing parameter, a field that is not a structured dictionary), or
-// carries a signature that does not verify over the components its own Signature-Input lists (Authentication 5: "The
-// signature covers the ordered components listed in Signature-Input"), since a server that accepts it does not check
-// signatures at all. SHOULD when the rejection rests on verifier policy, RFC 9421 practice the spec points to: an
-// expired signature or a future `created` (the spec says only that both are Unix times), coverage of every carried
-// header and of the target, label pairing, @path + @query for the target.
+// Every request is signed in the run's signing profile (the window, the components covering the target and the label
+// the server took when the run opened, suites/kit/signing-profile.ts), and every probe departs from it in one way only.
+//
+// Levels: MUST where a server that accepts the request does not verify signatures at all (Authentication 5: "The
+// signature covers the ordered components listed in Signature-Input"): a missing or altered signature, one by another
+// key, one replayed on another method, path or query, a body or digest changed after signing, a Signature-Input that
+// is no structured dictionary. SHOULD where the refusal rests on verifier policy the spec points to (RFC 9421/9530
+// practice): an expired signature or a future `created`, a keyid naming no key or none, coverage of every carried
+// header and of the target, label pairing, a body without Content-Digest, @path + @query for the target. INFO where
+// the spec leaves the reading open (REQ-AUTH-13 "not shown", REQ-HDR-09): the profile the server takes, whether
+// created and expires may be left out, whether @query must be covered, which digest algorithms are taken.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { defineCheck, defineSuite, type CheckContext } from '../src/engine/index.js';
 import {
   alterSignature,
+  componentsWith,
   coveredComponents,
   customerBody,
   customerDifferences,
+  describeProfile,
   describeResponse,
   dropHeader,
   expectRejection,
@@ -39,6 +45,9 @@ import {
   sendWithControl,
   setHeader,
   signedBody,
+  signingNote,
+  signingProfile,
+  signingRecord,
   tokenIn,
   tokenRequest,
   withRestoredCustomer,
@@ -122,6 +131,18 @@ const INSTRUMENTS: RequestSpec = {
 };
 
 const REJECTED = 'a rejection (any 4xx)';
+
+/** What an INFO probe met, in the words its `recorded` patterns read: taken (2xx), refused (4xx), or neither. */
+function outcome(res: HttpResponse): string {
+  if (isSuccess(res)) return `taken (${res.status})`;
+  if (isRejection(res)) return `refused (${res.status})`;
+  return `neither taken nor refused: ${describeResponse(res)}`;
+}
+
+/** Another label than the run's: the label-mismatch probe pairs a signature with an input of another name. */
+function otherLabel(label: string): string {
+  return label === 'sig2' ? 'sig3' : 'sig2';
+}
 
 export default defineSuite({
   name: 'signing',
@@ -211,22 +232,39 @@ export default defineSuite({
       },
     }),
     defineCheck({
-      id: 'signing.accept.path-query',
-      title: 'a GET with a query, signed over @path and @query instead of @target-uri, is accepted',
-      level: 'SHOULD',
-      requirements: ['REQ-HDR-16'],
+      id: 'signing.info.profile',
+      title:
+        'the signing profile the server takes: the window, the components covering the target, the label, and what it refused',
+      level: 'INFO',
+      requirements: ['REQ-AUTH-13', 'REQ-HDR-16'],
       explain: {
         sends:
-          'GET /instruments?investmentType=INTERNATIONAL_STOCKS&limit=1, signed over @path and @query instead of @target-uri',
+          "nothing for the profile itself: the run learnt it at its first token request (one refused in the default shape, a 60 s window over @method @target-uri @path @query, is tried again with 30 s and 10 s windows, over @path and @query alone, over @target-uri alone, at most 8 token requests); then GET /instruments four times, each in the run's profile but for one thing: a 300 s window, created 20 s ahead of this machine's clock, the target covered by @target-uri alone, by @path and @query alone",
         passes:
-          "a 2xx answer: a signature covering the target as @path and @query, RFC 9421's other way to cover it, is verified",
+          'always, once the answers could be read: the check records the profile every request of the run was signed with, the shapes the server refused before it, and which of the four variations the server takes',
         fails:
-          'any other status: the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+          'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
       },
       async run(ctx) {
-        const components = (await coveredComponents(ctx, INSTRUMENTS)).filter((c) => c !== '@target-uri');
-        const res = await ctx.send({ ...INSTRUMENTS, sign: { components } });
-        expectSuccess(ctx, res, `a 2xx answer to GET /instruments signed over (${components.join(' ')})`);
+        const profile = signingProfile(ctx);
+        const record = signingRecord(ctx);
+        ctx.observe(record ? signingNote(record) : `signing: ${describeProfile(profile)}`);
+        const now = nowSeconds();
+        const long = await ctx.send({ ...INSTRUMENTS, sign: { created: now, expires: now + 300 } });
+        const ahead = await ctx.send({
+          ...INSTRUMENTS,
+          sign: { created: now + 20, expires: now + 20 + profile.windowSeconds },
+        });
+        ctx.observe(
+          `window: a 300 s window (expires 300 s after created): ${outcome(long)}; created 20 s ahead of this machine's clock (with a ${profile.windowSeconds} s window): ${outcome(ahead)}`,
+        );
+        const uri = await componentsWith(ctx, INSTRUMENTS, ['@method', '@target-uri']);
+        const byUri = await ctx.send({ ...INSTRUMENTS, sign: { components: uri } });
+        const pathQuery = await componentsWith(ctx, INSTRUMENTS, ['@method', '@path', '@query']);
+        const byPath = await ctx.send({ ...INSTRUMENTS, sign: { components: pathQuery } });
+        ctx.observe(
+          `target: over @target-uri without @path/@query: ${outcome(byUri)}; over @path and @query without @target-uri: ${outcome(byPath)}`,
+        );
       },
     }),
 
@@ -332,16 +370,18 @@ export default defineSuite({
       requirements: ['REQ-AUTH-09'],
       explain: {
         sends:
-          'GET /customers/{customerId}, correct in every way except that its signature was created 660 s and expired 600 s before sending (far beyond any clock skew a server tolerates)',
+          "GET /customers/{customerId}, correct in every way except that its signature, with the run's window, expired 600 s before sending (far beyond any clock skew a server tolerates)",
         passes: 'any 4xx: the server refuses a signature past its expires',
         fails:
           'a 2xx (the server served a request on an expired signature, so a captured request can be replayed forever) or a 5xx (it crashed on it)',
       },
       async run(ctx) {
-        // Ten minutes, not seconds: no server's tolerance for clock skew reaches that far.
+        // Ten minutes, not seconds: no server's tolerance for clock skew reaches that far. The run's window, so that a
+        // server refusing a longer one cannot refuse it for that.
         const now = nowSeconds();
-        const res = await ctx.send({ ...customerRead(ctx), sign: { created: now - 660, expires: now - 600 } });
-        expectRejection(ctx, res, `${REJECTED}: created ${now - 660}, expires ${now - 600} (600 s ago)`);
+        const created = now - 600 - signingProfile(ctx).windowSeconds;
+        const res = await ctx.send({ ...customerRead(ctx), sign: { created, expires: now - 600 } });
+        expectRejection(ctx, res, `${REJECTED}: created ${created}, expires ${now - 600} (600 s ago)`);
       },
     }),
     defineCheck({
@@ -351,15 +391,16 @@ export default defineSuite({
       requirements: ['REQ-AUTH-09'],
       explain: {
         sends:
-          'A request whose signature is created 10 minutes in the future, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
+          "A request whose signature is created 10 minutes in the future (with the run's window), correct in every other respect, sent to an endpoint that answers 2xx to a correct request",
         passes: 'the server rejects it (any 4xx is a rejection)',
         fails:
           'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
       },
       async run(ctx) {
         const now = nowSeconds();
-        const res = await ctx.send({ ...customerRead(ctx), sign: { created: now + 600, expires: now + 660 } });
-        expectRejection(ctx, res, `${REJECTED}: created ${now + 600} (600 s ahead), expires ${now + 660}`);
+        const expires = now + 600 + signingProfile(ctx).windowSeconds;
+        const res = await ctx.send({ ...customerRead(ctx), sign: { created: now + 600, expires } });
+        expectRejection(ctx, res, `${REJECTED}: created ${now + 600} (600 s ahead), expires ${expires}`);
       },
     }),
     defineCheck({
@@ -377,9 +418,11 @@ export default defineSuite({
       },
       async run(ctx) {
         const now = nowSeconds();
+        const { label, windowSeconds } = signingProfile(ctx);
+        const covered = await coveredComponents(ctx, customerRead(ctx));
         // Unquoted component names: a client mistake the spec's format ("ordered quoted component names") rules out, and
         // not RFC 8941 syntax ("@method" cannot start a bare item).
-        const malformed = `sig1=(@method @target-uri @path authorization x-client-id);keyid="${ctx.target.keyId}";created=${now};expires=${now + 300}`;
+        const malformed = `${label}=(${covered.join(' ')});keyid="${ctx.target.keyId}";created=${now};expires=${now + windowSeconds}`;
         const res = await ctx.send({
           ...customerRead(ctx),
           tamper: (req) => setHeader(req.headers, 'Signature-Input', malformed),
@@ -388,41 +431,50 @@ export default defineSuite({
       },
     }),
     defineCheck({
-      id: 'signing.reject.missing-parameters',
-      title: 'a signature whose Signature-Input lacks keyid, created or expires is rejected',
+      id: 'signing.reject.missing-keyid',
+      title: 'a signature whose Signature-Input names no keyid is rejected',
       level: 'SHOULD',
       requirements: ['REQ-AUTH-17'],
       explain: {
         sends:
-          'GET /customers/{customerId} three times, each validly signed over every component but with one of keyid, created and expires left out of Signature-Input',
-        passes: "any 4xx to each: the spec's Signature-Input format names all three",
+          "GET /customers/{customerId}, validly signed by the client's key in the run's profile, with created and expires but no keyid in Signature-Input",
+        passes:
+          'the server rejects it (any 4xx is a rejection): nothing names the key the signature is to be verified with',
         fails:
-          'a 2xx to any (without expires a captured request can be replayed forever; without keyid nothing names the key) or a 5xx',
+          'a 2xx (the server verified with a key nothing named) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
       },
       async run(ctx) {
         const now = nowSeconds();
         const params: SignatureParam[] = [
-          ['keyid', ctx.target.keyId],
           ['created', now],
-          ['expires', now + 300],
+          ['expires', now + signingProfile(ctx).windowSeconds],
         ];
-        const served: Array<{ left: string; res: HttpResponse }> = [];
-        for (const [left] of params) {
-          const res = await ctx.send({
-            ...customerRead(ctx),
-            sign: { params: params.filter(([name]) => name !== left) },
-          });
-          if (!isRejection(res)) served.push({ left, res });
-        }
-        const first = served[0];
-        if (first) {
-          ctx.fail(`${served.map((s) => `without ${s.left}: ${s.res.status}`).join('; ')}`, {
-            expected: `${REJECTED} to each: Signature-Input is "sig1=(…);keyid=…;created=…;expires=…", and a signature without one of them is not in that format`,
-            observed: describeResponse(first.res),
-            exchange: first.res.exchange,
-            requirements: ['REQ-AUTH-17'],
-          });
-        }
+        const res = await ctx.send({ ...customerRead(ctx), sign: { params } });
+        expectRejection(ctx, res, `${REJECTED}: Signature-Input carries created and expires, and no keyid`);
+      },
+    }),
+    defineCheck({
+      id: 'signing.info.signature-parameters',
+      title: 'whether a signature may leave out created, or expires',
+      level: 'INFO',
+      requirements: ['REQ-AUTH-13'],
+      explain: {
+        sends:
+          "GET /customers/{customerId} twice, validly signed in the run's profile: once with keyid and expires but no created, once with keyid and created but no expires",
+        passes:
+          "always, once the answers could be read: the check records whether the server takes a signature without created, and one without expires (the spec's Signature-Input format names both; which parameters a verifier requires is not shown)",
+        fails:
+          'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+      },
+      async run(ctx) {
+        const now = nowSeconds();
+        const keyId: SignatureParam = ['keyid', ctx.target.keyId];
+        const expires = now + signingProfile(ctx).windowSeconds;
+        const noCreated = await ctx.send({ ...customerRead(ctx), sign: { params: [keyId, ['expires', expires]] } });
+        const noExpires = await ctx.send({ ...customerRead(ctx), sign: { params: [keyId, ['created', now]] } });
+        ctx.observe(
+          `without created (keyid and expires only): ${outcome(noCreated)}; without expires (keyid and created only): ${outcome(noExpires)}`,
+        );
       },
     }),
     defineCheck({
@@ -438,15 +490,17 @@ export default defineSuite({
           'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
       },
       async run(ctx) {
+        const { label } = signingProfile(ctx);
+        const other = otherLabel(label);
         const res = await ctx.send({
           ...customerRead(ctx),
           tamper: (req) =>
-            setHeader(req.headers, 'Signature', relabelSignature(headerValue(req.headers, 'signature')!, 'sig2')),
+            setHeader(req.headers, 'Signature', relabelSignature(headerValue(req.headers, 'signature')!, other)),
         });
         expectRejection(
           ctx,
           res,
-          `${REJECTED}: Signature-Input labels its input sig1, Signature labels the (valid) signature sig2`,
+          `${REJECTED}: Signature-Input labels its input ${label}, Signature labels the (valid) signature ${other}`,
         );
       },
     }),
@@ -634,26 +688,23 @@ export default defineSuite({
     }),
 
     defineCheck({
-      id: 'signing.reject.query-not-covered',
-      title: 'a request with a query whose signature covers @path but neither @query nor @target-uri is rejected',
-      level: 'SHOULD',
-      requirements: ['REQ-HDR-18'],
+      id: 'signing.info.query-coverage',
+      title: 'whether a GET with a query signed over @path, without @query, is taken',
+      level: 'INFO',
+      requirements: ['REQ-AUTH-13'],
       explain: {
         sends:
-          'A request with a query whose signature covers @path but neither @query nor @target-uri, correct in every other respect, sent to an endpoint that answers 2xx to a correct request',
-        passes: 'the server rejects it (any 4xx is a rejection)',
+          "GET /instruments?investmentType=INTERNATIONAL_STOCKS&limit=1, signed in the run's profile but over @path without @query (nor @target-uri)",
+        passes:
+          'always, once the answer could be read: the check records whether the server takes it. @query is no header, and the spec\'s rule covers "the headers that the request carries": whether the query must be signed is the server\'s reading (a request signed so could be replayed with another query)',
         fails:
-          'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+          'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
       },
       async run(ctx) {
-        const components = (await coveredComponents(ctx, INSTRUMENTS)).filter(
-          (c) => c !== '@target-uri' && c !== '@query',
-        );
+        const components = await componentsWith(ctx, INSTRUMENTS, ['@method', '@path']);
         const res = await ctx.send({ ...INSTRUMENTS, sign: { components } });
-        expectRejection(
-          ctx,
-          res,
-          `${REJECTED}: the request has a query, the signature covers (${components.join(' ')}): it would be valid with any query`,
+        ctx.observe(
+          `a GET with a query signed over @path without @query (nor @target-uri), (${components.join(' ')}): ${outcome(res)}`,
         );
       },
     }),
@@ -746,27 +797,36 @@ export default defineSuite({
       },
     }),
     defineCheck({
-      id: 'signing.reject.digest-algorithm',
-      title: 'a PUT whose Content-Digest is sha-256 (right for the body, signed) instead of sha-512 is rejected',
-      level: 'SHOULD',
+      id: 'signing.info.digest-algorithm',
+      title: 'whether a PUT whose Content-Digest is sha-256 alone (right for the body, signed) is taken',
+      level: 'INFO',
       uses: ['mutable-customer'],
       requirements: ['REQ-HDR-09'],
       explain: {
         sends:
-          'A PUT whose Content-Digest is sha-256 (right for the body, signed) instead of sha-512, correct in every other respect',
-        passes: 'the server rejects it (any 4xx is a rejection)',
+          "PUT /customers on the mutable customer with its current values (nothing changes), signed in the run's profile, whose Content-Digest is sha-256 alone: right for the body, but not the sha-512 the spec's format names",
+        passes:
+          'always, once the answer could be read: the check records whether the server takes only sha-512, or other RFC 9530 algorithms (sha-256) too',
         fails:
-          'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+          'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
       },
       async run(ctx) {
         const before = await readCustomerOrSkip(ctx, ctx.fixture('mutableCustomerId'));
         const body = customerBody(before);
         const digest = `sha-256=:${createHash('sha256').update(body, 'utf8').digest('base64')}:`;
-        await expectPutRejectedAndHarmless(
+        // The customer's own values: taken or not, nothing changes; put back all the same should the check be cut short.
+        await withRestoredCustomer(
           ctx,
           before,
-          () => ctx.send({ method: 'PUT', path: '/customers', ...signedBody(body, 'application/json', digest) }),
-          `${REJECTED}: Content-Digest is ${digest.slice(0, 20)}…: the body's digest, but not the sha-512 the spec names`,
+          async () => {
+            const res = await ctx.send({
+              method: 'PUT',
+              path: '/customers',
+              ...signedBody(body, 'application/json', digest),
+            });
+            ctx.observe(`a PUT whose Content-Digest is sha-256 alone (right for the body, signed): ${outcome(res)}`);
+          },
+          { onlyAfterFailure: true },
         );
       },
     }),

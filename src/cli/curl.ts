@@ -86,7 +86,8 @@ async function send(spec: CurlSpec, opened: OpenedTarget, opts: CurlCommandOptio
   }
   let keepToken = false;
   try {
-    const built = buildRequest(spec, target, token, nowSeconds());
+    // Signed as the run signs: in the profile the token request found the server takes (or the config sets).
+    const built = buildRequest(spec, target, token, nowSeconds(), client.signing);
     if (opts.printHeaders) {
       // The headers are for sending elsewhere: the token must outlive this command.
       keepToken = withToken;

@@ -158,12 +158,15 @@ export async function main(argv: string[]): Promise<void> {
     .option('--fault <names>', 'target local only: comma-separated faults for the reference server')
     .option(
       '--components <list>',
-      "the covered components, comma-separated, in order (default: the profile's, for the headers the request carries)",
+      "the covered components, comma-separated, in order (default: the target's signing profile's, for the headers the request carries)",
     )
     .option('--created <seconds>', 'the signature\'s created, in seconds from now (default 0); "none" leaves it out')
-    .option('--expires <seconds>', 'the signature\'s expires, in seconds from now (default 300); "none" leaves it out')
+    .option(
+      '--expires <seconds>',
+      'the signature\'s expires, in seconds from now (default: the target\'s signing window, 60 unless its token request learnt or its config sets another); "none" leaves it out',
+    )
     .option('--keyid <id>', 'the signature\'s keyid (default: the target\'s); "none" leaves it out')
-    .option('--label <label>', "the signature's label (default sig1)")
+    .option('--label <label>', "the signature's label (default: the target's signing profile's, sig1)")
     .option(
       '--param <name=value>',
       'one more signature parameter after keyid, created and expires, e.g. alg="ed25519" (repeatable)',

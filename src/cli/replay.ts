@@ -2,9 +2,9 @@
 // Schemathesis' `st replay`. The check itself runs again (the same code `run` runs, for that one id): its requests go
 // anew with a fresh token and fresh signatures, and the changes a negative check makes on purpose (an expired or
 // foreign signature, a dropped header, a body altered after signing) are made again. Sending the recorded requests as
-// they were is not possible: their signatures expired 300 s after the run, its tokens were revoked at its end, and the
-// report masks both. Each new exchange is paired with the report's by its order and its status compared; the last
-// line says FIXED, STILL FAILING or CHANGED.
+// they were is not possible: their signatures expired a minute or so after the run, its tokens were revoked at its end,
+// and the report masks both. Each new exchange is paired with the report's by its order and its status compared; the
+// last line says FIXED, STILL FAILING or CHANGED.
 import { run, type RunOptions } from '../api.js';
 import { localOptionsOf, splitList } from './local-options.js';
 import { ConfigError } from '../errors.js';

@@ -31,6 +31,7 @@ const EXPECTED: Record<string, string> = {
   'fixtures.$comment': 'a string (a note for people, ignored)',
   'webhook.$comment': 'a string (a note for people, ignored)',
   'revoke.$comment': 'a string (a note for people, ignored)',
+  'signing.$comment': 'a string (a note for people, ignored)',
   targets: 'an object mapping each target name to its settings',
   target: 'an object with baseUrl, clientId, clientSecret, keyId and privateKeyFile or privateKey',
   baseUrl:
@@ -46,6 +47,12 @@ const EXPECTED: Record<string, string> = {
     'an object of record ids (customerId, otherCustomerId, accountId, assetId, transactionId, mutableCustomerId, paginationCustomerId, unknownId)',
   'fixtures.*': FIXTURE_HINT,
   webhook: 'an object with listen, publicUrl and tls, all optional',
+  signing: 'an object with windowSeconds, components and label, all optional',
+  'signing.windowSeconds': 'a whole number of seconds from 1 to 3600 between created and expires, e.g. 60',
+  'signing.components':
+    'a list of the derived components covering the method and the target, each once, e.g. ["@method", "@path", "@query"]',
+  'signing.components.*': 'one of "@method", "@target-uri", "@path", "@query"',
+  'signing.label': 'a structured-field key (lowercase letters, digits, _ - . *), e.g. "sig1"',
   'webhook.listen': 'host:port the receiver binds, e.g. "127.0.0.1:0" (port 0 picks a free port)',
   'webhook.publicUrl':
     'an https URL (the spec requires https for webhooks), e.g. "https://hooks.example.com/conformance"',
@@ -66,6 +73,9 @@ const SHOWN = new Set([
   'webhook.publicUrl',
   'webhook.tls',
   'revoke.body',
+  'signing.windowSeconds',
+  'signing.components.*',
+  'signing.label',
 ]);
 
 const PRIORITY: Record<string, number> = { additionalProperties: 0, propertyNames: 0, required: 1, oneOf: 1, type: 2 };
@@ -135,6 +145,7 @@ function fieldKey(where: JsonPath): string {
   if (inner.length === 0) return 'target';
   if (inner.length === 1 && inner[0] === '$comment') return 'target.$comment';
   if (inner[0] === 'fixtures' && inner.length === 2 && inner[1] !== '$comment') return 'fixtures.*';
+  if (inner[0] === 'signing' && inner[1] === 'components' && inner.length === 3) return 'signing.components.*';
   return inner.join('.');
 }
 

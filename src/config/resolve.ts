@@ -8,6 +8,7 @@ import { ConfigError } from '../errors.js';
 import { KeyError, parsePrivateKeyPem, type Ed25519KeyPair } from '../http/keys.js';
 import { formatPath } from './env.js';
 import { isObject } from './json-error.js';
+import { TARGET_COMPONENTS, type SigningProfile, type TargetComponent } from '../http/signature.js';
 import type { FixtureName, Fixtures, ResolvedTarget, RevokeBody, WebhookConfig, WebhookTls } from './types.js';
 import { clip, redactUserinfo } from './messages.js';
 
@@ -26,6 +27,7 @@ export interface RawTarget {
   fixtures?: Partial<Record<FixtureName, number | string>> & { $comment?: string };
   webhook?: { listen?: string; publicUrl?: string; tls?: string | { certFile: string; keyFile: string } };
   revoke?: { body: RevokeBody; $comment?: string };
+  signing?: { windowSeconds?: number; components?: string[]; label?: string; $comment?: string };
 }
 
 export async function resolveTarget(
@@ -87,7 +89,38 @@ export async function resolveTarget(
   if (ca !== undefined) target.ca = ca;
   if (t.concurrency !== undefined) target.concurrency = t.concurrency;
   if (t.revoke !== undefined) target.revoke = { body: t.revoke.body };
+  if (t.signing !== undefined) target.signing = resolveSigning(t.signing, at);
   return target;
+}
+
+/**
+ * The fields of the signing profile the config fixes. The schema has checked each field's form; what is left is the
+ * one rule across the list: the components cover the method and the whole target, or a signature over them would be
+ * valid for another method, path or query.
+ */
+function resolveSigning(
+  s: NonNullable<RawTarget['signing']>,
+  at: (...rest: string[]) => string,
+): Partial<SigningProfile> {
+  const fixed: { -readonly [K in keyof SigningProfile]?: SigningProfile[K] } = {};
+  if (s.windowSeconds !== undefined) fixed.windowSeconds = s.windowSeconds;
+  if (s.label !== undefined) fixed.label = s.label;
+  if (s.components !== undefined) {
+    const given = s.components as TargetComponent[];
+    const shown = JSON.stringify(given);
+    const fix = 'e.g. ["@method", "@target-uri", "@path", "@query"] or ["@method", "@path", "@query"]';
+    if (!given.includes('@method'))
+      throw new ConfigError(
+        `config: ${at('signing', 'components')} is ${shown}: it must include "@method" (a signature without it would be valid for any method), ${fix}`,
+      );
+    if (!given.includes('@target-uri') && !(given.includes('@path') && given.includes('@query')))
+      throw new ConfigError(
+        `config: ${at('signing', 'components')} is ${shown}: it must cover the target, with "@target-uri" or with "@path" and "@query" together (else a signature would be valid on another path or with another query), ${fix}`,
+      );
+    // In the spec's order, whatever order the file lists them in: the order requests are signed in.
+    fixed.components = TARGET_COMPONENTS.filter((c) => given.includes(c));
+  }
+  return fixed;
 }
 
 function parseKey(pem: string, label: string, inline: boolean): Ed25519KeyPair {

@@ -1,3 +1,5 @@
+import type { SigningProfile } from '../http/signature.js';
+
 /** Fixture ids on the target; a check whose fixture is missing is skipped with that reason. */
 export interface Fixtures {
   customerId?: number;
@@ -48,6 +50,11 @@ export interface ResolvedTarget {
   webhook: WebhookConfig;
   /** Config `revoke`: the shape of the revoke request, fixed; absent, the run learns it at its first revocation. */
   revoke?: { body: RevokeBody };
+  /**
+   * What the config fixes of the signing profile (`signing`): the window, the derived components covering the target,
+   * the label. A run learns the fields left out from the server (suites/kit/session.ts); absent: it learns them all.
+   */
+  signing?: Partial<SigningProfile>;
 }
 
 export interface LoadedConfig {

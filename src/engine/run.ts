@@ -94,6 +94,7 @@ export function clientFor(
     privateKey: target.privateKey,
     redactor,
     ...(target.ca ? { ca: target.ca } : {}),
+    ...(target.signing ? { signing: target.signing } : {}),
     ...(limits.requestTimeoutMs ? { timeoutMs: limits.requestTimeoutMs } : {}),
     ...(limits.maxBodyBytes ? { maxBodyBytes: limits.maxBodyBytes } : {}),
   });
@@ -139,6 +140,8 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
       targetArgs: [...(options.targetArgs ?? ['--target', target.name])],
       clientId: target.clientId,
       keyId: target.keyId,
+      // The profile the session learnt (or the config set): a replay line names only what a check signed otherwise.
+      signing: { ...client.signing, components: [...client.signing.components] },
     };
     options.reporter?.onRunStart?.({
       target: target.name,

@@ -171,6 +171,12 @@ export interface RunInfo {
     targetArgs: string[];
     clientId: string;
     keyId: string;
+    /**
+     * The signing profile the run's own requests were signed with (learnt when the run opened, or set by the target's
+     * config): its window in seconds, the derived components covering the target, the label. Absent in reports of
+     * versions before it.
+     */
+    signing?: { windowSeconds: number; components: string[]; label: string };
   };
 }
 

@@ -8,7 +8,7 @@ import { rootCertificates } from 'node:tls';
 import { Agent, request as undiciRequest, type Dispatcher } from './undici.js';
 import { contentDigest } from './digest.js';
 import { removeHeader, headerValue, type HttpMessage } from './message.js';
-import { signRequest, type SignOptions } from './signature.js';
+import { DEFAULT_SIGNING_PROFILE, signRequest, type SignOptions, type SigningProfile } from './signature.js';
 import { Redactor } from './redact.js';
 import { EXCHANGE_CHANNEL, type Exchange } from './exchange.js';
 import { ConformanceError, type ErrorCode } from '../errors.js';
@@ -38,6 +38,8 @@ export interface ClientOptions extends ClientIdentity {
   redactor?: Redactor;
   /** How 429s are waited out and what bounds them (tests give fake timers). */
   transport?: TransportOptions;
+  /** The parts of the signing profile the target's config fixes (`signing`); the default profile's for the rest. */
+  signing?: Partial<SigningProfile>;
 }
 
 /** A request as it will go on the wire, open to alteration by `tamper`. */
@@ -67,7 +69,10 @@ export interface RequestSpec {
   idempotencyKey?: string | null;
   /** Extra headers added before signing (covered when they are profile components). */
   headers?: Array<[string, string]>;
-  /** false sends the request unsigned; an object overrides any signing option (key, keyId, components, created, expires, label, params). */
+  /**
+   * false sends the request unsigned; an object overrides any signing option (key, keyId, components, created, expires,
+   * label, params); what it leaves out comes from the client's signing profile.
+   */
   sign?: false | Partial<SignOptions>;
   /** Runs after signing on the request about to be sent: drop or alter headers, change the body, and so on. */
   tamper?: (req: PreparedRequest) => void;
@@ -145,6 +150,13 @@ export class SignedClient {
   private readonly timeoutMs: number;
   private readonly maxBodyBytes: number;
   private nextSeq = 1;
+  /** What the target's config fixes of the signing profile: a run learns only the rest (suites/kit/session.ts). */
+  readonly signingFixed: Readonly<Partial<SigningProfile>>;
+  /**
+   * The profile every request is signed with, where its `sign` options do not say otherwise: the default's, with what
+   * the config fixes; the run's session replaces it with the one the server takes, once it has learnt it.
+   */
+  signing: SigningProfile;
 
   constructor(options: ClientOptions) {
     this.identity = {
@@ -154,6 +166,8 @@ export class SignedClient {
       privateKey: options.privateKey,
     };
     this.origin = new URL(this.identity.baseUrl).origin;
+    this.signingFixed = Object.freeze({ ...options.signing });
+    this.signing = { ...DEFAULT_SIGNING_PROFILE, ...options.signing };
     this.redactor = options.redactor ?? new Redactor();
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -194,6 +208,7 @@ export class SignedClient {
       const signed = signRequest(req, {
         keyId: this.identity.keyId,
         privateKey: this.identity.privateKey,
+        profile: this.signing,
         ...(spec.sign ?? {}),
       });
       req.headers.push(['Signature-Input', signed.signatureInput], ['Signature', signed.signature]);

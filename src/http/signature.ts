@@ -66,14 +66,53 @@ export const PROFILE_COMPONENTS = [
   'x-idempotency-key',
 ] as const;
 
-/** The components a request covers: every profile component it carries ("covers the headers that the request carries"). */
-export function profileComponents(message: MessageInput): string[] {
+/** The derived components that may cover a request's method and target (spec "Common request rules"), in its order. */
+export const TARGET_COMPONENTS = ['@method', '@target-uri', '@path', '@query'] as const;
+export type TargetComponent = (typeof TARGET_COMPONENTS)[number];
+
+/**
+ * How requests are signed where the spec says nothing ("Exact rules for building the signature base and the signing
+ * algorithm parameters: not shown", REQ-AUTH-13): the validity window (expires - created), the derived components that
+ * cover the method and the target (the headers a request carries are always covered: "The component list of a request
+ * covers the headers that the request carries"), and the label. A run learns the profile a server takes when it opens
+ * (suites/kit/session.ts), or takes it from the target's config (`signing`).
+ */
+export interface SigningProfile {
+  /** Seconds from created to expires. */
+  readonly windowSeconds: number;
+  /** The derived components covered, in the spec's order; @query only where the request has a query. */
+  readonly components: readonly TargetComponent[];
+  readonly label: string;
+}
+
+/**
+ * The profile a run starts with. A 60 s window: as short as a request needs (it is signed the moment it is sent), the
+ * longest FAPI 2.0 recommends, and so taken by a server that refuses longer ones as by one that takes 300 s. Both
+ * @target-uri and @path/@query: a server that checks either finds it covered.
+ */
+export const DEFAULT_SIGNING_PROFILE: SigningProfile = Object.freeze({
+  windowSeconds: 60,
+  components: Object.freeze(['@method', '@target-uri', '@path', '@query'] as const),
+  label: 'sig1',
+});
+
+/** A profile in words: `sig1 over @method @path @query with a 60 s window`. */
+export function describeProfile(profile: SigningProfile): string {
+  return `${profile.label} over ${profile.components.join(' ')} with a ${profile.windowSeconds} s window`;
+}
+
+/**
+ * The components a request covers: the profile's derived components (the default profile's unless one is given), then
+ * every profile header it carries ("covers the headers that the request carries"); @query only where there is a query.
+ */
+export function profileComponents(message: MessageInput, profile: SigningProfile = DEFAULT_SIGNING_PROFILE): string[] {
   const m = httpMessageOf(message);
   const { query } = targetParts(m.url);
   const hasQuery = query !== undefined && query !== '?';
+  const derived: readonly string[] = profile.components;
   return PROFILE_COMPONENTS.filter((c) => {
-    if (c === '@query') return hasQuery;
-    if (c.startsWith('@')) return true;
+    if (c === '@query') return hasQuery && derived.includes(c);
+    if (c.startsWith('@')) return derived.includes(c);
     return hasHeader(m.headers, c);
   });
 }
@@ -99,7 +138,11 @@ export function coversTarget(components: readonly string[], hasQuery: boolean): 
 }
 
 const DEFAULT_LABEL = 'sig1';
-/** Validity window of a signature we make: long enough for a slow network and modest clock skew, short against replay. */
+/**
+ * Validity window of a signature made without a profile (signRequest called by a client application, the reference
+ * server's webhook deliveries): long enough for a slow network and modest clock skew, short against replay. The
+ * conformance run signs with its SigningProfile instead (60 s by default).
+ */
 export const DEFAULT_SIGNATURE_TTL_SECONDS = 300;
 
 export interface SignOptions {
@@ -109,7 +152,10 @@ export interface SignOptions {
    * (the 32-byte seed). Anything else throws KeyError.
    */
   privateKey: PrivateKeyInput;
+  /** The label; default the profile's, else sig1. */
   label?: string;
+  /** The window, derived components and label to sign with where the options below do not say. */
+  profile?: SigningProfile;
   /**
    * Covered components; defaults to the profile components the message carries. Names are lowercased (RFC 9421 §2.1),
    * so `Authorization` covers, and is listed as, `authorization`.
@@ -117,7 +163,7 @@ export interface SignOptions {
   components?: readonly string[];
   /** Unix seconds; defaults to now. */
   created?: number;
-  /** Unix seconds; defaults to created + 300. */
+  /** Unix seconds; defaults to created + the profile's window (300 s without a profile). */
   expires?: number;
   /** The full parameter list in order; when given it replaces keyid/created/expires. */
   params?: readonly SignatureParam[];
@@ -144,15 +190,15 @@ export function nowSeconds(): number {
  */
 export function signRequest(message: MessageInput, options: SignOptions): SignedHeaders {
   const m = httpMessageOf(message);
-  const label = options.label ?? DEFAULT_LABEL;
-  const components = (options.components ?? profileComponents(m)).map((c) => c.toLowerCase());
+  const label = options.label ?? options.profile?.label ?? DEFAULT_LABEL;
+  const components = (options.components ?? profileComponents(m, options.profile)).map((c) => c.toLowerCase());
   const created = options.created ?? nowSeconds();
   const params: SignatureParam[] = options.params
     ? [...options.params]
     : [
         ['keyid', options.keyId],
         ['created', created],
-        ['expires', options.expires ?? created + DEFAULT_SIGNATURE_TTL_SECONDS],
+        ['expires', options.expires ?? created + (options.profile?.windowSeconds ?? DEFAULT_SIGNATURE_TTL_SECONDS)],
       ];
   const paramsValue = signatureParamsValue(components, params);
   const base = signatureBase(m, components, paramsValue);

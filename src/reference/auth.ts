@@ -3,10 +3,12 @@
 // message "Unauthorized" (the spec's Errors table), code the rule that was broken (rejection.ts). The reason goes to
 // the log, to the Conformance-Rejection header and to WWW-Authenticate (RFC 9110 §11.6.1 requires it on a 401).
 import { parseDictionary } from 'structured-headers';
-import { coversTarget, requiredComponentsFor, verifySignatureAsync } from '../http/signature.js';
-import { verifyContentDigest } from '../http/digest.js';
-import { headerValue, headerValues } from '../http/message.js';
+import { coversTarget, requiredComponentsFor, verifySignatureAsync, type VerifyOptions } from '../http/signature.js';
+import { SECURE_DIGEST_ALGORITHMS, verifyContentDigest, type DigestAlgorithm } from '../http/digest.js';
+import { headerValue, headerValues, type HttpMessage } from '../http/message.js';
+import { targetParts } from '../http/signature-base.js';
 import { asHttpMessage, nowSeconds, type RequestContext, type ServerState } from './context.js';
+import { PROXIED_ORIGIN, SHORT_WINDOW } from './choices/signing.js';
 import { ipAllowed, type RegisteredClient } from './clients.js';
 import { HttpError } from './respond.js';
 import { idempotencyKeyOf, isMutating } from './idempotency.js';
@@ -42,6 +44,55 @@ export function requiredComponents(ctx: RequestContext): string[] {
   return requiredComponentsFor(ctx.headers, ctx.body.length);
 }
 
+/**
+ * How this server verifies a signature's times and parameters: its policy, narrowed by its choices (REQ-AUTH-13
+ * readings): signatureWindow=60-no-skew allows at most 60 s and no skew, signatureParams=optional takes a signature
+ * without created or expires.
+ */
+export function timeRules(
+  state: ServerState,
+): Pick<VerifyOptions, 'now' | 'skewSeconds' | 'maxAgeSeconds' | 'requireCreated' | 'requireExpires'> {
+  const policy = state.policy;
+  const short = state.choices.signatureWindow === '60-no-skew';
+  const required = policy.requireCreatedExpires && state.choices.signatureParams === 'required';
+  return {
+    now: nowSeconds(state),
+    skewSeconds: short ? Math.min(policy.skewSeconds, SHORT_WINDOW.skewSeconds) : policy.skewSeconds,
+    maxAgeSeconds: short
+      ? Math.min(policy.maxSignatureWindowSeconds, SHORT_WINDOW.maxWindowSeconds)
+      : policy.maxSignatureWindowSeconds,
+    requireCreated: required,
+    requireExpires: required,
+  };
+}
+
+/**
+ * The request as this server verifies it: with signatureTarget=path-query its @target-uri is the one a server behind a
+ * TLS-terminating proxy rebuilds (the proxy's upstream, over http), not the one the client signed.
+ */
+export function verifiedMessage(ctx: RequestContext, state: ServerState): HttpMessage {
+  const message = asHttpMessage(ctx);
+  if (state.choices.signatureTarget !== 'path-query') return message;
+  // The path and query as sent, byte for byte: what the proxy forwards, and what @path and @query cover.
+  const { path, query } = targetParts(ctx.targetUri);
+  return { ...message, url: `${PROXIED_ORIGIN}${path}${query ?? ''}` };
+}
+
+/**
+ * Whether the covered components cover the target: @target-uri, or @path (with @query, unless queryCoverage=optional);
+ * with signatureTarget=target-uri, @target-uri alone.
+ */
+export function targetCovered(ctx: RequestContext, state: ServerState, components: readonly string[]): boolean {
+  if (state.choices.signatureTarget === 'target-uri') return components.includes('@target-uri');
+  const queryRequired = state.choices.queryCoverage === 'required';
+  return coversTarget(components, queryRequired && ctx.url.search !== '');
+}
+
+/** The digest algorithms taken: sha-512 alone (the spec's), or with digestAlgorithms=any every secure one of RFC 9530. */
+export function digestAlgorithms(state: ServerState): readonly DigestAlgorithm[] {
+  return state.choices.digestAlgorithms === 'any' ? SECURE_DIGEST_ALGORITHMS : ['sha-512'];
+}
+
 // ---- the parts ----------------------------------------------------------------------------------------------
 
 /** Verified on the thread pool (verifySignatureAsync): Ed25519 is most of a request's cost, and the loop stays free. */
@@ -49,14 +100,10 @@ async function checkSignature(ctx: RequestContext, state: ServerState, client: R
   const policy = state.policy;
   if (!policy.verifySignatures) return;
   const required = policy.requireFullCoverage ? requiredComponents(ctx) : [];
-  const verdict = await verifySignatureAsync(asHttpMessage(ctx), {
+  const verdict = await verifySignatureAsync(verifiedMessage(ctx, state), {
     key: (keyId) => state.clients.keyFor(client, keyId),
     requiredComponents: required,
-    now: nowSeconds(state),
-    skewSeconds: policy.skewSeconds,
-    maxAgeSeconds: policy.maxSignatureWindowSeconds,
-    requireCreated: policy.requireCreatedExpires,
-    requireExpires: policy.requireCreatedExpires,
+    ...timeRules(state),
   });
   if (!verdict.ok) {
     const code = signatureFailureCode(verdict);
@@ -70,10 +117,12 @@ async function checkSignature(ctx: RequestContext, state: ServerState, client: R
     });
   }
   if (policy.requireFullCoverage) {
-    if (!coversTarget(verdict.components ?? [], ctx.url.search !== ''))
+    if (!targetCovered(ctx, state, verdict.components ?? []))
       throw new AuthError(
         'COMPONENT_NOT_COVERED',
-        `the signature covers neither "@target-uri" nor "@path"${ctx.url.search === '' ? '' : ' with "@query" (the request has a query)'}`,
+        state.choices.signatureTarget === 'target-uri'
+          ? 'the signature does not cover "@target-uri"'
+          : `the signature covers neither "@target-uri" nor "@path"${ctx.url.search === '' || state.choices.queryCoverage !== 'required' ? '' : ' with "@query" (the request has a query)'}`,
       );
   }
 }
@@ -83,21 +132,23 @@ function checkDigest(ctx: RequestContext, state: ServerState): void {
   const field = headerValue(ctx.headers, 'content-digest');
   // A body must carry its digest; a digest sent with an empty body must still be right.
   if (ctx.body.length === 0 && field === undefined) return;
-  const verdict = verifyContentDigest(field, ctx.body);
-  if (!verdict.ok) throw new AuthError(digestFailure(field), verdict.reason);
+  const algorithms = digestAlgorithms(state);
+  const verdict = verifyContentDigest(field, ctx.body, { algorithms });
+  if (!verdict.ok) throw new AuthError(digestFailure(field, algorithms), verdict.reason);
 }
 
 /** Which digest rule a Content-Digest that did not verify breaks (the spec's algorithm is sha-512, digest.ts). */
-function digestFailure(field: string | undefined): RejectionCode {
+function digestFailure(field: string | undefined, algorithms: readonly DigestAlgorithm[]): RejectionCode {
   if (field === undefined || field.trim() === '') return 'DIGEST_MISSING';
-  let member;
+  let members;
   try {
-    member = parseDictionary(field).get('sha-512');
+    members = parseDictionary(field);
   } catch {
     return 'DIGEST_MALFORMED';
   }
-  if (member === undefined) return 'DIGEST_ALGORITHM_UNSUPPORTED';
-  return member[0] instanceof ArrayBuffer ? 'DIGEST_MISMATCH' : 'DIGEST_MALFORMED';
+  const taken = algorithms.map((a) => members.get(a)).filter((m) => m !== undefined);
+  if (taken.length === 0) return 'DIGEST_ALGORITHM_UNSUPPORTED';
+  return taken.every((m) => m[0] instanceof ArrayBuffer) ? 'DIGEST_MISMATCH' : 'DIGEST_MALFORMED';
 }
 
 function checkIdempotencyHeader(ctx: RequestContext, state: ServerState): void {

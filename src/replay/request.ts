@@ -8,23 +8,26 @@ import { contentDigest } from '../http/digest.js';
 import { removeHeader, setHeader } from '../http/message.js';
 import type { PreparedRequest } from '../http/client.js';
 import {
-  DEFAULT_SIGNATURE_TTL_SECONDS,
+  DEFAULT_SIGNING_PROFILE,
   profileComponents,
   signRequest,
   type SignedHeaders,
+  type SigningProfile,
 } from '../http/signature.js';
 import type { SignatureParam } from '../http/signature-base.js';
 
 const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-export const DEFAULT_LABEL = 'sig1';
 
-/** How the signature is made; every field left out takes the profile's default. */
+/**
+ * How the signature is made; every field left out takes the target's signing profile (the one the token request
+ * learnt, or the config set; the default profile's without either).
+ */
 export interface SignSpec {
   /** Covered components, in order; default: the profile's, for the headers the request carries. */
   components?: string[];
   /** `created`, in seconds from the moment of signing (0 by default); null leaves the parameter out. */
   created?: number | null;
-  /** `expires`, in seconds from the moment of signing (300 by default); null leaves the parameter out. */
+  /** `expires`, in seconds from the moment of signing (the profile's window by default); null leaves it out. */
   expires?: number | null;
   /** keyid; default the target's; null leaves it out. */
   keyId?: string | null;
@@ -107,12 +110,13 @@ export interface BuiltRequest {
   signed?: SignedHeaders;
 }
 
-/** Builds, signs and finishes the request; `now` in Unix seconds. */
+/** Builds, signs (in `profile` where `spec.sign` does not say otherwise) and finishes the request; `now` in Unix seconds. */
 export function buildRequest(
   spec: CurlSpec,
   identity: CurlIdentity,
   token: string | undefined,
   now: number,
+  profile: SigningProfile = DEFAULT_SIGNING_PROFILE,
 ): BuiltRequest {
   const fill = (text: string, signature?: string): string =>
     fillPlaceholders(text, {
@@ -159,9 +163,9 @@ export function buildRequest(
     signed = signRequest(request, {
       keyId: identity.keyId,
       privateKey: identity.privateKey,
-      label: spec.sign.label ?? DEFAULT_LABEL,
-      components: spec.sign.components ?? profileComponents(request),
-      params: signatureParams(spec.sign, identity.keyId, now),
+      label: spec.sign.label ?? profile.label,
+      components: spec.sign.components ?? profileComponents(request, profile),
+      params: signatureParams(spec.sign, identity.keyId, now, profile.windowSeconds),
     });
     headers.push(['Signature-Input', signed.signatureInput], ['Signature', signed.signature]);
   }
@@ -174,11 +178,11 @@ export function buildRequest(
 }
 
 /** keyid, created, expires (each unless left out), then the other parameters. */
-function signatureParams(sign: SignSpec, keyId: string, now: number): SignatureParam[] {
+function signatureParams(sign: SignSpec, keyId: string, now: number, windowSeconds: number): SignatureParam[] {
   const params: SignatureParam[] = [];
   if (sign.keyId !== null) params.push(['keyid', sign.keyId ?? keyId]);
   if (sign.created !== null) params.push(['created', now + (sign.created ?? 0)]);
-  if (sign.expires !== null) params.push(['expires', now + (sign.expires ?? DEFAULT_SIGNATURE_TTL_SECONDS)]);
+  if (sign.expires !== null) params.push(['expires', now + (sign.expires ?? windowSeconds)]);
   return [...params, ...(sign.params ?? [])];
 }
 

@@ -7,8 +7,13 @@ import type { Exchange, RecordedMessage, RecordedRequest } from '../http/exchang
 import type { CheckResult, RunInfo } from '../engine/index.js';
 import { contentDigest } from '../http/digest.js';
 import { hasHeader, headerValue, type HttpMessage } from '../http/message.js';
-import { DEFAULT_SIGNATURE_TTL_SECONDS, profileComponents } from '../http/signature.js';
-import { DEFAULT_LABEL, defaultContentType, isMutating, isTokenEndpoint } from '../replay/request.js';
+import {
+  DEFAULT_SIGNING_PROFILE,
+  profileComponents,
+  type SigningProfile,
+  type TargetComponent,
+} from '../http/signature.js';
+import { defaultContentType, isMutating, isTokenEndpoint } from '../replay/request.js';
 
 /** How much of a body a report shows; the recorder keeps more, the JSON report has all it kept. */
 const BODY_DISPLAY_LIMIT = 1024;
@@ -177,6 +182,8 @@ export interface ReplayContext {
   targetArgs: readonly string[];
   clientId?: string;
   keyId?: string;
+  /** The signing profile the run's requests were signed with; the default profile's when the report does not say. */
+  signing?: SigningProfile;
 }
 
 /**
@@ -188,6 +195,14 @@ export function replayContextOf(run: Pick<RunInfo, 'target' | 'baseUrl' | 'repla
     baseUrl: run.baseUrl,
     targetArgs: run.replay?.targetArgs ?? ['--target', run.target],
     ...(run.replay ? { clientId: run.replay.clientId, keyId: run.replay.keyId } : {}),
+    ...(run.replay?.signing
+      ? {
+          signing: {
+            ...run.replay.signing,
+            components: run.replay.signing.components as TargetComponent[],
+          },
+        }
+      : {}),
   };
 }
 
@@ -278,7 +293,9 @@ export function replayLine(request: RecordedRequest, startedAt: string, context?
   if (isMutating(method) && !present('x-idempotency-key')) header('X-Idempotency-Key:');
   if (body !== undefined && !present('content-type')) header('Content-Type:');
   if (body !== undefined && !present('content-digest')) header('Content-Digest:');
-  const signature = signatureWords(request, startedAt, context, notes);
+  // curl obtains a token for the request, and with it the run's signing profile, unless the request carries none.
+  const withToken = !tokenEndpoint && headerValue(request.headers, 'authorization') === `Bearer ${REDACTED}`;
+  const signature = signatureWords(request, startedAt, context, withToken, notes);
   for (const [name, value] of request.headers) {
     if (!madeByCurl(request, name, value, { tokenEndpoint, body, context })) header(`${name}: ${unmask(value, notes)}`);
   }
@@ -348,16 +365,35 @@ function madeByCurl(
 }
 
 /**
+ * What curl signs with where the line gives no option, field by field, or undefined where the line must say it: with a
+ * token, curl learns the run's profile again (its token request finds the shape the run found, or the config sets it);
+ * without one, curl signs in the config's fields and the default profile's for the rest, so a field the run learnt
+ * otherwise than the default is said explicitly.
+ */
+function replayBasis(
+  run: SigningProfile,
+  withToken: boolean,
+): { [K in keyof SigningProfile]: SigningProfile[K] | undefined } {
+  if (withToken) return run;
+  const known = <K extends keyof SigningProfile>(k: K) =>
+    JSON.stringify(run[k]) === JSON.stringify(DEFAULT_SIGNING_PROFILE[k]) ? run[k] : undefined;
+  return { windowSeconds: known('windowSeconds'), components: known('components'), label: known('label') };
+}
+
+/**
  * The signing options that make the recorded Signature-Input again, relative to the moment of sending: --no-sign,
- * --components, --created/--expires (seconds from now, or none), --keyid, --label, --param; a Signature-Input curl
- * cannot make (not a structured dictionary, component parameters) goes as recorded, after signing.
+ * --components, --created/--expires (seconds from now, or none), --keyid, --label, --param, each where the request was
+ * signed otherwise than in the run's signing profile; a Signature-Input curl cannot make (not a structured
+ * dictionary, component parameters) goes as recorded, after signing.
  */
 function signatureWords(
   request: RecordedRequest,
   startedAt: string,
   context: ReplayContext | undefined,
+  withToken: boolean,
   notes: Set<string>,
 ): string[] {
+  const basis = replayBasis(context?.signing ?? DEFAULT_SIGNING_PROFILE, withToken);
   const inputField = headerValue(request.headers, 'signature-input');
   const sigField = headerValue(request.headers, 'signature');
   if (inputField === undefined && sigField === undefined) return ['--no-sign'];
@@ -371,13 +407,17 @@ function signatureWords(
     notes.add("Signature-Input goes as recorded, over a signature made for the profile's own");
   }
   if (input) {
-    if (input.label !== DEFAULT_LABEL) words.push('--label', word(input.label));
+    if (input.label !== basis.label) words.push('--label', word(input.label));
     const unsigned: HttpMessage = {
       method: request.method,
       url: request.url,
       headers: request.headers.filter(([n]) => !/^signature(-input)?$/i.test(n)),
     };
-    if (input.components.join(' ') !== profileComponents(unsigned).join(' '))
+    const made =
+      basis.components === undefined
+        ? undefined
+        : profileComponents(unsigned, { ...DEFAULT_SIGNING_PROFILE, components: basis.components });
+    if (made === undefined || input.components.join(' ') !== made.join(' '))
       words.push('--components', word(input.components.join(',')));
     const sent = Math.floor(Date.parse(startedAt) / 1000);
     const { keyid, created, expires, others } = input;
@@ -386,7 +426,7 @@ function signatureWords(
     if (created === undefined) words.push('--created', 'none');
     else if (Math.abs(created - sent) > CLOCK_SLACK_SECONDS) words.push(`--created=${created - sent}`);
     if (expires === undefined) words.push('--expires', 'none');
-    else if (Math.abs(expires - sent - DEFAULT_SIGNATURE_TTL_SECONDS) > CLOCK_SLACK_SECONDS)
+    else if (basis.windowSeconds === undefined || Math.abs(expires - sent - basis.windowSeconds) > CLOCK_SLACK_SECONDS)
       words.push(`--expires=${expires - sent}`);
     for (const [name, value] of others)
       words.push(
@@ -396,7 +436,10 @@ function signatureWords(
     if (input.more > 0) notes.add(`only the first of the request's ${input.more + 1} signatures is made again`);
   }
   // The signature's own bytes are masked: a label or a shape other than the input's is kept around fresh bytes.
-  if (sigField !== undefined && sigField !== `${input?.label ?? DEFAULT_LABEL}=:${REDACTED}:`)
+  if (
+    sigField !== undefined &&
+    sigField !== `${input?.label ?? basis.label ?? DEFAULT_SIGNING_PROFILE.label}=:${REDACTED}:`
+  )
     header(`Signature: ${sigField.split(`:${REDACTED}:`).join(':{{signature}}:')}`);
   return words;
 }

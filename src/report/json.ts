@@ -117,6 +117,9 @@ function runInfo(run: RunInfo): RunInfo {
             targetArgs: [...run.replay.targetArgs],
             clientId: run.replay.clientId,
             keyId: run.replay.keyId,
+            ...(run.replay.signing
+              ? { signing: { ...run.replay.signing, components: [...run.replay.signing.components] } }
+              : {}),
           },
         }
       : {}),

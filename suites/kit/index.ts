@@ -15,6 +15,7 @@ export {
 export type { TokenResult } from './session.js';
 export { REVOKE_BODIES, REVOKE_BODY_SAID, RevokeShape, revokeRequest } from './revoke.js';
 export type { Revocation, RevokeBody, RevokeIo } from './revoke.js';
+export { signingNote } from './signing-profile.js';
 export { expectNoToken, readProbe, tokenIn, withTokens } from './checks-auth.js';
 export type { IssuedToken, TokenJar } from './checks-auth.js';
 export { SHARED_STATES, stateChangedBy } from './shared-state.js';
@@ -44,6 +45,7 @@ export { validateAgainst } from '../../src/schemas.js';
 // ---- negative probes: requests altered after signing -----------------------------------------------------------------
 export {
   alterSignature,
+  componentsWith,
   coveredComponents,
   inSpecOrder,
   isRejection,
@@ -52,6 +54,8 @@ export {
   replaceBody,
   sendWithControl,
   signedBody,
+  signingProfile,
+  signingRecord,
 } from './negative.js';
 
 // ---- resources and page walks ----------------------------------------------------------------------------------------
@@ -129,6 +133,7 @@ export { headerValue, headerValues, pathAndQuery, setHeader } from '../../src/ht
 export type { SignatureParam } from '../../src/http/signature-base.js';
 export {
   coversTarget,
+  describeProfile,
   nowSeconds,
   requiredComponentsFor,
   signatureLabels,

@@ -7,9 +7,16 @@ import { parseDictionary, serializeDictionary, isInnerList, type Dictionary } fr
 import type { HttpResponse, PreparedRequest, RequestSpec } from '../../src/http/client.js';
 import { contentDigest } from '../../src/http/digest.js';
 import { headerValue, setHeader } from '../../src/http/message.js';
-import { profileComponents } from '../../src/http/signature.js';
+import {
+  DEFAULT_SIGNING_PROFILE,
+  profileComponents,
+  type SigningProfile,
+  type TargetComponent,
+} from '../../src/http/signature.js';
 import type { CheckContext } from '../../src/engine/index.js';
 import { describeResponse } from './expect.js';
+import { Session } from './session.js';
+import type { SigningRecord } from './signing-profile.js';
 
 /** The component names in the order the spec lists them ("Common request rules"), lower-cased as RFC 9421 §2.1 wants. */
 const SPEC_COMPONENT_ORDER = [
@@ -73,9 +80,34 @@ export function signedBody(body: string, contentType: string, digest: string): P
   };
 }
 
-/** The components our client covers by default for this request: every profile component it carries. */
+/**
+ * The signing profile the run signs with: the one its session learnt when it opened (or the target's config set), so
+ * that a negative probe departs from a request the server accepts in one way only.
+ */
+export function signingProfile(ctx: CheckContext): SigningProfile {
+  return ctx.session instanceof Session ? ctx.session.profile : DEFAULT_SIGNING_PROFILE;
+}
+
+/** How the run came by its signing profile (the shapes the server refused first), when its session says. */
+export function signingRecord(ctx: CheckContext): SigningRecord | undefined {
+  return ctx.session instanceof Session ? ctx.session.signing : undefined;
+}
+
+/** The components the run's client covers for this request: the profile's derived components, every header it carries. */
 export async function coveredComponents(ctx: CheckContext, spec: RequestSpec): Promise<string[]> {
-  return profileComponents(await ctx.prepare({ ...spec, sign: false }));
+  return profileComponents(await ctx.prepare({ ...spec, sign: false }), signingProfile(ctx));
+}
+
+/** The components of the run's profile for this request, with `target` covering the method and target instead. */
+export async function componentsWith(
+  ctx: CheckContext,
+  spec: RequestSpec,
+  target: readonly TargetComponent[],
+): Promise<string[]> {
+  return profileComponents(await ctx.prepare({ ...spec, sign: false }), {
+    ...signingProfile(ctx),
+    components: target,
+  });
 }
 
 /** The same components in the spec's order (headers first, then derived components). */

@@ -10,6 +10,15 @@ import { parseJson } from '../../src/http/json.js';
 import { redirectNote } from '../../src/http/redirect.js';
 import type { RevokeBody } from '../../src/config/types.js';
 import { chainedSerial, REVOKE_BODY_SAID, RevokeShape, type Revocation, type RevokeIo } from './revoke.js';
+import { describeProfile, type SigningProfile } from '../../src/http/signature.js';
+import {
+  mayBeTheShape,
+  shapesTried,
+  signingNote,
+  signingShapes,
+  type ShapeRefusal,
+  type SigningRecord,
+} from './signing-profile.js';
 import {
   CheckFailed,
   CheckSkipped,
@@ -114,6 +123,8 @@ export class Session implements RunSession {
    * revocation, a check's or the session's own; learning takes an exclusive turn, so two first revocations do not race.
    */
   readonly revokeShape: RevokeShape;
+  /** The signing profile the first token request found the server takes (or the config set), and what it refused. */
+  private learnt: SigningRecord | undefined;
 
   constructor(
     private readonly client: SignedClient,
@@ -124,8 +135,23 @@ export class Session implements RunSession {
     this.revokeShape = new RevokeShape(options.revokeBody, (body) => this.exclusive(body));
   }
 
+  /**
+   * Obtains the run's token, and with it the signing profile of the run: a token request refused in the default shape
+   * is tried again in other shapes (suites/kit/signing-profile.ts), and the first shape that gets a token signs every
+   * later request (SignedClient.signing).
+   */
   async open(): Promise<void> {
     await this.token();
+  }
+
+  /** The profile every request of the run is signed with, where a check does not sign otherwise. */
+  get profile(): SigningProfile {
+    return this.client.signing;
+  }
+
+  /** How the run signs and how it came by it (for signing.info.profile); undefined until the session has opened. */
+  get signing(): SigningRecord | undefined {
+    return this.learnt;
   }
 
   /** The shared token; the first call fetches it. A failure is a TargetError: no check can run without one. */
@@ -293,11 +319,49 @@ export class Session implements RunSession {
     };
   }
 
+  /** A token: the first one learns the signing profile on the way; later ones (renewals) are signed in it. */
   private async fetch(): Promise<TokenResult> {
+    if (this.learnt === undefined) return this.discover();
+    const res = await this.sendTokenRequest();
+    return this.tokenOf(res) ?? this.noToken(res);
+  }
+
+  /**
+   * The first token request, in the default shape and then, while the server refuses it in a way the shape may
+   * explain (any 4xx but 404, 405, 429), in the other shapes, at most MAX_SIGNING_SHAPES in all. The first shape that
+   * gets a token becomes the run's profile. A field the target's config sets is never varied.
+   */
+  private async discover(): Promise<TokenResult> {
+    const client = this.client;
+    const fixed = client.signingFixed;
+    const shapes = signingShapes(fixed);
+    const refused: ShapeRefusal[] = [];
+    const answers: HttpResponse[] = [];
+    for (const shape of shapes) {
+      client.signing = shape;
+      const res = await this.sendTokenRequest();
+      const result = this.tokenOf(res);
+      if (result !== undefined) {
+        this.learnt = { profile: shape, fixed: Object.keys(fixed) as Array<keyof SigningProfile>, refused };
+        return result;
+      }
+      if (!mayBeTheShape(res.status)) return this.noToken(res);
+      refused.push({ profile: shape, status: res.status, said: this.said(res) });
+      answers.push(res);
+    }
+    // No shape got a token: the run ends here (exit 3), and the error says what was tried.
+    client.signing = shapes[0]!;
+    if (shapes.length === 1) return this.noToken(answers[0]!, shapes[0]);
+    throw new TargetError(
+      `no token: POST ${client.identity.baseUrl}/oauth/token ${refusedEveryShape(answers, shapes, (t) => this.said(t))}`,
+      'CONFORMANCE_ERR_NO_TOKEN',
+    );
+  }
+
+  private async sendTokenRequest(): Promise<HttpResponse> {
     const { baseUrl, clientId } = this.client.identity;
-    let res: HttpResponse;
     try {
-      res = await this.client.send(tokenRequest({ clientId, clientSecret: this.clientSecret }), this.sink);
+      return await this.client.send(tokenRequest({ clientId, clientSecret: this.clientSecret }), this.sink);
     } catch (e) {
       if (e instanceof ThrottledOut && this.tokenPromise === undefined)
         throw new TargetError(`no token: POST ${baseUrl}/oauth/token: ${e.message}`, 'CONFORMANCE_ERR_NO_TOKEN');
@@ -312,16 +376,29 @@ export class Session implements RunSession {
       }
       throw e;
     }
+  }
+
+  /** The token record of a 2xx answer (its token learnt by the redactor), or undefined. */
+  private tokenOf(res: HttpResponse): TokenResult | undefined {
+    if (res.status < 200 || res.status > 299) return undefined;
     const parsed = parseJson(res.text);
     const result = parsed.ok ? tokenRecordOf(parsed.value) : undefined;
-    if (res.status < 200 || res.status > 299 || !result) {
-      throw new TargetError(
-        `no token: POST ${baseUrl}/oauth/token ${tokenRefusal(res, (t) => this.client.redactor.text(t))}`,
-        'CONFORMANCE_ERR_NO_TOKEN',
-      );
-    }
-    this.client.redactor.add(result.token);
+    if (result) this.client.redactor.add(result.token);
     return result;
+  }
+
+  /** What the server said in an answer, redacted, one line. */
+  private said(res: HttpResponse): string | undefined {
+    return serverSaid(res.text, (t) => this.client.redactor.text(t));
+  }
+
+  private noToken(res: HttpResponse, configured?: SigningProfile): never {
+    const signedAs =
+      configured === undefined ? '' : ` (signed as the target's config sets: ${describeProfile(configured)})`;
+    throw new TargetError(
+      `no token: POST ${this.client.identity.baseUrl}/oauth/token ${tokenRefusal(res, (t) => this.client.redactor.text(t))}${signedAs}`,
+      'CONFORMANCE_ERR_NO_TOKEN',
+    );
   }
 
   /**
@@ -329,11 +406,12 @@ export class Session implements RunSession {
    * 60 minutes, and how often. Always one line, so a report says so either way.
    */
   notes(): string[] {
+    const signing = this.learnt === undefined ? [] : [signingNote(this.learnt)];
     const tokens =
       this.renewals === 0
         ? "tokens: the server never ended the run's token early (one token served every check that used the run's token)"
         : `tokens: the server ended the run's token before its 60 minutes ${this.renewals} time(s) (a revocation of another token, a newer token, a restart); each time a new token was obtained and the refused request sent again`;
-    return [tokens, this.revokeShape.note()];
+    return [...signing, tokens, this.revokeShape.note()];
   }
 
   /**
@@ -444,6 +522,35 @@ function tokenRefusal(res: HttpResponse, redact: (text: string) => string): stri
   else if (res.status >= 500) advice = 'the server failed on a correct token request; look at its logs, or try again';
   else advice = 'the server refused the token request itself: its answer says why';
   return `${what}${saying}; ${advice}`;
+}
+
+/**
+ * Why no signing shape got a token, after the status and the server's words on the first. The same answer to every
+ * shape points first at what every shape shared, the credentials (a 401 or 403), as a run without the search would;
+ * answers that differ by shape say the shape matters to the server. Either way the config can set the shape.
+ */
+function refusedEveryShape(
+  answers: readonly HttpResponse[],
+  shapes: readonly SigningProfile[],
+  said: (res: HttpResponse) => string | undefined,
+): string {
+  const first = answers[0]!;
+  const last = answers[answers.length - 1]!;
+  const words = said(first);
+  const head = `answered ${first.status}${redirectNote(first)}${words === undefined ? '' : ` (the server said: ${words})`}`;
+  const tried = shapesTried(shapes.slice(0, answers.length));
+  const credentials = first.status === 401 || first.status === 403;
+  const configure = "set `signing` in the target's config to a shape the server takes";
+  const check = 'check clientId, clientSecret, keyId and the private key of this target';
+  if (answers.every((a) => a.status === first.status && said(a) === words)) {
+    const every = `every signing shape tried was refused with ${first.status}, the same answer each time (${tried})`;
+    return credentials
+      ? `${head}; ${check}: ${every}; if they are right, ${configure}`
+      : `${head}; the server refused the token request itself: its answer says why; ${every}; if the answer is about the signature, ${configure}`;
+  }
+  const lastWords = said(last);
+  const lastShape = `the last, ${describeProfile(shapes[answers.length - 1]!)}: ${last.status}${lastWords === undefined ? '' : `, ${lastWords}`}`;
+  return `${head} to the first signing shape, and every other shape tried was refused too, with answers that differ by shape (${tried}; ${lastShape}): ${configure}, or ${check}`;
 }
 
 /** What an answer's body says, for a person: `code "…", message "…"` of a JSON error, else its first line; at most 200 characters. */

@@ -385,6 +385,73 @@ describe('loadConfig: errors are one line, exit 2, naming the field and what to 
     expect(gone.message).toContain('targets.staging.webhook.tls.keyFile (tls/nope.pem) does not exist');
   });
 
+  it("signing: the fields given are taken (components in the spec's order), the rest left to the run to learn", async () => {
+    const none = selectTarget(await load(project(withTarget(target()))), 'staging');
+    expect(none.signing).toBeUndefined();
+    const some = selectTarget(
+      await load(project(withTarget(target({ signing: { windowSeconds: 30, $comment: 'the proxy' } })))),
+      'staging',
+    );
+    expect(some.signing).toEqual({ windowSeconds: 30 });
+    const all = selectTarget(
+      await load(
+        project(
+          withTarget(
+            target({ signing: { windowSeconds: 10, components: ['@query', '@path', '@method'], label: 'req' } }),
+          ),
+        ),
+      ),
+      'staging',
+    );
+    expect(all.signing).toEqual({ windowSeconds: 10, components: ['@method', '@path', '@query'], label: 'req' });
+  });
+
+  it('signing: a window, a component or a label of the wrong form, and components that leave the method or target uncovered, each in one line', async () => {
+    const cases: Array<[unknown, RegExp | string]> = [
+      [
+        { windowSeconds: 0 },
+        'config: targets.staging.signing.windowSeconds is 0: it must be a whole number of seconds from 1 to 3600 between created and expires, e.g. 60',
+      ],
+      [{ windowSeconds: 4000 }, /^config: targets\.staging\.signing\.windowSeconds is 4000: it must be a whole number/],
+      [{ windowSeconds: '60' }, /^config: targets\.staging\.signing\.windowSeconds is "60": it must be a whole number/],
+      [{ windowSeconds: 2.5 }, /^config: targets\.staging\.signing\.windowSeconds is 2\.5: /],
+      [
+        { components: ['@method', '@authority'] },
+        'config: targets.staging.signing.components.1 is "@authority": it must be one of "@method", "@target-uri", "@path", "@query"',
+      ],
+      [
+        { components: ['@method', '@path', '@path'] },
+        /^config: targets\.staging\.signing\.components is an array: it must be a list of the derived components covering the method and the target, each once/,
+      ],
+      [{ components: '@method' }, /^config: targets\.staging\.signing\.components is a string: it must be a list/],
+      [
+        { components: ['@target-uri', '@path'] },
+        /^config: targets\.staging\.signing\.components is \["@target-uri","@path"\]: it must include "@method" \(a signature without it would be valid for any method\)/,
+      ],
+      [
+        { components: ['@method', '@path'] },
+        /^config: targets\.staging\.signing\.components is \["@method","@path"\]: it must cover the target, with "@target-uri" or with "@path" and "@query" together/,
+      ],
+      [
+        { label: 'Sig1' },
+        'config: targets.staging.signing.label is "Sig1": it must be a structured-field key (lowercase letters, digits, _ - . *), e.g. "sig1"',
+      ],
+      [
+        { windowSecond: 30 },
+        'config: targets.staging.signing.windowSecond is not a known property: did you mean "windowSeconds"?',
+      ],
+      [
+        '60s',
+        /^config: targets\.staging\.signing is a string: it must be an object with windowSeconds, components and label, all optional$/,
+      ],
+    ];
+    for (const [signing, expected] of cases) {
+      const err = await configError(load(project(withTarget(target({ signing })))));
+      if (typeof expected === 'string') expect(err.message, JSON.stringify(signing)).toBe(expected);
+      else expect(err.message, JSON.stringify(signing)).toMatch(expected);
+    }
+  });
+
   it('wrong types name the field without showing a secret value', async () => {
     const err = await configError(load(project(withTarget(target({ clientSecret: 12345 })))));
     expect(err.message).toBe(

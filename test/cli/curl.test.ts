@@ -48,7 +48,7 @@ async function usageError(run: Promise<unknown>): Promise<ConformanceError> {
 }
 
 describe('conformance curl: the request by default', () => {
-  it('is a GET under the base URL with a bearer token and X-Client-Id, signed over the profile for 300 s', async () => {
+  it('is a GET under the base URL with a bearer token and X-Client-Id, signed over the default profile for 60 s', async () => {
     const { request, signed } = await built('/instruments?investmentType=INTERNATIONAL_STOCKS');
     expect(request.method).toBe('GET');
     expect(request.url).toBe('https://staging.example/v1/instruments?investmentType=INTERNATIONAL_STOCKS');
@@ -57,10 +57,28 @@ describe('conformance curl: the request by default', () => {
       ['X-Client-Id', 'acme'],
     ]);
     expect(headerValue(request.headers, 'signature-input')).toBe(
-      `sig1=("@method" "@target-uri" "@path" "@query" "authorization" "x-client-id");keyid="acme-2026";created=${NOW};expires=${NOW + 300}`,
+      `sig1=("@method" "@target-uri" "@path" "@query" "authorization" "x-client-id");keyid="acme-2026";created=${NOW};expires=${NOW + 60}`,
     );
     expect(signed?.base.split('\n')[0]).toBe('"@method": GET');
     expect(verify(request)).toMatchObject({ ok: true, keyId: 'acme-2026' });
+  });
+
+  it("signs in the target's profile (learnt by its token request, or set by its config) where no option says otherwise", async () => {
+    const spec = await curlSpec('/instruments?investmentType=INTERNATIONAL_STOCKS', options(), tmpdir());
+    const profile = { windowSeconds: 30, components: ['@method', '@path', '@query'] as const, label: 'req' };
+    const { request } = buildRequest(spec, IDENTITY, TOKEN, NOW, profile);
+    expect(headerValue(request.headers, 'signature-input')).toBe(
+      `req=("@method" "@path" "@query" "authorization" "x-client-id");keyid="acme-2026";created=${NOW};expires=${NOW + 30}`,
+    );
+    expect(headerValue(request.headers, 'signature')).toMatch(/^req=:/);
+    const given = await curlSpec(
+      '/instruments?investmentType=INTERNATIONAL_STOCKS',
+      options({ expires: '300', components: '@method,@target-uri' }),
+      tmpdir(),
+    );
+    expect(headerValue(buildRequest(given, IDENTITY, TOKEN, NOW, profile).request.headers, 'signature-input')).toBe(
+      `req=("@method" "@target-uri");keyid="acme-2026";created=${NOW};expires=${NOW + 300}`,
+    );
   });
 
   it('sends -d as POST with its digest, JSON or form typed, and an idempotency key; the token request without token or client id', async () => {

@@ -110,7 +110,7 @@ describe('explain reads the declaration', () => {
       },
       'signing.reject.expired': {
         sends:
-          'GET /customers/{customerId}, correct in every way except that its signature was created 660 s and expired 600 s before sending (far beyond any clock skew a server tolerates)',
+          "GET /customers/{customerId}, correct in every way except that its signature, with the run's window, expired 600 s before sending (far beyond any clock skew a server tolerates)",
         passes: 'any 4xx: the server refuses a signature past its expires',
         fails:
           'a 2xx (the server served a request on an expired signature, so a captured request can be replayed forever) or a 5xx (it crashed on it)',

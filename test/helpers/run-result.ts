@@ -50,11 +50,12 @@ export const SENT_AT = Date.parse('2026-01-12T09:30:02.000Z') / 1000;
 
 /**
  * The signed GET every signing check sends, with its secrets already redacted the way the recorder does it: signed
- * over the profile's components by the run's key, created when sent, valid 300 s (or as `times` says).
+ * over the profile's components by the run's key, created when sent, valid 60 s (the default profile's window, or as
+ * `times` says).
  */
 export function signedGet(times: { created?: number; expires?: number } = {}): RecordedRequest {
   const created = times.created ?? SENT_AT;
-  const expires = times.expires ?? created + 300;
+  const expires = times.expires ?? created + 60;
   return request({
     headers: [
       ['authorization', 'Bearer [redacted]'],

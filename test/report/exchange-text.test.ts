@@ -105,11 +105,68 @@ describe('replayLine', () => {
     expect(long).not.toContain('--created');
   });
 
+  it("follows the run's signing profile: what the run signed in it goes unsaid, what the default would sign otherwise is said", () => {
+    // A run that learnt a 30 s window over @path and @query (a server behind a TLS-terminating proxy).
+    const learnt: ReplayContext = {
+      ...STAGING,
+      signing: { windowSeconds: 30, components: ['@method', '@path', '@query'], label: 'sig1' },
+    };
+    const inProfile = recorded([
+      [
+        'signature-input',
+        `sig1=("@method" "@path" "@query" "authorization" "x-client-id");keyid="acme-2026";created=${SENT_AT};expires=${SENT_AT + 30}`,
+      ],
+    ]);
+    // With a token, curl learns the run's profile again: nothing to say.
+    expect(replayLine(inProfile, SENT, learnt)).toBe(
+      `npx conformance curl '/accounts?customerId=1042' -H 'x-note: it'\\''s "quoted"' --target staging`,
+    );
+    // Read against the default profile (a report of a run that did not record one), the same request says it all.
+    expect(replayArgs(replayLine(inProfile, SENT, STAGING))).toEqual(
+      expect.arrayContaining(['--components', '@method,@path,@query,authorization,x-client-id', '--expires=30']),
+    );
+    // A request the run signed the default way, replayed against a run that learnt otherwise, says so.
+    expect(replayArgs(replayLine(signedGet(), SENT, learnt))).toEqual(
+      expect.arrayContaining([
+        '--components',
+        '@method,@target-uri,@path,@query,authorization,x-client-id',
+        '--expires=60',
+      ]),
+    );
+    // The token request goes without a token, so curl learns nothing: what the run learnt otherwise than the default
+    // is said even where the request was signed in the run's profile.
+    const token = request({
+      method: 'POST',
+      url: `${BASE_URL}/oauth/token`,
+      headers: [
+        ['X-Idempotency-Key', 'b40121cc-665c-4d01-b9e5-0cde194df942'],
+        ['Content-Type', 'application/x-www-form-urlencoded'],
+        ['Content-Length', String(TOKEN_FORM.length)],
+        ['Content-Digest', 'sha-512=:digest-of-the-body-with-the-secret:'],
+        [
+          'Signature-Input',
+          `sig1=("@method" "@path" "content-digest" "content-length" "content-type" "x-idempotency-key");keyid="acme-2026";created=${SENT_AT};expires=${SENT_AT + 30}`,
+        ],
+        ['Signature', 'sig1=:[redacted]:'],
+      ],
+      bodyExcerpt: TOKEN_FORM,
+      bodySize: TOKEN_FORM.length,
+    });
+    expect(replayArgs(replayLine(token, SENT, learnt))).toEqual(
+      expect.arrayContaining([
+        '--components',
+        '@method,@path,content-digest,content-length,content-type,x-idempotency-key',
+        '--expires=30',
+      ]),
+    );
+    expect(replayLine(token, SENT, learnt)).not.toContain('--label');
+  });
+
   it("names a keyid other than the run's, and a parameter left out, but never the run's own keyid", () => {
     const foreign = recorded([
       [
         'signature-input',
-        `sig1=("@method" "@target-uri" "@path" "@query" "authorization" "x-client-id");keyid="acme-2026-unknown-1f2e";created=${SENT_AT};expires=${SENT_AT + 300}`,
+        `sig1=("@method" "@target-uri" "@path" "@query" "authorization" "x-client-id");keyid="acme-2026-unknown-1f2e";created=${SENT_AT};expires=${SENT_AT + 60}`,
       ],
     ]);
     expect(replayLine(foreign, SENT, STAGING)).toContain(' --keyid acme-2026-unknown-1f2e ');
@@ -129,7 +186,7 @@ describe('replayLine', () => {
       recorded([
         [
           'signature-input',
-          `sig1=("x-client-id" "authorization" "@path" "@query" "@method");keyid="acme-2026";created=${SENT_AT};expires=${SENT_AT + 300};alg="rsa-pss-sha512"`,
+          `sig1=("x-client-id" "authorization" "@path" "@query" "@method");keyid="acme-2026";created=${SENT_AT};expires=${SENT_AT + 60};alg="rsa-pss-sha512"`,
         ],
       ]),
       SENT,
@@ -173,7 +230,7 @@ describe('replayLine', () => {
       recorded([
         [
           'signature-input',
-          `proxy=("@method" "@target-uri" "@path" "@query" "authorization" "x-client-id");keyid="acme-2026";created=${SENT_AT};expires=${SENT_AT + 300}`,
+          `proxy=("@method" "@target-uri" "@path" "@query" "authorization" "x-client-id");keyid="acme-2026";created=${SENT_AT};expires=${SENT_AT + 60}`,
         ],
         ['signature', 'proxy=:[redacted]:'],
       ]),
@@ -199,7 +256,7 @@ describe('replayLine', () => {
         ['Content-Digest', 'sha-512=:digest-of-the-body-with-the-secret:'],
         [
           'Signature-Input',
-          `sig1=("@method" "@target-uri" "@path" "content-digest" "content-length" "content-type" "x-idempotency-key");keyid="acme-2026";created=${SENT_AT};expires=${SENT_AT + 300}`,
+          `sig1=("@method" "@target-uri" "@path" "content-digest" "content-length" "content-type" "x-idempotency-key");keyid="acme-2026";created=${SENT_AT};expires=${SENT_AT + 60}`,
         ],
         ['Signature', 'sig1=:[redacted]:'],
       ],

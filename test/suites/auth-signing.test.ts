@@ -74,7 +74,7 @@ describe('auth and signing suites', () => {
     ['auth.client-id-not-required', ['auth.use.no-client-id']],
     ['auth.missing-authorization-403', ['auth.use.no-authorization']],
     ['signing.expired-accepted', ['signing.reject.expired']],
-    ['signing.keyid-ignored', ['signing.reject.unknown-keyid', 'signing.reject.missing-parameters']],
+    ['signing.keyid-ignored', ['signing.reject.unknown-keyid', 'signing.reject.missing-keyid']],
     ['signing.malformed-input-crash', ['signing.reject.malformed-signature-input']],
     ['signing.label-mismatch-accepted', ['signing.reject.label-mismatch']],
     ['signing.digest-optional', ['signing.reject.missing-digest']],
@@ -89,7 +89,6 @@ describe('auth and signing suites', () => {
       ],
     ],
     ['signing.fixed-component-order', ['signing.accept.get', 'signing.accept.put', 'signing.accept.post']],
-    ['signing.target-uri-required', ['signing.accept.path-query']],
   ])('fault %s is caught by %j, and by nothing else', async (fault, ids) => {
     const result = await run({ faults: [fault] });
     expect(broken(result)).toEqual([]);

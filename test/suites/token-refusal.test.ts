@@ -65,31 +65,33 @@ async function noToken(baseUrl: string): Promise<string> {
 }
 
 describe('a token request that gives no token', () => {
-  it("says the server's words on a 400 and blames no credential", async () => {
+  it("says the server's words on a 400, blames no credential, and says which signing shapes got that answer", async () => {
     const origin = await refusing(
       400,
       JSON.stringify({ code: '400', message: 'X-Idempotency-Key is required on POST requests' }),
     );
     const message = await noToken(`${origin}/v1`);
     expect(message).toBe(
-      `no token: POST ${origin}/v1/oauth/token answered 400 (the server said: code "400", message "X-Idempotency-Key is required on POST requests"); the server refused the token request itself: its answer says why`,
+      `no token: POST ${origin}/v1/oauth/token answered 400 (the server said: code "400", message "X-Idempotency-Key is required on POST requests"); the server refused the token request itself: its answer says why; every signing shape tried was refused with 400, the same answer each time (window 60/30/10 s; over @target-uri with @path+@query, @path+@query alone, @target-uri alone; label sig1; 8 token requests); if the answer is about the signature, set \`signing\` in the target's config to a shape the server takes`,
     );
+    expect(message).not.toContain('clientSecret');
   });
 
-  it('points at the base URL on a 404 (a baseUrl without /v1)', async () => {
+  it('points at the base URL on a 404 (a baseUrl without /v1), after one token request: no signing shape explains a 404', async () => {
     const origin = await refusing(404, JSON.stringify({ code: '404', message: 'Not Found' }));
     const message = await noToken(origin);
     expect(message).toMatch(
       /answered 404 \(the server said: code "404", message "Not Found"\); check baseUrl: the token endpoint is POST <baseUrl>\/oauth\/token, so baseUrl usually ends with the API version \(e\.g\. \/v1\)$/,
     );
     expect(message).not.toContain('clientSecret');
+    expect(message).not.toContain('signing shape');
   });
 
-  it('points at the credentials on a 401, and never shows the secret even when the server echoes it', async () => {
+  it('points at the credentials on a 401 to every signing shape, and never shows the secret even when the server echoes it', async () => {
     const origin = await refusing(401, JSON.stringify({ code: '401', message: 'bad secret the-secret-value' }));
     const message = await noToken(`${origin}/v1`);
     expect(message).toMatch(
-      /answered 401 \(the server said: code "401", message "bad secret \[redacted\]"\); check clientId, clientSecret, keyId and the private key of this target$/,
+      /answered 401 \(the server said: code "401", message "bad secret \[redacted\]"\); check clientId, clientSecret, keyId and the private key of this target: every signing shape tried was refused with 401, the same answer each time \(window 60\/30\/10 s; over @target-uri with @path\+@query, @path\+@query alone, @target-uri alone; label sig1; 8 token requests\); if they are right, set `signing` in the target's config to a shape the server takes$/,
     );
   });
 

@@ -178,6 +178,74 @@ export const SEEN_IN: Readonly<Record<string, readonly Source[]>> = {
       says: 'All webhook requests include a digital signature using the ED25519 algorithm.',
     },
   ],
+  'signature-window=60-no-skew': [
+    {
+      who: 'FAPI 2.0 Message Signing, resource server requirements',
+      url: 'https://github.com/openid/fapi/blob/1265607b5436fac426219684af9da7beba911472/fapi-2_0-message-signing.md',
+      says: 'shall reject requests with signatures that are missing the `created` parameter or have a `created` value that is greater than an acceptable range. (1 minute is recommended)',
+    },
+    {
+      who: 'Google payments integrator API, response header',
+      url: 'https://developers.google.com/pay/carriers-v1/payment-integrator-carriers-api/ResponseHeader',
+      says: "The receiver must verify that this timestamp is ± 60s of 'now'",
+    },
+  ],
+  'signature-window=300-skew-30': [
+    {
+      who: 'AWS (re:Post answer on signed requests)',
+      url: 'https://repost.aws/questions/QUdUp8J3LVS_OdlzmjXq09RA/invalidsignatureexception-while-invoking-a-lambda-via-api-gateway',
+      says: 'In most cases, a request must reach AWS within five minutes of the time stamp in the request.',
+    },
+  ],
+  'signature-target=target-uri': [
+    {
+      who: 'FAPI 2.0 Message Signing, resource server requirements',
+      url: 'https://github.com/openid/fapi/blob/1265607b5436fac426219684af9da7beba911472/fapi-2_0-message-signing.md',
+      says: 'shall reject requests with signatures that are missing `@method`, `@target-uri`, or `Authorization`',
+    },
+  ],
+  'signature-target=path-query': [
+    {
+      who: 'Upvest, HTTP signatures v15',
+      url: 'https://docs.upvest.co/documentation/tutorials/http_signatures/upgrading_http_signatures_v6_v15',
+      says: '"@method": POST "@path": /endpoint "@query": ?a=b … "idempotency-key" … "upvest-client-id"',
+    },
+  ],
+  'signature-params=optional': [
+    {
+      who: 'httpwg/http-extensions issue #1194 (the drafting of RFC 9421)',
+      url: 'https://github.com/httpwg/http-extensions/issues/1194',
+      says: 'Expiration is now marked as a non-required parameter that is from the perspective of the signer, and a verifier can do what it wants with this information.',
+    },
+  ],
+  'token-body=form-or-json': [
+    {
+      who: 'Vanta, authorization token',
+      url: 'https://developer.vanta.com/docs/authorization-token',
+      says: 'Parameters Content-Type: application/json | Body JSON Object containing client_id, client_secret, scope and grant_type',
+    },
+  ],
+  'token-body=form': [
+    {
+      who: 'civitai CLI token handler',
+      url: 'https://github.com/civitai/cli/pull/5',
+      says: 'REQUIRES application/x-www-form-urlencoded and rejects JSON',
+    },
+  ],
+  'revoke-body=form': [
+    {
+      who: 'RFC 7009 §2.1 (quoted in erratum 6663)',
+      url: 'https://rfc-editor.org/errata/rfc7009',
+      says: 'The client constructs the request by including the following parameters using the "application/x-www-form-urlencoded" format … token REQUIRED.',
+    },
+  ],
+  'revoke-body=json': [
+    {
+      who: 'Node-RED admin API, revoke',
+      url: 'https://nodered.org/docs/api/admin/methods/post/auth/revoke',
+      says: 'The request body must be a JSON string with the following fields: token',
+    },
+  ],
   'rate-limit=60-per-second': [
     {
       who: 'pyannote, rate limits',
@@ -390,6 +458,8 @@ export const UNSOURCED: Readonly<Record<string, string>> = {
     'real APIs give null or leave out the next page on the last page (JSON:API, Moyasar, Lago, Google AIP-158), which the Paging meta table rules out ("All fields are required", nextPage "integer >= 0"); none found that repeats, passes or wraps the page',
   'REQ-LIFE-06': 'no public API found that documents tokens lost on a restart; Upvest documents a 401 at expiry only',
   'REQ-USSD-22': 'no public USSD API found documenting whether home and portfolio are served by the same API',
+  'REQ-HDR-09':
+    'no public API found that documents taking a sha-256 Content-Digest where it asks for sha-512 (RFC 9530 registers both)',
   'REQ-STATE-05': 'no public API found that documents which customer status changes it refuses',
   'REQ-STATE-06': 'no public API found that documents account status transitions',
   'REQ-CUSTEP-09': 'no public API found with a customer list shaped like this one',
