@@ -196,9 +196,3 @@ export function readPayload(body: Buffer, contentType: string | undefined): { js
   }
   return { json: false, payload: fields };
 }
-
-/** The event a payload alone names (see findEvent), as its member path without the leading "payload.". */
-export function eventNameOf(payload: unknown): { name: string; path: string } | undefined {
-  const r = findEvent(payload);
-  return r.name === undefined ? undefined : { name: r.name, path: r.at!.replace(/^payload\./, '') };
-}

@@ -100,7 +100,6 @@ export type { FoundKey } from '../../src/receiver/webhook-key.js';
 export {
   containsValue,
   eventMatcher,
-  eventNameOf,
   findEvent,
   KNOWN_EVENTS,
   topLevelFields,

@@ -1,7 +1,7 @@
 // Suite `webhooks` against the defects an independent server passed with (issue 14): the new faults' findings say what
 // went wrong (that each fault is caught by the check owning what it breaks, and by no other, is the detection matrix's:
-// test/reference/detection-matrix.test.ts); the delivery faults fail only the checks of
-// Authentication 8; a server that generates a new key at every configuration passes; a webhook an earlier check left
+// test/reference/detection-matrix.test.ts); each delivery fault fails only the check owning the rule it breaks (the
+// digest and the signature, the digest's coverage, the signature's window); a server that generates a new key at every configuration passes; a webhook an earlier check left
 // at an unreachable URL does not hold up the suite's deliveries.
 import { requestToken } from '../../suites/kit/index.js';
 import { CITES } from '../helpers/requirements.js';
@@ -101,23 +101,23 @@ describe('suite webhooks: the gaps of issue 14', () => {
   });
 
   it.each([
-    'webhooks.wrong-signing-key',
-    'webhooks.digest-mismatch',
-    'webhooks.unsigned-delivery',
-    'webhooks.expired-signature',
-    'webhooks.digest-not-covered',
+    ['webhooks.wrong-signing-key', 'webhooks.delivery.verified', ['REQ-EVT-14']],
+    ['webhooks.digest-mismatch', 'webhooks.delivery.verified', ['REQ-EVT-14']],
+    ['webhooks.unsigned-delivery', 'webhooks.delivery.verified', ['REQ-EVT-14']],
+    ['webhooks.expired-signature', 'webhooks.delivery.in-window', ['REQ-AUTH-09']],
+    ['webhooks.digest-not-covered', 'webhooks.delivery.digest-covered', ['REQ-EVT-19']],
   ])(
-    '%s fails only the checks of Authentication 8; the event checks take the delivery as emitted and record why it does not verify',
-    async (fault) => {
+    '%s fails %s and only the checks of what it breaks; the event checks take the delivery as emitted and record why it does not verify',
+    async (fault, owner, requirements) => {
       const l = await local({ faults: [fault] });
       const result = await run(l.target);
-      expect(failing(result)).toContain('webhooks.delivery.verified');
+      expect(failing(result)).toContain(owner);
       expect(failing(result).filter((id) => !owners(fault).includes(id))).toEqual([]);
       const created = byId(result, 'webhooks.events.auth-created');
       expect(created.outcome).toBe('pass');
       expect(created.alsoSeen).toContainEqual({
-        requirements: ['REQ-AUTH-12', 'REQ-EVT-14'],
-        ownedBy: 'webhooks.delivery.verified',
+        requirements,
+        ownedBy: owner,
         message: expect.stringMatching(
           /^the AUTH.CREATED delivery #\d+ does not verify, so a client must discard it: /,
         ),
