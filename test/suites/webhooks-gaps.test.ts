@@ -125,6 +125,45 @@ describe('suite webhooks: the gaps of issue 14', () => {
     },
   );
 
+  // Where a delivery names its event, and what a server does with an unknown subscription name, are open points
+  // (REQ-EVT-15, REQ-EVT-18, REQ-EVT-04): every reading passes the suite, and the run records which it met.
+  it.each([
+    [
+      { eventPayload: 'in-header' },
+      'webhooks.events.auth-created',
+      /^AUTH\.CREATED delivery #\d+: event name at header x-event-type, payload fields \["id","webhookId","occurredAt","data"\]/,
+    ],
+    [
+      { eventPayload: 'cloudevents' },
+      'webhooks.events.auth-created',
+      /^AUTH\.CREATED delivery #\d+: event name at header ce-type \(as "com\.example\.investment\.auth\.created"\), payload fields \["tokenId",/,
+    ],
+    [
+      { eventPayload: 'nested', deliveryHeaders: 'extra' },
+      'webhooks.events.auth-created',
+      /^AUTH\.CREATED delivery #\d+: event name at header x-event-type \(also at payload\.meta\.eventType\)/,
+    ],
+    [
+      { unknownSubscription: 'ignored' },
+      'webhooks.info.unknown-subscription',
+      /^an unknown name accepted and ignored: PUT \/webhooks with subscriptions \["ALL","CONFORMANCE\.NO-SUCH-EVENT"\] answered 200, and GET \/webhooks lists \["ALL","WEBHOOK\.CREATED"\], without it/,
+    ],
+    [
+      { unknownSubscription: 'kept' },
+      'webhooks.info.unknown-subscription',
+      /^an unknown name accepted and kept: .* GET \/webhooks lists \["ALL","CONFORMANCE\.NO-SUCH-EVENT","WEBHOOK\.CREATED"\]/,
+    ],
+  ] as const)('passes the reading %o and records it', async (choices, id, recorded) => {
+    const l = await local({ choices });
+    const result = await run(l.target);
+    expect(problems(result)).toEqual([]);
+    expect(byId(result, id).observations).toContainEqual(expect.stringMatching(recorded));
+    const inHeader = 'eventPayload' in choices && choices.eventPayload !== 'nested';
+    expect(result.run.notes?.some((n) => n.startsWith('webhook deliveries name their event at header '))).toBe(
+      inHeader || 'deliveryHeaders' in choices,
+    );
+  });
+
   it('passes a server that generates a new key each time the webhook is configured, and records it', async () => {
     const key = generateEd25519();
     const webhook: WebhookConfig = { listen: '127.0.0.1:0', tls: 'self-signed' };
