@@ -1,49 +1,141 @@
-// Reading a delivery's JSON payload, whose fields are "not shown": the event is found by value, not by field name.
+// Reading a delivery's JSON payload, whose fields are "not shown", and where it names its event (a payload member or a
+// header, whose names are "not shown" either): the event is found by value, not by field or header name.
 import { parseJson } from '../http/json.js';
 
 /** The event names of the spec's Events table that a delivery can carry (the domains AUTH and WEBHOOK are subscriptions only). */
 export const KNOWN_EVENTS = ['AUTH.CREATED', 'AUTH.DELETED', 'WEBHOOK.CREATED', 'WEBHOOK.UPDATED'] as const;
 
-export interface NamedEvent {
-  /** As the spec spells it. */
+/** One place a delivery names an event: a payload member or a header. */
+export interface EventCandidate {
+  /** As the spec spells it (AUTH.CREATED), or as the matcher names it. */
   name: string;
-  /** Where it was found, e.g. "event", "type", "meta.eventType". */
-  path: string;
+  /** Where: "payload.event", "payload.meta.eventType", "header x-event-type". */
+  at: string;
+  /** The value as sent (e.g. "com.example.auth.created"). */
+  raw: string;
+  /** 1 for a top-level payload member or a header value, 2 for a member of a top-level object, … */
+  depth: number;
+  /** Whether the member or header is named like an event: event, type, topic or kind in its name. */
+  named: boolean;
+}
+
+/** Where a delivery names its event ("Payload fields of event messages" and "Names of the headers …": not shown). */
+export interface EventReading {
+  /** The event taken; undefined when none is named, or when two could not be told apart (see ambiguity). */
+  name?: string;
+  at?: string;
+  raw?: string;
+  /** Every place an event name was found, in the order they are weighed: shallowest first, then named like an event. */
+  candidates: EventCandidate[];
+  /** When the delivery names two different events: which was taken and why, or why none was. */
+  ambiguity?: string;
 }
 
 const MAX_NODES = 5_000;
+/** A member or header whose name says it carries the event: event, eventType, type, topic (X-Shopify-Topic), kind, ce-type. */
+const EVENT_LIKE = /event|type|topic|kind/i;
+/** A dotted name of plain segments: AUTH.CREATED, auth.created, com.example.auth.created, com.example.auth.created.v1. */
+const DOTTED = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+$/;
+const VERSION = /^v\d+$/i;
 
 /**
- * The event a payload names: a string member equal (case-insensitively) to one of `names`, the shallowest first.
- * Array elements are not considered, since a Webhook in the payload lists subscriptions that are event names too;
- * when two different names sit at the same depth, the payload is ambiguous and names none.
+ * What a value names, when it names an event `accept` knows (given the name upper-cased): the value itself, in any
+ * case (Stripe and most webhook APIs spell events in lower case: "customer.created"), or its last segments after a
+ * reverse-DNS prefix, a trailing version segment aside (CloudEvents `type`, e.g. "com.github.pull_request.opened",
+ * "com.example.object.deleted.v2": the CloudEvents spec's own examples). Suffixes of two segments at least: an event
+ * name is DOMAIN.ACTION, and a prefix ending in a domain ("com.example.auth") names no event.
  */
-export function eventNameOf(payload: unknown, names: readonly string[] = KNOWN_EVENTS): NamedEvent | undefined {
+export function eventMatcher(accept: (upper: string) => string | undefined): (value: string) => string | undefined {
+  return (value) => {
+    const v = value.trim();
+    if (v === '' || v.length > 200) return undefined;
+    const whole = accept(v.toUpperCase());
+    if (whole !== undefined || !DOTTED.test(v)) return whole;
+    const segments = v.split('.');
+    if (segments.length > 2 && VERSION.test(segments[segments.length - 1]!)) segments.pop();
+    for (let n = 2; n <= segments.length; n++) {
+      const named = accept(segments.slice(-n).join('.').toUpperCase());
+      if (named !== undefined) return named;
+    }
+    return undefined;
+  };
+}
+
+/** The matcher of the events of the Events table. */
+export function knownEventMatcher(names: readonly string[] = KNOWN_EVENTS): (value: string) => string | undefined {
   const wanted = new Map(names.map((n) => [n.toUpperCase(), n]));
-  let level: Array<[unknown, string]> = [[payload, '']];
+  return eventMatcher((upper) => wanted.get(upper));
+}
+
+const KNOWN = knownEventMatcher();
+
+/**
+ * Where a delivery names its event, found by value among its payload members (at any depth) and its header values:
+ * a value `match` knows (by default one of the Events table's names, in any case, or as the end of a CloudEvents
+ * type). Array elements are not read, since a Webhook in the payload lists subscriptions that are event names too.
+ * The shallowest place is taken (a top-level member or a header value before a nested member); where two different
+ * events are named at that depth, the one in a member or header named like an event (event, type, topic, kind); where
+ * that does not settle it, none is taken, and `ambiguity` says why.
+ */
+export function findEvent(
+  payload: unknown,
+  headers: ReadonlyArray<readonly [string, string]> = [],
+  match: (value: string) => string | undefined = KNOWN,
+): EventReading {
+  const found: Array<EventCandidate & { order: number }> = [];
+  const add = (value: string, at: string, key: string, depth: number) => {
+    const name = match(value);
+    if (name !== undefined)
+      found.push({ name, at, raw: value, depth, named: EVENT_LIKE.test(key), order: found.length });
+  };
+  // Payload members, level by level.
+  let level: Array<[unknown, string]> = [[payload, 'payload']];
   let nodes = 0;
-  while (level.length > 0 && nodes < MAX_NODES) {
-    const found = new Map<string, string>();
+  for (let depth = 1; level.length > 0 && nodes < MAX_NODES; depth++) {
     const next: Array<[unknown, string]> = [];
     for (const [value, path] of level) {
       if (++nodes > MAX_NODES) break;
       if (typeof value !== 'object' || value === null || Array.isArray(value)) continue;
       for (const [k, child] of Object.entries(value as Record<string, unknown>)) {
-        const at = path ? `${path}.${k}` : k;
-        if (typeof child === 'string') {
-          const name = wanted.get(child.trim().toUpperCase());
-          if (name !== undefined && !found.has(name)) found.set(name, at);
-        } else if (typeof child === 'object' && child !== null && !Array.isArray(child)) next.push([child, at]);
+        if (typeof child === 'string') add(child, `${path}.${k}`, k, depth);
+        else if (typeof child === 'object' && child !== null && !Array.isArray(child))
+          next.push([child, `${path}.${k}`]);
       }
     }
-    if (found.size === 1) {
-      const [name, path] = [...found][0]!;
-      return { name, path };
-    }
-    if (found.size > 1) return undefined;
     level = next;
   }
-  return undefined;
+  // Header values, as deep as a top-level member: a server may name the event there alone (X-GitHub-Event,
+  // X-Shopify-Topic, the CloudEvents binary mode's ce-type).
+  for (const [name, value] of headers.slice(0, 200)) add(value, `header ${name.toLowerCase()}`, name, 1);
+  // Shallowest first; at one depth, a place named like an event first; then payload before headers, in order.
+  found.sort((a, b) => a.depth - b.depth || Number(b.named) - Number(a.named) || a.order - b.order);
+  const candidates = found.map(({ order: _order, ...c }) => c);
+  const [first] = candidates;
+  if (first === undefined) return { candidates };
+  const names = [...new Set(candidates.map((c) => c.name))];
+  if (names.length === 1) return { name: first.name, at: first.at, raw: first.raw, candidates };
+  const listed = (cs: readonly EventCandidate[]) =>
+    cs
+      .filter((c, i) => cs.findIndex((x) => x.name === c.name && x.at === c.at) === i)
+      .map((c) => `${c.name} at ${c.at}`)
+      .join(', ');
+  const shallowest = candidates.filter((c) => c.depth === first.depth);
+  const atDepth = new Set(shallowest.map((c) => c.name));
+  const taken = (c: EventCandidate, why: string): EventReading => ({
+    name: c.name,
+    at: c.at,
+    raw: c.raw,
+    candidates,
+    ambiguity: `the delivery names ${names.length} events (${listed(candidates)}): ${c.name} at ${c.at} taken, ${why}`,
+  });
+  if (atDepth.size === 1) return taken(first, 'the shallowest');
+  const named = new Set(shallowest.filter((c) => c.named).map((c) => c.name));
+  if (named.size === 1)
+    return taken(first, 'the one in a member or header named like an event (event, type, topic, kind)');
+  return {
+    candidates,
+    ambiguity: `the delivery names ${names.length} events at the same depth (${listed(shallowest)}), none in a member or header named like an event more than the others: no event taken`,
+  };
 }
 
 /** Whether `needle` occurs as a value (string, or number given as string) anywhere in the payload, arrays included. */

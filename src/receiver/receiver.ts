@@ -15,7 +15,7 @@ import { SECURE_DIGEST_ALGORITHMS, verifyContentDigest, type DigestVerdict } fro
 import { headerValue, pathAndQuery } from '../http/message.js';
 import { SIGNATURE_MISMATCH, signatureLabels, verifySignatureAsync, type SignatureVerdict } from '../http/signature.js';
 import { parseListen, receiverTls } from './certificate.js';
-import { readPayload } from './payload.js';
+import { findEvent, readPayload, type EventReading } from './payload.js';
 
 /** Far above any event payload of this interface; a larger body is refused (413) and counted against the server. */
 const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
@@ -67,22 +67,49 @@ export interface Delivery {
    * read as JSON), so that the event is found whatever the encoding and only `json` judges it; otherwise undefined.
    */
   readonly payload: unknown;
-  /** pending until the webhook key is known; then verified, or rejected (discarded) with a reason. */
+  /** Where the delivery names its event, among its payload members and its header values (see findEvent). */
+  readonly event: EventReading;
+  /**
+   * pending until the webhook key is known; then verified, or rejected (discarded) with a reason: what a receiver
+   * that verifies as RFC 9421 and 9530 practice has it keeps and discards (see `problems` for which rule each breaks).
+   */
   readonly state: DeliveryState;
   /** Why it was discarded: every failed verification step, in order. */
   readonly reason?: string;
+  /** Every rule the delivery breaks, in order, each named by what it concerns; empty while pending and when verified. */
+  readonly problems: readonly DeliveryProblem[];
   readonly digest?: DigestVerdict;
-  /** The verdict of the signature that verified, or of the first one (by label, newest key first) when none did. */
+  /**
+   * The verdict of a signature that verifies under a published key over the components it lists (preferring one that
+   * covers content-digest and holds its window), or of the first one tried (by label, newest key first) when none does.
+   */
   readonly signature?: SignatureVerdict;
   /**
-   * Whether a signature of the delivery verifies under a published key, leaving out what the profile adds to RFC 9421
-   * (covering content-digest, the time window): what webhooks.key.published judges. `unsigned` when no signature could
-   * be read at all (absent, malformed, an unsupported component): nothing then says which key signed.
+   * Whether a signature of the delivery verifies under a published key, over the components it lists, whatever it
+   * covers and whenever it was made: what webhooks.key.published judges. `unsigned` when no signature could be read
+   * at all (absent, malformed, an unsupported component): nothing then says which key signed.
    */
   readonly signedBy?: SignedBy;
 }
 
 export type SignedBy = 'published-key' | 'other-key' | 'unsigned';
+
+/**
+ * What a rule a discarded delivery breaks concerns:
+ * - key: no key to verify with (GET /webhooks/key gave none);
+ * - digest: the Content-Digest is absent, of no secure algorithm, or not the body's (RFC 9530);
+ * - signature: no signature verifies under a published key over the components it lists (RFC 9421 §3.2);
+ * - coverage: the signature that verifies leaves content-digest out, so the digest is bound to nothing it signs;
+ * - window: the signature that verifies had expired when the delivery arrived, or was created in the future, beyond
+ *   the clock skew tolerated (RFC 9421 §3.2.1: a verifier's policy). The window itself is the sender's: no created, no
+ *   expires, or a long one, are all accepted.
+ */
+export type ProblemKind = 'key' | 'digest' | 'signature' | 'coverage' | 'window';
+
+export interface DeliveryProblem {
+  readonly kind: ProblemKind;
+  readonly reason: string;
+}
 
 type MutableDelivery = { -readonly [K in keyof Delivery]: Delivery[K] };
 
@@ -253,7 +280,7 @@ export class WebhookReceiver {
     const keys = [key, ...known];
     this.keyState = { kind: 'keys', keys };
     for (const d of this.deliveries) {
-      if (d.state === 'pending' || d.reason?.startsWith(NO_KEY) || (d.signature !== undefined && !d.signature.ok))
+      if (d.state === 'pending' || d.problems.some((p) => p.kind === 'key' || p.kind === 'signature'))
         this.verify(d, keys);
     }
     return true;
@@ -263,7 +290,7 @@ export class WebhookReceiver {
   keyUnusable(reason: string): void {
     this.keyState = { kind: 'unusable', reason };
     for (const d of this.deliveries)
-      if (d.state === 'pending') this.settle(d, { state: 'rejected', reason: `${NO_KEY}: ${reason}` });
+      if (d.state === 'pending') this.settle(d, { problems: [{ kind: 'key', reason: `${NO_KEY}: ${reason}` }] });
   }
 
   /**
@@ -368,6 +395,8 @@ export class WebhookReceiver {
     const targetUri = safeTargetUri(this.origin, req.url ?? '/');
     const { json, payload } = readPayload(body, headerValue(headers, 'content-type'));
     const d: MutableDelivery = {
+      event: findEvent(payload, headers),
+      problems: [],
       seq: this.cursor() + 1,
       arrivedAt: Date.now(),
       method: req.method ?? 'POST',
@@ -382,7 +411,7 @@ export class WebhookReceiver {
     this.deliveries.push(d);
     if (this.keyState.kind === 'keys') this.verify(d, this.keyState.keys);
     else if (this.keyState.kind === 'unusable')
-      this.settle(d, { state: 'rejected', reason: `${NO_KEY}: ${this.keyState.reason}` });
+      this.settle(d, { problems: [{ kind: 'key', reason: `${NO_KEY}: ${this.keyState.reason}` }] });
   }
 
   private verify(d: MutableDelivery, keys: readonly KeyObject[]): void {
@@ -394,26 +423,19 @@ export class WebhookReceiver {
     const digest = verifyContentDigest(headerValue(d.headers, 'content-digest'), d.body, {
       algorithms: SECURE_DIGEST_ALGORITHMS,
     });
+    const digestProblems: DeliveryProblem[] = digest.ok ? [] : [{ kind: 'digest', reason: digest.reason }];
     const run = this.verifySignature(d, keys).then(
-      ({ signature, signedBy }) => {
-        if (!latest()) return;
-        const reasons: string[] = [];
-        if (!digest.ok) reasons.push(digest.reason);
-        if (!signature.ok) reasons.push(`signature: ${signature.reason ?? 'invalid'}`);
-        this.settle(d, {
-          state: reasons.length ? 'rejected' : 'verified',
-          digest,
-          signature,
-          signedBy,
-          ...(reasons.length ? { reason: reasons.join('; ') } : {}),
-        });
+      ({ signature, signedBy, problems }) => {
+        if (latest()) this.settle(d, { problems: [...digestProblems, ...problems], digest, signature, signedBy });
       },
       (e: unknown) => {
         if (latest())
           this.settle(d, {
-            state: 'rejected',
+            problems: [
+              ...digestProblems,
+              { kind: 'signature', reason: `signature: cannot be checked (${(e as Error)?.message ?? String(e)})` },
+            ],
             digest,
-            reason: `signature: cannot be checked (${(e as Error)?.message ?? String(e)})`,
           });
       },
     );
@@ -423,47 +445,66 @@ export class WebhookReceiver {
 
   /**
    * RFC 9421 as the server chose to use it: every signature of the delivery (any label; several are allowed, §4.1) under
-   * every published key, newest first, with whatever parameters and component order it lists. The delivery verifies
-   * when one signature does; created and expires are judged when present (RFC 9421 makes both optional). The one rule
-   * added is that the signature covers content-digest, without which the digest proves nothing about the body.
+   * every published key, newest first, with whatever parameters and component order it lists, verified over what it
+   * lists. Then what a verifier's policy adds (§3.2.1), each a problem of its own: that the signature covers
+   * content-digest, without which the digest proves nothing about the body, and that its window holds when the
+   * delivery arrives. created and expires are the sender's choice (RFC 9421 makes both optional, and sets no longest
+   * window): only an expires already past, or a created still to come, beyond the clock skew tolerated, is refused.
    */
   private async verifySignature(
     d: MutableDelivery,
     keys: readonly KeyObject[],
-  ): Promise<{ signature: SignatureVerdict; signedBy: SignedBy }> {
+  ): Promise<{ signature: SignatureVerdict; signedBy: SignedBy; problems: DeliveryProblem[] }> {
     const message = { method: d.method, url: d.targetUri, headers: [...d.headers] };
     const labels = signatureLabels(headerValue(d.headers, 'signature-input'));
     const tries = (labels.length > 0 ? labels : [undefined]).flatMap((label) =>
       keys.map((key) => ({ key, ...(label !== undefined ? { label } : {}) })),
     );
     let first: SignatureVerdict | undefined;
-    for (const t of tries) {
-      const verdict = await verifySignatureAsync(message, {
-        ...t,
-        requiredComponents: ['content-digest'],
-        now: Math.floor(d.arrivedAt / 1000),
-        skewSeconds: this.limits.skewSeconds,
-      });
-      if (verdict.ok) return { signature: verdict, signedBy: 'published-key' };
-      first ??= verdict;
-    }
-    // None verifies as the profile asks: does one verify under a published key at all (coverage and times aside)?
+    let best: { verdict: SignatureVerdict; problems: DeliveryProblem[] } | undefined;
     let signedBy: SignedBy = 'unsigned';
     for (const t of tries) {
-      const bare = await verifySignatureAsync(message, { ...t, skewSeconds: Number.POSITIVE_INFINITY });
-      if (bare.ok) return { signature: first!, signedBy: 'published-key' };
-      if (bare.base !== undefined && bare.reason === SIGNATURE_MISMATCH) signedBy = 'other-key';
+      // No time is judged here (an infinite skew): the window is a problem of its own, below.
+      const verdict = await verifySignatureAsync(message, { ...t, skewSeconds: Number.POSITIVE_INFINITY });
+      if (verdict.ok) {
+        const problems = this.policyProblems(d, verdict);
+        if (best === undefined || problems.length < best.problems.length) best = { verdict, problems };
+        if (problems.length === 0) break;
+      } else {
+        first ??= verdict;
+        if (verdict.base !== undefined && verdict.reason === SIGNATURE_MISMATCH) signedBy = 'other-key';
+      }
     }
-    return { signature: first!, signedBy };
+    if (best !== undefined) return { signature: best.verdict, signedBy: 'published-key', problems: best.problems };
+    return {
+      signature: first!,
+      signedBy,
+      problems: [{ kind: 'signature', reason: `signature: ${first!.reason ?? 'invalid'}` }],
+    };
+  }
+
+  /** What a verifying signature breaks of the receiver's policy: coverage of content-digest, and its window at arrival. */
+  private policyProblems(d: MutableDelivery, v: SignatureVerdict): DeliveryProblem[] {
+    const problems: DeliveryProblem[] = [];
+    if (!(v.components ?? []).includes('content-digest'))
+      problems.push({ kind: 'coverage', reason: 'signature: the signature does not cover "content-digest"' });
+    const now = Math.floor(d.arrivedAt / 1000);
+    const skew = this.limits.skewSeconds;
+    const { created, expires } = v.params ?? {};
+    if (typeof created === 'number' && created > now + skew)
+      problems.push({ kind: 'window', reason: `signature: created (${created}) is in the future (now ${now})` });
+    if (typeof expires === 'number' && expires < now - skew)
+      problems.push({ kind: 'window', reason: `signature: expired at ${expires} (now ${now})` });
+    return problems;
   }
 
   private settle(
     d: MutableDelivery,
-    verdict: Pick<MutableDelivery, 'state'> &
-      Partial<Pick<MutableDelivery, 'reason' | 'digest' | 'signature' | 'signedBy'>>,
+    verdict: Pick<MutableDelivery, 'problems'> & Partial<Pick<MutableDelivery, 'digest' | 'signature' | 'signedBy'>>,
   ): void {
-    d.state = verdict.state;
-    if (verdict.reason !== undefined) d.reason = verdict.reason;
+    d.problems = verdict.problems;
+    d.state = verdict.problems.length > 0 ? 'rejected' : 'verified';
+    if (verdict.problems.length > 0) d.reason = verdict.problems.map((p) => p.reason).join('; ');
     else delete d.reason;
     if (verdict.digest !== undefined) d.digest = verdict.digest;
     if (verdict.signature !== undefined) d.signature = verdict.signature;

@@ -110,10 +110,18 @@ export type { SavedWebhook, WebhookConfig } from './webhook-restore.js';
 // ---- the webhook receiver and what deliveries carry ------------------------------------------------------------------
 export { DEFAULT_DEADLINE_MS, describeDelivery, startReceiver } from '../../src/receiver/receiver.js';
 export { certificateCovers, certificateFingerprint, isLoopbackHost } from '../../src/receiver/certificate.js';
-export type { Delivery, WebhookReceiver } from '../../src/receiver/receiver.js';
+export type { Delivery, DeliveryProblem, ProblemKind, WebhookReceiver } from '../../src/receiver/receiver.js';
 export { describeKeyForm, findWebhookKey } from '../../src/receiver/webhook-key.js';
 export type { FoundKey } from '../../src/receiver/webhook-key.js';
-export { containsValue, eventNameOf, KNOWN_EVENTS, topLevelFields, valuesNamed } from '../../src/receiver/payload.js';
+export {
+  containsValue,
+  eventMatcher,
+  findEvent,
+  KNOWN_EVENTS,
+  topLevelFields,
+  valuesNamed,
+} from '../../src/receiver/payload.js';
+export type { EventCandidate, EventReading } from '../../src/receiver/payload.js';
 
 // ---- HTTP, JSON and signatures, as the client sends and reads them ---------------------------------------------------
 export { TransportError, dropHeader } from '../../src/http/client.js';

@@ -8,8 +8,13 @@
 // each sets up what it needs itself, so a --grep selection still works.
 //
 // One cause, one failure: a delivery that arrives but does not verify still shows that its event was emitted. The event
-// checks take it as such and record the verification failure as seen on their way; webhooks.delivery.verified and
-// webhooks.key.published own Authentication 8 (REQ-AUTH-12, REQ-EVT-14).
+// checks take it as such and record the verification failure as seen on their way, for the check that owns it:
+// webhooks.delivery.verified (the digest and a signature by the published key, REQ-EVT-14, with webhooks.key.published
+// for which key signed), webhooks.delivery.digest-covered (the signature covers the digest, REQ-EVT-19) and
+// webhooks.delivery.in-window (the signature's window holds when it arrives, REQ-AUTH-09).
+//
+// Where a delivery names its event is not shown (REQ-EVT-15, REQ-EVT-18): the receiver finds the event's name among
+// its payload members and its header values (src/receiver/payload.ts findEvent), and the checks record where.
 //
 // A server that never reaches the receiver at all (it refuses the receiver's certificate, or cannot connect) shows a
 // set-up problem of the run, not a defect: the checks that need deliveries are skipped with it (ctx.setupProblem), and
@@ -53,10 +58,13 @@ import {
   webhookOfResponse,
   whereWebhook,
   containsValue,
-  eventNameOf,
+  eventMatcher,
+  findEvent,
   KNOWN_EVENTS,
   topLevelFields,
   valuesNamed,
+  type DeliveryProblem,
+  type ProblemKind,
 } from '../kit/index.js';
 import {
   defineCheck,
@@ -70,6 +78,22 @@ const AUTH_NAMES = ['AUTH', 'AUTH.CREATED', 'AUTH.DELETED'];
 /** The check that owns a delivery's verification (Authentication 8): the others record a delivery that fails it. */
 const VERIFIED_OWNER = 'webhooks.delivery.verified';
 const VERIFIED_REQUIREMENTS = ['REQ-EVT-14'];
+/** The owner of a signature that leaves the Content-Digest out (a SHOULD: REQ-EVT-19). */
+const COVERED_OWNER = 'webhooks.delivery.digest-covered';
+const COVERED_REQUIREMENTS = ['REQ-EVT-19'];
+/** The owner of a signature already expired (or not yet valid) when its delivery arrived (a SHOULD: REQ-AUTH-09). */
+const WINDOW_OWNER = 'webhooks.delivery.in-window';
+const WINDOW_REQUIREMENTS = ['REQ-AUTH-09'];
+/** Which check owns each rule a discarded delivery breaks (see ProblemKind). */
+const PROBLEM_OWNERS: Record<ProblemKind, { ownedBy: string; requirements: string[] }> = {
+  key: { ownedBy: VERIFIED_OWNER, requirements: VERIFIED_REQUIREMENTS },
+  digest: { ownedBy: VERIFIED_OWNER, requirements: VERIFIED_REQUIREMENTS },
+  signature: { ownedBy: VERIFIED_OWNER, requirements: VERIFIED_REQUIREMENTS },
+  coverage: { ownedBy: COVERED_OWNER, requirements: COVERED_REQUIREMENTS },
+  window: { ownedBy: WINDOW_OWNER, requirements: WINDOW_REQUIREMENTS },
+};
+/** A subscription name no table of the spec lists, for the unknown-name probe (REQ-EVT-04). */
+const UNKNOWN_SUBSCRIPTION = 'CONFORMANCE.NO-SUCH-EVENT';
 /** Every subscription name of the Events table, and the two values that "appear as subscription values"; ALL last, so the suite ends on it. */
 const SUBSCRIPTION_NAMES = [
   'AUTH',
@@ -157,6 +181,15 @@ const lifecycle = {
   /** Puts back a configuration the suite changed and did not restore (its restore check left out, or failed). */
   async teardown(w: WebhooksRun, run: SuiteRun): Promise<string[]> {
     try {
+      // Where the server names its events is not shown (REQ-EVT-15, REQ-EVT-18): said once for the run when it is not
+      // the payload, or when a delivery named two events, since every event check read the deliveries that way.
+      const all = w.receiver.arrivals;
+      const inHeader = all.some((d) => d.event.at?.startsWith('header ') === true);
+      const ambiguous = all.find((d) => d.event.ambiguity !== undefined);
+      if (inHeader || ambiguous)
+        run.note(
+          `webhook deliveries name their event at ${eventPlaces(all) || '(nowhere)'}${ambiguous ? `; delivery #${ambiguous.seq}: ${ambiguous.event.ambiguity}` : ''}; where is not shown (REQ-EVT-15, REQ-EVT-18), and the webhook checks read it there`,
+        );
       const st = await w.state?.catch(() => undefined);
       if (st === undefined || !st.changed || st.restored || st.saved.kind !== 'webhook') return [];
       const saved = st.saved.config;
@@ -397,29 +430,59 @@ function forToken(st: SuiteState, tokenId: string | undefined): (d: Delivery) =>
   };
 }
 
-const eventOf = (d: Delivery): string | undefined => eventNameOf(d.payload)?.name;
+/** The event of the Events table a delivery names (in its payload or its headers), as the receiver read it. */
+const eventOf = (d: Delivery): string | undefined => d.event.name;
 
 /** The domains the spec names beside the Events table ("The values ALL and ACCOUNT appear as subscription values"). */
-const OTHER_DOMAINS = /^ACCOUNT(\.[A-Z_]+)?$/i;
+const OTHER_DOMAINS = /^ACCOUNT(\.[A-Z_]+)?$/;
+const otherDomain = eventMatcher((upper) => (OTHER_DOMAINS.test(upper) ? upper : undefined));
 
 /** The name of an event of another domain (ACCOUNT.UPDATED…) a delivery carries, if any (REQ-EVT-16: "not shown"). */
 function otherDomainEvent(d: Delivery): string | undefined {
-  const stack: unknown[] = [d.payload];
-  for (let n = 0; stack.length > 0 && n < 5_000; n++) {
-    const v = stack.pop();
-    if (typeof v === 'string' && OTHER_DOMAINS.test(v.trim())) return v.trim();
-    if (typeof v === 'object' && v !== null && !Array.isArray(v)) stack.push(...Object.values(v));
-  }
-  return undefined;
+  const found = findEvent(d.payload, d.headers, otherDomain);
+  return found.name ?? found.candidates[0]?.name;
 }
 
 /**
- * Whether a delivery is `event`: it names it, or (a payload naming several events at one depth, which eventNameOf
- * leaves undecided) carries the name anywhere. A check that must see none of an event reads widely.
+ * Whether a delivery is `event`: it names it, or (a delivery naming several events the receiver could not tell apart)
+ * carries the name anywhere, payload or header. A check that must see none of an event reads widely.
  */
 function namesEvent(d: Delivery, event: string): boolean {
   const named = eventOf(d);
-  return named === undefined ? containsValue(d.payload, event) : named === event;
+  return named === undefined
+    ? d.event.candidates.some((c) => c.name === event) || containsValue(d.payload, event)
+    : named === event;
+}
+
+/**
+ * Where the delivery names its event, for the record (REQ-EVT-15, REQ-EVT-18): every place that names the event taken,
+ * the one taken first, each with its value as sent where that is not the spec's spelling, e.g. `event name at header
+ * x-event-type (also at header ce-type (as "com.example.auth.created"))`.
+ */
+function eventWhere(d: Delivery): string {
+  const e = d.event;
+  if (e.name === undefined) return e.ambiguity ?? 'no event of the Events table named, in the payload or the headers';
+  const place = (at: string, raw: string) => (raw.trim() === e.name ? at : `${at} (as ${JSON.stringify(raw.trim())})`);
+  const also = [
+    ...new Set(e.candidates.filter((c) => c.name === e.name && c.at !== e.at).map((c) => place(c.at, c.raw))),
+  ];
+  return `event name at ${place(e.at!, e.raw!)}${also.length > 0 ? ` (also at ${also.join('; ')})` : ''}${e.ambiguity ? `; ${e.ambiguity}` : ''}`;
+}
+
+/** Records, on the check that met it, each rule a discarded delivery breaks, for the check that owns that rule. */
+function alsoSeeDiscarded(ctx: CheckContext, d: Delivery, what: string): void {
+  if (d.state !== 'rejected') return;
+  const byOwner = new Map<string, DeliveryProblem[]>();
+  for (const p of d.problems) {
+    const owner = PROBLEM_OWNERS[p.kind].ownedBy;
+    byOwner.set(owner, [...(byOwner.get(owner) ?? []), p]);
+  }
+  for (const [ownedBy, problems] of byOwner)
+    ctx.alsoSee({
+      requirements: PROBLEM_OWNERS[problems[0]!.kind].requirements,
+      ownedBy,
+      message: `${what} does not verify, so a client must discard it: ${problems.map((p) => p.reason).join('; ')}`,
+    });
 }
 
 interface Awaited {
@@ -478,12 +541,7 @@ async function tryDelivery(ctx: CheckContext, st: SuiteState, a: Awaited): Promi
   if (latency !== undefined) st.latencies.push(latency);
   const named = eventOf(d);
   if (named !== undefined) st.delivered.add(named);
-  if (d.state === 'rejected')
-    ctx.alsoSee({
-      requirements: VERIFIED_REQUIREMENTS,
-      ownedBy: VERIFIED_OWNER,
-      message: `the ${a.what} delivery #${d.seq} does not verify, so a client must discard it: ${d.reason}`,
-    });
+  alsoSeeDiscarded(ctx, d, `the ${a.what} delivery #${d.seq}`);
   return d;
 }
 
@@ -641,11 +699,10 @@ function silence(receiver: WebhookReceiver): string {
 }
 
 function eventObservation(d: Delivery): string {
-  const named = eventNameOf(d.payload);
   const sigs = signatureLabels(headerValue(d.headers, 'signature-input')).length;
   const params = Object.keys(d.signature?.params ?? {}).join(', ');
   const digest = d.digest?.ok ? (d.digest.algorithms ?? []).join(', ') : 'not verified';
-  return `${named?.name ?? 'event'} delivery #${d.seq}: event name at payload.${named?.path ?? '?'}, payload fields ${JSON.stringify(topLevelFields(d.payload))}, signature label ${d.signature?.label ?? '?'} (${sigs} signature${sigs === 1 ? '' : 's'}) covering ${JSON.stringify(d.signature?.components ?? [])} with ${params || 'no parameters'}, digest ${digest}`;
+  return `${eventOf(d) ?? 'event'} delivery #${d.seq}: ${eventWhere(d)}, payload fields ${JSON.stringify(topLevelFields(d.payload))}, signature label ${d.signature?.label ?? '?'} (${sigs} signature${sigs === 1 ? '' : 's'}) covering ${JSON.stringify(d.signature?.components ?? [])} with ${params || 'no parameters'}, digest ${digest}`;
 }
 
 /**
@@ -841,6 +898,33 @@ async function expectNone(ctx: CheckContext, st: SuiteState, u: Unwanted): Promi
   return `subscribed to ${u.subscribed}: no ${u.what} within ${bound.ms} ms of the request that caused it (bound: ${bound.why}); the subscribed marker was delivery #${u.marker.seq}`;
 }
 
+/**
+ * Lets the deliveries of events that occurred before the subscriptions changed arrive before a scenario watches: they
+ * may come late and in any order (REQ-EVT-17), and one whose payload names no token (the server's choice, REQ-EVT-15)
+ * cannot be told from the scenario's own. Waits until no delivery `match` takes has come for the negative bound, at
+ * most the receiver's deadline (a server that keeps delivering them is caught by the watch after). Says what it let pass.
+ */
+async function drain(ctx: CheckContext, st: SuiteState, match: (d: Delivery) => boolean): Promise<string> {
+  const receiver = receiverOf(ctx);
+  const quiet = negativeBound(st, receiver, 0).ms;
+  const until = Date.now() + receiver.deadlineMs;
+  let cursor = receiver.cursor();
+  const passed: number[] = [];
+  while (Date.now() < until) {
+    const d = await receiver.waitFor(
+      (x) => x.seq > cursor && match(x),
+      Math.min(quiet, until - Date.now()),
+      ctx.signal,
+    );
+    if (d === undefined) break;
+    passed.push(d.seq);
+    cursor = d.seq;
+  }
+  return passed.length === 0
+    ? ''
+    : `; before watching, ${passed.length} deliver${passed.length === 1 ? 'y' : 'ies'} of events that occurred before the change (#${passed.join(', #')}) were let arrive`;
+}
+
 /** A subscribed delivery a scenario needs before it can judge, or undefined; a skip when nothing can reach the receiver. */
 async function neededDelivery(
   ctx: CheckContext,
@@ -877,6 +961,7 @@ async function noAuthUnderWebhook(ctx: CheckContext, st: SuiteState): Promise<Sc
     };
   const kept = await stillSubscribed(ctx, ['AUTH.CREATED', 'AUTH.DELETED'], ['WEBHOOK']);
   if (kept) return { judged: false, why: kept };
+  const late = await drain(ctx, st, (x) => namesEvent(x, 'AUTH.CREATED') || namesEvent(x, 'AUTH.DELETED'));
   const cursor = receiver.cursor();
   const issued = await issueToken(ctx);
   const revoke = await revokeQuietly(ctx, issued.token);
@@ -909,7 +994,7 @@ async function noAuthUnderWebhook(ctx: CheckContext, st: SuiteState): Promise<Sc
     violation: (x) => x.seq > cursor && mine(x) && (namesEvent(x, 'AUTH.CREATED') || namesEvent(x, 'AUTH.DELETED')),
     trigger: revoke ?? issued.res,
   });
-  return { judged: true, seen };
+  return { judged: true, seen: `${seen}${late}` };
 }
 
 /** Subscribed to the exact name AUTH.CREATED, revoking a token delivers no AUTH.DELETED; the next token is the marker. */
@@ -919,6 +1004,7 @@ async function noDeletedUnderCreated(ctx: CheckContext, st: SuiteState): Promise
   await subscribe(ctx, list);
   const kept = await stillSubscribed(ctx, ['AUTH.DELETED'], list);
   if (kept) return { judged: false, why: kept };
+  const late = await drain(ctx, st, (x) => namesEvent(x, 'AUTH.DELETED'));
   const revoked = await issueToken(ctx);
   const cursor = receiver.cursor();
   const revoke = await revokeQuietly(ctx, revoked.token);
@@ -952,7 +1038,7 @@ async function noDeletedUnderCreated(ctx: CheckContext, st: SuiteState): Promise
       violation: (x) => x.seq > cursor && namesEvent(x, 'AUTH.DELETED') && mine(x),
       trigger: revoke,
     });
-    return { judged: true, seen };
+    return { judged: true, seen: `${seen}${late}` };
   } finally {
     await revokeQuietly(ctx, next.token);
   }
@@ -1008,6 +1094,70 @@ async function judgeMove(ctx: CheckContext, st: SuiteState, moved: string): Prom
   } finally {
     await revokeQuietly(ctx, issued.token);
   }
+}
+
+// ---- the delivery checks: which deliveries break which rule ------------------------------------------------------
+
+/** The deliveries discarded for a rule `owner` judges, with the reasons of that rule alone. */
+function withProblems(receiver: WebhookReceiver, owner: string): Array<{ d: Delivery; reasons: string }> {
+  return receiver.arrivals.flatMap((d) => {
+    const mine = d.problems.filter((p) => PROBLEM_OWNERS[p.kind].ownedBy === owner);
+    return mine.length > 0 ? [{ d, reasons: mine.map((p) => p.reason).join('; ') }] : [];
+  });
+}
+
+/**
+ * The deliveries of the run with a signature by the published key that verifies: what the coverage and window checks
+ * judge. A skip when none arrived, or none is so signed (webhooks.delivery.verified judges that).
+ */
+async function signedDeliveries(ctx: CheckContext): Promise<Delivery[]> {
+  const st = await stateOf(ctx);
+  await fetchKey(ctx);
+  const receiver = receiverOf(ctx);
+  await receiver.settled();
+  if (receiver.arrivals.length === 0) {
+    reachable(ctx, st);
+    ctx.skip(`no delivery reached the receiver (${silence(receiver)}); the event checks report it`);
+  }
+  const signed = receiver.arrivals.filter((d) => d.signedBy === 'published-key' && d.signature?.ok === true);
+  if (signed.length === 0)
+    ctx.skip(
+      `none of the ${receiver.arrivals.length} deliveries carries a signature by the published key that verifies: webhooks.delivery.verified judges that`,
+    );
+  return signed;
+}
+
+/** Where the deliveries name their event, each place once, with a value as sent where it is not the spec's spelling. */
+function eventPlaces(all: readonly Delivery[]): string {
+  const places = new Map<string, string | undefined>();
+  for (const d of all) {
+    const { at, raw, name } = d.event;
+    if (at === undefined) continue;
+    const other = raw !== undefined && raw.trim() !== name ? raw.trim() : undefined;
+    if (!places.has(at) || (places.get(at) === undefined && other !== undefined)) places.set(at, other);
+  }
+  return [...places].map(([at, raw]) => (raw === undefined ? at : `${at} (e.g. ${JSON.stringify(raw)})`)).join(', ');
+}
+
+/** The windows the server's signatures chose (RFC 9421 leaves created and expires optional and sets no longest one). */
+function windowsSeen(signed: readonly Delivery[]): string {
+  const windows: number[] = [];
+  let noExpires = 0;
+  let noCreated = 0;
+  for (const d of signed) {
+    const { created, expires } = d.signature?.params ?? {};
+    if (typeof expires !== 'number') noExpires++;
+    if (typeof created !== 'number') noCreated++;
+    if (typeof created === 'number' && typeof expires === 'number') windows.push(expires - created);
+  }
+  const parts: string[] = [];
+  if (windows.length > 0)
+    parts.push(
+      `expires - created ${Math.min(...windows) === Math.max(...windows) ? `${windows[0]} s` : `${Math.min(...windows)} to ${Math.max(...windows)} s`} in ${windows.length}`,
+    );
+  if (noExpires > 0) parts.push(`no expires in ${noExpires}`);
+  if (noCreated > 0) parts.push(`no created in ${noCreated}`);
+  return `the windows the server chose (RFC 9421 leaves them to the signer): ${parts.join(', ')}`;
 }
 
 // ---- the checks ------------------------------------------------------------------------------------------------
@@ -1091,37 +1241,29 @@ export default defineSuite({
       },
     }),
     defineCheck({
-      id: 'webhooks.reject.unknown-subscription',
-      title: 'an unknown subscription name is refused and the configuration stays as it was',
-      level: 'SHOULD',
-      requirements: ['REQ-EVT-04'],
-      explain: {
-        sends:
-          'POST /webhooks (PUT where a webhook exists) with the receiver\'s https URL and subscriptions ["CONFORMANCE.NO-SUCH-EVENT"], then GET /webhooks',
-        passes: 'the request is refused (any 4xx), and GET /webhooks shows the configuration as it was before',
-        fails:
-          'a 2xx or a 5xx, or a configuration changed by the refused request: the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-      },
-      async run(ctx) {
-        await expectRefused(
-          ctx,
-          (url) => ({ url, subscriptions: ['CONFORMANCE.NO-SUCH-EVENT'] }),
-          'a subscription name the Events table does not list is refused (any 4xx)',
-        );
-      },
-    }),
-    defineCheck({
       id: 'webhooks.create.answer',
-      title: 'registering the receiver\'s https URL with ["ALL"] answers an ACTIVE Webhook echoing the URL',
+      title:
+        'registering the receiver\'s https URL with ["ALL"] is accepted, and a Webhook in the answer has the table\'s types',
       level: 'MUST',
-      requirements: ['REQ-SVC-05', 'REQ-WHK-02', 'REQ-STATE-04', 'REQ-WHKEP-02', 'REQ-EVT-11'],
+      requirements: [
+        'REQ-SVC-05',
+        'REQ-WHKEP-02',
+        'REQ-EVT-11',
+        'REQ-WHK-01',
+        'REQ-WHK-02',
+        'REQ-WHK-03',
+        'REQ-WHK-04',
+        'REQ-WHK-05',
+        'REQ-WHK-06',
+        'REQ-STATE-04',
+      ],
       explain: {
         sends:
           'the receiver\'s https URL registered with subscriptions ["ALL"]: POST /webhooks, or PUT where a webhook existed before the suite',
         passes:
-          'a 2xx answer; where it carries a whole Webhook, its fields match the Webhook table; where it carries status or url, status is ACTIVE and url is the URL sent (an answer without a Webhook is allowed: response bodies are not shown)',
+          "a 2xx answer; where it carries a Webhook, whole or in part, each field it carries has the type and enum of the Webhook table (the answer's body is not shown: no Webhook, some fields of one, or the whole one are all accepted, and what it says is recorded)",
         fails:
-          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+          'a refusal, or a field of the Webhook with another type or a value outside its enum (the check fails); the report names the field and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
       },
       async run(ctx) {
         const reg = await register(ctx);
@@ -1135,22 +1277,14 @@ export default defineSuite({
           ctx.observe('the answer carries no Webhook object (response bodies are not shown by the spec)');
           return;
         }
-        // Fewer fields than a Webhook is a reading of "not shown" too: what it carries is judged, what it leaves out is not.
-        const whole = WEBHOOK_TABLE.every((f) => f in w);
-        if (whole)
-          expectSchema(ctx, reg.res, w, 'webhook', { path: locateWebhook(reg.res)?.path ?? '', table: 'Webhook' });
-        if ('status' in w && w.status !== 'ACTIVE')
-          ctx.fail(`status is ${JSON.stringify(w.status)}, not "ACTIVE"`, {
-            expected: 'a newly configured webhook is ACTIVE (live)',
-            observed: describeResponse(reg.res),
-            exchange: reg.res.exchange,
-          });
-        if ('url' in w && w.url !== receiver.url)
-          ctx.fail('the answer does not echo the registered URL', {
-            expected: `url ${JSON.stringify(receiver.url)}`,
-            observed: describeResponse(reg.res),
-            exchange: reg.res.exchange,
-          });
+        // Fewer fields than a Webhook is a reading of "not shown" too: what it carries has its type, what it leaves out is not judged.
+        expectSchema(ctx, reg.res, w, 'webhook', { path: locateWebhook(reg.res)?.path ?? '', table: 'Webhook' });
+        // What the answer says of the webhook is recorded; GET /webhooks judges the configuration (webhooks.config.get).
+        const said: string[] = [];
+        if ('status' in w) said.push(`status ${JSON.stringify(w.status)}`);
+        if ('url' in w)
+          said.push(w.url === receiver.url ? 'the url sent' : `url ${JSON.stringify(w.url)}, not the url sent`);
+        if (said.length > 0) ctx.observe(`the answer's Webhook gives ${said.join(', ')}`);
       },
     }),
     defineCheck({
@@ -1160,24 +1294,24 @@ export default defineSuite({
       requirements: ['REQ-EVT-09'],
       explain: {
         sends:
-          'the receiver\'s https URL registered with subscriptions ["ALL"]: POST /webhooks, or PUT where a webhook existed before the suite; GET /webhooks where the answer lists no subscriptions',
+          'the receiver\'s https URL registered with subscriptions ["ALL"]: POST /webhooks, or PUT where a webhook existed before the suite; then GET /webhooks',
         passes:
-          'the subscriptions contain WEBHOOK.CREATED (skipped where a webhook existed already: nothing was created)',
+          'the subscriptions GET /webhooks shows contain WEBHOOK.CREATED (skipped where a webhook existed already: nothing was created; what the answer of POST lists is recorded, since its body is not shown)',
         fails:
-          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+          'subscriptions without WEBHOOK.CREATED (the check fails); the report shows the exchange; skipped when GET /webhooks shows no subscriptions (webhooks.config.get judges that); no usable answer (refused, reset, timed out, a body over the cap) fails it too',
       },
       async run(ctx) {
         const reg = await register(ctx);
         if (reg.via === 'PUT') ctx.skip(await noCreation(ctx));
-        let res = reg.res;
-        let w = reg.webhook;
-        if (w === undefined || !Array.isArray(w.subscriptions)) {
-          res = await ctx.send({ method: 'GET', path: '/webhooks' });
-          expectSuccess(ctx, res, 'GET /webhooks answers the configuration');
-          w = webhookOfResponse(res);
-        }
-        const subs = w && Array.isArray(w.subscriptions) ? w.subscriptions : undefined;
-        if (!subs?.includes(AUTOMATIC)) {
+        if (reg.webhook !== undefined && Array.isArray(reg.webhook.subscriptions))
+          ctx.observe(`the answer of POST /webhooks lists ${JSON.stringify(configOf(reg.webhook).subscriptions)}`);
+        // The configuration is what GET /webhooks retrieves; the answer of the creation is not shown (REQ-WHKEP-08).
+        const { list: subs, res } = await shownSubscriptions(ctx);
+        if (subs === undefined)
+          return ctx.skip(
+            `GET /webhooks answered ${describeResponse(res)}, with no subscriptions to read: webhooks.config.get judges the configuration`,
+          );
+        if (!subs.includes(AUTOMATIC)) {
           ctx.fail(`subscriptions ${JSON.stringify(subs)} do not contain ${AUTOMATIC}`, {
             expected: `created with ["ALL"], the webhook's subscriptions contain ${AUTOMATIC}, added automatically`,
             observed: describeResponse(res),
@@ -1188,7 +1322,8 @@ export default defineSuite({
     }),
     defineCheck({
       id: 'webhooks.config.get',
-      title: 'GET /webhooks returns the configuration: a Webhook with the registered URL and subscriptions',
+      title:
+        'GET /webhooks retrieves the configuration: a Webhook with the registered url and subscriptions, each field with its type',
       level: 'MUST',
       requirements: [
         'REQ-SVC-05',
@@ -1205,7 +1340,7 @@ export default defineSuite({
         sends:
           'GET /webhooks, after the receiver\'s https URL registered with subscriptions ["ALL"]: POST /webhooks, or PUT where a webhook existed before the suite',
         passes:
-          "a 2xx answer carrying a Webhook (in data or bare) that matches the Webhook table, with the receiver's URL, the subscriptions set, and the webhookId the registration answered",
+          "a 2xx answer carrying a Webhook (in data or bare) with the receiver's URL and the subscriptions set, each field it carries with the Webhook table's type and enum, and the webhookId the registration answered, if it answered one (which other fields it carries is webhooks.config.fields')",
         fails:
           'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
       },
@@ -1218,27 +1353,61 @@ export default defineSuite({
         const w = webhookOfResponse(res);
         if (w === undefined)
           return ctx.fail('the answer carries no Webhook', {
-            expected: 'the Webhook (webhookId, status, url, subscriptions…), in data or bare',
+            expected: 'the configuration: a Webhook with its url and subscriptions, in data or bare',
             observed: describeResponse(res),
             exchange: res.exchange,
           });
         expectSchema(ctx, res, w, 'webhook', { path: locateWebhook(res)?.path ?? '', table: 'Webhook' });
         const subs = configOf(w).subscriptions;
         const wanted = st.subscriptions ?? ['ALL'];
-        if (w.url !== receiver.url || !wanted.every((s) => subs.includes(s))) {
+        if (w.url !== receiver.url || !Array.isArray(w.subscriptions) || !wanted.every((s) => subs.includes(s))) {
           ctx.fail('the configuration is not the one registered', {
-            expected: `url ${JSON.stringify(receiver.url)}, subscriptions containing ${JSON.stringify(wanted)}`,
+            expected: `url ${JSON.stringify(receiver.url)}, subscriptions containing ${JSON.stringify(wanted)} ("Retrieve webhook configuration")`,
             observed: describeResponse(res),
             exchange: res.exchange,
           });
         }
-        if (st.registration?.webhook?.webhookId !== undefined && w.webhookId !== st.registration.webhook.webhookId) {
+        if (
+          st.registration?.webhook?.webhookId !== undefined &&
+          'webhookId' in w &&
+          w.webhookId !== st.registration.webhook.webhookId
+        ) {
           ctx.fail('webhookId differs from the one the registration answered', {
-            expected: `webhookId ${JSON.stringify(st.registration.webhook.webhookId)}`,
+            expected: `webhookId ${JSON.stringify(st.registration.webhook.webhookId)}, the identifier of the same webhook`,
             observed: describeResponse(res),
             exchange: res.exchange,
           });
         }
+      },
+    }),
+    defineCheck({
+      id: 'webhooks.config.fields',
+      title: 'GET /webhooks answers the configuration with every field of the Webhook table',
+      level: 'SHOULD',
+      requirements: ['REQ-WHKEP-11'],
+      explain: {
+        sends:
+          'GET /webhooks, after the receiver\'s https URL registered with subscriptions ["ALL"]: POST /webhooks, or PUT where a webhook existed before the suite',
+        passes: `the Webhook it answers carries each of ${WEBHOOK_TABLE.join(', ')} (the table has no Required column, hence SHOULD; their types are webhooks.config.get's)`,
+        fails:
+          'a field of the table left out: the check warns, naming it; skipped when the answer carries no Webhook (webhooks.config.get judges that); no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      },
+      async run(ctx) {
+        await register(ctx);
+        const res = await ctx.send({ method: 'GET', path: '/webhooks' });
+        const w = isSuccess(res) ? webhookOfResponse(res) : undefined;
+        if (w === undefined)
+          return ctx.skip(
+            `GET /webhooks answered ${describeResponse(res)}, with no Webhook: webhooks.config.get judges the configuration`,
+          );
+        const missing = WEBHOOK_TABLE.filter((f) => !(f in w));
+        if (missing.length > 0)
+          ctx.fail(`the configuration leaves out ${missing.join(', ')}`, {
+            expected: `GET /webhooks answers the Webhook with every field of its table: ${WEBHOOK_TABLE.join(', ')}`,
+            observed: describeResponse(res),
+            exchange: res.exchange,
+          });
+        ctx.observe(`GET /webhooks answers every field of the Webhook table: ${WEBHOOK_TABLE.join(', ')}`);
       },
     }),
     defineCheck({
@@ -1288,12 +1457,7 @@ export default defineSuite({
             },
           );
         }
-        if (d.state === 'rejected')
-          ctx.alsoSee({
-            requirements: VERIFIED_REQUIREMENTS,
-            ownedBy: VERIFIED_OWNER,
-            message: `delivery #${d.seq} is discarded: ${d.reason}`,
-          });
+        alsoSeeDiscarded(ctx, d, `delivery #${d.seq}`);
         if (d.signedBy === 'unsigned')
           return ctx.skip(
             `delivery #${d.seq} carries no signature that can be read (${d.signature?.reason ?? 'none'}), so nothing shows which key signed it; webhooks.delivery.verified judges the delivery`,
@@ -1381,11 +1545,14 @@ export default defineSuite({
             !(KNOWN_EVENTS as readonly string[]).includes(eventOf(x) ?? '') && otherDomainEvent(x) === undefined,
           trigger: res,
         });
-        const named = Object.entries(typeof d.payload === 'object' && d.payload !== null ? d.payload : {}).find(
-          ([, v]) => typeof v === 'string' && /test/i.test(v),
-        );
+        // Its name is not shown either: a value with "test" in it, in the payload or a header, is recorded where it is.
+        const named = findEvent(
+          d.payload,
+          d.headers,
+          eventMatcher((upper) => (/TEST/.test(upper) ? upper : undefined)),
+        ).candidates[0];
         ctx.observe(
-          `test delivery #${d.seq}${named ? `: ${named[0]} = ${JSON.stringify(named[1])}` : ''}, payload fields ${JSON.stringify(topLevelFields(d.payload))}`,
+          `test delivery #${d.seq}${named ? `: ${named.at} = ${JSON.stringify(named.raw)}` : ''}, payload fields ${JSON.stringify(topLevelFields(d.payload))}`,
         );
       },
     }),
@@ -1459,7 +1626,7 @@ export default defineSuite({
       explain: {
         sends: 'PUT /webhooks with subscriptions ["AUTH"], then with ["WEBHOOK"], then GET /webhooks',
         passes:
-          'the last PUT\'s answer (where it lists subscriptions) and GET /webhooks show ["WEBHOOK"] (WEBHOOK.CREATED may be listed too), nothing of AUTH or ALL',
+          'GET /webhooks then shows ["WEBHOOK"] (WEBHOOK.CREATED may be listed too), nothing of AUTH or ALL; what the PUT answers is recorded (its body is not shown)',
         fails:
           'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
       },
@@ -1481,9 +1648,10 @@ export default defineSuite({
             );
           }
         };
+        // The answer's body is not shown (REQ-WHKEP-08): what it lists is recorded; GET /webhooks is the configuration.
         const answered = webhookOfResponse(res);
         if (answered && Array.isArray(answered.subscriptions))
-          judge(configOf(answered).subscriptions, res, 'the PUT answer');
+          ctx.observe(`the PUT answer lists ${JSON.stringify(configOf(answered).subscriptions)}`);
         const now = await currentConfig(ctx);
         if (now.config === undefined)
           return ctx.fail('GET /webhooks shows no webhook after the update', {
@@ -1584,6 +1752,50 @@ export default defineSuite({
           });
         }
         ctx.observe(`each of ${SUBSCRIPTION_NAMES.join(', ')} was accepted alone and listed by GET /webhooks`);
+      },
+    }),
+    defineCheck({
+      id: 'webhooks.info.unknown-subscription',
+      title:
+        'what the server does with a subscription name no table lists: refused, accepted and ignored, or accepted and kept',
+      level: 'INFO',
+      requirements: ['REQ-EVT-04'],
+      explain: {
+        sends: `PUT /webhooks with the receiver's URL and subscriptions ["ALL", "${UNKNOWN_SUBSCRIPTION}"], then GET /webhooks`,
+        passes:
+          'always, once the answer could be read: the check records whether the unknown name was refused (any 4xx), accepted and left out of the list GET /webhooks shows, or accepted and listed (the Events table\'s domain is open: "Event kinds of other domains …: not shown")',
+        fails:
+          'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+      },
+      async run(ctx) {
+        const st = await stateOf(ctx);
+        await register(ctx);
+        const before = await currentConfig(ctx);
+        const list = ['ALL', UNKNOWN_SUBSCRIPTION];
+        const res = await configure(ctx, 'PUT', { url: receiverOf(ctx).url, subscriptions: list });
+        // Whatever the server made of it, the next check sets its own list afresh.
+        st.subscriptions = undefined;
+        const after = await currentConfig(ctx);
+        const sent = `PUT /webhooks with subscriptions ${JSON.stringify(list)}`;
+        if (!isSuccess(res)) {
+          ctx.observe(
+            `an unknown name refused: ${sent} answered ${describeResponse(res)}; the configuration ${sameConfig(before.config, after.config) ? 'stayed' : 'is now'} ${show(after.config)} (REQ-EVT-04)`,
+          );
+          return;
+        }
+        const shown = after.config?.subscriptions;
+        if (after.config === undefined)
+          ctx.observe(
+            `${sent} was accepted (${res.status}), and GET /webhooks shows no webhook: whether the unknown name was kept cannot be read (REQ-EVT-04)`,
+          );
+        else if (shown!.includes(UNKNOWN_SUBSCRIPTION))
+          ctx.observe(
+            `an unknown name accepted and kept: ${sent} answered ${res.status}, and GET /webhooks lists ${JSON.stringify(shown)} (REQ-EVT-04)`,
+          );
+        else
+          ctx.observe(
+            `an unknown name accepted and ignored: ${sent} answered ${res.status}, and GET /webhooks lists ${JSON.stringify(shown)}, without it (REQ-EVT-04)`,
+          );
       },
     }),
     defineCheck({
@@ -1704,16 +1916,16 @@ export default defineSuite({
     defineCheck({
       id: VERIFIED_OWNER,
       title:
-        'every delivery of the run carries a matching Content-Digest and a signature by the published key covering it',
+        'every delivery of the run carries a Content-Digest matching its body and a signature by the published key that verifies',
       level: 'MUST',
       requirements: ['REQ-EVT-14'],
       explain: {
         sends:
           'nothing of its own: it reads every delivery the receiver got during the run (the key comes from GET /webhooks/key)',
         passes:
-          'every delivery carries a Content-Digest (sha-512) matching its body and an Ed25519 signature by the key of GET /webhooks/key covering content-digest, with created and expires around the time of delivery',
+          "every delivery carries a Content-Digest (sha-512 or sha-256) matching its body, and an RFC 9421 Ed25519 signature (any label, parameters and component order) by the key of GET /webhooks/key that verifies over the components it lists; whether it covers the digest and holds its window are webhooks.delivery.digest-covered's and webhooks.delivery.in-window's",
         fails:
-          "a delivery that does not verify (the report gives the reason), or one over the receiver's size cap: the check fails; skipped when no delivery arrived",
+          "a delivery whose digest or signature does not verify (the report gives the reason), or one over the receiver's size cap: the check fails; skipped when no delivery arrived",
       },
       async run(ctx) {
         const st = await stateOf(ctx);
@@ -1725,13 +1937,13 @@ export default defineSuite({
           reachable(ctx, st);
           ctx.skip(`no delivery reached the receiver (${silence(receiver)}); the event checks report it`);
         }
-        const rejected = receiver.arrivals.filter((d) => d.state === 'rejected');
+        const rejected = withProblems(receiver, VERIFIED_OWNER);
         if (rejected.length > 0) {
-          const reasons = [...new Set(rejected.map((d) => d.reason))].slice(0, 3).join(' | ');
+          const reasons = [...new Set(rejected.map((r) => r.reasons))].slice(0, 3).join(' | ');
           ctx.fail(`${rejected.length} of ${c.received} deliveries do not verify and were discarded: ${reasons}`, {
             expected:
-              'every delivery: Content-Digest sha-512 of the body; an Ed25519 signature by the key of GET /webhooks/key covering content-digest, with created and expires around the time of delivery',
-            observed: describeDelivery(rejected[0]!),
+              'every delivery: a Content-Digest of the body; an Ed25519 signature by the key of GET /webhooks/key that verifies over the components it lists',
+            observed: describeDelivery(rejected[0]!.d),
             ...(st.registration ? { exchange: st.registration.res.exchange } : {}),
           });
         }
@@ -1740,9 +1952,70 @@ export default defineSuite({
             expected: 'deliveries of a reasonable size',
             observed: silence(receiver),
           });
+        const others = c.rejected - rejected.length;
         ctx.observe(
-          `${c.verified} deliveries verified, none discarded${c.dropped ? `; ${c.dropped} more were answered but not kept (flood cap)` : ''}`,
+          `${c.received - rejected.length} of ${c.received} deliveries carry a matching digest and a signature by the published key${others > 0 ? ` (${others} of them discarded for another rule: webhooks.delivery.digest-covered and webhooks.delivery.in-window judge it)` : ''}${c.dropped ? `; ${c.dropped} more were answered but not kept (flood cap)` : ''}`,
         );
+      },
+    }),
+    defineCheck({
+      id: COVERED_OWNER,
+      title: "every delivery's signature covers its Content-Digest, binding the body to the signature",
+      level: 'SHOULD',
+      requirements: COVERED_REQUIREMENTS,
+      explain: {
+        sends: 'nothing of its own: it reads every delivery of the run whose signature by the published key verifies',
+        passes: 'each such signature lists content-digest among its components',
+        fails:
+          'a signature that leaves content-digest out, so the digest proves nothing about the body that was signed: the check warns; skipped when no delivery carries a signature by the published key (webhooks.delivery.verified judges that)',
+      },
+      async run(ctx) {
+        const signed = await signedDeliveries(ctx);
+        const uncovered = withProblems(receiverOf(ctx), COVERED_OWNER);
+        if (uncovered.length > 0) {
+          const st = await stateOf(ctx);
+          const { d } = uncovered[0]!;
+          ctx.fail(
+            `${uncovered.length} of ${signed.length} signed deliveries have a signature that does not cover content-digest (covering ${JSON.stringify(d.signature?.components ?? [])})`,
+            {
+              expected:
+                "each delivery's signature covers content-digest, so that the digest binds the body to the signature (RFC 9530 §6.3, RFC 9421 §7.2.8)",
+              observed: describeDelivery(d),
+              ...(st.registration ? { exchange: st.registration.res.exchange } : {}),
+            },
+          );
+        }
+        ctx.observe(`${signed.length} signed deliveries, each signature covering content-digest`);
+      },
+    }),
+    defineCheck({
+      id: WINDOW_OWNER,
+      title: "every delivery's signature is valid when it arrives: not expired, not created in the future",
+      level: 'SHOULD',
+      requirements: WINDOW_REQUIREMENTS,
+      explain: {
+        sends: 'nothing of its own: it reads every delivery of the run whose signature by the published key verifies',
+        passes:
+          "each such signature's expires (when it has one) is not past, and its created (when it has one) not in the future, when the delivery arrives, within 60 s of clock skew; the window itself is the server's choice (no expires, or a long one, is accepted) and is recorded",
+        fails:
+          'a signature that had expired before its delivery arrived, or was created in the future (a clock behind or ahead): a verifier discards it (RFC 9421 §3.2.1), and the check warns; skipped when no delivery carries a signature by the published key (webhooks.delivery.verified judges that)',
+      },
+      async run(ctx) {
+        const signed = await signedDeliveries(ctx);
+        const stale = withProblems(receiverOf(ctx), WINDOW_OWNER);
+        if (stale.length > 0) {
+          const st = await stateOf(ctx);
+          ctx.fail(
+            `${stale.length} of ${signed.length} signed deliveries arrived outside their signature's window: ${[...new Set(stale.map((x) => x.reasons))].slice(0, 3).join(' | ')}`,
+            {
+              expected:
+                "each delivery arrives while its signature is valid: expires not past, created not in the future (60 s of clock skew tolerated), as a verifier judges it (RFC 9421 §3.2.1); the window's length is the server's",
+              observed: describeDelivery(stale[0]!.d),
+              ...(st.registration ? { exchange: st.registration.res.exchange } : {}),
+            },
+          );
+        }
+        ctx.observe(`${signed.length} signed deliveries, each arriving within its window; ${windowsSeen(signed)}`);
       },
     }),
     defineCheck({
@@ -1805,10 +2078,14 @@ export default defineSuite({
         const label = (d: Delivery) => eventOf(d) ?? '(none of the named events)';
         for (const d of all) events.set(label(d), (events.get(label(d)) ?? 0) + 1);
         ctx.observe(`events: ${[...events].map(([e, n]) => `${e} ×${n}`).join(', ')}`);
-        const paths = new Set(all.map((d) => eventNameOf(d.payload)?.path).filter((p): p is string => p !== undefined));
         ctx.observe(
-          `event name carried at ${[...paths].map((p) => `payload.${p}`).join(', ') || '(not found)'}; payload fields ${JSON.stringify([...new Set(all.flatMap((d) => topLevelFields(d.payload)))])}`,
+          `event name carried at ${eventPlaces(all) || '(not found)'} (REQ-EVT-15, REQ-EVT-18: not shown); payload fields ${JSON.stringify([...new Set(all.flatMap((d) => topLevelFields(d.payload)))])}`,
         );
+        const ambiguous = all.filter((d) => d.event.ambiguity !== undefined);
+        if (ambiguous.length > 0)
+          ctx.observe(
+            `${ambiguous.length} deliver${ambiguous.length === 1 ? 'y names' : 'ies name'} more than one event; first, #${ambiguous[0]!.seq}: ${ambiguous[0]!.event.ambiguity}`,
+          );
         ctx.observe(
           `header names: ${[...new Set(all.flatMap((d) => d.headers.map(([n]) => n.toLowerCase())))].sort().join(', ')}`,
         );

@@ -259,6 +259,22 @@ describe('webhook configuration', () => {
     expect((await s.caller.call('GET', '/webhooks', { token: s.token })).status).toBe(404);
   });
 
+  it('unknownSubscription=ignored and kept: an unknown name is accepted, then dropped from the list or listed', async () => {
+    for (const [reading, listed] of [
+      ['ignored', ['ALL', 'WEBHOOK.CREATED']],
+      ['kept', ['ALL', 'AUTH.REFRESHED', 'WEBHOOK.CREATED']],
+    ] as const) {
+      const s = await setup({ choices: { unknownSubscription: reading } });
+      expect((await createWebhook(s, ['ALL', 'AUTH.REFRESHED'])).status, reading).toBe(200);
+      expect((await s.caller.call('GET', '/webhooks', { token: s.token })).body.data.subscriptions, reading).toEqual(
+        listed,
+      );
+      // A name that is no string is refused whatever the server does with unknown names: "array of strings".
+      const res = await s.caller.call('PUT', '/webhooks', { token: s.token, body: { subscriptions: ['ALL', 1] } });
+      expect(res.status, reading).toBe(400);
+    }
+  });
+
   it('creates, reads, updates (replacing the subscriptions) and refuses a second creation', async () => {
     const s = await setup();
     const created = await createWebhook(s, ['AUTH', 'ACCOUNT']);
@@ -395,6 +411,38 @@ describe('webhook deliveries', () => {
     const second = await s.inbox.next();
     expect([first.payload.event, second.payload.event]).toEqual(['AUTH.DELETED', 'AUTH.CREATED']);
     expect(second.payload.data.tokenId).toBe(issued.tokenId);
+  });
+
+  it('eventPayload=in-header: the payload names no event, the X-Event-Type header does, signed with the rest', async () => {
+    const s = await setup({ choices: { eventPayload: 'in-header' } });
+    const webhook = (await createWebhook(s, ['AUTH'])).body.data;
+    const d = await s.inbox.next();
+    expect(d.payload).toEqual({
+      id: expect.any(String),
+      webhookId: webhook.webhookId,
+      occurredAt: expect.any(Number),
+      data: webhook,
+    });
+    expect(headerValue(d.headers, 'x-event-type')).toBe('WEBHOOK.CREATED');
+    expect(d.headers.map(([n]) => n)).toContain('X-Event-Type');
+    await expectVerified(s, d);
+    const verdict = verifyDelivery(d, (await publishedKey(s)).key);
+    expect(verdict.signature.components).toEqual([...DELIVERY_COMPONENTS, 'x-event-type']);
+  });
+
+  it('eventPayload=cloudevents: the binary mode, ce- attributes as headers and the data as the body', async () => {
+    const s = await setup({ choices: { eventPayload: 'cloudevents', deliveryHeaders: 'extra' } });
+    await createWebhook(s, ['AUTH']);
+    await s.inbox.next();
+    const issued = await s.caller.token();
+    const d = await s.inbox.next();
+    expect(d.payload).toEqual({ tokenId: issued.tokenId, clientId: expect.any(String), createdAt: expect.any(Number) });
+    expect(headerValue(d.headers, 'ce-specversion')).toBe('1.0');
+    expect(headerValue(d.headers, 'ce-type')).toBe('com.example.investment.auth.created');
+    expect(headerValue(d.headers, 'ce-id')).toBe(headerValue(d.headers, 'x-event-id'));
+    expect(headerValue(d.headers, 'ce-source')).toMatch(/^\/webhooks\/.+/);
+    expect(new Date(headerValue(d.headers, 'ce-time')!).toISOString()).toBe(headerValue(d.headers, 'ce-time'));
+    await expectVerified(s, d);
   });
 
   it('delivers WEBHOOK.UPDATED to the updated URL, by exact name', async () => {
@@ -586,6 +634,7 @@ describe('webhook faults', () => {
     expect(webhookFaults.map((f) => f.name).sort()).toEqual([
       'webhooks.account-subscription-refused',
       'webhooks.body-not-validated',
+      'webhooks.config-fields-missing',
       'webhooks.created-not-auto-subscribed',
       'webhooks.digest-mismatch',
       'webhooks.digest-not-covered',
@@ -747,6 +796,22 @@ describe('webhook faults', () => {
       (await s.caller.call('PUT', '/webhooks', { token: s.token, body: { subscriptions: ['AUTH', 'ACCOUNT'] } }))
         .status,
     ).toBe(400);
+  });
+
+  it('webhooks.config-fields-missing: GET /webhooks leaves out createdAt and updatedAt, the answer of POST keeps them', async () => {
+    const s = await setup({ faults: ['webhooks.config-fields-missing'] });
+    expect(Object.keys((await createWebhook(s, ['ALL'])).body.data)).toContain('createdAt');
+    const read = (await s.caller.call('GET', '/webhooks', { token: s.token })).body.data;
+    expect(Object.keys(read).sort()).toEqual(['status', 'subscriptions', 'url', 'webhookId']);
+  });
+
+  it('webhooks.expired-signature: each delivery is signed with a window that ended 5 minutes ago', async () => {
+    const { d, key } = await firstDelivery('webhooks.expired-signature');
+    const verdict = verifyDelivery(d, key);
+    expect(verdict.signature.code).toBe('SIGNATURE_EXPIRED');
+    const { created, expires } = verdict.signature.params as { created: number; expires: number };
+    expect(expires - created).toBe(300);
+    expect(Math.floor(Date.now() / 1000) - expires).toBeGreaterThanOrEqual(290);
   });
 
   it('webhooks.form-encoded-delivery: the body is form-encoded, digested and signed as sent', async () => {

@@ -1,6 +1,7 @@
-// What the webhook checks read in a delivery's payload (src/receiver/payload.ts): any shape a server may choose.
+// What the webhook checks read in a delivery (src/receiver/payload.ts): any payload shape a server may choose, and the
+// event's name wherever the delivery carries it, payload member or header ("not shown", REQ-EVT-15 and REQ-EVT-18).
 import { describe, expect, it } from 'vitest';
-import { containsValue, eventNameOf, valuesNamed } from '../../src/receiver/payload.js';
+import { containsValue, eventMatcher, findEvent, valuesNamed } from '../../src/receiver/payload.js';
 
 describe('webhook payload helpers', () => {
   it('finds the token ids a payload names, at any depth and in arrays, and none in one that names none', () => {
@@ -20,9 +21,123 @@ describe('webhook payload helpers', () => {
     expect(containsValue(wide, 'first')).toBe(false);
     expect(valuesNamed({ data: [{ tokenId: 'first' }, { id: 1 }] }, 'tokenId')).toEqual(['first']);
   });
+});
 
-  it('names the event wherever the payload carries it', () => {
-    expect(eventNameOf({ event: 'AUTH.DELETED' })?.name).toBe('AUTH.DELETED');
-    expect(eventNameOf({ meta: { type: 'WEBHOOK.CREATED' } })?.name).toBe('WEBHOOK.CREATED');
+describe('where a delivery names its event (findEvent)', () => {
+  it('finds it in a top-level member, whatever the member is called', () => {
+    expect(findEvent({ eventId: 'e1', event: 'AUTH.DELETED' })).toMatchObject({
+      name: 'AUTH.DELETED',
+      at: 'payload.event',
+      raw: 'AUTH.DELETED',
+    });
+    expect(findEvent({ id: 'e1', kind: 'WEBHOOK.UPDATED' })).toMatchObject({
+      name: 'WEBHOOK.UPDATED',
+      at: 'payload.kind',
+    });
+    expect(findEvent({ what: 'WEBHOOK.CREATED' })).toMatchObject({ name: 'WEBHOOK.CREATED', at: 'payload.what' });
+  });
+
+  it('finds it nested, at any depth, but not among array items (a Webhook lists its subscriptions)', () => {
+    expect(findEvent({ meta: { id: 1, eventType: 'WEBHOOK.CREATED' }, payload: {} })).toMatchObject({
+      name: 'WEBHOOK.CREATED',
+      at: 'payload.meta.eventType',
+    });
+    expect(findEvent({ a: { b: { c: { d: 'AUTH.CREATED' } } } })).toMatchObject({ at: 'payload.a.b.c.d' });
+    const reading = findEvent({ id: 'e1', data: { subscriptions: ['AUTH.CREATED', 'WEBHOOK.UPDATED'] } });
+    expect(reading).toEqual({ candidates: [] });
+  });
+
+  it('finds it in a header when the payload names none (X-Event-Type, X-GitHub-Event, X-Shopify-Topic)', () => {
+    const headers: Array<[string, string]> = [
+      ['Content-Type', 'application/json'],
+      ['X-Event-Type', 'AUTH.CREATED'],
+    ];
+    expect(findEvent({ id: 'e1', data: { tokenId: 't1' } }, headers)).toEqual({
+      name: 'AUTH.CREATED',
+      at: 'header x-event-type',
+      raw: 'AUTH.CREATED',
+      candidates: [{ name: 'AUTH.CREATED', at: 'header x-event-type', raw: 'AUTH.CREATED', depth: 1, named: true }],
+    });
+    expect(findEvent({}, [['X-Shopify-Topic', 'auth.deleted']])).toMatchObject({
+      name: 'AUTH.DELETED',
+      at: 'header x-shopify-topic',
+      raw: 'auth.deleted',
+    });
+    // A body that is no object at all (or none) still has its headers read.
+    expect(findEvent(undefined, [['x-github-event', 'WEBHOOK.UPDATED']])).toMatchObject({ name: 'WEBHOOK.UPDATED' });
+  });
+
+  it('reads a CloudEvents type: a reverse-DNS prefix, lower case, a trailing version (binary mode and structured)', () => {
+    const binary: Array<[string, string]> = [
+      ['ce-specversion', '1.0'],
+      ['ce-id', 'e1'],
+      ['ce-source', '/webhooks/w1'],
+      ['ce-type', 'com.example.investment.auth.created'],
+    ];
+    expect(findEvent({ tokenId: 't1' }, binary)).toMatchObject({
+      name: 'AUTH.CREATED',
+      at: 'header ce-type',
+      raw: 'com.example.investment.auth.created',
+    });
+    const structured = {
+      specversion: '1.0',
+      id: 'e2',
+      source: 'com.example.auth',
+      type: 'com.example.webhook.updated.v2',
+    };
+    expect(findEvent(structured)).toMatchObject({ name: 'WEBHOOK.UPDATED', at: 'payload.type' });
+    // A prefix ending in a domain names no event; nor does a value that only contains a name (a URL, a sentence).
+    expect(findEvent({ source: 'com.example.auth', url: 'https://x.example/auth.created' })).toEqual({
+      candidates: [],
+    });
+    expect(findEvent({ text: 'AUTH.CREATED happened' })).toEqual({ candidates: [] });
+  });
+
+  it('takes the shallowest: a top-level member or a header before a nested member, and says so', () => {
+    const r = findEvent({ event: 'AUTH.DELETED', data: { previous: { event: 'AUTH.CREATED' } } });
+    expect(r).toMatchObject({ name: 'AUTH.DELETED', at: 'payload.event' });
+    expect(r.ambiguity).toBe(
+      'the delivery names 2 events (AUTH.DELETED at payload.event, AUTH.CREATED at payload.data.previous.event): AUTH.DELETED at payload.event taken, the shallowest',
+    );
+    const h = findEvent({ data: { last: 'WEBHOOK.CREATED' } }, [['x-event-type', 'WEBHOOK.UPDATED']]);
+    expect(h).toMatchObject({ name: 'WEBHOOK.UPDATED', at: 'header x-event-type' });
+    expect(h.ambiguity).toMatch(/WEBHOOK.UPDATED at header x-event-type taken, the shallowest$/);
+  });
+
+  it('at one depth, takes the one in a member or header named like an event (event, type, topic, kind)', () => {
+    const r = findEvent({ previous: 'AUTH.CREATED', type: 'AUTH.DELETED' });
+    expect(r).toMatchObject({ name: 'AUTH.DELETED', at: 'payload.type' });
+    expect(r.ambiguity).toBe(
+      'the delivery names 2 events (AUTH.DELETED at payload.type, AUTH.CREATED at payload.previous): AUTH.DELETED at payload.type taken, the one in a member or header named like an event (event, type, topic, kind)',
+    );
+    // The same event in the payload and a header is no ambiguity: the payload member is where it is recorded, the header too.
+    const same = findEvent({ event: 'AUTH.CREATED' }, [['x-event-type', 'AUTH.CREATED']]);
+    expect(same).toMatchObject({ name: 'AUTH.CREATED', at: 'payload.event' });
+    expect(same.ambiguity).toBeUndefined();
+    expect(same.candidates.map((c) => c.at)).toEqual(['payload.event', 'header x-event-type']);
+  });
+
+  it('takes none when two events at one depth are alike, and says why', () => {
+    const r = findEvent({ event: 'AUTH.CREATED' }, [['x-event-type', 'AUTH.DELETED']]);
+    expect(r.name).toBeUndefined();
+    expect(r.ambiguity).toBe(
+      'the delivery names 2 events at the same depth (AUTH.CREATED at payload.event, AUTH.DELETED at header x-event-type), none in a member or header named like an event more than the others: no event taken',
+    );
+    expect(findEvent({ a: 'AUTH.CREATED', b: 'AUTH.DELETED' }).name).toBeUndefined();
+  });
+
+  it('takes other names through a matcher of its own (events of another domain, the test event)', () => {
+    const account = eventMatcher((u) => (/^ACCOUNT\.[A-Z_]+$/.test(u) ? u : undefined));
+    expect(findEvent({ event: 'ACCOUNT.UPDATED' }, [], account).name).toBe('ACCOUNT.UPDATED');
+    expect(findEvent({}, [['ce-type', 'com.example.account.updated']], account).name).toBe('ACCOUNT.UPDATED');
+    expect(findEvent({ event: 'AUTH.CREATED' }, [], account)).toEqual({ candidates: [] });
+  });
+
+  it('stays bounded on a payload too large or deep to walk whole', () => {
+    let deep: Record<string, unknown> = { event: 'AUTH.CREATED' };
+    for (let i = 0; i < 10_000; i++) deep = { next: deep };
+    expect(findEvent(deep)).toEqual({ candidates: [] });
+    const wide = Object.fromEntries(Array.from({ length: 6_000 }, (_, i) => [`k${i}`, { v: i }]));
+    expect(findEvent({ ...wide, event: 'AUTH.CREATED' }).name).toBe('AUTH.CREATED');
   });
 });

@@ -1,6 +1,8 @@
 // The receiver verifies every delivery that is valid under RFC 9421 and RFC 9530, whatever the server chose where the
 // spec is silent (REQ-AUTH-13, REQ-EVT-18): any label, several signatures, any parameters, any component order or
-// set, a sha-256 or sha-512 digest. And it still discards, once, what truly fails: a wrong digest, another key.
+// set, a sha-256 or sha-512 digest, any window (none, or a long one). And it still discards, once, what truly fails,
+// naming the rule each failure breaks: a wrong digest or another key (REQ-EVT-14), content-digest uncovered
+// (REQ-EVT-19), a signature already expired when it arrived (REQ-AUTH-09).
 import { describe, expect, it } from 'vitest';
 import { COMPONENTS, publicKey, serverKey, stoppedAfterEach } from '../helpers/receiver-setup.js';
 import { createPublicKey } from 'node:crypto';
@@ -9,7 +11,7 @@ import { contentDigestWith, type DigestAlgorithm } from '../../src/http/digest.j
 import { generateEd25519 } from '../../src/http/keys.js';
 import { nowSeconds, signRequest } from '../../src/http/signature.js';
 import type { SignatureParam } from '../../src/http/signature-base.js';
-import { startReceiver, type WebhookReceiver } from '../../src/receiver/receiver.js';
+import { startReceiver, type ProblemKind, type WebhookReceiver } from '../../src/receiver/receiver.js';
 
 const forger = generateEd25519();
 const { running, agents } = stoppedAfterEach();
@@ -36,11 +38,13 @@ interface Variant {
   digestOf?: string;
   sigs?: Sig[];
   extraHeaders?: Array<[string, string]>;
+  /** The body, when not the default one (which names AUTH.CREATED at `type`). */
+  body?: string;
 }
 
 /** Sends one delivery with the given digest and signatures (all of them in one Signature-Input and one Signature). */
 async function deliver(r: WebhookReceiver, v: Variant = {}): Promise<void> {
-  const body = JSON.stringify({ type: 'AUTH.CREATED', data: { tokenId: 't-1' } });
+  const body = v.body ?? JSON.stringify({ type: 'AUTH.CREATED', data: { tokenId: 't-1' } });
   const headers: Array<[string, string]> = [
     ['content-type', 'application/json'],
     ['content-length', String(Buffer.byteLength(body))],
@@ -151,6 +155,47 @@ describe('webhook receiver: every RFC 9421/9530 reading of a delivery verifies',
       { sigs: [{ label: 'a', components: ['@method', '@target-uri'] }, { label: 'b' }] },
     ],
     [
+      'a long window the sender chose (a day)',
+      {
+        sigs: [
+          {
+            params: [
+              ['keyid', 'k'],
+              ['created', now],
+              ['expires', now + 86_400],
+            ],
+          },
+        ],
+      },
+    ],
+    [
+      "created an hour ago and no expires (the window is the sender's)",
+      {
+        sigs: [
+          {
+            params: [
+              ['keyid', 'k'],
+              ['created', now - 3_600],
+            ],
+          },
+        ],
+      },
+    ],
+    [
+      'expired 30 s ago, within the clock skew tolerated',
+      {
+        sigs: [
+          {
+            params: [
+              ['keyid', 'k'],
+              ['created', now - 330],
+              ['expires', now - 30],
+            ],
+          },
+        ],
+      },
+    ],
+    [
       'a deprecated md5 member beside a right sha-512',
       {
         digestField: `md5=:AAAAAAAAAAAAAAAAAAAAAA==:, ${contentDigestWith(JSON.stringify({ type: 'AUTH.CREATED', data: { tokenId: 't-1' } }), ['sha-512'])}`,
@@ -162,7 +207,7 @@ describe('webhook receiver: every RFC 9421/9530 reading of a delivery verifies',
       const r = await receiver();
       await deliver(r, variant);
       const d = await only(r);
-      expect([d.state, d.reason]).toEqual(['verified', undefined]);
+      expect([d.state, d.reason, d.problems]).toEqual(['verified', undefined, []]);
       expect(d.signedBy).toBe('published-key');
     });
   }
@@ -174,15 +219,47 @@ describe('webhook receiver: every RFC 9421/9530 reading of a delivery verifies',
     expect(d.signature).toMatchObject({ ok: true, label: 'new' });
     expect(d.digest).toEqual({ ok: true, algorithms: ['sha-256'] });
   });
+
+  it('verifies by the signature that holds every rule, when several verify under the published key', async () => {
+    const r = await receiver();
+    await deliver(r, {
+      sigs: [
+        {
+          label: 'stale',
+          params: [
+            ['created', now - 900],
+            ['expires', now - 600],
+          ],
+        },
+        { label: 'fresh' },
+      ],
+    });
+    const d = await only(r);
+    expect([d.state, d.problems, d.signature?.label]).toEqual(['verified', [], 'fresh']);
+  });
+
+  it('names the event wherever the delivery carries it: a header alone, or a CloudEvents type', async () => {
+    const r = await receiver();
+    const body = JSON.stringify({ id: 'e-1', data: { tokenId: 't-1' } });
+    await deliver(r, { body, extraHeaders: [['X-Event-Type', 'AUTH.DELETED']] });
+    await deliver(r, { body, extraHeaders: [['ce-type', 'com.example.investment.webhook.updated']] });
+    await r.settled();
+    expect(r.arrivals.map((d) => [d.state, d.event.name, d.event.at, d.event.raw])).toEqual([
+      ['verified', 'AUTH.DELETED', 'header x-event-type', 'AUTH.DELETED'],
+      ['verified', 'WEBHOOK.UPDATED', 'header ce-type', 'com.example.investment.webhook.updated'],
+    ]);
+  });
 });
 
 describe('webhook receiver: a delivery that truly fails is discarded, and counted once', () => {
-  const rejects: Array<[string, Variant, RegExp, string]> = [
+  const now = nowSeconds();
+  const rejects: Array<[string, Variant, RegExp, string, ProblemKind[]]> = [
     [
       'a sha-256 digest of other bytes',
       { digest: ['sha-256'], digestOf: 'tampered' },
       /^Content-Digest sha-256 does not match the body$/,
       'published-key',
+      ['digest'],
     ],
     [
       'a right sha-256 beside a wrong sha-512',
@@ -191,12 +268,14 @@ describe('webhook receiver: a delivery that truly fails is discarded, and counte
       },
       /^Content-Digest sha-512 does not match/,
       'published-key',
+      ['digest'],
     ],
     [
       'only a deprecated md5 member',
       { digestField: 'md5=:AAAAAAAAAAAAAAAAAAAAAA==:' },
       /^Content-Digest has no sha-512 or sha-256 member$/,
       'published-key',
+      ['digest'],
     ],
     [
       'every signature by another key',
@@ -208,6 +287,7 @@ describe('webhook receiver: a delivery that truly fails is discarded, and counte
       },
       /^signature: the signature does not verify against the signature base$/,
       'other-key',
+      ['signature'],
     ],
     [
       'an alg other than ed25519',
@@ -223,22 +303,67 @@ describe('webhook receiver: a delivery that truly fails is discarded, and counte
       },
       /^signature: alg "rsa-pss-sha512" is not ed25519$/,
       'unsigned',
+      ['signature'],
     ],
-    ['no signature at all', { sigs: [] }, /^signature: no Signature-Input header$/, 'unsigned'],
+    ['no signature at all', { sigs: [] }, /^signature: no Signature-Input header$/, 'unsigned', ['signature']],
     [
       'a signature that leaves content-digest out',
       { sigs: [{ components: ['@method', '@target-uri'] }] },
       /^signature: the signature does not cover "content-digest"$/,
       'published-key',
+      ['coverage'],
+    ],
+    [
+      'a signature that had expired 5 minutes before it arrived',
+      {
+        sigs: [
+          {
+            params: [
+              ['keyid', 'k'],
+              ['created', now - 600],
+              ['expires', now - 300],
+            ],
+          },
+        ],
+      },
+      /^signature: expired at \d+ \(now \d+\)$/,
+      'published-key',
+      ['window'],
+    ],
+    [
+      'a signature created 15 minutes in the future',
+      { sigs: [{ params: [['created', now + 900]] }] },
+      /^signature: created \(\d+\) is in the future \(now \d+\)$/,
+      'published-key',
+      ['window'],
+    ],
+    [
+      'a digest of other bytes under an expired signature that leaves it out: every rule named',
+      {
+        digestOf: 'tampered',
+        sigs: [
+          {
+            components: ['@method', '@target-uri'],
+            params: [
+              ['created', now - 600],
+              ['expires', now - 300],
+            ],
+          },
+        ],
+      },
+      /^Content-Digest sha-512 does not match the body; signature: the signature does not cover "content-digest"; signature: expired at/,
+      'published-key',
+      ['digest', 'coverage', 'window'],
     ],
   ];
-  for (const [name, variant, reason, signedBy] of rejects) {
+  for (const [name, variant, reason, signedBy, kinds] of rejects) {
     it(`discards ${name}`, async () => {
       const r = await receiver();
       await deliver(r, variant);
       const d = await only(r);
       expect(d.state).toBe('rejected');
       expect(d.reason).toMatch(reason);
+      expect(d.problems.map((p) => p.kind)).toEqual(kinds);
       expect(d.signedBy).toBe(signedBy);
       expect(r.counts).toMatchObject({ received: 1, verified: 0, rejected: 1 });
     });

@@ -1,5 +1,5 @@
 // The webhook receiver on its own: TLS, recording, verification (digest, signature, coverage, times), discarding with a
-// reason, the caps, waiting by event with a deadline, and a clean stop.
+// reason and the rule each reason breaks, the caps, waiting by event with a deadline, and a clean stop.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { COMPONENTS, publicKey, serverKey, stoppedAfterEach } from '../helpers/receiver-setup.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -169,6 +169,22 @@ describe('webhook receiver', () => {
       ['rejected', expect.stringMatching(/^signature: expired at \d+ \(now \d+\)$/)],
       ['rejected', expect.stringMatching(/^signature: created \(\d+\) is in the future/)],
     ]);
+    // Each names the rule it breaks, so that the check owning that rule judges it (one cause, one failure).
+    expect(r.arrivals.map((d) => d.problems.map((p) => p.kind))).toEqual([
+      ['digest'],
+      ['signature'],
+      ['coverage'],
+      ['window'],
+      ['window'],
+    ]);
+    // Signed by the published key all the same, but for the unsigned one: webhooks.key.published passes them.
+    expect(r.arrivals.map((d) => d.signedBy)).toEqual([
+      'published-key',
+      'unsigned',
+      'published-key',
+      'published-key',
+      'published-key',
+    ]);
   });
 
   it('discards what arrives while no usable key exists, and verifies it once a key is given', async () => {
@@ -178,6 +194,7 @@ describe('webhook receiver', () => {
     expect(r.arrivals[0]).toMatchObject({
       state: 'rejected',
       reason: 'no key to verify with: GET /webhooks/key answered 404',
+      problems: [{ kind: 'key', reason: 'no key to verify with: GET /webhooks/key answered 404' }],
     });
     r.useKey(publicKey);
     await r.settled();

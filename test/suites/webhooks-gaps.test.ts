@@ -1,7 +1,7 @@
 // Suite `webhooks` against the defects an independent server passed with (issue 14): the new faults' findings say what
 // went wrong (that each fault is caught by the check owning what it breaks, and by no other, is the detection matrix's:
-// test/reference/detection-matrix.test.ts); the delivery faults fail only the checks of
-// Authentication 8; a server that generates a new key at every configuration passes; a webhook an earlier check left
+// test/reference/detection-matrix.test.ts); each delivery fault fails only the check owning the rule it breaks (the
+// digest and the signature, the digest's coverage, the signature's window); a server that generates a new key at every configuration passes; a webhook an earlier check left
 // at an unreachable URL does not hold up the suite's deliveries.
 import { requestToken } from '../../suites/kit/index.js';
 import { CITES } from '../helpers/requirements.js';
@@ -101,29 +101,68 @@ describe('suite webhooks: the gaps of issue 14', () => {
   });
 
   it.each([
-    'webhooks.wrong-signing-key',
-    'webhooks.digest-mismatch',
-    'webhooks.unsigned-delivery',
-    'webhooks.expired-signature',
-    'webhooks.digest-not-covered',
+    ['webhooks.wrong-signing-key', 'webhooks.delivery.verified', ['REQ-EVT-14']],
+    ['webhooks.digest-mismatch', 'webhooks.delivery.verified', ['REQ-EVT-14']],
+    ['webhooks.unsigned-delivery', 'webhooks.delivery.verified', ['REQ-EVT-14']],
+    ['webhooks.expired-signature', 'webhooks.delivery.in-window', ['REQ-AUTH-09']],
+    ['webhooks.digest-not-covered', 'webhooks.delivery.digest-covered', ['REQ-EVT-19']],
   ])(
-    '%s fails only the checks of Authentication 8; the event checks take the delivery as emitted and record why it does not verify',
-    async (fault) => {
+    '%s fails %s and only the checks of what it breaks; the event checks take the delivery as emitted and record why it does not verify',
+    async (fault, owner, requirements) => {
       const l = await local({ faults: [fault] });
       const result = await run(l.target);
-      expect(failing(result)).toContain('webhooks.delivery.verified');
+      expect(failing(result)).toContain(owner);
       expect(failing(result).filter((id) => !owners(fault).includes(id))).toEqual([]);
       const created = byId(result, 'webhooks.events.auth-created');
       expect(created.outcome).toBe('pass');
       expect(created.alsoSeen).toContainEqual({
-        requirements: ['REQ-AUTH-12', 'REQ-EVT-14'],
-        ownedBy: 'webhooks.delivery.verified',
+        requirements,
+        ownedBy: owner,
         message: expect.stringMatching(
           /^the AUTH.CREATED delivery #\d+ does not verify, so a client must discard it: /,
         ),
       });
     },
   );
+
+  // Where a delivery names its event, and what a server does with an unknown subscription name, are open points
+  // (REQ-EVT-15, REQ-EVT-18, REQ-EVT-04): every reading passes the suite, and the run records which it met.
+  it.each([
+    [
+      { eventPayload: 'in-header' },
+      'webhooks.events.auth-created',
+      /^AUTH\.CREATED delivery #\d+: event name at header x-event-type, payload fields \["id","webhookId","occurredAt","data"\]/,
+    ],
+    [
+      { eventPayload: 'cloudevents' },
+      'webhooks.events.auth-created',
+      /^AUTH\.CREATED delivery #\d+: event name at header ce-type \(as "com\.example\.investment\.auth\.created"\), payload fields \["tokenId",/,
+    ],
+    [
+      { eventPayload: 'nested', deliveryHeaders: 'extra' },
+      'webhooks.events.auth-created',
+      /^AUTH\.CREATED delivery #\d+: event name at header x-event-type \(also at payload\.meta\.eventType\)/,
+    ],
+    [
+      { unknownSubscription: 'ignored' },
+      'webhooks.info.unknown-subscription',
+      /^an unknown name accepted and ignored: PUT \/webhooks with subscriptions \["ALL","CONFORMANCE\.NO-SUCH-EVENT"\] answered 200, and GET \/webhooks lists \["ALL","WEBHOOK\.CREATED"\], without it/,
+    ],
+    [
+      { unknownSubscription: 'kept' },
+      'webhooks.info.unknown-subscription',
+      /^an unknown name accepted and kept: .* GET \/webhooks lists \["ALL","CONFORMANCE\.NO-SUCH-EVENT","WEBHOOK\.CREATED"\]/,
+    ],
+  ] as const)('passes the reading %o and records it', async (choices, id, recorded) => {
+    const l = await local({ choices });
+    const result = await run(l.target);
+    expect(problems(result)).toEqual([]);
+    expect(byId(result, id).observations).toContainEqual(expect.stringMatching(recorded));
+    const inHeader = 'eventPayload' in choices && choices.eventPayload !== 'nested';
+    expect(result.run.notes?.some((n) => n.startsWith('webhook deliveries name their event at header '))).toBe(
+      inHeader || 'deliveryHeaders' in choices,
+    );
+  });
 
   it('passes a server that generates a new key each time the webhook is configured, and records it', async () => {
     const key = generateEd25519();

@@ -1,7 +1,7 @@
 // The open points of webhook configuration, events and deliveries (spec "Webhooks", "Events", "Authentication" 8):
 // what the endpoints answer, which body fields they need, whether a webhook is ever deactivated, when the key is
-// generated, what a payload looks like, ACCOUNT events, order and duplicates, header names, and how a delivery is
-// signed and digested within RFC 9421/9530. The receiver and suites/webhooks/index.ts accept every value and record it.
+// generated, what a payload looks like and where it names its event, unknown subscription names, ACCOUNT events, order
+// and duplicates, header names, and how a delivery is signed and digested within RFC 9421/9530. The receiver and suites/webhooks/index.ts accept every value and record it.
 import type { ChoiceDef } from './types.js';
 
 export const WEBHOOK_CHOICES = {
@@ -88,7 +88,7 @@ export const WEBHOOK_CHOICES = {
     ],
   },
   eventPayload: {
-    requirements: ['REQ-EVT-15'],
+    requirements: ['REQ-EVT-15', 'REQ-EVT-18'],
     values: [
       {
         value: 'event',
@@ -106,13 +106,48 @@ export const WEBHOOK_CHOICES = {
         value: 'nested',
         says: '{meta: {id, eventType, timestamp}, payload: data}: the name nested',
         realizes: ['the event name in any member (event, type, …)'],
-        recorded: 'event name at payload\\.meta\\.eventType',
+        recorded: 'event name at .*payload\\.meta\\.eventType',
       },
       {
         value: 'anonymous',
         says: '{event, occurredAt}: the name only, no token, webhook or other data',
         realizes: ['the token or webhook named by id, or not'],
         recorded: 'the payload does not name the tokenId',
+      },
+      {
+        value: 'in-header',
+        says: "{id, webhookId, occurredAt, data} with no event name: the X-Event-Type header names it (as GitHub's X-GitHub-Event, Shopify's X-Shopify-Topic)",
+        realizes: ['the event name only in a header (X-Event-Type, ce-type), not in the payload', 'other names'],
+        recorded: 'event name at header x-event-type',
+      },
+      {
+        value: 'cloudevents',
+        says: 'CloudEvents 1.0 binary mode: the data as the body, ce-specversion, ce-id, ce-source, ce-type (com.example.investment.auth.created…) and ce-time headers',
+        realizes: ['the event name only in a header (X-Event-Type, ce-type), not in the payload', 'other names'],
+        recorded: 'event name at .*header ce-type \\(as "com\\.example\\.investment\\.[a-z]+\\.[a-z]+"\\)',
+      },
+    ],
+  },
+  unknownSubscription: {
+    requirements: ['REQ-EVT-04'],
+    values: [
+      {
+        value: 'refused',
+        says: 'POST and PUT /webhooks refuse a subscription name outside the Events table, ALL and ACCOUNT (400)',
+        realizes: ['an unknown name refused'],
+        recorded: 'an unknown name refused',
+      },
+      {
+        value: 'ignored',
+        says: 'an unknown subscription name is accepted and left out of the stored list',
+        realizes: ['accepted and ignored'],
+        recorded: 'an unknown name accepted and ignored',
+      },
+      {
+        value: 'kept',
+        says: 'an unknown subscription name is accepted and stored (listed by GET /webhooks; no event selects it)',
+        realizes: ['accepted and kept'],
+        recorded: 'an unknown name accepted and kept',
       },
     ],
   },

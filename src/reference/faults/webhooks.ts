@@ -1,13 +1,14 @@
 // Faults of webhook configuration and delivery. Delivery faults are flags (named in flags.ts): the webhook code
 // (src/reference/webhooks/, routes/webhooks.ts) deviates where it checks `state.faults.has(flag)`, because a delivery
-// is not a reply a middleware could rewrite. Faults of the answers to /webhooks (status-lowercase, body-not-validated)
+// is not a reply a middleware could rewrite. Faults of the answers to /webhooks (status-lowercase, body-not-validated,
+// config-fields-missing)
 // are middleware around the route, as for the other suites.
 import type { FaultDefinition } from './types.js';
 import { WEBHOOK_FAULT } from './flags.js';
 import type { Middleware } from '../context.js';
 import { nowSeconds } from '../context.js';
 import { ok } from '../respond.js';
-import { mapData, rewriteSuccess } from './reply-rewrites.js';
+import { mapData, rewriteSuccess, without } from './reply-rewrites.js';
 
 /**
  * A server that validates nothing in the body of POST and PUT /webhooks: where the reference answers 400 for the url or
@@ -115,8 +116,9 @@ export const webhookFaults: FaultDefinition[] = [
   {
     name: WEBHOOK_FAULT.expiredSignature,
     suite: 'webhooks',
-    breaks: ['REQ-EVT-14'],
-    description: 'deliveries are signed with created 10 minutes ago and expires 5 minutes ago (a clock far behind)',
+    breaks: ['REQ-AUTH-09'],
+    description:
+      'deliveries are signed with created 10 minutes ago and expires 5 minutes ago (a clock far behind): each has expired when it arrives',
     flag: true,
   },
   {
@@ -132,15 +134,26 @@ export const webhookFaults: FaultDefinition[] = [
   {
     name: 'webhooks.body-not-validated',
     suite: 'webhooks',
-    breaks: ['REQ-WHK-03', 'REQ-EVT-04'],
+    breaks: ['REQ-WHK-03'],
     description:
-      'POST and PUT /webhooks store whatever url and subscription names they are sent (a non-URL, http, unknown names)',
+      'POST and PUT /webhooks store whatever url and subscription names they are sent: a url that is not a URL, or is http (what it makes of unknown names is an open point, REQ-EVT-04)',
     middleware: storeUnvalidated,
+  },
+  {
+    name: 'webhooks.config-fields-missing',
+    suite: 'webhooks',
+    breaks: ['REQ-WHKEP-11'],
+    description:
+      'GET /webhooks answers the Webhook without createdAt and updatedAt (a server that keeps no times for its webhooks)',
+    middleware: rewriteSuccess(
+      (route, method) => route.path === '/webhooks' && method === 'GET',
+      (r) => mapData(r, (w) => without(without(w, 'createdAt'), 'updatedAt')),
+    ),
   },
   {
     name: WEBHOOK_FAULT.digestNotCovered,
     suite: 'webhooks',
-    breaks: ['REQ-EVT-14'],
+    breaks: ['REQ-EVT-19'],
     description: 'the signature of a delivery does not cover content-digest, so the body is not bound to it',
     flag: true,
   },

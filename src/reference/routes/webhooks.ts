@@ -52,7 +52,7 @@ function subscriptionsOf(state: ServerState, listed: Subscription[]): Subscripti
 
 /** The subscription names of a body; ACCOUNT is outside the Events table, which a faulty server takes as the whole list. */
 function listedSubscriptions(state: ServerState, value: unknown): Subscription[] {
-  const listed = parseSubscriptions(value);
+  const listed = parseSubscriptions(value, state.choices.unknownSubscription);
   if (state.faults.has(WEBHOOK_FAULT.accountRefused) && listed.includes('ACCOUNT'))
     throw badRequest('unknown subscription "ACCOUNT"');
   return listed;

@@ -50,8 +50,37 @@ function payloadOf(p: DeliveryPayload, shape: Choices['eventPayload']): Record<s
       return { meta: { id: p.eventId, eventType: p.event, timestamp: p.occurredAt }, payload: p.data };
     case 'anonymous':
       return { event: p.event, occurredAt: p.occurredAt };
+    case 'in-header':
+      return { id: p.eventId, webhookId: p.webhookId, occurredAt: p.occurredAt, data: p.data };
+    case 'cloudevents':
+      return p.data;
     default:
       return { ...p };
+  }
+}
+
+/** The CloudEvents type of an event: a reverse-DNS prefix and the name in lower case (AUTH.CREATED → com.example.investment.auth.created). */
+const CLOUDEVENTS_PREFIX = 'com.example.investment';
+
+/**
+ * The headers that name the event where the payload does not (eventPayload in-header, cloudevents): X-Event-Type, as
+ * GitHub's X-GitHub-Event or Shopify's X-Shopify-Topic; or the CloudEvents 1.0 HTTP binding's binary mode, the
+ * attributes as ce- headers and the data as the body (CloudEvents HTTP Protocol Binding §3.1).
+ */
+function eventHeaders(p: DeliveryPayload, shape: Choices['eventPayload']): Array<[string, string]> {
+  switch (shape) {
+    case 'in-header':
+      return [['X-Event-Type', p.event]];
+    case 'cloudevents':
+      return [
+        ['ce-specversion', '1.0'],
+        ['ce-id', p.eventId],
+        ['ce-source', `/webhooks/${p.webhookId}`],
+        ['ce-type', `${CLOUDEVENTS_PREFIX}.${p.event.toLowerCase()}`],
+        ['ce-time', new Date(p.occurredAt * 1000).toISOString()],
+      ];
+    default:
+      return [];
   }
 }
 
@@ -92,12 +121,19 @@ export function signedDelivery(
           ['x-event-timestamp', String(payload.occurredAt)],
         ]
       : [];
+  // The headers that name the event, unless deliveryHeaders=extra already carries one of that name.
+  if (!form)
+    for (const h of eventHeaders(payload, choices.eventPayload))
+      if (!extra.some(([n]) => n === h[0].toLowerCase())) extra.push(h);
   headers.push(...extra);
   if (faults.has(WEBHOOK_FAULT.unsignedDelivery)) return { url: target.href, body, headers };
 
   const signingKey = faults.has(WEBHOOK_FAULT.wrongSigningKey) ? (decoyKey ??= generateWebhookKey()) : key;
   const variant = choices.deliverySignature === 'variant';
-  const listed = [...(variant ? VARIANT_COMPONENTS : DELIVERY_COMPONENTS), ...extra.map(([name]) => name)];
+  const listed = [
+    ...(variant ? VARIANT_COMPONENTS : DELIVERY_COMPONENTS),
+    ...extra.map(([name]) => name.toLowerCase()),
+  ];
   const components = faults.has(WEBHOOK_FAULT.digestNotCovered) ? listed.filter((c) => c !== 'content-digest') : listed;
   const created = faults.has(WEBHOOK_FAULT.expiredSignature)
     ? createdSeconds - 2 * DEFAULT_SIGNATURE_TTL_SECONDS

@@ -12,7 +12,8 @@ const SUBSCRIPTIONS = [
   'ALL',
   'ACCOUNT',
 ] as const;
-export type Subscription = (typeof SUBSCRIPTIONS)[number];
+/** A name the server stores: one of SUBSCRIPTIONS, or any string where unknown names are kept (the unknownSubscription choice). */
+export type Subscription = string;
 
 /** "WEBHOOK.CREATED — this subscription is created automatically". */
 const AUTOMATIC_SUBSCRIPTION: Subscription = 'WEBHOOK.CREATED';
@@ -20,19 +21,30 @@ const AUTOMATIC_SUBSCRIPTION: Subscription = 'WEBHOOK.CREATED';
 /** The event POST /webhooks/test delivers; not a subscription name, since the spec lists none for it. */
 export const TEST_EVENT = 'WEBHOOK.TEST';
 
-function isSubscription(value: unknown): value is Subscription {
+function isSubscription(value: unknown): boolean {
   return typeof value === 'string' && (SUBSCRIPTIONS as readonly string[]).includes(value);
 }
 
-/** An array of known names, case-sensitive; duplicates are folded (they mean the same subscription). */
-export function parseSubscriptions(value: unknown): Subscription[] {
-  if (!Array.isArray(value)) throw badRequest('subscriptions must be an array of strings');
+/**
+ * What the server does with a name it does not know ("Event kinds of other domains …: not shown"): refuses it (400),
+ * accepts it and leaves it out of the stored list, or accepts it and keeps it.
+ */
+export type UnknownSubscriptions = 'refused' | 'ignored' | 'kept';
+
+/**
+ * An array of strings, known names case-sensitive; duplicates are folded (they mean the same subscription). A name
+ * that is not a string is refused whatever the server does with unknown names ("array of strings").
+ */
+export function parseSubscriptions(value: unknown, unknownNames: UnknownSubscriptions = 'refused'): Subscription[] {
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
+    throw badRequest('subscriptions must be an array of strings');
   const unknown = value.filter((v) => !isSubscription(v));
-  if (unknown.length > 0) {
-    const shown = unknown.slice(0, 3).map((v) => JSON.stringify(v)?.slice(0, 40) ?? String(v));
+  if (unknown.length > 0 && unknownNames === 'refused') {
+    const shown = unknown.slice(0, 3).map((v) => JSON.stringify(v).slice(0, 40));
     throw badRequest(`unknown subscription ${shown.join(', ')}: each must be one of ${SUBSCRIPTIONS.join(', ')}`);
   }
-  return [...new Set(value as Subscription[])];
+  const kept = unknownNames === 'ignored' ? value.filter(isSubscription) : value;
+  return [...new Set(kept as string[])];
 }
 
 export function withAutomatic(subscriptions: readonly Subscription[]): Subscription[] {
