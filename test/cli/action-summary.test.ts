@@ -73,7 +73,7 @@ describe('conformance action-summary', () => {
     expect(stdout).toBe('');
     const lines = written.split('\n');
     expect(lines[0]).toBe('### ❌ Investment API conformance: NOT CONFORMANT');
-    expect(written).toMatch(/^\*\*Verdict:\*\* NOT CONFORMANT: 1 MUST check failed, on 3 MUST requirements: REQ-/m);
+    expect(written).toMatch(/^\*\*Verdict:\*\* NOT CONFORMANT: 1 MUST check failed, on 2 MUST requirements: REQ-/m);
     expect(written).toMatch(/^target `local` \(http:\/\/127\.0\.0\.1:\d+\/v1\) · .* · exit code 1$/m);
 
     const header = lines.indexOf('| passed | failed | warned | skipped | errored | total |');

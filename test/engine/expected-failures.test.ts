@@ -25,10 +25,10 @@ const reportSchema = JSON.parse(
   readFileSync(new URL('../../schemas/report.schema.json', import.meta.url), 'utf8'),
 ) as object;
 const ids = suites.flatMap((s) => s.checks.map((c) => c.id));
-const ID = 'signing.reject.unknown-keyid';
+const ID = 'signing.reject.missing-signature';
 // Two checks of one suite: the listed one (MUST) and a neighbour that must stay unaffected.
-const SELECTION = { suites: ['signing'], grep: '^signing\\.reject\\.(unknown-keyid|future-created)$' };
-const FAULT = { faults: ['signing.keyid-ignored'] };
+const SELECTION = { suites: ['signing'], grep: '^signing\\.reject\\.(missing-signature|future-created)$' };
+const FAULT = { faults: ['signing.signature-optional'] };
 
 function file(content: unknown): string {
   const dir = mkdtempSync(join(tmpdir(), 'conformance-xfail-'));
@@ -40,7 +40,9 @@ function file(content: unknown): string {
 describe('--expected-failures against the reference server', () => {
   it('CLI: a listed failure exits 0 and is shown apart with its reason; an id no check has exits 2 naming it', async () => {
     const listed = file({
-      expectedFailures: [{ id: ID, reason: 'PLAT-9: keyid not checked yet', expires: '2999-12-31' }],
+      expectedFailures: [
+        { id: ID, reason: 'PLAT-9: signatures optional until the gateway lands', expires: '2999-12-31' },
+      ],
     });
     const res = await runCli([
       'run',
@@ -60,7 +62,7 @@ describe('--expected-failures against the reference server', () => {
       res.stdout.indexOf('signing.reject.future-created'),
     );
     expect(apart).toMatch(new RegExp(`✗ ${ID.replace(/\./g, '\\.')} +MUST`));
-    expect(apart).toMatch(/reason +PLAT-9: keyid not checked yet +\(until 2999-12-31\)/);
+    expect(apart).toMatch(/reason +PLAT-9: signatures optional until the gateway lands +\(until 2999-12-31\)/);
     expect(res.stdout).toMatch(
       /1 passed, 1 failed, 0 warned, 0 skipped; 1 of them expected \(listed\), not failing the run/,
     );
@@ -108,7 +110,7 @@ describe('--expected-failures against the reference server', () => {
     expect(check).toMatchObject({ outcome: 'fail', failsRun: true, expected: { status: 'stale' } });
     expect(check.finding!.message).toMatch(/passed: the server is fixed, remove it from the list/);
     const text = renderResults(result, new Chalk({ level: 0 }), false).join('\n');
-    expect(text).toMatch(/✗ signing\.reject\.unknown-keyid .*\n.*\n.*\n.*remove it from the list/);
+    expect(text).toMatch(/✗ signing\.reject\.missing-signature .*\n.*\n.*\n.*remove it from the list/);
     expect(text).not.toContain('expected failures');
     expect(buildJunitXml(result)).toMatch(
       /<failure message="listed as an expected failure, but it passed: the server is fixed, remove it from the list"/,
