@@ -2,7 +2,7 @@
 // style, the caps (cyclic graphs, graphs without end, slow answers), the frontier, the concurrency bound, and the
 // safety rule that order and cancel links are listed but never followed without --allow-mutations.
 import { describe, expect, it } from 'vitest';
-import { choiceNumbers, labelOf, numberedChoices } from '../../suites/ussd/choices.js';
+import { choiceNumbers, labelOf, numberedChoices, optionStyles } from '../../suites/ussd/choices.js';
 import { crawl, formatTrail, type CrawlOptions, type FetchOutcome } from '../../suites/ussd/crawler.js';
 import {
   backNotJudged,
@@ -206,6 +206,71 @@ describe('numbered choices in ussdMessage', () => {
       [2, 'MSFT'],
       [0, 'Back'],
     ]);
+  });
+
+  it('reads choices written on one line in every numbering style it knows, navigation lines included', () => {
+    const read = (message: string) => numberedChoices(message).map((c) => [c.number, c.label]);
+    // ExUssd writes its navigation on one line: "0:BACK 00:HOME" (00 is the integer 0), "98:MORE 0:BACK".
+    expect(read('Menu\n1:Buy\n0:BACK 00:HOME')).toEqual([
+      [1, 'Buy'],
+      [0, 'BACK'],
+      [0, 'HOME'],
+    ]);
+    expect(read('Menu\n98:MORE 0:BACK')).toEqual([
+      [98, 'MORE'],
+      [0, 'BACK'],
+    ]);
+    const buySell = [
+      [1, 'Buy'],
+      [2, 'Sell'],
+    ];
+    for (const line of [
+      '1. Buy 2. Sell',
+      '1.Buy 2.Sell',
+      '1) Buy 2) Sell',
+      '1)Buy 2)Sell',
+      '1: Buy 2: Sell',
+      '1:Buy 2:Sell',
+      '1 - Buy 2 - Sell',
+      '1- Buy 2- Sell',
+      '1 – Buy 2 – Sell',
+      '1 => Buy 2 => Sell',
+      '1 > Buy 2 > Sell',
+      '1.) Buy 2.) Sell',
+      '(1) Buy (2) Sell',
+      '[1] Buy [2] Sell',
+    ])
+      expect(read(`Menu\n${line}`), line).toEqual(buySell);
+    // A line in any style goes on with ".", ")" or ":" (items in one style, the navigation in ExUssd's).
+    expect(read('Menu\n1 - Buy 98:MORE 0:BACK')).toEqual([
+      [1, 'Buy'],
+      [98, 'MORE'],
+      [0, 'BACK'],
+    ]);
+    expect(read('Menu\n(1) Buy 0. Back')).toEqual([
+      [1, 'Buy'],
+      [0, 'Back'],
+    ]);
+  });
+
+  it('does not read a bare number, a time, a decimal or a dash between numbers inside a line as a further choice', () => {
+    const read = (message: string) => numberedChoices(message).map((c) => [c.number, c.label]);
+    expect(read('Menu\n1. Buy 2 shares')).toEqual([[1, 'Buy 2 shares']]);
+    expect(read('Menu\n1. Order at 10:30 today')).toEqual([[1, 'Order at 10:30 today']]);
+    expect(read('Menu\n1. AAPL USD 10.50 each')).toEqual([[1, 'AAPL USD 10.50 each']]);
+    // A dash after a number is read only on a line that numbers its choices with a dash.
+    expect(read('Menu\n1. AAPL 10 - Apple')).toEqual([[1, 'AAPL 10 - Apple']]);
+    expect(read('Menu\n1) Gain 2 (Apple)')).toEqual([[1, 'Gain 2 (Apple)']]);
+    expect(read('Menu\n0 Back 00 Home')).toEqual([[0, 'Back 00 Home']]);
+  });
+
+  it('names the numbering style of each option line, telling "1.Buy" from "1. Buy" and "1:Buy" from "1: Buy"', () => {
+    const styles = (lines: string[]) => optionStyles(['Menu', ...lines].join('\n'), [1, 2]);
+    expect(styles(['1. Buy', '2. Back'])).toEqual(['N. label', 'N. label']);
+    expect(styles(['1.Buy', '2.Back'])).toEqual(['N.label', 'N.label']);
+    expect(styles(['1:Buy', '2:Back'])).toEqual(['N:label', 'N:label']);
+    expect(styles(['1: Buy', ' 2)  Back'])).toEqual(['N: label', 'N) label']);
+    expect(styles(['1 - Buy', '2 Back'])).toEqual(['N - label', 'N label']);
   });
 
   it('does not take decimals, amounts or text for choices', () => {
