@@ -1103,14 +1103,14 @@ export default defineSuite({
     defineCheck({
       id: 'ussd.info.readings',
       title:
-        'Which reading the server took of the open points of the USSD views: numbering, the number of the way back, views without options, page values, assetId, home and portfolio, an unknown customer (refused with which status, or a view)',
+        'Which reading the server took of the open points of the USSD views: numbering, the number of the way back, views without options, page values, assetId, home and portfolio, an unknown customer (refused with which status, a view, or an END screen)',
       level: 'INFO',
       requirements: ['REQ-USSDV-10', 'REQ-USSD-11', 'REQ-USSD-22', 'REQ-USSD-24'],
       explain: {
         sends:
           'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations); and GET /ussd/stocks, /ussd/assets and /ussd/requests with customerId = fixtures.unknownId, a customer that does not exist',
         passes:
-          'always, once the answer could be read: the check records how the views number their choices, which number leads back, the views without options (END screens), the page values, where assetId appears, home and portfolio, and how an unknown customer is answered (the status of a refusal: the USSD endpoints list no errors)',
+          'always, once the answer could be read: the check records how the views number their choices, which number leads back, the views without options (END screens), the page values, where assetId appears, home and portfolio, and how an unknown customer is answered (the status of a refusal: the USSD endpoints list no errors; a view, or an END screen without options)',
         fails:
           'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
       },
@@ -1126,17 +1126,17 @@ export default defineSuite({
         ctx.observe(assetIdSeen(c));
         ctx.observe(homePortfolioSeen(c));
         const unknownId = ctx.fixture('unknownId');
-        const answers: Array<{ endpoint: string; status: number; kind: 'refused' | 'view' | 'other' }> = [];
+        const answers: Array<{ endpoint: string; status: number; kind: 'refused' | 'view' | 'end' | 'other' }> = [];
         for (const endpoint of ['stocks', 'assets', 'requests']) {
           const res = await ctx.send({ method: 'GET', path: `/ussd/${endpoint}`, query: { customerId: unknownId } });
-          const view =
-            res.status === 200 &&
-            validateAgainst('ussd-view', (parseJson(res.text) as { value?: { data?: unknown } }).value?.data, 'data')
-              .length === 0;
+          const data = (parseJson(res.text) as { value?: { data?: { ussdOptions?: unknown } } }).value?.data;
+          const view = res.status === 200 && validateAgainst('ussd-view', data, 'data').length === 0;
+          // A view without options is an END screen: the gateway shows the text and ends the session.
+          const end = view && Array.isArray(data?.ussdOptions) && data.ussdOptions.length === 0;
           answers.push({
             endpoint,
             status: res.status,
-            kind: res.status >= 400 && res.status <= 499 ? 'refused' : view ? 'view' : 'other',
+            kind: res.status >= 400 && res.status <= 499 ? 'refused' : end ? 'end' : view ? 'view' : 'other',
           });
         }
         const statuses = answers.map((a) => a.status).join(', ');
@@ -1150,9 +1150,13 @@ export default defineSuite({
           ctx.observe(
             `unknown customer: a view saying so (${statuses}); ussd.customer.unknown judges that it serves no menu of a customer`,
           );
+        else if (kinds.size === 1 && kinds.has('end'))
+          ctx.observe(
+            `unknown customer: an END screen saying so, no options (${statuses}); ussd.customer.unknown judges that it shows text`,
+          );
         else
           ctx.observe(
-            `unknown customer: ${answers.map((a) => `/ussd/${a.endpoint} ${a.status} (${a.kind})`).join(', ')}`,
+            `unknown customer: ${answers.map((a) => `/ussd/${a.endpoint} ${a.status} (${a.kind === 'end' ? 'END screen' : a.kind})`).join(', ')}`,
           );
       },
     }),

@@ -575,7 +575,10 @@ export function endScreensSeen<R>(crawl: Crawl<R>): string {
     .join('; ')}`;
 }
 
-/** The number of each menu's last option against the others': "after the items (n+1) in 40 menus", "0 in 40 menus". */
+/**
+ * The number of each menu's last option against the others': "after the items (n+1) in 40 menus", "0 in 40 menus",
+ * "99 after an option 0 in 40 menus" (a Back numbered 0 followed by another way out, such as Home).
+ */
 export function backNumbersSeen<R>(crawl: Crawl<R>): string {
   const counts = new Map<string, number>();
   for (const view of menus(crawl)) {
@@ -588,7 +591,9 @@ export function backNumbersSeen<R>(crawl: Crawl<R>): string {
         ? '0'
         : last === (items.length === 0 ? 1 : Math.max(...items) + 1)
           ? 'after the items (n+1)'
-          : `${last}, neither 0 nor after the items`;
+          : items.at(-1) === 0
+            ? `${last} after an option 0`
+            : `${last}, neither 0 nor after the items`;
     counts.set(kind, (counts.get(kind) ?? 0) + 1);
   }
   return counts.size === 0 ? 'no menu seen' : [...counts].map(([kind, n]) => `${kind} in ${n} menus`).join(', ');
