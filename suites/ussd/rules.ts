@@ -123,11 +123,14 @@ export function isHttpMethod(value: unknown): boolean {
 
 export interface CustomerFinding {
   problems: string[];
-  /** Links to home or portfolio without customerId: their contract is not shown, so this is noted, not failed. */
+  /**
+   * Links without customerId: noted, not failed here. To home or portfolio their contract is not shown; to the other
+   * views the parameter is required, so the link is dead, which ussd.links.alive judges when it follows it.
+   */
   notes: string[];
 }
 
-/** customerId carried, with the same value, into every follow-up URL of a USSD endpoint. */
+/** customerId, where a follow-up URL of a USSD endpoint carries it, carried once and with the same value. */
 export function customerProblems(
   options: readonly unknown[],
   viewUrl: string,
@@ -143,15 +146,20 @@ export function customerProblems(
     const values = u.searchParams.getAll('customerId');
     const n = (raw as { option?: unknown }).option;
     if (values.length === 0) {
-      if (SPECIFIED_ENDPOINTS.includes(endpoint))
-        out.problems.push(`option ${JSON.stringify(n)} (ussdOptions[${i}]) → ${url}: no customerId`);
-      else
-        out.notes.push(
-          `option ${JSON.stringify(n)} → ${url}: no customerId (the contract of /ussd/${endpoint} is not shown)`,
-        );
-    } else if (values.length > 1 || !sameInteger(values[0]!, customerId)) {
+      out.notes.push(
+        `option ${JSON.stringify(n)} → ${url}: no customerId (${
+          SPECIFIED_ENDPOINTS.includes(endpoint)
+            ? `required on /ussd/${endpoint}: ussd.links.alive judges the link`
+            : `the contract of /ussd/${endpoint} is not shown`
+        })`,
+      );
+    } else if (values.length > 1) {
       out.problems.push(
-        `option ${JSON.stringify(n)} (ussdOptions[${i}]) → ${url}: customerId ${values.join(', ')} instead of ${customerId}`,
+        `option ${JSON.stringify(n)} (ussdOptions[${i}]) → ${url}: customerId given ${values.length} times (${values.join(', ')}), not once`,
+      );
+    } else if (!sameInteger(values[0]!, customerId)) {
+      out.problems.push(
+        `option ${JSON.stringify(n)} (ussdOptions[${i}]) → ${url}: customerId ${values[0]} instead of ${customerId}`,
       );
     }
   });

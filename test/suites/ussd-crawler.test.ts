@@ -1037,13 +1037,25 @@ describe('rules', () => {
       SCOPE,
       7,
     );
+    // Only a customerId that is there is judged (REQ-USSDV-11); without it, a link to a view that requires it is dead,
+    // which ussd.links.alive judges: noted here.
     expect(found.problems).toEqual([
-      `option 2 (ussdOptions[1]) → ${BASE}/ussd/stocks?page=1: no customerId`,
       `option 3 (ussdOptions[2]) → ${BASE}/ussd/assets?customerId=8: customerId 8 instead of 7`,
       `option 5 (ussdOptions[4]) → ${BASE}/ussd/portfolio?customerId=8: customerId 8 instead of 7`,
     ]);
     expect(found.notes).toEqual([
+      `option 2 → ${BASE}/ussd/stocks?page=1: no customerId (required on /ussd/stocks: ussd.links.alive judges the link)`,
       `option 4 → ${BASE}/ussd/home: no customerId (the contract of /ussd/home is not shown)`,
+    ]);
+    expect(
+      customerProblems(
+        [{ option: 1, requestUrl: `${BASE}/ussd/requests?customerId=7&customerId=7` }],
+        `${BASE}/ussd/stocks?customerId=7`,
+        SCOPE,
+        7,
+      ).problems,
+    ).toEqual([
+      `option 1 (ussdOptions[0]) → ${BASE}/ussd/requests?customerId=7&customerId=7: customerId given 2 times (7, 7), not once`,
     ]);
   });
 });

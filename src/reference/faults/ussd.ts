@@ -124,7 +124,7 @@ export const ussdFaults: FaultDefinition[] = [
   {
     name: USSD_FAULT.customerIdChanged,
     suite: 'ussd',
-    breaks: ['REQ-USSDV-05', 'REQ-USSD-19'],
+    breaks: ['REQ-USSDV-05', 'REQ-USSD-19', 'REQ-USSDV-11'],
     description: "the Details option of the assets menu carries the customer's referenceId in customerId",
     flag: true,
   },
