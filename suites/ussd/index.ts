@@ -835,16 +835,16 @@ export default defineSuite({
     defineCheck({
       id: 'ussd.links.back',
       title:
-        'The last option of every menu leads back to a parent menu (another menu on the path here, one that offers this menu, home or portfolio; never the menu itself, nor round a cycle)',
+        'The last option of every menu leads back to a parent menu (another menu on the path here, one that offers this menu, an earlier page, home or portfolio; never the menu itself, a later page, nor round a cycle)',
       level: 'MUST',
       requirements: ['REQ-USSDV-08'],
       explain: {
         sends:
           'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
         passes:
-          "the server's answers show that the last option of every menu leads back to a parent menu: another menu on the path here, one that offers this menu, home or portfolio (for a start menu, any other USSD view), and that the ways back do not go round a cycle; a view without options (an END screen) is no menu, and /ussd/home, the top menu, is not judged",
+          "the server's answers show that the last option of every menu leads back to a parent menu: another menu on the path here, one that offers this menu, an earlier page of the same list, home or portfolio (for a start menu, any other USSD view; never a later page), and that the ways back do not go round a cycle; a view without options (an END screen) is no menu, and /ussd/home, the top menu, is not judged",
         fails:
-          'a last option that leads forward, or to the menu itself (the same URL in any parameter order, or another page of it with the same content), or menus whose ways back lead to each other and never reach home or portfolio: the check fails, naming the menu by its path of options and showing the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+          'a last option that leads forward (a later page of the same list included, "98 More" last), or to the menu itself (the same URL in any parameter order, or another page of it with the same content), or menus whose ways back lead to each other and never reach home or portfolio: the check fails, naming the menu by its path of options and showing the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
       },
       timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
       async run(ctx) {

@@ -361,15 +361,27 @@ function isSameView<R>(crawl: Crawl<R>, view: CrawlView<R>, link: CrawlLink): bo
   return isMenu(target) && isMenu(view) && target.ussd.message === view.ussd.message;
 }
 
+/**
+ * For a link to another page of the same list (only `page` differs), the page values of the view and of the target
+ * (no `page` is 0); undefined for any other link, or a page value that is no number.
+ */
+function pageOrder(view: URL, to: URL): { from: number; to: number } | undefined {
+  if (!differsOnlyInPage(view, to)) return undefined;
+  const from = Number(view.searchParams.get('page') ?? 0);
+  const target = Number(to.searchParams.get('page') ?? 0);
+  return Number.isFinite(from) && Number.isFinite(target) ? { from, to: target } : undefined;
+}
+
 /** Where a last option that does lead back leads: home or portfolio (named by the spec), or another view. */
 type WayBack = { root: true } | { root: false; key: string };
 
 /**
  * "The last option of a menu leads back to a parent menu (home, portfolio or another menu)." A parent is another view
  * than the menu itself: a menu on the path here, one that offers this menu, the list it was selected from, home or
- * portfolio; for a start menu, whose place is not shown, any other USSD view. And the ways back must lead somewhere:
- * menus whose last options go round a cycle (A back to B, B back to A) are each the parent of the other, which no menu
- * hierarchy has. Not judged: views without options (END screens, no menus) and /ussd/home (the top: nothing above it).
+ * portfolio; for a start menu, whose place is not shown, any other USSD view. Another page of the same list is one
+ * only if it comes before this page: paging forward ("98 More" last) is no way back. And the ways back must lead
+ * somewhere: menus whose last options go round a cycle (A back to B, B back to A) are each the parent of the other,
+ * which no menu hierarchy has. Not judged: views without options (END screens, no menus) and /ussd/home (the top: nothing above it).
  */
 export function backProblems<R>(crawl: Crawl<R>): Array<Problem<R>> {
   const byView = linksByView(crawl);
@@ -392,6 +404,7 @@ export function backProblems<R>(crawl: Crawl<R>): Array<Problem<R>> {
     const candidates = lastOptionIndexes(view);
     const links = byView.get(view.key) ?? [];
     const self: number[] = [];
+    const forward: number[] = [];
     const wayBack = (index: number): WayBack | undefined => {
       const l = links.find((x) => x.index === index);
       if (!l?.url || l.key === undefined) return undefined;
@@ -402,6 +415,15 @@ export function backProblems<R>(crawl: Crawl<R>): Array<Problem<R>> {
       const u = new URL(l.url);
       const endpoint = endpointOf(u, crawl.scope);
       if (endpoint === 'home' || endpoint === 'portfolio') return { root: true };
+      // Another page of the same list is above this one only if it comes before it (a Back to the previous page, as
+      // ExUssd's BACK goes to the previous chunk); a later page ("98 More") is forward, whatever the crawl's path was
+      // or the Previous that page offers. Earlier means a smaller page, whether page counts pages or items.
+      const pages = pageOrder(new URL(view.url), u);
+      if (pages !== undefined) {
+        if (pages.to < pages.from) return { root: false, key: l.key };
+        forward.push(index);
+        return undefined;
+      }
       const parent =
         view.ancestors.includes(l.key) ||
         (offeredBy.get(view.key)?.has(l.key) ?? false) ||
@@ -430,6 +452,15 @@ export function backProblems<R>(crawl: Crawl<R>): Array<Problem<R>> {
     }
     const l = links.find((x) => x.index === index);
     const target = l?.key ? crawl.views.get(l.key) : undefined;
+    if (forward.includes(index)) {
+      const pages = pageOrder(new URL(view.url), new URL(l!.url!))!;
+      problems.push({
+        view,
+        message: `${whereIs(view)}: the last option, ${optionText(view, index)}, leads to ${url}, a later page of this list (page ${pages.to} after ${pages.from}): paging forward is no way back`,
+        ...(target ? { also: [target] } : {}),
+      });
+      continue;
+    }
     const path = view.ancestors.map((k) => `"${menuName(crawl.views.get(k))}"`).join(', ');
     problems.push({
       view,

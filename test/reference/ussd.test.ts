@@ -772,6 +772,19 @@ describe('USSD faults produce their deviation', () => {
     });
   });
 
+  it('ussd.more-listed-last: a list with a next page ends with "98. Next", after Back', async () => {
+    await withFault('ussd.more-listed-last', async (run) => {
+      const stocks = await run.get(`/ussd/stocks?customerId=${CUSTOMER}`);
+      const options = stocks.body.data.ussdOptions as Option[];
+      expect(options.map((o) => o.option)).toEqual([1, 2, 3, 4, 5, 98]);
+      expect(query(options.at(-1)!.requestUrl).get('page')).toBe('1');
+      expect(stocks.body.data.ussdMessage).toMatch(/\n4\. Search\n5\. Back\n98\. Next$/);
+      // A page without a next page is as before.
+      const last = await run.get(options.at(-1)!.requestUrl);
+      expect((last.body.data.ussdOptions as Option[]).map((o) => o.option)).toEqual([1, 2, 3, 4, 5]);
+    });
+  });
+
   it("ussd.back-cycle: the first assets page's Back leads to its details, whose Back leads to it", async () => {
     await withFault('ussd.back-cycle', async (run) => {
       const assets = await run.get(`/ussd/assets?customerId=${CUSTOMER}`);

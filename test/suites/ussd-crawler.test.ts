@@ -744,6 +744,54 @@ describe('rules', () => {
     );
   });
 
+  it('fails a last option that pages forward ("98 More"), even when the next page offers Previous; a Back to an earlier page is a way back', async () => {
+    const s = server({
+      '/ussd/home?customerId=7': {
+        title: 'Home',
+        options: [
+          { n: 1, to: '/ussd/stocks?customerId=7' },
+          // The later page of the assets list is reached first: the earlier one is not on its path.
+          { n: 2, to: '/ussd/assets?customerId=7&page=1' },
+          { n: 3, to: '/ussd/assets?customerId=7' },
+          { n: 4, to: '/ussd/home?customerId=7' },
+        ],
+      },
+      // ExUssd's order: items, "0 BACK", then "98 MORE" last.
+      '/ussd/stocks?customerId=7': {
+        title: 'Stocks',
+        options: [
+          { n: 1, to: '/ussd/stocks?customerId=7&symbol=A' },
+          { n: 0, to: '/ussd/home?customerId=7' },
+          { n: 98, to: '/ussd/stocks?customerId=7&page=1' },
+        ],
+      },
+      '/ussd/stocks?customerId=7&page=1': {
+        title: 'Stocks 2',
+        options: [
+          { n: 1, to: '/ussd/stocks?customerId=7' },
+          { n: 0, to: '/ussd/home?customerId=7' },
+        ],
+      },
+      '/ussd/stocks?customerId=7&symbol=A': { title: 'A', options: [{ n: 0, to: '/ussd/stocks?customerId=7' }] },
+      // Back leads to the previous page, as ExUssd's BACK goes to the previous chunk.
+      '/ussd/assets?customerId=7&page=1': {
+        title: 'Assets 2',
+        options: [{ n: 0, to: '/ussd/assets?customerId=7' }],
+      },
+      '/ussd/assets?customerId=7': {
+        title: 'Assets',
+        options: [
+          { n: 1, to: '/ussd/assets?customerId=7&page=1' },
+          { n: 0, to: '/ussd/home?customerId=7' },
+        ],
+      },
+    });
+    const c = await crawl(options(s.fetch, { starts: [{ name: 'home', url: `${BASE}/ussd/home?customerId=7` }] }));
+    expect(backProblems(c).map((p) => p.message)).toEqual([
+      `home → 1 (menu "Stocks"): the last option, option 98 "stocks", leads to "${BASE}/ussd/stocks?customerId=7&page=1", a later page of this list (page 1 after 0): paging forward is no way back`,
+    ]);
+  });
+
   it('fails a last option that leads to the menu itself, however its URL is written; /ussd/home reloading is not judged', async () => {
     const s = server({
       // A start menu that reloads itself, its parameters in another order.
@@ -816,16 +864,17 @@ describe('rules', () => {
             { n: 2, to: '/ussd/home?customerId=7' },
           ],
         },
-        // A and B offer each other, and each one's Back leads to the other.
+        // A and B offer each other, and each one's Back leads to the other (B is no page of A: a later page is judged
+        // as paging forward before any cycle).
         '/ussd/assets?customerId=7&detail=true': {
           title: 'A',
           options: [
-            { n: 1, to: '/ussd/assets?customerId=7&detail=true&page=1' },
+            { n: 1, to: '/ussd/stocks?customerId=7&assetId=2' },
             { n: 2, to: '/ussd/stocks?customerId=7&assetId=1' },
-            { n: 3, to: cycle ? '/ussd/assets?customerId=7&detail=true&page=1' : '/ussd/assets?customerId=7' },
+            { n: 3, to: cycle ? '/ussd/stocks?customerId=7&assetId=2' : '/ussd/assets?customerId=7' },
           ],
         },
-        '/ussd/assets?customerId=7&detail=true&page=1': {
+        '/ussd/stocks?customerId=7&assetId=2': {
           title: 'B',
           options: [
             { n: 1, to: '/ussd/assets?customerId=7&detail=true' },
@@ -845,7 +894,7 @@ describe('rules', () => {
     expect(problems.map((p) => p.message)).toEqual([
       'assets → 1 (menu "A"): the last option leads back to "B", and the ways back go round 2 menus ("A" → "B" → "A") and never reach home, portfolio or a menu above them',
     ]);
-    expect(problems[0]!.also!.map((v) => v.url)).toEqual([`${BASE}/ussd/assets?customerId=7&detail=true&page=1`]);
+    expect(problems[0]!.also!.map((v) => v.url)).toEqual([`${BASE}/ussd/stocks?customerId=7&assetId=2`]);
   });
 
   it('fails start menus whose ways back lead round each other', async () => {

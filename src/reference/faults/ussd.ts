@@ -243,4 +243,12 @@ export const ussdFaults: FaultDefinition[] = [
       'the requests menu ignores a requestId that is not an integer: requestId=abc answers 200 with the list',
     flag: true,
   },
+  {
+    name: USSD_FAULT.moreListedLast,
+    suite: 'ussd',
+    breaks: ['REQ-USSDV-08'],
+    description:
+      'a list that has a next page writes its Next choice last, after Back, as "98 Next" (ExUssd orders BACK then MORE): the last option pages forward',
+    flag: true,
+  },
 ];
