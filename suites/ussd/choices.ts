@@ -9,13 +9,30 @@ export interface NumberedChoice {
   line: number;
 }
 
-// One choice at the start of a line: "(1) Buy", "[1] Buy", "1. Buy", "1.Buy", "1) Buy", "1: Buy", "1 - Buy",
+// One choice at the start of a line: "(1) Buy", "[1] Buy", "1. Buy", "1.Buy", "1) Buy", "1: Buy", "1:Buy", "1 - Buy",
 // "1 – Buy", "1 => Buy", and the bare "0 Back". A dot followed by a digit is a decimal ("1.5 units"), not a choice.
+// Groups: 1 "(N)", 2 "[N]", 3 and 4 a number and the separator after it, 5 a bare number, 6 the label.
 const AT_LINE_START =
-  /^\s*(?:\(\s*(\d{1,6})\s*\)|\[\s*(\d{1,6})\s*\]|(\d{1,6})\s*(?:\.(?!\d)\)?|\)|:|[-–—=]+>?|>)|(\d{1,6})(?=\s))\s*(\S.*?)\s*$/u;
+  /^\s*(?:\(\s*(\d{1,6})\s*\)|\[\s*(\d{1,6})\s*\]|(\d{1,6})\s*(\.(?!\d)\)?|\)|:|[-–—=]+>?|>)|(\d{1,6})(?=\s))\s*(\S.*?)\s*$/u;
 
-// Further choices on the same line, as some menus write them to save screen lines: "1.Yes 2.No", "1) Yes  2) No".
-const INLINE = /(?<=\s)(\d{1,6})(?:\.(?!\d)|\))\s*(?=\p{L})/gu;
+// Further choices on the same line, as menus write them to save screen lines: "1.Yes 2.No", "1) Yes  2) No", and the
+// navigation line of ExUssd, "98:MORE 0:BACK" or "0:BACK 00:HOME". A number followed by ".", ")" or ":" is read in any
+// line; "(2) No", "[2] No" or "2 - No" only where the line starts in that style, since a text such as "AAPL 10 - 5%"
+// would otherwise be read as a choice. A letter must follow, so neither "10.50" nor "10:30" is read; a bare number
+// ("Buy 2 shares") never is.
+const INLINE_ANY = String.raw`(\d{1,6})(?:\.(?!\d)|\)|:)`;
+const INLINE_PAREN = String.raw`\(\s*(\d{1,6})\s*\)`;
+const INLINE_BRACKET = String.raw`\[\s*(\d{1,6})\s*\]`;
+
+/** The pattern of further choices on a line whose first choice `m` (AT_LINE_START) is written as it is. */
+function inlinePattern(m: RegExpExecArray): RegExp {
+  const forms = [INLINE_ANY];
+  if (m[1] !== undefined) forms.push(INLINE_PAREN);
+  else if (m[2] !== undefined) forms.push(INLINE_BRACKET);
+  else if (m[4] !== undefined && !['.', ')', ':'].includes(m[4]))
+    forms.push(String.raw`(\d{1,6})\s*${m[4].replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
+  return new RegExp(String.raw`(?<=\s)(?:${forms.join('|')})\s*(?=\p{L})`, 'gu');
+}
 
 /** The numbered choices of a message, in the order they are shown. */
 export function numberedChoices(message: string): NumberedChoice[] {
@@ -23,15 +40,19 @@ export function numberedChoices(message: string): NumberedChoice[] {
   message.split(/\r\n|\r|\n/).forEach((text, line) => {
     const m = AT_LINE_START.exec(text);
     if (!m) return;
-    const digits = m[1] ?? m[2] ?? m[3] ?? m[4]!;
-    const rest = m[5]!;
-    const inline = [...` ${rest}`.matchAll(INLINE)];
+    const digits = m[1] ?? m[2] ?? m[3] ?? m[5]!;
+    const rest = m[6]!;
+    const inline = [...` ${rest}`.matchAll(inlinePattern(m))];
     const label = (inline.length > 0 ? rest.slice(0, inline[0]!.index - 1) : rest).trim();
     out.push({ number: Number(digits), label, line });
     inline.forEach((hit, i) => {
       const start = hit.index - 1 + hit[0].length;
       const end = i + 1 < inline.length ? inline[i + 1]!.index - 1 : rest.length;
-      out.push({ number: Number(hit[1]), label: rest.slice(start, end).trim(), line });
+      out.push({
+        number: Number(hit.slice(1).find((g) => g !== undefined)),
+        label: rest.slice(start, end).trim(),
+        line,
+      });
     });
   });
   return out;
@@ -49,14 +70,15 @@ export function labelOf(message: string, option: unknown): string | undefined {
 }
 
 /**
- * The numbering style of a choice's line, as a template: "1. Buy" is `N. label`, "1) Buy" `N) label`, "1 - Buy"
- * `N - label`, "0 Back" `N label`. Undefined for a line that shows no choice at its start.
+ * The numbering style of a choice's line, as a template: "1. Buy" is `N. label`, "1.Buy" `N.label`, "1) Buy"
+ * `N) label`, "1:Buy" `N:label`, "1 - Buy" `N - label`, "0 Back" `N label`. Undefined for a line that shows no choice
+ * at its start.
  */
 function numberingStyle(line: string): string | undefined {
   const m = new RegExp(AT_LINE_START.source, 'du').exec(line);
-  if (!m?.indices?.[5]) return undefined;
-  const prefix = line.slice(0, m.indices[5][0]).trim();
-  return `${prefix.replace(/\d+/, 'N').replace(/\s+/g, ' ')} label`;
+  if (!m?.indices?.[6]) return undefined;
+  const prefix = line.slice(0, m.indices[6][0]).trimStart();
+  return `${prefix.replace(/\d+/, 'N').replace(/\s+/g, ' ')}label`;
 }
 
 /**

@@ -763,18 +763,22 @@ export default defineSuite({
     }),
     defineCheck({
       id: 'ussd.options.customer-id',
-      title: 'customerId is carried, unchanged, into every follow-up URL',
-      level: 'MUST',
-      requirements: ['REQ-USSDV-05', 'REQ-USSD-04'],
+      title: 'A follow-up URL that carries customerId carries the customer of the view it is on, once and unchanged',
+      level: 'SHOULD',
+      requirements: ['REQ-USSDV-11'],
       explain: {
         sends:
           'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
-        passes: "the server's answers show that customerId is carried, unchanged, into every follow-up URL",
+        passes:
+          "the server's answers show that every follow-up URL that carries customerId carries the fixture customer's, once and unchanged (a URL without it is judged by ussd.links.alive: the parameter is required, so the link is dead)",
         fails:
-          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+          'a follow-up URL whose customerId names another customer, or that repeats the parameter (the check warns); the report names the menu, option and URL and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
       },
       timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
       async run(ctx) {
+        // The "requestUrl" row names customerId among the parameters and says nothing of its value: that a follow-up
+        // carries the same customer is the one reasonable reading (REQ-USSDV-11, SHOULD). Whether it is there at all is
+        // judged where the link is followed: without the required parameter it is dead (ussd.links.alive).
         const customerId = ctx.fixture('customerId');
         const c = await sharedCrawl(ctx);
         const notes = new Set<string>();
@@ -784,12 +788,12 @@ export default defineSuite({
           return found.problems;
         });
         for (const n of [...notes].slice(0, 3)) ctx.observe(n);
-        if (notes.size > 3) ctx.observe(`… and ${notes.size - 3} more links to home or portfolio without customerId`);
+        if (notes.size > 3) ctx.observe(`… and ${notes.size - 3} more links without customerId`);
         failOn(
           ctx,
           problems,
-          'a follow-up URL that loses the customer',
-          `customerId=${customerId} in every follow-up URL of /ussd/stocks, /ussd/assets, /ussd/requests (the parameter is required there)`,
+          'a follow-up URL that names another customer',
+          `customerId=${customerId}, once, in every follow-up URL that carries customerId`,
         );
       },
     }),
@@ -831,16 +835,16 @@ export default defineSuite({
     defineCheck({
       id: 'ussd.links.back',
       title:
-        'The last option of every menu leads back to a parent menu (another menu on the path here, one that offers this menu, home or portfolio; never the menu itself, nor round a cycle)',
+        'The last option of every menu leads back to a parent menu (another menu on the path here, one that offers this menu, an earlier page, home or portfolio; never the menu itself, a later page, nor round a cycle)',
       level: 'MUST',
       requirements: ['REQ-USSDV-08'],
       explain: {
         sends:
           'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
         passes:
-          "the server's answers show that the last option of every menu leads back to a parent menu: another menu on the path here, one that offers this menu, home or portfolio (for a start menu, any other USSD view), and that the ways back do not go round a cycle; a view without options (an END screen) is no menu, and /ussd/home, the top menu, is not judged",
+          "the server's answers show that the last option of every menu leads back to a parent menu: another menu on the path here, one that offers this menu, an earlier page of the same list, home or portfolio (for a start menu, any other USSD view; never a later page), and that the ways back do not go round a cycle; a view without options (an END screen) is no menu, and /ussd/home, the top menu, is not judged",
         fails:
-          'a last option that leads forward, or to the menu itself (the same URL in any parameter order, or another page of it with the same content), or menus whose ways back lead to each other and never reach home or portfolio: the check fails, naming the menu by its path of options and showing the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+          'a last option that leads forward (a later page of the same list included, "98 More" last), or to the menu itself (the same URL in any parameter order, or another page of it with the same content), or menus whose ways back lead to each other and never reach home or portfolio: the check fails, naming the menu by its path of options and showing the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
       },
       timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
       async run(ctx) {
@@ -1103,14 +1107,14 @@ export default defineSuite({
     defineCheck({
       id: 'ussd.info.readings',
       title:
-        'Which reading the server took of the open points of the USSD views: numbering, the number of the way back, views without options, page values, assetId, home and portfolio, an unknown customer (refused with which status, or a view)',
+        'Which reading the server took of the open points of the USSD views: numbering, the number of the way back, views without options, page values, assetId, home and portfolio, an unknown customer (refused with which status, a view, or an END screen)',
       level: 'INFO',
       requirements: ['REQ-USSDV-10', 'REQ-USSD-11', 'REQ-USSD-22', 'REQ-USSD-24'],
       explain: {
         sends:
           'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations); and GET /ussd/stocks, /ussd/assets and /ussd/requests with customerId = fixtures.unknownId, a customer that does not exist',
         passes:
-          'always, once the answer could be read: the check records how the views number their choices, which number leads back, the views without options (END screens), the page values, where assetId appears, home and portfolio, and how an unknown customer is answered (the status of a refusal: the USSD endpoints list no errors)',
+          'always, once the answer could be read: the check records how the views number their choices, which number leads back, the views without options (END screens), the page values, where assetId appears, home and portfolio, and how an unknown customer is answered (the status of a refusal: the USSD endpoints list no errors; a view, or an END screen without options)',
         fails:
           'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
       },
@@ -1126,17 +1130,17 @@ export default defineSuite({
         ctx.observe(assetIdSeen(c));
         ctx.observe(homePortfolioSeen(c));
         const unknownId = ctx.fixture('unknownId');
-        const answers: Array<{ endpoint: string; status: number; kind: 'refused' | 'view' | 'other' }> = [];
+        const answers: Array<{ endpoint: string; status: number; kind: 'refused' | 'view' | 'end' | 'other' }> = [];
         for (const endpoint of ['stocks', 'assets', 'requests']) {
           const res = await ctx.send({ method: 'GET', path: `/ussd/${endpoint}`, query: { customerId: unknownId } });
-          const view =
-            res.status === 200 &&
-            validateAgainst('ussd-view', (parseJson(res.text) as { value?: { data?: unknown } }).value?.data, 'data')
-              .length === 0;
+          const data = (parseJson(res.text) as { value?: { data?: { ussdOptions?: unknown } } }).value?.data;
+          const view = res.status === 200 && validateAgainst('ussd-view', data, 'data').length === 0;
+          // A view without options is an END screen: the gateway shows the text and ends the session.
+          const end = view && Array.isArray(data?.ussdOptions) && data.ussdOptions.length === 0;
           answers.push({
             endpoint,
             status: res.status,
-            kind: res.status >= 400 && res.status <= 499 ? 'refused' : view ? 'view' : 'other',
+            kind: res.status >= 400 && res.status <= 499 ? 'refused' : end ? 'end' : view ? 'view' : 'other',
           });
         }
         const statuses = answers.map((a) => a.status).join(', ');
@@ -1150,9 +1154,13 @@ export default defineSuite({
           ctx.observe(
             `unknown customer: a view saying so (${statuses}); ussd.customer.unknown judges that it serves no menu of a customer`,
           );
+        else if (kinds.size === 1 && kinds.has('end'))
+          ctx.observe(
+            `unknown customer: an END screen saying so, no options (${statuses}); ussd.customer.unknown judges that it shows text`,
+          );
         else
           ctx.observe(
-            `unknown customer: ${answers.map((a) => `/ussd/${a.endpoint} ${a.status} (${a.kind})`).join(', ')}`,
+            `unknown customer: ${answers.map((a) => `/ussd/${a.endpoint} ${a.status} (${a.kind === 'end' ? 'END screen' : a.kind})`).join(', ')}`,
           );
       },
     }),

@@ -123,11 +123,14 @@ export function isHttpMethod(value: unknown): boolean {
 
 export interface CustomerFinding {
   problems: string[];
-  /** Links to home or portfolio without customerId: their contract is not shown, so this is noted, not failed. */
+  /**
+   * Links without customerId: noted, not failed here. To home or portfolio their contract is not shown; to the other
+   * views the parameter is required, so the link is dead, which ussd.links.alive judges when it follows it.
+   */
   notes: string[];
 }
 
-/** customerId carried, with the same value, into every follow-up URL of a USSD endpoint. */
+/** customerId, where a follow-up URL of a USSD endpoint carries it, carried once and with the same value. */
 export function customerProblems(
   options: readonly unknown[],
   viewUrl: string,
@@ -143,15 +146,20 @@ export function customerProblems(
     const values = u.searchParams.getAll('customerId');
     const n = (raw as { option?: unknown }).option;
     if (values.length === 0) {
-      if (SPECIFIED_ENDPOINTS.includes(endpoint))
-        out.problems.push(`option ${JSON.stringify(n)} (ussdOptions[${i}]) → ${url}: no customerId`);
-      else
-        out.notes.push(
-          `option ${JSON.stringify(n)} → ${url}: no customerId (the contract of /ussd/${endpoint} is not shown)`,
-        );
-    } else if (values.length > 1 || !sameInteger(values[0]!, customerId)) {
+      out.notes.push(
+        `option ${JSON.stringify(n)} → ${url}: no customerId (${
+          SPECIFIED_ENDPOINTS.includes(endpoint)
+            ? `required on /ussd/${endpoint}: ussd.links.alive judges the link`
+            : `the contract of /ussd/${endpoint} is not shown`
+        })`,
+      );
+    } else if (values.length > 1) {
       out.problems.push(
-        `option ${JSON.stringify(n)} (ussdOptions[${i}]) → ${url}: customerId ${values.join(', ')} instead of ${customerId}`,
+        `option ${JSON.stringify(n)} (ussdOptions[${i}]) → ${url}: customerId given ${values.length} times (${values.join(', ')}), not once`,
+      );
+    } else if (!sameInteger(values[0]!, customerId)) {
+      out.problems.push(
+        `option ${JSON.stringify(n)} (ussdOptions[${i}]) → ${url}: customerId ${values[0]} instead of ${customerId}`,
       );
     }
   });
@@ -353,15 +361,27 @@ function isSameView<R>(crawl: Crawl<R>, view: CrawlView<R>, link: CrawlLink): bo
   return isMenu(target) && isMenu(view) && target.ussd.message === view.ussd.message;
 }
 
+/**
+ * For a link to another page of the same list (only `page` differs), the page values of the view and of the target
+ * (no `page` is 0); undefined for any other link, or a page value that is no number.
+ */
+function pageOrder(view: URL, to: URL): { from: number; to: number } | undefined {
+  if (!differsOnlyInPage(view, to)) return undefined;
+  const from = Number(view.searchParams.get('page') ?? 0);
+  const target = Number(to.searchParams.get('page') ?? 0);
+  return Number.isFinite(from) && Number.isFinite(target) ? { from, to: target } : undefined;
+}
+
 /** Where a last option that does lead back leads: home or portfolio (named by the spec), or another view. */
 type WayBack = { root: true } | { root: false; key: string };
 
 /**
  * "The last option of a menu leads back to a parent menu (home, portfolio or another menu)." A parent is another view
  * than the menu itself: a menu on the path here, one that offers this menu, the list it was selected from, home or
- * portfolio; for a start menu, whose place is not shown, any other USSD view. And the ways back must lead somewhere:
- * menus whose last options go round a cycle (A back to B, B back to A) are each the parent of the other, which no menu
- * hierarchy has. Not judged: views without options (END screens, no menus) and /ussd/home (the top: nothing above it).
+ * portfolio; for a start menu, whose place is not shown, any other USSD view. Another page of the same list is one
+ * only if it comes before this page: paging forward ("98 More" last) is no way back. And the ways back must lead
+ * somewhere: menus whose last options go round a cycle (A back to B, B back to A) are each the parent of the other,
+ * which no menu hierarchy has. Not judged: views without options (END screens, no menus) and /ussd/home (the top: nothing above it).
  */
 export function backProblems<R>(crawl: Crawl<R>): Array<Problem<R>> {
   const byView = linksByView(crawl);
@@ -384,6 +404,7 @@ export function backProblems<R>(crawl: Crawl<R>): Array<Problem<R>> {
     const candidates = lastOptionIndexes(view);
     const links = byView.get(view.key) ?? [];
     const self: number[] = [];
+    const forward: number[] = [];
     const wayBack = (index: number): WayBack | undefined => {
       const l = links.find((x) => x.index === index);
       if (!l?.url || l.key === undefined) return undefined;
@@ -394,6 +415,15 @@ export function backProblems<R>(crawl: Crawl<R>): Array<Problem<R>> {
       const u = new URL(l.url);
       const endpoint = endpointOf(u, crawl.scope);
       if (endpoint === 'home' || endpoint === 'portfolio') return { root: true };
+      // Another page of the same list is above this one only if it comes before it (a Back to the previous page, as
+      // ExUssd's BACK goes to the previous chunk); a later page ("98 More") is forward, whatever the crawl's path was
+      // or the Previous that page offers. Earlier means a smaller page, whether page counts pages or items.
+      const pages = pageOrder(new URL(view.url), u);
+      if (pages !== undefined) {
+        if (pages.to < pages.from) return { root: false, key: l.key };
+        forward.push(index);
+        return undefined;
+      }
       const parent =
         view.ancestors.includes(l.key) ||
         (offeredBy.get(view.key)?.has(l.key) ?? false) ||
@@ -422,6 +452,15 @@ export function backProblems<R>(crawl: Crawl<R>): Array<Problem<R>> {
     }
     const l = links.find((x) => x.index === index);
     const target = l?.key ? crawl.views.get(l.key) : undefined;
+    if (forward.includes(index)) {
+      const pages = pageOrder(new URL(view.url), new URL(l!.url!))!;
+      problems.push({
+        view,
+        message: `${whereIs(view)}: the last option, ${optionText(view, index)}, leads to ${url}, a later page of this list (page ${pages.to} after ${pages.from}): paging forward is no way back`,
+        ...(target ? { also: [target] } : {}),
+      });
+      continue;
+    }
     const path = view.ancestors.map((k) => `"${menuName(crawl.views.get(k))}"`).join(', ');
     problems.push({
       view,
@@ -575,7 +614,10 @@ export function endScreensSeen<R>(crawl: Crawl<R>): string {
     .join('; ')}`;
 }
 
-/** The number of each menu's last option against the others': "after the items (n+1) in 40 menus", "0 in 40 menus". */
+/**
+ * The number of each menu's last option against the others': "after the items (n+1) in 40 menus", "0 in 40 menus",
+ * "99 after an option 0 in 40 menus" (a Back numbered 0 followed by another way out, such as Home).
+ */
 export function backNumbersSeen<R>(crawl: Crawl<R>): string {
   const counts = new Map<string, number>();
   for (const view of menus(crawl)) {
@@ -588,7 +630,9 @@ export function backNumbersSeen<R>(crawl: Crawl<R>): string {
         ? '0'
         : last === (items.length === 0 ? 1 : Math.max(...items) + 1)
           ? 'after the items (n+1)'
-          : `${last}, neither 0 nor after the items`;
+          : items.at(-1) === 0
+            ? `${last} after an option 0`
+            : `${last}, neither 0 nor after the items`;
     counts.set(kind, (counts.get(kind) ?? 0) + 1);
   }
   return counts.size === 0 ? 'no menu seen' : [...counts].map(([kind, n]) => `${kind} in ${n} menus`).join(', ');

@@ -404,6 +404,115 @@ describe('USSD views under ussd-terminal=detail-views', () => {
   });
 });
 
+describe.each([
+  ['colon', /^\d+:\S/],
+  ['compact', /^\d+\.\S/],
+] as const)('USSD views under ussd-numbering=%s', (numbering, style) => {
+  let run: Running;
+
+  beforeAll(async () => {
+    run = await start({ choices: { ussdNumbering: numbering } });
+  });
+
+  afterAll(async () => {
+    await run?.server.close();
+  });
+
+  it('writes every choice in that style, no space after the separator, and every view still meets the spec', async () => {
+    const c = await crawl(run);
+    expect(c.problems).toEqual([]);
+    for (const view of c.views.values()) {
+      const { ussdMessage, ussdOptions } = view.body.data as { ussdMessage: string; ussdOptions: Option[] };
+      const lines = ussdMessage.split('\n').slice(-ussdOptions.length);
+      expect(
+        lines.map((l) => style.test(l)),
+        view.url,
+      ).toEqual(lines.map(() => true));
+      expect(
+        lines.map((l) => Number(/^\d+/.exec(l)![0])),
+        view.url,
+      ).toEqual(ussdOptions.map((o) => o.option));
+    }
+    const stocks = await run.get(`/ussd/stocks?customerId=${CUSTOMER}`);
+    expect(stocks.body.data.ussdMessage).toContain(
+      numbering === 'colon' ? '\n1:AAPL Apple Inc.\n' : '\n1.AAPL Apple Inc.\n',
+    );
+  });
+});
+
+describe('USSD views under ussd-back=zero-and-home', () => {
+  let run: Running;
+  let result: Crawl;
+
+  beforeAll(async () => {
+    run = await start({ choices: { ussdBack: 'zero-and-home' } });
+    result = await crawl(run);
+  });
+
+  afterAll(async () => {
+    await run?.server.close();
+  });
+
+  it('ends a menu with "0. Back" then "99. Home", or with "0. Back" alone where Back leads home already', () => {
+    expect(result.problems).toEqual([]);
+    let both = 0;
+    for (const view of result.views.values()) {
+      const { ussdMessage, ussdOptions } = view.body.data as { ussdMessage: string; ussdOptions: Option[] };
+      const last = ussdOptions.at(-1)!;
+      const path = (o: Option) => new URL(o.requestUrl).pathname;
+      expect(path(last), view.url).toBe('/v1/ussd/home');
+      if (last.option === 99) {
+        both++;
+        const back = ussdOptions.at(-2)!;
+        expect(back.option, view.url).toBe(0);
+        expect(path(back), view.url).not.toBe('/v1/ussd/home');
+        expect(ussdMessage, view.url).toMatch(/\n0\. (Back|Home)\n99\. Home$/);
+      } else {
+        expect(last.option, view.url).toBe(0);
+        expect(
+          ussdOptions.filter((o) => o.option === 99),
+          view.url,
+        ).toEqual([]);
+      }
+    }
+    expect(both).toBeGreaterThan(20);
+  });
+
+  it('offers home once on home and on the menus whose Back leads there: no second link to home', async () => {
+    for (const path of ['/ussd/home', '/ussd/stocks', '/ussd/portfolio']) {
+      const res = await run.get(`${path}?customerId=${CUSTOMER}`);
+      const options = res.body.data.ussdOptions as Option[];
+      expect(
+        options.filter((o) => new URL(o.requestUrl).pathname === '/v1/ussd/home').map((o) => o.option),
+        path,
+      ).toEqual([0]);
+    }
+  });
+});
+
+describe('USSD views for an unknown customer under ussd-unknown-customer=end-screen', () => {
+  it('answers a 200 END screen saying the number is not registered, with no options', async () => {
+    const run = await start({ choices: { ussdUnknownCustomer: 'end-screen' } });
+    try {
+      for (const path of USSD_PATHS.map((p) => p.slice('/v1'.length))) {
+        const res = await run.get(`${path}?customerId=999999`);
+        expect(res.status, path).toBe(200);
+        expect(res.body).toEqual({
+          data: {
+            ussdMessage: 'Customer 999999 is not registered for this service.\nPlease contact your provider.',
+            ussdOptions: [],
+          },
+          code: '200',
+          message: 'Success',
+        });
+      }
+      expect((await run.get(`/ussd/stocks?customerId=${CUSTOMER}`)).body.data.ussdOptions.length).toBeGreaterThan(1);
+    } finally {
+      await run.server.close();
+    }
+  });
+});
+
 // ---- validation, authentication, seed -------------------------------------------------------------------------
 
 describe('USSD validation', () => {
@@ -660,6 +769,19 @@ describe('USSD faults produce their deviation', () => {
         expect(targets.length, url).toBeGreaterThan(1);
         expect(new Set(targets), url).toEqual(new Set([url]));
       }
+    });
+  });
+
+  it('ussd.more-listed-last: a list with a next page ends with "98. Next", after Back', async () => {
+    await withFault('ussd.more-listed-last', async (run) => {
+      const stocks = await run.get(`/ussd/stocks?customerId=${CUSTOMER}`);
+      const options = stocks.body.data.ussdOptions as Option[];
+      expect(options.map((o) => o.option)).toEqual([1, 2, 3, 4, 5, 98]);
+      expect(query(options.at(-1)!.requestUrl).get('page')).toBe('1');
+      expect(stocks.body.data.ussdMessage).toMatch(/\n4\. Search\n5\. Back\n98\. Next$/);
+      // A page without a next page is as before.
+      const last = await run.get(options.at(-1)!.requestUrl);
+      expect((last.body.data.ussdOptions as Option[]).map((o) => o.option)).toEqual([1, 2, 3, 4, 5]);
     });
   });
 

@@ -2,7 +2,7 @@
 // style, the caps (cyclic graphs, graphs without end, slow answers), the frontier, the concurrency bound, and the
 // safety rule that order and cancel links are listed but never followed without --allow-mutations.
 import { describe, expect, it } from 'vitest';
-import { choiceNumbers, labelOf, numberedChoices } from '../../suites/ussd/choices.js';
+import { choiceNumbers, labelOf, numberedChoices, optionStyles } from '../../suites/ussd/choices.js';
 import { crawl, formatTrail, type CrawlOptions, type FetchOutcome } from '../../suites/ussd/crawler.js';
 import {
   backNotJudged,
@@ -206,6 +206,71 @@ describe('numbered choices in ussdMessage', () => {
       [2, 'MSFT'],
       [0, 'Back'],
     ]);
+  });
+
+  it('reads choices written on one line in every numbering style it knows, navigation lines included', () => {
+    const read = (message: string) => numberedChoices(message).map((c) => [c.number, c.label]);
+    // ExUssd writes its navigation on one line: "0:BACK 00:HOME" (00 is the integer 0), "98:MORE 0:BACK".
+    expect(read('Menu\n1:Buy\n0:BACK 00:HOME')).toEqual([
+      [1, 'Buy'],
+      [0, 'BACK'],
+      [0, 'HOME'],
+    ]);
+    expect(read('Menu\n98:MORE 0:BACK')).toEqual([
+      [98, 'MORE'],
+      [0, 'BACK'],
+    ]);
+    const buySell = [
+      [1, 'Buy'],
+      [2, 'Sell'],
+    ];
+    for (const line of [
+      '1. Buy 2. Sell',
+      '1.Buy 2.Sell',
+      '1) Buy 2) Sell',
+      '1)Buy 2)Sell',
+      '1: Buy 2: Sell',
+      '1:Buy 2:Sell',
+      '1 - Buy 2 - Sell',
+      '1- Buy 2- Sell',
+      '1 – Buy 2 – Sell',
+      '1 => Buy 2 => Sell',
+      '1 > Buy 2 > Sell',
+      '1.) Buy 2.) Sell',
+      '(1) Buy (2) Sell',
+      '[1] Buy [2] Sell',
+    ])
+      expect(read(`Menu\n${line}`), line).toEqual(buySell);
+    // A line in any style goes on with ".", ")" or ":" (items in one style, the navigation in ExUssd's).
+    expect(read('Menu\n1 - Buy 98:MORE 0:BACK')).toEqual([
+      [1, 'Buy'],
+      [98, 'MORE'],
+      [0, 'BACK'],
+    ]);
+    expect(read('Menu\n(1) Buy 0. Back')).toEqual([
+      [1, 'Buy'],
+      [0, 'Back'],
+    ]);
+  });
+
+  it('does not read a bare number, a time, a decimal or a dash between numbers inside a line as a further choice', () => {
+    const read = (message: string) => numberedChoices(message).map((c) => [c.number, c.label]);
+    expect(read('Menu\n1. Buy 2 shares')).toEqual([[1, 'Buy 2 shares']]);
+    expect(read('Menu\n1. Order at 10:30 today')).toEqual([[1, 'Order at 10:30 today']]);
+    expect(read('Menu\n1. AAPL USD 10.50 each')).toEqual([[1, 'AAPL USD 10.50 each']]);
+    // A dash after a number is read only on a line that numbers its choices with a dash.
+    expect(read('Menu\n1. AAPL 10 - Apple')).toEqual([[1, 'AAPL 10 - Apple']]);
+    expect(read('Menu\n1) Gain 2 (Apple)')).toEqual([[1, 'Gain 2 (Apple)']]);
+    expect(read('Menu\n0 Back 00 Home')).toEqual([[0, 'Back 00 Home']]);
+  });
+
+  it('names the numbering style of each option line, telling "1.Buy" from "1. Buy" and "1:Buy" from "1: Buy"', () => {
+    const styles = (lines: string[]) => optionStyles(['Menu', ...lines].join('\n'), [1, 2]);
+    expect(styles(['1. Buy', '2. Back'])).toEqual(['N. label', 'N. label']);
+    expect(styles(['1.Buy', '2.Back'])).toEqual(['N.label', 'N.label']);
+    expect(styles(['1:Buy', '2:Back'])).toEqual(['N:label', 'N:label']);
+    expect(styles(['1: Buy', ' 2)  Back'])).toEqual(['N: label', 'N) label']);
+    expect(styles(['1 - Buy', '2 Back'])).toEqual(['N - label', 'N label']);
   });
 
   it('does not take decimals, amounts or text for choices', () => {
@@ -679,6 +744,54 @@ describe('rules', () => {
     );
   });
 
+  it('fails a last option that pages forward ("98 More"), even when the next page offers Previous; a Back to an earlier page is a way back', async () => {
+    const s = server({
+      '/ussd/home?customerId=7': {
+        title: 'Home',
+        options: [
+          { n: 1, to: '/ussd/stocks?customerId=7' },
+          // The later page of the assets list is reached first: the earlier one is not on its path.
+          { n: 2, to: '/ussd/assets?customerId=7&page=1' },
+          { n: 3, to: '/ussd/assets?customerId=7' },
+          { n: 4, to: '/ussd/home?customerId=7' },
+        ],
+      },
+      // ExUssd's order: items, "0 BACK", then "98 MORE" last.
+      '/ussd/stocks?customerId=7': {
+        title: 'Stocks',
+        options: [
+          { n: 1, to: '/ussd/stocks?customerId=7&symbol=A' },
+          { n: 0, to: '/ussd/home?customerId=7' },
+          { n: 98, to: '/ussd/stocks?customerId=7&page=1' },
+        ],
+      },
+      '/ussd/stocks?customerId=7&page=1': {
+        title: 'Stocks 2',
+        options: [
+          { n: 1, to: '/ussd/stocks?customerId=7' },
+          { n: 0, to: '/ussd/home?customerId=7' },
+        ],
+      },
+      '/ussd/stocks?customerId=7&symbol=A': { title: 'A', options: [{ n: 0, to: '/ussd/stocks?customerId=7' }] },
+      // Back leads to the previous page, as ExUssd's BACK goes to the previous chunk.
+      '/ussd/assets?customerId=7&page=1': {
+        title: 'Assets 2',
+        options: [{ n: 0, to: '/ussd/assets?customerId=7' }],
+      },
+      '/ussd/assets?customerId=7': {
+        title: 'Assets',
+        options: [
+          { n: 1, to: '/ussd/assets?customerId=7&page=1' },
+          { n: 0, to: '/ussd/home?customerId=7' },
+        ],
+      },
+    });
+    const c = await crawl(options(s.fetch, { starts: [{ name: 'home', url: `${BASE}/ussd/home?customerId=7` }] }));
+    expect(backProblems(c).map((p) => p.message)).toEqual([
+      `home → 1 (menu "Stocks"): the last option, option 98 "stocks", leads to "${BASE}/ussd/stocks?customerId=7&page=1", a later page of this list (page 1 after 0): paging forward is no way back`,
+    ]);
+  });
+
   it('fails a last option that leads to the menu itself, however its URL is written; /ussd/home reloading is not judged', async () => {
     const s = server({
       // A start menu that reloads itself, its parameters in another order.
@@ -751,16 +864,17 @@ describe('rules', () => {
             { n: 2, to: '/ussd/home?customerId=7' },
           ],
         },
-        // A and B offer each other, and each one's Back leads to the other.
+        // A and B offer each other, and each one's Back leads to the other (B is no page of A: a later page is judged
+        // as paging forward before any cycle).
         '/ussd/assets?customerId=7&detail=true': {
           title: 'A',
           options: [
-            { n: 1, to: '/ussd/assets?customerId=7&detail=true&page=1' },
+            { n: 1, to: '/ussd/stocks?customerId=7&assetId=2' },
             { n: 2, to: '/ussd/stocks?customerId=7&assetId=1' },
-            { n: 3, to: cycle ? '/ussd/assets?customerId=7&detail=true&page=1' : '/ussd/assets?customerId=7' },
+            { n: 3, to: cycle ? '/ussd/stocks?customerId=7&assetId=2' : '/ussd/assets?customerId=7' },
           ],
         },
-        '/ussd/assets?customerId=7&detail=true&page=1': {
+        '/ussd/stocks?customerId=7&assetId=2': {
           title: 'B',
           options: [
             { n: 1, to: '/ussd/assets?customerId=7&detail=true' },
@@ -780,7 +894,7 @@ describe('rules', () => {
     expect(problems.map((p) => p.message)).toEqual([
       'assets → 1 (menu "A"): the last option leads back to "B", and the ways back go round 2 menus ("A" → "B" → "A") and never reach home, portfolio or a menu above them',
     ]);
-    expect(problems[0]!.also!.map((v) => v.url)).toEqual([`${BASE}/ussd/assets?customerId=7&detail=true&page=1`]);
+    expect(problems[0]!.also!.map((v) => v.url)).toEqual([`${BASE}/ussd/stocks?customerId=7&assetId=2`]);
   });
 
   it('fails start menus whose ways back lead round each other', async () => {
@@ -972,13 +1086,25 @@ describe('rules', () => {
       SCOPE,
       7,
     );
+    // Only a customerId that is there is judged (REQ-USSDV-11); without it, a link to a view that requires it is dead,
+    // which ussd.links.alive judges: noted here.
     expect(found.problems).toEqual([
-      `option 2 (ussdOptions[1]) → ${BASE}/ussd/stocks?page=1: no customerId`,
       `option 3 (ussdOptions[2]) → ${BASE}/ussd/assets?customerId=8: customerId 8 instead of 7`,
       `option 5 (ussdOptions[4]) → ${BASE}/ussd/portfolio?customerId=8: customerId 8 instead of 7`,
     ]);
     expect(found.notes).toEqual([
+      `option 2 → ${BASE}/ussd/stocks?page=1: no customerId (required on /ussd/stocks: ussd.links.alive judges the link)`,
       `option 4 → ${BASE}/ussd/home: no customerId (the contract of /ussd/home is not shown)`,
+    ]);
+    expect(
+      customerProblems(
+        [{ option: 1, requestUrl: `${BASE}/ussd/requests?customerId=7&customerId=7` }],
+        `${BASE}/ussd/stocks?customerId=7`,
+        SCOPE,
+        7,
+      ).problems,
+    ).toEqual([
+      `option 1 (ussdOptions[0]) → ${BASE}/ussd/requests?customerId=7&customerId=7: customerId given 2 times (7, 7), not once`,
     ]);
   });
 });

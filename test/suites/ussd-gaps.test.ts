@@ -111,6 +111,8 @@ describe('the new USSD checks against the clean reference server', () => {
 describe('the new USSD faults, each caught by the checks that own what it breaks', () => {
   it.each([
     ['ussd.back-listed-first', ['ussd.links.back']],
+    // Next written last (ExUssd's BACK then MORE): a later page is no way back, not even from a start menu.
+    ['ussd.more-listed-last', ['ussd.links.back']],
     ['ussd.options-shifted', ['ussd.options.follow-up']],
     ['ussd.request-type-lowercase', ['ussd.options.get']],
     ['ussd.customer-id-changed', ['ussd.links.alive', 'ussd.options.customer-id']],
@@ -144,6 +146,19 @@ describe('the new USSD faults, each caught by the checks that own what it breaks
     expect(back.finding!.message).toMatch(
       /^a menu without a way back: stocks → 1 \(menu "AAPL - Apple Inc\."\): the last option, option 1 "Buy", leads to "\S+inputMode=true&symbol=AAPL" \(menu "Buy AAPL"\)/,
     );
+  });
+
+  it('names a last option that pages forward, in either variant', async () => {
+    for (const variant of ['strict', 'alt'] as const) {
+      const r = await runUssd({ variant, faults: ['ussd.more-listed-last'], grep: '^ussd\\.links\\.back$' });
+      const back = check(r, 'ussd.links.back');
+      expect(back.outcome, variant).toBe('fail');
+      expect(back.finding!.message, variant).toMatch(
+        /^a menu without a way back: stocks \(menu "Stocks \(1-3 of 5\)"\): the last option, option 98 "Next", leads to "\S+\/v1\/ussd\/stocks\?customerId=1042&page=(1|3)", a later page of this list \(page (1|3) after 0\): paging forward is no way back$/,
+      );
+      // The requests menu, a start menu as well, is named too.
+      expect(back.finding!.observed, variant).toMatch(/^1 more:\n- requests \(menu "My requests/);
+    }
   });
 
   it('names the value, the answer and the requirements of a value outside its domain that crashed a view', async () => {

@@ -156,6 +156,22 @@ describe('suite ussd under every reading of its open points', () => {
     ]);
   });
 
+  it('records the readings of real USSD libraries in their own words: "1.Buy", "0 Back" then "99 Home", an END screen', async () => {
+    const r = await runUssd({
+      choices: { ussdNumbering: 'compact', ussdBack: 'zero-and-home', ussdUnknownCustomer: 'end-screen' },
+    });
+    expect(r.checks.filter((c) => c.outcome !== 'pass').map((c) => c.id)).toEqual(['ussd.flow.order-cancel']);
+    const readings = check(r, 'ussd.info.readings').observations;
+    expect(readings[0]).toMatch(/^numbering of the choices \(not given\): "N\.label" ×\d+$/);
+    // The start menus' Back leads home: they end with "0.Back" alone; the others with "0.Back" then "99.Home".
+    expect(readings[1]).toMatch(
+      /^number of the way back \(the last option; not given\): 0 in \d+ menus, 99 after an option 0 in \d+ menus$/,
+    );
+    expect(readings.at(-1)).toBe(
+      'unknown customer: an END screen saying so, no options (200, 200, 200); ussd.customer.unknown judges that it shows text',
+    );
+  });
+
   it('records unserved home and portfolio links on ussd.links.alive, not as dead links', async () => {
     const alive = check(await runUssd({ choices: { ussdHomePortfolio: 'not-served' } }), 'ussd.links.alive');
     expect(alive.outcome).toBe('pass');
@@ -177,7 +193,8 @@ describe('suite ussd against faults', () => {
   it.each([
     ['ussd.dead-link', ['ussd.links.alive', 'ussd.options.request-url']],
     ['ussd.no-back-option', ['ussd.links.back']],
-    ['ussd.customer-dropped', ['ussd.links.alive', 'ussd.options.customer-id']],
+    // Without customerId the Next link is dead; ussd.options.customer-id judges only a customerId that is there.
+    ['ussd.customer-dropped', ['ussd.links.alive']],
     ['ussd.paging-loop', ['ussd.links.paging']],
     ['ussd.status-filter-broken', ['ussd.links.alive', 'ussd.requests.status-filters']],
     ['ussd.option-not-in-message', ['ussd.options.in-message']],

@@ -139,6 +139,18 @@ export const CORE_CHOICES = {
         realizes: ['"1 - Buy"'],
         recorded: '^numbering of the choices \\(not given\\): "N - label" ×\\d+$',
       },
+      {
+        value: 'colon',
+        says: 'choices read "1:Buy" (ExUssd\'s default display style)',
+        realizes: ['"1:Buy"'],
+        recorded: '^numbering of the choices \\(not given\\): "N:label" ×\\d+$',
+      },
+      {
+        value: 'compact',
+        says: 'choices read "1.Buy", no space after the dot',
+        realizes: ['"1.Buy"'],
+        recorded: '^numbering of the choices \\(not given\\): "N\\.label" ×\\d+$',
+      },
     ],
   },
   ussdBack: {
@@ -157,6 +169,13 @@ export const CORE_CHOICES = {
         says: 'the back choice is "0 Back", not contiguous with the items',
         realizes: [],
         recorded: '^number of the way back \\(the last option; not given\\): 0 in \\d+ menus$',
+      },
+      {
+        value: 'zero-and-home',
+        says: 'menus end with "0 Back" then "99 Home", the last leading to /ussd/home (ExUssd offers BACK "0" and HOME "00"; "00" is the integer 0, so Home takes 99); a menu whose Back leads home already ends with "0 Back"',
+        realizes: [],
+        recorded:
+          '^number of the way back \\(the last option; not given\\): (0 in \\d+ menus, )?99 after an option 0 in \\d+ menus(, 0 in \\d+ menus)?$',
       },
     ],
   },

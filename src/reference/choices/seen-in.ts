@@ -60,6 +60,32 @@ export const SEEN_IN: Readonly<Record<string, readonly Source[]>> = {
       says: '1. Check Balance\\n2. Transfer Money\\n3. Buy Airtime\\n0. Exit',
     },
   ],
+  'ussd-numbering=colon': [
+    {
+      who: 'ExUssd (Elixir USSD library for Africa’s Talking and Infobip), rendering of menu items',
+      url: 'https://hex.pm/packages/ex_ussd/0.1.0/files/lib/ex_ussd/display.ex',
+      says: '"#{elem(x, 1) + 1 + min}#{display_style}#{name}"',
+    },
+    {
+      who: 'ExUssd, ExUssd.Menu fields',
+      url: 'https://hexdocs.pm/ex_ussd/0.1.2/ExUssd.Menu.html',
+      says: 'display_style: (Public) This is used to change default\'s display style, default ":"',
+    },
+  ],
+  'ussd-numbering=compact': [
+    {
+      who: 'cybersai/ussd-menu (PHP USSD menu builder), README output',
+      url: 'https://github.com/cybersai/ussd-menu',
+      says: '1.Airtime\\n2.Data\\n3.Utility\\n4.Contact Us',
+    },
+  ],
+  'ussd-back=zero-and-home': [
+    {
+      who: 'ExUssd, navigation defaults (HOME "00" is the integer 0 as an option number, so the reference server numbers Home 99)',
+      url: 'https://hexdocs.pm/ex_ussd/1.0.0-rc-1/ExUssd.Nav.html',
+      says: 'ExUssd.Nav.new(type: :home, name: "HOME", match: "00" …) … ExUssd.Nav.new(type: :back, name: "BACK", match: "0" …)',
+    },
+  ],
   'ussd-back=zero': [
     {
       who: 'ExUssd (Elixir USSD library for Africa’s Talking and Infobip), navigation',
@@ -438,6 +464,18 @@ export const SEEN_IN: Readonly<Record<string, readonly Source[]>> = {
       who: 'Stripe, webhook endpoints (the object create and update return)',
       url: 'https://stripe.com/docs/api/webhook_endpoints?lang=curl',
       says: 'secretstring The endpoint’s secret, used to generate webhook signatures. Only returned at creation.',
+    },
+  ],
+  'ussd-unknown-customer=end-screen': [
+    {
+      who: "Africa's Talking USSD response contract (third-party course docs)",
+      url: 'https://www.mintlify.com/DaggieBlanqx/Google-Africastalking-AI-Course/api/ussd-endpoints',
+      says: 'CON - Continue session (show menu and wait for input) / END - End session (show final message)',
+    },
+    {
+      who: 'ExUssd, ExUssd.Menu fields',
+      url: 'https://hexdocs.pm/ex_ussd/0.1.2/ExUssd.Menu.html',
+      says: 'should_close: (Public) This triggers ExUssd to end the current registry session',
     },
   ],
   'ussd-unknown-customer=reject': [

@@ -60,6 +60,12 @@ export const USSD_CHOICES = {
         realizes: ['a 4xx other than 404 (e.g. 400)'],
         recorded: 'unknown customer: refused \\(400, 400, 400\\)',
       },
+      {
+        value: 'end-screen',
+        says: 'a view for a customer that does not exist is a 200 END screen: its ussdMessage says the number is not registered, its ussdOptions is []',
+        realizes: ['a USSD view saying the customer is unknown'],
+        recorded: 'unknown customer: an END screen saying so, no options \\(200, 200, 200\\)',
+      },
     ],
   },
   ussdTerminal: {

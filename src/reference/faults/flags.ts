@@ -36,6 +36,7 @@ export const USSD_FAULT = {
   pageNegativeClamped: 'ussd.page-negative-clamped',
   pageNotIntegerIgnored: 'ussd.page-not-integer-ignored',
   requestIdIgnored: 'ussd.request-id-ignored',
+  moreListedLast: 'ussd.more-listed-last',
 } as const;
 
 export const WEBHOOK_FAULT = {

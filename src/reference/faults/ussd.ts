@@ -124,7 +124,7 @@ export const ussdFaults: FaultDefinition[] = [
   {
     name: USSD_FAULT.customerIdChanged,
     suite: 'ussd',
-    breaks: ['REQ-USSDV-05', 'REQ-USSD-19'],
+    breaks: ['REQ-USSDV-05', 'REQ-USSD-19', 'REQ-USSDV-11'],
     description: "the Details option of the assets menu carries the customer's referenceId in customerId",
     flag: true,
   },
@@ -241,6 +241,14 @@ export const ussdFaults: FaultDefinition[] = [
     breaks: ['REQ-USSD-16', 'REQ-USSD-10'],
     description:
       'the requests menu ignores a requestId that is not an integer: requestId=abc answers 200 with the list',
+    flag: true,
+  },
+  {
+    name: USSD_FAULT.moreListedLast,
+    suite: 'ussd',
+    breaks: ['REQ-USSDV-08'],
+    description:
+      'a list that has a next page writes its Next choice last, after Back, as "98 Next" (ExUssd orders BACK then MORE): the last option pages forward',
     flag: true,
   },
 ];

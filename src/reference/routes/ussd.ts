@@ -1,6 +1,7 @@
 // "USSD views": GET /ussd/home, /ussd/portfolio, /ussd/stocks, /ussd/assets, /ussd/requests. Each view parses its
-// parameters (400), then opens the customer's session (404, or a view saying so: choice ussd-unknown-customer), then
-// builds a menu that ussd/menu.ts renders. /ussd/home and /ussd/portfolio are 404 under ussd-home-portfolio=not-served.
+// parameters (400), then opens the customer's session (404, or a view or END screen saying so: choice
+// ussd-unknown-customer), then builds a menu that ussd/menu.ts renders. /ussd/home and /ussd/portfolio are 404 under
+// ussd-home-portfolio=not-served.
 import type { RouteDef, ServerState } from '../context.js';
 import type { FaultFlags } from '../faults/flags.js';
 import { notFound, ok } from '../respond.js';
@@ -35,8 +36,10 @@ function ussdView<P>(
       if (linkedOnly && state.choices.ussdHomePortfolio === 'not-served') throw notFound();
       const customerId = parseCustomerId(ctx, state);
       const params = parse(ctx.query, state.faults, state.choices);
-      if (!isKnown(state, customerId) && state.choices.ussdUnknownCustomer === 'view') {
-        return ok(renderMenu(unknownCustomerMenu(customerId), ussdEnv(ctx, state, customerId)));
+      const unknownAs = state.choices.ussdUnknownCustomer;
+      if (!isKnown(state, customerId) && (unknownAs === 'view' || unknownAs === 'end-screen')) {
+        const menu = unknownCustomerMenu(customerId, unknownAs === 'end-screen');
+        return ok(renderMenu(menu, ussdEnv(ctx, state, customerId)));
       }
       const session = openSession(ctx, state, customerId);
       return ok(renderMenu(build(session, params), session.env));

@@ -23,6 +23,8 @@ export interface Link {
 export interface Choice {
   label: string;
   to: Link;
+  /** The Next choice of a list: only the ussd.more-listed-last fault moves it. */
+  next?: boolean;
 }
 
 export interface Menu {
@@ -75,15 +77,36 @@ function linkUrl(link: Link, env: UssdEnv): string {
   return env.faults.has(USSD_FAULT.relativeUrl) ? relative : `${env.origin}${relative}`;
 }
 
-const NUMBERING: Record<Choices['ussdNumbering'], string> = { dot: '. ', paren: ') ', dash: ' - ' };
+const NUMBERING: Record<Choices['ussdNumbering'], string> = {
+  dot: '. ',
+  paren: ') ',
+  dash: ' - ',
+  colon: ':',
+  compact: '.',
+};
+
+/**
+ * ussd-back=zero-and-home: after "0 Back", a "Home" choice, last. ExUssd offers BACK "0" and HOME "00", but an option
+ * is an integer and "00" is 0, the number of Back: Home takes 99. A menu whose Back leads home offers no second way
+ * there (as ExUssd shows neither on its first menu), so /ussd/home never links to itself but by its last option.
+ */
+const HOME_NUMBER = 99;
+/** ExUssd's MORE: only the ussd.more-listed-last fault numbers Next so. */
+const MORE_NUMBER = 98;
+const HOME_PATH = '/ussd/home';
 
 export function renderMenu(menu: Menu, env: UssdEnv): UssdView {
   // A view with choices and no way back would be a menu breaking "The last option of a menu leads back".
   if (menu.back === undefined && menu.choices.length > 0) throw new Error(`menu "${menu.title}" has no way back`);
-  const numbered = menu.choices.map((choice, i) => ({ option: i + 1, choice }));
-  let backNumber = env.choices.ussdBack === 'zero' ? 0 : menu.choices.length + 1;
+  // ExUssd's navigation order, BACK then MORE: Next leaves the items and is written last, as 98.
+  const moreLast =
+    env.faults.has(USSD_FAULT.moreListedLast) && menu.back !== undefined
+      ? menu.choices.find((choice) => choice.next)
+      : undefined;
+  const numbered = menu.choices.filter((choice) => choice !== moreLast).map((choice, i) => ({ option: i + 1, choice }));
+  let backNumber = env.choices.ussdBack === 'next' ? numbered.length + 1 : 0;
   // The classic off-by-one: the back choice reuses the number of the last item.
-  if (env.faults.has(USSD_FAULT.duplicateOptionNumbers) && menu.choices.length > 0) backNumber = menu.choices.length;
+  if (env.faults.has(USSD_FAULT.duplicateOptionNumbers) && numbered.length > 0) backNumber = numbered.length;
   const back = menu.back;
   const all =
     back === undefined
@@ -91,8 +114,11 @@ export function renderMenu(menu: Menu, env: UssdEnv): UssdView {
       : menu.backFirst
         ? [{ option: 0, choice: back }, ...numbered]
         : [...numbered, { option: backNumber, choice: back }];
+  if (env.choices.ussdBack === 'zero-and-home' && back !== undefined && !menu.backFirst && back.to.path !== HOME_PATH)
+    all.push({ option: HOME_NUMBER, choice: { label: 'Home', to: { path: HOME_PATH } } });
+  if (moreLast) all.push({ option: MORE_NUMBER, choice: moreLast });
 
-  // "1. Buy", "1) Buy" or "1 - Buy": the spec shows "numbered choices" and no style.
+  // "1. Buy", "1) Buy", "1 - Buy", "1:Buy" or "1.Buy": the spec shows "numbered choices" and no style.
   const separator = NUMBERING[env.choices.ussdNumbering];
   const lines = [menu.title, ...(menu.lines ?? [])];
   all.forEach(({ option, choice }, i) => {
@@ -185,6 +211,7 @@ export function pagingChoices(list: ListPage<unknown>, at: (page: number) => Lin
     choices.push({
       label: 'Next',
       to: env.faults.has(USSD_FAULT.customerDropped) ? { ...link, withoutCustomer: true } : link,
+      next: true,
     });
   }
   if (list.previous !== undefined) choices.push({ label: 'Previous', to: at(list.previous) });

@@ -67,15 +67,22 @@ export function openSession(ctx: RequestContext, state: ServerState, customerId:
 
 /**
  * ussd-unknown-customer=view: the screen a USSD gateway shows a number it does not know. It serves none of a
- * customer's menus; its one option, the way back, leads home.
+ * customer's menus; its one option, the way back, leads home. =end-screen: the same words as an END screen, the session
+ * over, no options at all (a gateway's "END", where a 4xx would only drop the session).
  */
-export function unknownCustomerMenu(customerId: number): Menu {
-  return {
-    title: `Customer ${customerId} is not known.`,
-    lines: ['Please contact your provider.'],
-    choices: [],
-    back: { label: 'Home', to: HOME },
-  };
+export function unknownCustomerMenu(customerId: number, end = false): Menu {
+  return end
+    ? {
+        title: `Customer ${customerId} is not registered for this service.`,
+        lines: ['Please contact your provider.'],
+        choices: [],
+      }
+    : {
+        title: `Customer ${customerId} is not known.`,
+        lines: ['Please contact your provider.'],
+        choices: [],
+        back: { label: 'Home', to: HOME },
+      };
 }
 
 /**
