@@ -6,6 +6,7 @@ import { USSD_CHOICES } from './ussd.js';
 import { TRANSPORT_CHOICES } from './transport.js';
 import { TOKENS_CHOICES } from './tokens.js';
 import { RESOURCES_CHOICES } from './resources.js';
+import { TIMESTAMPS_CHOICES } from './timestamps.js';
 import type { ChoiceDef, ChoiceValue } from './types.js';
 
 export type { ChoiceDef } from './types.js';
@@ -17,6 +18,7 @@ export const CHOICE_DEFS = {
   ...TRANSPORT_CHOICES,
   ...TOKENS_CHOICES,
   ...RESOURCES_CHOICES,
+  ...TIMESTAMPS_CHOICES,
 } as const satisfies Record<string, ChoiceDef>;
 
 type Defs = typeof CHOICE_DEFS;
