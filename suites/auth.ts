@@ -25,6 +25,8 @@ import {
   isSuccess,
   knownRevokeBody,
   nowSeconds,
+  resourceTimestampUnit,
+  unitNear,
   readCustomer,
   readCustomerOrSkip,
   readProbe,
@@ -47,6 +49,7 @@ import {
   type TokenJar,
   type TokenResult,
   rowsBroken,
+  type TimestampUnit,
 } from './kit/index.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -392,40 +395,66 @@ export default defineSuite({
     }),
     defineCheck({
       id: 'auth.token.timestamps',
-      title: "the token record's createdAt and updatedAt are Unix times in seconds, near the time of issue",
+      title:
+        "the token record's createdAt and updatedAt are Unix times near the time of issue, in the unit the server's other timestamps count",
       level: 'MUST',
       requirements: ['REQ-TOKEN-11', 'REQ-TOKEN-12'],
+      note: '"Unix timestamp" names no unit (REQ-CUST-09): seconds and milliseconds are both readings, and the check learns which one the server took from the timestamps of its instruments. The token record counts in that unit too: one server, one meaning of "Unix timestamp".',
       explain: {
         sends:
-          'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
+          "GET /instruments?investmentType=INTERNATIONAL_STOCKS (to learn the unit the server's timestamps count), then one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards",
         passes:
-          "the token record's createdAt and updatedAt are integers within a day of the moment the token was asked for, counted in Unix seconds",
+          "the token record's createdAt and updatedAt are integers within a day of the moment the token was asked for, both counted in seconds or both in milliseconds, and in the unit the server's instruments count (where those count one)",
         fails:
-          'a missing value, one that is not an integer, or one further off (a time in milliseconds is a thousand times too large): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+          "a missing value, one that is not an integer, one near that moment in neither unit (microseconds, another origin), the two in different units, or in another unit than the server's other timestamps: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too",
       },
       async run(ctx) {
+        const server = await resourceTimestampUnit(ctx);
         await withTokens(ctx, async (jar) => {
-          const asked = nowSeconds();
+          const askedMs = Date.now();
           const issued = await jar.issue();
+          const units: TimestampUnit[] = [];
           for (const field of ['createdAt', 'updatedAt']) {
             const value = recordField(ctx, issued, field, `${field}, a Unix time`);
-            // A day either way: no clock is that far off, and a token handed out again may be up to an hour old. A time
-            // in milliseconds is a thousand times too large; one counted from another origin misses by years.
-            if (
-              typeof value !== 'number' ||
-              !Number.isInteger(value) ||
-              Math.abs(value - asked) > CLOCK_SLACK_SECONDS
-            ) {
-              ctx.fail(
-                `${field} is ${JSON.stringify(value)}, not a Unix time in seconds near ${asked} (when the token was asked for)`,
+            // A day either way: no clock is that far off, and a token handed out again may be up to an hour old. One
+            // counted from another origin misses by years; one in microseconds is near the moment in neither unit.
+            const unit =
+              typeof value === 'number' && Number.isInteger(value)
+                ? unitNear(value, askedMs, CLOCK_SLACK_SECONDS)
+                : undefined;
+            if (unit === undefined) {
+              return ctx.fail(
+                `${field} is ${JSON.stringify(value)}, not a Unix time near the moment the token was asked for (${Math.floor(askedMs / 1000)} in seconds, ${askedMs} in milliseconds)`,
                 {
-                  expected: `${field}: Unix seconds within a day of ${asked}`,
+                  expected: `${field}: an integer Unix time within a day of ${Math.floor(askedMs / 1000)} (seconds) or ${askedMs} (milliseconds)`,
                   observed: describeResponse(issued.res),
                   exchange: issued.res.exchange,
                 },
               );
             }
+            units.push(unit);
           }
+          const [created, updated] = units as [TimestampUnit, TimestampUnit];
+          if (created !== updated) {
+            ctx.fail(`createdAt counts ${created}, updatedAt ${updated}`, {
+              expected: 'createdAt and updatedAt in one unit: one server, one meaning of "Unix timestamp"',
+              observed: describeResponse(issued.res),
+              exchange: issued.res.exchange,
+            });
+          }
+          if (server.unit !== undefined && created !== server.unit) {
+            ctx.fail(
+              `the token record's createdAt and updatedAt count ${created}, while the server's other timestamps count ${server.unit} (${server.text})`,
+              {
+                expected: `the token record's times in the unit the server's resources count (${server.unit}): one server, one meaning of "Unix timestamp"`,
+                observed: describeResponse(issued.res),
+                exchange: issued.res.exchange,
+              },
+            );
+          }
+          ctx.observe(
+            `the token record's createdAt and updatedAt count ${created}${server.unit === undefined ? `; the unit of the server's other timestamps was not compared (${server.text})` : `, as the server's instruments do`}`,
+          );
         });
       },
     }),

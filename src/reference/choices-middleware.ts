@@ -4,6 +4,7 @@ import type { Middleware, ServerState } from './context.js';
 import type { Reply } from './respond.js';
 import type { Choices } from './choices/index.js';
 import { RESTART_AFTER_REQUESTS } from './choices/tokens.js';
+import { inTimestampUnit } from './views.js';
 
 const EXTRA_FIELD = 'referenceExtension';
 
@@ -17,6 +18,7 @@ export const choicesMiddleware: Middleware = async (ctx, state, route, next) => 
   if (ctx.method === 'POST' && route.path === '/webhooks')
     shaped = { ...shaped, status: Number(state.choices.creationStatus) };
   if (state.choices.extraFields === 'added') shaped = withExtraFields(shaped);
+  if (shaped.body !== undefined) shaped = { ...shaped, body: inTimestampUnit(shaped.body, state.choices) };
   return shaped;
 };
 

@@ -86,3 +86,29 @@ export function accountDetailView(a: Account, choices: Pick<Choices, 'accountAct
   if (choices.accountActivity === 'static') return a;
   return { ...a, updatedAt: Math.max(a.updatedAt + 1, nowSeconds) };
 }
+
+/** The members that hold a "Unix timestamp" wherever the server writes a record (every table, the token record). */
+const TIMESTAMP_FIELDS = new Set(['createdAt', 'updatedAt']);
+
+/** A time the store keeps in Unix seconds, in the unit the server shows (`timestampUnit`, REQ-CUST-09). */
+export function timestampInUnit(seconds: number, choices: Pick<Choices, 'timestampUnit'>): number {
+  return choices.timestampUnit === 'milliseconds' ? seconds * 1000 : seconds;
+}
+
+/**
+ * `value` with every createdAt and updatedAt, at any depth, in the unit the server shows: the one place every answer
+ * (choices-middleware.ts) and every event payload (webhooks/service.ts) goes through, so the server has one meaning of
+ * "Unix timestamp". The store keeps seconds; a value that is not a whole number (a fault's) is left as it is.
+ */
+export function inTimestampUnit<T>(value: T, choices: Pick<Choices, 'timestampUnit'>): T {
+  if (choices.timestampUnit === 'seconds') return value;
+  const convert = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(convert);
+    if (typeof v !== 'object' || v === null) return v;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v))
+      out[k] = TIMESTAMP_FIELDS.has(k) && Number.isSafeInteger(x) ? timestampInUnit(x as number, choices) : convert(x);
+    return out;
+  };
+  return convert(value) as T;
+}

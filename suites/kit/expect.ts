@@ -36,8 +36,16 @@ export function expectSuccess(ctx: CheckContext, res: HttpResponse, what = 'a 2x
     });
 }
 
-/** Any 4xx is a rejection (GUIDE: 400, 401, 403, 422… all count). A 2xx served what it should not; a 5xx crashed. */
-export function expectRejection(ctx: CheckContext, res: HttpResponse, expected: string): void {
+/**
+ * Any 4xx is a rejection (GUIDE: 400, 401, 403, 422… all count). A 2xx served what it should not; a 5xx crashed.
+ * `requirements`: those of the check's the failure breaks, when not all of them.
+ */
+export function expectRejection(
+  ctx: CheckContext,
+  res: HttpResponse,
+  expected: string,
+  requirements?: readonly string[],
+): void {
   if (res.status >= 400 && res.status <= 499) return;
   const verdict =
     res.status >= 500
@@ -45,7 +53,12 @@ export function expectRejection(ctx: CheckContext, res: HttpResponse, expected: 
       : res.status >= 300 && res.status <= 399
         ? `${res.status}: a redirect instead of a rejection${redirectNote(res)}`
         : `${res.status}: the server accepted the request`;
-  ctx.fail(verdict, { expected, observed: describeResponse(res), exchange: res.exchange });
+  ctx.fail(verdict, {
+    expected,
+    observed: describeResponse(res),
+    exchange: res.exchange,
+    ...(requirements ? { requirements: [...requirements] } : {}),
+  });
 }
 
 /** `cause`: the check that owns what a body that is no JSON breaks, when it is not the caller (Finding.cause). */
@@ -95,6 +108,50 @@ export interface SchemaOptions {
   leftTo?: { fields: readonly string[] | 'all'; owner: string };
   /** The owner of the table when it is not the caller: a failure here gives way to the owner's (Finding.cause). */
   cause?: Finding['cause'];
+  /**
+   * Where the table has no Required column (Instrument, Asset, Transaction): a field that is absent is the presence
+   * check's (`owner`, citing `requirements`), recorded as also seen and never failed here; a field that is present is
+   * judged for its type.
+   */
+  absentTo?: AbsentTo;
+}
+
+/** Who judges the presence of a table's fields where the table does not require them. */
+export interface AbsentTo {
+  owner: string;
+  requirements: readonly string[];
+}
+
+/** Whether a schema problem is a member missing from `value` (a table's field left out, not one of the wrong type). */
+export function isAbsence(problemPath: string, root: string, value: unknown): boolean {
+  const field = fieldOf(problemPath, root);
+  return (
+    field !== undefined &&
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    (value as Record<string, unknown>)[field] === undefined
+  );
+}
+
+/**
+ * Records fields missing from a table without a Required column as also seen for their presence check; `missing` are
+ * problem paths ("data.name", "data[3].symbol").
+ */
+export function noteAbsent(
+  ctx: CheckContext,
+  res: HttpResponse,
+  table: string,
+  missing: readonly string[],
+  absentTo: AbsentTo,
+): void {
+  if (missing.length === 0) return;
+  ctx.alsoSee({
+    requirements: [...absentTo.requirements],
+    ownedBy: absentTo.owner,
+    message: `${table} in ${res.exchange.request.method} ${pathAndQuery(res.exchange.request.url)} leaves out ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ` (+${missing.length - 5} more)` : ''}`,
+    exchange: res.exchange,
+  });
 }
 
 /** Validates against schemas/<schema>.schema.json; a failure names the field path and the spec table. */
@@ -105,7 +162,17 @@ export function expectSchema(
   schema: string,
   opts: SchemaOptions,
 ): void {
-  const all = validateAgainst(schema, value, opts.path);
+  const every = validateAgainst(schema, value, opts.path);
+  const absent = opts.absentTo ? every.filter((p) => isAbsence(p.path, opts.path, value)) : [];
+  if (opts.absentTo)
+    noteAbsent(
+      ctx,
+      res,
+      opts.table,
+      absent.map((p) => p.path),
+      opts.absentTo,
+    );
+  const all = every.filter((p) => !absent.includes(p));
   const leftToOthers = (path: string) => {
     const field = fieldOf(path, opts.path);
     const left = opts.leftTo?.fields ?? [];

@@ -40,6 +40,7 @@ export {
   redirectNote,
   rowsBroken,
 } from './expect.js';
+export type { AbsentTo } from './expect.js';
 export { validateAgainst } from '../../src/schemas.js';
 
 // ---- negative probes: requests altered after signing -----------------------------------------------------------------
@@ -63,6 +64,7 @@ export {
   differingFields,
   exactValue,
   expectItems,
+  fieldsNotGiven,
   getList,
   getResource,
   idSegment,
@@ -78,6 +80,8 @@ export {
 export type { ListPage, Query } from './resource-helpers.js';
 export { describeWalk } from './pages.js';
 export type { WalkResult } from './pages.js';
+export { describeUnit, inSeconds, learnUnit, resourceTimestampUnit, timestampUnitOf, unitNear } from './timestamps.js';
+export type { TimestampUnit } from './timestamps.js';
 
 // ---- the two restores of a partner's live data -----------------------------------------------------------------------
 export { failCleanUp } from './clean-up.js';

@@ -4,7 +4,16 @@ import type { HttpResponse, QueryValue } from '../../src/http/client.js';
 import { idKey, parseJson, type UnsafeNumber } from '../../src/http/json.js';
 import { schemaDocument, validateAgainst } from '../../src/schemas.js';
 import type { CheckContext } from '../../src/engine/index.js';
-import { describeResponse, expectStatus, fieldOf, readEnvelope, rowsBroken } from './expect.js';
+import {
+  describeResponse,
+  expectStatus,
+  fieldOf,
+  isAbsence,
+  noteAbsent,
+  readEnvelope,
+  rowsBroken,
+  type AbsentTo,
+} from './expect.js';
 import { walkPages, type WalkOptions, type WalkResult } from './pages.js';
 
 export type Query = Record<string, QueryValue>;
@@ -65,17 +74,35 @@ function listPageOf(ctx: CheckContext, res: HttpResponse, path: string): ListPag
   return { res, env, items: env.data, meta: isObject(env.meta) ? env.meta : undefined };
 }
 
-/** Each item of a list against its resource schema; a failure names the item's path and the spec table. */
+/**
+ * Each item of a list against its resource schema; a failure names the item's path and the spec table. With
+ * `absentTo` (a table without a Required column), a field an item leaves out is recorded for its presence check, not
+ * failed here.
+ */
 export function expectItems(
   ctx: CheckContext,
   res: HttpResponse,
   items: readonly unknown[],
   schema: string,
   table: string,
+  absentTo?: AbsentTo,
 ): void {
-  const problems = items.flatMap((item, i) =>
-    validateAgainst(schema, item, `data[${i}]`).map((p) => ({ ...p, field: fieldOf(p.path, `data[${i}]`) })),
+  const every = items.flatMap((item, i) =>
+    validateAgainst(schema, item, `data[${i}]`).map((p) => ({
+      ...p,
+      field: fieldOf(p.path, `data[${i}]`),
+      absent: absentTo !== undefined && isAbsence(p.path, `data[${i}]`, item),
+    })),
   );
+  if (absentTo)
+    noteAbsent(
+      ctx,
+      res,
+      table,
+      every.filter((p) => p.absent).map((p) => p.path),
+      absentTo,
+    );
+  const problems = every.filter((p) => !p.absent);
   if (problems.length === 0) return;
   const listed = problems
     .slice(0, 5)
@@ -163,6 +190,12 @@ export function idSegment(obj: Record<string, unknown>, field: string): string |
 export function schemaFields(schema: string): string[] {
   const s = schemaDocument(schema) as { properties?: Record<string, unknown> };
   return Object.keys(s.properties ?? {});
+}
+
+/** The fields of a spec table an object leaves out (undefined), and those it sends as null. */
+export function fieldsNotGiven(obj: Record<string, unknown>, schema: string): { absent: string[]; nulls: string[] } {
+  const fields = schemaFields(schema);
+  return { absent: fields.filter((k) => obj[k] === undefined), nulls: fields.filter((k) => obj[k] === null) };
 }
 
 /** Members of an object that its spec table does not list. */

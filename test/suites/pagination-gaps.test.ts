@@ -10,6 +10,10 @@ import { runChecks, type RunResult } from '../../src/engine/index.js';
 import { startLocalTarget } from '../../src/targets/local.js';
 import { suites } from '../../suites/index.js';
 import { DELIVERY_DEADLINE_MS } from '../helpers/waits.js';
+import { startReferenceServer } from '../../src/reference/server.js';
+import { defaultFixtures } from '../../src/reference/store.js';
+import { generateEd25519 } from '../../src/http/keys.js';
+import type { Middleware } from '../../src/reference/context.js';
 
 const LISTS = [
   'GET /transactions?customerId=1004',
@@ -62,7 +66,9 @@ describe.each(['strict', 'alt'] as const)(
       for (const id of [
         'pagination.page.zero',
         'pagination.limit.echo',
-        'pagination.sort.invalid-handled',
+        'pagination.sort.invalid-rejected',
+        'pagination.limit.invalid-rejected',
+        'pagination.page.invalid-rejected',
         'pagination.walk.page-links',
         'pagination.sort.asc',
       ]) {
@@ -73,7 +79,15 @@ describe.each(['strict', 'alt'] as const)(
       );
       expect(observation(result, 'pagination.sort.desc')).toContain('6 items over 3 page(s), 4 distinct createdAt');
       expect(observation(result, 'pagination.limit.full-page')).toContain('without limit: 100 of 250');
-      expect(observation(result, 'pagination.sort.invalid-handled')).toContain('sort=asc: 400');
+      expect(observation(result, 'pagination.sort.invalid-rejected')).toContain(
+        'sort=UP: 400, sort=createdAt: 400, sort=asc: 400',
+      );
+      expect(observation(result, 'pagination.limit.invalid-rejected')).toContain(
+        'limit=0: 400, limit=-1: 400, limit=1001: 400, limit=5000: 400, limit=ten: 400, limit=2.5: 400',
+      );
+      expect(observation(result, 'pagination.page.invalid-rejected')).toContain(
+        'page=-1: 400, page=x: 400, page=1.5: 400',
+      );
       const order = variant === 'strict' ? 'meta.sort "ASC", items ascending' : 'meta.sort "DESC", items descending';
       expect(observation(result, 'pagination.info.default-sort').split(order)).toHaveLength(4);
     });
@@ -114,16 +128,8 @@ describe('catches each new fault with the check meant for it, and with no check 
     ['pagination.page-one-based', 'alt', ['pagination.page.zero']],
     ['pagination.limit-echo-default', 'strict', ['pagination.limit.echo']],
     ['pagination.instruments-limit-ignored', 'strict', ['pagination.limit.respected', 'pagination.meta.current-count']],
-    [
-      'pagination.sort-invalid-crash',
-      'strict',
-      ['pagination.sort.invalid-handled', 'pagination.sort.invalid-rejected'],
-    ],
-    [
-      'pagination.sort-invalid-echoed',
-      'strict',
-      ['pagination.sort.invalid-handled', 'pagination.sort.invalid-rejected'],
-    ],
+    ['pagination.sort-invalid-crash', 'strict', ['pagination.sort.invalid-rejected']],
+    ['pagination.sort-invalid-echoed', 'strict', ['pagination.sort.invalid-rejected']],
     [
       'pagination.sort-by-updated-at',
       'strict',
@@ -158,6 +164,82 @@ describe('catches each new fault with the check meant for it, and with no check 
     const zero = await run({ faults: ['pagination.page-one-based'], suite: 'pagination' });
     expect(finding(zero, 'pagination.page.zero')).toBe('GET /transactions?customerId=1004&page=0 answered 400');
   });
+});
+
+describe('a value outside a closed domain is refused (MUST): clamped, taken as the default or ignored, it fails the check of its parameter alone', () => {
+  const cases: Array<[string, string, RegExp]> = [
+    ['pagination.limit-clamped', 'pagination.limit.invalid-rejected', /&limit=1001 is refused/],
+    ['pagination.limit-over-max-accepted', 'pagination.limit.invalid-rejected', /&limit=1001 is refused/],
+    ['pagination.limit-nonpositive-default', 'pagination.limit.invalid-rejected', /&limit=0 is refused/],
+    ['pagination.limit-zero-crash', 'pagination.limit.invalid-rejected', /&limit=0 is refused/],
+    ['pagination.limit-malformed-ignored', 'pagination.limit.invalid-rejected', /&limit=ten is refused/],
+    ['pagination.negative-page-clamped', 'pagination.page.invalid-rejected', /&page=-1 is refused/],
+    ['pagination.negative-page-accepted', 'pagination.page.invalid-rejected', /&page=-1 is refused/],
+    ['pagination.page-malformed-ignored', 'pagination.page.invalid-rejected', /&page=x is refused/],
+    ['pagination.sort-invalid-ignored', 'pagination.sort.invalid-rejected', /&sort=UP is refused/],
+  ];
+  it.each(cases)('%s fails %s, and nothing else of the whole suite', async (fault, id, expected) => {
+    const result = await run({ faults: [fault] });
+    expect(failing(result)).toEqual([id]);
+    const c = result.checks.find((r) => r.id === id)!;
+    expect(c.outcome).toBe('fail');
+    expect(c.finding!.expected).toMatch(expected);
+    expect(collateral(result, fault)).toEqual([]);
+    expect(errored(result)).toEqual([]);
+  });
+
+  // sort=asc is outside the enum as the spec writes it, but reading an enum case-insensitively is a common leniency.
+  const lenient =
+    (meta: 'ASC' | 'asc'): Middleware =>
+    async (ctx, _state, _route, next) => {
+      if (ctx.query.get('sort') !== 'asc') return next();
+      ctx.query.set('sort', 'ASC');
+      const reply = await next();
+      const body = reply.body as { meta?: Record<string, unknown> } | undefined;
+      return body?.meta ? { ...reply, body: { ...body, meta: { ...body.meta, sort: meta } } } : reply;
+    };
+
+  it.each([
+    ['ASC', 'pass'],
+    ['asc', 'fail'],
+  ] as const)(
+    'takes sort=asc served as ASC as a reading, and fails a list served for it whose meta.sort is %s only if it is no enum value',
+    async (meta, outcome) => {
+      const key = generateEd25519();
+      const server = await startReferenceServer({
+        clients: [{ clientId: 'c', clientSecret: 'secret-value-1', keyId: 'k', publicKey: key.publicKey }],
+        middleware: [lenient(meta)],
+      });
+      try {
+        const result = await runChecks({
+          pack,
+          target: {
+            name: 't',
+            baseUrl: server.baseUrl,
+            clientId: 'c',
+            clientSecret: 'secret-value-1',
+            keyId: 'k',
+            privateKeyPem: key.privateKeyPem,
+            privateKey: key.seed,
+            fixtures: defaultFixtures(),
+            webhook: { listen: '127.0.0.1:0', tls: 'self-signed' },
+          },
+          suites,
+          selection: { suites: ['pagination'], grep: '^pagination\\.sort\\.invalid-rejected$' },
+          failOn: 'should',
+        });
+        const c = result.checks.find((r) => r.id === 'pagination.sort.invalid-rejected')!;
+        expect(c.outcome, c.finding?.message).toBe(outcome);
+        if (outcome === 'pass') expect(c.observations.join(' ')).toContain('sort=asc: 200, served as ASC');
+        else {
+          expect(c.finding!.message).toMatch(/&sort=asc was served with meta\.sort "asc"$/);
+          expect(c.finding!.requirements).toEqual(['REQ-META-08']);
+        }
+      } finally {
+        await server.close();
+      }
+    },
+  );
 });
 
 describe('one cause, one failure: faults of paging and of other suites fail only the checks of what they break', () => {

@@ -10,7 +10,15 @@ import { startLocalTarget } from '../../src/targets/local.js';
 import { IdempotencyCache, idempotencyKeyOf } from '../../src/reference/idempotency.js';
 import { listReply } from '../../src/reference/paging.js';
 import { HttpError } from '../../src/reference/respond.js';
-import { assetView, customerView } from '../../src/reference/views.js';
+import { assetView, customerView, inTimestampUnit } from '../../src/reference/views.js';
+import { resolveChoices } from '../../src/reference/choices/index.js';
+import { EventBus } from '../../src/reference/events.js';
+import { WebhookService } from '../../src/reference/webhooks/service.js';
+import type { DeliveryJob } from '../../src/reference/webhooks/delivery.js';
+import { startReferenceServer } from '../../src/reference/server.js';
+import { defaultFixtures } from '../../src/reference/store.js';
+import type { Middleware } from '../../src/reference/context.js';
+import { generateEd25519 } from '../../src/http/keys.js';
 import { suites } from '../../suites/index.js';
 import { DELIVERY_DEADLINE_MS } from '../helpers/waits.js';
 
@@ -55,6 +63,103 @@ describe('the whole suite against a server that takes the last reading of every 
     expect(seen.some((o) => /customer 1043: null: firstName, lastName, referenceId/.test(o))).toBe(true);
     expect(seen.some((o) => /nextPage on the last page: back to the first page/.test(o))).toBe(true);
     expect(seen.some((o) => /validation failures answered 422/.test(o))).toBe(true);
+  });
+});
+
+describe('a server that counts Unix timestamps in milliseconds (open point REQ-CUST-09)', () => {
+  it('passes the whole suite, and the unit is recorded by the INFO check, the token check and the run notes', async () => {
+    const result = await run({ timestampUnit: 'milliseconds' });
+    expect(notClean(result)).toEqual([]);
+    const seen = observations(result);
+    expect(seen).toContainEqual(expect.stringMatching(/^Unix timestamps count milliseconds \((\d+) of \1 timestamp/));
+    expect(result.run.notes).toContainEqual(expect.stringMatching(/^timestamps: Unix timestamps count milliseconds /));
+    expect(result.checks.find((c) => c.id === 'auth.token.timestamps')!.observations).toEqual([
+      "the token record's createdAt and updatedAt count milliseconds, as the server's instruments do",
+    ]);
+  });
+
+  it('fails a record in seconds on a server whose other timestamps count milliseconds: one server, one unit', async () => {
+    const key = generateEd25519();
+    // Runs inside the choice shaping: a record it divides by 1000 leaves the server in seconds.
+    const assetInSeconds: Middleware = async (_ctx, _state, route, next) => {
+      const reply = await next();
+      const body = reply.body as { data?: Record<string, number> } | undefined;
+      if (route.path !== '/assets/:assetId' || reply.status !== 200 || !body?.data) return reply;
+      const { createdAt, updatedAt } = body.data;
+      return {
+        ...reply,
+        body: {
+          ...body,
+          data: { ...body.data, createdAt: Math.floor(createdAt! / 1000), updatedAt: Math.floor(updatedAt! / 1000) },
+        },
+      };
+    };
+    const server = await startReferenceServer({
+      clients: [{ clientId: 'c', clientSecret: 'secret-value-1', keyId: 'k', publicKey: key.publicKey }],
+      choices: { timestampUnit: 'milliseconds' },
+      middleware: [assetInSeconds],
+    });
+    try {
+      const result = await runChecks({
+        pack,
+        target: {
+          name: 't',
+          baseUrl: server.baseUrl,
+          clientId: 'c',
+          clientSecret: 'secret-value-1',
+          keyId: 'k',
+          privateKeyPem: key.privateKeyPem,
+          privateKey: key.seed,
+          fixtures: defaultFixtures(),
+          webhook: { listen: '127.0.0.1:0', tls: 'self-signed' },
+        },
+        suites,
+        selection: { grep: '^resources\\.(timestamps\\.unix|info\\.timestamp-unit)$' },
+        failOn: 'should',
+      });
+      const unix = result.checks.find((c) => c.id === 'resources.timestamps.unix')!;
+      expect(unix.outcome).toBe('fail');
+      expect(unix.finding!.message).toMatch(
+        /^2 timestamp\(s\) count seconds, while the server's other \d+ count milliseconds: GET \/assets\/6001: data\.createdAt = \d{10}; /,
+      );
+      expect(unix.finding!.requirements).toEqual(['REQ-ASSET-13', 'REQ-ASSET-14']);
+      expect(result.checks.find((c) => c.id === 'resources.info.timestamp-unit')!.observations[0]).toMatch(
+        /^Unix timestamps count milliseconds \(\d+ of \d+ timestamp/,
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('still fails a record a thousand times too large: microseconds are no Unix time in either unit', async () => {
+    for (const [fault, id, unit] of [
+      [
+        'resources.asset-timestamps-millis',
+        'resources.timestamps.unix',
+        /^2 timestamp\(s\) are no Unix time: GET \/assets\/6001/,
+      ],
+      [
+        'auth.token-timestamps-milliseconds',
+        'auth.token.timestamps',
+        /^createdAt is \d{16}, not a Unix time near the moment/,
+      ],
+    ] as const) {
+      const local = await startLocalTarget({ choices: { timestampUnit: 'milliseconds' }, faults: [fault] });
+      try {
+        const result = await runChecks({
+          pack,
+          target: local.target,
+          suites,
+          selection: { grep: id.replace(/\./g, '\\.') },
+          failOn: 'should',
+        });
+        const c = result.checks.find((r) => r.id === id)!;
+        expect(c.outcome, fault).toBe('fail');
+        expect(c.finding!.message, fault).toMatch(unit);
+      } finally {
+        await local.stop();
+      }
+    }
   });
 });
 
@@ -155,6 +260,53 @@ describe('the readings as the server shows them', () => {
       const second = await cache.run('c', 'k', 'f', execute, repeat);
       expect([first.status, second.status], repeat).toEqual(statuses);
       expect(executed, repeat).toBe(runs);
+    }
+  });
+
+  it('Unix timestamps in seconds or milliseconds, at any depth of an answer, and nothing else changed', () => {
+    const body = {
+      data: [{ createdAt: 1, updatedAt: 2, nested: { createdAt: 3 }, expiresIn: 4 }],
+      meta: { currentPage: 5 },
+      code: '200',
+    };
+    expect(inTimestampUnit(body, { timestampUnit: 'seconds' })).toBe(body);
+    expect(inTimestampUnit(body, { timestampUnit: 'milliseconds' })).toEqual({
+      data: [{ createdAt: 1000, updatedAt: 2000, nested: { createdAt: 3000 }, expiresIn: 4 }],
+      meta: { currentPage: 5 },
+      code: '200',
+    });
+    // A value that is no whole number (a fault's) is left as it is.
+    expect(inTimestampUnit({ createdAt: '2024-01-01' }, { timestampUnit: 'milliseconds' })).toEqual({
+      createdAt: '2024-01-01',
+    });
+  });
+
+  it('event payloads count the same unit as the answers: the event time and the records it carries', async () => {
+    const events = new EventBus();
+    const service = new WebhookService({
+      events,
+      clock: () => 1_700_000_000_000,
+      faults: new Set(),
+      choices: resolveChoices('strict', { timestampUnit: 'milliseconds' }),
+    });
+    const jobs: DeliveryJob[] = [];
+    (service as unknown as { deliverer: { enqueue(job: DeliveryJob): void } }).deliverer.enqueue = (job) =>
+      jobs.push(job);
+    try {
+      service.registry.create('c', { url: 'https://127.0.0.1/hook', subscriptions: ['ALL'] }, 1_700_000_000);
+      events.emit({
+        name: 'AUTH.CREATED',
+        clientId: 'c',
+        occurredAt: 1_700_000_000,
+        data: { tokenId: 't', createdAt: 1_700_000_000 },
+      });
+      expect(jobs).toHaveLength(1);
+      expect(JSON.parse(jobs[0]!.prepare().body.toString('utf8'))).toMatchObject({
+        occurredAt: 1_700_000_000_000,
+        data: { tokenId: 't', createdAt: 1_700_000_000_000 },
+      });
+    } finally {
+      await service.close();
     }
   });
 

@@ -55,6 +55,16 @@ describe.each(['strict', 'alt'] as const)(
       expect(observation(result, 'resources.errors.message-text')).toContain('401 "Unauthorized"');
       expect(observation(result, 'resources.errors.no-token')).toContain('13 endpoints answered 401');
       expect(observation(result, 'resources.timestamps.unix')).toMatch(/updatedAt >= createdAt on (\d+) of \1/);
+      expect(observation(result, 'resources.info.timestamp-unit')).toMatch(
+        /^Unix timestamps count seconds \((\d+) of \1 timestamp\(s\) read\)$/,
+      );
+      expect(result.run.notes).toContainEqual(expect.stringMatching(/^timestamps: Unix timestamps count seconds /));
+      expect(observation(result, 'resources.fields.present')).toMatch(
+        /^every field present in GET \/assets\/6001, GET \/transactions\/\d+, the 6 item\(s\) of GET \/instruments, the \d+ item\(s\) of GET \/transactions$/,
+      );
+      expect(observation(result, 'resources.customers.update-invalid')).toMatch(
+        /^refused, and the customer unchanged \(no customerId \(only firstName\): 400; .*referenceId "not-a-number" \(a string\): 400\)$/,
+      );
       expect(observation(result, 'resources.info.instruments-available')).toContain(
         '1 of 6 instrument(s) listed have isAvailable false',
       );
@@ -107,12 +117,18 @@ describe('catches each fault with the check meant for it, and with no check of a
     ['resources.not-found-message-text', ['resources.errors.message-text']],
     ['resources.customer-update-unknown-accepted', ['resources.customers.update-unknown']],
     ['resources.customer-update-id-unchecked', ['resources.customers.update-invalid']],
-    ['resources.customer-invalid-values-ignored', ['resources.customers.update-invalid-rejected']],
+    ['resources.customer-invalid-values-ignored', ['resources.customers.update-invalid']],
+    ['resources.customer-field-types-ignored', ['resources.customers.update-invalid']],
     ['resources.customer-invalid-status-stored', ['resources.customers.update-invalid']],
     ['resources.reference-id-conflict-accepted', ['resources.customers.reference-id-unique']],
     ['resources.reference-id-duplicated', ['resources.ids.unique']],
     ['resources.account-listed-twice', ['resources.ids.unique']],
     ['resources.asset-timestamps-millis', ['resources.timestamps.unix']],
+    ['resources.transaction-timestamps-microseconds', ['resources.timestamps.unix']],
+    // A field left out of a table without a Required column: the presence check warns, the type checks pass.
+    ['resources.instrument-field-missing', ['resources.fields.present']],
+    ['resources.asset-field-missing', ['resources.fields.present']],
+    ['resources.transaction-field-missing', ['resources.fields.present']],
     ['resources.json-as-text-plain', ['resources.responses.json-type']],
     ['resources.ussd-no-token-served', ['resources.errors.no-token']],
     ['resources.webhook-key-no-token-served', ['resources.errors.no-token']],
@@ -146,6 +162,9 @@ describe('catches each fault with the check meant for it, and with no check of a
     for (const [fault, check] of [
       ['resources.unauthorized-message-text', 'resources.errors.message-text'],
       ['resources.asset-timestamps-millis', 'resources.timestamps.unix'],
+      ['resources.transaction-timestamps-microseconds', 'resources.timestamps.unix'],
+      ['resources.asset-field-missing', 'resources.fields.present'],
+      ['resources.customer-field-types-ignored', 'resources.customers.update-invalid'],
       ['resources.account-listed-twice', 'resources.ids.unique'],
       ['resources.reference-id-duplicated', 'resources.ids.unique'],
       ['resources.validation-error-shape', 'resources.errors.body'],
@@ -155,8 +174,15 @@ describe('catches each fault with the check meant for it, and with no check of a
     }
     expect(findings.get('resources.unauthorized-message-text')).toContain('401 "Invalid token"');
     expect(findings.get('resources.asset-timestamps-millis')).toMatch(
-      /GET \/assets\/6001: data\.createdAt = \d{13} \(past the year 2286 in seconds: milliseconds, not seconds\)/,
+      /^2 timestamp\(s\) count milliseconds, while the server's other \d+ count seconds: GET \/assets\/6001: data\.createdAt = \d{13}; /,
     );
+    expect(findings.get('resources.transaction-timestamps-microseconds')).toMatch(
+      /: GET \/transactions\/\d+: data\.createdAt = \d{16} \(past the year 2286 counted in seconds and in milliseconds: no Unix time in either unit\)/,
+    );
+    expect(findings.get('resources.asset-field-missing')).toBe(
+      '1 record(s) leave out fields of their table: GET /assets/6001: data leaves out marketPrice',
+    );
+    expect(findings.get('resources.customer-field-types-ignored')).toBe('200: the server accepted the request');
     expect(findings.get('resources.account-listed-twice')).toContain(
       'accountId 5001 is listed twice for customer 1042',
     );
@@ -164,6 +190,54 @@ describe('catches each fault with the check meant for it, and with no check of a
       'customers 1042 and 1043 both have referenceId 88001042',
     );
     expect(findings.get('resources.validation-error-shape')).toMatch(/an account id that is not an integer \(400\)/);
+  });
+});
+
+describe('presence where the table has no Required column (Instrument, Asset, Transaction) is a SHOULD of its own', () => {
+  it.each([
+    [
+      'resources.instrument-field-missing',
+      ['resources.instruments.list'],
+      'REQ-INSTEP-06',
+      /leaves out .*fractionalEnabled/,
+    ],
+    ['resources.asset-field-missing', ['resources.assets.get'], 'REQ-ASSETEP-05', /leaves out .*marketPrice/],
+    [
+      'resources.transaction-field-missing',
+      ['resources.transactions.get', 'resources.transactions.list'],
+      'REQ-TXNEP-0[78]',
+      /leaves out .*requestType/,
+    ],
+  ] as const)(
+    '%s warns in resources.fields.present alone; the type checks pass and record what they saw',
+    async (fault, typeChecks, requirement, left) => {
+      const result = await withTarget({ faults: [fault] }, (local) => run(local));
+      expect(failing(result)).toEqual(['resources.fields.present']);
+      const present = result.checks.find((c) => c.id === 'resources.fields.present')!;
+      expect(present.outcome).toBe('warn');
+      expect(present.finding!.message).toMatch(left);
+      for (const id of typeChecks) {
+        const c = result.checks.find((r) => r.id === id)!;
+        expect(c.outcome, id).toBe('pass');
+        expect(c.alsoSeen, id).toContainEqual(
+          expect.objectContaining({
+            ownedBy: 'resources.fields.present',
+            requirements: [expect.stringMatching(new RegExp(`^${requirement}$`))],
+            message: expect.stringMatching(left),
+          }),
+        );
+      }
+    },
+  );
+
+  it('a field of the wrong type still fails the MUST check of its endpoint, naming the row it breaks', async () => {
+    const result = await withTarget({ faults: ['resources.asset-numbers-as-strings'] }, (local) => run(local));
+    expect(failing(result)).toEqual(['resources.assets.get']);
+    expect(result.checks.find((c) => c.id === 'resources.assets.get')!.finding!.requirements).toEqual([
+      'REQ-ASSET-07',
+      'REQ-ASSET-08',
+      'REQ-ASSET-09',
+    ]);
   });
 });
 

@@ -7,6 +7,7 @@ import { TRANSPORT_CHOICES } from './transport.js';
 import { TOKENS_CHOICES } from './tokens.js';
 import { RESOURCES_CHOICES } from './resources.js';
 import { SIGNING_CHOICES } from './signing.js';
+import { TIMESTAMPS_CHOICES } from './timestamps.js';
 import type { ChoiceDef, ChoiceValue } from './types.js';
 
 export type { ChoiceDef } from './types.js';
@@ -19,6 +20,7 @@ export const CHOICE_DEFS = {
   ...TOKENS_CHOICES,
   ...RESOURCES_CHOICES,
   ...SIGNING_CHOICES,
+  ...TIMESTAMPS_CHOICES,
 } as const satisfies Record<string, ChoiceDef>;
 
 type Defs = typeof CHOICE_DEFS;

@@ -47,16 +47,17 @@ export const SIGNING_CHOICES = {
         says: `the server rebuilds @target-uri as ${PROXIED_ORIGIN}/… (behind a TLS-terminating proxy): only a signature over @path and @query, without @target-uri, verifies`,
         realizes: [
           '@target-uri rebuilt otherwise (behind a TLS-terminating proxy): only signatures over @path and @query verify',
-          {
-            value: 'target-uri',
-            says: 'a signature must cover @target-uri: one over @path and @query in its place is refused (the components a verifier requires are its policy, RFC 9421 §3.2)',
-            realizes: ['only @target-uri taken'],
-            recorded:
-              '^target: over @target-uri without @path/@query: taken \\(\\d+\\); over @path and @query without @target-uri: refused',
-          },
+          '@path and @query taken in place of @target-uri',
         ],
         recorded:
           '^target: over @target-uri without @path/@query: refused \\(\\d+\\); over @path and @query without @target-uri: taken',
+      },
+      {
+        value: 'target-uri',
+        says: 'a signature must cover @target-uri: one over @path and @query in its place is refused (the components a verifier requires are its policy, RFC 9421 §3.2)',
+        realizes: ['only @target-uri taken'],
+        recorded:
+          '^target: over @target-uri without @path/@query: taken \\(\\d+\\); over @path and @query without @target-uri: refused',
       },
     ],
   },

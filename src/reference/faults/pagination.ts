@@ -169,7 +169,8 @@ export const paginationFaults: FaultDefinition[] = [
   {
     name: 'pagination.limit-over-max-accepted',
     suite: 'pagination',
-    breaks: ['REQ-PAGE-05', 'REQ-META-05', 'REQ-PAGE-04'],
+    // Served instead of refused (REQ-PAGE-04), and meta.limit reports a limit the table does not allow (REQ-META-05).
+    breaks: ['REQ-PAGE-04', 'REQ-LIM-01', 'REQ-META-05'],
     description: 'a limit above 1000 is served (capped internally) and echoed in meta.limit',
     middleware: alterQuery((query) => {
       const asked = integerParam(query, 'limit');
@@ -181,7 +182,7 @@ export const paginationFaults: FaultDefinition[] = [
   {
     name: 'pagination.limit-zero-crash',
     suite: 'pagination',
-    breaks: ['REQ-PAGE-04', 'REQ-LIM-01', 'REQ-PAGE-05'],
+    breaks: ['REQ-PAGE-04', 'REQ-LIM-01'],
     description: 'limit=0 answers 500 (a division by zero)',
     async middleware(ctx, _state, route, next) {
       const reply = await next();
@@ -191,13 +192,79 @@ export const paginationFaults: FaultDefinition[] = [
   {
     name: 'pagination.negative-page-accepted',
     suite: 'pagination',
-    breaks: ['REQ-PAGE-01', 'REQ-LIM-02', 'REQ-META-03', 'REQ-PAGE-02'],
+    // Served instead of refused (REQ-PAGE-02), and meta.currentPage reports a page the table does not allow (REQ-META-03).
+    breaks: ['REQ-PAGE-02', 'REQ-LIM-02', 'REQ-META-03'],
     description: 'a negative page is served as the first page and echoed in meta.currentPage',
     middleware: alterQuery((query) => {
       const asked = integerParam(query, 'page');
       if (asked === undefined || asked >= 0) return undefined;
       query.set('page', '0');
       return (body) => withMeta(body, { currentPage: asked });
+    }),
+  },
+  // Values outside the closed domains served as some valid request: clamped, taken as the default, or ignored.
+  {
+    name: 'pagination.limit-clamped',
+    suite: 'pagination',
+    breaks: ['REQ-PAGE-04', 'REQ-LIM-01'],
+    description: 'a limit above 1000 (5000) is clamped to 1000 and served so (meta.limit 1000)',
+    middleware: alterQuery((query) => {
+      const asked = integerParam(query, 'limit');
+      if (asked !== undefined && asked > MAX_LIMIT) query.set('limit', String(MAX_LIMIT));
+      return undefined;
+    }),
+  },
+  {
+    name: 'pagination.limit-nonpositive-default',
+    suite: 'pagination',
+    breaks: ['REQ-PAGE-04', 'REQ-LIM-01'],
+    description: 'limit=0 or a negative limit is taken as no limit: the default, 100 (a falsy check of the value)',
+    middleware: alterQuery((query) => {
+      const asked = integerParam(query, 'limit');
+      if (asked !== undefined && asked < 1) query.delete('limit');
+      return undefined;
+    }),
+  },
+  {
+    name: 'pagination.limit-malformed-ignored',
+    suite: 'pagination',
+    breaks: ['REQ-PAGE-04', 'REQ-LIM-01'],
+    description: 'a limit that is not an integer ("ten", 2.5) is ignored: the page is served at the default limit',
+    middleware: alterQuery((query) => {
+      if (query.has('limit') && integerParam(query, 'limit') === undefined) query.delete('limit');
+      return undefined;
+    }),
+  },
+  {
+    name: 'pagination.negative-page-clamped',
+    suite: 'pagination',
+    breaks: ['REQ-PAGE-02', 'REQ-LIM-02'],
+    description: 'a negative page is clamped to 0 and served as the first page (meta.currentPage 0)',
+    middleware: alterQuery((query) => {
+      const asked = integerParam(query, 'page');
+      if (asked !== undefined && asked < 0) query.set('page', '0');
+      return undefined;
+    }),
+  },
+  {
+    name: 'pagination.page-malformed-ignored',
+    suite: 'pagination',
+    breaks: ['REQ-PAGE-02', 'REQ-LIM-02'],
+    description: 'a page that is not an integer ("x", 1.5) is ignored: the first page is served',
+    middleware: alterQuery((query) => {
+      if (query.has('page') && integerParam(query, 'page') === undefined) query.delete('page');
+      return undefined;
+    }),
+  },
+  {
+    name: 'pagination.sort-invalid-ignored',
+    suite: 'pagination',
+    breaks: ['REQ-PAGE-07'],
+    description:
+      'a sort outside ASC, DESC (UP) is ignored: the list is served in the default order, which meta.sort names',
+    middleware: alterQuery((query) => {
+      if (query.has('sort') && !isSort(query.get('sort'))) query.delete('sort');
+      return undefined;
     }),
   },
   {
@@ -342,7 +409,7 @@ export const paginationFaults: FaultDefinition[] = [
   {
     name: 'pagination.sort-invalid-crash',
     suite: 'pagination',
-    breaks: ['REQ-PAGE-06', 'REQ-PAGE-07'],
+    breaks: ['REQ-PAGE-07'],
     description: 'a sort outside ASC, DESC answers 500 (an unchecked enum lookup)',
     async middleware(ctx, _state, route, next) {
       const reply = await next();
@@ -353,7 +420,7 @@ export const paginationFaults: FaultDefinition[] = [
   {
     name: 'pagination.sort-invalid-echoed',
     suite: 'pagination',
-    breaks: ['REQ-META-08', 'REQ-PAGE-07'],
+    breaks: ['REQ-PAGE-07', 'REQ-META-08'],
     description: 'a sort outside ASC, DESC is served in the default order, and meta.sort echoes the value sent',
     middleware: alterQuery((query) => {
       const asked = query.get('sort');

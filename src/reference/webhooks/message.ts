@@ -13,7 +13,7 @@ export interface DeliveryPayload {
   eventId: string;
   event: string;
   webhookId: string;
-  /** Unix seconds. */
+  /** A Unix time in the unit the server shows (choice timestampUnit: seconds by default). */
   occurredAt: number;
   data: Record<string, unknown>;
 }

@@ -6,6 +6,7 @@ import { WEBHOOK_FAULT, type FaultFlags } from '../faults/flags.js';
 import { Deliverer, type DeliveryAttempt } from './delivery.js';
 import type { Choices } from '../choices/index.js';
 import { signedDelivery, type DeliveryPayload } from './message.js';
+import { inTimestampUnit, timestampInUnit } from '../views.js';
 import { WebhookRegistry, type Webhook } from './registry.js';
 import type { WebhookSigningKey } from './signing-key.js';
 import { isSubscribed, TEST_EVENT } from './subscriptions.js';
@@ -31,7 +32,7 @@ export interface WebhookServiceOptions {
   /** The open points of delivery as the server makes them (choices/webhooks.ts); the defaults when absent. */
   choices?: Pick<
     Choices,
-    'eventPayload' | 'deliveryHeaders' | 'deliverySignature' | 'deliveryOrder' | 'webhookDeactivation'
+    'eventPayload' | 'deliveryHeaders' | 'deliverySignature' | 'deliveryOrder' | 'webhookDeactivation' | 'timestampUnit'
   >;
   /** Extra CA (PEM) trusted for delivery, besides the system roots. */
   ca?: string;
@@ -177,12 +178,14 @@ export class WebhookService {
   ): string {
     // A bearer token must never leave in a delivery, whatever an emitter put in its event.
     const { token: _secret, ...safe } = data;
+    // Times in the unit the server shows everywhere (timestampUnit): the event's own and those of the records it carries.
+    const unit = { timestampUnit: this.options.choices?.timestampUnit ?? 'seconds' };
     const payload: DeliveryPayload = {
       eventId: eventId ?? randomUUID(),
       event: name,
       webhookId: webhook.webhookId,
-      occurredAt,
-      data: safe,
+      occurredAt: timestampInUnit(occurredAt, unit),
+      data: inTimestampUnit(safe, unit),
     };
     const url = webhook.url;
     this.deliverer.enqueue({
