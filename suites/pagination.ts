@@ -273,7 +273,10 @@ async function expectRefused(ctx: CheckContext, list: ListEndpoint, values: read
   return seen.join(', ');
 }
 
-/** sort=asc: refused, or served as a list whose meta.sort names the order its items have (REQ-META-08). */
+/**
+ * sort=asc: refused, or read case-insensitively as ASC and served as a list whose meta.sort names the order its items
+ * have (REQ-META-08); served in DESC order, it was ignored (REQ-PAGE-07).
+ */
 async function lowercaseSort(ctx: CheckContext, list: ListEndpoint): Promise<string> {
   const what = `${list.label}&sort=${LOWERCASE_SORT.value}`;
   const res = await ctx.send({ method: 'GET', path: list.path, query: { ...list.query, sort: LOWERCASE_SORT.value } });
@@ -292,6 +295,16 @@ async function lowercaseSort(ctx: CheckContext, list: ListEndpoint): Promise<str
       `${what} was served with meta.sort ${show(sort)}`,
       'a list served for sort=asc says which order it has: meta.sort ASC or DESC',
       ['REQ-META-08'],
+    );
+  // Served, sort=asc was read as ASC (a case-insensitive enum) or ignored: ignored, it is a value outside the domain
+  // answered with an order the client did not ask for, which the closed domain rules out.
+  if (sort === 'DESC')
+    fail(
+      ctx,
+      res,
+      `${what} was served in DESC order (meta.sort DESC): the value was ignored, not read as ASC`,
+      'sort=asc refused (any 4xx), or read case-insensitively as ASC: not served in another order',
+      ['REQ-PAGE-07'],
     );
   const order = orderOfItems(served.items, sort);
   if (order.at !== undefined)
@@ -944,14 +957,14 @@ export default defineSuite({
     }),
     defineCheck({
       id: 'pagination.sort.invalid-rejected',
-      title: `a sort outside the enum ASC, DESC (${INVALID_SORTS.map((v) => v.value).join(', ')}) is refused (4xx), on every list; a list served for sort=asc says its order in meta.sort`,
+      title: `a sort outside the enum ASC, DESC (${INVALID_SORTS.map((v) => v.value).join(', ')}) is refused (4xx), on every list; sort=asc is refused or read as ASC, never ignored`,
       level: 'MUST',
       requirements: ['REQ-PAGE-07', 'REQ-META-08'],
-      note: 'sort is "enum ASC, DESC": a closed domain, so a value outside it is refused, whatever the status (any 4xx); ignored, it would be served in an order the client did not ask for. The lowercase asc is recorded, not judged for refusal (reading an enum case-insensitively is a common leniency); a list served for it says in meta.sort the order it has.',
+      note: 'sort is "enum ASC, DESC": a closed domain, so a value outside it is refused, whatever the status (any 4xx); ignored, it would be served in an order the client did not ask for. The lowercase asc may be read case-insensitively as ASC (a common leniency), not ignored: a list served for it is in ASC order and says so in meta.sort.',
       explain: {
         sends: `GET of each list with sort=${INVALID_SORTS.map((v) => v.value).join(', then sort=')}, then sort=${LOWERCASE_SORT.value}`,
-        passes: `${INVALID_SORTS.map((v) => v.value).join(' and ')} are refused (any 4xx); sort=${LOWERCASE_SORT.value} is refused, or served as a list whose meta.sort is ASC or DESC and names the order of its items`,
-        fails: `a 2xx (the value was ignored), a redirect or a 5xx for ${INVALID_SORTS.map((v) => v.value).join(' or ')}; a 5xx for sort=${LOWERCASE_SORT.value}, or a list served for it whose meta.sort is not ASC or DESC, or names an order its items do not have: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too`,
+        passes: `${INVALID_SORTS.map((v) => v.value).join(' and ')} are refused (any 4xx); sort=${LOWERCASE_SORT.value} is refused, or served as ASC (read case-insensitively): meta.sort ASC and the items in that order`,
+        fails: `a 2xx (the value was ignored), a redirect or a 5xx for ${INVALID_SORTS.map((v) => v.value).join(' or ')}; a 5xx for sort=${LOWERCASE_SORT.value}, or a list served for it in DESC order (the value ignored), or whose meta.sort is not ASC or DESC or names an order its items do not have: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too`,
       },
       async run(ctx) {
         await onEveryList(ctx, async (list) => {
