@@ -1,6 +1,7 @@
-// `conformance coverage`: every requirement of the catalog (spec/requirements.json) with its quote and level, the checks
-// that enforce it, the reference-server faults that prove those checks can fail, and for what no check covers, why.
-// `--json` is the whole catalog so joined, for a reviewer or a partner to read.
+// `conformance coverage`: every requirement of the catalog (spec/requirements.json) with its quote and level, whose
+// duty its words state (its obligation), the checks that enforce it, the reference-server faults that prove those
+// checks can fail, and for what no check covers, why. `--json` is the whole catalog so joined, for a reviewer or a
+// partner to read.
 import { suites } from '../../suites/index.js';
 import { clientSuites } from '../../suites/client/index.js';
 import { ConfigError } from '../errors.js';
@@ -14,6 +15,7 @@ import {
   type RequirementStatus,
 } from '../spec/coverage.js';
 import { CATALOG_PATH, loadCatalog } from '../spec/requirements.js';
+import { obligationParts } from '../report/requirement-text.js';
 import { SPEC_VERSION } from '../version.js';
 
 export interface CoverageOptions {
@@ -78,6 +80,13 @@ export function renderCoverage(coverage: Coverage): string {
   }
   lines.push('', 'Summary:');
   for (const s of STATUSES) lines.push(`  ${String(t[s]).padStart(4)}  ${STATUS_TEXT[s]}`);
+  lines.push(
+    '',
+    'Whose duty the quoted words state (MUST only where they state what the server does or gives):',
+    `  ${String(t.obliges.server).padStart(4)}  the server's: MUST, or SHOULD where a reading goes beyond the words`,
+    `  ${String(t.obliges.client).padStart(4)}  a client's: a client rule, or for the server at most a SHOULD reading of them`,
+    `  ${String(t.open).padStart(4)}  left open: every reasonable reading passes`,
+  );
   if (!coverage.matrix)
     lines.push(
       '  (the detection matrix docs/detection-matrix.json is not in this installation: no check could be shown to fail)',
@@ -99,6 +108,8 @@ function whyOf(coverage: Coverage, id: string): string {
 
 function renderRequirement(r: RequirementCoverage): string[] {
   const out = wrap(`${r.id}  ${r.level.padEnd(6)} "${r.quote}"`, '  ', INDENT);
+  const duty = obligationParts(r);
+  if (duty) out.push(...wrap(`${duty.label.padEnd(10)} ${duty.text}`, '    ', INDENT));
   if (r.note) out.push(...wrap(`note       ${r.note}`, '    ', INDENT));
   if (r.readings) out.push(...wrap(`readings   ${r.readings.join(' | ')}`, '    ', INDENT));
   if (r.checks.length > 0) out.push(...wrap(`checks     ${r.checks.map((c) => c.id).join(', ')}`, '    ', INDENT));

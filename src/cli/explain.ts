@@ -10,7 +10,8 @@ import { ConfigError } from '../errors.js';
 import { closestIds } from '../suggest.js';
 import { readClientMatrix, readDetectionJson, type DetectionJson } from '../matrix/proof.js';
 import { parseSpec, readSpec, type SpecSection } from '../spec/sections.js';
-import { requirementLine } from '../report/requirement-text.js';
+import { obligationParts, requirementLine } from '../report/requirement-text.js';
+import { findRequirement, type Requirement } from '../spec/requirements.js';
 
 export interface ExplainOptions {
   json?: boolean;
@@ -23,8 +24,8 @@ export interface Explanation {
   level: Level;
   /** What the level means for this check's verdict. */
   levelMeaning: string;
-  /** The requirements the check enforces, with the spec's words. */
-  requirements: RequirementRef[];
+  /** The requirements the check enforces, with the spec's words and whose duty they state (the catalog's obligation). */
+  requirements: Array<RequirementRef & Pick<Requirement, 'obligation' | 'party'>>;
   /** Where they stand in the spec: `### Customer (under ## Resources and their fields)`. */
   headings: string[];
   note?: string;
@@ -127,7 +128,14 @@ export function explainCheck(
     suite: check.suite,
     level: check.level,
     levelMeaning: LEVEL_MEANING[check.level],
-    requirements: check.requirements,
+    requirements: check.requirements.map((r) => {
+      const entry = findRequirement(r.id);
+      return {
+        ...r,
+        ...(entry?.obligation ? { obligation: entry.obligation } : {}),
+        ...(entry?.party ? { party: entry.party } : {}),
+      };
+    }),
     headings,
     ...(check.note ? { note: check.note } : {}),
     sends: text.sends,
@@ -170,7 +178,13 @@ export function renderExplanation(e: Explanation): string {
     'enforces',
     `${e.requirements.length} requirement${e.requirements.length === 1 ? '' : 's'} of spec/requirements.json:`,
   );
-  for (const r of e.requirements) field('', `${r.level} ${requirementLine(r)}${r.note ? ` (note: ${r.note})` : ''}`);
+  for (const r of e.requirements) {
+    const duty = obligationParts(r);
+    field(
+      '',
+      `${r.level} ${requirementLine(r)}${duty ? ` — ${duty.label} ${duty.text}` : ''}${r.note ? ` (note: ${r.note})` : ''}`,
+    );
+  }
   if (e.note) field('note', e.note);
   field('level', `${e.level}: ${e.levelMeaning}`);
   field('sends', e.sends);

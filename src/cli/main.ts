@@ -242,7 +242,7 @@ export async function main(argv: string[]): Promise<void> {
   program
     .command('coverage')
     .description(
-      'each section and requirement table of the spec against the checks that cover it, and what is not covered and why',
+      'each requirement of the spec (its quote, level and whose duty its words state) against the checks that cover it, and what is not covered and why',
     )
     .option('--json', 'machine-readable output')
     .action(async (opts: Record<string, unknown>) => {

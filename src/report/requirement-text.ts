@@ -16,6 +16,23 @@ export function requirementLine(r: RequirementRef): string {
 }
 
 /**
+ * Whose duty a requirement's quoted words state, and which words (its catalog `obligation`): label `obliges`, text
+ * `the server: «…»`. A server's SHOULD read from a client's words says so; for an OPEN point, label `open` and whose
+ * choice it is. Undefined for a requirement without an obligation (a catalog of a fork).
+ */
+export function obligationParts(r: {
+  level: string;
+  party?: string;
+  obligation?: { text: string; party: string };
+}): { label: 'obliges' | 'open'; text: string } | undefined {
+  const o = r.obligation;
+  if (!o) return undefined;
+  if (r.level === 'OPEN') return { label: 'open', text: `the ${o.party}'s choice: «${o.text}»` };
+  const reading = o.party === 'client' && r.party !== 'client' ? ` (the server's ${r.level} is a reading of them)` : '';
+  return { label: 'obliges', text: `the ${o.party}: «${o.text}»${reading}` };
+}
+
+/**
  * The requirements a failure is about: those the finding names, else all the check cites, at most SHOWN of them with
  * a count of the rest (`conformance explain` lists them all).
  */

@@ -4,7 +4,7 @@
 // a reason, and a covered requirement none of whose checks any fault makes fail.
 import type { CheckInfo, Level } from '../engine/index.js';
 import type { DetectionJson } from '../matrix/proof.js';
-import type { Catalog, ContextSentence, Requirement } from './requirements.js';
+import type { Catalog, ContextSentence, Obligation, Requirement } from './requirements.js';
 
 interface CheckRef {
   id: string;
@@ -65,7 +65,16 @@ export interface Coverage {
     /** Requirements named by a fault's `breaks` that the catalog does not have. */
     unknownInFaults: Array<{ fault: string; id: string }>;
   };
-  totals: Record<RequirementStatus, number> & { requirements: number; must: number; should: number };
+  totals: Record<RequirementStatus, number> & {
+    requirements: number;
+    must: number;
+    should: number;
+    /**
+     * MUST and SHOULD requirements by whose duty their quoted words state (`obligation.party`): the server's, or a
+     * client's (a client rule, or a server's SHOULD read from a client's words). OPEN points are `open`.
+     */
+    obliges: Record<Obligation['party'], number>;
+  };
 }
 
 /**
@@ -117,6 +126,10 @@ export function computeCoverage(
       requirements: requirements.length,
       must: requirements.filter((r) => r.level === 'MUST').length,
       should: requirements.filter((r) => r.level === 'SHOULD').length,
+      obliges: {
+        server: requirements.filter((r) => r.level !== 'OPEN' && r.obligation?.party === 'server').length,
+        client: requirements.filter((r) => r.level !== 'OPEN' && r.obligation?.party === 'client').length,
+      },
       ...(Object.fromEntries(STATUSES.map((s) => [s, count(s)])) as Record<RequirementStatus, number>),
     },
   };

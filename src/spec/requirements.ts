@@ -17,6 +17,11 @@ export interface Requirement {
   level: RequirementLevel;
   /** The spec's words, verbatim (a table row as its Markdown line). */
   quote: string;
+  /**
+   * The words of the quote that state the obligation, and whose duty they state (see {@link Obligation}). Every entry
+   * of the shipped catalog has one (test/suites/requirements.test.ts); a catalog of a fork may not.
+   */
+  obligation?: Obligation;
   /** Our commentary: what exactly is required where the quote alone does not say (never part of the quote). */
   note?: string;
   /** Why no check covers it (a MUST or SHOULD with no check must have one). */
@@ -26,9 +31,22 @@ export interface Requirement {
   /**
    * `client`: a rule only a client (or its webhook receiver) can keep or break, read from a sentence of the spec that
    * leaves it implied: the client pack (`conformance client`, suites/client/) checks it, the server pack never does.
-   * Absent: the rule binds the server, and the server pack checks it (a client check may cite it too).
+   * Its obligation's party is the client. Absent: the rule binds the server, and the server pack checks it (a client
+   * check may cite it too).
    */
   party?: 'client';
+}
+
+/**
+ * What a requirement's quote obliges, and whom: the level rule made visible. `text` is the fragment of the quote that
+ * states it (the cells of a table row that state it, the clause of a sentence; for an OPEN entry the words that leave
+ * it open, such as "not shown"); `party` is whose duty those words state. MUST only where the words state what the
+ * server does or gives; what they say a client sends is the client's (checked by the client pack), and for a server
+ * at most a SHOULD reading (whose note says why) or an OPEN point. For an OPEN entry, party is whose choice it is.
+ */
+export interface Obligation {
+  text: string;
+  party: 'server' | 'client';
 }
 
 /** A sentence of the spec that states no requirement, with why (a definition, a pointer, background of an open point). */

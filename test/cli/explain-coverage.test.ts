@@ -7,7 +7,7 @@ import { explain, explainCheck, renderExplanation } from '../../src/cli/explain.
 import { closestIds } from '../../src/suggest.js';
 import { renderCoverage, specCoverage } from '../../src/cli/coverage.js';
 import { parseSpec } from '../../src/spec/sections.js';
-import { loadCatalog } from '../../src/spec/requirements.js';
+import { findRequirement, loadCatalog } from '../../src/spec/requirements.js';
 import { readDetectionJson } from '../../src/matrix/proof.js';
 import { UserError } from '../../src/errors.js';
 import { suites } from '../../suites/index.js';
@@ -37,6 +37,8 @@ describe('conformance explain', () => {
         expect(text.length, `${id}: ${text}`).toBeGreaterThan(20);
       // Every requirement's section resolves to a heading of the shipped spec.
       for (const heading of e.headings) expect(heading, id).toMatch(/^#{2,3} /);
+      // Each requirement carries the catalog's obligation: whose duty its quoted words state.
+      for (const r of e.requirements) expect(r.obligation, `${id} ${r.id}`).toEqual(findRequirement(r.id)!.obligation);
       if (check.level === 'INFO') expect(e.provenBy, id).toEqual([]);
       else
         expect(
@@ -56,6 +58,9 @@ describe('conformance explain', () => {
     expect(ok.stdout).toContain('## Authentication');
     expect(ok.stdout).toMatch(
       /SHOULD REQ-AUTH-09 \(Authentication\): "The signature covers the ordered components listed in/,
+    );
+    expect(ok.stdout.replace(/\s+/g, ' ')).toContain(
+      "— obliges the client: «`created` and `expires` are Unix times» (the server's SHOULD is a reading of them)",
     );
     expect(ok.stdout).toMatch(/sends +GET \/customers\/\{customerId\}/);
     expect(ok.stdout).toContain('signing.expired-accepted: expires is not checked');
@@ -98,24 +103,58 @@ describe('conformance explain', () => {
 });
 
 describe('conformance coverage', () => {
-  it('lists every requirement of the catalog with its quote, level, checks and proving faults; --json is the joined catalog', async () => {
+  it('lists every requirement of the catalog with its quote, level, obligation, checks and proving faults; --json is the joined catalog', async () => {
     const catalog = loadCatalog();
     const res = await runCli(['coverage']);
     expect(res.code).toBe(0);
-    for (const r of catalog.requirements) expect(res.stdout.replace(/\s+/g, ' '), r.id).toContain(`${r.id} ${r.level}`);
+    const flat = res.stdout.replace(/\s+/g, ' ');
+    for (const r of catalog.requirements) {
+      expect(flat, r.id).toContain(`${r.id} ${r.level}`);
+      // Whose duty the quoted words state, and which words: the level rule, visible per requirement.
+      const o = r.obligation!;
+      const duty = r.level === 'OPEN' ? `open the ${o.party}'s choice: «` : `obliges the ${o.party}: «`;
+      expect(flat, r.id).toContain(`${duty}${o.text.replace(/\s+/g, ' ')}»`);
+    }
     expect(res.stdout).toMatch(/^## Paging meta \(list responses\)$/m);
     expect(res.stdout).toMatch(/REQ-VER-01 +MUST +"- The version is carried in the path prefix/);
     expect(res.stdout).toMatch(/excluded +The \/v1 prefix is part of the configured base URL/);
+    expect(res.stdout).toMatch(
+      /^ {4}obliges {4}the server: «Every request is protected by a bearer token plus an HTTP/m,
+    );
+    // A server's SHOULD read from words that state what a client sends says so.
+    expect(flat).toContain(
+      'REQ-HDR-18 SHOULD "The component list of a request covers the headers that the request carries (for example a body-less GET lists no Content-Digest)." obliges the client: «covers the headers that the request carries» (the server\'s SHOULD is a reading of them)',
+    );
+    expect(res.stdout).toMatch(/^ {4}open {7}the server's choice: «Rate limits: not shown»$/m);
     expect(res.stdout).toMatch(/^Summary:$/m);
+    expect(res.stdout).toMatch(/^Whose duty the quoted words state/m);
+    expect(res.stdout).toMatch(
+      /^ +\d+ {2}a client's: a client rule, or for the server at most a SHOULD reading of them$/m,
+    );
 
     const json = await runCli(['coverage', '--json']);
     expect(json.code).toBe(0);
     const doc = JSON.parse(json.stdout) as ReturnType<typeof specCoverage>;
     expect(doc.requirements.map((r) => r.id)).toEqual(catalog.requirements.map((r) => r.id));
+    expect(doc.requirements.map((r) => r.obligation)).toEqual(catalog.requirements.map((r) => r.obligation));
+    const protectedBy = doc.requirements.find((r) => r.id === 'REQ-SVC-09')!;
+    expect(protectedBy).toMatchObject({
+      level: 'MUST',
+      section: 'What the service does',
+      status: 'proven',
+      obligation: { party: 'server' },
+    });
+    expect(protectedBy.checks.map((c) => c.id)).toContain('signing.reject.altered-signature');
+    expect(protectedBy.provenBy).toContain('resources.no-token-served');
+    // A client's rule: the client pack checks it, no server check cites it.
     const keyid = doc.requirements.find((r) => r.id === 'REQ-AUTH-07')!;
-    expect(keyid).toMatchObject({ level: 'MUST', section: 'Authentication', status: 'proven' });
-    expect(keyid.checks.map((c) => c.id)).toContain('signing.reject.unknown-keyid');
-    expect(keyid.provenBy).toContain('signing.keyid-ignored');
+    expect(keyid).toMatchObject({ level: 'MUST', status: 'client', obligation: { party: 'client' }, checks: [] });
+    expect(keyid.clientChecks.map((c) => c.id)).toContain('client.requests.signed');
+    const { server, client } = doc.totals.obliges;
+    expect(server + client + doc.totals.open).toBe(doc.totals.requirements);
+    expect(client).toBe(
+      catalog.requirements.filter((r) => r.level !== 'OPEN' && r.obligation!.party === 'client').length,
+    );
     expect(doc.requirements.find((r) => r.id === 'REQ-LIM-04')).toMatchObject({
       level: 'OPEN',
       status: 'open',

@@ -34,6 +34,18 @@ describe('the requirement catalog against the spec', () => {
     }
   });
 
+  it('gives each requirement its obligation: words of its own quote, and whose duty they state (server or client)', () => {
+    const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
+    const wrong = catalog.requirements.filter(
+      (r) =>
+        !r.obligation ||
+        squash(r.obligation.text) === '' ||
+        !squash(r.quote).includes(squash(r.obligation.text)) ||
+        !['server', 'client'].includes(r.obligation.party),
+    );
+    expect(wrong.map((r) => `${r.id}: ${JSON.stringify(r.obligation)}`)).toEqual([]);
+  });
+
   it('reads every sentence and table row of the spec into a requirement or a context sentence', () => {
     expect(specUnits(sections).length).toBeGreaterThan(200);
     expect(uncoveredUnits(catalog, sections).map((u) => `[${u.section}] ${u.text}`)).toEqual([]);
@@ -63,6 +75,17 @@ describe('the requirement catalog against the checks', () => {
     const normative = catalog.requirements.filter((r) => r.level !== 'OPEN' && r.party !== 'client');
     expect(normative.filter((r) => citing(r.id).length === 0 && !r.exclusion).map((r) => r.id)).toEqual([]);
     expect(normative.filter((r) => citing(r.id).length > 0 && r.exclusion).map((r) => r.id)).toEqual([]);
+  });
+
+  it('holds the level rule: a MUST a server check cites obliges the server; a client rule obliges the client', () => {
+    // MUST only where the spec's words state what the server does or gives; what they say a client sends is a client
+    // rule, and for a server at most a SHOULD reading or an OPEN point.
+    const clientWordsAtMust = catalog.requirements.filter(
+      (r) => r.level === 'MUST' && citing(r.id).length > 0 && r.obligation?.party !== 'server',
+    );
+    expect(clientWordsAtMust.map((r) => `${r.id} (${citing(r.id)[0]!.id}): ${r.obligation?.text}`)).toEqual([]);
+    const clientRules = catalog.requirements.filter((r) => r.party === 'client');
+    expect(clientRules.filter((r) => r.obligation?.party !== 'client').map((r) => r.id)).toEqual([]);
   });
 
   it('checks each client rule (party: client) in the client pack only, at SHOULD or MUST, with a note saying the reading, or says why no check can', () => {
