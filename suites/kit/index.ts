@@ -39,7 +39,7 @@ export {
   redirectNote,
   rowsBroken,
 } from './expect.js';
-export { validateAgainst } from '../../src/schemas.js';
+export { validateAgainst, type SchemaProblem } from '../../src/schemas.js';
 
 // ---- negative probes: requests altered after signing -----------------------------------------------------------------
 export {

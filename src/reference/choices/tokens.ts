@@ -1,6 +1,6 @@
 // The open points of tokens: how far a revocation reaches, whether a new token ends the older ones, whether a token
-// may end before its 60 minutes (a restart), what revoke takes and answers, what maxTTL counts, whether scopes are
-// enforced, and whether the token request is also taken as JSON.
+// may end before its 60 minutes (a restart), what revoke takes and answers, what maxTTL counts, which status a
+// malformed Authorization gets, whether scopes are enforced, and whether the token request is also taken as JSON.
 import type { ChoiceDef } from './types.js';
 
 /** The requests after which a server with `tokenRestart=after-150` forgets every token it issued (a restart). */
@@ -136,6 +136,23 @@ export const TOKENS_CHOICES = {
         says: 'maxTTL is 60 (the TTL in minutes)',
         realizes: ['another unit or meaning'],
         recorded: 'maxTTL 60\\b',
+      },
+    ],
+  },
+  malformedBearer: {
+    requirements: ['REQ-ERR-06'],
+    values: [
+      {
+        value: '401',
+        says: 'an Authorization that is not "Bearer <token>" is a 401 (error="invalid_request"), as a missing or unknown token',
+        realizes: ['a malformed Authorization value (not "Bearer <token>"): 401'],
+        recorded: 'Authorization "Bearer <not a token>" was refused with 401',
+      },
+      {
+        value: '400',
+        says: 'an Authorization that is not "Bearer <token>" is a 400 Bad Request (RFC 6750 §3.1 invalid_request); a missing or unknown token stays a 401',
+        realizes: ['a malformed Authorization value: 400 (RFC 6750 §3.1 invalid_request)'],
+        recorded: 'Authorization "Bearer <not a token>" was refused with 400',
       },
     ],
   },
