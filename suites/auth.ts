@@ -230,6 +230,54 @@ async function learntRevokeBody(ctx: CheckContext, jar: TokenJar): Promise<Revok
   return knownRevokeBody(ctx);
 }
 
+/** What auth.revoke.reply records when its two tokens cannot show whether a revoke body is read. */
+const BODY_READ_UNSEEN = 'whether a body naming another token is read cannot be seen';
+
+/**
+ * Where the run revokes without a body (REQ-TOKEP-09): whether a form body naming another token of the client (RFC 7009's
+ * token=) is read too. A revocation presents one fresh token and names another in its body: the server revokes the
+ * named one (it reads the body), the presented one (it ignores the body), or refuses the request. Both are the check's.
+ */
+async function recordBodyNamingAnother(ctx: CheckContext, jar: TokenJar): Promise<void> {
+  const probe = readProbe(ctx);
+  const alive = async (token: string) => (await ctx.send({ ...probe, token })).status !== 401;
+  const named = await jar.issue();
+  const presented = await jar.issue();
+  if (named.token === presented.token || (await jar.isRunToken(named.token)) || (await jar.isRunToken(presented.token)))
+    return ctx.observe(`${BODY_READ_UNSEEN}: a token request was answered with a token handed out before`);
+  const before = [await alive(named.token), await alive(presented.token)];
+  if (!before[0] || !before[1]) {
+    if (!before[0]) jar.forget(named.token);
+    if (!before[1]) jar.forget(presented.token);
+    return ctx.observe(
+      `${BODY_READ_UNSEEN}: of two fresh tokens, ${before[0] ? 'the second' : 'the first'} was refused (401) before the revocation (a new token ends the older ones?)`,
+    );
+  }
+  const res = await ctx.send({ ...revokeRequest(presented.token, 'form'), form: { token: named.token } });
+  const namedAlive = await alive(named.token);
+  const presentedAlive = await alive(presented.token);
+  if (!namedAlive) jar.forget(named.token);
+  if (!presentedAlive) jar.forget(presented.token);
+  const body = 'a form body naming another token of the client (token=, RFC 7009)';
+  if (!isSuccess(res))
+    return ctx.observe(
+      `a revocation presenting one token with ${body} was refused: ${describeResponse(res)}; the run revokes without a body`,
+    );
+  if (!namedAlive && presentedAlive)
+    return ctx.observe(
+      `${body} is read: the token it named was revoked (${res.status}), and the one presented kept working; no body is needed, but a body names the token to revoke`,
+    );
+  if (namedAlive && !presentedAlive)
+    return ctx.observe(
+      `${body} is ignored: the token presented was revoked (${res.status}), and the one named kept working`,
+    );
+  ctx.observe(
+    namedAlive
+      ? `a revocation presenting one token with ${body} answered ${res.status}, yet both tokens kept working`
+      : `${BODY_READ_UNSEEN}: the token presented and the one the form body named both ended (${res.status}): the revocation reaches every token of the client`,
+  );
+}
+
 /**
  * Sends a PUT of the customer's own values (`before`): accepted or not, it should change nothing. A change is recorded
  * and undone; the customer is put back whatever happens (withRestoredCustomer), even when the check runs out of time.
@@ -1044,13 +1092,14 @@ export default defineSuite({
     defineCheck({
       id: 'auth.revoke.reply',
       title:
-        'what POST /oauth/revoke takes and answers: the request shape, its status, and whether a body names the token',
+        'what POST /oauth/revoke takes and answers: the request shape, its status, whether a body names the token, and whether a body naming another token is read',
       level: 'INFO',
       requirements: ['REQ-TOKEP-09'],
       explain: {
-        sends: "POST /oauth/revoke of a fresh token, in the run's revoke shape",
+        sends:
+          "POST /oauth/revoke of a fresh token, in the run's revoke shape; where the run revokes without a body, also two fresh tokens and a revocation presenting the second with a form body naming the first (token=, RFC 7009), each then used on a read",
         passes:
-          "always, once the answer could be read: the check records how the run's revocations carry the token (no body, a form body token=, a JSON body {\"token\"}; learnt at the run's first revocation or set by the target's revoke.body), the status POST /oauth/revoke answers, and whether a body names the token (its tokenId or the token itself)",
+          "always, once the answer could be read: the check records how the run's revocations carry the token (no body, a form body token=, a JSON body {\"token\"}; learnt at the run's first revocation or set by the target's revoke.body), the status POST /oauth/revoke answers, whether a body names the token (its tokenId or the token itself), and, where no body is needed, whether a body naming another token of the client is read (that token revoked) or ignored (the one presented revoked)",
         fails:
           'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
       },
@@ -1061,12 +1110,15 @@ export default defineSuite({
           const res = (await jar.revoke(issued.token)).res;
           ctx.observe(revokeShapeOf(ctx).note());
           const tokenId = issued.record.tokenId;
-          if (res.text.trim() === '') return ctx.observe(`POST /oauth/revoke answered ${res.status} with no body`);
-          const names =
-            (tokenId !== undefined && res.text.includes(String(tokenId))) || res.text.includes(issued.token);
-          ctx.observe(
-            `POST /oauth/revoke answered ${res.status} with ${names ? 'a body naming the token' : 'a body that does not name the token'}: ${describeResponse(res)}`,
-          );
+          if (res.text.trim() === '') ctx.observe(`POST /oauth/revoke answered ${res.status} with no body`);
+          else {
+            const names =
+              (tokenId !== undefined && res.text.includes(String(tokenId))) || res.text.includes(issued.token);
+            ctx.observe(
+              `POST /oauth/revoke answered ${res.status} with ${names ? 'a body naming the token' : 'a body that does not name the token'}: ${describeResponse(res)}`,
+            );
+          }
+          if (knownRevokeBody(ctx) === 'none') await recordBodyNamingAnother(ctx, jar);
         });
       },
     }),

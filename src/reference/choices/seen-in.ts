@@ -220,6 +220,32 @@ export const SEEN_IN: Readonly<Record<string, readonly Source[]>> = {
       says: 'You get one for read-access and separate ones for updating, creating or deleting resources.',
     },
   ],
+  'revoke-body=form': [
+    {
+      who: 'RFC 7009 §2.1, OAuth 2.0 token revocation (quoted in its errata)',
+      url: 'https://rfc-editor.org/errata/rfc7009',
+      says: 'The client constructs the request by including the following parameters using the "application/x-www-form-urlencoded" format … token REQUIRED.',
+    },
+  ],
+  'revoke-body=json': [
+    {
+      who: 'webMethods API Gateway, revoking OAuth tokens',
+      url: 'https://documentation.softwareag.com/webmethods/api_gateway/yai10-15/webhelp/yai-webhelp/yai-webhelp/ta-revoke_oauth_tokens.html',
+      says: '{ "token":"3d77…", "token_type_hint":"accessToken"}',
+    },
+  ],
+  'revoke-body=optional-token': [
+    {
+      who: 'Drupal simple_oauth_revoke (the token named in a form body; the request authorized by a bearer token)',
+      url: 'https://drupal.org/project/simple_oauth_revoke',
+      says: 'Alternatively, a bearer token may be used to authorize the request.',
+    },
+    {
+      who: 'Node-RED admin API, POST /auth/revoke (a bearer token, and a JSON body naming the token)',
+      url: 'https://nodered.org/docs/api/admin/methods/post/auth/revoke',
+      says: 'Authorization: Bearer [token] … The request body must be a JSON string with the following fields: token',
+    },
+  ],
   'revoke-reply=empty': [
     {
       who: 'IBM Security Access Manager (RFC 7009)',

@@ -103,6 +103,28 @@ export const TOKENS_CHOICES = {
         realizes: ['the token in a JSON body ({"token": …})'],
         recorded: '^revoke request: the token in a JSON body \\(\\{"token": …\\}\\)',
       },
+      {
+        value: 'optional-token',
+        says: 'revoke takes no body (the token presented is revoked) or a body naming a token of the calling client, a form token= (RFC 7009) or JSON {"token": …}; the token named is the one revoked (400 for a body naming none)',
+        realizes: [
+          'a request without a body, or with a body naming a token of the client (form token= or JSON), which is the one revoked',
+        ],
+        recorded: 'a form body naming another token of the client \\(token=, RFC 7009\\) is read',
+      },
+    ],
+    // Two live tokens of the client at once are what shows whether a body is read: not there under these readings.
+    hiddenBy: [
+      {
+        choice: 'newToken',
+        value: 'ends-older',
+        recorded: 'whether a body naming another token is read cannot be seen',
+      },
+      { choice: 'revoke', value: 'all-tokens', recorded: 'whether a body naming another token is read cannot be seen' },
+      {
+        choice: 'tokenRestart',
+        value: 'after-150',
+        recorded: 'whether a body naming another token is read cannot be seen',
+      },
     ],
   },
   tokenBody: {
