@@ -192,6 +192,18 @@ export const SEEN_IN: Readonly<Record<string, readonly Source[]>> = {
       says: 'X-RateLimit-Limit:120 X-RateLimit-Remaining:0 X-RateLimit-Reset:1482966442 … in UTC epoch seconds',
     },
   ],
+  'rate-limit=60-per-second-reset-header': [
+    {
+      who: 'Smartsheet, throttling and rate limiting',
+      url: 'https://developers.smartsheet.com/api/resource_management/getting-started/throttling-and-rate-limiting.md',
+      says: 'X-RateLimit-Limit:120 X-RateLimit-Remaining:0 X-RateLimit-Reset:1482966442 … in UTC epoch seconds',
+    },
+    {
+      who: 'pyannote, rate limits',
+      url: 'https://docs.pyannote.ai/ratelimits',
+      says: 'X-RateLimit-Reset: The time at which the current rate limit window resets in UTC epoch seconds.',
+    },
+  ],
   'rate-limit=60-per-second-date': [
     {
       who: 'MDN, 429 Too Many Requests',
