@@ -258,6 +258,20 @@ export const SEEN_IN: Readonly<Record<string, readonly Source[]>> = {
       says: 'Authorization: Bearer [token] … The request body must be a JSON string with the following fields: token',
     },
   ],
+  'token-body=form-or-json': [
+    {
+      who: 'Vanta, authorization token (a token request in JSON)',
+      url: 'https://developer.vanta.com/docs/authorization-token',
+      says: 'Parameters Content-Type: application/json | Body JSON Object containing client_id, client_secret, scope and grant_type',
+    },
+  ],
+  'token-body=form': [
+    {
+      who: 'civitai CLI, a pull request on its token handler',
+      url: 'https://github.com/civitai/cli/pull/5',
+      says: 'REQUIRES application/x-www-form-urlencoded and rejects JSON',
+    },
+  ],
   'revoke-reply=empty': [
     {
       who: 'IBM Security Access Manager (RFC 7009)',
