@@ -299,7 +299,12 @@ export class SignedClient {
       }
       if (res.status === 429) {
         since ??= transport.timers.now();
-        const decision = transport.onThrottled(res.header('retry-after'), attempt++, since);
+        const decision = transport.onThrottled(
+          res.header('retry-after'),
+          attempt++,
+          since,
+          res.header('x-ratelimit-reset'),
+        );
         if (decision.kind === 'wait') continue;
         throw new ThrottledOut(decision.reason);
       }

@@ -3,7 +3,7 @@
 // time). The signed client waits a 429 out as the server asks and sends the request again, and sends a request whose
 // connection was lost before any answer once more on a new connection; this module holds the rules it follows and what
 // it met, for the run's notes. The ideas follow undici's retry handler (Retry-After as seconds or a date, exponential
-// backoff otherwise); none of its code.
+// backoff otherwise); none of its code. Without Retry-After, a near X-RateLimit-Reset in epoch seconds is waited for.
 
 /** Without Retry-After, the first wait; each further one doubles, up to MAX_BACKOFF_MS. */
 export const BASE_BACKOFF_MS = 250;
@@ -32,6 +32,21 @@ export function parseRetryAfter(
   const at = Date.parse(text);
   if (Number.isNaN(at)) return undefined;
   return { ms: Math.max(0, at - now), form: 'http-date' };
+}
+
+/**
+ * The wait an X-RateLimit-Reset field asks for, from `now`, when a 429 carries no Retry-After; undefined when it is absent,
+ * in another form, or names a time past or further than MAX_BACKOFF_MS ahead. The field is no standard: epoch seconds
+ * is the form found (Smartsheet, pyannote, GitHub: "in UTC epoch seconds"), and others write delta seconds, milliseconds
+ * or a date. Only a value that reads as epoch seconds (10 digits, a fraction allowed) is taken, and only for a wait the
+ * run's own backoff could have chosen: a reset further off (a daily quota's window) is backed off as without it, so a
+ * misread field can neither hold the run longer than its backoff nor make it give up.
+ */
+export function parseRateLimitReset(value: string | undefined, now: number): { ms: number } | undefined {
+  const text = value?.trim();
+  if (!text || !/^\d{10}(\.\d+)?$/.test(text)) return undefined;
+  const ms = Math.ceil(Number(text) * 1000) - now;
+  return ms > 0 && ms <= MAX_BACKOFF_MS ? { ms } : undefined;
 }
 
 /**
@@ -119,6 +134,8 @@ export class Transport {
   throttled = 0;
   longestWaitMs = 0;
   readonly forms: Record<RetryAfterForm | 'absent', number> = { seconds: 0, 'http-date': 0, absent: 0 };
+  /** 429s without Retry-After whose X-RateLimit-Reset the run waited for. */
+  resetWaits = 0;
   reconnects = 0;
   answers = 0;
   closingAnswers = 0;
@@ -132,18 +149,25 @@ export class Transport {
   }
 
   /**
-   * A request drew a 429 (its `attempt`th, from 0; throttled since `since`): wait as Retry-After asks, or back off, and
-   * hold every other request for as long; give up when the wait would pass the bound or the run's budget, and from then on
-   * for the whole run (one finding, not one per check).
+   * A request drew a 429 (its `attempt`th, from 0; throttled since `since`): wait as Retry-After asks (without it, until a
+   * near X-RateLimit-Reset), or back off, and hold every other request for as long; give up when the wait would pass the
+   * bound or the run's budget, and from then on for the whole run (one finding, not one per check).
    */
-  onThrottled(retryAfter: string | undefined, attempt: number, since: number): ThrottleDecision {
+  onThrottled(
+    retryAfter: string | undefined,
+    attempt: number,
+    since: number,
+    rateLimitReset?: string,
+  ): ThrottleDecision {
     const now = this.timers.now();
     this.throttled += 1;
     if (this.exhausted !== undefined) return { kind: 'give-up', reason: this.exhausted };
     const asked = parseRetryAfter(retryAfter, now);
     this.forms[asked?.form ?? 'absent'] += 1;
+    const reset = asked === undefined ? parseRateLimitReset(rateLimitReset, now) : undefined;
+    if (reset !== undefined) this.resetWaits += 1;
     // Retry-After: 0 (or a date now past) would have the run hammer the server; back off then too.
-    const ms = asked && asked.ms > 0 ? asked.ms : backoffMs(attempt, this.random());
+    const ms = asked && asked.ms > 0 ? asked.ms : (reset?.ms ?? backoffMs(attempt, this.random()));
     const held = now + ms - since;
     let reason: string | undefined;
     if (held > this.boundMs) {
@@ -178,7 +202,7 @@ export class Transport {
     const throttling =
       this.throttled === 0
         ? 'throttling: none; no request of the run was answered 429'
-        : `throttling: the server answered 429 (Too Many Requests) ${this.throttled} time(s); the run was held back ${formatSeconds(this.gate.heldMs)} in all (longest wait ${formatSeconds(this.longestWaitMs)}), every request waiting while one did, and each throttled request was sent again; Retry-After ${describeForms(this.forms)}`;
+        : `throttling: the server answered 429 (Too Many Requests) ${this.throttled} time(s); the run was held back ${formatSeconds(this.gate.heldMs)} in all (longest wait ${formatSeconds(this.longestWaitMs)}), every request waiting while one did, and each throttled request was sent again; Retry-After ${describeForms(this.forms, this.resetWaits)}`;
     const connections = [
       this.closingAnswers === 0
         ? `connections: kept alive; no answer carried Connection: close`
@@ -191,11 +215,17 @@ export class Transport {
   }
 }
 
-function describeForms(forms: Record<RetryAfterForm | 'absent', number>): string {
+function describeForms(forms: Record<RetryAfterForm | 'absent', number>, resetWaits = 0): string {
+  const absent =
+    resetWaits === 0
+      ? '(the run backed off exponentially, with jitter)'
+      : resetWaits === forms.absent
+        ? '(each time the run waited until the time X-RateLimit-Reset named, in epoch seconds)'
+        : `(the run waited ${resetWaits} time(s) until the time X-RateLimit-Reset named, in epoch seconds, and backed off exponentially, with jitter, the others)`;
   const parts = [
     forms.seconds > 0 ? `in seconds ${forms.seconds} time(s)` : '',
     forms['http-date'] > 0 ? `as an HTTP date ${forms['http-date']} time(s)` : '',
-    forms.absent > 0 ? `absent ${forms.absent} time(s) (the run backed off exponentially, with jitter)` : '',
+    forms.absent > 0 ? `absent ${forms.absent} time(s) ${absent}` : '',
   ].filter(Boolean);
   return parts.join(', ');
 }

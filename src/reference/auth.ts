@@ -39,6 +39,19 @@ export class AuthError extends HttpError {
   }
 }
 
+/** A malformed Authorization as RFC 6750 §3.1 answers it: 400 invalid_request, the spec's error body. */
+function malformedBearer400(): HttpError {
+  const reason = 'Authorization is not "Bearer <token>"';
+  return new HttpError(
+    400,
+    'Bad Request',
+    {
+      'www-authenticate': `Bearer realm="${REALM}", error="invalid_request", error_description="${reason.replace(/"/g, "'")}"`,
+    },
+    { code: 'TOKEN_MALFORMED', reason },
+  );
+}
+
 /** What the signature must cover (src/http/signature.ts, the one rule the client checks judge by too). */
 export function requiredComponents(ctx: RequestContext): string[] {
   return requiredComponentsFor(ctx.headers, ctx.body.length);
@@ -182,7 +195,11 @@ export async function authenticateBearer(ctx: RequestContext, state: ServerState
   if (authorization.length > 1)
     throw new AuthError('TOKEN_REPEATED', `${authorization.length} Authorization headers; send one`, invalidRequest);
   const match = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(authorization[0]!.trim());
-  if (!match) throw new AuthError('TOKEN_MALFORMED', 'Authorization is not "Bearer <token>"', invalidRequest);
+  if (!match) {
+    // Choice malformedBearer=400: RFC 6750 §3.1 answers a malformed request (invalid_request) with 400, not 401.
+    if (state.choices.malformedBearer === '400') throw malformedBearer400();
+    throw new AuthError('TOKEN_MALFORMED', 'Authorization is not "Bearer <token>"', invalidRequest);
+  }
   const token = findToken(match[1]!, state);
   const client = state.clients.get(token.clientId);
   if (client === undefined) throw new AuthError('TOKEN_CLIENT_UNKNOWN', 'the token belongs to no registered client');

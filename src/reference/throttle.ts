@@ -1,12 +1,13 @@
 // A rate limit as live servers have one (choice rateLimit; "Rate limits: not shown"): at most N
 // requests per client in each second (a fixed window aligned to the clock's seconds, so an HTTP date can name its end),
-// past it a 429 with the spec's error body and, as chosen, a Retry-After in seconds, as a date, or none.
+// past it a 429 with the spec's error body and, as chosen, a Retry-After in seconds, as a date, or none; or none but
+// the X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (epoch seconds) fields, on every answer (Smartsheet).
 import type { Middleware, RequestContext } from './context.js';
 import type { Choices } from './choices/index.js';
 import { RATE_LIMIT_PER_SECOND } from './choices/transport.js';
 import { fail, type Reply } from './respond.js';
 
-export type RetryAfterStyle = 'seconds' | 'http-date' | 'absent';
+export type RetryAfterStyle = 'seconds' | 'http-date' | 'absent' | 'reset-header';
 
 /** The limit the choices set, or undefined when there is none. */
 export function rateLimitOf(choices: Pick<Choices, 'rateLimit'>): number | undefined {
@@ -19,7 +20,9 @@ export function retryAfterOf(choices: Pick<Choices, 'rateLimit'>): RetryAfterSty
     ? 'http-date'
     : choices.rateLimit === '60-per-second-no-retry-after'
       ? 'absent'
-      : 'seconds';
+      : choices.rateLimit === '60-per-second-reset-header'
+        ? 'reset-header'
+        : 'seconds';
 }
 
 /** Who a request counts against: its X-Client-Id, else the token request's form clientId, else its address. */
@@ -44,7 +47,7 @@ export class RateLimiter {
     private readonly clock: () => number,
   ) {}
 
-  take(key: string): { allowed: true } | { allowed: false; resetAt: number } {
+  take(key: string): { allowed: boolean; remaining: number; resetAt: number } {
     const now = this.clock();
     const window = Math.floor(now / 1000);
     // A new second forgets the last one: the map never holds more than one window's clients.
@@ -54,8 +57,21 @@ export class RateLimiter {
     }
     const count = (this.counts.get(key) ?? 0) + 1;
     this.counts.set(key, count);
-    return count <= this.perSecond ? { allowed: true } : { allowed: false, resetAt: (window + 1) * 1000 };
+    return {
+      allowed: count <= this.perSecond,
+      remaining: Math.max(0, this.perSecond - count),
+      resetAt: (window + 1) * 1000,
+    };
   }
+}
+
+/** The X-RateLimit-* fields of an answer (style reset-header): the limit, what is left of it, when the window ends. */
+export function rateLimitFields(perSecond: number, remaining: number, resetAt: number): Record<string, string> {
+  return {
+    'x-ratelimit-limit': String(perSecond),
+    'x-ratelimit-remaining': String(remaining),
+    'x-ratelimit-reset': String(Math.ceil(resetAt / 1000)),
+  };
 }
 
 /** The 429 of a client over its limit: the spec's error body, and Retry-After as the server's choice says. */
@@ -65,7 +81,9 @@ export function throttledReply(resetAt: number, now: number, style: RetryAfterSt
       ? { 'retry-after': String(Math.max(1, Math.ceil((resetAt - now) / 1000))) }
       : style === 'http-date'
         ? { 'retry-after': new Date(resetAt).toUTCString() }
-        : {};
+        : style === 'reset-header'
+          ? rateLimitFields(perSecond, 0, resetAt)
+          : {};
   return fail(429, `Too Many Requests: at most ${perSecond} requests per second per client`, headers);
 }
 
@@ -73,7 +91,14 @@ export function throttledReply(resetAt: number, now: number, style: RetryAfterSt
 export function throttleMiddleware(limiter: RateLimiter, style: RetryAfterStyle): Middleware {
   return async (ctx, state, _route, next) => {
     const verdict = limiter.take(clientKeyOf(ctx));
-    if (verdict.allowed) return next();
+    if (verdict.allowed) {
+      const reply = await next();
+      if (style !== 'reset-header') return reply;
+      return {
+        ...reply,
+        headers: { ...reply.headers, ...rateLimitFields(limiter.perSecond, verdict.remaining, verdict.resetAt) },
+      };
+    }
     ctx.rejection = {
       code: 'TOO_MANY_REQUESTS',
       reason: `rate limit: at most ${limiter.perSecond} requests per second per client`,

@@ -41,7 +41,7 @@ export {
   rowsBroken,
 } from './expect.js';
 export type { AbsentTo } from './expect.js';
-export { validateAgainst } from '../../src/schemas.js';
+export { validateAgainst, type SchemaProblem } from '../../src/schemas.js';
 
 // ---- negative probes: requests altered after signing -----------------------------------------------------------------
 export {

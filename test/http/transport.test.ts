@@ -5,6 +5,7 @@ import {
   BASE_BACKOFF_MS,
   Gate,
   MAX_BACKOFF_MS,
+  parseRateLimitReset,
   parseRetryAfter,
   Transport,
   type Timers,
@@ -71,6 +72,35 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('-1', NOW)).toBeUndefined();
     expect(parseRetryAfter('1.5', NOW)).toBeUndefined();
     expect(parseRetryAfter('soon', NOW)).toBeUndefined();
+  });
+});
+
+describe('parseRateLimitReset (a 429 without Retry-After)', () => {
+  const at = (ms: number) => String((NOW + ms) / 1000);
+
+  it('reads X-RateLimit-Reset in epoch seconds (Smartsheet, pyannote) as the time left until it', () => {
+    expect(parseRateLimitReset(at(1000), NOW)).toEqual({ ms: 1000 });
+    expect(parseRateLimitReset(` ${at(3000)} `, NOW)).toEqual({ ms: 3000 });
+    // A fraction (epoch seconds with milliseconds) is read too; the wait is whole milliseconds.
+    expect(parseRateLimitReset(at(1500), NOW)).toEqual({ ms: 1500 });
+    expect(parseRateLimitReset(`${NOW / 1000 + 1}.2504`, NOW)).toEqual({ ms: 1251 });
+  });
+
+  it('waits no longer than the run backs off at most: a reset further off is left to the backoff', () => {
+    expect(parseRateLimitReset(at(MAX_BACKOFF_MS), NOW)).toEqual({ ms: MAX_BACKOFF_MS });
+    expect(parseRateLimitReset(at(MAX_BACKOFF_MS + 1000), NOW)).toBeUndefined();
+    // A daily quota's window: hours away.
+    expect(parseRateLimitReset(at(6 * 3600_000), NOW)).toBeUndefined();
+  });
+
+  it('ignores a time now past, and every other form: delta seconds, milliseconds, a date, nothing', () => {
+    expect(parseRateLimitReset(String(NOW / 1000), NOW)).toBeUndefined();
+    expect(parseRateLimitReset(at(-5000), NOW)).toBeUndefined();
+    expect(parseRateLimitReset('2', NOW)).toBeUndefined();
+    expect(parseRateLimitReset(String(NOW + 1000), NOW)).toBeUndefined();
+    expect(parseRateLimitReset(new Date(NOW + 1000).toUTCString(), NOW)).toBeUndefined();
+    expect(parseRateLimitReset(undefined, NOW)).toBeUndefined();
+    expect(parseRateLimitReset('', NOW)).toBeUndefined();
   });
 });
 
@@ -159,6 +189,28 @@ describe('Transport: one finding for a server that never stops throttling', () =
     expect(transport.exhausted).toMatch(/^the server answered 429 .*past the end of the run's budget \(--budget\)/);
   });
 
+  it('without Retry-After waits until a near X-RateLimit-Reset, backs off otherwise, and says how often it did which', () => {
+    const t = manualTimers();
+    const transport = new Transport({ timers: t.timers, random: () => 0 });
+    const reset = String((NOW + 700) / 1000);
+    expect(transport.onThrottled(undefined, 0, NOW, reset)).toEqual({ kind: 'wait', ms: 700 });
+    // Retry-After wins where both are sent: it is the standard field.
+    expect(transport.onThrottled('2', 0, NOW, reset)).toEqual({ kind: 'wait', ms: 2000 });
+    expect(transport.onThrottled(undefined, 1, NOW, String((NOW + 60_000) / 1000))).toEqual({
+      kind: 'wait',
+      ms: backoffMs(1, 0),
+    });
+    expect(transport.resetWaits).toBe(1);
+    expect(transport.notes()[0]).toMatch(
+      /Retry-After in seconds 1 time\(s\), absent 2 time\(s\) \(the run waited 1 time\(s\) until the time X-RateLimit-Reset named, in epoch seconds, and backed off exponentially, with jitter, the others\)$/,
+    );
+    const every = new Transport({ timers: t.timers });
+    every.onThrottled(undefined, 0, NOW, reset);
+    expect(every.notes()[0]).toMatch(
+      /Retry-After absent 1 time\(s\) \(each time the run waited until the time X-RateLimit-Reset named, in epoch seconds\)$/,
+    );
+  });
+
   it('backs off when the server asks for no wait at all, so the run does not hammer it', () => {
     const t = manualTimers();
     const transport = new Transport({ timers: t.timers, random: () => 0 });
@@ -234,6 +286,39 @@ describe('SignedClient under throttling and lost connections', () => {
     expect(client.transport.notes()[0]).toMatch(
       /answered 429 \(Too Many Requests\) 1 time\(s\); the run was held back 2 s in all.*Retry-After in seconds 1 time\(s\)/,
     );
+  });
+
+  it('reads X-RateLimit-Reset off the 429 it got, where no Retry-After came', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(NOW);
+    let n = 0;
+    const waits: number[] = [];
+    const timers: Timers = {
+      now: () => Date.now(),
+      wait: (ms) => {
+        waits.push(ms);
+        vi.setSystemTime(Date.now() + ms);
+        return Promise.resolve();
+      },
+    };
+    const { client } = await setup(
+      (_req, res) => {
+        n += 1;
+        if (n === 1) {
+          res.writeHead(429, {
+            'x-ratelimit-limit': '60',
+            'x-ratelimit-remaining': '0',
+            'x-ratelimit-reset': String((NOW + 1000) / 1000),
+          });
+          res.end('{"code":"429","message":"Too Many Requests"}');
+        } else res.end('{"data":{},"code":"200","message":"Success"}');
+      },
+      { timers },
+    );
+    const res = await client.send({ method: 'GET', path: '/accounts', token: 'tok' });
+    expect(res.status).toBe(200);
+    expect(waits).toEqual([1000]);
+    expect(client.transport.notes()[0]).toMatch(/until the time X-RateLimit-Reset named/);
   });
 
   it('gives up with ThrottledOut past the bound, for that request and every later one, without sending them', async () => {

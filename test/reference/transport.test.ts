@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import { RateLimiter, rateLimitOf, retryAfterOf, throttledReply } from '../../src/reference/throttle.js';
+import {
+  RateLimiter,
+  rateLimitFields,
+  rateLimitOf,
+  retryAfterOf,
+  throttledReply,
+} from '../../src/reference/throttle.js';
 import { startReferenceServer } from '../../src/reference/server.js';
 import { generateEd25519 } from '../../src/http/keys.js';
 
@@ -15,12 +21,13 @@ describe('the reference server rate limit', () => {
   it('counts per client in each second of the clock, and a new second starts afresh', () => {
     let now = NOW;
     const limiter = new RateLimiter(2, () => now);
-    expect(limiter.take('a')).toEqual({ allowed: true });
-    expect(limiter.take('a')).toEqual({ allowed: true });
-    expect(limiter.take('b')).toEqual({ allowed: true });
-    expect(limiter.take('a')).toEqual({ allowed: false, resetAt: NOW - 250 + 1000 });
+    const resetAt = NOW - 250 + 1000;
+    expect(limiter.take('a')).toEqual({ allowed: true, remaining: 1, resetAt });
+    expect(limiter.take('a')).toEqual({ allowed: true, remaining: 0, resetAt });
+    expect(limiter.take('b')).toEqual({ allowed: true, remaining: 1, resetAt });
+    expect(limiter.take('a')).toEqual({ allowed: false, remaining: 0, resetAt });
     now += 750;
-    expect(limiter.take('a')).toEqual({ allowed: true });
+    expect(limiter.take('a')).toEqual({ allowed: true, remaining: 1, resetAt: resetAt + 1000 });
   });
 
   it('answers 429 with the error body and Retry-After as chosen', () => {
@@ -34,6 +41,17 @@ describe('the reference server rate limit', () => {
       'retry-after': 'Tue, 24 Nov 2026 10:00:01 GMT',
     });
     expect(throttledReply(resetAt, NOW, 'absent', 60).headers).toEqual({});
+    // Smartsheet's reading: no Retry-After, the window's fields instead, its end in epoch seconds.
+    expect(throttledReply(resetAt, NOW, 'reset-header', 60).headers).toEqual({
+      'x-ratelimit-limit': '60',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': String((NOW - 250 + 1000) / 1000),
+    });
+    expect(rateLimitFields(60, 59, resetAt)).toEqual({
+      'x-ratelimit-limit': '60',
+      'x-ratelimit-remaining': '59',
+      'x-ratelimit-reset': String((NOW - 250 + 1000) / 1000),
+    });
   });
 
   it('is off by default and on with every limited reading, each with its own Retry-After', () => {
@@ -43,6 +61,37 @@ describe('the reference server rate limit', () => {
     expect(retryAfterOf({ rateLimit: '60-per-second' })).toBe('seconds');
     expect(retryAfterOf({ rateLimit: '60-per-second-date' })).toBe('http-date');
     expect(retryAfterOf({ rateLimit: '60-per-second-no-retry-after' })).toBe('absent');
+    expect(rateLimitOf({ rateLimit: '60-per-second-reset-header' })).toBe(60);
+    expect(retryAfterOf({ rateLimit: '60-per-second-reset-header' })).toBe('reset-header');
+  });
+
+  it('with rate-limit=60-per-second-reset-header sends the X-RateLimit fields on every answer it counts, not only on its 429s', async () => {
+    const key = generateEd25519();
+    const server = await startReferenceServer({
+      clients: [{ clientId: 'c', clientSecret: 's', keyId: 'k', publicKey: key.publicKey }],
+      rateLimitPerSecond: 2,
+      clock: () => NOW,
+      choices: { rateLimit: '60-per-second-reset-header' },
+    });
+    cleanup.push(() => server.close());
+    const reset = String((NOW - 250 + 1000) / 1000);
+    const get = async () => {
+      const res = await request(`${server.baseUrl}/instruments?investmentType=INTERNATIONAL_STOCKS`, {
+        headers: { 'x-client-id': 'c' },
+      });
+      await res.body.text();
+      return [
+        res.statusCode,
+        res.headers['retry-after'],
+        res.headers['x-ratelimit-limit'],
+        res.headers['x-ratelimit-remaining'],
+        res.headers['x-ratelimit-reset'],
+      ];
+    };
+    // Unauthenticated, so a 401: the limiter counts every request, and every answer to a counted one carries the fields.
+    expect(await get()).toEqual([401, undefined, '2', '1', reset]);
+    expect(await get()).toEqual([401, undefined, '2', '0', reset]);
+    expect(await get()).toEqual([429, undefined, '2', '0', reset]);
   });
 
   it('throttles the token request by its form clientId, over the wire', async () => {

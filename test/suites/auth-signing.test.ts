@@ -69,7 +69,15 @@ describe('auth and signing suites', () => {
   it.each([
     ['auth.wrong-secret-accepted', ['auth.token.wrong-secret']],
     ['auth.unknown-client-issued', ['auth.token.unknown-client']],
+    // The lifetime itself is auth.expiry.after-60-minutes' (--long); a short run sees the expiresIn it announces.
     ['auth.token-lives-a-day', ['auth.expiry.expires-in']],
+    ['auth.expires-in-milliseconds', ['auth.expiry.expires-in']],
+    ['auth.expires-in-string', ['auth.expiry.expires-in']],
+    // A field left out is the presence check's (SHOULD) alone: the table has no Required column.
+    ['auth.token-record-incomplete', ['auth.token.fields']],
+    ['auth.token-message-missing', ['auth.token.fields']],
+    ['auth.organization-not-object', ['auth.token.issued']],
+    ['auth.bearer-not-validated', ['auth.use.malformed-bearer', 'auth.use.unknown-token']],
     ['auth.revoke-does-nothing', ['auth.revoke.token-rejected']],
     ['auth.client-id-not-required', ['auth.use.no-client-id']],
     ['auth.missing-authorization-403', ['auth.use.no-authorization']],

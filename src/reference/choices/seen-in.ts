@@ -267,6 +267,11 @@ export const SEEN_IN: Readonly<Record<string, readonly Source[]>> = {
   ],
   'revoke-body=json': [
     {
+      who: 'webMethods API Gateway, revoking OAuth tokens',
+      url: 'https://documentation.softwareag.com/webmethods/api_gateway/yai10-15/webhelp/yai-webhelp/yai-webhelp/ta-revoke_oauth_tokens.html',
+      says: '{ "token":"3d77…", "token_type_hint":"accessToken"}',
+    },
+    {
       who: 'Node-RED admin API, revoke',
       url: 'https://nodered.org/docs/api/admin/methods/post/auth/revoke',
       says: 'The request body must be a JSON string with the following fields: token',
@@ -284,6 +289,18 @@ export const SEEN_IN: Readonly<Record<string, readonly Source[]>> = {
       who: 'Smartsheet, throttling and rate limiting',
       url: 'https://developers.smartsheet.com/api/resource_management/getting-started/throttling-and-rate-limiting.md',
       says: 'X-RateLimit-Limit:120 X-RateLimit-Remaining:0 X-RateLimit-Reset:1482966442 … in UTC epoch seconds',
+    },
+  ],
+  'rate-limit=60-per-second-reset-header': [
+    {
+      who: 'Smartsheet, throttling and rate limiting',
+      url: 'https://developers.smartsheet.com/api/resource_management/getting-started/throttling-and-rate-limiting.md',
+      says: 'X-RateLimit-Limit:120 X-RateLimit-Remaining:0 X-RateLimit-Reset:1482966442 … in UTC epoch seconds',
+    },
+    {
+      who: 'pyannote, rate limits',
+      url: 'https://docs.pyannote.ai/ratelimits',
+      says: 'X-RateLimit-Reset: The time at which the current rate limit window resets in UTC epoch seconds.',
     },
   ],
   'rate-limit=60-per-second-date': [
@@ -312,6 +329,18 @@ export const SEEN_IN: Readonly<Record<string, readonly Source[]>> = {
       who: 'Upvest, access tokens',
       url: 'https://docs.upvest.co/api/release/upvest-investment-api.v1-1/access-tokens',
       says: 'You get one for read-access and separate ones for updating, creating or deleting resources.',
+    },
+  ],
+  'revoke-body=optional-token': [
+    {
+      who: 'Drupal simple_oauth_revoke (the token named in a form body; the request authorized by a bearer token)',
+      url: 'https://drupal.org/project/simple_oauth_revoke',
+      says: 'Alternatively, a bearer token may be used to authorize the request.',
+    },
+    {
+      who: 'Node-RED admin API, POST /auth/revoke (a bearer token, and a JSON body naming the token)',
+      url: 'https://nodered.org/docs/api/admin/methods/post/auth/revoke',
+      says: 'Authorization: Bearer [token] … The request body must be a JSON string with the following fields: token',
     },
   ],
   'revoke-reply=empty': [

@@ -1,6 +1,6 @@
 // The open points of tokens: how far a revocation reaches, whether a new token ends the older ones, whether a token
-// may end before its 60 minutes (a restart), what revoke takes and answers, what maxTTL counts, whether scopes are
-// enforced, and whether the token request is also taken as JSON.
+// may end before its 60 minutes (a restart), what revoke takes and answers, what maxTTL counts, which status a
+// malformed Authorization gets, whether scopes are enforced, and whether the token request is also taken as JSON.
 import type { ChoiceDef } from './types.js';
 
 /** The requests after which a server with `tokenRestart=after-150` forgets every token it issued (a restart). */
@@ -103,6 +103,28 @@ export const TOKENS_CHOICES = {
         realizes: ['the token in a JSON body ({"token": …})'],
         recorded: '^revoke request: the token in a JSON body \\(\\{"token": …\\}\\)',
       },
+      {
+        value: 'optional-token',
+        says: 'revoke takes no body (the token presented is revoked) or a body naming a token of the calling client, a form token= (RFC 7009) or JSON {"token": …}; the token named is the one revoked (400 for a body naming none)',
+        realizes: [
+          'a request without a body, or with a body naming a token of the client (form token= or JSON), which is the one revoked',
+        ],
+        recorded: 'a form body naming another token of the client \\(token=, RFC 7009\\) is read',
+      },
+    ],
+    // Two live tokens of the client at once are what shows whether a body is read: not there under these readings.
+    hiddenBy: [
+      {
+        choice: 'newToken',
+        value: 'ends-older',
+        recorded: 'whether a body naming another token is read cannot be seen',
+      },
+      { choice: 'revoke', value: 'all-tokens', recorded: 'whether a body naming another token is read cannot be seen' },
+      {
+        choice: 'tokenRestart',
+        value: 'after-150',
+        recorded: 'whether a body naming another token is read cannot be seen',
+      },
     ],
   },
   tokenBody: {
@@ -136,6 +158,23 @@ export const TOKENS_CHOICES = {
         says: 'maxTTL is 60 (the TTL in minutes)',
         realizes: ['another unit or meaning'],
         recorded: 'maxTTL 60\\b',
+      },
+    ],
+  },
+  malformedBearer: {
+    requirements: ['REQ-ERR-06'],
+    values: [
+      {
+        value: '401',
+        says: 'an Authorization that is not "Bearer <token>" is a 401 (error="invalid_request"), as a missing or unknown token',
+        realizes: ['a malformed Authorization value (not "Bearer <token>"): 401'],
+        recorded: 'Authorization "Bearer <not a token>" was refused with 401',
+      },
+      {
+        value: '400',
+        says: 'an Authorization that is not "Bearer <token>" is a 400 Bad Request (RFC 6750 §3.1 invalid_request); a missing or unknown token stays a 401',
+        realizes: ['a malformed Authorization value: 400 (RFC 6750 §3.1 invalid_request)'],
+        recorded: 'Authorization "Bearer <not a token>" was refused with 400',
       },
     ],
   },

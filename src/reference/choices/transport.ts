@@ -31,6 +31,15 @@ export const TRANSPORT_CHOICES = {
         realizes: ['a 429 under load, without Retry-After'],
         recorded: 'answered 429 \\(Too Many Requests\\) \\d+ time.*Retry-After.*absent \\d+ time',
       },
+      {
+        value: '60-per-second-reset-header',
+        says: `the same limit; a 429 carries no Retry-After but X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (when the window ends, in epoch seconds), which every other answer carries too`,
+        realizes: [
+          'a 429 under load, without Retry-After, with X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (epoch seconds), also on 2xx',
+        ],
+        recorded:
+          'answered 429 \\(Too Many Requests\\) \\d+ time.*Retry-After.*absent \\d+ time.*until the time X-RateLimit-Reset named',
+      },
     ],
   },
   connection: {

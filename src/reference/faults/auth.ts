@@ -50,14 +50,14 @@ export const authFaults: FaultDefinition[] = [
   {
     name: 'auth.token-record-incomplete',
     suite: 'auth',
-    breaks: ['REQ-TOKEN-05', 'REQ-TOKEP-04'],
+    breaks: ['REQ-TOKEN-05', 'REQ-TOKEP-10'],
     description: 'the token record has no maxTTL',
     middleware: rewriteSuccess(tokenReply, (r) => mapData(r, (rec) => without(rec, 'maxTTL'))),
   },
   {
     name: 'auth.token-message-missing',
     suite: 'auth',
-    breaks: ['REQ-TOKEN-01'],
+    breaks: ['REQ-TOKEN-01', 'REQ-TOKEP-10'],
     description: 'the token answer says no message: neither the record nor the envelope around it carries one',
     middleware: rewriteSuccess(tokenReply, (r) => {
       const stripped = mapData(r, (rec) => without(rec, 'message'));
@@ -68,16 +68,23 @@ export const authFaults: FaultDefinition[] = [
   {
     name: 'auth.expires-in-milliseconds',
     suite: 'auth',
-    breaks: ['REQ-TOKEN-04'],
+    breaks: ['REQ-TOKEN-13'],
     description: 'expiresIn is given in milliseconds (3600000)',
     middleware: rewriteSuccess(tokenReply, (r) =>
       mapData(r, (rec) => ({ ...rec, expiresIn: Number(rec.expiresIn) * 1000 })),
     ),
   },
   {
+    name: 'auth.expires-in-string',
+    suite: 'auth',
+    breaks: ['REQ-TOKEN-04'],
+    description: 'expiresIn is a string of digits ("3600"), not a number',
+    middleware: rewriteSuccess(tokenReply, (r) => mapData(r, (rec) => ({ ...rec, expiresIn: String(rec.expiresIn) }))),
+  },
+  {
     name: 'auth.token-lives-a-day',
     suite: 'auth',
-    breaks: ['REQ-LIFE-04', 'REQ-LIM-03', 'REQ-AUTH-03', 'REQ-TOKEN-03', 'REQ-TOKEN-04'],
+    breaks: ['REQ-LIFE-04', 'REQ-LIM-03', 'REQ-AUTH-03', 'REQ-TOKEN-03', 'REQ-TOKEP-04', 'REQ-TOKEN-13'],
     description: 'tokens live 24 hours: the record says expiresIn 86400 and a token keeps working past 60 minutes',
     policy: { enforceTokenExpiry: false },
     middleware: rewriteSuccess(tokenReply, (r) => mapData(r, (rec) => ({ ...rec, expiresIn: 86_400, maxTTL: 86_400 }))),
@@ -108,6 +115,15 @@ export const authFaults: FaultDefinition[] = [
         const org = rec.organization as Record<string, unknown>;
         return { ...rec, organization: { ...org, clientId: String(org.id) } };
       }),
+    ),
+  },
+  {
+    name: 'auth.organization-not-object',
+    suite: 'auth',
+    breaks: ['REQ-TOKEN-09'],
+    description: "organization is the organization's name, a string, not an object with id, name and clientId",
+    middleware: rewriteSuccess(tokenReply, (r) =>
+      mapData(r, (rec) => ({ ...rec, organization: (rec.organization as Record<string, unknown>).name })),
     ),
   },
   {

@@ -9,13 +9,16 @@ import type { IssuedToken } from '../tokens.js';
  * The token a revocation deletes. The spec shows no body (REQ-TOKEP-09): with choice revokeBody=none the token presented
  * in Authorization is the one, and a body is ignored; with form or json the request must also name the token to revoke
  * in its body (RFC 7009 §2.1: `token=` in a form; or `{"token": …}`), a token of the calling client, and that token is
- * the one revoked. Authorization and the signature are still required (auth.ts ran first).
+ * the one revoked; with optional-token a body is not needed, but one that is sent (form or JSON) names the token to
+ * revoke. Authorization and the signature are still required (auth.ts ran first).
  */
 function tokenToRevoke(ctx: RequestContext, state: ServerState): IssuedToken {
   const presented = ctx.token!;
   const shape = state.choices.revokeBody;
   if (shape === 'none') return presented;
-  const named = shape === 'form' ? formToken(ctx) : jsonToken(ctx);
+  // optional-token: no body revokes the token presented; a body, either form or JSON, names the one to revoke.
+  if (shape === 'optional-token' && ctx.body.length === 0) return presented;
+  const named = shape === 'form' ? formToken(ctx) : shape === 'json' ? jsonToken(ctx) : optionalToken(ctx);
   const found = state.tokens.lookup(named);
   if ((found.state === 'live' || found.state === 'expired') && found.token.clientId === presented.clientId)
     return found.token;
@@ -28,6 +31,17 @@ function formToken(ctx: RequestContext): string {
   const values = new URLSearchParams(ctx.body.toString('utf8')).getAll('token');
   if (values.length !== 1 || values[0] === '') throw badRequest(`Bad Request: ${usage}, once`);
   return values[0]!;
+}
+
+/** revoke-body=optional-token with a body: a form or a JSON body naming the token, as the body's type says. */
+function optionalToken(ctx: RequestContext): string {
+  try {
+    return mediaType(ctx) === FORM_CONTENT_TYPE ? formToken(ctx) : jsonToken(ctx);
+  } catch {
+    throw badRequest(
+      'Bad Request: send no body (the token presented is revoked), or name the token to revoke in a form body token=<the token> (RFC 7009) or a JSON body {"token": "<the token>"}',
+    );
+  }
 }
 
 function jsonToken(ctx: RequestContext): string {
