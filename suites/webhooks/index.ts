@@ -1930,7 +1930,7 @@ export default defineSuite({
       requirements: ['REQ-EVT-01'],
       explain: {
         sends: 'nothing of its own: it reads every delivery the receiver got during the run',
-        passes: 'every delivery body is JSON',
+        passes: 'every delivery body is JSON, under any media type (application/json, application/cloudevents+json…)',
         fails: 'a delivery whose body is not JSON: the check fails; skipped when no delivery arrived',
       },
       async run(ctx) {
@@ -2096,7 +2096,7 @@ export default defineSuite({
       explain: {
         sends: 'nothing of its own: it reads the deliveries of the run',
         passes:
-          "always, once the answer could be read: the check records delivery latency, retries (repeated bodies), the events and payload fields, the header names, the key's format and whether it changed, and events of other domains",
+          "always, once the answer could be read: the check records delivery latency, retries (repeated bodies), the events and payload fields, requests that bundle several events (batches), the header names, the key's format and whether it changed, and events of other domains",
         fails:
           'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
       },
