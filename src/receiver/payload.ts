@@ -81,6 +81,8 @@ export function findEvent(
   payload: unknown,
   headers: ReadonlyArray<readonly [string, string]> = [],
   match: (value: string) => string | undefined = KNOWN,
+  /** How the payload is named in `at`: "payload", or for an event of a batch "payload.events[1]". */
+  root = 'payload',
 ): EventReading {
   const found: Array<EventCandidate & { order: number }> = [];
   const add = (value: string, at: string, key: string, depth: number) => {
@@ -89,7 +91,7 @@ export function findEvent(
       found.push({ name, at, raw: value, depth, named: EVENT_LIKE.test(key), order: found.length });
   };
   // Payload members, level by level.
-  let level: Array<[unknown, string]> = [[payload, 'payload']];
+  let level: Array<[unknown, string]> = [[payload, root]];
   let nodes = 0;
   for (let depth = 1; level.length > 0 && nodes < MAX_NODES; depth++) {
     const next: Array<[unknown, string]> = [];
@@ -135,6 +137,91 @@ export function findEvent(
   return {
     candidates,
     ambiguity: `the delivery names ${names.length} events at the same depth (${listed(shallowest)}), none in a member or header named like an event more than the others: no event taken`,
+  };
+}
+
+/** Events read from one batch at most; a longer list is read this far, and the reading says so. */
+export const MAX_BATCH_EVENTS = 100;
+
+/** One event a delivery carries: the whole payload, or one item of a batch. */
+export interface CarriedEvent {
+  /** What the event carries: the payload, or the batch's item. */
+  payload: unknown;
+  /** Where it names its event: among the item's own members for an item of a batch (headers describe the request). */
+  event: EventReading;
+  /** For an item of a batch: its place, e.g. index 1 of 2 at "payload.events". */
+  batch?: { index: number; size: number; at: string };
+}
+
+/** The events a delivery carries, and, when it is a batch, where the list is and what was left out or unsure. */
+export interface DeliveryEvents {
+  events: CarriedEvent[];
+  /** Where the list of a batch is: "payload" (the body is the list) or "payload.events". */
+  batchAt?: string;
+  /** What the reading could not settle: two lists that could each be the batch, or a list longer than is read. */
+  note?: string;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Whether an object names an event at its own top level: a member whose value `match` knows, or a member named like an
+ * event (event, type, topic, kind) holding a dotted name (auth.created, WEBHOOK.TEST, com.example.account.updated):
+ * what an item of a batch does, whatever event it is (the test message, an event of another domain).
+ */
+function namesAnEvent(item: Record<string, unknown>, match: (value: string) => string | undefined): boolean {
+  return Object.entries(item).some(
+    ([k, v]) => typeof v === 'string' && (match(v) !== undefined || (EVENT_LIKE.test(k) && DOTTED.test(v.trim()))),
+  );
+}
+
+/**
+ * The events a delivery carries. Most deliveries carry one, read by findEvent over the payload and the headers. A
+ * server may bundle several into one request (Upvest: "multiple events bundled into a single request … ordered by the
+ * created_at field"; the CloudEvents HTTP binding's batched mode, a JSON array of events): a batch is a list of
+ * objects each naming an event at its own top level (see namesAnEvent), either the body itself or a top-level member
+ * of a body that names no event of the Events table at its own top level (a single event whose payload holds such a
+ * list stays one event). A Webhook's subscriptions are a list of strings, never taken for one. Each item is then read
+ * as an event of its own, by its own members (the request's headers describe the request, not one of its events), in
+ * the order of the list. Two top-level lists that could each be the batch: none is taken, the delivery is read as one
+ * event, and `note` says why.
+ */
+export function readEvents(
+  payload: unknown,
+  headers: ReadonlyArray<readonly [string, string]> = [],
+  match: (value: string) => string | undefined = KNOWN,
+): DeliveryEvents {
+  const single = (note?: string): DeliveryEvents => ({
+    events: [{ payload, event: findEvent(payload, headers, match) }],
+    ...(note !== undefined ? { note } : {}),
+  });
+  const lists: Array<[string, unknown[]]> = [];
+  if (Array.isArray(payload)) lists.push(['payload', payload]);
+  else if (isObject(payload)) {
+    const own = Object.values(payload).some((v) => typeof v === 'string' && match(v) !== undefined);
+    if (own) return single();
+    for (const [k, v] of Object.entries(payload)) if (Array.isArray(v)) lists.push([`payload.${k}`, v]);
+  }
+  const batches = lists.filter(
+    ([, items]) => items.length > 0 && items.every((item) => isObject(item) && namesAnEvent(item, match)),
+  );
+  if (batches.length === 0) return single();
+  if (batches.length > 1)
+    return single(
+      `lists of events at ${batches.map(([at]) => at).join(' and ')}: none taken for the batch, the delivery read as one event`,
+    );
+  const [at, items] = batches[0]!;
+  const read = items.slice(0, MAX_BATCH_EVENTS) as Array<Record<string, unknown>>;
+  return {
+    events: read.map((item, index) => ({
+      payload: item,
+      event: findEvent(item, [], match, `${at}[${index}]`),
+      batch: { index, size: items.length, at },
+    })),
+    batchAt: at,
+    ...(items.length > read.length
+      ? { note: `a batch of ${items.length} events at ${at}: the first ${read.length} read` }
+      : {}),
   };
 }
 

@@ -15,7 +15,7 @@ import { SECURE_DIGEST_ALGORITHMS, verifyContentDigest, type DigestVerdict } fro
 import { headerValue, pathAndQuery } from '../http/message.js';
 import { SIGNATURE_MISMATCH, signatureLabels, verifySignatureAsync, type SignatureVerdict } from '../http/signature.js';
 import { parseListen, receiverTls } from './certificate.js';
-import { findEvent, readPayload, type EventReading } from './payload.js';
+import { readEvents, readPayload, type EventReading } from './payload.js';
 
 /** Far above any event payload of this interface; a larger body is refused (413) and counted against the server. */
 const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
@@ -46,10 +46,18 @@ export interface ReceiverOptions {
 
 type DeliveryState = 'pending' | 'verified' | 'rejected';
 
-/** One delivery as it arrived, and what verifying it found. */
+/**
+ * One delivery as it arrived, and what verifying it found: one event of the server's. A request that bundles several
+ * events (a batch) is read as one delivery per event, in the order of its list, each with the request's headers, body
+ * and verification, and its own payload (the item) and event; `request` tells the requests apart.
+ */
 export interface Delivery {
-  /** 1, 2, 3… in order of arrival. */
+  /** 1, 2, 3… in order of arrival (the events of a batch in the order of its list). */
   readonly seq: number;
+  /** The HTTP request it came in, 1, 2, 3… in order of arrival: the events of one batch share it. */
+  readonly request: number;
+  /** For an event of a batch: its place in the list, the list's length, and where the list is ("payload.events"). */
+  readonly batch?: { readonly index: number; readonly size: number; readonly at: string };
   /** Milliseconds since the epoch, when the body had been read. */
   readonly arrivedAt: number;
   readonly method: string;
@@ -65,10 +73,16 @@ export interface Delivery {
   /**
    * What the body carries: its JSON value; for a body that is not JSON but form-encoded, its fields (JSON text in a field
    * read as JSON), so that the event is found whatever the encoding and only `json` judges it; otherwise undefined.
+   * For an event of a batch, its item of the list.
    */
   readonly payload: unknown;
-  /** Where the delivery names its event, among its payload members and its header values (see findEvent). */
+  /**
+   * Where the delivery names its event, among its payload members and its header values (see findEvent); for an event
+   * of a batch, among the item's members (see readEvents).
+   */
   readonly event: EventReading;
+  /** What reading the request's events could not settle (two candidate lists, a list longer than is read). */
+  readonly eventsNote?: string;
   /**
    * pending until the webhook key is known; then verified, or rejected (discarded) with a reason: what a receiver
    * that verifies as RFC 9421 and 9530 practice has it keeps and discards (see `problems` for which rule each breaks).
@@ -114,11 +128,13 @@ export interface DeliveryProblem {
 type MutableDelivery = { -readonly [K in keyof Delivery]: Delivery[K] };
 
 export interface ReceiverCounts {
-  /** Deliveries recorded (pending, verified and rejected). */
+  /** Delivery requests recorded (pending, verified and rejected); a batch is one. */
   received: number;
   verified: number;
   rejected: number;
   pending: number;
+  /** Events the requests carried: as many as the requests, unless some bundled several (a batch). */
+  events: number;
   /** Bodies over the cap, answered 413 and never verified. */
   oversized: number;
   /** Deliveries answered but not kept, because the receiver already holds as many as it keeps. */
@@ -142,6 +158,10 @@ export class WebhookReceiver {
   readonly leftovers = new Map<string, string>();
   readonly deadlineMs: number;
   private readonly deliveries: MutableDelivery[] = [];
+  /** Per request, its first delivery: the one that is verified, whose verdict its batch siblings share. */
+  private readonly requests: MutableDelivery[] = [];
+  /** The other events of a batch, by the request's first delivery. */
+  private readonly siblings = new WeakMap<Delivery, MutableDelivery[]>();
   private readonly waiters = new Set<Waiter>();
   private readonly verifying = new Set<Promise<void>>();
   private readonly generations = new WeakMap<Delivery, number>();
@@ -241,12 +261,13 @@ export class WebhookReceiver {
   }
 
   get counts(): ReceiverCounts {
-    const by = (s: DeliveryState) => this.deliveries.filter((d) => d.state === s).length;
+    const by = (s: DeliveryState) => this.requests.filter((d) => d.state === s).length;
     return {
-      received: this.deliveries.length,
+      received: this.requests.length,
       verified: by('verified'),
       rejected: by('rejected'),
       pending: by('pending'),
+      events: this.deliveries.length,
       ...this.tally,
     };
   }
@@ -279,7 +300,7 @@ export class WebhookReceiver {
     if (known.some((k) => k.equals(key))) return false;
     const keys = [key, ...known];
     this.keyState = { kind: 'keys', keys };
-    for (const d of this.deliveries) {
+    for (const d of this.requests) {
       if (d.state === 'pending' || d.problems.some((p) => p.kind === 'key' || p.kind === 'signature'))
         this.verify(d, keys);
     }
@@ -289,7 +310,7 @@ export class WebhookReceiver {
   /** There is no usable key: deliveries are discarded with this reason until a key is given. */
   keyUnusable(reason: string): void {
     this.keyState = { kind: 'unusable', reason };
-    for (const d of this.deliveries)
+    for (const d of this.requests)
       if (d.state === 'pending') this.settle(d, { problems: [{ kind: 'key', reason: `${NO_KEY}: ${reason}` }] });
   }
 
@@ -367,6 +388,7 @@ export class WebhookReceiver {
       if (over) return;
       const full =
         this.deliveries.length >= this.limits.maxDeliveries || this.storedBytes + size > this.limits.maxStoredBytes;
+      // A batch counts each of its events towards maxDeliveries (see record), so the cap bounds the checks' work too.
       res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '2' }).end('ok');
       if (full) {
         this.tally.dropped++;
@@ -394,21 +416,34 @@ export class WebhookReceiver {
     // Built from the registered URL, not the Host header: behind a tunnel or proxy, the URL the server signed is the public one.
     const targetUri = safeTargetUri(this.origin, req.url ?? '/');
     const { json, payload } = readPayload(body, headerValue(headers, 'content-type'));
-    const d: MutableDelivery = {
-      event: findEvent(payload, headers),
+    const read = readEvents(payload, headers);
+    const arrivedAt = Date.now();
+    const request = this.requests.length + 1;
+    // The events past the cap of kept deliveries are left out (counted as dropped); the request itself is kept.
+    const room = Math.max(1, this.limits.maxDeliveries - this.deliveries.length);
+    const carried = read.events.slice(0, room);
+    this.tally.dropped += read.events.length - carried.length;
+    const items = carried.map((e, i): MutableDelivery => ({
+      event: e.event,
       problems: [],
-      seq: this.cursor() + 1,
-      arrivedAt: Date.now(),
+      seq: this.cursor() + 1 + i,
+      request,
+      ...(e.batch !== undefined ? { batch: e.batch } : {}),
+      ...(read.note !== undefined ? { eventsNote: read.note } : {}),
+      arrivedAt,
       method: req.method ?? 'POST',
       targetUri,
       path: pathAndQuery(targetUri),
       headers,
       body,
       json,
-      payload,
+      payload: e.payload,
       state: 'pending',
-    };
-    this.deliveries.push(d);
+    }));
+    const d = items[0]!;
+    this.deliveries.push(...items);
+    this.requests.push(d);
+    if (items.length > 1) this.siblings.set(d, items.slice(1));
     if (this.keyState.kind === 'keys') this.verify(d, this.keyState.keys);
     else if (this.keyState.kind === 'unusable')
       this.settle(d, { problems: [{ kind: 'key', reason: `${NO_KEY}: ${this.keyState.reason}` }] });
@@ -498,7 +533,17 @@ export class WebhookReceiver {
     return problems;
   }
 
+  /** Settles a request: its first delivery and the other events of its batch alike, then tells the waiters. */
   private settle(
+    first: MutableDelivery,
+    verdict: Pick<MutableDelivery, 'problems'> & Partial<Pick<MutableDelivery, 'digest' | 'signature' | 'signedBy'>>,
+  ): void {
+    const all = [first, ...(this.siblings.get(first) ?? [])];
+    for (const d of all) this.settleOne(d, verdict);
+    for (const d of all) this.notify(d);
+  }
+
+  private settleOne(
     d: MutableDelivery,
     verdict: Pick<MutableDelivery, 'problems'> & Partial<Pick<MutableDelivery, 'digest' | 'signature' | 'signedBy'>>,
   ): void {
@@ -509,6 +554,9 @@ export class WebhookReceiver {
     if (verdict.digest !== undefined) d.digest = verdict.digest;
     if (verdict.signature !== undefined) d.signature = verdict.signature;
     if (verdict.signedBy !== undefined) d.signedBy = verdict.signedBy;
+  }
+
+  private notify(d: MutableDelivery): void {
     for (const w of [...this.waiters]) {
       let match = false;
       try {
@@ -545,18 +593,26 @@ const EXCERPT = 300;
 /** Headers a report shows of a delivery; the Signature value is left out, since it would let anyone replay the delivery. */
 const SHOWN_HEADERS = ['content-type', 'content-length', 'content-digest', 'signature-input'];
 
+function excerpt(text: string): string {
+  return text.length > EXCERPT ? `${text.slice(0, EXCERPT)}…` : text;
+}
+
 /** A delivery as a report shows it: when, where, the headers that verification reads, a body excerpt, and the verdict. */
 export function describeDelivery(d: Delivery): string {
   const headers = SHOWN_HEADERS.map((n) => [n, headerValue(d.headers, n)] as const)
     .map(([n, v]) => `${n}: ${v === undefined ? '(absent)' : v.length > 200 ? `${v.slice(0, 200)}…` : v}`)
     .join('; ');
   const text = d.body.toString('utf8');
-  const body = text.length > EXCERPT ? `${text.slice(0, EXCERPT)}…` : text;
+  const body = excerpt(text);
+  const batch =
+    d.batch === undefined
+      ? ''
+      : `; event ${d.batch.index + 1} of ${d.batch.size} of a batch at ${d.batch.at}: ${excerpt(JSON.stringify(d.payload) ?? '')}`;
   const verdict =
     d.state === 'rejected'
       ? ` — discarded: ${d.reason}`
       : d.state === 'pending'
         ? ' — not verified yet'
         : ' — verified';
-  return `delivery #${d.seq} at ${new Date(d.arrivedAt).toISOString()}: ${d.method} ${d.targetUri}; ${headers}; signature: ${headerValue(d.headers, 'signature') === undefined ? '(absent)' : '[redacted]'}; body (${d.body.length} B) ${body}${verdict}`;
+  return `delivery #${d.seq} at ${new Date(d.arrivedAt).toISOString()}: ${d.method} ${d.targetUri}; ${headers}; signature: ${headerValue(d.headers, 'signature') === undefined ? '(absent)' : '[redacted]'}; body (${d.body.length} B) ${body}${batch}${verdict}`;
 }

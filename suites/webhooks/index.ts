@@ -14,7 +14,10 @@
 // webhooks.delivery.in-window (the signature's window holds when it arrives, REQ-AUTH-09).
 //
 // Where a delivery names its event is not shown (REQ-EVT-15, REQ-EVT-18): the receiver finds the event's name among
-// its payload members and its header values (src/receiver/payload.ts findEvent), and the checks record where.
+// its payload members and its header values (src/receiver/payload.ts findEvent), and the checks record where. A
+// request that bundles several events (a batch: a list of objects each naming an event, readEvents) is read as one
+// delivery per event, each judged as a delivery of its event: no check depends on how a server groups its events.
+// What concerns the request (its digest, signature, body, Content-Type) is judged once per request.
 //
 // A server that never reaches the receiver at all (it refuses the receiver's certificate, or cannot connect) shows a
 // set-up problem of the run, not a defect: the checks that need deliveries are skipped with it (ctx.setupProblem), and
@@ -189,6 +192,12 @@ const lifecycle = {
       if (inHeader || ambiguous)
         run.note(
           `webhook deliveries name their event at ${eventPlaces(all) || '(nowhere)'}${ambiguous ? `; delivery #${ambiguous.seq}: ${ambiguous.event.ambiguity}` : ''}; where is not shown (REQ-EVT-15, REQ-EVT-18), and the webhook checks read it there`,
+        );
+      // Several events in one request (REQ-EVT-15: payload fields not shown): said once, since every check read them so.
+      const batches = batchesSeen(all);
+      if (batches !== undefined)
+        run.note(
+          `webhook deliveries bundle events: ${batches}; each event of a batch is read as a delivery of its own (REQ-EVT-15 leaves the payload open)`,
         );
       const st = await w.state?.catch(() => undefined);
       if (st === undefined || !st.changed || st.restored || st.saved.kind !== 'webhook') return [];
@@ -390,6 +399,15 @@ async function shownSubscriptions(ctx: CheckContext): Promise<{ list: string[] |
   return { list: w && Array.isArray(w.subscriptions) ? configOf(w).subscriptions : undefined, res };
 }
 
+/** One delivery per request: the first event of each batch, for what concerns the request (verification, body). */
+function perRequest(list: readonly Delivery[]): Delivery[] {
+  const seen = new Set<number>();
+  return list.filter((d) => !seen.has(d.request) && seen.add(d.request));
+}
+
+/** The headers that may name a delivery's event: none for an event of a batch, whose headers describe the whole request. */
+const eventHeaders = (d: Delivery): ReadonlyArray<readonly [string, string]> => (d.batch ? [] : d.headers);
+
 /** Issues a token for a check (recorded against it) and returns it with its tokenId, when the record has one. */
 async function issueToken(
   ctx: CheckContext,
@@ -439,7 +457,7 @@ const otherDomain = eventMatcher((upper) => (OTHER_DOMAINS.test(upper) ? upper :
 
 /** The name of an event of another domain (ACCOUNT.UPDATED…) a delivery carries, if any (REQ-EVT-16: "not shown"). */
 function otherDomainEvent(d: Delivery): string | undefined {
-  const found = findEvent(d.payload, d.headers, otherDomain);
+  const found = findEvent(d.payload, eventHeaders(d), otherDomain);
   return found.name ?? found.candidates[0]?.name;
 }
 
@@ -702,7 +720,8 @@ function eventObservation(d: Delivery): string {
   const sigs = signatureLabels(headerValue(d.headers, 'signature-input')).length;
   const params = Object.keys(d.signature?.params ?? {}).join(', ');
   const digest = d.digest?.ok ? (d.digest.algorithms ?? []).join(', ') : 'not verified';
-  return `${eventOf(d) ?? 'event'} delivery #${d.seq}: ${eventWhere(d)}, payload fields ${JSON.stringify(topLevelFields(d.payload))}, signature label ${d.signature?.label ?? '?'} (${sigs} signature${sigs === 1 ? '' : 's'}) covering ${JSON.stringify(d.signature?.components ?? [])} with ${params || 'no parameters'}, digest ${digest}`;
+  const batch = d.batch ? ` (event ${d.batch.index + 1} of ${d.batch.size} of a batch at ${d.batch.at})` : '';
+  return `${eventOf(d) ?? 'event'} delivery #${d.seq}${batch}: ${eventWhere(d)}, payload fields ${JSON.stringify(topLevelFields(d.payload))}, signature label ${d.signature?.label ?? '?'} (${sigs} signature${sigs === 1 ? '' : 's'}) covering ${JSON.stringify(d.signature?.components ?? [])} with ${params || 'no parameters'}, digest ${digest}`;
 }
 
 /**
@@ -1100,7 +1119,7 @@ async function judgeMove(ctx: CheckContext, st: SuiteState, moved: string): Prom
 
 /** The deliveries discarded for a rule `owner` judges, with the reasons of that rule alone. */
 function withProblems(receiver: WebhookReceiver, owner: string): Array<{ d: Delivery; reasons: string }> {
-  return receiver.arrivals.flatMap((d) => {
+  return perRequest(receiver.arrivals).flatMap((d) => {
     const mine = d.problems.filter((p) => PROBLEM_OWNERS[p.kind].ownedBy === owner);
     return mine.length > 0 ? [{ d, reasons: mine.map((p) => p.reason).join('; ') }] : [];
   });
@@ -1119,7 +1138,9 @@ async function signedDeliveries(ctx: CheckContext): Promise<Delivery[]> {
     reachable(ctx, st);
     ctx.skip(`no delivery reached the receiver (${silence(receiver)}); the event checks report it`);
   }
-  const signed = receiver.arrivals.filter((d) => d.signedBy === 'published-key' && d.signature?.ok === true);
+  const signed = perRequest(receiver.arrivals).filter(
+    (d) => d.signedBy === 'published-key' && d.signature?.ok === true,
+  );
   if (signed.length === 0)
     ctx.skip(
       `none of the ${receiver.arrivals.length} deliveries carries a signature by the published key that verifies: webhooks.delivery.verified judges that`,
@@ -1127,16 +1148,39 @@ async function signedDeliveries(ctx: CheckContext): Promise<Delivery[]> {
   return signed;
 }
 
-/** Where the deliveries name their event, each place once, with a value as sent where it is not the spec's spelling. */
+/**
+ * Where the deliveries name their event, each place once (the events of a batch as "payload.events[*].event"), with a
+ * value as sent where it is not the spec's spelling.
+ */
 function eventPlaces(all: readonly Delivery[]): string {
   const places = new Map<string, string | undefined>();
   for (const d of all) {
-    const { at, raw, name } = d.event;
+    const { raw, name } = d.event;
+    const at = d.event.at?.replace(/\[\d+\]/g, '[*]');
     if (at === undefined) continue;
     const other = raw !== undefined && raw.trim() !== name ? raw.trim() : undefined;
     if (!places.has(at) || (places.get(at) === undefined && other !== undefined)) places.set(at, other);
   }
   return [...places].map(([at, raw]) => (raw === undefined ? at : `${at} (e.g. ${JSON.stringify(raw)})`)).join(', ');
+}
+
+/**
+ * What the run saw of requests that bundle several events (batches), or undefined when none did, e.g. "3 of 12 delivery
+ * requests carry a list of events at payload.events (7 events; up to 3 in one)"; with what could not be settled.
+ */
+function batchesSeen(all: readonly Delivery[]): string | undefined {
+  const requests = perRequest(all);
+  const batched = requests.filter((d) => d.batch !== undefined);
+  const unsettled = requests.find((d) => d.eventsNote !== undefined);
+  if (batched.length === 0 && unsettled === undefined) return undefined;
+  const at = [...new Set(batched.map((d) => d.batch!.at))].join(', ');
+  const events = all.filter((d) => d.batch !== undefined).length;
+  const most = Math.max(0, ...batched.map((d) => d.batch!.size));
+  const seen =
+    batched.length === 0
+      ? 'no request read as a batch'
+      : `${batched.length} of ${requests.length} delivery requests carry a list of events at ${at} (${events} events; up to ${most} in one)`;
+  return `${seen}${unsettled ? `; request of delivery #${unsettled.seq}: ${unsettled.eventsNote}` : ''}`;
 }
 
 /** The windows the server's signatures chose (RFC 9421 leaves created and expires optional and sets no longest one). */
@@ -1548,7 +1592,7 @@ export default defineSuite({
         // Its name is not shown either: a value with "test" in it, in the payload or a header, is recorded where it is.
         const named = findEvent(
           d.payload,
-          d.headers,
+          eventHeaders(d),
           eventMatcher((upper) => (/TEST/.test(upper) ? upper : undefined)),
         ).candidates[0];
         ctx.observe(
@@ -1886,13 +1930,14 @@ export default defineSuite({
       requirements: ['REQ-EVT-01'],
       explain: {
         sends: 'nothing of its own: it reads every delivery the receiver got during the run',
-        passes: 'every delivery body is JSON',
+        passes: 'every delivery body is JSON, under any media type (application/json, application/cloudevents+json…)',
         fails: 'a delivery whose body is not JSON: the check fails; skipped when no delivery arrived',
       },
       async run(ctx) {
         const receiver = receiverOf(ctx);
         await receiver.settled();
-        const all = receiver.arrivals;
+        // The body is the request's: a batch is judged once.
+        const all = perRequest(receiver.arrivals);
         if (all.length === 0) {
           reachable(ctx, await stateOf(ctx));
           ctx.skip(`no delivery reached the receiver (${silence(receiver)}); the event checks report it`);
@@ -2051,7 +2096,7 @@ export default defineSuite({
       explain: {
         sends: 'nothing of its own: it reads the deliveries of the run',
         passes:
-          "always, once the answer could be read: the check records delivery latency, retries (repeated bodies), the events and payload fields, the header names, the key's format and whether it changed, and events of other domains",
+          "always, once the answer could be read: the check records delivery latency, retries (repeated bodies), the events and payload fields, requests that bundle several events (batches), the header names, the key's format and whether it changed, and events of other domains",
         fails:
           'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
       },
@@ -2068,12 +2113,17 @@ export default defineSuite({
           ctx.observe(
             `latency from the request to the delivery: p50 ${lat[Math.floor((lat.length - 1) / 2)]} ms, max ${lat[lat.length - 1]} ms (${lat.length} measured)`,
           );
+        // Bodies are the requests': the events of one batch share theirs.
+        const requests = perRequest(all);
         const bodies = new Map<string, number>();
-        for (const d of all) bodies.set(d.body.toString('base64'), (bodies.get(d.body.toString('base64')) ?? 0) + 1);
+        for (const d of requests)
+          bodies.set(d.body.toString('base64'), (bodies.get(d.body.toString('base64')) ?? 0) + 1);
         const repeats = [...bodies.values()].reduce((n, k) => n + k - 1, 0);
         ctx.observe(
-          `${all.length} deliveries; ${repeats === 0 ? 'no repeated body (no retry seen)' : `${repeats} repeated a body already delivered (retries)`}`,
+          `${requests.length} deliveries; ${repeats === 0 ? 'no repeated body (no retry seen)' : `${repeats} repeated a body already delivered (retries)`}`,
         );
+        const batches = batchesSeen(all);
+        if (batches !== undefined) ctx.observe(`several events in one request (REQ-EVT-15): ${batches}`);
         const events = new Map<string, number>();
         const label = (d: Delivery) => eventOf(d) ?? '(none of the named events)';
         for (const d of all) events.set(label(d), (events.get(label(d)) ?? 0) + 1);
@@ -2087,7 +2137,7 @@ export default defineSuite({
             `${ambiguous.length} deliver${ambiguous.length === 1 ? 'y names' : 'ies name'} more than one event; first, #${ambiguous[0]!.seq}: ${ambiguous[0]!.event.ambiguity}`,
           );
         ctx.observe(
-          `header names: ${[...new Set(all.flatMap((d) => d.headers.map(([n]) => n.toLowerCase())))].sort().join(', ')}`,
+          `header names: ${[...new Set(requests.flatMap((d) => d.headers.map(([n]) => n.toLowerCase())))].sort().join(', ')}`,
         );
         // The format of the public key is not shown (REQ-WHKEP-08): the one the server took, on record.
         if (st.key) ctx.observe(`public key (its format is not shown): ${describeKeyForm(st.key)}`);

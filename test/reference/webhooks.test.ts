@@ -134,6 +134,7 @@ afterEach(async () => {
 
 interface Setup {
   server: ReferenceServer;
+  clientId: string;
   caller: SignedCaller;
   token: string;
   inbox: Inbox;
@@ -172,7 +173,7 @@ async function setup(options: Partial<ReferenceOptions> = {}): Promise<Setup> {
       });
     });
   };
-  return { server, caller, token, ...newInbox(), attempt };
+  return { server, clientId: client.clientId, caller, token, ...newInbox(), attempt };
 }
 
 async function createWebhook(s: Setup, subscriptions: string[], url = s.url): Promise<Reply> {
@@ -350,6 +351,33 @@ describe('webhook configuration', () => {
     await expectVerified(s, d);
   });
 
+  it('webhookKeyFormat=jwks: publishes a JWK set, and deliveries verify with its key', async () => {
+    const s = await setup({ choices: { webhookKeyFormat: 'jwks' } });
+    await createWebhook(s, ['WEBHOOK']);
+    const res = await s.caller.call('GET', '/webhooks/key', { token: s.token });
+    expect(res.body.data).toEqual({
+      keys: [{ kty: 'OKP', crv: 'Ed25519', x: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), kid: expect.any(String) }],
+    });
+    const [jwk] = res.body.data.keys;
+    const d = await s.inbox.next();
+    const verdict = verifyDelivery(d, createPublicKey({ key: jwk, format: 'jwk' }));
+    expect([verdict.digest.ok, verdict.signature.ok, verdict.signature.keyId]).toEqual([true, true, jwk.kid]);
+  });
+
+  it('webhookAnswer=list: GET /webhooks answers a list holding the webhook; POST and PUT the Webhook', async () => {
+    const s = await setup({ choices: { webhookAnswer: 'list' } });
+    const created = await createWebhook(s, ['WEBHOOK']);
+    expect(created.body.data).toMatchObject({ url: s.url, subscriptions: ['WEBHOOK', 'WEBHOOK.CREATED'] });
+    const put = await s.caller.call('PUT', '/webhooks', { token: s.token, body: { subscriptions: ['ALL'] } });
+    expect(put.body.data).toMatchObject({ webhookId: created.body.data.webhookId });
+    const listed = await s.caller.call('GET', '/webhooks', { token: s.token });
+    expect(listed.body).toEqual({ data: [put.body.data], code: '200', message: 'Success' });
+    // The key is no configuration: it stays an object.
+    expect((await s.caller.call('GET', '/webhooks/key', { token: s.token })).body.data).toMatchObject({
+      publicKey: expect.any(String),
+    });
+  });
+
   it('gives each client its own key unless webhookKey fixes one', async () => {
     const fixed = (await import('../../src/http/keys.js')).generateEd25519();
     const s = await setup({ webhookKey: fixed.privateKeyPem });
@@ -443,6 +471,106 @@ describe('webhook deliveries', () => {
     expect(headerValue(d.headers, 'ce-source')).toMatch(/^\/webhooks\/.+/);
     expect(new Date(headerValue(d.headers, 'ce-time')!).toISOString()).toBe(headerValue(d.headers, 'ce-time'));
     await expectVerified(s, d);
+  });
+
+  /** Two events of the client at once: a server that batches holds the first until the second comes, and sends both. */
+  function twoEvents(s: Setup): void {
+    const at = Math.floor(Date.now() / 1000);
+    s.server.events.emit({ name: 'AUTH.CREATED', clientId: s.clientId, occurredAt: at, data: { tokenId: 'a' } });
+    s.server.events.emit({ name: 'AUTH.DELETED', clientId: s.clientId, occurredAt: at, data: { tokenId: 'a' } });
+  }
+
+  it('eventPayload=batch: every body a list of events, an event alone once the hold ends, two together when the next comes', async () => {
+    const s = await setup({ choices: { eventPayload: 'batch' } });
+    const webhook = (await createWebhook(s, ['AUTH'])).body.data;
+    const alone = await s.inbox.next();
+    expect(alone.payload).toEqual({
+      events: [
+        { eventId: expect.any(String), event: 'WEBHOOK.CREATED', occurredAt: expect.any(Number), data: webhook },
+      ],
+    });
+    expect(headerValue(alone.headers, 'content-type')).toBe('application/json');
+    await expectVerified(s, alone);
+    twoEvents(s);
+    const both = await s.inbox.next();
+    expect(both.payload.events.map((e: { event: string; data: unknown }) => [e.event, e.data])).toEqual([
+      ['AUTH.CREATED', { tokenId: 'a' }],
+      ['AUTH.DELETED', { tokenId: 'a' }],
+    ]);
+    await expectVerified(s, both);
+  });
+
+  it('eventPayload=batch with deliveryOrder=duplicates: the same batch twice, the same body each time', async () => {
+    const s = await setup({
+      choices: { eventPayload: 'batch', deliveryOrder: 'duplicates', deliveryHeaders: 'extra' },
+    });
+    await createWebhook(s, ['AUTH']);
+    await s.inbox.next();
+    await s.inbox.next();
+    twoEvents(s);
+    const [one, two] = [await s.inbox.next(), await s.inbox.next()];
+    expect(one.payload.events).toHaveLength(2);
+    expect(two.body.equals(one.body)).toBe(true);
+    // A batch names no one event in a header: X-Event-Id names the request, X-Event-Type is left out.
+    expect(headerValue(one.headers, 'x-event-id')).toMatch(/^batch-/);
+    expect(headerValue(one.headers, 'x-event-type')).toBeUndefined();
+  });
+
+  it('eventPayload=cloudevents-batch: a JSON array of structured CloudEvents, application/cloudevents-batch+json', async () => {
+    const s = await setup({ choices: { eventPayload: 'cloudevents-batch' } });
+    await createWebhook(s, ['AUTH']);
+    await s.inbox.next();
+    twoEvents(s);
+    const d = await s.inbox.next();
+    expect(headerValue(d.headers, 'content-type')).toBe('application/cloudevents-batch+json');
+    expect(d.payload.map((e: { type: string; specversion: string }) => [e.specversion, e.type])).toEqual([
+      ['1.0', 'com.example.investment.auth.created'],
+      ['1.0', 'com.example.investment.auth.deleted'],
+    ]);
+    await expectVerified(s, d);
+  });
+
+  it('eventPayload=cloudevents-structured: the attributes and the data in one JSON body, application/cloudevents+json', async () => {
+    const s = await setup({ choices: { eventPayload: 'cloudevents-structured' } });
+    const webhook = (await createWebhook(s, ['AUTH'])).body.data;
+    const d = await s.inbox.next();
+    expect(headerValue(d.headers, 'content-type')).toBe('application/cloudevents+json');
+    expect(d.payload).toEqual({
+      specversion: '1.0',
+      id: expect.any(String),
+      source: `/webhooks/${webhook.webhookId}`,
+      type: 'com.example.investment.webhook.created',
+      time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      datacontenttype: 'application/json',
+      data: webhook,
+    });
+    await expectVerified(s, d);
+  });
+
+  it('deliveryHeaders=standard-webhooks: webhook-id, webhook-timestamp and an attempt counter, none of them signed', async () => {
+    const s = await setup({ choices: { deliveryHeaders: 'standard-webhooks' } });
+    s.inbox.statuses.push(503);
+    await createWebhook(s, ['AUTH']);
+    const [first, retry] = [await s.inbox.next(), await s.inbox.next()];
+    expect(headerValue(first.headers, 'webhook-id')).toBe(first.payload.eventId);
+    expect(headerValue(retry.headers, 'webhook-id')).toBe(first.payload.eventId);
+    expect(headerValue(first.headers, 'webhook-timestamp')).toMatch(/^\d{10}$/);
+    expect([
+      headerValue(first.headers, 'x-delivery-attempt'),
+      headerValue(retry.headers, 'x-delivery-attempt'),
+    ]).toEqual(['1', '2']);
+    await expectVerified(s, retry);
+    const verdict = verifyDelivery(retry, (await publishedKey(s)).key);
+    expect(verdict.signature.components).toEqual(DELIVERY_COMPONENTS);
+  });
+
+  it('deliverySignature=long-window: expires three days after created', async () => {
+    const s = await setup({ choices: { deliverySignature: 'long-window' } });
+    await createWebhook(s, ['AUTH']);
+    const d = await s.inbox.next();
+    await expectVerified(s, d);
+    const { created, expires } = verifyDelivery(d, (await publishedKey(s)).key).signature.params ?? {};
+    expect(Number(expires) - Number(created)).toBe(3 * 24 * 60 * 60);
   });
 
   it('delivers WEBHOOK.UPDATED to the updated URL, by exact name', async () => {

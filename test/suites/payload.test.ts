@@ -1,7 +1,14 @@
 // What the webhook checks read in a delivery (src/receiver/payload.ts): any payload shape a server may choose, and the
 // event's name wherever the delivery carries it, payload member or header ("not shown", REQ-EVT-15 and REQ-EVT-18).
 import { describe, expect, it } from 'vitest';
-import { containsValue, eventMatcher, findEvent, valuesNamed } from '../../src/receiver/payload.js';
+import {
+  containsValue,
+  eventMatcher,
+  findEvent,
+  MAX_BATCH_EVENTS,
+  readEvents,
+  valuesNamed,
+} from '../../src/receiver/payload.js';
 
 describe('webhook payload helpers', () => {
   it('finds the token ids a payload names, at any depth and in arrays, and none in one that names none', () => {
@@ -139,5 +146,82 @@ describe('where a delivery names its event (findEvent)', () => {
     expect(findEvent(deep)).toEqual({ candidates: [] });
     const wide = Object.fromEntries(Array.from({ length: 6_000 }, (_, i) => [`k${i}`, { v: i }]));
     expect(findEvent({ ...wide, event: 'AUTH.CREATED' }).name).toBe('AUTH.CREATED');
+  });
+});
+
+// A server may bundle several events into one request (REQ-EVT-15: Upvest's batches, the CloudEvents batched mode):
+// each event of the list is read as a delivery of its own.
+describe('several events in one delivery (readEvents)', () => {
+  const item = (event: string, tokenId: string) => ({ eventId: `e-${tokenId}`, event, data: { tokenId } });
+
+  it('reads a list of events under a top-level member, each by its own members, in the order of the list', () => {
+    const read = readEvents({ events: [item('AUTH.CREATED', 't1'), item('AUTH.DELETED', 't1')] });
+    expect(read.batchAt).toBe('payload.events');
+    expect(read.note).toBeUndefined();
+    expect(read.events.map((e) => [e.event.name, e.event.at, e.batch])).toEqual([
+      ['AUTH.CREATED', 'payload.events[0].event', { index: 0, size: 2, at: 'payload.events' }],
+      ['AUTH.DELETED', 'payload.events[1].event', { index: 1, size: 2, at: 'payload.events' }],
+    ]);
+    expect(read.events[1]!.payload).toEqual(item('AUTH.DELETED', 't1'));
+  });
+
+  it('reads a CloudEvents batch: the body itself is the list (application/cloudevents-batch+json)', () => {
+    const ce = (type: string) => ({ specversion: '1.0', id: type, source: '/w', type, data: {} });
+    const read = readEvents([ce('com.example.webhook.updated'), ce('com.example.auth.created')]);
+    expect(read.batchAt).toBe('payload');
+    expect(read.events.map((e) => [e.event.name, e.event.at])).toEqual([
+      ['WEBHOOK.UPDATED', 'payload[0].type'],
+      ['AUTH.CREATED', 'payload[1].type'],
+    ]);
+  });
+
+  it('takes items that name an event of no table (the test message, another domain) as events of the batch', () => {
+    const read = readEvents({
+      events: [{ event: 'WEBHOOK.TEST' }, { type: 'account.updated' }, item('AUTH.CREATED', 't')],
+    });
+    expect(read.events.map((e) => e.event.name)).toEqual([undefined, undefined, 'AUTH.CREATED']);
+    expect(read.events.map((e) => e.payload)).toEqual([
+      { event: 'WEBHOOK.TEST' },
+      { type: 'account.updated' },
+      item('AUTH.CREATED', 't'),
+    ]);
+  });
+
+  it('reads the events of a batch by their own members, not by the headers of the request', () => {
+    const read = readEvents({ events: [item('AUTH.DELETED', 't')] }, [['x-event-type', 'AUTH.CREATED']]);
+    expect(read.events.map((e) => e.event.name)).toEqual(['AUTH.DELETED']);
+  });
+
+  it('reads one event where the body names one at its own top level, or no list is all events', () => {
+    // A single event whose payload holds a list of events (a history) stays one event.
+    const one = readEvents({ event: 'WEBHOOK.UPDATED', history: [item('AUTH.CREATED', 't')] });
+    expect(one.batchAt).toBeUndefined();
+    expect(one.events).toHaveLength(1);
+    expect(one.events[0]!.event).toMatchObject({ name: 'WEBHOOK.UPDATED', at: 'payload.event' });
+    // A Webhook's subscriptions are strings, a list of attachments names no event: no batch.
+    expect(readEvents({ data: { subscriptions: ['AUTH.CREATED'] } }).batchAt).toBeUndefined();
+    const mixed = readEvents({ items: [item('AUTH.CREATED', 't'), { contentType: 'image/png' }] });
+    expect(mixed.batchAt).toBeUndefined();
+    expect(readEvents({ events: [] }).batchAt).toBeUndefined();
+    // The event named in a header alone, the body a record: one event, read there.
+    expect(readEvents({ tokenId: 't' }, [['x-event-type', 'AUTH.CREATED']]).events[0]!.event.name).toBe('AUTH.CREATED');
+  });
+
+  it('takes no list when two could each be the batch, and says why', () => {
+    const read = readEvents({ created: [item('AUTH.CREATED', 'a')], deleted: [item('AUTH.DELETED', 'b')] });
+    expect(read.batchAt).toBeUndefined();
+    expect(read.events).toHaveLength(1);
+    expect(read.note).toBe(
+      'lists of events at payload.created and payload.deleted: none taken for the batch, the delivery read as one event',
+    );
+  });
+
+  it('reads at most MAX_BATCH_EVENTS events of a batch, and says so', () => {
+    const many = Array.from({ length: MAX_BATCH_EVENTS + 5 }, (_, i) => item('AUTH.CREATED', `t${i}`));
+    const read = readEvents({ events: many });
+    expect(read.events).toHaveLength(MAX_BATCH_EVENTS);
+    expect(read.note).toBe(
+      `a batch of ${MAX_BATCH_EVENTS + 5} events at payload.events: the first ${MAX_BATCH_EVENTS} read`,
+    );
   });
 });

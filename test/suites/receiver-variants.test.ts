@@ -11,7 +11,12 @@ import { contentDigestWith, type DigestAlgorithm } from '../../src/http/digest.j
 import { generateEd25519 } from '../../src/http/keys.js';
 import { nowSeconds, signRequest } from '../../src/http/signature.js';
 import type { SignatureParam } from '../../src/http/signature-base.js';
-import { startReceiver, type ProblemKind, type WebhookReceiver } from '../../src/receiver/receiver.js';
+import {
+  describeDelivery,
+  startReceiver,
+  type ProblemKind,
+  type WebhookReceiver,
+} from '../../src/receiver/receiver.js';
 
 const forger = generateEd25519();
 const { running, agents } = stoppedAfterEach();
@@ -248,6 +253,56 @@ describe('webhook receiver: every RFC 9421/9530 reading of a delivery verifies',
       ['verified', 'AUTH.DELETED', 'header x-event-type', 'AUTH.DELETED'],
       ['verified', 'WEBHOOK.UPDATED', 'header ce-type', 'com.example.investment.webhook.updated'],
     ]);
+  });
+});
+
+describe('webhook receiver: a request that bundles several events (a batch)', () => {
+  const batch = JSON.stringify({
+    events: [
+      { eventId: 'e-1', event: 'AUTH.CREATED', data: { tokenId: 't-1' } },
+      { eventId: 'e-2', event: 'AUTH.DELETED', data: { tokenId: 't-1' } },
+    ],
+  });
+
+  it('reads each event as a delivery of its own, sharing the request and its verification, and counts the request once', async () => {
+    const r = await receiver();
+    await deliver(r, { body: batch });
+    await r.settled();
+    expect(r.arrivals.map((d) => [d.seq, d.request, d.state, d.event.name, d.batch, d.payload])).toEqual([
+      [
+        1,
+        1,
+        'verified',
+        'AUTH.CREATED',
+        { index: 0, size: 2, at: 'payload.events' },
+        { eventId: 'e-1', event: 'AUTH.CREATED', data: { tokenId: 't-1' } },
+      ],
+      [
+        2,
+        1,
+        'verified',
+        'AUTH.DELETED',
+        { index: 1, size: 2, at: 'payload.events' },
+        { eventId: 'e-2', event: 'AUTH.DELETED', data: { tokenId: 't-1' } },
+      ],
+    ]);
+    expect(r.counts).toMatchObject({ received: 1, verified: 1, events: 2 });
+    // A wait for the second event of the batch ends with it.
+    expect((await r.waitFor((d) => d.event.name === 'AUTH.DELETED', 10))?.seq).toBe(2);
+    expect(describeDelivery(r.arrivals[1]!)).toContain(
+      '; event 2 of 2 of a batch at payload.events: {"eventId":"e-2","event":"AUTH.DELETED","data":{"tokenId":"t-1"}} — verified',
+    );
+  });
+
+  it('discards every event of a batch that fails verification, and counts the request once', async () => {
+    const r = await receiver();
+    await deliver(r, { body: batch, digestOf: 'tampered' });
+    await r.settled();
+    expect(r.arrivals.map((d) => [d.state, d.problems.map((p) => p.kind)])).toEqual([
+      ['rejected', ['digest']],
+      ['rejected', ['digest']],
+    ]);
+    expect(r.counts).toMatchObject({ received: 1, rejected: 1, events: 2 });
   });
 });
 

@@ -301,7 +301,7 @@ describe('the readings as the server shows them', () => {
         data: { tokenId: 't', createdAt: 1_700_000_000 },
       });
       expect(jobs).toHaveLength(1);
-      expect(JSON.parse(jobs[0]!.prepare().body.toString('utf8'))).toMatchObject({
+      expect(JSON.parse(jobs[0]!.prepare(1).body.toString('utf8'))).toMatchObject({
         occurredAt: 1_700_000_000_000,
         data: { tokenId: 't', createdAt: 1_700_000_000_000 },
       });

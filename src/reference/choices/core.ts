@@ -81,6 +81,12 @@ export const CORE_CHOICES = {
         realizes: [],
         recorded: '^public key \\(its format is not shown\\): DER SPKI in base64 at ',
       },
+      {
+        value: 'jwks',
+        says: 'a JWK set {"keys": [{kty OKP, crv Ed25519, x, kid}]} (RFC 7517 §5, as Turnkey and Upvest publish theirs) at data',
+        realizes: [],
+        recorded: '^public key \\(its format is not shown\\): JWK \\(OKP/Ed25519\\) at (data|\\(body\\))\\.keys\\[0\\]',
+      },
     ],
   },
   pageMode: {

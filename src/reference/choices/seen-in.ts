@@ -197,6 +197,94 @@ export const SEEN_IN: Readonly<Record<string, readonly Source[]>> = {
       says: 'X-GitHub-Event : The name of the event that triggered the delivery. X-GitHub-Delivery : A globally unique identifier (GUID) to identify the event.',
     },
   ],
+  'event-payload=in-header': [
+    {
+      who: 'GitHub, webhook events and payloads',
+      url: 'https://github.com/github/docs/blob/main/content/webhooks/webhook-events-and-payloads.md',
+      says: 'X-GitHub-Event : The name of the event that triggered the delivery. X-GitHub-Delivery : A globally unique identifier (GUID) to identify the event.',
+    },
+    {
+      who: 'Shopify webhooks (Hookdeck skill)',
+      url: 'https://www.skills.sh/hookdeck/webhook-skills/shopify-webhooks',
+      says: 'The topic is in X-Shopify-Topic',
+    },
+  ],
+  'event-payload=cloudevents': [
+    {
+      who: 'Google Eventarc, event format (CloudEvents binary content mode)',
+      url: 'https://cloud.google.com/eventarc/docs/event-format?authuser=2',
+      says: 'A CloudEvent in binary content mode has its context attributes described as HTTP headers. The names of the HTTP headers are the context attribute names prefixed with ce-.',
+    },
+  ],
+  'event-payload=cloudevents-structured': [
+    {
+      who: 'Azure Event Grid, push delivery (CloudEvents 1.0, JSON format)',
+      url: 'https://docs.azure.cn/en-us/event-grid/push-delivery-overview',
+      says: 'Event Grid conforms to CNCF’s open standard CloudEvents 1.0 specification using the HTTP protocol binding with JSON format. It means that your solutions publish and consume event messages using a format like the following example: { "specversion" : "1.0", "type" : "com.yourcompany.order.created", … "datacontenttype" : "application/json", "data" : { … } }',
+    },
+  ],
+  'event-payload=batch': [
+    {
+      who: 'Upvest, webhook handler',
+      url: 'https://docs.upvest.co/documentation/getting_started/implementing_webhooks/webhooks_handler',
+      says: "Upvest's webhook service sends multiple events bundled into a single request … Events within a request are ordered by the created_at field, in ascending order",
+    },
+  ],
+  'event-payload=cloudevents-batch': [
+    {
+      who: 'CloudEvents HTTP protocol binding 1.0',
+      url: 'https://github.com/cloudevents/spec/blob/v1.0/http-protocol-binding.md',
+      says: '3.3. Batched Content Mode',
+    },
+  ],
+  'delivery-headers=standard-webhooks': [
+    {
+      who: 'Standard Webhooks (as described on dev.to)',
+      url: 'https://dev.to/shannonllc/standard-webhooks-explained-headers-signature-scheme-and-libraries-1c0g',
+      says: 'webhook-id A unique ID for the webhook msg_2KWP… webhook-timestamp When it was sent, as integer Unix seconds … webhook-signature',
+    },
+    {
+      who: 'Yousign, webhooks (an attempt counter)',
+      url: 'https://developers.yousign.com/docs/use-webhooks-in-your-app',
+      says: 'X-Yousign-Retry Retry count (0 for first delivery) X-Yousign-Issued-At Timestamp when the webhook was sent',
+    },
+    {
+      who: 'Turnkey, verifying webhook signatures (headers outside the signature)',
+      url: 'https://docs.turnkey.com/features/webhooks/verify-signatures',
+      says: 'Other delivery headers such as organization ID and event type are not part of the signed message.',
+    },
+  ],
+  'delivery-signature=long-window': [
+    {
+      who: 'Stripe, undelivered events (how long a body is retried; no API found documenting a delivery signature valid that long)',
+      url: 'https://docs.stripe.com/webhooks/process-undelivered-events',
+      says: 'Stripe automatically resends the undelivered events to your endpoint for up to three days',
+    },
+    {
+      who: 'HTTP message signatures (httpwg issue on expires, the text that became RFC 9421)',
+      url: 'https://github.com/httpwg/http-extensions/issues/1194',
+      says: 'Expiration is now marked as a non-required parameter that is from the perspective of the signer, and a verifier can do what it wants with this information.',
+    },
+  ],
+  'webhook-answer=list': [
+    {
+      who: 'Upvest, webhook subscriptions API (GET /webhooks)',
+      url: 'https://docs.upvest.co/api/Webhook-Subscriptions',
+      says: 'Returns a list of all webhook subscriptions. … An object with a data property that contains an array of webhook subscription objects.',
+    },
+  ],
+  'webhook-key-format=jwks': [
+    {
+      who: 'Turnkey, verifying webhook signatures',
+      url: 'https://docs.turnkey.com/features/webhooks/verify-signatures',
+      says: 'a standard JSON Web Key Set (RFC 7517) containing Ed25519 public keys … "kty": "OKP", "crv": "Ed25519"',
+    },
+    {
+      who: 'Upvest, webhook signing keys (a JWK set, of EC keys)',
+      url: 'https://docs.upvest.co/api/Webhook-Subscriptions',
+      says: '"keys": [{"kid": …, "kty": "EC", "crv": "P-521", …}]',
+    },
+  ],
   'delivery-signature=profile': [
     {
       who: 'Partoo, webhook security',
@@ -537,4 +625,6 @@ export const UNSOURCED: Readonly<Record<string, string>> = {
   'REQ-ERR-06': 'no public API found documenting a 404 versus an empty list for an unknown parent',
   'REQ-LIM-05': 'no public API found documenting its maximum request body size for comparable endpoints',
   'REQ-VER-02': 'not observable in one version (UNSWITCHABLE)',
+  'REQ-EVT-04':
+    'no public API found that documents what it does with an unknown subscription name: Upvest lists its categories as an enum (https://raw.githubusercontent.com/api-evangelist/upvest/refs/heads/main/json-structure/investment-api-webhook-subscription-structure.json) and Stripe lists its event types, which reads as refused, but no page says so; "accepted and ignored" or "kept" was not found',
 };

@@ -1,7 +1,11 @@
 // The open points of webhook configuration, events and deliveries (spec "Webhooks", "Events", "Authentication" 8):
 // what the endpoints answer, which body fields they need, whether a webhook is ever deactivated, when the key is
 // generated, what a payload looks like and where it names its event, unknown subscription names, ACCOUNT events, order
-// and duplicates, header names, and how a delivery is signed and digested within RFC 9421/9530. The receiver and suites/webhooks/index.ts accept every value and record it.
+// and duplicates, header names, and how a delivery is signed and digested within RFC 9421/9530. The receiver and
+// suites/webhooks/index.ts accept every value and record it.
+//
+// Not a switch: "*" as a synonym of ALL (Stripe's ['*'], GitHub's wildcard). The suite never sends "*" (its unknown-name
+// probe is CONFORMANCE.NO-SUCH-EVENT), so no run could tell a server that takes it from one that refuses it.
 import type { ChoiceDef } from './types.js';
 
 export const WEBHOOK_CHOICES = {
@@ -31,6 +35,12 @@ export const WEBHOOK_CHOICES = {
         says: 'POST, PUT /webhooks and POST /webhooks/test answer with no body; GET /webhooks gives the Webhook',
         realizes: ['no body'],
         recorded: 'POST /webhooks answered 20[01] with an empty body',
+      },
+      {
+        value: 'list',
+        says: 'GET /webhooks answers data = [Webhook], a list holding the one webhook (Upvest); POST and PUT answer the Webhook in the envelope',
+        realizes: ['the Webhook as the one item of a list in data'],
+        recorded: 'GET /webhooks answered 200 with the Webhook at data\\[0\\]',
       },
     ],
   },
@@ -126,6 +136,27 @@ export const WEBHOOK_CHOICES = {
         realizes: ['the event name only in a header (X-Event-Type, ce-type), not in the payload', 'other names'],
         recorded: 'event name at .*header ce-type \\(as "com\\.example\\.investment\\.[a-z]+\\.[a-z]+"\\)',
       },
+      {
+        value: 'cloudevents-structured',
+        says: 'CloudEvents 1.0 structured mode: the body {specversion, id, source, type (com.example.investment.auth.created…), time, datacontenttype, data}, Content-Type application/cloudevents+json',
+        realizes: ['the event name in any member (event, type, …)'],
+        recorded: 'every body JSON; Content-Type application/cloudevents\\+json',
+      },
+      {
+        value: 'batch',
+        says: 'every body a batch {"events": [{eventId, event, occurredAt, data}, …]}, oldest first (Upvest): an event waits for the next event of the same webhook, at most 200 ms, and goes with it',
+        realizes: ['several events in one delivery (a list, oldest first)'],
+        recorded: 'carry a list of events at payload\\.events ',
+      },
+      {
+        value: 'cloudevents-batch',
+        says: 'CloudEvents 1.0 batched mode: every body a JSON array of structured events, Content-Type application/cloudevents-batch+json, bundled as batch bundles them',
+        realizes: [
+          'several events in one delivery (a list, oldest first)',
+          'the event name in any member (event, type, …)',
+        ],
+        recorded: 'carry a list of events at payload \\(',
+      },
     ],
   },
   unknownSubscription: {
@@ -197,9 +228,18 @@ export const WEBHOOK_CHOICES = {
       },
       {
         value: 'extra',
-        says: 'deliveries also carry X-Event-Id, X-Event-Type and X-Event-Timestamp (signed)',
+        says: 'deliveries also carry X-Event-Id, X-Event-Type (not for a batch) and X-Event-Timestamp (signed)',
         realizes: ['other names'],
         recorded: 'header names: .*x-event-id',
+      },
+      {
+        value: 'standard-webhooks',
+        says: "deliveries also carry Standard Webhooks' webhook-id and webhook-timestamp (Unix seconds) and an attempt counter X-Delivery-Attempt (1, 2, …), none of them signed",
+        realizes: [
+          'other names',
+          'unsigned headers beside the signed ones (webhook-id, webhook-timestamp, an attempt counter)',
+        ],
+        recorded: 'header names: .*webhook-id, webhook-timestamp, x-delivery-attempt',
       },
     ],
   },
@@ -232,6 +272,15 @@ export const WEBHOOK_CHOICES = {
         says: 'two signatures: "retired" by a key no longer published, then sig1 by the published key',
         realizes: ['RFC 9421 with Ed25519 (the signing profile)'],
         recorded: '\\(2 signatures\\)',
+      },
+      {
+        value: 'long-window',
+        says: "the profile's signature with expires = created + 3 days, so that a body retried for days stays valid",
+        realizes: [
+          'RFC 9421 with Ed25519 (the signing profile)',
+          'deliveries signed for days (expires = created + 3 days)',
+        ],
+        recorded: 'expires - created 259200 s',
       },
     ],
   },

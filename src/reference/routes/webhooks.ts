@@ -72,17 +72,25 @@ function emit(
 
 /**
  * The answer of a webhook endpoint as the server's webhookAnswer choice shapes it ("Response bodies of all webhook
- * endpoints: not shown"): the envelope, the bare object, only webhookId and status, or no body. GET /webhooks (the
- * configuration) and GET /webhooks/key always carry what they are for.
+ * endpoints: not shown"): the envelope, the bare object, only webhookId and status, no body, or (GET /webhooks) a list
+ * holding the webhook. GET /webhooks (the configuration) and GET /webhooks/key always carry what they are for.
  */
-function answer(state: ServerState, op: 'create' | 'update' | 'read' | 'test', body: Record<string, unknown>): Reply {
+function answer(
+  state: ServerState,
+  op: 'create' | 'update' | 'configuration' | 'key' | 'test',
+  body: Record<string, unknown>,
+): Reply {
+  const read = op === 'configuration' || op === 'key';
   switch (state.choices.webhookAnswer) {
     case 'bare':
       return { status: 200, body };
     case 'partial':
       return op === 'create' || op === 'update' ? ok({ webhookId: body.webhookId, status: body.status }) : ok(body);
     case 'empty':
-      return op === 'read' ? ok(body) : { status: op === 'create' ? 200 : 204 };
+      return read ? ok(body) : { status: op === 'create' ? 200 : 204 };
+    // Upvest: "An object with a data property that contains an array of webhook subscription objects".
+    case 'list':
+      return op === 'configuration' ? ok([body]) : ok(body);
     default:
       return ok(body);
   }
@@ -158,7 +166,7 @@ export const webhookRoutes: RouteDef[] = [
     method: 'GET',
     path: '/webhooks',
     handler(ctx, state) {
-      return answer(state, 'read', { ...existing(ctx, state) });
+      return answer(state, 'configuration', { ...existing(ctx, state) });
     },
   },
   {
@@ -167,7 +175,7 @@ export const webhookRoutes: RouteDef[] = [
     handler(ctx, state) {
       existing(ctx, state);
       const key = state.webhooks.registry.keyOf(ctx.client!.clientId)!;
-      return answer(state, 'read', publicKeyView(key, state.choices.webhookKeyFormat));
+      return answer(state, 'key', publicKeyView(key, state.choices.webhookKeyFormat));
     },
   },
   {

@@ -28,8 +28,8 @@ export interface DeliveryJob {
   eventId: string;
   event: string;
   url: string;
-  /** Called per attempt: each attempt is signed afresh, so a retry never carries a stale created/expires. */
-  prepare: () => SignedDelivery;
+  /** Called per attempt (1 for the first): each is signed afresh, so a retry never carries a stale created/expires. */
+  prepare: (attempt: number) => SignedDelivery;
 }
 
 export interface DelivererOptions {
@@ -133,7 +133,7 @@ export class Deliverer {
   private async deliver(job: DeliveryJob): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       const started = performance.now();
-      const outcome = await this.send(job);
+      const outcome = await this.send(job, attempt);
       const elapsed = performance.now() - started;
       if (this.closed) return this.report(job, attempt, 'cancelled', outcome, elapsed);
       if ('status' in outcome && outcome.status >= 200 && outcome.status <= 299)
@@ -147,9 +147,9 @@ export class Deliverer {
     }
   }
 
-  private async send(job: DeliveryJob): Promise<Outcome> {
+  private async send(job: DeliveryJob, attempt: number): Promise<Outcome> {
     try {
-      const d = job.prepare();
+      const d = job.prepare(attempt);
       const res = await request(d.url, {
         method: 'POST',
         headers: d.headers.flat(),

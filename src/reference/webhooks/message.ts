@@ -18,6 +18,15 @@ export interface DeliveryPayload {
   data: Record<string, unknown>;
 }
 
+/**
+ * Several events sent as one request (eventPayload batch, cloudevents-batch), in the order they were queued: the order
+ * they occurred, unless deliveryOrder=any-order held one back. `batchId` names the request, the same on every attempt.
+ */
+export interface DeliveryBatch {
+  batchId: string;
+  events: DeliveryPayload[];
+}
+
 export interface SignedDelivery {
   /** The target URI that was signed (WHATWG-normalised, no fragment): what the request is sent to. */
   url: string;
@@ -41,7 +50,49 @@ const PROFILE_DELIVERY: DeliveryChoices = {
 let decoyKey: WebhookSigningKey | undefined;
 let retiredKey: WebhookSigningKey | undefined;
 
-/** The payload as the eventPayload choice lays it out ("Payload fields of event messages: not shown"). */
+/** The eventPayload readings that bundle events: every body a list, of one event or more. */
+const BATCHED: ReadonlyArray<Choices['eventPayload']> = ['batch', 'cloudevents-batch'];
+
+/** Whether the server sends its events in batches (the service then bundles them, see service.ts). */
+export function batched(shape: Choices['eventPayload'] | undefined): boolean {
+  return shape !== undefined && BATCHED.includes(shape);
+}
+
+/** The body as the eventPayload choice lays it out ("Payload fields of event messages: not shown"). */
+function bodyOf(events: readonly DeliveryPayload[], shape: Choices['eventPayload']): unknown {
+  switch (shape) {
+    // Upvest: "multiple events bundled into a single request … ordered by the created_at field".
+    case 'batch':
+      return { events: events.map(({ eventId, event, occurredAt, data }) => ({ eventId, event, occurredAt, data })) };
+    // The CloudEvents HTTP binding's batched content mode: a JSON array of structured events.
+    case 'cloudevents-batch':
+      return events.map(cloudEvent);
+    default:
+      return payloadOf(events[0]!, shape);
+  }
+}
+
+/** One event in CloudEvents 1.0 structured form (JSON event format). */
+function cloudEvent(p: DeliveryPayload): Record<string, unknown> {
+  return {
+    specversion: '1.0',
+    id: p.eventId,
+    source: `/webhooks/${p.webhookId}`,
+    type: `${CLOUDEVENTS_PREFIX}.${p.event.toLowerCase()}`,
+    time: new Date(p.occurredAt * 1000).toISOString(),
+    datacontenttype: 'application/json',
+    data: p.data,
+  };
+}
+
+/** The media type of the body: CloudEvents' own for its structured and batched modes (both JSON), JSON otherwise. */
+function contentTypeOf(shape: Choices['eventPayload']): string {
+  if (shape === 'cloudevents-structured') return 'application/cloudevents+json';
+  if (shape === 'cloudevents-batch') return 'application/cloudevents-batch+json';
+  return 'application/json';
+}
+
+/** The payload of one event as the eventPayload choice lays it out. */
 function payloadOf(p: DeliveryPayload, shape: Choices['eventPayload']): Record<string, unknown> {
   switch (shape) {
     case 'type':
@@ -54,6 +105,8 @@ function payloadOf(p: DeliveryPayload, shape: Choices['eventPayload']): Record<s
       return { id: p.eventId, webhookId: p.webhookId, occurredAt: p.occurredAt, data: p.data };
     case 'cloudevents':
       return p.data;
+    case 'cloudevents-structured':
+      return cloudEvent(p);
     default:
       return { ...p };
   }
@@ -84,40 +137,58 @@ function eventHeaders(p: DeliveryPayload, shape: Choices['eventPayload']): Array
   }
 }
 
+/** deliverySignature=long-window: expires this long after created, so that a body retried for days stays valid. */
+export const LONG_WINDOW_SECONDS = 3 * 24 * 60 * 60;
+
 /**
  * `created` comes from the server clock, so a test clock governs deliveries as it governs requests. `windowSeconds`
- * (expires - created) is shorter only where a delivery must go stale soon: the client mode's replay of a valid one.
+ * (expires - created) is shorter only where a delivery must go stale soon: the client mode's replay of a valid one;
+ * deliverySignature=long-window makes it LONG_WINDOW_SECONDS. `attempt` (1 for the first try) is the
+ * deliveryHeaders=standard-webhooks counter.
  */
 export function signedDelivery(
   url: string,
-  payload: DeliveryPayload,
+  sent: DeliveryPayload | DeliveryBatch,
   key: WebhookSigningKey,
   createdSeconds: number,
   faults: FaultFlags,
   choices: DeliveryChoices = PROFILE_DELIVERY,
   windowSeconds: number = DEFAULT_SIGNATURE_TTL_SECONDS,
+  attempt = 1,
 ): SignedDelivery {
   const target = new URL(url);
   target.hash = '';
   const form = faults.has(WEBHOOK_FAULT.formEncodedDelivery);
+  const events = 'batchId' in sent ? sent.events : [sent];
+  const payload = events[0]!;
+  // A batch reading lays out even a single event as a list; another reading sends one event per request.
+  const shape = choices.eventPayload;
+  const list = batched(shape) ? events : [payload];
   const body = Buffer.from(
-    form ? formEncoded(payload) : JSON.stringify(payloadOf(payload, choices.eventPayload)),
+    form
+      ? list.length === 1
+        ? formEncoded(payload)
+        : new URLSearchParams({ events: JSON.stringify(list) }).toString()
+      : JSON.stringify(bodyOf(list, shape)),
     'utf8',
   );
   const digested = faults.has(WEBHOOK_FAULT.digestMismatch) ? Buffer.concat([body, Buffer.from('\n')]) : body;
+  // What names the request: the event's id, or the batch's.
+  const id = batched(shape) && 'batchId' in sent ? sent.batchId : payload.eventId;
   const headers: Array<[string, string]> = [
-    ['content-type', form ? 'application/x-www-form-urlencoded' : 'application/json'],
+    ['content-type', form ? 'application/x-www-form-urlencoded' : contentTypeOf(shape)],
     ['content-length', String(body.length)],
     [
       'content-digest',
       choices.deliverySignature === 'sha-256' ? contentDigestWith(digested, ['sha-256']) : contentDigest(digested),
     ],
   ];
+  // A batch carries several events: no one event's type names the request.
   const extra: Array<[string, string]> =
     choices.deliveryHeaders === 'extra'
       ? [
-          ['x-event-id', payload.eventId],
-          ['x-event-type', payload.event],
+          ['x-event-id', id],
+          ...(batched(shape) ? [] : [['x-event-type', payload.event] as [string, string]]),
           ['x-event-timestamp', String(payload.occurredAt)],
         ]
       : [];
@@ -126,6 +197,14 @@ export function signedDelivery(
     for (const h of eventHeaders(payload, choices.eventPayload))
       if (!extra.some(([n]) => n === h[0].toLowerCase())) extra.push(h);
   headers.push(...extra);
+  // Standard Webhooks' id and timestamp, and an attempt counter (Yousign's X-Yousign-Retry), outside the signature: a
+  // receiver verifies what the signature lists, and these headers are not among it.
+  if (choices.deliveryHeaders === 'standard-webhooks')
+    headers.push(
+      ['webhook-id', id],
+      ['webhook-timestamp', String(createdSeconds)],
+      ['x-delivery-attempt', String(attempt)],
+    );
   if (faults.has(WEBHOOK_FAULT.unsignedDelivery)) return { url: target.href, body, headers };
 
   const signingKey = faults.has(WEBHOOK_FAULT.wrongSigningKey) ? (decoyKey ??= generateWebhookKey()) : key;
@@ -138,7 +217,7 @@ export function signedDelivery(
   const created = faults.has(WEBHOOK_FAULT.expiredSignature)
     ? createdSeconds - 2 * DEFAULT_SIGNATURE_TTL_SECONDS
     : createdSeconds;
-  const expires = created + windowSeconds;
+  const expires = created + (choices.deliverySignature === 'long-window' ? LONG_WINDOW_SECONDS : windowSeconds);
   const message = { method: 'POST', url: target.href, headers };
   // RFC 9421 leaves the label and the parameters to the signer; expires is optional (then the receiver's own window counts).
   const params: SignatureParam[] = variant

@@ -5,7 +5,7 @@ import type { DomainEvent, EventBus } from '../events.js';
 import { WEBHOOK_FAULT, type FaultFlags } from '../faults/flags.js';
 import { Deliverer, type DeliveryAttempt } from './delivery.js';
 import type { Choices } from '../choices/index.js';
-import { signedDelivery, type DeliveryPayload } from './message.js';
+import { batched, signedDelivery, type DeliveryPayload } from './message.js';
 import { inTimestampUnit, timestampInUnit } from '../views.js';
 import { WebhookRegistry, type Webhook } from './registry.js';
 import type { WebhookSigningKey } from './signing-key.js';
@@ -21,6 +21,11 @@ const DEFAULT_MAX_PENDING_DELIVERIES = 100;
  * this long.
  */
 const CREATED_HOLD_MS = 1_000;
+/**
+ * eventPayload=batch, cloudevents-batch: how long an event waits for the next event of the same webhook, with which it
+ * goes as one request. What a batch holds depends on timing, as on a real server: no check may depend on it.
+ */
+const BATCH_HOLD_MS = 200;
 /** webhookDeactivation=after-failures: failed deliveries in a row that deactivate a webhook. */
 const FAILURES_TO_DEACTIVATE = 3;
 
@@ -55,6 +60,11 @@ export class WebhookService {
   private readonly delayed = new Map<string, { timer: NodeJS.Timeout; release: () => void }>();
   /** webhookDeactivation=after-failures: failed deliveries in a row, per client. */
   private readonly failures = new Map<string, number>();
+  /** eventPayload=batch, cloudevents-batch: the event waiting for the next one, per client and URL. */
+  private readonly batches = new Map<
+    string,
+    { clientId: string; url: string; events: DeliveryPayload[]; copies: number; timer: NodeJS.Timeout }
+  >();
 
   constructor(private readonly options: WebhookServiceOptions) {
     this.registry = new WebhookRegistry(options.key);
@@ -88,6 +98,8 @@ export class WebhookService {
     this.unsubscribe();
     for (const held of this.delayed.values()) clearTimeout(held.timer);
     this.delayed.clear();
+    for (const batch of this.batches.values()) clearTimeout(batch.timer);
+    this.batches.clear();
     return this.deliverer.close();
   }
 
@@ -132,9 +144,8 @@ export class WebhookService {
       this.holdCreated(tokenId, () => this.queue(clientId, webhook, name, occurredAt, data));
       return;
     }
-    const eventId = this.queue(clientId, webhook, name, occurredAt, data);
-    // At-least-once: the same event (same eventId, same body) once more.
-    if (order === 'duplicates') this.queue(clientId, webhook, name, occurredAt, data, eventId);
+    // At-least-once: the same event (same eventId, same body) once more; in a batch, the same batch twice.
+    this.queue(clientId, webhook, name, occurredAt, data, order === 'duplicates' ? 2 : 1);
     if (tokenId !== undefined) this.releaseCreated(tokenId);
   }
 
@@ -168,45 +179,76 @@ export class WebhookService {
     }
   }
 
+  /** Queues an event for delivery, `copies` times (the same body each time); in a batch where the server batches. */
   private queue(
     clientId: string,
     webhook: Webhook,
     name: string,
     occurredAt: number,
     data: Record<string, unknown>,
-    eventId?: string,
+    copies = 1,
   ): string {
     // A bearer token must never leave in a delivery, whatever an emitter put in its event.
     const { token: _secret, ...safe } = data;
     // Times in the unit the server shows everywhere (timestampUnit): the event's own and those of the records it carries.
     const unit = { timestampUnit: this.options.choices?.timestampUnit ?? 'seconds' };
     const payload: DeliveryPayload = {
-      eventId: eventId ?? randomUUID(),
+      eventId: randomUUID(),
       event: name,
       webhookId: webhook.webhookId,
       occurredAt: timestampInUnit(occurredAt, unit),
       data: inTimestampUnit(safe, unit),
     };
-    const url = webhook.url;
+    if (batched(this.options.choices?.eventPayload)) this.addToBatch(clientId, webhook.url, payload, copies);
+    else for (let i = 0; i < copies; i++) this.send(clientId, webhook.url, [payload]);
+    return payload.eventId;
+  }
+
+  /**
+   * An event waits for the next event of the same client and URL, at most BATCH_HOLD_MS, and goes with it as one
+   * request: batches of one or two events, in the order they were queued (Upvest: "ordered by the created_at field").
+   */
+  private addToBatch(clientId: string, url: string, payload: DeliveryPayload, copies: number): void {
+    const name = `${clientId}\n${url}`;
+    const waiting = this.batches.get(name);
+    if (waiting !== undefined) {
+      clearTimeout(waiting.timer);
+      this.batches.delete(name);
+      for (let i = 0; i < Math.max(copies, waiting.copies); i++)
+        this.send(clientId, url, [...waiting.events, payload], waiting.events[0]!.eventId);
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.batches.delete(name);
+      for (let i = 0; i < copies; i++) this.send(clientId, url, [payload], payload.eventId);
+    }, BATCH_HOLD_MS);
+    this.batches.set(name, { clientId, url, events: [payload], copies, timer });
+  }
+
+  /** Hands one request to the deliverer: one event, or (with `batchId`, stable across attempts) a batch. */
+  private send(clientId: string, url: string, events: DeliveryPayload[], batchId?: string): void {
+    const [first] = events;
+    const sent = batchId === undefined ? first! : { batchId: `batch-${batchId}`, events };
     this.deliverer.enqueue({
       clientId,
-      eventId: payload.eventId,
-      event: name,
+      eventId: events.map((e) => e.eventId).join(','),
+      event: events.map((e) => e.event).join(','),
       url,
-      prepare: () => {
+      prepare: (attempt) => {
         const key = this.registry.keyOf(clientId);
         if (key === undefined) throw new Error('a webhook without a signing key');
         return signedDelivery(
           url,
-          payload,
+          sent,
           key,
           Math.floor(this.options.clock() / 1000),
           this.options.faults,
           this.options.choices,
+          undefined,
+          attempt,
         );
       },
     });
-    return payload.eventId;
   }
 }
 

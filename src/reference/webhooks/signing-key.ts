@@ -34,6 +34,9 @@ export function publicKeyView(key: WebhookSigningKey, format: Choices['webhookKe
   switch (format) {
     case 'jwk':
       return { key: { jwk: { kty: 'OKP', crv: 'Ed25519', x: raw.toString('base64url'), kid: key.keyId } } };
+    // A JWK set (RFC 7517 §5), as Turnkey and Upvest publish their keys.
+    case 'jwks':
+      return { keys: [{ kty: 'OKP', crv: 'Ed25519', x: raw.toString('base64url'), kid: key.keyId }] };
     case 'raw-base64':
       return { keyId: key.keyId, key: raw.toString('base64') };
     case 'raw-base64url':
