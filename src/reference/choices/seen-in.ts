@@ -365,6 +365,20 @@ export const SEEN_IN: Readonly<Record<string, readonly Source[]>> = {
       says: 'The request body must be a JSON string with the following fields: token',
     },
   ],
+  'timestamp-unit=seconds': [
+    {
+      who: 'Stripe (Android SDK reference), created',
+      url: 'https://stripe.dev/stripe-android/payments-core/com.stripe.android.model/-stripe-intent/created.html',
+      says: 'Time at which the object was created. Measured in seconds since the Unix epoch.',
+    },
+  ],
+  'timestamp-unit=milliseconds': [
+    {
+      who: 'Algolia (Dart client reference), createdAt',
+      url: 'https://pub.dev/documentation/algoliasearch/latest/algoliasearch_lite/GetApiKeyResponse/createdAt.html',
+      says: 'Timestamp when the object was created, in milliseconds since the Unix epoch.',
+    },
+  ],
   'rate-limit=60-per-second': [
     {
       who: 'pyannote, rate limits',
