@@ -11,8 +11,14 @@ if (!existsSync(new URL('./dist/src/cli/main.js', import.meta.url))) {
 export default {
   // bin/conformance.js, package.json's scripts and the tests (vitest) are found by knip itself; bench/ spawns its
   // measurements as child processes, by file name, and scripts/ holds tools run by hand (compare-reports.mjs).
-  // examples/clients/ts/{good,broken}.ts are programs `conformance client` runs, by file name.
-  entry: ['bench/*.mjs', 'scripts/*.mjs', 'examples/clients/ts/good.ts', 'examples/clients/ts/broken.ts'],
+  // examples/clients/ts/{good,broken,own-route}.ts are programs `conformance client` runs, by file name.
+  entry: [
+    'bench/*.mjs',
+    'scripts/*.mjs',
+    'examples/clients/ts/good.ts',
+    'examples/clients/ts/broken.ts',
+    'examples/clients/ts/own-route.ts',
+  ],
   project: [
     'src/**/*.ts',
     'suites/**/*.ts',

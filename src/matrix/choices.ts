@@ -51,6 +51,7 @@ export function choiceBundles(randomCount = RANDOM_BUNDLES, seed = RANDOM_SEED):
         .filter((c) => c.def.values.length > 1)
         .map((c) => [c.key, c.def.values[pick(c.def.values.length)]!.value]),
     ) as Partial<Choices>;
+  for (const meeting of MEETINGS) bundles.push(meeting);
   bundles.push({ name: 'all-second', choices: at(() => 1) });
   bundles.push({ name: 'all-last', choices: at((n) => n - 1) });
   const random = mulberry32(seed);
@@ -58,6 +59,17 @@ export function choiceBundles(randomCount = RANDOM_BUNDLES, seed = RANDOM_SEED):
     bundles.push({ name: `random-${i}`, choices: at((n) => Math.floor(random() * n)) });
   return bundles;
 }
+
+/**
+ * Readings that act on one another, run together: a batch whose events arrive in any order, a revoke body on a server
+ * that ends every token, the short signing window behind a proxy, milliseconds in batched event payloads.
+ */
+const MEETINGS: Bundle[] = [
+  { name: 'batch+any-order', choices: { eventPayload: 'batch', deliveryOrder: 'any-order' } },
+  { name: 'revoke-form+all-tokens', choices: { revokeBody: 'form', revoke: 'all-tokens', newToken: 'ends-older' } },
+  { name: 'short-window+proxy', choices: { signatureWindow: '60-no-skew', signatureTarget: 'path-query' } },
+  { name: 'milliseconds+batch', choices: { timestampUnit: 'milliseconds', eventPayload: 'cloudevents-batch' } },
+];
 
 /** A small seeded generator: the same bundles on every machine and in every run of the matrix. */
 function mulberry32(seed: number): () => number {

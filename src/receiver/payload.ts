@@ -6,7 +6,7 @@ import { parseJson } from '../http/json.js';
 export const KNOWN_EVENTS = ['AUTH.CREATED', 'AUTH.DELETED', 'WEBHOOK.CREATED', 'WEBHOOK.UPDATED'] as const;
 
 /** One place a delivery names an event: a payload member or a header. */
-export interface EventCandidate {
+interface EventCandidate {
   /** As the spec spells it (AUTH.CREATED), or as the matcher names it. */
   name: string;
   /** Where: "payload.event", "payload.meta.eventType", "header x-event-type". */
@@ -62,7 +62,7 @@ export function eventMatcher(accept: (upper: string) => string | undefined): (va
 }
 
 /** The matcher of the events of the Events table. */
-export function knownEventMatcher(names: readonly string[] = KNOWN_EVENTS): (value: string) => string | undefined {
+function knownEventMatcher(names: readonly string[] = KNOWN_EVENTS): (value: string) => string | undefined {
   const wanted = new Map(names.map((n) => [n.toUpperCase(), n]));
   return eventMatcher((upper) => wanted.get(upper));
 }
@@ -144,7 +144,7 @@ export function findEvent(
 export const MAX_BATCH_EVENTS = 100;
 
 /** One event a delivery carries: the whole payload, or one item of a batch. */
-export interface CarriedEvent {
+interface CarriedEvent {
   /** What the event carries: the payload, or the batch's item. */
   payload: unknown;
   /** Where it names its event: among the item's own members for an item of a batch (headers describe the request). */

@@ -6,15 +6,14 @@ export {
   Session,
   knownRevokeBody,
   requestToken,
-  revocation,
   revokeShapeOf,
   revokeToken,
   tokenRecordOf,
   tokenRequest,
 } from './session.js';
 export type { TokenResult } from './session.js';
-export { REVOKE_BODIES, REVOKE_BODY_SAID, RevokeShape, revokeRequest } from './revoke.js';
-export type { Revocation, RevokeBody, RevokeIo } from './revoke.js';
+export { REVOKE_BODY_SAID, RevokeShape, revokeRequest } from './revoke.js';
+export type { RevokeBody } from './revoke.js';
 export { signingNote } from './signing-profile.js';
 export { expectNoToken, readProbe, tokenIn, withTokens } from './checks-auth.js';
 export type { IssuedToken, TokenJar } from './checks-auth.js';
@@ -38,7 +37,6 @@ export {
   ENVELOPE_OWNER,
   envelopeDefects,
   redirectNote,
-  rowsBroken,
 } from './expect.js';
 export type { AbsentTo } from './expect.js';
 export { validateAgainst, type SchemaProblem } from '../../src/schemas.js';
@@ -125,7 +123,6 @@ export {
   topLevelFields,
   valuesNamed,
 } from '../../src/receiver/payload.js';
-export type { EventCandidate, EventReading } from '../../src/receiver/payload.js';
 
 // ---- HTTP, JSON and signatures, as the client sends and reads them ---------------------------------------------------
 export { TransportError, dropHeader } from '../../src/http/client.js';

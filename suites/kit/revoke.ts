@@ -9,7 +9,7 @@ import type { RevokeBody } from '../../src/config/types.js';
 export type { RevokeBody } from '../../src/config/types.js';
 
 /** The shapes in the order a first revocation tries them: the spec's headers alone, then RFC 7009's form, then JSON. */
-export const REVOKE_BODIES: readonly RevokeBody[] = ['none', 'form', 'json'];
+const REVOKE_BODIES: readonly RevokeBody[] = ['none', 'form', 'json'];
 
 /** What each shape is, in a report's words (the readings of REQ-TOKEP-09 say the same). */
 export const REVOKE_BODY_SAID: Readonly<Record<RevokeBody, string>> = {

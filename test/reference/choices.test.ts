@@ -146,8 +146,9 @@ describe('the committed choices matrix (docs/choices-matrix.json)', () => {
     expect(readFileSync(new URL('../../docs/open-points.md', import.meta.url), 'utf8')).toBe(renderOpenPoints());
   });
 
-  // Run afresh, the bundles that change most at once: every choice at its second reading, and the first random one.
-  it.each(['all-second', 'random-1'])(
+  // Run afresh, one bundle that changes many choices at once (every bundle is the matrix's, npm run matrix:check in CI:
+  // all-second alone now takes half a minute of a worker).
+  it.each(['random-1'])(
     'runs bundle %s afresh: 0 failures, 0 warnings, every reading recorded, as committed',
     async (name) => {
       const bundle = choiceBundles().find((b) => b.name === name)!;

@@ -167,26 +167,40 @@ describe('catches each new fault with the check meant for it, and with no check 
 });
 
 describe('a value outside a closed domain is refused (MUST): clamped, taken as the default or ignored, it fails the check of its parameter alone', () => {
-  const cases: Array<[string, string, RegExp]> = [
-    ['pagination.limit-clamped', 'pagination.limit.invalid-rejected', /&limit=1001 is refused/],
-    ['pagination.limit-over-max-accepted', 'pagination.limit.invalid-rejected', /&limit=1001 is refused/],
-    ['pagination.limit-nonpositive-default', 'pagination.limit.invalid-rejected', /&limit=0 is refused/],
-    ['pagination.limit-zero-crash', 'pagination.limit.invalid-rejected', /&limit=0 is refused/],
-    ['pagination.limit-malformed-ignored', 'pagination.limit.invalid-rejected', /&limit=ten is refused/],
-    ['pagination.negative-page-clamped', 'pagination.page.invalid-rejected', /&page=-1 is refused/],
-    ['pagination.negative-page-accepted', 'pagination.page.invalid-rejected', /&page=-1 is refused/],
-    ['pagination.page-malformed-ignored', 'pagination.page.invalid-rejected', /&page=x is refused/],
-    ['pagination.sort-invalid-ignored', 'pagination.sort.invalid-rejected', /&sort=UP is refused/],
+  // Faults of different parameters share a run (each fails its own check): every fault alone is the detection matrix's.
+  const runs: Array<Array<[string, string, RegExp]>> = [
+    [
+      ['pagination.limit-clamped', 'pagination.limit.invalid-rejected', /&limit=1001 is refused/],
+      ['pagination.negative-page-clamped', 'pagination.page.invalid-rejected', /&page=-1 is refused/],
+      ['pagination.sort-invalid-ignored', 'pagination.sort.invalid-rejected', /&sort=UP is refused/],
+    ],
+    [
+      ['pagination.limit-over-max-accepted', 'pagination.limit.invalid-rejected', /&limit=1001 is refused/],
+      ['pagination.negative-page-accepted', 'pagination.page.invalid-rejected', /&page=-1 is refused/],
+    ],
+    [
+      ['pagination.limit-nonpositive-default', 'pagination.limit.invalid-rejected', /&limit=0 is refused/],
+      ['pagination.page-malformed-ignored', 'pagination.page.invalid-rejected', /&page=x is refused/],
+    ],
+    [['pagination.limit-zero-crash', 'pagination.limit.invalid-rejected', /&limit=0 is refused/]],
+    [['pagination.limit-malformed-ignored', 'pagination.limit.invalid-rejected', /&limit=ten is refused/]],
   ];
-  it.each(cases)('%s fails %s, and nothing else of the whole suite', async (fault, id, expected) => {
-    const result = await run({ faults: [fault] });
-    expect(failing(result)).toEqual([id]);
-    const c = result.checks.find((r) => r.id === id)!;
-    expect(c.outcome).toBe('fail');
-    expect(c.finding!.expected).toMatch(expected);
-    expect(collateral(result, fault)).toEqual([]);
-    expect(errored(result)).toEqual([]);
-  });
+  it.each(runs.map((faults) => [faults.map(([f]) => f).join(' + '), faults] as const))(
+    '%s: each fails the check of its parameter, and nothing else of its suite',
+    async (_name, faults) => {
+      const result = await run({ faults: faults.map(([f]) => f), suite: 'pagination' });
+      expect(failing(result).sort()).toEqual(faults.map(([, id]) => id).sort());
+      for (const [fault, id, expected] of faults) {
+        const c = result.checks.find((r) => r.id === id)!;
+        expect(c.outcome, fault).toBe('fail');
+        expect(c.finding!.expected, fault).toMatch(expected);
+      }
+      const breaks = faults.flatMap(([f]) => findFault(f)!.breaks);
+      const unowned = result.checks.filter((c) => c.failsRun && !c.requirements.some((r) => breaks.includes(r.id)));
+      expect(unowned.map((c) => c.id)).toEqual([]);
+      expect(errored(result)).toEqual([]);
+    },
+  );
 
   // sort=asc is outside the enum as the spec writes it, but reading an enum case-insensitively is a common leniency.
   const lenient =

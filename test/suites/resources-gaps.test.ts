@@ -211,7 +211,10 @@ describe('presence where the table has no Required column (Instrument, Asset, Tr
   ] as const)(
     '%s warns in resources.fields.present alone; the type checks pass and record what they saw',
     async (fault, typeChecks, requirement, left) => {
-      const result = await withTarget({ faults: [fault] }, (local) => run(local));
+      // The suites that read these records; the whole suite against every fault is the detection matrix's.
+      const result = await withTarget({ faults: [fault] }, (local) =>
+        run(local, { suites: ['resources', 'pagination'] }),
+      );
       expect(failing(result)).toEqual(['resources.fields.present']);
       const present = result.checks.find((c) => c.id === 'resources.fields.present')!;
       expect(present.outcome).toBe('warn');
@@ -231,7 +234,9 @@ describe('presence where the table has no Required column (Instrument, Asset, Tr
   );
 
   it('a field of the wrong type still fails the MUST check of its endpoint, naming the row it breaks', async () => {
-    const result = await withTarget({ faults: ['resources.asset-numbers-as-strings'] }, (local) => run(local));
+    const result = await withTarget({ faults: ['resources.asset-numbers-as-strings'] }, (local) =>
+      run(local, { suites: ['resources'] }),
+    );
     expect(failing(result)).toEqual(['resources.assets.get']);
     expect(result.checks.find((c) => c.id === 'resources.assets.get')!.finding!.requirements).toEqual([
       'REQ-ASSET-07',

@@ -138,7 +138,7 @@ function eventHeaders(p: DeliveryPayload, shape: Choices['eventPayload']): Array
 }
 
 /** deliverySignature=long-window: expires this long after created, so that a body retried for days stays valid. */
-export const LONG_WINDOW_SECONDS = 3 * 24 * 60 * 60;
+const LONG_WINDOW_SECONDS = 3 * 24 * 60 * 60;
 
 /**
  * `created` comes from the server clock, so a test clock governs deliveries as it governs requests. `windowSeconds`
