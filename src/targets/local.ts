@@ -3,7 +3,12 @@
 // serve` starts the same sandbox and hands its target out as a config file.
 import { randomBytes } from 'node:crypto';
 import { generateEd25519 } from '../http/keys.js';
-import { startReferenceServer, type ReferenceServer, type RequestLogEntry } from '../reference/server.js';
+import {
+  startReferenceServer,
+  type ReferenceServer,
+  type ReferenceOptions,
+  type RequestLogEntry,
+} from '../reference/server.js';
 import { defaultFixtures } from '../reference/store.js';
 import { nonDefault, resolveChoices, type Choices, type VariantName } from '../reference/choices/index.js';
 import type { ResolvedTarget, WebhookConfig } from '../config/types.js';
@@ -27,6 +32,8 @@ export interface LocalTargetOptions {
   latencyMs?: number;
   /** Called once per request (`conformance serve` logs it; a run's embedded target does not). */
   log?: (entry: RequestLogEntry) => void;
+  /** Behaviour laid over the server's (tests: a reading or a defect no choice or fault names). */
+  middleware?: ReferenceOptions['middleware'];
 }
 
 export interface LocalTarget {
@@ -62,6 +69,7 @@ export async function startLocalTarget(options: LocalTargetOptions = {}): Promis
     ...(options.faults ? { faults: options.faults } : {}),
     ...(options.latencyMs ? { latencyMs: options.latencyMs } : {}),
     ...(options.log ? { log: options.log } : {}),
+    ...(options.middleware ? { middleware: options.middleware } : {}),
     webhookCa: options.webhookCa ? `${options.webhookCa.trimEnd()}\n${receiverCa}` : receiverCa,
   });
   return {

@@ -10,9 +10,6 @@ import { runChecks, type RunResult } from '../../src/engine/index.js';
 import { startLocalTarget } from '../../src/targets/local.js';
 import { suites } from '../../suites/index.js';
 import { DELIVERY_DEADLINE_MS } from '../helpers/waits.js';
-import { startReferenceServer } from '../../src/reference/server.js';
-import { defaultFixtures } from '../../src/reference/store.js';
-import { generateEd25519 } from '../../src/http/keys.js';
 import type { Middleware } from '../../src/reference/context.js';
 
 const LISTS = [
@@ -219,25 +216,11 @@ describe('a value outside a closed domain is refused (MUST): clamped, taken as t
   ] as const)(
     'takes sort=asc served as ASC as a reading, and fails a list served for it whose meta.sort is %s only if it is no enum value',
     async (meta, outcome) => {
-      const key = generateEd25519();
-      const server = await startReferenceServer({
-        clients: [{ clientId: 'c', clientSecret: 'secret-value-1', keyId: 'k', publicKey: key.publicKey }],
-        middleware: [lenient(meta)],
-      });
+      const local = await startLocalTarget({ middleware: [lenient(meta)] });
       try {
         const result = await runChecks({
           pack,
-          target: {
-            name: 't',
-            baseUrl: server.baseUrl,
-            clientId: 'c',
-            clientSecret: 'secret-value-1',
-            keyId: 'k',
-            privateKeyPem: key.privateKeyPem,
-            privateKey: key.seed,
-            fixtures: defaultFixtures(),
-            webhook: { listen: '127.0.0.1:0', tls: 'self-signed' },
-          },
+          target: local.target,
           suites,
           selection: { suites: ['pagination'], grep: '^pagination\\.sort\\.invalid-rejected$' },
           failOn: 'should',
@@ -250,7 +233,7 @@ describe('a value outside a closed domain is refused (MUST): clamped, taken as t
           expect(c.finding!.requirements).toEqual(['REQ-META-08']);
         }
       } finally {
-        await server.close();
+        await local.stop();
       }
     },
   );

@@ -15,10 +15,7 @@ import { resolveChoices } from '../../src/reference/choices/index.js';
 import { EventBus } from '../../src/reference/events.js';
 import { WebhookService } from '../../src/reference/webhooks/service.js';
 import type { DeliveryJob } from '../../src/reference/webhooks/delivery.js';
-import { startReferenceServer } from '../../src/reference/server.js';
-import { defaultFixtures } from '../../src/reference/store.js';
 import type { Middleware } from '../../src/reference/context.js';
-import { generateEd25519 } from '../../src/http/keys.js';
 import { suites } from '../../suites/index.js';
 import { DELIVERY_DEADLINE_MS } from '../helpers/waits.js';
 
@@ -79,7 +76,6 @@ describe('a server that counts Unix timestamps in milliseconds (open point REQ-C
   });
 
   it('fails a record in seconds on a server whose other timestamps count milliseconds: one server, one unit', async () => {
-    const key = generateEd25519();
     // Runs inside the choice shaping: a record it divides by 1000 leaves the server in seconds.
     const assetInSeconds: Middleware = async (_ctx, _state, route, next) => {
       const reply = await next();
@@ -94,25 +90,11 @@ describe('a server that counts Unix timestamps in milliseconds (open point REQ-C
         },
       };
     };
-    const server = await startReferenceServer({
-      clients: [{ clientId: 'c', clientSecret: 'secret-value-1', keyId: 'k', publicKey: key.publicKey }],
-      choices: { timestampUnit: 'milliseconds' },
-      middleware: [assetInSeconds],
-    });
+    const local = await startLocalTarget({ choices: { timestampUnit: 'milliseconds' }, middleware: [assetInSeconds] });
     try {
       const result = await runChecks({
         pack,
-        target: {
-          name: 't',
-          baseUrl: server.baseUrl,
-          clientId: 'c',
-          clientSecret: 'secret-value-1',
-          keyId: 'k',
-          privateKeyPem: key.privateKeyPem,
-          privateKey: key.seed,
-          fixtures: defaultFixtures(),
-          webhook: { listen: '127.0.0.1:0', tls: 'self-signed' },
-        },
+        target: local.target,
         suites,
         selection: { grep: '^resources\\.(timestamps\\.unix|info\\.timestamp-unit)$' },
         failOn: 'should',
@@ -127,7 +109,7 @@ describe('a server that counts Unix timestamps in milliseconds (open point REQ-C
         /^Unix timestamps count milliseconds \(\d+ of \d+ timestamp/,
       );
     } finally {
-      await server.close();
+      await local.stop();
     }
   });
 
