@@ -41,6 +41,9 @@ export interface SetupFinding {
 /** What a check body receives. Everything it sends is recorded against the check. */
 export class CheckContext {
   readonly observations: string[] = [];
+  /** How many subjects the check judged (judged()), and the first few of them by name. */
+  private judgedCount = 0;
+  private readonly judgedNames: string[] = [];
   /** What the check saw that other checks own, one entry per owner and requirements (see alsoSee). */
   private readonly seen = new Map<string, AlsoSeen & { times: number }>();
   readonly exchanges: Exchange[] = [];
@@ -217,6 +220,22 @@ export class CheckContext {
   setupProblem(finding: SetupFinding): never {
     this.recordSetupProblem(finding);
     this.skip(`set-up problem: ${finding.problem}`, { kind: 'setup', suite: this.check.suite });
+  }
+
+  /**
+   * Records that the check judged a subject (an answer, a record, a delivery, a link, a view…) against its
+   * requirements: called for each one, when it has been judged, by the check itself (no assertion helper counts for
+   * it, since a list answer judged is not its records judged). A check that ends without failing and judged nothing
+   * saw nothing to judge: it is skipped, never passed.
+   */
+  judged(subject: string, count = 1): void {
+    this.judgedCount += count;
+    if (this.judgedNames.length < 5 && !this.judgedNames.includes(subject)) this.judgedNames.push(subject);
+  }
+
+  /** What the check judged: how many subjects, and the first few by name. */
+  get subjectsJudged(): { count: number; names: readonly string[] } {
+    return { count: this.judgedCount, names: this.judgedNames };
   }
 
   /** Records an observation (INFO checks) shown in every report. */
