@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The field set-ups run apart, after `npm test` (vitest.field.config.ts, `npm run test:field`).
+    exclude: ['test/field/**', '**/node_modules/**'],
     // A safety net for a test that hangs, never a measure of speed: above every deadline a test sets itself
     // (test/helpers/waits.ts; a CLI run killed at its budget plus 30 s), so a test that fails says why. The slowest
     // test takes about 20 s on an idle machine, and two `npm test` at once on 2 cores make each take 2 to 3 times longer.
