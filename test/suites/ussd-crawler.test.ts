@@ -547,19 +547,70 @@ describe('crawl', () => {
           { n: 3, to: '/ussd/assets?customerId=7', type: 'POST' },
           { n: 4, to: 'ftp://api.example/v1/ussd/stocks' },
           { n: 5, to: '/ussd/assets?customerId=7', type: 'get' },
+          { n: 6, to: 'https://evil.example/v1/webhooks' },
         ],
       },
       '/ussd/assets?customerId=7': { title: 'Assets', options: [{ n: 1, to: '/ussd/stocks?customerId=7' }] },
     });
     const c = await crawl(options(s.fetch));
     expect(s.fetched).toEqual([`${BASE}/ussd/stocks?customerId=7`, `${BASE}/ussd/assets?customerId=7`]);
-    expect(c.links.slice(0, 5).map((l) => l.skipped)).toEqual([
-      'foreign-origin',
-      'outside-ussd',
-      'method',
-      'invalid-url',
-      undefined,
+    expect(c.links.slice(0, 6).map((l) => [l.skipped, l.moved])).toEqual([
+      // On another origin but naming a USSD view: followed by its path below {base_url}, never sent there.
+      [undefined, 'origin'],
+      ['outside-ussd', undefined],
+      ['method', undefined],
+      ['invalid-url', undefined],
+      [undefined, undefined],
+      ['foreign-origin', undefined],
     ]);
+    expect(c.links[0]!.url).toBe(`${BASE}/ussd/stocks?customerId=7`);
+  });
+
+  it('follows links built from an internal origin, or without the base path, by their path and query below {base_url}', async () => {
+    const base = 'https://public.example/api/v1';
+    const fetched: string[] = [];
+    const view = (title: string, links: string[]) =>
+      JSON.stringify({
+        code: '200',
+        message: 'Success',
+        data: {
+          ussdMessage: [title, ...links.map((_, i) => `${i + 1}. Go`)].join('\n'),
+          ussdOptions: links.map((to, i) => ({ option: i + 1, requestUrl: to, requestType: 'GET' })),
+        },
+      });
+    const c = await crawl({
+      baseUrl: base,
+      starts: [{ name: 'stocks', url: `${base}/ussd/stocks?customerId=7` }],
+      maxViews: 10,
+      maxDepth: 3,
+      fetch: async (url) => {
+        fetched.push(url);
+        const u = new URL(url);
+        const text =
+          u.pathname === '/api/v1/ussd/stocks'
+            ? view('Stocks', [
+                'http://127.0.0.1:9999/v1/ussd/assets?customerId=7',
+                'https://public.example/v1/ussd/home?customerId=7',
+              ])
+            : view('Other', [`${base}/ussd/stocks?customerId=7`]);
+        return { status: 200, text, ref: url };
+      },
+    });
+    expect(fetched).toEqual([
+      `${base}/ussd/stocks?customerId=7`,
+      `${base}/ussd/assets?customerId=7`,
+      `${base}/ussd/home?customerId=7`,
+    ]);
+    expect(c.links.slice(0, 2).map((l) => [l.moved, l.url])).toEqual([
+      ['origin', `${base}/ussd/assets?customerId=7`],
+      ['base-path', `${base}/ussd/home?customerId=7`],
+    ]);
+    // Where they lead is judged as if written right: the way back leads home, the menus are alive.
+    expect(deadLinks(c).problems).toEqual([]);
+    expect(backProblems(c)).toEqual([]);
+    expect(crawlSummary(c)[2]).toBe(
+      '2 options written outside {base_url} followed by path and query below it (1 on another origin than https://public.example, e.g. "http://127.0.0.1:9999/v1/ussd/assets?customerId=7" → GET https://public.example/api/v1/ussd/assets?customerId=7; 1 on the target\'s origin outside /api/v1, e.g. "https://public.example/v1/ussd/home?customerId=7" → GET https://public.example/api/v1/ussd/home?customerId=7): ussd.options.request-url judges where they were written, the other rules where they lead',
+    );
   });
 
   it('follows a relative requestUrl (the URL check reports it), and keeps what a broken view answered', async () => {
@@ -737,7 +788,7 @@ describe('rules', () => {
     expect(numberProblems(end.ussd!.options)).toEqual([]);
     expect(notInMessage(end.ussd!.message, end.ussd!.options)).toEqual([]);
     expect(lastOptionIndexes(end)).toEqual([]);
-    expect(customerProblems(end.ussd!.options, end.url, SCOPE, 7)).toEqual({ problems: [], notes: [] });
+    expect(customerProblems(end.ussd!.options, end.url, SCOPE, 7)).toEqual({ problems: [], notes: [], judged: 0 });
     expect(crawlSummary(c)[0]).toMatch(/^crawled 3 views \(3 menus\) from assets in \d+ ms/);
     expect(endScreensSeen(c)).toBe(
       'views without options (END screens; no menus, so no way back is judged): 1, e.g. assets → 1 (menu "My assets - details")',

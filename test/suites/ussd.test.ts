@@ -152,6 +152,7 @@ describe('suite ussd under every reading of its open points', () => {
         /^assetId: ignored \(\d+ views of \/ussd\/stocks with assetId show the stocks menu without it\)$/,
       ),
       '/ussd/home and /ussd/portfolio: not served (404, 404); menus link to them only',
+      'requests menu (what it shows unfiltered is not given): lists the requests, 3 on its first page, and offers 4 status filters (PENDING, COMPLETED, CANCELED, ERROR)',
       'unknown customer: a view saying so (200, 200, 200); ussd.customer.unknown judges that it serves no menu of a customer',
     ]);
   });
