@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { pack } from '../../suites/index.js';
 import { runChecks, type RunResult } from '../../src/engine/index.js';
 import { startLocalTarget, type LocalTarget } from '../../src/targets/local.js';
-import type { VariantName } from '../../src/reference/choices/index.js';
+import type { Choices, VariantName } from '../../src/reference/choices/index.js';
 import ussd from '../../suites/ussd/index.js';
 
 let stops: Array<() => Promise<void>> = [];
@@ -14,14 +14,24 @@ afterEach(async () => {
   stops = [];
 });
 
-async function local(options: { variant?: VariantName; faults?: string[] }): Promise<LocalTarget> {
+async function local(options: {
+  variant?: VariantName;
+  faults?: string[];
+  choices?: Partial<Choices>;
+}): Promise<LocalTarget> {
   const l = await startLocalTarget(options);
   stops.push(() => l.stop());
   return l;
 }
 
 async function runUssd(
-  options: { variant?: VariantName; faults?: string[]; grep?: string; customerId?: number } = {},
+  options: {
+    variant?: VariantName;
+    faults?: string[];
+    choices?: Partial<Choices>;
+    grep?: string;
+    customerId?: number;
+  } = {},
 ): Promise<RunResult> {
   const l = await local(options);
   const target =
@@ -81,6 +91,18 @@ describe('the new USSD checks against the clean reference server', () => {
       ]);
     },
   );
+
+  it('reaches the requests through the status filters of a requests menu that lists none itself (ussd-requests-menu=filters)', async () => {
+    const r = await runUssd({
+      choices: { ussdRequestsMenu: 'filters' },
+      grep: '^ussd\\.requests\\.status-covered$',
+    });
+    const covered = check(r, 'ussd.requests.status-covered');
+    expect(covered.outcome).toBe('pass');
+    expect(covered.observations).toEqual([
+      'the requests menu lists no request itself but offers 4 status filters (status=PENDING, status=COMPLETED, status=CANCELED, status=ERROR): 6 requests listed under them; by filter: PENDING 2, COMPLETED 2, CANCELED 1, ERROR 1',
+    ]);
+  });
 
   it('does not judge disjoint filters for a customer with requests in one status: a skip that says why, not a pass', async () => {
     // Customer 1043 has one request, PENDING.

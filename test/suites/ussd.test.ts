@@ -105,7 +105,15 @@ describe('suite ussd against the clean reference server', () => {
 // Each reading of an open point of the USSD views (and of the core choices the menus render): the suite passes,
 // and ussd.info.readings records the reading, in the words the choice's `recorded` expects.
 const USSD_CHOICE_VALUES = (
-  ['ussdNumbering', 'ussdBack', 'ussdAssetId', 'ussdHomePortfolio', 'ussdUnknownCustomer', 'ussdTerminal'] as const
+  [
+    'ussdNumbering',
+    'ussdBack',
+    'ussdAssetId',
+    'ussdHomePortfolio',
+    'ussdUnknownCustomer',
+    'ussdTerminal',
+    'ussdRequestsMenu',
+  ] as const
 ).flatMap((key) =>
   (CHOICE_DEFS[key] as ChoiceDef).values.map(
     (v) => [`${choiceName(key)}=${v.value}`, key, v.value, v.recorded] as const,
