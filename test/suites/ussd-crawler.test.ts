@@ -843,6 +843,64 @@ describe('rules', () => {
     ]);
   });
 
+  it('takes a paged list for the parent on any of its pages: a Back to another page of the list a view came from', async () => {
+    const s = server({
+      '/ussd/home?customerId=7': {
+        title: 'Home',
+        options: [
+          { n: 1, to: '/ussd/requests?customerId=7&status=PENDING' },
+          { n: 2, to: '/ussd/stocks?customerId=7&symbol=A&inputMode=true' },
+          { n: 3, to: '/ussd/home?customerId=7' },
+        ],
+      },
+      // Page 1 of the Pending list, read before the order exists.
+      '/ussd/requests?customerId=7&status=PENDING': {
+        title: 'Pending requests',
+        options: [
+          { n: 1, to: '/ussd/requests?customerId=7&status=PENDING&requestId=1' },
+          { n: 2, to: '/ussd/home?customerId=7' },
+        ],
+      },
+      '/ussd/requests?customerId=7&status=PENDING&requestId=1': {
+        title: 'Request #1',
+        options: [{ n: 1, to: '/ussd/requests?customerId=7&status=PENDING' }],
+      },
+      // An order's confirmation opens the new request inside the Pending list…
+      '/ussd/stocks?customerId=7&symbol=A&inputMode=true': {
+        title: 'Order received',
+        options: [
+          { n: 1, to: '/ussd/requests?customerId=7&status=PENDING&requestId=9' },
+          { n: 2, to: '/ussd/home?customerId=7' },
+        ],
+      },
+      // …whose Back leads to page 2 of that list, where it sits: the list is its parent, on any page.
+      '/ussd/requests?customerId=7&status=PENDING&requestId=9': {
+        title: 'Request #9',
+        options: [{ n: 1, to: '/ussd/requests?customerId=7&status=PENDING&page=1' }],
+      },
+      '/ussd/requests?customerId=7&status=PENDING&page=1': {
+        title: 'Pending requests 2',
+        options: [
+          { n: 1, to: '/ussd/requests?customerId=7&status=PENDING&requestId=9&page=1' },
+          { n: 2, to: '/ussd/requests?customerId=7&status=PENDING' },
+        ],
+      },
+      '/ussd/requests?customerId=7&status=PENDING&requestId=9&page=1': {
+        title: 'Request #9',
+        // Back to page 3 of another list: no page of a parent.
+        options: [{ n: 1, to: '/ussd/requests?customerId=7&status=ERROR&page=2' }],
+      },
+      '/ussd/requests?customerId=7&status=ERROR&page=2': {
+        title: 'Error requests 3',
+        options: [{ n: 1, to: '/ussd/home?customerId=7' }],
+      },
+    });
+    const c = await crawl(options(s.fetch, { starts: [{ name: 'home', url: `${BASE}/ussd/home?customerId=7` }] }));
+    expect(backProblems(c).map((p) => p.message)).toEqual([
+      `home → 2 → 1 → 1 → 1 (menu "Request #9"): the last option, option 1 "requests", leads to "${BASE}/ussd/requests?customerId=7&status=ERROR&page=2" (menu "Error requests 3"), which is not a menu on the path here ("Home", "Order received", "Request #9", "Pending requests 2"), not a menu that offers this one, and not home or portfolio`,
+    ]);
+  });
+
   it('fails a last option that leads to the menu itself, however its URL is written; /ussd/home reloading is not judged', async () => {
     const s = server({
       // A start menu that reloads itself, its parameters in another order.
