@@ -272,15 +272,20 @@ function option(raw: unknown): unknown {
  * by its path, as the crawl does: url.ts followedUrl); none when the body is not one.
  */
 function optionUrls(ctx: CheckContext, text: string, base: string): URL[] {
+  return optionLinks(ctx, text, base).urls;
+}
+
+/** optionUrls, and how many options lead nowhere below `{base_url}` (no URL, or none naming a USSD view). */
+function optionLinks(ctx: CheckContext, text: string, base: string): { urls: URL[]; unplaced: number } {
   const parsed = parseJson(text);
   const options = parsed.ok
     ? (parsed.value as { data?: { ussdOptions?: unknown } } | null)?.data?.ussdOptions
     : undefined;
-  if (!Array.isArray(options)) return [];
+  if (!Array.isArray(options)) return { urls: [], unplaced: 0 };
   const scope = scopeOf(ctx.target.baseUrl);
-  return options
-    .map((o) => followLink((o as { requestUrl?: unknown } | null)?.requestUrl, base, scope)?.url)
-    .filter((u): u is URL => u !== undefined);
+  const placed = options.map((o) => followLink((o as { requestUrl?: unknown } | null)?.requestUrl, base, scope)?.url);
+  const urls = placed.filter((u): u is URL => u !== undefined);
+  return { urls, unplaced: placed.length - urls.length };
 }
 
 // ---- the requests lists -----------------------------------------------------------------------------------------
@@ -300,11 +305,13 @@ interface RequestsListing {
    * nothing that places or cancels), by URL.
    */
   filters: URL[];
+  /** Options of its pages that lead nowhere below `{base_url}`: what they list cannot be read. */
+  unplaced: number;
 }
 
 /** requestIds offered by a requests list, over its pages (followed by their links, never by assuming what page means). */
 async function requestIdsListed(ctx: CheckContext, firstUrl: string): Promise<RequestsListing> {
-  const listing: RequestsListing = { ids: new Map(), failed: [], capped: false, filters: [] };
+  const listing: RequestsListing = { ids: new Map(), failed: [], capped: false, filters: [], unplaced: 0 };
   const seen = new Set<string>([firstUrl]);
   const filters = new Set<string>();
   const queue = [firstUrl];
@@ -320,7 +327,9 @@ async function requestIdsListed(ctx: CheckContext, firstUrl: string): Promise<Re
       continue;
     }
     const here = new URL(url);
-    for (const u of optionUrls(ctx, res.text, url)) {
+    const { urls, unplaced } = optionLinks(ctx, res.text, url);
+    listing.unplaced += unplaced;
+    for (const u of urls) {
       if (mutationOf(u)) continue;
       const id = u.searchParams.get('requestId');
       if (id !== null) {
@@ -364,12 +373,20 @@ async function requestsOfMenu(ctx: CheckContext, customerId: number): Promise<Me
   const own = await requestIdsListed(ctx, ussdUrl(ctx, 'requests', { customerId }));
   if (own.ids.size > 0 || own.filters.length === 0 || own.failed.length > 0 || own.capped)
     return { ...own, through: [] };
-  const out: MenuRequests = { ids: new Map(), failed: [], capped: false, filters: own.filters, through: own.filters };
+  const out: MenuRequests = {
+    ids: new Map(),
+    failed: [],
+    capped: false,
+    filters: own.filters,
+    unplaced: own.unplaced,
+    through: own.filters,
+  };
   for (const filter of own.filters) {
     const l = await requestIdsListed(ctx, filter.href);
     for (const [id, res] of l.ids) if (!out.ids.has(id)) out.ids.set(id, res);
     out.failed.push(...l.failed);
     out.capped ||= l.capped;
+    out.unplaced += l.unplaced;
   }
   return out;
 }
@@ -1017,7 +1034,15 @@ export default defineSuite({
       async run(ctx) {
         const c = await sharedCrawl(ctx);
         for (const note of backNotJudged(c)) ctx.observe(note);
-        const problems = backProblems(c, (view) => ctx.judged(`last option of GET ${view.url}`));
+        const unplaced: string[] = [];
+        const problems = backProblems(c, {
+          judged: (view) => ctx.judged(`last option of GET ${view.url}`),
+          unjudged: (view, link) => unplaced.push(`${whereIs(view)} → ${JSON.stringify(link?.requestUrl)}`),
+        });
+        if (unplaced.length > 0)
+          ctx.observe(
+            `${unplaced.length} menu${unplaced.length === 1 ? '' : 's'} whose last option leads outside {base_url} to no USSD view, not judged (where it leads is unknown; the URL is ussd.options.request-url's): ${unplaced.slice(0, 3).join('; ')}${unplaced.length > 3 ? '; …' : ''}`,
+          );
         failOn(
           ctx,
           problems,
@@ -1028,7 +1053,7 @@ export default defineSuite({
           ctx,
           menus(c).length === 0
             ? noViewReason(c)
-            : `none of the ${menus(c).length} views seen is a menu with a way back to judge (${backNotJudged(c).join('; ') || 'no options'})`,
+            : `none of the ${menus(c).length} views seen is a menu with a way back to judge (${[...backNotJudged(c), ...(unplaced.length > 0 ? [`${unplaced.length} menus whose last option leads outside {base_url} to no USSD view`] : [])].join('; ') || 'no options'})`,
         );
       },
     }),
@@ -1110,6 +1135,11 @@ export default defineSuite({
           `requestIds listed: ${[...first].map(([status, l]) => `status=${status}: ${idsText(l.ids.keys())}`).join('; ')}`,
         );
         const listing = [...first].filter(([, l]) => l.ids.size > 0).map(([status]) => status);
+        const unplaced = [...first.values()].reduce((n, l) => n + l.unplaced, 0);
+        if (listing.length < 2 && unplaced > 0)
+          ctx.skip(
+            `the status filters list ${listing.length === 0 ? 'no request' : `requests under status=${listing[0]} only`} that could be read: ${unplaced} of their options lead outside {base_url} to no USSD view (judged by ussd.options.request-url), so which requests they list is not known`,
+          );
         if (listing.length < 2) {
           ctx.skip(
             `customer ${customerId} has requests under ${listing.length === 0 ? 'no status filter' : `status=${listing[0]} only`}: two filters cannot list the same request, so the rule cannot be judged (a fixture customer with requests in two statuses can)`,
@@ -1177,6 +1207,10 @@ export default defineSuite({
             `${where} could not be read whole (${all.capped ? `more than ${MAX_LIST_PAGES} pages` : `${all.failed.map((r) => `${requestLine(r)} answered ${r.status}`).join('; ')}`}): the requests to look for are not known (a dead link is judged by ussd.links.alive)`,
           );
         }
+        if (all.ids.size === 0 && all.unplaced > 0)
+          ctx.skip(
+            `${where} lists no request that could be read: ${all.unplaced} of its options lead outside {base_url} to no USSD view (judged by ussd.options.request-url), so the requests to look for are not known`,
+          );
         if (all.ids.size === 0)
           ctx.skip(
             `the requests menu of customer ${customerId} lists no request${all.through.length > 0 ? `, under none of its status filters (${filterNames(all.through)}) either` : ''}: there is none to look for under the filters (fixtures.customerId naming a customer with order requests lets it be judged)`,

@@ -452,6 +452,16 @@ function pageOrder(view: URL, to: URL): { from: number; to: number } | undefined
   return Number.isFinite(from) && Number.isFinite(target) ? { from, to: target } : undefined;
 }
 
+/** Links the crawl could not place below {base_url}: where they lead is unknown, so no rule on it can judge them. */
+const UNPLACED: ReadonlySet<SkipReason> = new Set(['foreign-origin', 'outside-ussd', 'invalid-url']);
+
+/** A link whose target the rules on where links lead can judge: a URL placed below {base_url}. */
+function judgeable(link: CrawlLink | undefined): link is CrawlLink & { url: string; key: string } {
+  return (
+    link?.url !== undefined && link.key !== undefined && (link.skipped === undefined || !UNPLACED.has(link.skipped))
+  );
+}
+
 /** Where a last option that does lead back leads: home or portfolio (named by the spec), or another view. */
 type WayBack = { root: true } | { root: false; key: string };
 
@@ -465,8 +475,15 @@ type WayBack = { root: true } | { root: false; key: string };
  */
 export function backProblems<R>(
   crawl: Crawl<R>,
-  /** Told of each menu whose last option was judged (it leads to a parent, or the problem says where it leads). */
-  judged?: (view: CrawlView<R>) => void,
+  hooks: {
+    /** Told of each menu whose last option was judged (it leads to a parent, or the problem says where it leads). */
+    judged?: (view: CrawlView<R>) => void;
+    /**
+     * Told of each menu whose last option leads nowhere the rule can judge: no URL, or one outside {base_url} that
+     * names no USSD view. Where it leads is unknown; that the URL is unusable is ussd.options.request-url's failure.
+     */
+    unjudged?: (view: CrawlView<R>, link: CrawlLink | undefined) => void;
+  } = {},
 ): Array<Problem<R>> {
   const byView = linksByView(crawl);
   // A parent offers the view among its choices; its own way back does not make it one, nor does a link to itself.
@@ -487,8 +504,15 @@ export function backProblems<R>(
   const ways = new Map<string, WayBack[]>();
   for (const view of menus(crawl)) {
     if (isEndScreen(view) || isHome(view, crawl.scope)) continue;
-    const candidates = lastOptionIndexes(view);
     const links = byView.get(view.key) ?? [];
+    const candidates = lastOptionIndexes(view).filter((i) => judgeable(links.find((x) => x.index === i)));
+    if (candidates.length === 0) {
+      hooks.unjudged?.(
+        view,
+        links.find((x) => x.index === lastOptionIndexes(view).at(-1)),
+      );
+      continue;
+    }
     const self: number[] = [];
     const forward: number[] = [];
     const wayBack = (index: number): WayBack | undefined => {
@@ -526,7 +550,7 @@ export function backProblems<R>(
       return parent ? { root: false, key: l.key } : undefined;
     };
     const found = candidates.map(wayBack).filter((w): w is WayBack => w !== undefined);
-    judged?.(view);
+    hooks.judged?.(view);
     if (found.length > 0) {
       ways.set(view.key, found);
       continue;
@@ -670,7 +694,7 @@ export function pagingProblems<R>(
   for (const view of menus(crawl)) {
     const last = new Set(lastOptionIndexes(view));
     for (const l of byView.get(view.key) ?? []) {
-      if (!l.url || l.key === undefined || last.has(l.index)) continue;
+      if (!judgeable(l) || last.has(l.index)) continue;
       judged?.(l);
       if (l.key === view.key) {
         problems.push({

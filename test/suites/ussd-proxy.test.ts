@@ -142,3 +142,73 @@ describe('a server mounted below a prefix by its proxy ({base_url} …/api/v1)',
     expect(viewsCrawled(r)).toBe(cleanViews);
   });
 });
+
+/** Every requestUrl of every USSD view rewritten by `to`. */
+function linksRewritten(to: (url: URL) => string): Middleware {
+  return async (_ctx, _state, route, next) => {
+    const reply = await next();
+    const options = (reply.body as { data?: { ussdOptions?: Array<{ requestUrl: string }> } } | undefined)?.data
+      ?.ussdOptions;
+    if (reply.status === 200 && route.path.startsWith('/ussd/') && Array.isArray(options))
+      for (const o of options) o.requestUrl = to(new URL(o.requestUrl));
+    return reply;
+  };
+}
+
+describe('a crawl that follows nothing judges no link: the rules on where links lead skip, saying why', () => {
+  it('links to a gateway session on another origin, naming no USSD view: ussd.options.request-url fails, nothing else', async () => {
+    const l = await local({
+      middleware: [linksRewritten((u) => `https://gateway.example/session/next?${u.searchParams.toString()}`)],
+    });
+    const r = await run(l.target);
+    expect(notPassed(r)).toEqual([
+      ['ussd.crawl.bounded', 'skip'],
+      ['ussd.options.follow-up', 'skip'],
+      ['ussd.options.request-url', 'fail'],
+      ['ussd.options.customer-id', 'skip'],
+      ['ussd.links.alive', 'skip'],
+      ['ussd.links.back', 'skip'],
+      ['ussd.links.paging', 'skip'],
+      ['ussd.requests.status-disjoint', 'skip'],
+      ['ussd.requests.status-covered', 'skip'],
+      ['ussd.flow.order-cancel', 'skip'],
+    ]);
+    expect(check(r, 'ussd.requests.status-covered').skipReason).toBe(
+      'the unfiltered requests menu lists no request that could be read: 9 of its options lead outside {base_url} to no USSD view (judged by ussd.options.request-url), so the requests to look for are not known',
+    );
+    expect(check(r, 'ussd.links.alive').skipReason).toMatch(
+      /^\d+ options seen, 0 followed \(\d+ foreign-origin: on another origin, and its path names no USSD view: the run's credentials are never sent there\): no option's follow-up was requested, so none could be found dead or alive$/,
+    );
+    expect(check(r, 'ussd.crawl.bounded').skipReason).toMatch(
+      /^\d+ options seen, 0 followed \(.*\): whether the menus end is not known beyond the start menus$/,
+    );
+    expect(check(r, 'ussd.links.back').skipReason).toMatch(
+      /^none of the 5 views seen is a menu with a way back to judge \(.*4 menus whose last option leads outside \{base_url\} to no USSD view\)$/,
+    );
+    expect(check(r, 'ussd.options.customer-id').skipReason).toBe(
+      'no option of the 5 menus seen leads to a USSD view with customerId in its URL: there is no customerId to judge',
+    );
+    // What was seen is still judged: each view's text, numbers and types.
+    for (const id of ['ussd.view.schema', 'ussd.view.message', 'ussd.options.numbers', 'ussd.options.get'])
+      expect(check(r, id).outcome, id).toBe('pass');
+  });
+
+  it('only links that place or cancel orders: the skips name --allow-mutations as the remedy', async () => {
+    const l = await local({
+      middleware: [
+        linksRewritten((u) => {
+          u.searchParams.set('amount', '10');
+          return u.href;
+        }),
+      ],
+    });
+    const r = await run(l.target);
+    const alive = check(r, 'ussd.links.alive');
+    expect(alive.outcome).toBe('skip');
+    expect(alive.skipReason).toMatch(
+      /^\d+ options seen, 0 followed \(\d+ order: places an order \(carries amount\); followed only with --allow-mutations\): /,
+    );
+    expect(alive.skipRemedy).toEqual({ kind: 'allow-mutations' });
+    expect(check(r, 'ussd.links.paging').skipRemedy).toEqual({ kind: 'allow-mutations' });
+  });
+});
