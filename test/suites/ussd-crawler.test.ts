@@ -220,6 +220,23 @@ describe('numbered choices in ussdMessage', () => {
       [98, 'MORE'],
       [0, 'BACK'],
     ]);
+    // …and label first, as its Nav writes the name before the match: "BACK:0 MORE:98", "BACK:0" alone.
+    expect(read('Menu\n1:Buy\nBACK:0 MORE:98')).toEqual([
+      [1, 'Buy'],
+      [0, 'BACK'],
+      [98, 'MORE'],
+    ]);
+    expect(read('Menu\n1. Buy\nBACK : 0')).toEqual([
+      [1, 'Buy'],
+      [0, 'BACK'],
+    ]);
+    expect(read('Menu\n1. Buy\nGo back:0 Main menu:00')).toEqual([
+      [1, 'Buy'],
+      [0, 'Go back'],
+      [0, 'Main menu'],
+    ]);
+    // A text line with one figure is no navigation: "Balance: 100", "Total: 2 requests".
+    expect(read('Account\nBalance: 100\nTotal: 2 requests\n1. Back')).toEqual([[1, 'Back']]);
     const buySell = [
       [1, 'Buy'],
       [2, 'Sell'],
