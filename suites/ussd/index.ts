@@ -831,7 +831,7 @@ export default defineSuite({
         passes:
           "the server's answers show that every requestUrl is a full URL on the target, under {base_url}, addressing a USSD endpoint",
         fails:
-          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange, and where every faulty link was written the same way (on one other origin: a server behind a proxy building links from its own address; on the target without the base path: a proxy prefix left out) says so in one line with the fix, the crawl following those links by path below {base_url} so that the other checks judge where they lead; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
       },
       timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
       async run(ctx) {
@@ -1026,7 +1026,7 @@ export default defineSuite({
         sends:
           'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
         passes:
-          "the server's answers show that the last option of every menu leads back to a parent menu: another menu on the path here, one that offers this menu, an earlier page of the same list, home or portfolio (for a start menu, any other USSD view; never a later page), and that the ways back do not go round a cycle; a view without options (an END screen) is no menu, and /ussd/home, the top menu, is not judged",
+          "the server's answers show that the last option of every menu leads back to a parent menu: another menu on the path here, one that offers this menu (a paged list on any of its pages), an earlier page of the same list, home or portfolio (for a start menu, any other USSD view; never a later page), and that the ways back do not go round a cycle; a view without options (an END screen) is no menu, /ussd/home, the top menu, is not judged, and nor is a last option whose URL leads outside {base_url} to no USSD view (ussd.options.request-url fails it)",
         fails:
           'a last option that leads forward (a later page of the same list included, "98 More" last), or to the menu itself (the same URL in any parameter order, or another page of it with the same content), or menus whose ways back lead to each other and never reach home or portfolio: the check fails, naming the menu by its path of options and showing the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
       },
@@ -1186,7 +1186,7 @@ export default defineSuite({
       level: 'MUST',
       requirements: ['REQ-STATE-03', 'REQ-USSD-17'],
       explain: {
-        sends: `the unfiltered requests menu of the fixture customer and the menu under each status filter, every page followed (at most ${MAX_LIST_PAGES}); the filters are read a second time, in the reverse order, when a request is under none`,
+        sends: `the unfiltered requests menu of the fixture customer (and, when it lists no request itself but offers status filters, each of them) and the menu under each status filter, every page followed (at most ${MAX_LIST_PAGES}); the filters are read a second time, in the reverse order, when a request is under none`,
         passes:
           "the server's answers show that every request the requests menu lists is listed under the status filter of one of PENDING, COMPLETED, CANCELED, ERROR",
         fails:
