@@ -97,11 +97,11 @@ describe('a token request a proxy answered', () => {
 
 describe('the signing note, when the profile leaves @target-uri out', () => {
   const refused = [60, 30, 10].map((windowSeconds) => ({
-    profile: { windowSeconds, components: ['@method', '@target-uri', '@path', '@query'], label: 'sig1' },
+    profile: { windowSeconds, components: ['@method', '@target-uri', '@path', '@query'] as const, label: 'sig1' },
     status: 401,
     said: 'code "401", message "Unauthorized"',
   }));
-  const profile = { windowSeconds: 60, components: ['@method', '@path', '@query'], label: 'sig1' };
+  const profile = { windowSeconds: 60, components: ['@method', '@path', '@query'] as const, label: 'sig1' };
   const start =
     'signing: the server took sig1 over @method @path @query with a 60 s window (the headers each request carries covered too), and every request of the run was signed so; refused first: sig1 over @method @target-uri @path @query with a 60, 30 or 10 s window (401, code "401", message "Unauthorized"); why: the same signature without @target-uri was taken, so the server checks @target-uri against another address than the client sent: ';
   const end =
