@@ -4,7 +4,7 @@
 // behind), and each gets what a direct run gets: no failure, no warning, and only what --long and --allow-mutations
 // exercise left out.
 //   (a) TLS terminated by nginx in front of a plain upstream; the run trusts nginx's certificate (a CA made here)
-//       through the target's `ca` (config caFile).
+//       through the target's caFile, in a conformance.config.json as a partner writes it.
 //   (b) the same with HTTP/2 offered (`listen … ssl http2`), gzip on for JSON and a one-second keepalive that ends a
 //       connection's use after ten requests (Connection: close). The client speaks HTTP/1.1 and asks for no content
 //       coding, so nginx serves it HTTP/1.1 and uncompressed, as RFC 9110 has it; a client that asks gets h2 and gzip.
@@ -21,6 +21,7 @@ import {
   SKIPPED_BY_FLAGS,
   startProxiedServer,
   wholeRun,
+  wholeRunFromConfig,
   type ProxiedServer,
   type TestCa,
 } from '../helpers/proxied-server.js';
@@ -98,8 +99,8 @@ describe.skipIf(skipWithoutNginx)(`a correct server behind nginx${NGINX_MISSING 
       .split('\n')
       .filter((l) => pattern.test(l));
 
-  it("(a) TLS terminated by nginx, its certificate trusted through the target's ca: what a direct run gets", async () => {
-    const result = await wholeRun(ref.target('tls', `https://127.0.0.1:${nginx.port('tls')}/v1`, tls.ca));
+  it("(a) TLS terminated by nginx, its certificate trusted through the target's caFile: what a direct run gets", async () => {
+    const result = await wholeRunFromConfig(ref.target('tls', `https://127.0.0.1:${nginx.port('tls')}/v1`, tls.ca));
     expect(outcome(result)).toEqual(AS_DIRECT);
     expect(result.run.notes).toContain(DEFAULT_SIGNING);
   });

@@ -2,7 +2,11 @@
 // once per file with one client per set-up (a run leaves its webhook behind, and each set-up is a first run of its
 // client), its webhook deliveries trusting the receiver a run of this process starts; and a certificate authority with
 // a certificate for 127.0.0.1 that nginx presents where it terminates TLS, which the target trusts through its `ca`.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { generate } from 'selfsigned';
+import { run } from '../../src/api.js';
 import { pack } from '../../suites/index.js';
 import { runChecks, type RunResult } from '../../src/engine/index.js';
 import { generateEd25519 } from '../../src/http/keys.js';
@@ -57,6 +61,36 @@ export async function startProxiedServer(
       };
     },
   };
+}
+
+/**
+ * A whole run as a partner starts it: `target` written to a conformance.config.json of a folder of its own, the private
+ * key in privateKeyFile and the CA in caFile (what `ca` held), run by name with `--fail-on should`.
+ */
+export async function wholeRunFromConfig(target: ResolvedTarget): Promise<RunResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'conformance-field-'));
+  try {
+    writeFileSync(join(dir, 'key.pem'), target.privateKeyPem, { mode: 0o600 });
+    if (target.ca !== undefined) writeFileSync(join(dir, 'ca.pem'), target.ca);
+    const config = {
+      targets: {
+        [target.name]: {
+          baseUrl: target.baseUrl,
+          clientId: target.clientId,
+          clientSecret: target.clientSecret,
+          keyId: target.keyId,
+          privateKeyFile: 'key.pem',
+          ...(target.ca !== undefined ? { caFile: 'ca.pem' } : {}),
+          fixtures: target.fixtures,
+          webhook: { listen: target.webhook.listen, tls: target.webhook.tls },
+        },
+      },
+    };
+    writeFileSync(join(dir, 'conformance.config.json'), JSON.stringify(config), { mode: 0o600 });
+    return await run({ cwd: dir, target: target.name, failOn: 'should' });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** A whole run of every suite against `target`, as `conformance run --fail-on should` makes it. */
