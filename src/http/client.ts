@@ -175,6 +175,7 @@ export class SignedClient {
       // caFile adds to the system's trusted roots rather than replacing them. The roots and the CA are read once into
       // one TLS context: given as `ca`, every new connection would parse some 150 certificates again (tens of ms each
       // time), and a proxy that ends connections often (keepalive_requests, a short keepalive) makes that the run's time.
+      // Whatever else TLS needs (a client certificate) goes into this context too: beside it, connect ignores `cert`.
       connect: {
         timeout: this.timeoutMs,
         ...(options.ca ? { secureContext: createSecureContext({ ca: [...rootCertificates, options.ca] }) } : {}),
