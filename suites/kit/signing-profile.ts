@@ -111,7 +111,7 @@ function targetWhy(record: SigningRecord): string | undefined {
   if (!overTarget) return undefined;
   const who =
     proxy === undefined
-      ? 'a proxy in front of it changes what the server sees of the address (no proxy named itself in the answers)'
+      ? 'a proxy in front of it may change what the server sees of the address (none named itself in the answers)'
       : `the proxy in front of it (${proxy}) changes what the server sees of the address`;
   return `why: the same signature without @target-uri was taken, so the server checks @target-uri against another address than the client sent: ${who}, ${addressRewrites()}; @path and @query come through unchanged`;
 }

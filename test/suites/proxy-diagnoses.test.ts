@@ -115,7 +115,7 @@ describe('the signing note, when the profile leaves @target-uri out', () => {
 
   it('says the same, and that no proxy named itself, when none did', () => {
     expect(signingNote({ profile, fixed: [], refused })).toBe(
-      `${start}a proxy in front of it changes what the server sees of the address (no proxy named itself in the answers)${end}`,
+      `${start}a proxy in front of it may change what the server sees of the address (none named itself in the answers)${end}`,
     );
   });
 });
