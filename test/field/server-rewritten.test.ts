@@ -105,17 +105,14 @@ describe.skipIf(skipWithoutNginx)(
       // The run reached its verdict: every check ran, none warned or broke. NOT CONFORMANT is (e)'s, below.
       const { status, warned, errored, skipped, notExercised } = outcome(result);
       expect({ status, warned, errored }).toEqual({ status: 'NOT CONFORMANT', warned: [], errored: [] });
-      // LEAD: today exactly SKIPPED_BY_FLAGS and LONG_ONLY. Where the USSD crawl follows no link of another origin, the
-      // no-vacuous-pass rule (issue 26 item 4) may skip the checks that judged nothing; then these lists grow by them.
+      // At least the skips of a direct run: the no-vacuous-pass rule may skip more where a crawl judged nothing.
       expect(skipped).toEqual(expect.arrayContaining(SKIPPED_BY_FLAGS));
       expect(notExercised).toEqual(expect.arrayContaining(LONG_ONLY));
     });
 
     it('(e) USSD links built from the address behind the proxy: ussd.options.request-url fails, and no other check', async () => {
       const result = await rewrittenRun();
-      // LEAD (i26/ussd): the link rules judge the path and query of each link after that branch; until it is merged,
-      // ussd.links.back fails here too ("leads to http://127.0.0.1:…/v1/ussd/home…, not home or portfolio", issue 26
-      // problem 4). After the merge this line holds as written.
+      // One cause, one failure: the link rules judge each link's path and query (issue 26 problem 4).
       expect(outcome(result).failed).toEqual(['ussd.options.request-url']);
       const finding = result.checks.find((c) => c.id === 'ussd.options.request-url')?.finding;
       expect(finding?.message).toMatch(/^a follow-up URL a client cannot use as given: /);
