@@ -12,9 +12,9 @@
 // Knows no endpoint: what an entry means (`kind`, `data`) is the pack's (suites/kit), which also puts it back.
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rmdir, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { JournalError } from '../errors.js';
 
 /** One change to the target, written before it is made. */
@@ -166,6 +166,7 @@ class FileJournal extends MemoryJournal {
         await unlink(this.file).catch(ignoreMissing);
         syncFolder(this.folder);
         this.written = false;
+        await removeEmptyFolders(this.folder);
       }
       return;
     }
@@ -215,6 +216,7 @@ class FileJournal extends MemoryJournal {
       if (left.length === 0) {
         await unlink(f.path).catch(ignoreMissing);
         syncFolder(this.folder);
+        await removeEmptyFolders(this.folder);
       } else await writeDurably(this.folder, f.path, { ...f.content, entries: left });
     }
     const replayed = { putBack: put, failed, busy };
@@ -327,7 +329,12 @@ async function writeDurably(folder: string, file: string, content: JournalFile):
   try {
     await mkdir(folder, { recursive: true, mode: 0o700 });
     const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-    const handle = await open(tmp, 'w', 0o600);
+    // Another run may have removed the folder, empty, just now (removeEmptyFolders): made again, once.
+    const handle = await open(tmp, 'w', 0o600).catch(async (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'ENOENT') throw e;
+      await mkdir(folder, { recursive: true, mode: 0o700 });
+      return open(tmp, 'w', 0o600);
+    });
     try {
       await handle.writeFile(`${JSON.stringify(content, null, 2)}\n`, 'utf8');
       await handle.sync();
@@ -364,6 +371,24 @@ function alive(pid: number): boolean {
     return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the target's journal folder once empty, and the `restore` and `.conformance` folders above it when they are
+ * empty too, so a run that put everything back leaves nothing beside the config. A folder not empty stays.
+ */
+async function removeEmptyFolders(folder: string): Promise<void> {
+  // Only the layout conformance makes (journalFolder, src/api.ts): a folder a library caller chose stays.
+  if (basename(dirname(folder)) !== 'restore' || basename(dirname(dirname(folder))) !== '.conformance') return;
+  let dir = folder;
+  for (let i = 0; i < 3; i++) {
+    try {
+      await rmdir(dir);
+    } catch {
+      return;
+    }
+    dir = dirname(dir);
   }
 }
 

@@ -1,7 +1,7 @@
 // The restore journal (src/journal/journal.ts): an entry is on disk before the change it describes and gone once put
 // back; what a killed run left is put back by the next one, the earliest entry of each subject (the original) only,
 // and never what belongs to a live run or to another server.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -73,9 +73,9 @@ describe('the restore journal of a run', () => {
     await journal.done(a, 'customer 7 (put back: status "ACTIVE")');
     expect(entriesOf(dir, name!).map((e) => e.subject)).toEqual(['the webhook configuration']);
     await journal.done(b);
-    expect(files(dir)).toEqual([]);
-    // No temporary file is left behind either.
-    expect(readdirSync(dir)).toEqual([]);
+    // No file is left behind, nor the folders made for it: the config's folder is as it was.
+    expect(existsSync(join(dir, '..', '..'))).toBe(false);
+    expect(readdirSync(join(dir, '..', '..', '..'))).toEqual([]);
     expect(journal.summary()).toEqual({
       putBack: ['customer 7 (put back: status "ACTIVE")', 'the webhook configuration'],
       open: [],
