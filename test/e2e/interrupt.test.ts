@@ -37,6 +37,9 @@ interface Sandbox {
   when(match: (t: Taken) => boolean): Promise<Taken>;
   /** The server refuses every PUT /customers while set (a restore that cannot be done). */
   refuseCustomerUpdates: boolean;
+  /** The server never answers a PUT /customers while set (a restore that hangs); `hung` hears of the first. */
+  hangCustomerUpdates: boolean;
+  hung: () => void;
   webhook(): Promise<{ url: unknown; subscriptions: unknown } | undefined>;
   customer(): Record<string, unknown>;
 }
@@ -46,16 +49,23 @@ afterEach(async () => {
   for (const stop of stops.splice(0).reverse()) await stop();
 });
 
+/** The webhook checks that change the configuration, and the restore check: enough to meet every interrupt point. */
+const WEBHOOK_RUN = ['--suite', 'webhooks', '--grep', '^webhooks\\.(config|create|update|subscriptions)\\.'];
 const PARTNER_HOOK = { url: 'https://hooks.partner.test/in', subscriptions: ['AUTH', 'WEBHOOK.CREATED'] };
 const WRITABLE = ['firstName', 'lastName', 'status', 'referenceId'];
 
 /** A reference server 30 ms away, a target config for it (its client, the receiver's certificate) in a fresh folder. */
 async function sandbox(options: { partnerHook?: boolean } = {}): Promise<Sandbox> {
   const waiting: Array<{ match: (t: Taken) => boolean; resolve: (t: Taken) => void }> = [];
-  const box = { refuseCustomerUpdates: false } as Sandbox;
+  const box = { refuseCustomerUpdates: false, hangCustomerUpdates: false, hung: () => {} } as Sandbox;
   const watch: Middleware = async (ctx, _state, route, next) => {
-    if (box.refuseCustomerUpdates && route.method === 'PUT' && route.path === '/customers')
+    const customerUpdate = route.method === 'PUT' && route.path === '/customers';
+    if (box.refuseCustomerUpdates && customerUpdate)
       return { status: 503, body: { code: '503', message: 'Service Unavailable' } };
+    if (box.hangCustomerUpdates && customerUpdate) {
+      box.hung();
+      return new Promise(() => {});
+    }
     const reply = await next();
     let body: Record<string, unknown> | undefined;
     try {
@@ -198,10 +208,10 @@ const isWebhookChange = (t: Taken) => (t.method === 'PUT' || t.method === 'POST'
 const toReceiver = (t: Taken) =>
   isWebhookChange(t) && t.status < 300 && String(t.body?.url).includes('/conformance/webhook');
 
-/** The n-th change of the webhook configuration the server took (counting from the run's start), whatever it is. */
+/** The n-th change to the run's receiver the server took (counting from the run's start), whatever it sets. */
 function nthWebhookChange(n: number): (t: Taken) => boolean {
   let seen = 0;
-  return (t) => isWebhookChange(t) && t.status < 300 && ++seen === n;
+  return (t) => toReceiver(t) && ++seen === n;
 }
 
 describe('an interrupted run', () => {
@@ -221,7 +231,7 @@ describe('an interrupted run', () => {
       const box = await sandbox({ partnerHook: true });
       const before = await box.webhook();
       expect(before).toEqual(PARTNER_HOOK);
-      const r = await runStoppedAt(box, ['--suite', 'webhooks'], point, signal);
+      const r = await runStoppedAt(box, WEBHOOK_RUN, point, signal);
       const code = signal === 'SIGINT' ? 130 : 143;
       expect(r.code, r.stderr).toBe(code);
       expect(await box.webhook()).toEqual(before);
@@ -243,7 +253,7 @@ describe('an interrupted run', () => {
   it('stopped by SIGTERM after it created the webhook (there was none), leaves it narrowed to WEBHOOK.CREATED and says so', async () => {
     const box = await sandbox();
     expect(await box.webhook()).toBeUndefined();
-    const r = await runStoppedAt(box, ['--suite', 'webhooks'], (t) => t.method === 'POST' && toReceiver(t), 'SIGTERM');
+    const r = await runStoppedAt(box, WEBHOOK_RUN, (t) => t.method === 'POST' && toReceiver(t), 'SIGTERM');
     expect(r.code, r.stderr).toBe(143);
     const left = await box.webhook();
     expect(left).toEqual({ url: r.point.body!.url, subscriptions: ['WEBHOOK.CREATED'] });
@@ -295,6 +305,52 @@ describe('an interrupted run', () => {
   }
 });
 
+describe('a run stopped by a second signal', () => {
+  it('ends at once, exit 130, saying what it had not put back; the journal keeps it for `conformance restore`', async () => {
+    const box = await sandbox();
+    const before = box.customer();
+    const hung = new Promise<void>((resolve) => (box.hung = resolve));
+    const suspended = box.when((t) => t.method === 'PUT' && t.body?.status === 'SUSPENDED');
+    // From the moment the customer is suspended, the server never answers a PUT /customers: the restore hangs.
+    void suspended.then(() => (box.hangCustomerUpdates = true));
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'run',
+        '--config',
+        'c.json',
+        '--target',
+        'sandbox',
+        '--suite',
+        'resources',
+        '--grep',
+        'customer-transitions',
+      ],
+      { cwd: box.dir, env: { ...process.env, NO_COLOR: '1' } },
+    );
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const ended = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await suspended;
+    child.kill('SIGINT');
+    await hung;
+    child.kill('SIGINT');
+    expect(await ended).toBe(130);
+    const id = box.local.target.fixtures.mutableCustomerId;
+    expect(stderr).toMatch(
+      new RegExp(
+        `\\nconformance: stopped at once \\(SIGINT again\\): not put back: customer ${id}: restore it by hand: PUT /customers \\{"customerId":${id},[^\\n]*"status":"ACTIVE"[^\\n]*\\}; the next run or \`conformance restore --target sandbox --config c\\.json\` puts it back\\n$`,
+      ),
+    );
+    expect(box.customer()).toEqual({ ...before, status: 'SUSPENDED' });
+    box.hangCustomerUpdates = false;
+    const restored = await runCli(['restore', '--target', 'sandbox', '--config', 'c.json'], { cwd: box.dir });
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(box.customer()).toEqual(before);
+  });
+});
+
 describe('a run killed outright (SIGKILL)', () => {
   it('leaves its journal: `conformance restore` puts the customer back and says so, and a refused restore exits 3 in one line', async () => {
     const box = await sandbox();
@@ -335,7 +391,7 @@ describe('a run killed outright (SIGKILL)', () => {
 
   it('leaves its journal: the next run puts the webhook back first, on stderr and in its notes', async () => {
     const box = await sandbox({ partnerHook: true });
-    const r = await runStoppedAt(box, ['--suite', 'webhooks'], toReceiver, 'SIGKILL');
+    const r = await runStoppedAt(box, WEBHOOK_RUN, toReceiver, 'SIGKILL');
     expect(r.signal).toBe('SIGKILL');
     expect((await box.webhook())?.url).not.toBe(PARTNER_HOOK.url);
     const next = await runCli(
