@@ -427,7 +427,7 @@ function replayNotes(r: Awaited<ReturnType<RunJournal['replay']>>): string[] {
   ];
 }
 
-/** "interrupted (SIGINT), the 20 s given to put back what the run changed ran out" */
+/** "the run was interrupted (SIGINT), and the time given to put back what it changed ran out" */
 function interruptedPast(interruption: Interruption): string {
   return `${interruption.reason?.message ?? 'the run was interrupted'}, and the time given to put back what it changed ran out`;
 }
@@ -502,7 +502,7 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
   let skipRemedy: SkipRemedy | undefined;
   let budgetSpent = false;
   let timer: NodeJS.Timeout | undefined;
-  let unstoppable = () => {};
+  let forgetStop = () => {};
   const left = deps.budget.deadline - started;
   const timeout = new Promise<never>((_, reject) => {
     const end = (err: Error) => {
@@ -512,7 +512,7 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
     if (left < deps.timeoutMs) timer = setTimeout(() => end(new BudgetSpent(deps.budget.budgetMs)), Math.max(0, left));
     else timer = setTimeout(() => end(new CheckTimeout(deps.timeoutMs)), deps.timeoutMs);
     // Interrupted: the time is up at once, and the check's requests are cut (its restores send on their own).
-    unstoppable = deps.interruption.onStop((why) => {
+    forgetStop = deps.interruption.onStop((why) => {
       end(why);
       abort.abort(why);
     });
@@ -571,7 +571,7 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
       finding = { ...finding, code: errorCode(err) ?? 'CONFORMANCE_ERR_INTERNAL' };
   } finally {
     clearTimeout(timer);
-    unstoppable();
+    forgetStop();
     abort.abort();
   }
   // Findings and observations quote server data: mask any credential in them, as in the exchanges.

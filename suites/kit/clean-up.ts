@@ -70,8 +70,9 @@ export interface GuardOptions {
 const CUT_WORK_ENDS_MS = 2_000;
 
 /**
- * The sender of a restore after the check's time is up: its requests are the restore's own, not cut with the check's
- * (an interrupted run cuts those at once), and still bounded by the client's time limit of one request.
+ * The sender of a restore: its requests are the restore's own, not cut with the check's (an interrupted run cuts
+ * those at once, a timed-out check's at the end of its grace period), and still bounded by the client's time limit of
+ * one request.
  */
 function restoreSender(ctx: CheckContext): Sender {
   const own = new AbortController().signal;
@@ -128,7 +129,8 @@ export async function withPutBack<T>(
   }
   // The work tried to put it back itself, and reported that it could not: once is enough.
   if (!first.ok && first.error instanceof CheckFailed && first.error.finding.cleanup) throw first.error;
-  const put = await putBack(ctx);
+  // On requests of its own: an interruption that comes now cuts the check's requests, not its restore's.
+  const put = await putBack(restoreSender(ctx));
   await settle(put);
   if (!put.ok)
     failCleanUp(
