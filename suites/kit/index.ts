@@ -83,6 +83,7 @@ export type { TimestampUnit } from './timestamps.js';
 
 // ---- the two restores of a partner's live data -----------------------------------------------------------------------
 export { failCleanUp } from './clean-up.js';
+export { putBackEntry } from './put-back.js';
 export {
   customerBody,
   customerDifferences,
@@ -96,6 +97,8 @@ export type { CustomerSnapshot } from './customer-restore.js';
 export {
   AUTOMATIC_SUBSCRIPTION,
   configOf,
+  journalWebhookChange,
+  leaveWebhookQuiet,
   locateWebhook,
   restoreWebhook,
   sameConfig,

@@ -38,6 +38,8 @@ import {
   findWebhookKey,
   headerValue,
   isSuccess,
+  journalWebhookChange,
+  leaveWebhookQuiet,
   locateWebhook,
   parseJson,
   pathAndQuery,
@@ -200,6 +202,8 @@ const lifecycle = {
           `webhook deliveries bundle events: ${batches}; each event of a batch is read as a delivery of its own (REQ-EVT-15 leaves the payload open)`,
         );
       const st = await w.state?.catch(() => undefined);
+      // No webhook before: the one the suite created stays (no DELETE), narrowed so that it draws no delivery.
+      if (st?.changed && st.saved.kind === 'none') return await leaveWebhookQuiet(run, st.saved, [w.receiver.url]);
       if (st === undefined || !st.changed || st.restored || st.saved.kind !== 'webhook') return [];
       const saved = st.saved.config;
       const restored = await restoreWebhook(run, saved);
@@ -252,6 +256,8 @@ async function configure(
 ): Promise<HttpResponse> {
   const st = await stateOf(ctx);
   mayChange(ctx, st);
+  // Written to the run's restore journal before the first change: a run killed now is put back by the next one.
+  await journalWebhookChange(ctx, st.saved, receiverOf(ctx).url);
   const res = await ctx.send({ method, path: '/webhooks', json });
   if (isSuccess(res)) await refreshKey(ctx, st, `${method} /webhooks ${JSON.stringify(json.subscriptions)}`);
   return res;
@@ -2186,7 +2192,7 @@ export default defineSuite({
               ? 'its configuration could not be read'
               : `${show(now.config)}; GET /webhooks answered ${answerShape(now.res)}`;
           return ctx.observe(
-            `no webhook existed before the suite, and the interface has no DELETE: the webhook the suite configured stays (${left}); it points at this run's receiver, which stops at the end of the run`,
+            `no webhook existed before the suite, and the interface has no DELETE: the webhook the suite configured stays (${left}); it points at this run's receiver, which stops at the end of the run, and the suite's clean-up narrows it to ["WEBHOOK.CREATED"] (the run's notes say what was left)`,
           );
         }
         const saved = st.saved.config;
