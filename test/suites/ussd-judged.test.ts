@@ -40,7 +40,7 @@ describe('every passing ussd check judged at least one subject', () => {
     const l = await startLocalTarget({ choices, faults });
     stops.push(() => l.stop());
     const r = await runChecks({ pack, target: l.target, suites: [strict], failOn: 'should', flags });
-    expect(r.checks.filter((c) => c.outcome === 'error').map((c) => c.error ?? c.id)).toEqual([]);
+    expect(r.checks.filter((c) => c.outcome === 'error').map((c) => c.finding?.message ?? c.id)).toEqual([]);
     expect(r.checks.filter((c) => c.outcome === 'pass').length).toBeGreaterThan(15);
   });
 });
