@@ -11,6 +11,7 @@ import { contentDigest } from '../../src/http/digest.js';
 import { nowSeconds, signRequest } from '../../src/http/signature.js';
 import type { WebhookConfig } from '../../src/config/types.js';
 import { describeDelivery, startReceiver, type WebhookReceiver } from '../../src/receiver/receiver.js';
+import { unreachedDiagnosis } from '../../src/receiver/diagnosis.js';
 import { COMPONENTS, publicKey, serverKey, stoppedAfterEach } from '../helpers/receiver-setup.js';
 import { WAIT_MS } from '../helpers/waits.js';
 
@@ -226,5 +227,50 @@ describe('the webhook receiver behind a proxy', () => {
     await expect.poll(() => r.counts.tlsFailures, { timeout: WAIT_MS }).toBe(2);
     expect(r.counts.plainHttp).toBe(1);
     expect(r.tlsError).not.toMatch(/:error:|\n/);
+  });
+});
+
+describe('why nothing reached the receiver, from what the run can observe', () => {
+  const view = {
+    url: 'https://hooks.example.com/in',
+    listening: '127.0.0.1:8080',
+    certificatePem: undefined,
+    counts: { plainHttp: 0 },
+  };
+  const settings: WebhookConfig = { listen: '127.0.0.1:8080', publicUrl: 'https://hooks.example.com/in', tls: 'none' };
+  const head =
+    'nothing reached the webhook receiver at https://hooks.example.com/in: no delivery and no connection, not even for POST /webhooks/test (answered 200)';
+  const ok = { status: 200, text: '{"data":{"status":"QUEUED"}}' };
+
+  it('names both causes, with the check for each, when publicUrl works from this machine', () => {
+    const probe = {
+      kind: 'reached' as const,
+      url: 'https://hooks.example.com/in?conformance-url=2',
+      arrived: '/in?conformance-url=2',
+      trust: {
+        trusted: true,
+        certificate: { subject: 'CN=hooks.example.com', issuer: 'CN=R11', fingerprint: 'AA:BB' },
+      },
+    };
+    expect(unreachedDiagnosis(view, settings, ok, probe)).toEqual({
+      problem: `${head}; from this machine webhook.publicUrl works: the proxy at hooks.example.com presents a certificate trusted here (issued by CN=R11) and forwards the run's own request`,
+      fix: "either the server cannot reach hooks.example.com from where it runs (check its DNS, firewall and route to that host and port), or it does not trust the CA of the proxy's certificate (issued by CN=R11) (ask the provider which CAs its webhook client trusts); see docs/webhook-receiver.md",
+    });
+  });
+
+  it("takes the server's own words when its answer to POST /webhooks/test gives the delivery error", () => {
+    const refused = { kind: 'unreachable' as const, url: 'x', error: 'ECONNREFUSED' };
+    const tls = {
+      status: 502,
+      text: '{"code":"502","message":"delivery failed: self-signed certificate in certificate chain"}',
+    };
+    expect(unreachedDiagnosis(view, settings, tls, refused)).toEqual({
+      problem: `nothing reached the webhook receiver at https://hooks.example.com/in: no delivery and no connection (POST /webhooks/test answered 502, so no test delivery was due either); the server's answer to POST /webhooks/test says "${tls.text}"`,
+      fix: 'give the proxy at hooks.example.com a certificate from a CA the server trusts, or hand its certificate to the provider to trust; see docs/webhook-receiver.md',
+    });
+    const network = { status: 200, text: '{"status":"FAILED","error":"connect ETIMEDOUT 10.0.0.5:443"}' };
+    expect(unreachedDiagnosis(view, settings, network, refused).fix).toBe(
+      'check the server can reach hooks.example.com from where it runs (its DNS, firewall and route to that host and port); see docs/webhook-receiver.md',
+    );
   });
 });
