@@ -180,6 +180,14 @@ describe.skipIf(skipWithoutNginx)(
         /^moved to .*: GET \/webhooks shows it, and AUTH\.CREATED delivery #\d+ came to \/hook\?conformance-url=2$/,
       );
       expect(ms).toBeLessThan(15_000);
+
+      // A signature over @authority and @path instead of @target-uri (the deliverySignature=variant server) reads back alike.
+      const variant = await run(
+        { listen: `127.0.0.1:${upstream.root}`, publicUrl: url, tls: 'none' },
+        { choices: { deliverySignature: 'variant' } },
+      );
+      expect(notPassed(variant.result)).toEqual([]);
+      expect(variant.result.verdict.status).toBe('CONFORMANT');
     });
 
     it('still fails a server that delivers to the old URL through that proxy, on webhooks.update.url alone', async () => {
