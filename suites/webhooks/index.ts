@@ -152,6 +152,8 @@ interface SuiteState {
   unreached?: SetupFinding;
   /** Whether the run's one confirming POST /webhooks/test was sent (see unreached). */
   probed: boolean;
+  /** That POST /webhooks/test: its answer, the receiver's cursor before it, and when it was answered. */
+  confirm?: { res: HttpResponse; cursor: number; at: number };
   /** Delivery latencies (ms) from the request that caused the event. */
   latencies: number[];
   /** Events the run has seen delivered: proof that the server emits them, whatever a later check's list selects. */
@@ -181,7 +183,11 @@ const lifecycle = {
       run.note(
         `webhook.tls is "self-signed": the receiver makes a new certificate for each run, which a server not on this machine cannot trust, so its deliveries will not arrive. Make a lasting one with \`npx conformance keygen\`, set webhook.tls to {"certFile", "keyFile"} of it and hand it to the provider (docs/webhook-receiver.md)`,
       );
-    return { receiver: await startReceiver(settings, { deadlineMs: run.options.deadlineMs! }), settings };
+    const receiver = await startReceiver(settings, { deadlineMs: run.options.deadlineMs! });
+    // Behind webhook.publicUrl, the run's own request through it (src/receiver/probe.ts), in the background: evidence
+    // for a set-up problem, and for reading back deliveries a proxy rewrote.
+    void receiver.probe();
+    return { receiver, settings };
   },
   /** Puts back a configuration the suite changed and did not restore (its restore check left out, or failed). */
   async teardown(w: WebhooksRun, run: SuiteRun): Promise<string[]> {
@@ -201,6 +207,9 @@ const lifecycle = {
         run.note(
           `webhook deliveries bundle events: ${batches}; each event of a batch is read as a delivery of its own (REQ-EVT-15 leaves the payload open)`,
         );
+      // A proxy in front that rewrote the deliveries' path, read back: said once, since every check judged them so.
+      const rewrite = w.receiver.rewriteNote();
+      if (rewrite !== undefined) run.note(rewrite);
       const st = await w.state?.catch(() => undefined);
       // No webhook before: the one the suite created stays (no DELETE), narrowed so that it draws no delivery.
       if (st?.changed && st.saved.kind === 'none') return await leaveWebhookQuiet(run, st.saved, [w.receiver.url]);
@@ -495,7 +504,8 @@ function eventWhere(d: Delivery): string {
 
 /** Records, on the check that met it, each rule a discarded delivery breaks, for the check that owns that rule. */
 function alsoSeeDiscarded(ctx: CheckContext, d: Delivery, what: string): void {
-  if (d.state !== 'rejected') return;
+  // A delivery a proxy rewrote beyond reading back is a set-up problem, not the server's (see unmapped).
+  if (d.state !== 'rejected' || d.route?.kind === 'unmapped') return;
   const byOwner = new Map<string, DeliveryProblem[]>();
   for (const p of d.problems) {
     const owner = PROBLEM_OWNERS[p.kind].ownedBy;
@@ -556,7 +566,7 @@ async function tryDelivery(ctx: CheckContext, st: SuiteState, a: Awaited): Promi
   const left = Number.isFinite(answered)
     ? Math.max(0, answered + receiver.deadlineMs - Date.now())
     : receiver.deadlineMs;
-  const d = await receiver.waitFor((x) => x.seq > a.after && a.match(x), left, ctx.signal);
+  const d = await awaitNeeded(ctx, st, (x) => x.seq > a.after && a.match(x), left);
   if (d === undefined) {
     await reachableAfterWait(ctx, st);
     return undefined;
@@ -649,30 +659,69 @@ function everReached(receiver: WebhookReceiver): boolean {
   return c.received > 0 || c.oversized > 0 || c.stray > 0;
 }
 
+/** Whether the receiver has evidence of a set-up problem already, or of the server: anything reached, or TLS failed. */
+function anythingSeen(receiver: WebhookReceiver): boolean {
+  return everReached(receiver) || receiver.counts.tlsFailures > 0;
+}
+
+/** The run's one confirming POST /webhooks/test (see unreached), sent by the first check that needs it. */
+async function confirmByTest(ctx: CheckContext, st: SuiteState): Promise<void> {
+  if (st.probed) return;
+  st.probed = true;
+  const cursor = receiverOf(ctx).cursor();
+  const res = await ctx.send({ method: 'POST', path: '/webhooks/test' });
+  st.confirm = { res, cursor, at: Date.now() };
+}
+
+/**
+ * Waits for a delivery a check needs, as receiver.waitFor. While nothing at all has come to the receiver, halfway
+ * through the wait it sends the run's one confirming POST /webhooks/test: when the wait runs out with nothing, the test
+ * delivery has had its time too, and the set-up problem is stated without a second wait (see unreached).
+ */
+async function awaitNeeded(
+  ctx: CheckContext,
+  st: SuiteState,
+  match: (d: Delivery) => boolean,
+  ms: number,
+): Promise<Delivery | undefined> {
+  const receiver = receiverOf(ctx);
+  const waiting = receiver.waitFor(match, ms, ctx.signal);
+  if (st.probed || anythingSeen(receiver)) return waiting;
+  let timer: NodeJS.Timeout | undefined;
+  const half = new Promise<'half'>((resolve) => {
+    timer = setTimeout(() => resolve('half'), ms / 2);
+  });
+  const first = await Promise.race([waiting, half]);
+  clearTimeout(timer);
+  if (first !== 'half') return first;
+  if (!anythingSeen(receiver) && !ctx.signal.aborted) await confirmByTest(ctx, st);
+  return waiting;
+}
+
 /**
  * Why nothing can reach the receiver, or undefined when something did: asked when a wait ran out. A server that has
- * reached the receiver once and misses an event fails for it. One that never has either refused the receiver's
- * certificate (the receiver saw TLS handshakes fail), or cannot connect at all; the latter is confirmed once, with a
- * POST /webhooks/test and a wait, since the event waited for may be the only one the server fails to emit.
+ * reached the receiver once and misses an event fails for it. One that never has is confirmed once with a
+ * POST /webhooks/test (sent halfway through the wait that ran out, see awaitNeeded; else now, with half a deadline for
+ * its delivery), since the event waited for may be the only one the server fails to emit; then why: TLS handshakes
+ * refused (the receiver's certificate), or as the receiver tells (src/receiver/diagnosis.ts) plain HTTP on its TLS port
+ * or no connection at all.
  */
 async function unreached(ctx: CheckContext, st: SuiteState): Promise<SetupFinding | undefined> {
   if (st.unreached) return st.unreached;
   const receiver = receiverOf(ctx);
   if (everReached(receiver)) return undefined;
-  let test: HttpResponse | undefined;
   if (receiver.counts.tlsFailures === 0) {
-    if (!st.probed) {
-      st.probed = true;
-      const cursor = receiver.cursor();
-      test = await ctx.send({ method: 'POST', path: '/webhooks/test' });
-      await receiver.waitFor((x) => x.seq > cursor, receiver.deadlineMs, ctx.signal);
-    }
+    await confirmByTest(ctx, st);
+    const left = st.confirm ? st.confirm.at + receiver.deadlineMs / 2 - Date.now() : 0;
+    if (left > 0) await receiver.waitFor((x) => x.seq > st.confirm!.cursor, left, ctx.signal);
     if (everReached(receiver)) return undefined;
   }
+  const c = receiver.counts;
+  const test = st.confirm && { status: st.confirm.res.status, text: st.confirm.res.text };
   st.unreached =
-    receiver.counts.tlsFailures > 0
+    c.tlsFailures > 0 && c.plainHttp === 0
       ? certificateRefused(runOf(ctx), receiver)
-      : noConnection(runOf(ctx), receiver, test);
+      : await receiver.diagnoseUnreached(test);
   return st.unreached;
 }
 
@@ -698,26 +747,14 @@ function certificateRefused(run: WebhooksRun, receiver: WebhookReceiver): SetupF
   };
 }
 
-function noConnection(run: WebhooksRun, receiver: WebhookReceiver, test: HttpResponse | undefined): SetupFinding {
-  const confirmed =
-    test === undefined
-      ? ''
-      : isSuccess(test)
-        ? `, not even for POST /webhooks/test (answered ${test.status}; waited ${receiver.deadlineMs} ms)`
-        : ` (POST /webhooks/test answered ${test.status}, so no test delivery was due either)`;
-  const problem = `nothing reached the webhook receiver: the server accepted ${receiver.url} as the webhook, but no delivery and no connection came${confirmed}`;
-  const fix = run.settings.publicUrl
-    ? `check webhook.publicUrl (${run.settings.publicUrl}) is reachable from the server and forwards to the receiver (listening on ${receiver.listening}), or see docs/webhook-receiver.md`
-    : `check the receiver's URL (${receiver.url}) is reachable from the server: set webhook.listen to an address it can reach, or webhook.publicUrl to a tunnel or proxy in front of the receiver; see docs/webhook-receiver.md`;
-  return { problem, fix };
-}
-
 /** What the receiver got in the run, for a finding or a skip about deliveries that did not come. */
 function silence(receiver: WebhookReceiver): string {
   const c = receiver.counts;
   const tls =
     c.tlsFailures > 0
-      ? `${c.tlsFailures} TLS handshake(s) failed (last: ${receiver.tlsError}): does the server trust the receiver's certificate?`
+      ? c.plainHttp > 0
+        ? `${c.tlsFailures} TLS handshake(s) failed, ${c.plainHttp} of them plain HTTP: does a proxy in front end TLS (webhook.tls "none")?`
+        : `${c.tlsFailures} TLS handshake(s) failed (last: ${receiver.tlsError}): does the server trust the receiver's certificate?`
       : 'no TLS handshake failed';
   return `receiver totals: ${c.received} received (${c.verified} verified, ${c.rejected} discarded, ${c.pending} unverified), ${c.oversized} over the size cap; ${tls}`;
 }
@@ -958,7 +995,7 @@ async function neededDelivery(
 ): Promise<Delivery | undefined> {
   const receiver = receiverOf(ctx);
   reachable(ctx, st);
-  const d = await receiver.waitFor(match, receiver.deadlineMs, ctx.signal);
+  const d = await awaitNeeded(ctx, st, match, receiver.deadlineMs);
   if (d === undefined) await reachableAfterWait(ctx, st);
   return d;
 }
@@ -1107,10 +1144,14 @@ async function judgeMove(ctx: CheckContext, st: SuiteState, moved: string): Prom
     if (d === undefined) return missing(ctx, awaited);
     await receiver.settled();
     const old = receiver.arrivals.find((x) => x.seq > cursor && awaited.match(x) && x.path !== at);
+    const wrong = old ?? d;
+    // Behind a proxy that rewrote the URL beyond reading back, where it was sent cannot be judged: a set-up problem.
+    if (wrong.route?.kind === 'unmapped') ctx.setupProblem(receiver.diagnoseUnmapped(wrong));
     if (d.path !== at || old !== undefined) {
-      ctx.fail(`the first event after the move was delivered to ${(old ?? d).path}, the old url's path, not ${at}`, {
+      const which = wrong.path === pathAndQuery(receiver.url) ? 'the old url' : 'a url the run never registered';
+      ctx.fail(`the first event after the move was delivered to ${wrong.path}, ${which}, not ${at}`, {
         expected: `deliveries go to the new url ${moved} once GET /webhooks shows it`,
-        observed: describeDelivery(old ?? d),
+        observed: describeDelivery(wrong),
         exchange: res.exchange,
       });
     }
@@ -1124,9 +1165,15 @@ async function judgeMove(ctx: CheckContext, st: SuiteState, moved: string): Prom
 // ---- the delivery checks: which deliveries break which rule ------------------------------------------------------
 
 /** The deliveries discarded for a rule `owner` judges, with the reasons of that rule alone. */
-function withProblems(receiver: WebhookReceiver, owner: string): Array<{ d: Delivery; reasons: string }> {
+function withProblems(
+  receiver: WebhookReceiver,
+  owner: string,
+  routed = false,
+): Array<{ d: Delivery; reasons: string }> {
   return perRequest(receiver.arrivals).flatMap((d) => {
-    const mine = d.problems.filter((p) => PROBLEM_OWNERS[p.kind].ownedBy === owner);
+    // `routed`: a delivery whose URL cannot be read back (see unmapped) is not judged on its signature.
+    const unjudged = routed && d.route?.kind === 'unmapped' ? ['signature'] : [];
+    const mine = d.problems.filter((p) => PROBLEM_OWNERS[p.kind].ownedBy === owner && !unjudged.includes(p.kind));
     return mine.length > 0 ? [{ d, reasons: mine.map((p) => p.reason).join('; ') }] : [];
   });
 }
@@ -1488,7 +1535,7 @@ export default defineSuite({
         const receiver = receiverOf(ctx);
         const trigger = st.keyRes ?? reg.res;
         // The registration's own event (WEBHOOK.CREATED, or WEBHOOK.UPDATED for a PUT under ["ALL"]) is what the key must verify.
-        const d = await receiver.waitFor((x) => x.seq > reg.cursor, receiver.deadlineMs, ctx.signal);
+        const d = await awaitNeeded(ctx, st, (x) => x.seq > reg.cursor, receiver.deadlineMs);
         if (d === undefined) {
           await reachableAfterWait(ctx, st);
           return ctx.skip(
@@ -1496,6 +1543,7 @@ export default defineSuite({
           );
         }
         await receiver.settled();
+        if (d.route?.kind === 'unmapped') ctx.setupProblem(receiver.diagnoseUnmapped(d));
         // This check judges the key alone: which key signed. Coverage, times and the digest are delivery.verified's.
         if (d.signedBy === 'other-key') {
           ctx.fail(
@@ -1988,7 +2036,15 @@ export default defineSuite({
           reachable(ctx, st);
           ctx.skip(`no delivery reached the receiver (${silence(receiver)}); the event checks report it`);
         }
-        const rejected = withProblems(receiver, VERIFIED_OWNER);
+        // A delivery a proxy rewrote beyond reading back: its signature cannot be judged (see unmapped), only its digest.
+        const unmapped = perRequest(receiver.arrivals).filter((d) => d.route?.kind === 'unmapped');
+        const rejected = withProblems(receiver, VERIFIED_OWNER, true);
+        if (rejected.length === 0 && unmapped.length === c.received && unmapped.length > 0)
+          ctx.setupProblem(receiver.diagnoseUnmapped(unmapped[0]!));
+        if (unmapped.length > 0)
+          ctx.observe(
+            `${unmapped.length} of ${c.received} deliveries arrived where the run cannot read back which URL they were sent to, so their signatures are not judged: ${receiver.diagnoseUnmapped(unmapped[0]!).problem}`,
+          );
         if (rejected.length > 0) {
           const reasons = [...new Set(rejected.map((r) => r.reasons))].slice(0, 3).join(' | ');
           ctx.fail(`${rejected.length} of ${c.received} deliveries do not verify and were discarded: ${reasons}`, {
@@ -2003,9 +2059,10 @@ export default defineSuite({
             expected: 'deliveries of a reasonable size',
             observed: silence(receiver),
           });
-        const others = c.rejected - rejected.length;
+        const unread = unmapped.filter((d) => d.state === 'rejected').length;
+        const others = Math.max(0, c.rejected - rejected.length - unread);
         ctx.observe(
-          `${c.received - rejected.length} of ${c.received} deliveries carry a matching digest and a signature by the published key${others > 0 ? ` (${others} of them discarded for another rule: webhooks.delivery.digest-covered and webhooks.delivery.in-window judge it)` : ''}${c.dropped ? `; ${c.dropped} more were answered but not kept (flood cap)` : ''}`,
+          `${c.received - rejected.length - unread} of ${c.received} deliveries carry a matching digest and a signature by the published key${others > 0 ? ` (${others} of them discarded for another rule: webhooks.delivery.digest-covered and webhooks.delivery.in-window judge it)` : ''}${c.dropped ? `; ${c.dropped} more were answered but not kept (flood cap)` : ''}`,
         );
       },
     }),
