@@ -20,6 +20,7 @@ export { computeVerdict } from './verdict.js';
 export { suiteTimes, suiteTimesOf } from './suite-times.js';
 export type {
   AlsoSeen,
+  JudgedSubjects,
   CheckInfo,
   CheckResult,
   ExpectedFailureMark,
