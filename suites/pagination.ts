@@ -191,7 +191,7 @@ async function onEveryList(ctx: CheckContext, judge: (list: ReadList) => Promise
     );
   }
   if (judged === 0)
-    ctx.skip('no list was long enough, or varied enough in createdAt, to judge this rule (see the observations)');
+    ctx.skip(`no list was long enough, or varied enough in createdAt, to judge this rule: ${notes.join('; ')}`);
 }
 
 /** A limit that gives a list of `size` items several pages (three or more where it has three items). */
