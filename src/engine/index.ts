@@ -20,7 +20,6 @@ export { computeVerdict } from './verdict.js';
 export { suiteTimes, suiteTimesOf } from './suite-times.js';
 export type {
   AlsoSeen,
-  JudgedSubjects,
   CheckInfo,
   CheckResult,
   ExpectedFailureMark,

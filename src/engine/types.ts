@@ -70,7 +70,7 @@ export interface CheckResult extends CheckInfo {
    * Present for pass: how many subjects the check judged (answers, records, pages, deliveries, links, views: at least
    * one, or it would not have passed) and the first few by name. Absent in reports of versions before it.
    */
-  judged?: JudgedSubjects;
+  judged?: { count: number; names: string[] };
   /** INFO observations and notes a passing check wants on record. */
   observations: string[];
   /** The exchanges this check made, in order. */
@@ -87,12 +87,6 @@ export interface CheckResult extends CheckInfo {
    * requirement they break. Never a failure of this check. Absent when there is none, and in reports of versions before it.
    */
   alsoSeen?: AlsoSeen[];
-}
-
-/** What a check judged (CheckContext.judged): how many subjects, and the first few by name. */
-export interface JudgedSubjects {
-  count: number;
-  names: string[];
 }
 
 /** A defect a check saw on its way, recorded for the check that owns the requirement it breaks. */
