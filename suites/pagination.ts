@@ -1015,7 +1015,7 @@ export default defineSuite({
       explain: {
         sends: `the first page of the transactions of fixtures.paginationCustomerId with limit=${WALK_LIMIT}`,
         passes:
-          'always, once the answer could be read: the check records whether page is a page index or an item offset, from the currentPage and nextPage of that page',
+          'once the answer could be read: the check records whether page is a page index or an item offset, from the currentPage and nextPage of that page; a list of one page shows neither, and the check skips',
         fails:
           'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
       },
@@ -1048,7 +1048,7 @@ export default defineSuite({
       explain: {
         sends: `a walk of the transactions of fixtures.paginationCustomerId with limit=${WALK_LIMIT}, following meta.nextPage`,
         passes:
-          'always, once the answer could be read: the check records what meta.nextPage names on the last page: the page itself, the page past the end, or the first page',
+          'once the answer could be read: the check records what meta.nextPage names on the last page: the page itself, the page past the end, or the first page; a list with no item, or a walk capped before its end, shows no last page, and the check skips',
         fails:
           'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
       },

@@ -512,7 +512,7 @@ function listCheck(ep: ListEndpoint): Check {
     requirements: ep.requirements,
     explain: {
       sends: `GET ${ep.path}${ep.name === 'instruments' ? '?investmentType=INTERNATIONAL_STOCKS' : '?customerId=<fixtures.customerId>'}, the first page`,
-      passes: `200 with the list envelope, every item a${/^[AEIOU]/.test(ep.table) ? 'n' : ''} ${ep.table.split(' ')[0]} as the ${ep.table} table describes it${ep.absentTo ? ` (each field present has its type; that every field is present is ${FIELDS_OWNER}'s, at SHOULD: the table has no Required column)` : ''}${ep.name === 'instruments' ? '' : ', and of the customer asked for'}`,
+      passes: `200 with the list envelope, every item a${/^[AEIOU]/.test(ep.table) ? 'n' : ''} ${ep.table.split(' ')[0]} as the ${ep.table} table describes it${ep.absentTo ? ` (each field present has its type; that every field is present is ${FIELDS_OWNER}'s, at SHOULD: the table has no Required column)` : ''}${ep.name === 'instruments' ? '' : ', and of the customer asked for'}; an empty first page holds no record to judge, and the check skips`,
       fails:
         'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
     },

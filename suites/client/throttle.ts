@@ -34,7 +34,7 @@ const retryAfter = defineCheck({
   explain: {
     sends:
       "Nothing: reads scenario throttle: each request the sandbox answered 429 with Retry-After (seconds), and the client's next attempt of the same method and target.",
-    passes: `Every next attempt arrived at least Retry-After seconds after the sandbox answered the 429 (${SLACK_MS} ms allowed for clock granularity). A 429 the client did not retry passes.`,
+    passes: `Every next attempt arrived at least Retry-After seconds after the sandbox answered the 429 (${SLACK_MS} ms allowed for clock granularity). A client that retried no throttled request is not judged (the check skips).`,
     fails:
       'An attempt sent sooner than Retry-After asked: an immediate retry, a fixed short backoff, or Retry-After read as milliseconds.',
   },
