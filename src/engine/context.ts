@@ -239,6 +239,15 @@ export class CheckContext {
     if (this.judgedNames.length < 5 && !this.judgedNames.includes(subject)) this.judgedNames.push(subject);
   }
 
+  /**
+   * Forgets what an earlier attempt of the check judged: the engine calls it before each attempt (a pack may run a
+   * check's body once more, RunSession.runCheck), so that a result counts the subjects of the attempt it reports.
+   */
+  startAttempt(): void {
+    this.judgedCount = 0;
+    this.judgedNames.length = 0;
+  }
+
   /** What the check judged: how many subjects, and the first few by name. */
   get subjectsJudged(): { count: number; names: readonly string[] } {
     return { count: this.judgedCount, names: this.judgedNames };

@@ -20,6 +20,7 @@ import { runScheduled } from './schedule.js';
 import { suiteTimes } from './suite-times.js';
 import { computeVerdict } from './verdict.js';
 import { ownersOf, settleOneCause, type OwnerLookup } from './one-cause.js';
+import { requireJudged } from './judged.js';
 import type { CheckResult, Finding, Outcome, RunFlags, RunResult, SetupProblem, SkipRemedy, Totals } from './types.js';
 import { Interruption } from './interrupt.js';
 import { memoryJournal, type RestoreJournal, type RunJournal } from '../journal/journal.js';
@@ -205,7 +206,7 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
         const raw = slots[i];
         if (raw === undefined || ownersOf(raw).some((id) => owner(id) === 'pending')) return;
         const result = applyExpectedFailure(
-          settleOneCause(withKnownOwners(raw, known), owner, failOn),
+          requireJudged(settleOneCause(withKnownOwners(raw, known), owner, failOn)),
           expected.get(raw.id),
           today,
         );
@@ -517,7 +518,9 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
       abort.abort(why);
     });
   });
-  const body = deps.session.runCheck(check, () => check.run(ctx), {
+  // Each attempt counts its own subjects judged (a pack may run the body once more).
+  const attempt = () => (ctx.startAttempt(), check.run(ctx));
+  const body = deps.session.runCheck(check, attempt, {
     observe: (text) => ctx.observe(text),
     signal: abort.signal,
   });
@@ -594,6 +597,8 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
     ...(skipReason ? { skipReason: redact(skipReason) } : {}),
     ...(skipRemedy ? { skipRemedy } : {}),
     ...(budgetSpent ? { budgetSpent } : {}),
+    // Settled by requireJudged: a pass that judged nothing is a skip.
+    judged: { count: ctx.subjectsJudged.count, names: ctx.subjectsJudged.names.map(redact) },
     observations: ctx.observations.map(redact),
     ...(ctx.alsoSeen.length > 0 ? { alsoSeen: ctx.alsoSeen.map((a) => ({ ...a, message: redact(a.message) })) } : {}),
     exchanges: ctx.exchanges,

@@ -66,6 +66,11 @@ export interface CheckResult extends CheckInfo {
   skipRemedy?: SkipRemedy;
   /** The run's budget (--budget) ran out before this check could run or finish: an error, and the verdict says raise it. */
   budgetSpent?: boolean;
+  /**
+   * Present for pass: how many subjects the check judged (answers, records, pages, deliveries, links, views: at least
+   * one, or it would not have passed) and the first few by name. Absent in reports of versions before it.
+   */
+  judged?: { count: number; names: string[] };
   /** INFO observations and notes a passing check wants on record. */
   observations: string[];
   /** The exchanges this check made, in order. */

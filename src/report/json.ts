@@ -157,6 +157,7 @@ function checkResult(check: CheckResult): CheckResult {
     ...(check.skipReason !== undefined ? { skipReason: check.skipReason } : {}),
     ...(check.skipRemedy !== undefined ? { skipRemedy: { ...check.skipRemedy } } : {}),
     ...(check.budgetSpent !== undefined ? { budgetSpent: check.budgetSpent } : {}),
+    ...(check.judged !== undefined ? { judged: { count: check.judged.count, names: [...check.judged.names] } } : {}),
     observations: [...check.observations],
     ...(check.alsoSeen !== undefined
       ? { alsoSeen: check.alsoSeen.map((a) => pick(a, ['requirements', 'ownedBy', 'message', 'exchangeSeq'])) }

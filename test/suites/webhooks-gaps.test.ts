@@ -278,6 +278,7 @@ describe('suite webhooks: the gaps of issue 14', () => {
             });
             if (res.status !== 200) ctx.fail(`set-up POST /webhooks answered ${res.status}`);
             for (let i = 0; i < 8; i++) await requestToken(ctx);
+            ctx.judged('the set-up');
           },
         }),
       ],

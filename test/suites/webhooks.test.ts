@@ -83,6 +83,7 @@ async function preconfigure(target: ResolvedTarget, url: string, subscriptions: 
         async run(ctx) {
           const res = await ctx.send({ method: 'POST', path: '/webhooks', json: { url, subscriptions } });
           if (res.status < 200 || res.status > 299) ctx.fail(`set-up POST /webhooks answered ${res.status}`);
+          ctx.judged('the set-up POST /webhooks');
         },
       }),
     ],
@@ -232,6 +233,7 @@ describe('suite webhooks', () => {
         try {
           const res = await request(receiver.url, { method: 'POST', headers: headers.flat(), body, dispatcher: agent });
           await res.body.dump();
+          ctx.judged('the forged delivery sent');
         } finally {
           await agent.close();
         }
