@@ -23,7 +23,7 @@ const FALLBACK = /^judged nothing: /;
  * (i26/ussd, i26/wh). Until those are merged their checks skip with the fallback; once they are, this list is empty and
  * every assertion below holds for every suite.
  */
-const AWAITING_JUDGED_CALLS: readonly string[] = ['ussd', 'webhooks'];
+const AWAITING_JUDGED_CALLS: readonly string[] = ['webhooks'];
 /** The skips of a clean run: the token's hour (--long) and the order flow (--allow-mutations). */
 const CLEAN_SKIPS = ['auth.expiry.after-60-minutes', 'ussd.flow.order-cancel'];
 
