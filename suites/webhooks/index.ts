@@ -1948,7 +1948,7 @@ export default defineSuite({
               exchange: c.post.exchange,
             });
           const awaited: Awaited = {
-            what: `WEBHOOK.CREATED${who}`,
+            what: 'WEBHOOK.CREATED',
             after: c.cursor,
             match: (x) => eventOf(x) === 'WEBHOOK.CREATED' && toSecondClient(x) === second,
             trigger: c.post,
