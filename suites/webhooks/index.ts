@@ -404,7 +404,12 @@ interface Carried {
   identity: WebhookIdentity;
 }
 
-type Creation = Observed | Carried | { kind: 'none'; finding: SetupFinding };
+type Creation =
+  | Observed
+  | Carried
+  | { kind: 'none'; finding: SetupFinding }
+  /** The run's own earlier request created the webhook, one the server should have refused: a defect judged elsewhere. */
+  | { kind: 'spoilt'; reason: string };
 
 /** The query that marks the second client's webhook URL: its deliveries are told from the run's by it. */
 const CREATION_QUERY = ['conformance-url', 'creation'] as const;
@@ -437,10 +442,16 @@ async function settleCreation(ctx: CheckContext, st: SuiteState): Promise<Creati
       data: { by: 'target', webhook: identityOf(w), post: postFacts(reg.res), checks: {} },
     };
   }
+  if (st.saved.kind === 'none')
+    return {
+      kind: 'spoilt',
+      reason:
+        'a webhook existed already, created by an earlier request of the run that the server should have refused (the webhooks.reject checks judge it): the receiver was registered with PUT, so no creation could be observed (the interface has no DELETE)',
+    };
   // The target's client has a webhook (one per client, no DELETE): the record of its creation, if one is kept.
   const now = await ctx.send({ method: 'GET', path: '/webhooks' });
   const identity = identityOf(isSuccess(now) ? webhookOfResponse(now) : undefined);
-  const why = `${st.saved.kind === 'webhook' ? 'a webhook existed before the suite' : 'a webhook existed already'} for client ${JSON.stringify(carry.clientId)}, and the interface has no DELETE`;
+  const why = `a webhook existed before the suite for client ${JSON.stringify(carry.clientId)}, and the interface has no DELETE`;
   const found = await findCreation(carry, carry.clientId);
   const carried = carriable(found, carry.clientId, identity, why);
   if (carried) return carried;
@@ -487,11 +498,14 @@ async function secondCreation(
   const issued = await secondToken(ctx, client);
   if ('problem' in issued) return { kind: 'none', finding: secondClientRefused(carry, issued.problem) };
   const second = secondClient(ctx, client, issued.token);
-  let revoked = false;
-  const revoke = async () => {
-    if (revoked) return;
-    revoked = true;
-    await second.send(revokeRequest(issued.token, knownRevokeBody(ctx) ?? 'none')).catch(() => undefined);
+  let revoked: string | undefined;
+  /** Revokes the second client's token once; says why not when the server did not. */
+  const revoke = async (): Promise<string> => {
+    revoked ??= await second
+      .send(revokeRequest(issued.token, knownRevokeBody(ctx) ?? 'none'))
+      .then((res) => (isSuccess(res) ? '' : `POST /oauth/revoke answered ${res.status}`))
+      .catch((e: unknown) => (e as Error).message);
+    return revoked;
   };
   try {
     const before = await second.send({ method: 'GET', path: '/webhooks' });
@@ -557,7 +571,9 @@ async function secondCreation(
       st.delivered.add('WEBHOOK.CREATED');
     }
     observed.left = await leaveSecond(second, url.href);
-    await revoke();
+    const notRevoked = await revoke();
+    if (notRevoked !== '')
+      observed.left += `; its token could not be revoked (${notRevoked}): it lives until it expires`;
     await drain(ctx, st, toSecondClient);
     return observed;
   } finally {
@@ -602,7 +618,8 @@ async function creationCheck(ctx: CheckContext, judge: (c: Observed, st: SuiteSt
     await receiverFirst(ctx, st);
     ctx.setupProblem(c.finding);
   }
-  if (c.kind === 'carried') return carriedJudgement(ctx, st, c);
+  if (c.kind === 'spoilt') ctx.skip(c.reason);
+  if (c.kind === 'carried') return carriedJudgement(ctx, c);
   const from = ctx.observations.length;
   try {
     await judge(c, st);
@@ -624,7 +641,7 @@ async function keep(ctx: CheckContext, c: Observed, judgement: KeptJudgement): P
 }
 
 /** Reports the judgement an earlier run kept, with when, what and the record: a pass, or its failure again. */
-function carriedJudgement(ctx: CheckContext, st: SuiteState, c: Carried): void {
+function carriedJudgement(ctx: CheckContext, c: Carried): void {
   const { carry } = runOf(ctx);
   const data = c.record.data;
   const then = `the creation observed ${showPost(c.clientId, data.post)} by suite version ${c.record.suiteVersion}`;
@@ -637,7 +654,6 @@ function carriedJudgement(ctx: CheckContext, st: SuiteState, c: Carried): void {
         record: `the record in ${c.file} holds no judgement of ${ctx.check.id} (the run that kept it did not run it)`,
       }),
     );
-  void st;
   if (j.outcome === 'fail')
     ctx.fail(`carried forward from ${then}: ${j.said[0] ?? 'failed'}`, {
       expected: j.said[1] ?? '',
@@ -1727,6 +1743,8 @@ export default defineSuite({
       id: 'webhooks.create.auto-subscription',
       title: 'a created webhook is subscribed to WEBHOOK.CREATED automatically',
       level: 'MUST',
+      // The second client's token, when it creates a webhook (creation.ts), is revoked by whichever creation check runs first.
+      uses: ['token-revocation'],
       requirements: ['REQ-EVT-09'],
       explain: {
         sends:
@@ -1953,6 +1971,10 @@ export default defineSuite({
             match: (x) => eventOf(x) === 'WEBHOOK.CREATED' && toSecondClient(x) === second,
             trigger: c.post,
           };
+          if (c.keyProblem !== undefined)
+            ctx.observe(
+              `GET /webhooks/key of the webhook client gave no key (${c.keyProblem}): its deliveries cannot be verified`,
+            );
           let d: Delivery;
           if (!second) d = await awaitDelivery(ctx, st, awaited);
           else if (c.delivery !== undefined) {

@@ -137,6 +137,13 @@ describe('a second run against the same client', () => {
       ),
     );
 
+    // The second client's token was revoked, as that client, before the run went on.
+    const revoke = byId(second.checks, 'webhooks.create.auto-subscription').exchanges.find((e) =>
+      e.request.url.endsWith('/oauth/revoke'),
+    );
+    expect(revoke?.request.headers).toContainEqual(['X-Client-Id', 'second']);
+    expect(revoke?.response?.status).toBe(200);
+
     // Next run: both clients have a webhook; the second client's creation is carried forward.
     const third = await run('staging', creationOnly);
     expect(webhooksNotPassed(third.checks)).toEqual([]);
