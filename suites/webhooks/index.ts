@@ -186,6 +186,8 @@ interface SuiteState {
   test?: { res: HttpResponse; cursor: number };
   /** How the run knows a webhook's creation (see creationOf). */
   creation?: Promise<Creation>;
+  /** The receiver's cursors around the second client's creation: its deliveries come between (see ofSecondClient). */
+  second?: { after: number; until?: number };
 }
 
 /** The suite's life in one run: the receiver its setup starts, and the state its first check saves. */
@@ -411,13 +413,16 @@ type Creation =
   /** The run's own earlier request created the webhook, one the server should have refused: a defect judged elsewhere. */
   | { kind: 'spoilt'; reason: string };
 
-/** The query that marks the second client's webhook URL: its deliveries are told from the run's by it. */
-const CREATION_QUERY = ['conformance-url', 'creation'] as const;
-
-/** Whether a delivery came to the second client's webhook URL (whatever a proxy made of the path). */
-function toSecondClient(d: Delivery): boolean {
-  const query = d.path.includes('?') ? d.path.slice(d.path.indexOf('?') + 1) : '';
-  return new URLSearchParams(query).get(CREATION_QUERY[0]) === CREATION_QUERY[1];
+/**
+ * Whether a delivery is the second client's: its webhook is at the receiver's second URL (one the receiver reads back
+ * behind a proxy), from its creation until the deliveries its narrowing causes have arrived (SuiteState.second); the
+ * run's own webhook moves there only later (webhooks.update.url).
+ */
+function ofSecondClient(ctx: CheckContext, st: SuiteState): (d: Delivery) => boolean {
+  const span = st.second;
+  if (span === undefined) return () => false;
+  const at = pathAndQuery(receiverOf(ctx).alternateUrl);
+  return (d) => d.seq > span.after && (span.until === undefined || d.seq <= span.until) && d.path === at;
 }
 
 /** How the run knows a webhook's creation, settled once per run by the first creation check (see creation.ts). */
@@ -482,7 +487,7 @@ function carriable(
 }
 
 /**
- * The second client creates its webhook, at the receiver's URL marked with CREATION_QUERY and with ["ALL"], as the
+ * The second client creates its webhook, at the receiver's second URL and with ["ALL"], as the
  * run's client would: its configuration is read, its key used by the receiver, and its WEBHOOK.CREATED awaited. Then
  * its webhook is narrowed to WEBHOOK.CREATED alone (no later event of that client selects it), its token revoked, and
  * the deliveries that causes let arrive, so that no later check of the run takes one for its own.
@@ -531,9 +536,10 @@ async function secondCreation(
         }),
       };
     }
-    const url = new URL(receiver.url);
-    url.searchParams.set(...CREATION_QUERY);
+    const url = new URL(receiver.alternateUrl);
     const cursor = receiver.cursor();
+    st.second = { after: cursor };
+    const ofSecond = ofSecondClient(ctx, st);
     const post = await second.send({
       method: 'POST',
       path: '/webhooks',
@@ -559,11 +565,7 @@ async function secondCreation(
     const left = Number.isFinite(answered)
       ? Math.max(0, answered + receiver.deadlineMs - Date.now())
       : receiver.deadlineMs;
-    const d = await receiver.waitFor(
-      (x) => x.seq > cursor && toSecondClient(x) && eventOf(x) === 'WEBHOOK.CREATED',
-      left,
-      ctx.signal,
-    );
+    const d = await receiver.waitFor((x) => ofSecond(x) && eventOf(x) === 'WEBHOOK.CREATED', left, ctx.signal);
     if (d !== undefined) {
       observed.delivery = d;
       const latency = latencyOf(d, post);
@@ -574,10 +576,13 @@ async function secondCreation(
     const notRevoked = await revoke();
     if (notRevoked !== '')
       observed.left += `; its token could not be revoked (${notRevoked}): it lives until it expires`;
-    await drain(ctx, st, toSecondClient);
+    await drain(ctx, st, ofSecond);
+    st.second.until = receiver.cursor();
     return observed;
   } finally {
     await revoke();
+    // A creation cut short: what arrives at the second URL from now on is not the second client's.
+    if (st.second !== undefined) st.second.until ??= receiver.cursor();
   }
 }
 
@@ -1908,7 +1913,8 @@ export default defineSuite({
         const receiver = receiverOf(ctx);
         const trigger = st.keyRes ?? reg.res;
         // The registration's own event (WEBHOOK.CREATED, or WEBHOOK.UPDATED for a PUT under ["ALL"]) is what the key must verify.
-        const d = await awaitNeeded(ctx, st, (x) => x.seq > reg.cursor && !toSecondClient(x), receiver.deadlineMs);
+        const ofSecond = ofSecondClient(ctx, st);
+        const d = await awaitNeeded(ctx, st, (x) => x.seq > reg.cursor && !ofSecond(x), receiver.deadlineMs);
         if (d === undefined) {
           await reachableAfterWait(ctx, st);
           return ctx.skip(
@@ -1968,7 +1974,7 @@ export default defineSuite({
           const awaited: Awaited = {
             what: 'WEBHOOK.CREATED',
             after: c.cursor,
-            match: (x) => eventOf(x) === 'WEBHOOK.CREATED' && toSecondClient(x) === second,
+            match: (x) => eventOf(x) === 'WEBHOOK.CREATED' && ofSecondClient(ctx, st)(x) === second,
             trigger: c.post,
           };
           if (c.keyProblem !== undefined)

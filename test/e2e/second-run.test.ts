@@ -133,7 +133,7 @@ describe('a second run against the same client', () => {
     );
     expect(second.run.notes).toContainEqual(
       expect.stringMatching(
-        /^webhook creation observed with the webhook client "second" \(client "partner" has a webhook already\); kept for later runs in .+carried\.json \(sha256 [0-9a-f]{64}\); the webhook client "second" keeps its webhook \(the interface has no DELETE\): url https:\/\/127\.0\.0\.1:\d+\/conformance\/webhook\?conformance-url=creation, subscriptions \["WEBHOOK.CREATED"\], which nothing that client does later selects$/,
+        /^webhook creation observed with the webhook client "second" \(client "partner" has a webhook already\); kept for later runs in .+carried\.json \(sha256 [0-9a-f]{64}\); the webhook client "second" keeps its webhook \(the interface has no DELETE\): url https:\/\/127\.0\.0\.1:\d+\/conformance\/webhook\?conformance-url=2, subscriptions \["WEBHOOK.CREATED"\], which nothing that client does later selects$/,
       ),
     );
 
