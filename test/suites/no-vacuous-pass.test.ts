@@ -18,12 +18,6 @@ import { clientRun } from '../helpers/client-records.js';
 
 /** The engine's fallback reason (src/engine/judged.ts): a check should skip earlier with a reason of its own. */
 const FALLBACK = /^judged nothing: /;
-/**
- * Suites whose checks do not record what they judge yet: their ctx.judged() calls come from other branches of issue 26
- * (i26/ussd, i26/wh). Until those are merged their checks skip with the fallback; once they are, this list is empty and
- * every assertion below holds for every suite.
- */
-const AWAITING_JUDGED_CALLS: readonly string[] = ['webhooks'];
 /** The skips of a clean run: the token's hour (--long) and the order flow (--allow-mutations). */
 const CLEAN_SKIPS = ['auth.expiry.after-60-minutes', 'ussd.flow.order-cancel'];
 
@@ -34,7 +28,6 @@ const reportSchema = JSON.parse(
   readFileSync(new URL('../../schemas/report.schema.json', import.meta.url), 'utf8'),
 ) as object;
 
-const judging = (c: CheckResult) => !AWAITING_JUDGED_CALLS.includes(c.suite);
 const line = (c: CheckResult) => `${c.id}: ${c.outcome} ${c.skipReason ?? c.finding?.message ?? ''}`;
 
 /** Every pass judged a subject: a count of at least one, and names. */
@@ -73,9 +66,9 @@ describe('every check, in a clean run against the reference server', () => {
   });
 
   it('passes every check of the suites that record what they judge, but the clean skips', () => {
-    const notPassed = clean.checks.filter((c) => judging(c) && c.outcome !== 'pass' && !CLEAN_SKIPS.includes(c.id));
+    const notPassed = clean.checks.filter((c) => c.outcome !== 'pass' && !CLEAN_SKIPS.includes(c.id));
     expect(notPassed.map(line)).toEqual([]);
-    expect(clean.checks.filter((c) => judging(c) && FALLBACK.test(c.skipReason ?? '')).map(line)).toEqual([]);
+    expect(clean.checks.filter((c) => FALLBACK.test(c.skipReason ?? '')).map(line)).toEqual([]);
     // The suites not yet recording: nothing worse than the fallback's skip, never a failure for it.
     expect(clean.checks.filter((c) => !['pass', 'skip'].includes(c.outcome)).map(line)).toEqual([]);
   });
@@ -105,7 +98,7 @@ describe('against a reference server with nothing to judge (every list empty, US
   });
 
   it('the checks over collections skip, saying why; none is left to the fallback', () => {
-    expect(empty.checks.filter((c) => judging(c) && FALLBACK.test(c.skipReason ?? '')).map(line)).toEqual([]);
+    expect(empty.checks.filter((c) => FALLBACK.test(c.skipReason ?? '')).map(line)).toEqual([]);
     const reason = (id: string) => {
       const c = empty.checks.find((r) => r.id === id)!;
       return `${c.outcome}: ${c.skipReason ?? c.finding?.message ?? ''}`;
