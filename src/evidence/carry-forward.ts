@@ -13,7 +13,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as ed from '@noble/ed25519';
 
-export const CARRIED_FORMAT = 'conformance-carried';
+const CARRIED_FORMAT = 'conformance-carried';
 
 /** One observation kept for later runs. `data` is the suite's: what it needs to report and judge it again. */
 export interface CarriedRecord<T = unknown> {
@@ -61,7 +61,7 @@ export function carriedFile(configFolder: string): string {
 }
 
 /** SHA-256 (hex) of the record's JSON text: how a report names the record it carried forward. */
-export function recordDigest(record: CarriedRecord): string {
+function recordDigest(record: CarriedRecord): string {
   return createHash('sha256').update(JSON.stringify(record)).digest('hex');
 }
 

@@ -27,7 +27,7 @@ import {
   type WebhookClient,
 } from '../kit/index.js';
 
-export const CREATION_SUBJECT = 'webhook-creation';
+const CREATION_SUBJECT = 'webhook-creation';
 
 /** What the run holds to find, keep and name records: from the target's config. */
 export interface CarrySettings {
@@ -106,7 +106,7 @@ export function sameWebhook(recorded: WebhookIdentity, now: WebhookIdentity): { 
 }
 
 /** Where the records of the run's target are kept, or undefined when the target comes from no config file. */
-export function recordFile(carry: CarrySettings): string | undefined {
+function recordFile(carry: CarrySettings): string | undefined {
   return carry.folder === undefined ? undefined : carriedFile(carry.folder);
 }
 
