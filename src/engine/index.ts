@@ -16,7 +16,7 @@ export { selectChecks } from './select.js';
 export { formatBudget, parseDuration } from './budget.js';
 export { applyExpectedFailure, loadExpectedFailures, parseExpectedFailures } from './expected-failures.js';
 export type { ExpectedFailure } from './expected-failures.js';
-export { computeVerdict } from './verdict.js';
+export { computeVerdict, setupProblemOf } from './verdict.js';
 export { suiteTimes, suiteTimesOf } from './suite-times.js';
 export type {
   AlsoSeen,

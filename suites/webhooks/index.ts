@@ -601,7 +601,8 @@ async function leaveSecond(second: SecondClient, url: string): Promise<string> {
 
 /**
  * Before a creation check is kept from running by a set-up problem of its own: the receiver's, if it has one, comes
- * first (the run keeps one set-up problem per suite, and a receiver the server cannot reach is the one to fix first).
+ * first (a receiver the server cannot reach is the one to fix first; the other is then stated by the checks that meet
+ * it, each problem of the suite listed once).
  */
 async function receiverFirst(ctx: CheckContext, st: SuiteState): Promise<void> {
   reachable(ctx, st);

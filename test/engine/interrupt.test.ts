@@ -95,7 +95,8 @@ describe('an interrupted run', () => {
           title: 'passes, then the run is stopped in its teardown',
           level: 'MUST',
           requirements: CITES.MUST,
-          async run() {
+          async run(ctx) {
+            ctx.judged('the stop');
             stop.abort();
           },
         }),
