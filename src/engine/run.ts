@@ -1,7 +1,7 @@
 // Runs the selected checks against one target, up to `concurrency` at a time (src/engine/schedule.ts: checks over the
 // same shared state run one at a time, in declaration order). One check's failure, exception, timeout or hang never
 // stops the others; results come back, and reporters hear of them, in declaration order whatever order they finished in.
-import { CredentialsRefused, SignedClient, ThrottledOut, TransportError } from '../http/client.js';
+import { CredentialsRefused, SignedClient, ThrottledOut, TransportError, type RequestSpec } from '../http/client.js';
 import { BudgetSpent, DEFAULT_BUDGET_MS } from './budget.js';
 import { CheckTimeout, errorCode, RunInterrupted } from '../errors.js';
 import { Redactor } from '../http/redact.js';
@@ -167,7 +167,8 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
     if (pack.putBack && !interruption.interrupted) {
       const putBack = pack.putBack.bind(pack);
       const send = runSender(session, client, sessionExchanges, runNotes);
-      const replayed = await journal.replay((entry) => putBack(entry, { send, journal }));
+      const sendBare = (spec: RequestSpec) => client.send(spec, (e) => sessionExchanges.push(e));
+      const replayed = await journal.replay((entry) => putBack(entry, { send, journal, config: target, sendBare }));
       runNotes.push(...replayNotes(replayed));
     }
     const replay = {
