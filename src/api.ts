@@ -17,7 +17,7 @@ import { fileJournal, memoryJournal, type Replayed, type RunJournal } from './jo
 import { dirname, join, resolve } from 'node:path';
 import { NothingToRerun, rerunSelection } from './report/rerun.js';
 import { pack } from '../suites/index.js';
-import type { SignedClient } from './http/client.js';
+import type { RequestSpec, SignedClient } from './http/client.js';
 
 /** The settings the engine takes as they are: one name, one type, one meaning from the CLI to the engine. */
 type PassedThrough = Pick<
@@ -202,7 +202,11 @@ export async function restore(
       );
     };
     try {
-      const replayed = await journal.replay((entry) => pack.putBack!(entry, { send, journal }));
+      // As another client of the config (the webhook client): the request as given, its own token and key.
+      const sendBare = (spec: RequestSpec) => opened.client.send(spec, () => undefined);
+      const replayed = await journal.replay((entry) =>
+        pack.putBack!(entry, { send, journal, config: target, sendBare }),
+      );
       return { target: target.name, folder, ...replayed };
     } finally {
       if (sessionOpen) await opened.session.close().catch(() => undefined);

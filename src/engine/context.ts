@@ -27,7 +27,7 @@ export interface CheckContextParts {
   state: unknown;
   /** Its suite's settings, defaults filled in. */
   options: Readonly<Record<string, number>>;
-  /** Records a set-up problem of the check's suite for the run (the first one per suite is kept). */
+  /** Records a set-up problem of the check's suite for the run (one per suite and fix: the same fix is the same problem). */
   setupProblem?: (problem: SetupFinding) => void;
   /** The run's restore journal (kept in memory when absent). */
   journal?: RestoreJournal;
@@ -221,7 +221,8 @@ export class CheckContext {
   /**
    * Ends the check as skipped by a problem of the run's set-up, not of the server (e.g. the server does not trust the
    * webhook receiver): the run states the problem once, with its fix, and the verdict counts the check's requirements
-   * not exercised, never failed. Every check it stops calls this; the first problem of a suite is the one kept.
+   * not exercised, never failed. Every check it stops calls this; a suite may meet several, each stated once (the same
+   * fix is the same problem: its first words are kept, and it lists every check it stopped).
    */
   setupProblem(finding: SetupFinding): never {
     this.recordSetupProblem(finding);

@@ -7,7 +7,7 @@ export { CheckContext } from './context.js';
 export type { SetupFinding } from './context.js';
 export { UndeclaredSharedState } from '../errors.js';
 export { CheckFailed, CheckSkipped } from './outcomes.js';
-export type { Pack } from './pack.js';
+export type { Pack, PutBackSender } from './pack.js';
 export type { RunSession, SuiteRun } from './session.js';
 export type { Reporter, RunStartInfo } from './reporter.js';
 export { clientFor, runChecks, DEFAULT_CHECK_TIMEOUT_MS } from './run.js';
@@ -16,7 +16,7 @@ export { selectChecks } from './select.js';
 export { formatBudget, parseDuration } from './budget.js';
 export { applyExpectedFailure, loadExpectedFailures, parseExpectedFailures } from './expected-failures.js';
 export type { ExpectedFailure } from './expected-failures.js';
-export { computeVerdict } from './verdict.js';
+export { computeVerdict, setupProblemOf } from './verdict.js';
 export { suiteTimes, suiteTimesOf } from './suite-times.js';
 export type {
   AlsoSeen,

@@ -1,6 +1,6 @@
 // What a pack of suites brings to the engine beside its checks: how its runs hold credentials on the target, and which
 // requests change state that checks share. The engine runs any pack; the Investment API's is suites/index.ts.
-import type { ExchangeSink, SignedClient } from '../http/client.js';
+import type { ExchangeSink, HttpResponse, RequestSpec, SignedClient } from '../http/client.js';
 import type { ResolvedTarget } from '../config/types.js';
 import type { SuiteDefinition } from './check.js';
 import type { RunSession, SuiteRun } from './session.js';
@@ -23,8 +23,18 @@ export interface Pack {
    * Puts back one change an earlier run wrote to the restore journal and did not put back (it was killed): the next
    * run, or `conformance restore`, replays them through this. Never throws: a failure is an answer.
    */
-  putBack?(entry: JournalEntry, send: Pick<SuiteRun, 'send' | 'journal'>): Promise<EntryPutBack>;
+  putBack?(entry: JournalEntry, send: PutBackSender): Promise<EntryPutBack>;
 }
+
+/**
+ * What a pack's putBack sends with: the run's token (`send`), or as another client of the target's config (`sendBare`:
+ * the request as given, no token of the run's added; its token, client id and signature say whose it is). `config`:
+ * the target as configured now (a replay takes another client's credentials from it, never from the journal).
+ */
+export type PutBackSender = Pick<SuiteRun, 'send' | 'journal'> & {
+  config?: ResolvedTarget;
+  sendBare?: (spec: RequestSpec) => Promise<HttpResponse>;
+};
 
 /** Refuses a pack whose checks name shared state the pack does not know. */
 export function checkPack(pack: Pack): void {

@@ -1,7 +1,7 @@
 // Runs the selected checks against one target, up to `concurrency` at a time (src/engine/schedule.ts: checks over the
 // same shared state run one at a time, in declaration order). One check's failure, exception, timeout or hang never
 // stops the others; results come back, and reporters hear of them, in declaration order whatever order they finished in.
-import { CredentialsRefused, SignedClient, ThrottledOut, TransportError } from '../http/client.js';
+import { CredentialsRefused, SignedClient, ThrottledOut, TransportError, type RequestSpec } from '../http/client.js';
 import { BudgetSpent, DEFAULT_BUDGET_MS } from './budget.js';
 import { CheckTimeout, errorCode, RunInterrupted } from '../errors.js';
 import { Redactor } from '../http/redact.js';
@@ -135,7 +135,7 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
   const flags: RunFlags = { long: false, allowMutations: false, ...options.flags };
   const cleanupProblems: string[] = [];
   const runNotes: string[] = [];
-  const setupFindings = new Map<string, SetupFinding>();
+  const setupFindings: SetupFindings = { problems: new Map(), byCheck: new Map() };
   const active = suites.filter((s) => checks.some((c) => c.suite === s.name));
   const journal = options.journal ?? memoryJournal();
   const interruption = new Interruption(options.signal, options.interruptGraceMs);
@@ -167,7 +167,8 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
     if (pack.putBack && !interruption.interrupted) {
       const putBack = pack.putBack.bind(pack);
       const send = runSender(session, client, sessionExchanges, runNotes);
-      const replayed = await journal.replay((entry) => putBack(entry, { send, journal }));
+      const sendBare = (spec: RequestSpec) => client.send(spec, (e) => sessionExchanges.push(e));
+      const replayed = await journal.replay((entry) => putBack(entry, { send, journal, config: target, sendBare }));
       runNotes.push(...replayNotes(replayed));
     }
     const replay = {
@@ -457,8 +458,8 @@ interface RunOneDeps {
   budget: { budgetMs: number; deadline: number; spent: boolean };
   /** Changes checks could not undo (findings marked `cleanup`): reported with the run's clean-up problems. */
   cleanupProblems: string[];
-  /** The set-up problem of each suite that met one (the first its checks stated), by suite name. */
-  setupFindings: Map<string, SetupFinding>;
+  /** The set-up problems the checks stated, and which one stopped each check. */
+  setupFindings: SetupFindings;
   /** When the run started (ms since the epoch): results say when, after it, their check started. */
   runStarted: number;
   /** The run's interruption: once it comes, the check is stopped as at its time limit, its requests cut at once. */
@@ -491,9 +492,14 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
     state: deps.state,
     options: deps.suiteRun.options,
     setupProblem: (found) => {
-      if (deps.setupFindings.has(check.suite)) return;
       const redact = (t: string) => deps.client.redactor.text(t);
-      deps.setupFindings.set(check.suite, { problem: redact(found.problem), fix: redact(found.fix) });
+      const fix = redact(found.fix);
+      // One problem per suite and fix: the same fix stated again (in other words) is the same problem, a different
+      // one is another problem of the suite, kept too, never hidden behind the first.
+      const key = JSON.stringify([check.suite, fix]);
+      if (!deps.setupFindings.problems.has(key))
+        deps.setupFindings.problems.set(key, { suite: check.suite, problem: redact(found.problem), fix });
+      deps.setupFindings.byCheck.set(check.id, key);
     },
     journal: deps.journal,
   });
@@ -625,15 +631,28 @@ function withKnownOwners(result: CheckResult, known: ReadonlySet<string>): Check
 }
 
 /**
- * Each suite's set-up problem, stated once, with the checks it stopped: those skipped with remedy `setup` for that
- * suite, in report order.
+ * The set-up problems the checks stated: one per suite and fix (the first words stating it are kept), in the order they
+ * were first met.
  */
-function setupProblemsOf(found: Map<string, SetupFinding>, results: readonly CheckResult[]): SetupProblem[] {
-  return [...found].map(([suite, { problem, fix }]) => ({
+interface SetupFindings {
+  /** By suite and fix (a JSON key of both). */
+  problems: Map<string, SetupFinding & { suite: string }>;
+  /** Which problem stopped each check (its last attempt's): the check's id → the problem's key. */
+  byCheck: Map<string, string>;
+}
+
+/**
+ * Each set-up problem, stated once, in the order first met, with the checks it stopped: those skipped with remedy
+ * `setup` whose last set-up problem it was, in report order.
+ */
+function setupProblemsOf(found: SetupFindings, results: readonly CheckResult[]): SetupProblem[] {
+  return [...found.problems].map(([key, { suite, problem, fix }]) => ({
     suite,
     problem,
     fix,
-    checks: results.filter((r) => r.skipRemedy?.kind === 'setup' && r.skipRemedy.suite === suite).map((r) => r.id),
+    checks: results
+      .filter((r) => r.skipRemedy?.kind === 'setup' && r.skipRemedy.suite === suite && found.byCheck.get(r.id) === key)
+      .map((r) => r.id),
   }));
 }
 

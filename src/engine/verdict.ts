@@ -156,7 +156,7 @@ function unexercised(
         result.skipRemedy?.kind === 'setup'
           ? `the run's set-up problem (${result.skipRemedy.suite})`
           : (result.skipReason ?? 'no reason given'),
-      remedy: skipRemedyText(result.skipRemedy, setupProblems),
+      remedy: skipRemedyText(result.skipRemedy, setupProblems, check.id),
     };
   if (result.outcome === 'error') {
     return {
@@ -188,7 +188,7 @@ function notSelected(check: CheckInfo, selection: Selection): { reason: string; 
   };
 }
 
-function skipRemedyText(remedy: SkipRemedy | undefined, setupProblems: readonly SetupProblem[]): string {
+function skipRemedyText(remedy: SkipRemedy | undefined, setupProblems: readonly SetupProblem[], id: string): string {
   switch (remedy?.kind) {
     case 'fixture':
       return `set fixtures.${remedy.fixture} in the target's config`;
@@ -197,7 +197,7 @@ function skipRemedyText(remedy: SkipRemedy | undefined, setupProblems: readonly 
     case 'allow-mutations':
       return 'run with --allow-mutations';
     case 'setup': {
-      const fix = setupProblems.find((p) => p.suite === remedy.suite)?.fix;
+      const fix = setupProblemOf(id, remedy.suite, setupProblems)?.fix;
       return fix !== undefined
         ? `fix the ${remedy.suite} set-up: ${fix}`
         : `fix the ${remedy.suite} suite's set-up problem the run names`;
@@ -205,4 +205,17 @@ function skipRemedyText(remedy: SkipRemedy | undefined, setupProblems: readonly 
     case undefined:
       return 'see the skip reason';
   }
+}
+
+/**
+ * The set-up problem that stopped a check: the one listing it (a suite may have several), else its suite's first (a
+ * report written before a suite could state more than one).
+ */
+export function setupProblemOf(
+  id: string,
+  suite: string,
+  setupProblems: readonly SetupProblem[],
+): SetupProblem | undefined {
+  const ofSuite = setupProblems.filter((p) => p.suite === suite);
+  return ofSuite.find((p) => p.checks.includes(id)) ?? ofSuite[0];
 }

@@ -4,7 +4,7 @@ import { requirementLine } from './requirement-text.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import builderModule, { type Builder, type TestCase, type TestSuite } from 'junit-report-builder';
-import type { CheckResult, RunInfo, RunResult } from '../engine/index.js';
+import { setupProblemOf, type CheckResult, type RunInfo, type RunResult } from '../engine/index.js';
 import type { Reporter } from '../engine/index.js';
 import {
   findingSections,
@@ -160,7 +160,7 @@ function fillTestCase(
 function setupFix(check: CheckResult, run: RunInfo): string[] {
   const remedy = check.skipRemedy;
   if (remedy?.kind !== 'setup') return [];
-  const found = run.setupProblems?.find((p) => p.suite === remedy.suite);
+  const found = setupProblemOf(check.id, remedy.suite, run.setupProblems ?? []);
   return found ? [`a set-up problem of the run (${found.suite}), not a failure of the server; fix: ${found.fix}`] : [];
 }
 

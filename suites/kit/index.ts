@@ -111,6 +111,7 @@ export {
   withRestoredWebhook,
 } from './webhook-restore.js';
 export type { SavedWebhook, WebhookConfig } from './webhook-restore.js';
+export { narrowSecondWebhook, secondWebhookEntry, secondWebhookWhat } from './second-client-restore.js';
 
 // ---- the webhook receiver and what deliveries carry ------------------------------------------------------------------
 export { DEFAULT_DEADLINE_MS, describeDelivery, startReceiver } from '../../src/receiver/receiver.js';

@@ -1,16 +1,18 @@
 // What a killed run left in the restore journal, put back by the next run or `conformance restore` (the pack's
 // putBack): each kind of entry by the restore that wrote it, the customer's (customer-restore.ts) or the webhook
-// configuration's (webhook-restore.ts).
+// configuration's (webhook-restore.ts), the second client's webhook (second-client-restore.ts).
 import type { EntryPutBack, JournalEntry } from '../../src/journal/journal.js';
-import type { Sender } from './clean-up.js';
+import type { PutBackSender } from '../../src/engine/index.js';
 import { customerPutBack } from './customer-restore.js';
+import { secondWebhookPutBack } from './second-client-restore.js';
 import { webhookPutBack } from './webhook-restore.js';
 
-export async function putBackEntry(entry: JournalEntry, sender: Sender): Promise<EntryPutBack> {
+export async function putBackEntry(entry: JournalEntry, sender: PutBackSender): Promise<EntryPutBack> {
   try {
     return (
       (await customerPutBack(entry, sender)) ??
-      (await webhookPutBack(entry, sender)) ?? {
+      (await webhookPutBack(entry, sender)) ??
+      (await secondWebhookPutBack(entry, sender)) ?? {
         ok: false,
         problem: `the journal entry is of a kind this version does not know ("${entry.kind}")`,
         byHand: entry.byHand,

@@ -329,7 +329,7 @@ function setByRun(url: unknown, urls: readonly unknown[]): boolean {
  * as it is: PUT /webhooks, then GET /webhooks must show no other subscription. A webhook whose url the run did not set
  * is left as it is. Never throws.
  */
-async function narrowLeftWebhook(ctx: Sender, urls: readonly unknown[]): Promise<PutBack> {
+export async function narrowLeftWebhook(ctx: Sender, urls: readonly unknown[]): Promise<PutBack> {
   const expected = `the webhook the run created narrowed to ${JSON.stringify(QUIET_SUBSCRIPTIONS)}`;
   const byHand = (url: unknown) =>
     `PUT /webhooks ${JSON.stringify({ url, subscriptions: QUIET_SUBSCRIPTIONS })} (there was no webhook before the run, and the interface has no DELETE)`;

@@ -169,11 +169,20 @@ export interface SecondClient {
   send(spec: RequestSpec): Promise<HttpResponse>;
 }
 
-export function secondClient(ctx: CheckContext, client: WebhookClient, token: string | null): SecondClient {
+/**
+ * `signal`: the requests' own (a clean-up's, not cut when the check's requests are, see suites/kit/clean-up.ts).
+ */
+export function secondClient(
+  ctx: CheckContext,
+  client: WebhookClient,
+  token: string | null,
+  signal?: AbortSignal,
+): SecondClient {
   return {
     clientId: client.clientId,
     send: (spec) =>
       ctx.send({
+        ...(signal ? { signal } : {}),
         ...spec,
         token: spec.token === undefined ? token : spec.token,
         clientId: spec.clientId === undefined ? client.clientId : spec.clientId,

@@ -73,6 +73,9 @@ import {
   knownRevokeBody,
   revokeRequest,
   type CarriedRecord,
+  narrowSecondWebhook,
+  secondWebhookEntry,
+  secondWebhookWhat,
   type FoundRecord,
 } from '../kit/index.js';
 import {
@@ -503,10 +506,14 @@ async function secondCreation(
   const issued = await secondToken(ctx, client);
   if ('problem' in issued) return { kind: 'none', finding: secondClientRefused(carry, issued.problem) };
   const second = secondClient(ctx, client, issued.token);
+  // The clean-up's own requests (the narrowing, the revocation): not cut when an interruption cuts the check's.
+  const cleaning = secondClient(ctx, client, issued.token, new AbortController().signal);
   let revoked: string | undefined;
+  /** The journal entry of its webhook, written before the POST, open until the narrowing is done. */
+  let entry: { id: string; url: string; narrowing: boolean } | undefined;
   /** Revokes the second client's token once; says why not when the server did not. */
   const revoke = async (): Promise<string> => {
-    revoked ??= await second
+    revoked ??= await cleaning
       .send(revokeRequest(issued.token, knownRevokeBody(ctx) ?? 'none'))
       .then((res) => (isSuccess(res) ? '' : `POST /oauth/revoke answered ${res.status}`))
       .catch((e: unknown) => (e as Error).message);
@@ -540,6 +547,12 @@ async function secondCreation(
     const cursor = receiver.cursor();
     st.second = { after: cursor };
     const ofSecond = ofSecondClient(ctx, st);
+    // Written before the POST: a run killed before the narrowing leaves it, and the next run narrows it as that client.
+    entry = {
+      id: await ctx.journal.record(secondWebhookEntry(client.clientId, url.href)),
+      url: url.href,
+      narrowing: false,
+    };
     const post = await second.send({
       method: 'POST',
       path: '/webhooks',
@@ -572,7 +585,15 @@ async function secondCreation(
       if (latency !== undefined) st.latencies.push(latency);
       st.delivered.add('WEBHOOK.CREATED');
     }
-    observed.left = await leaveSecond(second, url.href);
+    entry.narrowing = true;
+    const narrowing = await leaveSecond(second, url.href);
+    observed.left = narrowing.text;
+    // Not narrowed: the entry stays, for the next run (or `conformance restore`) to narrow.
+    if (narrowing.narrowed)
+      await ctx.journal.done(
+        entry.id,
+        `${secondWebhookWhat(client.clientId)} (narrowed: url ${url.href}, subscriptions ["${AUTOMATIC}"])`,
+      );
     const notRevoked = await revoke();
     if (notRevoked !== '')
       observed.left += `; its token could not be revoked (${notRevoked}): it lives until it expires`;
@@ -580,6 +601,11 @@ async function secondCreation(
     st.second.until = receiver.cursor();
     return observed;
   } finally {
+    // Cut short (interrupted, out of time, broken) between the POST and the narrowing: narrowed now, as that client.
+    if (entry !== undefined && !entry.narrowing) {
+      const put = await narrowSecondWebhook(cleaning.send, client.clientId, entry.url).catch(() => undefined);
+      if (put?.ok) await ctx.journal.done(entry.id, put.said);
+    }
     await revoke();
     // A creation cut short: what arrives at the second URL from now on is not the second client's.
     if (st.second !== undefined) st.second.until ??= receiver.cursor();
@@ -587,21 +613,28 @@ async function secondCreation(
 }
 
 /** Narrows the second client's webhook to WEBHOOK.CREATED (it stays: no DELETE) and says what it left. */
-async function leaveSecond(second: SecondClient, url: string): Promise<string> {
+async function leaveSecond(second: SecondClient, url: string): Promise<{ text: string; narrowed: boolean }> {
   const list = [AUTOMATIC];
   const res = await second
     .send({ method: 'PUT', path: '/webhooks', json: { url, subscriptions: list } })
     .catch((e: unknown) => (e as Error).message);
   const name = `the webhook client ${JSON.stringify(second.clientId)}`;
   if (typeof res !== 'string' && isSuccess(res))
-    return `${name} keeps its webhook (the interface has no DELETE): url ${url}, subscriptions ${JSON.stringify(list)}, which nothing that client does later selects`;
+    return {
+      narrowed: true,
+      text: `${name} keeps its webhook (the interface has no DELETE): url ${url}, subscriptions ${JSON.stringify(list)}, which nothing that client does later selects`,
+    };
   const why = typeof res === 'string' ? res : `answered ${describeResponse(res)}`;
-  return `${name} keeps its webhook (the interface has no DELETE) subscribed to ["ALL"] at ${url}, where no one listens after the run: narrowing it to ${JSON.stringify(list)} failed (PUT /webhooks ${why}); send that PUT as that client by hand`;
+  return {
+    narrowed: false,
+    text: `${name} keeps its webhook (the interface has no DELETE) subscribed to ["ALL"] at ${url}, where no one listens after the run: narrowing it to ${JSON.stringify(list)} failed (PUT /webhooks ${why}); send that PUT as that client by hand`,
+  };
 }
 
 /**
  * Before a creation check is kept from running by a set-up problem of its own: the receiver's, if it has one, comes
- * first (the run keeps one set-up problem per suite, and a receiver the server cannot reach is the one to fix first).
+ * first (a receiver the server cannot reach is the one to fix first; the other is then stated by the checks that meet
+ * it, each problem of the suite listed once).
  */
 async function receiverFirst(ctx: CheckContext, st: SuiteState): Promise<void> {
   reachable(ctx, st);

@@ -5,8 +5,8 @@
 // one reference server with two clients, kept running across the runs of a test, and a config file in a folder.
 // (test/e2e/webhook-receiver.test.ts runs the CLI twice against `conformance serve`.)
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stopsAfterEach } from '../helpers/webhook-targets.js';
 import { loadConfig } from '../../src/config/load.js';
@@ -14,8 +14,13 @@ import { generateEd25519 } from '../../src/http/keys.js';
 import { startReferenceServer } from '../../src/reference/server.js';
 import { receiverTls } from '../../src/receiver/certificate.js';
 import { runChecks, type CheckResult, type RunResult } from '../../src/engine/index.js';
+import { openTarget, restore } from '../../src/api.js';
+import { memoryJournal, type RunJournal } from '../../src/journal/journal.js';
+import type { RequestSpec } from '../../src/http/client.js';
+import type { Middleware } from '../../src/reference/context.js';
 import { pack } from '../../suites/index.js';
 import webhooks from '../../suites/webhooks/index.js';
+import { secondWebhookEntry } from '../../suites/kit/index.js';
 
 const stops = stopsAfterEach();
 const CREATION = ['webhooks.create.auto-subscription', 'webhooks.events.webhook-created'];
@@ -32,7 +37,11 @@ describe('a second run against the same client', () => {
   /** One reference server with two clients, a config of two targets on it (one with webhookClient), in a folder. */
   async function twoClients(
     faults: string[] = [],
-  ): Promise<{ dir: string; run: (target: string, grep?: string) => Promise<RunResult> }> {
+    middleware: Middleware[] = [],
+  ): Promise<{
+    dir: string;
+    run: (target: string, grep?: string, journal?: RunJournal, signal?: AbortSignal) => Promise<RunResult>;
+  }> {
     const dir = mkdtempSync(join(tmpdir(), 'conformance-second-client-'));
     const main = generateEd25519();
     const other = generateEd25519();
@@ -46,6 +55,7 @@ describe('a second run against the same client', () => {
       ],
       webhookCa: (await receiverTls(webhook))!.cert,
       faults,
+      middleware,
     });
     stops.push(() => server.close());
     writeFileSync(join(dir, 'partner.pem'), main.privateKeyPem, { mode: 0o600 });
@@ -65,12 +75,21 @@ describe('a second run against the same client', () => {
     };
     writeFileSync(
       join(dir, 'conformance.config.json'),
-      JSON.stringify({ targets: { staging: { ...target, webhookClient: second }, plain: target } }),
+      // `itself`: the second client as a target of its own, to read (and set) its webhook as that client.
+      JSON.stringify({
+        targets: {
+          staging: { ...target, webhookClient: second },
+          plain: target,
+          itself: { ...target, ...second, privateKeyFile: 'second.pem' },
+        },
+      }),
     );
     const { targets } = await loadConfig({ cwd: dir });
-    const run = (name: string, grep?: string) =>
+    const run = (name: string, grep?: string, journal?: RunJournal, signal?: AbortSignal) =>
       runChecks({
         pack,
+        ...(journal ? { journal } : {}),
+        ...(signal ? { signal } : {}),
         target: targets[name]!,
         suites: [webhooks],
         failOn: 'should',
@@ -124,8 +143,18 @@ describe('a second run against the same client', () => {
     rmSync(records);
 
     // The whole suite: the creation is observed with the second client, and nothing else is disturbed by it.
-    const second = await run('staging');
+    const journal = memoryJournal();
+    const second = await run('staging', undefined, journal);
     expect(webhooksNotPassed(second.checks)).toEqual([]);
+    // Its webhook was in the restore journal from before its POST (subscribed to ALL) until its narrowing.
+    expect(journal.summary()).toEqual({
+      putBack: expect.arrayContaining([
+        expect.stringMatching(
+          /^the webhook of the webhook client "second" \(narrowed: url https:\/\/127\.0\.0\.1:\d+\/conformance\/webhook\?conformance-url=2, subscriptions \["WEBHOOK.CREATED"\]\)$/,
+        ),
+      ]),
+      open: [],
+    });
     expect(byId(second.checks, 'webhooks.create.auto-subscription').observations).toContainEqual(
       expect.stringMatching(
         /^created of the webhook client "second" with \["ALL"\] at \S+ \(POST \/webhooks by client "second", X-Idempotency-Key [\w-]+, answered 200\), GET \/webhooks lists \["ALL","WEBHOOK.CREATED"\]$/,
@@ -178,6 +207,88 @@ describe('a second run against the same client', () => {
     expect(plain.verdict.notExercised.find((r) => r.id === 'REQ-EVT-09')?.remedy).toBe(
       `fix the webhooks set-up: ${(plain.run.setupProblems![0] as { fix: string }).fix}`,
     );
+  });
+
+  it("narrows the webhook client's webhook that a killed run left subscribed to ALL: `restore` does, as that client, with the config's credentials", async () => {
+    const { dir } = await twoClients();
+    const config = join(dir, 'conformance.config.json');
+    // As the second client itself: what the run killed between its POST and its narrowing left.
+    const itself = await openTarget({ config, target: 'itself' });
+    stops.push(() => itself.close());
+    await itself.session.open();
+    const as = (spec: RequestSpec) =>
+      itself.session.withToken(
+        (token) => itself.client.send({ ...spec, token }),
+        () => {},
+      );
+    const url = 'https://receiver.invalid/conformance-second';
+    expect((await as({ method: 'POST', path: '/webhooks', json: { url, subscriptions: ['ALL'] } })).status).toBe(200);
+    // The journal the killed run left: which client and the url, never its secret (the replay reads the config).
+    const folder = join(dir, '.conformance', 'restore', 'staging');
+    mkdirSync(folder, { recursive: true });
+    const entry = secondWebhookEntry('second', url);
+    writeFileSync(
+      join(folder, `999999999-1-abcd.json`),
+      JSON.stringify({
+        format: 'conformance-restore-journal',
+        formatVersion: 1,
+        target: 'staging',
+        baseUrl: itself.target.baseUrl,
+        clientId: 'partner',
+        pid: 999999999,
+        host: hostname(),
+        startedAt: new Date().toISOString(),
+        entries: [{ ...entry, id: '1-abc', writtenAt: new Date().toISOString() }],
+      }),
+    );
+    expect(JSON.stringify(entry)).not.toContain('second-secret-1');
+    const put = await restore({ config, target: 'staging' });
+    expect(put.failed).toEqual([]);
+    expect(put.putBack).toEqual([
+      `the webhook of the webhook client "second" (there was no webhook before the run, and the interface has no DELETE: the one it created stays, narrowed to the subscription the server adds by itself, whose event (its creation) cannot recur, so it draws no delivery: url "${url}", subscriptions ["WEBHOOK.CREATED"] (PUT /webhooks answered 200))`,
+    ]);
+    const shown = JSON.parse((await as({ method: 'GET', path: '/webhooks' })).text) as {
+      data: { url: string; subscriptions: string[] };
+    };
+    expect(shown.data).toMatchObject({ url, subscriptions: ['WEBHOOK.CREATED'] });
+    expect(existsSync(folder) ? readdirSync(folder) : []).toEqual([]);
+    await itself.session.close();
+  });
+
+  it("narrows the webhook client's webhook in its restores when interrupted as the server takes its creation", async () => {
+    const stop = new AbortController();
+    // The moment the server has created the second client's webhook (its url is the receiver's second one).
+    const watch: Middleware = async (ctx, _state, route, next) => {
+      const reply = await next();
+      if (route.method === 'POST' && route.path === '/webhooks' && ctx.body.toString().includes('conformance-url=2'))
+        stop.abort();
+      return reply;
+    };
+    const { dir, run } = await twoClients([], [watch]);
+    // The partner's client gets its webhook first, and no record of it is kept: the second client's turn.
+    await run('staging', creationOnly);
+    rmSync(join(dir, '.conformance', 'carried.json'));
+    const journal = memoryJournal();
+    const stopped = await run('staging', creationOnly, journal, stop.signal);
+    expect(stopped.verdict.status).toBe('INTERRUPTED');
+    expect(stopped.run.interrupted?.notPutBack).toEqual([]);
+    expect(stopped.run.interrupted?.putBack).toContainEqual(
+      expect.stringMatching(
+        /^the webhook of the webhook client "second" \(there was no webhook before the run, .* narrowed to the subscription the server adds by itself, .*: url "https:\/\/127\.0\.0\.1:\d+\/conformance\/webhook\?conformance-url=2", subscriptions \["WEBHOOK.CREATED"\] \(PUT \/webhooks answered 200\)\)$/,
+      ),
+    );
+    expect(journal.summary().open).toEqual([]);
+    const itself = await openTarget({ config: join(dir, 'conformance.config.json'), target: 'itself' });
+    stops.push(() => itself.close());
+    await itself.session.open();
+    const shown = await itself.session.withToken(
+      (token) => itself.client.send({ method: 'GET', path: '/webhooks', token }),
+      () => {},
+    );
+    expect((JSON.parse(shown.text) as { data: { subscriptions: string[] } }).data.subscriptions).toEqual([
+      'WEBHOOK.CREATED',
+    ]);
+    await itself.session.close();
   });
 
   it('carries a failure forward too: a server that failed a creation check fails it again, saying when it was seen', async () => {

@@ -96,7 +96,7 @@ describe('an interrupted run', () => {
           level: 'MUST',
           requirements: CITES.MUST,
           async run(ctx) {
-            ctx.judged('a subject');
+            ctx.judged('the stop');
             stop.abort();
           },
         }),

@@ -161,9 +161,10 @@ describe('suite lifecycle', () => {
     );
   });
 
-  it("records a suite's set-up problem once, with the checks it stopped, and names its fix as the verdict's remedy", async () => {
+  it("records each set-up problem of a suite once, with the checks it stopped, and names its fix as each check's remedy", async () => {
     const log: string[] = [];
     const refused = { problem: 'the server did not trust the receiver', fix: 'hand cert.pem to the provider' };
+    const unmapped = { problem: 'deliveries arrived at /, not /hook', fix: 'map /hook to the receiver' };
     const a = defineSuite({
       name: 'alpha',
       title: 'alpha',
@@ -174,8 +175,10 @@ describe('suite lifecycle', () => {
       checks: [
         seeing('alpha.x.first', async (ctx) => ctx.setupProblem(refused)),
         seeing('alpha.x.passes'),
-        // A later check meets it again, in other words: the first of a suite is the one stated.
-        seeing('alpha.x.again', async (ctx) => ctx.setupProblem({ problem: 'again', fix: 'again' })),
+        // Another problem of the same suite, met later: listed too, not hidden behind the first.
+        seeing('alpha.x.other', async (ctx) => ctx.setupProblem(unmapped)),
+        // The same fix again, in other words: the same problem, its first words kept, its checks grown.
+        seeing('alpha.x.again', async (ctx) => ctx.setupProblem({ problem: 'again', fix: refused.fix })),
       ],
     });
     const b = countingSuite('beta', log, [seeing('beta.x.other', async (ctx) => ctx.setupProblem(refused))]);
@@ -183,26 +186,25 @@ describe('suite lifecycle', () => {
     expect(result.checks.map((c) => [c.id, c.outcome, c.skipRemedy])).toEqual([
       ['alpha.x.first', 'skip', { kind: 'setup', suite: 'alpha' }],
       ['alpha.x.passes', 'pass', undefined],
+      ['alpha.x.other', 'skip', { kind: 'setup', suite: 'alpha' }],
       ['alpha.x.again', 'skip', { kind: 'setup', suite: 'alpha' }],
       ['beta.x.other', 'skip', { kind: 'setup', suite: 'beta' }],
     ]);
     expect(result.checks[0]!.skipReason).toBe('set-up problem: the server did not trust the receiver');
+    expect(result.checks[3]!.skipReason).toBe('set-up problem: again');
     expect(result.run.setupProblems).toEqual([
       { suite: 'alpha', ...refused, checks: ['alpha.x.first', 'alpha.x.again'] },
+      { suite: 'alpha', ...unmapped, checks: ['alpha.x.other'] },
       { suite: 'beta', ...refused, checks: ['beta.x.other'] },
     ]);
     // Not exercised, never failed; what to do is the fix the run states.
     expect(result.verdict.status).toBe('INCOMPLETE');
     // The problem is said once by the run, not again for each requirement: the gap names it, the remedy is its fix.
-    expect(result.verdict.notExercised[0]!.checks.map((c) => c.reason)).toEqual([
-      "the run's set-up problem (alpha)",
-      "the run's set-up problem (alpha)",
-      "the run's set-up problem (beta)",
-    ]);
-    expect(result.verdict.notExercised[0]!.checks.map((c) => c.remedy)).toEqual([
-      'fix the alpha set-up: hand cert.pem to the provider',
-      'fix the alpha set-up: hand cert.pem to the provider',
-      'fix the beta set-up: hand cert.pem to the provider',
+    expect(result.verdict.notExercised[0]!.checks.map((c) => [c.id, c.reason, c.remedy])).toEqual([
+      ['alpha.x.first', "the run's set-up problem (alpha)", 'fix the alpha set-up: hand cert.pem to the provider'],
+      ['alpha.x.other', "the run's set-up problem (alpha)", 'fix the alpha set-up: map /hook to the receiver'],
+      ['alpha.x.again', "the run's set-up problem (alpha)", 'fix the alpha set-up: hand cert.pem to the provider'],
+      ['beta.x.other', "the run's set-up problem (beta)", 'fix the beta set-up: hand cert.pem to the provider'],
     ]);
     expect(result.exitCode).toBe(0);
     expect(result.run.notes?.[0]).toBe('alpha: said once by the suite');

@@ -295,3 +295,31 @@ export function setupProblemRunResult(): RunResult {
   result.verdict = computeVerdict({ pack: checks, results: checks, setupProblems });
   return result;
 }
+
+/** A second set-up problem of the webhooks suite, with another fix: the deliveries came outside publicUrl's path. */
+export const UNMAPPED_PROBLEM = {
+  suite: 'webhooks',
+  problem: 'deliveries arrived at the receiver under /, not under /hook (the path of webhook.publicUrl)',
+  fix: 'have the proxy keep the path (proxy_pass without a trailing /), or see docs/webhook-receiver.md',
+};
+
+/** The run above, plus a later webhooks check stopped by another problem of the same suite. */
+export function twoSetupProblemsRunResult(): RunResult {
+  const first = setupProblemRunResult();
+  const stopped = check({
+    id: 'webhooks.delivery.verified',
+    suite: 'webhooks',
+    level: 'MUST',
+    outcome: 'skip',
+    title: 'deliveries verify',
+    requirements: requirementRefs(['REQ-EVT-12'], 'a test check'),
+    skipReason: `set-up problem: ${UNMAPPED_PROBLEM.problem}`,
+    skipRemedy: { kind: 'setup', suite: 'webhooks' },
+  });
+  const checks = [...first.checks, stopped];
+  const result = sampleRunResult(checks);
+  const setupProblems = [...first.run.setupProblems!, { ...UNMAPPED_PROBLEM, checks: [stopped.id] }];
+  result.run.setupProblems = setupProblems;
+  result.verdict = computeVerdict({ pack: checks, results: checks, setupProblems });
+  return result;
+}
