@@ -1,6 +1,7 @@
 // Corporate networks (issue 26), in process and fast: a run through a forward proxy (a small CONNECT proxy; the field
 // set-up test/field/proxy.test.ts runs Debian's squid), and a run against a server that requires a client certificate.
 // What passes, what the notes say, and the one line a run stops with when the proxy or the TLS handshake refuses.
+import { createServer as createHttpsServer } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pack } from '../../suites/index.js';
 import { runChecks, type RunResult } from '../../src/engine/index.js';
@@ -182,6 +183,68 @@ describe('a run against a server that requires a client certificate (mutual TLS)
       const result = await run({ ...withCertificate(client), proxy: p.url });
       expect(result.totals).toMatchObject({ failed: 0, errored: 0 });
       expect(p.connects.length).toBeGreaterThan(0);
+    } finally {
+      await p.close();
+    }
+  });
+});
+
+describe('the TLS failures of the route, from a client alone', () => {
+  /** One request of a signed client to a bare https server; the failure it ends in. */
+  async function failure(
+    serverOptions: Parameters<typeof createHttpsServer>[0],
+    client: { ca?: string; proxy?: string },
+  ): Promise<{ message: string; advice?: string }> {
+    const server = createHttpsServer(serverOptions, (_req, res) => res.end('{}'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const signed = new SignedClient({
+      baseUrl: `https://127.0.0.1:${(server.address() as { port: number }).port}/v1`,
+      clientId: 'c',
+      keyId: 'k',
+      privateKey: generateEd25519().seed,
+      ...client,
+    });
+    try {
+      const e = await signed.send({ method: 'GET', path: '/x' }).then(
+        () => undefined,
+        (err: unknown) => err as { message: string; failure: { advice?: string } },
+      );
+      expect(e).toBeDefined();
+      return { message: e!.message, ...(e!.failure.advice !== undefined ? { advice: e!.failure.advice } : {}) };
+    } finally {
+      await signed.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  }
+
+  it('names a TLS 1.2 server that ends the handshake without the client certificate it requires', async () => {
+    const ca = await makeClientCa();
+    const server = await makeCertificate(['127.0.0.1']);
+    expect(
+      await failure(
+        { ...server, requestCert: true, rejectUnauthorized: true, ca: ca.cert, maxVersion: 'TLSv1.2' },
+        { ca: server.cert },
+      ),
+    ).toEqual({
+      message:
+        'TLS: the server refused the TLS handshake, as a server that requires a client certificate (mutual TLS) does when none is presented (alert "handshake failure", ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE)',
+      advice:
+        "give the certificate and key the provider issued (or accepts) for your client in the target's clientCertFile and clientKeyFile (PEM files)",
+    });
+  });
+
+  it("says a certificate not trusted through a proxy may be the proxy's own (TLS inspection)", async () => {
+    const p = await startConnectProxy();
+    try {
+      const server = await makeCertificate(['127.0.0.1']);
+      const got = await failure(server, { proxy: p.url });
+      expect(got.message).toMatch(
+        /^TLS: the certificate presented for 127\.0\.0\.1:\d+ through the proxy http:\/\/127\.0\.0\.1:\d+ \(the target's "proxy"\) is not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT\)$/,
+      );
+      expect(got.advice).toBe(
+        "a proxy that inspects TLS presents certificates of its own CA: give that CA (or the target's) in the target's caFile or in NODE_EXTRA_CA_CERTS",
+      );
     } finally {
       await p.close();
     }
