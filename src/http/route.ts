@@ -32,7 +32,7 @@ export interface RouteOptions {
 }
 
 /** A proxy the requests to the target go through. */
-export interface ProxyRoute {
+interface ProxyRoute {
   url: URL;
   /** The URL as reports show it: the user name and password replaced by [redacted]. */
   shown: string;
