@@ -12,7 +12,9 @@ import {
 } from './engine/index.js';
 import { prepareReports, type ReportOptions } from './reports.js';
 import { choiceName, type Choices, type VariantName } from './reference/choices/index.js';
-import { ConfigError } from './errors.js';
+import { ConfigError, RestoreFailed } from './errors.js';
+import { fileJournal, memoryJournal, type Replayed, type RunJournal } from './journal/journal.js';
+import { dirname, join, resolve } from 'node:path';
 import { NothingToRerun, rerunSelection } from './report/rerun.js';
 import { pack } from '../suites/index.js';
 import type { SignedClient } from './http/client.js';
@@ -20,7 +22,15 @@ import type { SignedClient } from './http/client.js';
 /** The settings the engine takes as they are: one name, one type, one meaning from the CLI to the engine. */
 type PassedThrough = Pick<
   RunSettings,
-  'failOn' | 'failOnIncomplete' | 'checkTimeoutMs' | 'requestTimeoutMs' | 'maxBodyBytes' | 'budgetMs' | 'concurrency'
+  | 'failOn'
+  | 'failOnIncomplete'
+  | 'checkTimeoutMs'
+  | 'requestTimeoutMs'
+  | 'maxBodyBytes'
+  | 'budgetMs'
+  | 'concurrency'
+  | 'signal'
+  | 'interruptGraceMs'
 >;
 const PASSED_THROUGH = [
   'failOn',
@@ -30,6 +40,8 @@ const PASSED_THROUGH = [
   'maxBodyBytes',
   'budgetMs',
   'concurrency',
+  'signal',
+  'interruptGraceMs',
 ] as const satisfies ReadonlyArray<keyof PassedThrough>;
 
 export interface RunOptions extends PassedThrough, ReportOptions {
@@ -54,8 +66,19 @@ export interface RunOptions extends PassedThrough, ReportOptions {
   rerunFailed?: string;
   /** Run only these check ids (with suites and grep, a check must match all). */
   checkIds?: string[];
-  /** Told of what the user should know but that does not stop the run (checks of a rerun report that no longer exist). */
+  /**
+   * Told of what the user should know but that does not stop the run (checks of a rerun report that no longer exist;
+   * what the restore journal put back that a killed run had left). On stderr by default.
+   */
   onWarning?: (line: string) => void;
+  /**
+   * The folder of the target's restore journal (src/journal/journal.ts), or false for none on disk. By default
+   * `.conformance/restore/<target>/` in the config file's folder (journalFolder); none for the built-in `local`, whose
+   * server ends with the run.
+   */
+  journal?: string | false;
+  /** Hears the run's journal once the run has one: what it changed and has not put back yet (the CLI's last words). */
+  onJournal?: (journal: RunJournal) => void;
 }
 
 export async function run(options: RunOptions = {}): Promise<RunResult> {
@@ -80,8 +103,10 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     ids = selection.ids;
   }
 
-  const { target, stop, local, targetArgs } = await resolveTarget(options);
+  const { target, stop, local, targetArgs, journalFolder: folder } = await resolveTarget(options);
   const notes = local !== undefined ? [`target: ${local}`] : [];
+  const journal = journalOf(options, target, folder);
+  options.onJournal?.(journal);
   try {
     const ussd = {
       ...(options.ussdMaxViews !== undefined ? { maxViews: options.ussdMaxViews } : {}),
@@ -98,9 +123,92 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       ...(expectedFailures ? { expectedFailures } : {}),
       notes,
       targetArgs,
+      journal,
     });
   } finally {
     await stop?.();
+  }
+}
+
+/** The run's restore journal: on disk in the target's folder, or in memory (the built-in target, `journal: false`). */
+function journalOf(
+  options: Pick<RunOptions, 'journal' | 'onWarning'>,
+  target: ResolvedTarget,
+  folder?: string,
+): RunJournal {
+  const where = options.journal === false ? undefined : (options.journal ?? folder);
+  if (where === undefined) return memoryJournal();
+  return fileJournal(
+    where,
+    { target: target.name, baseUrl: target.baseUrl, clientId: target.clientId },
+    options.onWarning ?? warnOnStderr,
+  );
+}
+
+/**
+ * Where a target's restore journal lives: `.conformance/restore/<target>/` in the folder of the config file that
+ * defines it (the current folder when the config has no file). The target's name is escaped for a file name.
+ */
+function journalFolder(config: Pick<LoadedConfig, 'path'>, targetName: string, cwd?: string): string {
+  const base = config.path !== undefined ? dirname(config.path) : resolve(cwd ?? '.');
+  const name = encodeURIComponent(targetName).replace(/^\.+/, (dots) => '%2E'.repeat(dots.length));
+  return join(base, '.conformance', 'restore', name);
+}
+
+/** The error a restore that could not put everything back ends in: one line, each failure with the request by hand. */
+export function restoreFailure(r: RestoreResult): RestoreFailed {
+  return new RestoreFailed(
+    r.failed
+      .map(
+        (f) =>
+          `restore: ${f.what} could not be put back (${f.problem}); restore it by hand: ${f.byHand}; the journal (${r.folder}) keeps it for the next try`,
+      )
+      .join('; '),
+  );
+}
+
+/** What `restore` did: what it put back, what it could not (each with the request by hand), files of live runs. */
+export interface RestoreResult extends Replayed {
+  target: string;
+  /** The journal's folder; undefined for the built-in target, which keeps nothing between runs. */
+  folder: string | undefined;
+}
+
+/**
+ * `conformance restore`: puts back what runs against the target left in its restore journal (killed before their
+ * restores), and nothing else. No request is sent when nothing is left. What could not be put back is in `failed`
+ * (the journal keeps it); the CLI ends that with restoreFailure (exit 3).
+ */
+export async function restore(
+  options: TargetSelection & Pick<RunOptions, 'requestTimeoutMs' | 'maxBodyBytes' | 'journal'> = {},
+): Promise<RestoreResult> {
+  if ((options.target ?? BUILTIN_TARGET) === BUILTIN_TARGET)
+    return { target: BUILTIN_TARGET, folder: undefined, putBack: [], failed: [], busy: [] };
+  const opened = await openTarget(options);
+  try {
+    const { target } = opened;
+    const folder = options.journal === false ? undefined : (options.journal ?? opened.journalFolder);
+    if (folder === undefined) return { target: target.name, folder, putBack: [], failed: [], busy: [] };
+    const journal = fileJournal(folder, { target: target.name, baseUrl: target.baseUrl, clientId: target.clientId });
+    let sessionOpen = false;
+    const send: Parameters<NonNullable<typeof pack.putBack>>[1]['send'] = async (spec) => {
+      if (!sessionOpen) {
+        await opened.session.open();
+        sessionOpen = true;
+      }
+      return opened.session.withToken(
+        (token) => opened.client.send({ ...spec, token }, () => undefined),
+        () => undefined,
+      );
+    };
+    try {
+      const replayed = await journal.replay((entry) => pack.putBack!(entry, { send, journal }));
+      return { target: target.name, folder, ...replayed };
+    } finally {
+      if (sessionOpen) await opened.session.close().catch(() => undefined);
+    }
+  } finally {
+    await opened.close();
   }
 }
 
@@ -115,6 +223,8 @@ interface Resolved {
   local?: string;
   /** The command-line arguments that aim a command at this target again (RunInfo.replay). */
   targetArgs: string[];
+  /** Where the target's restore journal lives (journalFolder); undefined for the built-in target. */
+  journalFolder?: string;
 }
 
 async function resolveTarget(options: TargetSelection): Promise<Resolved> {
@@ -139,6 +249,7 @@ async function resolveTarget(options: TargetSelection): Promise<Resolved> {
   return {
     target: selectTarget(config, name),
     targetArgs: ['--target', name, ...(configArg !== undefined ? ['--config', configArg] : [])],
+    journalFolder: journalFolder(config, name, options.cwd),
   };
 }
 
@@ -160,6 +271,8 @@ function localArgs(local: RunOptions['local']): string[] {
  */
 export interface OpenedTarget {
   target: ResolvedTarget;
+  /** Where the target's restore journal lives; undefined for the built-in target. */
+  journalFolder?: string;
   /** The built-in target only: what its server is (variant, choices, faults). */
   local?: string;
   client: SignedClient;
@@ -171,10 +284,11 @@ export interface OpenedTarget {
 export async function openTarget(
   options: TargetSelection & Pick<RunOptions, 'requestTimeoutMs' | 'maxBodyBytes'>,
 ): Promise<OpenedTarget> {
-  const { target, stop, local } = await resolveTarget(options);
+  const { target, stop, local, journalFolder: folder } = await resolveTarget(options);
   const client = clientFor(target, options);
   return {
     target,
+    ...(folder !== undefined ? { journalFolder: folder } : {}),
     ...(local !== undefined ? { local } : {}),
     client,
     // The run's own session: the same token request (and revocation) a run makes, recorded nowhere.

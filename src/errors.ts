@@ -84,6 +84,11 @@ export const ERROR_CODES = {
     meaning:
       'verify-evidence: the directory is not an evidence package, or a file of it cannot be read (a package that does not verify exits 1)',
   },
+  CONFORMANCE_ERR_JOURNAL: {
+    exitCode: 2,
+    meaning:
+      "a file of the target's restore journal (.conformance/restore/<target>/ beside the config) cannot be read or written, or is not a journal: the line names it; put back by hand what it lists, then delete it",
+  },
   CONFORMANCE_ERR_INSTALL: {
     exitCode: 2,
     meaning:
@@ -109,6 +114,11 @@ export const ERROR_CODES = {
     meaning:
       'conformance curl: the request got no usable answer (connection refused or reset, no response in time, a body over the cap, throttled past what it may wait)',
   },
+  CONFORMANCE_ERR_RESTORE_FAILED: {
+    exitCode: 3,
+    meaning:
+      'conformance restore: a change an earlier run left on the target (the restore journal) could not be put back: the line names it, why, and the request that puts it back by hand; the journal keeps it for the next try',
+  },
   // Exit 0: not a failure; the process says so on stdout, without the code.
   CONFORMANCE_ERR_NOTHING_TO_RERUN: {
     exitCode: 0,
@@ -124,6 +134,11 @@ export const ERROR_CODES = {
   CONFORMANCE_ERR_CHECK_TIMEOUT: {
     exitCode: null,
     meaning: 'a check did not finish within its time limit (outcome error)',
+  },
+  CONFORMANCE_ERR_INTERRUPTED: {
+    exitCode: null,
+    meaning:
+      'the run was interrupted (SIGINT, SIGTERM, or the AbortSignal of a library caller) while the check ran (outcome error) or before it started (skipped): the run puts back what it changed, writes its reports with the verdict INTERRUPTED and exits 130 (SIGINT) or 143 (SIGTERM)',
   },
   CONFORMANCE_ERR_BUDGET_SPENT: {
     exitCode: 1,
@@ -243,5 +258,34 @@ export class CheckTimeout extends ConformanceError {
 export class UndeclaredSharedState extends ConformanceError {
   constructor(message: string) {
     super(message, 'CONFORMANCE_ERR_UNDECLARED_SHARED_STATE');
+  }
+}
+
+/**
+ * The run was interrupted: by SIGINT or SIGTERM (the CLI), or by the AbortSignal a library caller gave. The reason the
+ * signal aborts with; a check the interruption cut short carries its code. `exitCode` is the shell's for the signal.
+ */
+export class RunInterrupted extends ConformanceError {
+  constructor(readonly signal?: string) {
+    super(`the run was interrupted${signal !== undefined ? ` (${signal})` : ''}`, 'CONFORMANCE_ERR_INTERRUPTED');
+  }
+
+  /** 128 + the signal's number, as a shell reports a process a signal ended: 143 for SIGTERM, else 130 (SIGINT). */
+  get exitCode(): 130 | 143 {
+    return this.signal === 'SIGTERM' ? 143 : 130;
+  }
+}
+
+/** A file of the restore journal that cannot be read, written or understood (exit 2): the message names it. */
+export class JournalError extends UserError {
+  constructor(message: string) {
+    super(message, 2, 'CONFORMANCE_ERR_JOURNAL');
+  }
+}
+
+/** `conformance restore` could not put back every change an earlier run left (exit 3): the message names each. */
+export class RestoreFailed extends UserError {
+  constructor(message: string) {
+    super(message, 3, 'CONFORMANCE_ERR_RESTORE_FAILED');
   }
 }

@@ -1,6 +1,6 @@
 // Public library API: `import { loadConfig, run, signRequest, verifySignature, contentDigest } from 'investment-api-conformance'`;
 // a client application that only signs imports `investment-api-conformance/signing` (src/signing.ts), the same functions.
-export { run, type RunOptions } from './api.js';
+export { run, restore, type RestoreResult, type RunOptions } from './api.js';
 export { runClient, type ClientRunOptions } from './client/run.js';
 export type { ClientConfig } from './client/config.js';
 export { loadConfig, selectTarget } from './config/load.js';
@@ -17,6 +17,7 @@ export {
   ConfigError,
   TargetError,
   NothingToRerun,
+  RunInterrupted,
   ERROR_CODES,
   errorCode,
   type ErrorCode,

@@ -338,6 +338,7 @@ export default defineSuite({
             });
           }
           expectTokenRecord(ctx, res, record.record, record.enveloped ? 'data' : '');
+          ctx.judged('the token record');
         });
       },
     }),
@@ -363,7 +364,7 @@ export default defineSuite({
             const field = recordFieldOf(p.path, path);
             return (field === 'message' || field === 'tokenId') && issued.record[field] !== undefined;
           });
-          if (missing.length === 0 && typed.length === 0) return;
+          if (missing.length === 0 && typed.length === 0) return ctx.judged('the token record');
           const broken = new Set([
             ...missing.flatMap((f) => absentTo(f).requirements),
             ...typed.flatMap((p) => OWNED_FIELDS[recordFieldOf(p.path, path)]!.requirements),
@@ -401,10 +402,10 @@ export default defineSuite({
           const second = await jar.issue();
           // One token per client, handed out again, is a reading the suite accepts (auth.token.response-shape and the
           // TokenJar cope with it): the same token may well keep its tokenId.
-          if (first.token === second.token)
-            return ctx.observe(
-              'both token requests were answered with the same token: one token per client, so one tokenId',
-            );
+          if (first.token === second.token) {
+            ctx.observe('both token requests were answered with the same token: one token per client, so one tokenId');
+            return ctx.judged('two token answers, one token');
+          }
           const a = presentField(ctx, first, 'tokenId');
           const b = presentField(ctx, second, 'tokenId');
           if (JSON.stringify(a) === JSON.stringify(b)) {
@@ -414,6 +415,7 @@ export default defineSuite({
               exchange: second.res.exchange,
             });
           }
+          ctx.judged('the tokenIds of two tokens', 2);
         });
       },
     }),
@@ -440,6 +442,7 @@ export default defineSuite({
               exchange: issued.res.exchange,
             });
           }
+          ctx.judged("the token record's tokenType");
         });
       },
     }),
@@ -475,6 +478,7 @@ export default defineSuite({
               },
             );
           }
+          ctx.judged("the token record's scope");
         });
       },
     }),
@@ -514,6 +518,7 @@ export default defineSuite({
               },
             );
           }
+          ctx.judged("the token record's organization");
         });
       },
     }),
@@ -540,6 +545,7 @@ export default defineSuite({
               exchange: issued.res.exchange,
             });
           }
+          ctx.judged("the token record's trustedIps");
         });
       },
     }),
@@ -602,6 +608,7 @@ export default defineSuite({
               },
             );
           }
+          ctx.judged("the token record's createdAt and updatedAt");
           ctx.observe(
             `the token record's createdAt and updatedAt count ${created}${server.unit === undefined ? `; the unit of the server's other timestamps was not compared (${server.text})` : `, as the server's instruments do`}`,
           );
@@ -636,6 +643,7 @@ export default defineSuite({
             res,
             `${NO_TOKEN}: right credentials, signed, but the form body has no Content-Digest`,
           );
+          ctx.judged('the answer to a token request without Content-Digest');
         });
       },
     }),
@@ -656,9 +664,13 @@ export default defineSuite({
         await withTokens(ctx, async (jar) => {
           const res = await requestToken(ctx);
           const found = tokenIn(res);
-          if (!found) return ctx.observe(`the token request answered ${res.status} without a token record`);
+          if (!found)
+            return ctx.skip(
+              `the token request answered ${res.status} without a token record: no shape to record; auth.token.issued judges it`,
+            );
           await jar.keep(found.token);
           ctx.observe(`status ${res.status}; token record ${envelopeReading(found)}`);
+          ctx.judged('the token answer');
           // The type of scope is not shown either (REQ-TOKEN-07): the reading the server took, on record.
           const scope = found.record.scope;
           ctx.observe(
@@ -688,6 +700,7 @@ export default defineSuite({
             }),
           );
           await expectNoToken(ctx, jar, res, `${NO_TOKEN}: the secret differs from the client's in its last character`);
+          ctx.judged('the answer to a token request with a wrong secret');
         });
       },
     }),
@@ -709,6 +722,7 @@ export default defineSuite({
             tokenSpec(ctx, { form: { clientId: unknown, clientSecret: ctx.credentials.clientSecret } }),
           );
           await expectNoToken(ctx, jar, res, `${NO_TOKEN}: clientId ${JSON.stringify(unknown)} names no client`);
+          ctx.judged('the answer to a token request naming an unknown client');
         });
       },
     }),
@@ -727,6 +741,7 @@ export default defineSuite({
         await withTokens(ctx, async (jar) => {
           const res = await ctx.send(tokenSpec(ctx, { form: { clientId: ctx.credentials.clientId } }));
           await expectNoToken(ctx, jar, res, `${NO_TOKEN}: the form carries clientId only`);
+          ctx.judged('the answer to a token request without clientSecret');
         });
       },
     }),
@@ -745,6 +760,7 @@ export default defineSuite({
         await withTokens(ctx, async (jar) => {
           const res = await ctx.send(tokenSpec(ctx, { sign: false }));
           await expectNoToken(ctx, jar, res, `${NO_TOKEN}: right credentials, but the request is not signed`);
+          ctx.judged('the answer to an unsigned token request');
         });
       },
     }),
@@ -778,6 +794,7 @@ export default defineSuite({
             res,
             `${NO_TOKEN}: the body (the same fields, reordered after signing) does not match its Content-Digest`,
           );
+          ctx.judged('the answer to a token request whose digest does not match');
         });
       },
     }),
@@ -803,6 +820,7 @@ export default defineSuite({
           401,
           '401 Unauthorized: the request is signed and carries X-Client-Id, but no Authorization header',
         );
+        ctx.judged('the answer to a read without Authorization');
       },
     }),
     defineCheck({
@@ -828,6 +846,7 @@ export default defineSuite({
         });
         expectRejection(ctx, res, 'a rejection (any 4xx): Authorization is "Bearer <not a token>", no access token');
         ctx.observe(`Authorization "Bearer <not a token>" was refused with ${res.status}`);
+        ctx.judged('the answer to a read with a malformed Authorization');
       },
     }),
     defineCheck({
@@ -845,6 +864,7 @@ export default defineSuite({
       async run(ctx) {
         const res = await ctx.send({ ...readProbe(ctx), token: randomBytes(32).toString('base64url') });
         expectStatus(ctx, res, 401, '401 Unauthorized: the bearer token was never issued');
+        ctx.judged('the answer to a read with a never-issued token');
       },
     }),
     defineCheck({
@@ -862,6 +882,7 @@ export default defineSuite({
       async run(ctx) {
         const res = await ctx.send({ ...readProbe(ctx), clientId: null });
         expectRejection(ctx, res, 'a rejection (any 4xx): a valid token, signed, but no X-Client-Id header');
+        ctx.judged('the answer to a read without X-Client-Id');
       },
     }),
     defineCheck({
@@ -885,6 +906,7 @@ export default defineSuite({
           res,
           `a rejection (any 4xx): X-Client-Id ${JSON.stringify(other)} is not the client the token was issued to`,
         );
+        ctx.judged('the answer to a read naming another client');
       },
     }),
     defineCheck({
@@ -970,6 +992,7 @@ export default defineSuite({
               },
             );
           }
+          for (const c of candidates) if (c.spec) ctx.judged(c.label);
         });
       },
     }),
@@ -1014,6 +1037,7 @@ export default defineSuite({
               },
             );
           expectStatus(ctx, after, 401, '401 Unauthorized: the token was revoked just before');
+          ctx.judged('a read with the revoked token');
           jar.forget(token);
         });
       },
@@ -1053,6 +1077,7 @@ export default defineSuite({
               exchange: after.exchange,
             });
           }
+          ctx.judged('the unsigned revocation and the token after it');
         });
       },
     }),
@@ -1065,7 +1090,7 @@ export default defineSuite({
         sends:
           'two fresh tokens, both shown to work on a read; the first is revoked (POST /oauth/revoke), then the second is used on the read again',
         passes:
-          'always, once the answer could be read: the check records how far a revocation reaches: the token presented only, or every token of the client',
+          'once the answer could be read: the check records how far a revocation reaches: the token presented only, or every token of the client; where no two tokens are live at once (one token per client, or a new token ends the older ones) it records that and skips: there is no second token to watch',
         fails:
           'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
       },
@@ -1073,25 +1098,32 @@ export default defineSuite({
         await withTokens(ctx, async (jar) => {
           const a = await jar.issue();
           const b = await jar.issue();
-          if (a.token === b.token)
-            return ctx.observe(
+          // What hides the reading is recorded (the choices matrix reads it), and the check skips: it saw no revocation reach.
+          if (a.token === b.token) {
+            ctx.observe(
               'both token requests were answered with the same token: no second token to watch, so how far a revocation reaches cannot be seen',
             );
+            return ctx.skip('no second token to watch: both token requests were answered with the same token');
+          }
           if (await jar.isRunToken(a.token)) ctx.skip(RUN_TOKEN_AGAIN);
           const probe = readProbe(ctx);
           const first = await ctx.send({ ...probe, token: a.token });
           if (first.status === 401) {
-            return ctx.observe(
+            ctx.observe(
               'the first token was refused once a second was issued (a new token ends the older ones, auth.token.older-tokens): no two tokens are live at once, so how far a revocation reaches cannot be seen',
+            );
+            return ctx.skip(
+              'no two tokens are live at once (a new token ends the older ones): no second token to watch',
             );
           }
           const before = await ctx.send({ ...probe, token: b.token });
           if (!isSuccess(before))
-            return ctx.observe(
+            return ctx.skip(
               `the second fresh token was not accepted to begin with (${describeResponse(before)}); auth.use.read-endpoints judges it`,
             );
           const revoked = (await jar.revoke(a.token)).res;
           const after = await ctx.send({ ...probe, token: b.token });
+          ctx.judged('a read with the second token after the first was revoked');
           if (after.status === 401) {
             jar.forget(b.token);
             return ctx.observe(
@@ -1126,6 +1158,7 @@ export default defineSuite({
           if (await jar.isRunToken(issued.token)) ctx.skip(RUN_TOKEN_AGAIN);
           const res = (await jar.revoke(issued.token)).res;
           ctx.observe(revokeShapeOf(ctx).note());
+          ctx.judged('the revocation answer');
           const tokenId = issued.record.tokenId;
           if (res.text.trim() === '') ctx.observe(`POST /oauth/revoke answered ${res.status} with no body`);
           else {
@@ -1177,6 +1210,7 @@ export default defineSuite({
               },
             );
           }
+          ctx.judged("the token record's expiresIn");
         });
       },
     }),
@@ -1225,6 +1259,7 @@ export default defineSuite({
             `the token was last accepted ${minutes(lastAcceptedMs)} after it was issued${firstRefusedMs !== undefined ? `; first refused after ${minutes(firstRefusedMs)}` : ''}`,
           );
           expectStatus(ctx, last, 401, '401 Unauthorized: the token was issued 61 minutes ago');
+          ctx.judged('a read with the token 61 minutes after issue');
           jar.forget(token);
         });
       },
@@ -1249,6 +1284,7 @@ export default defineSuite({
         await withTokens(ctx, async (jar) => {
           const res = await ctx.send(tokenSpec(ctx, { idempotencyKey: null }));
           await expectNoToken(ctx, jar, res, `${NO_TOKEN}: right credentials, signed, but ${NONE}`);
+          ctx.judged('the answer to a token request without an idempotency header');
         });
         const customerId = ctx.fixtures.mutableCustomerId;
         if (customerId === undefined)
@@ -1263,6 +1299,7 @@ export default defineSuite({
           idempotencyKey: null,
         });
         expectRejection(ctx, res, `a rejection (any 4xx): PUT /customers, signed, with ${NONE}`);
+        ctx.judged('the answer to PUT /customers without an idempotency header');
       },
     }),
 
@@ -1292,8 +1329,10 @@ export default defineSuite({
           const found = tokenIn(res);
           if (found) {
             await jar.keep(found.token);
+            ctx.judged('the answer to a JSON token request');
             return ctx.observe(`a JSON token body accepted too: ${res.status} and a token (revoked afterwards)`);
           }
+          ctx.judged('the answer to a JSON token request');
           ctx.observe(
             res.status >= 400 && res.status <= 499
               ? `a JSON token body refused: ${describeResponse(res)}`
@@ -1321,10 +1360,11 @@ export default defineSuite({
           if (await jar.isRunToken(older.token)) ctx.skip(RUN_TOKEN_AGAIN);
           const first = await ctx.send({ ...probe, token: older.token });
           if (!isSuccess(first))
-            return ctx.observe(
+            return ctx.skip(
               `the fresh token was not accepted to begin with (${describeResponse(first)}); auth.use.read-endpoints judges it`,
             );
           const newer = await jar.issue();
+          ctx.judged('the second token answer');
           if (newer.token === older.token)
             return ctx.observe(
               'the second token request was answered with the same token: one token per client, and older tokens keep working',
@@ -1339,6 +1379,7 @@ export default defineSuite({
           }
           jar.forget(older.token);
           const newest = await ctx.send({ ...probe, token: newer.token });
+          ctx.judged('a read with the second token');
           ctx.observe(
             isSuccess(newest)
               ? 'a new token ends the older ones: the first token was refused (401) once a second was issued, and the second works'
@@ -1364,6 +1405,11 @@ export default defineSuite({
         await withTokens(ctx, async (jar) => {
           const issued = await jar.issue();
           const value = issued.record.maxTTL;
+          if (value === undefined)
+            return ctx.skip(
+              'the token record has no maxTTL: no value to record; auth.token.fields judges its presence',
+            );
+          ctx.judged("the token record's maxTTL");
           const reading =
             value === TOKEN_TTL_SECONDS
               ? ' (the 60 minutes in seconds)'
@@ -1371,9 +1417,7 @@ export default defineSuite({
                 ? ' (the 60 minutes in minutes)'
                 : '';
           ctx.observe(
-            value === undefined
-              ? 'the token record has no maxTTL'
-              : `maxTTL ${JSON.stringify(value)}${reading}; expiresIn ${JSON.stringify(issued.record.expiresIn)}`,
+            `maxTTL ${JSON.stringify(value)}${reading}; expiresIn ${JSON.stringify(issued.record.expiresIn)}`,
           );
         });
       },
@@ -1395,6 +1439,7 @@ export default defineSuite({
         await withTokens(ctx, async (jar) => {
           const issued = await jar.issue();
           const scopes = scopesOf(issued.record.scope);
+          ctx.judged("the token record's scope");
           ctx.observe(
             `the token's scope is ${JSON.stringify(issued.record.scope)}; every token has both read and write (auth.token.scope judges it), so which scope each endpoint requires cannot be seen from outside${scopes?.includes('read') && scopes.includes('write') ? '' : ' (this one lacks one of them)'}`,
           );
@@ -1431,6 +1476,7 @@ export default defineSuite({
             ? `PUT /customers with X-Idempotency-Id and no X-Idempotency-Key was accepted (${res.status})`
             : `PUT /customers with X-Idempotency-Id and no X-Idempotency-Key was refused: ${describeResponse(res)}`,
         );
+        ctx.judged('the answer to PUT /customers with X-Idempotency-Id');
       },
     }),
     defineCheck({
@@ -1454,7 +1500,8 @@ export default defineSuite({
           const second = await ctx.send(spec);
           const t2 = tokenIn(second);
           if (t2) await jar.keep(t2.token);
-          if (!t1) return ctx.observe(`the first request answered ${first.status} without a token; nothing to compare`);
+          if (!t1) return ctx.skip(`the first request answered ${first.status} without a token; nothing to compare`);
+          ctx.judged('the answer to the repeated token request');
           if (!t2)
             return ctx.observe(
               `the repeated key was answered ${describeResponse(second)} without a token (the first answered ${first.status})`,

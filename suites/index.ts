@@ -1,7 +1,7 @@
 // The Investment API's pack: its suites in the order reports list them, the state on the target that checks share, and
 // the token session every run holds. The one place the engine learns which suites exist.
 import type { Pack } from '../src/engine/index.js';
-import { Session, SHARED_STATES, stateChangedBy } from './kit/index.js';
+import { putBackEntry, Session, SHARED_STATES, stateChangedBy } from './kit/index.js';
 import auth from './auth.js';
 import signing from './signing.js';
 import pagination from './pagination.js';
@@ -15,6 +15,8 @@ export const pack: Pack = {
   stateChangedBy,
   openSession: (client, target, sink) =>
     new Session(client, target.clientSecret, sink, target.revoke ? { revokeBody: target.revoke.body } : {}),
+  // What a killed run left in the restore journal: put back by the next run, or `conformance restore`.
+  putBack: putBackEntry,
 };
 
 export const suites = pack.suites;

@@ -179,7 +179,10 @@ async function onEveryList(ctx: CheckContext, judge: (list: ReadList) => Promise
     }
     const result = await judge(list);
     notes.push(`${list.label}: ${result.note}`);
-    if (result.judged) judged++;
+    if (result.judged) {
+      judged++;
+      ctx.judged(list.label);
+    }
   }
   if (notes.length > 0) ctx.observe(notes.join('; '));
   if (unread.length > 0) {
@@ -188,7 +191,7 @@ async function onEveryList(ctx: CheckContext, judge: (list: ReadList) => Promise
     );
   }
   if (judged === 0)
-    ctx.skip('no list was long enough, or varied enough in createdAt, to judge this rule (see the observations)');
+    ctx.skip(`no list was long enough, or varied enough in createdAt, to judge this rule: ${notes.join('; ')}`);
 }
 
 /** A limit that gives a list of `size` items several pages (three or more where it has three items). */
@@ -392,6 +395,7 @@ export default defineSuite({
           const walked = await walkSeveral(ctx, withFirstPage(list, first));
           for (const p of served(walked))
             expectPagingMeta(ctx, list, p.response, p.meta ?? readEnvelope(ctx, p.response).meta);
+          ctx.judged(`the meta of ${list.label}`, 1 + served(walked).length);
           seen.push(`${list.label}: the first page and ${walked.pages.length} page(s) of a walk`);
         }
         ctx.observe(seen.join('; '));
@@ -582,7 +586,11 @@ export default defineSuite({
             limit === undefined
               ? `meta.limit ${show(meta?.limit)} (judged by pagination.meta.present)`
               : `meta.limit ${limit}`;
-          return { note: `${seen}, ${items.length} items of ${list.size}`, judged: true };
+          // Without meta.limit, only the items are judged here: an empty page shows nothing of the default.
+          return {
+            note: `${seen}, ${items.length} items of ${list.size}`,
+            judged: limit !== undefined || items.length > 0,
+          };
         });
       },
     }),
@@ -729,6 +737,7 @@ export default defineSuite({
               : []),
           ];
           const done: string[] = [];
+          let walkedItems = 0;
           for (const w of walks) {
             const walked = await walk(ctx, list, w.extra, w.maxPages ? { maxPages: w.maxPages } : {});
             const what = `${list.label}, ${w.what}`;
@@ -781,8 +790,10 @@ export default defineSuite({
             done.push(
               `${w.what}: ${walked.items.length} items in ${walked.pages.length} page(s), ended by ${walked.stop.reason}${walked.loop ? ` (the last nextPage points back: ${walked.stop.detail})` : ''}`,
             );
+            walkedItems += walked.items.length;
           }
-          return { note: done.join(', '), judged: true };
+          // An empty list, walked to its end, returns no item: it shows nothing of how a walk visits items.
+          return { note: done.join(', '), judged: walkedItems > 0 };
         });
       },
     }),
@@ -1004,7 +1015,7 @@ export default defineSuite({
       explain: {
         sends: `the first page of the transactions of fixtures.paginationCustomerId with limit=${WALK_LIMIT}`,
         passes:
-          'always, once the answer could be read: the check records whether page is a page index or an item offset, from the currentPage and nextPage of that page',
+          'once the answer could be read: the check records whether page is a page index or an item offset, from the currentPage and nextPage of that page; a list of one page shows neither, and the check skips',
         fails:
           'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
       },
@@ -1022,9 +1033,10 @@ export default defineSuite({
                 ? 'an item offset'
                 : `neither (nextPage − currentPage = ${next - current} at limit ${WALK_LIMIT})`;
         } else if (total !== undefined && total <= WALK_LIMIT) mode = 'not inferable: one page only';
-        ctx.observe(
-          `page is ${mode}; the first page (no page parameter) reports currentPage ${show(page.meta?.currentPage)}, nextPage ${show(page.meta?.nextPage)}`,
-        );
+        const seen = `the first page (no page parameter) reports currentPage ${show(page.meta?.currentPage)}, nextPage ${show(page.meta?.nextPage)}`;
+        if (mode.startsWith('not inferable')) return ctx.skip(`page is ${mode}: ${seen}`);
+        ctx.observe(`page is ${mode}; ${seen}`);
+        ctx.judged('the meta of the first page');
       },
     }),
     defineCheck({
@@ -1036,7 +1048,7 @@ export default defineSuite({
       explain: {
         sends: `a walk of the transactions of fixtures.paginationCustomerId with limit=${WALK_LIMIT}, following meta.nextPage`,
         passes:
-          'always, once the answer could be read: the check records what meta.nextPage names on the last page: the page itself, the page past the end, or the first page',
+          'once the answer could be read: the check records what meta.nextPage names on the last page: the page itself, the page past the end, or the first page; a list with no item, or a walk capped before its end, shows no last page, and the check skips',
         fails:
           'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
       },
@@ -1044,12 +1056,13 @@ export default defineSuite({
         const list = transactionsList(ctx);
         const walked = await walk(ctx, list, { limit: WALK_LIMIT });
         const last = walked.pages.filter((p) => p.items.length > 0).at(-1);
-        if (!last) return ctx.observe(`no page with items was served (${describeWalk(walked)})`);
+        if (!last) return ctx.skip(`no page with items was served (${describeWalk(walked)}): no last page to read`);
+        if (walked.capped)
+          return ctx.skip(`the last page was not reached: the walk was capped (${walked.stop.detail})`);
         const current = num(last.meta, 'currentPage');
         const next = num(last.meta, 'nextPage');
         let reading = `neither (nextPage ${show(last.meta?.nextPage)}, currentPage ${show(last.meta?.currentPage)})`;
-        if (walked.capped) reading = `not seen: the walk was capped (${walked.stop.detail})`;
-        else if (current !== undefined && next === current) reading = 'the last page itself (nextPage = currentPage)';
+        if (current !== undefined && next === current) reading = 'the last page itself (nextPage = currentPage)';
         else if (current !== undefined && next !== undefined && next > current)
           reading = `the page past the end (nextPage ${next}, currentPage ${current})`;
         else if (next === 0 && current !== 0)
@@ -1057,6 +1070,7 @@ export default defineSuite({
         ctx.observe(
           `${list.label}&limit=${WALK_LIMIT}: nextPage on the last page: ${reading}; the walk ${describeWalk(walked)}`,
         );
+        ctx.judged('the meta of the last page');
       },
     }),
     defineCheck({
@@ -1085,6 +1099,7 @@ export default defineSuite({
         const body = parsed.ok && isObject(parsed.value) ? parsed.value : undefined;
         const data = body?.data;
         const metaOk = body && validateAgainst('paging-meta', body.meta).length === 0;
+        ctx.judged(`the answer to page=${past}`);
         ctx.observe(
           `page=${past}: ${res.status}${Array.isArray(data) ? `, ${data.length} items` : ''}${body?.meta !== undefined ? `, meta ${JSON.stringify(body.meta)}${metaOk ? '' : ' (not valid paging meta)'}` : ''}`,
         );

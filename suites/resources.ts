@@ -485,6 +485,7 @@ function getByIdCheck(ep: ByIdEndpoint): Check {
         table: ep.table,
         ...(ep.absentTo ? { absentTo: ep.absentTo } : {}),
       });
+      ctx.judged(`${ep.prefix}/${id}`);
       if (data[ep.idField] === undefined && (ep.idOptional || ep.absentTo)) {
         ctx.observe(
           `data carries no ${ep.idField} (${ep.idOptional ? 'which customer fields are present is not shown' : `judged by ${FIELDS_OWNER}`})`,
@@ -511,7 +512,7 @@ function listCheck(ep: ListEndpoint): Check {
     requirements: ep.requirements,
     explain: {
       sends: `GET ${ep.path}${ep.name === 'instruments' ? '?investmentType=INTERNATIONAL_STOCKS' : '?customerId=<fixtures.customerId>'}, the first page`,
-      passes: `200 with the list envelope, every item a${/^[AEIOU]/.test(ep.table) ? 'n' : ''} ${ep.table.split(' ')[0]} as the ${ep.table} table describes it${ep.absentTo ? ` (each field present has its type; that every field is present is ${FIELDS_OWNER}'s, at SHOULD: the table has no Required column)` : ''}${ep.name === 'instruments' ? '' : ', and of the customer asked for'}`,
+      passes: `200 with the list envelope, every item a${/^[AEIOU]/.test(ep.table) ? 'n' : ''} ${ep.table.split(' ')[0]} as the ${ep.table} table describes it${ep.absentTo ? ` (each field present has its type; that every field is present is ${FIELDS_OWNER}'s, at SHOULD: the table has no Required column)` : ''}${ep.name === 'instruments' ? '' : ', and of the customer asked for'}; an empty first page holds no record to judge, and the check skips`,
       fails:
         'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
     },
@@ -533,6 +534,12 @@ function listCheck(ep: ListEndpoint): Check {
         }
       }
       ctx.observe(`first page: ${page.items.length} item(s), totalCount ${String(page.meta?.totalCount ?? 'absent')}`);
+      // A list answer judged is not its records judged: an empty first page holds nothing of the table.
+      if (page.items.length === 0)
+        ctx.skip(
+          `GET ${ep.path}${ep.name === 'instruments' ? '?investmentType=INTERNATIONAL_STOCKS' : `?customerId=${String(query.customerId)}`} answered an empty list: no ${ep.table.split(' ')[0]} record to judge against its table`,
+        );
+      ctx.judged(`an item of GET ${ep.path}`, page.items.length);
     },
   });
 }
@@ -554,6 +561,7 @@ function queryValidatedCheck(ep: ListEndpoint, param: string, bad: readonly stri
       const missing = await ctx.send({ method: 'GET', path: ep.path });
       expectRejection(ctx, missing, `GET ${ep.path} without the required ${param} is rejected (any 4xx)`);
       noteErrorBody(ctx, missing);
+      ctx.judged(`GET ${ep.path} without ${param}`);
       for (const value of bad) {
         const res = await ctx.send({ method: 'GET', path: ep.path, query: { [param]: value } });
         expectRejection(
@@ -750,6 +758,7 @@ export default defineSuite({
             },
           );
         }
+        for (const r of reads) ctx.judged(r.list ? `an item of ${r.what}` : r.what, r.records.filter(isObject).length);
         ctx.observe(
           `every field present in ${reads.map((r) => (r.list ? `the ${r.records.length} item(s) of ${r.what}` : r.what)).join(', ')}`,
         );
@@ -771,6 +780,7 @@ export default defineSuite({
         const res = await ctx.send({ method: 'GET', path: `/customers/${customerId}`, token: null });
         expectStatus(ctx, res, 401, '401 Unauthorized: the request carries no Authorization header');
         expectErrorBody(ctx, res);
+        ctx.judged(`GET /customers/${customerId} without a token`);
       },
     }),
     defineCheck({
@@ -863,6 +873,7 @@ export default defineSuite({
           });
           expectStatus(ctx, res, 401, `401 Unauthorized for ${r.what} without an Authorization header`);
           expectErrorBody(ctx, res);
+          ctx.judged(`${r.what} without a token`);
         }
         ctx.observe(`${requests.length} endpoints answered 401 without a token`);
       },
@@ -888,6 +899,7 @@ export default defineSuite({
           expectErrorBody(ctx, res);
           const body = expectJson(ctx, res) as Record<string, unknown>;
           messages.add(String(body.message));
+          ctx.judged(`GET ${ep.prefix}/${unknown}`);
         }
         ctx.observe(`404 message text: ${[...messages].map((m) => JSON.stringify(m)).join(', ')}`);
       },
@@ -909,6 +921,7 @@ export default defineSuite({
           for (const bad of ['not-an-id', '1.5']) {
             const res = await ctx.send({ method: 'GET', path: `${ep.prefix}/${bad}` });
             expectRejection(ctx, res, `GET ${ep.prefix}/${bad} is rejected (any 4xx): ${ep.idField} is an integer`);
+            ctx.judged(`GET ${ep.prefix}/${bad}`);
           }
         }
       },
@@ -1002,6 +1015,7 @@ export default defineSuite({
               },
             );
           }
+          for (const a of judged) ctx.judged(a.what);
           const codes = judged.map((a) => `${a.res.status} → ${JSON.stringify(errorBodyOf(a.res)!.code)}`);
           const statusLike = judged.every((a) => errorBodyOf(a.res)!.code === String(a.res.status));
           ctx.observe(
@@ -1098,6 +1112,7 @@ export default defineSuite({
             },
           );
         }
+        ctx.judged('an error message', judged);
         ctx.observe(`message texts: ${[...messages].join(', ')}`);
       },
     }),
@@ -1120,6 +1135,7 @@ export default defineSuite({
         for (const type of ANNOUNCED_TYPES) {
           const res = await ctx.send({ method: 'GET', path: '/instruments', query: { investmentType: type } });
           expectRejection(ctx, res, `investmentType=${type} is rejected (any 4xx): it is not an accepted value today`);
+          ctx.judged(`investmentType=${type}`);
         }
       },
     }),
@@ -1186,6 +1202,7 @@ export default defineSuite({
           }
           if (diff.length) touched.push(`account ${seg}: ${diff.map((d) => `${d.field} ${d.a} → ${d.b}`).join(', ')}`);
         }
+        ctx.judged('an account listed', walk.items.length);
         ctx.observe(
           `${walk.items.length} account(s) listed, ${fetched} compared with GET /accounts/{id}${walk.capped ? `; the walk was capped (${walk.stop.detail})` : ''}`,
         );
@@ -1225,6 +1242,7 @@ export default defineSuite({
             );
           }
         });
+        ctx.judged('a transaction listed', walk.items.length);
         const at = walk.ids.indexOf(String(transactionId));
         if (at < 0) {
           if (walk.capped)
@@ -1292,6 +1310,7 @@ export default defineSuite({
               `fixtures.${fixture} ${id} belongs to fixtures.customerId ${customerId}`,
             );
           }
+          ctx.judged(`${prefix}/${id}`);
         }
         if (unread.length)
           ctx.skip(
@@ -1316,6 +1335,7 @@ export default defineSuite({
         const customerId = ctx.fixture('customerId');
         const otherId = ctx.fixture('otherCustomerId');
         const unwalked: string[] = [];
+        let items = 0;
         for (const [path, idField] of [
           ['/accounts', 'accountId'],
           ['/transactions', 'transactionId'],
@@ -1346,10 +1366,16 @@ export default defineSuite({
               `GET ${path}?customerId=${otherId} lists only that customer's items`,
             );
           }
+          items += mine.items.length + theirs.items.length;
+          ctx.judged(`an item of GET ${path}`, mine.items.length + theirs.items.length);
         }
         if (unwalked.length)
           ctx.skip(
             `${unwalked.join(' and ')} could not be walked, so their isolation could not be compared (the list checks judge those answers)`,
+          );
+        if (items === 0)
+          ctx.skip(
+            `the accounts and transactions of customers ${customerId} and ${otherId} are empty lists: no item to tell apart`,
           );
       },
     }),
@@ -1376,6 +1402,7 @@ export default defineSuite({
             ctx.observe(
               `GET ${path}?customerId=${unknown}: ${res.status}${res.status === 404 ? '' : ' (a rejection other than the 404 the Errors table lists)'}`,
             );
+            ctx.judged(`GET ${path}?customerId=${unknown}`);
             continue;
           }
           if (res.status !== 200)
@@ -1394,6 +1421,7 @@ export default defineSuite({
             );
           }
           ctx.observe(`GET ${path}?customerId=${unknown}: 200 with an empty list`);
+          ctx.judged(`GET ${path}?customerId=${unknown}`);
         }
       },
     }),
@@ -1481,6 +1509,7 @@ export default defineSuite({
                 'the update is reflected by a following GET',
               );
           }
+          ctx.judged('the update and the customer after it');
           ctx.observe(`sent ${Object.keys(body).join(', ')}; the original values were restored afterwards`);
         });
       },
@@ -1517,6 +1546,7 @@ export default defineSuite({
               `an update with only customerId changed ${diff.map((d) => `${d.field} ${d.a} → ${d.b}`).join(', ')}`,
               'fields that are not sent keep their values',
             );
+          ctx.judged('the update and the customer after it');
         });
       },
     }),
@@ -1564,6 +1594,7 @@ export default defineSuite({
             answers.push(`${what}: ${res.status}`);
             const { res: after, customer } = await readCustomer(ctx, id);
             expectUnchanged(ctx, after, original, customer, `PUT /customers with ${what}`, requirements);
+            ctx.judged(`PUT /customers with ${what}`);
           }
           ctx.observe(`refused, and the customer unchanged (${answers.join('; ')})`);
         });
@@ -1612,6 +1643,7 @@ export default defineSuite({
           noteErrorBody(ctx, res);
           const { res: after, customer } = await readCustomer(ctx, id);
           expectUnchanged(ctx, after, original, customer, `PUT /customers with customer ${holderId}'s referenceId`);
+          ctx.judged('the update and the customer after it');
           ctx.observe(`refused with ${res.status}`);
         });
       },
@@ -1659,6 +1691,7 @@ export default defineSuite({
             );
           }
         }
+        for (const res of responses) ctx.judged(res.exchange.request.url.replace(/^https?:\/\/[^/]+/, ''));
         ctx.observe(`${responses.length} responses scanned, ${found} unsafe integers`);
       },
     }),
@@ -1712,6 +1745,7 @@ export default defineSuite({
             done.push(
               `customers ${f.customerId} and ${f.otherCustomerId} differ in customerId and referenceId (where shown)`,
             );
+            ctx.judged('two fixture customers');
           }
         }
         if (f.customerId !== undefined) {
@@ -1726,6 +1760,7 @@ export default defineSuite({
             );
           }
           if (walk) done.push(`${walk.items.length} account(s) of customer ${f.customerId}, each accountId once`);
+          if (walk) ctx.judged('an account listed', walk.items.length);
         }
         if (done.length === 0)
           ctx.skip(
@@ -1792,6 +1827,7 @@ export default defineSuite({
             `timestamp(s) count ${unit === 'seconds' ? 'milliseconds' : 'seconds'}, while the server's other ${timestamps.length - other.length} count ${unit}`,
             `every createdAt and updatedAt in the unit the server counts (${unit}): one server, one meaning of "Unix timestamp"`,
           );
+        ctx.judged('a timestamp', timestamps.length);
         ctx.observe(describeUnit(learnt));
         const unusual = unusualDates(timestamps, unit, Math.floor(Date.now() / 1000));
         if (unusual.length > 0)
@@ -1829,8 +1865,15 @@ export default defineSuite({
           'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
       },
       async run(ctx) {
-        const timestamps = timestampsOf(await readTimestampedRecords(ctx));
-        const text = describeUnit(learnUnit(timestamps.flatMap((t) => unitOf(t) ?? [])));
+        const records = await readTimestampedRecords(ctx);
+        const timestamps = timestampsOf(records);
+        const units = timestamps.flatMap((t) => unitOf(t) ?? []);
+        if (units.length === 0)
+          ctx.skip(
+            `no createdAt or updatedAt read as a Unix time (${records.length} record(s), ${timestamps.length} timestamp(s)): no unit to learn`,
+          );
+        ctx.judged('a timestamp', units.length);
+        const text = describeUnit(learnUnit(units));
         ctx.observe(text);
         (ctx.state as ResourcesRun).timestampUnit = text;
       },
@@ -1885,6 +1928,7 @@ export default defineSuite({
             'Content-Type: application/json (or application/<something>+json) on every JSON answer',
           );
         }
+        ctx.judged('a JSON answer', judged);
         ctx.observe(`Content-Type seen: ${[...types].join(', ')}`);
       },
     }),
@@ -1906,6 +1950,11 @@ export default defineSuite({
         const seen = new Map<string, Set<string>>();
         const open = { timeFrame: new Set<string>(), requestType: new Set<string>(), status: new Set<string>() };
         const relations: string[] = [];
+        let records = 0;
+        const record = (table: string, obj: unknown, schema: string) => {
+          if (isObject(obj)) records++;
+          note(table, obj, schema);
+        };
         const note = (table: string, obj: unknown, schema: string) => {
           const set = seen.get(table) ?? new Set<string>();
           for (const k of unknownFields(obj, schema)) set.add(k);
@@ -1918,7 +1967,7 @@ export default defineSuite({
           const parsed = parseJson(res.text);
           if (res.status === 200 && parsed.ok && isObject(parsed.value)) {
             note('envelope', parsed.value, 'envelope');
-            note(ep.table, parsed.value.data, ep.schema);
+            record(ep.table, parsed.value.data, ep.schema);
             if (ep.name === 'assets' && isObject(parsed.value.data)) relations.push(assetRelation(parsed.value.data));
           }
         }
@@ -1930,7 +1979,7 @@ export default defineSuite({
           note('list envelope', parsed.value, 'list-envelope');
           note('Paging meta', parsed.value.meta, 'paging-meta');
           for (const item of Array.isArray(parsed.value.data) ? parsed.value.data : []) {
-            note(ep.table, item, ep.schema);
+            record(ep.table, item, ep.schema);
             if (ep.name === 'instruments' && isObject(item) && Array.isArray(item.valueChangeOverTime)) {
               const vc = new Set(seen.get('valueChangeOverTime item') ?? []);
               for (const change of item.valueChangeOverTime) {
@@ -1947,6 +1996,9 @@ export default defineSuite({
             }
           }
         }
+        if (records === 0)
+          ctx.skip('no record was read (the checks of each endpoint judge its answers): no field to tell');
+        ctx.judged('a record', records);
         const extra = [...seen]
           .filter(([, keys]) => keys.size > 0)
           .map(([table, keys]) => `${table}: ${[...keys].join(', ')}`);
@@ -1991,7 +2043,12 @@ export default defineSuite({
           ctx.observe(
             `customer ${id}: ${shown.length ? shown.join('; ') : `all ${schemaFields('customer').length} Customer fields present`}`,
           );
+          ctx.judged(`customer ${id}`);
         }
+        if (ctx.subjectsJudged.count === 0)
+          ctx.skip(
+            `no customer could be read (${ids.join(', ')}): no field to tell (resources.customers.get judges it)`,
+          );
       },
     }),
     defineCheck({
@@ -2009,8 +2066,11 @@ export default defineSuite({
       },
       async run(ctx) {
         const walk = await walkLeniently(ctx, INSTRUMENTS_LIST.path, INSTRUMENTS_LIST.query(ctx), 'instrumentId');
-        if (!walk) return;
+        if (!walk) return ctx.skip('the instrument list could not be walked (resources.instruments.list judges it)');
         const objects = walk.items.filter(isObject);
+        if (objects.length === 0)
+          return ctx.skip('the instrument list is empty: no instrument to tell available or not');
+        ctx.judged('an instrument listed', objects.length);
         const unavailable = objects.filter((i) => i.isAvailable === false);
         const reading =
           unavailable.length > 0
@@ -2035,6 +2095,7 @@ export default defineSuite({
       async run(ctx) {
         const res = await ctx.send({ method: 'GET', path: '/customers' });
         const data = dataOf(res);
+        ctx.judged('the answer to GET /customers');
         ctx.observe(
           Array.isArray(data)
             ? `GET /customers: a list (${data.length} item(s) on the first page${res.text.includes('"meta"') ? ', with meta' : ''})`
@@ -2067,7 +2128,10 @@ export default defineSuite({
           ['GET /transactions/not-an-id', { method: 'GET', path: '/transactions/not-an-id' }],
         ];
         const seen: string[] = [];
-        for (const [what, spec] of probes) seen.push(`${what}: ${(await ctx.send(spec)).status}`);
+        for (const [what, spec] of probes) {
+          seen.push(`${what}: ${(await ctx.send(spec)).status}`);
+          ctx.judged(what);
+        }
         const statuses = [...new Set(seen.map((x) => x.slice(x.lastIndexOf(' ') + 1)))];
         ctx.observe(`validation failures answered ${statuses.join(', ')} (${seen.join('; ')})`);
       },
@@ -2094,6 +2158,7 @@ export default defineSuite({
         const body = `${head}${' '.repeat(size - head.length - 1)}}`;
         const res = await ctx.send({ method: 'PUT', path: '/customers', body, contentType: 'application/json' });
         const kib = Math.round(Buffer.byteLength(body) / 1024);
+        ctx.judged(`a PUT /customers body of ${kib} KiB`);
         ctx.observe(
           res.status >= 200 && res.status <= 299
             ? `a PUT /customers body of ${kib} KiB was accepted (${res.status})`
@@ -2118,7 +2183,7 @@ export default defineSuite({
       async run(ctx) {
         await withCustomerRestored(ctx, async (id, original) => {
           if (original.status !== 'ACTIVE')
-            return ctx.observe(
+            return ctx.skip(
               `customer ${id} is ${exactValue(original, 'status')}, not ACTIVE: no status change was tried`,
             );
           const res = await ctx.send({
@@ -2127,9 +2192,10 @@ export default defineSuite({
             json: { customerId: id, status: 'SUSPENDED' },
           });
           if (res.status >= 500)
-            return ctx.observe(
-              `also seen here: the status change ACTIVE → SUSPENDED answered ${describeResponse(res)}`,
+            return ctx.skip(
+              `the status change ACTIVE → SUSPENDED answered ${describeResponse(res)}: neither taken nor refused`,
             );
+          ctx.judged('the status change ACTIVE → SUSPENDED');
           ctx.observe(
             res.status >= 200 && res.status <= 299
               ? `status change ACTIVE → SUSPENDED accepted (${res.status}); put back afterwards`
@@ -2189,6 +2255,7 @@ export default defineSuite({
           `PUT /customers for customer ${unknown}, which does not exist, is refused: 404 is listed (any 4xx)`,
         );
         noteErrorBody(ctx, res);
+        ctx.judged(`PUT /customers for customer ${unknown} and the customer after it`);
         if (after.status !== 404)
           ctx.observe(`after the refused PUT, GET /customers/${unknown} answered ${after.status}`);
         ctx.observe(

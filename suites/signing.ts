@@ -104,6 +104,7 @@ async function expectPutRejectedAndHarmless(
           `could not read customer ${before.customerId} again afterwards (${describeResponse(read)}): whether anything was applied is unknown`,
         );
       expectRejection(ctx, res, expected);
+      ctx.judged('the altered PUT and the customer after it');
     },
     { onlyAfterFailure: true },
   );
@@ -168,6 +169,7 @@ export default defineSuite({
         const components = inSpecOrder(await coveredComponents(ctx, spec));
         const res = await ctx.send({ ...spec, sign: { components } });
         expectSuccess(ctx, res, `a 2xx answer to a GET signed over (${components.join(' ')})`);
+        ctx.judged('the answer to the signed GET');
       },
     }),
     defineCheck({
@@ -194,6 +196,7 @@ export default defineSuite({
           res,
           `a 2xx answer to PUT /customers (the customer's own values) signed over (${components.join(' ')})`,
         );
+        ctx.judged('the answer to the signed PUT');
       },
     }),
     defineCheck({
@@ -228,6 +231,7 @@ export default defineSuite({
               observed: describeResponse(res),
               exchange: res.exchange,
             });
+          ctx.judged('the answer to the signed token request');
         });
       },
     }),
@@ -258,6 +262,7 @@ export default defineSuite({
         ctx.observe(
           `window: a 300 s window (expires 300 s after created): ${outcome(long)}; created 20 s ahead of this machine's clock (with a ${profile.windowSeconds} s window): ${outcome(ahead)}`,
         );
+        ctx.judged('the answers to the window probes', 2);
         const uri = await componentsWith(ctx, INSTRUMENTS, ['@method', '@target-uri']);
         const byUri = await ctx.send({ ...INSTRUMENTS, sign: { components: uri } });
         const pathQuery = await componentsWith(ctx, INSTRUMENTS, ['@method', '@path', '@query']);
@@ -265,6 +270,7 @@ export default defineSuite({
         ctx.observe(
           `target: over @target-uri without @path/@query: ${outcome(byUri)}; over @path and @query without @target-uri: ${outcome(byPath)}`,
         );
+        ctx.judged('the answers to the target probes', 2);
       },
     }),
 
@@ -284,6 +290,7 @@ export default defineSuite({
       async run(ctx) {
         const res = await ctx.send({ ...customerRead(ctx), tamper: (req) => dropHeader(req, 'Signature') });
         expectRejection(ctx, res, `${REJECTED}: Signature-Input is there, Signature is not`);
+        ctx.judged('the answer to the altered request');
       },
     }),
     defineCheck({
@@ -301,6 +308,7 @@ export default defineSuite({
       async run(ctx) {
         const res = await ctx.send({ ...customerRead(ctx), tamper: (req) => dropHeader(req, 'Signature-Input') });
         expectRejection(ctx, res, `${REJECTED}: Signature is there, Signature-Input is not`);
+        ctx.judged('the answer to the altered request');
       },
     }),
     defineCheck({
@@ -321,6 +329,7 @@ export default defineSuite({
           tamper: (req) => setHeader(req.headers, 'Signature', alterSignature(headerValue(req.headers, 'signature')!)),
         });
         expectRejection(ctx, res, `${REJECTED}: one bit of the signature was flipped`);
+        ctx.judged('the answer to the altered request');
       },
     }),
     defineCheck({
@@ -342,6 +351,7 @@ export default defineSuite({
           res,
           `${REJECTED}: keyid ${JSON.stringify(ctx.target.keyId)} with a signature by a freshly generated key`,
         );
+        ctx.judged('the answer to the altered request');
       },
     }),
     defineCheck({
@@ -361,6 +371,7 @@ export default defineSuite({
         // Signed with the client's real key: only a server that honours keyid tells this one apart.
         const res = await ctx.send({ ...customerRead(ctx), sign: { keyId } });
         expectRejection(ctx, res, `${REJECTED}: keyid ${JSON.stringify(keyId)} names no key of the client`);
+        ctx.judged('the answer to the altered request');
       },
     }),
     defineCheck({
@@ -382,6 +393,7 @@ export default defineSuite({
         const created = now - 600 - signingProfile(ctx).windowSeconds;
         const res = await ctx.send({ ...customerRead(ctx), sign: { created, expires: now - 600 } });
         expectRejection(ctx, res, `${REJECTED}: created ${created}, expires ${now - 600} (600 s ago)`);
+        ctx.judged('the answer to the altered request');
       },
     }),
     defineCheck({
@@ -401,6 +413,7 @@ export default defineSuite({
         const expires = now + 600 + signingProfile(ctx).windowSeconds;
         const res = await ctx.send({ ...customerRead(ctx), sign: { created: now + 600, expires } });
         expectRejection(ctx, res, `${REJECTED}: created ${now + 600} (600 s ahead), expires ${expires}`);
+        ctx.judged('the answer to the altered request');
       },
     }),
     defineCheck({
@@ -428,6 +441,7 @@ export default defineSuite({
           tamper: (req) => setHeader(req.headers, 'Signature-Input', malformed),
         });
         expectRejection(ctx, res, `${REJECTED}, never a 5xx: Signature-Input is ${malformed}`);
+        ctx.judged('the answer to the altered request');
       },
     }),
     defineCheck({
@@ -451,6 +465,7 @@ export default defineSuite({
         ];
         const res = await ctx.send({ ...customerRead(ctx), sign: { params } });
         expectRejection(ctx, res, `${REJECTED}: Signature-Input carries created and expires, and no keyid`);
+        ctx.judged('the answer to the altered request');
       },
     }),
     defineCheck({
@@ -475,6 +490,7 @@ export default defineSuite({
         ctx.observe(
           `without created (keyid and expires only): ${outcome(noCreated)}; without expires (keyid and created only): ${outcome(noExpires)}`,
         );
+        ctx.judged('the answers to a signature without created and one without expires', 2);
       },
     }),
     defineCheck({
@@ -502,6 +518,7 @@ export default defineSuite({
           res,
           `${REJECTED}: Signature-Input labels its input ${label}, Signature labels the (valid) signature ${other}`,
         );
+        ctx.judged('the answer to the altered request');
       },
     }),
 
@@ -527,6 +544,7 @@ export default defineSuite({
           res,
           `${REJECTED}: the signature of the request just served, sent again for GET ${new URL(other).pathname}`,
         );
+        ctx.judged('the answer to the altered request');
       },
     }),
     defineCheck({
@@ -553,6 +571,7 @@ export default defineSuite({
           },
         });
         expectRejection(ctx, res, `${REJECTED}: a GET carrying a signature whose @method is POST`);
+        ctx.judged('the answer to the altered request');
       },
     }),
     defineCheck({
@@ -582,6 +601,7 @@ export default defineSuite({
           res,
           `${REJECTED}: the signature of GET /instruments?…&limit=1, just served, sent again with limit=2`,
         );
+        ctx.judged('the answer to the altered request');
       },
     }),
     defineCheck({
@@ -611,6 +631,7 @@ export default defineSuite({
             res,
             `${REJECTED}: the signature covers "authorization" with the run's token; the request carries another valid token`,
           );
+          ctx.judged('the answer to the altered request');
         });
       },
     }),
@@ -636,6 +657,7 @@ export default defineSuite({
           res,
           `${REJECTED}: the signature covers "x-client-id" ${JSON.stringify(ctx.target.clientId)}; the request carries ${JSON.stringify(other)}`,
         );
+        ctx.judged('the answer to the altered request');
       },
     }),
     defineCheck({
@@ -659,6 +681,7 @@ export default defineSuite({
           res,
           `${REJECTED}: the request carries Authorization, the signature covers only (${components.join(' ')})`,
         );
+        ctx.judged('the answer to the altered request');
       },
     }),
     defineCheck({
@@ -684,6 +707,7 @@ export default defineSuite({
           res,
           `${REJECTED}: the signature covers (${components.join(' ')}): it would be valid on any path`,
         );
+        ctx.judged('the answer to the altered request');
       },
     }),
 
@@ -706,6 +730,7 @@ export default defineSuite({
         ctx.observe(
           `a GET with a query signed over @path without @query (nor @target-uri), (${components.join(' ')}): ${outcome(res)}`,
         );
+        ctx.judged('the answer to a GET signed without @query');
       },
     }),
 
@@ -825,6 +850,7 @@ export default defineSuite({
               ...signedBody(body, 'application/json', digest),
             });
             ctx.observe(`a PUT whose Content-Digest is sha-256 alone (right for the body, signed): ${outcome(res)}`);
+            ctx.judged('the answer to a PUT with a sha-256 digest');
           },
           { onlyAfterFailure: true },
         );
@@ -904,6 +930,7 @@ export default defineSuite({
               );
             }
             expectRejection(ctx, res, `${REJECTED}, never a 5xx: the body was changed after signing`);
+            ctx.judged('the answer to the altered request');
           },
           { onlyAfterFailure: true },
         );

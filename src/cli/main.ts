@@ -218,6 +218,19 @@ export async function main(argv: string[]): Promise<void> {
     });
 
   program
+    .command('restore')
+    .description(
+      "put back what runs against the target left on it when they were killed before their restores (the mutable customer, the webhook configuration), from the target's restore journal; nothing else is sent",
+    )
+    .requiredOption('-t, --target <name>', 'target name from the config file')
+    .option('-c, --config <file>', 'config file (default: ./conformance.config.json)')
+    .option('--timeout <ms>', 'time limit of one request in milliseconds', positiveInt('--timeout'), 10_000)
+    .action(async (opts: Record<string, unknown>) => {
+      const { restoreCommand } = await import('./restore.js');
+      process.exitCode = await restoreCommand(opts as never);
+    });
+
+  program
     .command('list')
     .description('list the checks: id, level, suite, spec section and title')
     .option('-s, --suite <names>', 'comma-separated suites')

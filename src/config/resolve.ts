@@ -34,6 +34,13 @@ export interface RawTarget {
   webhook?: { listen?: string; publicUrl?: string; tls?: string | { certFile: string; keyFile: string } };
   revoke?: { body: RevokeBody; $comment?: string };
   signing?: { windowSeconds?: number; components?: string[]; label?: string; $comment?: string };
+  webhookClient?: {
+    clientId: string;
+    clientSecret: string;
+    keyId?: string;
+    privateKey?: string;
+    privateKeyFile?: string;
+  };
 }
 
 export async function resolveTarget(
@@ -99,7 +106,30 @@ export async function resolveTarget(
   if (t.concurrency !== undefined) target.concurrency = t.concurrency;
   if (t.revoke !== undefined) target.revoke = { body: t.revoke.body };
   if (t.signing !== undefined) target.signing = resolveSigning(t.signing, at);
+  if (t.webhookClient !== undefined) target.webhookClient = await resolveWebhookClient(t, pair, dir, at, warn);
+  target.configFolder = dir;
   return target;
+}
+
+/** The second client of `webhookClient`: its key and key id are the target's unless it gives its own. */
+async function resolveWebhookClient(
+  t: RawTarget,
+  targetKey: Ed25519KeyPair,
+  dir: string,
+  at: (...rest: string[]) => string,
+  warn: (line: string) => void,
+): Promise<NonNullable<ResolvedTarget['webhookClient']>> {
+  const c = t.webhookClient!;
+  let key = targetKey;
+  if (c.privateKeyFile !== undefined) {
+    const label = `${at('webhookClient', 'privateKeyFile')} (${c.privateKeyFile})`;
+    const pem = await readText(dir, c.privateKeyFile, label);
+    warnIfExposed(path.resolve(dir, c.privateKeyFile), label, warn);
+    key = parseKey(pem, label, false);
+  } else if (c.privateKey !== undefined) {
+    key = parseKey(unescapeNewlines(c.privateKey), at('webhookClient', 'privateKey'), true);
+  }
+  return { clientId: c.clientId, clientSecret: c.clientSecret, keyId: c.keyId ?? t.keyId, privateKey: key.seed };
 }
 
 /**

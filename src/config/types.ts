@@ -63,6 +63,19 @@ export interface ResolvedTarget {
    * the label. A run learns the fields left out from the server (suites/kit/session.ts); absent: it learns them all.
    */
   signing?: Partial<SigningProfile>;
+  /** Config `webhookClient`: a second client with no webhook, for the webhook-creation checks. Holds secrets. */
+  webhookClient?: WebhookClient;
+  /** The folder of the config file the target comes from: runs keep what they carry forward in its .conformance/. */
+  configFolder?: string;
+}
+
+/** A second client of the target's server (config `webhookClient`), its key the target's unless the config gives one. */
+export interface WebhookClient {
+  clientId: string;
+  clientSecret: string;
+  keyId: string;
+  /** 32-byte Ed25519 seed. */
+  privateKey: Uint8Array;
 }
 
 export interface LoadedConfig {

@@ -5,6 +5,7 @@ import type { AlsoSeen, CheckInfo, Finding, RunFlags, SkipRemedy } from './types
 import { CheckFailed, CheckSkipped } from './outcomes.js';
 import { UndeclaredSharedState } from '../errors.js';
 import type { RunSession } from './session.js';
+import { memoryJournal, type RestoreJournal } from '../journal/journal.js';
 
 /** Everything a check's context is made of; the engine builds one per check. */
 export interface CheckContextParts {
@@ -28,6 +29,8 @@ export interface CheckContextParts {
   options: Readonly<Record<string, number>>;
   /** Records a set-up problem of the check's suite for the run (the first one per suite is kept). */
   setupProblem?: (problem: SetupFinding) => void;
+  /** The run's restore journal (kept in memory when absent). */
+  journal?: RestoreJournal;
 }
 
 /** A set-up problem as a check states it; the run adds its suite and the checks it stopped (SetupProblem). */
@@ -61,6 +64,8 @@ export class CheckContext {
   readonly timeUp: AbortSignal;
   readonly state: unknown;
   readonly options: Readonly<Record<string, number>>;
+  /** The run's restore journal: a change the check will put back is written there before it is made. */
+  readonly journal: RestoreJournal;
   private readonly client: SignedClient;
   private readonly uses: readonly string[];
   private readonly stateChangedBy: CheckContextParts['stateChangedBy'];
@@ -85,6 +90,7 @@ export class CheckContext {
     } = parts);
     this.timeUp = parts.timeUp ?? new AbortController().signal;
     this.recordSetupProblem = parts.setupProblem ?? (() => undefined);
+    this.journal = parts.journal ?? memoryJournal();
   }
 
   /**
@@ -231,6 +237,15 @@ export class CheckContext {
   judged(subject: string, count = 1): void {
     this.judgedCount += count;
     if (this.judgedNames.length < 5 && !this.judgedNames.includes(subject)) this.judgedNames.push(subject);
+  }
+
+  /**
+   * Forgets what an earlier attempt of the check judged: the engine calls it before each attempt (a pack may run a
+   * check's body once more, RunSession.runCheck), so that a result counts the subjects of the attempt it reports.
+   */
+  startAttempt(): void {
+    this.judgedCount = 0;
+    this.judgedNames.length = 0;
   }
 
   /** What the check judged: how many subjects, and the first few by name. */

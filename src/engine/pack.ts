@@ -3,7 +3,8 @@
 import type { ExchangeSink, SignedClient } from '../http/client.js';
 import type { ResolvedTarget } from '../config/types.js';
 import type { SuiteDefinition } from './check.js';
-import type { RunSession } from './session.js';
+import type { RunSession, SuiteRun } from './session.js';
+import type { EntryPutBack, JournalEntry } from '../journal/journal.js';
 
 export interface Pack {
   /** Every suite, in the order reports list them. */
@@ -18,6 +19,11 @@ export interface Pack {
    * of its own client's throttling and connections, and counts no requirement of the catalog out of its reach.
    */
   observesOnly?: boolean;
+  /**
+   * Puts back one change an earlier run wrote to the restore journal and did not put back (it was killed): the next
+   * run, or `conformance restore`, replays them through this. Never throws: a failure is an answer.
+   */
+  putBack?(entry: JournalEntry, send: Pick<SuiteRun, 'send' | 'journal'>): Promise<EntryPutBack>;
 }
 
 /** Refuses a pack whose checks name shared state the pack does not know. */

@@ -3,7 +3,7 @@
 // stops the others; results come back, and reporters hear of them, in declaration order whatever order they finished in.
 import { CredentialsRefused, SignedClient, ThrottledOut, TransportError } from '../http/client.js';
 import { BudgetSpent, DEFAULT_BUDGET_MS } from './budget.js';
-import { CheckTimeout, errorCode } from '../errors.js';
+import { CheckTimeout, errorCode, RunInterrupted } from '../errors.js';
 import { Redactor } from '../http/redact.js';
 import type { Exchange } from '../http/exchange.js';
 import type { ResolvedTarget } from '../config/types.js';
@@ -20,7 +20,10 @@ import { runScheduled } from './schedule.js';
 import { suiteTimes } from './suite-times.js';
 import { computeVerdict } from './verdict.js';
 import { ownersOf, settleOneCause, type OwnerLookup } from './one-cause.js';
+import { requireJudged } from './judged.js';
 import type { CheckResult, Finding, Outcome, RunFlags, RunResult, SetupProblem, SkipRemedy, Totals } from './types.js';
+import { Interruption } from './interrupt.js';
+import { memoryJournal, type RestoreJournal, type RunJournal } from '../journal/journal.js';
 
 /** Which check failures fail the run: MUST failures only, or SHOULD warnings too. */
 type FailOn = 'must' | 'should';
@@ -55,6 +58,14 @@ export interface RunSettings {
    * replay lines carry them (RunInfo.replay). By default `--target <name>`.
    */
   targetArgs?: readonly string[];
+  /**
+   * Aborted, the run stops (the CLI aborts it on SIGINT and SIGTERM, with a RunInterrupted naming the signal): no check
+   * starts, the running ones put back what they changed, the suites' teardowns run, all within `interruptGraceMs`; the
+   * result's verdict is INTERRUPTED and its exit code 130 (143 for SIGTERM).
+   */
+  signal?: AbortSignal;
+  /** How long an interrupted run may take to put back what it changed and end, in ms (default 20 s). */
+  interruptGraceMs?: number;
 }
 
 export interface RunChecksOptions extends RunSettings {
@@ -63,6 +74,11 @@ export interface RunChecksOptions extends RunSettings {
   /** The pack's suites to run, when not all of them (tests run one); the verdict still speaks for these only. */
   suites?: SuiteDefinition[];
   reporter?: Reporter;
+  /**
+   * Where the run writes each change it will put back before making it (src/journal/journal.ts), and where what killed
+   * runs left is read and put back first (through `pack.putBack`). Kept in memory when absent.
+   */
+  journal?: RunJournal;
 }
 
 /**
@@ -123,10 +139,21 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
   const runNotes: string[] = [];
   const setupFindings = new Map<string, SetupFinding>();
   const active = suites.filter((s) => checks.some((c) => c.suite === s.name));
+  const journal = options.journal ?? memoryJournal();
+  const interruption = new Interruption(options.signal, options.interruptGraceMs);
   const suiteRuns = new Map(
     active.map((s) => [
       s.name,
-      suiteRunOf(s, { target, flags, session, client, suiteOptions: options.suiteOptions, sessionExchanges, runNotes }),
+      suiteRunOf(s, {
+        target,
+        flags,
+        session,
+        client,
+        suiteOptions: options.suiteOptions,
+        sessionExchanges,
+        runNotes,
+        journal,
+      }),
     ]),
   );
   const lives = new Lifecycles();
@@ -138,6 +165,13 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
     for (const s of active) await lives.setup(s, suiteRuns.get(s.name)!);
     // Without a token no check can run: fail fast with exit 3 (one line, no report) rather than report every check as broken.
     await session.open();
+    // What killed runs left on the target is put back before this run reads or changes it.
+    if (pack.putBack && !interruption.interrupted) {
+      const putBack = pack.putBack.bind(pack);
+      const send = runSender(session, client, sessionExchanges, runNotes);
+      const replayed = await journal.replay((entry) => putBack(entry, { send, journal }));
+      runNotes.push(...replayNotes(replayed));
+    }
     const replay = {
       targetArgs: [...(options.targetArgs ?? ['--target', target.name])],
       clientId: target.clientId,
@@ -174,7 +208,7 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
         const raw = slots[i];
         if (raw === undefined || ownersOf(raw).some((id) => owner(id) === 'pending')) return;
         const result = applyExpectedFailure(
-          settleOneCause(withKnownOwners(raw, known), owner, failOn),
+          requireJudged(settleOneCause(withKnownOwners(raw, known), owner, failOn)),
           expected.get(raw.id),
           today,
         );
@@ -186,8 +220,9 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
     await runScheduled(tasks, concurrency, async (i) => {
       const check = checks[i]!;
       options.reporter?.onCheckStart?.(infoOf(check));
-      const result =
-        Date.now() >= budget.deadline
+      const result = interruption.reason
+        ? notStartedResult(check, interruption.reason)
+        : Date.now() >= budget.deadline
           ? budgetSpentResult(check, budget)
           : client.transport.exhausted !== undefined
             ? throttledOutResult(check, client.transport.exhausted)
@@ -205,6 +240,8 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
                 setupFindings,
                 runStarted: started,
                 timeoutMs: check.timeoutMs ?? options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS,
+                interruption,
+                journal,
               });
       slots[i] = result;
       options.reporter?.onCheckFinished?.(infoOf(check));
@@ -212,10 +249,22 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
     });
     report();
     const results = settled;
-    const leftovers = await lives.teardownAll(suiteRuns);
+    // Interrupted, the teardowns and the revocation get what is left of the grace period: past it, the reports are
+    // written with what there is, and the restore journal keeps what was not put back.
+    const torn = await interruption.within(lives.teardownAll(suiteRuns));
+    const leftovers =
+      torn === 'expired' ? [`${interruptedPast(interruption)}: the suites' clean-up did not finish`] : torn;
     closed = true;
-    const revokeProblem = await session.close();
+    const closing = await interruption.within(session.close());
+    const revokeProblem =
+      closing === 'expired' ? `${interruptedPast(interruption)}: the run's token was not revoked` : closing;
     const cleanup = [...(revokeProblem ? [revokeProblem] : []), ...leftovers, ...cleanupProblems];
+    const { putBack, open } = journal.summary();
+    // A change the run could not put back stays in the journal: the next run, or `conformance restore`, tries again.
+    if (open.length > 0 && journal.folder !== undefined)
+      runNotes.push(
+        `restore journal: ${open.map((o) => o.what).join('; ')} not put back; the journal (${journal.folder}) keeps ${open.length === 1 ? 'it' : 'them'} for the next run or \`conformance restore --target ${target.name}\``,
+      );
     // The transport's notes always come: they record whether the server throttled and how it kept its connections.
     const transportNotes = pack.observesOnly ? [] : client.transport.notes();
     const notes = [...(options.notes ?? []), ...runNotes, ...session.notes(), ...transportNotes];
@@ -229,6 +278,7 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
       selection,
       setupProblems,
       ...(pack.observesOnly ? { outOfReach: false } : {}),
+      ...(interruption.reason ? { interrupted: true } : {}),
     });
     const failOnIncomplete = options.failOnIncomplete ?? false;
     const runResult: RunResult = {
@@ -250,6 +300,15 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
           ...(selection.ids ? { ids: [...selection.ids] } : {}),
         },
         ...(cleanup.length > 0 ? { cleanup } : {}),
+        ...(interruption.reason
+          ? {
+              interrupted: {
+                ...(interruption.reason.signal !== undefined ? { signal: interruption.reason.signal } : {}),
+                putBack,
+                notPutBack: open.map((o) => `${o.what}: restore it by hand: ${o.byHand}`),
+              },
+            }
+          : {}),
         ...(setupProblems.length > 0 ? { setupProblems } : {}),
         ...(notes.length > 0 ? { notes } : {}),
         replay,
@@ -260,11 +319,12 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
       verdict,
       // A run cut short by its budget did not check everything: it cannot pass.
       // So is a run the server throttled past what it may wait (one finding: the run's note, the checks left errored).
-      exitCode:
-        results.some((r) => r.failsRun) ||
-        budget.spent ||
-        client.transport.exhausted !== undefined ||
-        (failOnIncomplete && verdict.status === 'INCOMPLETE')
+      exitCode: interruption.reason
+        ? interruption.reason.exitCode
+        : results.some((r) => r.failsRun) ||
+            budget.spent ||
+            client.transport.exhausted !== undefined ||
+            (failOnIncomplete && verdict.status === 'INCOMPLETE')
           ? 1
           : 0,
     };
@@ -274,9 +334,10 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
     // A run that ended early (a set-up that failed, a reporter's bug) still puts back what the suites changed and ends
     // its credentials; problems then are lost with the run, as the error that ended it is what the user must see.
     if (!closed) {
-      await lives.teardownAll(suiteRuns).catch(() => []);
-      await session.close().catch(() => undefined);
+      await interruption.within(lives.teardownAll(suiteRuns).catch(() => []));
+      await interruption.within(session.close().catch(() => undefined));
     }
+    interruption.dispose();
     await client.close();
   }
 }
@@ -324,6 +385,7 @@ function suiteRunOf(
     suiteOptions: RunSettings['suiteOptions'];
     sessionExchanges: Exchange[];
     runNotes: string[];
+    journal: RestoreJournal;
   },
 ): SuiteRun {
   const { target, client, session } = run;
@@ -334,13 +396,43 @@ function suiteRunOf(
     flags: run.flags,
     options: optionsOf(suite, run.suiteOptions),
     session,
-    send: (spec) =>
-      session.withToken(
-        (token) => client.send({ ...spec, token }, (e) => run.sessionExchanges.push(e)),
-        (note) => run.runNotes.push(note),
-      ),
+    send: runSender(session, client, run.sessionExchanges, run.runNotes),
     note: (text) => run.runNotes.push(client.redactor.text(text)),
+    journal: run.journal,
   };
+}
+
+/** Sends with the run's token, recording the exchange with the run's own (a suite's setup and teardown, the journal's replay). */
+function runSender(
+  session: RunSession,
+  client: SignedClient,
+  sessionExchanges: Exchange[],
+  runNotes: string[],
+): SuiteRun['send'] {
+  return (spec) =>
+    session.withToken(
+      (token) => client.send({ ...spec, token }, (e) => sessionExchanges.push(e)),
+      (note) => runNotes.push(note),
+    );
+}
+
+/** The run's notes of a replay of the restore journal: what was put back, what could not be, what was left alone. */
+function replayNotes(r: Awaited<ReturnType<RunJournal['replay']>>): string[] {
+  return [
+    ...(r.putBack.length > 0
+      ? [`restore journal: put back what an earlier run left (it was killed): ${r.putBack.join('; ')}`]
+      : []),
+    ...r.failed.map(
+      (f) =>
+        `restore journal: ${f.what}, which an earlier run left, could not be put back (${f.problem}); restore it by hand: ${f.byHand}`,
+    ),
+    ...r.busy.map((b) => `restore journal: ${b} belongs to a run still going on this machine: left alone`),
+  ];
+}
+
+/** "the run was interrupted (SIGINT), and the time given to put back what it changed ran out" */
+function interruptedPast(interruption: Interruption): string {
+  return `${interruption.reason?.message ?? 'the run was interrupted'}, and the time given to put back what it changed ran out`;
 }
 
 /** A suite's settings: its defaults, with what the run set (a setting it does not declare is a mistake of the caller's). */
@@ -371,6 +463,9 @@ interface RunOneDeps {
   setupFindings: Map<string, SetupFinding>;
   /** When the run started (ms since the epoch): results say when, after it, their check started. */
   runStarted: number;
+  /** The run's interruption: once it comes, the check is stopped as at its time limit, its requests cut at once. */
+  interruption: Interruption;
+  journal: RestoreJournal;
 }
 
 /**
@@ -402,6 +497,7 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
       const redact = (t: string) => deps.client.redactor.text(t);
       deps.setupFindings.set(check.suite, { problem: redact(found.problem), fix: redact(found.fix) });
     },
+    journal: deps.journal,
   });
   let outcome: Outcome = 'pass';
   let finding: Finding | undefined;
@@ -409,6 +505,7 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
   let skipRemedy: SkipRemedy | undefined;
   let budgetSpent = false;
   let timer: NodeJS.Timeout | undefined;
+  let forgetStop = () => {};
   const left = deps.budget.deadline - started;
   const timeout = new Promise<never>((_, reject) => {
     const end = (err: Error) => {
@@ -417,8 +514,15 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
     };
     if (left < deps.timeoutMs) timer = setTimeout(() => end(new BudgetSpent(deps.budget.budgetMs)), Math.max(0, left));
     else timer = setTimeout(() => end(new CheckTimeout(deps.timeoutMs)), deps.timeoutMs);
+    // Interrupted: the time is up at once, and the check's requests are cut (its restores send on their own).
+    forgetStop = deps.interruption.onStop((why) => {
+      end(why);
+      abort.abort(why);
+    });
   });
-  const body = deps.session.runCheck(check, () => check.run(ctx), {
+  // Each attempt counts its own subjects judged (a pack may run the body once more).
+  const attempt = () => (ctx.startAttempt(), check.run(ctx));
+  const body = deps.session.runCheck(check, attempt, {
     observe: (text) => ctx.observe(text),
     signal: abort.signal,
   });
@@ -444,6 +548,13 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
       // The server gave no usable answer (refused, reset, timed out, oversized): a finding against the server.
       outcome = check.level === 'MUST' ? 'fail' : 'warn';
       finding = { message: `no usable response: ${err.message}`, observed: err.message, exchangeSeq: err.exchange.seq };
+    } else if (err instanceof RunInterrupted) {
+      outcome = 'error';
+      const late = await lateReport(body, Math.min(CHECK_CLEANUP_GRACE_MS, deps.interruption.left()));
+      finding = {
+        message: `${err.message} while the check ran${late ? `; after it: ${late.message}` : ''}`,
+        ...(late?.cleanup ? { cleanup: true } : {}),
+      };
     } else if (err instanceof CheckTimeout || err instanceof BudgetSpent) {
       if (err instanceof BudgetSpent) {
         deps.budget.spent = true;
@@ -465,6 +576,7 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
       finding = { ...finding, code: errorCode(err) ?? 'CONFORMANCE_ERR_INTERNAL' };
   } finally {
     clearTimeout(timer);
+    forgetStop();
     abort.abort();
   }
   // Findings and observations quote server data: mask any credential in them, as in the exchanges.
@@ -487,6 +599,8 @@ async function runOne(check: CheckDefinition, deps: RunOneDeps): Promise<CheckRe
     ...(skipReason ? { skipReason: redact(skipReason) } : {}),
     ...(skipRemedy ? { skipRemedy } : {}),
     ...(budgetSpent ? { budgetSpent } : {}),
+    // Settled by requireJudged: a pass that judged nothing is a skip.
+    judged: { count: ctx.subjectsJudged.count, names: ctx.subjectsJudged.names.map(redact) },
     observations: ctx.observations.map(redact),
     ...(ctx.alsoSeen.length > 0 ? { alsoSeen: ctx.alsoSeen.map((a) => ({ ...a, message: redact(a.message) })) } : {}),
     exchanges: ctx.exchanges,
@@ -539,6 +653,19 @@ async function lateReport(body: Promise<void>, graceMs: number): Promise<Finding
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** A check the run's interruption came before: skipped, not run. */
+function notStartedResult(check: CheckDefinition, reason: RunInterrupted): CheckResult {
+  return {
+    ...infoOf(check),
+    outcome: 'skip',
+    skipReason: `not run: ${reason.message} before the check started`,
+    observations: [],
+    exchanges: [],
+    durationMs: 0,
+    failsRun: false,
+  };
 }
 
 /** A check the budget left no time for: reported, not run. */

@@ -3,6 +3,7 @@
 import type { HttpResponse, RequestSpec } from '../http/client.js';
 import type { Fixtures, ResolvedTarget } from '../config/types.js';
 import type { RunFlags } from './types.js';
+import type { RestoreJournal } from '../journal/journal.js';
 
 /**
  * The run's credentials on the target: opened before the first check, lent to every request, closed after the last.
@@ -46,4 +47,6 @@ export interface SuiteRun {
   send(spec: RequestSpec): Promise<HttpResponse>;
   /** Records a note of the run (RunInfo.notes): what the suite wants said once, that no check owns. */
   note(text: string): void;
+  /** The run's restore journal: what the suite changes on the target is written there first (src/journal/journal.ts). */
+  journal: RestoreJournal;
 }

@@ -66,6 +66,11 @@ export interface CheckResult extends CheckInfo {
   skipRemedy?: SkipRemedy;
   /** The run's budget (--budget) ran out before this check could run or finish: an error, and the verdict says raise it. */
   budgetSpent?: boolean;
+  /**
+   * Present for pass: how many subjects the check judged (answers, records, pages, deliveries, links, views: at least
+   * one, or it would not have passed) and the first few by name. Absent in reports of versions before it.
+   */
+  judged?: { count: number; names: string[] };
   /** INFO observations and notes a passing check wants on record. */
   observations: string[];
   /** The exchanges this check made, in order. */
@@ -153,6 +158,14 @@ export interface RunInfo {
   selection: { suites: string[]; grep?: string; ids?: string[] };
   /** Clean-up that did not succeed (e.g. the run's token could not be revoked), for a person to finish by hand. */
   cleanup?: string[];
+  /**
+   * The run was interrupted (SIGINT, SIGTERM, a library caller's AbortSignal): no check started after it, the checks
+   * it cut short put back what they changed, the suites' clean-up ran. `signal` names it when a signal did;
+   * `putBack` says what was put back (or found as it was), `notPutBack` what was not, each with the request that puts
+   * it back by hand (the restore journal keeps it for the next run or `conformance restore`). Absent when the run ended
+   * by itself, and in reports of versions before it.
+   */
+  interrupted?: { signal?: string; putBack: string[]; notPutBack: string[] };
   /** Set-up problems that kept requirements from being exercised; absent when there were none. */
   setupProblems?: SetupProblem[];
   /**
@@ -209,16 +222,18 @@ export interface RunResult {
   /**
    * 1 when a check that fails the run failed, the run's budget was spent, or the verdict is INCOMPLETE under
    * `--fail-on incomplete`; 0 otherwise. It follows failsRun, so a listed expected failure leaves it 0 even though the
-   * verdict is NOT CONFORMANT.
+   * verdict is NOT CONFORMANT. An interrupted run: 130 (SIGINT, or an AbortSignal) or 143 (SIGTERM), whatever else.
    */
-  exitCode: 0 | 1;
+  exitCode: 0 | 1 | 130 | 143;
 }
 
 /**
  * CONFORMANT: no MUST check failed and every MUST requirement was exercised. NOT CONFORMANT: a MUST check failed
  * (listed in --expected-failures or not). INCOMPLETE: none failed, but some MUST requirements were not exercised.
+ * INTERRUPTED: the run was stopped before its end (RunInfo.interrupted), whatever its checks found until then: never
+ * CONFORMANT, and a failure it saw is listed in `failed` all the same.
  */
-export type VerdictStatus = 'CONFORMANT' | 'NOT CONFORMANT' | 'INCOMPLETE';
+export type VerdictStatus = 'CONFORMANT' | 'NOT CONFORMANT' | 'INCOMPLETE' | 'INTERRUPTED';
 
 export interface Verdict {
   status: VerdictStatus;

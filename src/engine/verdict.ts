@@ -14,6 +14,8 @@
 // CONFORMANT: no MUST check failed, and every MUST requirement was exercised. NOT CONFORMANT: a MUST check failed,
 // listed in --expected-failures or not (a known deviation is still a deviation; the exit code follows failsRun).
 // INCOMPLETE: no MUST check failed, but some MUST requirement was not exercised; each is listed with why and what to do.
+// INTERRUPTED: the run was stopped before its end (SIGINT, SIGTERM, an AbortSignal): never CONFORMANT, whatever its
+// checks found until then; what failed and what was not exercised are listed as for the others.
 import { loadCatalog, type Requirement } from '../spec/requirements.js';
 import type { Selection } from './select.js';
 import type {
@@ -40,6 +42,8 @@ export interface VerdictInput {
   setupProblems?: readonly SetupProblem[];
   /** false: the pack does not test the server, so no requirement of the catalog is counted out of its reach. */
   outOfReach?: false;
+  /** The run was interrupted: the verdict is INTERRUPTED, whatever was found until then. */
+  interrupted?: boolean;
 }
 
 export function computeVerdict(input: VerdictInput): Verdict {
@@ -72,7 +76,13 @@ export function computeVerdict(input: VerdictInput): Verdict {
   }
   const cited = new Set(input.pack.flatMap((c) => c.requirements.map((r) => r.id)));
   return {
-    status: failed.length > 0 ? 'NOT CONFORMANT' : notExercised.length > 0 ? 'INCOMPLETE' : 'CONFORMANT',
+    status: input.interrupted
+      ? 'INTERRUPTED'
+      : failed.length > 0
+        ? 'NOT CONFORMANT'
+        : notExercised.length > 0
+          ? 'INCOMPLETE'
+          : 'CONFORMANT',
     mustRequirements: ids.length,
     exercised: ids.filter((id) => citing.get(id)!.checks.every((c) => ranToVerdict(results.get(c.id)))).length,
     failed,

@@ -14,7 +14,7 @@ import { ConformanceError, type ErrorCode } from '../errors.js';
 import { ThrottledOut, Transport, type TransportOptions } from './transport.js';
 import {
   describeRouteFailure,
-  routeDispatcher,
+  routeDispatchers,
   routeNotes,
   routeTo,
   type ClientCertificate,
@@ -192,8 +192,9 @@ export class SignedClient {
     this.redactor.add(options.clientCertificate?.key);
     this.redactor.add(options.clientCertificate?.passphrase);
     const dispatcherOptions = { timeoutMs: this.timeoutMs, ...(options.ca ? { ca: options.ca } : {}) };
-    this.dispatcher = routeDispatcher(this.route, dispatcherOptions);
-    this.freshDispatcher = routeDispatcher(this.route, dispatcherOptions);
+    const dispatcher = routeDispatchers(this.route, dispatcherOptions);
+    this.dispatcher = dispatcher();
+    this.freshDispatcher = dispatcher();
     this.transport = new Transport({ ...options.transport, route: routeNotes(this.route) });
   }
 

@@ -6,7 +6,7 @@
 // server that wants a client certificate, so that no message blames the target or the credentials for them.
 import { subscribe } from 'node:diagnostics_channel';
 import { STATUS_CODES } from 'node:http';
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates } from 'node:tls';
 import { ConfigError } from '../errors.js';
 import { Agent, ProxyAgent, type Dispatcher } from './undici.js';
 
@@ -205,38 +205,47 @@ export interface DispatcherOptions {
 }
 
 /**
- * The dispatcher of every request to the target along `route`: an Agent, or undici's ProxyAgent tunnelling through the
- * proxy (CONNECT, for http targets too: the proxy then cannot rewrite what is judged), each with the CA and the
- * client certificate.
+ * What makes the dispatchers of the requests to the target along `route`: each an Agent, or undici's ProxyAgent
+ * tunnelling through the proxy (CONNECT, for http targets too: the proxy then cannot rewrite what is judged), all with
+ * the one TLS context of the CA and the client certificate.
  */
-export function routeDispatcher(route: Route, options: DispatcherOptions): Dispatcher {
+export function routeDispatchers(route: Route, options: DispatcherOptions): () => Dispatcher {
   watchTlsAlerts();
-  // caFile adds to the system's trusted roots rather than replacing them.
+  // caFile adds to the system's trusted roots rather than replacing them. The roots, the CA and the client certificate
+  // are read once into one TLS context: given as `ca`, every new connection would parse some 150 certificates again
+  // (tens of ms each time), and a proxy that ends connections often makes that the run's time. Beside a context,
+  // connect ignores `ca`, `cert` and `key`: all go in it.
   const ca = options.ca ? { ca: [...rootCertificates, options.ca] } : {};
   const cert = route.clientCertificate;
-  const tls = {
-    timeout: options.timeoutMs,
-    ...ca,
-    ...(cert ? { cert: cert.cert, key: cert.key, ...(cert.passphrase ? { passphrase: cert.passphrase } : {}) } : {}),
-  };
+  const context = (withCert: boolean) =>
+    options.ca || (withCert && cert)
+      ? {
+          secureContext: createSecureContext({
+            ...ca,
+            ...(withCert && cert
+              ? { cert: cert.cert, key: cert.key, ...(cert.passphrase ? { passphrase: cert.passphrase } : {}) }
+              : {}),
+          }),
+        }
+      : {};
+  const forTarget = context(true);
+  const tls = { timeout: options.timeoutMs, ...forTarget };
+  // An https proxy is trusted by the same CAs; the client certificate is the target's alone.
+  const proxyTls = { timeout: options.timeoutMs, ...(cert ? context(false) : forTarget) };
   const common = {
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
     // Servers under test may be slow to close; never let an idle socket keep the process alive.
     keepAliveTimeout: 1_000,
   };
-  if (!route.proxy) return new Agent({ ...common, connect: tls });
-  const proxy = new ProxyAgent({
-    ...common,
-    uri: route.proxy.url.href,
-    requestTls: tls,
-    proxyTls: { timeout: options.timeoutMs, ...ca },
-  });
+  const proxy = route.proxy;
+  if (!proxy) return () => new Agent({ ...common, connect: tls });
   // ProxyAgent reads request headers into an object, which keeps one value of a name given twice: given as lists,
   // every field line goes out as the client made it.
-  return proxy.compose(
-    (dispatch) => (opts, handler) => dispatch({ ...opts, headers: headerRecord(opts.headers) }, handler),
-  );
+  return () =>
+    new ProxyAgent({ ...common, uri: proxy.url.href, requestTls: tls, proxyTls }).compose(
+      (dispatch) => (opts, handler) => dispatch({ ...opts, headers: headerRecord(opts.headers) }, handler),
+    );
 }
 
 function headerRecord(headers: Dispatcher.DispatchOptions['headers']): Dispatcher.DispatchOptions['headers'] {

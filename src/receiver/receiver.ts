@@ -8,7 +8,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { KeyObject } from 'node:crypto';
+import { randomBytes, type KeyObject } from 'node:crypto';
 import type { WebhookConfig } from '../config/types.js';
 import { ConfigError } from '../errors.js';
 import { SECURE_DIGEST_ALGORITHMS, verifyContentDigest, type DigestVerdict } from '../http/digest.js';
@@ -16,6 +16,8 @@ import { headerValue, pathAndQuery } from '../http/message.js';
 import { SIGNATURE_MISMATCH, signatureLabels, verifySignatureAsync, type SignatureVerdict } from '../http/signature.js';
 import { parseListen, receiverTls } from './certificate.js';
 import { readEvents, readPayload, type EventReading } from './payload.js';
+import { PROBE_HEADER, probePublicUrl, type ProbeResult } from './probe.js';
+import { unmappedDiagnosis, unreachedDiagnosis, type SetupDiagnosis, type TestAnswer } from './diagnosis.js';
 
 /** Far above any event payload of this interface; a larger body is refused (413) and counted against the server. */
 const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
@@ -61,10 +63,23 @@ export interface Delivery {
   /** Milliseconds since the epoch, when the body had been read. */
   readonly arrivedAt: number;
   readonly method: string;
-  /** The target URI as the server signed it: the registered URL's origin and the request's path and query. */
+  /**
+   * The target URI as the server signed it: the registered URL's origin and the request's path and query; behind a proxy
+   * that rewrote the path (see route), the registered URL the delivery was sent to.
+   */
   readonly targetUri: string;
-  /** The path and query the delivery came to (the receiver accepts them all): which of the receiver's URLs the server used. */
+  /**
+   * The path and query the delivery was sent to (the receiver accepts them all): which of the receiver's URLs the server
+   * used. Behind a proxy that rewrote it, the registered URL's, read back from what arrived (see route).
+   */
   readonly path: string;
+  /** The path and query as they arrived at the receiver: `path`, unless a proxy in front rewrote them. */
+  readonly arrived: string;
+  /**
+   * Set behind webhook.publicUrl when the delivery did not arrive at a URL the run registered, as registered: how the
+   * receiver read it (see DeliveryRoute). Absent when it arrived as registered, or the server addressed it so itself.
+   */
+  readonly route?: DeliveryRoute;
   /** Header fields as sent, names as sent, in order. */
   readonly headers: ReadonlyArray<[string, string]>;
   readonly body: Buffer;
@@ -106,7 +121,20 @@ export interface Delivery {
   readonly signedBy?: SignedBy;
 }
 
-export type SignedBy = 'published-key' | 'other-key' | 'unsigned';
+type SignedBy = 'published-key' | 'other-key' | 'unsigned';
+
+/**
+ * How a delivery that arrived at a URL the run did not register, behind webhook.publicUrl, was read:
+ * - rewritten: a proxy in front changed the URL on its way; the delivery is read as sent to the registered URL `path`,
+ *   found by its query (the registered URLs share one path and differ in their query), or, where the query tells
+ *   nothing, by the one URL its signature verifies under (`by`);
+ * - unmapped: which registered URL it was sent to cannot be told (its query names none, and its signature verifies
+ *   under none of them, or under several since it covers no part of the URL): not the server's failure, a set-up
+ *   problem of the proxy's (`why`).
+ */
+type DeliveryRoute =
+  | { readonly kind: 'rewritten'; readonly by: 'query' | 'signature' }
+  | { readonly kind: 'unmapped'; readonly why: string };
 
 /**
  * What a rule a discarded delivery breaks concerns:
@@ -143,6 +171,11 @@ export interface ReceiverCounts {
   stray: number;
   /** TLS handshakes that failed: typically a server that does not trust the receiver's certificate. */
   tlsFailures: number;
+  /**
+   * Of those, connections that began with a plain HTTP request instead of a TLS handshake: a proxy or tunnel in front
+   * that ends TLS and forwards HTTP to a receiver still set to TLS.
+   */
+  plainHttp: number;
 }
 
 /** The keys that verify deliveries (every key the server published in the run, newest first), or why there is none. */
@@ -165,8 +198,16 @@ export class WebhookReceiver {
   private readonly waiters = new Set<Waiter>();
   private readonly verifying = new Set<Promise<void>>();
   private readonly generations = new WeakMap<Delivery, number>();
-  private readonly tally = { oversized: 0, dropped: 0, stray: 0, tlsFailures: 0 };
+  /** Where each delivery was sent as its arrival tells, before any verification read it otherwise (see verifyRouted). */
+  private readonly addressed = new WeakMap<Delivery, Sent>();
+  private readonly tally = { oversized: 0, dropped: 0, stray: 0, tlsFailures: 0, plainHttp: 0 };
   private lastTlsError: string | undefined;
+  /** Marks the run's own request through the public URL (see probe): answered, never recorded as a delivery. */
+  private readonly probeToken = randomBytes(12).toString('base64url');
+  private probeArrival: string | undefined;
+  private probing: Promise<ProbeResult | undefined> | undefined;
+  /** The probe's result, once it is known; undefined before (or without a publicUrl). */
+  private probed: ProbeResult | undefined;
   private storedBytes = 0;
   private keyState: KeyState = { kind: 'unknown' };
   private stopping: Promise<void> | undefined;
@@ -178,6 +219,8 @@ export class WebhookReceiver {
     /** The certificate the receiver presents (PEM); undefined for plain HTTP. */
     readonly certificatePem: string | undefined,
     private readonly origin: string,
+    /** The target's webhook settings, which a set-up problem's fix names. */
+    private readonly settings: WebhookConfig,
     private readonly limits: Required<Omit<ReceiverOptions, 'deadlineMs'>>,
     deadlineMs: number,
   ) {
@@ -231,6 +274,7 @@ export class WebhookReceiver {
       url,
       tls?.cert,
       new URL(url).origin,
+      webhook,
       {
         maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
         maxDeliveries: options.maxDeliveries ?? DEFAULT_MAX_DELIVERIES,
@@ -241,9 +285,11 @@ export class WebhookReceiver {
     );
     // After the bind, a server error (e.g. out of file descriptors on accept) must not end the run: the checks report what did not arrive.
     server.on('error', () => undefined);
-    server.on('tlsClientError', (err: Error) => {
+    server.on('tlsClientError', (err: Error & { code?: string; reason?: string }) => {
       receiver!.tally.tlsFailures++;
-      receiver!.lastTlsError = err.message;
+      if (err.code === 'ERR_SSL_HTTP_REQUEST') receiver!.tally.plainHttp++;
+      // OpenSSL's reason ("tlsv1 alert unknown ca", "http request"), not its whole multi-line message.
+      receiver!.lastTlsError = err.reason ?? err.message.split('\n')[0]!.replace(/^[0-9A-F]+:error:[0-9A-F]+:/, '');
     });
     return receiver;
   }
@@ -275,6 +321,56 @@ export class WebhookReceiver {
   /** The last TLS handshake error, e.g. "tlsv1 alert unknown ca" when the server does not trust the certificate. */
   get tlsError(): string | undefined {
     return this.lastTlsError;
+  }
+
+  /**
+   * The run's own request to the receiver's second URL through webhook.publicUrl (see probe.ts), made once and
+   * remembered; undefined without a publicUrl (the server then reaches the receiver's own address). Never rejects.
+   */
+  probe(): Promise<ProbeResult | undefined> {
+    return (this.probing ??= this.behindProxy
+      ? probePublicUrl(this.alternateUrl, this.probeToken, () => this.probeArrival).then((r) => (this.probed = r))
+      : Promise.resolve(undefined));
+  }
+
+  /** Whether a tunnel or proxy stands between the server and the receiver (webhook.publicUrl is set). */
+  private get behindProxy(): boolean {
+    return this.settings.publicUrl !== undefined;
+  }
+
+  /**
+   * Why nothing of the server's reached the receiver (see diagnosis.ts): plain HTTP on the TLS port, or no connection
+   * at all, told apart by the answer to POST /webhooks/test and the run's own request through webhook.publicUrl. Ask it
+   * only once nothing has reached the receiver, and no TLS handshake failed but for plain HTTP.
+   */
+  async diagnoseUnreached(test: TestAnswer | undefined): Promise<SetupDiagnosis> {
+    const probe = this.counts.plainHttp > 0 ? undefined : await this.probe();
+    return unreachedDiagnosis(this, this.settings, test, probe);
+  }
+
+  /** The set-up problem of a delivery whose route is unmapped: the proxy's rewrite, and its fix. */
+  diagnoseUnmapped(d: Delivery): SetupDiagnosis {
+    return unmappedDiagnosis(this, d.arrived, d.route?.kind === 'unmapped' ? d.route.why : 'it was rewritten');
+  }
+
+  /**
+   * The run's note when a proxy in front rewrote the deliveries' path and the receiver read them back, e.g. "the proxy
+   * in front of the webhook receiver rewrites /hook… to /…"; undefined when none was rewritten.
+   */
+  rewriteNote(): string | undefined {
+    const rewritten = this.requests.filter((d) => d.route?.kind === 'rewritten');
+    if (rewritten.length === 0) return undefined;
+    const pathOf = (pq: string) => new URL(pq, this.origin).pathname;
+    const from = pathOf(new URL(this.url).pathname);
+    const to = [...new Set(rewritten.map((d) => pathOf(d.arrived)))];
+    const queries = rewritten.some((d) => new URL(d.arrived, this.origin).search !== new URL(d.targetUri).search);
+    const n = rewritten.length;
+    return `the proxy in front of the webhook receiver rewrites ${from}… to ${to.map((p) => `${p}…`).join(' and ')}${queries ? ' and drops the query' : ''}: ${n} deliver${n === 1 ? 'y' : 'ies'} sent to ${this.url} arrived so; each was read as sent to the URL the server was given (${rewritten.every((d) => d.route?.kind === 'rewritten' && d.route.by === 'query') ? 'its query names which' : 'its query, or else its signature, names which'}) and judged as such`;
+  }
+
+  /** The URLs the run registers with the server: the receiver's URL and its second URL, each as WHATWG writes it. */
+  get registered(): string[] {
+    return [new URL(this.url).href, this.alternateUrl];
   }
 
   /** The seq of the latest arrival: a delivery with a greater seq arrived after this call. */
@@ -360,6 +456,12 @@ export class WebhookReceiver {
   }
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
+    if (req.headers[PROBE_HEADER] === this.probeToken) {
+      this.probeArrival = req.url ?? '/';
+      res.writeHead(204, { 'content-length': '0' }).end();
+      req.resume();
+      return;
+    }
     if (req.method !== 'POST') {
       this.tally.stray++;
       res.writeHead(405, { allow: 'POST', 'content-length': '0', connection: 'close' }).end();
@@ -414,7 +516,12 @@ export class WebhookReceiver {
     const headers: Array<[string, string]> = [];
     for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
     // Built from the registered URL, not the Host header: behind a tunnel or proxy, the URL the server signed is the public one.
-    const targetUri = safeTargetUri(this.origin, req.url ?? '/');
+    const arrivedUri = safeTargetUri(this.origin, req.url ?? '/');
+    const arrived = pathAndQuery(arrivedUri);
+    // Behind a proxy that rewrote the path (a prefix forwarded to the root), the registered URL with the query that
+    // arrived is where the server sent it: the registered URLs share one path and differ in their query.
+    const byQuery = this.behindProxy && !this.registered.includes(arrivedUri) ? this.sameQuery(arrivedUri) : undefined;
+    const targetUri = byQuery ?? arrivedUri;
     const { json, payload } = readPayload(body, headerValue(headers, 'content-type'));
     const read = readEvents(payload, headers);
     const arrivedAt = Date.now();
@@ -434,6 +541,8 @@ export class WebhookReceiver {
       method: req.method ?? 'POST',
       targetUri,
       path: pathAndQuery(targetUri),
+      arrived,
+      ...(byQuery !== undefined ? { route: { kind: 'rewritten', by: 'query' } as const } : {}),
       headers,
       body,
       json,
@@ -441,6 +550,11 @@ export class WebhookReceiver {
       state: 'pending',
     }));
     const d = items[0]!;
+    this.addressed.set(d, {
+      targetUri,
+      path: d.path,
+      ...(byQuery !== undefined ? { route: { kind: 'rewritten', by: 'query' } as const } : {}),
+    });
     this.deliveries.push(...items);
     this.requests.push(d);
     if (items.length > 1) this.siblings.set(d, items.slice(1));
@@ -459,9 +573,9 @@ export class WebhookReceiver {
       algorithms: SECURE_DIGEST_ALGORITHMS,
     });
     const digestProblems: DeliveryProblem[] = digest.ok ? [] : [{ kind: 'digest', reason: digest.reason }];
-    const run = this.verifySignature(d, keys).then(
-      ({ signature, signedBy, problems }) => {
-        if (latest()) this.settle(d, { problems: [...digestProblems, ...problems], digest, signature, signedBy });
+    const run = this.verifyRouted(d, keys).then(
+      ({ signature, signedBy, problems, at }) => {
+        if (latest()) this.settle(d, { problems: [...digestProblems, ...problems], digest, signature, signedBy, at });
       },
       (e: unknown) => {
         if (latest())
@@ -489,8 +603,9 @@ export class WebhookReceiver {
   private async verifySignature(
     d: MutableDelivery,
     keys: readonly KeyObject[],
-  ): Promise<{ signature: SignatureVerdict; signedBy: SignedBy; problems: DeliveryProblem[] }> {
-    const message = { method: d.method, url: d.targetUri, headers: [...d.headers] };
+    url: string = d.targetUri,
+  ): Promise<SignatureCheck> {
+    const message = { method: d.method, url, headers: [...d.headers] };
     const labels = signatureLabels(headerValue(d.headers, 'signature-input'));
     const tries = (labels.length > 0 ? labels : [undefined]).flatMap((label) =>
       keys.map((key) => ({ key, ...(label !== undefined ? { label } : {}) })),
@@ -518,6 +633,92 @@ export class WebhookReceiver {
     };
   }
 
+  /** The registered URL whose query is the one of `uri` (the path aside), if exactly one is. */
+  private sameQuery(uri: string): string | undefined {
+    const search = new URL(uri).search;
+    const found = this.registered.filter((r) => new URL(r).search === search);
+    return found.length === 1 ? found[0] : undefined;
+  }
+
+  /**
+   * The signature verified under the URL the delivery was sent to. Directly reached (no publicUrl), that is the URL it
+   * arrived at. Behind a proxy, it may have arrived elsewhere than it was sent:
+   * - at a registered URL, or at another path with a registered URL's query (read as sent there, see record): verified
+   *   under that URL. When it fails there, the URLs it could have been sent to instead are tried, to say what the server
+   *   signed; only a proxy the run's probe saw drop the query (the second URL's query lost on the way) makes the other
+   *   registered URL the one it was sent to; otherwise the server signed another URL than the one it sent to, a failure;
+   * - at a URL whose query names no registered URL: verified under each registered URL and the URL it arrived at; the
+   *   one it verifies under is where the server sent it; none, or several (a signature that binds no part of the URL),
+   *   and it is unmapped, a set-up problem.
+   */
+  private async verifyRouted(d: MutableDelivery, keys: readonly KeyObject[]): Promise<Routed> {
+    const sent = this.addressed.get(d) ?? { targetUri: d.targetUri, path: d.path };
+    const first = await this.verifySignature(d, keys, sent.targetUri);
+    const as = (check: SignatureCheck, at: Routed['at'] = sent): Routed => ({ ...check, at });
+    if (!this.behindProxy) return as(first);
+    const registered = this.registered;
+    const arrivedUri = `${this.origin}${d.arrived}`;
+    if (!registered.includes(sent.targetUri)) {
+      // A query that names no registered URL: the signature alone can tell where the server sent it.
+      const verifying: Array<{ url: string; check: SignatureCheck }> = [];
+      for (const url of registered) {
+        const check = await this.verifySignature(d, keys, url);
+        if (check.signedBy === 'published-key') verifying.push({ url, check });
+      }
+      if (first.signedBy === 'published-key') {
+        // Sent there by the server itself, unless the signature binds no part of the URL and so says nothing.
+        if (verifying.length === 0) return as(first);
+        return as(first, { ...sent, route: { kind: 'unmapped', why: `${NAMES_NONE}, and ${BINDS_NO_URL}` } });
+      }
+      if (verifying.length === 1) {
+        const { url, check } = verifying[0]!;
+        return as(check, { targetUri: url, path: pathAndQuery(url), route: SIGNED_ROUTE });
+      }
+      const why = `${NAMES_NONE}, and its signature verifies as sent to none of them (${registered.join(', ')}) nor to the URL it arrived at`;
+      return as(first, { ...sent, route: { kind: 'unmapped', why } });
+    }
+    if (first.signedBy === 'published-key') return as(first);
+    // Sent to a registered URL: a signature over another URL is the server's failure, unless the proxy dropped the query.
+    const mapped = sent.route !== undefined;
+    const others = [...registered.filter((r) => r !== sent.targetUri), ...(mapped ? [arrivedUri] : [])];
+    const under = await this.firstVerifying(d, keys, others);
+    if (under === undefined) return as(first);
+    const lost = under.url === this.alternateUrl && new URL(arrivedUri).search === new URL(this.url).search;
+    if (lost) {
+      const probe = await this.probe();
+      if (probe?.kind !== 'reached') {
+        const why = `its signature verifies as sent to ${under.url}, not to ${sent.targetUri}, where it arrived: the proxy in front may drop the query (the run's own request through webhook.publicUrl did not come through to tell)`;
+        return as(first, { ...sent, route: { kind: 'unmapped', why } });
+      }
+      if (this.proxyDropsQuery())
+        return as(under.check, { targetUri: under.url, path: pathAndQuery(under.url), route: SIGNED_ROUTE });
+    }
+    const reason =
+      under.url === arrivedUri
+        ? `signature: it does not verify as sent to ${sent.targetUri}, the URL the run registered that its query names, but as sent to ${arrivedUri}, where it arrived: the server sent it to a URL it was not given`
+        : `signature: it does not verify as sent to ${sent.targetUri}, where it arrived${mapped ? ` (at ${d.arrived}, the proxy in front rewriting the path)` : ''}, but as sent to ${under.url}: the server signed another URL than the one it sent it to`;
+    return as({ ...first, problems: [{ kind: 'signature', reason }] });
+  }
+
+  /** The first of `urls` the delivery's signature verifies under, by a published key. */
+  private async firstVerifying(
+    d: MutableDelivery,
+    keys: readonly KeyObject[],
+    urls: readonly string[],
+  ): Promise<{ url: string; check: SignatureCheck } | undefined> {
+    for (const url of urls) {
+      const check = await this.verifySignature(d, keys, url);
+      if (check.signedBy === 'published-key') return { url, check };
+    }
+    return undefined;
+  }
+
+  /** Whether the run's probe, sent to the second URL, reached the receiver without its query. */
+  private proxyDropsQuery(): boolean {
+    const p = this.probed;
+    return p?.kind === 'reached' && new URL(p.arrived, this.origin).search !== new URL(this.alternateUrl).search;
+  }
+
   /** What a verifying signature breaks of the receiver's policy: coverage of content-digest, and its window at arrival. */
   private policyProblems(d: MutableDelivery, v: SignatureVerdict): DeliveryProblem[] {
     const problems: DeliveryProblem[] = [];
@@ -534,19 +735,13 @@ export class WebhookReceiver {
   }
 
   /** Settles a request: its first delivery and the other events of its batch alike, then tells the waiters. */
-  private settle(
-    first: MutableDelivery,
-    verdict: Pick<MutableDelivery, 'problems'> & Partial<Pick<MutableDelivery, 'digest' | 'signature' | 'signedBy'>>,
-  ): void {
+  private settle(first: MutableDelivery, verdict: Verdict): void {
     const all = [first, ...(this.siblings.get(first) ?? [])];
     for (const d of all) this.settleOne(d, verdict);
     for (const d of all) this.notify(d);
   }
 
-  private settleOne(
-    d: MutableDelivery,
-    verdict: Pick<MutableDelivery, 'problems'> & Partial<Pick<MutableDelivery, 'digest' | 'signature' | 'signedBy'>>,
-  ): void {
+  private settleOne(d: MutableDelivery, verdict: Verdict): void {
     d.problems = verdict.problems;
     d.state = verdict.problems.length > 0 ? 'rejected' : 'verified';
     if (verdict.problems.length > 0) d.reason = verdict.problems.map((p) => p.reason).join('; ');
@@ -554,6 +749,12 @@ export class WebhookReceiver {
     if (verdict.digest !== undefined) d.digest = verdict.digest;
     if (verdict.signature !== undefined) d.signature = verdict.signature;
     if (verdict.signedBy !== undefined) d.signedBy = verdict.signedBy;
+    if (verdict.at !== undefined) {
+      d.targetUri = verdict.at.targetUri;
+      d.path = verdict.at.path;
+      if (verdict.at.route !== undefined) d.route = verdict.at.route;
+      else delete d.route;
+    }
   }
 
   private notify(d: MutableDelivery): void {
@@ -570,6 +771,28 @@ export class WebhookReceiver {
 }
 
 const NO_KEY = 'no key to verify with';
+const SIGNED_ROUTE: DeliveryRoute = { kind: 'rewritten', by: 'signature' };
+const NAMES_NONE = 'its query names none of the URLs the run registered';
+const BINDS_NO_URL = 'its signature covers no part of the URL, so it verifies as sent to any of them';
+
+/** A signature's verification: its verdict, which key signed, and what it breaks. */
+interface SignatureCheck {
+  signature: SignatureVerdict;
+  signedBy: SignedBy;
+  problems: DeliveryProblem[];
+}
+
+/** Where a delivery was sent, as its arrival and its verification tell (see verifyRouted). */
+interface Sent {
+  targetUri: string;
+  path: string;
+  route?: DeliveryRoute;
+}
+type Routed = SignatureCheck & { at: Sent };
+
+/** What settles a delivery: its problems, what verifying it found, and (once verified) where it was sent. */
+type Verdict = Pick<MutableDelivery, 'problems'> &
+  Partial<Pick<MutableDelivery, 'digest' | 'signature' | 'signedBy'>> & { at?: Sent };
 
 /** The origin of the registered URL and the request's path; a request-target that is not a path keeps the origin. */
 function safeTargetUri(origin: string, requestTarget: string): string {
@@ -614,5 +837,11 @@ export function describeDelivery(d: Delivery): string {
       : d.state === 'pending'
         ? ' — not verified yet'
         : ' — verified';
-  return `delivery #${d.seq} at ${new Date(d.arrivedAt).toISOString()}: ${d.method} ${d.targetUri}; ${headers}; signature: ${headerValue(d.headers, 'signature') === undefined ? '(absent)' : '[redacted]'}; body (${d.body.length} B) ${body}${batch}${verdict}`;
+  const route =
+    d.route?.kind === 'unmapped'
+      ? ` (arrived at ${d.arrived}; which URL it was sent to cannot be told: ${d.route.why})`
+      : d.arrived !== d.path
+        ? ` (arrived at ${d.arrived}: the proxy in front rewrote it)`
+        : '';
+  return `delivery #${d.seq} at ${new Date(d.arrivedAt).toISOString()}: ${d.method} ${d.targetUri}${route}; ${headers}; signature: ${headerValue(d.headers, 'signature') === undefined ? '(absent)' : '[redacted]'}; body (${d.body.length} B) ${body}${batch}${verdict}`;
 }

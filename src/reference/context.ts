@@ -20,6 +20,11 @@ export interface RequestContext {
   /** The target URI as the server reconstructs it (`http://<Host><request-target>`): what @target-uri covers. */
   readonly targetUri: string;
   readonly url: URL;
+  /**
+   * Where the client addressed the server when a proxy in front took a path prefix off (trustForwarded), e.g.
+   * `https://api.example/api`: what the server's own links start with. Absent: `url.origin`.
+   */
+  readonly base?: string;
   readonly query: URLSearchParams;
   /** Header fields in arrival order, names as sent. */
   readonly headers: Array<[string, string]>;

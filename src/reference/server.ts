@@ -97,6 +97,13 @@ export interface ReferenceOptions {
    * `conformance client` judges a client from these.
    */
   observe?: (served: ServedExchange) => void;
+  /**
+   * A server behind a proxy that knows it: the address the client used is rebuilt from the proxy's X-Forwarded-Proto,
+   * X-Forwarded-Host and X-Forwarded-Prefix (as Spring's ForwardedHeaderFilter, ASP.NET Core's forwarded headers and
+   * Traefik's StripPrefix have it), for the signature's @target-uri and the USSD links. Without it the server sees the
+   * proxy's request as it came: its Host, its scheme, its path (the field set-ups of test/field show both).
+   */
+  trustForwarded?: boolean;
 }
 
 /** One request the server received and what it answered, bytes and all (ReferenceOptions.observe). */
@@ -310,12 +317,30 @@ function headerPairs(req: IncomingMessage): Array<[string, string]> {
   return pairs;
 }
 
-/** The target URI the client addressed: the server's own scheme, the Host it was sent, the request-target. */
-function targetUriOf(req: IncomingMessage, fallbackHost: string): string {
+/**
+ * The target URI the client addressed: the server's own scheme, the Host it was sent, the request-target; with
+ * `forwarded`, the scheme, host and path prefix a proxy in front names (the first value of each, as the proxy nearest
+ * the client set it). `prefix` is the path the proxy took off before forwarding, '' when none.
+ */
+function targetUriOf(
+  req: IncomingMessage,
+  fallbackHost: string,
+  forwarded = false,
+): { targetUri: string; prefix: string } {
   const raw = req.url ?? '/';
-  if (!raw.startsWith('/')) return raw; // absolute-form (RFC 9112 §3.2.2) is already the target URI
+  if (!raw.startsWith('/')) return { targetUri: raw, prefix: '' }; // absolute-form (RFC 9112 §3.2.2) is the target URI
   const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
-  return `${scheme}://${req.headers.host ?? fallbackHost}${raw}`;
+  if (!forwarded) return { targetUri: `${scheme}://${req.headers.host ?? fallbackHost}${raw}`, prefix: '' };
+  const first = (name: string): string | undefined => {
+    const value = req.headers[name];
+    const text = (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim();
+    return text === '' ? undefined : text;
+  };
+  const proto = first('x-forwarded-proto')?.toLowerCase();
+  const named = (first('x-forwarded-prefix') ?? '').replace(/\/+$/, '');
+  const prefix = named.startsWith('/') ? named : '';
+  const host = first('x-forwarded-host') ?? req.headers.host ?? fallbackHost;
+  return { targetUri: `${proto === 'https' || proto === 'http' ? proto : scheme}://${host}${prefix}${raw}`, prefix };
 }
 
 function makeHandler(state: ServerState, router: Router<RouteDef>, options: ReferenceOptions) {
@@ -341,7 +366,7 @@ function makeHandler(state: ServerState, router: Router<RouteDef>, options: Refe
     } else {
       let ctx: RequestContext | undefined;
       try {
-        ctx = buildContext(req, n, method, body.body);
+        ctx = buildContext(req, n, method, body.body, options.trustForwarded);
         reply = await dispatch(ctx, state, router, middleware);
         rejection = ctx.rejection;
       } catch (e) {
@@ -367,7 +392,7 @@ function makeHandler(state: ServerState, router: Router<RouteDef>, options: Refe
         seq: n,
         receivedAt,
         method,
-        targetUri: targetUriOf(req, local),
+        targetUri: targetUriOf(req, local, options.trustForwarded).targetUri,
         headers: headerPairs(req),
         body: body.body,
         status: reply.status,
@@ -407,13 +432,21 @@ function withRejectionHeader(reply: Reply, rejection: Rejection): Reply {
   return { ...reply, headers: { ...reply.headers, [REJECTION_HEADER]: rejectionHeaderValue(rejection) } };
 }
 
-function buildContext(req: IncomingMessage, seq: number, method: string, body: Buffer): RequestContext {
+function buildContext(
+  req: IncomingMessage,
+  seq: number,
+  method: string,
+  body: Buffer,
+  forwarded = false,
+): RequestContext {
   const headers = headerPairs(req);
   const local = `${req.socket.localAddress ?? '127.0.0.1'}:${req.socket.localPort ?? 80}`;
-  const targetUri = targetUriOf(req, local);
+  const { targetUri, prefix } = targetUriOf(req, local, forwarded);
   let url: URL;
   try {
+    // Routed without the prefix the proxy took off: the request as it reached this server, at the client's origin.
     url = new URL(targetUri);
+    if (prefix !== '') url.pathname = url.pathname.slice(prefix.length);
   } catch {
     throw new HttpError(400, 'Bad Request: the request target or Host header is malformed');
   }
@@ -425,6 +458,7 @@ function buildContext(req: IncomingMessage, seq: number, method: string, body: B
     method,
     targetUri,
     url,
+    ...(prefix !== '' ? { base: `${url.origin}${prefix}` } : {}),
     query: url.searchParams,
     headers,
     body,

@@ -104,6 +104,7 @@ export function htmlReport(result: RunResult): string {
   const body = [
     header(result, verdict),
     cleanup(run.cleanup ?? []),
+    interrupted(run.interrupted),
     setupProblems(run.setupProblems ?? []),
     runNotes(run.notes ?? []),
     section('verdict', 'Verdict', verdictDetails(result)),
@@ -155,6 +156,7 @@ const VERDICT_CLASS: Record<VerdictStatus, string> = {
   CONFORMANT: 'conformant',
   'NOT CONFORMANT': 'not-conformant',
   INCOMPLETE: 'incomplete',
+  INTERRUPTED: 'incomplete',
 };
 
 /** Under the verdict word: why, in a few words, and the exit code the run's fail-on policy gave. */
@@ -162,11 +164,13 @@ function because(result: RunResult): string {
   const v = result.verdict;
   const plural = (n: number) => `${n} MUST requirement${n === 1 ? '' : 's'}`;
   const why =
-    v.status === 'CONFORMANT'
-      ? `all ${plural(v.mustRequirements)} exercised, none failed`
-      : v.status === 'NOT CONFORMANT'
-        ? `${v.failedChecks.length} MUST check${v.failedChecks.length === 1 ? '' : 's'} failed, on ${plural(v.failed.length)}`
-        : `${v.notExercised.length} of ${plural(v.mustRequirements)} not exercised, none failed`;
+    v.status === 'INTERRUPTED'
+      ? `stopped before its end${result.run.interrupted?.signal !== undefined ? ` by ${result.run.interrupted.signal}` : ''}, ${v.exercised} of ${plural(v.mustRequirements)} exercised, ${v.failed.length} failed`
+      : v.status === 'CONFORMANT'
+        ? `all ${plural(v.mustRequirements)} exercised, none failed`
+        : v.status === 'NOT CONFORMANT'
+          ? `${v.failedChecks.length} MUST check${v.failedChecks.length === 1 ? '' : 's'} failed, on ${plural(v.failed.length)}`
+          : `${v.notExercised.length} of ${plural(v.mustRequirements)} not exercised, none failed`;
   return `${why}; exit code ${result.exitCode} (fail-on ${failOnText(result.run)})`;
 }
 
@@ -253,6 +257,21 @@ function setupProblems(problems: readonly SetupProblem[]): string {
       `<li><p><strong>${escapeLine(p.suite)}</strong>: ${escapeHtml(p.problem)}</p><p class="fix">fix: ${escapeHtml(p.fix)}</p><p class="note">kept from running: ${p.checks.length} check${p.checks.length === 1 ? '' : 's'} (${p.checks.map((id) => `<code>${escapeLine(id)}</code>`).join(', ')}); their requirements are not exercised, not failed</p></li>`,
   );
   return `<div class="setup-problems" role="alert"><h2>Set-up problem${problems.length === 1 ? '' : 's'} of the run, not of the server</h2><ul>${items.join('')}</ul></div>`;
+}
+
+/** An interrupted run: what it put back, and what it could not, with the request to send by hand. */
+function interrupted(stopped: RunResult['run']['interrupted']): string {
+  if (stopped === undefined) return '';
+  const by = stopped.signal !== undefined ? ` by ${escapeLine(stopped.signal)}` : '';
+  const put =
+    stopped.putBack.length > 0
+      ? stopped.putBack.map((p) => `<li>${escapeHtml(p)}</li>`).join('')
+      : '<li>nothing: nothing was changed</li>';
+  const left =
+    stopped.notPutBack.length > 0
+      ? `<h3>Not put back: restore by hand</h3><ul>${stopped.notPutBack.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul>`
+      : '';
+  return `<div class="${stopped.notPutBack.length > 0 ? 'cleanup' : 'run-notes'}" role="status"><h2>Interrupted${by}: what was put back</h2><ul>${put}</ul>${left}</div>`;
 }
 
 function cleanup(problems: string[]): string {

@@ -381,6 +381,19 @@ function closingLines(result: RunResult, expected: CheckResult[], look: Look): L
   // Clean-up that failed leaves state on the target: say so loudly, with what to do by hand.
   for (const problem of result.run.cleanup ?? [])
     lines.push(line(c.red.bold(`CLEAN-UP FAILED: ${visibleLine(problem)}`)));
+  // An interrupted run: what it put back, and (loudly) what it could not, with the request to send by hand.
+  const stopped = result.run.interrupted;
+  if (stopped) {
+    const by = stopped.signal !== undefined ? ` by ${stopped.signal}` : '';
+    lines.push(
+      line(
+        c.yellow.bold(
+          `interrupted${by}: put back ${stopped.putBack.length > 0 ? visibleLine(stopped.putBack.join('; ')) : 'nothing (nothing was changed)'}`,
+        ),
+      ),
+    );
+    for (const left of stopped.notPutBack) lines.push(line(c.red.bold(`NOT PUT BACK: ${visibleLine(left)}`)));
+  }
   // What the run met that no check owns (the server's choices, throttling, token renewals): on record, never a failure.
   for (const note of result.run.notes ?? []) lines.push(line(c.dim(`· ${visibleLine(note)}`)));
   const setup = (result.run.setupProblems ?? []).flatMap((problem) =>
@@ -481,10 +494,13 @@ function verdictLines(verdict: Verdict, c: ChalkInstance): Line[] {
     CONFORMANT: c.green.bold,
     'NOT CONFORMANT': c.red.bold,
     INCOMPLETE: c.yellow.bold,
+    INTERRUPTED: c.yellow.bold,
   };
+  // An interrupted run left most requirements unexercised for one reason, said once: the JSON report lists them.
+  const unexercised = verdict.status === 'INTERRUPTED' ? [] : verdict.notExercised;
   return [
     line(colour[verdict.status](visibleLine(verdictSummary(verdict)))),
-    ...verdict.notExercised.map((r) => line(`${INDENT}${visibleLine(unexercisedLine(r))}`, INDENT.length + 2)),
+    ...unexercised.map((r) => line(`${INDENT}${visibleLine(unexercisedLine(r))}`, INDENT.length + 2)),
     ...(verdict.outOfReach > 0 ? [line(c.dim(outOfReachNote(verdict)))] : []),
   ];
 }

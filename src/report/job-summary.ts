@@ -13,6 +13,7 @@ const ICON: Record<Verdict['status'], string> = {
   CONFORMANT: '✅',
   'NOT CONFORMANT': '❌',
   INCOMPLETE: '⚠️',
+  INTERRUPTED: '⏹️',
 };
 /** Requirements not exercised listed one by one; a run narrowed by --suite has a hundred or more. */
 const NOT_EXERCISED_SHOWN = 20;
@@ -21,11 +22,16 @@ const NO_REPORT_BECAUSE: Record<number, string> = {
   2: 'a usage or configuration error',
   3: 'the target is unreachable, or no token could be obtained',
   4: 'an internal error of conformance',
+  130: 'interrupted (SIGINT): the job was cancelled',
+  143: 'interrupted (SIGTERM): the job was cancelled',
 };
 
 /** The report's members the summary reads, present from format version 2 on. */
 interface SummarisedReport {
-  run: Pick<RunInfo, 'target' | 'baseUrl' | 'suiteVersion' | 'specVersion' | 'durationMs' | 'failOn' | 'setupProblems'>;
+  run: Pick<
+    RunInfo,
+    'target' | 'baseUrl' | 'suiteVersion' | 'specVersion' | 'durationMs' | 'failOn' | 'setupProblems' | 'interrupted'
+  >;
   totals: Totals;
   verdict: Verdict;
   checks: Array<Pick<CheckResult, 'id' | 'level' | 'outcome' | 'finding' | 'failsRun' | 'expected'>>;
@@ -64,6 +70,15 @@ function summaryOf(report: SummarisedReport, exitCode: number | undefined): stri
     '|---:|---:|---:|---:|---:|---:|',
     `| ${totals.passed} | ${totals.failed} | ${totals.warned} | ${totals.skipped} | ${totals.errored} | ${totals.total} |`,
   ];
+  // An interrupted run (a cancelled job): what it put back, and what must be put back by hand.
+  if (run.interrupted) {
+    const by = run.interrupted.signal !== undefined ? ` by ${text(run.interrupted.signal)}` : '';
+    out.push(
+      '',
+      `**Interrupted${by}:** put back ${run.interrupted.putBack.length > 0 ? text(run.interrupted.putBack.join('; ')) : 'nothing (nothing was changed)'}`,
+      ...run.interrupted.notPutBack.map((n) => `- **Not put back:** ${text(n)}`),
+    );
+  }
   for (const p of run.setupProblems ?? [])
     out.push(
       '',

@@ -19,7 +19,7 @@ export interface JsonReport {
   verdict: Verdict;
   checks: CheckResult[];
   sessionExchanges: Exchange[];
-  exitCode: 0 | 1;
+  exitCode: RunResult['exitCode'];
 }
 
 /** A JSON report read back from a file, of any format version: only what every version has is typed. */
@@ -100,6 +100,15 @@ function runInfo(run: RunInfo): RunInfo {
       ...(run.selection.ids !== undefined ? { ids: [...run.selection.ids] } : {}),
     },
     ...(run.cleanup ? { cleanup: [...run.cleanup] } : {}),
+    ...(run.interrupted
+      ? {
+          interrupted: {
+            ...(run.interrupted.signal !== undefined ? { signal: run.interrupted.signal } : {}),
+            putBack: [...run.interrupted.putBack],
+            notPutBack: [...run.interrupted.notPutBack],
+          },
+        }
+      : {}),
     ...(run.setupProblems
       ? {
           setupProblems: run.setupProblems.map((p) => ({
@@ -148,6 +157,7 @@ function checkResult(check: CheckResult): CheckResult {
     ...(check.skipReason !== undefined ? { skipReason: check.skipReason } : {}),
     ...(check.skipRemedy !== undefined ? { skipRemedy: { ...check.skipRemedy } } : {}),
     ...(check.budgetSpent !== undefined ? { budgetSpent: check.budgetSpent } : {}),
+    ...(check.judged !== undefined ? { judged: { count: check.judged.count, names: [...check.judged.names] } } : {}),
     observations: [...check.observations],
     ...(check.alsoSeen !== undefined
       ? { alsoSeen: check.alsoSeen.map((a) => pick(a, ['requirements', 'ownedBy', 'message', 'exchangeSeq'])) }

@@ -10,7 +10,8 @@ const QUOTE_SHOWN = 70;
 /**
  * One line: the verdict and why. "CONFORMANT: all 180 MUST requirements the checks cite were exercised; none failed",
  * "NOT CONFORMANT: 1 MUST check failed, on 1 MUST requirement: REQ-TOKEN-06", "INCOMPLETE: 3 MUST requirements not
- * exercised (of 189), none failed: REQ-…".
+ * exercised (of 189), none failed: REQ-…", "INTERRUPTED: the run was stopped before its end, 40 of 189 MUST requirements
+ * exercised, none failed before it; run it again to the end for a verdict".
  */
 export function verdictSummary(v: Verdict): string {
   switch (v.status) {
@@ -22,6 +23,13 @@ export function verdictSummary(v: Verdict): string {
     }
     case 'INCOMPLETE':
       return `INCOMPLETE: ${count(v.notExercised.length, 'MUST requirement')} not exercised (of ${v.mustRequirements}), none failed: ${idList(v.notExercised.map((r) => r.id))}`;
+    case 'INTERRUPTED': {
+      const failed =
+        v.failed.length > 0
+          ? `${count(v.failedChecks.length, 'MUST check')} failed before it, on ${count(v.failed.length, 'MUST requirement')}: ${idList(v.failed)}`
+          : 'none failed before it';
+      return `INTERRUPTED: the run was stopped before its end, ${v.exercised} of ${v.mustRequirements} MUST requirements exercised, ${failed}; run it again to the end for a verdict`;
+    }
   }
 }
 

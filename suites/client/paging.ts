@@ -65,7 +65,7 @@ const nextPage = defineCheck({
       ctx.skip(
         'the client asked for no transactions page after the first (client.paging.complete judges a walk that stopped early)',
       );
-    if (deviation === undefined) return;
+    if (deviation === undefined) return ctx.judged('a page request', steps.length);
     cite(ctx, deviation.previous);
     ctx.fail(`${named(deviation.request)} did not follow meta.nextPage of ${named(deviation.previous)}`, {
       expected: `page=${String(deviation.nextPage)} (meta.nextPage of the answer to ${deviation.previous.path})`,
@@ -108,7 +108,7 @@ const complete = defineCheck({
           if (isRecord(item) && item.transactionId !== undefined) ids.add(String(item.transactionId));
     }
     const totalCount = Math.max(...answers.map((r) => Number(envelopeOf(r)?.meta?.totalCount ?? 0)));
-    if (ids.size >= totalCount) return;
+    if (ids.size >= totalCount) return ctx.judged('a transactions page', answers.length);
     const last = answers.at(-1)!;
     const { deviation } = walk(requests);
     ctx.fail(`the client read ${ids.size} of the ${totalCount} transactions and stopped`, {

@@ -124,7 +124,7 @@ const newToken = defineCheck({
             : record.end.endedBy !== 'exit'
               ? { message: `the command did not end on its own (${record.end.endedBy})`, at: record.requests.at(-1)! }
               : undefined;
-    if (defect === undefined) return;
+    if (defect === undefined) return ctx.judged('the renewal and the requests after it', 1 + fresh.length);
     ctx.fail(`scenario renew: ${defect.message}`, {
       expected: `after the token ended (request #${endedAfter}), one POST /oauth/token, then the rest of the task with the new token, all answered 2xx; at most ${MAX_TOKEN_REQUESTS} token requests; the command exits on its own`,
       observed: `${tokenRequests.length} token request(s); ${renewed ? `new token issued at #${renewed.seq}, ${fresh.length} request(s) with it` : 'no new token'}; ended by ${record.end.endedBy} (exit code ${String(record.end.code)})`,
@@ -150,12 +150,14 @@ const noStaleToken = defineCheck({
       'The client retried with the token the 401 refused: the same request again, another request, or a loop of them.',
   },
   async run(ctx) {
-    const { first401, staleAgain } = renewal(ctx);
+    const { record, endedAfter, first401, staleAgain } = renewal(ctx);
+    const after = record.requests.filter((r) => r.seq > endedAfter);
+    if (after.length === 0) ctx.skip('the client sent no request after the sandbox ended its token');
     if (first401 === undefined) {
       ctx.observe('the client sent no ended token after the sandbox ended it (it renewed before meeting the 401)');
-      return;
+      return ctx.judged('a request after the token ended', after.length);
     }
-    if (staleAgain === undefined) return;
+    if (staleAgain === undefined) return ctx.judged('a request after the token ended', after.length);
     cite(ctx, first401);
     ctx.fail(`${named(staleAgain)} presents the token that ${named(first401)} was refused with`, {
       expected: `after the 401 to ${named(first401)}, a new token from POST /oauth/token; the ended token never sent again`,

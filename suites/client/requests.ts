@@ -14,6 +14,7 @@ import {
   issuedTokens,
   judgeEach,
   named,
+  NOT_JUDGED,
   pathOf,
   succeeded,
   verifySig1,
@@ -98,7 +99,7 @@ const coversHeaders = defineCheck({
         const required = requiredComponentsFor(r.headers, r.body.length);
         const verdict = verifySig1(record, r, required);
         const components = verdict.components;
-        if (components === undefined) return undefined;
+        if (components === undefined) return NOT_JUDGED;
         const listed = `(${components.map((c) => JSON.stringify(c)).join(' ')})`;
         const missing = required.filter((c) => !components.includes(c));
         const hasQuery = new URL(r.url).search !== '';
@@ -112,6 +113,7 @@ const coversHeaders = defineCheck({
         };
       },
       'no request carried a Signature-Input',
+      'none with a sig1 signature whose component list could be read (client.requests.signed judges them)',
     );
   },
 });
@@ -133,7 +135,7 @@ const signatureWindow = defineCheck({
       subjects(ctx, (r) => header(r, 'signature-input') !== undefined),
       (record, r) => {
         const params = verifySig1(record, r).params;
-        if (params === undefined) return undefined;
+        if (params === undefined) return NOT_JUDGED;
         const arrival = Math.floor(r.receivedAt / 1000);
         const { created, expires } = params;
         const expected = `integer created within ${CREATED_SKEW_SECONDS} s of arrival (${arrival}), expires after created and not before arrival, expires − created ≤ ${MAX_WINDOW_SECONDS} s`;
@@ -152,6 +154,7 @@ const signatureWindow = defineCheck({
         return undefined;
       },
       'no request carried a Signature-Input',
+      'none with a sig1 signature whose parameters could be read (client.requests.signed judges them)',
     );
   },
 });
@@ -348,6 +351,7 @@ const idempotencyUnique = defineCheck({
         exchange: cite(ctx, r),
       });
     }
+    ctx.judged('a request with X-Idempotency-Key', keyed.length);
   },
 });
 

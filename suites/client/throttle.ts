@@ -34,7 +34,7 @@ const retryAfter = defineCheck({
   explain: {
     sends:
       "Nothing: reads scenario throttle: each request the sandbox answered 429 with Retry-After (seconds), and the client's next attempt of the same method and target.",
-    passes: `Every next attempt arrived at least Retry-After seconds after the sandbox answered the 429 (${SLACK_MS} ms allowed for clock granularity). A 429 the client did not retry passes.`,
+    passes: `Every next attempt arrived at least Retry-After seconds after the sandbox answered the 429 (${SLACK_MS} ms allowed for clock granularity). A client that retried no throttled request is not judged (the check skips).`,
     fails:
       'An attempt sent sooner than Retry-After asked: an immediate retry, a fixed short backoff, or Retry-After read as milliseconds.',
   },
@@ -48,7 +48,10 @@ const retryAfter = defineCheck({
       if (next === undefined) continue;
       judged++;
       const waited = next.receivedAt - act.at;
-      if (waited >= act.retryAfterSeconds * 1000 - SLACK_MS) continue;
+      if (waited >= act.retryAfterSeconds * 1000 - SLACK_MS) {
+        ctx.judged(named(next));
+        continue;
+      }
       cite(ctx, answered);
       ctx.fail(`${named(next)} came ${waited} ms after the 429 to ${named(answered)}`, {
         expected: `the next attempt no sooner than Retry-After: ${act.retryAfterSeconds} (${act.retryAfterSeconds * 1000} ms) after the 429`,
@@ -56,7 +59,7 @@ const retryAfter = defineCheck({
         exchange: cite(ctx, next),
       });
     }
-    if (judged === 0) ctx.observe('the client retried no throttled request');
+    if (judged === 0) ctx.skip('the client retried no throttled request: no wait to judge');
   },
 });
 
@@ -78,7 +81,7 @@ const bounded = defineCheck({
     if (first === undefined) return ctx.skip('the client never reached the request the sandbox keeps throttling');
     const attempts = record.requests.filter((r) => sameRequest(r, first));
     const ended = record.end.endedBy === 'exit';
-    if (attempts.length <= MAX_RETRIES + 1 && ended) return;
+    if (attempts.length <= MAX_RETRIES + 1 && ended) return ctx.judged(`the attempts of ${named(first)}`);
     ctx.fail(
       attempts.length > MAX_RETRIES + 1
         ? `the client sent ${named(first)} ${attempts.length} times against a 429 that does not end`

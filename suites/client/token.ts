@@ -61,6 +61,7 @@ const form = defineCheck({
                   ? `the sandbox refused the secret (${r.rejection.code})`
                   : undefined;
       if (defect !== undefined) ctx.fail(`${named(r)}: ${defect}`, { expected, observed, exchange: cite(ctx, r) });
+      ctx.judged(named(r));
     }
   },
 });
@@ -91,7 +92,10 @@ const revoked = defineCheck({
       if (last === undefined) continue;
       judged++;
       const revocation = record.requests.find((r) => r.seq > last.seq && isRevoke(r) && bearerOf(r) === last.token);
-      if (revocation !== undefined && succeeded(revocation)) continue;
+      if (revocation !== undefined && succeeded(revocation)) {
+        ctx.judged(`scenario ${record.scenario}`);
+        continue;
+      }
       const tokenReply = record.requests.find((r) => r.seq === last.seq)!;
       cite(ctx, tokenReply);
       ctx.fail(

@@ -85,9 +85,14 @@ export function verifySig1(record: ScenarioRecord, r: ClientRequest, requiredCom
   );
 }
 
+/** What a judge of judgeEach returns for a request that is not its to judge (another check's defect hides its subject). */
+export const NOT_JUDGED = 'not judged here';
+
 /**
- * Judges every request of the run with `judge` (a defect in words, or undefined), and fails on the first defect found,
- * citing it and counting the others; a run with no request to judge ends skipped (after stopWhenBlocked's say).
+ * Judges every request of the run with `judge` (a defect in words, undefined when it keeps the rule, or NOT_JUDGED),
+ * and fails on the first defect found, citing it and counting the others; each request judged is recorded as judged.
+ * A run with no request to judge ends skipped (after stopWhenBlocked's say), as does one whose requests were all
+ * NOT_JUDGED (`unjudged` says why).
  */
 export function judgeEach(
   ctx: CheckContext,
@@ -95,14 +100,18 @@ export function judgeEach(
   judge: (
     record: ScenarioRecord,
     r: ClientRequest,
-  ) => { message: string; expected: string; observed: string; requirements?: string[] } | undefined,
+  ) => { message: string; expected: string; observed: string; requirements?: string[] } | undefined | typeof NOT_JUDGED,
   nothing: string,
+  unjudged = 'none of them could be judged here',
 ): void {
   if (subjects.length === 0) ctx.skip(nothing);
   const defects = subjects.flatMap(({ record, request }) => {
     const d = judge(record, request);
+    if (d === NOT_JUDGED) return [];
+    ctx.judged(named(request));
     return d === undefined ? [] : [{ request, ...d }];
   });
+  if (ctx.subjectsJudged.count === 0) ctx.skip(`${subjects.length} request(s), ${unjudged}`);
   const first = defects[0];
   if (first === undefined) return;
   const more = defects.length > 1 ? ` (and ${defects.length - 1} more of ${subjects.length} requests)` : '';

@@ -128,6 +128,7 @@ const givenUrls = defineCheck({
     }
     if (ussd.length === 1)
       ctx.skip(`the client opened ${ussd[0]!.path} and followed no option: no follow-up URL to judge`);
+    ctx.judged('a USSD request', ussd.length);
     ctx.observe(`${ussd.length - 1} follow-up request(s), each a requestUrl an earlier view gave: ${steps(ussd)}`);
   },
 });
@@ -201,6 +202,7 @@ const route = defineCheck({
     }
     const end = ussd[index]!;
     const after = ussd.length - 1 - index;
+    ctx.judged('a step of the route', chosen.length);
     ctx.observe(
       `walked the scenario's route (${route}) to ${end.path}${after > 0 ? `, then ${after} USSD request(s) of its own` : ''}: ${walked}`,
     );

@@ -47,6 +47,13 @@ function acceptedOf(ctx: CheckContext, record: ScenarioRecord, kinds: readonly F
   });
 }
 
+/** Records the deliveries of these kinds as judged (none accepted); a skip when the sandbox sent none of them. */
+function judgedKinds(ctx: CheckContext, record: ScenarioRecord, kinds: readonly ForgeryKind[]): void {
+  const sent = record.deliveries.filter((d) => (kinds as readonly string[]).includes(d.kind));
+  if (sent.length === 0) ctx.skip(`the sandbox sent none of the deliveries ${kinds.join(', ')}`);
+  for (const d of sent) ctx.judged(`the ${d.kind} delivery`);
+}
+
 /** Fails naming each delivery, every one's exchange cited (the first is the finding's own). */
 function failNaming(ctx: CheckContext, what: string, deliveries: SentDelivery[], expected: string): never {
   for (const d of deliveries) cite(ctx, d);
@@ -112,6 +119,8 @@ const registered = defineCheck({
     }
     cite(ctx, registration);
     cite(ctx, key);
+    ctx.judged(`#${registration.seq} ${line(registration)}`);
+    ctx.judged(`#${key.seq} ${line(key)}`);
   },
 });
 
@@ -138,8 +147,10 @@ const acceptsValid = defineCheck({
   },
   async run(ctx) {
     const record = scenarioOf(ctx, 'webhooks');
-    const missed = deliveriesOf(ctx, record).filter((d) => d.kind === 'valid' && !record.accepted.includes(d.eventId));
-    if (missed.length === 0) return;
+    const valid = deliveriesOf(ctx, record).filter((d) => d.kind === 'valid');
+    if (valid.length === 0) ctx.skip('the sandbox sent no valid delivery');
+    const missed = valid.filter((d) => !record.accepted.includes(d.eventId));
+    if (missed.length === 0) return ctx.judged('a valid delivery', valid.length);
     for (const d of missed) cite(ctx, d);
     ctx.fail(
       `the receiver did not accept ${missed.length === 1 ? 'a valid delivery' : `${missed.length} valid deliveries`}`,
@@ -165,7 +176,7 @@ const discardsForged = defineCheck({
   },
   async run(ctx) {
     const accepted = acceptedOf(ctx, scenarioOf(ctx, 'webhooks'), FORGED);
-    if (accepted.length === 0) return;
+    if (accepted.length === 0) return judgedKinds(ctx, scenarioOf(ctx, 'webhooks'), FORGED);
     failNaming(
       ctx,
       `the receiver accepted ${accepted.length === 1 ? 'a forged delivery' : `${accepted.length} forged deliveries`}`,
@@ -189,7 +200,7 @@ const discardsStale = defineCheck({
   },
   async run(ctx) {
     const accepted = acceptedOf(ctx, scenarioOf(ctx, 'webhooks'), STALE);
-    if (accepted.length === 0) return;
+    if (accepted.length === 0) return judgedKinds(ctx, scenarioOf(ctx, 'webhooks'), STALE);
     failNaming(
       ctx,
       `the receiver accepted ${accepted.length === 1 ? 'a stale delivery' : `${accepted.length} stale deliveries`}`,
@@ -224,7 +235,7 @@ const refusesForged = defineCheck({
           : `the receiver answered none of the ${discarded.length} forged deliveries it discarded (no HTTP answer to judge)`,
       );
     const ok = answered.filter((d) => is2xx(d.status));
-    if (ok.length === 0) return;
+    if (ok.length === 0) return ctx.judged('a forged delivery discarded', answered.length);
     failNaming(
       ctx,
       `the receiver answered 2xx to ${ok.length === 1 ? 'a forged delivery' : `${ok.length} forged deliveries`}`,

@@ -1,13 +1,20 @@
 // What the two restores of a partner's live data share (the mutable customer, customer-restore.ts; the webhook
 // configuration, webhook-restore.ts): one wording for a restore that failed, naming what to send by hand, and one way
-// to run a check's work so that what it changed is put back whether it passed, failed, threw or ran out of time.
+// to run a check's work so that what it changed is put back whether it passed, failed, threw, ran out of time or the
+// run was interrupted; the change written to the run's restore journal first (src/journal/journal.ts), so that a run
+// killed outright leaves what the next run (or `conformance restore`) needs to put it back.
 import type { HttpResponse, RequestSpec } from '../../src/http/client.js';
 import type { Exchange } from '../../src/http/exchange.js';
+import type { EntryInput, RestoreJournal } from '../../src/journal/journal.js';
 import { CheckFailed, CheckSkipped, type CheckContext } from '../../src/engine/index.js';
 
-/** What sends a request with the run's token: a check's context, or the run a suite's teardown gets (SuiteRun). */
+/**
+ * What sends a request with the run's token: a check's context, or the run a suite's teardown gets (SuiteRun); with
+ * the run's restore journal, where there is one (a restore settles the entry of what it put back).
+ */
 export interface Sender {
   send(spec: RequestSpec): Promise<HttpResponse>;
+  journal?: RestoreJournal;
 }
 
 /**
@@ -15,7 +22,8 @@ export interface Sender {
  * `problem` is what went wrong, `byHand` that request (or step).
  */
 export type PutBack =
-  | { ok: true; restored: boolean; note: string }
+  /** `said`: what the run says it put back (RunInfo.interrupted), e.g. "customer 1042 (put back: status ACTIVE)". */
+  | { ok: true; restored: boolean; note: string; said?: string }
   | {
       ok: false;
       line: string;
@@ -56,19 +64,47 @@ export interface GuardOptions {
 }
 
 /**
+ * How long a body whose requests were cut (the run was interrupted) is given to end before its restore reads the
+ * state: a request the server took before the cut is then answered or dropped, not still on its way.
+ */
+const CUT_WORK_ENDS_MS = 2_000;
+
+/**
+ * The sender of a restore: its requests are the restore's own, not cut with the check's (an interrupted run cuts
+ * those at once, a timed-out check's at the end of its grace period), and still bounded by the client's time limit of
+ * one request.
+ */
+function restoreSender(ctx: CheckContext): Sender {
+  const own = new AbortController().signal;
+  return { send: (spec) => ctx.send({ ...spec, signal: spec.signal ?? own }), journal: ctx.journal };
+}
+
+/**
  * Runs `work`, then `putBack` whatever happened: after it returned, failed or threw, and, once the check's time is up
- * (CheckContext.timeUp), at once, without waiting for the work, within the grace period the engine gives a timed-out
- * check. A restore that fails ends the check with CLEAN-UP FAILED (`cleanup`); one that succeeds after a failure or a
- * time-out is noted on the check. The work's own failure is passed on.
+ * (CheckContext.timeUp: its limit, the run's budget, the run's interruption), at once, without waiting for the work
+ * (but for a work whose requests were cut, given CUT_WORK_ENDS_MS to end), within the grace period the engine gives. A
+ * restore that fails ends the check with CLEAN-UP FAILED (`cleanup`); one that succeeds after a failure or a time-out is
+ * noted on the check. The work's own failure is passed on. `journal`: the change, written to the run's restore journal
+ * before the work starts and settled once it is put back (or the work, which reads it back itself, passed); a restore
+ * that fails leaves it there for the next run.
  */
 export async function withPutBack<T>(
   ctx: CheckContext,
   work: () => Promise<T>,
-  putBack: () => Promise<PutBack>,
-  options: GuardOptions = {},
+  putBack: (sender: Sender) => Promise<PutBack>,
+  options: GuardOptions & { journal?: EntryInput } = {},
 ): Promise<T> {
   // Time already up (while the state was being saved): the work is not started, so there is nothing to put back.
   if (ctx.timeUp.aborted) throw new TimeUp('the time ran out before the work started');
+  const entry = options.journal ? await ctx.journal.record(options.journal) : undefined;
+  const settle = async (put?: PutBack) => {
+    if (entry !== undefined && (put === undefined || put.ok))
+      await ctx.journal.done(entry, put?.ok ? put.said : undefined);
+  };
+  if (ctx.timeUp.aborted) {
+    await settle();
+    throw new TimeUp('the time ran out before the work started');
+  }
   const ended = work().then(
     (value) => ({ ok: true as const, value }),
     (error: unknown) => ({ ok: false as const, error }),
@@ -76,18 +112,26 @@ export async function withPutBack<T>(
   const timeUp = whenAborted(ctx.timeUp);
   const first = await Promise.race([ended, timeUp.promise]).finally(timeUp.dispose);
   if (first === 'time-up') {
-    // The work may still be running (its requests are cut only after the grace period): it is not waited for.
-    const put = await putBack();
+    // The work may still be running (its requests are cut only after the grace period): it is not waited for, unless
+    // its requests were cut already (an interrupted run), when it ends at once.
+    if (ctx.signal.aborted) await endsWithin(ended, CUT_WORK_ENDS_MS);
+    const put = await putBack(restoreSender(ctx));
+    await settle(put);
     // The engine reports it after the time-out: "the check did not finish within … ms; after it: CLEAN-UP FAILED: …".
     if (!put.ok) failCleanUp(ctx, put);
     ctx.observe(`the check's time ran out: ${put.note}`);
     throw new TimeUp('restored after the time-out');
   }
   const passed = first.ok || first.error instanceof CheckSkipped;
-  if (passed && options.onlyAfterFailure) return unwrap(first);
+  if (passed && options.onlyAfterFailure) {
+    await settle();
+    return unwrap(first);
+  }
   // The work tried to put it back itself, and reported that it could not: once is enough.
   if (!first.ok && first.error instanceof CheckFailed && first.error.finding.cleanup) throw first.error;
-  const put = await putBack();
+  // On requests of its own: an interruption that comes now cuts the check's requests, not its restore's.
+  const put = await putBack(restoreSender(ctx));
+  await settle(put);
   if (!put.ok)
     failCleanUp(
       ctx,
@@ -98,6 +142,15 @@ export async function withPutBack<T>(
     );
   if (!passed && put.restored) ctx.observe(put.note);
   return unwrap(first);
+}
+
+/** Waits for `work` to end, at most `ms`. */
+async function endsWithin(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await Promise.race([work, limit]).finally(() => clearTimeout(timer));
 }
 
 function unwrap<T>(r: { ok: true; value: T } | { ok: false; error: unknown }): T {

@@ -7,7 +7,12 @@
 // else sends one PUT /customers with every saved value a client may send (exact texts), then reads it back to see the
 // values took. A value a client may not send (outside the field's type or enum, or CLOSED, which may be final) is never
 // sent: if it changed, the restore fails and says what to put back by hand.
+//
+// Before the work, the snapshot goes to the run's restore journal (entry kind "customer", subject "customer <id>"): a
+// run killed during the work leaves it, and the next run (or `conformance restore`) puts the customer back from it
+// (customerPutBack).
 import type { HttpResponse } from '../../src/http/client.js';
+import type { EntryInput, EntryPutBack } from '../../src/journal/journal.js';
 import { exactNumber, parseJson } from '../../src/http/json.js';
 import type { CheckContext } from '../../src/engine/index.js';
 import { cleanUpFailed, withPutBack, type GuardOptions, type PutBack, type Sender } from './clean-up.js';
@@ -119,9 +124,13 @@ export function customerDifferences(before: CustomerSnapshot, after: CustomerSna
 /** The saved fields a restore would have to write back: those of the snapshot that `now` shows otherwise. */
 function toRestore(before: CustomerSnapshot, now: CustomerSnapshot): string[] {
   const shown = new Map(now.members);
-  return before.members
-    .filter(([n, v]) => shown.get(n) !== v)
-    .map(([n, v]) => `${n} ${shown.get(n) ?? '(absent)'} (saved ${v})`);
+  return differing(before, now).map(([n, v]) => `${n} ${shown.get(n) ?? '(absent)'} (saved ${v})`);
+}
+
+/** The saved members `now` shows otherwise. */
+function differing(before: CustomerSnapshot, now: CustomerSnapshot): Array<[string, string]> {
+  const shown = new Map(now.members);
+  return before.members.filter(([n, v]) => shown.get(n) !== v);
 }
 
 /**
@@ -149,8 +158,14 @@ export async function restoreCustomer(ctx: Sender, before: CustomerSnapshot, now
         return failed(`GET /customers/${id} answered ${read.res.status}, so whether it changed is unknown`, read.res);
       current = read.snapshot;
     }
-    if (toRestore(before, current).length === 0)
-      return { ok: true, restored: false, note: `customer ${id} is as it was saved: nothing to restore` };
+    const changed = toRestore(before, current);
+    if (changed.length === 0)
+      return {
+        ok: true,
+        restored: false,
+        note: `customer ${id} is as it was saved: nothing to restore`,
+        said: `customer ${id} (as it was)`,
+      };
     const put = await ctx.send({
       method: 'PUT',
       path: '/customers',
@@ -171,6 +186,9 @@ export async function restoreCustomer(ctx: Sender, before: CustomerSnapshot, now
       ok: true,
       restored: true,
       note: `customer ${id} was restored: PUT /customers answered ${put.status}, and GET /customers/${id} shows the saved values`,
+      said: `customer ${id} (put back: ${differing(before, current)
+        .map(([n, v]) => `${n} ${v}`)
+        .join(', ')})`,
     };
   } catch (e) {
     return failed(`the restore could not be done: ${(e as Error)?.message ?? String(e)}`);
@@ -188,5 +206,57 @@ export function withRestoredCustomer<T>(
   work: () => Promise<T>,
   options: GuardOptions = {},
 ): Promise<T> {
-  return withPutBack(ctx, work, () => restoreCustomer(ctx, before), options);
+  return withPutBack(ctx, work, (sender) => restoreCustomer(sender, before), {
+    ...options,
+    journal: customerEntry(before),
+  });
+}
+
+/** The journal entry of a change to the customer: its snapshot, the writable fields only. */
+function customerEntry(before: CustomerSnapshot): EntryInput {
+  const writable = Object.fromEntries(before.members.map(([n]) => [n, before.values[n]]));
+  return {
+    subject: `customer ${before.customerId}`,
+    kind: CUSTOMER_ENTRY,
+    what: `customer ${before.customerId}`,
+    byHand: restoreByHand(before),
+    data: { customerId: before.customerId, members: before.members, values: writable },
+  };
+}
+
+const CUSTOMER_ENTRY = 'customer';
+
+/**
+ * Puts back a customer an earlier run's journal entry saved (the run was killed before its restore): the same restore,
+ * read first, nothing sent when the customer is as saved. Undefined for an entry of another kind.
+ */
+export async function customerPutBack(
+  entry: { kind: string; data: unknown; byHand: string },
+  sender: Sender,
+): Promise<EntryPutBack | undefined> {
+  if (entry.kind !== CUSTOMER_ENTRY) return undefined;
+  const snapshot = snapshotOfEntry(entry.data);
+  if (!snapshot) return { ok: false, problem: 'the journal entry holds no customer snapshot', byHand: entry.byHand };
+  const put = await restoreCustomer(sender, snapshot);
+  return put.ok
+    ? { ok: true, said: put.said ?? `customer ${snapshot.customerId}` }
+    : { ok: false, problem: put.problem, byHand: put.byHand };
+}
+
+function snapshotOfEntry(data: unknown): CustomerSnapshot | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const d = data as Partial<CustomerSnapshot>;
+  if (
+    typeof d.customerId !== 'number' ||
+    !Array.isArray(d.members) ||
+    typeof d.values !== 'object' ||
+    d.values === null
+  )
+    return undefined;
+  const members = d.members.filter(
+    (m): m is [string, string] =>
+      Array.isArray(m) && m.length === 2 && typeof m[0] === 'string' && typeof m[1] === 'string',
+  );
+  if (members.length !== d.members.length) return undefined;
+  return { customerId: d.customerId, members, values: d.values };
 }

@@ -4,13 +4,19 @@ import type { HttpResponse } from '../../src/http/client.js';
 import { parseJson } from '../../src/http/json.js';
 import { pathAndQuery } from '../../src/http/message.js';
 import { redirectNote } from '../../src/http/redirect.js';
+import { proxyErrorPage } from '../../src/http/proxy.js';
 import { validateAgainst } from '../../src/schemas.js';
 import type { CheckContext, Finding } from '../../src/engine/index.js';
 
 const EXCERPT = 300;
 
-/** Status and body excerpt, from the recorded (redacted) exchange: a server that echoes a credential must not leak it. */
+/**
+ * Status and body excerpt, from the recorded (redacted) exchange: a server that echoes a credential must not leak it. A
+ * proxy's own error page is told as the proxy's (src/http/proxy.ts), never quoted as the server's answer.
+ */
 export function describeResponse(res: HttpResponse): string {
+  const page = proxyErrorPage(res);
+  if (page !== undefined) return `${res.status}: ${page.text}`;
   const text = res.exchange.response?.bodyExcerpt ?? '';
   const body = text.length > EXCERPT ? `${text.slice(0, EXCERPT)}…` : text;
   return `${res.status}${redirectNote(res)}${body ? ` ${body}` : ''}`;

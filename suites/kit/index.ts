@@ -83,6 +83,7 @@ export type { TimestampUnit } from './timestamps.js';
 
 // ---- the two restores of a partner's live data -----------------------------------------------------------------------
 export { failCleanUp } from './clean-up.js';
+export { putBackEntry } from './put-back.js';
 export {
   customerBody,
   customerDifferences,
@@ -96,6 +97,8 @@ export type { CustomerSnapshot } from './customer-restore.js';
 export {
   AUTOMATIC_SUBSCRIPTION,
   configOf,
+  journalWebhookChange,
+  leaveWebhookQuiet,
   locateWebhook,
   restoreWebhook,
   sameConfig,
@@ -151,3 +154,8 @@ export {
 export { verifyContentDigest } from '../../src/http/digest.js';
 export { pool } from '../../src/pool.js';
 export type { FixtureName } from '../../src/config/types.js';
+export type { WebhookClient } from '../../src/config/types.js';
+// Observations a later run carries forward (a webhook's creation, once per client): suites/webhooks/creation.ts.
+export { carriedFile, findCarried, keepCarried } from '../../src/evidence/carry-forward.js';
+export type { CarriedRecord, CarriedSigner, FoundRecord } from '../../src/evidence/carry-forward.js';
+export { suiteVersion } from '../../src/version.js';

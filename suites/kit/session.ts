@@ -8,11 +8,14 @@ import { ThrottledOut, TransportError } from '../../src/http/client.js';
 import { TargetError } from '../../src/errors.js';
 import { parseJson } from '../../src/http/json.js';
 import { redirectNote } from '../../src/http/redirect.js';
+import { proxyErrorPage, proxyOf } from '../../src/http/proxy.js';
 import type { RevokeBody } from '../../src/config/types.js';
 import { chainedSerial, REVOKE_BODY_SAID, RevokeShape, type Revocation, type RevokeIo } from './revoke.js';
 import { describeProfile, type SigningProfile } from '../../src/http/signature.js';
 import {
+  addressRewrites,
   mayBeTheShape,
+  pathPrefix,
   shapesTried,
   signingNote,
   signingShapes,
@@ -337,15 +340,23 @@ export class Session implements RunSession {
     const shapes = signingShapes(fixed);
     const refused: ShapeRefusal[] = [];
     const answers: HttpResponse[] = [];
+    let proxy: string | undefined;
     for (const shape of shapes) {
       client.signing = shape;
       const res = await this.sendTokenRequest();
+      proxy ??= proxyOf(res);
       const result = this.tokenOf(res);
       if (result !== undefined) {
-        this.learnt = { profile: shape, fixed: Object.keys(fixed) as Array<keyof SigningProfile>, refused };
+        this.learnt = {
+          profile: shape,
+          fixed: Object.keys(fixed) as Array<keyof SigningProfile>,
+          refused,
+          ...(proxy !== undefined ? { proxy } : {}),
+        };
         return result;
       }
-      if (!mayBeTheShape(res.status)) return this.noToken(res);
+      // A proxy's own error page is no answer of the server's to the signature: no other shape changes it.
+      if (!mayBeTheShape(res.status) || proxyErrorPage(res) !== undefined) return this.noToken(res);
       refused.push({ profile: shape, status: res.status, said: this.said(res) });
       answers.push(res);
     }
@@ -353,7 +364,7 @@ export class Session implements RunSession {
     client.signing = shapes[0]!;
     if (shapes.length === 1) return this.noToken(answers[0]!, shapes[0]);
     throw new TargetError(
-      `no token: POST ${client.identity.baseUrl}/oauth/token ${refusedEveryShape(answers, shapes, (t) => this.said(t))}`,
+      `no token: POST ${client.identity.baseUrl}/oauth/token ${refusedEveryShape(answers, shapes, (t) => this.said(t), client.identity.baseUrl)}`,
       'CONFORMANCE_ERR_NO_TOKEN',
     );
   }
@@ -396,7 +407,7 @@ export class Session implements RunSession {
     const signedAs =
       configured === undefined ? '' : ` (signed as the target's config sets: ${describeProfile(configured)})`;
     throw new TargetError(
-      `no token: POST ${this.client.identity.baseUrl}/oauth/token ${tokenRefusal(res, (t) => this.client.redactor.text(t))}${signedAs}`,
+      `no token: POST ${this.client.identity.baseUrl}/oauth/token${tokenRefusal(res, (t) => this.client.redactor.text(t))}${signedAs}`,
       'CONFORMANCE_ERR_NO_TOKEN',
     );
   }
@@ -501,11 +512,15 @@ export function knownRevokeBody(ctx: CheckContext): RevokeBody | undefined {
 }
 
 /**
- * Why a token request gave no token, in one line: the status, what the server said (its `{code, message}` or the start
- * of its body), and what to check for that status. Only a 401 or 403 points at the credentials: a 404 points at the
- * base URL, another 4xx at what the server's answer names, a 5xx at the server.
+ * Why a token request gave no token, in one line after the request: the status, what the server said (its `{code,
+ * message}` or the start of its body), and what to check for that status. Only a 401 or 403 points at the credentials:
+ * a 404 points at the base URL, another 4xx at what the server's answer names, a 5xx at the server. A proxy's own error
+ * page (src/http/proxy.ts) is told as the proxy's: the server never answered.
  */
 function tokenRefusal(res: HttpResponse, redact: (text: string) => string): string {
+  // A proxy's own page is not the server's words: it says who answered, and why the server did not.
+  const page = proxyErrorPage(res);
+  if (page !== undefined) return `: ${page.text}`;
   const said = serverSaid(res.text, redact);
   const ok = res.status >= 200 && res.status <= 299;
   const what = ok
@@ -521,18 +536,21 @@ function tokenRefusal(res: HttpResponse, redact: (text: string) => string): stri
       'check baseUrl: the token endpoint is POST <baseUrl>/oauth/token, so baseUrl usually ends with the API version (e.g. /v1)';
   else if (res.status >= 500) advice = 'the server failed on a correct token request; look at its logs, or try again';
   else advice = 'the server refused the token request itself: its answer says why';
-  return `${what}${saying}; ${advice}`;
+  return ` ${what}${saying}; ${advice}`;
 }
 
 /**
  * Why no signing shape got a token, after the status and the server's words on the first. The same answer to every
  * shape points first at what every shape shared, the credentials (a 401 or 403), as a run without the search would;
- * answers that differ by shape say the shape matters to the server. Either way the config can set the shape.
+ * answers that differ by shape say the shape matters to the server. Either way the config can set the shape. Answers
+ * that came through a proxy (src/http/proxy.ts) point first at what such a proxy changes of the address the server
+ * checks the signature against (its Host, its scheme, a path prefix baseUrl has), and only then at the credentials.
  */
 function refusedEveryShape(
   answers: readonly HttpResponse[],
   shapes: readonly SigningProfile[],
   said: (res: HttpResponse) => string | undefined,
+  baseUrl: string,
 ): string {
   const first = answers[0]!;
   const last = answers[answers.length - 1]!;
@@ -542,6 +560,16 @@ function refusedEveryShape(
   const credentials = first.status === 401 || first.status === 403;
   const configure = "set `signing` in the target's config to a shape the server takes";
   const check = 'check clientId, clientSecret, keyId and the private key of this target';
+  const proxy = answers.map(proxyOf).find((p) => p !== undefined);
+  if (credentials && proxy !== undefined) {
+    // Behind a proxy, what every shape shared is first the address the server sees, and only then the credentials.
+    const other = answers.findIndex((a) => a.status !== first.status || said(a) !== words);
+    const how =
+      other < 0
+        ? `with ${first.status}, the same answer each time`
+        : `with answers that differ by shape (${describeProfile(shapes[other]!)}: ${answers[other]!.status}${said(answers[other]!) === undefined ? '' : `, ${said(answers[other]!)}`})`;
+    return `${head}; every signing shape tried was refused ${how}; tried: ${tried}; the answers came through a proxy (${proxy}), which may change what the server sees of the address the client signed: ${addressRewrites(pathPrefix(baseUrl))}; a server that checks the signature against the address it sees then refuses every signature a client can make: have the proxy pass the address clients use and the server check the signature against it (or against @path and @query); once it does, a ${first.status} is about the credentials (clientId, clientSecret, keyId, the private key)`;
+  }
   if (answers.every((a) => a.status === first.status && said(a) === words)) {
     const every = `every signing shape tried was refused with ${first.status}, the same answer each time (${tried})`;
     return credentials

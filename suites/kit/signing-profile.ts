@@ -68,6 +68,52 @@ export interface SigningRecord {
   fixed: ReadonlyArray<keyof SigningProfile>;
   /** The shapes refused before the profile got a token, in order. */
   refused: ShapeRefusal[];
+  /** The proxy the token answers named (`Server: nginx/1.22.1`, src/http/proxy.ts), when one did. */
+  proxy?: string;
+}
+
+/**
+ * What a proxy in front of the server changes of the address the client signed, and how it is undone: the Host (nginx
+ * passes its upstream's unless told otherwise), the scheme (http behind a proxy that terminates TLS), and, with
+ * `prefix`, the path the proxy takes off before forwarding (baseUrl's part before the version).
+ */
+export function addressRewrites(prefix?: string): string {
+  const path =
+    prefix === undefined
+      ? ''
+      : `, or its path (the ${prefix} before the version in baseUrl, which a proxy may take off before forwarding, unless the server reads X-Forwarded-Prefix)`;
+  return `its Host (nginx passes its upstream's, \`Host $proxy_host\`, unless told \`proxy_set_header Host $http_host\`) or its scheme (http where the proxy terminates TLS, unless the server reads X-Forwarded-Proto)${path}`;
+}
+
+/** The part of baseUrl's path before the version (`/api` of `…/api/v1`), which a proxy may take off; undefined when none. */
+export function pathPrefix(baseUrl: string): string | undefined {
+  let path: string;
+  try {
+    path = new URL(baseUrl).pathname;
+  } catch {
+    return undefined;
+  }
+  const prefix = /^(\/.*?)\/v\d+\/?$/.exec(path)?.[1];
+  return prefix === undefined || prefix === '' ? undefined : prefix;
+}
+
+/**
+ * Why the profile leaves @target-uri out, when the record shows it: the same window over @target-uri was refused and
+ * taken without it. The server then checks @target-uri against another address than the client sent, as a server behind
+ * a proxy that rewrites the Host or terminates TLS does; @path and @query come through such a proxy unchanged.
+ */
+function targetWhy(record: SigningRecord): string | undefined {
+  const { profile, refused, proxy } = record;
+  if (profile.components.includes('@target-uri')) return undefined;
+  const overTarget = refused.some(
+    (r) => r.profile.components.includes('@target-uri') && r.profile.windowSeconds === profile.windowSeconds,
+  );
+  if (!overTarget) return undefined;
+  const who =
+    proxy === undefined
+      ? 'a proxy in front of it may change what the server sees of the address (none named itself in the answers)'
+      : `the proxy in front of it (${proxy}) changes what the server sees of the address`;
+  return `why: the same signature without @target-uri was taken, so the server checks @target-uri against another address than the client sent: ${who}, ${addressRewrites()}; @path and @query come through unchanged`;
 }
 
 function refusalText(r: ShapeRefusal): string {
@@ -104,7 +150,8 @@ export function signingNote(record: SigningRecord): string {
   if (refused.length === 0)
     return `signing: the server took ${shape} at the first token request${fixed.length === 0 ? ' (the default profile)' : ''}${config}`;
   const first = groupRefusals(refused).join('; ');
-  return `signing: the server took ${shape}, and every request of the run was signed so; refused first: ${first}${config}${fixed.length === 3 ? '' : "; set `signing` in the target's config to skip this search"}`;
+  const why = targetWhy(record);
+  return `signing: the server took ${shape}, and every request of the run was signed so; refused first: ${first}${why === undefined ? '' : `; ${why}`}${config}${fixed.length === 3 ? '' : "; set `signing` in the target's config to skip this search"}`;
 }
 
 /** What was tried, in a few words: `window 60/30/10 s; over @target-uri with @path+@query, @path+@query alone, …`. */

@@ -7,8 +7,14 @@
 // an answer that cannot be read leaves the configuration unknown, and nothing that could change it is sent. The
 // restore is one PUT /webhooks with the saved url and subscriptions, then GET /webhooks, which must show them (the
 // automatic WEBHOOK.CREATED aside, order aside). No webhook before and one after cannot be undone: the interface has
-// no DELETE.
+// no DELETE; the webhook a run created is left narrowed to WEBHOOK.CREATED alone (QUIET_SUBSCRIPTIONS), and the run
+// says what it left (url, subscriptions).
+//
+// Before the first change, the saved configuration goes to the run's restore journal (subject "the webhook
+// configuration"; kind "webhook" with the saved url and subscriptions, or "webhook-none" with the urls the run sets):
+// a run killed before its restore leaves it, and the next run (or `conformance restore`) puts it back (webhookPutBack).
 import type { HttpResponse } from '../../src/http/client.js';
+import type { EntryInput, EntryPutBack } from '../../src/journal/journal.js';
 import { TransportError } from '../../src/http/client.js';
 import { parseJson } from '../../src/http/json.js';
 import type { CheckContext } from '../../src/engine/index.js';
@@ -18,6 +24,13 @@ import { isSuccess } from './negative.js';
 
 /** The subscription a server adds to a created webhook by itself: a restore may bring it back, a difference no client avoids. */
 export const AUTOMATIC_SUBSCRIPTION = 'WEBHOOK.CREATED';
+
+/**
+ * The fewest subscriptions the interface allows a webhook: the one it creates automatically, whose event (the
+ * webhook's creation) cannot recur while the webhook exists, so a webhook subscribed to it alone draws no delivery.
+ * An empty list is not sent: a server may read it as no filter at all.
+ */
+const QUIET_SUBSCRIPTIONS: readonly string[] = [AUTOMATIC_SUBSCRIPTION];
 
 /** A webhook configuration as read from the server: enough to compare, report and restore it. */
 export interface WebhookConfig {
@@ -169,10 +182,12 @@ export async function restoreWebhook(
         put,
         read,
       };
+    await settleRecorded(ctx, saved, `${WHAT} (${showWebhook(saved)})`);
     return {
       ok: true,
       restored: true,
       note: `${WHAT} was restored: PUT /webhooks answered ${put.status}, and GET /webhooks shows ${showWebhook(saved)}`,
+      said: `${WHAT} (${showWebhook(saved)})`,
       put,
       read,
     };
@@ -201,7 +216,12 @@ async function restoreWebhookIfChanged(
   if (now.kind === 'unknown') return failed(`${now.reason}, so whether it changed is unknown`, byHand, expected);
   if (saved.kind === 'none') {
     if (now.kind === 'none')
-      return { ok: true, restored: false, note: `${WHAT} is as it was saved (no webhook): nothing to restore` };
+      return {
+        ok: true,
+        restored: false,
+        note: `${WHAT} is as it was saved (no webhook): nothing to restore`,
+        said: `${WHAT} (no webhook, as it was)`,
+      };
     return failed(
       `there was no webhook before, now ${showWebhook(now.config)}, and the interface has no DELETE`,
       `remove that webhook (${showWebhook(now.config)}); there was none before`,
@@ -209,7 +229,12 @@ async function restoreWebhookIfChanged(
     );
   }
   if (now.kind === 'webhook' && sameSaved(saved.config, now.config))
-    return { ok: true, restored: false, note: `${WHAT} is as it was saved: nothing to restore` };
+    return {
+      ok: true,
+      restored: false,
+      note: `${WHAT} is as it was saved: nothing to restore`,
+      said: `${WHAT} (as it was: ${showWebhook(saved.config)})`,
+    };
   return restoreWebhook(ctx, saved.config);
 }
 
@@ -232,7 +257,189 @@ export async function withRestoredWebhook<T>(
   return withPutBack(
     ctx,
     () => work(saved),
-    () => restoreWebhookIfChanged(ctx, saved),
-    options,
+    (sender) => restoreWebhookIfChanged(sender, saved),
+    // No webhook before: the urls the work sets are its own (a .invalid host, which a replay recognises).
+    { ...options, journal: webhookEntry(saved, []) },
   );
+}
+
+// ---- the restore journal, and the webhook a run leaves ----------------------------------------------------------
+
+const SUBJECT = 'the webhook configuration';
+const ENTRY_SAVED = 'webhook';
+const ENTRY_NONE = 'webhook-none';
+
+/** The journal entry of a change to the configuration saved as `saved`; `urls`: those the run sets (none before). */
+function webhookEntry(
+  saved: Extract<SavedWebhook, { kind: 'none' | 'webhook' }>,
+  urls: readonly unknown[],
+): EntryInput {
+  if (saved.kind === 'webhook')
+    return {
+      subject: SUBJECT,
+      kind: ENTRY_SAVED,
+      what: WHAT,
+      byHand: restoreRequest(saved.config),
+      data: { url: saved.config.url, subscriptions: saved.config.subscriptions },
+    };
+  return {
+    subject: SUBJECT,
+    kind: ENTRY_NONE,
+    what: WHAT,
+    byHand: `there was no webhook before the run, and the interface has no DELETE: narrow the one it created with PUT /webhooks {"url": <its url>, "subscriptions": ${JSON.stringify(QUIET_SUBSCRIPTIONS)}}`,
+    data: { urls: urls.filter((u) => typeof u === 'string') },
+  };
+}
+
+/** The journal entries a suite wrote for its saved configuration (one per saved state), by that state and its config. */
+const recorded = new WeakMap<object, { id: Promise<string>; keys: object[] }>();
+
+/**
+ * Writes the saved configuration to the run's restore journal before a suite's first change to it (once per saved
+ * state); `url` is the one the suite sets (its receiver's), which a replay recognises as the run's when no webhook
+ * existed before. The entry is settled by restoreWebhook (or leaveWebhookQuiet) once it is put back.
+ */
+export async function journalWebhookChange(ctx: Sender, saved: SavedWebhook, url: unknown): Promise<void> {
+  if (saved.kind === 'unknown' || ctx.journal === undefined || recorded.has(saved)) return;
+  const keys = saved.kind === 'webhook' ? [saved, saved.config] : [saved];
+  const entry = { id: ctx.journal.record(webhookEntry(saved, [url])), keys };
+  for (const k of keys) recorded.set(k, entry);
+  await entry.id;
+}
+
+async function settleRecorded(ctx: Sender, key: object, said: string): Promise<void> {
+  const entry = recorded.get(key);
+  if (entry === undefined || ctx.journal === undefined) return;
+  for (const k of entry.keys) recorded.delete(k);
+  await ctx.journal.done(await entry.id, said);
+}
+
+/** Whether a url is one the run set: one it listed, or a .invalid host (RFC 6761), which checks use for urls that must not work. */
+function setByRun(url: unknown, urls: readonly unknown[]): boolean {
+  if (urls.includes(url)) return true;
+  try {
+    return typeof url === 'string' && new URL(url).hostname.endsWith('.invalid');
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Narrows the webhook a run created (none existed before; the interface has no DELETE) to QUIET_SUBSCRIPTIONS, its url
+ * as it is: PUT /webhooks, then GET /webhooks must show no other subscription. A webhook whose url the run did not set
+ * is left as it is. Never throws.
+ */
+async function narrowLeftWebhook(ctx: Sender, urls: readonly unknown[]): Promise<PutBack> {
+  const expected = `the webhook the run created narrowed to ${JSON.stringify(QUIET_SUBSCRIPTIONS)}`;
+  const byHand = (url: unknown) =>
+    `PUT /webhooks ${JSON.stringify({ url, subscriptions: QUIET_SUBSCRIPTIONS })} (there was no webhook before the run, and the interface has no DELETE)`;
+  const now = await saveWebhook(ctx).catch((e: unknown) => ({
+    kind: 'unknown' as const,
+    reason: (e as Error)?.message ?? String(e),
+  }));
+  if (now.kind === 'unknown')
+    return failed(`${now.reason}, so what the run left is unknown`, byHand('<its url>'), expected);
+  if (now.kind === 'none')
+    return {
+      ok: true,
+      restored: false,
+      note: `${WHAT} is as it was before the run: no webhook`,
+      said: `${WHAT} (no webhook, as it was)`,
+    };
+  const left = now.config;
+  const quiet = (c: WebhookConfig | undefined) =>
+    c !== undefined && c.subscriptions.every((s) => QUIET_SUBSCRIPTIONS.includes(s));
+  const stays = (how: string) =>
+    `there was no webhook before the run, and the interface has no DELETE: the one it created stays, ${how}: ${showWebhook(left)}`;
+  if (!setByRun(left.url, urls))
+    return {
+      ok: true,
+      restored: false,
+      note: `a webhook the run did not configure is there now (${showWebhook(left)}): left as it is`,
+      said: `${WHAT} (a webhook the run did not configure is there now: left as it is)`,
+    };
+  if (quiet(left))
+    return {
+      ok: true,
+      restored: false,
+      note: stays('subscribed to its own creation only, so it draws no delivery'),
+      said: `${WHAT} (no webhook before the run; the one it created stays: ${showWebhook(left)})`,
+    };
+  try {
+    const put = await ctx.send({
+      method: 'PUT',
+      path: '/webhooks',
+      json: { url: left.url, subscriptions: QUIET_SUBSCRIPTIONS },
+    });
+    if (!isSuccess(put))
+      return failed(
+        `PUT /webhooks to narrow it answered ${put.status}; it stays ${showWebhook(left)}, drawing deliveries nothing receives`,
+        byHand(left.url),
+        expected,
+        put,
+      );
+    const read = await ctx.send({ method: 'GET', path: '/webhooks' });
+    const w = isSuccess(read) ? webhookOfResponse(read) : undefined;
+    const config = w && configOf(w);
+    if (!quiet(config))
+      return failed(
+        `after the narrowing PUT, GET /webhooks showed ${showWebhook(config)}`,
+        byHand(left.url),
+        expected,
+        read,
+      );
+    const shown = { ...left, subscriptions: config!.subscriptions };
+    return {
+      ok: true,
+      restored: true,
+      note: `there was no webhook before the run, and the interface has no DELETE: the one it created stays, narrowed to the subscription the server adds by itself, whose event (its creation) cannot recur, so it draws no delivery: ${showWebhook(shown)} (PUT /webhooks answered ${put.status})`,
+      said: `${WHAT} (no webhook before the run; the one it created stays, narrowed: ${showWebhook(shown)})`,
+    };
+  } catch (e) {
+    return failed((e as Error)?.message ?? String(e), byHand(left.url), expected);
+  }
+}
+
+/**
+ * At the end of a run that created the client's webhook (none existed before, `saved`): narrows it (narrowLeftWebhook)
+ * and says what was left as a note of the run, or returns the CLEAN-UP FAILED line. `urls`: those the run set (its
+ * receiver's).
+ */
+export async function leaveWebhookQuiet(
+  run: Sender & { note(text: string): void },
+  saved: SavedWebhook,
+  urls: readonly unknown[],
+): Promise<string[]> {
+  const done = await narrowLeftWebhook(run, urls);
+  if (!done.ok) return [done.line];
+  run.note(done.note);
+  await settleRecorded(run, saved, done.said ?? WHAT);
+  return [];
+}
+
+/**
+ * Puts back the configuration an earlier run's journal entry saved (the run was killed before its restore): the saved
+ * one, read first and sent only when it differs; or, when there was none, the webhook the run created narrowed.
+ * Undefined for an entry of another kind.
+ */
+export async function webhookPutBack(
+  entry: { kind: string; data: unknown; byHand: string },
+  sender: Sender,
+): Promise<EntryPutBack | undefined> {
+  const data = (typeof entry.data === 'object' && entry.data !== null ? entry.data : {}) as Record<string, unknown>;
+  let put: PutBack;
+  if (entry.kind === ENTRY_SAVED) {
+    if (!Array.isArray(data.subscriptions) || !data.subscriptions.every((s) => typeof s === 'string'))
+      return { ok: false, problem: 'the journal entry holds no saved configuration', byHand: entry.byHand };
+    const config: WebhookConfig = {
+      url: data.url,
+      subscriptions: data.subscriptions as string[],
+      status: undefined,
+      webhookId: undefined,
+    };
+    put = await restoreWebhookIfChanged(sender, { kind: 'webhook', config, how: 'the restore journal' });
+  } else if (entry.kind === ENTRY_NONE) {
+    put = await narrowLeftWebhook(sender, Array.isArray(data.urls) ? data.urls : []);
+  } else return undefined;
+  return put.ok ? { ok: true, said: put.said ?? WHAT } : { ok: false, problem: put.problem, byHand: put.byHand };
 }

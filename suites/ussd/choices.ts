@@ -34,12 +34,31 @@ function inlinePattern(m: RegExpExecArray): RegExp {
   return new RegExp(String.raw`(?<=\s)(?:${forms.join('|')})\s*(?=\p{L})`, 'gu');
 }
 
+// ExUssd's navigation written label first ("BACK:0 MORE:98", its Nav with the name before the match): a line made of
+// nothing but such pairs. Two pairs at least, or one whose label is in capitals as navigation names are, so that a text
+// line such as "Balance: 100" is not read as choice 100.
+const LABEL_FIRST_LINE = /^\s*(?:\p{L}[\p{L}\p{N} ]*?\s*:\s*\d{1,6}\s+)*\p{L}[\p{L}\p{N} ]*?\s*:\s*\d{1,6}\s*$/u;
+const LABEL_FIRST_PAIR = /(\p{L}[\p{L}\p{N} ]*?)\s*:\s*(\d{1,6})(?=\s|$)/gu;
+
+function labelFirst(text: string, line: number): NumberedChoice[] {
+  if (!LABEL_FIRST_LINE.test(text)) return [];
+  const pairs = [...text.matchAll(LABEL_FIRST_PAIR)].map((m) => ({
+    number: Number(m[2]),
+    label: m[1]!.trim(),
+    line,
+  }));
+  return pairs.length >= 2 || /^[\p{Lu} ]+$/u.test(pairs[0]?.label ?? '') ? pairs : [];
+}
+
 /** The numbered choices of a message, in the order they are shown. */
 export function numberedChoices(message: string): NumberedChoice[] {
   const out: NumberedChoice[] = [];
   message.split(/\r\n|\r|\n/).forEach((text, line) => {
     const m = AT_LINE_START.exec(text);
-    if (!m) return;
+    if (!m) {
+      out.push(...labelFirst(text, line));
+      return;
+    }
     const digits = m[1] ?? m[2] ?? m[3] ?? m[5]!;
     const rest = m[6]!;
     const inline = [...` ${rest}`.matchAll(inlinePattern(m))];

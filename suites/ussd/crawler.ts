@@ -7,12 +7,14 @@
 // caller supplies `fetch`, which is how the suite routes requests through the signed, recorded client.
 import { parseJson, pool } from '../kit/index.js';
 import {
+  followedUrl,
   isUnderUssd,
   mutationOf,
   normaliseUrl,
   resolveUrl,
   scopeOf,
   type MutationKind,
+  type Moved,
   type TargetScope,
 } from './url.js';
 
@@ -107,7 +109,7 @@ export const SKIP_REASONS: Record<SkipReason, string> = {
   'repeat-mutation': 'repeats a change already made in this crawl (the same prompt, or the same request canceled)',
   method: 'requestType is not GET; the crawler only sends GET',
   'invalid-url': 'requestUrl is not an http(s) URL',
-  'foreign-origin': "on another origin: the run's credentials are never sent there",
+  'foreign-origin': "on another origin, and its path names no USSD view: the run's credentials are never sent there",
   'outside-ussd': 'not under {base_url}/ussd/',
   'view-cap': 'the view cap was reached',
   'depth-cap': 'the depth cap was reached',
@@ -125,8 +127,16 @@ export interface CrawlLink {
   option: unknown;
   requestUrl: unknown;
   requestType: unknown;
-  /** Resolved against the view's URL (a relative requestUrl is still followed, so the rest of the graph is checked). */
+  /**
+   * Resolved against the view's URL (a relative requestUrl is still followed, so the rest of the graph is checked),
+   * and moved below `{base_url}` when written outside it (see `moved`).
+   */
   url?: string;
+  /**
+   * Written on another origin, or on the target's outside `{base_url}`, and followed by its path and query below
+   * `{base_url}` (url.ts followedUrl): a server behind a proxy that builds links from its own address.
+   */
+  moved?: Moved;
   key?: string;
   mutation?: MutationKind;
   /** Absent: the target was visited (by this link or another to the same view). */
@@ -358,8 +368,13 @@ function classify<R>(
     requestType: o.requestType,
   };
   const written = typeof o.requestUrl === 'string' ? o.requestUrl.trim() : '';
-  const u = written !== '' ? resolveUrl(written, view.url) : undefined;
-  if (!u) return { ...link, skipped: 'invalid-url' };
+  const resolved = written !== '' ? resolveUrl(written, view.url) : undefined;
+  if (!resolved) return { ...link, skipped: 'invalid-url' };
+  // A link outside {base_url} that names a USSD view is followed there, by its path and query: ussd.options.request-url
+  // judges where it was written, the other rules where it leads.
+  const followed = followedUrl(resolved, scope);
+  const u = followed?.url ?? resolved;
+  if (followed?.moved) link.moved = followed.moved;
   // The string the server wrote, when it is already the resolved URL: one string kept per link, not two.
   link.url = u.href === written ? written : u.href;
   const key = normaliseUrl(u);

@@ -24,6 +24,7 @@ import {
   type HttpResponse,
 } from '../kit/index.js';
 import {
+  SKIP_REASONS,
   crawl,
   ussdDataOf,
   type Crawl,
@@ -31,6 +32,7 @@ import {
   type CrawlStart,
   type CrawlView,
   type FetchOutcome,
+  type SkipReason,
 } from './crawler.js';
 import {
   assetIdSeen,
@@ -46,11 +48,13 @@ import {
   isHttpMethod,
   linkTrail,
   menus,
+  movedCause,
   negativePageLinks,
   notInMessage,
   numberingSeen,
   numberProblems,
   pagingProblems,
+  requestsMenuSeen,
   requestUrlProblem,
   schemaProblems,
   symbolMismatches,
@@ -58,7 +62,7 @@ import {
   whereIs,
   type Problem,
 } from './rules.js';
-import { differsOnlyInPage, mutationOf, resolveUrl, scopeOf } from './url.js';
+import { differsOnlyInPage, followLink, mutationOf, normaliseUrl, scopeOf } from './url.js';
 
 type UssdCrawl = Crawl<Exchange>;
 
@@ -191,32 +195,97 @@ function failOn(ctx: CheckContext, problems: Array<Problem<Exchange>>, verdict: 
   });
 }
 
-/** One problem per view for rules that judge a view as a whole. */
+/**
+ * One problem per view for rules that judge a view as a whole (`per: 'view'`) or each of its options (`'option'`):
+ * every menu judged, or every option of it, is recorded as judged (a view without options has no option to judge).
+ */
 function perView(
+  ctx: CheckContext,
   c: UssdCrawl,
+  per: 'view' | 'option',
   judge: (view: ReturnType<typeof menus<Exchange>>[number]) => string[],
 ): Array<Problem<Exchange>> {
   return menus(c).flatMap((view) => {
     const found = judge(view);
+    if (per === 'view') ctx.judged(`view GET ${view.url}`);
+    else if (view.ussd.options.length > 0) ctx.judged(`options of GET ${view.url}`, view.ussd.options.length);
     return found.length === 0 ? [] : [{ view, message: `${whereIs(view)}: ${found.join('; ')}` }];
   });
+}
+
+type SkipRemedy = Parameters<CheckContext['skip']>[1];
+
+/** Ends a check that judged nothing as a skip that says why, never as a pass (the engine holds the same rule). */
+function skipUnjudged(ctx: CheckContext, why: string, remedy?: SkipRemedy): void {
+  if (ctx.subjectsJudged.count === 0) ctx.skip(why, remedy);
+}
+
+/** How the start menus answered, for a skip: "stocks 500, assets 500, requests 200". */
+function startsAnswered(c: UssdCrawl): string {
+  return [...c.views.values()]
+    .filter((v) => v.steps.length === 0)
+    .map((v) => `${v.start} ${v.status ?? v.error ?? '?'}`)
+    .join(', ');
+}
+
+/** A skip for a crawl that judged no view: no start menu answered 200 with a USSD view. */
+function noViewReason(c: UssdCrawl): string {
+  return `no view answered 200 with a USSD view (start menus: ${startsAnswered(c)}): there is no menu to judge; ussd.links.alive judges the start menus`;
+}
+
+/** A skip for option rules over menus that offer none. */
+function noOptionReason(c: UssdCrawl): string {
+  const n = menus(c).length;
+  return n === 0
+    ? noViewReason(c)
+    : `the ${n} view${n === 1 ? '' : 's'} seen offer no option: there is no option to judge`;
+}
+
+/**
+ * When the crawl saw options and followed none of them, the skip of a rule on where options lead: it judged nothing
+ * ("29 options seen, 0 followed: 29 foreign-origin (…)"), and a pass would claim a graph that was not seen. The
+ * remedy is --allow-mutations when only order and cancel links were left.
+ */
+function nothingFollowed(c: UssdCrawl): { reason: string; remedy?: SkipRemedy } | undefined {
+  if (c.links.length === 0 || c.links.some((l) => !l.skipped)) return undefined;
+  const by = new Map<SkipReason, number>();
+  for (const l of c.links) by.set(l.skipped!, (by.get(l.skipped!) ?? 0) + 1);
+  const reasons = [...by].map(([r, n]) => `${n} ${r}: ${SKIP_REASONS[r]}`).join('; ');
+  const mutations = !c.options.allowMutations && [...by.keys()].every((r) => r === 'order' || r === 'cancel');
+  return {
+    reason: `${c.links.length} option${c.links.length === 1 ? '' : 's'} seen, 0 followed (${reasons})`,
+    ...(mutations ? { remedy: { kind: 'allow-mutations' } as const } : {}),
+  };
+}
+
+function skipIfNothingFollowed(ctx: CheckContext, c: UssdCrawl, consequence: string): void {
+  const none = nothingFollowed(c);
+  if (none) ctx.skip(`${none.reason}: ${consequence}`, none.remedy);
 }
 
 function option(raw: unknown): unknown {
   return (raw as { option?: unknown } | null)?.option;
 }
 
-/** The option URLs of a USSD view body, resolved; none when the body is not one. */
-function optionUrls(text: string, base: string): URL[] {
+/**
+ * The option URLs of a USSD view body, where they lead below `{base_url}` (a link written on another origin is followed
+ * by its path, as the crawl does: url.ts followedUrl); none when the body is not one.
+ */
+function optionUrls(ctx: CheckContext, text: string, base: string): URL[] {
+  return optionLinks(ctx, text, base).urls;
+}
+
+/** optionUrls, and how many options lead nowhere below `{base_url}` (no URL, or none naming a USSD view). */
+function optionLinks(ctx: CheckContext, text: string, base: string): { urls: URL[]; unplaced: number } {
   const parsed = parseJson(text);
   const options = parsed.ok
     ? (parsed.value as { data?: { ussdOptions?: unknown } } | null)?.data?.ussdOptions
     : undefined;
-  if (!Array.isArray(options)) return [];
-  return options
-    .map((o) => (o as { requestUrl?: unknown } | null)?.requestUrl)
-    .map((href) => (typeof href === 'string' ? resolveUrl(href, base) : undefined))
-    .filter((u): u is URL => u !== undefined);
+  if (!Array.isArray(options)) return { urls: [], unplaced: 0 };
+  const scope = scopeOf(ctx.target.baseUrl);
+  const placed = options.map((o) => followLink((o as { requestUrl?: unknown } | null)?.requestUrl, base, scope)?.url);
+  const urls = placed.filter((u): u is URL => u !== undefined);
+  return { urls, unplaced: placed.length - urls.length };
 }
 
 // ---- the requests lists -----------------------------------------------------------------------------------------
@@ -231,12 +300,20 @@ interface RequestsListing {
   failed: HttpResponse[];
   /** The page cap stopped the walk: more requests may follow. */
   capped: boolean;
+  /**
+   * The status filters the list offers: options to the same view with a `status` it does not carry (and no requestId,
+   * nothing that places or cancels), by URL.
+   */
+  filters: URL[];
+  /** Options of its pages that lead nowhere below `{base_url}`: what they list cannot be read. */
+  unplaced: number;
 }
 
 /** requestIds offered by a requests list, over its pages (followed by their links, never by assuming what page means). */
 async function requestIdsListed(ctx: CheckContext, firstUrl: string): Promise<RequestsListing> {
-  const listing: RequestsListing = { ids: new Map(), failed: [], capped: false };
+  const listing: RequestsListing = { ids: new Map(), failed: [], capped: false, filters: [], unplaced: 0 };
   const seen = new Set<string>([firstUrl]);
+  const filters = new Set<string>();
   const queue = [firstUrl];
   for (let read = 0; queue.length > 0; read++) {
     if (read === MAX_LIST_PAGES) {
@@ -249,18 +326,74 @@ async function requestIdsListed(ctx: CheckContext, firstUrl: string): Promise<Re
       listing.failed.push(res);
       continue;
     }
-    for (const u of optionUrls(res.text, url)) {
+    const here = new URL(url);
+    const { urls, unplaced } = optionLinks(ctx, res.text, url);
+    listing.unplaced += unplaced;
+    for (const u of urls) {
       if (mutationOf(u)) continue;
       const id = u.searchParams.get('requestId');
       if (id !== null) {
         if (!listing.ids.has(id)) listing.ids.set(id, res);
-      } else if (differsOnlyInPage(new URL(url), u) && !seen.has(u.href)) {
-        seen.add(u.href);
-        queue.push(u.href);
+      } else if (differsOnlyInPage(here, u)) {
+        if (!seen.has(u.href)) {
+          seen.add(u.href);
+          queue.push(u.href);
+        }
+      } else if (isFilterOf(u, here) && !filters.has(normaliseUrl(u))) {
+        filters.add(normaliseUrl(u));
+        listing.filters.push(u);
       }
     }
   }
   return listing;
+}
+
+/** A link from the list at `list` to the same view narrowed by a `status` the list does not carry: a status filter. */
+function isFilterOf(u: URL, list: URL): boolean {
+  return (
+    u.origin === list.origin &&
+    u.pathname === list.pathname &&
+    u.searchParams.has('status') &&
+    !list.searchParams.has('status')
+  );
+}
+
+/** The requests the requests menu lists, and how it was read. */
+interface MenuRequests extends RequestsListing {
+  /** The menu's own status filters, when it lists no request itself and they were read instead ("1) Pending … 4) Failed"). */
+  through: URL[];
+}
+
+/**
+ * The requests the unfiltered requests menu lists: on its pages or, when it lists none itself but offers status
+ * filters (a menu of "1) Pending … 4) Failed", which the spec allows: what the menu shows is not given), under those
+ * filters, each read over its pages, as a phone user would reach them.
+ */
+async function requestsOfMenu(ctx: CheckContext, customerId: number): Promise<MenuRequests> {
+  const own = await requestIdsListed(ctx, ussdUrl(ctx, 'requests', { customerId }));
+  if (own.ids.size > 0 || own.filters.length === 0 || own.failed.length > 0 || own.capped)
+    return { ...own, through: [] };
+  const out: MenuRequests = {
+    ids: new Map(),
+    failed: [],
+    capped: false,
+    filters: own.filters,
+    unplaced: own.unplaced,
+    through: own.filters,
+  };
+  for (const filter of own.filters) {
+    const l = await requestIdsListed(ctx, filter.href);
+    for (const [id, res] of l.ids) if (!out.ids.has(id)) out.ids.set(id, res);
+    out.failed.push(...l.failed);
+    out.capped ||= l.capped;
+    out.unplaced += l.unplaced;
+  }
+  return out;
+}
+
+/** "status=PENDING, status=COMPLETED": the filters by their status. */
+function filterNames(filters: readonly URL[]): string {
+  return filters.map((u) => `status=${u.searchParams.getAll('status').join(',')}`).join(', ');
 }
 
 async function listingsByStatus(
@@ -497,7 +630,12 @@ export default defineSuite({
         const c = await sharedCrawl(ctx);
         for (const line of crawlSummary(c)) ctx.observe(line);
         for (const note of deadLinks(c).notes) ctx.observe(`start menu not reachable: ${note}`);
-        if (c.frontier.length === 0) return;
+        if (c.frontier.length === 0) {
+          skipIfNothingFollowed(ctx, c, 'whether the menus end is not known beyond the start menus');
+          // The menus end where the crawl ended without a cap: every view it visited is a subject.
+          ctx.judged('view visited by the crawl', c.views.size);
+          return;
+        }
         const reasons = [...new Set(c.frontier.map((f) => f.reason))];
         const lines = frontierLines(c);
         ctx.fail(
@@ -548,6 +686,7 @@ export default defineSuite({
             });
         const problems = answered.flatMap((view) => {
           const found = schemaProblems(view);
+          ctx.judged(`view GET ${view.url}`);
           return found.length === 0 ? [] : [{ view, message: `${whereIs(view)}: ${found.slice(0, 4).join('; ')}` }];
         });
         failOn(
@@ -556,6 +695,7 @@ export default defineSuite({
           'a view does not match the "USSD view" table',
           'the envelope {data, code, message} with data: ussdMessage (string), ussdOptions (array of {option integer, requestUrl string, requestType string})',
         );
+        skipUnjudged(ctx, noViewReason(c));
       },
     }),
     defineCheck({
@@ -573,10 +713,11 @@ export default defineSuite({
       timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
       async run(ctx) {
         const c = await sharedCrawl(ctx);
-        const problems = perView(c, (v) =>
+        const problems = perView(ctx, c, 'view', (v) =>
           v.ussd.message.trim() === '' ? [`ussdMessage is ${JSON.stringify(v.ussd.message)}`] : [],
         );
         failOn(ctx, problems, 'a menu shows no text', 'a non-empty ussdMessage with the numbered choices');
+        skipUnjudged(ctx, noViewReason(c));
       },
     }),
     defineCheck({
@@ -595,13 +736,14 @@ export default defineSuite({
       timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
       async run(ctx) {
         const c = await sharedCrawl(ctx);
-        const problems = perView(c, (v) => numberProblems(v.ussd.options));
+        const problems = perView(ctx, c, 'option', (v) => numberProblems(v.ussd.options));
         failOn(
           ctx,
           problems,
           'option numbers a user cannot press unambiguously',
           'integer option numbers, each used by one option only',
         );
+        skipUnjudged(ctx, noOptionReason(c));
       },
     }),
     defineCheck({
@@ -620,7 +762,7 @@ export default defineSuite({
       timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
       async run(ctx) {
         const c = await sharedCrawl(ctx);
-        const problems = perView(c, (v) => {
+        const problems = perView(ctx, c, 'option', (v) => {
           const missing = notInMessage(v.ussd.message, v.ussd.options);
           return missing.length === 0
             ? []
@@ -634,6 +776,7 @@ export default defineSuite({
           'an option the user cannot see',
           'each option number on a line of ussdMessage such as "1. Buy", "1) Buy", "1 - Buy" or "0 Back"',
         );
+        skipUnjudged(ctx, noOptionReason(c));
       },
     }),
     defineCheck({
@@ -656,12 +799,24 @@ export default defineSuite({
         // instrument symbol a label shows and the `symbol` its URL carries. A list whose links are shifted by one (choice
         // 2 "AMZN" opening GOOGL) shows it.
         const c = await sharedCrawl(ctx);
-        const problems = perView(c, (v) => symbolMismatches(v.ussd.message, v.ussd.options, v.url));
+        const problems = menus(c).flatMap((view) => {
+          const found = symbolMismatches(view.ussd.message, view.ussd.options, view.url, (n) =>
+            ctx.judged(`options of GET ${view.url}`, n),
+          );
+          return found.length === 0 ? [] : [{ view, message: `${whereIs(view)}: ${found.join('; ')}` }];
+        });
         failOn(
           ctx,
           problems,
           'an option that leads to another choice than the one shown with its number',
           "the requestUrl of the option numbered n is the follow-up of the choice shown as n (a label naming an instrument leads to that instrument's symbol)",
+        );
+        skipIfNothingFollowed(ctx, c, 'no option was followed, so no follow-up was seen past the start menus');
+        skipUnjudged(
+          ctx,
+          menus(c).length === 0
+            ? noViewReason(c)
+            : `no option of the ${menus(c).length} menus seen shows an instrument symbol in its label and carries it in its URL (symbol=): there is no tie between a label and a follow-up to judge`,
         );
       },
     }),
@@ -676,23 +831,34 @@ export default defineSuite({
         passes:
           "the server's answers show that every requestUrl is a full URL on the target, under {base_url}, addressing a USSD endpoint",
         fails:
-          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+          'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange, and where every faulty link was written the same way (on one other origin: a server behind a proxy building links from its own address; on the target without the base path: a proxy prefix left out) says so in one line with the fix, the crawl following those links by path below {base_url} so that the other checks judge where they lead; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
       },
       timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
       async run(ctx) {
         const c = await sharedCrawl(ctx);
-        const problems = perView(c, (v) =>
+        const problems = perView(ctx, c, 'option', (v) =>
           v.ussd.options.flatMap((raw, i) => {
             const p = requestUrlProblem((raw as { requestUrl?: unknown } | null)?.requestUrl, c.scope);
             return p ? [`option ${JSON.stringify(option(raw))} (ussdOptions[${i}]): ${p}`] : [];
           }),
         );
+        // One cause in one line where it is one: links built from another origin, or without the proxy's prefix.
+        const cause = problems.length > 0 ? movedCause(c) : undefined;
+        if (cause) {
+          const exchange = attach(ctx, cause.view);
+          ctx.fail(`a follow-up URL a client cannot use as given: ${cause.message}`, {
+            expected: cause.expected,
+            observed: [`e.g. in ${whereIs(cause.view)}:`, ...cause.examples.map((e) => `- ${e}`)].join('\n'),
+            ...(exchange ? { exchange } : {}),
+          });
+        }
         failOn(
           ctx,
           problems,
           'a follow-up URL a client cannot use as given',
           `an absolute URL under ${ctx.target.baseUrl}/ussd/ (stocks, assets, requests, home or portfolio)`,
         );
+        skipUnjudged(ctx, noOptionReason(c));
       },
     }),
     defineCheck({
@@ -710,7 +876,7 @@ export default defineSuite({
       timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
       async run(ctx) {
         const c = await sharedCrawl(ctx);
-        const problems = perView(c, (v) =>
+        const problems = perView(ctx, c, 'option', (v) =>
           v.ussd.options.flatMap((raw, i) => {
             const type = (raw as { requestType?: unknown } | null)?.requestType;
             return isHttpMethod(type)
@@ -726,6 +892,7 @@ export default defineSuite({
           'a follow-up request without an HTTP method',
           'requestType is an HTTP method (GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS)',
         );
+        skipUnjudged(ctx, noOptionReason(c));
       },
     }),
     defineCheck({
@@ -743,7 +910,7 @@ export default defineSuite({
       timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
       async run(ctx) {
         const c = await sharedCrawl(ctx);
-        const problems = perView(c, (v) =>
+        const problems = perView(ctx, c, 'option', (v) =>
           v.ussd.options.flatMap((raw, i) => {
             const type = (raw as { requestType?: unknown } | null)?.requestType;
             return type === 'GET'
@@ -759,6 +926,7 @@ export default defineSuite({
           'a requestType other than "GET" (the crawler follows only GET, in any case)',
           'requestType "GET"',
         );
+        skipUnjudged(ctx, noOptionReason(c));
       },
     }),
     defineCheck({
@@ -782,10 +950,13 @@ export default defineSuite({
         const customerId = ctx.fixture('customerId');
         const c = await sharedCrawl(ctx);
         const notes = new Set<string>();
-        const problems = perView(c, (v) => {
-          const found = customerProblems(v.ussd.options, v.url, c.scope, customerId);
+        const problems = menus(c).flatMap((view) => {
+          const found = customerProblems(view.ussd.options, view.url, c.scope, customerId);
           for (const n of found.notes) notes.add(n);
-          return found.problems;
+          if (found.judged > 0) ctx.judged(`options of GET ${view.url}`, found.judged);
+          return found.problems.length === 0
+            ? []
+            : [{ view, message: `${whereIs(view)}: ${found.problems.join('; ')}` }];
         });
         for (const n of [...notes].slice(0, 3)) ctx.observe(n);
         if (notes.size > 3) ctx.observe(`… and ${notes.size - 3} more links without customerId`);
@@ -794,6 +965,12 @@ export default defineSuite({
           problems,
           'a follow-up URL that names another customer',
           `customerId=${customerId}, once, in every follow-up URL that carries customerId`,
+        );
+        skipUnjudged(
+          ctx,
+          menus(c).length === 0
+            ? noViewReason(c)
+            : `no option of the ${menus(c).length} menus seen leads to a USSD view with customerId in its URL: there is no customerId to judge${notes.size > 0 ? ` (${notes.size} links without it, judged by ussd.links.alive)` : ''}`,
         );
       },
     }),
@@ -830,6 +1007,13 @@ export default defineSuite({
           'a dead link',
           'every option a user can press leads to a menu: 200 with a USSD view',
         );
+        skipIfNothingFollowed(ctx, c, "no option's follow-up was requested, so none could be found dead or alive");
+        // Each start menu the spec defines, and each option followed, answered a USSD view: the subjects.
+        const starts = [...c.views.values()].filter((v) => v.steps.length === 0 && !v.optionalStart).length;
+        if (starts > 0) ctx.judged('start menu', starts);
+        const followed = c.links.filter((l) => !l.skipped).length;
+        if (followed > 0) ctx.judged('option followed', followed);
+        skipUnjudged(ctx, `no start menu was requested and no option followed (${crawlSummary(c).join('; ')})`);
       },
     }),
     defineCheck({
@@ -842,7 +1026,7 @@ export default defineSuite({
         sends:
           'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
         passes:
-          "the server's answers show that the last option of every menu leads back to a parent menu: another menu on the path here, one that offers this menu, an earlier page of the same list, home or portfolio (for a start menu, any other USSD view; never a later page), and that the ways back do not go round a cycle; a view without options (an END screen) is no menu, and /ussd/home, the top menu, is not judged",
+          "the server's answers show that the last option of every menu leads back to a parent menu: another menu on the path here, one that offers this menu (a paged list on any of its pages), an earlier page of the same list, home or portfolio (for a start menu, any other USSD view; never a later page), and that the ways back do not go round a cycle; a view without options (an END screen) is no menu, /ussd/home, the top menu, is not judged, and nor is a last option whose URL leads outside {base_url} to no USSD view (ussd.options.request-url fails it)",
         fails:
           'a last option that leads forward (a later page of the same list included, "98 More" last), or to the menu itself (the same URL in any parameter order, or another page of it with the same content), or menus whose ways back lead to each other and never reach home or portfolio: the check fails, naming the menu by its path of options and showing the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
       },
@@ -850,11 +1034,26 @@ export default defineSuite({
       async run(ctx) {
         const c = await sharedCrawl(ctx);
         for (const note of backNotJudged(c)) ctx.observe(note);
+        const unplaced: string[] = [];
+        const problems = backProblems(c, {
+          judged: (view) => ctx.judged(`last option of GET ${view.url}`),
+          unjudged: (view, link) => unplaced.push(`${whereIs(view)} → ${JSON.stringify(link?.requestUrl)}`),
+        });
+        if (unplaced.length > 0)
+          ctx.observe(
+            `${unplaced.length} menu${unplaced.length === 1 ? '' : 's'} whose last option leads outside {base_url} to no USSD view, not judged (where it leads is unknown; the URL is ussd.options.request-url's): ${unplaced.slice(0, 3).join('; ')}${unplaced.length > 3 ? '; …' : ''}`,
+          );
         failOn(
           ctx,
-          backProblems(c),
+          problems,
           'a menu without a way back',
           'the last option leads to another menu: one on the path from the start menu, one that offers this one, /ussd/home or /ussd/portfolio; and following the ways back leaves every cycle',
+        );
+        skipUnjudged(
+          ctx,
+          menus(c).length === 0
+            ? noViewReason(c)
+            : `none of the ${menus(c).length} views seen is a menu with a way back to judge (${[...backNotJudged(c), ...(unplaced.length > 0 ? [`${unplaced.length} menus whose last option leads outside {base_url} to no USSD view`] : [])].join('; ') || 'no options'})`,
         );
       },
     }),
@@ -875,11 +1074,19 @@ export default defineSuite({
       timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
       async run(ctx) {
         const c = await sharedCrawl(ctx);
+        const problems = pagingProblems(c, (l) => ctx.judged(`option ${String(l.option)} of ${l.from}`));
         failOn(
           ctx,
-          pagingProblems(c),
+          problems,
           'paging that does not move',
           'an option that changes page shows a different page; an option other than the last (the way back, judged by ussd.links.back) leads somewhere else',
+        );
+        skipIfNothingFollowed(ctx, c, 'no page was reached by an option, so no paging could be seen to move');
+        skipUnjudged(
+          ctx,
+          menus(c).length === 0
+            ? noViewReason(c)
+            : `no menu of the ${menus(c).length} seen offers an option besides its last: there is no paging or choice to judge`,
         );
       },
     }),
@@ -902,6 +1109,7 @@ export default defineSuite({
           expectStatus(ctx, res, 200, `200 with the requests menu filtered by status=${status}`);
           const env = readEnvelope(ctx, res);
           expectSchema(ctx, res, env.data, 'ussd-view', { path: 'data', table: 'USSD view' });
+          ctx.judged(`GET /ussd/requests?status=${status}`);
         }
       },
     }),
@@ -927,11 +1135,22 @@ export default defineSuite({
           `requestIds listed: ${[...first].map(([status, l]) => `status=${status}: ${idsText(l.ids.keys())}`).join('; ')}`,
         );
         const listing = [...first].filter(([, l]) => l.ids.size > 0).map(([status]) => status);
+        const unplaced = [...first.values()].reduce((n, l) => n + l.unplaced, 0);
+        if (listing.length < 2 && unplaced > 0)
+          ctx.skip(
+            `the status filters list ${listing.length === 0 ? 'no request' : `requests under status=${listing[0]} only`} that could be read: ${unplaced} of their options lead outside {base_url} to no USSD view (judged by ussd.options.request-url), so which requests they list is not known`,
+          );
         if (listing.length < 2) {
           ctx.skip(
             `customer ${customerId} has requests under ${listing.length === 0 ? 'no status filter' : `status=${listing[0]} only`}: two filters cannot list the same request, so the rule cannot be judged (a fixture customer with requests in two statuses can)`,
+            { kind: 'fixture', fixture: 'customerId' },
           );
         }
+        // Each request listed under some filter is a subject: it is looked for under the other three.
+        ctx.judged(
+          'request listed under a status filter',
+          new Set([...first.values()].flatMap((l) => [...l.ids.keys()])).size,
+        );
         const suspects = listedTwice(first);
         if (suspects.size === 0) return;
         // A request may change status between two reads (PENDING, then COMPLETED, read in that order): the filters
@@ -967,7 +1186,7 @@ export default defineSuite({
       level: 'MUST',
       requirements: ['REQ-STATE-03', 'REQ-USSD-17'],
       explain: {
-        sends: `the unfiltered requests menu of the fixture customer and the menu under each status filter, every page followed (at most ${MAX_LIST_PAGES}); the filters are read a second time, in the reverse order, when a request is under none`,
+        sends: `the unfiltered requests menu of the fixture customer (and, when it lists no request itself but offers status filters, each of them) and the menu under each status filter, every page followed (at most ${MAX_LIST_PAGES}); the filters are read a second time, in the reverse order, when a request is under none`,
         passes:
           "the server's answers show that every request the requests menu lists is listed under the status filter of one of PENDING, COMPLETED, CANCELED, ERROR",
         fails:
@@ -978,23 +1197,37 @@ export default defineSuite({
         // The four statuses are all there are: a request that no filter lists has another status, or a filter misses it.
         // Whether the unfiltered menu lists every request is not shown; only the requests it does list are judged.
         const customerId = ctx.fixture('customerId');
-        const all = await requestIdsListed(ctx, ussdUrl(ctx, 'requests', { customerId }));
+        const all = await requestsOfMenu(ctx, customerId);
+        const where =
+          all.through.length === 0
+            ? 'the unfiltered requests menu'
+            : `the requests menu's own status filters (${filterNames(all.through)})`;
         if (all.failed.length > 0 || all.capped) {
           ctx.skip(
-            `the unfiltered requests menu was not read whole (${all.capped ? `more than ${MAX_LIST_PAGES} pages` : `answered ${all.failed.map((r) => r.status).join(', ')}`}): the requests to look for are not known`,
+            `${where} could not be read whole (${all.capped ? `more than ${MAX_LIST_PAGES} pages` : `${all.failed.map((r) => `${requestLine(r)} answered ${r.status}`).join('; ')}`}): the requests to look for are not known (a dead link is judged by ussd.links.alive)`,
           );
         }
+        if (all.ids.size === 0 && all.unplaced > 0)
+          ctx.skip(
+            `${where} lists no request that could be read: ${all.unplaced} of its options lead outside {base_url} to no USSD view (judged by ussd.options.request-url), so the requests to look for are not known`,
+          );
         if (all.ids.size === 0)
           ctx.skip(
-            `the requests menu of customer ${customerId} lists no request: there is none to look for under the filters`,
+            `the requests menu of customer ${customerId} lists no request${all.through.length > 0 ? `, under none of its status filters (${filterNames(all.through)}) either` : ''}: there is none to look for under the filters (fixtures.customerId naming a customer with order requests lets it be judged)`,
+            { kind: 'fixture', fixture: 'customerId' },
           );
         const missingFrom = (listings: Map<OrderStatus, RequestsListing>) =>
           [...all.ids.keys()].filter((id) => ![...listings.values()].some((l) => l.ids.has(id)));
         const first = await listingsByStatus(ctx, customerId, ORDER_STATUSES);
         const unread = unreadFilters(ctx, first);
+        const byFilter = [...first].map(([status, l]) => `${status} ${l.ids.size}`).join(', ');
         ctx.observe(
-          `${all.ids.size} requests listed unfiltered; by filter: ${[...first].map(([status, l]) => `${status} ${l.ids.size}`).join(', ')}`,
+          all.through.length === 0
+            ? `${all.ids.size} requests listed unfiltered; by filter: ${byFilter}`
+            : `the requests menu lists no request itself but offers ${all.through.length} status filters (${filterNames(all.through)}): ${all.ids.size} requests listed under them; by filter: ${byFilter}`,
         );
+        // Each request the menu lists is a subject: it is looked for under the four filters.
+        ctx.judged(`request listed by ${where}`, all.ids.size);
         if (missingFrom(first).length === 0) return;
         if (unread.length > 0)
           ctx.skip(
@@ -1042,6 +1275,7 @@ export default defineSuite({
           const res = await ctx.send({ method: 'GET', path: `/ussd/${endpoint}` });
           expectRejection(ctx, res, `GET /ussd/${endpoint} without the required customerId is rejected (any 4xx)`);
           expectErrorBody(ctx, res);
+          ctx.judged(`GET /ussd/${endpoint} without customerId`);
           for (const customerId of NOT_INTEGERS) {
             const bad = await ctx.send({ method: 'GET', path: `/ussd/${endpoint}`, query: { customerId } });
             expectRejection(
@@ -1050,6 +1284,7 @@ export default defineSuite({
               `GET /ussd/${endpoint}?customerId=${customerId} is rejected (any 4xx): customerId is an integer`,
             );
             expectErrorBody(ctx, bad);
+            ctx.judged(`GET /ussd/${endpoint}?customerId=${customerId}`);
           }
         }
       },
@@ -1092,6 +1327,7 @@ export default defineSuite({
                 },
               );
             }
+            ctx.judged(`GET /ussd/${endpoint}?customerId=${unknownId}`);
             continue;
           }
           expectRejection(
@@ -1100,6 +1336,7 @@ export default defineSuite({
             `GET /ussd/${endpoint}?customerId=${unknownId} (a customer that does not exist) is rejected, or answered a view that says so`,
           );
           expectErrorBody(ctx, res);
+          ctx.judged(`GET /ussd/${endpoint}?customerId=${unknownId}`);
           if (res.status !== 404) ctx.observe(`/ussd/${endpoint} answers ${res.status} for an unknown customer`);
         }
       },
@@ -1129,6 +1366,9 @@ export default defineSuite({
         );
         ctx.observe(assetIdSeen(c));
         ctx.observe(homePortfolioSeen(c));
+        ctx.observe(requestsMenuSeen(c));
+        // The crawl's views are what the readings above were read from.
+        ctx.judged('view read for the readings', c.views.size);
         const unknownId = ctx.fixture('unknownId');
         const answers: Array<{ endpoint: string; status: number; kind: 'refused' | 'view' | 'end' | 'other' }> = [];
         for (const endpoint of ['stocks', 'assets', 'requests']) {
@@ -1137,6 +1377,7 @@ export default defineSuite({
           const view = res.status === 200 && validateAgainst('ussd-view', data, 'data').length === 0;
           // A view without options is an END screen: the gateway shows the text and ends the session.
           const end = view && Array.isArray(data?.ussdOptions) && data.ussdOptions.length === 0;
+          ctx.judged(`GET /ussd/${endpoint}?customerId=${unknownId}`);
           answers.push({
             endpoint,
             status: res.status,
@@ -1193,6 +1434,7 @@ export default defineSuite({
           const res = await sendInvalid(ctx, customerId, v);
           seen.push(`${v.endpoint} ${v.param}=${v.value}: ${res.status}`);
           const problem = notRefused(v, res);
+          ctx.judged(invalidText(v));
           if (problem) problems.push(problem);
         }
         ctx.observe(seen.join('; '));
@@ -1225,6 +1467,7 @@ export default defineSuite({
           const res = await sendInvalid(ctx, customerId, v);
           seen.push(`${v.endpoint} ${v.param}=${v.value}: ${res.status}`);
           const problem = booleanUnhandled(ctx, v, res);
+          ctx.judged(invalidText(v));
           if (problem) problems.push(problem);
         }
         ctx.observe(seen.join('; '));
@@ -1253,7 +1496,10 @@ export default defineSuite({
         const problems: ProbeProblem[] = [];
         for (const v of NOT_BOOLEANS) {
           const res = await sendInvalid(ctx, customerId, v);
-          if (isRefusal(res)) continue;
+          if (isRefusal(res)) {
+            ctx.judged(invalidText(v));
+            continue;
+          }
           // A 5xx is ussd.params.boolean-handled's failure, not a second one here.
           if (res.status >= 500)
             ctx.observe(`${invalidText(v)} answered ${res.status}: judged by ussd.params.boolean-handled`);
@@ -1268,6 +1514,10 @@ export default defineSuite({
           ctx,
           problems,
           'a value that is not a boolean is refused (any 4xx): "maybe" is true or false in no writing of a boolean',
+        );
+        skipUnjudged(
+          ctx,
+          `every value answered 5xx (${NOT_BOOLEANS.map(invalidText).join('; ')}): a crash is judged by ussd.params.boolean-handled, and whether the value is refused was not seen`,
         );
       },
     }),
@@ -1287,7 +1537,8 @@ export default defineSuite({
       },
       timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
       async run(ctx) {
-        if (!ctx.flags.allowMutations) ctx.skip('places and cancels an order: runs only with --allow-mutations');
+        if (!ctx.flags.allowMutations)
+          ctx.skip('places and cancels an order: runs only with --allow-mutations', { kind: 'allow-mutations' });
         const customerId = ctx.fixture('customerId');
         const c = await sharedCrawl(ctx);
         const orders = c.links.filter((l) => l.mutation === 'order' && l.url !== undefined);
@@ -1295,15 +1546,16 @@ export default defineSuite({
         const order = orders.sort((a, b) => amountOf(a) - amountOf(b))[0];
         if (!order) return ctx.skip('no option of the menus carries amount: no order can be placed through them');
 
-        const allRequests = ussdUrl(ctx, 'requests', { customerId });
-        const before = (await requestIdsListed(ctx, allRequests)).ids;
+        const before = (await requestsOfMenu(ctx, customerId)).ids;
         const placed = await ctx.send({ method: 'GET', path: order.url! });
         ctx.observe(`placed an order: ${linkTrail(c, order)} → GET ${order.url} → ${answerLine(placed)}`);
+        // What the server answered to an order is recorded whatever it was: the subject of this INFO check.
+        ctx.judged(`order placed: GET ${order.url}`);
         if (placed.status !== 200) return;
-        const offered = optionUrls(placed.text, order.url!)
+        const offered = optionUrls(ctx, placed.text, order.url!)
           .map((u) => u.searchParams.get('requestId'))
           .filter((id): id is string => id !== null);
-        const after = (await requestIdsListed(ctx, allRequests)).ids;
+        const after = (await requestsOfMenu(ctx, customerId)).ids;
         const requestId = offered[0] ?? [...after.keys()].find((id) => !before.has(id));
         if (requestId === undefined) {
           ctx.observe(
@@ -1317,7 +1569,7 @@ export default defineSuite({
 
         const detailUrl = ussdUrl(ctx, 'requests', { customerId, requestId });
         const detail = await ctx.send({ method: 'GET', path: detailUrl });
-        const cancel = (detail.status === 200 ? optionUrls(detail.text, detailUrl) : []).find(
+        const cancel = (detail.status === 200 ? optionUrls(ctx, detail.text, detailUrl) : []).find(
           (u) => mutationOf(u) === 'cancel' && u.searchParams.get('requestId') === requestId,
         );
         if (!cancel) {

@@ -17,7 +17,9 @@ import {
   SPECIFIED_ENDPOINTS,
   differsOnlyInPage,
   endpointOf,
+  followLink,
   isAbsoluteUrl,
+  listIdentity,
   pathInScope,
   resolveUrl,
   type TargetScope,
@@ -114,6 +116,70 @@ export function requestUrlProblem(raw: unknown, scope: TargetScope): string | un
   return undefined;
 }
 
+/** One cause for the requestUrls a client cannot follow as given: their links all moved the same way (url.ts Moved). */
+export interface MovedCause<R> {
+  message: string;
+  expected: string;
+  /** The first menu that shows it. */
+  view: CrawlView<R>;
+  /** A few of the links, as written and where the crawl followed them. */
+  examples: string[];
+}
+
+/**
+ * When every requestUrl that fails requestUrlProblem was followed below `{base_url}` (crawler `moved`) and all were
+ * written the same way, on one other origin or on the target's origin under one other prefix: the cause, in one line,
+ * with its fix, instead of a list of every option of every menu. A server behind a proxy that builds its links from
+ * its own address, or without the prefix the proxy adds, shows it.
+ */
+export function movedCause<R>(crawl: Crawl<R>): MovedCause<R> | undefined {
+  const byOption = new Map(crawl.links.map((l) => [`${l.from} ${l.index}`, l]));
+  let total = 0;
+  let first: CrawlView<R> | undefined;
+  const faulty: CrawlLink[] = [];
+  const menusWith = new Set<string>();
+  for (const view of menus(crawl)) {
+    view.ussd.options.forEach((raw, i) => {
+      total++;
+      if (requestUrlProblem(requestUrlOf(raw), crawl.scope) === undefined) return;
+      const link = byOption.get(`${view.key} ${i}`);
+      faulty.push(link ?? ({ from: view.key, index: i } as CrawlLink));
+      menusWith.add(view.key);
+      first ??= view;
+    });
+  }
+  if (faulty.length === 0 || faulty.some((l) => l.moved === undefined || l.url === undefined)) return undefined;
+  const whereWritten = (l: CrawlLink): string => {
+    const u = resolveUrl(String(l.requestUrl).trim(), l.from)!;
+    return l.moved === 'origin' ? u.origin : `${u.origin}${u.pathname.replace(/\/ussd\/[^/]+\/?$/, '')}`;
+  };
+  const places = new Set(faulty.map((l) => `${l.moved} ${whereWritten(l)}`));
+  if (places.size !== 1) return undefined;
+  const kind = faulty[0]!.moved!;
+  const place = whereWritten(faulty[0]!);
+  const count =
+    faulty.length === total
+      ? `every requestUrl (${total} options in ${menusWith.size} menus)`
+      : `${faulty.length} of the ${total} requestUrls (in ${menusWith.size} menus)`;
+  const base = `${crawl.scope.origin}${crawl.scope.basePath}`;
+  const is = faulty.length === total || faulty.length === 1 ? 'is' : 'are';
+  const followed =
+    'the crawl followed them by path and query below {base_url}, and the other rules judged where they lead';
+  return {
+    view: first!,
+    examples: faulty.slice(0, 3).map((l) => `${JSON.stringify(l.requestUrl)} (followed as GET ${l.url})`),
+    ...(kind === 'origin'
+      ? {
+          message: `${count} ${is} on ${place}, not on the target's origin ${crawl.scope.origin}: the server builds its links from an address the client did not reach (behind a proxy, its own); ${followed}`,
+          expected: `links on the origin the client reached, ${crawl.scope.origin}: a server behind a proxy builds them from the forwarded host and scheme (Forwarded, or X-Forwarded-Host and X-Forwarded-Proto) or from a configured public base URL`,
+        }
+      : {
+          message: `${count} ${is} under ${place}/ussd/, outside the base path ${crawl.scope.basePath || '/'} of ${base}: the server builds its links without the prefix the proxy in front of it adds; ${followed}`,
+          expected: `links under ${base}/ussd/: a server mounted below a prefix by its proxy builds them with it (X-Forwarded-Prefix, or a configured public base URL)`,
+        }),
+  };
+}
+
 /** RFC 9110 methods (case-insensitive here: "get" names a method, the SHOULD check asks for "GET" exactly). */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
@@ -123,6 +189,8 @@ export function isHttpMethod(value: unknown): boolean {
 
 export interface CustomerFinding {
   problems: string[];
+  /** Options judged: those whose follow-up URL addresses a USSD view and carries customerId. */
+  judged: number;
   /**
    * Links without customerId: noted, not failed here. To home or portfolio their contract is not shown; to the other
    * views the parameter is required, so the link is dead, which ussd.links.alive judges when it follows it.
@@ -137,10 +205,12 @@ export function customerProblems(
   scope: TargetScope,
   customerId: number,
 ): CustomerFinding {
-  const out: CustomerFinding = { problems: [], notes: [] };
+  const out: CustomerFinding = { problems: [], notes: [], judged: 0 };
   options.forEach((raw, i) => {
     const url = requestUrlOf(raw);
-    const u = typeof url === 'string' ? resolveUrl(url, viewUrl) : undefined;
+    // Where the link leads below {base_url}: a link written on another origin is ussd.options.request-url's, and its
+    // customerId is judged here all the same.
+    const u = followLink(url, viewUrl, scope)?.url;
     const endpoint = u ? endpointOf(u, scope) : undefined;
     if (!u || !endpoint) return;
     const values = u.searchParams.getAll('customerId');
@@ -153,7 +223,10 @@ export function customerProblems(
             : `the contract of /ussd/${endpoint} is not shown`
         })`,
       );
-    } else if (values.length > 1) {
+      return;
+    }
+    out.judged++;
+    if (values.length > 1) {
       out.problems.push(
         `option ${JSON.stringify(n)} (ussdOptions[${i}]) → ${url}: customerId given ${values.length} times (${values.join(', ')}), not once`,
       );
@@ -191,7 +264,13 @@ export function negativePageLinks(options: readonly unknown[], viewUrl: string):
  * paging link, whose `symbol` is the text searched for, is not taken for an instrument. Symbols are matched as whole
  * words and case-sensitively, and single characters not at all, so that plain words are not read as symbols.
  */
-export function symbolMismatches(message: string, options: readonly unknown[], viewUrl: string): string[] {
+export function symbolMismatches(
+  message: string,
+  options: readonly unknown[],
+  viewUrl: string,
+  /** Told how many options were compared: those whose label and URL both show a symbol. */
+  judged?: (count: number) => void,
+): string[] {
   const entries = options.flatMap((raw) => {
     const n = (raw as { option?: unknown } | null)?.option;
     const url = requestUrlOf(raw);
@@ -201,6 +280,7 @@ export function symbolMismatches(message: string, options: readonly unknown[], v
     const kind = u ? `${u.pathname}?${[...new Set(u.searchParams.keys())].sort().join('&')}` : '';
     return symbol && label ? [{ n, url, symbol, label, kind }] : [];
   });
+  if (entries.length > 0) judged?.(entries.length);
   return entries.flatMap((e) => {
     if (namesSymbol(e.label, e.symbol)) return [];
     const other = entries.find(
@@ -372,27 +452,50 @@ function pageOrder(view: URL, to: URL): { from: number; to: number } | undefined
   return Number.isFinite(from) && Number.isFinite(target) ? { from, to: target } : undefined;
 }
 
+/** Links the crawl could not place below {base_url}: where they lead is unknown, so no rule on it can judge them. */
+const UNPLACED: ReadonlySet<SkipReason> = new Set(['foreign-origin', 'outside-ussd', 'invalid-url']);
+
+/** A link whose target the rules on where links lead can judge: a URL placed below {base_url}. */
+function judgeable(link: CrawlLink | undefined): link is CrawlLink & { url: string; key: string } {
+  return (
+    link?.url !== undefined && link.key !== undefined && (link.skipped === undefined || !UNPLACED.has(link.skipped))
+  );
+}
+
 /** Where a last option that does lead back leads: home or portfolio (named by the spec), or another view. */
 type WayBack = { root: true } | { root: false; key: string };
 
 /**
  * "The last option of a menu leads back to a parent menu (home, portfolio or another menu)." A parent is another view
- * than the menu itself: a menu on the path here, one that offers this menu, the list it was selected from, home or
- * portfolio; for a start menu, whose place is not shown, any other USSD view. Another page of the same list is one
+ * than the menu itself: a menu on the path here, one that offers this menu, the list it was selected from (on any of
+ * its pages), home or portfolio; for a start menu, whose place is not shown, any other USSD view. Another page of the same list is one
  * only if it comes before this page: paging forward ("98 More" last) is no way back. And the ways back must lead
  * somewhere: menus whose last options go round a cycle (A back to B, B back to A) are each the parent of the other,
  * which no menu hierarchy has. Not judged: views without options (END screens, no menus) and /ussd/home (the top: nothing above it).
  */
-export function backProblems<R>(crawl: Crawl<R>): Array<Problem<R>> {
+export function backProblems<R>(
+  crawl: Crawl<R>,
+  hooks: {
+    /** Told of each menu whose last option was judged (it leads to a parent, or the problem says where it leads). */
+    judged?: (view: CrawlView<R>) => void;
+    /**
+     * Told of each menu whose last option leads nowhere the rule can judge: no URL, or one outside {base_url} that
+     * names no USSD view. Where it leads is unknown; that the URL is unusable is ussd.options.request-url's failure.
+     */
+    unjudged?: (view: CrawlView<R>, link: CrawlLink | undefined) => void;
+  } = {},
+): Array<Problem<R>> {
   const byView = linksByView(crawl);
   // A parent offers the view among its choices; its own way back does not make it one, nor does a link to itself.
+  // Parents are lists, named whatever their page (listIdentity): a paged list is the parent on any of its pages.
   const offeredBy = new Map<string, Set<string>>();
   for (const view of menus(crawl)) {
     const last = new Set(lastOptionIndexes(view));
+    const list = listIdentity(view.url);
     for (const l of byView.get(view.key) ?? []) {
       if (last.has(l.index) || l.key === undefined || l.key === view.key) continue;
       const set = offeredBy.get(l.key) ?? new Set<string>();
-      set.add(view.key);
+      set.add(list);
       offeredBy.set(l.key, set);
     }
   }
@@ -401,8 +504,15 @@ export function backProblems<R>(crawl: Crawl<R>): Array<Problem<R>> {
   const ways = new Map<string, WayBack[]>();
   for (const view of menus(crawl)) {
     if (isEndScreen(view) || isHome(view, crawl.scope)) continue;
-    const candidates = lastOptionIndexes(view);
     const links = byView.get(view.key) ?? [];
+    const candidates = lastOptionIndexes(view).filter((i) => judgeable(links.find((x) => x.index === i)));
+    if (candidates.length === 0) {
+      hooks.unjudged?.(
+        view,
+        links.find((x) => x.index === lastOptionIndexes(view).at(-1)),
+      );
+      continue;
+    }
     const self: number[] = [];
     const forward: number[] = [];
     const wayBack = (index: number): WayBack | undefined => {
@@ -424,17 +534,23 @@ export function backProblems<R>(crawl: Crawl<R>): Array<Problem<R>> {
         forward.push(index);
         return undefined;
       }
+      // A paged list is the parent on any of its pages: a request placed by the crawl may sit on a page the crawl
+      // read before it existed, or on another page than the one the crawl came through, and Back may lead to the page
+      // that holds it, or to the first.
+      const list = listIdentity(u);
       const parent =
-        view.ancestors.includes(l.key) ||
-        (offeredBy.get(view.key)?.has(l.key) ?? false) ||
+        view.ancestors.some((k) => listIdentity(k) === list) ||
+        (offeredBy.get(view.key)?.has(list) ?? false) ||
         // The menu this one was selected from, by its URL: the same endpoint with some of its parameters dropped (a
-        // list for a detail). This holds even when the crawl's copy of that list predates an order the crawl placed.
-        isNarrowing(new URL(view.url), u) ||
+        // list for a detail), whatever page of it. This holds even when the crawl's copy of that list predates an
+        // order the crawl placed.
+        isNarrowing(withoutPage(view.url), withoutPage(u)) ||
         // Which menu is above a start menu is not shown; any other USSD view will do.
         (view.steps.length === 0 && endpoint !== undefined);
       return parent ? { root: false, key: l.key } : undefined;
     };
     const found = candidates.map(wayBack).filter((w): w is WayBack => w !== undefined);
+    hooks.judged?.(view);
     if (found.length > 0) {
       ways.set(view.key, found);
       continue;
@@ -549,6 +665,13 @@ export function backNotJudged<R>(crawl: Crawl<R>): string[] {
   return notes;
 }
 
+/** The URL without its `page` parameter. */
+function withoutPage(url: string | URL): URL {
+  const u = new URL(url);
+  u.searchParams.delete('page');
+  return u;
+}
+
 /** Whether `child` is `parent` with parameters added: same origin and path, and every parameter of `parent` kept. */
 export function isNarrowing(child: URL, parent: URL): boolean {
   if (child.origin !== parent.origin || child.pathname !== parent.pathname) return false;
@@ -561,13 +684,18 @@ export function isNarrowing(child: URL, parent: URL): boolean {
  * Paging links (only `page` differs) that show the same content, and options that lead to the view itself. The last
  * option is links.back's: leading to the view itself, it fails there (a menu is not its own parent), not twice.
  */
-export function pagingProblems<R>(crawl: Crawl<R>): Array<Problem<R>> {
+export function pagingProblems<R>(
+  crawl: Crawl<R>,
+  /** Told of each option judged: every option but the last whose URL is known, a paging one compared with its page. */
+  judged?: (link: CrawlLink) => void,
+): Array<Problem<R>> {
   const byView = linksByView(crawl);
   const problems: Array<Problem<R>> = [];
   for (const view of menus(crawl)) {
     const last = new Set(lastOptionIndexes(view));
     for (const l of byView.get(view.key) ?? []) {
-      if (!l.url || l.key === undefined || last.has(l.index)) continue;
+      if (!judgeable(l) || last.has(l.index)) continue;
+      judged?.(l);
       if (l.key === view.key) {
         problems.push({
           view,
@@ -683,6 +811,29 @@ export function homePortfolioSeen<R>(crawl: Crawl<R>): string {
 }
 
 /**
+ * What the requests menu shows unfiltered (the spec gives only "returns the customer requests menu"): the requests, or
+ * a menu of status filters ("1) Pending … 4) Failed 5) Cancel a request 0) Back") under which they are listed. Read from
+ * the crawl's start menu `requests`: options that name a request (requestId) and options that add a `status`.
+ */
+export function requestsMenuSeen<R>(crawl: Crawl<R>): string {
+  const head = 'requests menu (what it shows unfiltered is not given)';
+  const view = [...crawl.views.values()].find((v) => v.steps.length === 0 && v.start === 'requests');
+  if (!isMenu(view)) return `${head}: not seen (${view ? answerOf(view) : 'not requested'})`;
+  const here = new URL(view.url);
+  const links = crawl.links.filter((l) => l.from === view.key && l.url !== undefined && l.mutation === undefined);
+  const urls = links.map((l) => new URL(l.url!)).filter((u) => u.pathname === here.pathname);
+  const items = urls.filter((u) => u.searchParams.has('requestId')).length;
+  const filters = urls
+    .filter((u) => u.searchParams.has('status') && !u.searchParams.has('requestId') && !here.searchParams.has('status'))
+    .map((u) => u.searchParams.get('status')!);
+  const offered = filters.length === 0 ? '' : `${filters.length} status filters (${filters.join(', ')})`;
+  if (items > 0)
+    return `${head}: lists the requests, ${items} on its first page${offered ? `, and offers ${offered}` : ''}`;
+  if (filters.length > 0) return `${head}: a menu of ${offered}, no request listed on it`;
+  return `${head}: no request and no status filter on its first page`;
+}
+
+/**
  * A view answered for a customer that does not exist (REQ-USSD-24) must not serve a customer's menus: its options may
  * lead home or to portfolio (the way back), never to /ussd/stocks, /ussd/assets or /ussd/requests.
  */
@@ -694,7 +845,7 @@ export function unknownCustomerViewProblems(data: unknown, viewUrl: string, scop
     problems.push('ussdMessage is empty: the user is not told the customer is unknown');
   view.ussdOptions.forEach((raw, i) => {
     const url = requestUrlOf(raw);
-    const u = typeof url === 'string' ? resolveUrl(url.trim(), viewUrl) : undefined;
+    const u = followLink(url, viewUrl, scope)?.url;
     const endpoint = u ? endpointOf(u, scope) : undefined;
     if (endpoint !== 'home' && endpoint !== 'portfolio')
       problems.push(
@@ -721,6 +872,20 @@ export function crawlSummary<R>(crawl: Crawl<R>): string[] {
     `${crawl.links.length} options seen, ${followed} followed` +
       (bySkip.size === 0 ? '' : `; not followed: ${[...bySkip].map(([r, ls]) => `${ls.length} ${r}`).join(', ')}`),
   ];
+  const moved = crawl.links.filter((l) => l.moved !== undefined);
+  if (moved.length > 0) {
+    const kinds = (['origin', 'base-path'] as const).flatMap((kind) => {
+      const ls = moved.filter((l) => l.moved === kind);
+      if (ls.length === 0) return [];
+      const first = ls[0]!;
+      return [
+        `${ls.length} ${kind === 'origin' ? `on another origin than ${crawl.scope.origin}` : `on the target's origin outside ${crawl.scope.basePath || '/'}`}, e.g. ${JSON.stringify(first.requestUrl)} → GET ${first.url}`,
+      ];
+    });
+    lines.push(
+      `${moved.length} option${moved.length === 1 ? '' : 's'} written outside {base_url} followed by path and query below it (${kinds.join('; ')}): ussd.options.request-url judges where they were written, the other rules where they lead`,
+    );
+  }
   for (const [reason, ls] of bySkip) {
     if (CAP_REASONS.has(reason)) continue;
     const shown = ls.slice(0, 3).map((l) => `${linkTrail(crawl, l)}: ${JSON.stringify(l.requestUrl)}`);

@@ -64,6 +64,44 @@ export function pathInScope(u: URL, scope: TargetScope): string | undefined {
   return u.pathname.slice(scope.basePath.length) || '/';
 }
 
+/**
+ * How a link that leads outside `{base_url}` is still followed: by its path and query, under `{base_url}`. A server
+ * behind a proxy may build its links from its own origin (`http://127.0.0.1:9999/v1/ussd/home…` where the run reaches
+ * `https://public.example/v1`), or without the prefix the proxy adds (`https://public.example/v1/ussd/…` where the
+ * run reaches `https://public.example/api/v1`): ussd.options.request-url fails such a link once, and every other rule
+ * judges where it leads, the path and query the server meant.
+ */
+export type Moved = 'origin' | 'base-path';
+
+/** Where a link is followed: on the target, below `{base_url}`; `moved` when its own URL lies elsewhere. */
+export interface Followed {
+  url: URL;
+  moved?: Moved;
+}
+
+/** A path ending in a USSD view ("/v1/ussd/stocks", "/internal/ussd/home/"): the part from "/ussd/" on. */
+const USSD_TAIL = /\/ussd\/[^/]+\/?$/;
+
+/**
+ * The URL on the target a client reaches by the link: the URL itself when it lies below `{base_url}` on the target's
+ * origin; otherwise, when its path ends in a USSD view, that view below `{base_url}` with the link's query (the
+ * run's credentials go only there, never to the link's own origin); undefined for anything else.
+ */
+export function followedUrl(u: URL, scope: TargetScope): Followed | undefined {
+  if (pathInScope(u, scope) !== undefined) return { url: u };
+  const tail = USSD_TAIL.exec(u.pathname);
+  if (!tail) return undefined;
+  const url = new URL(`${scope.origin}${scope.basePath}${tail[0]}${u.search}`);
+  return { url, moved: u.origin === scope.origin ? 'base-path' : 'origin' };
+}
+
+/** `raw` as written on the view at `viewUrl`, resolved and followed as followedUrl says; undefined when it is no http(s) URL or leads to no USSD view. */
+export function followLink(raw: unknown, viewUrl: string, scope: TargetScope): Followed | undefined {
+  if (typeof raw !== 'string' || raw.trim() === '') return undefined;
+  const u = resolveUrl(raw.trim(), viewUrl);
+  return u ? followedUrl(u, scope) : undefined;
+}
+
 /** The USSD endpoint a URL addresses on the target, tolerating one trailing slash. */
 export function endpointOf(u: URL, scope: TargetScope): UssdEndpoint | undefined {
   const path = pathInScope(u, scope);
@@ -91,6 +129,12 @@ export function mutationOf(u: URL): MutationKind | undefined {
     if (n === 'cancelmode' && !['false', '0'].includes(value.trim().toLowerCase())) cancel = true;
   }
   return cancel ? 'cancel' : undefined;
+}
+
+/** The identity of a list whatever its page: normaliseUrl without `page`, so every page of a list names the same list. */
+export function listIdentity(url: string | URL): string {
+  const u = typeof url === 'string' ? new URL(url) : url;
+  return `${u.origin}${u.pathname}${sortedQuery(u.searchParams, 'page')}`;
 }
 
 /**

@@ -38,6 +38,8 @@ import {
   findWebhookKey,
   headerValue,
   isSuccess,
+  journalWebhookChange,
+  leaveWebhookQuiet,
   locateWebhook,
   parseJson,
   pathAndQuery,
@@ -68,14 +70,38 @@ import {
   valuesNamed,
   type DeliveryProblem,
   type ProblemKind,
+  knownRevokeBody,
+  revokeRequest,
+  type CarriedRecord,
+  type FoundRecord,
 } from '../kit/index.js';
 import {
+  CheckFailed,
   defineCheck,
   defineSuite,
   type CheckContext,
   type SetupFinding,
   type SuiteRun,
 } from '../../src/engine/index.js';
+import {
+  findCreation,
+  identityOf,
+  keepCreation,
+  noCreationFinding,
+  postFacts,
+  recordState,
+  sameWebhook,
+  secondClient,
+  secondClientRefused,
+  secondToken,
+  showIdentity,
+  showPost,
+  type CarrySettings,
+  type CreationData,
+  type KeptJudgement,
+  type SecondClient,
+  type WebhookIdentity,
+} from './creation.js';
 
 const AUTH_NAMES = ['AUTH', 'AUTH.CREATED', 'AUTH.DELETED'];
 /** The check that owns a delivery's verification (Authentication 8): the others record a delivery that fails it. */
@@ -150,12 +176,18 @@ interface SuiteState {
   unreached?: SetupFinding;
   /** Whether the run's one confirming POST /webhooks/test was sent (see unreached). */
   probed: boolean;
+  /** That POST /webhooks/test: its answer, the receiver's cursor before it, and when it was answered. */
+  confirm?: { res: HttpResponse; cursor: number; at: number };
   /** Delivery latencies (ms) from the request that caused the event. */
   latencies: number[];
   /** Events the run has seen delivered: proof that the server emits them, whatever a later check's list selects. */
   delivered: Set<string>;
   /** The one POST /webhooks/test of the run and the receiver's cursor before it. */
   test?: { res: HttpResponse; cursor: number };
+  /** How the run knows a webhook's creation (see creationOf). */
+  creation?: Promise<Creation>;
+  /** The receiver's cursors around the second client's creation: its deliveries come between (see ofSecondClient). */
+  second?: { after: number; until?: number };
 }
 
 /** The suite's life in one run: the receiver its setup starts, and the state its first check saves. */
@@ -163,6 +195,8 @@ interface WebhooksRun {
   receiver: WebhookReceiver;
   /** The target's webhook settings: a set-up problem's fix names them. */
   settings: SuiteRun['config']['webhook'];
+  /** Where creation records are kept and what signs them, and the second client (suites/webhooks/creation.ts). */
+  carry: CarrySettings;
   state?: Promise<SuiteState>;
 }
 
@@ -179,7 +213,19 @@ const lifecycle = {
       run.note(
         `webhook.tls is "self-signed": the receiver makes a new certificate for each run, which a server not on this machine cannot trust, so its deliveries will not arrive. Make a lasting one with \`npx conformance keygen\`, set webhook.tls to {"certFile", "keyFile"} of it and hand it to the provider (docs/webhook-receiver.md)`,
       );
-    return { receiver: await startReceiver(settings, { deadlineMs: run.options.deadlineMs! }), settings };
+    const receiver = await startReceiver(settings, { deadlineMs: run.options.deadlineMs! });
+    // Behind webhook.publicUrl, the run's own request through it (src/receiver/probe.ts), in the background: evidence
+    // for a set-up problem, and for reading back deliveries a proxy rewrote.
+    void receiver.probe();
+    const carry: CarrySettings = {
+      target: run.target.name,
+      baseUrl: run.target.baseUrl,
+      clientId: run.target.clientId,
+      folder: run.config.configFolder,
+      signer: { keyId: run.config.keyId, privateKey: run.config.privateKey },
+      webhookClient: run.config.webhookClient,
+    };
+    return { receiver, settings, carry };
   },
   /** Puts back a configuration the suite changed and did not restore (its restore check left out, or failed). */
   async teardown(w: WebhooksRun, run: SuiteRun): Promise<string[]> {
@@ -199,7 +245,15 @@ const lifecycle = {
         run.note(
           `webhook deliveries bundle events: ${batches}; each event of a batch is read as a delivery of its own (REQ-EVT-15 leaves the payload open)`,
         );
+      // A proxy in front that rewrote the deliveries' path, read back: said once, since every check judged them so.
+      const rewrite = w.receiver.rewriteNote();
+      if (rewrite !== undefined) run.note(rewrite);
       const st = await w.state?.catch(() => undefined);
+      const creation = await st?.creation?.catch(() => undefined);
+      const said = creation && creationNote(creation, w.carry);
+      if (said) run.note(said);
+      // No webhook before: the one the suite created stays (no DELETE), narrowed so that it draws no delivery.
+      if (st?.changed && st.saved.kind === 'none') return await leaveWebhookQuiet(run, st.saved, [w.receiver.url]);
       if (st === undefined || !st.changed || st.restored || st.saved.kind !== 'webhook') return [];
       const saved = st.saved.config;
       const restored = await restoreWebhook(run, saved);
@@ -252,6 +306,8 @@ async function configure(
 ): Promise<HttpResponse> {
   const st = await stateOf(ctx);
   mayChange(ctx, st);
+  // Written to the run's restore journal before the first change: a run killed now is put back by the next one.
+  await journalWebhookChange(ctx, st.saved, receiverOf(ctx).url);
   const res = await ctx.send({ method, path: '/webhooks', json });
   if (isSuccess(res)) await refreshKey(ctx, st, `${method} /webhooks ${JSON.stringify(json.subscriptions)}`);
   return res;
@@ -315,19 +371,331 @@ async function register(ctx: CheckContext): Promise<Registration> {
   return st.registration;
 }
 
-/** Why a creation could not be observed when the registration had to be a PUT. */
-async function noCreation(ctx: CheckContext): Promise<string> {
+// ---- a webhook's creation, observed once per client ----------------------------------------------------------
+
+/** The creation a run observed: by the target's client, or by the config's second client (suites/webhooks/creation.ts). */
+interface Observed {
+  kind: 'observed';
+  by: CreationData['by'];
+  clientId: string;
+  /** The POST /webhooks that created it, and the receiver's cursor before it. */
+  post: HttpResponse;
+  cursor: number;
+  /** GET /webhooks of that client after the creation. */
+  shown: HttpResponse;
+  /** The second client's: the WEBHOOK.CREATED delivery awaited after its POST, if it came. */
+  delivery?: Delivery;
+  /** The second client's: what was left of its webhook (no DELETE), and a key GET /webhooks/key did not give. */
+  left?: string;
+  keyProblem?: string;
+  /** The record kept for later runs, filled in by each creation check. */
+  data: CreationData;
+  kept?: { file: string; digest: string } | { problem: string };
+}
+
+/** A creation an earlier run observed, on the webhook the client still has. */
+interface Carried {
+  kind: 'carried';
+  clientId: string;
+  record: CarriedRecord<CreationData>;
+  file: string;
+  digest: string;
+  /** Why it is not observed now, and what tells that the webhook now configured is the one it created. */
+  why: string;
+  how: string;
+  identity: WebhookIdentity;
+}
+
+type Creation =
+  | Observed
+  | Carried
+  | { kind: 'none'; finding: SetupFinding }
+  /** The run's own earlier request created the webhook, one the server should have refused: a defect judged elsewhere. */
+  | { kind: 'spoilt'; reason: string };
+
+/**
+ * Whether a delivery is the second client's: its webhook is at the receiver's second URL (one the receiver reads back
+ * behind a proxy), from its creation until the deliveries its narrowing causes have arrived (SuiteState.second); the
+ * run's own webhook moves there only later (webhooks.update.url).
+ */
+function ofSecondClient(ctx: CheckContext, st: SuiteState): (d: Delivery) => boolean {
+  const span = st.second;
+  if (span === undefined) return () => false;
+  const at = pathAndQuery(receiverOf(ctx).alternateUrl);
+  return (d) => d.seq > span.after && (span.until === undefined || d.seq <= span.until) && d.path === at;
+}
+
+/** How the run knows a webhook's creation, settled once per run by the first creation check (see creation.ts). */
+function creationOf(ctx: CheckContext): Promise<Creation> {
+  return stateOf(ctx).then((st) => (st.creation ??= settleCreation(ctx, st)));
+}
+
+async function settleCreation(ctx: CheckContext, st: SuiteState): Promise<Creation> {
+  const { carry } = runOf(ctx);
+  const receiver = receiverOf(ctx);
+  const reg = await register(ctx);
+  if (reg.via === 'POST') {
+    const shown = await ctx.send({ method: 'GET', path: '/webhooks' });
+    const w = (isSuccess(shown) ? webhookOfResponse(shown) : undefined) ?? reg.webhook;
+    return {
+      kind: 'observed',
+      by: 'target',
+      clientId: carry.clientId,
+      post: reg.res,
+      cursor: reg.cursor,
+      shown,
+      data: { by: 'target', webhook: identityOf(w), post: postFacts(reg.res), checks: {} },
+    };
+  }
+  if (st.saved.kind === 'none')
+    return {
+      kind: 'spoilt',
+      reason:
+        'a webhook existed already, created by an earlier request of the run that the server should have refused (the webhooks.reject checks judge it): the receiver was registered with PUT, so no creation could be observed (the interface has no DELETE)',
+    };
+  // The target's client has a webhook (one per client, no DELETE): the record of its creation, if one is kept.
+  const now = await ctx.send({ method: 'GET', path: '/webhooks' });
+  const identity = identityOf(isSuccess(now) ? webhookOfResponse(now) : undefined);
+  const why = `a webhook existed before the suite for client ${JSON.stringify(carry.clientId)}, and the interface has no DELETE`;
+  const found = await findCreation(carry, carry.clientId);
+  const carried = carriable(found, carry.clientId, identity, why);
+  if (carried) return carried;
+  const target = { identity, record: recordState(carry, found, identity) };
+  if (carry.webhookClient === undefined) return { kind: 'none', finding: noCreationFinding(carry, target) };
+  return secondCreation(ctx, st, carry, target, receiver);
+}
+
+function carriable(
+  found: FoundRecord<CreationData> | undefined,
+  clientId: string,
+  identity: WebhookIdentity,
+  why: string,
+): Carried | undefined {
+  if (found === undefined || !found.ok) return undefined;
+  const same = sameWebhook(found.record.data.webhook, identity);
+  if (!same.same) return undefined;
+  return {
+    kind: 'carried',
+    clientId,
+    record: found.record,
+    file: found.file,
+    digest: found.digest,
+    why,
+    how: same.how,
+    identity,
+  };
+}
+
+/**
+ * The second client creates its webhook, at the receiver's second URL and with ["ALL"], as the
+ * run's client would: its configuration is read, its key used by the receiver, and its WEBHOOK.CREATED awaited. Then
+ * its webhook is narrowed to WEBHOOK.CREATED alone (no later event of that client selects it), its token revoked, and
+ * the deliveries that causes let arrive, so that no later check of the run takes one for its own.
+ */
+async function secondCreation(
+  ctx: CheckContext,
+  st: SuiteState,
+  carry: CarrySettings,
+  target: { identity: WebhookIdentity; record: string },
+  receiver: WebhookReceiver,
+): Promise<Creation> {
+  const client = carry.webhookClient!;
+  const issued = await secondToken(ctx, client);
+  if ('problem' in issued) return { kind: 'none', finding: secondClientRefused(carry, issued.problem) };
+  const second = secondClient(ctx, client, issued.token);
+  let revoked: string | undefined;
+  /** Revokes the second client's token once; says why not when the server did not. */
+  const revoke = async (): Promise<string> => {
+    revoked ??= await second
+      .send(revokeRequest(issued.token, knownRevokeBody(ctx) ?? 'none'))
+      .then((res) => (isSuccess(res) ? '' : `POST /oauth/revoke answered ${res.status}`))
+      .catch((e: unknown) => (e as Error).message);
+    return revoked;
+  };
+  try {
+    const before = await second.send({ method: 'GET', path: '/webhooks' });
+    const existing = isSuccess(before) ? webhookOfResponse(before) : undefined;
+    if (before.status !== 404 && !(isSuccess(before) && existing === undefined)) {
+      const name = `the webhook client ${JSON.stringify(client.clientId)}`;
+      if (existing === undefined)
+        return {
+          kind: 'none',
+          finding: noCreationFinding(carry, target, {
+            state: `whether ${name} has a webhook is unknown: GET /webhooks answered ${describeResponse(before)}`,
+          }),
+        };
+      const identity = identityOf(existing);
+      const found = await findCreation(carry, client.clientId);
+      const why = `client ${JSON.stringify(carry.clientId)} and ${name} (targets.${carry.target}.webhookClient) both have a webhook, and the interface has no DELETE`;
+      const carried = carriable(found, client.clientId, identity, why);
+      if (carried) return carried;
+      return {
+        kind: 'none',
+        finding: noCreationFinding(carry, target, {
+          state: `${name} has one too (${showIdentity(identity)}): ${recordState(carry, found, identity)}`,
+        }),
+      };
+    }
+    const url = new URL(receiver.alternateUrl);
+    const cursor = receiver.cursor();
+    st.second = { after: cursor };
+    const ofSecond = ofSecondClient(ctx, st);
+    const post = await second.send({
+      method: 'POST',
+      path: '/webhooks',
+      json: { url: url.href, subscriptions: ['ALL'] },
+    });
+    const shown = await second.send({ method: 'GET', path: '/webhooks' });
+    const w = (isSuccess(shown) ? webhookOfResponse(shown) : undefined) ?? webhookOfResponse(post);
+    const observed: Observed = {
+      kind: 'observed',
+      by: 'webhookClient',
+      clientId: client.clientId,
+      post,
+      cursor,
+      shown,
+      data: { by: 'webhookClient', webhook: identityOf(w), post: postFacts(post), checks: {} },
+    };
+    if (!isSuccess(post)) return observed;
+    const key = await readKey(ctx, second);
+    if ('key' in key) receiver.useKey(key.key.key);
+    else observed.keyProblem = key.problem;
+    // The deadline runs from the answer to the POST, as every wait for a delivery does.
+    const answered = Date.parse(post.exchange.startedAt) + post.exchange.durationMs;
+    const left = Number.isFinite(answered)
+      ? Math.max(0, answered + receiver.deadlineMs - Date.now())
+      : receiver.deadlineMs;
+    const d = await receiver.waitFor((x) => ofSecond(x) && eventOf(x) === 'WEBHOOK.CREATED', left, ctx.signal);
+    if (d !== undefined) {
+      observed.delivery = d;
+      const latency = latencyOf(d, post);
+      if (latency !== undefined) st.latencies.push(latency);
+      st.delivered.add('WEBHOOK.CREATED');
+    }
+    observed.left = await leaveSecond(second, url.href);
+    const notRevoked = await revoke();
+    if (notRevoked !== '')
+      observed.left += `; its token could not be revoked (${notRevoked}): it lives until it expires`;
+    await drain(ctx, st, ofSecond);
+    st.second.until = receiver.cursor();
+    return observed;
+  } finally {
+    await revoke();
+    // A creation cut short: what arrives at the second URL from now on is not the second client's.
+    if (st.second !== undefined) st.second.until ??= receiver.cursor();
+  }
+}
+
+/** Narrows the second client's webhook to WEBHOOK.CREATED (it stays: no DELETE) and says what it left. */
+async function leaveSecond(second: SecondClient, url: string): Promise<string> {
+  const list = [AUTOMATIC];
+  const res = await second
+    .send({ method: 'PUT', path: '/webhooks', json: { url, subscriptions: list } })
+    .catch((e: unknown) => (e as Error).message);
+  const name = `the webhook client ${JSON.stringify(second.clientId)}`;
+  if (typeof res !== 'string' && isSuccess(res))
+    return `${name} keeps its webhook (the interface has no DELETE): url ${url}, subscriptions ${JSON.stringify(list)}, which nothing that client does later selects`;
+  const why = typeof res === 'string' ? res : `answered ${describeResponse(res)}`;
+  return `${name} keeps its webhook (the interface has no DELETE) subscribed to ["ALL"] at ${url}, where no one listens after the run: narrowing it to ${JSON.stringify(list)} failed (PUT /webhooks ${why}); send that PUT as that client by hand`;
+}
+
+/**
+ * Before a creation check is kept from running by a set-up problem of its own: the receiver's, if it has one, comes
+ * first (the run keeps one set-up problem per suite, and a receiver the server cannot reach is the one to fix first).
+ */
+async function receiverFirst(ctx: CheckContext, st: SuiteState): Promise<void> {
+  reachable(ctx, st);
+  // Nothing has come yet (a registration under a list that does not select its update brings nothing): the run's one
+  // POST /webhooks/test tells a receiver the server cannot reach (see unreached).
+  if (everReached(receiverOf(ctx))) return;
+  const problem = await unreached(ctx, st);
+  if (problem) ctx.setupProblem(problem);
+}
+
+/**
+ * A creation check: judged on the creation observed in this run and kept for later runs, or carried forward from the
+ * run that observed it, or kept from running by the set-up problem that names what to ask the provider for.
+ */
+async function creationCheck(ctx: CheckContext, judge: (c: Observed, st: SuiteState) => Promise<void>): Promise<void> {
   const st = await stateOf(ctx);
-  const why =
-    st.saved.kind === 'webhook'
-      ? 'a webhook existed before the suite'
-      : 'a webhook existed already (created by an earlier request of the run that the server should have refused)';
-  return `${why}: the receiver was registered with PUT, so no creation could be observed (the interface has no DELETE)`;
+  const c = await creationOf(ctx);
+  if (c.kind === 'none') {
+    await receiverFirst(ctx, st);
+    ctx.setupProblem(c.finding);
+  }
+  if (c.kind === 'spoilt') ctx.skip(c.reason);
+  if (c.kind === 'carried') return carriedJudgement(ctx, c);
+  const from = ctx.observations.length;
+  try {
+    await judge(c, st);
+  } catch (e) {
+    if (e instanceof CheckFailed) {
+      const f = e.finding;
+      await keep(ctx, c, { outcome: 'fail', said: [f.message, f.expected ?? '', f.observed ?? ''] });
+    }
+    throw e;
+  }
+  await keep(ctx, c, { outcome: 'pass', said: ctx.observations.slice(from) });
+}
+
+/** Adds this check's judgement to the record of the creation, and writes it for later runs. */
+async function keep(ctx: CheckContext, c: Observed, judgement: KeptJudgement): Promise<void> {
+  c.data.checks[ctx.check.id] = judgement;
+  c.kept = await keepCreation(runOf(ctx).carry, c.clientId, c.data);
+  if (c.kept !== undefined && 'problem' in c.kept) ctx.observe(c.kept.problem);
+}
+
+/** Reports the judgement an earlier run kept, with when, what and the record: a pass, or its failure again. */
+function carriedJudgement(ctx: CheckContext, c: Carried): void {
+  const { carry } = runOf(ctx);
+  const data = c.record.data;
+  const then = `the creation observed ${showPost(c.clientId, data.post)} by suite version ${c.record.suiteVersion}`;
+  const record = `record ${c.file}, sha256 ${c.digest}, signed with keyid ${JSON.stringify(carry.signer.keyId)}`;
+  const j = data.checks[ctx.check.id];
+  if (j === undefined)
+    ctx.setupProblem(
+      noCreationFinding(carry, {
+        identity: c.identity,
+        record: `the record in ${c.file} holds no judgement of ${ctx.check.id} (the run that kept it did not run it)`,
+      }),
+    );
+  if (j.outcome === 'fail')
+    ctx.fail(`carried forward from ${then}: ${j.said[0] ?? 'failed'}`, {
+      expected: j.said[1] ?? '',
+      observed: `${j.said[2] ?? ''} (not observed again in this run: ${c.why}; ${record})`,
+    });
+  ctx.observe(`not observed in this run: ${c.why}; carried forward from ${then}`);
+  ctx.observe(`the webhook configured now is the one that run created: ${c.how}`);
+  for (const line of j.said) ctx.observe(`then: ${line}`);
+  ctx.observe(record);
+  ctx.judged(`the creation observed at ${data.post.at} (carried forward)`);
+}
+
+/** What the run says once of how it knew the creation: carried forward, or observed with the second client. */
+function creationNote(c: Creation, carry: CarrySettings): string | undefined {
+  if (c.kind === 'carried')
+    return `webhook creation carried forward, not observed in this run (${c.why}): the creation checks report the creation observed ${showPost(c.clientId, c.record.data.post)} (${c.how}; record ${c.file}, sha256 ${c.digest})`;
+  if (c.kind !== 'observed') return undefined;
+  const kept =
+    c.kept === undefined
+      ? carry.folder === undefined
+        ? '; no record kept (the target comes from no config file), so a later run against the same client cannot carry it forward'
+        : ''
+      : 'problem' in c.kept
+        ? `; ${c.kept.problem}`
+        : `; kept for later runs in ${c.kept.file} (sha256 ${c.kept.digest})`;
+  if (c.by === 'webhookClient')
+    return `webhook creation observed with the webhook client ${JSON.stringify(c.clientId)} (client ${JSON.stringify(carry.clientId)} has a webhook already)${kept}; ${c.left ?? 'it created no webhook'}`;
+  // The target's own creation, where no record can be kept (the built-in target, made afresh each run): nothing to say.
+  return c.kept === undefined ? undefined : `webhook creation observed${kept}`;
 }
 
 /** GET /webhooks/key once: the key it gives, or why it gives none. */
-async function readKey(ctx: CheckContext): Promise<{ res: HttpResponse } & ({ key: FoundKey } | { problem: string })> {
-  const res = await ctx.send({ method: 'GET', path: '/webhooks/key' });
+async function readKey(
+  ctx: CheckContext,
+  sender: { send: CheckContext['send'] } = ctx,
+): Promise<{ res: HttpResponse } & ({ key: FoundKey } | { problem: string })> {
+  const res = await sender.send({ method: 'GET', path: '/webhooks/key' });
   if (!isSuccess(res)) return { res, problem: `GET /webhooks/key answered ${res.status}` };
   const parsed = parseJson(res.text);
   if (!parsed.ok) return { res, problem: `GET /webhooks/key: ${parsed.error}` };
@@ -489,7 +857,8 @@ function eventWhere(d: Delivery): string {
 
 /** Records, on the check that met it, each rule a discarded delivery breaks, for the check that owns that rule. */
 function alsoSeeDiscarded(ctx: CheckContext, d: Delivery, what: string): void {
-  if (d.state !== 'rejected') return;
+  // A delivery a proxy rewrote beyond reading back is a set-up problem, not the server's (see unmapped).
+  if (d.state !== 'rejected' || d.route?.kind === 'unmapped') return;
   const byOwner = new Map<string, DeliveryProblem[]>();
   for (const p of d.problems) {
     const owner = PROBLEM_OWNERS[p.kind].ownedBy;
@@ -550,7 +919,7 @@ async function tryDelivery(ctx: CheckContext, st: SuiteState, a: Awaited): Promi
   const left = Number.isFinite(answered)
     ? Math.max(0, answered + receiver.deadlineMs - Date.now())
     : receiver.deadlineMs;
-  const d = await receiver.waitFor((x) => x.seq > a.after && a.match(x), left, ctx.signal);
+  const d = await awaitNeeded(ctx, st, (x) => x.seq > a.after && a.match(x), left);
   if (d === undefined) {
     await reachableAfterWait(ctx, st);
     return undefined;
@@ -643,30 +1012,69 @@ function everReached(receiver: WebhookReceiver): boolean {
   return c.received > 0 || c.oversized > 0 || c.stray > 0;
 }
 
+/** Whether the receiver has evidence of a set-up problem already, or of the server: anything reached, or TLS failed. */
+function anythingSeen(receiver: WebhookReceiver): boolean {
+  return everReached(receiver) || receiver.counts.tlsFailures > 0;
+}
+
+/** The run's one confirming POST /webhooks/test (see unreached), sent by the first check that needs it. */
+async function confirmByTest(ctx: CheckContext, st: SuiteState): Promise<void> {
+  if (st.probed) return;
+  st.probed = true;
+  const cursor = receiverOf(ctx).cursor();
+  const res = await ctx.send({ method: 'POST', path: '/webhooks/test' });
+  st.confirm = { res, cursor, at: Date.now() };
+}
+
+/**
+ * Waits for a delivery a check needs, as receiver.waitFor. While nothing at all has come to the receiver, halfway
+ * through the wait it sends the run's one confirming POST /webhooks/test: when the wait runs out with nothing, the test
+ * delivery has had its time too, and the set-up problem is stated without a second wait (see unreached).
+ */
+async function awaitNeeded(
+  ctx: CheckContext,
+  st: SuiteState,
+  match: (d: Delivery) => boolean,
+  ms: number,
+): Promise<Delivery | undefined> {
+  const receiver = receiverOf(ctx);
+  const waiting = receiver.waitFor(match, ms, ctx.signal);
+  if (st.probed || anythingSeen(receiver)) return waiting;
+  let timer: NodeJS.Timeout | undefined;
+  const half = new Promise<'half'>((resolve) => {
+    timer = setTimeout(() => resolve('half'), ms / 2);
+  });
+  const first = await Promise.race([waiting, half]);
+  clearTimeout(timer);
+  if (first !== 'half') return first;
+  if (!anythingSeen(receiver) && !ctx.signal.aborted) await confirmByTest(ctx, st);
+  return waiting;
+}
+
 /**
  * Why nothing can reach the receiver, or undefined when something did: asked when a wait ran out. A server that has
- * reached the receiver once and misses an event fails for it. One that never has either refused the receiver's
- * certificate (the receiver saw TLS handshakes fail), or cannot connect at all; the latter is confirmed once, with a
- * POST /webhooks/test and a wait, since the event waited for may be the only one the server fails to emit.
+ * reached the receiver once and misses an event fails for it. One that never has is confirmed once with a
+ * POST /webhooks/test (sent halfway through the wait that ran out, see awaitNeeded; else now, with half a deadline for
+ * its delivery), since the event waited for may be the only one the server fails to emit; then why: TLS handshakes
+ * refused (the receiver's certificate), or as the receiver tells (src/receiver/diagnosis.ts) plain HTTP on its TLS port
+ * or no connection at all.
  */
 async function unreached(ctx: CheckContext, st: SuiteState): Promise<SetupFinding | undefined> {
   if (st.unreached) return st.unreached;
   const receiver = receiverOf(ctx);
   if (everReached(receiver)) return undefined;
-  let test: HttpResponse | undefined;
   if (receiver.counts.tlsFailures === 0) {
-    if (!st.probed) {
-      st.probed = true;
-      const cursor = receiver.cursor();
-      test = await ctx.send({ method: 'POST', path: '/webhooks/test' });
-      await receiver.waitFor((x) => x.seq > cursor, receiver.deadlineMs, ctx.signal);
-    }
+    await confirmByTest(ctx, st);
+    const left = st.confirm ? st.confirm.at + receiver.deadlineMs / 2 - Date.now() : 0;
+    if (left > 0) await receiver.waitFor((x) => x.seq > st.confirm!.cursor, left, ctx.signal);
     if (everReached(receiver)) return undefined;
   }
+  const c = receiver.counts;
+  const test = st.confirm && { status: st.confirm.res.status, text: st.confirm.res.text };
   st.unreached =
-    receiver.counts.tlsFailures > 0
+    c.tlsFailures > 0 && c.plainHttp === 0
       ? certificateRefused(runOf(ctx), receiver)
-      : noConnection(runOf(ctx), receiver, test);
+      : await receiver.diagnoseUnreached(test);
   return st.unreached;
 }
 
@@ -692,26 +1100,14 @@ function certificateRefused(run: WebhooksRun, receiver: WebhookReceiver): SetupF
   };
 }
 
-function noConnection(run: WebhooksRun, receiver: WebhookReceiver, test: HttpResponse | undefined): SetupFinding {
-  const confirmed =
-    test === undefined
-      ? ''
-      : isSuccess(test)
-        ? `, not even for POST /webhooks/test (answered ${test.status}; waited ${receiver.deadlineMs} ms)`
-        : ` (POST /webhooks/test answered ${test.status}, so no test delivery was due either)`;
-  const problem = `nothing reached the webhook receiver: the server accepted ${receiver.url} as the webhook, but no delivery and no connection came${confirmed}`;
-  const fix = run.settings.publicUrl
-    ? `check webhook.publicUrl (${run.settings.publicUrl}) is reachable from the server and forwards to the receiver (listening on ${receiver.listening}), or see docs/webhook-receiver.md`
-    : `check the receiver's URL (${receiver.url}) is reachable from the server: set webhook.listen to an address it can reach, or webhook.publicUrl to a tunnel or proxy in front of the receiver; see docs/webhook-receiver.md`;
-  return { problem, fix };
-}
-
 /** What the receiver got in the run, for a finding or a skip about deliveries that did not come. */
 function silence(receiver: WebhookReceiver): string {
   const c = receiver.counts;
   const tls =
     c.tlsFailures > 0
-      ? `${c.tlsFailures} TLS handshake(s) failed (last: ${receiver.tlsError}): does the server trust the receiver's certificate?`
+      ? c.plainHttp > 0
+        ? `${c.tlsFailures} TLS handshake(s) failed, ${c.plainHttp} of them plain HTTP: does a proxy in front end TLS (webhook.tls "none")?`
+        : `${c.tlsFailures} TLS handshake(s) failed (last: ${receiver.tlsError}): does the server trust the receiver's certificate?`
       : 'no TLS handshake failed';
   return `receiver totals: ${c.received} received (${c.verified} verified, ${c.rejected} discarded, ${c.pending} unverified), ${c.oversized} over the size cap; ${tls}`;
 }
@@ -758,6 +1154,7 @@ async function authEvent(
         ? await awaitSelected(ctx, st, awaited, event)
         : await awaitDelivery(ctx, st, awaited);
     ctx.observe(eventObservation(d));
+    ctx.judged(`${event} delivery #${d.seq}`);
     if (issued.tokenId !== undefined)
       ctx.observe(
         containsValue(d.payload, issued.tokenId)
@@ -852,6 +1249,7 @@ async function expectRefused(
     });
   }
   ctx.observe(`${method} /webhooks refused with ${res.status}; the configuration stayed ${show(before.config)}`);
+  ctx.judged(`the answer of ${method} /webhooks and the configuration after it`);
 }
 
 /** POST /webhooks/test once per run (test.accepted judges the answer, events.test the delivery). */
@@ -952,7 +1350,7 @@ async function neededDelivery(
 ): Promise<Delivery | undefined> {
   const receiver = receiverOf(ctx);
   reachable(ctx, st);
-  const d = await receiver.waitFor(match, receiver.deadlineMs, ctx.signal);
+  const d = await awaitNeeded(ctx, st, match, receiver.deadlineMs);
   if (d === undefined) await reachableAfterWait(ctx, st);
   return d;
 }
@@ -1101,14 +1499,19 @@ async function judgeMove(ctx: CheckContext, st: SuiteState, moved: string): Prom
     if (d === undefined) return missing(ctx, awaited);
     await receiver.settled();
     const old = receiver.arrivals.find((x) => x.seq > cursor && awaited.match(x) && x.path !== at);
+    const wrong = old ?? d;
+    // Behind a proxy that rewrote the URL beyond reading back, where it was sent cannot be judged: a set-up problem.
+    if (wrong.route?.kind === 'unmapped') ctx.setupProblem(receiver.diagnoseUnmapped(wrong));
     if (d.path !== at || old !== undefined) {
-      ctx.fail(`the first event after the move was delivered to ${(old ?? d).path}, the old url's path, not ${at}`, {
+      const which = wrong.path === pathAndQuery(receiver.url) ? 'the old url' : 'a url the run never registered';
+      ctx.fail(`the first event after the move was delivered to ${wrong.path}, ${which}, not ${at}`, {
         expected: `deliveries go to the new url ${moved} once GET /webhooks shows it`,
-        observed: describeDelivery(old ?? d),
+        observed: describeDelivery(wrong),
         exchange: res.exchange,
       });
     }
     ctx.observe(`moved to ${moved}: GET /webhooks shows it, and AUTH.CREATED delivery #${d.seq} came to ${d.path}`);
+    ctx.judged(`the move to ${at}: GET /webhooks after it, and AUTH.CREATED delivery #${d.seq}`);
     return undefined;
   } finally {
     await revokeQuietly(ctx, issued.token);
@@ -1118,9 +1521,15 @@ async function judgeMove(ctx: CheckContext, st: SuiteState, moved: string): Prom
 // ---- the delivery checks: which deliveries break which rule ------------------------------------------------------
 
 /** The deliveries discarded for a rule `owner` judges, with the reasons of that rule alone. */
-function withProblems(receiver: WebhookReceiver, owner: string): Array<{ d: Delivery; reasons: string }> {
+function withProblems(
+  receiver: WebhookReceiver,
+  owner: string,
+  routed = false,
+): Array<{ d: Delivery; reasons: string }> {
   return perRequest(receiver.arrivals).flatMap((d) => {
-    const mine = d.problems.filter((p) => PROBLEM_OWNERS[p.kind].ownedBy === owner);
+    // `routed`: a delivery whose URL cannot be read back (see unmapped) is not judged on its signature.
+    const unjudged = routed && d.route?.kind === 'unmapped' ? ['signature'] : [];
+    const mine = d.problems.filter((p) => PROBLEM_OWNERS[p.kind].ownedBy === owner && !unjudged.includes(p.kind));
     return mine.length > 0 ? [{ d, reasons: mine.map((p) => p.reason).join('; ') }] : [];
   });
 }
@@ -1238,6 +1647,9 @@ export default defineSuite({
             `saved: ${show(st.saved.config)}, status ${JSON.stringify(st.saved.config.status)} (${st.saved.how}); it is restored at the end`,
           );
         else ctx.observe(`the configuration could not be read (${st.saved.reason}): the suite changes nothing`);
+        // The answer of GET /webhooks, read; a request that got none (a transport failure) judged nothing.
+        if (st.saved.kind !== 'unknown' || !st.saved.reason.startsWith('GET /webhooks failed'))
+          ctx.judged('the answer of GET /webhooks before the suite');
       },
     }),
     defineCheck({
@@ -1319,7 +1731,7 @@ export default defineSuite({
         if (w === undefined) {
           // "Response bodies of all webhook endpoints: not shown": an answer without the Webhook is allowed; GET /webhooks is checked on its own.
           ctx.observe('the answer carries no Webhook object (response bodies are not shown by the spec)');
-          return;
+          return ctx.judged(`the answer of ${reg.via} /webhooks`);
         }
         // Fewer fields than a Webhook is a reading of "not shown" too: what it carries has its type, what it leaves out is not judged.
         expectSchema(ctx, reg.res, w, 'webhook', { path: locateWebhook(reg.res)?.path ?? '', table: 'Webhook' });
@@ -1329,39 +1741,56 @@ export default defineSuite({
         if ('url' in w)
           said.push(w.url === receiver.url ? 'the url sent' : `url ${JSON.stringify(w.url)}, not the url sent`);
         if (said.length > 0) ctx.observe(`the answer's Webhook gives ${said.join(', ')}`);
+        ctx.judged(`the answer of ${reg.via} /webhooks`);
       },
     }),
     defineCheck({
       id: 'webhooks.create.auto-subscription',
       title: 'a created webhook is subscribed to WEBHOOK.CREATED automatically',
       level: 'MUST',
+      // The second client's token, when it creates a webhook (creation.ts), is revoked by whichever creation check runs first.
+      uses: ['token-revocation'],
       requirements: ['REQ-EVT-09'],
       explain: {
         sends:
-          'the receiver\'s https URL registered with subscriptions ["ALL"]: POST /webhooks, or PUT where a webhook existed before the suite; then GET /webhooks',
+          'the receiver\'s https URL created with subscriptions ["ALL"] by POST /webhooks, then GET /webhooks; where the client has a webhook already, the creation an earlier run recorded, or else the same requests as the second client of targets.NAME.webhookClient (suites/webhooks/creation.ts)',
         passes:
-          'the subscriptions GET /webhooks shows contain WEBHOOK.CREATED (skipped where a webhook existed already: nothing was created; what the answer of POST lists is recorded, since its body is not shown)',
+          'the subscriptions GET /webhooks shows after the creation contain WEBHOOK.CREATED (what the answer of POST lists is recorded, since its body is not shown); or the record of an earlier run that saw so, on the webhook the client still has, carried forward and said to be',
         fails:
-          'subscriptions without WEBHOOK.CREATED (the check fails); the report shows the exchange; skipped when GET /webhooks shows no subscriptions (webhooks.config.get judges that); no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+          'subscriptions without WEBHOOK.CREATED, or a POST /webhooks of the second client refused (the check fails), now or in the run whose record is carried forward; the report shows the exchange; skipped when GET /webhooks shows no subscriptions (webhooks.config.get judges that), and with a set-up problem naming what to ask the provider for when no creation can be observed or carried forward; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
       },
       async run(ctx) {
-        const reg = await register(ctx);
-        if (reg.via === 'PUT') ctx.skip(await noCreation(ctx));
-        if (reg.webhook !== undefined && Array.isArray(reg.webhook.subscriptions))
-          ctx.observe(`the answer of POST /webhooks lists ${JSON.stringify(configOf(reg.webhook).subscriptions)}`);
-        // The configuration is what GET /webhooks retrieves; the answer of the creation is not shown (REQ-WHKEP-08).
-        const { list: subs, res } = await shownSubscriptions(ctx);
-        if (subs === undefined)
-          return ctx.skip(
-            `GET /webhooks answered ${describeResponse(res)}, with no subscriptions to read: webhooks.config.get judges the configuration`,
+        await creationCheck(ctx, async (c) => {
+          const who = c.by === 'webhookClient' ? ` of the webhook client ${JSON.stringify(c.clientId)}` : '';
+          if (!isSuccess(c.post))
+            ctx.fail(`POST /webhooks${who} answered ${c.post.status}`, {
+              expected: 'the webhook is created (a 2xx answer): the client has none',
+              observed: describeResponse(c.post),
+              exchange: c.post.exchange,
+            });
+          const answered = webhookOfResponse(c.post);
+          if (answered !== undefined && Array.isArray(answered.subscriptions))
+            ctx.observe(`the answer of POST /webhooks${who} lists ${JSON.stringify(configOf(answered).subscriptions)}`);
+          // The configuration is what GET /webhooks retrieves; the answer of the creation is not shown (REQ-WHKEP-08).
+          const res = c.shown;
+          const w = isSuccess(res) ? webhookOfResponse(res) : undefined;
+          const subs = w && Array.isArray(w.subscriptions) ? configOf(w).subscriptions : undefined;
+          if (subs === undefined)
+            return ctx.skip(
+              `GET /webhooks${who} answered ${describeResponse(res)}, with no subscriptions to read: webhooks.config.get judges the configuration`,
+            );
+          if (!subs.includes(AUTOMATIC)) {
+            ctx.fail(`subscriptions ${JSON.stringify(subs)} do not contain ${AUTOMATIC}`, {
+              expected: `created with ["ALL"], the webhook's subscriptions contain ${AUTOMATIC}, added automatically`,
+              observed: describeResponse(res),
+              exchange: res.exchange,
+            });
+          }
+          ctx.observe(
+            `created${who} with ["ALL"] ${showPost(c.clientId, c.data.post)}, GET /webhooks lists ${JSON.stringify(subs)}`,
           );
-        if (!subs.includes(AUTOMATIC)) {
-          ctx.fail(`subscriptions ${JSON.stringify(subs)} do not contain ${AUTOMATIC}`, {
-            expected: `created with ["ALL"], the webhook's subscriptions contain ${AUTOMATIC}, added automatically`,
-            observed: describeResponse(res),
-            exchange: res.exchange,
-          });
-        }
+          ctx.judged(`the subscriptions GET /webhooks${who} shows after the creation`);
+        });
       },
     }),
     defineCheck({
@@ -1422,6 +1851,7 @@ export default defineSuite({
             exchange: res.exchange,
           });
         }
+        ctx.judged('the configuration GET /webhooks answered');
       },
     }),
     defineCheck({
@@ -1452,6 +1882,7 @@ export default defineSuite({
             exchange: res.exchange,
           });
         ctx.observe(`GET /webhooks answers every field of the Webhook table: ${WEBHOOK_TABLE.join(', ')}`);
+        ctx.judged('the Webhook GET /webhooks answered');
       },
     }),
     defineCheck({
@@ -1482,7 +1913,8 @@ export default defineSuite({
         const receiver = receiverOf(ctx);
         const trigger = st.keyRes ?? reg.res;
         // The registration's own event (WEBHOOK.CREATED, or WEBHOOK.UPDATED for a PUT under ["ALL"]) is what the key must verify.
-        const d = await receiver.waitFor((x) => x.seq > reg.cursor, receiver.deadlineMs, ctx.signal);
+        const ofSecond = ofSecondClient(ctx, st);
+        const d = await awaitNeeded(ctx, st, (x) => x.seq > reg.cursor && !ofSecond(x), receiver.deadlineMs);
         if (d === undefined) {
           await reachableAfterWait(ctx, st);
           return ctx.skip(
@@ -1490,6 +1922,7 @@ export default defineSuite({
           );
         }
         await receiver.settled();
+        if (d.route?.kind === 'unmapped') ctx.setupProblem(receiver.diagnoseUnmapped(d));
         // This check judges the key alone: which key signed. Coverage, times and the digest are delivery.verified's.
         if (d.signedBy === 'other-key') {
           ctx.fail(
@@ -1510,33 +1943,64 @@ export default defineSuite({
           ctx.observe(
             `deliveries are signed with keyid ${JSON.stringify(d.signature.keyId)}${key.keyId !== undefined ? (key.keyId === d.signature.keyId ? ', the key id published with the key' : `, not the published key id ${JSON.stringify(key.keyId)}`) : ''}`,
           );
+        ctx.judged(`the published key, over delivery #${d.seq}`);
       },
     }),
     defineCheck({
       id: 'webhooks.events.webhook-created',
       title: 'creating the webhook delivers a WEBHOOK.CREATED message',
       level: 'MUST',
+      uses: ['token-revocation'],
       requirements: ['REQ-WHKEP-02', 'REQ-EVT-01', 'REQ-EVT-09', 'REQ-EVT-12'],
       explain: {
         sends:
-          'the receiver\'s https URL registered with subscriptions ["ALL"]: POST /webhooks, or PUT where a webhook existed before the suite',
+          'the receiver\'s https URL created with subscriptions ["ALL"] by POST /webhooks; where the client has a webhook already, the creation an earlier run recorded, or else the same request as the second client of targets.NAME.webhookClient (suites/webhooks/creation.ts)',
         passes:
-          'a WEBHOOK.CREATED delivery reaches the receiver within its deadline (skipped where a webhook existed already: nothing was created)',
+          'a WEBHOOK.CREATED delivery reaches the receiver within its deadline; or the record of an earlier run that saw one, on the webhook the client still has, carried forward and said to be',
         fails:
-          "no such delivery within the receiver's deadline (the report says what arrived instead): the check fails, unless nothing ever reached the receiver (then it is skipped with the run's set-up problem); no usable answer (refused, reset, timed out, a body over the cap) fails it too",
+          "no such delivery within the receiver's deadline (the report says what arrived instead), now or in the run whose record is carried forward: the check fails, unless nothing ever reached the receiver (then it is skipped with the run's set-up problem); skipped with a set-up problem naming what to ask the provider for when no creation can be observed or carried forward; no usable answer (refused, reset, timed out, a body over the cap) fails it too",
       },
       async run(ctx) {
-        const st = await stateOf(ctx);
-        const reg = await register(ctx);
-        if (reg.via === 'PUT') ctx.skip(await noCreation(ctx));
-        await fetchKey(ctx);
-        const d = await awaitDelivery(ctx, st, {
-          what: 'WEBHOOK.CREATED',
-          after: reg.cursor,
-          match: (x) => eventOf(x) === 'WEBHOOK.CREATED',
-          trigger: reg.res,
+        await creationCheck(ctx, async (c, st) => {
+          await fetchKey(ctx);
+          const second = c.by === 'webhookClient';
+          const who = second ? ` of the webhook client ${JSON.stringify(c.clientId)}` : '';
+          if (!isSuccess(c.post))
+            ctx.fail(`POST /webhooks${who} answered ${c.post.status}: no webhook was created`, {
+              expected: 'the webhook is created (a 2xx answer), and a WEBHOOK.CREATED delivery reaches it',
+              observed: describeResponse(c.post),
+              exchange: c.post.exchange,
+            });
+          const awaited: Awaited = {
+            what: 'WEBHOOK.CREATED',
+            after: c.cursor,
+            match: (x) => eventOf(x) === 'WEBHOOK.CREATED' && ofSecondClient(ctx, st)(x) === second,
+            trigger: c.post,
+          };
+          if (c.keyProblem !== undefined)
+            ctx.observe(
+              `GET /webhooks/key of the webhook client gave no key (${c.keyProblem}): its deliveries cannot be verified`,
+            );
+          let d: Delivery;
+          if (!second) d = await awaitDelivery(ctx, st, awaited);
+          else if (c.delivery !== undefined) {
+            d = c.delivery;
+            alsoSeeDiscarded(ctx, d, `the WEBHOOK.CREATED delivery #${d.seq}`);
+          } else {
+            // Awaited already, when the second client created its webhook: nothing came by the deadline.
+            reachable(ctx, st);
+            await reachableAfterWait(ctx, st);
+            return missing(ctx, awaited)();
+          }
+          ctx.observe(eventObservation(d));
+          c.data.delivery = {
+            arrivedAt: new Date(d.arrivedAt).toISOString(),
+            path: d.path,
+            state: d.state,
+            ...(d.signature?.keyId !== undefined ? { keyId: d.signature.keyId } : {}),
+          };
+          ctx.judged(`WEBHOOK.CREATED delivery #${d.seq}`);
         });
-        ctx.observe(eventObservation(d));
       },
     }),
     defineCheck({
@@ -1558,6 +2022,7 @@ export default defineSuite({
           'POST /webhooks/test is the endpoint that tests the webhook (the text also names /auth/test; the spec settles on /webhooks/test): a 2xx answer',
         );
         ctx.observe(`POST /webhooks/test answered ${describeResponse(res)}`);
+        ctx.judged('the answer of POST /webhooks/test');
       },
     }),
     defineCheck({
@@ -1598,6 +2063,7 @@ export default defineSuite({
         ctx.observe(
           `test delivery #${d.seq}${named ? `: ${named.at} = ${JSON.stringify(named.raw)}` : ''}, payload fields ${JSON.stringify(topLevelFields(d.payload))}`,
         );
+        ctx.judged(`test delivery #${d.seq}`);
       },
     }),
     defineCheck({
@@ -1660,6 +2126,7 @@ export default defineSuite({
           trigger: res,
         });
         ctx.observe(eventObservation(d));
+        ctx.judged(`WEBHOOK.UPDATED delivery #${d.seq}`);
       },
     }),
     defineCheck({
@@ -1705,6 +2172,7 @@ export default defineSuite({
           });
         judge(now.config.subscriptions, now.res, 'GET /webhooks');
         ctx.observe(`subscriptions after the update: ${JSON.stringify(now.config.subscriptions)}`);
+        ctx.judged('the subscriptions GET /webhooks shows after the two updates');
       },
     }),
     defineCheck({
@@ -1796,6 +2264,7 @@ export default defineSuite({
           });
         }
         ctx.observe(`each of ${SUBSCRIPTION_NAMES.join(', ')} was accepted alone and listed by GET /webhooks`);
+        ctx.judged('PUT /webhooks with one subscription name, and GET /webhooks after it', SUBSCRIPTION_NAMES.length);
       },
     }),
     defineCheck({
@@ -1821,6 +2290,7 @@ export default defineSuite({
         st.subscriptions = undefined;
         const after = await currentConfig(ctx);
         const sent = `PUT /webhooks with subscriptions ${JSON.stringify(list)}`;
+        ctx.judged(`the answer of ${sent}, and GET /webhooks after it`);
         if (!isSuccess(res)) {
           ctx.observe(
             `an unknown name refused: ${sent} answered ${describeResponse(res)}; the configuration ${sameConfig(before.config, after.config) ? 'stayed' : 'is now'} ${show(after.config)} (REQ-EVT-04)`,
@@ -1897,6 +2367,7 @@ export default defineSuite({
           'WEBHOOK.UPDATED',
         );
         ctx.observe(eventObservation(d));
+        ctx.judged(`WEBHOOK.UPDATED delivery #${d.seq}`);
       },
     }),
     defineCheck({
@@ -1918,7 +2389,11 @@ export default defineSuite({
         const st = await stateOf(ctx);
         await fetchKey(ctx);
         const scenarios = [await noAuthUnderWebhook(ctx, st), await noDeletedUnderCreated(ctx, st)];
-        for (const s of scenarios) if (s.judged) ctx.observe(s.seen);
+        for (const s of scenarios)
+          if (s.judged) {
+            ctx.observe(s.seen);
+            ctx.judged('a watch for a delivery the subscriptions do not select');
+          }
         const open = scenarios.filter((s): s is Extract<Scenario, { judged: false }> => !s.judged);
         if (open.length > 0) ctx.skip(`not judged: ${open.map((s) => s.why).join('; ')}`);
       },
@@ -1956,6 +2431,7 @@ export default defineSuite({
           );
         }
         ctx.observe(`${all.length} deliveries, every body JSON; Content-Type ${types.join(', ')}`);
+        ctx.judged('a delivery request', all.length);
       },
     }),
     defineCheck({
@@ -1982,7 +2458,15 @@ export default defineSuite({
           reachable(ctx, st);
           ctx.skip(`no delivery reached the receiver (${silence(receiver)}); the event checks report it`);
         }
-        const rejected = withProblems(receiver, VERIFIED_OWNER);
+        // A delivery a proxy rewrote beyond reading back: its signature cannot be judged (see unmapped), only its digest.
+        const unmapped = perRequest(receiver.arrivals).filter((d) => d.route?.kind === 'unmapped');
+        const rejected = withProblems(receiver, VERIFIED_OWNER, true);
+        if (rejected.length === 0 && unmapped.length === c.received && unmapped.length > 0)
+          ctx.setupProblem(receiver.diagnoseUnmapped(unmapped[0]!));
+        if (unmapped.length > 0)
+          ctx.observe(
+            `${unmapped.length} of ${c.received} deliveries arrived where the run cannot read back which URL they were sent to, so their signatures are not judged: ${receiver.diagnoseUnmapped(unmapped[0]!).problem}`,
+          );
         if (rejected.length > 0) {
           const reasons = [...new Set(rejected.map((r) => r.reasons))].slice(0, 3).join(' | ');
           ctx.fail(`${rejected.length} of ${c.received} deliveries do not verify and were discarded: ${reasons}`, {
@@ -1997,10 +2481,12 @@ export default defineSuite({
             expected: 'deliveries of a reasonable size',
             observed: silence(receiver),
           });
-        const others = c.rejected - rejected.length;
+        const unread = unmapped.filter((d) => d.state === 'rejected').length;
+        const others = Math.max(0, c.rejected - rejected.length - unread);
         ctx.observe(
-          `${c.received - rejected.length} of ${c.received} deliveries carry a matching digest and a signature by the published key${others > 0 ? ` (${others} of them discarded for another rule: webhooks.delivery.digest-covered and webhooks.delivery.in-window judge it)` : ''}${c.dropped ? `; ${c.dropped} more were answered but not kept (flood cap)` : ''}`,
+          `${c.received - rejected.length - unread} of ${c.received} deliveries carry a matching digest and a signature by the published key${others > 0 ? ` (${others} of them discarded for another rule: webhooks.delivery.digest-covered and webhooks.delivery.in-window judge it)` : ''}${c.dropped ? `; ${c.dropped} more were answered but not kept (flood cap)` : ''}`,
         );
+        ctx.judged('a delivery, its digest and signature', c.received);
       },
     }),
     defineCheck({
@@ -2031,6 +2517,7 @@ export default defineSuite({
           );
         }
         ctx.observe(`${signed.length} signed deliveries, each signature covering content-digest`);
+        ctx.judged("a signed delivery's covered components", signed.length);
       },
     }),
     defineCheck({
@@ -2061,6 +2548,7 @@ export default defineSuite({
           );
         }
         ctx.observe(`${signed.length} signed deliveries, each arriving within its window; ${windowsSeen(signed)}`);
+        ctx.judged("a signed delivery's window", signed.length);
       },
     }),
     defineCheck({
@@ -2086,6 +2574,8 @@ export default defineSuite({
         ctx.observe(
           `webhook status ${JSON.stringify(config?.status)} after ${receiverOf(ctx).counts.received} deliveries: whether failed deliveries deactivate a webhook (REQ-STATE-08) is not probed, since no transition back to ACTIVE is shown and the suite never makes deliveries fail`,
         );
+        ctx.judged('the answer of PUT /webhooks with the url alone');
+        if (config !== undefined) ctx.judged('the status GET /webhooks shows');
       },
     }),
     defineCheck({
@@ -2122,6 +2612,7 @@ export default defineSuite({
         ctx.observe(
           `${requests.length} deliveries; ${repeats === 0 ? 'no repeated body (no retry seen)' : `${repeats} repeated a body already delivered (retries)`}`,
         );
+        ctx.judged('a delivery', all.length);
         const batches = batchesSeen(all);
         if (batches !== undefined) ctx.observe(`several events in one request (REQ-EVT-15): ${batches}`);
         const events = new Map<string, number>();
@@ -2175,18 +2666,19 @@ export default defineSuite({
       async run(ctx) {
         const st = await stateOf(ctx);
         if (st.saved.kind === 'unknown')
-          return ctx.observe(
+          return ctx.skip(
             `nothing to restore: the configuration could not be read (${st.saved.reason}), so the suite changed nothing`,
           );
-        if (!st.changed) return ctx.observe('nothing to restore: the suite changed nothing');
+        if (!st.changed) return ctx.skip('nothing to restore: the suite changed nothing');
         if (st.saved.kind === 'none') {
           const now = await currentConfig(ctx).catch(() => undefined);
           const left =
             now === undefined
               ? 'its configuration could not be read'
               : `${show(now.config)}; GET /webhooks answered ${answerShape(now.res)}`;
+          if (now !== undefined) ctx.judged('the configuration GET /webhooks shows at the end');
           return ctx.observe(
-            `no webhook existed before the suite, and the interface has no DELETE: the webhook the suite configured stays (${left}); it points at this run's receiver, which stops at the end of the run`,
+            `no webhook existed before the suite, and the interface has no DELETE: the webhook the suite configured stays (${left}); it points at this run's receiver, which stops at the end of the run, and the suite's clean-up narrows it to ["WEBHOOK.CREATED"] (the run's notes say what was left)`,
           );
         }
         const saved = st.saved.config;
@@ -2209,6 +2701,7 @@ export default defineSuite({
         ctx.observe(
           `PUT /webhooks answered ${answerShape(restored.put!)}; GET /webhooks answered ${answerShape(restored.read!)}`,
         );
+        ctx.judged('the answers of the restoring PUT /webhooks and of GET /webhooks after it');
       },
     }),
   ],

@@ -113,6 +113,7 @@ describe('a run against a server that never stops throttling', () => {
         async run(ctx) {
           const res = await ctx.send({ method: 'GET', path: '/instruments' });
           if (res.status !== 200) ctx.fail(`answered ${res.status}`);
+          ctx.judged('GET /instruments');
         },
       });
     const suite = defineSuite({

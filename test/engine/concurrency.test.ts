@@ -54,10 +54,11 @@ describe('runChecks with concurrency', () => {
         title: 'waits for the others',
         level: 'MUST',
         requirements: CITES.MUST,
-        async run() {
+        async run(ctx) {
           running += 1;
           if (running === 4) allRunning.open();
           await allRunning.opened;
+          ctx.judged('the others running');
         },
       });
     const suite = defineSuite({
@@ -106,15 +107,19 @@ describe('runChecks with concurrency', () => {
           title: 'ends last',
           level: 'MUST',
           requirements: CITES.MUST,
-          run: () => firstMayEnd.opened,
+          run: async (ctx) => {
+            await firstMayEnd.opened;
+            ctx.judged('the gate');
+          },
         }),
         defineCheck({
           id: 'auth.o.second',
           title: 'ends first',
           level: 'MUST',
           requirements: CITES.MUST,
-          async run() {
+          async run(ctx) {
             firstMayEnd.open();
+            ctx.judged('the gate');
           },
         }),
         defineCheck({
@@ -197,6 +202,7 @@ describe('runChecks with concurrency', () => {
           events.push(`${id} ${holders}`);
           await ctx.send({ method: 'PUT', path: '/customers', json: { customerId: 7 } });
           await ctx.send({ method: 'GET', path: '/customers/7' });
+          ctx.judged('the customer');
           holders -= 1;
         },
       });
@@ -207,6 +213,7 @@ describe('runChecks with concurrency', () => {
       requirements: CITES.MUST,
       async run(ctx) {
         await ctx.send({ method: 'GET', path: '/accounts' });
+        ctx.judged('the accounts');
       },
     });
     const suites = [
@@ -248,6 +255,7 @@ describe('runChecks with concurrency', () => {
           requirements: CITES.MUST,
           async run(ctx) {
             await ctx.send({ method: 'GET', path: '/webhooks' });
+            ctx.judged('the webhook');
           },
         }),
       ],

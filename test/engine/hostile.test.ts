@@ -188,6 +188,7 @@ describe('the whole-run budget', () => {
           requirements: CITES.MUST,
           async run(ctx) {
             await ctx.send({ method: 'GET', path: '/ok' });
+            ctx.judged('the answer');
           },
         }),
         defineCheck({

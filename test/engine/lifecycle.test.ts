@@ -52,6 +52,7 @@ const seeing = (
     async run(ctx) {
       (ctx.state as Counter).seen.push(id);
       await then(ctx);
+      ctx.judged('the state');
     },
   });
 
@@ -113,7 +114,10 @@ describe('suite lifecycle', () => {
       teardown: () => {
         throw new Error('cannot reach the target');
       },
-      checks: [seeing('beta.x.one', async () => undefined)].map((c) => ({ ...c, run: async () => undefined })),
+      checks: [seeing('beta.x.one', async () => undefined)].map((c) => ({
+        ...c,
+        run: async (ctx) => ctx.judged('nothing to set up'),
+      })),
     });
     const result = await runChecks({ pack: fakePack([a, broken], log), target, concurrency: 1 });
     expect(result.checks.map((c) => c.outcome)).toEqual(['fail', 'error', 'error', 'pass']);

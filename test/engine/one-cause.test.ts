@@ -27,9 +27,11 @@ function check(id: string, body: Body, requirements: readonly string[] = CITES.M
 const sees: Body = (ctx) => {
   ctx.alsoSee({ requirements: [REQ], ownedBy: 'x.owner.judges', message: 'the envelope of GET /a has code 200' });
   ctx.alsoSee({ requirements: [REQ], ownedBy: 'x.owner.judges', message: 'the envelope of GET /b has code 200' });
+  ctx.judged('GET /a');
+  ctx.judged('GET /b');
 };
 const ownerFails: Body = (ctx) => ctx.fail('envelope code is 200, not "200"');
-const ownerPasses: Body = () => undefined;
+const ownerPasses: Body = (ctx) => ctx.judged('GET /c');
 
 /** Runs the checks in one suite, the seers declared before the owner, one at a time: the seer must wait for it. */
 async function run(checks: ReturnType<typeof check>[], ids?: string[]) {

@@ -62,6 +62,7 @@ const suite = defineSuite({
       requirements: CITES.MUST,
       async run(ctx) {
         await ctx.send({ method: 'GET', path: '/ok' });
+        ctx.judged('GET /ok');
         ctx.observe('seen');
       },
     }),

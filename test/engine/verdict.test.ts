@@ -238,7 +238,15 @@ describe('the runner', () => {
     name: 'auth',
     title: 'test',
     checks: [
-      defineCheck({ id: 'auth.a.pass', title: 'passes', level: 'MUST', requirements: ['REQ-SVC-01'], async run() {} }),
+      defineCheck({
+        id: 'auth.a.pass',
+        title: 'passes',
+        level: 'MUST',
+        requirements: ['REQ-SVC-01'],
+        async run(ctx) {
+          ctx.judged('a subject');
+        },
+      }),
       defineCheck({
         id: 'auth.b.fixture',
         title: 'needs a fixture',
@@ -246,6 +254,7 @@ describe('the runner', () => {
         requirements: ['REQ-ENV-01'],
         async run(ctx) {
           ctx.fixture('assetId');
+          ctx.judged('the asset');
         },
       }),
       defineCheck({
@@ -255,6 +264,7 @@ describe('the runner', () => {
         requirements: ['REQ-ENV-02'],
         async run(ctx) {
           if (!ctx.flags.long) ctx.skip('runs only with --long', { kind: 'long' });
+          ctx.judged('the token after an hour');
         },
       }),
     ],

@@ -284,6 +284,7 @@ describe('Session renewal, against a server whose tokens die on command', () => 
           requirements: CITES.MUST,
           async run(ctx) {
             await body(async (path) => (await ctx.send({ method: 'GET', path })).status);
+            ctx.judged('the answers');
           },
         }),
       ],
@@ -354,6 +355,7 @@ describe('Session renewal, against a server whose tokens die on command', () => 
     const token = (JSON.parse((await requestToken(ctx)).text) as { data: { token: string } }).data.token;
     const res = await ctx.send({ method: 'GET', path: '/ok', token });
     if (res.status !== 200) ctx.fail(`a fresh token was refused (${res.status})`);
+    ctx.judged('a read with a fresh token');
   }
 
   it('runs a check of its own tokens once more when every token ended meanwhile (a restart), and says so', async () => {

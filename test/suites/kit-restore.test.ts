@@ -239,6 +239,7 @@ describe.concurrent('withRestoredWebhook', () => {
     const { check } = await runOne(l, 'webhook-config', async (ctx) => {
       const res = await ctx.send({ method: 'POST', path: '/webhooks', json: { url, subscriptions } });
       if (res.status < 200 || res.status > 299) ctx.fail(`set-up POST /webhooks answered ${res.status}`);
+      ctx.judged('the set-up POST /webhooks');
     });
     expect(check.outcome).toBe('pass');
   }

@@ -110,6 +110,7 @@ function revokingSuite(count: number) {
           const found = tokenIn(await requestToken(ctx));
           const res = await revokeToken(ctx, found!.token);
           ctx.observe(`revoked ${res.status}`);
+          ctx.judged('the revocation');
         },
       }),
     ),

@@ -220,6 +220,23 @@ describe('numbered choices in ussdMessage', () => {
       [98, 'MORE'],
       [0, 'BACK'],
     ]);
+    // …and label first, as its Nav writes the name before the match: "BACK:0 MORE:98", "BACK:0" alone.
+    expect(read('Menu\n1:Buy\nBACK:0 MORE:98')).toEqual([
+      [1, 'Buy'],
+      [0, 'BACK'],
+      [98, 'MORE'],
+    ]);
+    expect(read('Menu\n1. Buy\nBACK : 0')).toEqual([
+      [1, 'Buy'],
+      [0, 'BACK'],
+    ]);
+    expect(read('Menu\n1. Buy\nGo back:0 Main menu:00')).toEqual([
+      [1, 'Buy'],
+      [0, 'Go back'],
+      [0, 'Main menu'],
+    ]);
+    // A text line with one figure is no navigation: "Balance: 100", "Total: 2 requests".
+    expect(read('Account\nBalance: 100\nTotal: 2 requests\n1. Back')).toEqual([[1, 'Back']]);
     const buySell = [
       [1, 'Buy'],
       [2, 'Sell'],
@@ -547,19 +564,70 @@ describe('crawl', () => {
           { n: 3, to: '/ussd/assets?customerId=7', type: 'POST' },
           { n: 4, to: 'ftp://api.example/v1/ussd/stocks' },
           { n: 5, to: '/ussd/assets?customerId=7', type: 'get' },
+          { n: 6, to: 'https://evil.example/v1/webhooks' },
         ],
       },
       '/ussd/assets?customerId=7': { title: 'Assets', options: [{ n: 1, to: '/ussd/stocks?customerId=7' }] },
     });
     const c = await crawl(options(s.fetch));
     expect(s.fetched).toEqual([`${BASE}/ussd/stocks?customerId=7`, `${BASE}/ussd/assets?customerId=7`]);
-    expect(c.links.slice(0, 5).map((l) => l.skipped)).toEqual([
-      'foreign-origin',
-      'outside-ussd',
-      'method',
-      'invalid-url',
-      undefined,
+    expect(c.links.slice(0, 6).map((l) => [l.skipped, l.moved])).toEqual([
+      // On another origin but naming a USSD view: followed by its path below {base_url}, never sent there.
+      [undefined, 'origin'],
+      ['outside-ussd', undefined],
+      ['method', undefined],
+      ['invalid-url', undefined],
+      [undefined, undefined],
+      ['foreign-origin', undefined],
     ]);
+    expect(c.links[0]!.url).toBe(`${BASE}/ussd/stocks?customerId=7`);
+  });
+
+  it('follows links built from an internal origin, or without the base path, by their path and query below {base_url}', async () => {
+    const base = 'https://public.example/api/v1';
+    const fetched: string[] = [];
+    const view = (title: string, links: string[]) =>
+      JSON.stringify({
+        code: '200',
+        message: 'Success',
+        data: {
+          ussdMessage: [title, ...links.map((_, i) => `${i + 1}. Go`)].join('\n'),
+          ussdOptions: links.map((to, i) => ({ option: i + 1, requestUrl: to, requestType: 'GET' })),
+        },
+      });
+    const c = await crawl({
+      baseUrl: base,
+      starts: [{ name: 'stocks', url: `${base}/ussd/stocks?customerId=7` }],
+      maxViews: 10,
+      maxDepth: 3,
+      fetch: async (url) => {
+        fetched.push(url);
+        const u = new URL(url);
+        const text =
+          u.pathname === '/api/v1/ussd/stocks'
+            ? view('Stocks', [
+                'http://127.0.0.1:9999/v1/ussd/assets?customerId=7',
+                'https://public.example/v1/ussd/home?customerId=7',
+              ])
+            : view('Other', [`${base}/ussd/stocks?customerId=7`]);
+        return { status: 200, text, ref: url };
+      },
+    });
+    expect(fetched).toEqual([
+      `${base}/ussd/stocks?customerId=7`,
+      `${base}/ussd/assets?customerId=7`,
+      `${base}/ussd/home?customerId=7`,
+    ]);
+    expect(c.links.slice(0, 2).map((l) => [l.moved, l.url])).toEqual([
+      ['origin', `${base}/ussd/assets?customerId=7`],
+      ['base-path', `${base}/ussd/home?customerId=7`],
+    ]);
+    // Where they lead is judged as if written right: the way back leads home, the menus are alive.
+    expect(deadLinks(c).problems).toEqual([]);
+    expect(backProblems(c)).toEqual([]);
+    expect(crawlSummary(c)[2]).toBe(
+      '2 options written outside {base_url} followed by path and query below it (1 on another origin than https://public.example, e.g. "http://127.0.0.1:9999/v1/ussd/assets?customerId=7" → GET https://public.example/api/v1/ussd/assets?customerId=7; 1 on the target\'s origin outside /api/v1, e.g. "https://public.example/v1/ussd/home?customerId=7" → GET https://public.example/api/v1/ussd/home?customerId=7): ussd.options.request-url judges where they were written, the other rules where they lead',
+    );
   });
 
   it('follows a relative requestUrl (the URL check reports it), and keeps what a broken view answered', async () => {
@@ -737,7 +805,7 @@ describe('rules', () => {
     expect(numberProblems(end.ussd!.options)).toEqual([]);
     expect(notInMessage(end.ussd!.message, end.ussd!.options)).toEqual([]);
     expect(lastOptionIndexes(end)).toEqual([]);
-    expect(customerProblems(end.ussd!.options, end.url, SCOPE, 7)).toEqual({ problems: [], notes: [] });
+    expect(customerProblems(end.ussd!.options, end.url, SCOPE, 7)).toEqual({ problems: [], notes: [], judged: 0 });
     expect(crawlSummary(c)[0]).toMatch(/^crawled 3 views \(3 menus\) from assets in \d+ ms/);
     expect(endScreensSeen(c)).toBe(
       'views without options (END screens; no menus, so no way back is judged): 1, e.g. assets → 1 (menu "My assets - details")',
@@ -789,6 +857,64 @@ describe('rules', () => {
     const c = await crawl(options(s.fetch, { starts: [{ name: 'home', url: `${BASE}/ussd/home?customerId=7` }] }));
     expect(backProblems(c).map((p) => p.message)).toEqual([
       `home → 1 (menu "Stocks"): the last option, option 98 "stocks", leads to "${BASE}/ussd/stocks?customerId=7&page=1", a later page of this list (page 1 after 0): paging forward is no way back`,
+    ]);
+  });
+
+  it('takes a paged list for the parent on any of its pages: a Back to another page of the list a view came from', async () => {
+    const s = server({
+      '/ussd/home?customerId=7': {
+        title: 'Home',
+        options: [
+          { n: 1, to: '/ussd/requests?customerId=7&status=PENDING' },
+          { n: 2, to: '/ussd/stocks?customerId=7&symbol=A&inputMode=true' },
+          { n: 3, to: '/ussd/home?customerId=7' },
+        ],
+      },
+      // Page 1 of the Pending list, read before the order exists.
+      '/ussd/requests?customerId=7&status=PENDING': {
+        title: 'Pending requests',
+        options: [
+          { n: 1, to: '/ussd/requests?customerId=7&status=PENDING&requestId=1' },
+          { n: 2, to: '/ussd/home?customerId=7' },
+        ],
+      },
+      '/ussd/requests?customerId=7&status=PENDING&requestId=1': {
+        title: 'Request #1',
+        options: [{ n: 1, to: '/ussd/requests?customerId=7&status=PENDING' }],
+      },
+      // An order's confirmation opens the new request inside the Pending list…
+      '/ussd/stocks?customerId=7&symbol=A&inputMode=true': {
+        title: 'Order received',
+        options: [
+          { n: 1, to: '/ussd/requests?customerId=7&status=PENDING&requestId=9' },
+          { n: 2, to: '/ussd/home?customerId=7' },
+        ],
+      },
+      // …whose Back leads to page 2 of that list, where it sits: the list is its parent, on any page.
+      '/ussd/requests?customerId=7&status=PENDING&requestId=9': {
+        title: 'Request #9',
+        options: [{ n: 1, to: '/ussd/requests?customerId=7&status=PENDING&page=1' }],
+      },
+      '/ussd/requests?customerId=7&status=PENDING&page=1': {
+        title: 'Pending requests 2',
+        options: [
+          { n: 1, to: '/ussd/requests?customerId=7&status=PENDING&requestId=9&page=1' },
+          { n: 2, to: '/ussd/requests?customerId=7&status=PENDING' },
+        ],
+      },
+      '/ussd/requests?customerId=7&status=PENDING&requestId=9&page=1': {
+        title: 'Request #9',
+        // Back to page 3 of another list: no page of a parent.
+        options: [{ n: 1, to: '/ussd/requests?customerId=7&status=ERROR&page=2' }],
+      },
+      '/ussd/requests?customerId=7&status=ERROR&page=2': {
+        title: 'Error requests 3',
+        options: [{ n: 1, to: '/ussd/home?customerId=7' }],
+      },
+    });
+    const c = await crawl(options(s.fetch, { starts: [{ name: 'home', url: `${BASE}/ussd/home?customerId=7` }] }));
+    expect(backProblems(c).map((p) => p.message)).toEqual([
+      `home → 2 → 1 → 1 → 1 (menu "Request #9"): the last option, option 1 "requests", leads to "${BASE}/ussd/requests?customerId=7&status=ERROR&page=2" (menu "Error requests 3"), which is not a menu on the path here ("Home", "Order received", "Request #9", "Pending requests 2"), not a menu that offers this one, and not home or portfolio`,
     ]);
   });
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { pack } from '../../suites/index.js';
 import { runChecks, type RunResult } from '../../src/engine/index.js';
 import { startLocalTarget, type LocalTarget } from '../../src/targets/local.js';
-import type { VariantName } from '../../src/reference/choices/index.js';
+import type { Choices, VariantName } from '../../src/reference/choices/index.js';
 import ussd from '../../suites/ussd/index.js';
 
 let stops: Array<() => Promise<void>> = [];
@@ -14,14 +14,24 @@ afterEach(async () => {
   stops = [];
 });
 
-async function local(options: { variant?: VariantName; faults?: string[] }): Promise<LocalTarget> {
+async function local(options: {
+  variant?: VariantName;
+  faults?: string[];
+  choices?: Partial<Choices>;
+}): Promise<LocalTarget> {
   const l = await startLocalTarget(options);
   stops.push(() => l.stop());
   return l;
 }
 
 async function runUssd(
-  options: { variant?: VariantName; faults?: string[]; grep?: string; customerId?: number } = {},
+  options: {
+    variant?: VariantName;
+    faults?: string[];
+    choices?: Partial<Choices>;
+    grep?: string;
+    customerId?: number;
+  } = {},
 ): Promise<RunResult> {
   const l = await local(options);
   const target =
@@ -82,6 +92,18 @@ describe('the new USSD checks against the clean reference server', () => {
     },
   );
 
+  it('reaches the requests through the status filters of a requests menu that lists none itself (ussd-requests-menu=filters)', async () => {
+    const r = await runUssd({
+      choices: { ussdRequestsMenu: 'filters' },
+      grep: '^ussd\\.requests\\.status-covered$',
+    });
+    const covered = check(r, 'ussd.requests.status-covered');
+    expect(covered.outcome).toBe('pass');
+    expect(covered.observations).toEqual([
+      'the requests menu lists no request itself but offers 4 status filters (status=PENDING, status=COMPLETED, status=CANCELED, status=ERROR): 6 requests listed under them; by filter: PENDING 2, COMPLETED 2, CANCELED 1, ERROR 1',
+    ]);
+  });
+
   it('does not judge disjoint filters for a customer with requests in one status: a skip that says why, not a pass', async () => {
     // Customer 1043 has one request, PENDING.
     const r = await runUssd({ customerId: 1043, grep: '^ussd\\.requests\\.status-(disjoint|covered)$' });
@@ -93,18 +115,25 @@ describe('the new USSD checks against the clean reference server', () => {
     expect(check(r, 'ussd.requests.status-covered').outcome).toBe('pass');
     // Customer 2077 has none at all.
     const none = await runUssd({ customerId: 2077, grep: '^ussd\\.requests\\.status-(disjoint|covered)$' });
-    expect(none.checks.map((c) => [c.id, c.outcome, c.skipReason])).toEqual([
+    expect(none.checks.map((c) => [c.id, c.outcome, c.skipReason, c.skipRemedy])).toEqual([
       [
         'ussd.requests.status-disjoint',
         'skip',
         'customer 2077 has requests under no status filter: two filters cannot list the same request, so the rule cannot be judged (a fixture customer with requests in two statuses can)',
+        { kind: 'fixture', fixture: 'customerId' },
       ],
       [
         'ussd.requests.status-covered',
         'skip',
-        'the requests menu of customer 2077 lists no request: there is none to look for under the filters',
+        'the requests menu of customer 2077 lists no request, under none of its status filters (status=PENDING, status=COMPLETED, status=CANCELED, status=ERROR) either: there is none to look for under the filters (fixtures.customerId naming a customer with order requests lets it be judged)',
+        { kind: 'fixture', fixture: 'customerId' },
       ],
     ]);
+    // The remedy the verdict prints names the setting, never "see the skip reason".
+    const covered = none.verdict.notExercised
+      .flatMap((r) => r.checks)
+      .find((c) => c.id === 'ussd.requests.status-covered')!;
+    expect(covered.remedy).toBe("set fixtures.customerId in the target's config");
   });
 });
 
@@ -204,8 +233,12 @@ describe('the new USSD faults, each caught by the checks that own what it breaks
       'GET /ussd/stocks with inputMode=maybe answered 500: the server failed instead of refusing the value',
     );
     expect(handled.finding!.requirements).toEqual(['REQ-USSD-06', 'REQ-USSD-08', 'REQ-USSD-21']);
+    // Every value crashed: whether it is refused was not seen, so the SHOULD check judged nothing and says so.
     const refused = check(r, 'ussd.params.boolean-refused');
-    expect(refused.outcome).toBe('pass');
+    expect(refused.outcome).toBe('skip');
+    expect(refused.skipReason).toBe(
+      'every value answered 5xx (GET /ussd/stocks with inputMode=maybe; GET /ussd/stocks with searchMode=maybe; GET /ussd/assets with detail=maybe): a crash is judged by ussd.params.boolean-handled, and whether the value is refused was not seen',
+    );
     expect(refused.observations).toEqual([
       'GET /ussd/stocks with inputMode=maybe answered 500: judged by ussd.params.boolean-handled',
       'GET /ussd/stocks with searchMode=maybe answered 500: judged by ussd.params.boolean-handled',

@@ -14,6 +14,7 @@ import {
   type Choices,
   type VariantName,
 } from '../../src/reference/choices/index.js';
+import type { Middleware } from '../../src/reference/context.js';
 import ussd from '../../suites/ussd/index.js';
 
 let stops: Array<() => Promise<void>> = [];
@@ -23,7 +24,7 @@ afterEach(async () => {
 });
 
 async function local(
-  options: { variant?: VariantName; faults?: string[]; choices?: Partial<Choices> } = {},
+  options: { variant?: VariantName; faults?: string[]; choices?: Partial<Choices>; middleware?: Middleware[] } = {},
 ): Promise<LocalTarget> {
   const l = await startLocalTarget(options);
   stops.push(() => l.stop());
@@ -35,6 +36,7 @@ async function runUssd(
     variant?: VariantName;
     faults?: string[];
     choices?: Partial<Choices>;
+    middleware?: Middleware[];
     flags?: Partial<RunFlags>;
     caps?: { maxViews?: number; maxDepth?: number };
     grep?: string;
@@ -102,10 +104,70 @@ describe('suite ussd against the clean reference server', () => {
   );
 });
 
+/**
+ * A server whose order confirmation opens the new request inside the Pending list (status=PENDING) and whose request
+ * detail, opened from that list, leads back to the page of it that holds the request: with the orders the crawl places under
+ * --allow-mutations (one per amount prompt), newer requests push a request to page 2. `backs` records each Back that
+ * leads past the first page.
+ */
+function backToItsPage(backs: string[]): Middleware {
+  return async (ctx, state, route, next) => {
+    const reply = await next();
+    const options = (reply.body as { data?: { ussdOptions?: Array<{ requestUrl: string }> } } | undefined)?.data
+      ?.ussdOptions;
+    if (reply.status !== 200 || !Array.isArray(options)) return reply;
+    const q = ctx.url.searchParams;
+    if (route.path === '/ussd/stocks' && q.has('amount')) {
+      for (const o of options) if (/[?&]requestId=/.test(o.requestUrl)) o.requestUrl += '&status=PENDING';
+    } else if (
+      route.path === '/ussd/requests' &&
+      q.get('status') === 'PENDING' &&
+      q.has('requestId') &&
+      !q.has('cancelMode')
+    ) {
+      // The Pending list, newest first, three to a page (the reference's USSD page size, pages counted from 0).
+      const pending = state.store.orderRequestList(Number(q.get('customerId')), 'PENDING');
+      const at = pending.findIndex((r) => r.requestId === Number(q.get('requestId')));
+      if (at < 0) return reply;
+      const page = Math.floor((pending.length - 1 - at) / 3);
+      const back = new URL(options.at(-1)!.requestUrl);
+      back.search = new URLSearchParams({
+        customerId: q.get('customerId')!,
+        status: 'PENDING',
+        ...(page > 0 ? { page: String(page) } : {}),
+      }).toString();
+      options.at(-1)!.requestUrl = back.href;
+      if (page > 0) backs.push(`${ctx.url.pathname}${ctx.url.search} → ${back.search}`);
+    }
+    return reply;
+  };
+}
+
+describe('suite ussd: a paged list is the parent on any of its pages', () => {
+  it('with --allow-mutations, a new order on page 2 of "Pending requests" leads back there, and links.back accepts it', async () => {
+    const backs: string[] = [];
+    const r = await runUssd({ middleware: [backToItsPage(backs)], flags: { allowMutations: true } });
+    expect(r.checks.filter((c) => c.outcome !== 'pass').map((c) => [c.id, c.outcome])).toEqual([]);
+    // A request opened from its order's confirmation, whose Back leads to a later page of the Pending list than the
+    // first: not on the crawl's path, and not offered by the pages the crawl read before the order existed.
+    expect(
+      backs.some((b) => /[?&]requestId=\d+&status=PENDING → \?customerId=1042&status=PENDING&page=[1-9]/.test(b)),
+    ).toBe(true);
+  });
+});
+
 // Each reading of an open point of the USSD views (and of the core choices the menus render): the suite passes,
 // and ussd.info.readings records the reading, in the words the choice's `recorded` expects.
 const USSD_CHOICE_VALUES = (
-  ['ussdNumbering', 'ussdBack', 'ussdAssetId', 'ussdHomePortfolio', 'ussdUnknownCustomer', 'ussdTerminal'] as const
+  [
+    'ussdNumbering',
+    'ussdBack',
+    'ussdAssetId',
+    'ussdHomePortfolio',
+    'ussdUnknownCustomer',
+    'ussdTerminal',
+    'ussdRequestsMenu',
+  ] as const
 ).flatMap((key) =>
   (CHOICE_DEFS[key] as ChoiceDef).values.map(
     (v) => [`${choiceName(key)}=${v.value}`, key, v.value, v.recorded] as const,
@@ -152,6 +214,7 @@ describe('suite ussd under every reading of its open points', () => {
         /^assetId: ignored \(\d+ views of \/ussd\/stocks with assetId show the stocks menu without it\)$/,
       ),
       '/ussd/home and /ussd/portfolio: not served (404, 404); menus link to them only',
+      'requests menu (what it shows unfiltered is not given): lists the requests, 3 on its first page, and offers 4 status filters (PENDING, COMPLETED, CANCELED, ERROR)',
       'unknown customer: a view saying so (200, 200, 200); ussd.customer.unknown judges that it serves no menu of a customer',
     ]);
   });

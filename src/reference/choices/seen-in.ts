@@ -609,6 +609,18 @@ export const SEEN_IN: Readonly<Record<string, readonly Source[]>> = {
       says: 'should_close: (Public) This triggers ExUssd to end the current registry session',
     },
   ],
+  'ussd-requests-menu=filters': [
+    {
+      who: 'Pipevest USSD guide, portfolio view (the requests are reached by their status, as "Pending Requests")',
+      url: 'https://docs.pipevest.com/guides/ussd/portfolio',
+      says: '"ussdText": "My Portfolio\\n\\n1. View Assets\\n2. Pending Requests\\n3. Transaction History\\n0. Back to Home"',
+    },
+    {
+      who: 'Pipevest USSD guide, requests view',
+      url: 'https://pipevest.mintlify.app/guides/ussd/requests',
+      says: 'This is the menu that is displayed once the customer has chosen to view their pending requests.',
+    },
+  ],
   'ussd-unknown-customer=reject': [
     {
       who: "Africa's Talking USSD (gist of its docs)",

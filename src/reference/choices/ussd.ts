@@ -1,6 +1,7 @@
 // The open points of the USSD views: whether /ussd/stocks reads the assetId its asset menu links carry, whether
 // /ussd/home and /ussd/portfolio (linked, contract not shown) are served, what a view for an unknown customer is
-// (the USSD endpoints list no errors), and whether a detail view may end the session with no options at all.
+// (the USSD endpoints list no errors), what the requests menu shows without a status filter, and whether a detail view
+// may end the session with no options at all.
 // Numbering, the back number and page meaning are core choices (core.ts).
 import type { ChoiceDef } from './types.js';
 
@@ -65,6 +66,25 @@ export const USSD_CHOICES = {
         says: 'a view for a customer that does not exist is a 200 END screen: its ussdMessage says the number is not registered, its ussdOptions is []',
         realizes: ['a USSD view saying the customer is unknown'],
         recorded: 'unknown customer: an END screen saying so, no options \\(200, 200, 200\\)',
+      },
+    ],
+  },
+  ussdRequestsMenu: {
+    requirements: ['REQ-USSD-12'],
+    basis:
+      'What the requests menu shows without a status filter is not given ("GET /ussd/requests returns the customer requests menu", and a status filter among its parameters): the requests themselves, or a menu of the status filters under which they are listed.',
+    values: [
+      {
+        value: 'list',
+        says: 'the requests menu lists the requests, newest first and paged, with the four status filters on its first page',
+        realizes: [],
+        recorded: '^requests menu \\(what it shows unfiltered is not given\\): lists the requests',
+      },
+      {
+        value: 'filters',
+        says: 'the requests menu lists no request: "1. Pending", "2. Completed", "3. Canceled", "4. Failed", "5. Cancel a request" (the pending ones, in cancel mode) and Back; the requests are listed under their status filter',
+        realizes: [],
+        recorded: '^requests menu \\(what it shows unfiltered is not given\\): a menu of 4 status filters',
       },
     ],
   },

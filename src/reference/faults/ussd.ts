@@ -2,6 +2,7 @@
 // the bug a real implementation would have rather than a rewrite of a finished reply.
 import type { FaultDefinition } from './types.js';
 import { USSD_FAULT } from './flags.js';
+import { INTERNAL_ORIGIN, internalOriginLinks } from './ussd-origin.js';
 
 export const ussdFaults: FaultDefinition[] = [
   {
@@ -31,6 +32,13 @@ export const ussdFaults: FaultDefinition[] = [
     breaks: ['REQ-USSDV-05'],
     description: 'every requestUrl is a relative path (/v1/ussd/…) without scheme and host',
     flag: true,
+  },
+  {
+    name: 'ussd.links-internal-origin',
+    suite: 'ussd',
+    breaks: ['REQ-USSDV-05'],
+    description: `every requestUrl is built from the server's internal address behind its proxy (${INTERNAL_ORIGIN}/v1/ussd/…), not from the host the client reached: no client can follow it as given`,
+    middleware: internalOriginLinks,
   },
   {
     name: USSD_FAULT.customerDropped,

@@ -59,7 +59,10 @@ export interface UssdEnv {
   /** The full URL of the view being rendered, as the client addressed it: only the ussd.options-self-loop fault uses it. */
   url: string;
   customerId: number;
-  choices: Pick<Choices, 'ussdNumbering' | 'ussdBack' | 'pageMode' | 'ussdAssetId' | 'ussdTerminal'>;
+  choices: Pick<
+    Choices,
+    'ussdNumbering' | 'ussdBack' | 'pageMode' | 'ussdAssetId' | 'ussdTerminal' | 'ussdRequestsMenu'
+  >;
   faults: FaultFlags;
 }
 

@@ -3,9 +3,14 @@
 //
 // A detail or cancel URL carries the `status` and `page` of the list it was opened from. There they are not a filter
 // but the way back: a request canceled from the PENDING list is still shown, and Back returns to that list.
+//
+// Choice ussd-requests-menu: what the menu shows without a status filter is not given. `list`: the requests, with the
+// four filters on its first page. `filters`: only the filters ("1. Pending … 4. Failed"), "Cancel a request" (the
+// PENDING requests in cancel mode, cancelMode=true without requestId) and Back.
 import { HttpError, badRequest, notFound } from '../respond.js';
 import { USSD_FAULT, type FaultFlags } from '../faults/flags.js';
 import { optionalQuery } from '../params.js';
+import type { Choices } from '../choices/index.js';
 import { ORDER_STATUSES, type OrderRequest, type OrderStatus, type StoredList } from '../store.js';
 import { listPage, listTitle, pageParam, pagingChoices, type Choice, type Link, type Menu } from './menu.js';
 import {
@@ -33,7 +38,14 @@ const STATUS_LABEL: Record<OrderStatus, string> = {
   ERROR: 'Error',
 };
 
-export function parseRequestsParams(query: URLSearchParams, faults: FaultFlags): RequestsParams {
+/** How the menu names a filter under ussd-requests-menu=filters: ERROR is "Failed", as a phone user reads it. */
+const FILTER_LABEL: Record<OrderStatus, string> = { ...STATUS_LABEL, ERROR: 'Failed' };
+
+export function parseRequestsParams(
+  query: URLSearchParams,
+  faults: FaultFlags,
+  choices?: Pick<Choices, 'ussdRequestsMenu'>,
+): RequestsParams {
   // Numbers read as JSON first: a value that is no JSON at all throws, and nothing turns that into a 400.
   if (faults.has(USSD_FAULT.requestsJsonParsed))
     for (const name of ['page', 'requestId']) JSON.parse(optionalQuery(query, name) ?? '0');
@@ -57,7 +69,9 @@ export function parseRequestsParams(query: URLSearchParams, faults: FaultFlags):
       ? undefined
       : optionalId(query, 'requestId');
   const cancelMode = queryBoolean(query, 'cancelMode');
-  if (cancelMode && requestId === undefined) throw badRequest('cancelMode=true needs requestId');
+  // Without requestId, cancel mode is the list of requests to cancel: only the menu of filters offers one.
+  if (cancelMode && requestId === undefined && (choices?.ussdRequestsMenu !== 'filters' || status !== undefined))
+    throw badRequest('cancelMode=true needs requestId');
   return {
     page,
     cancelMode,
@@ -74,6 +88,8 @@ export function requestsMenu(session: UssdSession, p: RequestsParams): Menu {
   if (p.status === 'CANCELED' && session.env.faults.has(USSD_FAULT.statusFilterBroken)) {
     throw new Error('status filter CANCELED is not handled');
   }
+  if (session.env.choices.ussdRequestsMenu === 'filters' && p.status === undefined)
+    return p.cancelMode ? cancelListMenu(session, p) : filtersMenu(session);
   return listMenu(session, p);
 }
 
@@ -103,13 +119,50 @@ function listMenu(session: UssdSession, p: RequestsParams): Menu {
     for (const status of ORDER_STATUSES) choices.push({ label: STATUS_LABEL[status], to: requestsLink({ status }) });
   }
   const empty =
-    p.status === undefined ? 'You have no requests yet.' : `No ${STATUS_LABEL[p.status].toLowerCase()} requests.`;
+    p.status === undefined ? 'You have no requests yet.' : `No ${labels(session)[p.status].toLowerCase()} requests.`;
   return {
-    title: listTitle(p.status === undefined ? 'My requests' : `${STATUS_LABEL[p.status]} requests`, list),
+    title: listTitle(p.status === undefined ? 'My requests' : `${labels(session)[p.status]} requests`, list),
     lines: all.length === 0 ? [empty] : list.items.length === 0 ? ['No more requests.'] : [],
     choices,
     // A filtered list is opened from the full list, the full list from home.
     back: { label: 'Back', to: p.status === undefined ? HOME : REQUESTS },
+  };
+}
+
+function labels(session: UssdSession): Record<OrderStatus, string> {
+  return session.env.choices.ussdRequestsMenu === 'filters' ? FILTER_LABEL : STATUS_LABEL;
+}
+
+/** ussd-requests-menu=filters: the menu of the four filters, the way to cancel a request, and Back. */
+function filtersMenu(session: UssdSession): Menu {
+  const none = filtered(session, undefined).length === 0;
+  return {
+    title: 'My requests',
+    lines: none ? ['You have no requests yet.'] : [],
+    choices: [
+      ...ORDER_STATUSES.map((status) => ({ label: FILTER_LABEL[status], to: requestsLink({ status }) })),
+      { label: 'Cancel a request', to: requestsLink({ cancelMode: true }) },
+    ],
+    back: { label: 'Back', to: HOME },
+  };
+}
+
+/** ussd-requests-menu=filters, "Cancel a request": the PENDING requests, each choice canceling one. */
+function cancelListMenu(session: UssdSession, p: RequestsParams): Menu {
+  const pending = filtered(session, 'PENDING');
+  const list = listPage(pending, p.page, 'DESC', session.env);
+  const choices: Choice[] = list.items.map((r) => ({
+    label: `Cancel ${r.symbol} ${money(r.currency, r.amount)}`,
+    to: requestsLink({ requestId: r.requestId, cancelMode: true }),
+  }));
+  choices.push(
+    ...pagingChoices(list, (page) => requestsLink({ cancelMode: true, page: pageParam(page) }), session.env),
+  );
+  return {
+    title: listTitle('Cancel a request', list),
+    lines: pending.length === 0 ? ['No pending requests.'] : list.items.length === 0 ? ['No more requests.'] : [],
+    choices,
+    back: { label: 'Back', to: REQUESTS },
   };
 }
 

@@ -38,7 +38,13 @@ export function isKnown(state: ServerState, customerId: number): boolean {
 }
 
 export function ussdEnv(ctx: RequestContext, state: ServerState, customerId: number): UssdEnv {
-  return { origin: ctx.url.origin, url: ctx.url.href, customerId, choices: state.choices, faults: state.faults };
+  return {
+    origin: ctx.base ?? ctx.url.origin,
+    url: ctx.url.href,
+    customerId,
+    choices: state.choices,
+    faults: state.faults,
+  };
 }
 
 /** Opens the session once every parameter is valid, so a malformed request is a 400 whoever it names. */
