@@ -344,6 +344,11 @@ export async function main(argv: string[]): Promise<void> {
       '--webhook-ca <file>',
       'extra CA certificates (PEM) to trust when delivering webhooks, e.g. a self-signed receiver',
     )
+    .option('--tls', 'serve https, with a self-signed certificate (--config-out writes it as the caFile)')
+    .option(
+      '--client-ca <file>',
+      'require a client certificate issued by the CA(s) of this PEM file (mutual TLS); implies --tls',
+    )
     .option(
       '--latency <ms>',
       'hold every answer back this long, like a server across a network',

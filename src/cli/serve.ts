@@ -12,7 +12,7 @@ import { findRequirement } from '../spec/requirements.js';
 import { UNSWITCHABLE } from '../reference/choices/unswitchable.js';
 import { fromPackageRoot } from '../paths.js';
 import type { ResolvedTarget, WebhookTls } from '../config/types.js';
-import { receiverTls } from '../receiver/certificate.js';
+import { makeCertificate, receiverTls } from '../receiver/certificate.js';
 import { formatRequestLog } from '../reference/rejection.js';
 
 export interface ServeOptions {
@@ -25,6 +25,10 @@ export interface ServeOptions {
   listChoices?: boolean;
   configOut?: string;
   webhookCa?: string;
+  /** Serve https, with a self-signed certificate for the host and loopback. */
+  tls?: boolean;
+  /** Require a client certificate issued by the CA(s) of this PEM file (mutual TLS); implies --tls. */
+  clientCa?: string;
   latency?: number;
   /** No request log. */
   quiet?: boolean;
@@ -47,6 +51,13 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
       .map((f) => f.trim())
       .filter(Boolean) ?? [];
   const webhookCa = opts.webhookCa ? readCa(opts.webhookCa) : undefined;
+  const clientCa = opts.clientCa
+    ? readCa(opts.clientCa, '--client-ca', 'the CA that issues the client certificates to accept')
+    : undefined;
+  const tls =
+    opts.tls || clientCa !== undefined
+      ? { ...(await serverCertificate(opts.host)), ...(clientCa !== undefined ? { clientCa } : {}) }
+      : undefined;
   const local = await startLocalTarget({
     host: opts.host,
     port: opts.port,
@@ -56,6 +67,7 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
     name: SANDBOX_TARGET,
     ...(webhookCa ? { webhookCa } : {}),
     ...(opts.latency ? { latencyMs: opts.latency } : {}),
+    ...(tls ? { tls } : {}),
     // One line per request, a rejection's code and reason in it: what a client developer watches while testing.
     ...(opts.quiet ? {} : { log: (entry) => process.stdout.write(`${formatRequestLog(entry)}\n`) }),
   });
@@ -65,16 +77,21 @@ export async function serveCommand(opts: ServeOptions): Promise<number> {
     `  client id  ${local.target.clientId}`,
     `  key id     ${local.target.keyId}`,
   ];
+  if (tls)
+    lines.push(
+      `  tls        https with a self-signed certificate for ${opts.host} and loopback${clientCa !== undefined ? `; a client certificate issued by ${opts.clientCa} (--client-ca) is required: give it in the target's clientCertFile and clientKeyFile` : ''}`,
+    );
   if (opts.configOut) {
     const file = resolve(opts.configOut);
-    const tls = await writeReceiverTls(file, local.target);
+    const receiver = await writeReceiverTls(file, local.target);
+    const caFile = tls ? writeServerCa(file, tls.cert) : undefined;
     // The file holds the sandbox client's secret and key: readable by this user only.
-    writeFileSync(file, `${JSON.stringify(sandboxConfig(local.target, tls), null, 2)}\n`, { mode: 0o600 });
+    writeFileSync(file, `${JSON.stringify(sandboxConfig(local.target, receiver, caFile), null, 2)}\n`, { mode: 0o600 });
     lines.push(
       `  config     ${file} (target "${SANDBOX_TARGET}"): npx conformance run --config ${opts.configOut} --target ${SANDBOX_TARGET}`,
     );
     lines.push(
-      `  webhooks   the sandbox trusts the receiver certificate ${tls.certFile} that this config gives the run's receiver${opts.webhookCa ? `, and those of ${opts.webhookCa} (--webhook-ca)` : ''}`,
+      `  webhooks   the sandbox trusts the receiver certificate ${receiver.certFile} that this config gives the run's receiver${opts.webhookCa ? `, and those of ${opts.webhookCa} (--webhook-ca)` : ''}`,
     );
   } else {
     lines.push(`  config     pass --config-out FILE to get the client's secret and signing key as a target config`);
@@ -116,8 +133,23 @@ async function writeReceiverTls(
   return { certFile, keyFile };
 }
 
+/** The sandbox's own certificate, written beside the config for its caFile (a path relative to the config). */
+function writeServerCa(configFile: string, cert: string): string {
+  const caFile = `./${basename(configFile, extname(configFile))}.server-cert.pem`;
+  writeFileSync(join(dirname(configFile), caFile), cert);
+  return caFile;
+}
+
+/** A self-signed certificate for `serve --tls`: the host it binds (unless a wildcard) and loopback. */
+async function serverCertificate(host: string): Promise<{ cert: string; key: string }> {
+  const names = [
+    ...new Set([...(['0.0.0.0', '::', ''].includes(host) ? [] : [host]), 'localhost', '127.0.0.1', '::1']),
+  ];
+  return makeCertificate(names);
+}
+
 /** A config file for the sandbox's freshly made client: everything `conformance run --config` needs. */
-function sandboxConfig(target: ResolvedTarget, receiverTlsFiles?: WebhookTls): object {
+function sandboxConfig(target: ResolvedTarget, receiverTlsFiles?: WebhookTls, caFile?: string): object {
   return {
     $schema: fromPackageRoot('schemas', 'config.schema.json'),
     targets: {
@@ -127,6 +159,7 @@ function sandboxConfig(target: ResolvedTarget, receiverTlsFiles?: WebhookTls): o
         clientSecret: target.clientSecret,
         keyId: target.keyId,
         privateKey: target.privateKeyPem,
+        ...(caFile !== undefined ? { caFile } : {}),
         fixtures: target.fixtures,
         webhook: { listen: target.webhook.listen, tls: receiverTlsFiles ?? target.webhook.tls },
       },
@@ -134,18 +167,22 @@ function sandboxConfig(target: ResolvedTarget, receiverTlsFiles?: WebhookTls): o
   };
 }
 
-function readCa(file: string): string {
+function readCa(
+  file: string,
+  option = '--webhook-ca',
+  what = 'the CA certificate(s) of your webhook receiver',
+): string {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch {
     throw new ConfigError(
-      `--webhook-ca: cannot read ${file}; give a PEM file with the CA certificate(s) of your webhook receiver`,
+      `${option}: cannot read ${file}; give a PEM file with ${what}`,
       'CONFORMANCE_ERR_OPTION_FILE',
     );
   }
   if (!text.includes('-----BEGIN CERTIFICATE-----'))
-    throw new ConfigError(`--webhook-ca: ${file} holds no PEM certificate`, 'CONFORMANCE_ERR_OPTION_FILE');
+    throw new ConfigError(`${option}: ${file} holds no PEM certificate`, 'CONFORMANCE_ERR_OPTION_FILE');
   return text;
 }
 

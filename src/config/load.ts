@@ -5,7 +5,7 @@ import path from 'node:path';
 import { schemaValidator } from '../schemas.js';
 import { ConfigError } from '../errors.js';
 import { closestWord } from '../suggest.js';
-import { substituteEnv } from './env.js';
+import { formatPath, substituteEnv } from './env.js';
 import { isObject, parseJson } from './json-error.js';
 import { schemaMessage } from './messages.js';
 import { errorCode, fsProblem, resolveTarget, type RawTarget } from './resolve.js';
@@ -82,6 +82,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   const resolved: Record<string, ResolvedTarget> = {};
   for (const name of selected) {
     const prefix = ['targets', name];
+    passphraseFromEnv(raw.targets[name], prefix);
     // Substitution comes before the second validation so a ${VAR} value is checked for what it turned out to be.
     const substituted = substituteEnv(raw.targets[name], env, prefix);
     if (!targetValidator(substituted)) throw new ConfigError(schemaMessage(targetValidator.errors ?? [], prefix, file));
@@ -93,6 +94,18 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     );
   }
   return { path: file, targets: resolved };
+}
+
+/**
+ * clientKeyPassphrase is taken from the environment only: written in the file, it would be a secret in plain text beside
+ * the key it opens. Checked before substitution, on what the file says.
+ */
+function passphraseFromEnv(target: unknown, prefix: string[]): void {
+  if (!isObject(target) || typeof target.clientKeyPassphrase !== 'string') return;
+  if (/^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/.test(target.clientKeyPassphrase)) return;
+  throw new ConfigError(
+    `config: ${formatPath([...prefix, 'clientKeyPassphrase'])} must name an environment variable, e.g. "\${CONFORMANCE_CLIENT_KEY_PASSPHRASE}": a passphrase written in the file is a secret in plain text; move it to the environment`,
+  );
 }
 
 /** The named target, or a ConfigError listing the targets there are (and the built-in one). */

@@ -42,6 +42,12 @@ const EXPECTED: Record<string, string> = {
   privateKey: 'the PKCS8 PEM text of an Ed25519 key, normally "${CONFORMANCE_PRIVATE_KEY}"',
   privateKeyFile: 'the path of a PKCS8 PEM Ed25519 key file, relative to the config file',
   caFile: 'the path of a PEM file of CA certificates, relative to the config file',
+  proxy:
+    'an http or https proxy URL, e.g. "http://proxy.example.com:3128", or "none" to reach the target directly whatever HTTPS_PROXY says',
+  clientCertFile: 'the path of the PEM client certificate for mutual TLS, relative to the config file',
+  clientKeyFile: 'the path of the PEM private key of clientCertFile, relative to the config file',
+  clientKeyPassphrase:
+    'an environment variable holding the passphrase of clientKeyFile, e.g. "${CONFORMANCE_CLIENT_KEY_PASSPHRASE}"',
   concurrency: 'a whole number from 1 to 64: how many checks may run at once',
   fixtures:
     'an object of record ids (customerId, otherCustomerId, accountId, assetId, transactionId, mutableCustomerId, paginationCustomerId, unknownId)',
@@ -68,6 +74,7 @@ const EXPECTED: Record<string, string> = {
 const SHOWN = new Set([
   '$schema',
   'baseUrl',
+  'proxy',
   'fixtures.*',
   'webhook.listen',
   'webhook.publicUrl',

@@ -1,6 +1,7 @@
 // A target of the config file, checked by the schema, made ready to use: fixture ids as numbers, the private key read
 // and parsed, files found relative to the config, the webhook receiver's address and TLS. Every problem is one
 // ConfigError line naming the field; no message quotes a secret.
+import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { access, constants, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { KeyError, parsePrivateKeyPem, type Ed25519KeyPair } from '../http/keys.
 import { formatPath } from './env.js';
 import { isObject } from './json-error.js';
 import { TARGET_COMPONENTS, type SigningProfile, type TargetComponent } from '../http/signature.js';
+import { parseProxyUrl, type ClientCertificate } from '../http/route.js';
 import type { FixtureName, Fixtures, ResolvedTarget, RevokeBody, WebhookConfig, WebhookTls } from './types.js';
 import { clip, redactUserinfo } from './messages.js';
 
@@ -23,6 +25,10 @@ export interface RawTarget {
   privateKey?: string;
   privateKeyFile?: string;
   caFile?: string;
+  proxy?: string;
+  clientCertFile?: string;
+  clientKeyFile?: string;
+  clientKeyPassphrase?: string;
   concurrency?: number;
   fixtures?: Partial<Record<FixtureName, number | string>> & { $comment?: string };
   webhook?: { listen?: string; publicUrl?: string; tls?: string | { certFile: string; keyFile: string } };
@@ -94,6 +100,9 @@ export async function resolveTarget(
     webhook: await resolveWebhook(t.webhook ?? {}, dir, at),
   };
   if (ca !== undefined) target.ca = ca;
+  if (t.proxy !== undefined) target.proxy = resolveProxy(t.proxy, at('proxy'));
+  const clientCertificate = await resolveClientCertificate(t, dir, at, warn);
+  if (clientCertificate !== undefined) target.clientCertificate = clientCertificate;
   if (t.concurrency !== undefined) target.concurrency = t.concurrency;
   if (t.revoke !== undefined) target.revoke = { body: t.revoke.body };
   if (t.signing !== undefined) target.signing = resolveSigning(t.signing, at);
@@ -151,6 +160,114 @@ function resolveSigning(
     fixed.components = TARGET_COMPONENTS.filter((c) => given.includes(c));
   }
   return fixed;
+}
+
+/** `proxy`: "none", or a proxy URL (http or https, credentials allowed: never quoted). */
+function resolveProxy(given: string, label: string): string {
+  if (given.trim() === 'none') return 'none';
+  const parsed = parseProxyUrl(given);
+  if ('problem' in parsed)
+    throw new ConfigError(`config: ${label} ${parsed.problem}, or "none" to reach the target directly`);
+  return given.trim();
+}
+
+/**
+ * The client certificate for mutual TLS: clientCertFile (PEM, the chain after it) and its key, from clientKeyFile or
+ * the same file, opened with clientKeyPassphrase when it is encrypted. Each problem is one line: a file missing or
+ * unreadable, no PEM certificate or key in it, a passphrase missing or wrong, a key that is not the certificate's.
+ */
+async function resolveClientCertificate(
+  t: RawTarget,
+  dir: string,
+  at: (...rest: string[]) => string,
+  warn: (line: string) => void,
+): Promise<ClientCertificate | undefined> {
+  if (t.clientCertFile === undefined) {
+    const stray =
+      t.clientKeyFile !== undefined
+        ? 'clientKeyFile'
+        : t.clientKeyPassphrase !== undefined
+          ? 'clientKeyPassphrase'
+          : undefined;
+    if (stray !== undefined)
+      throw new ConfigError(
+        `config: ${at(stray)} is given without ${at('clientCertFile')}: add clientCertFile, the PEM certificate the key belongs to, or remove ${stray}`,
+      );
+    return undefined;
+  }
+  const certLabel = `${at('clientCertFile')} (${t.clientCertFile})`;
+  const certPem = await readText(dir, t.clientCertFile, certLabel);
+  const pkcs12 = /\.(p12|pfx)$/i.test(t.clientCertFile)
+    ? ` (a .p12/.pfx file is not PEM: convert it with 'openssl pkcs12 -in ${t.clientCertFile} -out client.pem -nodes')`
+    : '';
+  if (!certPem.includes('-----BEGIN CERTIFICATE-----'))
+    throw new ConfigError(
+      `config: ${certLabel} holds no PEM certificate ("-----BEGIN CERTIFICATE-----")${pkcs12}: give the client certificate the provider issued, in PEM form`,
+      'CONFORMANCE_ERR_CONFIG_FILE',
+    );
+  // The certificate blocks alone (a file may hold the key too): the first is the client's, the chain follows.
+  const certs = certPem.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
+  let x509: X509Certificate;
+  try {
+    x509 = new X509Certificate(certs[0] ?? '');
+  } catch {
+    throw new ConfigError(
+      `config: ${certLabel} holds a PEM certificate block that cannot be read as an X.509 certificate: give the client certificate the provider issued, in PEM form`,
+      'CONFORMANCE_ERR_CONFIG_FILE',
+    );
+  }
+  const keyFile = t.clientKeyFile ?? t.clientCertFile;
+  const keyLabel =
+    t.clientKeyFile !== undefined ? `${at('clientKeyFile')} (${t.clientKeyFile})` : `${certLabel}, read for its key`;
+  const keyText = t.clientKeyFile !== undefined ? await readText(dir, t.clientKeyFile, keyLabel) : certPem;
+  // The key block alone (PKCS8, encrypted or not, or a traditional RSA or EC one).
+  const keyPem = /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY-----[\s\S]*?-----END \1PRIVATE KEY-----/.exec(keyText)?.[0];
+  if (keyPem === undefined)
+    throw new ConfigError(
+      t.clientKeyFile !== undefined
+        ? `config: ${keyLabel} holds no PEM private key ("-----BEGIN … PRIVATE KEY-----"): give the private key of clientCertFile, in PEM form`
+        : `config: ${certLabel} holds no private key, and no clientKeyFile is given: add "clientKeyFile", the path of the certificate's PEM private key`,
+      'CONFORMANCE_ERR_CONFIG_FILE',
+    );
+  if (t.clientKeyFile !== undefined) warnIfExposed(path.resolve(dir, keyFile), keyLabel, warn);
+  let key: KeyObject;
+  try {
+    key = createPrivateKey({
+      key: keyPem,
+      ...(t.clientKeyPassphrase !== undefined ? { passphrase: t.clientKeyPassphrase } : {}),
+    });
+  } catch (err) {
+    const code = errorCode(err);
+    const encrypted = /ENCRYPTED/.test(keyPem);
+    const problem =
+      code === 'ERR_MISSING_PASSPHRASE' || (encrypted && t.clientKeyPassphrase === undefined)
+        ? `is encrypted and no passphrase is given: add "clientKeyPassphrase": "\${CONFORMANCE_CLIENT_KEY_PASSPHRASE}" and export that variable`
+        : encrypted
+          ? `cannot be opened with clientKeyPassphrase (wrong passphrase?): check the variable it names`
+          : `cannot be read as a private key (${code ?? 'unknown error'}): give the PEM private key of clientCertFile`;
+    throw new ConfigError(`config: ${keyLabel} ${problem}`, 'CONFORMANCE_ERR_CONFIG_FILE');
+  }
+  if (!x509.checkPrivateKey(key))
+    throw new ConfigError(
+      `config: ${keyLabel} is not the key of ${certLabel} (subject ${oneLine(x509.subject)}): give the key that belongs to that certificate`,
+      'CONFORMANCE_ERR_CONFIG_FILE',
+    );
+  const until = new Date(x509.validTo);
+  if (until.getTime() < Date.now())
+    warn(
+      `conformance: warning: ${certLabel} expired on ${until.toISOString().slice(0, 10)}; a server checking client certificates will refuse it: ask the provider for a new one`,
+    );
+  return {
+    cert: `${certs.join('\n')}\n`,
+    key: `${keyPem}\n`,
+    ...(t.clientKeyPassphrase !== undefined ? { passphrase: t.clientKeyPassphrase } : {}),
+    label: `${t.clientCertFile} (subject ${oneLine(x509.subject)}, issuer ${oneLine(x509.issuer)}, valid until ${until.toISOString().slice(0, 10)})`,
+  };
+}
+
+/** A certificate's subject or issuer (one attribute a line) on one line. */
+function oneLine(name: string): string {
+  return name.split('\n').filter(Boolean).join(', ');
 }
 
 function parseKey(pem: string, label: string, inline: boolean): Ed25519KeyPair {

@@ -1,4 +1,5 @@
 import type { SigningProfile } from '../http/signature.js';
+import type { ClientCertificate } from '../http/route.js';
 
 /** Fixture ids on the target; a check whose fixture is missing is skipped with that reason. */
 export interface Fixtures {
@@ -44,6 +45,13 @@ export interface ResolvedTarget {
   privateKey: Uint8Array;
   /** PEM text of extra CA certificates, when the config gives caFile. */
   ca?: string;
+  /**
+   * Config `proxy`: the proxy requests to the target go through ("http://HOST:PORT", credentials in the URL), or "none"
+   * for none; absent, HTTPS_PROXY, HTTP_PROXY and NO_PROXY decide (src/http/route.ts).
+   */
+  proxy?: string;
+  /** The client certificate mutual TLS asks for: config clientCertFile, clientKeyFile, clientKeyPassphrase. */
+  clientCertificate?: ClientCertificate;
   /** Checks that may run at once against this target (config `concurrency`); the runner's default when absent. */
   concurrency?: number;
   fixtures: Fixtures;

@@ -90,8 +90,8 @@ const DEFAULT_CONCURRENCY = 4;
 export const DEFAULT_CHECK_TIMEOUT_MS = 60_000;
 
 /**
- * The signed client of a target: its key, its CA, the limits of one request, and a redactor that knows the target's
- * secrets. A run sends through one; so does a single request of `conformance curl` or `replay`.
+ * The signed client of a target: its key, its CA, its route (a proxy, a client certificate), the limits of one request,
+ * and a redactor that knows the target's secrets. A run sends through one; so does a single request of `conformance curl` or `replay`.
  */
 export function clientFor(
   target: ResolvedTarget,
@@ -110,6 +110,8 @@ export function clientFor(
     privateKey: target.privateKey,
     redactor,
     ...(target.ca ? { ca: target.ca } : {}),
+    ...(target.proxy ? { proxy: target.proxy } : {}),
+    ...(target.clientCertificate ? { clientCertificate: target.clientCertificate } : {}),
     ...(target.signing ? { signing: target.signing } : {}),
     ...(limits.requestTimeoutMs ? { timeoutMs: limits.requestTimeoutMs } : {}),
     ...(limits.maxBodyBytes ? { maxBodyBytes: limits.maxBodyBytes } : {}),

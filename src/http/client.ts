@@ -4,8 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { channel } from 'node:diagnostics_channel';
 import { maxHeaderSize as httpMaxHeaderSize } from 'node:http';
-import { createSecureContext, rootCertificates } from 'node:tls';
-import { Agent, request as undiciRequest, type Dispatcher } from './undici.js';
+import { request as undiciRequest, type Dispatcher } from './undici.js';
 import { contentDigest } from './digest.js';
 import { removeHeader, headerValue, type HttpMessage } from './message.js';
 import { DEFAULT_SIGNING_PROFILE, signRequest, type SignOptions, type SigningProfile } from './signature.js';
@@ -13,6 +12,14 @@ import { Redactor } from './redact.js';
 import { EXCHANGE_CHANNEL, type Exchange } from './exchange.js';
 import { ConformanceError, type ErrorCode } from '../errors.js';
 import { ThrottledOut, Transport, type TransportOptions } from './transport.js';
+import {
+  describeRouteFailure,
+  routeDispatchers,
+  routeNotes,
+  routeTo,
+  type ClientCertificate,
+  type Route,
+} from './route.js';
 
 export { ThrottledOut } from './transport.js';
 
@@ -33,6 +40,12 @@ export interface ClientIdentity {
 
 export interface ClientOptions extends ClientIdentity {
   ca?: string;
+  /** The target's config `proxy`: a proxy URL, or "none"; absent, HTTPS_PROXY and the others (./route.ts). */
+  proxy?: string;
+  /** The client certificate mutual TLS asks for (config clientCertFile, clientKeyFile). */
+  clientCertificate?: ClientCertificate;
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read; process.env by default. */
+  env?: NodeJS.ProcessEnv;
   timeoutMs?: number;
   maxBodyBytes?: number;
   redactor?: Redactor;
@@ -140,9 +153,11 @@ export type ExchangeSink = (exchange: Exchange) => void;
 export class SignedClient {
   readonly identity: ClientIdentity;
   readonly redactor: Redactor;
-  private readonly dispatcher: Agent;
+  private readonly dispatcher: Dispatcher;
   /** For the one resend of a request whose connection was lost: each request on its own new connection, never reused. */
-  private readonly freshDispatcher: Agent;
+  private readonly freshDispatcher: Dispatcher;
+  /** How requests reach the target: directly or through a proxy, with or without a client certificate. */
+  readonly route: Route;
   /** 429s and lost connections: the rules, the shared gate, and what the run met (its notes). */
   readonly transport: Transport;
   /** The only origin requests go to: that of baseUrl. */
@@ -171,23 +186,16 @@ export class SignedClient {
     this.redactor = options.redactor ?? new Redactor();
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    const agentOptions = {
-      // caFile adds to the system's trusted roots rather than replacing them. The roots and the CA are read once into
-      // one TLS context: given as `ca`, every new connection would parse some 150 certificates again (tens of ms each
-      // time), and a proxy that ends connections often (keepalive_requests, a short keepalive) makes that the run's time.
-      // Whatever else TLS needs (a client certificate) goes into this context too: beside it, connect ignores `cert`.
-      connect: {
-        timeout: this.timeoutMs,
-        ...(options.ca ? { secureContext: createSecureContext({ ca: [...rootCertificates, options.ca] }) } : {}),
-      },
-      headersTimeout: this.timeoutMs,
-      bodyTimeout: this.timeoutMs,
-      // Servers under test may be slow to close; never let an idle socket keep the process alive.
-      keepAliveTimeout: 1_000,
-    };
-    this.dispatcher = new Agent(agentOptions);
-    this.freshDispatcher = new Agent(agentOptions);
-    this.transport = new Transport(options.transport);
+    this.route = routeTo(this.identity.baseUrl, options);
+    // The proxy's password and the client certificate's key never reach a report, whatever echoes them.
+    for (const secret of this.route.proxy?.secrets ?? []) this.redactor.add(secret);
+    this.redactor.add(options.clientCertificate?.key);
+    this.redactor.add(options.clientCertificate?.passphrase);
+    const dispatcherOptions = { timeoutMs: this.timeoutMs, ...(options.ca ? { ca: options.ca } : {}) };
+    const dispatcher = routeDispatchers(this.route, dispatcherOptions);
+    this.dispatcher = dispatcher();
+    this.freshDispatcher = dispatcher();
+    this.transport = new Transport({ ...options.transport, route: routeNotes(this.route) });
   }
 
   /** Builds and signs a request without sending it. */
@@ -327,7 +335,7 @@ export class SignedClient {
     limits: { timeoutMs?: number; maxBodyBytes?: number; signal?: AbortSignal },
     sink: ExchangeSink | undefined,
     checkId: string,
-    dispatcher: Agent,
+    dispatcher: Dispatcher,
     fresh = false,
   ): Promise<HttpResponse> {
     const timeoutMs = limits.timeoutMs ?? this.timeoutMs;
@@ -389,6 +397,7 @@ export class SignedClient {
     } catch (err) {
       const { text, ...failure } = describeTransportError(err, {
         url: req.url,
+        route: this.route,
         timeoutMs,
         cap,
         deadline,
@@ -616,6 +625,7 @@ function describeTransportError(
   err: unknown,
   at: {
     url: string;
+    route?: Route;
     timeoutMs: number;
     cap: number;
     deadline: AbortSignal;
@@ -633,6 +643,9 @@ function describeTransportError(
       advice: 'if answers that large are right, raise the cap with --max-body',
     };
   }
+  // The route's own failures first: a proxy that refused or cannot be reached, a client certificate the server wants.
+  const routed = at.external?.aborted ? undefined : describeRouteFailure(err, at.route);
+  if (routed) return routed;
   const e = err as { code?: unknown; message?: string; cause?: { code?: unknown; message?: string } };
   // A DOMException (an abort) has a numeric code; only Node's and undici's string codes name anything.
   const code = [e.cause?.code, e.code].find((c): c is string => typeof c === 'string');

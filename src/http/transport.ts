@@ -117,6 +117,8 @@ export interface TransportOptions {
   /** When the run's budget ends (ms since the epoch): no wait goes past it. */
   deadline?: number;
   random?: () => number;
+  /** What the run says of the route to the target (a proxy, a client certificate): ./route.ts's notes. */
+  route?: readonly string[];
 }
 
 /** The decision on one 429: how long to wait before sending again, or why not to. */
@@ -129,6 +131,7 @@ export class Transport {
   private readonly boundMs: number;
   deadline: number | undefined;
   private readonly random: () => number;
+  private readonly route: readonly string[];
   /** Set once the run gave up on a throttling server: every request after it fails at once with this reason. */
   exhausted: string | undefined;
   throttled = 0;
@@ -146,6 +149,7 @@ export class Transport {
     this.boundMs = options.boundMs ?? DEFAULT_THROTTLE_BOUND_MS;
     this.deadline = options.deadline;
     this.random = options.random ?? Math.random;
+    this.route = options.route ?? [];
   }
 
   /**
@@ -197,7 +201,10 @@ export class Transport {
     this.reconnects += 1;
   }
 
-  /** What the run says about throttling and connections: always both, so a report records which the server did. */
+  /**
+   * What the run says about throttling and connections: always both, so a report records which the server did; the
+   * route first when it is not the default (a proxy set, a client certificate).
+   */
   notes(): string[] {
     const throttling =
       this.throttled === 0
@@ -211,7 +218,7 @@ export class Transport {
         ? 'no connection was lost before an answer'
         : `the server closed a kept-alive connection before answering ${this.reconnects} time(s); each time the request was sent once more on a new connection (a reconnect)`,
     ].join('; ');
-    return [...(this.exhausted ? [`throttling: ${this.exhausted}`] : []), throttling, connections];
+    return [...this.route, ...(this.exhausted ? [`throttling: ${this.exhausted}`] : []), throttling, connections];
   }
 }
 

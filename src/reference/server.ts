@@ -86,8 +86,12 @@ export interface ReferenceOptions {
   latencyMs?: number;
   /** A rate limit of this many requests per client per second, whatever rateLimit chooses (tests use a small one). */
   rateLimitPerSecond?: number;
-  /** Serve https with this certificate and key (PEM) instead of http (`conformance client`'s sandbox). */
-  tls?: { cert: string; key: string };
+  /**
+   * Serve https with this certificate and key (PEM) instead of http (`conformance client`'s sandbox); with `clientCa`,
+   * require of every client a certificate issued by one of those CAs (mutual TLS, `conformance serve --client-ca`): a
+   * client without one is refused in the TLS handshake, as servers that require one do.
+   */
+  tls?: { cert: string; key: string; clientCa?: string };
   /**
    * Called once per request after the reply is sent, with the request and the reply as they went over the wire:
    * `conformance client` judges a client from these.
@@ -211,7 +215,17 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
   };
   const serverOptions = { requestTimeout: 30_000, headersTimeout: 15_000 };
   const server: Server = options.tls
-    ? createTlsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, listener)
+    ? createTlsServer(
+        {
+          ...serverOptions,
+          cert: options.tls.cert,
+          key: options.tls.key,
+          ...(options.tls.clientCa !== undefined
+            ? { requestCert: true, rejectUnauthorized: true, ca: options.tls.clientCa }
+            : {}),
+        },
+        listener,
+      )
     : createServer(serverOptions, listener);
   server.keepAliveTimeout = 5_000;
 

@@ -34,6 +34,11 @@ export interface LocalTargetOptions {
   log?: (entry: RequestLogEntry) => void;
   /** Behaviour laid over the server's (tests: a reading or a defect no choice or fault names). */
   middleware?: ReferenceOptions['middleware'];
+  /**
+   * Serve https with this certificate and key (PEM), which the target then trusts as its CA; with `clientCa`, require
+   * a client certificate issued by it (mutual TLS, `serve --tls --client-ca`).
+   */
+  tls?: { cert: string; key: string; clientCa?: string };
 }
 
 export interface LocalTarget {
@@ -70,6 +75,7 @@ export async function startLocalTarget(options: LocalTargetOptions = {}): Promis
     ...(options.latencyMs ? { latencyMs: options.latencyMs } : {}),
     ...(options.log ? { log: options.log } : {}),
     ...(options.middleware ? { middleware: options.middleware } : {}),
+    ...(options.tls ? { tls: options.tls } : {}),
     webhookCa: options.webhookCa ? `${options.webhookCa.trimEnd()}\n${receiverCa}` : receiverCa,
   });
   return {
@@ -83,6 +89,7 @@ export async function startLocalTarget(options: LocalTargetOptions = {}): Promis
       privateKey: key.seed,
       fixtures: defaultFixtures(),
       webhook,
+      ...(options.tls ? { ca: options.tls.cert } : {}),
     },
     server,
     describe: describeLocal(options),
@@ -97,5 +104,8 @@ function describeLocal(options: LocalTargetOptions): string {
     `the embedded reference server, variant ${options.variant ?? 'strict'}`,
     choices.length > 0 ? `choices ${choices.join(' ')}` : 'every open point at its default reading',
     faults.length > 0 ? `faults ${faults.join(', ')}` : 'no faults',
+    ...(options.tls
+      ? [`https${options.tls.clientCa !== undefined ? ', a client certificate required (mutual TLS)' : ''}`]
+      : []),
   ].join('; ');
 }

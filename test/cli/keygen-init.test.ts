@@ -183,6 +183,10 @@ describe('conformance init', () => {
       clientSecret: `\${${INIT_ENV.clientSecret}}`,
       privateKey: `\${${INIT_ENV.privateKey}}`,
     });
+    // The corporate-network fields are named, not written: their files would not exist yet.
+    expect(target.$comment).toMatch(
+      /HTTPS_PROXY and NO_PROXY are honoured; add "proxy".*"clientCertFile".*"clientKeyFile"/,
+    );
     expect((target.fixtures as Record<string, unknown>).$comment).toBeTypeOf('string');
     expect((target.webhook as Record<string, unknown>).$comment).toBeTypeOf('string');
 
