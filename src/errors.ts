@@ -32,17 +32,17 @@ export const ERROR_CODES = {
   CONFORMANCE_ERR_CONFIG: {
     exitCode: 2,
     meaning:
-      'the config file is not valid: not JSON, a field its schema refuses, or a value of the wrong form (a URL, a port, an id)',
+      'the config file is not valid: not JSON, a field its schema refuses, or a value of the wrong form (a URL, a port, an id, a proxy that is not an http(s) URL or "none", a clientKeyPassphrase written in the file rather than as ${NAME})',
   },
   CONFORMANCE_ERR_CONFIG_ENV: {
     exitCode: 2,
     meaning:
-      'the config uses ${NAME} for an environment variable that is not set or is empty, or has a "${" that starts no ${NAME}',
+      'the config uses ${NAME} for an environment variable that is not set or is empty, or has a "${" that starts no ${NAME}; or HTTPS_PROXY / HTTP_PROXY (or their lower-case forms) holds no usable http(s) proxy URL',
   },
   CONFORMANCE_ERR_CONFIG_FILE: {
     exitCode: 2,
     meaning:
-      "a file the config names (privateKeyFile, caFile, webhook.tls certFile/keyFile; the webhookCa of a client --config) does not exist or cannot be read, or cannot be used (the caFile holds no PEM certificate, the webhook's TLS certificate or key is not valid); a relative path starts from the config file's folder",
+      "a file the config names (privateKeyFile, caFile, clientCertFile, clientKeyFile, webhook.tls certFile/keyFile; the webhookCa of a client --config) does not exist or cannot be read, or cannot be used (the caFile holds no PEM certificate, the webhook's TLS certificate or key is not valid, no PEM client certificate or key, a key that is not the certificate's, an encrypted key without or with the wrong passphrase); a relative path starts from the config file's folder",
   },
   CONFORMANCE_ERR_WEBHOOK_LISTEN: {
     exitCode: 2,
@@ -98,7 +98,7 @@ export const ERROR_CODES = {
   CONFORMANCE_ERR_TARGET_UNREACHABLE: {
     exitCode: 3,
     meaning:
-      "the target's token endpoint could not be reached: nothing listens at the address (refused), the host name does not resolve, no route to it, the connection closed before any answer, no response in time, or TLS failed (a certificate not trusted here, or not for that host); the message names which, and what to do",
+      "the target's token endpoint could not be reached: nothing listens at the address (refused), the host name does not resolve, no route to it, the connection closed before any answer, no response in time, or TLS failed (a certificate not trusted here, or not for that host, or the server refused the handshake for want of a client certificate or one it accepts); or the proxy refused (407, 403, 5xx to CONNECT) or cannot be reached; the message names which, and what to do",
   },
   CONFORMANCE_ERR_NO_TOKEN: {
     exitCode: 3,
