@@ -7,7 +7,6 @@
 // One nginx for the file (a server block per topology), one run of the webhooks suite per set-up.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { X509Certificate } from 'node:crypto';
-import { createServer } from 'node:net';
 import { NGINX_MISSING, skipWithoutNginx, startNginx, type Nginx } from '../helpers/nginx.js';
 import { startLocalTarget, type LocalTargetOptions } from '../../src/targets/local.js';
 import { makeCertificate, receiverTls } from '../../src/receiver/certificate.js';
@@ -17,15 +16,7 @@ import { mapData } from '../../src/reference/faults/reply-rewrites.js';
 import type { WebhookConfig } from '../../src/config/types.js';
 import { pack } from '../../suites/index.js';
 import webhooks from '../../suites/webhooks/index.js';
-
-/** A loopback port free now: the receiver of a set-up listens there, behind the nginx server block that names it. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { freePort } from '../helpers/free-port.js';
 
 /** How long a check waits for a delivery in the set-ups where none can come: it only bounds the time to the diagnosis. */
 const SETUP_DEADLINE_MS = 4_000;

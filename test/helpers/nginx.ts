@@ -3,10 +3,10 @@
 // where it is missing; elsewhere a test that needs it is skipped with the install line (NGINX_MISSING), never passed.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WAIT_MS } from './waits.js';
+import { freePort } from './free-port.js';
 
 const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
 
@@ -33,15 +33,6 @@ export interface NginxOptions {
   http: (ports: Readonly<Record<string, number>>, prefix: string) => string;
   /** Files to write into the prefix directory first (certificates, keys). */
   files?: Readonly<Record<string, string>>;
-}
-
-/** A loopback port free at this moment (the kernel's pick); nginx binds it right after. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 export async function startNginx(options: NginxOptions): Promise<Nginx> {

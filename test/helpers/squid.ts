@@ -3,10 +3,10 @@
 // is missing; elsewhere a test that needs it is skipped with the install line (SQUID_MISSING), never passed.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WAIT_MS } from './waits.js';
+import { freePort } from './free-port.js';
 
 const SQUID = ['/usr/sbin/squid', '/usr/bin/squid'].find((p) => existsSync(p));
 /** Squid's helper that takes any user name and password: a proxy that demands credentials (407) without any. */
@@ -36,14 +36,6 @@ export interface Squid {
 export interface SquidOptions {
   /** Names squid resolves itself (its hosts_file), e.g. a target's name that only the proxy knows. */
   hosts?: Readonly<Record<string, string>>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 export async function startSquid(options: SquidOptions = {}): Promise<Squid> {
