@@ -5,7 +5,8 @@ import { X509Certificate } from 'node:crypto';
 import { open, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
-import { certificateFingerprint, isLoopbackHost, makeCertificate } from '../receiver/certificate.js';
+import { certificateFingerprint, makeCertificate } from '../receiver/certificate.js';
+import { isLoopbackHost } from '../http/loopback.js';
 
 export const RECEIVER_CERT_FILE = 'conformance-receiver-cert.pem';
 export const RECEIVER_KEY_FILE = 'conformance-receiver-key.pem';

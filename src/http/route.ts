@@ -9,6 +9,7 @@ import { STATUS_CODES } from 'node:http';
 import { createSecureContext, rootCertificates } from 'node:tls';
 import { ConfigError } from '../errors.js';
 import { Agent, ProxyAgent, type Dispatcher } from './undici.js';
+import { isLoopbackHost } from './loopback.js';
 
 /** The client certificate a target asks for (mutual TLS), as the config resolved it. Holds a key: never print it. */
 export interface ClientCertificate {
@@ -116,7 +117,7 @@ export function routeTo(baseUrl: string, options: RouteOptions = {}): Route {
   const url = proxyUrlOf(fromEnv.value, `the environment's ${fromEnv.name}`, 'CONFORMANCE_ERR_CONFIG_ENV');
   // Kept with brackets, as undici compares an IPv6 address.
   const host = target.host.replace(/:\d*$/, '').toLowerCase();
-  if (isLoopback(target.hostname)) {
+  if (isLoopbackHost(target.hostname)) {
     route.bypassed = `${target.hostname} is this machine's loopback, which a proxy cannot reach for it (${fromEnv.name} is set; give the target's "proxy" to go through it anyway)`;
     return route;
   }
@@ -177,11 +178,6 @@ function noProxyMatch(host: string, port: number, env: NodeJS.ProcessEnv): strin
     if (host === entryHost || host.endsWith(`.${entryHost}`)) return `${name} names ${entry}`;
   }
   return undefined;
-}
-
-function isLoopback(hostname: string): boolean {
-  const bare = hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  return bare === 'localhost' || bare.endsWith('.localhost') || bare === '::1' || /^127\.\d+\.\d+\.\d+$/.test(bare);
 }
 
 /** What a run's notes say of the route: nothing when it is the default (directly, no proxy set, no certificate). */

@@ -7,6 +7,7 @@ import { isIP } from 'node:net';
 import { generate } from 'selfsigned';
 import type { WebhookConfig } from '../config/types.js';
 import { ConfigError } from '../errors.js';
+import { isLoopbackHost } from '../http/loopback.js';
 
 export interface TlsMaterial {
   /** PEM certificate (chain) the receiver presents; what a server delivering to it must trust. */
@@ -38,12 +39,6 @@ export function certificateNames(webhook: WebhookConfig): string[] {
   if (webhook.publicUrl) names.add(new URL(webhook.publicUrl).hostname.replace(/^\[(.*)\]$/, '$1'));
   for (const n of LOOPBACK_NAMES) names.add(n);
   return [...names];
-}
-
-/** Whether a host name or address is this machine's own loopback. */
-export function isLoopbackHost(host: string): boolean {
-  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  return bare === 'localhost' || bare.endsWith('.localhost') || bare === '::1' || /^127\.\d+\.\d+\.\d+$/.test(bare);
 }
 
 /**

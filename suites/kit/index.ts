@@ -115,7 +115,8 @@ export { narrowSecondWebhook, secondWebhookEntry, secondWebhookWhat } from './se
 
 // ---- the webhook receiver and what deliveries carry ------------------------------------------------------------------
 export { DEFAULT_DEADLINE_MS, describeDelivery, startReceiver } from '../../src/receiver/receiver.js';
-export { certificateCovers, certificateFingerprint, isLoopbackHost } from '../../src/receiver/certificate.js';
+export { certificateCovers, certificateFingerprint } from '../../src/receiver/certificate.js';
+export { isLoopbackHost } from '../../src/http/loopback.js';
 export type { Delivery, DeliveryProblem, ProblemKind, WebhookReceiver } from '../../src/receiver/receiver.js';
 export { describeKeyForm, findWebhookKey } from '../../src/receiver/webhook-key.js';
 export type { FoundKey } from '../../src/receiver/webhook-key.js';
