@@ -34,7 +34,7 @@ import { jsonReportText } from './json.js';
 import { failOnText, gapText, outOfReachNote, verdictSummary } from './verdict-text.js';
 import { escapeHtml, escapeLine } from './html-escape.js';
 import { displayDate, identityBlock } from './html-identity.js';
-import { markdownQuote } from './inline-markdown.js';
+import { inlineMarkdown, markdownQuote } from './inline-markdown.js';
 import { STYLE } from './html-style.js';
 
 export { escapeHtml } from './html-escape.js';
@@ -292,7 +292,7 @@ function outOfReachList(count: number, list: readonly OutOfReachRequirement[] | 
 ${list
   .map(
     (r) =>
-      `<li><div><code class="check-id">${escapeLine(r.id)}</code> <span class="section">${escapeLine(r.section)}</span></div><blockquote>${markdownQuote(r.quote)}</blockquote><p class="why">why: ${escapeHtml(r.why)}</p></li>`,
+      `<li><div><code class="check-id">${escapeLine(r.id)}</code> <span class="section">${escapeLine(r.section)}</span></div><blockquote>${markdownQuote(r.quote)}</blockquote><p class="why">why: ${inlineMarkdown(r.why)}</p></li>`,
   )
   .join('\n')}
 </ul>`;
