@@ -101,8 +101,16 @@ ul.run-notes { padding-left: 20px; } ul.run-notes li { margin: 2px 0; }
 .sign-lines p { border-top: 1px solid #101828; padding-top: 4px; margin: 0; font-size: 13px; color: var(--muted); }
 @media print {
   @page { size: A4; margin: 14mm 12mm; }
-  body { font-size: 11pt; }
+  body { font-size: 9pt; line-height: 1.35; }
   main { max-width: none; padding: 0; }
+  code, pre { font-size: 7.5pt; }
+  h1 { font-size: 17pt; } h2 { font-size: 12.5pt; margin: 14px 0 6px; padding-bottom: 3px; } h3 { font-size: 10.5pt; margin: 10px 0 4px; }
+  header { flex-wrap: nowrap; gap: 12px; }
+  .verdict-box { padding: 4px 14px; } .verdict { font-size: 18pt; } .because { font-size: 8pt; }
+  #verdict p { margin: 4px 0; }
+  dl.identity { padding: 6px 10px; gap: 0 12px; margin-top: 4px; }
+  dl.identity.options { grid-template-columns: max-content minmax(0, 1fr) max-content minmax(0, 1fr); }
+  .digest { font-size: 7.5pt; }
   nav.contents, button.copy, details.more, details.suite { display: none; }
   .print-only { display: block; }
   #failures { break-before: page; }
