@@ -23,7 +23,11 @@ const PRINT_TIMEOUT_MS = 60_000;
  * of chromium, chromium-browser, google-chrome, google-chrome-stable on PATH. None: a usage error (exit 2) saying what
  * to install or name, raised before the run starts so a missing browser costs no run.
  */
-export function findChromium(explicit?: string, env: NodeJS.ProcessEnv = process.env): string {
+export function findChromium(
+  explicit?: string,
+  env: NodeJS.ProcessEnv = process.env,
+  debian: string = DEFAULT_PATH,
+): string {
   const named = explicit ?? (env.CONFORMANCE_CHROMIUM || undefined);
   if (named !== undefined) {
     const path = resolve(named);
@@ -34,11 +38,11 @@ export function findChromium(explicit?: string, env: NodeJS.ProcessEnv = process
       'CONFORMANCE_ERR_OPTION_FILE',
     );
   }
-  if (isExecutable(DEFAULT_PATH)) return DEFAULT_PATH;
+  if (isExecutable(debian)) return debian;
   for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean))
     for (const name of ON_PATH) if (isExecutable(join(dir, name))) return join(dir, name);
   throw new ConfigError(
-    `--pdf: no Chromium found (looked for ${DEFAULT_PATH} and ${ON_PATH.join(', ')} on PATH); install it (Debian, Ubuntu: apt-get install chromium) or name one with --chromium PATH or CONFORMANCE_CHROMIUM`,
+    `--pdf: no Chromium found (looked for ${debian} and ${ON_PATH.join(', ')} on PATH); install it (Debian, Ubuntu: apt-get install chromium) or name one with --chromium PATH or CONFORMANCE_CHROMIUM`,
     'CONFORMANCE_ERR_OPTION_FILE',
   );
 }
@@ -71,7 +75,7 @@ export class PdfReporter implements Reporter {
  * Prints an HTML page to a PDF file with the browser. The page is written to a private temporary folder with the
  * browser's profile, so nothing of the user's browser is read or changed, and both are removed afterwards.
  */
-export async function printToPdf(html: string, file: string, browser: string): Promise<void> {
+async function printToPdf(html: string, file: string, browser: string): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'conformance-pdf-'));
   try {
     const page = join(work, 'report.html');
