@@ -71,7 +71,12 @@ footer { margin-top: 40px; padding-top: 12px; border-top: 1px solid #eaecf0; col
 main, section, article, dd, li, td, blockquote, summary { min-width: 0; overflow-wrap: anywhere; }
 dl.identity { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 3px 18px; margin: 8px 0 0; padding: 12px 16px; background: #f9fafb; border: 1px solid #eaecf0; border-radius: 8px; }
 dl.identity dt { color: var(--muted); } dl.identity dd { margin: 0; }
-@media (max-width: 560px) { dl.identity { grid-template-columns: minmax(0, 1fr); } dl.identity dd { margin-bottom: 6px; } }
+@media (max-width: 560px) {
+  main { padding: 16px 12px 32px; }
+  dl.identity { grid-template-columns: minmax(0, 1fr); } dl.identity dd { margin-bottom: 6px; }
+  dl.evidence { grid-template-columns: minmax(0, 1fr); gap: 2px; } dl.evidence dt { text-align: left; line-height: 1.4; margin-top: 6px; }
+  article.finding { padding: 0 10px 10px; border-left-width: 4px; }
+}
 nav.contents { margin: 24px 0 0; display: flex; flex-wrap: wrap; gap: 6px 14px; font-size: 14px; }
 .table-scroll { overflow-x: auto; max-width: 100%; margin: 6px 0; }
 .table-scroll > table { min-width: 560px; }
