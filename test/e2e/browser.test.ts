@@ -206,14 +206,14 @@ describe('the HTML report in headless Chromium', () => {
         );
         for (const why of await outOfReach.locator('p.why').allInnerTexts()) expect(why).toMatch(/^why: \S/);
 
-        const height = await page.evaluate(() => document.documentElement.scrollHeight);
+        const height = Number(await page.evaluate('document.documentElement.scrollHeight'));
         expect(height).toBeLessThan(MAX_PAGE_HEIGHT);
         mkdirSync(ARTIFACTS, { recursive: true });
         await page.screenshot({ path: join(ARTIFACTS, 'certification-1280.png'), fullPage: true });
 
         // A phone: the page never scrolls sideways; wide tables scroll in their own boxes.
         await page.setViewportSize({ width: 390, height: 844 });
-        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+        expect(Number(await page.evaluate('document.documentElement.scrollWidth'))).toBeLessThanOrEqual(390);
         for (const box of await page.locator('.table-scroll').all())
           expect((await box.boundingBox())?.width ?? 0).toBeLessThanOrEqual(390);
         await page.screenshot({ path: join(ARTIFACTS, 'certification-390.png'), fullPage: true });
