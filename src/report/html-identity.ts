@@ -85,6 +85,16 @@ function optionRows(run: RunInfo): Row[] {
     ],
   ];
   if (!o) return [...selection, ...judged, ['Other options', NOT_RECORDED]];
+  const budget: Row = ['--budget', escapeLine(`${formatBudget(o.budgetMs)} for the run`)];
+  // `conformance client` sends nothing of its own: the server's limits and flags did not shape what it judged.
+  if (o.client)
+    return [
+      ...selection,
+      ...judged,
+      budget,
+      ['Client command', code(o.client.command.join(' '))],
+      ['Scenarios', escapeLine(o.client.scenarios.join(', '))],
+    ];
   const yesNo = (on: boolean, yes: string, no: string) => escapeLine(on ? `yes: ${yes}` : `no: ${no}`);
   return [
     ...selection,
@@ -107,7 +117,7 @@ function optionRows(run: RunInfo): Row[] {
     ],
     ['--timeout', escapeLine(`${formatDuration(o.requestTimeoutMs)} per request`)],
     ['--max-body', escapeLine(`${formatBytes(o.maxBodyBytes)} per response`)],
-    ['--budget', escapeLine(`${formatBudget(o.budgetMs)} for the run`)],
+    budget,
     ...(run.concurrency !== undefined
       ? ([['--concurrency', escapeLine(String(run.concurrency))]] satisfies Row[])
       : []),
@@ -125,12 +135,6 @@ function optionRows(run: RunInfo): Row[] {
         ] satisfies Row[])
       : []),
     ...(o.local ? ([['Reference server', localText(o.local)]] satisfies Row[]) : []),
-    ...(o.client
-      ? ([
-          ['Client command', code(o.client.command.join(' '))],
-          ['Scenarios', escapeLine(o.client.scenarios.join(', '))],
-        ] satisfies Row[])
-      : []),
   ];
 }
 

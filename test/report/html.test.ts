@@ -359,6 +359,19 @@ describe('HtmlReporter', () => {
       'Reference servervariant lenient; choices ussd-requests-menu=filters; faults auth.token-type-lowercase',
     ])
       expect(identity).toContain(line);
+    // A run of `conformance client`: the client program and its scenarios, not the server's limits and flags.
+    const client = sampleRunResult();
+    const { long, allowMutations, requestTimeoutMs, maxBodyBytes, budgetMs } = result.run.options;
+    client.run.options = {
+      ...{ long, allowMutations, requestTimeoutMs, maxBodyBytes, budgetMs },
+      client: { command: ['node', 'my client.js'], scenarios: ['read', 'webhooks'] },
+    };
+    const graded = text(sectionOf(htmlReport(client), 'identity'));
+    expect(graded).toContain('Client commandnode my client.js');
+    expect(graded).toContain('Scenariosread, webhooks');
+    expect(graded).toContain('--budget90s for the run');
+    expect(graded).not.toContain('--long');
+    expect(graded).not.toContain('--timeout');
     // A report of a version before RunInfo.options says so rather than show defaults it does not know.
     const old = text(sectionOf(htmlReport(sampleRunResult()), 'identity'));
     expect(old).toContain('Catalog SHA-256not recorded (a report of a version before it)');
