@@ -111,6 +111,8 @@ export function htmlReport(result: RunResult): string {
   const finding = (check: CheckResult) => findingBlock(check, replay, seenByLine(check, result.checks));
   const notExercised = result.verdict.notExercised;
   const outOfReach = result.verdict.outOfReachRequirements;
+  // Once: the JSON report of a whole run is megabytes of text to hash.
+  const digest = jsonReportDigest(result);
   const parts: Array<{ id: string; title: string; content: string; nav?: string }> = [
     {
       id: 'failures',
@@ -164,11 +166,11 @@ export function htmlReport(result: RunResult): string {
     interrupted(run.interrupted),
     setupProblems(run.setupProblems ?? []),
     section('verdict', 'Verdict', verdictDetails(result)),
-    section('identity', 'The run', identityBlock(result, jsonReportDigest(result))),
+    section('identity', 'The run', identityBlock(result, digest)),
     nav(parts),
     ...parts.map((p) => section(p.id, p.title, p.content)),
     signOff(result),
-    footer(result),
+    footer(result, digest),
   ].join('\n');
   return `<!DOCTYPE html>
 <html lang="en">
@@ -525,9 +527,9 @@ function signOff(result: RunResult): string {
 </section>`;
 }
 
-function footer(result: RunResult): string {
+function footer(result: RunResult, digest: string): string {
   return `<footer>
-<p>SHA-256 of the JSON report of this run: <code class="digest">${jsonReportDigest(result)}</code></p>
+<p>SHA-256 of the JSON report of this run: <code class="digest">${digest}</code></p>
 <p>That is the digest of the file <code>conformance run --json</code> writes (<code>report.json</code> in an evidence package): <code>sha256sum report.json</code> prints the same.
 Secrets (client secret, private key, bearer tokens, signatures) are shown as <code>[redacted]</code>. A replay line (<code>npx conformance curl …</code>) sends its request again with a fresh token and a fresh signature; masked values it names as <code>{{clientSecret}}</code> and <code>{{token}}</code> are filled with the target's own.</p>
 <p>conformance ${escapeLine(result.run.suiteVersion)} · spec ${escapeLine(result.run.specVersion)} · started ${escapeLine(result.run.startedAt)}, finished ${escapeLine(result.run.finishedAt)}</p>
