@@ -122,7 +122,12 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       ? { rerunFailed: { report: options.rerunFailed, sha256: await fileSha256(options.rerunFailed, options.cwd) } }
       : {}),
     ...(options.ussdMaxViews !== undefined || options.ussdMaxDepth !== undefined
-      ? { ussd: { maxViews: options.ussdMaxViews, maxDepth: options.ussdMaxDepth } }
+      ? {
+          ussd: {
+            ...(options.ussdMaxViews !== undefined ? { maxViews: options.ussdMaxViews } : {}),
+            ...(options.ussdMaxDepth !== undefined ? { maxDepth: options.ussdMaxDepth } : {}),
+          },
+        }
       : {}),
   };
 
