@@ -8,8 +8,11 @@ import {
   type RunSession,
   type ExpectedFailure,
   type RunResult,
+  type RunOptionsInfo,
   type RunSettings,
 } from './engine/index.js';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { prepareReports, type ReportOptions } from './reports.js';
 import { choiceName, type Choices, type VariantName } from './reference/choices/index.js';
 import { ConfigError, RestoreFailed } from './errors.js';
@@ -103,6 +106,31 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     ids = selection.ids;
   }
 
+  const recordedOptions = {
+    ...(options.suites !== undefined ? { suites: [...options.suites] } : {}),
+    ...(expectedFailures !== undefined
+      ? {
+          expectedFailures: {
+            ...(typeof options.expectedFailures === 'string'
+              ? { file: options.expectedFailures, sha256: await fileSha256(options.expectedFailures, options.cwd) }
+              : {}),
+            entries: expectedFailures.length,
+          },
+        }
+      : {}),
+    ...(options.rerunFailed !== undefined
+      ? { rerunFailed: { report: options.rerunFailed, sha256: await fileSha256(options.rerunFailed, options.cwd) } }
+      : {}),
+    ...(options.ussdMaxViews !== undefined || options.ussdMaxDepth !== undefined
+      ? {
+          ussd: {
+            ...(options.ussdMaxViews !== undefined ? { maxViews: options.ussdMaxViews } : {}),
+            ...(options.ussdMaxDepth !== undefined ? { maxDepth: options.ussdMaxDepth } : {}),
+          },
+        }
+      : {}),
+  };
+
   const { target, stop, local, targetArgs, journalFolder: folder } = await resolveTarget(options);
   const notes = local !== undefined ? [`target: ${local}`] : [];
   const journal = journalOf(options, target, folder);
@@ -124,6 +152,10 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       notes,
       targetArgs,
       journal,
+      recordedOptions: {
+        ...recordedOptions,
+        ...(local !== undefined ? { local: localRecord(options.local) } : {}),
+      },
     });
   } finally {
     await stop?.();
@@ -255,6 +287,22 @@ async function resolveTarget(options: TargetSelection): Promise<Resolved> {
     targetArgs: ['--target', name, ...(configArg !== undefined ? ['--config', configArg] : [])],
     journalFolder: journalFolder(config, name, options.cwd),
   };
+}
+
+/** The built-in server as the report names it: its variant, the choices given by their command-line names, its faults. */
+function localRecord(local: RunOptions['local']): NonNullable<RunOptionsInfo['local']> {
+  return {
+    ...(local?.variant ? { variant: local.variant } : {}),
+    choices: Object.fromEntries(Object.entries(local?.choices ?? {}).map(([k, v]) => [choiceName(k), String(v)])),
+    faults: [...(local?.faults ?? [])],
+  };
+}
+
+/** SHA-256 (hex) of a file the run read, so the report ties the run to the bytes it judged with. */
+async function fileSha256(file: string, cwd?: string): Promise<string> {
+  return createHash('sha256')
+    .update(await readFile(resolve(cwd ?? '.', file)))
+    .digest('hex');
 }
 
 /** `--target local` with the embedded server's variant, choices and faults, as `run` and `curl` take them. */

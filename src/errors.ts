@@ -22,7 +22,7 @@ export const ERROR_CODES = {
   CONFORMANCE_ERR_OPTION_FILE: {
     exitCode: 2,
     meaning:
-      'a file given to an option (--expected-failures, --rerun-failed, --public-key, --webhook-ca, curl -d @FILE) or the REPORT of replay does not exist, cannot be read or holds no PEM certificate',
+      'a file given to an option (--expected-failures, --rerun-failed, --public-key, --webhook-ca, curl -d @FILE) or the REPORT of replay does not exist, cannot be read or holds no PEM certificate; or --pdf finds no browser to print with (--chromium, CONFORMANCE_CHROMIUM)',
   },
   CONFORMANCE_ERR_CONFIG_NOT_FOUND: {
     exitCode: 2,

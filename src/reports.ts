@@ -12,6 +12,10 @@ export interface ReportOptions {
   json?: string;
   /** Write the self-contained HTML report to this path. */
   html?: string;
+  /** Write the HTML report as a PDF to this path, printed by headless Chromium (report/pdf.ts). */
+  pdf?: string;
+  /** The browser that prints `pdf`; found as report/pdf.ts findChromium says when absent. */
+  chromium?: string;
   /** Write every exchange as HAR 1.2 to this path. */
   har?: string;
   /** Write a signed evidence package (reports, manifest, signature with the target's key) into this directory. */
@@ -37,12 +41,17 @@ export async function prepareReports(options: ReportOptions): Promise<PreparedRe
     { option: '--junit', path: options.junit },
     { option: '--json', path: options.json },
     { option: '--html', path: options.html },
+    { option: '--pdf', path: options.pdf },
     { option: '--har', path: options.har },
   ]);
   const reporters: Reporter[] = [...(options.reporters ?? [])];
   if (options.junit) reporters.push(new (await import('./report/junit.js')).JunitReporter(options.junit));
   if (options.json) reporters.push(new (await import('./report/json.js')).JsonReporter(options.json));
   if (options.html) reporters.push(new (await import('./report/html.js')).HtmlReporter(options.html));
+  if (options.pdf) {
+    const { findChromium, PdfReporter } = await import('./report/pdf.js');
+    reporters.push(new PdfReporter(options.pdf, findChromium(options.chromium)));
+  }
   if (options.har) reporters.push(new (await import('./report/har.js')).HarReporter(options.har));
   const evidence = options.evidence ? await import('./evidence/package.js') : undefined;
   if (options.evidence) await evidence!.checkEvidenceDir(options.evidence);

@@ -387,6 +387,11 @@ function addReportOptions(command: Command, signed: string): Command {
     .option('--junit <file>', 'write a JUnit XML report')
     .option('--json <file>', 'write a JSON report')
     .option('--html <file>', 'write a self-contained HTML report for a reviewer')
+    .option('--pdf <file>', 'write the HTML report as a PDF to sign, printed by headless Chromium')
+    .option(
+      '--chromium <path>',
+      'the browser that prints --pdf (default: $CONFORMANCE_CHROMIUM, /usr/bin/chromium, chromium or google-chrome on PATH)',
+    )
     .option('--har <file>', 'write every exchange as HAR 1.2 (opens in browser devtools)')
     .option('--evidence <dir>', `write a certification package: the reports, a manifest of digests, ${signed}`)
     .addOption(

@@ -5,6 +5,8 @@ export interface ReportCommandOptions {
   junit?: string;
   json?: string;
   html?: string;
+  pdf?: string;
+  chromium?: string;
   har?: string;
   evidence?: string;
   /** --fail-on, parsed (main.ts parseFailOn). */
@@ -13,6 +15,6 @@ export interface ReportCommandOptions {
 
 /** What the library entry points (`run`, `runClient`) take of them: the report paths and the fail-on policy. */
 export function reportSettings(opts: ReportCommandOptions) {
-  const { junit, json, html, har, evidence } = opts;
-  return { junit, json, html, har, evidence, ...opts.failOn };
+  const { junit, json, html, pdf, chromium, har, evidence } = opts;
+  return { junit, json, html, pdf, chromium, har, evidence, ...opts.failOn };
 }

@@ -54,6 +54,7 @@ export async function runClient(options: ClientRunOptions): Promise<RunResult> {
     reporter: reports.reporter({ keyId: target.keyId, privateKey: target.privateKey }),
     notes,
     targetArgs: [],
+    recordedOptions: { client: { command: [...options.command], scenarios: [...selected] } },
   });
 }
 

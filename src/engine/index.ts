@@ -28,6 +28,8 @@ export type {
   Outcome,
   RequirementRef,
   RunInfo,
+  RunOptionsInfo,
+  OutOfReachRequirement,
   RunFlags,
   RunResult,
   SetupProblem,

@@ -21,7 +21,18 @@ import { suiteTimes } from './suite-times.js';
 import { computeVerdict } from './verdict.js';
 import { ownersOf, settleOneCause, type OwnerLookup } from './one-cause.js';
 import { requireJudged } from './judged.js';
-import type { CheckResult, Finding, Outcome, RunFlags, RunResult, SetupProblem, SkipRemedy, Totals } from './types.js';
+import type {
+  CheckResult,
+  Finding,
+  Outcome,
+  RunFlags,
+  RunOptionsInfo,
+  RunResult,
+  SetupProblem,
+  SkipRemedy,
+  Totals,
+} from './types.js';
+import { catalogSha256 } from '../spec/requirements.js';
 import { Interruption } from './interrupt.js';
 import { memoryJournal, type RestoreJournal, type RunJournal } from '../journal/journal.js';
 
@@ -58,6 +69,11 @@ export interface RunSettings {
    * replay lines carry them (RunInfo.replay). By default `--target <name>`.
    */
   targetArgs?: readonly string[];
+  /**
+   * What the caller knows of the options that changed what was tested and the engine does not (the files given, the
+   * suites asked for, the built-in server's faults): RunInfo.options, beside the limits and flags the engine fills in.
+   */
+  recordedOptions?: Omit<RunOptionsInfo, 'long' | 'allowMutations' | 'requestTimeoutMs' | 'maxBodyBytes' | 'budgetMs'>;
   /**
    * Aborted, the run stops (the CLI aborts it on SIGINT and SIGTERM, with a RunInterrupted naming the signal): no check
    * starts, the running ones put back what they changed, the suites' teardowns run, all within `interruptGraceMs`; the
@@ -312,6 +328,15 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
           : {}),
         ...(setupProblems.length > 0 ? { setupProblems } : {}),
         ...(notes.length > 0 ? { notes } : {}),
+        catalogSha256: catalogSha256(),
+        options: {
+          long: flags.long,
+          allowMutations: flags.allowMutations,
+          requestTimeoutMs: client.timeoutMs,
+          maxBodyBytes: client.maxBodyBytes,
+          budgetMs: budget.budgetMs,
+          ...options.recordedOptions,
+        },
         replay,
       },
       totals: totalsOf(results),

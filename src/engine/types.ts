@@ -135,6 +135,37 @@ export interface ExpectedFailureMark {
   status: 'expected' | 'stale' | 'expired';
 }
 
+/**
+ * The options that changed what a run tested or how it judged, as the run took them (defaults filled in): what a
+ * reviewer signing the report must know besides the target. Files are named as given and tied to their bytes by a
+ * SHA-256, so a changed list or report after the run shows. The run's concurrency is RunInfo.concurrency, its
+ * --grep and the checks of --rerun-failed RunInfo.selection.
+ */
+export interface RunOptionsInfo {
+  /** --long: the checks that take long (token expiry after 60 minutes) ran. */
+  long: boolean;
+  /** --allow-mutations: the USSD crawler could follow order and cancel links. */
+  allowMutations: boolean;
+  /** --timeout: the time limit of one request, in ms. */
+  requestTimeoutMs: number;
+  /** --max-body: the cap on one response body, in bytes. */
+  maxBodyBytes: number;
+  /** --budget: the time for the whole run, in ms. */
+  budgetMs: number;
+  /** --suite as given; absent: every suite was asked for. */
+  suites?: string[];
+  /** --expected-failures: the file as given (absent when a library caller passed the entries), its SHA-256, its entries. */
+  expectedFailures?: { file?: string; sha256?: string; entries: number };
+  /** --rerun-failed: the earlier run's JSON report as given, and its SHA-256. */
+  rerunFailed?: { report: string; sha256: string };
+  /** --ussd-max-views and --ussd-max-depth, when given. */
+  ussd?: { maxViews?: number; maxDepth?: number };
+  /** The built-in target only: the reference server's variant, the choices given (--choice NAME=VALUE) and its faults. */
+  local?: { variant?: string; choices: Record<string, string>; faults: string[] };
+  /** `conformance client`: the client program run and the scenarios it ran. */
+  client?: { command: string[]; scenarios: string[] };
+}
+
 export interface RunInfo {
   target: string;
   baseUrl: string;
@@ -173,6 +204,13 @@ export interface RunInfo {
    * reconnects. Never a failure. Absent when there is nothing to say, and in reports of versions before it.
    */
   notes?: string[];
+  /**
+   * SHA-256 (hex) of the requirement catalog the run judged by (spec/requirements.json, its bytes): the quotes, levels
+   * and exclusions behind every verdict. Absent in reports of versions before it.
+   */
+  catalogSha256?: string;
+  /** The options that changed what was tested (RunOptionsInfo). Absent in reports of versions before it. */
+  options?: RunOptionsInfo;
   /**
    * What a replay of the run's requests needs (`conformance curl`, `conformance replay`, the replay line of every
    * failure): the command-line arguments that aim a command at the run's target again, and the client id and keyid the
@@ -252,6 +290,19 @@ export interface Verdict {
   notExercised: UnexercisedRequirement[];
   /** MUST requirements of the catalog no check can test black-box (an exclusion, no check): `conformance coverage` lists them. */
   outOfReach: number;
+  /**
+   * Those requirements, in catalog order, each with why no black-box check can test it (the catalog's exclusion).
+   * Absent in reports of versions before it.
+   */
+  outOfReachRequirements?: OutOfReachRequirement[];
+}
+
+/** A MUST requirement of the catalog no check can test black-box, and why. */
+export interface OutOfReachRequirement {
+  id: string;
+  section: string;
+  quote: string;
+  why: string;
 }
 
 export interface UnexercisedRequirement {

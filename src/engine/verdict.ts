@@ -75,6 +75,10 @@ export function computeVerdict(input: VerdictInput): Verdict {
       });
   }
   const cited = new Set(input.pack.flatMap((c) => c.requirements.map((r) => r.id)));
+  const outOfReach =
+    input.outOfReach === false
+      ? []
+      : catalog.filter((r) => r.level === 'MUST' && r.exclusion !== undefined && !cited.has(r.id));
   return {
     status: input.interrupted
       ? 'INTERRUPTED'
@@ -88,10 +92,13 @@ export function computeVerdict(input: VerdictInput): Verdict {
     failed,
     failedChecks: input.results.filter((r) => r.level === 'MUST' && serverFailed(r)).map((r) => r.id),
     notExercised,
-    outOfReach:
-      input.outOfReach === false
-        ? 0
-        : catalog.filter((r) => r.level === 'MUST' && r.exclusion !== undefined && !cited.has(r.id)).length,
+    outOfReach: outOfReach.length,
+    outOfReachRequirements: outOfReach.map((r) => ({
+      id: r.id,
+      section: r.section,
+      quote: r.quote,
+      why: r.exclusion!,
+    })),
   };
 }
 

@@ -162,8 +162,9 @@ export class SignedClient {
   readonly transport: Transport;
   /** The only origin requests go to: that of baseUrl. */
   readonly origin: string;
-  private readonly timeoutMs: number;
-  private readonly maxBodyBytes: number;
+  /** The limits of one request, read by the run for its report (RunInfo.options). */
+  readonly timeoutMs: number;
+  readonly maxBodyBytes: number;
   private nextSeq = 1;
   /** What the target's config fixes of the signing profile: a run learns only the rest (suites/kit/session.ts). */
   readonly signingFixed: Readonly<Partial<SigningProfile>>;

@@ -1,8 +1,10 @@
 // The certification report a partner hands to a reviewer who did not see the run: one HTML file that opens offline in
-// any browser and reads without JavaScript. The evidence of each failure is the same text the terminal and JUnit
-// reports show (exchange-text.ts); here it is only laid out and HTML-escaped.
+// any browser, reads without JavaScript and prints (or `--pdf`) as a document to sign. It reads by severity: the
+// verdict and the run's identity, then MUST failures, SHOULD warnings, what was not exercised and what no black-box test
+// can reach, and only then the run's notes and every check. The evidence of each failure is the same text the
+// terminal and JUnit reports show (exchange-text.ts); here it is laid out, HTML-escaped, and folded where it is long.
 import { alsoSeenLine, seenByLine } from './also-seen.js';
-import { requirementLine, sectionsOf } from './requirement-text.js';
+import { sectionsOf, specRequirements } from './requirement-text.js';
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -10,27 +12,32 @@ import {
   suiteTimesOf,
   type CheckResult,
   type Outcome,
+  type OutOfReachRequirement,
+  type RequirementRef,
   type RunResult,
   type SetupProblem,
   type SuiteTime,
-  type Verdict,
+  type UnexercisedRequirement,
   type VerdictStatus,
 } from '../engine/index.js';
 import type { Reporter } from '../engine/index.js';
 import {
-  concurrencyNote,
   exchangeSections,
   findingSections,
   formatDuration,
   replayContextOf,
-  visible,
-  visibleLine,
   type Labelled,
   type ReplayContext,
 } from './exchange-text.js';
 import { bySuite } from './by-suite.js';
 import { jsonReportText } from './json.js';
-import { failOnText, gapText, outOfReachNote, verdictSummary } from './verdict-text.js';
+import { failOnText, gapText, verdictSummary } from './verdict-text.js';
+import { escapeHtml, escapeLine } from './html-escape.js';
+import { displayDate, identityBlock } from './html-identity.js';
+import { inlineMarkdown, markdownQuote } from './inline-markdown.js';
+import { STYLE } from './html-style.js';
+
+export { escapeHtml } from './html-escape.js';
 
 export class HtmlReporter implements Reporter {
   readonly name: string;
@@ -46,21 +53,6 @@ export class HtmlReporter implements Reporter {
 }
 
 export const INFO_SECTION_TITLE = 'Choices this server made where the spec is open';
-
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/**
- * Text safe inside an element or a quoted attribute. Every string a server could have influenced goes through here:
- * markup is escaped, and control and bidi characters are shown as \u escapes so nothing on the page is hidden or reordered.
- */
-export function escapeHtml(text: string): string {
-  return visible(text).replace(/[&<>"']/g, (ch) => ENTITIES[ch]!);
-}
-
-/** Like escapeHtml, for text that must stay on one line. */
-function escapeLine(text: string): string {
-  return visibleLine(text).replace(/[&<>"']/g, (ch) => ENTITIES[ch]!);
-}
 
 /** SHA-256 (hex) of the JSON report's exact text, so a reviewer can tie this page to the JSON file it summarises. */
 export function jsonReportDigest(result: RunResult): string {
@@ -89,44 +81,96 @@ function anchor(check: CheckResult): string {
   return `check-${check.id.replace(/[^A-Za-z0-9._-]/g, '-')}`;
 }
 
+/**
+ * The checks a reviewer must read, by severity: failures (a MUST check failed, or any check errored: its requirement
+ * was not judged), then warnings (SHOULD), then the failures the server team listed as known (--expected-failures),
+ * which do not fail the run. Within a group, report order.
+ */
+export function bySeverity(checks: readonly CheckResult[]): {
+  failures: CheckResult[];
+  warnings: CheckResult[];
+  known: CheckResult[];
+} {
+  const isKnown = (c: CheckResult) => c.expected?.status === 'expected';
+  const open = checks.filter((c) => needsAttention(c) && !isKnown(c));
+  return {
+    failures: [...open.filter((c) => c.outcome === 'fail'), ...open.filter((c) => c.outcome === 'error')],
+    warnings: open.filter((c) => c.outcome === 'warn'),
+    known: checks.filter((c) => needsAttention(c) && isKnown(c)),
+  };
+}
+
 /** The whole page. Deterministic for a given result (no clock, no randomness), so an evidence package hashes stably. */
 export function htmlReport(result: RunResult): string {
   const { run } = result;
   const verdict = result.verdict.status;
-  // A failure the server team listed as known (--expected-failures) is shown apart: it does not fail the run.
-  const isKnown = (c: CheckResult) => c.expected?.status === 'expected';
-  const findings = result.checks.filter((c) => needsAttention(c) && !isKnown(c));
-  const known = result.checks.filter((c) => needsAttention(c) && isKnown(c));
+  const { failures, warnings, known } = bySeverity(result.checks);
   const times = new Map(suiteTimesOf(result).map((t) => [t.suite, t]));
   const info = result.checks.filter((c) => c.level === 'INFO');
   const replay = replayContextOf(run);
   const finding = (check: CheckResult) => findingBlock(check, replay, seenByLine(check, result.checks));
+  const notExercised = result.verdict.notExercised;
+  const outOfReach = result.verdict.outOfReachRequirements;
+  // Once: the JSON report of a whole run is megabytes of text to hash.
+  const digest = jsonReportDigest(result);
+  const parts: Array<{ id: string; title: string; content: string; nav?: string }> = [
+    {
+      id: 'failures',
+      title: `Failures (${failures.length}): MUST checks failed, checks that errored`,
+      nav: `Failures (${failures.length})`,
+      content:
+        failures.length > 0
+          ? failures.map(finding).join('\n')
+          : '<p class="none">No MUST check failed and no check errored.</p>',
+    },
+    {
+      id: 'warnings',
+      title: `Warnings (${warnings.length}): SHOULD checks not met`,
+      nav: `Warnings (${warnings.length})`,
+      content: warnings.length > 0 ? warnings.map(finding).join('\n') : '<p class="none">No SHOULD check warned.</p>',
+    },
+    ...(known.length > 0
+      ? [
+          {
+            id: 'expected',
+            title: `Expected failures (${known.length}): known deviations listed by the server team`,
+            nav: `Expected (${known.length})`,
+            content: known.map(finding).join('\n'),
+          },
+        ]
+      : []),
+    {
+      id: 'not-exercised',
+      title: `Not exercised (${notExercised.length}): MUST requirements this run did not test`,
+      nav: `Not exercised (${notExercised.length})`,
+      content: notExercisedGroups(notExercised),
+    },
+    {
+      id: 'out-of-reach',
+      title: `Out of reach (${result.verdict.outOfReach}): MUST requirements no black-box test can check`,
+      nav: `Out of reach (${result.verdict.outOfReach})`,
+      content: outOfReachList(result.verdict.outOfReach, outOfReach),
+    },
+    { id: 'notes', title: 'What the run met', nav: 'Run notes', content: runNotes(run.notes ?? []) },
+    {
+      id: 'suites',
+      title: 'Results by suite',
+      nav: 'By suite',
+      content: suiteResults(result, times),
+    },
+    { id: 'choices', title: INFO_SECTION_TITLE, nav: 'Open points', content: choices(info) },
+  ];
   const body = [
     header(result, verdict),
     cleanup(run.cleanup ?? []),
     interrupted(run.interrupted),
     setupProblems(run.setupProblems ?? []),
-    runNotes(run.notes ?? []),
     section('verdict', 'Verdict', verdictDetails(result)),
-    findings.length > 0
-      ? section('findings', `Failures and warnings (${findings.length})`, findings.map(finding).join('\n'))
-      : section('findings', 'Failures and warnings', '<p class="none">No check failed, warned or errored.</p>'),
-    ...(known.length > 0
-      ? [
-          section(
-            'expected',
-            `Expected failures (${known.length}): known deviations listed by the server team`,
-            known.map(finding).join('\n'),
-          ),
-        ]
-      : []),
-    section(
-      'suites',
-      'Results by suite',
-      [...bySuite(result.checks)].map(([suite, checks]) => suiteTable(suite, checks, times.get(suite))).join('\n'),
-    ),
-    section('choices', INFO_SECTION_TITLE, choices(info)),
-    footer(result),
+    section('identity', 'The run', identityBlock(result, digest)),
+    nav(parts),
+    ...parts.map((p) => section(p.id, p.title, p.content)),
+    signOff(result),
+    footer(result, digest),
   ].join('\n');
   return `<!DOCTYPE html>
 <html lang="en">
@@ -152,6 +196,16 @@ function section(id: string, title: string, content: string): string {
   return `<section id="${id}">\n<h2>${escapeLine(title)}</h2>\n${content}\n</section>`;
 }
 
+/** Where each part is: a phone reader jumps rather than scrolls. Not printed. */
+function nav(parts: ReadonlyArray<{ id: string; nav?: string }>): string {
+  return `<nav class="contents">${parts.map((p) => `<a href="#${p.id}">${escapeLine(p.nav ?? p.id)}</a>`).join(' ')}</nav>`;
+}
+
+/** A table that scrolls sideways inside its box on a narrow screen, so the page itself never does. */
+function scrollTable(table: string): string {
+  return `<div class="table-scroll">${table}</div>`;
+}
+
 const VERDICT_CLASS: Record<VerdictStatus, string> = {
   CONFORMANT: 'conformant',
   'NOT CONFORMANT': 'not-conformant',
@@ -174,38 +228,14 @@ function because(result: RunResult): string {
   return `${why}; exit code ${result.exitCode} (fail-on ${failOnText(result.run)})`;
 }
 
-/** The verdict in full: its line, the failed requirements, and each one not exercised with why and what to do. */
+/** The verdict in full: its line, the counts behind it, and where the failures and gaps are listed. */
 function verdictDetails(result: RunResult): string {
-  const v: Verdict = result.verdict;
+  const v = result.verdict;
+  const { totals } = result;
   const failed =
     v.failed.length > 0
-      ? `<p>Failed MUST requirements: ${v.failed.map((id) => `<code>${escapeLine(id)}</code>`).join(', ')}. The findings below show each failure.</p>`
+      ? `<p>Failed MUST requirements: ${v.failed.map((id) => `<code>${escapeLine(id)}</code>`).join(', ')}. <a href="#failures">Failures</a> shows each.</p>`
       : '';
-  const rows = v.notExercised.map(
-    (r) =>
-      `<tr class="skip"><td><code>${escapeLine(r.id)}</code><div class="section">${escapeLine(r.section)}</div></td><td><blockquote>${escapeHtml(r.quote)}</blockquote></td><td><ul>${r.checks
-        .map((c) => `<li><code>${escapeLine(c.id)}</code> ${escapeHtml(gapText(c))}</li>`)
-        .join('')}</ul></td><td>${escapeHtml(r.remedy)}</td></tr>`,
-  );
-  const table =
-    rows.length === 0
-      ? ''
-      : `<h3>Not exercised (${rows.length}): MUST requirements this run did not test</h3>
-<p class="intro">A requirement is exercised when every MUST check citing it ran to a pass or a fail. These were not: a check was not selected, was skipped or errored.</p>
-<table class="unexercised">
-<thead><tr><th>requirement</th><th>the spec</th><th>checks and why</th><th>what to do</th></tr></thead>
-<tbody>
-${rows.join('\n')}
-</tbody>
-</table>`;
-  return `<p class="verdict-line ${VERDICT_CLASS[v.status]}">${escapeLine(verdictSummary(v))}</p>
-${failed}${table}${v.outOfReach > 0 ? `\n<p class="note">${escapeLine(outOfReachNote(v))}.</p>` : ''}`;
-}
-
-function header(result: RunResult, verdict: VerdictStatus): string {
-  const { run, totals } = result;
-  const selection =
-    run.selection.suites.join(', ') + (run.selection.grep !== undefined ? `; grep ${run.selection.grep}` : '');
   const counts: Array<[number, string, string]> = [
     [totals.passed, 'passed', 'pass'],
     [totals.failed, 'failed', 'fail'],
@@ -213,40 +243,79 @@ function header(result: RunResult, verdict: VerdictStatus): string {
     [totals.skipped, 'skipped', 'skip'],
     [totals.errored, 'errored', 'error'],
   ];
-  const rows: Array<[string, string]> = [
-    ['Target', escapeLine(run.target)],
-    ['Base URL', `<code>${escapeLine(run.baseUrl)}</code>`],
-    ['Suite version', `conformance ${escapeLine(run.suiteVersion)}`],
-    ['Spec version', escapeLine(run.specVersion)],
-    ['Date', escapeLine(displayDate(run.startedAt))],
-    ['Duration', escapeLine(`${formatDuration(run.durationMs)}${concurrencyNote(run.concurrency)}`)],
-    ['Suites', escapeLine(selection)],
-    [
-      'Checks',
-      `${totals.total}: ${counts.map(([n, word, cls]) => `<span class="${n > 0 ? cls : 'zero'}">${n} ${word}</span>`).join(', ')}`,
-    ],
+  const gaps = [
+    ...(v.notExercised.length > 0
+      ? [
+          `<a href="#not-exercised">${v.notExercised.length} MUST requirement${v.notExercised.length === 1 ? '' : 's'} not exercised</a>`,
+        ]
+      : []),
+    ...(v.outOfReach > 0
+      ? [
+          `<a href="#out-of-reach">${v.outOfReach} MUST requirement${v.outOfReach === 1 ? '' : 's'} out of reach of a black-box test</a>, not part of the verdict`,
+        ]
+      : []),
   ];
+  return `<p class="verdict-line ${VERDICT_CLASS[v.status]}">${escapeLine(verdictSummary(v))}</p>
+${failed}<p>${escapeLine(`${v.exercised} of ${v.mustRequirements} MUST requirements exercised. Checks: ${totals.total}`)}: ${counts.map(([n, word, cls]) => `<span class="${n > 0 ? cls : 'zero'}">${n} ${word}</span>`).join(', ')}.</p>${gaps.length > 0 ? `\n<p class="note">${gaps.join('; ')}.</p>` : ''}`;
+}
+
+/** What was not tested, grouped by what to do about it: one cause (a flag, a fixture, the selection) covers many. */
+function notExercisedGroups(rows: readonly UnexercisedRequirement[]): string {
+  if (rows.length === 0) return '<p class="none">Every MUST requirement the checks cite was exercised.</p>';
+  const groups = new Map<string, UnexercisedRequirement[]>();
+  for (const r of rows) groups.set(r.remedy, [...(groups.get(r.remedy) ?? []), r]);
+  const intro =
+    '<p class="intro">A requirement is exercised when every MUST check citing it ran to a pass or a fail. These were not: a check was not selected, was skipped or errored. They are not failed; the verdict cannot be CONFORMANT until they are run.</p>';
+  const blocks = [...groups].map(([remedy, reqs]) => {
+    const table = scrollTable(`<table class="unexercised">
+<thead><tr><th>requirement</th><th>the spec</th><th>checks and why</th></tr></thead>
+<tbody>
+${reqs
+  .map(
+    (r) =>
+      `<tr class="skip"><td><code>${escapeLine(r.id)}</code><div class="section">${escapeLine(r.section)}</div></td><td><blockquote>${markdownQuote(r.quote)}</blockquote></td><td><ul>${r.checks
+        .map((c) => `<li><code>${escapeLine(c.id)}</code> ${escapeHtml(gapText(c))}</li>`)
+        .join('')}</ul></td></tr>`,
+  )
+  .join('\n')}
+</tbody>
+</table>`);
+    // A long group (a --suite run leaves most requirements unselected) is folded; a short one is read at once.
+    return `<details class="group"${reqs.length <= 10 ? ' open' : ''}><summary><strong>${reqs.length} requirement${reqs.length === 1 ? '' : 's'}</strong>: what to do: ${escapeHtml(remedy)}</summary>${table}</details>`;
+  });
+  return `${intro}\n${blocks.join('\n')}`;
+}
+
+/** The requirements the verdict leaves out by design, each with why (the catalog's exclusion). */
+function outOfReachList(count: number, list: readonly OutOfReachRequirement[] | undefined): string {
+  if (count === 0) return '<p class="none">None: every MUST requirement of the spec is within reach of this run.</p>';
+  if (list === undefined)
+    return `<p class="note">${escapeLine(count === 1 ? '1 MUST requirement is' : `${count} MUST requirements are`)} out of reach; this report's version does not name them: <code>conformance coverage</code> lists them with why.</p>`;
+  return `<p class="intro">The verdict does not speak for these: no request from outside the server can show whether it keeps them. <code>conformance coverage</code> lists them too.</p>
+<ul class="out-of-reach">
+${list
+  .map(
+    (r) =>
+      `<li><div><code class="check-id">${escapeLine(r.id)}</code> <span class="section">${escapeLine(r.section)}</span></div><blockquote>${markdownQuote(r.quote)}</blockquote><p class="why">why: ${inlineMarkdown(r.why)}</p></li>`,
+  )
+  .join('\n')}
+</ul>`;
+}
+
+function header(result: RunResult, verdict: VerdictStatus): string {
+  const { run } = result;
   return `<header>
 <div class="title">
 <h1>Conformance report</h1>
-<p class="subtitle">Investment Service Interface ${escapeLine(run.specVersion)} · ${escapeLine(run.target)}</p>
+<p class="subtitle">Investment Service Interface ${escapeLine(run.specVersion)} · ${escapeLine(run.target)} · ${escapeLine(displayDate(run.startedAt))}</p>
 </div>
 <div class="verdict-box ${VERDICT_CLASS[verdict]}"><p class="verdict">${verdict}</p><p class="because">${escapeLine(because(result))}</p></div>
-</header>
-<dl class="summary">
-${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('\n')}
-</dl>`;
-}
-
-function displayDate(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+</header>`;
 }
 
 function runNotes(notes: string[]): string {
-  if (notes.length === 0) return '';
-  return `<div class="run-notes"><h2>What the run met</h2><ul>${notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ul></div>`;
+  if (notes.length === 0) return '<p class="none">Nothing to note.</p>';
+  return `<ul class="run-notes">${notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ul>`;
 }
 
 /** Above the checks: what kept checks from running that is the run's set-up, not the server, and how to fix it. */
@@ -284,21 +353,44 @@ function checkHeading(check: CheckResult): string {
   return `<span class="pill ${tone(check)}">${OUTCOME_WORD[check.outcome]}</span> <code class="check-id">${escapeLine(check.id)}</code> <span class="level">${check.level}</span> <span class="check-title">${escapeLine(check.title)}</span> <span class="section">${escapeLine(sectionsOf(check))}</span>`;
 }
 
+/** The labels of a finding's own words (what the spec says, what was expected and seen); the rest is its exchange. */
+const FINDING_LABELS = new Set(['spec', 'expected', 'observed', 'seen by']);
+
+/**
+ * One check that needs attention. Its own words are always shown; the exchange the verdict was drawn from is open for a
+ * failure and folded for a warning, and the check's other exchanges and long observations are folded, so the page
+ * stays a few screens long whatever the server sent.
+ */
 function findingBlock(check: CheckResult, replay: ReplayContext, seenBy: string | undefined): string {
   const shown = findingSections(check, { replay, ...(seenBy !== undefined ? { seenBy } : {}) });
+  // An error's message is its finding, not part of the exchange (the exchange's own error follows its response).
+  const words = shown.filter((s, i) => FINDING_LABELS.has(s.label) || (s.label === 'error' && i === 1));
+  const exchange = shown.filter((s) => !words.includes(s));
   const named = check.exchanges.find((e) => e.seq === check.finding?.exchangeSeq) ?? check.exchanges.at(-1);
-  // The verdict's exchange is shown in full above; the set-up exchanges before it stay folded away.
   const others = check.exchanges.filter((e) => e !== named);
+  const replayLine = exchange.filter((s) => s.label === 'replay');
+  const messages = exchange.filter((s) => s.label !== 'replay');
+  const exchangeBlock =
+    messages.length === 0
+      ? ''
+      : `<details class="exchange"${check.outcome === 'warn' ? '' : ' open'}><summary>${escapeLine(exchangeSummary(messages))}</summary>${evidence(messages, check)}</details>`;
   const more =
     others.length === 0
       ? ''
       : `<details class="more"><summary>${others.length} other exchange${others.length === 1 ? '' : 's'} of this check</summary>${others
-          .map((e) => `<h4>exchange #${e.seq}</h4>${evidence(exchangeSections(e, undefined, replay))}`)
+          .map((e) => `<h4>exchange #${e.seq}</h4>${evidence(exchangeSections(e, undefined, replay), check)}`)
           .join('')}</details>`;
-  return `<details class="finding ${tone(check)}" id="${anchor(check)}" open>
-<summary>${checkHeading(check)}</summary>
-${knownReason(check)}${evidence(shown)}${observations(check.observations)}${alsoSeen(check)}${more}
-</details>`;
+  return `<article class="finding ${tone(check)}" id="${anchor(check)}">
+<h3 class="finding-head">${checkHeading(check)}</h3>
+${knownReason(check)}${evidence([...words, ...replayLine], check)}${exchangeBlock}${observations(check.observations)}${alsoSeen(check)}${more}
+</article>`;
+}
+
+/** The folded exchange's line: its request line and the response's status. */
+function exchangeSummary(sections: Labelled[]): string {
+  const request = sections.find((s) => s.label === 'request')?.lines[0] ?? 'the request';
+  const response = sections.find((s) => s.label === 'response')?.lines[0]?.split('  ')[0] ?? 'no response';
+  return `the exchange: ${request} → ${response}`;
 }
 
 function knownReason(check: CheckResult): string {
@@ -317,24 +409,48 @@ const LABEL_CLASS: Record<string, string> = {
   replay: 'replay',
 };
 
-function evidence(sections: Labelled[]): string {
+/** Lines of an observation shown before the rest is folded: a USSD crawl may report one line per option. */
+const LINES_SHOWN = 12;
+
+function evidence(sections: Labelled[], check: CheckResult): string {
   const rows = sections.map(({ label, lines }) => {
     const cls = LABEL_CLASS[label] ?? 'exchange';
-    const text = lines.map(escapeHtml).join('\n');
     const content =
-      label === 'replay'
-        ? `<div class="curl-box"><pre class="curl">${text}</pre></div>`
-        : cls === 'exchange'
-          ? `<pre class="message"><span class="start-line">${escapeHtml(lines[0] ?? '')}</span>${lines.length > 1 ? `\n${lines.slice(1).map(escapeHtml).join('\n')}` : ''}</pre>`
-          : `<pre>${text}</pre>`;
+      label === 'spec'
+        ? specQuotes(check)
+        : label === 'replay'
+          ? `<div class="curl-box"><pre class="curl">${lines.map(escapeHtml).join('\n')}</pre></div>`
+          : cls === 'exchange'
+            ? `<pre class="message"><span class="start-line">${escapeHtml(lines[0] ?? '')}</span>${lines.length > 1 ? `\n${lines.slice(1).map(escapeHtml).join('\n')}` : ''}</pre>`
+            : folded(lines);
     return `<dt>${escapeLine(label)}</dt><dd class="${cls}">${content}</dd>`;
   });
   return `<dl class="evidence">\n${rows.join('\n')}\n</dl>`;
 }
 
+/** Text lines as a block, the lines past LINES_SHOWN folded behind a count. */
+function folded(lines: string[]): string {
+  if (lines.length <= LINES_SHOWN + 2) return `<pre>${lines.map(escapeHtml).join('\n')}</pre>`;
+  const rest = lines.length - LINES_SHOWN;
+  return `<pre>${lines.slice(0, LINES_SHOWN).map(escapeHtml).join('\n')}</pre><details class="fold"><summary>${rest} more lines</summary><pre>${lines.slice(LINES_SHOWN).map(escapeHtml).join('\n')}</pre></details>`;
+}
+
+/** The spec's words the finding is about, as the spec renders them (code, bold, table cells), never raw Markdown. */
+function specQuotes(check: CheckResult): string {
+  const { shown, more } = specRequirements(check, check.finding);
+  return `<ul class="quotes">${shown.map(quoteItem).join('')}${more !== undefined ? `<li class="note">${escapeHtml(more)}</li>` : ''}</ul>`;
+}
+
+function quoteItem(r: RequirementRef): string {
+  return `<li><code>${escapeLine(r.id)}</code> <span class="section">${escapeLine(r.section)}</span><blockquote class="quote">${markdownQuote(r.quote)}</blockquote></li>`;
+}
+
+/** A check's observations: a few are shown, a long list is folded behind its count. */
 function observations(list: string[]): string {
   if (list.length === 0) return '';
-  return `<ul class="observations">${list.map((o) => `<li>${escapeHtml(o)}</li>`).join('')}</ul>`;
+  const items = (l: string[]) => l.map((o) => `<li>${escapeHtml(o)}</li>`).join('');
+  if (list.length <= 3) return `<ul class="observations">${items(list)}</ul>`;
+  return `<details class="fold"><summary>${list.length} observations</summary><ul class="observations">${items(list)}</ul></details>`;
 }
 
 /** The defects a check saw that other checks own (one cause, one failure): never its failure. */
@@ -344,9 +460,27 @@ function alsoSeen(check: CheckResult): string {
   return `<ul class="also-seen">${seen.map((a) => `<li>${escapeHtml(alsoSeenLine(a))}</li>`).join('')}</ul>`;
 }
 
+/** A summary table of the suites (always shown, and printed), then each suite's checks folded. */
+function suiteResults(result: RunResult, times: Map<string, SuiteTime>): string {
+  const suites = [...bySuite(result.checks)];
+  const count = (checks: CheckResult[], outcome: Outcome) => checks.filter((c) => c.outcome === outcome).length;
+  const cell = (n: number, cls: string) => `<td class="num"><span class="${n > 0 ? cls : 'zero'}">${n}</span></td>`;
+  const summary = scrollTable(`<table class="suite-summary">
+<thead><tr><th>suite</th><th>checks</th><th>passed</th><th>failed</th><th>warned</th><th>skipped</th><th>errored</th><th>time</th></tr></thead>
+<tbody>
+${suites
+  .map(([suite, checks]) => {
+    const time = times.get(suite);
+    return `<tr><td><a href="#suite-${escapeLine(suite)}">${escapeLine(suite)}</a></td><td class="num">${checks.length}</td>${cell(count(checks, 'pass'), 'pass')}${cell(count(checks, 'fail'), 'fail')}${cell(count(checks, 'warn'), 'warn')}${cell(count(checks, 'skip'), 'skip')}${cell(count(checks, 'error'), 'error')}<td class="num">${time ? escapeLine(formatDuration(time.wallMs)) : ''}</td></tr>`;
+  })
+  .join('\n')}
+</tbody>
+</table>`);
+  return `${summary}\n${suites.map(([suite, checks]) => suiteTable(suite, checks, times.get(suite))).join('\n')}`;
+}
+
 function suiteTable(suite: string, checks: CheckResult[], time: SuiteTime | undefined): string {
-  const count = (pred: (c: CheckResult) => boolean) => checks.filter(pred).length;
-  const failed = count((c) => needsAttention(c));
+  const failed = checks.filter((c) => needsAttention(c)).length;
   const rows = checks.map((check) => {
     const id = needsAttention(check)
       ? `<a href="#${anchor(check)}"><code>${escapeLine(check.id)}</code></a>`
@@ -360,13 +494,14 @@ function suiteTable(suite: string, checks: CheckResult[], time: SuiteTime | unde
   });
   const took = time ? `, ${escapeLine(formatDuration(time.wallMs))}` : '';
   const summary = `${checks.length} check${checks.length === 1 ? '' : 's'}${failed > 0 ? `, <span class="fail">${failed} not passed</span>` : ''}${took}`;
-  return `<h3 id="suite-${escapeLine(suite)}">${escapeLine(suite)} <span class="count">${summary}</span></h3>
-<table>
+  return `<details class="suite" id="suite-${escapeLine(suite)}"><summary><strong>${escapeLine(suite)}</strong> <span class="count">${summary}</span></summary>
+${scrollTable(`<table>
 <thead><tr><th>outcome</th><th>id</th><th>level</th><th>title</th><th>spec section</th></tr></thead>
 <tbody>
 ${rows.join('\n')}
 </tbody>
-</table>`;
+</table>`)}
+</details>`;
 }
 
 function choices(info: CheckResult[]): string {
@@ -378,16 +513,25 @@ function choices(info: CheckResult[]): string {
       check.outcome === 'skip'
         ? `<p class="note">skipped: ${escapeHtml(check.skipReason ?? 'no reason given')}</p>`
         : check.observations.length > 0
-          ? observations(check.observations)
+          ? `<ul class="observations">${check.observations.map((o) => `<li>${escapeHtml(o)}</li>`).join('')}</ul>`
           : `<p class="note">nothing recorded${check.finding ? `: ${escapeHtml(check.finding.message)}` : ''}</p>`;
-    return `<li><div><code class="check-id">${escapeLine(check.id)}</code> <span class="check-title">${escapeLine(check.title)}</span> <span class="section">${escapeLine(sectionsOf(check))}</span></div><blockquote>${check.requirements.map((r) => escapeHtml(requirementLine(r))).join('<br>')}</blockquote>${recorded}</li>`;
+    return `<li><div><code class="check-id">${escapeLine(check.id)}</code> <span class="check-title">${escapeLine(check.title)}</span> <span class="section">${escapeLine(sectionsOf(check))}</span></div><ul class="quotes">${check.requirements.map(quoteItem).join('')}</ul>${recorded}</li>`;
   });
-  return `${intro}\n<ul class="choices">\n${items.join('\n')}\n</ul>`;
+  return `${intro}\n<details class="group"><summary><strong>${info.length} open point${info.length === 1 ? '' : 's'} recorded</strong></summary>\n<ul class="choices">\n${items.join('\n')}\n</ul></details>`;
 }
 
-function footer(result: RunResult): string {
+/** Printed only: the lines a reviewer fills in to sign the document for the verdict above. */
+function signOff(result: RunResult): string {
+  return `<section id="sign-off" class="print-only">
+<h2>Review</h2>
+<p>I have read this report of the run of ${escapeLine(displayDate(result.run.startedAt))} against ${escapeLine(result.run.target)} (JSON report SHA-256 above) and its verdict, ${escapeLine(result.verdict.status)}.</p>
+<div class="sign-lines"><p>Reviewed by (name, role)</p><p>Date</p><p>Signature</p></div>
+</section>`;
+}
+
+function footer(result: RunResult, digest: string): string {
   return `<footer>
-<p>SHA-256 of the JSON report of this run: <code class="digest">${jsonReportDigest(result)}</code></p>
+<p>SHA-256 of the JSON report of this run: <code class="digest">${digest}</code></p>
 <p>That is the digest of the file <code>conformance run --json</code> writes (<code>report.json</code> in an evidence package): <code>sha256sum report.json</code> prints the same.
 Secrets (client secret, private key, bearer tokens, signatures) are shown as <code>[redacted]</code>. A replay line (<code>npx conformance curl …</code>) sends its request again with a fresh token and a fresh signature; masked values it names as <code>{{clientSecret}}</code> and <code>{{token}}</code> are filled with the target's own.</p>
 <p>conformance ${escapeLine(result.run.suiteVersion)} · spec ${escapeLine(result.run.specVersion)} · started ${escapeLine(result.run.startedAt)}, finished ${escapeLine(result.run.finishedAt)}</p>
@@ -417,86 +561,6 @@ for (const box of document.querySelectorAll('.curl-box')) {
   });
   box.append(button);
 }
-`;
-
-const STYLE = `
-:root { color-scheme: light; --fail: #b42318; --fail-bg: #fef3f2; --warn: #a15c07; --warn-bg: #fffaeb; --pass: #067647; --pass-bg: #ecfdf3;
-  --error: #862e9c; --error-bg: #f8f0fc; --skip: #667085; --skip-bg: #f2f4f7; --line: #d0d5dd; --muted: #475467; --code-bg: #f6f8fa; }
-* { box-sizing: border-box; }
-body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans", sans-serif; color: #101828; background: #fff; }
-main { max-width: 1180px; margin: 0 auto; padding: 24px 28px 48px; }
-code, pre { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", "Liberation Mono", monospace; font-size: 13px; }
-pre { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
-h1 { margin: 0; font-size: 26px; }
-h2 { font-size: 20px; margin: 36px 0 12px; padding-bottom: 6px; border-bottom: 2px solid #eaecf0; }
-h3 { font-size: 16px; margin: 24px 0 8px; }
-h4 { margin: 14px 0 6px; font-size: 13px; color: var(--muted); }
-header { display: flex; justify-content: space-between; align-items: center; gap: 24px; flex-wrap: wrap; }
-.subtitle { margin: 4px 0 0; color: var(--muted); }
-.verdict-box { border-radius: 10px; padding: 10px 22px; text-align: center; border: 2px solid; }
-.verdict-box.conformant { color: var(--pass); background: var(--pass-bg); }
-.verdict-box.not-conformant { color: var(--fail); background: var(--fail-bg); }
-.verdict-box.incomplete { color: var(--warn); background: var(--warn-bg); }
-.verdict { margin: 0; font-size: 30px; font-weight: 800; letter-spacing: 0.06em; }
-.verdict-line { font-weight: 700; } .verdict-line.conformant { color: var(--pass); } .verdict-line.not-conformant { color: var(--fail); } .verdict-line.incomplete { color: var(--warn); }
-table.unexercised ul { margin: 0; padding-left: 18px; } table.unexercised td:nth-child(4) { min-width: 15em; }
-.because { margin: 0; font-size: 13px; }
-dl.summary { display: grid; grid-template-columns: max-content minmax(0, 1fr) max-content minmax(0, 1fr); gap: 4px 18px; margin: 20px 0 0; padding: 14px 18px; background: #f9fafb; border: 1px solid #eaecf0; border-radius: 8px; }
-dl.summary dt { color: var(--muted); }
-dl.summary dd { margin: 0; overflow-wrap: anywhere; }
-@media (max-width: 760px) { dl.summary { grid-template-columns: max-content minmax(0, 1fr); } }
-span.fail { color: var(--fail); font-weight: 600; } span.warn { color: var(--warn); font-weight: 600; } span.error { color: var(--error); font-weight: 600; }
-span.pass { color: var(--pass); } span.skip, span.zero { color: var(--skip); }
-.cleanup { margin-top: 20px; padding: 12px 18px; border: 2px solid var(--fail); background: var(--fail-bg); color: var(--fail); border-radius: 8px; }
-.cleanup h2 { margin: 0 0 6px; border: 0; font-size: 17px; }
-.setup-problems { margin-top: 20px; padding: 12px 18px; border: 2px solid #dc6803; background: var(--warn-bg); border-radius: 8px; }
-.setup-problems h2 { margin: 0 0 6px; border: 0; font-size: 17px; color: var(--warn); }
-.setup-problems ul { margin: 0; padding-left: 18px; } .setup-problems p { margin: 2px 0; } .setup-problems .fix { font-weight: 600; }
-.pill { display: inline-block; min-width: 62px; text-align: center; padding: 1px 8px; border-radius: 999px; font-size: 12px; font-weight: 700; text-transform: uppercase; letter-spacing: 0.03em; }
-.pill.pass { color: var(--pass); background: var(--pass-bg); } .pill.fail { color: #fff; background: var(--fail); }
-.pill.warn { color: #fff; background: #dc6803; } .pill.error { color: #fff; background: var(--error); } .pill.skip { color: var(--skip); background: var(--skip-bg); }
-.check-id { font-weight: 700; font-size: 14px; }
-.level { font-size: 12px; font-weight: 700; color: var(--muted); border: 1px solid var(--line); border-radius: 4px; padding: 0 5px; }
-.section { color: var(--muted); font-size: 13px; }
-.section::before { content: "§ "; }
-details.finding { border: 1px solid var(--line); border-left: 6px solid; border-radius: 8px; margin: 14px 0; padding: 0 16px 12px; background: #fff; }
-details.finding.fail { border-left-color: var(--fail); } details.finding.warn { border-left-color: #dc6803; } details.finding.error { border-left-color: var(--error); }
-details.finding > summary { cursor: pointer; padding: 12px 0 8px; list-style-position: outside; margin-left: 14px; }
-details.finding.fail > summary { color: var(--fail); } details.finding.fail > summary .check-title { color: #101828; }
-dl.evidence { display: grid; grid-template-columns: 86px 1fr; gap: 6px 12px; margin: 4px 0 0; }
-dl.evidence dt { font: 600 12px/1.9 ui-monospace, Menlo, Consolas, "DejaVu Sans Mono", monospace; color: var(--muted); text-transform: uppercase; text-align: right; }
-dl.evidence dd { margin: 0; min-width: 0; }
-dd > pre, dd > .curl-box > pre { padding: 6px 10px; border-radius: 6px; background: var(--code-bg); border: 1px solid #eaecf0; }
-dd.spec > pre { font-family: inherit; font-size: 14px; font-style: italic; background: #f5f8ff; border-color: #c7d7fe; border-left: 4px solid #444ce7; }
-dd.expected > pre { background: var(--pass-bg); border-color: #abefc6; border-left: 4px solid var(--pass); }
-dd.observed > pre { background: var(--fail-bg); border-color: #fecdca; border-left: 4px solid var(--fail); }
-details.warn dd.observed > pre { background: var(--warn-bg); border-color: #fedf89; border-left-color: #dc6803; }
-dd.seen-by > pre { color: var(--muted); font-style: italic; }
-pre.message { max-height: 26em; overflow: auto; }
-.start-line { font-weight: 700; }
-.curl-box { position: relative; }
-dd > .curl-box > pre.curl { background: #101828; color: #f2f4f7; border-color: #101828; user-select: all; padding-right: 70px; }
-button.copy { position: absolute; top: 5px; right: 6px; font: 600 12px system-ui, sans-serif; padding: 2px 10px; border-radius: 5px; border: 1px solid #98a2b3; background: #fff; cursor: pointer; }
-ul.observations { margin: 8px 0 0; padding-left: 20px; color: var(--muted); font-size: 13px; }
-ul.also-seen { margin: 4px 0 0; padding-left: 20px; color: var(--muted); font-size: 13px; font-style: italic; }
-details.more { margin-top: 10px; } details.more > summary { cursor: pointer; color: var(--muted); font-size: 13px; }
-table { width: 100%; border-collapse: collapse; font-size: 14px; }
-th { text-align: left; font-size: 12px; text-transform: uppercase; letter-spacing: 0.04em; color: var(--muted); border-bottom: 2px solid #eaecf0; padding: 6px 8px; }
-td { border-bottom: 1px solid #eaecf0; padding: 6px 8px; vertical-align: top; }
-td:nth-child(2) code { white-space: nowrap; }
-tr.fail td { background: var(--fail-bg); } tr.warn td { background: var(--warn-bg); } tr.error td { background: var(--error-bg); }
-tr.fail a, tr.error a { color: var(--fail); font-weight: 700; }
-td ul.observations { margin-top: 2px; }
-.note { color: var(--muted); font-size: 13px; margin: 2px 0 0; }
-.count { font-weight: 400; font-size: 13px; color: var(--muted); margin-left: 8px; }
-.intro, .none { color: var(--muted); }
-.known { margin: .4rem 0; padding: .3rem .6rem; background: var(--warn-bg, #fffaeb); border-left: 4px solid var(--warn, #dc6803); }
-ul.choices { list-style: none; padding: 0; }
-ul.choices > li { border: 1px solid #eaecf0; border-left: 4px solid #444ce7; border-radius: 6px; padding: 10px 14px; margin: 10px 0; }
-blockquote { margin: 6px 0; padding-left: 10px; border-left: 3px solid var(--line); color: var(--muted); font-style: italic; }
-footer { margin-top: 40px; padding-top: 12px; border-top: 1px solid #eaecf0; color: var(--muted); font-size: 13px; }
-.digest { font-size: 13px; color: #101828; background: var(--code-bg); padding: 1px 5px; border-radius: 4px; overflow-wrap: anywhere; }
-@media print { details.more { display: none; } pre.message { max-height: none; } button.copy { display: none; } }
 `;
 
 const hash = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;

@@ -4,7 +4,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Exchange, RecordedMessage } from '../http/exchange.js';
-import type { CheckResult, RunInfo, RunResult, Totals, Verdict } from '../engine/index.js';
+import type { CheckResult, RunInfo, RunOptionsInfo, RunResult, Totals, Verdict } from '../engine/index.js';
 import type { Reporter } from '../engine/index.js';
 
 export const JSON_REPORT_FORMAT = 'conformance-report';
@@ -119,6 +119,8 @@ function runInfo(run: RunInfo): RunInfo {
       : {}),
     // What the run met that no check owns (choices, token renewals): the schema has it, and matrices read it here.
     ...(run.notes ? { notes: [...run.notes] } : {}),
+    ...(run.catalogSha256 !== undefined ? { catalogSha256: run.catalogSha256 } : {}),
+    ...(run.options ? { options: runOptions(run.options) } : {}),
     // What `conformance replay` and the replay lines need to aim at the run's target again.
     ...(run.replay
       ? {
@@ -132,6 +134,26 @@ function runInfo(run: RunInfo): RunInfo {
           },
         }
       : {}),
+  };
+}
+
+function runOptions(o: RunOptionsInfo): RunOptionsInfo {
+  return {
+    ...pick(o, ['long', 'allowMutations', 'requestTimeoutMs', 'maxBodyBytes', 'budgetMs']),
+    ...(o.suites ? { suites: [...o.suites] } : {}),
+    ...(o.expectedFailures ? { expectedFailures: pick(o.expectedFailures, ['file', 'sha256', 'entries']) } : {}),
+    ...(o.rerunFailed ? { rerunFailed: pick(o.rerunFailed, ['report', 'sha256']) } : {}),
+    ...(o.ussd ? { ussd: pick(o.ussd, ['maxViews', 'maxDepth']) } : {}),
+    ...(o.local
+      ? {
+          local: {
+            ...pick(o.local, ['variant']),
+            choices: { ...o.local.choices },
+            faults: [...o.local.faults],
+          },
+        }
+      : {}),
+    ...(o.client ? { client: { command: [...o.client.command], scenarios: [...o.client.scenarios] } } : {}),
   };
 }
 
@@ -178,6 +200,9 @@ function verdict(v: Verdict): Verdict {
       remedy: r.remedy,
     })),
     outOfReach: v.outOfReach,
+    ...(v.outOfReachRequirements
+      ? { outOfReachRequirements: v.outOfReachRequirements.map((r) => pick(r, ['id', 'section', 'quote', 'why'])) }
+      : {}),
   };
 }
 

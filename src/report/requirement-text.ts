@@ -40,12 +40,25 @@ export function specLines(
   check: Pick<CheckInfo, 'id' | 'requirements'>,
   finding?: Pick<Finding, 'requirements'>,
 ): string[] {
+  const { shown, more } = specRequirements(check, finding);
+  const lines = shown.map(requirementLine);
+  if (more !== undefined) lines.push(more);
+  return lines;
+}
+
+/** The requirements specLines quotes, and the line that sums up the rest when there are more (the HTML report renders them). */
+export function specRequirements(
+  check: Pick<CheckInfo, 'id' | 'requirements'>,
+  finding?: Pick<Finding, 'requirements'>,
+): { shown: RequirementRef[]; more?: string } {
   const named = finding?.requirements?.length
     ? check.requirements.filter((r) => finding.requirements!.includes(r.id))
     : [];
-  const shown = named.length > 0 ? named : check.requirements;
-  const lines = shown.slice(0, SHOWN).map(requirementLine);
-  if (shown.length > SHOWN)
-    lines.push(`… and ${shown.length - SHOWN} more requirements (conformance explain ${check.id})`);
-  return lines;
+  const all = named.length > 0 ? named : check.requirements;
+  return {
+    shown: all.slice(0, SHOWN),
+    ...(all.length > SHOWN
+      ? { more: `… and ${all.length - SHOWN} more requirements (conformance explain ${check.id})` }
+      : {}),
+  };
 }

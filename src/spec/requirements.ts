@@ -2,6 +2,7 @@
 // id, its verbatim quote and its level. Checks cite requirement ids; what a report shows as "the spec" comes from here,
 // so a quote is always the spec's own words. Which checks cover a requirement is declared by the checks, never copied
 // into the catalog, so the two cannot drift apart.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fromPackageRoot } from '../paths.js';
 import type { SpecSection } from './sections.js';
@@ -85,6 +86,18 @@ function indexed(file: string): NonNullable<typeof cached> {
   const catalog = JSON.parse(readFileSync(file, 'utf8')) as Catalog;
   cached = { file, catalog, byId: new Map(catalog.requirements.map((r) => [r.id, r])) };
   return cached;
+}
+
+const digests = new Map<string, string>();
+
+/** SHA-256 (hex) of the catalog file's bytes: what a report names as the catalog its verdict was judged by. */
+export function catalogSha256(file: string = fromPackageRoot(...CATALOG_PATH)): string {
+  let digest = digests.get(file);
+  if (digest === undefined) {
+    digest = createHash('sha256').update(readFileSync(file)).digest('hex');
+    digests.set(file, digest);
+  }
+  return digest;
 }
 
 export function findRequirement(id: string, file?: string): Requirement | undefined {

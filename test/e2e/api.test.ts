@@ -1,9 +1,9 @@
 // The library API as a script author uses it: the compiled package entry (`npm test` builds it first).
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateKeyPairSync, createPublicKey } from 'node:crypto';
+import { createHash, generateKeyPairSync, createPublicKey } from 'node:crypto';
 import * as api from '../../dist/src/index.js';
 
 describe('library API', () => {
@@ -69,5 +69,39 @@ describe('library API', () => {
     expect(result.checks.filter((c) => c.failsRun || c.outcome === 'error')).toEqual([]);
     expect(result.totals).toMatchObject({ failed: 0, errored: 0, total: result.checks.length });
     expect(result.exitCode).toBe(0);
+  });
+
+  it("records in the result what changed what was tested: the options, the files with their SHA-256, the catalog's digest", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'conformance-api-'));
+    const known = JSON.stringify({
+      expectedFailures: [{ id: 'auth.token.type-bearer', reason: 'fix in 4.2', expires: '2099-01-01' }],
+    });
+    writeFileSync(join(dir, 'known.json'), known);
+    const result = await api.run({
+      cwd: dir,
+      suites: ['auth'],
+      grep: 'token',
+      expectedFailures: 'known.json',
+      long: false,
+      requestTimeoutMs: 7000,
+      budgetMs: 120_000,
+      ussdMaxDepth: 3,
+      local: { variant: 'strict', faults: ['auth.token-type-lowercase'] },
+    });
+    const sha = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
+    expect(result.run.options).toEqual({
+      long: false,
+      allowMutations: false,
+      requestTimeoutMs: 7000,
+      maxBodyBytes: 4 * 1024 * 1024,
+      budgetMs: 120_000,
+      suites: ['auth'],
+      expectedFailures: { file: 'known.json', sha256: sha(known), entries: 1 },
+      ussd: { maxDepth: 3 },
+      local: { variant: 'strict', choices: {}, faults: ['auth.token-type-lowercase'] },
+    });
+    expect(result.run.selection.grep).toBe('token');
+    expect(result.run.catalogSha256).toBe(sha(readFileSync(new URL('../../spec/requirements.json', import.meta.url))));
+    expect(result.verdict.outOfReachRequirements?.map((r) => r.id)).toContain('REQ-SVC-10');
   });
 });

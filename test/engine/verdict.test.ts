@@ -50,13 +50,22 @@ describe('computeVerdict', () => {
       failedChecks: [],
       notExercised: [],
       outOfReach: 5,
+      outOfReachRequirements: expect.arrayContaining([
+        expect.objectContaining({ id: 'REQ-SVC-10', why: expect.stringContaining('one environment') }),
+      ]),
     });
+    expect(verdict.outOfReachRequirements).toHaveLength(5);
     // The catalog's excluded MUST requirements with no check are out of reach, not part of the verdict.
     const catalog: Requirement[] = [
       { id: 'REQ-X-01', section: 's', level: 'MUST', quote: 'q', exclusion: 'not black-box testable' },
       { id: 'REQ-X-02', section: 's', level: 'SHOULD', quote: 'q', exclusion: 'not black-box testable' },
     ];
-    expect(computeVerdict({ pack, results: allPass(), catalog }).outOfReach).toBe(1);
+    const narrow = computeVerdict({ pack, results: allPass(), catalog });
+    expect(narrow.outOfReach).toBe(1);
+    // Named with why, so a report can list them rather than point at `conformance coverage`.
+    expect(narrow.outOfReachRequirements).toEqual([
+      { id: 'REQ-X-01', section: 's', quote: 'q', why: 'not black-box testable' },
+    ]);
   });
 
   it('is NOT CONFORMANT when a MUST check failed, listed as an expected failure or not', () => {

@@ -4,7 +4,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HtmlReporter, INFO_SECTION_TITLE, escapeHtml, htmlReport } from '../../src/report/html.js';
+import { HtmlReporter, INFO_SECTION_TITLE, bySeverity, escapeHtml, htmlReport } from '../../src/report/html.js';
+import { inlineMarkdown, markdownQuote } from '../../src/report/inline-markdown.js';
 import { JsonReporter, jsonReportText } from '../../src/report/json.js';
 import { replayContextOf, replayLine } from '../../src/report/exchange-text.js';
 import type { CheckResult } from '../../src/engine/index.js';
@@ -59,10 +60,16 @@ function text(html: string): string {
     .replace(/&amp;/g, '&');
 }
 
-/** The <details> block of one finding. */
+/** The <article> block of one finding. */
 function findingBlock(html: string, id: string): string {
-  const start = html.indexOf(`<details class="finding`, html.indexOf(`id="check-${id}"`) - 60);
-  return html.slice(start, html.indexOf('</details>\n', start));
+  const start = html.indexOf(`<article class="finding`, html.indexOf(`id="check-${id}"`) - 60);
+  return html.slice(start, html.indexOf('</article>\n', start));
+}
+
+/** One <section> of the page, by id. */
+function sectionOf(html: string, id: string): string {
+  const start = html.indexOf(`<section id="${id}">`);
+  return start < 0 ? '' : html.slice(start, html.indexOf('</section>', start));
 }
 
 describe('HtmlReporter', () => {
@@ -102,12 +109,15 @@ describe('HtmlReporter', () => {
     failed.failsRun = false;
     failed.expected = { reason: 'fix scheduled for release 4.2', expires: '2027-01-31', status: 'expected' };
     const html = htmlReport(result);
-    const known = html.slice(html.indexOf('<section id="expected">'), html.indexOf('<section id="suites">'));
+    const known = sectionOf(html, 'expected');
     expect(known).toContain('Expected failures (1)');
     expect(known).toContain('signing.reject.expired');
     expect(known).toContain('expected failure (expected, listed until 2027-01-31): fix scheduled for release 4.2');
-    const findings = html.slice(html.indexOf('<section id="findings">'), html.indexOf('<section id="expected">'));
-    expect(findings).not.toContain('id="check-signing.reject.expired"');
+    const failures = sectionOf(html, 'failures');
+    expect(failures).toContain('id="check-webhooks.delivery.verify"');
+    expect(failures).not.toContain('id="check-signing.reject.expired"');
+    // After the warnings: a known deviation does not fail the run.
+    expect(html.indexOf('<section id="expected">')).toBeGreaterThan(html.indexOf('<section id="warnings">'));
   });
 
   it('shows the run summary and the verdict, with each MUST requirement not exercised', () => {
@@ -116,16 +126,19 @@ describe('HtmlReporter', () => {
     expect(html).toContain(
       '<div class="verdict-box not-conformant"><p class="verdict">NOT CONFORMANT</p><p class="because">1 MUST check failed, on 1 MUST requirement; exit code 1 (fail-on must)</p></div>',
     );
-    const verdict = html.slice(html.indexOf('<section id="verdict">'), html.indexOf('<section id="findings">'));
+    const verdict = sectionOf(html, 'verdict');
     expect(text(verdict)).toContain(
       'NOT CONFORMANT: 1 MUST check failed, on 1 MUST requirement: REQ-AUTH-08; 1 more not exercised',
     );
-    expect(verdict).toContain('Not exercised (1)');
-    expect(verdict).toMatch(
-      /<code>REQ-SVC-01<\/code>.*<code>resources\.accounts\.list<\/code> skipped: fixtures\.customerId is not set.*<td>see the skip reason; see the check&#39;s error<\/td>/,
-    );
     expect(text(verdict)).toContain(
-      "5 MUST requirements of the spec are out of reach of a black-box test and not part of the verdict: 'conformance coverage' lists them with why",
+      '1 MUST requirement not exercised; 5 MUST requirements out of reach of a black-box test, not part of the verdict.',
+    );
+    const gaps = sectionOf(html, 'not-exercised');
+    expect(gaps).toContain('Not exercised (1)');
+    // Grouped by what to do: the group's line says it once, the rows say which check and why.
+    expect(text(gaps)).toContain("1 requirement: what to do: see the skip reason; see the check's error");
+    expect(gaps).toMatch(
+      /<code>REQ-SVC-01<\/code>.*<code>resources\.accounts\.list<\/code> skipped: fixtures\.customerId is not set/,
     );
     for (const value of [
       'staging',
@@ -136,9 +149,9 @@ describe('HtmlReporter', () => {
       '4.2 s, up to 4 checks at once',
     ])
       expect(page).toContain(value);
-    // Each suite's heading carries its wall time.
+    // Each suite's line carries its wall time.
     expect(html).toMatch(
-      /<h3 id="suite-signing">signing <span class="count">2 checks, <span class="fail">2 not passed<\/span>, 1\.2 s<\/span><\/h3>/,
+      /<details class="suite" id="suite-signing"><summary><strong>signing<\/strong> <span class="count">2 checks, <span class="fail">2 not passed<\/span>, 1\.2 s<\/span><\/summary>/,
     );
     const passing = sampleRunResult(sampleChecks().filter((c) => c.outcome === 'pass'));
     expect(htmlReport(passing)).toContain(
@@ -155,10 +168,11 @@ describe('HtmlReporter', () => {
     const result = sampleRunResult();
     const html = htmlReport(result);
     const block = findingBlock(html, 'signing.reject.expired');
-    expect(block).toMatch(/^<details class="finding fail" id="check-signing\.reject\.expired" open>/);
+    expect(block).toMatch(/^<article class="finding fail" id="check-signing\.reject\.expired">/);
     const shown = text(block);
-    expect(shown).toContain(
-      'REQ-AUTH-08 (Authentication): "The signature covers the ordered components listed in Signature-Input, and `created` and `expires` are Unix times."',
+    // The quote as the spec renders it: code spans are code, no backtick left.
+    expect(block).toContain(
+      '<code>REQ-AUTH-08</code> <span class="section">Authentication</span><blockquote class="quote">The signature covers the ordered components listed in Signature-Input, and <code>created</code> and <code>expires</code> are Unix times.</blockquote>',
     );
     expect(shown).toContain('a request signed with expires 120 s in the past is rejected (any 4xx)');
     expect(shown).toContain('an expired signature was accepted');
@@ -171,18 +185,27 @@ describe('HtmlReporter', () => {
     const curl = replayLine(shown2.request, shown2.startedAt, replayContextOf(result.run));
     expect(curl).toMatch(/^npx conformance curl '\/accounts\?customerId=1042' .* --target staging$/);
     expect(block).toContain(`<pre class="curl">${escapeHtml(curl)}</pre>`);
-    // The set-up exchange before the verdict's is kept, folded.
-    expect(block).toContain('1 other exchange of this check');
-    // Warnings and errors are expanded too; a passing check is not.
-    expect(html).toContain('<details class="finding warn" id="check-signing.reject.stale-created" open>');
-    expect(html).toContain('<details class="finding error" id="check-webhooks.delivery.verify" open>');
+    // The verdict's exchange is open for a failure; the set-up exchange before it is kept, folded.
+    expect(block).toContain(
+      '<details class="exchange" open><summary>the exchange: GET https://staging.example/v1/accounts?customerId=1042 → 200</summary>',
+    );
+    expect(block).toContain('<details class="more"><summary>1 other exchange of this check</summary>');
+    // A warning's exchange is folded, an error's open; a passing check has no block.
+    const warning = findingBlock(html, 'signing.reject.stale-created');
+    expect(warning).toMatch(/^<article class="finding warn" id="check-signing\.reject\.stale-created">/);
+    expect(warning).toContain('<details class="exchange"><summary>');
+    expect(findingBlock(html, 'webhooks.delivery.verify')).toContain('<details class="exchange" open>');
     expect(html).not.toContain('id="check-auth.token.issue"');
   });
 
   it('lists every check in a table per suite', () => {
     const html = htmlReport(sampleRunResult());
-    for (const suite of ['auth', 'signing', 'resources', 'webhooks'])
-      expect(html).toContain(`<h3 id="suite-${suite}">${suite} `);
+    for (const suite of ['auth', 'signing', 'resources', 'webhooks']) {
+      expect(html).toContain(`<details class="suite" id="suite-${suite}"><summary><strong>${suite}</strong> `);
+      expect(sectionOf(html, 'suites')).toContain(`<td><a href="#suite-${suite}">${suite}</a></td>`);
+    }
+    // Every table scrolls in its own box, so a phone never scrolls the page sideways.
+    expect(html.match(/<table/g)!.length).toBe(html.match(/<div class="table-scroll"><table/g)!.length);
     for (const check of sampleChecks())
       expect(html).toMatch(new RegExp(`<tr class="\\w+">.*<code>${check.id.replace(/\./g, '\\.')}</code>`));
     expect(html).toContain('skipped: fixtures.customerId is not set');
@@ -213,7 +236,9 @@ describe('HtmlReporter', () => {
     expect(json.toString('utf8')).toBe(jsonReportText(result));
     const digest = createHash('sha256').update(json).digest('hex');
     expect(html).toContain(`<code class="digest">${digest}</code>`);
-    expect(html.indexOf(digest)).toBeGreaterThan(html.indexOf('<footer>'));
+    expect(html.lastIndexOf(digest)).toBeGreaterThan(html.indexOf('<footer>'));
+    // And in the run's identity, at the top.
+    expect(html.indexOf(digest)).toBeLessThan(html.indexOf('<section id="failures">'));
   });
 
   it('is the same page for the same result (an evidence package hashes it)', () => {
@@ -254,5 +279,165 @@ describe('HtmlReporter', () => {
       `Set-up problem of the run, not of the serverwebhooks: ${SETUP_PROBLEM.problem}fix: ${SETUP_PROBLEM.fix}kept from running: 1 check (webhooks.events.auth-created); their requirements are not exercised, not failed`,
     );
     expect(htmlReport(sampleRunResult())).not.toContain('<div class="setup-problems"');
+  });
+
+  it('reads by severity: verdict and identity, then MUST failures and errors, SHOULD warnings, not exercised, out of reach, notes, suites', () => {
+    // A SHOULD warning declared before the MUST failure: the page still puts the failure first.
+    const checks = sampleChecks();
+    const warn = checks.findIndex((c) => c.id === 'signing.reject.stale-created');
+    const [warning] = checks.splice(warn, 1);
+    checks.unshift(warning!);
+    const result = sampleRunResult(checks);
+    result.run.notes = ['target: the embedded reference server, variant strict'];
+    const html = htmlReport(result);
+    const order = [
+      'verdict',
+      'identity',
+      'failures',
+      'warnings',
+      'not-exercised',
+      'out-of-reach',
+      'notes',
+      'suites',
+      'choices',
+    ];
+    const at = order.map((id) => html.indexOf(`<section id="${id}">`));
+    expect(at.every((i) => i > 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    // The verdict box is the first thing after the title.
+    expect(html.indexOf('class="verdict-box')).toBeLessThan(at[0]!);
+    expect(sectionOf(html, 'failures')).toContain('Failures (2): MUST checks failed, checks that errored');
+    // A failure before an error, both above the first warning.
+    const failures = sectionOf(html, 'failures');
+    expect(failures.indexOf('id="check-signing.reject.expired"')).toBeLessThan(
+      failures.indexOf('id="check-webhooks.delivery.verify"'),
+    );
+    expect(sectionOf(html, 'warnings')).toContain('id="check-signing.reject.stale-created"');
+    expect(sectionOf(html, 'warnings')).toContain('id="check-resources.customer.update"');
+    expect(text(sectionOf(html, 'notes'))).toContain('target: the embedded reference server, variant strict');
+    const groups = bySeverity(checks);
+    expect(groups.failures.map((c) => c.id)).toEqual(['signing.reject.expired', 'webhooks.delivery.verify']);
+    expect(groups.warnings.map((c) => c.id)).toEqual(['signing.reject.stale-created', 'resources.customer.update']);
+    expect(groups.known).toEqual([]);
+  });
+
+  it('names the run in full: target, base URL, client id, key id, tool, spec, catalog digest, and every option that changed what was tested', () => {
+    const result = sampleRunResult();
+    result.run.catalogSha256 = 'c'.repeat(64);
+    result.run.selection = { suites: ['auth', 'signing'], grep: '^auth\\.' };
+    result.run.options = {
+      long: true,
+      allowMutations: false,
+      requestTimeoutMs: 20_000,
+      maxBodyBytes: 1024 * 1024,
+      budgetMs: 90_000,
+      suites: ['auth', 'signing'],
+      expectedFailures: { file: 'known.json', sha256: 'e'.repeat(64), entries: 2 },
+      local: {
+        variant: 'lenient',
+        choices: { 'ussd-requests-menu': 'filters' },
+        faults: ['auth.token-type-lowercase'],
+      },
+    };
+    const identity = text(sectionOf(htmlReport(result), 'identity'));
+    for (const line of [
+      'Targetstaging',
+      'Base URLhttps://staging.example/v1',
+      'Client idacme',
+      'Key idacme-2026',
+      'Toolconformance 0.1.0',
+      'Spec version0.0.1',
+      `Catalog SHA-256${'c'.repeat(64)}`,
+      'JSON report SHA-256',
+      'Suitesauth, signing (--suite)',
+      '--grep^auth\\.',
+      '--fail-onmust',
+      `--expected-failuresknown.json (SHA-256 ${'e'.repeat(64)}): 2 entries`,
+      '--longyes: the checks that take long (token expiry after 60 minutes) ran',
+      '--allow-mutationsno: the USSD crawler did not follow links that place or cancel an order',
+      '--timeout20.0 s per request',
+      '--max-body1 MiB per response',
+      '--budget90s for the run',
+      '--concurrency4',
+      'Reference servervariant lenient; choices ussd-requests-menu=filters; faults auth.token-type-lowercase',
+    ])
+      expect(identity).toContain(line);
+    // A run of `conformance client`: the client program and its scenarios, not the server's limits and flags.
+    const client = sampleRunResult();
+    const { long, allowMutations, requestTimeoutMs, maxBodyBytes, budgetMs } = result.run.options;
+    client.run.options = {
+      ...{ long, allowMutations, requestTimeoutMs, maxBodyBytes, budgetMs },
+      client: { command: ['node', 'my client.js'], scenarios: ['read', 'webhooks'] },
+    };
+    const graded = text(sectionOf(htmlReport(client), 'identity'));
+    expect(graded).toContain('Client commandnode my client.js');
+    expect(graded).toContain('Scenariosread, webhooks');
+    expect(graded).toContain('--budget90s for the run');
+    expect(graded).not.toContain('--long');
+    expect(graded).not.toContain('--timeout');
+    // A report of a version before RunInfo.options says so rather than show defaults it does not know.
+    const old = text(sectionOf(htmlReport(sampleRunResult()), 'identity'));
+    expect(old).toContain('Catalog SHA-256not recorded (a report of a version before it)');
+    expect(old).toContain('Other optionsnot recorded');
+  });
+
+  it('lists the MUST requirements out of black-box reach, each with why', () => {
+    const html = htmlReport(sampleRunResult());
+    const reach = sectionOf(html, 'out-of-reach');
+    expect(reach).toContain('Out of reach (5): MUST requirements no black-box test can check');
+    expect(text(reach)).toContain('REQ-SVC-10');
+    expect(text(reach)).toContain('why: A run checks one environment (one target).');
+    expect(reach.match(/<li>/g)).toHaveLength(5);
+  });
+
+  it('renders the spec quotes of the INFO section and the gaps as Markdown, never raw **', () => {
+    const html = htmlReport(sampleRunResult());
+    for (const id of ['choices', 'not-exercised', 'out-of-reach', 'failures', 'warnings'])
+      expect(text(sectionOf(html, id))).not.toMatch(/\*\*|`/);
+  });
+
+  it('prints a sign-off block for the reviewer, hidden on screen', () => {
+    const html = htmlReport(sampleRunResult());
+    expect(html).toContain('<section id="sign-off" class="print-only">');
+    expect(text(html.slice(html.indexOf('<section id="sign-off"')))).toContain('Reviewed by (name, role)DateSignature');
+    expect(html).toMatch(/@media print \{[^]*#failures \{ break-before: page; \}/);
+  });
+});
+
+describe("the spec's Markdown in a quote", () => {
+  it('renders bold, code spans and http(s) links, escaping every character first', () => {
+    expect(inlineMarkdown('**GET /instruments** lists available instruments')).toBe(
+      '<strong>GET /instruments</strong> lists available instruments',
+    );
+    expect(inlineMarkdown('sent as `Authorization: Bearer <ACCESS_TOKEN>`; tokenType is always Bearer.')).toBe(
+      'sent as <code>Authorization: Bearer &lt;ACCESS_TOKEN&gt;</code>; tokenType is always Bearer.',
+    );
+    expect(inlineMarkdown('**`GET /x`** and `a**b**c`')).toBe(
+      '<strong><code>GET /x</code></strong> and <code>a**b**c</code>',
+    );
+    expect(inlineMarkdown('see [RFC 9421](https://www.rfc-editor.org/rfc/rfc9421)')).toBe(
+      'see <a href="https://www.rfc-editor.org/rfc/rfc9421" rel="noreferrer">RFC 9421</a>',
+    );
+  });
+
+  it('leaves what is not Markdown as text: an unpaired **, a lone backtick, a link that is not http(s), markup', () => {
+    expect(inlineMarkdown('2 ** 3 and a ` alone')).toBe('2 ** 3 and a ` alone');
+    expect(inlineMarkdown('[x](javascript:alert(1))')).toBe('[x](javascript:alert(1))');
+    expect(inlineMarkdown('**<img src=x onerror=alert(1)>**')).toBe(
+      '<strong>&lt;img src=x onerror=alert(1)&gt;</strong>',
+    );
+    expect(inlineMarkdown('[a"b](https://x.example/"onmouseover=1)')).not.toContain('"onmouseover');
+    expect(inlineMarkdown('bidi \u202e and ESC \u001b')).toBe('bidi \\u202e and ESC \\u001b');
+  });
+
+  it('renders a table row as cells (a | inside a code span stays in its cell) and a bullet as a bullet', () => {
+    expect(markdownQuote('| tokenType | Authorization type; always `Bearer` |')).toBe(
+      '<span class="md-row"><span class="md-cell">tokenType</span><span class="md-cell">Authorization type; always <code>Bearer</code></span></span>',
+    );
+    expect(markdownQuote('| a | `x|y` |  |')).toBe(
+      '<span class="md-row"><span class="md-cell">a</span><span class="md-cell"><code>x|y</code></span><span class="md-cell">&nbsp;</span></span>',
+    );
+    expect(markdownQuote('- Result: a **record**')).toBe('• Result: a <strong>record</strong>');
+    expect(markdownQuote('3. The token lifetime is 60 minutes.')).toBe('3. The token lifetime is 60 minutes.');
   });
 });
