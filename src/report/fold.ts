@@ -40,22 +40,29 @@ function valueOf(tokens: string[], segments: number[][]): string {
   return [...new Set(values)].join(' … ');
 }
 
-/** The line that stands for the rest of a run after its first line, at the first line's indentation. */
+/** What stands for the rest of a run after its first entry, at the first entry's indentation. */
 function foldedLine(first: string, values: string[]): string {
   const indent = /^\s*/.exec(first)![0];
   const more = values.length;
-  const rest = more === 1 ? 'line' : 'lines';
-  if (values.every((v) => v === '')) return `${indent}… the same ${rest} ${more} more time${more === 1 ? '' : 's'}`;
+  if (values.every((v) => v === '')) return `${indent}… the same ${more} more time${more === 1 ? '' : 's'}`;
   const shown = values.slice(0, VALUES_SHOWN).join(', ');
   const unshown = more > VALUES_SHOWN ? `, and ${more - VALUES_SHOWN} more` : '';
-  return `${indent}… ${more} more ${rest} like it, differing only in: ${shown}${unshown}`;
+  return `${indent}… ${more} more like it, differing only in: ${shown}${unshown}`;
 }
+
+/** Separates the items of a list a check wrote on one line (`option 1: …; option 2: …`). */
+const ITEM_SEPARATOR = '; ';
 
 /**
  * The lines with each run of at least MIN_RUN alike consecutive lines (same tokens but for a few words) folded into
- * its first line and one line naming what the others change. Lines that are not part of such a run are kept as they are.
+ * its first line and one line naming what the others change; the same within a line, for the items of a list it
+ * holds. What is not part of such a run is kept as it is.
  */
 export function foldRepeats(lines: readonly string[]): string[] {
+  return foldRuns(lines.map((l) => foldRuns(l.split(ITEM_SEPARATOR)).join(ITEM_SEPARATOR)));
+}
+
+function foldRuns(lines: readonly string[]): string[] {
   const tokens = lines.map(tokensOf);
   const out: string[] = [];
   let i = 0;
