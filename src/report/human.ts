@@ -192,9 +192,11 @@ export class HumanReporter implements Reporter {
   /** One write per event: the progress line erased, the new lines, the progress line drawn again below them. */
   private write(lines: Line[], { last = false } = {}): void {
     const width = this.width();
+    // The dots are the dot style's progress.
+    const progress = this.options.progress && this.style !== 'dot';
     let text = '';
     // On a terminal every write starts at the start of a clean row: the progress line, if drawn, is gone.
-    if (this.options.progress) text += CLEAR_LINE;
+    if (progress) text += CLEAR_LINE;
     for (const l of lines) {
       const rows =
         width === undefined
@@ -204,7 +206,7 @@ export class HumanReporter implements Reporter {
             : wrapText(l.text, width, l.hang);
       text += `${rows.join('\n')}\n`;
     }
-    if (this.options.progress && this.style !== 'dot' && !last) {
+    if (progress && !last) {
       text += this.progressLine();
     }
     if (text !== '') this.options.out.write(text);

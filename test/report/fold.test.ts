@@ -19,7 +19,7 @@ describe('foldRepeats', () => {
     ]);
   });
 
-  it('keeps the first line\'s indentation on the folded line', () => {
+  it("keeps the first line's indentation on the folded line", () => {
     const lines = SYMBOLS.slice(0, 4).map((s) => `  ${optionLine(s)}`);
     expect(foldRepeats(lines)).toEqual([lines[0], '  … 3 more like it, differing only in: MSFT, GOOGL, AMZN']);
   });
@@ -49,7 +49,13 @@ describe('foldRepeats', () => {
   });
 
   it('stops a run where its differences add up to more than a third of the line', () => {
-    const lines = ['aa bb cc dd ee ff', 'XX bb cc dd ee ff', 'aa XX cc dd ee ff', 'aa bb XX dd ee ff', 'aa bb cc XX ee ff'];
+    const lines = [
+      'aa bb cc dd ee ff',
+      'XX bb cc dd ee ff',
+      'aa XX cc dd ee ff',
+      'aa bb XX dd ee ff',
+      'aa bb cc XX ee ff',
+    ];
     // Each is alike the first (2 of 17 characters differ), but three of them together differ in 6 of 17.
     expect(foldRepeats(lines)).toEqual(lines);
   });
