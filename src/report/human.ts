@@ -489,7 +489,7 @@ function closingLines(result: RunResult, expected: CheckResult[], look: Look): L
   return lines;
 }
 
-/** What only verbose shows, counted in one line that says where it is. */
+/** What only verbose shows (notes, what passing checks observed), counted in one line that says where it is. */
 function unshownLines(result: RunResult, c: ChalkInstance): Line[] {
   const notes = result.run.notes?.length ?? 0;
   const observations = result.checks
@@ -498,9 +498,9 @@ function unshownLines(result: RunResult, c: ChalkInstance): Line[] {
   if (notes + observations === 0) return [];
   const parts = [
     ...(notes > 0 ? [`${notes} run note${notes === 1 ? '' : 's'}`] : []),
-    ...(observations > 0 ? [`${observations} observation${observations === 1 ? '' : 's'} of passing checks`] : []),
+    ...(observations > 0 ? [`${observations} observation${observations === 1 ? '' : 's'}`] : []),
   ];
-  return [line(c.dim(`· ${parts.join(' and ')}: in --verbose and the JSON and HTML reports`))];
+  return [line(c.dim(`· ${parts.join(' and ')}: in --verbose and the JSON/HTML reports`))];
 }
 
 /**
