@@ -7,7 +7,7 @@ interface WrittenReport {
 }
 
 /** The reports the options ask for, in the order they are named; an option of a new report adds its entry here. */
-export function reportsAskedFor(opts: ReportCommandOptions): WrittenReport[] {
+function reportsAskedFor(opts: ReportCommandOptions): WrittenReport[] {
   const entries: Array<[string, string | undefined]> = [
     ['JSON', opts.json],
     ['JUnit', opts.junit],
