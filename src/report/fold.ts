@@ -2,8 +2,8 @@
 // that differ in one word. The terminal shows the first of such a run whole and then only what the others change; the
 // file reports keep every line.
 
-/** Alike lines in a row before they are folded: fewer read as fast as their summary. */
-const MIN_RUN = 4;
+/** Alike lines in a row before they are folded: two read as fast as their summary. */
+const MIN_RUN = 3;
 /** Values of the folded lines named before the rest are counted. */
 const VALUES_SHOWN = 6;
 /** Lines are alike only when what differs is at most this share of the line: else they say different things. */
@@ -24,7 +24,7 @@ function varyingPositions(a: string[], b: string[]): number[] | undefined {
 }
 
 /** Positions in order, grouped where they touch: `symbol=AAPL` and `page=1` read as one value each. */
-function segmentsOf(positions: ReadonlySet<number>): number[][] {
+function segments(positions: ReadonlySet<number>): number[][] {
   const segments: number[][] = [];
   for (const p of [...positions].sort((x, y) => x - y)) {
     const last = segments.at(-1);
@@ -55,8 +55,8 @@ const ITEM_SEPARATOR = '; ';
 
 /**
  * The lines with each run of at least MIN_RUN alike consecutive lines (same tokens but for a few words) folded into
- * its first line and one line naming what the others change; the same within a line, for the items of a list it
- * holds. What is not part of such a run is kept as it is.
+ * its first line and one shorter line naming what the others change; the same within a line, for the items of a list
+ * it holds. What is not part of such a run is kept as it is.
  */
 export function foldRepeats(lines: readonly string[]): string[] {
   return foldRuns(lines.map((l) => foldRuns(l.split(ITEM_SEPARATOR)).join(ITEM_SEPARATOR)));
@@ -78,19 +78,20 @@ function foldRuns(lines: readonly string[]): string[] {
       if (share > lines[i]!.length * MAX_VARYING_SHARE) break;
       for (const p of positions) varying.add(p);
     }
-    if (end - i < MIN_RUN) {
+    const folded =
+      end - i >= MIN_RUN
+        ? foldedLine(
+            lines[i]!,
+            tokens.slice(i + 1, end).map((t) => valueOf(t, segments(varying))),
+          )
+        : undefined;
+    // A fold that says no less in no fewer characters than the lines it stands for is not made.
+    if (folded === undefined || folded.length >= lines.slice(i + 1, end).join('').length) {
       out.push(lines[i]!);
       i += 1;
       continue;
     }
-    const segments = segmentsOf(varying);
-    out.push(
-      lines[i]!,
-      foldedLine(
-        lines[i]!,
-        tokens.slice(i + 1, end).map((t) => valueOf(t, segments)),
-      ),
-    );
+    out.push(lines[i]!, folded);
     i = end;
   }
   return out;

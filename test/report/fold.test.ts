@@ -24,9 +24,19 @@ describe('foldRepeats', () => {
     expect(foldRepeats(lines)).toEqual([lines[0], '  … 3 more like it, differing only in: MSFT, GOOGL, AMZN']);
   });
 
-  it('leaves fewer than four alike lines as they are: they read as fast as a summary', () => {
-    const lines = SYMBOLS.slice(0, 3).map(optionLine);
+  it('folds three alike lines, not two: they read as fast as a summary', () => {
+    expect(foldRepeats(SYMBOLS.slice(0, 3).map(optionLine))).toEqual([
+      optionLine('AAPL'),
+      '… 2 more like it, differing only in: MSFT, GOOGL',
+    ]);
+    const two = SYMBOLS.slice(0, 2).map(optionLine);
+    expect(foldRepeats(two)).toEqual(two);
+  });
+
+  it('makes no fold longer than the lines it would stand for', () => {
+    const lines = ['GET /a: 200', 'GET /b: 200', 'GET /c: 200', 'GET /d: 200'];
     expect(foldRepeats(lines)).toEqual(lines);
+    expect(foldRepeats(['ok', 'ok', 'ok', 'ok'])).toEqual(['ok', 'ok', 'ok', 'ok']);
   });
 
   it('folds the same line said again and again', () => {
