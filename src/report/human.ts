@@ -51,7 +51,7 @@ export interface HumanReporterOptions {
   progress: boolean;
   /** Long lines wrapped to the terminal's width (out.columns, 80 when it does not say): only for a terminal. */
   wrap?: boolean;
-  /** default unless said. */
+  /** How much it says (--reporter); `default` when not given. */
   style?: HumanStyle;
   /** Every exchange of a failing check instead of the last one. */
   allExchanges?: boolean;
@@ -323,7 +323,7 @@ class Listing {
       return [];
     }
     const lines: Line[] = [];
-    // One line a check needs no heading: the id starts with the suite.
+    // A check's one line needs no suite heading: its id starts with the suite.
     if (check.suite !== this.suite && this.look.style === 'verbose') {
       if (this.suite !== undefined && !this.endsBlank) lines.push(BLANK);
       lines.push(line(this.look.c.bold(check.suite)));
@@ -575,8 +575,9 @@ function colourFor(check: CheckResult, c: ChalkInstance): (text: string) => stri
 }
 
 /**
- * The verdict after the totals, so a skipped MUST check never reads as a pass: the verdict line, then each MUST
- * requirement the run did not exercise with why and what to do, then what no black-box test can reach.
+ * The verdict after the totals, so a skipped MUST check never reads as a pass: the verdict line, then why MUST
+ * requirements were not exercised and what to do (a line per cause; verbose: per requirement), then what no black-box
+ * test can reach.
  */
 function verdictLines(verdict: Verdict, look: Look): Line[] {
   const { c } = look;
