@@ -41,6 +41,29 @@ describe('unexercisedCauseLines', () => {
     ]);
   });
 
+  it('says once the reason several checks share, naming the checks', () => {
+    const scenario = (id: string) => ({
+      id,
+      outcome: 'skip' as const,
+      reason: 'scenario webhooks was not run (--scenario)',
+      remedy: 'see the skip reason',
+    });
+    const ids = [
+      'client.webhooks.registered',
+      'client.webhooks.accepts-valid',
+      'client.webhooks.discards-forged',
+      'x.y',
+    ];
+    expect(
+      unexercisedCauseLines([
+        requirement('REQ-WHKEP-02', [scenario(ids[0]!)]),
+        requirement('REQ-AUTH-12', [scenario(ids[1]!), scenario(ids[2]!), scenario(ids[3]!)]),
+      ]),
+    ).toEqual([
+      '2 MUST requirements: client.webhooks.registered, client.webhooks.accepts-valid, client.webhooks.discards-forged and 1 more skipped: scenario webhooks was not run (--scenario) → see the skip reason (REQ-WHKEP-02, REQ-AUTH-12)',
+    ]);
+  });
+
   it('keeps an errored check apart from a skipped one, and gives nothing for nothing', () => {
     const errored = { id: 'x.y', outcome: 'error' as const, reason: 'timed out', remedy: 'raise --budget' };
     expect(unexercisedCauseLines([requirement('REQ-1', [LONG]), requirement('REQ-2', [errored])])).toEqual([
