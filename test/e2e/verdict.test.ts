@@ -91,7 +91,7 @@ describe('the verdict of a run whose config lacks a fixture', () => {
       /^INCOMPLETE: \d+ MUST requirements not exercised \(of \d+\), none failed: .*REQ-ASSET-01/m,
     );
     expect(run.stdout).toMatch(
-      /^ {4}\d+ MUST requirements?: resources\.assets\.get skipped: fixture "assetId" is not configured .* → set fixtures\.assetId in the target's config \(.*REQ-ASSET-01.*\)$/m,
+      /^ {4}\d+ MUST requirements?: (\S+, )*resources\.assets\.get(,? \S+)* skipped: fixture "assetId" is not configured .* → set fixtures\.assetId in the target's config \(.*REQ-ASSET-01.*\)$/m,
     );
     expect(run.stdout.trimEnd().split('\n').at(-1)).toBe(
       'reports: JSON r.json · JUnit r.xml · HTML r.html · evidence pkg/',
