@@ -29,15 +29,19 @@ function startOf(result: RunResult) {
 }
 
 /**
- * Drives a reporter through a whole run the way the runner does (results in declaration order), and returns what it
- * wrote. `stream: false` hands every result over at the end only.
+ * Drives a reporter (by default one with `options`, in the verbose style the tests before issue 27 describe) through a
+ * whole run the way the runner does (results in declaration order), and returns what it wrote. `stream: false` hands
+ * every result over at the end only.
  */
 function report(
   result: RunResult,
   options: Partial<HumanReporterOptions> = {},
-  { stream = true, sink = new Sink() } = {},
+  {
+    stream = true,
+    sink = new Sink(),
+    reporter = new HumanReporter({ out: sink, color: false, progress: false, style: 'verbose', ...options }),
+  } = {},
 ): { sink: Sink; text: string } {
-  const reporter = new HumanReporter({ out: sink, color: false, progress: false, style: 'verbose', ...options });
   reporter.onRunStart(startOf(result));
   for (const check of result.checks) {
     reporter.onCheckStart(check);
@@ -437,6 +441,18 @@ describe('humanReporterForStdout', () => {
     expect(drawn({ TERM: 'dumb' })).toEqual({ progress: false, width: 80 });
     expect(drawn({ CI: 'true' })).toEqual({ progress: false, width: 'none' });
     expect(drawn({ CI: 'false' })).toEqual({ progress: true, width: 80 });
+  });
+
+  it('writes the style asked for (--reporter), default when none is', () => {
+    const written = (style?: HumanReporterOptions['style']) => {
+      const sink = new Sink();
+      report(sampleRunResult(), {}, { sink, reporter: humanReporterForStdout({ stream: sink, env: {}, style }) });
+      return sink.text;
+    };
+    expect(written()).toBe(written('default'));
+    expect(written()).not.toContain('creation answered with 201');
+    expect(written('verbose')).toContain('    · creation answered with 201');
+    expect(written('dot')).toContain('\n··✗!!-E·\n');
   });
 
   it('draws progress and colour on a terminal', () => {
