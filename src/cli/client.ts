@@ -4,7 +4,8 @@ import { UserError } from '../errors.js';
 import { humanReporterForStdout } from '../report/human.js';
 import { endNote, runClient } from '../client/run.js';
 import { parseScenarioList, SCENARIO_TABLE } from '../client/scenarios.js';
-import { reportSettings, type ReportCommandOptions } from './report-options.js';
+import { humanStyleOf, reportSettings, type ReportCommandOptions } from './report-options.js';
+import { writeReportsLine } from './reports-written.js';
 
 export interface ClientCommandOptions extends ReportCommandOptions {
   scenario?: string;
@@ -31,9 +32,10 @@ export async function clientCommand(command: string[], opts: ClientCommandOption
     ...(scenarios ? { scenarios } : {}),
     ...(opts.config !== undefined ? { config: opts.config } : {}),
     ...reportSettings(opts),
-    reporters: [humanReporterForStdout()],
+    reporters: [humanReporterForStdout({ style: humanStyleOf(opts) })],
     // The scenarios run before any check is judged: a line each, so a long run is not silent.
     onScenarioEnd: (record) => process.stderr.write(`conformance: ${endNote(record)}\n`),
   });
+  writeReportsLine(opts);
   return result.exitCode;
 }

@@ -8,6 +8,7 @@ import { suiteVersion } from '../version.js';
 import { DEFAULT_BUDGET_MS, parseDuration } from '../engine/budget.js';
 import { processRedactor } from '../http/redact.js';
 import { visible, visibleLine } from '../report/visible.js';
+import { HUMAN_STYLES } from '../report/human-style.js';
 import { parseFailOn, type FailOnPolicy } from './fail-on.js';
 import { ChoiceError, parseChoice, VARIANT_NAMES, type Choices } from '../reference/choices/index.js';
 
@@ -401,7 +402,16 @@ function addReportOptions(command: Command, signed: string): Command {
       )
         .argParser(parseFailOn)
         .default({ failOn: 'must', failOnIncomplete: false } satisfies FailOnPolicy, 'must'),
-    );
+    )
+    .addOption(
+      new Option(
+        '--reporter <style>',
+        'what the terminal shows: default (a line per check, each failure in full), verbose (every observation, note and suite time too), dot (a character per check, then the failures); the file reports hold everything',
+      )
+        .choices(HUMAN_STYLES)
+        .default('default'),
+    )
+    .addOption(new Option('-v, --verbose', 'the same as --reporter verbose').conflicts('reporter'));
 }
 
 function positiveInt(option: string): (value: string) => number {

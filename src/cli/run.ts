@@ -6,7 +6,8 @@ import type { RunResult } from '../engine/index.js';
 import { localOptionsOf } from './local-options.js';
 import { humanReporterForStdout } from '../report/human.js';
 import { NothingToRerun } from '../report/rerun.js';
-import { reportSettings, type ReportCommandOptions } from './report-options.js';
+import { humanStyleOf, reportSettings, type ReportCommandOptions } from './report-options.js';
+import { writeReportsLine } from './reports-written.js';
 import type { Choices, VariantName } from '../reference/choices/index.js';
 
 export interface RunCommandOptions extends ReportCommandOptions {
@@ -88,7 +89,7 @@ export async function runCommand(opts: RunCommandOptions): Promise<number> {
       ...(opts.concurrency !== undefined ? { concurrency: opts.concurrency } : {}),
       ...(opts.expectedFailures !== undefined ? { expectedFailures: opts.expectedFailures } : {}),
       ...(opts.rerunFailed !== undefined ? { rerunFailed: opts.rerunFailed } : {}),
-      reporters: [humanReporterForStdout()],
+      reporters: [humanReporterForStdout({ style: humanStyleOf(opts) })],
       local: localOptionsOf(opts),
       signal: stopping.signal,
       onJournal: (j) => (journal = j),
@@ -105,6 +106,7 @@ export async function runCommand(opts: RunCommandOptions): Promise<number> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+  writeReportsLine(opts);
   if (result.run.interrupted) {
     process.stderr.write(`conformance: ${interruptedLine(result, restoreHint)}\n`);
     // What an expired grace left running (a restore's request) must not keep the process: it ends soon all the same.

@@ -1,7 +1,8 @@
 // The terminal report. Results are written as the engine hands them over (onCheckEnd: in declaration order, settled),
-// grouped by suite, so the output reads the same whatever order checks finished in and whether it streamed or not. On
-// a terminal a live progress line sits below them and long lines wrap to its width; anywhere else the text is plain,
-// one record a line, the same on every machine.
+// so the output reads the same whatever order checks finished in and whether it streamed or not. On a terminal a live
+// progress line sits below them and long lines wrap to its width; anywhere else the text is plain, one record a line,
+// the same on every machine. Three styles, as test runners have: `default` one line per check and each failure in
+// full, `verbose` every observation and note too (grouped by suite), `dot` a character per check and the failures.
 import { Chalk, type ChalkInstance } from 'chalk';
 import {
   suiteTimesOf,
@@ -31,6 +32,9 @@ import { sectionsOf } from './requirement-text.js';
 import { alsoSeenLine, checksThatSaw } from './also-seen.js';
 import { checkReason } from './reason.js';
 import { outOfReachNote, unexercisedLine, verdictSummary } from './verdict-text.js';
+import { unexercisedCauseLines } from './unexercised-causes.js';
+import { foldRepeats } from './fold.js';
+import type { HumanStyle } from './human-style.js';
 import { displayWidth, fitText, wrapCommand, wrapText } from './wrap.js';
 
 /** Where the report goes: process.stdout, or anything with write() (tests pass a string sink). */
@@ -47,11 +51,15 @@ export interface HumanReporterOptions {
   progress: boolean;
   /** Long lines wrapped to the terminal's width (out.columns, 80 when it does not say): only for a terminal. */
   wrap?: boolean;
-  /** Observations of every check, and every exchange of a failing check instead of the last one. */
-  verbose?: boolean;
+  /** How much it says (--reporter); `default` when not given. */
+  style?: HumanStyle;
+  /** Every exchange of a failing check instead of the last one. */
+  allExchanges?: boolean;
 }
 
 const SYMBOL: Record<Outcome, string> = { pass: '✓', fail: '✗', warn: '!', skip: '-', error: 'E' };
+/** The dot style's characters: a pass is the quietest, as in vitest's and Playwright's dot reporters. */
+const DOT: Record<Outcome, string> = { ...SYMBOL, pass: '·' };
 // Carriage return, then erase the whole line: the progress line is redrawn in place and leaves nothing behind.
 const CLEAR_LINE = '\r\u001b[2K';
 const INDENT = '    ';
@@ -81,7 +89,8 @@ const BLANK: Line = { text: '', hang: 0 };
 /** What the lines of a run are drawn with. */
 interface Look {
   c: ChalkInstance;
-  verbose: boolean;
+  style: HumanStyle;
+  allExchanges: boolean;
   replay: ReplayContext;
   /** The longest id of the run: the id column's width. */
   idWidth: number;
@@ -92,16 +101,21 @@ interface Look {
 export class HumanReporter implements Reporter {
   readonly name = 'terminal report';
   private readonly c: ChalkInstance;
+  private readonly style: HumanStyle;
   private listing: Listing | undefined;
   private total: number | undefined;
   /** Started and still running, in the order they started. */
   private readonly running = new Set<string>();
-  private readonly finished = new Set<string>();
+  /** Stopped running, their results not handed over yet (they wait for the checks declared before them). */
+  private readonly unlisted = new Set<string>();
   private readonly tally: Totals = { passed: 0, failed: 0, warned: 0, skipped: 0, errored: 0, total: 0 };
+  /** Dots written on the current row (dot style). */
+  private dots = 0;
 
   constructor(private readonly options: HumanReporterOptions) {
     // A Chalk of our own, so colour follows this reporter's options and not chalk's global detection.
     this.c = new Chalk({ level: options.color ? 1 : 0 });
+    this.style = options.style ?? 'default';
   }
 
   onRunStart(info: RunStartInfo): void {
@@ -117,20 +131,23 @@ export class HumanReporter implements Reporter {
 
   onCheckFinished(check: CheckInfo): void {
     this.running.delete(check.id);
-    this.finished.add(check.id);
+    this.unlisted.add(check.id);
     this.write([]);
   }
 
   onCheckEnd(result: CheckResult): void {
     this.running.delete(result.id);
-    this.finished.add(result.id);
+    this.unlisted.delete(result.id);
     this.count(result);
     // Without onRunStart there is no replay context yet: the result waits for onRunEnd.
-    this.write(this.listing?.add(result) ?? []);
+    const lines = this.listing?.add(result) ?? [];
+    if (this.style === 'dot' && this.listing) this.dot(result);
+    else this.write(lines);
   }
 
   onRunEnd(result: RunResult): void {
     const lines: Line[] = [];
+    if (this.dots > 0) this.options.out.write('\n');
     if (!this.listing) {
       this.listing = new Listing(this.look(replayContextOf(result.run), result.checks));
       lines.push(...headerLines(result.run.target, result.run.baseUrl, result.checks.length, this.c));
@@ -142,7 +159,8 @@ export class HumanReporter implements Reporter {
   private look(replay: ReplayContext, checks: readonly CheckInfo[]): Look {
     return {
       c: this.c,
-      verbose: this.options.verbose ?? false,
+      style: this.style,
+      allExchanges: this.options.allExchanges ?? false,
       replay,
       idWidth: Math.max(0, ...checks.map((check) => check.id.length)),
       width: () => this.width(),
@@ -163,12 +181,22 @@ export class HumanReporter implements Reporter {
     this.tally.total += 1;
   }
 
+  /** A check's character, in rows as wide as the terminal (80 columns when not one): the dots are the progress. */
+  private dot(result: CheckResult): void {
+    const width = this.width() ?? DEFAULT_COLUMNS;
+    const mark = colourFor(result, this.c)(DOT[result.outcome]);
+    this.options.out.write(`${this.dots >= width ? '\n' : ''}${mark}`);
+    this.dots = this.dots >= width ? 1 : this.dots + 1;
+  }
+
   /** One write per event: the progress line erased, the new lines, the progress line drawn again below them. */
   private write(lines: Line[], { last = false } = {}): void {
     const width = this.width();
+    // The dots are the dot style's progress.
+    const progress = this.options.progress && this.style !== 'dot';
     let text = '';
     // On a terminal every write starts at the start of a clean row: the progress line, if drawn, is gone.
-    if (this.options.progress) text += CLEAR_LINE;
+    if (progress) text += CLEAR_LINE;
     for (const l of lines) {
       const rows =
         width === undefined
@@ -178,21 +206,23 @@ export class HumanReporter implements Reporter {
             : wrapText(l.text, width, l.hang);
       text += `${rows.join('\n')}\n`;
     }
-    if (this.options.progress && !last) {
+    if (progress && !last) {
       text += this.progressLine();
     }
     if (text !== '') this.options.out.write(text);
   }
 
   /**
-   * `[47/172] ✓ 40  ✗ 2  ! 1  - 4 · running a, b +2`: done of total, the outcomes so far, as many running checks named as
-   * fit (else their number); cut so that it never wraps.
+   * `[47/172] ✓ 40  ✗ 2  ! 1  - 4 · 3 more done · running a, b +2`: the results listed of total and their outcomes,
+   * which add up to it; the checks done whose results wait for those declared before them; as many running checks named
+   * as fit (else their number); cut so that it never wraps.
    */
   private progressLine(): string {
     const c = this.c;
     // A line as wide as the terminal wraps on some, and \r would then redraw only its last row.
     const width = Math.max(this.columns() - 1, 10);
-    const done = this.total === undefined ? `[${this.finished.size}]` : `[${this.finished.size}/${this.total}]`;
+    const listed = this.tally.total;
+    const done = this.total === undefined ? `[${listed}]` : `[${listed}/${this.total}]`;
     // The report's own marks, not words: at 80 columns words leave no room to name a running check.
     const t = this.tally;
     const counts: Array<[Outcome, number]> = [
@@ -206,13 +236,16 @@ export class HumanReporter implements Reporter {
       ([outcome, n]) => `${n > 0 ? MARK_COLOUR[outcome](c)(SYMBOL[outcome]) : SYMBOL[outcome]} ${n}`,
     );
     const head = `${c.dim(done)} ${marks.join('  ')}`;
+    const waiting = this.unlisted.size > 0 ? ` · ${this.unlisted.size} more done` : '';
     const ids = [...this.running];
     const tails = ids.map((_, i) => {
       const shown = ids.length - i;
       return ` · running ${ids.slice(0, shown).join(', ')}${shown < ids.length ? ` +${ids.length - shown}` : ''}`;
     });
     if (ids.length > 0) tails.push(` · ${ids.length} running`);
-    const fits = tails.map((tail) => `${head}${c.dim(tail)}`).find((text) => displayWidth(text) <= width);
+    const fits = [...tails, '']
+      .map((tail) => `${head}${c.dim(waiting + tail)}`)
+      .find((text) => displayWidth(text) <= width);
     return fits ?? fitText(head, width);
   }
 }
@@ -239,7 +272,7 @@ function onCi(env: Record<string, string | undefined>): boolean {
  */
 export function humanReporterForStdout(
   options: {
-    verbose?: boolean;
+    style?: HumanStyle;
     stream?: HumanOutput & { isTTY?: boolean };
     env?: Record<string, string | undefined>;
   } = {},
@@ -252,15 +285,16 @@ export function humanReporterForStdout(
     color: shouldUseColor(stream, env),
     progress: terminal && !noColor(env) && env.TERM !== 'dumb',
     wrap: terminal,
-    verbose: options.verbose ?? false,
+    style: options.style ?? 'default',
   });
 }
 
 /** The report lines (without the header), in the RunResult's order: what the reporter writes, when not a terminal. */
-export function renderResults(result: RunResult, c: ChalkInstance, verbose: boolean): string[] {
+export function renderResults(result: RunResult, c: ChalkInstance, style: HumanStyle): string[] {
   const listing = new Listing({
     c,
-    verbose,
+    style,
+    allExchanges: false,
     replay: replayContextOf(result.run),
     idWidth: Math.max(0, ...result.checks.map((check) => check.id.length)),
     width: () => undefined,
@@ -277,6 +311,8 @@ class Listing {
   private endsBlank = false;
   private readonly shown = new Set<string>();
   private readonly expected: CheckResult[] = [];
+  /** The dot style's failures, shown in full after the dots. */
+  private readonly held: Line[] = [];
 
   constructor(private readonly look: Look) {}
 
@@ -287,12 +323,17 @@ class Listing {
       return [];
     }
     const lines: Line[] = [];
-    if (check.suite !== this.suite) {
+    // A check's one line needs no suite heading: its id starts with the suite.
+    if (check.suite !== this.suite && this.look.style === 'verbose') {
       if (this.suite !== undefined && !this.endsBlank) lines.push(BLANK);
       lines.push(line(this.look.c.bold(check.suite)));
-      this.suite = check.suite;
     }
+    this.suite = check.suite;
     lines.push(...checkLines(check, this.look));
+    if (this.look.style === 'dot') {
+      this.held.push(...lines);
+      return [];
+    }
     // A failure's details already end with a blank line.
     this.endsBlank = lines.at(-1)!.text === '';
     return lines;
@@ -301,7 +342,8 @@ class Listing {
   /** The results not added yet, then what follows the suites: known deviations, the run's notes, the summary. */
   end(result: RunResult): Line[] {
     const lines = result.checks.filter((check) => !this.shown.has(check.id)).flatMap((check) => this.add(check));
-    if (this.suite !== undefined && !this.endsBlank) lines.push(BLANK);
+    if (this.look.style === 'dot') lines.push(BLANK, ...this.held);
+    else if (this.suite !== undefined && !this.endsBlank) lines.push(BLANK);
     return [...lines, ...closingLines(result, this.expected, this.look)];
   }
 }
@@ -315,12 +357,11 @@ function headerLines(target: string, baseUrl: string, count: number, c: ChalkIns
 }
 
 /**
- * A check's first line: mark, id, level, then its sections and title. Ids are padded into a column when the title
- * keeps room beside it; in a narrow terminal the title follows the level, and wraps under the id.
+ * A check's first line: mark, id, level, then its title. Ids are padded into a column when the title keeps room beside
+ * it; in a narrow terminal the title follows the level, and wraps under the id.
  */
-function headLine(mark: string, check: CheckResult, note: string, look: Look): Line {
+function headLine(mark: string, check: CheckResult, title: string, look: Look): Line {
   const { c, idWidth } = look;
-  const title = `${visibleLine(sectionsOf(check))} — ${visibleLine(check.title)}${note}`;
   const width = look.width();
   if (width === undefined || width - (MARK_WIDTH + idWidth + LEVEL_COLUMN) >= MIN_TITLE)
     return line(
@@ -330,21 +371,52 @@ function headLine(mark: string, check: CheckResult, note: string, look: Look): L
   return line(`  ${mark} ${check.id}  ${c.dim(check.level)}  ${title}`, MARK_WIDTH);
 }
 
+/** The head line of a check shown in full: its title after the spec sections it stands under. */
+function fullHeadLine(mark: string, check: CheckResult, note: string, look: Look): Line {
+  return headLine(mark, check, `${visibleLine(sectionsOf(check))} — ${visibleLine(check.title)}${note}`, look);
+}
+
+/** Checks shown in full in every style: what they found is what the reader came for. */
+const SHOWN_IN_FULL: ReadonlySet<Outcome> = new Set(['fail', 'warn', 'error']);
+
 function checkLines(check: CheckResult, look: Look): Line[] {
+  if (look.style === 'verbose') return fullLines(check, look);
+  if (SHOWN_IN_FULL.has(check.outcome)) return fullLines(check, look, foldRepeats);
+  return look.style === 'dot' ? [] : [oneLine(check, look)];
+}
+
+/** Mark, id, level, title (and a skip's reason), cut to the terminal's width: one row, whatever the title. */
+function oneLine(check: CheckResult, look: Look): Line {
+  const head = headLine(
+    colourFor(check, look.c)(SYMBOL[check.outcome]),
+    check,
+    visibleLine(check.title) + skipNote(check, look.c),
+    look,
+  );
+  const width = look.width();
+  return width === undefined ? head : line(fitText(head.text, width));
+}
+
+function skipNote(check: CheckResult, c: ChalkInstance): string {
+  return check.outcome === 'skip' ? c.gray(`  (skipped: ${visibleLine(check.skipReason ?? 'no reason given')})`) : '';
+}
+
+/** A check with everything it put on record; `fold` shortens runs of alike lines in its observations and finding. */
+function fullLines(check: CheckResult, look: Look, fold: (lines: string[]) => string[] = (l) => l): Line[] {
   const { c } = look;
-  const skip =
-    check.outcome === 'skip' ? c.gray(`  (skipped: ${visibleLine(check.skipReason ?? 'no reason given')})`) : '';
-  const lines = [headLine(colourFor(check, c)(SYMBOL[check.outcome]), check, skip, look)];
-  // Observations are what a check put on record (the crawl it made, the choice a server took): always shown.
-  for (const observation of check.observations)
+  const lines = [fullHeadLine(colourFor(check, c)(SYMBOL[check.outcome]), check, skipNote(check, c), look)];
+  // Observations are what a check put on record (the crawl it made, the choice a server took).
+  for (const observation of fold(check.observations))
     lines.push(
       ...textLines(observation).map((l, i) => line(`${INDENT}${i === 0 ? '· ' : '  '}${l}`, INDENT.length + 2)),
     );
   // One cause, one failure: what this check saw that another check owns and fails for, on record here, never counted.
   for (const seen of check.alsoSeen ?? [])
     lines.push(line(c.dim(`${INDENT}${visibleLine(alsoSeenLine(seen))}`), INDENT.length + 2));
-  if (check.outcome === 'fail' || check.outcome === 'warn' || check.outcome === 'error') {
-    const sections = findingSections(check, { allExchanges: look.verbose, replay: look.replay });
+  if (SHOWN_IN_FULL.has(check.outcome)) {
+    const sections = findingSections(check, { allExchanges: look.allExchanges, replay: look.replay }).map((section) =>
+      section.label === 'observed' ? { ...section, lines: fold(section.lines) } : section,
+    );
     lines.push(...labelledLines(sections, look), BLANK);
   }
   return lines;
@@ -365,7 +437,7 @@ function expectedLines(check: CheckResult, look: Look): Line[] {
     { label: 'reason', lines: textLines(`${check.expected?.reason ?? ''}${expires}`) },
     { label: 'observed', lines: textLines(check.finding?.message ?? check.outcome) },
   ];
-  return [headLine(look.c.yellow(SYMBOL[check.outcome]), check, '', look), ...labelledLines(sections, look)];
+  return [fullHeadLine(look.c.yellow(SYMBOL[check.outcome]), check, '', look), ...labelledLines(sections, look)];
 }
 
 function closingLines(result: RunResult, expected: CheckResult[], look: Look): Line[] {
@@ -395,7 +467,9 @@ function closingLines(result: RunResult, expected: CheckResult[], look: Look): L
     for (const left of stopped.notPutBack) lines.push(line(c.red.bold(`NOT PUT BACK: ${visibleLine(left)}`)));
   }
   // What the run met that no check owns (the server's choices, throttling, token renewals): on record, never a failure.
-  for (const note of result.run.notes ?? []) lines.push(line(c.dim(`· ${visibleLine(note)}`)));
+  if (look.style === 'verbose')
+    for (const note of result.run.notes ?? []) lines.push(line(c.dim(`· ${visibleLine(note)}`)));
+  else lines.push(...unshownLines(result, c));
   const setup = (result.run.setupProblems ?? []).flatMap((problem) =>
     setupLines(problem, c, result.run.failOnIncomplete === true),
   );
@@ -409,9 +483,24 @@ function closingLines(result: RunResult, expected: CheckResult[], look: Look): L
   const listed =
     expected.length > 0 ? c.dim(`; ${expected.length} of them expected (listed), not failing the run`) : '';
   lines.push(line(summaryLine(result.totals, c) + listed));
-  lines.push(...verdictLines(result.verdict, c));
-  lines.push(...timeLines(result, c));
+  lines.push(...verdictLines(result.verdict, look));
+  const times = timeLines(result, c);
+  lines.push(...(look.style === 'verbose' ? times : times.slice(0, 1)));
   return lines;
+}
+
+/** What only verbose shows (notes, what passing checks observed), counted in one line that says where it is. */
+function unshownLines(result: RunResult, c: ChalkInstance): Line[] {
+  const notes = result.run.notes?.length ?? 0;
+  const observations = result.checks
+    .filter((check) => !SHOWN_IN_FULL.has(check.outcome))
+    .reduce((sum, check) => sum + check.observations.length + (check.alsoSeen?.length ?? 0), 0);
+  if (notes + observations === 0) return [];
+  const parts = [
+    ...(notes > 0 ? [`${notes} run note${notes === 1 ? '' : 's'}`] : []),
+    ...(observations > 0 ? [`${observations} observation${observations === 1 ? '' : 's'}`] : []),
+  ];
+  return [line(c.dim(`· ${parts.join(' and ')}: in --verbose and the JSON/HTML reports`))];
 }
 
 /**
@@ -486,10 +575,12 @@ function colourFor(check: CheckResult, c: ChalkInstance): (text: string) => stri
 }
 
 /**
- * The verdict after the totals, so a skipped MUST check never reads as a pass: the verdict line, then each MUST
- * requirement the run did not exercise with why and what to do, then what no black-box test can reach.
+ * The verdict after the totals, so a skipped MUST check never reads as a pass: the verdict line, then why MUST
+ * requirements were not exercised and what to do (a line per cause; verbose: per requirement), then what no black-box
+ * test can reach.
  */
-function verdictLines(verdict: Verdict, c: ChalkInstance): Line[] {
+function verdictLines(verdict: Verdict, look: Look): Line[] {
+  const { c } = look;
   const colour: Record<VerdictStatus, (text: string) => string> = {
     CONFORMANT: c.green.bold,
     'NOT CONFORMANT': c.red.bold,
@@ -498,9 +589,11 @@ function verdictLines(verdict: Verdict, c: ChalkInstance): Line[] {
   };
   // An interrupted run left most requirements unexercised for one reason, said once: the JSON report lists them.
   const unexercised = verdict.status === 'INTERRUPTED' ? [] : verdict.notExercised;
+  // Verbose: a line per requirement; else a line per cause, which the requirements of a skipped check or a suite share.
+  const texts = look.style === 'verbose' ? unexercised.map(unexercisedLine) : unexercisedCauseLines(unexercised);
   return [
     line(colour[verdict.status](visibleLine(verdictSummary(verdict)))),
-    ...unexercised.map((r) => line(`${INDENT}${visibleLine(unexercisedLine(r))}`, INDENT.length + 2)),
+    ...texts.map((text) => line(`${INDENT}${visibleLine(text)}`, INDENT.length + 2)),
     ...(verdict.outOfReach > 0 ? [line(c.dim(outOfReachNote(verdict)))] : []),
   ];
 }

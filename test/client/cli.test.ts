@@ -10,7 +10,7 @@ import { runCli } from '../helpers/cli.js';
 const ROOT = new URL('../../', import.meta.url).pathname;
 
 describe('conformance client (the CLI)', () => {
-  it('fails a client that pages by index at client.paging.next-page: exit 1, NOT CONFORMANT, JSON and JUnit written', async () => {
+  it('fails a client that pages by index at client.paging.next-page: exit 1, NOT CONFORMANT, JSON and JUnit written (--reporter dot)', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'conformance-client-cli-'));
     const json = path.join(dir, 'r.json');
     const junit = path.join(dir, 'j.xml');
@@ -23,6 +23,8 @@ describe('conformance client (the CLI)', () => {
         json,
         '--junit',
         junit,
+        '--reporter',
+        'dot',
         '--',
         'node',
         'dist/examples/clients/ts/broken.js',
@@ -33,6 +35,10 @@ describe('conformance client (the CLI)', () => {
     expect(res.code, res.stderr).toBe(1);
     expect(res.stdout).toContain('✗ client.paging.next-page');
     expect(res.stdout).not.toMatch(/^\s+replay\s/m);
+    // --reporter dot: a character per check, the failure in full, no line for a passing check; the reports at the end.
+    expect(res.stdout).toMatch(/^[·✗!E-]*✗[·✗!E-]*$/m);
+    expect(res.stdout).not.toMatch(/^ {2}✓ /m);
+    expect(res.stdout.trimEnd().split('\n').at(-1)).toBe(`reports: JSON ${json} · JUnit ${junit}`);
     expect(res.stderr).toMatch(/scenario read: the command exited 0/);
     const report = JSON.parse(readFileSync(json, 'utf8'));
     expect(report.verdict.status).toBe('NOT CONFORMANT');

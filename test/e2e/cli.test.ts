@@ -60,10 +60,17 @@ describe('conformance run against the embedded reference server (target local)',
     expect(res.code).toBe(0);
     const lines = res.stdout.trimEnd().split('\n');
     const [, passed, failed] = SUMMARY.exec(lines.find((l) => SUMMARY.test(l))!)!;
-    // The report ends with the time per suite, the whole run last.
-    expect(lines.at(-1)).toMatch(
-      new RegExp(`^ {2}run +${suites.flatMap((s) => s.checks).length} +[\\d.]+ m?s +[\\d.]+ m?s$`),
-    );
+    // The report ends with the run's time, then where the reports are.
+    expect(lines.slice(-2)).toEqual([
+      expect.stringMatching(/^time [\d.]+ m?s, up to \d+ checks at once$/),
+      `reports: JSON ${join(dir, 'out.json')} · JUnit ${join(dir, 'out.xml')}`,
+    ]);
+    // One line per check, piped as on a terminal; no suite times, notes or observations of passing checks.
+    const checks = suites.flatMap((s) => s.checks).length;
+    expect(lines.filter((l) => /^ {2}[✓✗!E-] \S+ /.test(l))).toHaveLength(checks);
+    expect(lines.length).toBeLessThan(checks + 15);
+    expect(res.stdout).not.toMatch(/^ {4}· /m);
+    expect(res.stdout).not.toContain('check time');
     expect(Number(passed)).toBeGreaterThanOrEqual(3);
     expect(failed).toBe('0');
     expect(res.stdout).toMatch(/✓ auth\.token\.issued +MUST/);
@@ -89,6 +96,39 @@ describe('conformance run against the embedded reference server (target local)',
     );
     expect(outcomes.filter(([, outcome]: [string, string]) => outcome !== 'pass' && outcome !== 'skip')).toEqual([]);
     expect(report.exitCode).toBe(0);
+  });
+
+  it('prints with -v (--reporter verbose) what the default leaves out: observations, notes, a line per requirement, suite times', async () => {
+    const res = await runCli(['run', '-v']);
+    expect(res.code).toBe(0);
+    const lines = res.stdout.trimEnd().split('\n');
+    // The report as it was before issue 27: suites under their names, ending with the time per suite, the whole run last.
+    expect(lines.at(-1)).toMatch(
+      new RegExp(`^ {2}run +${suites.flatMap((s) => s.checks).length} +[\\d.]+ m?s +[\\d.]+ m?s$`),
+    );
+    expect(res.stdout).toMatch(/^ {2}suite +checks +wall +check time$/m);
+    expect(lines).toContain('auth');
+    expect(lines).toContain(
+      "    · the token record's createdAt and updatedAt count seconds, as the server's instruments do",
+    );
+    expect(res.stdout).toMatch(/^· timestamps: Unix timestamps count seconds/m);
+    expect(res.stdout).toMatch(
+      /^ {4}REQ-LIFE-04 ".*" — auth\.expiry\.after-60-minutes skipped: runs only with --long: .* → run with --long$/m,
+    );
+    const both = await runCli(['run', '-v', '--reporter', 'dot']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/--verbose.*cannot be used with.*--reporter/);
+  });
+
+  it('prints with --reporter dot a character per check, then the summary', async () => {
+    const res = await runCli(['run', '--suite', 'resources', '--reporter', 'dot']);
+    expect(res.code).toBe(0);
+    const lines = res.stdout.split('\n');
+    const checks = suites.find((s) => s.name === 'resources')!.checks.length;
+    expect(lines[2]).toMatch(new RegExp(`^[·-]{${checks}}$`));
+    expect(lines[3]).toBe('');
+    expect(res.stdout).toMatch(/^\d+ passed, 0 failed, 0 warned, \d+ skipped$/m);
+    expect(res.stdout).not.toMatch(/^ {2}[✓-] /m);
   });
 
   it('selects with --suite and --grep, and rejects an unknown suite with exit 2', async () => {

@@ -101,7 +101,7 @@ describe('--expected-failures against the reference server', () => {
     const check = result.checks.find((c) => c.id === ID)!;
     expect(check).toMatchObject({ outcome: 'fail', failsRun: true, expected: { status: 'stale' } });
     expect(check.finding!.message).toMatch(/passed: the server is fixed, remove it from the list/);
-    const text = renderResults(result, new Chalk({ level: 0 }), false).join('\n');
+    const text = renderResults(result, new Chalk({ level: 0 }), 'default').join('\n');
     expect(text).toMatch(/✗ signing\.reject\.missing-signature .*\n.*\n.*\n.*remove it from the list/);
     expect(text).not.toContain('expected failures');
     expect(buildJunitXml(result)).toMatch(

@@ -29,15 +29,19 @@ function startOf(result: RunResult) {
 }
 
 /**
- * Drives a reporter through a whole run the way the runner does (results in declaration order), and returns what it
- * wrote. `stream: false` hands every result over at the end only.
+ * Drives a reporter (by default one with `options`, in the verbose style the tests before issue 27 describe) through a
+ * whole run the way the runner does (results in declaration order), and returns what it wrote. `stream: false` hands
+ * every result over at the end only.
  */
 function report(
   result: RunResult,
   options: Partial<HumanReporterOptions> = {},
-  { stream = true, sink = new Sink() } = {},
+  {
+    stream = true,
+    sink = new Sink(),
+    reporter = new HumanReporter({ out: sink, color: false, progress: false, style: 'verbose', ...options }),
+  } = {},
 ): { sink: Sink; text: string } {
-  const reporter = new HumanReporter({ out: sink, color: false, progress: false, ...options });
   reporter.onRunStart(startOf(result));
   for (const check of result.checks) {
     reporter.onCheckStart(check);
@@ -154,7 +158,7 @@ describe('HumanReporter', () => {
     const count = (text: string) => text.split('\n').filter((l) => l.startsWith('    request ')).length;
     // expired (last of 2), stale-created, customer.update, delivery.verify
     expect(count(report(sampleRunResult()).text)).toBe(4);
-    expect(count(report(sampleRunResult(), { verbose: true }).text)).toBe(5);
+    expect(count(report(sampleRunResult(), { allExchanges: true }).text)).toBe(5);
   });
 
   it('marks each outcome with its symbol, gives the skip reason, and indents INFO observations', () => {
@@ -197,7 +201,7 @@ describe('HumanReporter', () => {
   it('writes each result as the runner hands it over, under its suite, and the stream reads as the whole report', () => {
     const result = sampleRunResult();
     const sink = new Sink();
-    const reporter = new HumanReporter({ out: sink, color: false, progress: false });
+    const reporter = new HumanReporter({ out: sink, color: false, progress: false, style: 'verbose' });
     reporter.onRunStart(startOf(result));
     expect(sink.text).toBe('conformance 8 checks against staging (https://staging.example/v1)\n\n');
     reporter.onCheckStart(result.checks[0]!);
@@ -295,7 +299,7 @@ describe('HumanReporter', () => {
   it('draws a progress line on a terminal: done of total, outcomes so far, what runs; erased before results', () => {
     const result = sampleRunResult();
     const sink = terminal(120);
-    const reporter = new HumanReporter({ out: sink, color: false, progress: true, wrap: true });
+    const reporter = new HumanReporter({ out: sink, color: false, progress: true, wrap: true, style: 'verbose' });
     reporter.onRunStart(startOf(result));
     const [first, second, third] = result.checks;
     reporter.onCheckStart(first!);
@@ -303,9 +307,9 @@ describe('HumanReporter', () => {
     expect(sink.chunks.at(-1)).toBe(
       '\r\u001b[2K[0/8] ✓ 0  ✗ 0  ! 0  - 0 · running auth.token.issue, auth.token.envelope',
     );
-    // The second finished first: it no longer runs, but its result waits for the first's.
+    // The second finished first: it no longer runs, but its result waits for the first's, so it is not counted yet.
     reporter.onCheckFinished(second!);
-    expect(sink.chunks.at(-1)).toBe('\r\u001b[2K[1/8] ✓ 0  ✗ 0  ! 0  - 0 · running auth.token.issue');
+    expect(sink.chunks.at(-1)).toBe('\r\u001b[2K[0/8] ✓ 0  ✗ 0  ! 0  - 0 · 1 more done · running auth.token.issue');
     reporter.onCheckStart(third!);
     reporter.onCheckFinished(first!);
     reporter.onCheckEnd(first!);
@@ -338,7 +342,8 @@ describe('HumanReporter', () => {
     sink.columns = 20;
     reporter.onCheckFinished(checks[4]!);
     reporter.onCheckEnd(checks[6]!);
-    expect(sink.chunks.at(-1)).toBe('\r\u001b[2K[2] ✓ 0  ✗ 0  ! 0 …');
+    // One result listed (checks[4] is done, its result not handed over): the count is of the outcomes it shows.
+    expect(sink.chunks.at(-1)).toBe('\r\u001b[2K[1] ✓ 0  ✗ 0  ! 0 …');
     const coloured = new Sink();
     coloured.columns = 80;
     const withColour = new HumanReporter({ out: coloured, color: true, progress: true });
@@ -438,6 +443,18 @@ describe('humanReporterForStdout', () => {
     expect(drawn({ CI: 'false' })).toEqual({ progress: true, width: 80 });
   });
 
+  it('writes the style asked for (--reporter), default when none is', () => {
+    const written = (style?: HumanReporterOptions['style']) => {
+      const sink = new Sink();
+      report(sampleRunResult(), {}, { sink, reporter: humanReporterForStdout({ stream: sink, env: {}, style }) });
+      return sink.text;
+    };
+    expect(written()).toBe(written('default'));
+    expect(written()).not.toContain('creation answered with 201');
+    expect(written('verbose')).toContain('    · creation answered with 201');
+    expect(written('dot')).toContain('\n··✗!!-E·\n');
+  });
+
   it('draws progress and colour on a terminal', () => {
     const sink = new Sink();
     sink.isTTY = true;
@@ -446,5 +463,159 @@ describe('humanReporterForStdout', () => {
     expect(sink.chunks[0]).toContain('\r\u001b[2K');
     void reporter.onRunEnd(sampleRunResult());
     expect(sink.text).toMatch(/\u001b\[32m✓/);
+  });
+});
+
+/** The sample run with a failure whose observation repeats: one line per option, differing in the symbol. */
+function repeatingRunResult(): RunResult {
+  const checks = sampleChecks();
+  const symbols = ['AAPL', 'MSFT', 'GOOGL', 'AMZN', 'NVDA', 'TSLA', 'META', 'NFLX'];
+  const failing = checks.find((c) => c.id === 'signing.reject.expired')!;
+  failing.finding = {
+    ...failing.finding!,
+    observed: [
+      'every requestUrl is on http://10.0.0.12:8080:',
+      ...symbols.map((s) => `- "http://10.0.0.12:8080/v1/ussd/stocks?symbol=${s}"`),
+    ].join('\n'),
+  };
+  failing.observations = ['crawled 42 menus'];
+  return sampleRunResult(checks);
+}
+
+describe('HumanReporter, default style', () => {
+  const run = (result = sampleRunResult(), options: Partial<HumanReporterOptions> = {}) =>
+    report(result, { style: 'default', ...options }).text.split('\n');
+
+  it('gives a passing, skipped or INFO check one line (mark, id, level, title) and none of its observations', () => {
+    const lines = run();
+    expect(lines).toContain('  ✓ auth.token.envelope           INFO    Token response envelope');
+    expect(lines.filter((l) => l.includes('auth.token.envelope'))).toHaveLength(1);
+    expect(lines.join('\n')).not.toContain('creation answered with 201');
+    expect(lines.join('\n')).not.toContain('key served as JWK');
+    expect(lines.find((l) => l.includes('resources.accounts.list'))).toMatch(
+      /^ {2}- resources\.accounts\.list .*\(skipped: /,
+    );
+    // No suite headings: each id starts with its suite.
+    expect(lines).not.toContain('auth');
+    expect(lines).not.toContain('signing');
+  });
+
+  it('shows each failing, warning and erroring check in full, as verbose does', () => {
+    const verbose = report(sampleRunResult()).text;
+    const text = run().join('\n');
+    for (const id of ['signing.reject.expired', 'signing.reject.stale-created', 'webhooks.delivery.verify']) {
+      const block = (t: string) => new RegExp(`\\n {2}[✗!E] ${id.replace(/\./g, '\\.')} [^]*?\\n\\n`).exec(t)?.[0];
+      expect(block(text), id).toBeDefined();
+      expect(block(text)).toBe(block(verbose));
+    }
+  });
+
+  it('folds what a failure repeats, keeping its first line and what the others change; verbose keeps every line', () => {
+    const text = run(repeatingRunResult()).join('\n');
+    expect(text).toContain(
+      [
+        '    observed  an expired signature was accepted',
+        '              every requestUrl is on http://10.0.0.12:8080:',
+        '              - "http://10.0.0.12:8080/v1/ussd/stocks?symbol=AAPL"',
+        '              … 7 more like it, differing only in: MSFT, GOOGL, AMZN, NVDA, TSLA, META, and 1 more',
+        '    request   GET',
+      ].join('\n'),
+    );
+    // A failing check's own observations stay.
+    expect(text).toContain('    · crawled 42 menus');
+    const verbose = report(repeatingRunResult()).text;
+    expect(verbose).toContain('- "http://10.0.0.12:8080/v1/ussd/stocks?symbol=NFLX"');
+    expect(verbose).not.toContain('more like it');
+  });
+
+  it('ends with the notes counted in one line, the totals, the verdict with a line per cause, and the time alone', () => {
+    const result = sampleRunResult();
+    result.run.notes = ['throttling: none', 'tokens: one served the run'];
+    const lines = run(result);
+    const at = lines.indexOf('3 passed, 1 failed, 2 warned, 1 skipped, 1 errored');
+    expect(lines.slice(at)).toEqual([
+      '3 passed, 1 failed, 2 warned, 1 skipped, 1 errored',
+      'NOT CONFORMANT: 1 MUST check failed, on 1 MUST requirement: REQ-AUTH-08; 1 more not exercised',
+      '    1 MUST requirement: resources.accounts.list skipped: fixtures.customerId is not set → see the skip reason (REQ-SVC-01)',
+      expect.stringMatching(
+        /^ {4}1 MUST requirement: webhooks\.delivery\.verify errored: request to .* \(REQ-SVC-01\)$/,
+      ),
+      expect.stringMatching(/^5 MUST requirements of the spec are out of reach/),
+      'time 4.2 s, up to 4 checks at once',
+      '',
+    ]);
+    expect(lines).toContain('· 2 run notes and 3 observations: in --verbose and the JSON/HTML reports');
+    expect(lines.join('\n')).not.toContain('throttling: none');
+    expect(lines.join('\n')).not.toContain('check time');
+  });
+
+  it('cuts each check line to the terminal width with …, and writes it whole when not a terminal', () => {
+    const long = sampleChecks();
+    long[0]!.title = `valid credentials give a token ${'and more words '.repeat(10)}`;
+    const rows = screen(report(sampleRunResult(long), { style: 'default', wrap: true }, { sink: terminal(80) }).text);
+    const row = rows.find((r) => r.includes('auth.token.issue '))!;
+    expect(displayWidth(row)).toBe(80);
+    expect(row.endsWith('…')).toBe(true);
+    expect(rows.filter((r) => r.includes('and more words'))).toHaveLength(1);
+    const piped = run(sampleRunResult(long)).find((l) => l.includes('auth.token.issue '))!;
+    expect(piped.endsWith('and more words ')).toBe(true);
+  });
+});
+
+describe('HumanReporter, dot style', () => {
+  it('writes a character per check as its result comes, then the failures in full and the summary', () => {
+    const result = sampleRunResult();
+    const { sink, text } = report(result, { style: 'dot' });
+    // The header, then one chunk per result: its character alone.
+    expect(sink.chunks.slice(1, 9)).toEqual(['·', '·', '✗', '!', '!', '-', 'E', '·']);
+    const lines = text.split('\n');
+    expect(lines[2]).toBe('··✗!!-E·');
+    expect(lines[3]).toBe('');
+    expect(lines[4]).toMatch(/^ {2}✗ signing\.reject\.expired /);
+    expect(lines.filter((l) => /^ {2}✓ /.test(l))).toEqual([]);
+    expect(text).toContain('    replay    npx conformance curl');
+    expect(text).toContain('3 passed, 1 failed, 2 warned, 1 skipped, 1 errored');
+  });
+
+  it('breaks the dots at the terminal width, and draws no progress line: the dots are the progress', () => {
+    const checks = Array.from({ length: 25 }, () => sampleChecks())
+      .flat()
+      .map((c, i) => ({ ...c, id: `${c.id}.${i}` }));
+    const { text } = report(
+      sampleRunResult(checks),
+      { style: 'dot', progress: true, wrap: true },
+      { sink: terminal(60) },
+    );
+    const rows = screen(text);
+    const first = rows.findIndex((r) => r.startsWith('··✗'));
+    expect(rows.slice(first, first + 5).map((r) => r.length)).toEqual([60, 60, 60, 20, 0]);
+    expect(text).not.toContain('\r');
+  });
+});
+
+describe('the progress line', () => {
+  it('counts what it shows: its outcomes add up to its counter, whatever order checks finish in', () => {
+    const result = sampleRunResult();
+    const sink = terminal(200);
+    const reporter = new HumanReporter({ out: sink, color: false, progress: true, wrap: true });
+    reporter.onRunStart(startOf(result));
+    const checks = result.checks;
+    for (const check of checks) reporter.onCheckStart(check);
+    // They finish last to first: every result waits for the first's, then all come at once.
+    for (const check of [...checks].reverse()) reporter.onCheckFinished(check);
+    for (const check of checks) reporter.onCheckEnd(check);
+    const progress = sink.chunks.map((chunk) => chunk.split('\n').at(-1)!.replace('\r\u001b[2K', '')).filter(Boolean);
+    expect(progress.length).toBeGreaterThan(checks.length);
+    for (const line of progress) {
+      const m = /^\[(\d+)\/8\] ✓ (\d+) {2}✗ (\d+) {2}! (\d+) {2}- (\d+)(?: {2}E (\d+))?/.exec(line);
+      expect(m, line).not.toBeNull();
+      const [, done, ...counts] = m!;
+      expect(
+        counts.reduce((sum, n) => sum + Number(n ?? 0), 0),
+        line,
+      ).toBe(Number(done));
+    }
+    expect(progress).toContain('[0/8] ✓ 0  ✗ 0  ! 0  - 0 · 8 more done');
+    expect(progress.at(-1)).toBe('[8/8] ✓ 3  ✗ 1  ! 2  - 1  E 1');
   });
 });

@@ -22,7 +22,7 @@ describe('two set-up problems of one suite', () => {
   });
 
   it('are both in the terminal report', () => {
-    const text = renderResults(result, new Chalk({ level: 0 }), false).join('\n');
+    const text = renderResults(result, new Chalk({ level: 0 }), 'default').join('\n');
     for (const p of [SETUP_PROBLEM, UNMAPPED_PROBLEM]) {
       expect(text).toContain(`set-up problem (webhooks): ${p.problem}`);
       expect(text).toContain(`  fix: ${p.fix}`);
