@@ -12,6 +12,7 @@ function reportsAskedFor(opts: ReportCommandOptions): WrittenReport[] {
     ['JSON', opts.json],
     ['JUnit', opts.junit],
     ['HTML', opts.html],
+    ['PDF', opts.pdf],
     ['HAR', opts.har],
     // A directory reads as one with its slash.
     ['evidence', opts.evidence === undefined || opts.evidence.endsWith('/') ? opts.evidence : `${opts.evidence}/`],
