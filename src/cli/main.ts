@@ -385,6 +385,14 @@ export async function main(argv: string[]): Promise<void> {
 function addReportOptions(command: Command, signed: string): Command {
   return command
     .option('--junit <file>', 'write a JUnit XML report')
+    .addOption(
+      new Option(
+        '--junit-exchanges <which>',
+        "whose exchanges the JUnit report lists: failing (failing, warning and erroring testcases') or all",
+      )
+        .choices(['failing', 'all'])
+        .default('failing'),
+    )
     .option('--json <file>', 'write a JSON report')
     .option('--html <file>', 'write a self-contained HTML report for a reviewer')
     .option('--har <file>', 'write every exchange as HAR 1.2 (opens in browser devtools)')
