@@ -24,9 +24,10 @@ import { failOnText, outOfReachNote, unexercisedLine, verdictSummary } from './v
 const builder = ((builderModule as unknown as { default?: Builder }).default ?? builderModule) as unknown as Builder;
 
 /**
- * Whose exchanges the file carries (`--junit-exchanges`). `failing` (the default): those of failing, warning and
- * erroring testcases, the ones a reader of a CI page opens; a passing run's exchanges were 90 % of a 1 MB file that CI
- * viewers load whole, and the JSON and HAR reports keep every one. `all`: every testcase's, as before.
+ * Whose exchanges the file carries (`--junit-exchanges`). `failing` (the default), the lean file: those of failing,
+ * warning and erroring testcases, the ones a reader of a CI page opens; a passing run's exchanges were 87 % of a 1 MB
+ * file that CI viewers load whole, and the JSON and HAR reports keep every one. `all`: the file as it was before, every
+ * testcase's exchanges and requirements, the run-wide properties on every testsuite.
  */
 export type JunitExchanges = 'failing' | 'all';
 
