@@ -1,15 +1,15 @@
-// `npm run bench`: the five measurements of issue 10 and whether a run's waits overlap, one JSON line each as it
-// finishes, then a table.
+// `npm run bench`: the five measurements of issue 10, whether a run's waits overlap, and the sizes of a run's report
+// files (issue 27), one JSON line each as it finishes, then a table.
 // Usage: node bench/run.mjs [--only name[,name]] [--quick] [--run-args "--concurrency 4"] [--run-options '{"concurrency":4}']
-//   --only         run only these measurements (full-run, overhead, startup, scale, signing, concurrency)
+//   --only         run only these measurements (full-run, overhead, startup, scale, signing, concurrency, report-sizes)
 //   --quick        fewer repetitions and smaller timing windows: a smoke test of the benchmarks, not figures to record
-//   --run-args     extra arguments for `conformance run` in full-run
+//   --run-args     extra arguments for `conformance run` in full-run and report-sizes
 //   --run-options  extra runChecks options (JSON) for the in-process runs of overhead and signing
 import { execSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { printTable, round, splitArgs } from './lib.mjs';
 
-const MEASUREMENTS = ['full-run', 'overhead', 'startup', 'scale', 'signing', 'concurrency'];
+const MEASUREMENTS = ['full-run', 'overhead', 'startup', 'scale', 'signing', 'concurrency', 'report-sizes'];
 
 function option(name) {
   const i = process.argv.indexOf(`--${name}`);

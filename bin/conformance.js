@@ -1,5 +1,19 @@
 #!/usr/bin/env node
 // Compiled JavaScript only on the run path: no TypeScript loader, so start-up stays fast.
-import { main } from '../dist/src/cli/main.js';
+import { existsSync } from 'node:fs';
 
-main(process.argv);
+const MAIN = new URL('../dist/src/cli/main.js', import.meta.url);
+
+let cli;
+try {
+  cli = await import(MAIN.href);
+} catch (err) {
+  // The package always carries dist/; a clone has it once built (npm install builds it when it installs the
+  // dependencies, the "dependencies" script). Without it, one line that says what to do instead of a stack.
+  if (existsSync(MAIN)) throw err;
+  process.stderr.write(
+    'conformance: the compiled CLI (dist/) is missing: in a clone of the repository, run `npm run build`\n',
+  );
+  process.exit(2);
+}
+cli.main(process.argv);

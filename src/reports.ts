@@ -1,6 +1,7 @@
 // The reports a run writes (--junit, --json, --html, --har, --evidence) and the multiplexer that isolates them: one
 // wiring for `run` (api.ts) and `client` (client/run.ts), so both commands write the same reports the same way.
 import type { Reporter } from './engine/index.js';
+import type { JunitExchanges } from './report/junit.js';
 import { withCode } from './errors.js';
 import { checkOutputPaths } from './report/output-paths.js';
 import { ReporterMux, type ReporterFailure } from './report/reporter.js';
@@ -8,6 +9,8 @@ import { ReporterMux, type ReporterFailure } from './report/reporter.js';
 export interface ReportOptions {
   /** Write a JUnit XML report to this path. */
   junit?: string;
+  /** Whose exchanges the JUnit report (and the evidence package's) lists: failing (the default) or all testcases'. */
+  junitExchanges?: JunitExchanges;
   /** Write the JSON report to this path. */
   json?: string;
   /** Write the self-contained HTML report to this path. */
@@ -45,7 +48,8 @@ export async function prepareReports(options: ReportOptions): Promise<PreparedRe
     { option: '--har', path: options.har },
   ]);
   const reporters: Reporter[] = [...(options.reporters ?? [])];
-  if (options.junit) reporters.push(new (await import('./report/junit.js')).JunitReporter(options.junit));
+  const junitOptions = { exchanges: options.junitExchanges ?? 'failing' } as const;
+  if (options.junit) reporters.push(new (await import('./report/junit.js')).JunitReporter(options.junit, junitOptions));
   if (options.json) reporters.push(new (await import('./report/json.js')).JsonReporter(options.json));
   if (options.html) reporters.push(new (await import('./report/html.js')).HtmlReporter(options.html));
   if (options.pdf) {
@@ -58,7 +62,9 @@ export async function prepareReports(options: ReportOptions): Promise<PreparedRe
   return {
     reporter: (signer) => {
       // The package is signed with the target's own request-signing key, which only exists once the target is resolved.
-      const all = evidence ? [...reporters, new evidence.EvidenceReporter(options.evidence!, signer)] : reporters;
+      const all = evidence
+        ? [...reporters, new evidence.EvidenceReporter(options.evidence!, signer, junitOptions)]
+        : reporters;
       return new ReporterMux(all, options.onReporterFailure ?? reportFailureOnStderr);
     },
   };

@@ -1,7 +1,8 @@
 // `conformance keygen [--out DIR]`: the client's Ed25519 request-signing key. The private half goes to a file only its
 // owner can read and never to the terminal; the public half is printed in the forms a provider registers (SPKI PEM,
 // JWK) with the config lines that use the key. It also makes the webhook receiver's lasting certificate beside the
-// config when there is none (src/cli/receiver-certificate.ts), for the hosts the config's webhook settings name.
+// config when there is none (src/cli/receiver-certificate.ts), for the hosts the config's webhook settings name, and
+// prints it then; one it keeps is named in one line.
 import { createHash, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import { ConfigError } from '../errors.js';
 import { lastingCertificateNames } from '../receiver/certificate.js';
 import {
   ensureReceiverCertificate,
+  keptCertificateLines,
   receiverCertificateLines,
   receiverCertificateState,
   type ReceiverCertificate,
@@ -70,7 +72,10 @@ export async function keygenCommand(
       '',
       `In CI, rather than a file: store the PEM text in a secret and give "privateKey": "\${CONFORMANCE_PRIVATE_KEY}".`,
       '',
-      ...receiverCertificateLines(receiver.certificate, (f) => shownPath(cwd, f)),
+      // Only what is new: the certificate in full when this command made it.
+      ...(receiver.certificate.created ? receiverCertificateLines : keptCertificateLines)(receiver.certificate, (f) =>
+        shownPath(cwd, f),
+      ),
       ...(receiver.named
         ? []
         : [

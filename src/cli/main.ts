@@ -381,11 +381,18 @@ export async function main(argv: string[]): Promise<void> {
   }
 }
 
-/** A parser for an option whose value is a whole number of at least 1; its error names the option. */
 /** The reports and the fail-on policy, as `run` and `client` both take them (cli/report-options.ts ReportCommandOptions). */
 function addReportOptions(command: Command, signed: string): Command {
   return command
     .option('--junit <file>', 'write a JUnit XML report')
+    .addOption(
+      new Option(
+        '--junit-exchanges <which>',
+        "whose exchanges the JUnit report lists: failing (failing, warning and erroring testcases') or all",
+      )
+        .choices(['failing', 'all'])
+        .default('failing'),
+    )
     .option('--json <file>', 'write a JSON report')
     .option('--html <file>', 'write a self-contained HTML report for a reviewer')
     .option('--pdf <file>', 'write the HTML report as a PDF to sign, printed by headless Chromium')
@@ -414,6 +421,7 @@ function addReportOptions(command: Command, signed: string): Command {
     .addOption(new Option('-v, --verbose', 'the same as --reporter verbose').conflicts('reporter'));
 }
 
+/** A parser for an option whose value is a whole number of at least 1; its error names the option. */
 function positiveInt(option: string): (value: string) => number {
   return (value) => {
     const n = Number(value);

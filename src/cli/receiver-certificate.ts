@@ -81,6 +81,17 @@ export function receiverCertificateLines(cert: ReceiverCertificate, shown: (file
   ];
 }
 
+/**
+ * What `keygen` prints of a certificate it kept: one line. `init` or an earlier keygen printed it whole when it was
+ * made, and the provider may trust it already; printing it again said nothing new and read as if it had changed.
+ */
+export function keptCertificateLines(cert: ReceiverCertificate, shown: (file: string) => string): string[] {
+  return [
+    `Webhook receiver certificate ${shown(cert.certFile)} exists and is kept, with its key ${shown(cert.keyFile)}: unchanged (SHA-256 fingerprint ${cert.fingerprint}, valid until ${cert.validTo}), nothing new to hand to the provider.`,
+    '',
+  ];
+}
+
 function describe(certFile: string, keyFile: string, certPem: string, created: boolean): ReceiverCertificate {
   let names: string[] = [];
   let validTo = '(unreadable)';

@@ -1,9 +1,11 @@
 // The options `run` and `client` share (main.ts addReportOptions), as commander hands them over.
 import type { FailOnPolicy } from './fail-on.js';
 import type { HumanStyle } from '../report/human-style.js';
+import type { JunitExchanges } from '../report/junit.js';
 
 export interface ReportCommandOptions {
   junit?: string;
+  junitExchanges?: JunitExchanges;
   json?: string;
   html?: string;
   pdf?: string;
@@ -25,6 +27,6 @@ export function humanStyleOf(opts: Pick<ReportCommandOptions, 'reporter' | 'verb
 
 /** What the library entry points (`run`, `runClient`) take of them: the report paths and the fail-on policy. */
 export function reportSettings(opts: ReportCommandOptions) {
-  const { junit, json, html, pdf, chromium, har, evidence } = opts;
-  return { junit, json, html, pdf, chromium, har, evidence, ...opts.failOn };
+  const { junit, junitExchanges, json, html, pdf, chromium, har, evidence } = opts;
+  return { junit, junitExchanges, json, html, pdf, chromium, har, evidence, ...opts.failOn };
 }

@@ -9,7 +9,7 @@ import type { RunResult, VerdictStatus } from '../engine/index.js';
 import type { Reporter } from '../engine/index.js';
 import { jsonReportText } from '../report/json.js';
 import { htmlReport } from '../report/html.js';
-import { buildJunitXml } from '../report/junit.js';
+import { buildJunitXml, type JunitOptions } from '../report/junit.js';
 import { harText } from '../report/har.js';
 import { verdictSummary } from '../report/verdict-text.js';
 import { publicKeyFromRaw } from '../http/keys.js';
@@ -102,12 +102,13 @@ export class EvidenceReporter implements Reporter {
   constructor(
     private readonly dir: string,
     private readonly signer: EvidenceSigner,
+    private readonly junit: JunitOptions = {},
   ) {
     this.name = `evidence package ${dir}`;
   }
 
   async onRunEnd(result: RunResult): Promise<void> {
-    await writeEvidence(this.dir, result, this.signer);
+    await writeEvidence(this.dir, result, this.signer, new Date(), this.junit);
   }
 }
 
@@ -116,6 +117,7 @@ export async function writeEvidence(
   result: RunResult,
   signer: EvidenceSigner,
   now = new Date(),
+  junit: JunitOptions = {},
 ): Promise<EvidenceManifest> {
   const publicKey = await ed.getPublicKeyAsync(signer.privateKey);
   const publicKeyPem = publicKeyFromRaw(publicKey).export({ format: 'pem', type: 'spki' }).toString();
@@ -123,7 +125,7 @@ export async function writeEvidence(
   const contents: Record<(typeof PACKAGE_FILES)[number], Buffer> = {
     'report.json': Buffer.from(jsonReportText(result), 'utf8'),
     'report.html': Buffer.from(htmlReport(result), 'utf8'),
-    'junit.xml': Buffer.from(buildJunitXml(result), 'utf8'),
+    'junit.xml': Buffer.from(buildJunitXml(result, junit), 'utf8'),
     'exchanges.har': Buffer.from(harText(result), 'utf8'),
     'public-key.pem': Buffer.from(publicKeyPem, 'utf8'),
   };

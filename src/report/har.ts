@@ -89,8 +89,12 @@ export function toHar(result: RunResult): Har {
   };
 }
 
+/**
+ * Written compact: indentation was a third of a full run's 2.6 MB, and HAR viewers (browser devtools) parse it. Every
+ * field HAR 1.2 requires stays, empty ones too (cookies, cache, headersSize): viewers reject an entry without them.
+ */
 export function harText(result: RunResult): string {
-  return `${JSON.stringify(toHar(result), null, 2)}\n`;
+  return `${JSON.stringify(toHar(result))}\n`;
 }
 
 // The recorder does not keep the protocol version; the client speaks HTTP/1.1.

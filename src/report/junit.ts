@@ -23,29 +23,46 @@ import { failOnText, outOfReachNote, unexercisedLine, verdictSummary } from './v
 // types describe an ES default export; take whichever is there.
 const builder = ((builderModule as unknown as { default?: Builder }).default ?? builderModule) as unknown as Builder;
 
+/**
+ * Whose exchanges the file carries (`--junit-exchanges`). `failing` (the default), the lean file: those of failing,
+ * warning and erroring testcases, the ones a reader of a CI page opens; a passing run's exchanges were 87 % of a 1 MB
+ * file that CI viewers load whole, and the JSON and HAR reports keep every one. `all`: the file as it was before, every
+ * testcase's exchanges and requirements, the run-wide properties on every testsuite.
+ */
+export type JunitExchanges = 'failing' | 'all';
+
+export interface JunitOptions {
+  exchanges?: JunitExchanges;
+}
+
 export class JunitReporter implements Reporter {
   readonly name: string;
 
-  constructor(private readonly filePath: string) {
+  constructor(
+    private readonly filePath: string,
+    private readonly options: JunitOptions = {},
+  ) {
     this.name = `JUnit report ${filePath}`;
   }
 
   async onRunEnd(result: RunResult): Promise<void> {
     await mkdir(dirname(this.filePath), { recursive: true });
-    await writeFile(this.filePath, buildJunitXml(result), 'utf8');
+    await writeFile(this.filePath, buildJunitXml(result, this.options), 'utf8');
   }
 }
 
 /** The whole JUnit document: one testsuite per suite, one testcase per check. */
-export function buildJunitXml(result: RunResult): string {
+export function buildJunitXml(result: RunResult, options: JunitOptions = {}): string {
+  const all = bySuite(result.checks);
+  const lean = (options.exchanges ?? 'failing') === 'failing' ? { first: [...all.keys()][0] ?? '' } : undefined;
   const b = builder.newBuilder();
   const suites: string[] = [];
   let tests = 0;
   let failures = 0;
   let errors = 0;
-  for (const [name, checks] of bySuite(result.checks)) {
+  for (const [name, checks] of all) {
     const suite = b.testSuite();
-    fillSuite(suite, name, checks, result);
+    fillSuite(suite, name, checks, result, lean);
     tests += suite.getTestCaseCount();
     failures += suite.getFailureCount();
     errors += suite.getErrorCount();
@@ -58,7 +75,13 @@ export function buildJunitXml(result: RunResult): string {
 }
 
 /** `all`: every check of the run, for the owners' `seen by` lines across suites. */
-function fillSuite(suite: TestSuite, name: string, checks: CheckResult[], result: RunResult): void {
+function fillSuite(
+  suite: TestSuite,
+  name: string,
+  checks: CheckResult[],
+  result: RunResult,
+  lean: { first: string } | undefined,
+): void {
   const { run, verdict, checks: all } = result;
   // When the suite started and how long it took on the clock: checks of several suites run at once, so the suite's
   // wall time, not its checks' times added up (reports of versions without start times fall back to the sum).
@@ -72,7 +95,10 @@ function fillSuite(suite: TestSuite, name: string, checks: CheckResult[], result
     .property('spec.version', xmlText(run.specVersion))
     .property('target', xmlText(run.target))
     .property('baseUrl', xmlText(run.baseUrl));
-  for (const [i, note] of (run.notes ?? []).entries()) suite.property(`run.note.${i + 1}`, xmlText(note));
+  // The lean file says what is run-wide and long once, on its first testsuite: repeated on each, the notes and the list
+  // of MUST requirements not exercised were a tenth of it. The verdict's short lines stay on every testsuite.
+  const wide = lean === undefined || lean.first === name;
+  if (wide) for (const [i, note] of (run.notes ?? []).entries()) suite.property(`run.note.${i + 1}`, xmlText(note));
   // A set-up problem of the run (not the server's) on every testsuite too: it is why checks of some suite were skipped.
   for (const [i, p] of (run.setupProblems ?? []).entries()) {
     suite
@@ -85,17 +111,31 @@ function fillSuite(suite: TestSuite, name: string, checks: CheckResult[], result
   suite
     .property('verdict', verdict.status)
     .property('verdict.summary', xmlText(verdictSummary(verdict)))
-    .property('verdict.failed', verdict.failed.join(', '))
-    .property('verdict.unexercised', xmlText(verdict.notExercised.map(unexercisedLine).join(' | ')))
-    .property('verdict.outOfReach', xmlText(outOfReachNote(verdict)))
-    .property('failOn', failOnText(run));
+    .property('verdict.failed', verdict.failed.join(', '));
+  if (wide)
+    suite
+      .property('verdict.unexercised', xmlText(verdict.notExercised.map(unexercisedLine).join(' | ')))
+      .property('verdict.outOfReach', xmlText(outOfReachNote(verdict)));
+  suite.property('failOn', failOnText(run));
+  // Said only in the lean file, so `--junit-exchanges all` writes the file it always wrote.
+  if (lean !== undefined)
+    suite.property(
+      'lean',
+      wide
+        ? 'exchanges and requirements of failing, warning and erroring testcases only (the JSON report has all; --junit-exchanges all puts them here); run notes and requirements not exercised on this testsuite only'
+        : `run notes and requirements not exercised: on testsuite ${lean.first}`,
+    );
   // junit-10.xsd allows <properties> only on <testsuite>, so each check's own properties are kept here, keyed by its id.
+  // In the lean file only a check that failed, warned or erred keeps its requirements (quoted) beside its evidence: once
+  // the exchanges were gone, the passing checks' quotes were 40 % of the file, and the JSON and HTML reports hold them.
+  const full = (check: CheckResult) => lean === undefined || isFailing(check);
   for (const check of checks) {
     suite.property(`${check.id}.level`, check.level);
-    suite.property(`${check.id}.requirements`, xmlText(check.requirements.map(requirementLine).join(' | ')));
+    if (full(check))
+      suite.property(`${check.id}.requirements`, xmlText(check.requirements.map(requirementLine).join(' | ')));
   }
   const replay = replayContextOf(run);
-  for (const check of checks) fillTestCase(suite.testCase(), check, replay, run, seenByLine(check, all));
+  for (const check of checks) fillTestCase(suite.testCase(), check, replay, run, seenByLine(check, all), full(check));
 }
 
 function fillTestCase(
@@ -104,6 +144,7 @@ function fillTestCase(
   replay: ReplayContext,
   run: RunInfo,
   seenBy: string | undefined,
+  withExchanges: boolean,
 ): void {
   testCase
     .name(xmlText(`${check.id} ${check.title}`))
@@ -147,13 +188,22 @@ function fillTestCase(
     }
   if (check.observations.length > 0) out.push('observations:', ...check.observations.map((o) => `  · ${o}`));
   for (const seen of check.alsoSeen ?? []) out.push(alsoSeenLine(seen));
-  check.exchanges.forEach((exchange, i) =>
-    out.push(
-      `exchange ${i + 1} of ${check.exchanges.length} (#${exchange.seq})`,
-      formatExchange(exchange, undefined, replay),
-    ),
-  );
+  if (withExchanges)
+    check.exchanges.forEach((exchange, i) =>
+      out.push(
+        `exchange ${i + 1} of ${check.exchanges.length} (#${exchange.seq})`,
+        formatExchange(exchange, undefined, replay),
+      ),
+    );
   if (out.length > 0) testCase.standardOutput(cdata(out.join('\n')));
+}
+
+/**
+ * A testcase whose exchanges a reader needs: a failure, a warning (also one the --fail-on policy lets through), an
+ * error; an expected failure too, since it is a known deviation whose evidence stays with it.
+ */
+function isFailing(check: CheckResult): boolean {
+  return check.outcome === 'fail' || check.outcome === 'warn' || check.outcome === 'error';
 }
 
 /** For a check a set-up problem stopped: the fix the run states for it, under its skip reason. */

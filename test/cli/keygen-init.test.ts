@@ -118,10 +118,17 @@ describe('conformance keygen', () => {
     const again = await runCli(['keygen', '--config', 'ci.json', '--out', 'second'], { cwd: dir });
     expect(again.code).toBe(0);
     expect(receiverCertificate(dir).pem).toBe(kept.pem);
+    // It says so in one line: the certificate was printed when it was made, and nothing of it changed.
     expect(again.stdout).toContain(
-      `Webhook receiver certificate ./${RECEIVER_CERT_FILE} exists and is kept, with its key ./${RECEIVER_KEY_FILE}: the provider may trust it already.`,
+      `Webhook receiver certificate ./${RECEIVER_CERT_FILE} exists and is kept, with its key ./${RECEIVER_KEY_FILE}: unchanged (SHA-256 fingerprint ${kept.fingerprint}, valid until `,
     );
-    expect(again.stdout).toContain(`SHA-256 fingerprint ${kept.fingerprint}`);
+    expect(again.stdout).not.toContain('BEGIN CERTIFICATE');
+    expect(again.stdout).not.toMatch(/Hand it to the provider/);
+    // What is new is still there: the new key, and the config lines for it and for the certificate.
+    expect(again.stdout).toContain(`"privateKeyFile": "./second/${KEY_FILE_NAME}",`);
+    expect(again.stdout).toContain(
+      `      "tls": {"certFile":"./${RECEIVER_CERT_FILE}","keyFile":"./${RECEIVER_KEY_FILE}"}`,
+    );
   });
 
   it('refuses, before writing anything, a receiver key without its certificate', async () => {
@@ -218,11 +225,18 @@ describe('conformance init', () => {
       "  3. hand the webhook receiver's certificate below to the provider, for their server to trust",
     );
     expect(res.stdout).toMatch(/Those names reach this machine only/);
-    // keygen afterwards keeps it, and needs no config line for it: the config names it already.
+    // keygen afterwards keeps it, and needs no config line for it: the config names it already. It prints only what is
+    // new: the key; the certificate init printed a minute earlier is named in one line, not printed again.
     const keygen = await runCli(['keygen'], { cwd: dir });
     expect(keygen.code).toBe(0);
-    expect(keygen.stdout).toContain(`SHA-256 fingerprint ${cert.fingerprint}`);
-    expect(keygen.stdout).toMatch(/exists and is kept/);
+    expect(keygen.stdout).toMatch(
+      new RegExp(
+        `exists and is kept, with its key \\./${RECEIVER_KEY_FILE}: unchanged \\(SHA-256 fingerprint ${cert.fingerprint}, valid until \\d{4}-\\d\\d-\\d\\d\\), nothing new to hand to the provider\\.\\n`,
+      ),
+    );
+    expect(keygen.stdout).not.toContain('BEGIN CERTIFICATE');
+    expect(keygen.stdout).not.toMatch(/reach this machine only/);
+    expect(keygen.stdout).toContain('BEGIN PUBLIC KEY');
     expect(keygen.stdout).not.toContain('"tls":');
     expect(receiverCertificate(dir).pem).toBe(cert.pem);
     // Without the variables, loading names the one to set.

@@ -15,6 +15,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   name: string;
   bin: Record<string, string>;
+  scripts: Record<string, string>;
 };
 
 /**
@@ -199,5 +200,36 @@ describe('the packed tarball', () => {
       );
     expect(links.length).toBeGreaterThan(0);
     expect(missing(links)).toEqual([]);
+  });
+
+  it('runs no script when installed: the build is in prepack, not prepare (a clone builds in "dependencies")', () => {
+    // npm lists preinstall, install, postinstall, and prepare for a tarball or git source, as "install scripts not yet
+    // covered by allowScripts": a security review stops there. "dependencies" runs only in the project's own root.
+    for (const script of ['preinstall', 'install', 'postinstall', 'prepare'])
+      expect(PACKAGE.scripts[script], script).toBeUndefined();
+    expect(PACKAGE.scripts.prepack).toBe('npm run build');
+    expect(PACKAGE.scripts.dependencies).toBe('npm run build');
+  });
+
+  it('holds no source map, and no compiled file names one, whose target is not in it', () => {
+    const js = packed.filter((f) => f.endsWith('.js'));
+    expect(js.length).toBeGreaterThan(100);
+    const dangling: string[] = [];
+    for (const file of js) {
+      const url = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(readFileSync(join(ROOT, file), 'utf8'))?.[1];
+      if (url !== undefined && !url.startsWith('data:') && !isPacked(posix.join(dirname(file), url)))
+        dangling.push(`${file} -> ${url}`);
+    }
+    for (const map of packed.filter((f) => f.endsWith('.map'))) {
+      const { sources = [], sourceRoot = '' } = JSON.parse(readFileSync(join(ROOT, map), 'utf8')) as {
+        sources?: string[];
+        sourceRoot?: string;
+      };
+      for (const source of sources) {
+        const target = posix.join(dirname(map), sourceRoot, source);
+        if (!isPacked(target)) dangling.push(`${map} -> ${target}`);
+      }
+    }
+    expect(dangling).toEqual([]);
   });
 });

@@ -222,6 +222,9 @@ describe('conformance run against a configured target', () => {
         'auth,signing,pagination,resources,ussd',
         '--junit',
         'r.xml',
+        // Every exchange, the passing checks' too: the lean default would leave most of them out of this search.
+        '--junit-exchanges',
+        'all',
         '--json',
         'r.json',
       ],

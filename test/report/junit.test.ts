@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import { JunitReporter, buildJunitXml } from '../../src/report/junit.js';
+import { run } from '../../src/api.js';
+import type { RunResult } from '../../src/engine/index.js';
+import { runCli } from '../helpers/cli.js';
 import { SETUP_PROBLEM, sampleChecks, sampleRunResult, setupProblemRunResult } from '../helpers/run-result.js';
 
 const XSD = new URL('../fixtures/schemas/junit-10.xsd', import.meta.url);
@@ -141,20 +144,27 @@ describe('JunitReporter', () => {
     expect(xml).not.toMatch(/<testcase[^>]*>\s*<properties>/);
   });
 
-  it("puts the run's verdict on every testsuite, with each MUST requirement not exercised", () => {
-    const suites = xml.split('<testsuite ').slice(1);
-    expect(suites).toHaveLength(4);
-    for (const suite of suites) {
-      const properties = suite.slice(suite.indexOf('<properties>'), suite.indexOf('</properties>'));
-      expect(properties).toContain('<property name="verdict" value="NOT CONFORMANT"/>');
-      expect(properties).toContain(
-        '<property name="verdict.summary" value="NOT CONFORMANT: 1 MUST check failed, on 1 MUST requirement: REQ-AUTH-08; 1 more not exercised"/>',
-      );
-      expect(properties).toContain('<property name="verdict.failed" value="REQ-AUTH-08"/>');
-      expect(properties).toMatch(
-        /<property name="verdict\.unexercised" value="REQ-SVC-01 &quot;A client exchanges[^"]*&quot; — resources\.accounts\.list skipped: fixtures\.customerId is not set; webhooks\.delivery\.verify errored: [^"]* → see the skip reason; see the check's error"\/>/,
-      );
-      expect(properties).toContain('<property name="failOn" value="must"/>');
+  it("puts the run's verdict on every testsuite, and each MUST requirement not exercised on the first (all: on every one)", () => {
+    const unexercised =
+      /<property name="verdict\.unexercised" value="REQ-SVC-01 &quot;A client exchanges[^"]*&quot; — resources\.accounts\.list skipped: fixtures\.customerId is not set; webhooks\.delivery\.verify errored: [^"]* → see the skip reason; see the check's error"\/>/;
+    const all = buildJunitXml(sampleRunResult(), { exchanges: 'all' });
+    for (const [file, everywhere] of [
+      [xml, false],
+      [all, true],
+    ] as const) {
+      const suites = file.split('<testsuite ').slice(1);
+      expect(suites).toHaveLength(4);
+      for (const [i, suite] of suites.entries()) {
+        const properties = suite.slice(suite.indexOf('<properties>'), suite.indexOf('</properties>'));
+        expect(properties).toContain('<property name="verdict" value="NOT CONFORMANT"/>');
+        expect(properties).toContain(
+          '<property name="verdict.summary" value="NOT CONFORMANT: 1 MUST check failed, on 1 MUST requirement: REQ-AUTH-08; 1 more not exercised"/>',
+        );
+        expect(properties).toContain('<property name="verdict.failed" value="REQ-AUTH-08"/>');
+        if (everywhere || i === 0) expect(properties).toMatch(unexercised);
+        else expect(properties).not.toContain('verdict.unexercised');
+        expect(properties).toContain('<property name="failOn" value="must"/>');
+      }
     }
     const clean = buildJunitXml(sampleRunResult(sampleChecks().filter((c) => c.outcome === 'pass')));
     expect(clean).toContain('<property name="verdict" value="CONFORMANT"/>');
@@ -208,5 +218,89 @@ describe('JunitReporter', () => {
       `<system-out><![CDATA[skipped: set-up problem: ${SETUP_PROBLEM.problem}\na set-up problem of the run (webhooks), not a failure of the server; fix: ${SETUP_PROBLEM.fix}]]></system-out>`,
     );
     expect(xml).not.toContain('run.setupProblem');
+  });
+});
+
+describe('--junit-exchanges: the lean file (failing, the default) and the whole one (all)', () => {
+  const lean = () => buildJunitXml(sampleRunResult());
+  const all = () => buildJunitXml(sampleRunResult(), { exchanges: 'all' });
+
+  it("lists the exchanges of failing, warning and erroring testcases only, and a passing one's level, not its quotes", async () => {
+    const file = lean();
+    expect((await validate(file)).errors).toEqual([]);
+    // The passing check with an exchange: its level stays, its exchange and requirement quotes do not.
+    expect(testcase(file, 'auth.token.issue')).not.toContain('exchange 1 of');
+    expect(file).toContain('<property name="auth.token.issue.level" value="MUST"/>');
+    expect(file).not.toContain('auth.token.issue.requirements');
+    // Its observations stay (a passing check without exchanges).
+    expect(testcase(file, 'auth.token.envelope')).toContain('· creation answered with 201');
+    for (const id of ['signing.reject.expired', 'signing.reject.stale-created', 'resources.customer.update'])
+      expect(testcase(file, id), id).toContain('exchange 1 of');
+    expect(testcase(file, 'webhooks.delivery.verify')).toContain('exchange 1 of 1');
+    expect(file).toContain('<property name="signing.reject.expired.requirements" value="REQ-AUTH-08 (Authentication)');
+    // Each testsuite says what was left out and where it is.
+    expect(file.match(/<property name="lean" value="/g)).toHaveLength(4);
+    expect(file).toContain('--junit-exchanges all puts them here');
+    expect(file).toContain(
+      '<property name="lean" value="run notes and requirements not exercised: on testsuite auth"/>',
+    );
+  });
+
+  it('all: every testcase lists its exchanges and requirements, every testsuite the run notes, and no "lean" note', async () => {
+    const result = sampleRunResult();
+    result.run.notes = ['timestamps: Unix timestamps count seconds'];
+    const file = buildJunitXml(result, { exchanges: 'all' });
+    expect((await validate(file)).errors).toEqual([]);
+    expect(testcase(file, 'auth.token.issue')).toContain('exchange 1 of 1');
+    expect(file).toContain('<property name="auth.token.issue.requirements" value="REQ-TOKEP-01 (');
+    expect(file.match(/<property name="run\.note\.1" value="timestamps/g)).toHaveLength(4);
+    expect(file).not.toContain('name="lean"');
+    expect(buildJunitXml(result).match(/<property name="run\.note\.1" value="timestamps/g)).toHaveLength(1);
+    expect(lean().length).toBeLessThan(all().length);
+  });
+
+  describe('against the reference server', () => {
+    let clean: RunResult;
+    let dir: string;
+    beforeAll(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'conformance-junit-run-'));
+      clean = await run({ cwd: dir });
+    });
+    afterAll(() => rm(dir, { recursive: true, force: true }));
+
+    it("a passing whole run's file is under 100 kB, valid, with no exchange; `all` lists every one", async () => {
+      expect(clean.exitCode).toBe(0);
+      const file = buildJunitXml(clean);
+      expect(Buffer.byteLength(file)).toBeLessThan(100_000);
+      expect((await validate(file)).errors).toEqual([]);
+      expect(file).not.toMatch(/exchange 1 of \d+ \(#/);
+      const whole = buildJunitXml(clean, { exchanges: 'all' });
+      const listed = clean.checks.filter((c) => c.exchanges.length > 0);
+      expect(listed.length).toBeGreaterThan(100);
+      expect(whole.match(/exchange 1 of \d+ \(#/g)).toHaveLength(listed.length);
+    });
+
+    it("CLI: a failing check's exchange is in the default file, a passing neighbour's is not; a bad value exits 2", async () => {
+      const res = await runCli(['run', '--suite', 'auth', '--fault', 'auth.token-type-lowercase', '--junit', 'r.xml'], {
+        cwd: dir,
+      });
+      expect(res.code).toBe(1);
+      const file = await readFile(join(dir, 'r.xml'), 'utf8');
+      expect((await validate(file)).errors).toEqual([]);
+      const failing = testcase(file, 'auth.token.type-bearer');
+      expect(failing).toContain(
+        '<failure message="tokenType is &quot;bearer&quot;, not &quot;Bearer&quot;" type="MUST">',
+      );
+      expect(failing).toMatch(
+        /exchange 1 of \d+ \(#\d+\)\nrequest {3}POST http:\/\/127\.0\.0\.1:\d+\/v1\/oauth\/token/,
+      );
+      expect(testcase(file, 'auth.token.issued')).not.toContain('exchange 1 of');
+
+      const bad = await runCli(['run', '--junit-exchanges', 'some'], { cwd: dir });
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain(
+        "option '--junit-exchanges <which>' argument 'some' is invalid. Allowed choices are failing, all.",
+      );
+    });
   });
 });
