@@ -21,15 +21,15 @@ import { freePort } from '../helpers/free-port.js';
 /** How long a check waits for a delivery in the set-ups where none can come: it only bounds the time to the diagnosis. */
 const SETUP_DEADLINE_MS = 4_000;
 
+// No bound on a run's time here: under a busy machine any bound fails a correct run. That a set-up problem is stated
+// after one delivery deadline, not two, is held where the wait is (test/suites/webhooks.test.ts).
 interface Outcome {
   result: RunResult;
-  ms: number;
 }
 
 /** The webhooks suite against the embedded reference server, its receiver set as `webhook`. */
 async function run(webhook: WebhookConfig, options: LocalTargetOptions = {}, deadlineMs?: number): Promise<Outcome> {
   const local = await startLocalTarget(options);
-  const started = Date.now();
   try {
     const result = await runChecks({
       pack,
@@ -38,7 +38,7 @@ async function run(webhook: WebhookConfig, options: LocalTargetOptions = {}, dea
       failOn: 'should',
       ...(deadlineMs ? { suiteOptions: { webhooks: { deadlineMs } } } : {}),
     });
-    return { result, ms: Date.now() - started };
+    return { result };
   } finally {
     await local.stop();
   }
@@ -154,7 +154,7 @@ describe.skipIf(skipWithoutNginx)(
 
     it('reads back deliveries a proxy forwarded from /hook to the root: CONFORMANT, with one note', async () => {
       const url = publicUrl('root', '/hook');
-      const { result, ms } = await run({ listen: `127.0.0.1:${upstream.root}`, publicUrl: url, tls: 'none' });
+      const { result } = await run({ listen: `127.0.0.1:${upstream.root}`, publicUrl: url, tls: 'none' });
       expect(notPassed(result)).toEqual([]);
       expect(result.verdict.status).toBe('CONFORMANT');
       const [note, ...more] = receiverNotes(result);
@@ -170,7 +170,6 @@ describe.skipIf(skipWithoutNginx)(
       expect(moved.observations.at(-1)).toMatch(
         /^moved to .*: GET \/webhooks shows it, and AUTH\.CREATED delivery #\d+ came to \/hook\?conformance-url=2$/,
       );
-      expect(ms).toBeLessThan(15_000);
 
       // A signature over @authority and @path instead of @target-uri (the deliverySignature=variant server) reads back alike.
       const variant = await run(
@@ -223,7 +222,7 @@ describe.skipIf(skipWithoutNginx)(
       ]);
 
       const bare = publicUrl('slash', '/hook');
-      const { result, ms } = await run(
+      const { result } = await run(
         { listen: `127.0.0.1:${upstream.slash}`, publicUrl: bare, tls: 'none' },
         {},
         SETUP_DEADLINE_MS,
@@ -234,8 +233,6 @@ describe.skipIf(skipWithoutNginx)(
         `nothing reached the webhook receiver at ${bare}: no delivery and no connection, not even for POST /webhooks/test (answered 200); the proxy at ${at} answers the run's own request with a redirect (301 to ${url}?conformance-url=2), which a server does not follow with a delivery`,
         `set webhook.publicUrl to ${url}, where the proxy redirects, or have the proxy forward /hook itself; see docs/webhook-receiver.md`,
       );
-      // One wait for a delivery, not two.
-      expect(ms).toBeLessThan(SETUP_DEADLINE_MS + 3_000);
     });
 
     it('passes with TLS ended at nginx and tls "none"; names tls "none" as the fix when the receiver is still set to TLS', async () => {
@@ -245,7 +242,7 @@ describe.skipIf(skipWithoutNginx)(
       expect(plain.result.verdict.status).toBe('CONFORMANT');
       expect(receiverNotes(plain.result)).toEqual([]);
 
-      const { result, ms } = await run(
+      const { result } = await run(
         { listen: `127.0.0.1:${upstream.keep}`, publicUrl: url, tls: 'self-signed' },
         {},
         SETUP_DEADLINE_MS,
@@ -258,12 +255,11 @@ describe.skipIf(skipWithoutNginx)(
       // No OpenSSL text in what every skipped check repeats.
       for (const c of result.checks.filter((x) => x.outcome === 'skip'))
         expect(c.skipReason, c.id).not.toMatch(/ssl3_|openssl|\n/i);
-      expect(ms).toBeLessThan(SETUP_DEADLINE_MS + 3_000);
     });
 
     it("says the proxy's certificate is not trusted, with the certificate to hand over, when the server refuses it", async () => {
       const url = publicUrl('untrusted', '/conformance');
-      const { result, ms } = await run(
+      const { result } = await run(
         { listen: `127.0.0.1:${upstream.untrusted}`, publicUrl: url, tls: 'none' },
         {},
         SETUP_DEADLINE_MS,
@@ -274,7 +270,6 @@ describe.skipIf(skipWithoutNginx)(
         `nothing reached the webhook receiver at ${url}: no delivery and no connection, not even for POST /webhooks/test (answered 200); the proxy at ${at} forwards the run's own request, but presents a self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT), not trusted here either`,
         `the server most likely refuses it too: give the proxy at ${at} a certificate from a CA the server trusts, or hand this one (CN=${untrusted.subject.replace(/^CN=/, '')}, SHA-256 ${untrusted.fingerprint256}) to the provider to trust; see docs/webhook-receiver.md`,
       );
-      expect(ms).toBeLessThan(SETUP_DEADLINE_MS + 3_000);
     });
 
     it("names the proxy's own 502 when its upstream is not the receiver", async () => {
