@@ -104,7 +104,7 @@ import {
   type KeptJudgement,
   type SecondClient,
   type WebhookIdentity,
-} from './creation.js';
+} from './helpers/creation-records.js';
 
 const AUTH_NAMES = ['AUTH', 'AUTH.CREATED', 'AUTH.DELETED'];
 /** The check that owns a delivery's verification (Authentication 8): the others record a delivery that fails it. */
@@ -198,7 +198,7 @@ interface WebhooksRun {
   receiver: WebhookReceiver;
   /** The target's webhook settings: a set-up problem's fix names them. */
   settings: SuiteRun['config']['webhook'];
-  /** Where creation records are kept and what signs them, and the second client (suites/webhooks/creation.ts). */
+  /** Where creation records are kept and what signs them, and the second client (helpers/creation-records.ts). */
   carry: CarrySettings;
   state?: Promise<SuiteState>;
 }
@@ -376,7 +376,7 @@ async function register(ctx: CheckContext): Promise<Registration> {
 
 // ---- a webhook's creation, observed once per client ----------------------------------------------------------
 
-/** The creation a run observed: by the target's client, or by the config's second client (suites/webhooks/creation.ts). */
+/** The creation a run observed: by the target's client, or by the config's second client (helpers/creation-records.ts). */
 interface Observed {
   kind: 'observed';
   by: CreationData['by'];
@@ -428,7 +428,7 @@ function ofSecondClient(ctx: CheckContext, st: SuiteState): (d: Delivery) => boo
   return (d) => d.seq > span.after && (span.until === undefined || d.seq <= span.until) && d.path === at;
 }
 
-/** How the run knows a webhook's creation, settled once per run by the first creation check (see creation.ts). */
+/** How the run knows a webhook's creation, settled once per run by the first creation check (see helpers/creation-records.ts). */
 function creationOf(ctx: CheckContext): Promise<Creation> {
   return stateOf(ctx).then((st) => (st.creation ??= settleCreation(ctx, st)));
 }
@@ -1781,7 +1781,7 @@ export default defineSuite({
       id: 'webhooks.create.auto-subscription',
       title: 'a created webhook is subscribed to WEBHOOK.CREATED automatically',
       level: 'MUST',
-      // The second client's token, when it creates a webhook (creation.ts), is revoked by whichever creation check runs first.
+      // The second client's token, when it creates a webhook (helpers/creation-records.ts), is revoked by whichever creation check runs first.
       uses: ['token-revocation'],
       requirements: ['REQ-EVT-09'],
       explain: {
