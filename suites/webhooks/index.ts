@@ -25,8 +25,6 @@
 import {
   AUTOMATIC_SUBSCRIPTION as AUTOMATIC,
   DEFAULT_DEADLINE_MS,
-  certificateCovers,
-  certificateFingerprint,
   isLoopbackHost,
   configOf,
   describeDelivery,
@@ -35,95 +33,70 @@ import {
   expectRejection,
   expectSchema,
   expectSuccess,
-  findWebhookKey,
   headerValue,
   isSuccess,
-  journalWebhookChange,
   leaveWebhookQuiet,
   locateWebhook,
-  parseJson,
   pathAndQuery,
-  requestToken,
   restoreWebhook,
-  revokeToken,
   sameConfig,
-  sameSet,
-  saveWebhook,
   showWebhook as show,
-  signatureLabels,
   startReceiver,
-  tokenRecordOf,
   type Delivery,
-  type FoundKey,
   type HttpResponse,
-  type SavedWebhook,
-  type WebhookConfig as Config,
   type WebhookReceiver,
   WEBHOOK_TABLE,
   webhookOfResponse,
-  whereWebhook,
   containsValue,
   eventMatcher,
   findEvent,
   KNOWN_EVENTS,
   topLevelFields,
-  valuesNamed,
-  type DeliveryProblem,
-  type ProblemKind,
-  knownRevokeBody,
-  revokeRequest,
-  type CarriedRecord,
-  narrowSecondWebhook,
-  secondWebhookEntry,
-  secondWebhookWhat,
-  type FoundRecord,
 } from '../kit/index.js';
+import { defineCheck, defineSuite, type CheckContext, type SuiteRun } from '../../src/engine/index.js';
+import { showPost, type CarrySettings } from './helpers/creation-records.js';
+import { type WebhooksRun, type Creation, stateOf, mayChange, receiverOf, type SuiteState } from './helpers/state.js';
 import {
-  CheckFailed,
-  defineCheck,
-  defineSuite,
-  type CheckContext,
-  type SetupFinding,
-  type SuiteRun,
-} from '../../src/engine/index.js';
+  eventPlaces,
+  batchesSeen,
+  eventOf,
+  negativeBound,
+  otherDomainEvent,
+  drain,
+  latencyOf,
+  type Awaited,
+  tryDelivery,
+  missing,
+  perRequest,
+  PROBLEM_OWNERS,
+  alsoSeeDiscarded,
+  awaitDelivery,
+  eventObservation,
+  eventHeaders,
+  authEvent,
+  expectEmitted,
+  awaitSelected,
+  VERIFIED_OWNER,
+  COVERED_OWNER,
+  WINDOW_OWNER,
+} from './helpers/deliveries.js';
 import {
-  findCreation,
-  identityOf,
-  keepCreation,
-  noCreationFinding,
-  postFacts,
-  recordState,
-  sameWebhook,
-  secondClient,
-  secondClientRefused,
-  secondToken,
-  showIdentity,
-  showPost,
-  type CarrySettings,
-  type CreationData,
-  type KeptJudgement,
-  type SecondClient,
-  type WebhookIdentity,
-} from './helpers/creation-records.js';
+  refreshKey,
+  shownSubscriptions,
+  subscribe,
+  currentConfig,
+  configure,
+  put,
+  fetchKey,
+  register,
+  answerShape,
+  sendTest,
+} from './helpers/endpoints.js';
+import { reachable, awaitNeeded, reachableAfterWait, silence } from './helpers/reach.js';
+import { issueToken, revokeQuietly, forToken } from './helpers/tokens.js';
+import { creationCheck, ofSecondClient } from './helpers/creation.js';
 
 const AUTH_NAMES = ['AUTH', 'AUTH.CREATED', 'AUTH.DELETED'];
-/** The check that owns a delivery's verification (Authentication 8): the others record a delivery that fails it. */
-const VERIFIED_OWNER = 'webhooks.delivery.verified';
-const VERIFIED_REQUIREMENTS = ['REQ-EVT-14'];
-/** The owner of a signature that leaves the Content-Digest out (a SHOULD: REQ-EVT-19). */
-const COVERED_OWNER = 'webhooks.delivery.digest-covered';
-const COVERED_REQUIREMENTS = ['REQ-EVT-19'];
-/** The owner of a signature already expired (or not yet valid) when its delivery arrived (a SHOULD: REQ-AUTH-09). */
-const WINDOW_OWNER = 'webhooks.delivery.in-window';
-const WINDOW_REQUIREMENTS = ['REQ-AUTH-09'];
-/** Which check owns each rule a discarded delivery breaks (see ProblemKind). */
-const PROBLEM_OWNERS: Record<ProblemKind, { ownedBy: string; requirements: string[] }> = {
-  key: { ownedBy: VERIFIED_OWNER, requirements: VERIFIED_REQUIREMENTS },
-  digest: { ownedBy: VERIFIED_OWNER, requirements: VERIFIED_REQUIREMENTS },
-  signature: { ownedBy: VERIFIED_OWNER, requirements: VERIFIED_REQUIREMENTS },
-  coverage: { ownedBy: COVERED_OWNER, requirements: COVERED_REQUIREMENTS },
-  window: { ownedBy: WINDOW_OWNER, requirements: WINDOW_REQUIREMENTS },
-};
 /** A subscription name no table of the spec lists, for the unknown-name probe (REQ-EVT-04). */
 const UNKNOWN_SUBSCRIPTION = 'CONFORMANCE.NO-SUCH-EVENT';
 /** Every subscription name of the Events table, and the two values that "appear as subscription values"; ALL last, so the suite ends on it. */
@@ -137,71 +110,6 @@ const SUBSCRIPTION_NAMES = [
   'ACCOUNT',
   'ALL',
 ];
-/**
- * How long to wait for a delivery that must not come: this many times the slowest delivery the run has measured (a
- * server may deliver in any order, REQ-EVT-17), never less than NEGATIVE_FLOOR_MS (below it, a bound measures the
- * scheduler rather than the server), never more than the receiver's deadline. The measured deliveries carry a server's
- * own delays (a queue, a worker that batches), so the floor only speaks when every delivery came within milliseconds.
- */
-const NEGATIVE_MARGIN = 3;
-const NEGATIVE_FLOOR_MS = 250;
-
-// ---- the suite's state -----------------------------------------------------------------------------------------
-
-interface Registration {
-  via: 'POST' | 'PUT';
-  res: HttpResponse;
-  /** The receiver's cursor before the registering request: its WEBHOOK.CREATED/UPDATED comes after it. */
-  cursor: number;
-  /** The Webhook the answer carries, if it carries one. */
-  webhook: Record<string, unknown> | undefined;
-}
-
-interface SuiteState {
-  saved: SavedWebhook;
-  /** Whether the suite sent a request that changes (or, on a faulty server, may change) the configuration. */
-  changed: boolean;
-  /** Whether the restore check put the saved configuration back (else the teardown tries). */
-  restored: boolean;
-  registration?: Registration;
-  registrationProblem?: string;
-  key?: FoundKey;
-  keyProblem?: string;
-  /** The answer of the GET /webhooks/key that gave the key, or failed to. */
-  keyRes?: HttpResponse;
-  /** What was seen of a key that changed during the run (INFO). */
-  keyChanges: string[];
-  /** The list last set successfully, to skip a PUT that would change nothing. */
-  subscriptions?: string[];
-  /** Token ids of the tokens the suite issued, to tell their AUTH deliveries apart. */
-  tokenIds: Set<string>;
-  /** Why nothing can reach the receiver, once a wait that ran out showed it (see unreached): a set-up problem. */
-  unreached?: SetupFinding;
-  /** Whether the run's one confirming POST /webhooks/test was sent (see unreached). */
-  probed: boolean;
-  /** That POST /webhooks/test: its answer, the receiver's cursor before it, and when it was answered. */
-  confirm?: { res: HttpResponse; cursor: number; at: number };
-  /** Delivery latencies (ms) from the request that caused the event. */
-  latencies: number[];
-  /** Events the run has seen delivered: proof that the server emits them, whatever a later check's list selects. */
-  delivered: Set<string>;
-  /** The one POST /webhooks/test of the run and the receiver's cursor before it. */
-  test?: { res: HttpResponse; cursor: number };
-  /** How the run knows a webhook's creation (see creationOf). */
-  creation?: Promise<Creation>;
-  /** The receiver's cursors around the second client's creation: its deliveries come between (see ofSecondClient). */
-  second?: { after: number; until?: number };
-}
-
-/** The suite's life in one run: the receiver its setup starts, and the state its first check saves. */
-interface WebhooksRun {
-  receiver: WebhookReceiver;
-  /** The target's webhook settings: a set-up problem's fix names them. */
-  settings: SuiteRun['config']['webhook'];
-  /** Where creation records are kept and what signs them, and the second client (helpers/creation-records.ts). */
-  carry: CarrySettings;
-  state?: Promise<SuiteState>;
-}
 
 const lifecycle = {
   options: {
@@ -267,441 +175,9 @@ const lifecycle = {
   },
 };
 
-const runOf = (ctx: CheckContext) => ctx.state as WebhooksRun;
-
-function receiverOf(ctx: CheckContext): WebhookReceiver {
-  return runOf(ctx).receiver;
-}
-
-/** The state of this run; the first call saves the client's configuration (GET /webhooks) before anything changes it. */
-function stateOf(ctx: CheckContext): Promise<SuiteState> {
-  const run = runOf(ctx);
-  run.state ??= saveWebhook(ctx).then((saved) => ({
-    saved,
-    changed: false,
-    restored: false,
-    keyChanges: [],
-    tokenIds: new Set<string>(),
-    latencies: [],
-    delivered: new Set<string>(),
-    probed: false,
-  }));
-  return run.state;
-}
-
-/** A check that changes the configuration may run only when the configuration before the suite is known. */
-function mayChange(ctx: CheckContext, st: SuiteState): void {
-  if (st.saved.kind === 'unknown')
-    ctx.skip(`the current webhook configuration could not be saved (${st.saved.reason}), so the suite changes nothing`);
-  st.changed = true;
-  // The restore check puts it back; if it does not run or fails, the suite's teardown tries, and says what failed.
-  st.restored = false;
-}
-
-/**
- * Every POST/PUT /webhooks of the suite. It may change the configuration; once the key is known, a success reads the
- * key again, since "the key is generated when the webhook is configured" (REQ-WHKEP-05) may mean every configuration.
- */
-async function configure(
-  ctx: CheckContext,
-  method: 'POST' | 'PUT',
-  json: { url: unknown; subscriptions: unknown },
-): Promise<HttpResponse> {
-  const st = await stateOf(ctx);
-  mayChange(ctx, st);
-  // Written to the run's restore journal before the first change: a run killed now is put back by the next one.
-  await journalWebhookChange(ctx, st.saved, receiverOf(ctx).url);
-  const res = await ctx.send({ method, path: '/webhooks', json });
-  if (isSuccess(res)) await refreshKey(ctx, st, `${method} /webhooks ${JSON.stringify(json.subscriptions)}`);
-  return res;
-}
-
-// ---- reading answers -------------------------------------------------------------------------------------------
-
-/** What an answer of a webhook endpoint carried, for the INFO record of REQ-WHKEP-08. */
-function answerShape(res: HttpResponse): string {
-  if (res.text.trim() === '') return `${res.status} with an empty body`;
-  const found = locateWebhook(res);
-  return found
-    ? `${res.status} with ${whereWebhook(found.path, found.webhook)}`
-    : `${res.status} with no Webhook in the body (${describeResponse(res)})`;
-}
-
 /** Whether a subscription list selects an event: by its exact name, its domain, or ALL. */
 function covers(subscriptions: readonly string[], event: string): boolean {
   return subscriptions.includes(event) || subscriptions.includes(event.split('.')[0]!) || subscriptions.includes('ALL');
-}
-
-/** The configuration now: undefined for none (404 or an answer without a webhook); a failure fails the check. */
-async function currentConfig(ctx: CheckContext): Promise<{ config: Config | undefined; res: HttpResponse }> {
-  const res = await ctx.send({ method: 'GET', path: '/webhooks' });
-  if (res.status === 404) return { config: undefined, res };
-  expectSuccess(ctx, res, 'GET /webhooks answers the configuration (or 404 when there is none)');
-  const w = webhookOfResponse(res);
-  return { config: w && configOf(w), res };
-}
-
-// ---- set-up shared by the checks -------------------------------------------------------------------------------
-
-/** Registers the receiver with ["ALL"]: POST, or PUT when a webhook exists already (there is one per client). */
-async function register(ctx: CheckContext): Promise<Registration> {
-  const st = await stateOf(ctx);
-  if (st.registration) return st.registration;
-  if (st.registrationProblem) ctx.skip(`the receiver could not be registered: ${st.registrationProblem}`);
-  const receiver = receiverOf(ctx);
-  const json = { url: receiver.url, subscriptions: ['ALL'] };
-  const cursor = receiver.cursor();
-  let via: 'POST' | 'PUT' = st.saved.kind === 'webhook' ? 'PUT' : 'POST';
-  let res = await configure(ctx, via, json);
-  if (via === 'POST' && res.status >= 400 && res.status <= 499) {
-    // A webhook exists after all (e.g. one a faulty server created on a request it should have rejected): change it.
-    const now = await ctx.send({ method: 'GET', path: '/webhooks' });
-    if (isSuccess(now) && webhookOfResponse(now) !== undefined) {
-      via = 'PUT';
-      res = await configure(ctx, via, json);
-    }
-  }
-  if (!isSuccess(res)) {
-    st.registrationProblem = `${via} /webhooks answered ${describeResponse(res)}`;
-    ctx.fail(`${via} /webhooks with the receiver's URL answered ${res.status}`, {
-      expected: `${via === 'POST' ? 'the webhook is created' : 'the webhook is updated'} (a 2xx answer)`,
-      observed: describeResponse(res),
-      exchange: res.exchange,
-    });
-  }
-  st.registration = { via, res, cursor, webhook: webhookOfResponse(res) };
-  st.subscriptions = ['ALL'];
-  return st.registration;
-}
-
-// ---- a webhook's creation, observed once per client ----------------------------------------------------------
-
-/** The creation a run observed: by the target's client, or by the config's second client (helpers/creation-records.ts). */
-interface Observed {
-  kind: 'observed';
-  by: CreationData['by'];
-  clientId: string;
-  /** The POST /webhooks that created it, and the receiver's cursor before it. */
-  post: HttpResponse;
-  cursor: number;
-  /** GET /webhooks of that client after the creation. */
-  shown: HttpResponse;
-  /** The second client's: the WEBHOOK.CREATED delivery awaited after its POST, if it came. */
-  delivery?: Delivery;
-  /** The second client's: what was left of its webhook (no DELETE), and a key GET /webhooks/key did not give. */
-  left?: string;
-  keyProblem?: string;
-  /** The record kept for later runs, filled in by each creation check. */
-  data: CreationData;
-  kept?: { file: string; digest: string } | { problem: string };
-}
-
-/** A creation an earlier run observed, on the webhook the client still has. */
-interface Carried {
-  kind: 'carried';
-  clientId: string;
-  record: CarriedRecord<CreationData>;
-  file: string;
-  digest: string;
-  /** Why it is not observed now, and what tells that the webhook now configured is the one it created. */
-  why: string;
-  how: string;
-  identity: WebhookIdentity;
-}
-
-type Creation =
-  | Observed
-  | Carried
-  | { kind: 'none'; finding: SetupFinding }
-  /** The run's own earlier request created the webhook, one the server should have refused: a defect judged elsewhere. */
-  | { kind: 'spoilt'; reason: string };
-
-/**
- * Whether a delivery is the second client's: its webhook is at the receiver's second URL (one the receiver reads back
- * behind a proxy), from its creation until the deliveries its narrowing causes have arrived (SuiteState.second); the
- * run's own webhook moves there only later (webhooks.update.url).
- */
-function ofSecondClient(ctx: CheckContext, st: SuiteState): (d: Delivery) => boolean {
-  const span = st.second;
-  if (span === undefined) return () => false;
-  const at = pathAndQuery(receiverOf(ctx).alternateUrl);
-  return (d) => d.seq > span.after && (span.until === undefined || d.seq <= span.until) && d.path === at;
-}
-
-/** How the run knows a webhook's creation, settled once per run by the first creation check (see helpers/creation-records.ts). */
-function creationOf(ctx: CheckContext): Promise<Creation> {
-  return stateOf(ctx).then((st) => (st.creation ??= settleCreation(ctx, st)));
-}
-
-async function settleCreation(ctx: CheckContext, st: SuiteState): Promise<Creation> {
-  const { carry } = runOf(ctx);
-  const receiver = receiverOf(ctx);
-  const reg = await register(ctx);
-  if (reg.via === 'POST') {
-    const shown = await ctx.send({ method: 'GET', path: '/webhooks' });
-    const w = (isSuccess(shown) ? webhookOfResponse(shown) : undefined) ?? reg.webhook;
-    return {
-      kind: 'observed',
-      by: 'target',
-      clientId: carry.clientId,
-      post: reg.res,
-      cursor: reg.cursor,
-      shown,
-      data: { by: 'target', webhook: identityOf(w), post: postFacts(reg.res), checks: {} },
-    };
-  }
-  if (st.saved.kind === 'none')
-    return {
-      kind: 'spoilt',
-      reason:
-        'a webhook existed already, created by an earlier request of the run that the server should have refused (the webhooks.reject checks judge it): the receiver was registered with PUT, so no creation could be observed (the interface has no DELETE)',
-    };
-  // The target's client has a webhook (one per client, no DELETE): the record of its creation, if one is kept.
-  const now = await ctx.send({ method: 'GET', path: '/webhooks' });
-  const identity = identityOf(isSuccess(now) ? webhookOfResponse(now) : undefined);
-  const why = `a webhook existed before the suite for client ${JSON.stringify(carry.clientId)}, and the interface has no DELETE`;
-  const found = await findCreation(carry, carry.clientId);
-  const carried = carriable(found, carry.clientId, identity, why);
-  if (carried) return carried;
-  const target = { identity, record: recordState(carry, found, identity) };
-  if (carry.webhookClient === undefined) return { kind: 'none', finding: noCreationFinding(carry, target) };
-  return secondCreation(ctx, st, carry, target, receiver);
-}
-
-function carriable(
-  found: FoundRecord<CreationData> | undefined,
-  clientId: string,
-  identity: WebhookIdentity,
-  why: string,
-): Carried | undefined {
-  if (found === undefined || !found.ok) return undefined;
-  const same = sameWebhook(found.record.data.webhook, identity);
-  if (!same.same) return undefined;
-  return {
-    kind: 'carried',
-    clientId,
-    record: found.record,
-    file: found.file,
-    digest: found.digest,
-    why,
-    how: same.how,
-    identity,
-  };
-}
-
-/**
- * The second client creates its webhook, at the receiver's second URL and with ["ALL"], as the
- * run's client would: its configuration is read, its key used by the receiver, and its WEBHOOK.CREATED awaited. Then
- * its webhook is narrowed to WEBHOOK.CREATED alone (no later event of that client selects it), its token revoked, and
- * the deliveries that causes let arrive, so that no later check of the run takes one for its own.
- */
-async function secondCreation(
-  ctx: CheckContext,
-  st: SuiteState,
-  carry: CarrySettings,
-  target: { identity: WebhookIdentity; record: string },
-  receiver: WebhookReceiver,
-): Promise<Creation> {
-  const client = carry.webhookClient!;
-  const issued = await secondToken(ctx, client);
-  if ('problem' in issued) return { kind: 'none', finding: secondClientRefused(carry, issued.problem) };
-  const second = secondClient(ctx, client, issued.token);
-  // The clean-up's own requests (the narrowing, the revocation): not cut when an interruption cuts the check's.
-  const cleaning = secondClient(ctx, client, issued.token, new AbortController().signal);
-  let revoked: string | undefined;
-  /** The journal entry of its webhook, written before the POST, open until the narrowing is done. */
-  let entry: { id: string; url: string; narrowing: boolean } | undefined;
-  /** Revokes the second client's token once; says why not when the server did not. */
-  const revoke = async (): Promise<string> => {
-    revoked ??= await cleaning
-      .send(revokeRequest(issued.token, knownRevokeBody(ctx) ?? 'none'))
-      .then((res) => (isSuccess(res) ? '' : `POST /oauth/revoke answered ${res.status}`))
-      .catch((e: unknown) => (e as Error).message);
-    return revoked;
-  };
-  try {
-    const before = await second.send({ method: 'GET', path: '/webhooks' });
-    const existing = isSuccess(before) ? webhookOfResponse(before) : undefined;
-    if (before.status !== 404 && !(isSuccess(before) && existing === undefined)) {
-      const name = `the webhook client ${JSON.stringify(client.clientId)}`;
-      if (existing === undefined)
-        return {
-          kind: 'none',
-          finding: noCreationFinding(carry, target, {
-            state: `whether ${name} has a webhook is unknown: GET /webhooks answered ${describeResponse(before)}`,
-          }),
-        };
-      const identity = identityOf(existing);
-      const found = await findCreation(carry, client.clientId);
-      const why = `client ${JSON.stringify(carry.clientId)} and ${name} (targets.${carry.target}.webhookClient) both have a webhook, and the interface has no DELETE`;
-      const carried = carriable(found, client.clientId, identity, why);
-      if (carried) return carried;
-      return {
-        kind: 'none',
-        finding: noCreationFinding(carry, target, {
-          state: `${name} has one too (${showIdentity(identity)}): ${recordState(carry, found, identity)}`,
-        }),
-      };
-    }
-    const url = new URL(receiver.alternateUrl);
-    const cursor = receiver.cursor();
-    st.second = { after: cursor };
-    const ofSecond = ofSecondClient(ctx, st);
-    // Written before the POST: a run killed before the narrowing leaves it, and the next run narrows it as that client.
-    entry = {
-      id: await ctx.journal.record(secondWebhookEntry(client.clientId, url.href)),
-      url: url.href,
-      narrowing: false,
-    };
-    const post = await second.send({
-      method: 'POST',
-      path: '/webhooks',
-      json: { url: url.href, subscriptions: ['ALL'] },
-    });
-    const shown = await second.send({ method: 'GET', path: '/webhooks' });
-    const w = (isSuccess(shown) ? webhookOfResponse(shown) : undefined) ?? webhookOfResponse(post);
-    const observed: Observed = {
-      kind: 'observed',
-      by: 'webhookClient',
-      clientId: client.clientId,
-      post,
-      cursor,
-      shown,
-      data: { by: 'webhookClient', webhook: identityOf(w), post: postFacts(post), checks: {} },
-    };
-    if (!isSuccess(post)) return observed;
-    const key = await readKey(ctx, second);
-    if ('key' in key) receiver.useKey(key.key.key);
-    else observed.keyProblem = key.problem;
-    // The deadline runs from the answer to the POST, as every wait for a delivery does.
-    const answered = Date.parse(post.exchange.startedAt) + post.exchange.durationMs;
-    const left = Number.isFinite(answered)
-      ? Math.max(0, answered + receiver.deadlineMs - Date.now())
-      : receiver.deadlineMs;
-    const d = await receiver.waitFor((x) => ofSecond(x) && eventOf(x) === 'WEBHOOK.CREATED', left, ctx.signal);
-    if (d !== undefined) {
-      observed.delivery = d;
-      const latency = latencyOf(d, post);
-      if (latency !== undefined) st.latencies.push(latency);
-      st.delivered.add('WEBHOOK.CREATED');
-    }
-    entry.narrowing = true;
-    const narrowing = await leaveSecond(second, url.href);
-    observed.left = narrowing.text;
-    // Not narrowed: the entry stays, for the next run (or `conformance restore`) to narrow.
-    if (narrowing.narrowed)
-      await ctx.journal.done(
-        entry.id,
-        `${secondWebhookWhat(client.clientId)} (narrowed: url ${url.href}, subscriptions ["${AUTOMATIC}"])`,
-      );
-    const notRevoked = await revoke();
-    if (notRevoked !== '')
-      observed.left += `; its token could not be revoked (${notRevoked}): it lives until it expires`;
-    await drain(ctx, st, ofSecond);
-    st.second.until = receiver.cursor();
-    return observed;
-  } finally {
-    // Cut short (interrupted, out of time, broken) between the POST and the narrowing: narrowed now, as that client.
-    if (entry !== undefined && !entry.narrowing) {
-      const put = await narrowSecondWebhook(cleaning.send, client.clientId, entry.url).catch(() => undefined);
-      if (put?.ok) await ctx.journal.done(entry.id, put.said);
-    }
-    await revoke();
-    // A creation cut short: what arrives at the second URL from now on is not the second client's.
-    if (st.second !== undefined) st.second.until ??= receiver.cursor();
-  }
-}
-
-/** Narrows the second client's webhook to WEBHOOK.CREATED (it stays: no DELETE) and says what it left. */
-async function leaveSecond(second: SecondClient, url: string): Promise<{ text: string; narrowed: boolean }> {
-  const list = [AUTOMATIC];
-  const res = await second
-    .send({ method: 'PUT', path: '/webhooks', json: { url, subscriptions: list } })
-    .catch((e: unknown) => (e as Error).message);
-  const name = `the webhook client ${JSON.stringify(second.clientId)}`;
-  if (typeof res !== 'string' && isSuccess(res))
-    return {
-      narrowed: true,
-      text: `${name} keeps its webhook (the interface has no DELETE): url ${url}, subscriptions ${JSON.stringify(list)}, which nothing that client does later selects`,
-    };
-  const why = typeof res === 'string' ? res : `answered ${describeResponse(res)}`;
-  return {
-    narrowed: false,
-    text: `${name} keeps its webhook (the interface has no DELETE) subscribed to ["ALL"] at ${url}, where no one listens after the run: narrowing it to ${JSON.stringify(list)} failed (PUT /webhooks ${why}); send that PUT as that client by hand`,
-  };
-}
-
-/**
- * Before a creation check is kept from running by a set-up problem of its own: the receiver's, if it has one, comes
- * first (a receiver the server cannot reach is the one to fix first; the other is then stated by the checks that meet
- * it, each problem of the suite listed once).
- */
-async function receiverFirst(ctx: CheckContext, st: SuiteState): Promise<void> {
-  reachable(ctx, st);
-  // Nothing has come yet (a registration under a list that does not select its update brings nothing): the run's one
-  // POST /webhooks/test tells a receiver the server cannot reach (see unreached).
-  if (everReached(receiverOf(ctx))) return;
-  const problem = await unreached(ctx, st);
-  if (problem) ctx.setupProblem(problem);
-}
-
-/**
- * A creation check: judged on the creation observed in this run and kept for later runs, or carried forward from the
- * run that observed it, or kept from running by the set-up problem that names what to ask the provider for.
- */
-async function creationCheck(ctx: CheckContext, judge: (c: Observed, st: SuiteState) => Promise<void>): Promise<void> {
-  const st = await stateOf(ctx);
-  const c = await creationOf(ctx);
-  if (c.kind === 'none') {
-    await receiverFirst(ctx, st);
-    ctx.setupProblem(c.finding);
-  }
-  if (c.kind === 'spoilt') ctx.skip(c.reason);
-  if (c.kind === 'carried') return carriedJudgement(ctx, c);
-  const from = ctx.observations.length;
-  try {
-    await judge(c, st);
-  } catch (e) {
-    if (e instanceof CheckFailed) {
-      const f = e.finding;
-      await keep(ctx, c, { outcome: 'fail', said: [f.message, f.expected ?? '', f.observed ?? ''] });
-    }
-    throw e;
-  }
-  await keep(ctx, c, { outcome: 'pass', said: ctx.observations.slice(from) });
-}
-
-/** Adds this check's judgement to the record of the creation, and writes it for later runs. */
-async function keep(ctx: CheckContext, c: Observed, judgement: KeptJudgement): Promise<void> {
-  c.data.checks[ctx.check.id] = judgement;
-  c.kept = await keepCreation(runOf(ctx).carry, c.clientId, c.data);
-  if (c.kept !== undefined && 'problem' in c.kept) ctx.observe(c.kept.problem);
-}
-
-/** Reports the judgement an earlier run kept, with when, what and the record: a pass, or its failure again. */
-function carriedJudgement(ctx: CheckContext, c: Carried): void {
-  const { carry } = runOf(ctx);
-  const data = c.record.data;
-  const then = `the creation observed ${showPost(c.clientId, data.post)} by suite version ${c.record.suiteVersion}`;
-  const record = `record ${c.file}, sha256 ${c.digest}, signed with keyid ${JSON.stringify(carry.signer.keyId)}`;
-  const j = data.checks[ctx.check.id];
-  if (j === undefined)
-    ctx.setupProblem(
-      noCreationFinding(carry, {
-        identity: c.identity,
-        record: `the record in ${c.file} holds no judgement of ${ctx.check.id} (the run that kept it did not run it)`,
-      }),
-    );
-  if (j.outcome === 'fail')
-    ctx.fail(`carried forward from ${then}: ${j.said[0] ?? 'failed'}`, {
-      expected: j.said[1] ?? '',
-      observed: `${j.said[2] ?? ''} (not observed again in this run: ${c.why}; ${record})`,
-    });
-  ctx.observe(`not observed in this run: ${c.why}; carried forward from ${then}`);
-  ctx.observe(`the webhook configured now is the one that run created: ${c.how}`);
-  for (const line of j.said) ctx.observe(`then: ${line}`);
-  ctx.observe(record);
-  ctx.judged(`the creation observed at ${data.post.at} (carried forward)`);
 }
 
 /** What the run says once of how it knew the creation: carried forward, or observed with the second client. */
@@ -723,145 +199,6 @@ function creationNote(c: Creation, carry: CarrySettings): string | undefined {
   return c.kept === undefined ? undefined : `webhook creation observed${kept}`;
 }
 
-/** GET /webhooks/key once: the key it gives, or why it gives none. */
-async function readKey(
-  ctx: CheckContext,
-  sender: { send: CheckContext['send'] } = ctx,
-): Promise<{ res: HttpResponse } & ({ key: FoundKey } | { problem: string })> {
-  const res = await sender.send({ method: 'GET', path: '/webhooks/key' });
-  if (!isSuccess(res)) return { res, problem: `GET /webhooks/key answered ${res.status}` };
-  const parsed = parseJson(res.text);
-  if (!parsed.ok) return { res, problem: `GET /webhooks/key: ${parsed.error}` };
-  const body = parsed.value as Record<string, unknown> | null;
-  const inData = typeof body === 'object' && body !== null && 'data' in body;
-  const found = findWebhookKey(inData ? body.data : parsed.value, inData ? 'data' : '(body)');
-  return found.ok ? { res, key: found.found } : { res, problem: found.reason };
-}
-
-/**
- * The published key, fetched once per run after the registration: the receiver verifies with it, or, without one,
- * discards every delivery saying why. Never skips: an event check judges emission with or without a key.
- */
-async function fetchKey(ctx: CheckContext): Promise<FoundKey | undefined> {
-  const st = await stateOf(ctx);
-  if (st.key || st.keyProblem) return st.key;
-  await register(ctx);
-  const receiver = receiverOf(ctx);
-  const got = await readKey(ctx);
-  st.keyRes = got.res;
-  if ('problem' in got) {
-    st.keyProblem = got.problem;
-    receiver.keyUnusable(got.problem);
-    return undefined;
-  }
-  st.key = got.key;
-  receiver.useKey(got.key.key);
-  return got.key;
-}
-
-/**
- * Reads the key again after a configuration. A new key is used besides the earlier ones (deliveries signed before the
- * change still arrive, and the receiver verifies again what failed) and recorded; the same key changes nothing. Read
- * at once, so that no key the server signs with goes unseen, however soon the next configuration replaces it.
- */
-async function refreshKey(ctx: CheckContext, st: SuiteState, after: string): Promise<void> {
-  if (st.key === undefined) return;
-  const got = await readKey(ctx);
-  if (!('key' in got)) return;
-  const receiver = receiverOf(ctx);
-  if (!receiver.useKey(got.key.key)) return;
-  st.key = got.key;
-  const note = `GET /webhooks/key gave another key (${describeKeyForm(got.key)}) after ${after}: the server generates a key each time the webhook is configured; deliveries are verified under any key it published in the run`;
-  st.keyChanges.push(note);
-  ctx.observe(note);
-  await receiver.settled();
-}
-
-/** Sets the subscription list when it is not the one last set; the PUT must succeed. */
-async function subscribe(ctx: CheckContext, list: string[]): Promise<HttpResponse | undefined> {
-  const st = await stateOf(ctx);
-  await register(ctx);
-  if (st.subscriptions && sameSet(st.subscriptions, list)) return undefined;
-  return put(ctx, list);
-}
-
-async function put(ctx: CheckContext, list: string[]): Promise<HttpResponse> {
-  const st = await stateOf(ctx);
-  const res = await configure(ctx, 'PUT', { url: receiverOf(ctx).url, subscriptions: list });
-  expectSuccess(ctx, res, `PUT /webhooks with subscriptions ${JSON.stringify(list)} is accepted (a 2xx answer)`);
-  st.subscriptions = list;
-  return res;
-}
-
-/** The subscriptions GET /webhooks shows now; undefined when it shows none (the answer is "not shown"). */
-async function shownSubscriptions(ctx: CheckContext): Promise<{ list: string[] | undefined; res: HttpResponse }> {
-  const res = await ctx.send({ method: 'GET', path: '/webhooks' });
-  const w = isSuccess(res) ? webhookOfResponse(res) : undefined;
-  return { list: w && Array.isArray(w.subscriptions) ? configOf(w).subscriptions : undefined, res };
-}
-
-/** One delivery per request: the first event of each batch, for what concerns the request (verification, body). */
-function perRequest(list: readonly Delivery[]): Delivery[] {
-  const seen = new Set<number>();
-  return list.filter((d) => !seen.has(d.request) && seen.add(d.request));
-}
-
-/** The headers that may name a delivery's event: none for an event of a batch, whose headers describe the whole request. */
-const eventHeaders = (d: Delivery): ReadonlyArray<readonly [string, string]> => (d.batch ? [] : d.headers);
-
-/** Issues a token for a check (recorded against it) and returns it with its tokenId, when the record has one. */
-async function issueToken(
-  ctx: CheckContext,
-): Promise<{ token: string; tokenId: string | undefined; res: HttpResponse }> {
-  const res = await requestToken(ctx);
-  expectSuccess(ctx, res, 'POST /oauth/token issues a token');
-  const parsed = parseJson(res.text);
-  const found = parsed.ok ? tokenRecordOf(parsed.value) : undefined;
-  if (!found)
-    return ctx.fail('no token in the answer of POST /oauth/token', {
-      expected: 'a token record',
-      observed: describeResponse(res),
-      exchange: res.exchange,
-    });
-  const id = found.record.tokenId;
-  const tokenId = typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
-  if (tokenId !== undefined) (await stateOf(ctx)).tokenIds.add(tokenId);
-  return { token: found.token, tokenId, res };
-}
-
-/** Revokes a token of the check's, whatever becomes of it: the auth checks judge revocation. */
-async function revokeQuietly(ctx: CheckContext, token: string): Promise<HttpResponse | undefined> {
-  return revokeToken(ctx, token).catch(() => undefined);
-}
-
-/**
- * Whether a delivery may be about the token `tokenId`. Checks of other suites issue tokens while this suite runs, so a
- * delivery naming another token (a `tokenId` member, the record's field) is not this one's; one naming no token at all
- * may be, unless it carries a token id of the suite's own.
- */
-function forToken(st: SuiteState, tokenId: string | undefined): (d: Delivery) => boolean {
-  if (tokenId === undefined) return () => true;
-  const others = [...st.tokenIds].filter((id) => id !== tokenId);
-  return (d) => {
-    if (containsValue(d.payload, tokenId)) return true;
-    if (valuesNamed(d.payload, 'tokenId').length > 0) return false;
-    return !others.some((id) => containsValue(d.payload, id));
-  };
-}
-
-/** The event of the Events table a delivery names (in its payload or its headers), as the receiver read it. */
-const eventOf = (d: Delivery): string | undefined => d.event.name;
-
-/** The domains the spec names beside the Events table ("The values ALL and ACCOUNT appear as subscription values"). */
-const OTHER_DOMAINS = /^ACCOUNT(\.[A-Z_]+)?$/;
-const otherDomain = eventMatcher((upper) => (OTHER_DOMAINS.test(upper) ? upper : undefined));
-
-/** The name of an event of another domain (ACCOUNT.UPDATED…) a delivery carries, if any (REQ-EVT-16: "not shown"). */
-function otherDomainEvent(d: Delivery): string | undefined {
-  const found = findEvent(d.payload, eventHeaders(d), otherDomain);
-  return found.name ?? found.candidates[0]?.name;
-}
-
 /**
  * Whether a delivery is `event`: it names it, or (a delivery naming several events the receiver could not tell apart)
  * carries the name anywhere, payload or header. A check that must see none of an event reads widely.
@@ -871,341 +208,6 @@ function namesEvent(d: Delivery, event: string): boolean {
   return named === undefined
     ? d.event.candidates.some((c) => c.name === event) || containsValue(d.payload, event)
     : named === event;
-}
-
-/**
- * Where the delivery names its event, for the record (REQ-EVT-15, REQ-EVT-18): every place that names the event taken,
- * the one taken first, each with its value as sent where that is not the spec's spelling, e.g. `event name at header
- * x-event-type (also at header ce-type (as "com.example.auth.created"))`.
- */
-function eventWhere(d: Delivery): string {
-  const e = d.event;
-  if (e.name === undefined) return e.ambiguity ?? 'no event of the Events table named, in the payload or the headers';
-  const place = (at: string, raw: string) => (raw.trim() === e.name ? at : `${at} (as ${JSON.stringify(raw.trim())})`);
-  const also = [
-    ...new Set(e.candidates.filter((c) => c.name === e.name && c.at !== e.at).map((c) => place(c.at, c.raw))),
-  ];
-  return `event name at ${place(e.at!, e.raw!)}${also.length > 0 ? ` (also at ${also.join('; ')})` : ''}${e.ambiguity ? `; ${e.ambiguity}` : ''}`;
-}
-
-/** Records, on the check that met it, each rule a discarded delivery breaks, for the check that owns that rule. */
-function alsoSeeDiscarded(ctx: CheckContext, d: Delivery, what: string): void {
-  // A delivery a proxy rewrote beyond reading back is a set-up problem, not the server's (see unmapped).
-  if (d.state !== 'rejected' || d.route?.kind === 'unmapped') return;
-  const byOwner = new Map<string, DeliveryProblem[]>();
-  for (const p of d.problems) {
-    const owner = PROBLEM_OWNERS[p.kind].ownedBy;
-    byOwner.set(owner, [...(byOwner.get(owner) ?? []), p]);
-  }
-  for (const [ownedBy, problems] of byOwner)
-    ctx.alsoSee({
-      requirements: PROBLEM_OWNERS[problems[0]!.kind].requirements,
-      ownedBy,
-      message: `${what} does not verify, so a client must discard it: ${problems.map((p) => p.reason).join('; ')}`,
-    });
-}
-
-interface Awaited {
-  /** What is awaited, e.g. "WEBHOOK.CREATED". */
-  what: string;
-  after: number;
-  match: (d: Delivery) => boolean;
-  /** The request that caused the event: the evidence of a failure, and the start of the latency. */
-  trigger: HttpResponse;
-}
-
-function latencyOf(d: Delivery, trigger: HttpResponse): number | undefined {
-  const sent = Date.parse(trigger.exchange.startedAt);
-  return Number.isFinite(sent) ? Math.max(0, d.arrivedAt - sent) : undefined;
-}
-
-/**
- * Waits for a delivery; fails when none arrives by the deadline. One that arrived but does not verify shows the event
- * was emitted: it is returned, and its verification failure is recorded as seen here (delivery.verified judges it).
- */
-async function awaitDelivery(ctx: CheckContext, st: SuiteState, a: Awaited): Promise<Delivery> {
-  return (await tryDelivery(ctx, st, a)) ?? missing(ctx, a)();
-}
-
-/**
- * As awaitDelivery, for a check that judges which events reach the webhook rather than whether they are emitted: when
- * nothing comes, and the run has never seen `event` delivered, it is tried under ["ALL"] first. A server that never
- * emits it fails the event checks, and this check is skipped.
- */
-async function awaitSelected(ctx: CheckContext, st: SuiteState, a: Awaited, event: ProbedEvent): Promise<Delivery> {
-  const d = await tryDelivery(ctx, st, a);
-  if (d !== undefined) return d;
-  const fail = missing(ctx, a);
-  await expectEmitted(ctx, st, event, `no ${a.what} delivery`);
-  return fail();
-}
-
-/**
- * The delivery awaited, or undefined when none arrives within the deadline of the answer to the request that caused it
- * (so an event an earlier check already waited for is not waited for again). A skip, with the run's set-up problem,
- * when nothing can reach the receiver (see unreached).
- */
-async function tryDelivery(ctx: CheckContext, st: SuiteState, a: Awaited): Promise<Delivery | undefined> {
-  const receiver = receiverOf(ctx);
-  reachable(ctx, st);
-  const answered = Date.parse(a.trigger.exchange.startedAt) + a.trigger.exchange.durationMs;
-  const left = Number.isFinite(answered)
-    ? Math.max(0, answered + receiver.deadlineMs - Date.now())
-    : receiver.deadlineMs;
-  const d = await awaitNeeded(ctx, st, (x) => x.seq > a.after && a.match(x), left);
-  if (d === undefined) {
-    await reachableAfterWait(ctx, st);
-    return undefined;
-  }
-  const latency = latencyOf(d, a.trigger);
-  if (latency !== undefined) st.latencies.push(latency);
-  const named = eventOf(d);
-  if (named !== undefined) st.delivered.add(named);
-  alsoSeeDiscarded(ctx, d, `the ${a.what} delivery #${d.seq}`);
-  return d;
-}
-
-/** The failure of a wait that ended with nothing, worded from what had arrived when it ended. */
-function missing(ctx: CheckContext, a: Awaited): () => never {
-  const receiver = receiverOf(ctx);
-  const expected = `a ${a.what} delivery reaches the receiver at ${receiver.url}`;
-  const since = receiver.arrivals.filter((x) => x.seq > a.after);
-  const seen =
-    since.length === 0
-      ? 'no delivery arrived meanwhile'
-      : `${since.length} other deliver${since.length === 1 ? 'y' : 'ies'} arrived meanwhile: ${since
-          .slice(0, 5)
-          .map((x) => `#${x.seq} ${eventOf(x) ?? '(no known event named)'} (${x.state})`)
-          .join(', ')}`;
-  const observed = `${seen}; ${silence(receiver)}`;
-  return () =>
-    ctx.fail(`no ${a.what} delivery within ${receiver.deadlineMs} ms`, {
-      expected,
-      observed,
-      exchange: a.trigger.exchange,
-    });
-}
-
-type ProbedEvent = 'AUTH.CREATED' | 'WEBHOOK.UPDATED';
-
-/**
- * Skips the check unless the server delivers `event` at all: seen delivered earlier in the run, or tried now under ALL
- * and the event's own name, at the receiver's first URL.
- */
-async function expectEmitted(ctx: CheckContext, st: SuiteState, event: ProbedEvent, why: string): Promise<void> {
-  const receiver = receiverOf(ctx);
-  reachable(ctx, st);
-  if (st.delivered.has(event)) return;
-  const list = ['ALL', event];
-  await subscribe(ctx, list);
-  const cursor = receiver.cursor();
-  let trigger: HttpResponse;
-  let mine: (d: Delivery) => boolean = () => true;
-  let token: string | undefined;
-  if (event === 'AUTH.CREATED') {
-    const issued = await issueToken(ctx);
-    ({ token, res: trigger } = issued);
-    mine = forToken(st, issued.tokenId);
-  } else {
-    // A real change under a list that selects the update either way, old list or new.
-    trigger = await put(ctx, ['ALL', 'WEBHOOK']);
-  }
-  try {
-    const d = await receiver.waitFor(
-      (x) => x.seq > cursor && eventOf(x) === event && mine(x),
-      receiver.deadlineMs,
-      ctx.signal,
-    );
-    if (d === undefined)
-      ctx.skip(
-        `${why}, and none is delivered under ${JSON.stringify(list)} either (tried once more: ${trigger.exchange.request.method} ${new URL(trigger.exchange.request.url).pathname}): whether ${event} is emitted is judged by the event checks`,
-      );
-    st.delivered.add(event);
-  } finally {
-    if (token !== undefined) await revokeQuietly(ctx, token);
-  }
-}
-
-// ---- a receiver the server cannot reach: a set-up problem ----------------------------------------------------------
-
-/** Skips the check with the run's set-up problem when the run knows that nothing can reach the receiver. */
-function reachable(ctx: CheckContext, st: SuiteState): void {
-  if (st.unreached) ctx.setupProblem(st.unreached);
-}
-
-/** After a wait that ran out: skips the check with the set-up problem when that is why (see unreached). */
-async function reachableAfterWait(ctx: CheckContext, st: SuiteState): Promise<void> {
-  const problem = await unreached(ctx, st);
-  if (problem) ctx.setupProblem(problem);
-}
-
-/** Whether anything of the server's ever came to the receiver: a delivery, one over the cap, or a stray request. */
-function everReached(receiver: WebhookReceiver): boolean {
-  const c = receiver.counts;
-  return c.received > 0 || c.oversized > 0 || c.stray > 0;
-}
-
-/** Whether the receiver has evidence of a set-up problem already, or of the server: anything reached, or TLS failed. */
-function anythingSeen(receiver: WebhookReceiver): boolean {
-  return everReached(receiver) || receiver.counts.tlsFailures > 0;
-}
-
-/** The run's one confirming POST /webhooks/test (see unreached), sent by the first check that needs it. */
-async function confirmByTest(ctx: CheckContext, st: SuiteState): Promise<void> {
-  if (st.probed) return;
-  st.probed = true;
-  const cursor = receiverOf(ctx).cursor();
-  const res = await ctx.send({ method: 'POST', path: '/webhooks/test' });
-  st.confirm = { res, cursor, at: Date.now() };
-}
-
-/**
- * Waits for a delivery a check needs, as receiver.waitFor. While nothing at all has come to the receiver, halfway
- * through the wait it sends the run's one confirming POST /webhooks/test: when the wait runs out with nothing, the test
- * delivery has had its time too, and the set-up problem is stated without a second wait (see unreached).
- */
-async function awaitNeeded(
-  ctx: CheckContext,
-  st: SuiteState,
-  match: (d: Delivery) => boolean,
-  ms: number,
-): Promise<Delivery | undefined> {
-  const receiver = receiverOf(ctx);
-  const waiting = receiver.waitFor(match, ms, ctx.signal);
-  if (st.probed || anythingSeen(receiver)) return waiting;
-  let timer: NodeJS.Timeout | undefined;
-  const half = new Promise<'half'>((resolve) => {
-    timer = setTimeout(() => resolve('half'), ms / 2);
-  });
-  const first = await Promise.race([waiting, half]);
-  clearTimeout(timer);
-  if (first !== 'half') return first;
-  if (!anythingSeen(receiver) && !ctx.signal.aborted) await confirmByTest(ctx, st);
-  return waiting;
-}
-
-/**
- * Why nothing can reach the receiver, or undefined when something did: asked when a wait ran out. A server that has
- * reached the receiver once and misses an event fails for it. One that never has is confirmed once with a
- * POST /webhooks/test (sent halfway through the wait that ran out, see awaitNeeded; else now, with half a deadline for
- * its delivery), since the event waited for may be the only one the server fails to emit; then why: TLS handshakes
- * refused (the receiver's certificate), or as the receiver tells (src/receiver/diagnosis.ts) plain HTTP on its TLS port
- * or no connection at all.
- */
-async function unreached(ctx: CheckContext, st: SuiteState): Promise<SetupFinding | undefined> {
-  if (st.unreached) return st.unreached;
-  const receiver = receiverOf(ctx);
-  if (everReached(receiver)) return undefined;
-  if (receiver.counts.tlsFailures === 0) {
-    await confirmByTest(ctx, st);
-    const left = st.confirm ? st.confirm.at + receiver.deadlineMs / 2 - Date.now() : 0;
-    if (left > 0) await receiver.waitFor((x) => x.seq > st.confirm!.cursor, left, ctx.signal);
-    if (everReached(receiver)) return undefined;
-  }
-  const c = receiver.counts;
-  const test = st.confirm && { status: st.confirm.res.status, text: st.confirm.res.text };
-  st.unreached =
-    c.tlsFailures > 0 && c.plainHttp === 0
-      ? certificateRefused(runOf(ctx), receiver)
-      : await receiver.diagnoseUnreached(test);
-  return st.unreached;
-}
-
-function certificateRefused(run: WebhooksRun, receiver: WebhookReceiver): SetupFinding {
-  const c = receiver.counts;
-  const problem = `the server did not trust the webhook receiver's certificate: ${c.tlsFailures} TLS handshake${c.tlsFailures === 1 ? '' : 's'} with the receiver failed (last: ${receiver.tlsError ?? 'no reason given'}) and no delivery arrived`;
-  const tls = run.settings.tls;
-  const pem = receiver.certificatePem;
-  if (tls === 'self-signed' || typeof tls !== 'object' || pem === undefined)
-    return {
-      problem,
-      fix: 'make a lasting receiver certificate with `npx conformance keygen` (webhook.tls "self-signed" makes a new one each run), set webhook.tls to its {"certFile", "keyFile"} and hand it to the provider to trust, or see docs/webhook-receiver.md',
-    };
-  const host = new URL(receiver.url).hostname;
-  if (!certificateCovers(pem, host))
-    return {
-      problem,
-      fix: `the receiver's certificate (${tls.certFile}) does not name ${host}, the host of the URL the server calls: make one that does (delete both files and run \`npx conformance keygen\` with webhook.publicUrl or webhook.listen set to it) and hand it to the provider to trust, or see docs/webhook-receiver.md`,
-    };
-  return {
-    problem,
-    fix: `hand the receiver's certificate (${tls.certFile}, SHA-256 ${certificateFingerprint(pem)}) to the provider to trust, or see docs/webhook-receiver.md`,
-  };
-}
-
-/** What the receiver got in the run, for a finding or a skip about deliveries that did not come. */
-function silence(receiver: WebhookReceiver): string {
-  const c = receiver.counts;
-  const tls =
-    c.tlsFailures > 0
-      ? c.plainHttp > 0
-        ? `${c.tlsFailures} TLS handshake(s) failed, ${c.plainHttp} of them plain HTTP: does a proxy in front end TLS (webhook.tls "none")?`
-        : `${c.tlsFailures} TLS handshake(s) failed (last: ${receiver.tlsError}): does the server trust the receiver's certificate?`
-      : 'no TLS handshake failed';
-  return `receiver totals: ${c.received} received (${c.verified} verified, ${c.rejected} discarded, ${c.pending} unverified), ${c.oversized} over the size cap; ${tls}`;
-}
-
-function eventObservation(d: Delivery): string {
-  const sigs = signatureLabels(headerValue(d.headers, 'signature-input')).length;
-  const params = Object.keys(d.signature?.params ?? {}).join(', ');
-  const digest = d.digest?.ok ? (d.digest.algorithms ?? []).join(', ') : 'not verified';
-  const batch = d.batch ? ` (event ${d.batch.index + 1} of ${d.batch.size} of a batch at ${d.batch.at})` : '';
-  return `${eventOf(d) ?? 'event'} delivery #${d.seq}${batch}: ${eventWhere(d)}, payload fields ${JSON.stringify(topLevelFields(d.payload))}, signature label ${d.signature?.label ?? '?'} (${sigs} signature${sigs === 1 ? '' : 's'}) covering ${JSON.stringify(d.signature?.components ?? [])} with ${params || 'no parameters'}, digest ${digest}`;
-}
-
-/**
- * Waits for an AUTH event of one token while that token is in use, and always revokes it. With `selection`, the check
- * judges which events the subscriptions select, not their emission (see awaitSelected).
- */
-async function authEvent(
-  ctx: CheckContext,
-  event: 'AUTH.CREATED' | 'AUTH.DELETED',
-  selection?: { what: string },
-): Promise<Delivery> {
-  const st = await stateOf(ctx);
-  reachable(ctx, st);
-  const receiver = receiverOf(ctx);
-  const cursor = receiver.cursor();
-  const issued = await issueToken(ctx);
-  let revoked = false;
-  try {
-    let trigger = issued.res;
-    if (event === 'AUTH.DELETED') {
-      trigger = await revokeToken(ctx, issued.token);
-      revoked = true;
-      expectSuccess(ctx, trigger, 'POST /oauth/revoke revokes the token');
-    }
-    const mine = forToken(st, issued.tokenId);
-    const awaited: Awaited = {
-      what: selection?.what ?? event,
-      after: cursor,
-      match: (x) => eventOf(x) === event && mine(x),
-      trigger,
-    };
-    const d =
-      selection && event === 'AUTH.CREATED'
-        ? await awaitSelected(ctx, st, awaited, event)
-        : await awaitDelivery(ctx, st, awaited);
-    ctx.observe(eventObservation(d));
-    ctx.judged(`${event} delivery #${d.seq}`);
-    if (issued.tokenId !== undefined)
-      ctx.observe(
-        containsValue(d.payload, issued.tokenId)
-          ? `the payload names the token (tokenId ${issued.tokenId})`
-          : 'the payload does not name the tokenId',
-      );
-    if (event === 'AUTH.DELETED')
-      ctx.observe(
-        orderSeen(
-          receiver,
-          d,
-          (x) => x.seq > cursor && eventOf(x) === 'AUTH.CREATED' && forToken(st, issued.tokenId)(x),
-        ),
-      );
-    return d;
-  } finally {
-    if (!revoked) await revokeQuietly(ctx, issued.token);
-  }
 }
 
 /**
@@ -1253,14 +255,6 @@ async function accountEvents(ctx: CheckContext, st: SuiteState): Promise<string>
   return `no ACCOUNT event within ${bound.ms} ms of PUT /customers under ["ALL"] (bound: ${bound.why})`;
 }
 
-/** REQ-EVT-17 ("Delivery retries and ordering: not shown"): whether a token's creation came before its deletion. */
-function orderSeen(receiver: WebhookReceiver, deleted: Delivery, created: (d: Delivery) => boolean): string {
-  const c = receiver.arrivals.find(created);
-  if (c !== undefined && c.seq < deleted.seq)
-    return `AUTH.CREATED #${c.seq} came before AUTH.DELETED #${deleted.seq} of the same token: deliveries in the order of the requests (REQ-EVT-17)`;
-  return `AUTH.DELETED #${deleted.seq} came before the AUTH.CREATED of the same token${c ? ` (#${c.seq})` : ' (not arrived yet)'}: deliveries in any order (REQ-EVT-17 leaves it open)`;
-}
-
 /** Rejections: a bad body is refused (any 4xx) and the configuration stays as it was. */
 async function expectRefused(
   ctx: CheckContext,
@@ -1285,17 +279,6 @@ async function expectRefused(
   ctx.judged(`the answer of ${method} /webhooks and the configuration after it`);
 }
 
-/** POST /webhooks/test once per run (test.accepted judges the answer, events.test the delivery). */
-async function sendTest(ctx: CheckContext): Promise<{ res: HttpResponse; cursor: number }> {
-  const st = await stateOf(ctx);
-  if (st.test) return st.test;
-  await subscribe(ctx, ['ALL']);
-  const cursor = receiverOf(ctx).cursor();
-  const res = await ctx.send({ method: 'POST', path: '/webhooks/test' });
-  st.test = { res, cursor };
-  return st.test;
-}
-
 // ---- deliveries that must not come -----------------------------------------------------------------------------
 
 /** One scenario of a negative check: judged (what was seen), or not judgeable on this server, and why. */
@@ -1312,19 +295,6 @@ interface Unwanted {
   marker: Delivery;
   violation: (d: Delivery) => boolean;
   trigger: HttpResponse;
-}
-
-/**
- * How long a delivery that is not due is waited for. Deliveries may come in any order (REQ-EVT-17), so the marker
- * alone proves nothing; the bound comes from what the run measured, so no server is waited on blindly.
- */
-function negativeBound(st: SuiteState, receiver: WebhookReceiver, markerMs: number): { ms: number; why: string } {
-  const slowest = st.latencies.length > 0 ? Math.max(...st.latencies) : 0;
-  const ms = Math.min(receiver.deadlineMs, Math.max(NEGATIVE_FLOOR_MS, markerMs, NEGATIVE_MARGIN * slowest));
-  return {
-    ms,
-    why: `${NEGATIVE_MARGIN} × the slowest delivery the run measured (${slowest} ms), at least the subscribed marker (${markerMs} ms) and ${NEGATIVE_FLOOR_MS} ms, at most the receiver's deadline (${receiver.deadlineMs} ms)`,
-  };
 }
 
 /** Watches for an unwanted delivery until the bound; fails on one, and says what was watched otherwise. */
@@ -1346,33 +316,6 @@ async function expectNone(ctx: CheckContext, st: SuiteState, u: Unwanted): Promi
     });
   }
   return `subscribed to ${u.subscribed}: no ${u.what} within ${bound.ms} ms of the request that caused it (bound: ${bound.why}); the subscribed marker was delivery #${u.marker.seq}`;
-}
-
-/**
- * Lets the deliveries of events that occurred before the subscriptions changed arrive before a scenario watches: they
- * may come late and in any order (REQ-EVT-17), and one whose payload names no token (the server's choice, REQ-EVT-15)
- * cannot be told from the scenario's own. Waits until no delivery `match` takes has come for the negative bound, at
- * most the receiver's deadline (a server that keeps delivering them is caught by the watch after). Says what it let pass.
- */
-async function drain(ctx: CheckContext, st: SuiteState, match: (d: Delivery) => boolean): Promise<string> {
-  const receiver = receiverOf(ctx);
-  const quiet = negativeBound(st, receiver, 0).ms;
-  const until = Date.now() + receiver.deadlineMs;
-  let cursor = receiver.cursor();
-  const passed: number[] = [];
-  while (Date.now() < until) {
-    const d = await receiver.waitFor(
-      (x) => x.seq > cursor && match(x),
-      Math.min(quiet, until - Date.now()),
-      ctx.signal,
-    );
-    if (d === undefined) break;
-    passed.push(d.seq);
-    cursor = d.seq;
-  }
-  return passed.length === 0
-    ? ''
-    : `; before watching, ${passed.length} deliver${passed.length === 1 ? 'y' : 'ies'} of events that occurred before the change (#${passed.join(', #')}) were let arrive`;
 }
 
 /** A subscribed delivery a scenario needs before it can judge, or undefined; a skip when nothing can reach the receiver. */
@@ -1588,41 +531,6 @@ async function signedDeliveries(ctx: CheckContext): Promise<Delivery[]> {
       `none of the ${receiver.arrivals.length} deliveries carries a signature by the published key that verifies: webhooks.delivery.verified judges that`,
     );
   return signed;
-}
-
-/**
- * Where the deliveries name their event, each place once (the events of a batch as "payload.events[*].event"), with a
- * value as sent where it is not the spec's spelling.
- */
-function eventPlaces(all: readonly Delivery[]): string {
-  const places = new Map<string, string | undefined>();
-  for (const d of all) {
-    const { raw, name } = d.event;
-    const at = d.event.at?.replace(/\[\d+\]/g, '[*]');
-    if (at === undefined) continue;
-    const other = raw !== undefined && raw.trim() !== name ? raw.trim() : undefined;
-    if (!places.has(at) || (places.get(at) === undefined && other !== undefined)) places.set(at, other);
-  }
-  return [...places].map(([at, raw]) => (raw === undefined ? at : `${at} (e.g. ${JSON.stringify(raw)})`)).join(', ');
-}
-
-/**
- * What the run saw of requests that bundle several events (batches), or undefined when none did, e.g. "3 of 12 delivery
- * requests carry a list of events at payload.events (7 events; up to 3 in one)"; with what could not be settled.
- */
-function batchesSeen(all: readonly Delivery[]): string | undefined {
-  const requests = perRequest(all);
-  const batched = requests.filter((d) => d.batch !== undefined);
-  const unsettled = requests.find((d) => d.eventsNote !== undefined);
-  if (batched.length === 0 && unsettled === undefined) return undefined;
-  const at = [...new Set(batched.map((d) => d.batch!.at))].join(', ');
-  const events = all.filter((d) => d.batch !== undefined).length;
-  const most = Math.max(0, ...batched.map((d) => d.batch!.size));
-  const seen =
-    batched.length === 0
-      ? 'no request read as a batch'
-      : `${batched.length} of ${requests.length} delivery requests carry a list of events at ${at} (${events} events; up to ${most} in one)`;
-  return `${seen}${unsettled ? `; request of delivery #${unsettled.seq}: ${unsettled.eventsNote}` : ''}`;
 }
 
 /** The windows the server's signatures chose (RFC 9421 leaves created and expires optional and sets no longest one). */
@@ -2468,7 +1376,7 @@ export default defineSuite({
       },
     }),
     defineCheck({
-      id: VERIFIED_OWNER,
+      id: 'webhooks.delivery.verified',
       title:
         'every delivery of the run carries a Content-Digest matching its body and a signature by the published key that verifies',
       level: 'MUST',
@@ -2523,10 +1431,10 @@ export default defineSuite({
       },
     }),
     defineCheck({
-      id: COVERED_OWNER,
+      id: 'webhooks.delivery.digest-covered',
       title: "every delivery's signature covers its Content-Digest, binding the body to the signature",
       level: 'SHOULD',
-      requirements: COVERED_REQUIREMENTS,
+      requirements: ['REQ-EVT-19'],
       explain: {
         sends: 'nothing of its own: it reads every delivery of the run whose signature by the published key verifies',
         passes: 'each such signature lists content-digest among its components',
@@ -2554,10 +1462,10 @@ export default defineSuite({
       },
     }),
     defineCheck({
-      id: WINDOW_OWNER,
+      id: 'webhooks.delivery.in-window',
       title: "every delivery's signature is valid when it arrives: not expired, not created in the future",
       level: 'SHOULD',
-      requirements: WINDOW_REQUIREMENTS,
+      requirements: ['REQ-AUTH-09'],
       explain: {
         sends: 'nothing of its own: it reads every delivery of the run whose signature by the published key verifies',
         passes:
