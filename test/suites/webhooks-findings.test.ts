@@ -45,7 +45,7 @@ function owners(fault: string): string[] {
   return webhooks.checks.filter((c) => c.requirements.some((r) => breaks.includes(r.id))).map((c) => c.id);
 }
 
-describe('suite webhooks: the gaps of issue 14', () => {
+describe('suite webhooks: its findings on faulty and unusual servers (the gaps of issue 14)', () => {
   it('catches AUTH events delivered after the subscribed marker, and says how long it watched', async () => {
     const l = await local({ faults: ['webhooks.unsubscribed-delivered-late'] });
     const result = await run(l.target);

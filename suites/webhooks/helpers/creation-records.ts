@@ -9,7 +9,7 @@
 // webhookId, or createdAt, where the server shows one), and only when it verifies under the target's key
 // (src/evidence/carry-forward.ts). The second client's webhook is left subscribed to WEBHOOK.CREATED alone, which
 // nothing it does later selects.
-import type { CheckContext, SetupFinding } from '../../src/engine/index.js';
+import type { CheckContext, SetupFinding } from '../../../src/engine/index.js';
 import {
   describeResponse,
   headerValue,
@@ -25,7 +25,7 @@ import {
   type HttpResponse,
   type RequestSpec,
   type WebhookClient,
-} from '../kit/index.js';
+} from '../../kit/index.js';
 
 const CREATION_SUBJECT = 'webhook-creation';
 

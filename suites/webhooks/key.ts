@@ -1,0 +1,68 @@
+// Area `webhooks.key`: the Ed25519 public key GET /webhooks/key publishes, under which the deliveries verify.
+import { describeDelivery, describeKeyForm, describeResponse } from '../kit/index.js';
+import { defineCheck } from '../../src/engine/index.js';
+import { register, fetchKey } from './helpers/endpoints.js';
+import { stateOf, receiverOf } from './helpers/state.js';
+import { ofSecondClient } from './helpers/creation.js';
+import { awaitNeeded, reachableAfterWait, silence } from './helpers/reach.js';
+import { alsoSeeDiscarded } from './helpers/deliveries.js';
+
+export const keyPublished = defineCheck({
+  id: 'webhooks.key.published',
+  title: 'GET /webhooks/key gives an Ed25519 public key, and the deliveries verify under it',
+  level: 'MUST',
+  requirements: ['REQ-SVC-06', 'REQ-WHKEP-05', 'REQ-EVT-14'],
+  explain: {
+    sends:
+      'GET /webhooks/key, after the receiver\'s https URL registered with subscriptions ["ALL"]: POST /webhooks, or PUT where a webhook existed before the suite; the receiver waits for the registration\'s delivery',
+    passes:
+      "the answer holds an Ed25519 public key (PEM, JWK or 32 raw bytes), and the registration's delivery is signed by it",
+    fails:
+      'no key in the answer, or a delivery signed by another key: the check fails; skipped when no delivery arrives; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+  },
+  async run(ctx) {
+    const reg = await register(ctx);
+    const st = await stateOf(ctx);
+    const key = await fetchKey(ctx);
+    if (key === undefined) {
+      return ctx.fail(st.keyProblem ?? 'no key', {
+        expected: 'an Ed25519 public key (PEM, JWK or raw 32 bytes) in the answer of GET /webhooks/key',
+        observed: st.keyRes ? describeResponse(st.keyRes) : (st.keyProblem ?? ''),
+        ...(st.keyRes ? { exchange: st.keyRes.exchange } : {}),
+      });
+    }
+    ctx.observe(`key: ${describeKeyForm(key)}`);
+    const receiver = receiverOf(ctx);
+    const trigger = st.keyRes ?? reg.res;
+    // The registration's own event (WEBHOOK.CREATED, or WEBHOOK.UPDATED for a PUT under ["ALL"]) is what the key must verify.
+    const ofSecond = ofSecondClient(ctx, st);
+    const d = await awaitNeeded(ctx, st, (x) => x.seq > reg.cursor && !ofSecond(x), receiver.deadlineMs);
+    if (d === undefined) {
+      await reachableAfterWait(ctx, st);
+      return ctx.skip(`no delivery arrived to verify the key with (${silence(receiver)}); the event checks report it`);
+    }
+    await receiver.settled();
+    if (d.route?.kind === 'unmapped') ctx.setupProblem(receiver.diagnoseUnmapped(d));
+    // This check judges the key alone: which key signed. Coverage, times and the digest are delivery.verified's.
+    if (d.signedBy === 'other-key') {
+      ctx.fail(
+        `a delivery does not verify under the published key: ${d.signature?.reason ?? 'another key signed it'}`,
+        {
+          expected: 'the deliveries are signed by the key that GET /webhooks/key publishes',
+          observed: describeDelivery(d),
+          exchange: trigger.exchange,
+        },
+      );
+    }
+    alsoSeeDiscarded(ctx, d, `delivery #${d.seq}`);
+    if (d.signedBy === 'unsigned')
+      return ctx.skip(
+        `delivery #${d.seq} carries no signature that can be read (${d.signature?.reason ?? 'none'}), so nothing shows which key signed it; webhooks.delivery.verified judges the delivery`,
+      );
+    if (d.signature?.keyId !== undefined)
+      ctx.observe(
+        `deliveries are signed with keyid ${JSON.stringify(d.signature.keyId)}${key.keyId !== undefined ? (key.keyId === d.signature.keyId ? ', the key id published with the key' : `, not the published key id ${JSON.stringify(key.keyId)}`) : ''}`,
+      );
+    ctx.judged(`the published key, over delivery #${d.seq}`);
+  },
+});
