@@ -26,8 +26,8 @@ import {
   type ListPage,
   type Query,
   type WalkResult,
-} from './kit/index.js';
-import { defineCheck, defineSuite, type CheckContext } from '../src/engine/index.js';
+} from '../kit/index.js';
+import { defineCheck, defineSuite, type CheckContext } from '../../src/engine/index.js';
 
 const SPEC_DEFAULT_LIMIT = 100;
 const SPEC_MAX_LIMIT = 1000;
