@@ -8,8 +8,8 @@
 // is judged where the list has them, and the check records where it could not judge. A list that does not answer its
 // plain request with a list (a defect the resources checks judge) is not judged here: the check judges the others and
 // ends skipped, naming it, since it could not judge the rule everywhere.
+import { defineCheck, defineSuite, type CheckContext } from '../../src/engine/index.js';
 import {
-  describeResponse,
   describeWalk,
   expectRejection,
   getList,
@@ -21,211 +21,48 @@ import {
   parseJson,
   readEnvelope,
   validateAgainst,
-  walkList,
   type HttpResponse,
   type ListPage,
   type Query,
   type WalkResult,
 } from '../kit/index.js';
-import { defineCheck, defineSuite, type CheckContext } from '../../src/engine/index.js';
+import { SPEC_MAX_LIMIT, WALK_LIMIT, ODD_LIMIT } from './helpers/limits.js';
+import { fail, num, show } from './helpers/findings.js';
+import {
+  transactionsList,
+  listEndpoints,
+  asListPage,
+  withFirstPage,
+  onEveryList,
+  createdAtOf,
+  type ListEndpoint,
+} from './helpers/lists.js';
+import { severalPagesLimit, walk, walkSeveral, served } from './helpers/walks.js';
+import { outOf, expectRefused, type OutOfDomain } from './helpers/out-of-domain.js';
 
-const SPEC_DEFAULT_LIMIT = 100;
-const SPEC_MAX_LIMIT = 1000;
-/** Most items a page of a several-pages walk holds (fewer on short lists, so that they have several pages too). */
-const WALK_LIMIT = 50;
-/** A limit that divides no round total, so the last page is a partial one. */
-const ODD_LIMIT = 7;
-const SMALL_LIMIT = 10;
-/** Limits a page must honour and meta.limit must echo. */
-const ASKED_LIMITS = [SMALL_LIMIT, ODD_LIMIT, 1];
-/** The longest list walked one item a page. */
-const ONE_A_PAGE_MAX = 40;
-/** Bounds of one walk: the fixture's 250 transactions fit easily; a longer list is checked in part, never endlessly. */
-const WALK_CAPS = { maxPages: 60, maxItems: 12_000 } as const;
-
-function fail(ctx: CheckContext, res: HttpResponse, message: string, expected: string, requirements?: string[]): never {
-  return ctx.fail(message, {
-    expected,
-    observed: describeResponse(res),
-    exchange: res.exchange,
-    ...(requirements ? { requirements } : {}),
-    ...(ctx.check.id !== META_OWNER && /\bmeta\b/.test(message) && !hasMeta(res) ? { cause: NO_META } : {}),
-  });
-}
-
-/**
- * One cause, one failure: a list answer without meta fails pagination.meta.present (REQ-ENV-05); a check that needs a
- * field of meta and finds none gives up on it rather than failing for the same missing object, unless the owner saw
- * meta everywhere it looked.
- */
-const META_OWNER = 'pagination.meta.present';
-const NO_META = { ownedBy: META_OWNER, requirements: ['REQ-ENV-05'] };
-
-function hasMeta(res: HttpResponse): boolean {
-  const parsed = parseJson(res.text);
-  return parsed.ok && isObject(parsed.value) && isObject(parsed.value.meta);
-}
-
-function num(meta: Record<string, unknown> | undefined, field: string): number | undefined {
-  const v = meta?.[field];
-  return typeof v === 'number' && Number.isSafeInteger(v) ? v : undefined;
-}
-
-/** Writes down values that are not integers, ids, etc. as the reviewer would: short. */
-function show(v: unknown): string {
-  return v === undefined ? 'absent' : JSON.stringify(v);
-}
-
-// ---- the list endpoints ------------------------------------------------------------------------------------------
-
-interface ListEndpoint {
-  /** How findings name the list: its request without paging parameters. */
-  label: string;
-  path: string;
-  query: Query;
-  /** The id member of an item: duplicates and page contents are compared by its exact value. */
-  idField: string;
-}
-
-/** A list whose plain request (no page, limit or sort) answered 200 with a list. */
-interface ReadList extends ListEndpoint {
-  first: ListPage;
-  /** totalCount of the plain first page, when it is an integer. */
-  total: number | undefined;
-  /** How many items the list is known to hold: totalCount, or the items of the first page without it. */
-  size: number;
-}
-
-function endpoint(path: string, query: Query, idField: string): ListEndpoint {
-  return {
-    label: `GET ${path}?${Object.entries(query)
-      .map(([k, v]) => `${k}=${String(v)}`)
-      .join('&')}`,
-    path,
-    query,
-    idField,
-  };
-}
-
-/** The long list: the pagination customer's transactions (250 on the reference server). */
-function transactionsList(ctx: CheckContext): ListEndpoint {
-  return endpoint('/transactions', { customerId: ctx.fixture('paginationCustomerId') }, 'transactionId');
-}
-
-/** Every list endpoint, the long one first; a missing fixture skips the check with the fixture named. */
-function listEndpoints(ctx: CheckContext): ListEndpoint[] {
-  return [
-    transactionsList(ctx),
-    endpoint('/accounts', { customerId: ctx.fixture('customerId') }, 'accountId'),
-    endpoint('/instruments', { investmentType: 'INTERNATIONAL_STOCKS' }, 'instrumentId'),
-  ];
-}
-
-/** A 200 answer read as a list page: the envelope read leniently, `data` an array; undefined when it is no list. */
-function asListPage(ctx: CheckContext, res: HttpResponse): ListPage | undefined {
-  const parsed = parseJson(res.text);
-  if (res.status !== 200 || !parsed.ok || !isObject(parsed.value) || !Array.isArray(parsed.value.data))
-    return undefined;
-  const env = readEnvelope(ctx, res);
-  return { res, env, items: env.data as unknown[], meta: isObject(env.meta) ? env.meta : undefined };
-}
-
-function withFirstPage(list: ListEndpoint, first: ListPage): ReadList {
-  const total = num(first.meta, 'totalCount');
-  return { ...list, first, total, size: total !== undefined && total >= 0 ? total : first.items.length };
-}
-
-/** The list's plain first page, or why it is not a list. */
-async function readList(ctx: CheckContext, list: ListEndpoint): Promise<ReadList | string> {
-  const res = await ctx.send({ method: 'GET', path: list.path, query: list.query });
-  const first = asListPage(ctx, res);
-  return first === undefined
-    ? `${list.label} answered ${res.status === 200 ? '200 without a list in data' : res.status}`
-    : withFirstPage(list, first);
-}
-
-/** For an observation: the first page of a list, or a skip naming why the list could not be read. */
-async function firstPageOrSkip(ctx: CheckContext, list: ListEndpoint, extra: Query): Promise<ListPage> {
-  const res = await ctx.send({ method: 'GET', path: list.path, query: { ...list.query, ...extra } });
-  return (
-    asListPage(ctx, res) ??
-    ctx.skip(
-      `${list.label} answered ${res.status}${res.status === 200 ? ' without a list in data' : ''}: nothing to observe`,
-    )
+/** The paging meta of one page against the "Paging meta" table. */
+function expectPagingMeta(ctx: CheckContext, list: ListEndpoint, res: HttpResponse, meta: unknown): void {
+  const problems =
+    meta === undefined ? [{ path: 'meta', message: 'is absent' }] : validateAgainst('paging-meta', meta, 'meta');
+  if (problems.length === 0) return;
+  const listed = problems
+    .slice(0, 5)
+    .map((p) => `${p.path} ${p.message}`)
+    .join('; ');
+  fail(
+    ctx,
+    res,
+    `${list.label}: Paging meta: ${listed}${problems.length > 5 ? ` (+${problems.length - 5} more)` : ''}`,
+    'a list response carries meta with previousPage, currentPage, nextPage (integers >= 0), limit (1 to 1000), currentCount, totalCount (integers) and sort (ASC or DESC)',
   );
 }
 
-interface Judged {
-  /** What was seen on this list, for the check's observation. */
-  note: string;
-  /** Whether the list allowed judging the check's rule (its size, its createdAt values). */
-  judged: boolean;
-}
-
-/**
- * Judges every list endpoint with `judge`, which fails the check on a violation. Records what each list showed;
- * ends skipped when a list could not be read or no list allowed judging the rule, since the rule was then not judged
- * everywhere it applies.
- */
-async function onEveryList(ctx: CheckContext, judge: (list: ReadList) => Promise<Judged>): Promise<void> {
-  const notes: string[] = [];
-  const unread: string[] = [];
-  let judged = 0;
-  for (const endpoint of listEndpoints(ctx)) {
-    const list = await readList(ctx, endpoint);
-    if (typeof list === 'string') {
-      unread.push(list);
-      continue;
-    }
-    const result = await judge(list);
-    notes.push(`${list.label}: ${result.note}`);
-    if (result.judged) {
-      judged++;
-      ctx.judged(list.label);
-    }
-  }
-  if (notes.length > 0) ctx.observe(notes.join('; '));
-  if (unread.length > 0) {
-    ctx.skip(
-      `${unread.join('; ')}: not judged on that list, whose own answer the resources checks judge${notes.length > 0 ? ' (the other lists passed)' : ''}`,
-    );
-  }
-  if (judged === 0)
-    ctx.skip(`no list was long enough, or varied enough in createdAt, to judge this rule: ${notes.join('; ')}`);
-}
-
-/** A limit that gives a list of `size` items several pages (three or more where it has three items). */
-function severalPagesLimit(size: number): number {
-  return Math.max(1, Math.min(WALK_LIMIT, Math.floor(size / 3)));
-}
-
-function walk(
-  ctx: CheckContext,
-  list: ListEndpoint,
-  extra: Query = {},
-  caps: { maxPages?: number } = {},
-): Promise<WalkResult<HttpResponse>> {
-  return walkList(ctx, list.path, { ...list.query, ...extra }, { idField: list.idField, ...WALK_CAPS, ...caps });
-}
-
-/** A walk over several pages where the list has two items or more; the default first page otherwise. */
-function walkSeveral(ctx: CheckContext, list: ReadList, extra: Query = {}): Promise<WalkResult<HttpResponse>> {
-  return walk(ctx, list, list.size >= 2 ? { limit: severalPagesLimit(list.size), ...extra } : extra);
-}
-
-const filled = (walk: WalkResult<unknown>) => walk.pages.filter((p) => p.items.length > 0).length;
-
-/**
- * The pages of a walk the server served as list pages: a walk whose last nextPage points past the end may end on a
- * 404 there (what a page past the end gives is open), which is no page and has no meta to judge.
- */
-const served = (walk: WalkResult<HttpResponse>) => walk.pages.filter((p) => p.response.status === 200);
-
-function createdAtOf(items: readonly unknown[]): unknown[] {
-  return items.map((t) => (isObject(t) ? t.createdAt : undefined));
-}
-
-const distinct = (values: readonly unknown[]) => new Set(values).size;
+const SPEC_DEFAULT_LIMIT = 100;
+const SMALL_LIMIT = 10;
+/** Limits a page must honour and meta.limit must echo. */
+const ASKED_LIMITS = [SMALL_LIMIT, ODD_LIMIT, 1];
+/** Below, above (at once and far), negative, not a number, not a whole number. */
+const INVALID_LIMITS = outOf('limit', ['0', '-1', '1001', '5000', 'ten', '2.5']);
 
 function idsOf(items: readonly unknown[], idField: string): string[] {
   return items.map((item) => idKey(item, idField) ?? JSON.stringify(item));
@@ -235,46 +72,21 @@ function listIds(ids: readonly string[]): string {
   return `[${ids.slice(0, 4).join(', ')}${ids.length > 4 ? `, … (${ids.length})` : ''}]`;
 }
 
-// ---- values outside the closed domains ------------------------------------------------------------------------------
-
-// The Pagination table states each parameter's domain: page an integer >= 0, limit an integer from 1 to 1000, sort ASC
-// or DESC. A value outside it is no request the endpoint serves, so it is refused (any 4xx: the status of a validation
-// failure is not shown, whether to refuse is). Clamped, ignored or taken as the default, it is served as a request the
-// client did not send; a 5xx is no refusal either.
-
-interface OutOfDomain {
-  param: 'limit' | 'page' | 'sort';
-  value: string;
-}
-
-const outOf = (param: OutOfDomain['param'], values: string[]): OutOfDomain[] =>
-  values.map((value) => ({ param, value }));
-/** Below, above (at once and far), negative, not a number, not a whole number. */
-const INVALID_LIMITS = outOf('limit', ['0', '-1', '1001', '5000', 'ten', '2.5']);
 const INVALID_PAGES = outOf('page', ['-1', 'x', '1.5']);
+
+/** The longest list walked one item a page. */
+const ONE_A_PAGE_MAX = 40;
+
+const filled = (walk: WalkResult<unknown>) => walk.pages.filter((p) => p.items.length > 0).length;
+
+const distinct = (values: readonly unknown[]) => new Set(values).size;
+
 const INVALID_SORTS = outOf('sort', ['UP', 'createdAt']);
 /**
  * Outside the enum as the spec writes it, but commonly read case-insensitively: recorded, not judged for refusal; a
  * list served for it must still say its order in meta.sort (REQ-META-08).
  */
 const LOWERCASE_SORT: OutOfDomain = { param: 'sort', value: 'asc' };
-
-const DOMAIN: Record<OutOfDomain['param'], string> = {
-  limit: `limit is an integer from 1 to ${SPEC_MAX_LIMIT}`,
-  page: 'page is an integer >= 0',
-  sort: 'sort is ASC or DESC',
-};
-
-/** Sends each value outside its domain on the list, and fails the check on the first that is not refused (any 4xx). */
-async function expectRefused(ctx: CheckContext, list: ListEndpoint, values: readonly OutOfDomain[]): Promise<string> {
-  const seen: string[] = [];
-  for (const v of values) {
-    const res = await ctx.send({ method: 'GET', path: list.path, query: { ...list.query, [v.param]: v.value } });
-    expectRejection(ctx, res, `${list.label}&${v.param}=${v.value} is refused (any 4xx): ${DOMAIN[v.param]}`);
-    seen.push(`${v.param}=${v.value}: ${res.status}`);
-  }
-  return seen.join(', ');
-}
 
 /**
  * sort=asc: refused, or read case-insensitively as ASC and served as a list whose meta.sort names the order its items
@@ -321,25 +133,6 @@ async function lowercaseSort(ctx: CheckContext, list: ListEndpoint): Promise<str
   return `sort=${LOWERCASE_SORT.value}: ${res.status}, served as ${sort}`;
 }
 
-// ---- shared judgements ---------------------------------------------------------------------------------------------
-
-/** The paging meta of one page against the "Paging meta" table. */
-function expectPagingMeta(ctx: CheckContext, list: ListEndpoint, res: HttpResponse, meta: unknown): void {
-  const problems =
-    meta === undefined ? [{ path: 'meta', message: 'is absent' }] : validateAgainst('paging-meta', meta, 'meta');
-  if (problems.length === 0) return;
-  const listed = problems
-    .slice(0, 5)
-    .map((p) => `${p.path} ${p.message}`)
-    .join('; ');
-  fail(
-    ctx,
-    res,
-    `${list.label}: Paging meta: ${listed}${problems.length > 5 ? ` (+${problems.length - 5} more)` : ''}`,
-    'a list response carries meta with previousPage, currentPage, nextPage (integers >= 0), limit (1 to 1000), currentCount, totalCount (integers) and sort (ASC or DESC)',
-  );
-}
-
 /** Where items stop following `sort` by createdAt; not judged where fewer than two createdAt values differ. */
 function orderOfItems(items: readonly unknown[], sort: 'ASC' | 'DESC'): { judged: boolean; at?: number; text: string } {
   const created = createdAtOf(items);
@@ -356,12 +149,65 @@ function orderOfItems(items: readonly unknown[], sort: 'ASC' | 'DESC'): { judged
 
 const nonMonotonic = (sort: 'ASC' | 'DESC') => (sort === 'ASC' ? 'non-decreasing' : 'non-increasing');
 
+/** sort=ASC and sort=DESC: one check for each order, its id written out where it is made. */
+function sortOrderCheck(id: string, sort: 'ASC' | 'DESC') {
+  return defineCheck({
+    id,
+    title: `sort=${sort} orders createdAt ${sort === 'ASC' ? 'ascending' : 'descending'} within and across pages, and meta.sort says ${sort}, on every list`,
+    level: 'MUST',
+    requirements: ['REQ-META-08', 'REQ-PAGE-06'],
+    explain: {
+      sends: `a walk of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with sort=${sort}, at a limit that gives it several pages, following meta.nextPage`,
+      passes: `every page says meta.sort ${sort}, and createdAt is ${nonMonotonic(sort)} across all the items of the walk (judged where at least two createdAt differ)`,
+      fails:
+        'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
+    async run(ctx) {
+      await onEveryList(ctx, async (list) => {
+        const walked = await walkSeveral(ctx, list, { sort });
+        const wrong = served(walked).find((p) => p.meta?.sort !== sort);
+        if (wrong)
+          fail(
+            ctx,
+            wrong.response,
+            `${list.label}&sort=${sort} answered with meta.sort ${show(wrong.meta?.sort)}`,
+            `meta.sort ${sort}`,
+            ['REQ-META-08'],
+          );
+        const order = orderOfItems(walked.items, sort);
+        if (order.at !== undefined)
+          fail(
+            ctx,
+            pageOfItem(walked, order.at),
+            `${list.label}: sort=${sort}, but across the walk ${order.text}`,
+            `createdAt ${nonMonotonic(sort)} across all pages`,
+          );
+        return {
+          note: `${walked.items.length} items over ${walked.pages.length} page(s), ${order.text}`,
+          judged: order.judged,
+        };
+      });
+    },
+  });
+}
+
+/** For an observation: the first page of a list, or a skip naming why the list could not be read. */
+async function firstPageOrSkip(ctx: CheckContext, list: ListEndpoint, extra: Query): Promise<ListPage> {
+  const res = await ctx.send({ method: 'GET', path: list.path, query: { ...list.query, ...extra } });
+  return (
+    asListPage(ctx, res) ??
+    ctx.skip(
+      `${list.label} answered ${res.status}${res.status === 200 ? ' without a list in data' : ''}: nothing to observe`,
+    )
+  );
+}
+
 export default defineSuite({
   name: 'pagination',
   title: 'Pagination: paging meta, limits, page walks, sorting',
   checks: [
     defineCheck({
-      id: META_OWNER,
+      id: 'pagination.meta.present',
       title: 'every page of every list carries meta with all seven fields and their types',
       level: 'MUST',
       requirements: [
@@ -884,46 +730,8 @@ export default defineSuite({
         });
       },
     }),
-    ...(['ASC', 'DESC'] as const).map((sort) =>
-      defineCheck({
-        id: `pagination.sort.${sort.toLowerCase()}`,
-        title: `sort=${sort} orders createdAt ${sort === 'ASC' ? 'ascending' : 'descending'} within and across pages, and meta.sort says ${sort}, on every list`,
-        level: 'MUST',
-        requirements: ['REQ-META-08', 'REQ-PAGE-06'],
-        explain: {
-          sends: `a walk of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with sort=${sort}, at a limit that gives it several pages, following meta.nextPage`,
-          passes: `every page says meta.sort ${sort}, and createdAt is ${nonMonotonic(sort)} across all the items of the walk (judged where at least two createdAt differ)`,
-          fails:
-            'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-        },
-        async run(ctx) {
-          await onEveryList(ctx, async (list) => {
-            const walked = await walkSeveral(ctx, list, { sort });
-            const wrong = served(walked).find((p) => p.meta?.sort !== sort);
-            if (wrong)
-              fail(
-                ctx,
-                wrong.response,
-                `${list.label}&sort=${sort} answered with meta.sort ${show(wrong.meta?.sort)}`,
-                `meta.sort ${sort}`,
-                ['REQ-META-08'],
-              );
-            const order = orderOfItems(walked.items, sort);
-            if (order.at !== undefined)
-              fail(
-                ctx,
-                pageOfItem(walked, order.at),
-                `${list.label}: sort=${sort}, but across the walk ${order.text}`,
-                `createdAt ${nonMonotonic(sort)} across all pages`,
-              );
-            return {
-              note: `${walked.items.length} items over ${walked.pages.length} page(s), ${order.text}`,
-              judged: order.judged,
-            };
-          });
-        },
-      }),
-    ),
+    sortOrderCheck('pagination.sort.asc', 'ASC'),
+    sortOrderCheck('pagination.sort.desc', 'DESC'),
     defineCheck({
       id: 'pagination.sort.default-consistent',
       title: 'without sort, meta.sort names the order the items really come in, the same on every page, on every list',
