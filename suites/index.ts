@@ -4,7 +4,7 @@ import type { Pack } from '../src/engine/index.js';
 import { putBackEntry, Session, SHARED_STATES, stateChangedBy } from './kit/index.js';
 import auth from './auth.js';
 import signing from './signing.js';
-import pagination from './pagination.js';
+import pagination from './pagination/index.js';
 import resources from './resources.js';
 import ussd from './ussd/index.js';
 import webhooks from './webhooks/index.js';

@@ -1,0 +1,114 @@
+// The list endpoints every pagination check judges, their plain first pages read as lists, and the loop that
+// judges a rule on each of them.
+import type { CheckContext } from '../../../src/engine/index.js';
+import { isObject, parseJson, readEnvelope, type HttpResponse, type ListPage, type Query } from '../../kit/index.js';
+import { num } from './findings.js';
+
+export interface ListEndpoint {
+  /** How findings name the list: its request without paging parameters. */
+  label: string;
+  path: string;
+  query: Query;
+  /** The id member of an item: duplicates and page contents are compared by its exact value. */
+  idField: string;
+}
+
+/** A list whose plain request (no page, limit or sort) answered 200 with a list. */
+export interface ReadList extends ListEndpoint {
+  first: ListPage;
+  /** totalCount of the plain first page, when it is an integer. */
+  total: number | undefined;
+  /** How many items the list is known to hold: totalCount, or the items of the first page without it. */
+  size: number;
+}
+
+function endpoint(path: string, query: Query, idField: string): ListEndpoint {
+  return {
+    label: `GET ${path}?${Object.entries(query)
+      .map(([k, v]) => `${k}=${String(v)}`)
+      .join('&')}`,
+    path,
+    query,
+    idField,
+  };
+}
+
+/** The long list: the pagination customer's transactions (250 on the reference server). */
+export function transactionsList(ctx: CheckContext): ListEndpoint {
+  return endpoint('/transactions', { customerId: ctx.fixture('paginationCustomerId') }, 'transactionId');
+}
+
+/** Every list endpoint, the long one first; a missing fixture skips the check with the fixture named. */
+export function listEndpoints(ctx: CheckContext): ListEndpoint[] {
+  return [
+    transactionsList(ctx),
+    endpoint('/accounts', { customerId: ctx.fixture('customerId') }, 'accountId'),
+    endpoint('/instruments', { investmentType: 'INTERNATIONAL_STOCKS' }, 'instrumentId'),
+  ];
+}
+
+/** A 200 answer read as a list page: the envelope read leniently, `data` an array; undefined when it is no list. */
+export function asListPage(ctx: CheckContext, res: HttpResponse): ListPage | undefined {
+  const parsed = parseJson(res.text);
+  if (res.status !== 200 || !parsed.ok || !isObject(parsed.value) || !Array.isArray(parsed.value.data))
+    return undefined;
+  const env = readEnvelope(ctx, res);
+  return { res, env, items: env.data as unknown[], meta: isObject(env.meta) ? env.meta : undefined };
+}
+
+export function withFirstPage(list: ListEndpoint, first: ListPage): ReadList {
+  const total = num(first.meta, 'totalCount');
+  return { ...list, first, total, size: total !== undefined && total >= 0 ? total : first.items.length };
+}
+
+/** The list's plain first page, or why it is not a list. */
+async function readList(ctx: CheckContext, list: ListEndpoint): Promise<ReadList | string> {
+  const res = await ctx.send({ method: 'GET', path: list.path, query: list.query });
+  const first = asListPage(ctx, res);
+  return first === undefined
+    ? `${list.label} answered ${res.status === 200 ? '200 without a list in data' : res.status}`
+    : withFirstPage(list, first);
+}
+
+interface Judged {
+  /** What was seen on this list, for the check's observation. */
+  note: string;
+  /** Whether the list allowed judging the check's rule (its size, its createdAt values). */
+  judged: boolean;
+}
+
+/**
+ * Judges every list endpoint with `judge`, which fails the check on a violation. Records what each list showed;
+ * ends skipped when a list could not be read or no list allowed judging the rule, since the rule was then not judged
+ * everywhere it applies.
+ */
+export async function onEveryList(ctx: CheckContext, judge: (list: ReadList) => Promise<Judged>): Promise<void> {
+  const notes: string[] = [];
+  const unread: string[] = [];
+  let judged = 0;
+  for (const endpoint of listEndpoints(ctx)) {
+    const list = await readList(ctx, endpoint);
+    if (typeof list === 'string') {
+      unread.push(list);
+      continue;
+    }
+    const result = await judge(list);
+    notes.push(`${list.label}: ${result.note}`);
+    if (result.judged) {
+      judged++;
+      ctx.judged(list.label);
+    }
+  }
+  if (notes.length > 0) ctx.observe(notes.join('; '));
+  if (unread.length > 0) {
+    ctx.skip(
+      `${unread.join('; ')}: not judged on that list, whose own answer the resources checks judge${notes.length > 0 ? ' (the other lists passed)' : ''}`,
+    );
+  }
+  if (judged === 0)
+    ctx.skip(`no list was long enough, or varied enough in createdAt, to judge this rule: ${notes.join('; ')}`);
+}
+
+export function createdAtOf(items: readonly unknown[]): unknown[] {
+  return items.map((t) => (isObject(t) ? t.createdAt : undefined));
+}

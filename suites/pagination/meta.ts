@@ -1,0 +1,111 @@
+// pagination.meta.*: the paging meta of every page of every list, and its currentCount.
+import { defineCheck, type CheckContext } from '../../src/engine/index.js';
+import { getList, readEnvelope, validateAgainst, type HttpResponse } from '../kit/index.js';
+import { fail, num, show } from './helpers/findings.js';
+import { listEndpoints, withFirstPage, onEveryList, type ListEndpoint } from './helpers/lists.js';
+import { walk, walkSeveral, served } from './helpers/walks.js';
+
+/** The paging meta of one page against the "Paging meta" table. */
+function expectPagingMeta(ctx: CheckContext, list: ListEndpoint, res: HttpResponse, meta: unknown): void {
+  const problems =
+    meta === undefined ? [{ path: 'meta', message: 'is absent' }] : validateAgainst('paging-meta', meta, 'meta');
+  if (problems.length === 0) return;
+  const listed = problems
+    .slice(0, 5)
+    .map((p) => `${p.path} ${p.message}`)
+    .join('; ');
+  fail(
+    ctx,
+    res,
+    `${list.label}: Paging meta: ${listed}${problems.length > 5 ? ` (+${problems.length - 5} more)` : ''}`,
+    'a list response carries meta with previousPage, currentPage, nextPage (integers >= 0), limit (1 to 1000), currentCount, totalCount (integers) and sort (ASC or DESC)',
+  );
+}
+
+export const metaChecks = [
+  defineCheck({
+    id: 'pagination.meta.present',
+    title: 'every page of every list carries meta with all seven fields and their types',
+    level: 'MUST',
+    requirements: [
+      'REQ-ENV-05',
+      'REQ-META-01',
+      'REQ-META-02',
+      'REQ-META-03',
+      'REQ-META-04',
+      'REQ-META-05',
+      'REQ-META-06',
+      'REQ-META-07',
+      'REQ-META-08',
+      'REQ-ACCTEP-03',
+      'REQ-INSTEP-04',
+      'REQ-TXNEP-02',
+    ],
+    explain: {
+      sends:
+        'the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments), then a walk of it at a limit that gives it several pages, following meta.nextPage',
+      passes:
+        'every page served carries meta with previousPage, currentPage and nextPage (integers >= 0), limit (1 to 1000), currentCount and totalCount (integers) and sort (ASC or DESC)',
+      fails:
+        'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
+    async run(ctx) {
+      const seen: string[] = [];
+      for (const list of listEndpoints(ctx)) {
+        const first = await getList(ctx, list.path, list.query);
+        expectPagingMeta(ctx, list, first.res, first.meta ?? first.env.meta);
+        // The last page too: a server may end its list with a nextPage the table does not allow (null, -1).
+        const walked = await walkSeveral(ctx, withFirstPage(list, first));
+        for (const p of served(walked))
+          expectPagingMeta(ctx, list, p.response, p.meta ?? readEnvelope(ctx, p.response).meta);
+        ctx.judged(`the meta of ${list.label}`, 1 + served(walked).length);
+        seen.push(`${list.label}: the first page and ${walked.pages.length} page(s) of a walk`);
+      }
+      ctx.observe(seen.join('; '));
+    },
+  }),
+  defineCheck({
+    id: 'pagination.meta.current-count',
+    title: 'meta.currentCount equals the number of items on every page, and is at most meta.limit',
+    level: 'MUST',
+    requirements: ['REQ-META-06', 'REQ-META-05'],
+    explain: {
+      sends:
+        'walks of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments), with the default limit and at a limit that gives it several pages, following meta.nextPage',
+      passes:
+        "the server's answers show that meta.currentCount equals the number of items on every page, and is at most meta.limit",
+      fails:
+        'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    },
+    async run(ctx) {
+      await onEveryList(ctx, async (list) => {
+        // The default pages end on a partial page on a long list; the several-pages walk has pages past the first.
+        const walks = [await walk(ctx, list), ...(list.size >= 2 ? [await walkSeveral(ctx, list)] : [])];
+        const pages = walks.flatMap(served);
+        for (const p of pages) {
+          const count = num(p.meta, 'currentCount');
+          if (count !== p.items.length) {
+            fail(
+              ctx,
+              p.response,
+              `${list.label}: meta.currentCount is ${show(p.meta?.currentCount)} but data has ${p.items.length} items`,
+              'currentCount equals the number of items returned',
+              ['REQ-META-06'],
+            );
+          }
+          const limit = num(p.meta, 'limit');
+          if (limit !== undefined && count > limit) {
+            fail(
+              ctx,
+              p.response,
+              `${list.label}: meta.currentCount ${count} exceeds meta.limit ${limit}`,
+              'at most meta.limit items: limit is the maximum items returned',
+              ['REQ-META-05'],
+            );
+          }
+        }
+        return { note: `${pages.length} pages compared`, judged: true };
+      });
+    },
+  }),
+];
