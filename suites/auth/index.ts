@@ -52,10 +52,10 @@ import {
   type TokenResult,
   type TimestampUnit,
   type SchemaProblem,
-} from './kit/index.js';
+} from '../kit/index.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { defineCheck, defineSuite, type CheckContext } from '../src/engine/index.js';
+import { defineCheck, defineSuite, type CheckContext } from '../../src/engine/index.js';
 
 const TOKEN_TTL_SECONDS = 3600;
 const CLOCK_SLACK_SECONDS = 24 * 3600;
