@@ -22,11 +22,8 @@ import {
   expectJson,
   expectNoToken,
   expectRejection,
-  expectStatus,
   expectSuccess,
   isSuccess,
-  knownRevokeBody,
-  nowSeconds,
   resourceTimestampUnit,
   unitNear,
   readCustomer,
@@ -34,9 +31,6 @@ import {
   readProbe,
   requestToken,
   restoreCustomer,
-  REVOKE_BODY_SAID,
-  revokeRequest,
-  revokeShapeOf,
   tokenIn,
   tokenRecordOf,
   validateAgainst,
@@ -45,13 +39,10 @@ import {
   type CustomerSnapshot,
   type HttpResponse,
   type RequestSpec,
-  type RevokeBody,
-  type TokenJar,
   type TokenResult,
   type TimestampUnit,
 } from '../kit/index.js';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { defineCheck, defineSuite, type CheckContext } from '../../src/engine/index.js';
 import {
   absentTo,
@@ -63,6 +54,11 @@ import {
   TOKEN_TTL_SECONDS,
 } from './helpers/token-record.js';
 import { NO_TOKEN, RUN_TOKEN_AGAIN, tokenSpec } from './helpers/token-requests.js';
+import { useChecks } from './use.js';
+import { revokeChecks } from './revoke.js';
+import { expiryChecks } from './expiry.js';
+import { infoChecks } from './info.js';
+import { scopeChecks } from './scope.js';
 
 const CLOCK_SLACK_SECONDS = 24 * 3600;
 
@@ -94,81 +90,6 @@ function envelopeReading(found: TokenResult): string {
 function wrongSecret(secret: string): string {
   const last = secret.slice(-1);
   return `${secret.slice(0, -1)}${last === 'A' ? 'B' : 'A'}`;
-}
-
-/**
- * A fresh token of the check's own that a correct read accepts, to revoke: never the run's (a server may hand that out
- * again), and a skip when a fresh token does not work to begin with (auth.use.read-endpoints reports that).
- */
-async function workingToken(ctx: CheckContext, jar: TokenJar, sign?: RequestSpec['sign']): Promise<string> {
-  const { token } = await jar.issue();
-  if (await jar.isRunToken(token)) ctx.skip(RUN_TOKEN_AGAIN);
-  const before = await ctx.send({ ...readProbe(ctx), token, sign });
-  if (!isSuccess(before))
-    ctx.skip(
-      `the fresh token was not accepted to begin with (${describeResponse(before)}); auth.use.read-endpoints reports it`,
-    );
-  return token;
-}
-
-/**
- * The run's revoke shape, for a revocation that must differ from a correct one in one way only: learnt now, by revoking
- * a token of the check's own, when no revocation of the run has shown it yet. Undefined when no revocation showed it.
- */
-async function learntRevokeBody(ctx: CheckContext, jar: TokenJar): Promise<RevokeBody | undefined> {
-  const known = knownRevokeBody(ctx);
-  if (known !== undefined || revokeShapeOf(ctx).failed()) return known;
-  const { token } = await jar.issue();
-  if (!(await jar.isRunToken(token))) await jar.revoke(token);
-  return knownRevokeBody(ctx);
-}
-
-/** What auth.revoke.reply records when its two tokens cannot show whether a revoke body is read. */
-const BODY_READ_UNSEEN = 'whether a body naming another token is read cannot be seen';
-
-/**
- * Where the run revokes without a body (REQ-TOKEP-09): whether a form body naming another token of the client (RFC 7009's
- * token=) is read too. A revocation presents one fresh token and names another in its body: the server revokes the
- * named one (it reads the body), the presented one (it ignores the body), or refuses the request. Both are the check's.
- */
-async function recordBodyNamingAnother(ctx: CheckContext, jar: TokenJar): Promise<void> {
-  const probe = readProbe(ctx);
-  const alive = async (token: string) => (await ctx.send({ ...probe, token })).status !== 401;
-  const named = await jar.issue();
-  const presented = await jar.issue();
-  if (named.token === presented.token || (await jar.isRunToken(named.token)) || (await jar.isRunToken(presented.token)))
-    return ctx.observe(`${BODY_READ_UNSEEN}: a token request was answered with a token handed out before`);
-  const before = [await alive(named.token), await alive(presented.token)];
-  if (!before[0] || !before[1]) {
-    if (!before[0]) jar.forget(named.token);
-    if (!before[1]) jar.forget(presented.token);
-    return ctx.observe(
-      `${BODY_READ_UNSEEN}: of two fresh tokens, ${before[0] ? 'the second' : 'the first'} was refused (401) before the revocation (a new token ends the older ones?)`,
-    );
-  }
-  const res = await ctx.send({ ...revokeRequest(presented.token, 'form'), form: { token: named.token } });
-  const namedAlive = await alive(named.token);
-  const presentedAlive = await alive(presented.token);
-  if (!namedAlive) jar.forget(named.token);
-  if (!presentedAlive) jar.forget(presented.token);
-  const body = 'a form body naming another token of the client (token=, RFC 7009)';
-  if (!isSuccess(res))
-    return ctx.observe(
-      `a revocation presenting one token with ${body} was refused: ${describeResponse(res)}; the run revokes without a body`,
-    );
-  if (!namedAlive && presentedAlive)
-    return ctx.observe(
-      `${body} is read: the token it named was revoked (${res.status}), and the one presented kept working; no body is needed, but a body names the token to revoke`,
-    );
-  if (namedAlive && !presentedAlive)
-    return ctx.observe(
-      `${body} is ignored: the token presented was revoked (${res.status}), and the one named kept working`,
-    );
-  ctx.observe(
-    namedAlive
-      ? `a revocation presenting one token with ${body} answered ${res.status}, yet both tokens kept working`
-      : `${BODY_READ_UNSEEN}: the token presented and the one the form body named both ended (${res.status}): the revocation reaches every token of the client`,
-  );
 }
 
 /**
@@ -702,470 +623,13 @@ export default defineSuite({
     }),
 
     // ---- using a token ------------------------------------------------------------------------------------------
-    defineCheck({
-      id: 'auth.use.no-authorization',
-      title: 'a request without Authorization is rejected with 401',
-      level: 'MUST',
-      requirements: ['REQ-AUTH-01', 'REQ-ERR-02'],
-      explain: {
-        sends:
-          'a signed read that answers 2xx to a correct request (GET /customers/{customerId}, or GET /instruments where fixtures.customerId is not configured), with X-Client-Id but no Authorization header',
-        passes: 'the server answers 401',
-        fails:
-          'any other status (a 2xx served the request; a 403, 400 or other 4xx is not the 401 the spec lists): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-      },
-      async run(ctx) {
-        const res = await ctx.send({ ...readProbe(ctx), token: null });
-        expectStatus(
-          ctx,
-          res,
-          401,
-          '401 Unauthorized: the request is signed and carries X-Client-Id, but no Authorization header',
-        );
-        ctx.judged('the answer to a read without Authorization');
-      },
-    }),
-    defineCheck({
-      id: 'auth.use.malformed-bearer',
-      title: 'a request whose Authorization is not "Bearer <token>" is refused',
-      level: 'MUST',
-      requirements: ['REQ-AUTH-01'],
-      note: 'No access token, so refused (REQ-AUTH-01). Any 4xx: the Errors table lists 401 but not the conditions of it (REQ-ERR-06), and RFC 6750 §3.1 answers a malformed request (invalid_request) with 400, a credential that is no token (invalid_token) with 401. The status is recorded.',
-      explain: {
-        sends:
-          'a signed read that answers 2xx to a correct request (GET /customers/{customerId}, or GET /instruments where fixtures.customerId is not configured), with Authorization "Bearer <not a token>" and signed over that header',
-        passes:
-          'the server refuses it (any 4xx: 401 as the Errors table lists, or 400 as RFC 6750 §3.1 answers a malformed request); the status is recorded',
-        fails:
-          'a 2xx (the request was served without a token) or a 5xx (the server crashed on it): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-      },
-      async run(ctx) {
-        // Signed over this very header, so the header is the only thing wrong.
-        const res = await ctx.send({
-          ...readProbe(ctx),
-          token: null,
-          headers: [['Authorization', 'Bearer <not a token>']],
-        });
-        expectRejection(ctx, res, 'a rejection (any 4xx): Authorization is "Bearer <not a token>", no access token');
-        ctx.observe(`Authorization "Bearer <not a token>" was refused with ${res.status}`);
-        ctx.judged('the answer to a read with a malformed Authorization');
-      },
-    }),
-    defineCheck({
-      id: 'auth.use.unknown-token',
-      title: 'a request with a well-formed but never issued bearer token is rejected with 401',
-      level: 'MUST',
-      requirements: ['REQ-AUTH-01', 'REQ-ERR-02'],
-      explain: {
-        sends:
-          'a signed read that answers 2xx to a correct request (GET /customers/{customerId}, or GET /instruments where fixtures.customerId is not configured), with a random, well-formed bearer token that was never issued',
-        passes: 'the server answers 401',
-        fails:
-          'any other status (a 2xx served the request; a 403, 400 or other 4xx is not the 401 the spec lists): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-      },
-      async run(ctx) {
-        const res = await ctx.send({ ...readProbe(ctx), token: randomBytes(32).toString('base64url') });
-        expectStatus(ctx, res, 401, '401 Unauthorized: the bearer token was never issued');
-        ctx.judged('the answer to a read with a never-issued token');
-      },
-    }),
-    defineCheck({
-      id: 'auth.use.no-client-id',
-      title: 'a request without X-Client-Id is rejected',
-      level: 'SHOULD',
-      requirements: ['REQ-HDR-22'],
-      explain: {
-        sends:
-          'a signed read that answers 2xx to a correct request (GET /customers/{customerId}, or GET /instruments where fixtures.customerId is not configured), with a valid token but no X-Client-Id header',
-        passes: 'the server rejects it (any 4xx is a rejection)',
-        fails:
-          'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-      },
-      async run(ctx) {
-        const res = await ctx.send({ ...readProbe(ctx), clientId: null });
-        expectRejection(ctx, res, 'a rejection (any 4xx): a valid token, signed, but no X-Client-Id header');
-        ctx.judged('the answer to a read without X-Client-Id');
-      },
-    }),
-    defineCheck({
-      id: 'auth.use.other-client-id',
-      title: "a request whose X-Client-Id names another client than the token's is rejected",
-      level: 'SHOULD',
-      requirements: ['REQ-HDR-22'],
-      explain: {
-        sends:
-          "a signed read that answers 2xx to a correct request (GET /customers/{customerId}, or GET /instruments where fixtures.customerId is not configured), whose X-Client-Id names a made-up client (signed over it; the token is this client's)",
-        passes: 'the server rejects it (any 4xx is a rejection)',
-        fails:
-          'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-      },
-      async run(ctx) {
-        const other = `conformance-other-${randomBytes(6).toString('hex')}`;
-        // Signed over the made-up id: the signature is valid, only the id is not this client's.
-        const res = await ctx.send({ ...readProbe(ctx), clientId: other });
-        expectRejection(
-          ctx,
-          res,
-          `a rejection (any 4xx): X-Client-Id ${JSON.stringify(other)} is not the client the token was issued to`,
-        );
-        ctx.judged('the answer to a read naming another client');
-      },
-    }),
-    defineCheck({
-      id: 'auth.use.read-endpoints',
-      title: 'a token of this client is accepted on every read endpoint',
-      level: 'MUST',
-      requirements: ['REQ-SVC-02', 'REQ-AUTH-10'],
-      explain: {
-        sends:
-          'one fresh token, used on every read endpoint the configured fixtures allow: GET /customers/{id}, /accounts?customerId, /accounts/{id}, /instruments?investmentType=INTERNATIONAL_STOCKS, /assets/{id}, /transactions?customerId and /transactions/{id}; revoked afterwards',
-        passes:
-          'no endpoint refuses the token with 401 or 403 (any other status is about the resource, which the resources checks judge)',
-        fails:
-          'a 401 or a 403 on any of them (the report lists which): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-      },
-      async run(ctx) {
-        const f = ctx.fixtures;
-        const candidates: Array<{ label: string; fixture?: keyof typeof f; spec?: RequestSpec }> = [
-          {
-            label: 'GET /customers/{customerId}',
-            fixture: 'customerId',
-            ...(f.customerId !== undefined ? { spec: { method: 'GET', path: `/customers/${f.customerId}` } } : {}),
-          },
-          {
-            label: 'GET /accounts?customerId',
-            fixture: 'customerId',
-            ...(f.customerId !== undefined
-              ? { spec: { method: 'GET', path: '/accounts', query: { customerId: f.customerId } } }
-              : {}),
-          },
-          {
-            label: 'GET /accounts/{accountId}',
-            fixture: 'accountId',
-            ...(f.accountId !== undefined ? { spec: { method: 'GET', path: `/accounts/${f.accountId}` } } : {}),
-          },
-          {
-            label: 'GET /instruments?investmentType=INTERNATIONAL_STOCKS',
-            spec: { method: 'GET', path: '/instruments', query: { investmentType: 'INTERNATIONAL_STOCKS' } },
-          },
-          {
-            label: 'GET /assets/{assetId}',
-            fixture: 'assetId',
-            ...(f.assetId !== undefined ? { spec: { method: 'GET', path: `/assets/${f.assetId}` } } : {}),
-          },
-          {
-            label: 'GET /transactions?customerId',
-            fixture: 'customerId',
-            ...(f.customerId !== undefined
-              ? { spec: { method: 'GET', path: '/transactions', query: { customerId: f.customerId } } }
-              : {}),
-          },
-          {
-            label: 'GET /transactions/{transactionId}',
-            fixture: 'transactionId',
-            ...(f.transactionId !== undefined
-              ? { spec: { method: 'GET', path: `/transactions/${f.transactionId}` } }
-              : {}),
-          },
-        ];
-        const untried = candidates.filter((c) => !c.spec);
-        if (untried.length > 0)
-          ctx.observe(
-            `not tried (fixture not configured): ${untried.map((c) => `${c.label} (fixtures.${c.fixture})`).join(', ')}`,
-          );
-        await withTokens(ctx, async (jar) => {
-          const { token } = await jar.issue();
-          const refused = [];
-          for (const c of candidates) {
-            if (!c.spec) continue;
-            const res = await ctx.send({ ...c.spec, token });
-            // Only 401 and 403 say the token was refused; anything else is about the resource, which the resources suite judges.
-            if (res.status === 401 || res.status === 403) refused.push({ label: c.label, res });
-            else if (!isSuccess(res)) ctx.observe(`${c.label} answered ${res.status}: not a refusal of the token`);
-          }
-          const first = refused[0];
-          if (first) {
-            ctx.fail(
-              `a fresh token of this client was refused on ${refused.map((r) => `${r.label} (${r.res.status})`).join(', ')}`,
-              {
-                expected: 'no 401 or 403 on any read endpoint: every token has the read scope',
-                observed: describeResponse(first.res),
-                exchange: first.res.exchange,
-              },
-            );
-          }
-          for (const c of candidates) if (c.spec) ctx.judged(c.label);
-        });
-      },
-    }),
+    ...useChecks,
 
     // ---- revoking -----------------------------------------------------------------------------------------------
-    defineCheck({
-      id: 'auth.revoke.token-rejected',
-      title: 'after POST /oauth/revoke, the revoked token is rejected with 401',
-      level: 'MUST',
-      requirements: ['REQ-LIFE-02', 'REQ-TOKEP-07', 'REQ-AUTH-04', 'REQ-ERR-02'],
-      explain: {
-        sends:
-          "a fresh token shown to work on a signed read that answers 2xx to a correct request (GET /customers/{customerId}, or GET /instruments where fixtures.customerId is not configured), then revoked with POST /oauth/revoke in the run's revoke shape (learnt at the run's first revocation: no body, a form body token=, or a JSON body {\"token\"}; or set by the target's revoke.body), then used on the same read again",
-        passes: 'the read after the revocation answers 401',
-        fails:
-          'any other status (the revoked token still works, or is refused otherwise than with 401): the check fails; it is skipped when a never-issued token is accepted too (auth.use.unknown-token reports that); no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-      },
-      async run(ctx) {
-        await withTokens(ctx, async (jar) => {
-          const probe = readProbe(ctx);
-          // A server that takes any bearer token cannot show that it stopped taking this one.
-          const never = await ctx.send({ ...probe, token: randomBytes(32).toString('base64url') });
-          if (isSuccess(never))
-            ctx.skip(
-              `a never-issued token was accepted as well (${never.status}), so whether revocation ends a token cannot be told; auth.use.unknown-token reports it`,
-            );
-          // Shown working by a request signed a second earlier than any later one: the request after revocation never
-          // repeats its signature, so a server that remembers verified signatures (signing's concern) cannot answer it
-          // from memory.
-          const token = await workingToken(ctx, jar, { created: nowSeconds() - 1 });
-          const revoked = await jar.revoke(token);
-          ctx.observe(`POST /oauth/revoke (${REVOKE_BODY_SAID[revoked.body]}) answered ${revoked.res.status}`);
-          const after = await ctx.send({ ...probe, token });
-          if (after.status !== 401 && revoked.tried !== undefined && !revoked.revoked)
-            ctx.fail(
-              `no shape of POST /oauth/revoke revoked the token (tried: ${revoked.tried}); a read with it afterwards answered ${after.status}`,
-              {
-                expected:
-                  'POST /oauth/revoke, signed, presenting the token (and naming it in the body, in one of the shapes tried), deletes it: a read with it afterwards answers 401',
-                observed: describeResponse(after),
-                exchange: revoked.res.exchange,
-              },
-            );
-          expectStatus(ctx, after, 401, '401 Unauthorized: the token was revoked just before');
-          ctx.judged('a read with the revoked token');
-          jar.forget(token);
-        });
-      },
-    }),
-    defineCheck({
-      id: 'auth.revoke.unsigned',
-      title: 'an unsigned POST /oauth/revoke is rejected, and the token keeps working',
-      level: 'MUST',
-      requirements: ['REQ-SVC-09'],
-      explain: {
-        sends:
-          "POST /oauth/revoke of a fresh, working token, with everything a revocation carries (the run's revoke shape, learnt first on a token of the check's own when no revocation has shown it yet) but Signature and Signature-Input; then a read with that token",
-        passes: 'the revocation is rejected (any 4xx), and the token still works afterwards',
-        fails:
-          'a 2xx or a 5xx to the revocation, or the token refused (401) afterwards, revoked by an unsigned request: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-      },
-      async run(ctx) {
-        await withTokens(ctx, async (jar) => {
-          // The shape first: learning it revokes a token, and a server may end the client's other tokens then.
-          const body = await learntRevokeBody(ctx, jar);
-          if (body === undefined)
-            ctx.skip(
-              `no signed revocation showed how POST /oauth/revoke carries the token (${revokeShapeOf(ctx).note()}), so an unsigned one cannot differ from a correct one in its signature only; auth.revoke.token-rejected judges revocation`,
-            );
-          const token = await workingToken(ctx, jar);
-          const probe = readProbe(ctx);
-          // Everything a revocation carries (the token, its body, X-Client-Id, the idempotency key) but Signature and
-          // Signature-Input.
-          const res = await ctx.send({ ...revokeRequest(token, body), sign: false });
-          const after = await ctx.send({ ...probe, token });
-          if (after.status === 401) jar.forget(token);
-          expectRejection(ctx, res, 'a rejection (any 4xx): POST /oauth/revoke without Signature and Signature-Input');
-          if (after.status === 401) {
-            ctx.fail(`${res.status}, yet the token was revoked: it is refused (401) afterwards`, {
-              expected: 'the rejected revocation changes nothing: the token keeps working',
-              observed: describeResponse(after),
-              exchange: after.exchange,
-            });
-          }
-          ctx.judged('the unsigned revocation and the token after it');
-        });
-      },
-    }),
-    defineCheck({
-      id: 'auth.revoke.other-tokens',
-      title: 'how far a revocation reaches: the token presented only, or every token of the client',
-      level: 'INFO',
-      requirements: ['REQ-LIFE-03'],
-      explain: {
-        sends:
-          'two fresh tokens, both shown to work on a read; the first is revoked (POST /oauth/revoke), then the second is used on the read again',
-        passes:
-          'once the answer could be read: the check records how far a revocation reaches: the token presented only, or every token of the client; where no two tokens are live at once (one token per client, or a new token ends the older ones) it records that and skips: there is no second token to watch',
-        fails:
-          'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
-      },
-      async run(ctx) {
-        await withTokens(ctx, async (jar) => {
-          const a = await jar.issue();
-          const b = await jar.issue();
-          // What hides the reading is recorded (the choices matrix reads it), and the check skips: it saw no revocation reach.
-          if (a.token === b.token) {
-            ctx.observe(
-              'both token requests were answered with the same token: no second token to watch, so how far a revocation reaches cannot be seen',
-            );
-            return ctx.skip('no second token to watch: both token requests were answered with the same token');
-          }
-          if (await jar.isRunToken(a.token)) ctx.skip(RUN_TOKEN_AGAIN);
-          const probe = readProbe(ctx);
-          const first = await ctx.send({ ...probe, token: a.token });
-          if (first.status === 401) {
-            ctx.observe(
-              'the first token was refused once a second was issued (a new token ends the older ones, auth.token.older-tokens): no two tokens are live at once, so how far a revocation reaches cannot be seen',
-            );
-            return ctx.skip(
-              'no two tokens are live at once (a new token ends the older ones): no second token to watch',
-            );
-          }
-          const before = await ctx.send({ ...probe, token: b.token });
-          if (!isSuccess(before))
-            return ctx.skip(
-              `the second fresh token was not accepted to begin with (${describeResponse(before)}); auth.use.read-endpoints judges it`,
-            );
-          const revoked = (await jar.revoke(a.token)).res;
-          const after = await ctx.send({ ...probe, token: b.token });
-          ctx.judged('a read with the second token after the first was revoked');
-          if (after.status === 401) {
-            jar.forget(b.token);
-            return ctx.observe(
-              `every token of the client is deleted: revoking the first token (${revoked.status}) also ended the second, which was refused (401) afterwards`,
-            );
-          }
-          ctx.observe(
-            isSuccess(after)
-              ? `only the token presented is deleted: after revoking the first token (${revoked.status}), the second kept working (${after.status})`
-              : `after revoking the first token (${revoked.status}), a read with the second answered ${describeResponse(after)}`,
-          );
-        });
-      },
-    }),
-    defineCheck({
-      id: 'auth.revoke.reply',
-      title:
-        'what POST /oauth/revoke takes and answers: the request shape, its status, whether a body names the token, and whether a body naming another token is read',
-      level: 'INFO',
-      requirements: ['REQ-TOKEP-09'],
-      explain: {
-        sends:
-          "POST /oauth/revoke of a fresh token, in the run's revoke shape; where the run revokes without a body, also two fresh tokens and a revocation presenting the second with a form body naming the first (token=, RFC 7009), each then used on a read",
-        passes:
-          "always, once the answer could be read: the check records how the run's revocations carry the token (no body, a form body token=, a JSON body {\"token\"}; learnt at the run's first revocation or set by the target's revoke.body), the status POST /oauth/revoke answers, whether a body names the token (its tokenId or the token itself), and, where no body is needed, whether a body naming another token of the client is read (that token revoked) or ignored (the one presented revoked)",
-        fails:
-          'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
-      },
-      async run(ctx) {
-        await withTokens(ctx, async (jar) => {
-          const issued = await jar.issue();
-          if (await jar.isRunToken(issued.token)) ctx.skip(RUN_TOKEN_AGAIN);
-          const res = (await jar.revoke(issued.token)).res;
-          ctx.observe(revokeShapeOf(ctx).note());
-          ctx.judged('the revocation answer');
-          const tokenId = issued.record.tokenId;
-          if (res.text.trim() === '') ctx.observe(`POST /oauth/revoke answered ${res.status} with no body`);
-          else {
-            const names =
-              (tokenId !== undefined && res.text.includes(String(tokenId))) || res.text.includes(issued.token);
-            ctx.observe(
-              `POST /oauth/revoke answered ${res.status} with ${names ? 'a body naming the token' : 'a body that does not name the token'}: ${describeResponse(res)}`,
-            );
-          }
-          if (knownRevokeBody(ctx) === 'none') await recordBodyNamingAnother(ctx, jar);
-        });
-      },
-    }),
+    ...revokeChecks,
 
     // ---- expiry -------------------------------------------------------------------------------------------------
-    defineCheck({
-      id: 'auth.expiry.expires-in',
-      title: "a fresh token's expiresIn is a number of seconds from 0 to 3600, the rest of its 60 minutes",
-      level: 'SHOULD',
-      requirements: ['REQ-TOKEN-04', 'REQ-TOKEN-13'],
-      note: 'The expiresIn row names no unit. Seconds are OAuth 2.0\'s (RFC 6749 §5.1 expires_in: "the lifetime in seconds of the access token"), and the spec calls the token "OAuth 2.0 style": the only reasonable reading, so SHOULD. The lifetime itself (60 minutes, MUST) is auth.expiry.after-60-minutes\', which runs only with --long.',
-      explain: {
-        sends:
-          'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
-        passes: "the token record's expiresIn is a number of seconds from 0 to 3600: the rest of a 60-minute lifetime",
-        fails:
-          'a value that is not a number, or one outside 0..3600 (in milliseconds, 3600000; a day, 86400): the check warns; a record without expiresIn is skipped (auth.token.fields judges its presence); no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-      },
-      async run(ctx) {
-        await withTokens(ctx, async (jar) => {
-          const issued = await jar.issue();
-          const value = presentField(ctx, issued, 'expiresIn');
-          if (typeof value !== 'number' || !Number.isFinite(value)) {
-            return ctx.fail(`expiresIn is ${JSON.stringify(value)}, not a number`, {
-              expected: 'expiresIn, a remaining lifetime: a number',
-              observed: describeResponse(issued.res),
-              exchange: issued.res.exchange,
-              requirements: ['REQ-TOKEN-04'],
-            });
-          }
-          if (value < 0 || value > TOKEN_TTL_SECONDS) {
-            ctx.fail(
-              `expiresIn is ${value}: not a number of seconds from 0 to ${TOKEN_TTL_SECONDS}${value === TOKEN_TTL_SECONDS * 1000 ? ' (60 minutes in milliseconds)' : ''}`,
-              {
-                expected: `a number of seconds from 0 to ${TOKEN_TTL_SECONDS}: the rest of a 60-minute lifetime, counted as OAuth 2.0's expires_in is (RFC 6749 §5.1)`,
-                observed: describeResponse(issued.res),
-                exchange: issued.res.exchange,
-                requirements: ['REQ-TOKEN-13'],
-              },
-            );
-          }
-          ctx.judged("the token record's expiresIn");
-        });
-      },
-    }),
-    defineCheck({
-      id: 'auth.expiry.after-60-minutes',
-      title: 'a token stops working once its 60 minutes are over (runs only with --long)',
-      level: 'MUST',
-      requirements: ['REQ-LIFE-04', 'REQ-AUTH-03', 'REQ-LIM-03', 'REQ-TOKEN-03', 'REQ-TOKEP-04'],
-      explain: {
-        sends:
-          'with --long only: a fresh token, shown to work on a signed read that answers 2xx to a correct request (GET /customers/{customerId}, or GET /instruments where fixtures.customerId is not configured), then used on that read once a minute for 61 minutes',
-        passes:
-          'the read 61 minutes after issue answers 401 (the report says when the token was last accepted and first refused)',
-        fails:
-          'any other status at 61 minutes: the check fails; without --long it is skipped; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-      },
-      // The wait is the test: 61 minutes of polling, plus room for the requests themselves.
-      timeoutMs: 65 * 60_000,
-      async run(ctx) {
-        if (!ctx.flags.long)
-          ctx.skip('runs only with --long: it waits 61 minutes for a token to expire', { kind: 'long' });
-        const waitMs = 61 * 60_000;
-        const pollMs = 60_000;
-        await withTokens(ctx, async (jar) => {
-          const { token } = await jar.issue();
-          const probe = readProbe(ctx);
-          const started = Date.now();
-          let last = await ctx.send({ ...probe, token });
-          if (!isSuccess(last))
-            ctx.skip(
-              `the fresh token was not accepted to begin with (${describeResponse(last)}); auth.use.read-endpoints reports it`,
-            );
-          let lastAcceptedMs = 0;
-          let firstRefusedMs: number | undefined;
-          while (Date.now() - started < waitMs) {
-            await sleep(Math.max(0, Math.min(pollMs, started + waitMs - Date.now())), undefined, {
-              signal: ctx.signal,
-            });
-            last = await ctx.send({ ...probe, token });
-            const at = Date.now() - started;
-            if (isSuccess(last)) lastAcceptedMs = at;
-            else firstRefusedMs ??= at;
-          }
-          const minutes = (ms: number) => `${(ms / 60_000).toFixed(1)} min`;
-          ctx.observe(
-            `the token was last accepted ${minutes(lastAcceptedMs)} after it was issued${firstRefusedMs !== undefined ? `; first refused after ${minutes(firstRefusedMs)}` : ''}`,
-          );
-          expectStatus(ctx, last, 401, '401 Unauthorized: the token was issued 61 minutes ago');
-          ctx.judged('a read with the token 61 minutes after issue');
-          jar.forget(token);
-        });
-      },
-    }),
+    ...expiryChecks,
 
     // ---- idempotency --------------------------------------------------------------------------------------------
     defineCheck({
@@ -1206,43 +670,7 @@ export default defineSuite({
     }),
 
     // ---- open points (INFO) -------------------------------------------------------------------------------------
-    defineCheck({
-      id: 'auth.info.token-json-body',
-      title: 'whether the token request is also taken with a JSON body instead of a form',
-      level: 'INFO',
-      requirements: ['REQ-HDR-10'],
-      explain: {
-        sends:
-          'a token request with the right credentials, signed and digested, but as an application/json body {"clientId", "clientSecret"} instead of a form; a token given is revoked at once',
-        passes:
-          'always, once the answer could be read: the check records whether the server refused the JSON body or gave a token for it too (the spec names the form for the token request; whether another encoding is refused is not said)',
-        fails:
-          'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
-      },
-      async run(ctx) {
-        await withTokens(ctx, async (jar) => {
-          // Right credentials, signed and digested: only the encoding differs from what the spec shows.
-          const res = await ctx.send(
-            tokenSpec(ctx, {
-              form: undefined,
-              json: { clientId: ctx.credentials.clientId, clientSecret: ctx.credentials.clientSecret },
-            }),
-          );
-          const found = tokenIn(res);
-          if (found) {
-            await jar.keep(found.token);
-            ctx.judged('the answer to a JSON token request');
-            return ctx.observe(`a JSON token body accepted too: ${res.status} and a token (revoked afterwards)`);
-          }
-          ctx.judged('the answer to a JSON token request');
-          ctx.observe(
-            res.status >= 400 && res.status <= 499
-              ? `a JSON token body refused: ${describeResponse(res)}`
-              : `a JSON token body answered ${describeResponse(res)}, without a token`,
-          );
-        });
-      },
-    }),
+    ...infoChecks,
     defineCheck({
       id: 'auth.token.older-tokens',
       title: "whether a new token ends the client's older tokens",
@@ -1324,30 +752,7 @@ export default defineSuite({
         });
       },
     }),
-    defineCheck({
-      id: 'auth.scope.per-endpoint',
-      title: 'which scope each endpoint requires (not shown; every token has both)',
-      level: 'INFO',
-      requirements: ['REQ-AUTH-14'],
-      explain: {
-        sends:
-          'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
-        passes:
-          "always, once the answer could be read: the check records the token's scope: since every token has both read and write, which scope each endpoint requires cannot be seen from outside, and the check says so",
-        fails:
-          'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
-      },
-      async run(ctx) {
-        await withTokens(ctx, async (jar) => {
-          const issued = await jar.issue();
-          const scopes = scopesOf(issued.record.scope);
-          ctx.judged("the token record's scope");
-          ctx.observe(
-            `the token's scope is ${JSON.stringify(issued.record.scope)}; every token has both read and write (auth.token.scope judges it), so which scope each endpoint requires cannot be seen from outside${scopes?.includes('read') && scopes.includes('write') ? '' : ' (this one lacks one of them)'}`,
-          );
-        });
-      },
-    }),
+    ...scopeChecks,
     defineCheck({
       id: 'auth.idempotency.id-spelling',
       title: 'whether PUT /customers accepts X-Idempotency-Id in place of X-Idempotency-Key',
