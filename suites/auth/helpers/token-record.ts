@@ -12,10 +12,10 @@ import { type CheckContext } from '../../../src/engine/index.js';
 export const TOKEN_TTL_SECONDS = 3600;
 
 /** The check that judges whether the token record carries every field of the table (REQ-TOKEP-10, SHOULD). */
-export const FIELDS_OWNER = 'auth.token.fields';
+const FIELDS_OWNER = 'auth.token.fields';
 
 /** Who judges a field of the token record, and the requirements a defect of it breaks. */
-export interface FieldOwner {
+interface FieldOwner {
   owner: string;
   requirements: string[];
 }
