@@ -2,7 +2,7 @@
 // the token session every run holds. The one place the engine learns which suites exist.
 import type { Pack } from '../src/engine/index.js';
 import { putBackEntry, Session, SHARED_STATES, stateChangedBy } from './kit/index.js';
-import auth from './auth.js';
+import auth from './auth/index.js';
 import signing from './signing.js';
 import pagination from './pagination/index.js';
 import resources from './resources.js';

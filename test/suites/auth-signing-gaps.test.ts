@@ -21,7 +21,7 @@ import { CITES } from '../helpers/requirements.js';
 import { startLocalTarget, type LocalTarget } from '../../src/targets/local.js';
 import { findFault } from '../../src/reference/faults/catalog.js';
 import { suites } from '../../suites/index.js';
-import auth from '../../suites/auth.js';
+import auth from '../../suites/auth/index.js';
 import signing from '../../suites/signing.js';
 import { DELIVERY_DEADLINE_MS } from '../helpers/waits.js';
 

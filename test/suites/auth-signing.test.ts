@@ -6,7 +6,7 @@ import { parseDictionary } from 'structured-headers';
 import { runChecks, type RunResult } from '../../src/engine/index.js';
 import { startLocalTarget } from '../../src/targets/local.js';
 import type { VariantName } from '../../src/reference/choices/index.js';
-import auth from '../../suites/auth.js';
+import auth from '../../suites/auth/index.js';
 import signing from '../../suites/signing.js';
 import { alterSignature, relabelSignature } from '../../suites/kit/negative.js';
 

@@ -8,7 +8,7 @@ import { SIGNING_CHOICES } from '../../src/reference/choices/signing.js';
 import type { ChoiceDef, Choices } from '../../src/reference/choices/index.js';
 import { runChecks, type RunResult } from '../../src/engine/index.js';
 import { startLocalTarget } from '../../src/targets/local.js';
-import auth from '../../suites/auth.js';
+import auth from '../../suites/auth/index.js';
 import signing from '../../suites/signing.js';
 import { DELIVERY_DEADLINE_MS } from '../helpers/waits.js';
 

@@ -8,7 +8,7 @@ import { startLocalTarget } from '../../src/targets/local.js';
 import type { Choices } from '../../src/reference/choices/index.js';
 import { suites } from '../../suites/index.js';
 import { DELIVERY_DEADLINE_MS } from '../helpers/waits.js';
-import auth from '../../suites/auth.js';
+import auth from '../../suites/auth/index.js';
 
 /** Skips of a clean run: the --long check, and the order cancel that needs --allow-mutations. */
 const CLEAN_SKIPS = ['auth.expiry.after-60-minutes', 'ussd.flow.order-cancel'];
