@@ -19,7 +19,7 @@
 // the spec leaves the reading open (REQ-AUTH-13 "not shown", REQ-HDR-09): the profile the server takes, whether
 // created and expires may be left out, whether @query must be covered, which digest algorithms are taken.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { defineCheck, defineSuite, type CheckContext } from '../src/engine/index.js';
+import { defineCheck, defineSuite, type CheckContext } from '../../src/engine/index.js';
 import {
   alterSignature,
   componentsWith,
@@ -57,7 +57,7 @@ import {
   type HttpResponse,
   type RequestSpec,
   type SignatureParam,
-} from './kit/index.js';
+} from '../kit/index.js';
 
 /** The read every GET check uses: it answers 2xx to a correct request. */
 function customerRead(ctx: CheckContext): RequestSpec {
