@@ -25,7 +25,6 @@ import {
   componentsWith,
   coveredComponents,
   customerBody,
-  customerDifferences,
   describeProfile,
   describeResponse,
   dropHeader,
@@ -37,7 +36,6 @@ import {
   isRejection,
   isSuccess,
   nowSeconds,
-  readCustomer,
   readCustomerOrSkip,
   relabelSignature,
   replaceBody,
@@ -53,62 +51,11 @@ import {
   withRestoredCustomer,
   withRestoredWebhook,
   withTokens,
-  type CustomerSnapshot,
   type HttpResponse,
-  type RequestSpec,
   type SignatureParam,
 } from '../kit/index.js';
-
-/** The read every GET check uses: it answers 2xx to a correct request. */
-function customerRead(ctx: CheckContext): RequestSpec {
-  return { method: 'GET', path: `/customers/${ctx.fixture('customerId')}` };
-}
-
-/** PUT /customers with the mutable customer's current values: a correct request changes nothing. */
-function putCurrent(snapshot: CustomerSnapshot, change: Partial<RequestSpec> = {}): RequestSpec {
-  return {
-    method: 'PUT',
-    path: '/customers',
-    body: customerBody(snapshot),
-    contentType: 'application/json',
-    ...change,
-  };
-}
-
-/**
- * Sends the PUT: rejected, or failed with what it did to the customer. What it changed is put back whatever happened
- * (withRestoredCustomer), even when the check runs out of time; a pass has read the customer unchanged already.
- */
-async function expectPutRejectedAndHarmless(
-  ctx: CheckContext,
-  before: CustomerSnapshot,
-  send: () => Promise<HttpResponse>,
-  expected: string,
-): Promise<void> {
-  await withRestoredCustomer(
-    ctx,
-    before,
-    async () => {
-      const res = await send();
-      const { snapshot: after, res: read } = await readCustomer(ctx, before.customerId);
-      const changed = after ? customerDifferences(before, after) : [];
-      if (changed.length > 0) {
-        ctx.fail(`${res.status}, and the tampered body was applied: ${changed.join('; ')}`, {
-          expected: `${expected}, and the customer unchanged afterwards`,
-          observed: `${describeResponse(res)}; then GET /customers/${before.customerId} shows ${changed.join('; ')}`,
-          exchange: res.exchange,
-        });
-      }
-      if (!after)
-        ctx.observe(
-          `could not read customer ${before.customerId} again afterwards (${describeResponse(read)}): whether anything was applied is unknown`,
-        );
-      expectRejection(ctx, res, expected);
-      ctx.judged('the altered PUT and the customer after it');
-    },
-    { onlyAfterFailure: true },
-  );
-}
+import { expectPutRejectedAndHarmless } from './helpers/harmless-put.js';
+import { customerRead, INSTRUMENTS, putCurrent } from './helpers/requests.js';
 
 /** A GET path other than the customer read that also answers 2xx: the first fixture configured. */
 function otherReadPath(ctx: CheckContext): string {
@@ -124,12 +71,6 @@ function otherReadPath(ctx: CheckContext): string {
 
 /** The subscriptions of the webhook signing.reject.post-body-tampered asks for, should a faulty server create it. */
 const QUIET = ['WEBHOOK.CREATED'];
-
-const INSTRUMENTS: RequestSpec = {
-  method: 'GET',
-  path: '/instruments',
-  query: { investmentType: 'INTERNATIONAL_STOCKS', limit: 1 },
-};
 
 const REJECTED = 'a rejection (any 4xx)';
 
