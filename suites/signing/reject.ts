@@ -6,6 +6,7 @@ import {
   alterSignature,
   coveredComponents,
   customerBody,
+  customerDifferences,
   describeResponse,
   dropHeader,
   expectRejection,
@@ -13,6 +14,7 @@ import {
   headerValue,
   isSuccess,
   nowSeconds,
+  readCustomer,
   readCustomerOrSkip,
   relabelSignature,
   replaceBody,
@@ -20,12 +22,49 @@ import {
   sendWithControl,
   setHeader,
   signingProfile,
+  withRestoredCustomer,
   withRestoredWebhook,
   withTokens,
+  type CustomerSnapshot,
+  type HttpResponse,
   type SignatureParam,
 } from '../kit/index.js';
-import { expectPutRejectedAndHarmless } from './helpers/harmless-put.js';
 import { customerRead, INSTRUMENTS, putCurrent } from './helpers/requests.js';
+
+/**
+ * Sends the PUT: rejected, or failed with what it did to the customer. What it changed is put back whatever happened
+ * (withRestoredCustomer), even when the check runs out of time; a pass has read the customer unchanged already.
+ */
+async function expectPutRejectedAndHarmless(
+  ctx: CheckContext,
+  before: CustomerSnapshot,
+  send: () => Promise<HttpResponse>,
+  expected: string,
+): Promise<void> {
+  await withRestoredCustomer(
+    ctx,
+    before,
+    async () => {
+      const res = await send();
+      const { snapshot: after, res: read } = await readCustomer(ctx, before.customerId);
+      const changed = after ? customerDifferences(before, after) : [];
+      if (changed.length > 0) {
+        ctx.fail(`${res.status}, and the tampered body was applied: ${changed.join('; ')}`, {
+          expected: `${expected}, and the customer unchanged afterwards`,
+          observed: `${describeResponse(res)}; then GET /customers/${before.customerId} shows ${changed.join('; ')}`,
+          exchange: res.exchange,
+        });
+      }
+      if (!after)
+        ctx.observe(
+          `could not read customer ${before.customerId} again afterwards (${describeResponse(read)}): whether anything was applied is unknown`,
+        );
+      expectRejection(ctx, res, expected);
+      ctx.judged('the altered PUT and the customer after it');
+    },
+    { onlyAfterFailure: true },
+  );
+}
 
 /** A GET path other than the customer read that also answers 2xx: the first fixture configured. */
 function otherReadPath(ctx: CheckContext): string {
