@@ -3,7 +3,7 @@
 import type { Pack } from '../src/engine/index.js';
 import { putBackEntry, Session, SHARED_STATES, stateChangedBy } from './kit/index.js';
 import auth from './auth/index.js';
-import signing from './signing.js';
+import signing from './signing/index.js';
 import pagination from './pagination/index.js';
 import resources from './resources.js';
 import ussd from './ussd/index.js';

@@ -22,7 +22,7 @@ import { startLocalTarget, type LocalTarget } from '../../src/targets/local.js';
 import { findFault } from '../../src/reference/faults/catalog.js';
 import { suites } from '../../suites/index.js';
 import auth from '../../suites/auth/index.js';
-import signing from '../../suites/signing.js';
+import signing from '../../suites/signing/index.js';
 import { DELIVERY_DEADLINE_MS } from '../helpers/waits.js';
 
 async function withServer<T>(faults: string[], body: (local: LocalTarget) => Promise<T>): Promise<T> {

@@ -7,7 +7,7 @@ import { runChecks, type RunResult } from '../../src/engine/index.js';
 import { startLocalTarget } from '../../src/targets/local.js';
 import type { VariantName } from '../../src/reference/choices/index.js';
 import auth from '../../suites/auth/index.js';
-import signing from '../../suites/signing.js';
+import signing from '../../suites/signing/index.js';
 import { alterSignature, relabelSignature } from '../../suites/kit/negative.js';
 
 /** Both suites against a fresh server; with a fault, only the fault's own suite, as the detection matrix runs it. */

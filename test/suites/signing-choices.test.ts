@@ -9,7 +9,7 @@ import type { ChoiceDef, Choices } from '../../src/reference/choices/index.js';
 import { runChecks, type RunResult } from '../../src/engine/index.js';
 import { startLocalTarget } from '../../src/targets/local.js';
 import auth from '../../suites/auth/index.js';
-import signing from '../../suites/signing.js';
+import signing from '../../suites/signing/index.js';
 import { DELIVERY_DEADLINE_MS } from '../helpers/waits.js';
 
 /** The skips of a clean run: the token's hour and the order flow that needs --allow-mutations. */
