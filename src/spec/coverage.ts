@@ -3,6 +3,7 @@
 // which faults each check catches. This joins the three and names every gap: a MUST or SHOULD with neither a check nor
 // a reason, and a covered requirement none of whose checks any fault makes fail.
 import type { CheckInfo, Level } from '../engine/index.js';
+import { checkFile } from '../check-file.js';
 import type { DetectionJson } from '../matrix/proof.js';
 import type { Catalog, ContextSentence, Obligation, Requirement } from './requirements.js';
 
@@ -10,6 +11,8 @@ interface CheckRef {
   id: string;
   level: Level;
   title: string;
+  /** The file that declares it (`suites/<suite>/<area>.ts`, the layout rule of issue 28). */
+  file: string;
 }
 
 export type RequirementStatus =
@@ -142,7 +145,7 @@ function citations(checks: readonly CheckInfo[]): Map<string, CheckInfo[]> {
 }
 
 function refOf(c: CheckInfo): CheckRef {
-  return { id: c.id, level: c.level, title: c.title };
+  return { id: c.id, level: c.level, title: c.title, file: checkFile(c.id) };
 }
 
 function statusOf(r: Requirement, checks: CheckInfo[], provenBy: string[], someCaught: boolean, haveMatrix: boolean): RequirementStatus {
