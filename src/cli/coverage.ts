@@ -13,8 +13,8 @@ import {
   type Coverage,
   type RequirementCoverage,
   type RequirementStatus,
-} from '../spec/coverage.js';
-import { CATALOG_PATH, loadCatalog } from '../spec/requirements.js';
+} from '../catalog/coverage.js';
+import { CATALOG_PATH, loadCatalog } from '../catalog/requirements.js';
 import { obligationParts } from '../report/requirement-text.js';
 import { SPEC_VERSION } from '../version.js';
 

@@ -10,9 +10,9 @@ import { ConfigError } from '../errors.js';
 import { closestIds } from '../suggest.js';
 import { checkFile } from '../check-file.js';
 import { readClientMatrix, readDetectionJson, type DetectionJson } from '../matrix/proof.js';
-import { parseSpec, readSpec, type SpecSection } from '../spec/sections.js';
+import { parseSpec, readSpec, type SpecSection } from '../catalog/sections.js';
 import { obligationParts, requirementLine } from '../report/requirement-text.js';
-import { findRequirement, type Requirement } from '../spec/requirements.js';
+import { findRequirement, type Requirement } from '../catalog/requirements.js';
 
 export interface ExplainOptions {
   json?: boolean;
