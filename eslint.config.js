@@ -6,6 +6,7 @@
 //                   otherwise only files of its own folder (suites/index.ts, the pack, may take a suite folder's index).
 //   src/reference/  the reference server; imports only src/http/, the schemas (src/schemas.ts, src/schema-compile.ts,
 //                   src/paths.ts) and itself.
+//   src/…           below the pack but for the entry points, the commands and the matrices (abovePack): never suites/.
 // The boundaries are import-x's no-restricted-paths zones: they compare resolved files, not import strings, so
 // '../report/human.js' and '../../src/report/human.js' are the same import.
 import { readdirSync } from 'node:fs';
@@ -25,6 +26,16 @@ const suiteFolders = readdirSync(at('suites'), { withFileTypes: true })
   .map((entry) => entry.name);
 // Every file under suites/ but the kit's: the top-level suite files (auth.ts, …, the pack index.ts) and suite folders.
 const suiteFiles = [at('suites/*.{ts,js}'), ...suiteFolders.map((name) => at('suites', name))];
+
+// The rooms of src/ above the pack, the only ones that import suites/: the library entry points (src/api.ts behind
+// `conformance run`, src/client-api.ts behind `conformance client`, the package's face src/index.ts), the commands
+// (src/cli/) and the matrices (src/matrix/). Everything else in src/ stands below the pack (the kit and the client pack
+// import it), so an import of suites/ from there would run back up.
+const abovePack = new Set(['api.ts', 'client-api.ts', 'index.ts', 'cli', 'matrix']);
+// src/engine/ and src/reference/ are below it too; their own zones (below) say so in their words.
+const belowPack = readdirSync(at('src'))
+  .filter((name) => !abovePack.has(name) && name !== 'engine' && name !== 'reference')
+  .map((name) => at('src', name));
 
 const zones = [
   {
@@ -81,6 +92,12 @@ const zones = [
     target: at('src/reference'),
     from: at('suites'),
     message: 'src/reference/ never imports a suite.',
+  },
+  {
+    target: belowPack,
+    from: at('suites'),
+    message:
+      'Only src/api.ts, src/client-api.ts, src/index.ts, src/cli/ and src/matrix/ stand above the pack and import suites/; the rest of src/ is below it.',
   },
 ];
 

@@ -13,7 +13,7 @@ import {
   renderClientMatrixJson,
 } from '../dist/src/matrix/client-detection.js';
 import { exampleClients } from '../dist/src/matrix/example-clients.js';
-import { runClient } from '../dist/src/client/run.js';
+import { runClient } from '../dist/src/client-api.js';
 import { clientSuites } from '../dist/suites/client/index.js';
 import { FLAWS } from '../dist/examples/clients/ts/flaws.js';
 

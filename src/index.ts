@@ -1,7 +1,7 @@
 // Public library API: `import { loadConfig, run, signRequest, verifySignature, contentDigest } from 'investment-api-conformance'`;
 // a client application that only signs imports `investment-api-conformance/signing` (src/signing.ts), the same functions.
 export { run, restore, type RestoreResult, type RunOptions } from './api.js';
-export { runClient, type ClientRunOptions } from './client/run.js';
+export { runClient, type ClientRunOptions } from './client-api.js';
 export type { ClientConfig } from './client/config.js';
 export { loadConfig, selectTarget } from './config/load.js';
 export type { LoadedConfig, ResolvedTarget, Fixtures, WebhookConfig } from './config/types.js';

@@ -1,5 +1,5 @@
 // The reports a run writes (--junit, --json, --html, --har, --evidence) and the multiplexer that isolates them: one
-// wiring for `run` (api.ts) and `client` (client/run.ts), so both commands write the same reports the same way.
+// wiring for `run` (api.ts) and `client` (client-api.ts), so both commands write the same reports the same way.
 import type { Reporter } from './engine/index.js';
 import type { JunitExchanges } from './report/junit.js';
 import { withCode } from './errors.js';

@@ -2,7 +2,7 @@
 // time, and reports like `run`. `--list` describes the scenarios.
 import { UserError } from '../errors.js';
 import { humanReporterForStdout } from '../report/human.js';
-import { endNote, runClient } from '../client/run.js';
+import { endNote, runClient } from '../client-api.js';
 import { parseScenarioList, SCENARIO_TABLE } from '../client/scenarios.js';
 import { humanStyleOf, reportSettings, type ReportCommandOptions } from './report-options.js';
 import { writeReportsLine } from './reports-written.js';

@@ -13,8 +13,8 @@ import {
   type Coverage,
   type RequirementCoverage,
   type RequirementStatus,
-} from '../spec/coverage.js';
-import { CATALOG_PATH, loadCatalog } from '../spec/requirements.js';
+} from '../catalog/coverage.js';
+import { CATALOG_PATH, loadCatalog } from '../catalog/requirements.js';
 import { obligationParts } from '../report/requirement-text.js';
 import { SPEC_VERSION } from '../version.js';
 
@@ -115,6 +115,8 @@ function renderRequirement(r: RequirementCoverage): string[] {
   if (r.checks.length > 0) out.push(...wrap(`checks     ${r.checks.map((c) => c.id).join(', ')}`, '    ', INDENT));
   if (r.clientChecks.length > 0)
     out.push(...wrap(`client     ${r.clientChecks.map((c) => c.id).join(', ')}`, '    ', INDENT));
+  const files = [...new Set([...r.checks, ...r.clientChecks].map((c) => c.file))];
+  if (files.length > 0) out.push(...wrap(`files      ${files.join(', ')}`, '    ', INDENT));
   if (r.provenBy.length > 0) out.push(...wrap(`proven by  ${r.provenBy.join(', ')}`, '    ', INDENT));
   if (r.exclusion) out.push(...wrap(`excluded   ${r.exclusion}`, '    ', INDENT));
   if (r.status === 'unchecked' || r.status === 'unproven') out.push(`    !          ${STATUS_TEXT[r.status]}`);

@@ -8,10 +8,11 @@ import { clientSuites } from '../../suites/client/index.js';
 import type { CheckDefinition, Level, RequirementRef, SuiteName } from '../engine/index.js';
 import { ConfigError } from '../errors.js';
 import { closestIds } from '../suggest.js';
+import { checkFile } from '../check-file.js';
 import { readClientMatrix, readDetectionJson, type DetectionJson } from '../matrix/proof.js';
-import { parseSpec, readSpec, type SpecSection } from '../spec/sections.js';
+import { parseSpec, readSpec, type SpecSection } from '../catalog/sections.js';
 import { obligationParts, requirementLine } from '../report/requirement-text.js';
-import { findRequirement, type Requirement } from '../spec/requirements.js';
+import { findRequirement, type Requirement } from '../catalog/requirements.js';
 
 export interface ExplainOptions {
   json?: boolean;
@@ -21,6 +22,8 @@ export interface Explanation {
   id: string;
   title: string;
   suite: SuiteName;
+  /** The file that declares the check (`suites/<suite>/<area>.ts`, the layout rule). */
+  file: string;
   level: Level;
   /** What the level means for this check's verdict. */
   levelMeaning: string;
@@ -126,6 +129,7 @@ export function explainCheck(
     id: check.id,
     title: check.title,
     suite: check.suite,
+    file: checkFile(check.id),
     level: check.level,
     levelMeaning: LEVEL_MEANING[check.level],
     requirements: check.requirements.map((r) => {
@@ -173,6 +177,7 @@ export function renderExplanation(e: Explanation): string {
   const lines = [`${e.id}   ${e.level}   suite ${e.suite}`, ''];
   const field = (label: string, text: string) => lines.push(...wrapLabelled(label, text));
   field('title', e.title);
+  field('file', e.file);
   field('spec', e.headings.join('; '));
   field(
     'enforces',

@@ -1,8 +1,10 @@
-// `conformance list`: every check with its id, level, suite and the spec sections of its requirements, for people and (with --json) scripts.
+// `conformance list`: every check with its id, level, suite and the spec sections of its requirements, for people and (with
+// --json, which adds the file that declares each check) scripts.
 import { suites } from '../../suites/index.js';
 import { clientSuites } from '../../suites/client/index.js';
 import { selectChecks } from '../engine/index.js';
 import { sectionsOf } from '../report/requirement-text.js';
+import { checkFile } from '../check-file.js';
 
 export interface ListOptions {
   suite?: string;
@@ -22,6 +24,7 @@ export function listCommand(opts: ListOptions): number {
     suite: c.suite,
     title: c.title,
     requirements: c.requirements,
+    file: checkFile(c.id),
   }));
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(checks, null, 2)}\n`);

@@ -1,6 +1,6 @@
 // `conformance serve`: the reference server as a sandbox for client developers (and a target for the suite), with
 // --fault to make it deviate on purpose. It hands out a ready-to-use target config, since its client is made fresh.
-import { requirementRefs } from '../spec/requirements.js';
+import { requirementRefs } from '../catalog/requirements.js';
 import { requirementLine } from '../report/requirement-text.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { ConfigError } from '../errors.js';
@@ -8,7 +8,7 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { startLocalTarget } from '../targets/local.js';
 import { FAULTS } from '../reference/faults/catalog.js';
 import { allChoices, type Choices, type VariantName } from '../reference/choices/index.js';
-import { findRequirement } from '../spec/requirements.js';
+import { findRequirement } from '../catalog/requirements.js';
 import { UNSWITCHABLE } from '../reference/choices/unswitchable.js';
 import { fromPackageRoot } from '../paths.js';
 import type { ResolvedTarget, WebhookTls } from '../config/types.js';

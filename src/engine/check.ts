@@ -1,5 +1,5 @@
 import type { CheckInfo, Level, RunFlags } from './types.js';
-import { checkLevelOf, requirementRefs } from '../spec/requirements.js';
+import { checkLevelOf, requirementRefs } from '../catalog/requirements.js';
 import type { CheckContext } from './context.js';
 import type { SuiteRun } from './session.js';
 

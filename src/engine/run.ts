@@ -32,7 +32,7 @@ import type {
   SkipRemedy,
   Totals,
 } from './types.js';
-import { catalogSha256 } from '../spec/requirements.js';
+import { catalogSha256 } from '../catalog/requirements.js';
 import { Interruption } from './interrupt.js';
 import { memoryJournal, type RestoreJournal, type RunJournal } from '../journal/journal.js';
 

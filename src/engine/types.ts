@@ -1,7 +1,7 @@
 import type { Exchange } from '../http/exchange.js';
-import type { RequirementRef } from '../spec/requirements.js';
+import type { RequirementRef } from '../catalog/requirements.js';
 
-export type { RequirementRef } from '../spec/requirements.js';
+export type { RequirementRef } from '../catalog/requirements.js';
 
 /** MUST: the spec states it, a failure fails the run. SHOULD: a failure warns. INFO: an observation, never fails. */
 export type Level = 'MUST' | 'SHOULD' | 'INFO';

@@ -16,7 +16,7 @@
 // INCOMPLETE: no MUST check failed, but some MUST requirement was not exercised; each is listed with why and what to do.
 // INTERRUPTED: the run was stopped before its end (SIGINT, SIGTERM, an AbortSignal): never CONFORMANT, whatever its
 // checks found until then; what failed and what was not exercised are listed as for the others.
-import { loadCatalog, type Requirement } from '../spec/requirements.js';
+import { loadCatalog, type Requirement } from '../catalog/requirements.js';
 import type { Selection } from './select.js';
 import type {
   CheckInfo,

@@ -1,7 +1,7 @@
 // docs/open-points.md: every open point of the spec (the OPEN entries of the requirement catalog, and the points the
 // choices name beyond them), each reading a server may take, and the switch of the reference server that takes it.
 // Generated from the catalog and the choices, so it cannot say more than they do.
-import { loadCatalog, findRequirement } from '../spec/requirements.js';
+import { loadCatalog, findRequirement } from '../catalog/requirements.js';
 import { allChoices, type NamedChoice } from '../reference/choices/index.js';
 import { UNSWITCHABLE } from '../reference/choices/unswitchable.js';
 import { SEEN_IN, UNSOURCED } from '../reference/choices/seen-in.js';

@@ -187,8 +187,6 @@ interface Waiter {
 }
 
 export class WebhookReceiver {
-  /** Clean-up the webhook checks could not finish (e.g. a configuration not restored), listed in the run's report. */
-  readonly leftovers = new Map<string, string>();
   readonly deadlineMs: number;
   private readonly deliveries: MutableDelivery[] = [];
   /** Per request, its first delivery: the one that is verified, whose verdict its batch siblings share. */

@@ -82,7 +82,7 @@ const WITHOUT_CODE: Record<string, string> = {
   'src/http/signature-base.ts:SignatureBaseError':
     'caught by verifySignature, which reports it as the reason of a verdict',
   'src/http/client.ts:BodyTooLarge': 'caught by the client, which throws a TransportError naming the cap',
-  'src/spec/requirements.ts:UnknownRequirementError':
+  'src/catalog/requirements.ts:UnknownRequirementError':
     'a check citing a requirement the catalog lacks: a bug of ours (CONFORMANCE_ERR_INTERNAL)',
 };
 

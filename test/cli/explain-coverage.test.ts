@@ -6,10 +6,12 @@ import { runCli } from '../helpers/cli.js';
 import { explain, explainCheck, renderExplanation } from '../../src/cli/explain.js';
 import { closestIds } from '../../src/suggest.js';
 import { renderCoverage, specCoverage } from '../../src/cli/coverage.js';
-import { parseSpec } from '../../src/spec/sections.js';
-import { findRequirement, loadCatalog } from '../../src/spec/requirements.js';
+import { parseSpec } from '../../src/catalog/sections.js';
+import { findRequirement, loadCatalog } from '../../src/catalog/requirements.js';
 import { readDetectionJson } from '../../src/matrix/proof.js';
 import { UserError } from '../../src/errors.js';
+import { checkFile } from '../../src/check-file.js';
+import { clientSuites } from '../../suites/client/index.js';
 import { suites } from '../../suites/index.js';
 
 const SPEC = readFileSync(new URL('../../spec/investment-api.md', import.meta.url), 'utf8');
@@ -19,8 +21,14 @@ describe('conformance explain', () => {
   it('explains every id conformance list --json prints: requirements quoted, level, sends/passes/fails, and the faults that prove it', async () => {
     const listed = await runCli(['list', '--json']);
     expect(listed.code).toBe(0);
-    const ids = (JSON.parse(listed.stdout) as Array<{ id: string }>).map((c) => c.id);
+    const rows = JSON.parse(listed.stdout) as Array<{ id: string; file: string }>;
+    const ids = rows.map((c) => c.id);
     expect(ids.length).toBe(checks.length);
+    // Each row names the file that declares the check (the layout rule), and nothing else was added.
+    for (const row of rows) {
+      expect(Object.keys(row), row.id).toEqual(['id', 'level', 'suite', 'title', 'requirements', 'file']);
+      expect(row.file, row.id).toBe(`suites/${row.id.split('.')[0]}/${row.id.split('.')[1]}.ts`);
+    }
     const matrix = readDetectionJson();
     expect(matrix, 'docs/detection-matrix.json (npm run matrix)').toBeDefined();
     for (const id of ids) {
@@ -30,6 +38,7 @@ describe('conformance explain', () => {
         id,
         level: check.level,
         suite: check.suite,
+        file: checkFile(id),
         title: check.title,
         requirements: check.requirements,
       });
@@ -56,6 +65,7 @@ describe('conformance explain', () => {
     const ok = await runCli(['explain', 'signing.reject.expired']);
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain('## Authentication');
+    expect(ok.stdout).toMatch(/^ {2}file {7}suites\/signing\/reject\.ts$/m);
     expect(ok.stdout).toMatch(
       /SHOULD REQ-AUTH-09 \(Authentication\): "The signature covers the ordered components listed in/,
     );
@@ -71,6 +81,28 @@ describe('conformance explain', () => {
     expect(bad.stderr).toMatch(
       /no check has the id "signing\.reject\.expird": did you mean signing\.reject\.expired\?/,
     );
+  });
+
+  it('names the file of a client check by the same rule, in --json too', async () => {
+    const res = await runCli(['explain', 'client.webhooks.discards-forged', '--json']);
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({
+      id: 'client.webhooks.discards-forged',
+      file: 'suites/client/webhooks.ts',
+    });
+    const listed = await runCli(['list', '--client', '--json']);
+    const rows = JSON.parse(listed.stdout) as Array<{ id: string; file: string }>;
+    expect(rows.map((r) => r.id).sort()).toEqual(clientSuites.flatMap((s) => s.checks.map((c) => c.id)).sort());
+    for (const row of rows) expect(row.file, row.id).toBe(`suites/client/${row.id.split('.')[1]}.ts`);
+  });
+
+  it('maps an id to its file by the layout rule, and refuses an id that is not <suite>.<area>.<what>', () => {
+    expect(checkFile('pagination.sort.asc')).toBe('suites/pagination/sort.ts');
+    expect(checkFile('webhooks.config.restored')).toBe('suites/webhooks/config.ts');
+    expect(checkFile('client.requests.signed')).toBe('suites/client/requests.ts');
+    expect(checkFile('a.b.c.d')).toBe('suites/a/b.ts');
+    for (const bad of ['auth', 'auth.token', 'auth..x', '.token.x', 'auth.token.'])
+      expect(() => checkFile(bad), bad).toThrow(/is not <suite>\.<area>\.<what>/);
   });
 
   it('throws a usage error (exit 2) in-process too, suggesting ids that contain a partial one', () => {
@@ -126,6 +158,10 @@ describe('conformance coverage', () => {
       'REQ-HDR-18 SHOULD "The component list of a request covers the headers that the request carries (for example a body-less GET lists no Content-Digest)." obliges the client: «covers the headers that the request carries» (the server\'s SHOULD is a reading of them)',
     );
     expect(res.stdout).toMatch(/^ {4}open {7}the server's choice: «Rate limits: not shown»$/m);
+    // Where a requirement names checks, it names the files that declare them.
+    expect(res.stdout).toMatch(
+      /^ {4}checks {5}auth\.use\.read-endpoints, resources\.customers\.update\n {4}files {6}suites\/auth\/use\.ts, suites\/resources\/customers\.ts$/m,
+    );
     expect(res.stdout).toMatch(/^Summary:$/m);
     expect(res.stdout).toMatch(/^Whose duty the quoted words state/m);
     expect(res.stdout).toMatch(
@@ -145,6 +181,8 @@ describe('conformance coverage', () => {
       obligation: { party: 'server' },
     });
     expect(protectedBy.checks.map((c) => c.id)).toContain('signing.reject.altered-signature');
+    for (const r of doc.requirements)
+      for (const c of [...r.checks, ...r.clientChecks]) expect(c.file, `${r.id} ${c.id}`).toBe(checkFile(c.id));
     expect(protectedBy.provenBy).toContain('resources.no-token-served');
     // A client's rule: the client pack checks it, no server check cites it.
     const keyid = doc.requirements.find((r) => r.id === 'REQ-AUTH-07')!;

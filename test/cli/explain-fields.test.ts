@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { explain, explainCheck } from '../../src/cli/explain.js';
-import { parseSpec } from '../../src/spec/sections.js';
+import { parseSpec } from '../../src/catalog/sections.js';
 import { suites } from '../../suites/index.js';
 
 const SECTIONS = parseSpec(readFileSync(new URL('../../spec/investment-api.md', import.meta.url), 'utf8'));

@@ -12,7 +12,7 @@ import {
   type ClientMatrixJson,
 } from '../../src/matrix/client-detection.js';
 import { exampleClients } from '../../src/matrix/example-clients.js';
-import { runClient } from '../../src/client/run.js';
+import { runClient } from '../../src/client-api.js';
 import type { ScenarioName } from '../../src/client/types.js';
 import { clientSuites } from '../../suites/client/index.js';
 import { FLAWS } from '../../examples/clients/ts/flaws.js';

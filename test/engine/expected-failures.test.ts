@@ -1,7 +1,7 @@
 // --expected-failures against the embedded reference server with a fault switched on: a listed failure passes the
 // gate and is shown apart in every report; a listed check that passes fails it ("remove it from the list"); an expired
 // entry fails again; an id no check has is a usage error. Runs are cut to two checks to stay fast.
-import { requirementRefs } from '../../src/spec/requirements.js';
+import { requirementRefs } from '../../src/catalog/requirements.js';
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -92,6 +92,27 @@ describe('import boundaries', () => {
   });
 });
 
+describe('the pack stands above the rest of src/', () => {
+  it('fails a file of src/ below the pack (the client harness, the receiver, a top-level module) that imports suites/', async () => {
+    for (const filePath of ['src/client/x.ts', 'src/receiver/x.ts', 'src/reports.ts']) {
+      const depth = filePath.split('/').length - 1;
+      const found = await boundary(
+        `import { clientPack } from '${'../'.repeat(depth)}suites/client/index.js';\nexport const x = clientPack;`,
+        filePath,
+      );
+      expect(found, filePath).toEqual([expect.stringContaining('stand above the pack and import suites/')]);
+    }
+  });
+
+  it('lets the entry points, the commands and the matrices import the packs', async () => {
+    for (const filePath of ['src/client-api.ts', 'src/api.ts', 'src/cli/x.ts', 'src/matrix/x.ts']) {
+      const depth = filePath.split('/').length - 1;
+      const code = `import { clientPack } from '${'../'.repeat(depth)}suites/client/index.js';\nexport const x = clientPack;`;
+      expect(await boundary(code, filePath), filePath).toEqual([]);
+    }
+  });
+});
+
 describe('import cycles', () => {
   it('are errors in src/ and suites/', async () => {
     for (const file of ['src/x.ts', 'src/engine/x.ts', 'suites/x.ts', 'suites/kit/x.ts']) {

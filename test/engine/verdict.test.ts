@@ -12,7 +12,7 @@ import {
   type Level,
   type Outcome,
 } from '../../src/engine/index.js';
-import { requirementRefs, type Requirement } from '../../src/spec/requirements.js';
+import { requirementRefs, type Requirement } from '../../src/catalog/requirements.js';
 import { generateEd25519 } from '../../src/http/keys.js';
 import type { ResolvedTarget } from '../../src/config/types.js';
 import { startEchoServer } from '../helpers/echo-server.js';

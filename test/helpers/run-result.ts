@@ -1,6 +1,6 @@
 // RunResult fixtures for the reporter tests: every outcome, and exchanges carrying what reports must survive
 // (markup characters, quotes, non-ASCII text, control characters illegal in XML, CDATA terminators, long bodies).
-import { requirementRefs } from '../../src/spec/requirements.js';
+import { requirementRefs } from '../../src/catalog/requirements.js';
 import type { Exchange, RecordedRequest, RecordedResponse } from '../../src/http/exchange.js';
 import { computeVerdict, suiteTimes, type CheckResult, type RunResult, type Totals } from '../../src/engine/index.js';
 

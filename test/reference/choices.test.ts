@@ -4,7 +4,7 @@
 // afresh. The whole matrix is `npm run matrix:check`, which CI runs.
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { loadCatalog, findRequirement } from '../../src/spec/requirements.js';
+import { loadCatalog, findRequirement } from '../../src/catalog/requirements.js';
 import { allChoices, parseChoice, resolveChoices, VARIANTS, ChoiceError } from '../../src/reference/choices/index.js';
 import { UNSWITCHABLE } from '../../src/reference/choices/unswitchable.js';
 import { SEEN_IN, UNSOURCED } from '../../src/reference/choices/seen-in.js';

@@ -18,7 +18,7 @@ import { readDetectionJson, type DetectionJson } from '../../src/matrix/proof.js
 import { FAULTS, findFault } from '../../src/reference/faults/catalog.js';
 import { pack, suites } from '../../suites/index.js';
 import type { CheckResult } from '../../src/engine/index.js';
-import { requirementRefs } from '../../src/spec/requirements.js';
+import { requirementRefs } from '../../src/catalog/requirements.js';
 import { DELIVERY_DEADLINE_MS } from '../helpers/waits.js';
 
 const reasons = JSON.parse(

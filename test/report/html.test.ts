@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { requirementRefs } from '../../src/spec/requirements.js';
+import { requirementRefs } from '../../src/catalog/requirements.js';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

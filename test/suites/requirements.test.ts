@@ -2,9 +2,9 @@
 // words where the catalog says they stand, every sentence and table row of the spec is read into it, every MUST and
 // SHOULD has a check or a reason, every check cites it, and every covered requirement has a check a fault proves.
 import { describe, expect, it } from 'vitest';
-import { parseSpec, readSpec } from '../../src/spec/sections.js';
-import { checkLevelOf, loadCatalog, specUnits, uncoveredUnits } from '../../src/spec/requirements.js';
-import { computeCoverage } from '../../src/spec/coverage.js';
+import { parseSpec, readSpec } from '../../src/catalog/sections.js';
+import { checkLevelOf, loadCatalog, specUnits, uncoveredUnits } from '../../src/catalog/requirements.js';
+import { computeCoverage } from '../../src/catalog/coverage.js';
 import { readDetectionJson } from '../../src/matrix/proof.js';
 import { FAULTS } from '../../src/reference/faults/catalog.js';
 import { suites } from '../../suites/index.js';

@@ -3,6 +3,7 @@
 // which faults each check catches. This joins the three and names every gap: a MUST or SHOULD with neither a check nor
 // a reason, and a covered requirement none of whose checks any fault makes fail.
 import type { CheckInfo, Level } from '../engine/index.js';
+import { checkFile } from '../check-file.js';
 import type { DetectionJson } from '../matrix/proof.js';
 import type { Catalog, ContextSentence, Obligation, Requirement } from './requirements.js';
 
@@ -10,6 +11,8 @@ interface CheckRef {
   id: string;
   level: Level;
   title: string;
+  /** The file that declares it (`suites/<suite>/<area>.ts`, the layout rule of issue 28). */
+  file: string;
 }
 
 export type RequirementStatus =
@@ -90,7 +93,8 @@ export function computeCoverage(
   const citing = citations(checks);
   const clientCiting = citations(clientChecks);
   const caughtBy = new Map<string, string[]>();
-  for (const f of proof?.faults ?? []) for (const id of f.caughtBy) caughtBy.set(id, [...(caughtBy.get(id) ?? []), f.name]);
+  for (const f of proof?.faults ?? [])
+    for (const id of f.caughtBy) caughtBy.set(id, [...(caughtBy.get(id) ?? []), f.name]);
   const known = new Set(catalog.requirements.map((r) => r.id));
 
   const requirements = catalog.requirements.map((r): RequirementCoverage => {
@@ -99,8 +103,17 @@ export function computeCoverage(
     const failing = (proof?.faults ?? []).filter((f) => f.caughtBy.some((id) => ids.has(id)));
     const provenBy = failing.filter((f) => f.breaks.includes(r.id)).map((f) => f.name);
     const alsoFailedBy = failing.filter((f) => !f.breaks.includes(r.id)).map((f) => f.name);
-    const status = statusOf(r, own, provenBy, own.some((c) => (caughtBy.get(c.id) ?? []).length > 0), proof !== undefined);
-    const why = status === 'unproven' ? own.map((c) => proof?.uncaught.find((u) => u.id === c.id)?.reason).filter((x): x is string => x !== undefined) : [];
+    const status = statusOf(
+      r,
+      own,
+      provenBy,
+      own.some((c) => (caughtBy.get(c.id) ?? []).length > 0),
+      proof !== undefined,
+    );
+    const why =
+      status === 'unproven'
+        ? own.map((c) => proof?.uncaught.find((u) => u.id === c.id)?.reason).filter((x): x is string => x !== undefined)
+        : [];
     return {
       ...r,
       status,
@@ -120,7 +133,9 @@ export function computeCoverage(
     gaps: {
       unchecked: requirements.filter((r) => r.status === 'unchecked').map((r) => r.id),
       unproven: requirements.filter((r) => r.status === 'unproven').map((r) => r.id),
-      unknownInFaults: (proof?.faults ?? []).flatMap((f) => f.breaks.filter((id) => !known.has(id)).map((id) => ({ fault: f.name, id }))),
+      unknownInFaults: (proof?.faults ?? []).flatMap((f) =>
+        f.breaks.filter((id) => !known.has(id)).map((id) => ({ fault: f.name, id })),
+      ),
     },
     totals: {
       requirements: requirements.length,
@@ -137,15 +152,22 @@ export function computeCoverage(
 
 function citations(checks: readonly CheckInfo[]): Map<string, CheckInfo[]> {
   const citing = new Map<string, CheckInfo[]>();
-  for (const check of checks) for (const r of check.requirements) citing.set(r.id, [...(citing.get(r.id) ?? []), check]);
+  for (const check of checks)
+    for (const r of check.requirements) citing.set(r.id, [...(citing.get(r.id) ?? []), check]);
   return citing;
 }
 
 function refOf(c: CheckInfo): CheckRef {
-  return { id: c.id, level: c.level, title: c.title };
+  return { id: c.id, level: c.level, title: c.title, file: checkFile(c.id) };
 }
 
-function statusOf(r: Requirement, checks: CheckInfo[], provenBy: string[], someCaught: boolean, haveMatrix: boolean): RequirementStatus {
+function statusOf(
+  r: Requirement,
+  checks: CheckInfo[],
+  provenBy: string[],
+  someCaught: boolean,
+  haveMatrix: boolean,
+): RequirementStatus {
   if (r.level === 'OPEN') return 'open';
   if (r.party === 'client' && checks.length === 0) return 'client';
   if (checks.length === 0) return r.exclusion ? 'excluded' : 'unchecked';

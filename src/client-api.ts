@@ -1,15 +1,16 @@
-// The library entry point behind `conformance client`: run the command once per scenario, each against a fresh
-// sandbox, then judge the recorded traffic with the client pack through the same engine and reports as `run`.
+// The library entry point behind `conformance client` (as src/api.ts is behind `conformance run`): run the command
+// once per scenario, each against a fresh sandbox (src/client/), then judge the recorded traffic with the client pack
+// (suites/client/) through the same engine and reports as `run`. It stands above both, so no arrow runs back up.
 import { randomBytes } from 'node:crypto';
-import type { ResolvedTarget } from '../config/types.js';
-import { runChecks, type RunResult, type RunSettings } from '../engine/index.js';
-import type { Exchange } from '../http/exchange.js';
-import { generateEd25519 } from '../http/keys.js';
-import { prepareReports, type ReportOptions } from '../reports.js';
-import { clientPack } from '../../suites/client/index.js';
-import { loadClientConfig, type ClientConfig } from './config.js';
-import { checkCommand, runScenario } from './scenario.js';
-import { SCENARIOS, type ClientRunRecord, type ScenarioName, type ScenarioRecord } from './types.js';
+import type { ResolvedTarget } from './config/types.js';
+import { runChecks, type RunResult, type RunSettings } from './engine/index.js';
+import type { Exchange } from './http/exchange.js';
+import { generateEd25519 } from './http/keys.js';
+import { prepareReports, type ReportOptions } from './reports.js';
+import { clientPack } from '../suites/client/index.js';
+import { loadClientConfig, type ClientConfig } from './client/config.js';
+import { checkCommand, runScenario } from './client/scenario.js';
+import { SCENARIOS, type ClientRunRecord, type ScenarioName, type ScenarioRecord } from './client/types.js';
 
 export interface ClientRunOptions extends ReportOptions, Pick<RunSettings, 'failOn' | 'failOnIncomplete' | 'budgetMs'> {
   /** The client: a program and its arguments, run once per scenario (no shell). */
