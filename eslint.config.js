@@ -24,7 +24,7 @@ const at = (...parts) => path.join(root, ...parts);
 const suiteFolders = readdirSync(at('suites'), { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && entry.name !== 'kit')
   .map((entry) => entry.name);
-// Every file under suites/ but the kit's: the top-level suite files (auth.ts, …, the pack index.ts) and suite folders.
+// Every file under suites/ but the kit's: the pack's index.ts and each suite's folder (index.ts, its areas, helpers/).
 const suiteFiles = [at('suites/*.{ts,js}'), ...suiteFolders.map((name) => at('suites', name))];
 
 // The rooms of src/ above the pack, the only ones that import suites/: the library entry points (src/api.ts behind

@@ -14,7 +14,7 @@ import type {
 export type { ClientRequest, SandboxAct, ScenarioRecord } from '../kit/index.js';
 
 /**
- * The client pack's session: opening it runs the client command once per selected scenario (src/client/run.ts);
+ * The client pack's session: opening it runs the client command once per selected scenario (src/client-api.ts);
  * closing it has nothing to end. It holds no token: the checks send nothing, they judge what was recorded.
  */
 export class ClientSession implements RunSession {

@@ -157,7 +157,7 @@ export { verifyContentDigest } from '../../src/http/digest.js';
 export { pool } from '../../src/pool.js';
 export type { FixtureName } from '../../src/config/types.js';
 export type { WebhookClient } from '../../src/config/types.js';
-// Observations a later run carries forward (a webhook's creation, once per client): suites/webhooks/creation.ts.
+// Observations a later run carries forward (a webhook's creation, once per client): suites/webhooks/helpers/creation-records.ts.
 export { carriedFile, findCarried, keepCarried } from '../../src/evidence/carry-forward.js';
 export type { CarriedRecord, CarriedSigner, FoundRecord } from '../../src/evidence/carry-forward.js';
 export { suiteVersion } from '../../src/version.js';

@@ -1,4 +1,4 @@
-// The webhook of the config's second client (`webhookClient`, suites/webhooks/creation.ts): created subscribed to
+// The webhook of the config's second client (`webhookClient`, suites/webhooks/helpers/creation-records.ts): created subscribed to
 // ["ALL"] at the run's receiver, then narrowed to WEBHOOK.CREATED alone. Before its POST /webhooks the run writes an
 // entry to the restore journal (kind "webhook-second-client": which client, the url), settled once the narrowing is
 // done; a run interrupted in between narrows it in its restores, and a run killed outright leaves the entry for the

@@ -73,7 +73,7 @@ export const createAutoSubscription = defineCheck({
   requirements: ['REQ-EVT-09'],
   explain: {
     sends:
-      'the receiver\'s https URL created with subscriptions ["ALL"] by POST /webhooks, then GET /webhooks; where the client has a webhook already, the creation an earlier run recorded, or else the same requests as the second client of targets.NAME.webhookClient (suites/webhooks/creation.ts)',
+      'the receiver\'s https URL created with subscriptions ["ALL"] by POST /webhooks, then GET /webhooks; where the client has a webhook already, the creation an earlier run recorded, or else the same requests as the second client of targets.NAME.webhookClient (suites/webhooks/helpers/creation-records.ts)',
     passes:
       'the subscriptions GET /webhooks shows after the creation contain WEBHOOK.CREATED (what the answer of POST lists is recorded, since its body is not shown); or the record of an earlier run that saw so, on the webhook the client still has, carried forward and said to be',
     fails:

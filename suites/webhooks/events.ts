@@ -34,7 +34,7 @@ export const eventsWebhookCreated = defineCheck({
   requirements: ['REQ-WHKEP-02', 'REQ-EVT-01', 'REQ-EVT-09', 'REQ-EVT-12'],
   explain: {
     sends:
-      'the receiver\'s https URL created with subscriptions ["ALL"] by POST /webhooks; where the client has a webhook already, the creation an earlier run recorded, or else the same request as the second client of targets.NAME.webhookClient (suites/webhooks/creation.ts)',
+      'the receiver\'s https URL created with subscriptions ["ALL"] by POST /webhooks; where the client has a webhook already, the creation an earlier run recorded, or else the same request as the second client of targets.NAME.webhookClient (suites/webhooks/helpers/creation-records.ts)',
     passes:
       'a WEBHOOK.CREATED delivery reaches the receiver within its deadline; or the record of an earlier run that saw one, on the webhook the client still has, carried forward and said to be',
     fails:
