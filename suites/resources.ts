@@ -2,7 +2,6 @@
 // and their fields", "Endpoints", "Errors").
 import {
   alterSignature,
-  customerSnapshot,
   describeResponse,
   describeUnit,
   describeWalk,
@@ -10,13 +9,11 @@ import {
   errorBodyOf,
   exactValue,
   expectErrorBody,
-  expectItems,
   expectJson,
   expectRejection,
   expectSchema,
   expectStatus,
   fieldsNotGiven,
-  getList,
   getResource,
   headerValue,
   idKey,
@@ -36,394 +33,50 @@ import {
   schemaFields,
   setHeader,
   tokenIn,
-  timestampUnitOf,
   tokenRequest,
   unknownFields,
   unsafeNumbersOf,
   walkList,
-  withRestoredCustomer,
   withTokens,
-  type AbsentTo,
   type FixtureName,
   type HttpResponse,
   type Query,
   type RequestSpec,
   type TimestampUnit,
-  type WalkResult,
 } from './kit/index.js';
+import { defineCheck, defineSuite, type CheckContext, type SuiteRun } from '../src/engine/index.js';
+import { readCustomer, withCustomerRestored } from './resources/helpers/customer-update.js';
+import { getByIdCheck, listCheck, queryValidatedCheck } from './resources/helpers/endpoint-checks.js';
 import {
-  CheckFailed,
-  defineCheck,
-  defineSuite,
-  type CheckContext,
-  type CheckDeclaration,
-  type SuiteRun,
-} from '../src/engine/index.js';
-
-type Check = CheckDeclaration;
-
-/** GET-by-id endpoints of the spec. */
-interface ByIdEndpoint {
-  name: 'customers' | 'accounts' | 'assets' | 'transactions';
-  prefix: string;
-  fixture: FixtureName;
-  idField: string;
-  schema: string;
-  table: string;
-  /** What GET-by-id of this resource enforces. */
-  requirements: readonly string[];
-  /** Customer fields are not guaranteed present ("not shown"), so its id may be absent. */
-  idOptional?: boolean;
-  /** A table without a Required column (Asset, Transaction): a field left out is the presence check's, at SHOULD. */
-  absentTo?: AbsentTo;
-}
-
-/** The check that judges whether Instrument, Asset and Transaction carry every field of their table (SHOULD). */
-const FIELDS_OWNER = 'resources.fields.present';
-
-const BY_ID: readonly ByIdEndpoint[] = [
-  {
-    name: 'customers',
-    prefix: '/customers',
-    fixture: 'customerId',
-    idField: 'customerId',
-    schema: 'customer',
-    table: 'Customer',
-    requirements: [
-      'REQ-ENV-01',
-      'REQ-ENV-02',
-      'REQ-ENV-03',
-      'REQ-ENV-04',
-      'REQ-CUST-01',
-      'REQ-CUST-02',
-      'REQ-CUST-03',
-      'REQ-CUST-04',
-      'REQ-CUST-05',
-      'REQ-CUST-06',
-      'REQ-CUST-08',
-      'REQ-STATE-01',
-      'REQ-HDR-01',
-      'REQ-CUSTEP-02',
-    ],
-    idOptional: true,
-  },
-  {
-    name: 'accounts',
-    prefix: '/accounts',
-    fixture: 'accountId',
-    idField: 'accountId',
-    schema: 'account',
-    table: 'Account (investment account)',
-    requirements: [
-      'REQ-ENV-01',
-      'REQ-ENV-02',
-      'REQ-ENV-03',
-      'REQ-ENV-04',
-      'REQ-ACCT-01',
-      'REQ-ACCT-02',
-      'REQ-ACCT-04',
-      'REQ-ACCT-05',
-      'REQ-ACCT-06',
-      'REQ-ACCT-07',
-      'REQ-ACCT-08',
-      'REQ-STATE-02',
-      'REQ-ACCTEP-06',
-    ],
-  },
-  {
-    name: 'assets',
-    prefix: '/assets',
-    fixture: 'assetId',
-    idField: 'assetId',
-    schema: 'asset',
-    table: 'Asset',
-    requirements: [
-      'REQ-ENV-01',
-      'REQ-ENV-02',
-      'REQ-ENV-03',
-      'REQ-ENV-04',
-      'REQ-ASSET-01',
-      'REQ-ASSET-02',
-      'REQ-ASSET-03',
-      'REQ-ASSET-04',
-      'REQ-ASSET-05',
-      'REQ-ASSET-06',
-      'REQ-ASSET-07',
-      'REQ-ASSET-08',
-      'REQ-ASSET-09',
-      'REQ-ASSET-10',
-      'REQ-ASSET-11',
-      'REQ-ASSET-12',
-      'REQ-ASSET-13',
-      'REQ-ASSET-14',
-      'REQ-ASSETEP-01',
-      'REQ-ASSETEP-03',
-    ],
-    absentTo: { owner: FIELDS_OWNER, requirements: ['REQ-ASSETEP-05'] },
-  },
-  {
-    name: 'transactions',
-    prefix: '/transactions',
-    fixture: 'transactionId',
-    idField: 'transactionId',
-    schema: 'transaction',
-    table: 'Transaction',
-    requirements: [
-      'REQ-ENV-01',
-      'REQ-ENV-02',
-      'REQ-ENV-03',
-      'REQ-ENV-04',
-      'REQ-TXN-01',
-      'REQ-TXN-02',
-      'REQ-TXN-03',
-      'REQ-TXN-04',
-      'REQ-TXN-05',
-      'REQ-TXN-06',
-      'REQ-TXN-07',
-      'REQ-TXN-08',
-      'REQ-TXN-09',
-      'REQ-TXNEP-05',
-    ],
-    absentTo: { owner: FIELDS_OWNER, requirements: ['REQ-TXNEP-08'] },
-  },
-];
-
-/** List endpoints of the spec, with the query a correct client sends. */
-interface ListEndpoint {
-  name: 'accounts' | 'instruments' | 'transactions';
-  path: string;
-  query(ctx: CheckContext): Query;
-  schema: string;
-  table: string;
-  /** What the list check of this endpoint enforces. */
-  requirements: readonly string[];
-  /** What a missing or malformed required query parameter breaks. */
-  queryRequirements: readonly string[];
-  /** A table without a Required column (Instrument, Transaction): a field left out is the presence check's, at SHOULD. */
-  absentTo?: AbsentTo;
-}
-
-const ACCOUNTS_LIST: ListEndpoint = {
-  name: 'accounts',
-  path: '/accounts',
-  query: (ctx) => ({ customerId: ctx.fixture('customerId') }),
-  schema: 'account',
-  table: 'Account (investment account)',
-  requirements: [
-    'REQ-ENV-01',
-    'REQ-ENV-02',
-    'REQ-ENV-03',
-    'REQ-ENV-04',
-    'REQ-ACCT-01',
-    'REQ-ACCT-02',
-    'REQ-ACCT-03',
-    'REQ-ACCT-04',
-    'REQ-ACCT-05',
-    'REQ-ACCT-06',
-    'REQ-STATE-02',
-    'REQ-ACCTEP-01',
-    'REQ-ACCTEP-02',
-    'REQ-ACCTEP-03',
-  ],
-  queryRequirements: ['REQ-ACCTEP-02'],
-};
-const INSTRUMENTS_LIST: ListEndpoint = {
-  name: 'instruments',
-  path: '/instruments',
-  query: () => ({ investmentType: 'INTERNATIONAL_STOCKS' }),
-  schema: 'instrument',
-  table: 'Instrument',
-  requirements: [
-    'REQ-SVC-07',
-    'REQ-ENV-01',
-    'REQ-ENV-02',
-    'REQ-ENV-03',
-    'REQ-ENV-04',
-    'REQ-INST-01',
-    'REQ-INST-02',
-    'REQ-INST-03',
-    'REQ-INST-04',
-    'REQ-INST-05',
-    'REQ-INST-06',
-    'REQ-INST-07',
-    'REQ-INST-08',
-    'REQ-INST-09',
-    'REQ-INSTEP-01',
-    'REQ-INSTEP-04',
-  ],
-  queryRequirements: ['REQ-INSTEP-03'],
-  absentTo: { owner: FIELDS_OWNER, requirements: ['REQ-INSTEP-06'] },
-};
-const TRANSACTIONS_LIST: ListEndpoint = {
-  name: 'transactions',
-  path: '/transactions',
-  query: (ctx) => ({ customerId: ctx.fixture('customerId') }),
-  schema: 'transaction',
-  table: 'Transaction',
-  requirements: [
-    'REQ-ENV-01',
-    'REQ-ENV-02',
-    'REQ-ENV-03',
-    'REQ-ENV-04',
-    'REQ-TXN-01',
-    'REQ-TXN-02',
-    'REQ-TXN-03',
-    'REQ-TXN-04',
-    'REQ-TXN-05',
-    'REQ-TXN-06',
-    'REQ-TXN-07',
-    'REQ-TXN-08',
-    'REQ-TXN-09',
-    'REQ-TXNEP-01',
-    'REQ-TXNEP-02',
-  ],
-  queryRequirements: ['REQ-TXNEP-01'],
-  absentTo: { owner: FIELDS_OWNER, requirements: ['REQ-TXNEP-07'] },
-};
-const LISTS = [ACCOUNTS_LIST, INSTRUMENTS_LIST, TRANSACTIONS_LIST] as const;
+  FIELDS_OWNER,
+  CUSTOMER_BY_ID,
+  ACCOUNT_BY_ID,
+  ASSET_BY_ID,
+  TRANSACTION_BY_ID,
+  BY_ID,
+  ACCOUNTS_LIST,
+  INSTRUMENTS_LIST,
+  TRANSACTIONS_LIST,
+  LISTS,
+} from './resources/helpers/endpoints.js';
+import { fail } from './resources/helpers/fail.js';
+import { WALK, dataOf, readLeniently, walkLeniently, readListLeniently } from './resources/helpers/lenient-reads.js';
+import { ownedByOther } from './resources/helpers/ownership.js';
+import { type ResourcesRun } from './resources/helpers/run-state.js';
+import {
+  readTimestampedRecords,
+  type Timestamp,
+  timestampsOf,
+  unitOf,
+} from './resources/helpers/timestamped-records.js';
 
 const ANNOUNCED_TYPES = ['COMMODITY', 'BONDS', 'LOCAL_STOCKS', 'FOREIGN_EXCHANGE', 'CRYPTO'] as const;
 const CUSTOMER_WRITABLE = ['firstName', 'lastName', 'status', 'referenceId'] as const;
 const CUSTOMER_STATUSES = ['ACTIVE', 'SUSPENDED', 'CLOSED'];
 /** A day either way of this machine's clock: beyond it a date is noted, not failed. */
 const SKEW_SECONDS = 24 * 60 * 60;
-/** Walks of a customer's lists stop here: enough for any fixture customer, bounded for a hostile server. */
-const WALK = { maxPages: 30, maxItems: 3000 } as const;
 /** Detail fetches per consistency check; the rest are compared only through the list. */
 const MAX_DETAIL_FETCHES = 50;
-
-function fail(ctx: CheckContext, res: HttpResponse, message: string, expected: string): never {
-  return ctx.fail(message, { expected, observed: describeResponse(res), exchange: res.exchange });
-}
-
-/** `data` of a 200 answer whose body is a JSON object; undefined otherwise. */
-function dataOf(res: HttpResponse): unknown {
-  const parsed = parseJson(res.text);
-  return res.status === 200 && parsed.ok && isObject(parsed.value) ? parsed.value.data : undefined;
-}
-
-/**
- * Whether a list item carries another customer's id. An item without customerId is not judged here: whether the field
- * is there is its table's business (Account: required, resources.accounts.*; Transaction: resources.fields.present).
- */
-function ownedByOther(item: unknown, customerId: string): boolean {
-  return isObject(item) && item.customerId !== undefined && idKey(item, 'customerId') !== customerId;
-}
-
-/**
- * A resource a check needs but does not judge: its `data` object when the GET answered 200 with one, else undefined,
- * with what was seen recorded ("one cause, one failure": the resources.*.get checks judge the answer).
- */
-async function readLeniently(
-  ctx: CheckContext,
-  path: string,
-): Promise<{ res: HttpResponse; data: Record<string, unknown> } | undefined> {
-  const res = await ctx.send({ method: 'GET', path });
-  const data = dataOf(res);
-  if (isObject(data)) return { res, data };
-  ctx.observe(
-    `also seen here, judged by the checks of that endpoint: GET ${path} gave no resource (${describeResponse(res)})`,
-  );
-  return undefined;
-}
-
-/** A list walk a check needs but does not judge: undefined (recorded) when a page is not a 200 list. */
-async function walkLeniently(
-  ctx: CheckContext,
-  path: string,
-  query: Query,
-  idField: string,
-): Promise<WalkResult<HttpResponse> | undefined> {
-  try {
-    return await walkList(ctx, path, query, { idField, ...WALK });
-  } catch (e) {
-    if (!(e instanceof CheckFailed)) throw e;
-    ctx.observe(`also seen here, judged by the list checks: GET ${path} could not be walked: ${e.finding.message}`);
-    return undefined;
-  }
-}
-
-/** The first page of a list a check needs but does not judge: undefined (recorded) when it is not a 200 list. */
-async function readListLeniently(
-  ctx: CheckContext,
-  path: string,
-  query: Query,
-): Promise<{ res: HttpResponse; items: unknown[] } | undefined> {
-  const res = await ctx.send({ method: 'GET', path, query });
-  const data = dataOf(res);
-  if (Array.isArray(data)) return { res, items: data };
-  ctx.observe(`also seen here, judged by the list checks: GET ${path} gave no list (${describeResponse(res)})`);
-  return undefined;
-}
-
-// ---- timestamps ------------------------------------------------------------------------------------------------
-
-/** The createdAt and updatedAt rows of each table ("Unix timestamp"). */
-const TIMESTAMP_REQUIREMENTS = {
-  customers: ['REQ-CUST-06', 'REQ-CUST-08'],
-  accounts: ['REQ-ACCT-07', 'REQ-ACCT-08'],
-  instruments: ['REQ-INST-08', 'REQ-INST-09'],
-  assets: ['REQ-ASSET-13', 'REQ-ASSET-14'],
-  transactions: ['REQ-TXN-08', 'REQ-TXN-09'],
-} as const;
-
-interface TimestampedRecord {
-  what: string;
-  record: Record<string, unknown>;
-  /** The answer it came in. */
-  res: HttpResponse;
-  requirements: readonly string[];
-}
-
-/** The records whose timestamps the run reads: each fixture record, and the first page of GET /instruments. */
-async function readTimestampedRecords(ctx: CheckContext): Promise<TimestampedRecord[]> {
-  const f = ctx.fixtures;
-  const records: TimestampedRecord[] = [];
-  for (const ep of BY_ID) {
-    const id = f[ep.fixture];
-    if (id === undefined) continue;
-    const got = await readLeniently(ctx, `${ep.prefix}/${id}`);
-    if (got)
-      records.push({
-        what: `GET ${ep.prefix}/${id}: data`,
-        record: got.data,
-        res: got.res,
-        requirements: TIMESTAMP_REQUIREMENTS[ep.name],
-      });
-  }
-  const instruments = await readListLeniently(ctx, INSTRUMENTS_LIST.path, INSTRUMENTS_LIST.query(ctx));
-  instruments?.items.forEach((item, i) => {
-    if (isObject(item))
-      records.push({
-        what: `GET /instruments: data[${i}]`,
-        record: item,
-        res: instruments.res,
-        requirements: TIMESTAMP_REQUIREMENTS.instruments,
-      });
-  });
-  return records;
-}
-
-interface Timestamp {
-  record: TimestampedRecord;
-  field: 'createdAt' | 'updatedAt';
-  /** The unit it is a plausible Unix time in, or why it is none. */
-  read: ReturnType<typeof timestampUnitOf>;
-}
-
-/**
- * Every createdAt and updatedAt of the records, read as a Unix time. An absent field is not read here: which fields a
- * table requires is the schema checks' business.
- */
-function timestampsOf(records: readonly TimestampedRecord[]): Timestamp[] {
-  return records.flatMap((record) =>
-    (['createdAt', 'updatedAt'] as const)
-      .filter((field) => record.record[field] !== undefined)
-      .map((field) => ({ record, field, read: timestampUnitOf(record.record[field]) })),
-  );
-}
-
-const unitOf = (t: Timestamp): TimestampUnit | undefined => ('unit' in t.read ? t.read.unit : undefined);
 
 function showTimestamp(t: Timestamp): string {
   return `${t.record.what}.${t.field} = ${exactValue(t.record.record, t.field)}`;
@@ -458,155 +111,7 @@ function unusualDates(timestamps: readonly Timestamp[], unit: TimestampUnit, now
   });
 }
 
-/** The suite's life in one run: the unit of its timestamps, once resources.info.timestamp-unit has learnt it. */
-interface ResourcesRun {
-  timestampUnit?: string;
-}
-
-// ---- per endpoint ------------------------------------------------------------------------------------------------
-
-function getByIdCheck(ep: ByIdEndpoint): Check {
-  const singular = ep.table.split(' ')[0]!;
-  return defineCheck({
-    id: `resources.${ep.name}.get`,
-    title: `GET ${ep.prefix}/{${ep.idField}} answers 200 with the envelope and a${/^[AEIOU]/.test(singular) ? 'n' : ''} ${singular} carrying that id`,
-    level: 'MUST',
-    requirements: ep.requirements,
-    explain: {
-      sends: `GET ${ep.prefix}/{${ep.idField}} with the id of fixtures.${ep.fixture}`,
-      passes: `200 with the envelope {data, code, message}, data a${/^[AEIOU]/.test(singular) ? 'n' : ''} ${singular} as the ${ep.table} table describes it, carrying the ${ep.idField} asked for${ep.idOptional ? ' where it shows one (which Customer fields are present is not shown)' : ep.absentTo ? ` where it shows one; each field present has its type (that every field is present is ${FIELDS_OWNER}'s, at SHOULD: the table has no Required column)` : ''}`,
-      fails: `another status, no envelope, a field ${ep.absentTo || ep.idOptional ? '' : 'missing or '}of the wrong type, or data of another ${ep.idField}: the check fails; the report names the field and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too`,
-    },
-    async run(ctx) {
-      const id = ctx.fixture(ep.fixture);
-      const { res, data } = await getResource(ctx, `${ep.prefix}/${id}`);
-      expectSchema(ctx, res, data, ep.schema, {
-        path: 'data',
-        table: ep.table,
-        ...(ep.absentTo ? { absentTo: ep.absentTo } : {}),
-      });
-      ctx.judged(`${ep.prefix}/${id}`);
-      if (data[ep.idField] === undefined && (ep.idOptional || ep.absentTo)) {
-        ctx.observe(
-          `data carries no ${ep.idField} (${ep.idOptional ? 'which customer fields are present is not shown' : `judged by ${FIELDS_OWNER}`})`,
-        );
-        return;
-      }
-      if (idKey(data, ep.idField) !== String(id)) {
-        fail(
-          ctx,
-          res,
-          `data.${ep.idField} is ${exactValue(data, ep.idField)}, not ${id}`,
-          `the ${singular.toLowerCase()} that was asked for (${ep.idField} ${id})`,
-        );
-      }
-    },
-  });
-}
-
-function listCheck(ep: ListEndpoint): Check {
-  return defineCheck({
-    id: `resources.${ep.name}.list`,
-    title: `GET ${ep.path} answers 200 with the list envelope and ${ep.table.split(' ')[0]} items`,
-    level: 'MUST',
-    requirements: ep.requirements,
-    explain: {
-      sends: `GET ${ep.path}${ep.name === 'instruments' ? '?investmentType=INTERNATIONAL_STOCKS' : '?customerId=<fixtures.customerId>'}, the first page`,
-      passes: `200 with the list envelope, every item a${/^[AEIOU]/.test(ep.table) ? 'n' : ''} ${ep.table.split(' ')[0]} as the ${ep.table} table describes it${ep.absentTo ? ` (each field present has its type; that every field is present is ${FIELDS_OWNER}'s, at SHOULD: the table has no Required column)` : ''}${ep.name === 'instruments' ? '' : ', and of the customer asked for'}; an empty first page holds no record to judge, and the check skips`,
-      fails:
-        'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const query = ep.query(ctx);
-      // meta is the pagination suite's (pagination.meta.present): one defect, one failing check.
-      const page = await getList(ctx, ep.path, query);
-      expectItems(ctx, page.res, page.items, ep.schema, ep.table, ep.absentTo);
-      if (ep.name !== 'instruments') {
-        const customerId = String(query.customerId);
-        const foreign = page.items.findIndex((item) => ownedByOther(item, customerId));
-        if (foreign >= 0) {
-          fail(
-            ctx,
-            page.res,
-            `data[${foreign}].customerId is ${exactValue(page.items[foreign] as Record<string, unknown>, 'customerId')}, not ${customerId}`,
-            `only items of customer ${customerId}`,
-          );
-        }
-      }
-      ctx.observe(`first page: ${page.items.length} item(s), totalCount ${String(page.meta?.totalCount ?? 'absent')}`);
-      // A list answer judged is not its records judged: an empty first page holds nothing of the table.
-      if (page.items.length === 0)
-        ctx.skip(
-          `GET ${ep.path}${ep.name === 'instruments' ? '?investmentType=INTERNATIONAL_STOCKS' : `?customerId=${String(query.customerId)}`} answered an empty list: no ${ep.table.split(' ')[0]} record to judge against its table`,
-        );
-      ctx.judged(`an item of GET ${ep.path}`, page.items.length);
-    },
-  });
-}
-
-/** A required query parameter that is missing or malformed is rejected (any 4xx; never a 2xx, never a 5xx). */
-function queryValidatedCheck(ep: ListEndpoint, param: string, bad: readonly string[]): Check {
-  return defineCheck({
-    id: ep.name === 'instruments' ? 'resources.instruments.type-validated' : `resources.${ep.name}.query-validated`,
-    title: `GET ${ep.path} without ${param}, or with ${param} ${bad.map((b) => JSON.stringify(b)).join(' or ')}, is rejected`,
-    level: 'MUST',
-    requirements: ep.queryRequirements,
-    explain: {
-      sends: `GET ${ep.path} without ${param}, then with ${param}=${bad.join(`, then with ${param}=`)}`,
-      passes: `each is rejected (any 4xx): ${param} is required, and ${ep.name === 'instruments' ? 'INTERNATIONAL_STOCKS is its only accepted value' : 'an integer'}`,
-      fails:
-        'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
-    },
-    async run(ctx) {
-      const missing = await ctx.send({ method: 'GET', path: ep.path });
-      expectRejection(ctx, missing, `GET ${ep.path} without the required ${param} is rejected (any 4xx)`);
-      noteErrorBody(ctx, missing);
-      ctx.judged(`GET ${ep.path} without ${param}`);
-      for (const value of bad) {
-        const res = await ctx.send({ method: 'GET', path: ep.path, query: { [param]: value } });
-        expectRejection(
-          ctx,
-          res,
-          `GET ${ep.path}?${param}=${value} is rejected (any 4xx): ${param} must be ${ep.name === 'instruments' ? 'INTERNATIONAL_STOCKS' : 'an integer'}`,
-        );
-      }
-    },
-  });
-}
-
 // ---- PUT /customers with restore -----------------------------------------------------------------------------------
-
-/**
- * The customer as the update checks read it: they judge only the fields they change, so what the Customer table
- * says about the rest (judged by resources.customers.get) is recorded, never failed.
- */
-async function readCustomer(
-  ctx: CheckContext,
-  id: number,
-): Promise<{ res: HttpResponse; customer: Record<string, unknown> }> {
-  const { res, data } = await getResource(ctx, `/customers/${id}`);
-  expectSchema(ctx, res, data, 'customer', {
-    path: 'data',
-    table: 'Customer',
-    leftTo: { fields: 'all', owner: 'resources.customers.get' },
-  });
-  return { res, customer: data };
-}
-
-/**
- * Runs `work` on the mutable customer, read first as the update checks read it, and restores it afterwards whatever
- * happened (withRestoredCustomer): after the work passed, failed or threw, or once the check's time is up. A restore
- * that fails fails the check, CLEAN-UP FAILED, with the PUT /customers to send by hand.
- */
-async function withCustomerRestored(
-  ctx: CheckContext,
-  work: (id: number, original: Record<string, unknown>) => Promise<void>,
-): Promise<void> {
-  const id = ctx.fixture('mutableCustomerId');
-  const { res, customer: original } = await readCustomer(ctx, id);
-  // readCustomer has seen a 200 with a customer object: the snapshot is there.
-  await withRestoredCustomer(ctx, customerSnapshot(id, res)!, () => work(id, original));
-}
 
 /** How an asset's available relates to its position and locked, in words (the relation is not shown: REQ-ASSET-15). */
 function assetRelation(asset: Record<string, unknown>): string {
@@ -677,8 +182,13 @@ export default defineSuite({
     return [];
   },
   checks: [
-    ...BY_ID.map(getByIdCheck),
-    ...LISTS.map(listCheck),
+    getByIdCheck('resources.customers.get', CUSTOMER_BY_ID),
+    getByIdCheck('resources.accounts.get', ACCOUNT_BY_ID),
+    getByIdCheck('resources.assets.get', ASSET_BY_ID),
+    getByIdCheck('resources.transactions.get', TRANSACTION_BY_ID),
+    listCheck('resources.accounts.list', ACCOUNTS_LIST),
+    listCheck('resources.instruments.list', INSTRUMENTS_LIST),
+    listCheck('resources.transactions.list', TRANSACTIONS_LIST),
     defineCheck({
       id: FIELDS_OWNER,
       title: 'instruments, assets and transactions carry every field of their table',
@@ -1116,9 +626,14 @@ export default defineSuite({
         ctx.observe(`message texts: ${[...messages].join(', ')}`);
       },
     }),
-    queryValidatedCheck(ACCOUNTS_LIST, 'customerId', ['not-a-number', '1.5']),
-    queryValidatedCheck(TRANSACTIONS_LIST, 'customerId', ['not-a-number', '1.5']),
-    queryValidatedCheck(INSTRUMENTS_LIST, 'investmentType', ['NOT_AN_INVESTMENT_TYPE']),
+    queryValidatedCheck('resources.accounts.query-validated', ACCOUNTS_LIST, 'customerId', ['not-a-number', '1.5']),
+    queryValidatedCheck('resources.transactions.query-validated', TRANSACTIONS_LIST, 'customerId', [
+      'not-a-number',
+      '1.5',
+    ]),
+    queryValidatedCheck('resources.instruments.type-validated', INSTRUMENTS_LIST, 'investmentType', [
+      'NOT_AN_INVESTMENT_TYPE',
+    ]),
     defineCheck({
       id: 'resources.instruments.announced-types-rejected',
       title: 'GET /instruments with an announced but not yet available investment type is rejected',
