@@ -5,7 +5,7 @@ import { BY_ID, INSTRUMENTS_LIST } from './endpoints.js';
 import { readLeniently, readListLeniently } from './lenient-reads.js';
 
 /** The createdAt and updatedAt rows of each table ("Unix timestamp"). */
-export const TIMESTAMP_REQUIREMENTS = {
+const TIMESTAMP_REQUIREMENTS = {
   customers: ['REQ-CUST-06', 'REQ-CUST-08'],
   accounts: ['REQ-ACCT-07', 'REQ-ACCT-08'],
   instruments: ['REQ-INST-08', 'REQ-INST-09'],
