@@ -5,7 +5,7 @@ import { putBackEntry, Session, SHARED_STATES, stateChangedBy } from './kit/inde
 import auth from './auth/index.js';
 import signing from './signing/index.js';
 import pagination from './pagination/index.js';
-import resources from './resources.js';
+import resources from './resources/index.js';
 import ussd from './ussd/index.js';
 import webhooks from './webhooks/index.js';
 

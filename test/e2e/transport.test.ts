@@ -8,7 +8,7 @@ import { startReferenceServer } from '../../src/reference/server.js';
 import { defaultFixtures } from '../../src/reference/store.js';
 import { CHOICE_DEFS, type Choices } from '../../src/reference/choices/index.js';
 import type { ResolvedTarget } from '../../src/config/types.js';
-import resources from '../../suites/resources.js';
+import resources from '../../suites/resources/index.js';
 import auth from '../../suites/auth/index.js';
 import { CITES } from '../helpers/requirements.js';
 import { startEchoServer } from '../helpers/echo-server.js';

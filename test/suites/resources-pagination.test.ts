@@ -6,7 +6,7 @@ import { pack } from '../../suites/index.js';
 import { runChecks, type RunResult } from '../../src/engine/index.js';
 import { startLocalTarget } from '../../src/targets/local.js';
 import type { VariantName } from '../../src/reference/choices/index.js';
-import resources from '../../suites/resources.js';
+import resources from '../../suites/resources/index.js';
 import pagination from '../../suites/pagination/index.js';
 
 const SUITES = [resources, pagination];

@@ -1,0 +1,59 @@
+// Suite `resources`, area `responses`: the Content-Type of JSON answers.
+import { isJsonMediaType, mediaTypeOf, parseJson, type HttpResponse, type RequestSpec } from '../kit/index.js';
+import { defineCheck } from '../../src/engine/index.js';
+import { fail } from './helpers/fail.js';
+
+export const responsesJsonType = defineCheck({
+  id: 'resources.responses.json-type',
+  title:
+    'JSON answers, successes and errors, are labelled Content-Type application/json (or a +json type; parameters such as charset allowed)',
+  level: 'SHOULD',
+  requirements: ['REQ-HDR-02'],
+  explain: {
+    sends:
+      'GET /instruments with and without investmentType, GET /customers/{id} of fixtures.customerId with and without a token, GET /accounts?customerId, and GET /customers/{id} of fixtures.unknownId: successes and errors',
+    passes:
+      'every answer with a JSON body is labelled Content-Type application/json or a +json type (parameters such as charset allowed)',
+    fails:
+      'a JSON body labelled otherwise, or not at all: the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+  },
+  async run(ctx) {
+    const f = ctx.fixtures;
+    const specs: RequestSpec[] = [
+      { method: 'GET', path: '/instruments', query: { investmentType: 'INTERNATIONAL_STOCKS' } },
+      { method: 'GET', path: '/instruments' },
+    ];
+    if (f.customerId !== undefined) {
+      specs.push(
+        { method: 'GET', path: `/customers/${f.customerId}` },
+        { method: 'GET', path: '/accounts', query: { customerId: f.customerId } },
+        { method: 'GET', path: `/customers/${f.customerId}`, token: null },
+      );
+    }
+    if (f.unknownId !== undefined) specs.push({ method: 'GET', path: `/customers/${f.unknownId}` });
+    const mislabelled: HttpResponse[] = [];
+    const types = new Set<string>();
+    let judged = 0;
+    for (const spec of specs) {
+      const res = await ctx.send(spec);
+      // Only a body that is JSON can be mislabelled JSON; one that is not is the business of the checks reading it.
+      if (res.text.length === 0 || !parseJson(res.text).ok) continue;
+      judged++;
+      const type = mediaTypeOf(res);
+      types.add(`${res.status} ${res.header('content-type') ?? '(none)'}`);
+      if (type === undefined || !isJsonMediaType(type)) mislabelled.push(res);
+    }
+    if (judged === 0) ctx.skip('no answer carried a JSON body');
+    if (mislabelled.length > 0) {
+      const first = mislabelled[0]!;
+      fail(
+        ctx,
+        first,
+        `${mislabelled.length} of ${judged} JSON answer(s) are labelled otherwise: ${mislabelled.map((r) => `${r.exchange.request.method} ${r.exchange.request.url.replace(/^https?:\/\/[^/]+/, '')} → ${r.status} ${r.header('content-type') ?? 'without Content-Type'}`).join('; ')}`,
+        'Content-Type: application/json (or application/<something>+json) on every JSON answer',
+      );
+    }
+    ctx.judged('a JSON answer', judged);
+    ctx.observe(`Content-Type seen: ${[...types].join(', ')}`);
+  },
+});
