@@ -1,6 +1,6 @@
 // Suite `ussd`: crawl the menu graph the way a phone user would, and check every view and every link (spec "USSD
 // view", "USSD views"). Menu texts, depth and numbering are not known in advance, so the checks judge only what the
-// spec states; the crawl itself is suites/ussd/crawler.ts and the rules suites/ussd/rules.ts.
+// spec states; the crawl itself is suites/ussd/helpers/crawler.ts and the rules suites/ussd/rules.ts.
 //
 // One crawl per run, shared by every check: it lives in the suite's state, which its setup makes for each run.
 // The check that happens to start it would otherwise own hundreds of recorded exchanges, so they are taken off it and
@@ -33,7 +33,7 @@ import {
   type CrawlView,
   type FetchOutcome,
   type SkipReason,
-} from './crawler.js';
+} from './helpers/crawler.js';
 import {
   assetIdSeen,
   backNotJudged,
@@ -62,7 +62,7 @@ import {
   whereIs,
   type Problem,
 } from './rules.js';
-import { differsOnlyInPage, followLink, mutationOf, normaliseUrl, scopeOf } from './url.js';
+import { differsOnlyInPage, followLink, mutationOf, normaliseUrl, scopeOf } from './helpers/url.js';
 
 type UssdCrawl = Crawl<Exchange>;
 

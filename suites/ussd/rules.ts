@@ -2,7 +2,7 @@
 // Each returns problems that name where they are the way a phone user would retrace them ("stocks → 2 → 1"), so the
 // suite only has to pick the evidence and word the verdict.
 import { validateAgainst } from '../kit/index.js';
-import { choiceNumbers, labelOf, numberedChoices, optionStyles } from './choices.js';
+import { choiceNumbers, labelOf, numberedChoices, optionStyles } from './helpers/choices.js';
 import {
   CAP_REASONS,
   SKIP_REASONS,
@@ -12,7 +12,7 @@ import {
   type CrawlLink,
   type CrawlView,
   type SkipReason,
-} from './crawler.js';
+} from './helpers/crawler.js';
 import {
   SPECIFIED_ENDPOINTS,
   differsOnlyInPage,
@@ -23,7 +23,7 @@ import {
   pathInScope,
   resolveUrl,
   type TargetScope,
-} from './url.js';
+} from './helpers/url.js';
 
 export interface Problem<R> {
   /** The view whose response shows the problem. */

@@ -2,8 +2,8 @@
 // style, the caps (cyclic graphs, graphs without end, slow answers), the frontier, the concurrency bound, and the
 // safety rule that order and cancel links are listed but never followed without --allow-mutations.
 import { describe, expect, it } from 'vitest';
-import { choiceNumbers, labelOf, numberedChoices, optionStyles } from '../../suites/ussd/choices.js';
-import { crawl, formatTrail, type CrawlOptions, type FetchOutcome } from '../../suites/ussd/crawler.js';
+import { choiceNumbers, labelOf, numberedChoices, optionStyles } from '../../suites/ussd/helpers/choices.js';
+import { crawl, formatTrail, type CrawlOptions, type FetchOutcome } from '../../suites/ussd/helpers/crawler.js';
 import {
   backNotJudged,
   backProblems,
@@ -31,7 +31,7 @@ import {
   normaliseUrl,
   resolveUrl,
   scopeOf,
-} from '../../suites/ussd/url.js';
+} from '../../suites/ussd/helpers/url.js';
 
 const BASE = 'https://api.example/v1';
 const SCOPE = scopeOf(BASE);
