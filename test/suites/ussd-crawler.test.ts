@@ -4,25 +4,26 @@
 import { describe, expect, it } from 'vitest';
 import { choiceNumbers, labelOf, numberedChoices, optionStyles } from '../../suites/ussd/helpers/choices.js';
 import { crawl, formatTrail, type CrawlOptions, type FetchOutcome } from '../../suites/ussd/helpers/crawler.js';
+import { frontierLines } from '../../suites/ussd/crawl.js';
+import { crawlSummary, deadLinks } from '../../suites/ussd/helpers/menu-graph.js';
+import { endScreensSeen } from '../../suites/ussd/info.js';
 import {
   backNotJudged,
   backProblems,
-  crawlSummary,
-  customerProblems,
-  deadLinks,
-  endScreensSeen,
-  frontierLines,
-  isHttpMethod,
   isNarrowing,
   lastOptionIndexes,
-  negativePageLinks,
+  pagingProblems,
+} from '../../suites/ussd/links.js';
+import {
+  customerProblems,
+  isHttpMethod,
   notInMessage,
   numberProblems,
-  pagingProblems,
   requestUrlProblem,
-  schemaProblems,
   symbolMismatches,
-} from '../../suites/ussd/rules.js';
+} from '../../suites/ussd/options.js';
+import { negativePageLinks } from '../../suites/ussd/params.js';
+import { schemaProblems } from '../../suites/ussd/view.js';
 import {
   differsOnlyInPage,
   endpointOf,
