@@ -1,7 +1,7 @@
 // Area `ussd.options`: the options of every menu (numbering, message, follow-up, requestUrl, requestType, customerId).
 import { defineCheck } from '../../src/engine/index.js';
 import { choiceNumbers, labelOf } from './helpers/choices.js';
-import { crawl, type Crawl, type CrawlLink, type CrawlView } from './helpers/crawler.js';
+import { type Crawl, type CrawlLink, type CrawlView } from './helpers/crawler.js';
 import {
   SPECIFIED_ENDPOINTS,
   endpointOf,

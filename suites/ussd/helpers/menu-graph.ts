@@ -5,7 +5,6 @@ import { labelOf } from './choices.js';
 import {
   CAP_REASONS,
   SKIP_REASONS,
-  crawl,
   formatTrail,
   menuName,
   type Crawl,
