@@ -51,7 +51,7 @@ async function walk() {
   };
 }
 
-/** As the ussd suite crawls (suites/ussd/index.ts), from the same start menus, with the caps raised past the graph. */
+/** As the ussd suite crawls (suites/ussd/helpers/shared-crawl.ts), from the same start menus, with the caps raised past the graph. */
 async function crawlViews() {
   const starts = ['stocks', 'assets', 'requests', 'home', 'portfolio'].map((name) => ({
     name,
