@@ -8,7 +8,7 @@ const { parsePrivateKeyPem } = await import('../dist/src/http/keys.js');
 const { tokenRequest } = await import('../dist/suites/kit/session.js');
 const { parseJson, idKey } = await import('../dist/src/http/json.js');
 const { walkPages } = await import('../dist/suites/kit/pages.js');
-const { crawl } = await import('../dist/suites/ussd/crawler.js');
+const { crawl } = await import('../dist/suites/ussd/helpers/crawler.js');
 
 const job = JSON.parse(process.env.BENCH_SCALE_JOB);
 const client = new SignedClient({
@@ -51,7 +51,7 @@ async function walk() {
   };
 }
 
-/** As the ussd suite crawls (suites/ussd/index.ts), from the same start menus, with the caps raised past the graph. */
+/** As the ussd suite crawls (suites/ussd/helpers/shared-crawl.ts), from the same start menus, with the caps raised past the graph. */
 async function crawlViews() {
   const starts = ['stocks', 'assets', 'requests', 'home', 'portfolio'].map((name) => ({
     name,

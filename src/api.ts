@@ -58,7 +58,7 @@ export interface RunOptions extends PassedThrough, ReportOptions {
   long?: boolean;
   /** Let the USSD crawler follow order (amount) and cancel (cancelMode=true) links. */
   allowMutations?: boolean;
-  /** Caps of the USSD crawl (the ussd suite's settings maxViews and maxDepth; defaults in suites/ussd/index.ts). */
+  /** Caps of the USSD crawl (the ussd suite's settings maxViews and maxDepth; defaults in suites/ussd/helpers/shared-crawl.ts). */
   ussdMaxViews?: number;
   ussdMaxDepth?: number;
   /** For the built-in target only: how the embedded reference server makes the spec's open choices, and which faults it has. */

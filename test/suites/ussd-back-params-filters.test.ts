@@ -1,6 +1,7 @@
-// The gaps of the `ussd` suite found against an independent server (issue 14): the last option judged by where it
-// stands, not by its number; invalid query values; the status filter of the requests menu; options that lead to
-// another choice than the one shown. Each fault is caught by the checks that own what it breaks, and by no other.
+// What the `ussd` suite judges of the last option, query values and status filters (found against an independent
+// server, issue 14): the last option judged by where it stands, not by its number; invalid query values; the status
+// filter of the requests menu; options that lead to another choice than the one shown. Each fault is caught by the
+// checks that own what it breaks, and by no other.
 import { afterEach, describe, expect, it } from 'vitest';
 import { pack } from '../../suites/index.js';
 import { runChecks, type RunResult } from '../../src/engine/index.js';

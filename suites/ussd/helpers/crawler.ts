@@ -5,7 +5,7 @@
 //
 // The crawler only gathers; judging what it found is the checks' job (rules.ts). It is independent of the runner: the
 // caller supplies `fetch`, which is how the suite routes requests through the signed, recorded client.
-import { parseJson, pool } from '../kit/index.js';
+import { parseJson, pool } from '../../kit/index.js';
 import {
   followedUrl,
   isUnderUssd,
