@@ -5,7 +5,13 @@
 // rewording a title changes no explanation.
 import { suites } from '../../suites/index.js';
 import { clientSuites } from '../../suites/client/index.js';
-import type { CheckDefinition, Level, RequirementRef, SuiteName } from '../engine/index.js';
+import {
+  explainFails,
+  type CheckDefinition,
+  type Level,
+  type RequirementRef,
+  type SuiteName,
+} from '../engine/index.js';
 import { ConfigError } from '../errors.js';
 import { closestIds } from '../suggest.js';
 import { checkFile } from '../check-file.js';
@@ -96,10 +102,12 @@ export function explainCheck(
   check: CheckDefinition,
   sections: SpecSection[],
   proof: DetectionJson | undefined,
+  observesOnly = false,
 ): Explanation {
   const text = check.explain;
+  const fails = explainFails(check, observesOnly);
   // Unreachable for the shipped suites (test/cli/explain-fields.test.ts); a check of a pack written without one is ours to fix.
-  if (!text)
+  if (!text || fails === undefined)
     throw new Error(
       `check ${check.id} declares no explain {sends, passes, fails}: every check says what it sends, what passes and what fails`,
     );
@@ -144,7 +152,7 @@ export function explainCheck(
     ...(check.note ? { note: check.note } : {}),
     sends: text.sends,
     passes: text.passes,
-    fails: text.fails,
+    fails,
     provenBy,
     ...(noFault ? { noFault } : {}),
     collateral,
@@ -153,7 +161,7 @@ export function explainCheck(
 
 /** A client check is proven by the broken example clients of the client matrix, not by faults of the server. */
 function explainClientCheck(check: CheckDefinition, sections: SpecSection[]): Explanation {
-  const { provenBy: _none, noFault: _no, ...rest } = explainCheck(check, sections, undefined);
+  const { provenBy: _none, noFault: _no, ...rest } = explainCheck(check, sections, undefined, true);
   const rows = readClientMatrix()?.rows ?? [];
   const provenByClients = rows
     .filter((r) => r.caughtBy.includes(check.id))

@@ -13,8 +13,32 @@ interface CheckExplanation {
   sends: string;
   /** What the server must answer for the check to pass. */
   passes: string;
-  /** What makes it fail (or warn, for a SHOULD). */
-  fails: string;
+  /**
+   * What makes it fail (or warn, for a SHOULD), in the check's own words; `explainFails` adds what every check shares
+   * (a MUST or SHOULD check: no usable answer fails it too; an INFO check that says nothing: it never fails the run).
+   */
+  fails?: string;
+  /** `fails` already says what no usable answer does, or why it does not apply: `explainFails` adds nothing. */
+  failsInFull?: true;
+}
+
+/** What every MUST and SHOULD check does with an answer it cannot read: said once here, not in each declaration. */
+const NO_USABLE_ANSWER = 'no usable answer (refused, reset, timed out, a body over the cap) fails it too';
+const INFO_NEVER_FAILS =
+  'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)';
+
+/**
+ * What makes a check fail, as `explain` states it: its own words and the clause every check of its level shares. A
+ * check of a pack that only observes (the client pack: it sends nothing, so it has no answer to miss) gets nothing added.
+ */
+export function explainFails(
+  check: Pick<CheckDefinition, 'level' | 'explain'>,
+  observesOnly = false,
+): string | undefined {
+  const own = check.explain?.fails;
+  if (check.explain === undefined || check.explain.failsInFull || observesOnly) return own;
+  if (check.level === 'INFO') return own ?? INFO_NEVER_FAILS;
+  return own === undefined ? undefined : `${own}; ${NO_USABLE_ANSWER}`;
 }
 
 export interface CheckDefinition extends CheckInfo {

@@ -1,7 +1,7 @@
 // The engine's one face. Check authors use defineSuite, defineCheck and CheckContext; the library (src/api.ts) runs a
 // pack with runChecks; reporters implement Reporter and read the result types. The engine knows no suite, endpoint,
 // receiver or report format: a pack (suites/index.ts) brings its suites, its shared state and its session.
-export { defineCheck, defineSuite } from './check.js';
+export { defineCheck, defineSuite, explainFails } from './check.js';
 export type { CheckDeclaration, CheckDefinition, SuiteDefinition } from './check.js';
 export { CheckContext } from './context.js';
 export type { SetupFinding } from './context.js';

@@ -84,7 +84,7 @@ export const tokenIssued = defineCheck({
     passes:
       'a 2xx answer with a token record (bare, or inside the {data, code, message} envelope) carrying a token, a non-empty string, and, where it has one, an organization that is an object with id, name and clientId; a field left out is left to auth.token.fields, and tokenType, scope, trustedIps, expiresIn, createdAt and updatedAt to their own checks',
     fails:
-      'another status, a body that is not JSON, no token record, an empty token, or an organization that is not an object with id, name and clientId (the report names it): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      'another status, a body that is not JSON, no token record, an empty token, or an organization that is not an object with id, name and clientId (the report names it): the check fails',
   },
   async run(ctx) {
     await withTokens(ctx, async (jar) => {
@@ -117,8 +117,7 @@ export const tokenFields = defineCheck({
     sends:
       'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
     passes: `the token record (bare, or inside the {data, code, message} envelope) carries every field of the "Auth token record" table (${TOKEN_RECORD_FIELDS.join(', ')}); in an enveloped answer, a record in data without a message of its own has the envelope's message (one answer, one message; a bare record must carry it); message is a string and tokenId a string or an integer`,
-    fails:
-      'a field left out (the report names which), or a message or tokenId of another type: the check warns; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    fails: 'a field left out (the report names which), or a message or tokenId of another type: the check warns',
   },
   async run(ctx) {
     await withTokens(ctx, async (jar) => {
@@ -160,7 +159,7 @@ export const tokenUnique = defineCheck({
     passes:
       'the two tokens carry two different tokenIds, or the server answered both with the same token (one token per client, so one tokenId)',
     fails:
-      'two different tokens with the same tokenId: the check fails; a record without tokenId is skipped (auth.token.fields judges its presence); no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      'two different tokens with the same tokenId: the check fails; a record without tokenId is skipped (auth.token.fields judges its presence)',
   },
   async run(ctx) {
     await withTokens(ctx, async (jar) => {
@@ -196,7 +195,7 @@ export const tokenTypeBearer = defineCheck({
       'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
     passes: 'the token record says tokenType "Bearer", exactly (case included)',
     fails:
-      'any other value ("bearer" included): the check fails; a record without tokenType is skipped (auth.token.fields judges its presence); no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      'any other value ("bearer" included): the check fails; a record without tokenType is skipped (auth.token.fields judges its presence)',
   },
   async run(ctx) {
     await withTokens(ctx, async (jar) => {
@@ -225,7 +224,7 @@ export const tokenScope = defineCheck({
     passes:
       'the token record\'s scope holds both "read" and "write", as an array of names or one space- or comma-separated string (its type is not shown)',
     fails:
-      'a scope without read or without write, or a value that is neither a list nor a string of names: the check fails; a record without scope is skipped (auth.token.fields judges its presence); no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      'a scope without read or without write, or a value that is neither a list nor a string of names: the check fails; a record without scope is skipped (auth.token.fields judges its presence)',
   },
   async run(ctx) {
     await withTokens(ctx, async (jar) => {
@@ -261,7 +260,7 @@ export const tokenOrganization = defineCheck({
       'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
     passes: "the token record's organization.clientId is the configured client id",
     fails:
-      'another clientId in it: the check warns; a record without organization is skipped (auth.token.fields judges its presence), and so is an organization that is not an object with a clientId (auth.token.issued judges its shape); no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      'another clientId in it: the check warns; a record without organization is skipped (auth.token.fields judges its presence), and so is an organization that is not an object with a clientId (auth.token.issued judges its shape)',
   },
   async run(ctx) {
     await withTokens(ctx, async (jar) => {
@@ -302,7 +301,7 @@ export const tokenTrustedIps = defineCheck({
       'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
     passes: "the token record's trustedIps is an array of strings (possibly empty)",
     fails:
-      'anything but an array of strings: the check fails; a record without trustedIps is skipped (auth.token.fields judges its presence); no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      'anything but an array of strings: the check fails; a record without trustedIps is skipped (auth.token.fields judges its presence)',
   },
   async run(ctx) {
     await withTokens(ctx, async (jar) => {
@@ -333,7 +332,7 @@ export const tokenTimestamps = defineCheck({
     passes:
       "the token record's createdAt and updatedAt are integers within a day of the moment the token was asked for, both counted in seconds or both in milliseconds, and in the unit the server's instruments count (where those count one)",
     fails:
-      "one that is not an integer, one near that moment in neither unit (microseconds, another origin), the two in different units, or in another unit than the server's other timestamps: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too",
+      "one that is not an integer, one near that moment in neither unit (microseconds, another origin), the two in different units, or in another unit than the server's other timestamps: the check fails",
   },
   async run(ctx) {
     const server = await resourceTimestampUnit(ctx);
@@ -397,7 +396,7 @@ export const tokenMissingDigest = defineCheck({
       'a token request with the right credentials, signed over every component but content-digest, and sent without Content-Digest',
     passes: 'the server rejects it (any 4xx) and issues no token',
     fails:
-      'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check fails',
   },
   async run(ctx) {
     await withTokens(ctx, async (jar) => {
@@ -430,7 +429,6 @@ export const tokenResponseShape = defineCheck({
       'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
     passes:
       "always, once the answer could be read: the check records the status of the token answer, whether the token record comes inside the {data, code, message} envelope or bare, whether an enveloped record has a message of its own or the envelope's, and the type of scope (an array or a string)",
-    fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
   },
   async run(ctx) {
     await withTokens(ctx, async (jar) => {
@@ -462,7 +460,7 @@ export const tokenWrongSecret = defineCheck({
     sends: 'a token request, signed, whose clientSecret differs from the configured one in its last character only',
     passes: 'the server rejects it (any 4xx) and issues no token',
     fails:
-      'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check fails',
   },
   async run(ctx) {
     await withTokens(ctx, async (jar) => {
@@ -486,7 +484,7 @@ export const tokenUnknownClient = defineCheck({
     sends: 'a token request, signed, naming a made-up clientId that no client has, with the configured secret',
     passes: 'the server rejects it (any 4xx) and issues no token',
     fails:
-      'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check fails',
   },
   async run(ctx) {
     await withTokens(ctx, async (jar) => {
@@ -509,7 +507,7 @@ export const tokenMissingSecret = defineCheck({
     sends: 'a token request, signed, whose form carries clientId only',
     passes: 'the server rejects it (any 4xx) and issues no token',
     fails:
-      'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check fails',
   },
   async run(ctx) {
     await withTokens(ctx, async (jar) => {
@@ -529,7 +527,7 @@ export const tokenUnsigned = defineCheck({
     sends: 'a token request with the right credentials, without Signature and Signature-Input',
     passes: 'the server rejects it (any 4xx) and issues no token',
     fails:
-      'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check fails',
   },
   async run(ctx) {
     await withTokens(ctx, async (jar) => {
@@ -550,7 +548,7 @@ export const tokenWrongDigest = defineCheck({
       'a token request with the right credentials, signed, whose two form fields were swapped after signing: the same length and meaning, but no longer the bytes its Content-Digest describes',
     passes: 'the server rejects it (any 4xx) and issues no token',
     fails:
-      'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      'a token in the answer (revoked at once; the report says whether that worked), a 2xx, or a 5xx: the check fails',
   },
   async run(ctx) {
     await withTokens(ctx, async (jar) => {
@@ -584,7 +582,6 @@ export const tokenOlderTokens = defineCheck({
     sends: 'a fresh token shown to work on a read, a second token request, then the first token on the read again',
     passes:
       'always, once the answer could be read: the check records whether the second token ended the first (a 401), left it working, or was the same token handed out again',
-    fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
   },
   async run(ctx) {
     await withTokens(ctx, async (jar) => {
@@ -632,7 +629,6 @@ export const tokenMaxTtl = defineCheck({
       'one token request as a correct client sends it (POST /oauth/token with the configured clientId and clientSecret, form-encoded and signed); the token is revoked afterwards',
     passes:
       "always, once the answer could be read: the check records what the token record's maxTTL holds, whether it reads as the 60 minutes in seconds or in minutes, beside expiresIn",
-    fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
   },
   async run(ctx) {
     await withTokens(ctx, async (jar) => {

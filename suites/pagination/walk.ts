@@ -20,6 +20,7 @@ export const walkChecks = [
     timeoutMs: 120_000,
     requirements: ['REQ-META-04', 'REQ-META-07', 'REQ-PAGE-01', 'REQ-ACCTEP-02', 'REQ-INSTEP-03', 'REQ-TXNEP-01'],
     explain: {
+      failsInFull: true,
       sends: `page walks of each list, each following meta.nextPage from the first page (never computing page numbers itself): with the default limit, with a limit that gives the list several pages, with limit=${ODD_LIMIT} where the list is longer, and with limit=1 where it has at most ${ONE_A_PAGE_MAX} items`,
       passes: 'every walk ends, and returns exactly meta.totalCount items, each id once',
       fails:
@@ -112,7 +113,7 @@ export const walkChecks = [
       passes:
         "the server's answers show that meta.totalCount is the same on every page of one walk, on every list with several pages",
       fails:
-        'any answer that does not (the check warns); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+        'any answer that does not (the check warns); the report names the field, status or item that differs and shows the exchange',
     },
     async run(ctx) {
       await onEveryList(ctx, async (list) => {
@@ -148,6 +149,7 @@ export const walkChecks = [
     level: 'MUST',
     requirements: ['REQ-META-02', 'REQ-META-03'],
     explain: {
+      failsInFull: true,
       sends: 'a walk of each list at a limit that gives it several pages, following meta.nextPage',
       passes:
         "every page after the first reports the page value it was asked with as currentPage, and the previous page's currentPage as previousPage: whether page counts pages or items",

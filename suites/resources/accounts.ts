@@ -43,7 +43,7 @@ export const accountsConsistent = defineCheck({
     passes:
       'every account listed carries that customerId, the fixture account (fixtures.accountId) is listed, and each account fetched equals its list item (status and updatedAt may move on together with a later updatedAt)',
     fails:
-      'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange',
   },
   async run(ctx) {
     const customerId = ctx.fixture('customerId');

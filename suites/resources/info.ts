@@ -47,7 +47,6 @@ export const infoTimestampUnit = defineCheck({
       'GET of each fixture record (customer, account, asset, transaction) and the first page of GET /instruments?investmentType=INTERNATIONAL_STOCKS',
     passes:
       'always, once the answers could be read: the check records the unit most createdAt and updatedAt there are plausible Unix times in, seconds or milliseconds',
-    fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
   },
   async run(ctx) {
     const records = await readTimestampedRecords(ctx);
@@ -74,7 +73,6 @@ export const infoExtraFields = defineCheck({
     sends: 'GET of each fixture record and the first page of each list',
     passes:
       'always, once the answer could be read: the check records the fields each resource carries beyond its table (clients must ignore them), and the values the tables leave open: timeFrame, how available relates to position and locked, requestType and status',
-    fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
   },
   async run(ctx) {
     const f = ctx.fixtures;
@@ -156,7 +154,6 @@ export const infoCustomerFields = defineCheck({
     sends: 'GET /customers/{id} of fixtures.customerId and of fixtures.otherCustomerId',
     passes:
       'always, once the answer could be read: the check records which Customer fields each answer leaves out or sends as null',
-    fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
   },
   async run(ctx) {
     const f = ctx.fixtures;
@@ -189,7 +186,6 @@ export const infoInstrumentsAvailable = defineCheck({
     sends: 'a walk of GET /instruments?investmentType=INTERNATIONAL_STOCKS, following meta.nextPage',
     passes:
       'always, once the answer could be read: the check records how many instruments listed have isAvailable false, and so which reading of "lists available instruments" the server took',
-    fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
   },
   async run(ctx) {
     const walk = await walkLeniently(ctx, INSTRUMENTS_LIST.path, INSTRUMENTS_LIST.query(ctx), 'instrumentId');
@@ -216,7 +212,6 @@ export const infoCustomerList = defineCheck({
   explain: {
     sends: 'GET /customers, without parameters',
     passes: 'always, once the answer could be read: the check records whether it is served, and what it answers',
-    fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
   },
   async run(ctx) {
     const res = await ctx.send({ method: 'GET', path: '/customers' });
@@ -239,7 +234,6 @@ export const infoValidationStatus = defineCheck({
     sends:
       'GET /accounts?customerId=not-a-number, GET /instruments?investmentType=NOT_AN_INVESTMENT_TYPE and GET /transactions/not-an-id',
     passes: 'always, once the answer could be read: the check records the status each validation failure gets',
-    fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
   },
   async run(ctx) {
     const probes: Array<[string, RequestSpec]> = [
@@ -275,7 +269,6 @@ export const infoBodySize = defineCheck({
       'PUT /customers whose body is {"customerId": <the mutable customer>} padded with JSON whitespace to 64 KiB (taken, it changes nothing)',
     passes:
       'always, once the answer could be read: the check records whether the body was taken or refused, and with which status',
-    fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
   },
   async run(ctx) {
     const id = ctx.fixture('mutableCustomerId');

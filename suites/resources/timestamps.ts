@@ -63,7 +63,7 @@ export const timestampsUnix = defineCheck({
     passes:
       'every createdAt and updatedAt there is an integer, a plausible Unix time in seconds or in milliseconds (a date up to the year 2286), and all of them count the same unit; dates before 1970 or in the future are only noted',
     fails:
-      'a timestamp that is not an integer, one that is no Unix time in either unit (microseconds, say), one in another unit than the rest (a record in milliseconds among records in seconds), or as many in one unit as in the other: the check fails, naming the fields; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      'a timestamp that is not an integer, one that is no Unix time in either unit (microseconds, say), one in another unit than the rest (a record in milliseconds among records in seconds), or as many in one unit as in the other: the check fails, naming the fields',
   },
   async run(ctx) {
     const records = await readTimestampedRecords(ctx);

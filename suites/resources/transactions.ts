@@ -39,7 +39,7 @@ export const transactionsConsistent = defineCheck({
     passes:
       'every transaction listed carries that customerId, and the fixture transaction is listed and equals what GET /transactions/{id} answers',
     fails:
-      'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange',
   },
   async run(ctx) {
     const customerId = ctx.fixture('customerId');

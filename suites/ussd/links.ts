@@ -359,7 +359,7 @@ export const linksChecks = [
       passes:
         "the server's answers show that every start menu and every option followed answers 200 with a USSD view (a dead link names the menu, option and path)",
       fails:
-        'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+        'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange',
     },
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
@@ -388,7 +388,7 @@ export const linksChecks = [
       passes:
         "the server's answers show that the last option of every menu leads back to a parent menu: another menu on the path here, one that offers this menu (a paged list on any of its pages), an earlier page of the same list, home or portfolio (for a start menu, any other USSD view; never a later page), and that the ways back do not go round a cycle; a view without options (an END screen) is no menu, /ussd/home, the top menu, is not judged, and nor is a last option whose URL leads outside {base_url} to no USSD view (ussd.options.request-url fails it)",
       fails:
-        'a last option that leads forward (a later page of the same list included, "98 More" last), or to the menu itself (the same URL in any parameter order, or another page of it with the same content), or menus whose ways back lead to each other and never reach home or portfolio: the check fails, naming the menu by its path of options and showing the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+        'a last option that leads forward (a later page of the same list included, "98 More" last), or to the menu itself (the same URL in any parameter order, or another page of it with the same content), or menus whose ways back lead to each other and never reach home or portfolio: the check fails, naming the menu by its path of options and showing the exchange',
     },
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
@@ -429,7 +429,7 @@ export const linksChecks = [
       passes:
         "the server's answers show that paging options (page=) lead to another page of content, and no option but the last leads to the view it is on",
       fails:
-        'any answer that does not (the check warns); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+        'any answer that does not (the check warns); the report names the field, status or item that differs and shows the exchange',
     },
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {

@@ -260,7 +260,7 @@ export const optionsChecks = [
       passes:
         "the server's answers show that option numbers are integers, one per choice: no number is used twice in a view",
       fails:
-        'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+        'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange',
     },
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
@@ -286,7 +286,7 @@ export const optionsChecks = [
       passes:
         "the server's answers show that every option number is shown in ussdMessage as a numbered choice (in any common numbering style)",
       fails:
-        'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+        'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange',
     },
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
@@ -320,7 +320,7 @@ export const optionsChecks = [
       passes:
         "the server's answers show that each option leads to the choice shown with its number: no label names the instrument of another option and not its own",
       fails:
-        'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+        'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange',
     },
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
@@ -360,7 +360,7 @@ export const optionsChecks = [
       passes:
         "the server's answers show that every requestUrl is a full URL on the target, under {base_url}, addressing a USSD endpoint",
       fails:
-        'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange, and where every faulty link was written the same way (on one other origin: a server behind a proxy building links from its own address; on the target without the base path: a proxy prefix left out) says so in one line with the fix, the crawl following those links by path below {base_url} so that the other checks judge where they lead; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+        'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange, and where every faulty link was written the same way (on one other origin: a server behind a proxy building links from its own address; on the target without the base path: a proxy prefix left out) says so in one line with the fix, the crawl following those links by path below {base_url} so that the other checks judge where they lead',
     },
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
@@ -400,7 +400,7 @@ export const optionsChecks = [
         'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
       passes: "the server's answers show that every requestType names an HTTP method",
       fails:
-        'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+        'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange',
     },
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
@@ -434,7 +434,7 @@ export const optionsChecks = [
         'GET /ussd/stocks, /ussd/requests and /ussd/assets for the fixture customer, then every option URL the crawler reaches (never one that places or cancels an order without --allow-mutations)',
       passes: "the server's answers show that every requestType is GET, as in every option the spec shows",
       fails:
-        'any answer that does not (the check warns); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+        'any answer that does not (the check warns); the report names the field, status or item that differs and shows the exchange',
     },
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
@@ -469,7 +469,7 @@ export const optionsChecks = [
       passes:
         "the server's answers show that every follow-up URL that carries customerId carries the fixture customer's, once and unchanged (a URL without it is judged by ussd.links.alive: the parameter is required, so the link is dead)",
       fails:
-        'a follow-up URL whose customerId names another customer, or that repeats the parameter (the check warns); the report names the menu, option and URL and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+        'a follow-up URL whose customerId names another customer, or that repeats the parameter (the check warns); the report names the menu, option and URL and shows the exchange',
     },
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {

@@ -38,7 +38,7 @@ export const createAnswer = defineCheck({
     passes:
       "a 2xx answer; where it carries a Webhook, whole or in part, each field it carries has the type and enum of the Webhook table (the answer's body is not shown: no Webhook, some fields of one, or the whole one are all accepted, and what it says is recorded)",
     fails:
-      'a refusal, or a field of the Webhook with another type or a value outside its enum (the check fails); the report names the field and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      'a refusal, or a field of the Webhook with another type or a value outside its enum (the check fails); the report names the field and shows the exchange',
   },
   async run(ctx) {
     const reg = await register(ctx);
@@ -77,7 +77,7 @@ export const createAutoSubscription = defineCheck({
     passes:
       'the subscriptions GET /webhooks shows after the creation contain WEBHOOK.CREATED (what the answer of POST lists is recorded, since its body is not shown); or the record of an earlier run that saw so, on the webhook the client still has, carried forward and said to be',
     fails:
-      'subscriptions without WEBHOOK.CREATED, or a POST /webhooks of the second client refused (the check fails), now or in the run whose record is carried forward; the report shows the exchange; skipped when GET /webhooks shows no subscriptions (webhooks.config.get judges that), and with a set-up problem naming what to ask the provider for when no creation can be observed or carried forward; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      'subscriptions without WEBHOOK.CREATED, or a POST /webhooks of the second client refused (the check fails), now or in the run whose record is carried forward; the report shows the exchange; skipped when GET /webhooks shows no subscriptions (webhooks.config.get judges that), and with a set-up problem naming what to ask the provider for when no creation can be observed or carried forward',
   },
   async run(ctx) {
     await creationCheck(ctx, async (c) => {

@@ -90,6 +90,7 @@ export const deliveryJson = defineCheck({
   level: 'MUST',
   requirements: ['REQ-EVT-01'],
   explain: {
+    failsInFull: true,
     sends: 'nothing of its own: it reads every delivery the receiver got during the run',
     passes: 'every delivery body is JSON, under any media type (application/json, application/cloudevents+json…)',
     fails: 'a delivery whose body is not JSON: the check fails; skipped when no delivery arrived',
@@ -128,6 +129,7 @@ export const deliveryVerified = defineCheck({
   level: 'MUST',
   requirements: ['REQ-EVT-14'],
   explain: {
+    failsInFull: true,
     sends:
       'nothing of its own: it reads every delivery the receiver got during the run (the key comes from GET /webhooks/key)',
     passes:
@@ -183,6 +185,7 @@ export const deliveryDigestCovered = defineCheck({
   level: 'SHOULD',
   requirements: ['REQ-EVT-19'],
   explain: {
+    failsInFull: true,
     sends: 'nothing of its own: it reads every delivery of the run whose signature by the published key verifies',
     passes: 'each such signature lists content-digest among its components',
     fails:
@@ -215,6 +218,7 @@ export const deliveryInWindow = defineCheck({
   level: 'SHOULD',
   requirements: ['REQ-AUTH-09'],
   explain: {
+    failsInFull: true,
     sends: 'nothing of its own: it reads every delivery of the run whose signature by the published key verifies',
     passes:
       "each such signature's expires (when it has one) is not past, and its created (when it has one) not in the future, when the delivery arrives, within 60 s of clock skew; the window itself is the server's choice (no expires, or a long one, is accepted) and is recorded",
@@ -250,7 +254,6 @@ export const deliveryObserved = defineCheck({
     sends: 'nothing of its own: it reads the deliveries of the run',
     passes:
       "always, once the answer could be read: the check records delivery latency, retries (repeated bodies), the events and payload fields, requests that bundle several events (batches), the header names, the key's format and whether it changed, and events of other domains",
-    fails: 'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
   },
   async run(ctx) {
     const st = await stateOf(ctx);

@@ -18,7 +18,7 @@ export const keyPublished = defineCheck({
     passes:
       "the answer holds an Ed25519 public key (PEM, JWK or 32 raw bytes), and the registration's delivery is signed by it",
     fails:
-      'no key in the answer, or a delivery signed by another key: the check fails; skipped when no delivery arrives; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      'no key in the answer, or a delivery signed by another key: the check fails; skipped when no delivery arrives',
   },
   async run(ctx) {
     const reg = await register(ctx);

@@ -220,7 +220,7 @@ export const subscriptionsNames = defineCheck({
     sends: `PUT /webhooks with each of ${SUBSCRIPTION_NAMES.join(', ')} alone, each followed by GET /webhooks`,
     passes: 'each PUT is accepted (2xx), and GET /webhooks then lists the name (WEBHOOK.CREATED may be added)',
     fails:
-      'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange',
   },
   async run(ctx) {
     const st = await stateOf(ctx);
@@ -268,7 +268,7 @@ export const subscriptionsExact = defineCheck({
     sends: 'PUT /webhooks with subscriptions ["AUTH.CREATED"], then a token request (revoked afterwards)',
     passes: 'an AUTH.CREATED delivery for that token reaches the receiver within its deadline',
     fails:
-      "no such delivery within the receiver's deadline (the report says what arrived instead): the check fails, unless nothing ever reached the receiver (then it is skipped with the run's set-up problem); no usable answer (refused, reset, timed out, a body over the cap) fails it too",
+      "no such delivery within the receiver's deadline (the report says what arrived instead): the check fails, unless nothing ever reached the receiver (then it is skipped with the run's set-up problem)",
   },
   async run(ctx) {
     await fetchKey(ctx);
@@ -290,7 +290,7 @@ export const subscriptionsDomain = defineCheck({
     passes:
       'under ["AUTH"] the AUTH.CREATED of the token is delivered, and under the WEBHOOK lists the WEBHOOK.UPDATED of the last PUT',
     fails:
-      "no such delivery within the receiver's deadline (the report says what arrived instead): the check fails, unless nothing ever reached the receiver (then it is skipped with the run's set-up problem); no usable answer (refused, reset, timed out, a body over the cap) fails it too",
+      "no such delivery within the receiver's deadline (the report says what arrived instead): the check fails, unless nothing ever reached the receiver (then it is skipped with the run's set-up problem)",
   },
   async run(ctx) {
     const st = await stateOf(ctx);
@@ -331,7 +331,7 @@ export const subscriptionsFiltered = defineCheck({
     passes:
       'no AUTH event arrives under ["WEBHOOK"], and no AUTH.DELETED under ["AUTH.CREATED"], by the time the marker has arrived and a margin over the slowest delivery of the run has passed',
     fails:
-      'an event the subscriptions do not select is delivered: the check warns; a scenario whose marker never arrives is not judged (the check is skipped, naming it); no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+      'an event the subscriptions do not select is delivered: the check warns; a scenario whose marker never arrives is not judged (the check is skipped, naming it)',
   },
   async run(ctx) {
     const st = await stateOf(ctx);

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { explain, explainCheck } from '../../src/cli/explain.js';
 import { parseSpec } from '../../src/catalog/sections.js';
 import { suites } from '../../suites/index.js';
+import { explainFails } from '../../src/engine/index.js';
 
 const SECTIONS = parseSpec(readFileSync(new URL('../../spec/investment-api.md', import.meta.url), 'utf8'));
 const checks = suites.flatMap((s) => s.checks);
@@ -35,9 +36,12 @@ describe('explain reads the declaration', () => {
     const missing = checks.filter((c) => c.explain === undefined).map((c) => c.id);
     expect(missing, 'checks without explain: {sends, passes, fails}').toEqual([]);
     for (const c of checks) {
+      // What explain states: the declared texts, `fails` with the clause its level shares (explainFails).
+      const said = { sends: c.explain!.sends, passes: c.explain!.passes, fails: explainFails(c) };
       for (const f of FIELDS) {
-        const text = c.explain![f];
+        const text = said[f];
         expect(typeof text, `${c.id} ${f}`).toBe('string');
+        if (typeof text !== 'string') continue;
         expect(text.trim().length, `${c.id} ${f} is empty`).toBeGreaterThan(10);
         expect(text, `${c.id} ${f}: no line breaks (explain wraps the text itself)`).not.toMatch(/\n/);
         for (const [pattern, what] of ARTEFACTS)
@@ -59,7 +63,11 @@ describe('explain reads the declaration', () => {
         passes: before.passes,
         fails: before.fails,
       });
-      expect({ sends: before.sends, passes: before.passes, fails: before.fails }, c.id).toEqual({ ...c.explain });
+      expect({ sends: before.sends, passes: before.passes, fails: before.fails }, c.id).toEqual({
+        sends: c.explain!.sends,
+        passes: c.explain!.passes,
+        fails: explainFails(c),
+      });
       expect(before, c.id).not.toHaveProperty('derived');
     }
   });
@@ -120,5 +128,34 @@ describe('explain reads the declaration', () => {
       const e = explain(id);
       expect({ sends: e.sends, passes: e.passes, fails: e.fails }, id).toEqual(text);
     }
+  });
+});
+
+describe('the clause every check of a level shares (explainFails)', () => {
+  const explanation = { sends: 'a request', passes: 'a 4xx', fails: 'a 2xx: the check fails' };
+  it('adds to a MUST or SHOULD check that no usable answer fails it too, said once in the engine', () => {
+    expect(explainFails({ level: 'MUST', explain: explanation })).toBe(
+      'a 2xx: the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+    );
+    expect(explainFails({ level: 'SHOULD', explain: explanation })).toMatch(/; no usable answer .* fails it too$/);
+  });
+  it('lets an INFO check leave fails out (it never fails the run), and keeps its own words where it has them', () => {
+    const { fails: _none, ...withoutFails } = explanation;
+    expect(explainFails({ level: 'INFO', explain: withoutFails })).toBe(
+      'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning)',
+    );
+    expect(explainFails({ level: 'INFO', explain: explanation })).toBe('a 2xx: the check fails');
+  });
+  it('adds nothing where the check says it all (failsInFull) or only observes (the client pack sends nothing)', () => {
+    expect(explainFails({ level: 'MUST', explain: { ...explanation, failsInFull: true } })).toBe(explanation.fails);
+    expect(explainFails({ level: 'MUST', explain: explanation }, true)).toBe(explanation.fails);
+  });
+  it('is typed in no declaration: a check that still ended with it would say it twice', () => {
+    const twice = checks.filter((c) => /fails it too$/.test(c.explain?.fails ?? '') && !c.explain?.failsInFull);
+    expect(twice.map((c) => c.id)).toEqual([]);
+    const infoClause = checks.filter(
+      (c) => c.explain?.fails?.startsWith('never: an INFO check') && c.explain.fails.endsWith('warning)'),
+    );
+    expect(infoClause.map((c) => c.id)).toEqual([]);
   });
 });

@@ -27,7 +27,7 @@ export function getByIdCheck(checkId: string, ep: ByIdEndpoint): Check {
     explain: {
       sends: `GET ${ep.prefix}/{${ep.idField}} with the id of fixtures.${ep.fixture}`,
       passes: `200 with the envelope {data, code, message}, data a${/^[AEIOU]/.test(singular) ? 'n' : ''} ${singular} as the ${ep.table} table describes it, carrying the ${ep.idField} asked for${ep.idOptional ? ' where it shows one (which Customer fields are present is not shown)' : ep.absentTo ? ` where it shows one; each field present has its type (that every field is present is ${FIELDS_OWNER}'s, at SHOULD: the table has no Required column)` : ''}`,
-      fails: `another status, no envelope, a field ${ep.absentTo || ep.idOptional ? '' : 'missing or '}of the wrong type, or data of another ${ep.idField}: the check fails; the report names the field and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too`,
+      fails: `another status, no envelope, a field ${ep.absentTo || ep.idOptional ? '' : 'missing or '}of the wrong type, or data of another ${ep.idField}: the check fails; the report names the field and shows the exchange`,
     },
     async run(ctx) {
       const id = ctx.fixture(ep.fixture);
@@ -66,7 +66,7 @@ export function listCheck(checkId: string, ep: ListEndpoint): Check {
       sends: `GET ${ep.path}${ep.name === 'instruments' ? '?investmentType=INTERNATIONAL_STOCKS' : '?customerId=<fixtures.customerId>'}, the first page`,
       passes: `200 with the list envelope, every item a${/^[AEIOU]/.test(ep.table) ? 'n' : ''} ${ep.table.split(' ')[0]} as the ${ep.table} table describes it${ep.absentTo ? ` (each field present has its type; that every field is present is ${FIELDS_OWNER}'s, at SHOULD: the table has no Required column)` : ''}${ep.name === 'instruments' ? '' : ', and of the customer asked for'}; an empty first page holds no record to judge, and the check skips`,
       fails:
-        'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+        'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange',
     },
     async run(ctx) {
       const query = ep.query(ctx);
@@ -107,7 +107,7 @@ export function queryValidatedCheck(checkId: string, ep: ListEndpoint, param: st
       sends: `GET ${ep.path} without ${param}, then with ${param}=${bad.join(`, then with ${param}=`)}`,
       passes: `each is rejected (any 4xx): ${param} is required, and ${ep.name === 'instruments' ? 'INTERNATIONAL_STOCKS is its only accepted value' : 'an integer'}`,
       fails:
-        'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails; no usable answer (refused, reset, timed out, a body over the cap) fails it too',
+        'a 2xx (the server accepted what it must refuse) or a 5xx (it crashed instead of rejecting): the check fails',
     },
     async run(ctx) {
       const missing = await ctx.send({ method: 'GET', path: ep.path });
