@@ -89,22 +89,9 @@ export const COMMANDS: readonly CommandDeclaration[] = [
             'cap on the options pressed from a USSD start menu (default 12)',
             positiveInt('--ussd-max-depth'),
           )
-          .addOption(
-            new Option(
-              '--variant <name>',
-              'target local only: a named bundle of choices for the reference server',
-            ).choices(VARIANT_NAMES),
-          )
-          .option(
-            '--choice <name=value>',
-            'target local only: how the reference server reads one open point of the spec (repeatable; see serve --list-choices)',
-            collectChoice,
-            {},
-          )
-          .option(
-            '--fault <names>',
-            'target local only: comma-separated faults for the reference server (see serve --list-faults)',
-          )
+          .addOption(variantOption())
+          .addOption(choiceOption())
+          .addOption(faultOption())
           .option('--timeout <ms>', 'time limit of one request in milliseconds', positiveInt('--timeout'), 10_000)
           .option('--max-body <bytes>', 'cap on one response body in bytes', positiveInt('--max-body'), 4 * 1024 * 1024)
           .addOption(
@@ -170,19 +157,9 @@ export const COMMANDS: readonly CommandDeclaration[] = [
           'local',
         )
         .option('-c, --config <file>', 'config file (default: ./conformance.config.json)')
-        .addOption(
-          new Option(
-            '--variant <name>',
-            'target local only: a named bundle of choices for the reference server',
-          ).choices(VARIANT_NAMES),
-        )
-        .option(
-          '--choice <name=value>',
-          'target local only: how the reference server reads one open point of the spec (repeatable)',
-          collectChoice,
-          {},
-        )
-        .option('--fault <names>', 'target local only: comma-separated faults for the reference server')
+        .addOption(variantOption())
+        .addOption(choiceOption())
+        .addOption(faultOption())
         .option(
           '--components <list>',
           "the covered components, comma-separated, in order (default: the target's signing profile's, for the headers the request carries)",
@@ -226,19 +203,9 @@ export const COMMANDS: readonly CommandDeclaration[] = [
           "target name from the config file (default: the report's target; for local, with the report's variant, choices and faults)",
         )
         .option('-c, --config <file>', "config file (default: the report's, else ./conformance.config.json)")
-        .addOption(
-          new Option(
-            '--variant <name>',
-            'target local only: a named bundle of choices for the reference server',
-          ).choices(VARIANT_NAMES),
-        )
-        .option(
-          '--choice <name=value>',
-          'target local only: how the reference server reads one open point of the spec (repeatable)',
-          collectChoice,
-          {},
-        )
-        .option('--fault <names>', 'target local only: comma-separated faults for the reference server')
+        .addOption(variantOption())
+        .addOption(choiceOption())
+        .addOption(faultOption())
         .option('--long', 'let a check that takes long run (token expiry after 60 minutes)', false)
         .option('--allow-mutations', 'let the USSD crawler follow order and cancel links', false)
         .option('--timeout <ms>', 'time limit of one request in milliseconds', positiveInt('--timeout'), 10_000),
@@ -396,6 +363,31 @@ export const COMMANDS: readonly CommandDeclaration[] = [
     { hidden: true },
   ),
 ];
+
+// How `run`, `curl` and `replay` aim the built-in target's reference server: one declaration of each option, so the
+// three commands take and describe them alike.
+function variantOption(): Option {
+  return new Option(
+    '--variant <name>',
+    'target local only: a named bundle of choices for the reference server',
+  ).choices(VARIANT_NAMES);
+}
+
+function choiceOption(): Option {
+  return new Option(
+    '--choice <name=value>',
+    'target local only: how the reference server reads one open point of the spec (repeatable; see serve --list-choices)',
+  )
+    .argParser(collectChoice)
+    .default({});
+}
+
+function faultOption(): Option {
+  return new Option(
+    '--fault <names>',
+    'target local only: comma-separated faults for the reference server (see serve --list-faults)',
+  );
+}
 
 /** The reports and the fail-on policy, as `run` and `client` both take them (cli/report-options.ts ReportCommandOptions). */
 function addReportOptions(command: Command, signed: string): Command {
