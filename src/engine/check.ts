@@ -66,7 +66,8 @@ interface SuiteOption {
 
 /**
  * A suite's life in one run. `setup` runs before the run's first check (only when one of the suite's checks is
- * selected) and returns the suite's state for the run, which its checks read as `ctx.state`; `teardown` runs after the
+ * selected), after the run's credentials are open and what killed runs left is put back, so it may read the target
+ * (`run.send`); it returns the suite's state for the run, which its checks read as `ctx.state`; `teardown` runs after the
  * last check, whatever happened, and returns what it could not put back, for a person to finish by hand: the run's
  * report lists those lines with its clean-up problems.
  */

@@ -176,9 +176,6 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
   let closed = false;
 
   try {
-    // Suites set up before the run's credentials are opened: a suite that cannot start (a receiver with no port) leaves
-    // no live token behind.
-    for (const s of active) await lives.setup(s, suiteRuns.get(s.name)!);
     // Without a token no check can run: fail fast with exit 3 (one line, no report) rather than report every check as broken.
     await session.open();
     // What killed runs left on the target is put back before this run reads or changes it.
@@ -189,6 +186,10 @@ export async function runChecks(options: RunChecksOptions): Promise<RunResult> {
       const replayed = await journal.replay((entry) => putBack(entry, { send, journal, config: target, sendBare }));
       runNotes.push(...replayNotes(replayed));
     }
+    // Suites set up once the credentials are open and the target is as it was: a setup may read the target (the
+    // webhooks suite saves the client's configuration). A setup that throws ends the run; the finally below tears
+    // down the suites set up before it and ends the credentials, so no live token is left behind.
+    for (const s of active) await lives.setup(s, suiteRuns.get(s.name)!);
     const replay = {
       targetArgs: [...(options.targetArgs ?? ['--target', target.name])],
       clientId: target.clientId,

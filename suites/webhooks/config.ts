@@ -22,13 +22,14 @@ export const configSaved = defineCheck({
   level: 'INFO',
   requirements: ['REQ-WHKEP-08'],
   explain: {
-    sends: "GET /webhooks, to save the client's configuration before the suite changes it",
+    sends:
+      "nothing itself: the suite's setup sends GET /webhooks before any check runs, to save the client's configuration (the exchange is among the run's own, with the token's)",
     passes:
       "always, once the answer could be read: the check records the receiver's URL and TLS, and the configuration saved, or that there was none, or that it could not be read (the suite then changes nothing)",
   },
   async run(ctx) {
     const receiver = receiverOf(ctx);
-    const st = await stateOf(ctx);
+    const st = stateOf(ctx);
     const tls = receiver.certificatePem
       ? "TLS with the receiver's own certificate"
       : `plain HTTP behind ${receiver.url.startsWith('https:') ? 'a proxy or tunnel that ends TLS' : 'an http URL, which the spec does not allow'}`;
@@ -39,7 +40,7 @@ export const configSaved = defineCheck({
         `saved: ${show(st.saved.config)}, status ${JSON.stringify(st.saved.config.status)} (${st.saved.how}); it is restored at the end`,
       );
     else ctx.observe(`the configuration could not be read (${st.saved.reason}): the suite changes nothing`);
-    // The answer of GET /webhooks, read; a request that got none (a transport failure) judged nothing.
+    // The answer of the setup's GET /webhooks, read; a request that got none (a transport failure) judged nothing.
     if (st.saved.kind !== 'unknown' || !st.saved.reason.startsWith('GET /webhooks failed'))
       ctx.judged('the answer of GET /webhooks before the suite');
   },
@@ -71,7 +72,7 @@ export const configGet = defineCheck({
   },
   async run(ctx) {
     await register(ctx);
-    const st = await stateOf(ctx);
+    const st = stateOf(ctx);
     const receiver = receiverOf(ctx);
     const res = await ctx.send({ method: 'GET', path: '/webhooks' });
     expectSuccess(ctx, res, 'the configuration (a 2xx answer)');
@@ -153,7 +154,7 @@ export const configRestored = defineCheck({
       'never: an INFO check does not fail the run (a server that gives no usable answer is noted as a warning); a restore that does not take is reported on this check, with the PUT /webhooks to send by hand',
   },
   async run(ctx) {
-    const st = await stateOf(ctx);
+    const st = stateOf(ctx);
     if (st.saved.kind === 'unknown')
       return ctx.skip(
         `nothing to restore: the configuration could not be read (${st.saved.reason}), so the suite changed nothing`,

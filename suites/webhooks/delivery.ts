@@ -45,7 +45,7 @@ function withProblems(
  * judge. A skip when none arrived, or none is so signed (webhooks.delivery.verified judges that).
  */
 async function signedDeliveries(ctx: CheckContext): Promise<Delivery[]> {
-  const st = await stateOf(ctx);
+  const st = stateOf(ctx);
   await fetchKey(ctx);
   const receiver = receiverOf(ctx);
   await receiver.settled();
@@ -101,12 +101,12 @@ export const deliveryJson = defineCheck({
     // The body is the request's: a batch is judged once.
     const all = perRequest(receiver.arrivals);
     if (all.length === 0) {
-      reachable(ctx, await stateOf(ctx));
+      reachable(ctx, stateOf(ctx));
       ctx.skip(`no delivery reached the receiver (${silence(receiver)}); the event checks report it`);
     }
     const types = [...new Set(all.map((d) => headerValue(d.headers, 'content-type') ?? '(no Content-Type)'))];
     const other = all.filter((d) => !d.json);
-    const { registration } = await stateOf(ctx);
+    const { registration } = stateOf(ctx);
     if (other.length > 0) {
       ctx.fail(
         `${other.length} of ${all.length} deliveries are not JSON (Content-Type ${JSON.stringify(headerValue(other[0]!.headers, 'content-type') ?? null)})`,
@@ -138,7 +138,7 @@ export const deliveryVerified = defineCheck({
       "a delivery whose digest or signature does not verify (the report gives the reason), or one over the receiver's size cap: the check fails; skipped when no delivery arrived",
   },
   async run(ctx) {
-    const st = await stateOf(ctx);
+    const st = stateOf(ctx);
     await fetchKey(ctx);
     const receiver = receiverOf(ctx);
     await receiver.settled();
@@ -195,7 +195,7 @@ export const deliveryDigestCovered = defineCheck({
     const signed = await signedDeliveries(ctx);
     const uncovered = withProblems(receiverOf(ctx), COVERED_OWNER);
     if (uncovered.length > 0) {
-      const st = await stateOf(ctx);
+      const st = stateOf(ctx);
       const { d } = uncovered[0]!;
       ctx.fail(
         `${uncovered.length} of ${signed.length} signed deliveries have a signature that does not cover content-digest (covering ${JSON.stringify(d.signature?.components ?? [])})`,
@@ -229,7 +229,7 @@ export const deliveryInWindow = defineCheck({
     const signed = await signedDeliveries(ctx);
     const stale = withProblems(receiverOf(ctx), WINDOW_OWNER);
     if (stale.length > 0) {
-      const st = await stateOf(ctx);
+      const st = stateOf(ctx);
       ctx.fail(
         `${stale.length} of ${signed.length} signed deliveries arrived outside their signature's window: ${[...new Set(stale.map((x) => x.reasons))].slice(0, 3).join(' | ')}`,
         {
@@ -256,7 +256,7 @@ export const deliveryObserved = defineCheck({
       "always, once the answer could be read: the check records delivery latency, retries (repeated bodies), the events and payload fields, requests that bundle several events (batches), the header names, the key's format and whether it changed, and events of other domains",
   },
   async run(ctx) {
-    const st = await stateOf(ctx);
+    const st = stateOf(ctx);
     const receiver = receiverOf(ctx);
     const all = receiver.arrivals;
     if (all.length === 0) {

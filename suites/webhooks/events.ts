@@ -98,7 +98,7 @@ export const eventsTest = defineCheck({
       "no such delivery within the receiver's deadline (the report says what arrived instead): the check warns, unless nothing ever reached the receiver (then it is skipped with the run's set-up problem); no usable answer (refused, reset, timed out, a body over the cap) fails it too; skipped when POST /webhooks/test was not accepted",
   },
   async run(ctx) {
-    const st = await stateOf(ctx);
+    const st = stateOf(ctx);
     await fetchKey(ctx);
     const { res, cursor } = await sendTest(ctx);
     if (!isSuccess(res))
@@ -176,7 +176,7 @@ export const eventsWebhookUpdated = defineCheck({
       "no such delivery within the receiver's deadline (the report says what arrived instead): the check fails, unless nothing ever reached the receiver (then it is skipped with the run's set-up problem)",
   },
   async run(ctx) {
-    const st = await stateOf(ctx);
+    const st = stateOf(ctx);
     await fetchKey(ctx);
     const receiver = receiverOf(ctx);
     const cursor = receiver.cursor();

@@ -1,11 +1,11 @@
 // Suite `webhooks`: configuration, the published key, deliveries and their verification (spec "Webhook", "Webhooks",
 // "Events", "Authentication" 8). Deliveries arrive at the run's receiver (src/receiver/), which verifies each one.
 //
-// The checks share one state per run: the client's configuration as it was before the suite (saved by whichever check
-// runs first, restored by the last), the receiver's registration and the published key. Checks run in declaration order,
-// one at a time (the suite shares `webhook-config`: other suites' checks run alongside, and only a check that changes the
-// configuration waits for it);
-// each sets up what it needs itself, so a --grep selection still works.
+// The checks share one state per run: the client's configuration as it was before the suite (saved by the suite's
+// setup, before any check runs; restored by the last check, else by the teardown), the receiver's registration and the
+// published key. Checks run in declaration order, one at a time (the suite shares `webhook-config`: other suites'
+// checks run alongside, and only a check that changes the configuration waits for it); each sets up what it needs
+// itself, so a --grep selection still works.
 //
 // One cause, one failure: a delivery that arrives but does not verify still shows that its event was emitted. The event
 // checks take it as such and record the verification failure as seen on their way, for the check that owns it:
@@ -25,10 +25,18 @@
 //
 // The checks are declared one file per id area (webhooks.config.* in config.ts, …) and listed here in the order they
 // run, which interleaves the areas; helpers/ holds the code several areas share (issue 28).
-import { DEFAULT_DEADLINE_MS, isLoopbackHost, leaveWebhookQuiet, restoreWebhook, startReceiver } from '../kit/index.js';
+import {
+  DEFAULT_DEADLINE_MS,
+  isLoopbackHost,
+  leaveWebhookQuiet,
+  restoreWebhook,
+  saveWebhook,
+  startReceiver,
+  type SavedWebhook,
+} from '../kit/index.js';
 import { defineSuite, type SuiteRun } from '../../src/engine/index.js';
 import { showPost, type CarrySettings } from './helpers/creation-records.js';
-import { type WebhooksRun, type Creation } from './helpers/state.js';
+import { initialState, type WebhooksRun, type Creation } from './helpers/state.js';
 import { eventPlaces, batchesSeen } from './helpers/deliveries.js';
 import { configSaved, configGet, configFields, configRestored } from './config.js';
 import { rejectHttpUrl, rejectNotAUrl } from './reject.js';
@@ -67,6 +75,13 @@ const lifecycle = {
       run.note(
         `webhook.tls is "self-signed": the receiver makes a new certificate for each run, which a server not on this machine cannot trust, so its deliveries will not arrive. Make a lasting one with \`npx conformance keygen\`, set webhook.tls to {"certFile", "keyFile"} of it and hand it to the provider (docs/webhook-receiver.md)`,
       );
+    // The client's configuration as it was before the suite, saved before any check (of this suite or another that
+    // shares the configuration) can change it: the checks restore it, else the teardown does. Read before the receiver
+    // starts, so that nothing is left listening should it throw.
+    const saved = await saveWebhook(run).catch((e: unknown): SavedWebhook => ({
+      kind: 'unknown',
+      reason: `GET /webhooks failed: ${(e as Error)?.message ?? String(e)}`,
+    }));
     const receiver = await startReceiver(settings, { deadlineMs: run.options.deadlineMs! });
     // Behind webhook.publicUrl, the run's own request through it (src/receiver/probe.ts), in the background: evidence
     // for a set-up problem, and for reading back deliveries a proxy rewrote.
@@ -79,7 +94,7 @@ const lifecycle = {
       signer: { keyId: run.config.keyId, privateKey: run.config.privateKey },
       webhookClient: run.config.webhookClient,
     };
-    return { receiver, settings, carry };
+    return { receiver, settings, carry, state: initialState(saved) };
   },
   /** Puts back a configuration the suite changed and did not restore (its restore check left out, or failed). */
   async teardown(w: WebhooksRun, run: SuiteRun): Promise<string[]> {
@@ -102,13 +117,13 @@ const lifecycle = {
       // A proxy in front that rewrote the deliveries' path, read back: said once, since every check judged them so.
       const rewrite = w.receiver.rewriteNote();
       if (rewrite !== undefined) run.note(rewrite);
-      const st = await w.state?.catch(() => undefined);
-      const creation = await st?.creation?.catch(() => undefined);
+      const st = w.state;
+      const creation = await st.creation?.catch(() => undefined);
       const said = creation && creationNote(creation, w.carry);
       if (said) run.note(said);
       // No webhook before: the one the suite created stays (no DELETE), narrowed so that it draws no delivery.
-      if (st?.changed && st.saved.kind === 'none') return await leaveWebhookQuiet(run, st.saved, [w.receiver.url]);
-      if (st === undefined || !st.changed || st.restored || st.saved.kind !== 'webhook') return [];
+      if (st.changed && st.saved.kind === 'none') return await leaveWebhookQuiet(run, st.saved, [w.receiver.url]);
+      if (!st.changed || st.restored || st.saved.kind !== 'webhook') return [];
       const saved = st.saved.config;
       const restored = await restoreWebhook(run, saved);
       return restored.ok ? [] : [restored.line];
@@ -139,7 +154,7 @@ function creationNote(c: Creation, carry: CarrySettings): string | undefined {
 
 // ---- the checks ------------------------------------------------------------------------------------------------
 
-// One configuration per client, saved by the first check and restored by the last, and one stream of deliveries.
+// One configuration per client, saved by the setup and restored by the last check, and one stream of deliveries.
 export default defineSuite({
   name: 'webhooks',
   title: 'Webhooks: configuration, key, deliveries and their verification',

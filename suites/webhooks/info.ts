@@ -19,7 +19,7 @@ export const infoUnknownSubscription = defineCheck({
       'always, once the answer could be read: the check records whether the unknown name was refused (any 4xx), accepted and left out of the list GET /webhooks shows, or accepted and listed (the Events table\'s domain is open: "Event kinds of other domains …: not shown")',
   },
   async run(ctx) {
-    const st = await stateOf(ctx);
+    const st = stateOf(ctx);
     await register(ctx);
     const before = await currentConfig(ctx);
     const list = ['ALL', UNKNOWN_SUBSCRIPTION];

@@ -22,7 +22,7 @@ export const keyPublished = defineCheck({
   },
   async run(ctx) {
     const reg = await register(ctx);
-    const st = await stateOf(ctx);
+    const st = stateOf(ctx);
     const key = await fetchKey(ctx);
     if (key === undefined) {
       return ctx.fail(st.keyProblem ?? 'no key', {

@@ -10,7 +10,7 @@ import { negativeBound, otherDomainEvent } from './helpers/deliveries.js';
  * url alone, the url it has already. Either answer is right; what the list becomes is recorded too, and set again later.
  */
 async function fieldsRequired(ctx: CheckContext): Promise<void> {
-  const st = await stateOf(ctx);
+  const st = stateOf(ctx);
   mayChange(ctx, st);
   const res = await ctx.send({ method: 'PUT', path: '/webhooks', json: { url: receiverOf(ctx).url } });
   st.subscriptions = undefined;
@@ -63,7 +63,7 @@ export const openObserved = defineCheck({
       "always, once the answer could be read: the check records whether subscriptions may be left out of an update, whether ACCOUNT events are delivered, and the webhook's status after the run's deliveries",
   },
   async run(ctx) {
-    const st = await stateOf(ctx);
+    const st = stateOf(ctx);
     await fetchKey(ctx);
     await fieldsRequired(ctx);
     ctx.observe(await accountEvents(ctx, st));

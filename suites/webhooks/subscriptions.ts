@@ -223,7 +223,7 @@ export const subscriptionsNames = defineCheck({
       'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange',
   },
   async run(ctx) {
-    const st = await stateOf(ctx);
+    const st = stateOf(ctx);
     await register(ctx);
     const receiver = receiverOf(ctx);
     const problems: Array<{ name: string; problem: string; res: HttpResponse }> = [];
@@ -293,7 +293,7 @@ export const subscriptionsDomain = defineCheck({
       "no such delivery within the receiver's deadline (the report says what arrived instead): the check fails, unless nothing ever reached the receiver (then it is skipped with the run's set-up problem)",
   },
   async run(ctx) {
-    const st = await stateOf(ctx);
+    const st = stateOf(ctx);
     await fetchKey(ctx);
     await subscribe(ctx, ['AUTH']);
     await authEvent(ctx, 'AUTH.CREATED', { what: 'AUTH.CREATED (subscribed to ["AUTH"])' });
@@ -334,7 +334,7 @@ export const subscriptionsFiltered = defineCheck({
       'an event the subscriptions do not select is delivered: the check warns; a scenario whose marker never arrives is not judged (the check is skipped, naming it)',
   },
   async run(ctx) {
-    const st = await stateOf(ctx);
+    const st = stateOf(ctx);
     await fetchKey(ctx);
     const scenarios = [await noAuthUnderWebhook(ctx, st), await noDeletedUnderCreated(ctx, st)];
     for (const s of scenarios)

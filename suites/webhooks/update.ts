@@ -136,7 +136,7 @@ export const updateUrl = defineCheck({
       'the new URL not shown, the event delivered to the old URL or not at all, or the move back refused: the check fails',
   },
   async run(ctx) {
-    const st = await stateOf(ctx);
+    const st = stateOf(ctx);
     await fetchKey(ctx);
     await subscribe(ctx, ['ALL']);
     const receiver = receiverOf(ctx);

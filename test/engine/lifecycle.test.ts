@@ -1,5 +1,5 @@
 // The engine runs any pack: a made-up one here, with a session that holds nothing and suites with a lifecycle. Setup
-// runs once before a suite's first check and its state reaches every check of the suite; teardown runs after the last
+// runs once, after the session opens, before a suite's first check and its state reaches every check of the suite; teardown runs after the last
 // check whatever happened, and what it could not put back is listed with the run's clean-up problems.
 import { describe, expect, it } from 'vitest';
 import { defineCheck, defineSuite, runChecks, type Pack, type SuiteDefinition } from '../../src/engine/index.js';
@@ -57,7 +57,7 @@ const seeing = (
   });
 
 describe('suite lifecycle', () => {
-  it('sets a suite up once, before the session opens, hands its state to each check, and tears it down after the last', async () => {
+  it('sets a suite up once, after the session opens, hands its state to each check, and tears it down after the last', async () => {
     const log: string[] = [];
     const a = countingSuite(
       'alpha',
@@ -77,11 +77,12 @@ describe('suite lifecycle', () => {
       ['alpha.x.two', 'pass'],
       ['beta.x.one', 'pass'],
     ]);
-    // Set up in pack order, torn down last first, the session opened after the set-ups and closed after the teardowns.
+    // The session opened before the set-ups (a setup may read the target with the run's token), suites set up in pack
+    // order, torn down last first, the session closed after the teardowns.
     expect(log).toEqual([
+      'session open',
       'alpha setup (limit 7)',
       'beta setup (limit 3)',
-      'session open',
       'beta teardown after beta.x.one',
       'alpha teardown after alpha.x.one, alpha.x.two',
       'session close',
@@ -127,7 +128,7 @@ describe('suite lifecycle', () => {
     ]);
   });
 
-  it('ends the run on a setup that throws, tearing down the suites set up before it and opening no session', async () => {
+  it('ends the run on a setup that throws, tearing down the suites set up before it and closing the session', async () => {
     const log: string[] = [];
     const a = countingSuite('alpha', log, [seeing('alpha.x.one')]);
     const b = defineSuite({
@@ -139,14 +140,14 @@ describe('suite lifecycle', () => {
       checks: [seeing('beta.x.one')],
     });
     await expect(runChecks({ pack: fakePack([a, b], log), target })).rejects.toThrow('the receiver cannot listen');
-    expect(log).toEqual(['alpha setup (limit 3)', 'alpha teardown after ', 'session close']);
+    expect(log).toEqual(['session open', 'alpha setup (limit 3)', 'alpha teardown after ', 'session close']);
   });
 
-  it('tears down when the session cannot open', async () => {
+  it('sets up no suite when the session cannot open', async () => {
     const log: string[] = [];
     const a = countingSuite('alpha', log, [seeing('alpha.x.one')]);
     await expect(runChecks({ pack: fakePack([a], log, true), target })).rejects.toThrow('no credentials');
-    expect(log).toEqual(['alpha setup (limit 3)', 'session open', 'alpha teardown after ', 'session close']);
+    expect(log).toEqual(['session open', 'session close']);
   });
 
   it('refuses a setting a suite does not declare, and shared state the pack does not know', async () => {

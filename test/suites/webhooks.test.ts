@@ -184,11 +184,11 @@ describe('suite webhooks', () => {
     const result = await run(l.target, [webhooks], 'webhooks\\.update\\.replaces');
     expect(outcomes(result)).toEqual({ 'webhooks.update.replaces': 'pass' });
     expect(result.run.cleanup).toBeUndefined();
-    // The teardown's restore and its reading back are the run's own exchanges, after the checks'.
-    const teardown = result.sessionExchanges
+    // The setup's saving read, then the teardown's restore and its reading back: the run's own exchanges, around the checks'.
+    const own = result.sessionExchanges
       .filter((e) => new URL(e.request.url).pathname.endsWith('/webhooks'))
       .map((e) => `${e.request.method} ${e.response?.status}`);
-    expect(teardown).toEqual(['PUT 200', 'GET 200']);
+    expect(own).toEqual(['GET 200', 'PUT 200', 'GET 200']);
     expect(JSON.parse(result.sessionExchanges.find((e) => e.request.method === 'PUT')!.request.bodyExcerpt!)).toEqual({
       url,
       subscriptions: ['WEBHOOK', 'WEBHOOK.CREATED'],

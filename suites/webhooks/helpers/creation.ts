@@ -55,7 +55,8 @@ export function ofSecondClient(ctx: CheckContext, st: SuiteState): (d: Delivery)
 
 /** How the run knows a webhook's creation, settled once per run by the first creation check (see helpers/creation-records.ts). */
 function creationOf(ctx: CheckContext): Promise<Creation> {
-  return stateOf(ctx).then((st) => (st.creation ??= settleCreation(ctx, st)));
+  const st = stateOf(ctx);
+  return (st.creation ??= settleCreation(ctx, st));
 }
 
 async function settleCreation(ctx: CheckContext, st: SuiteState): Promise<Creation> {
@@ -278,7 +279,7 @@ export async function creationCheck(
   ctx: CheckContext,
   judge: (c: Observed, st: SuiteState) => Promise<void>,
 ): Promise<void> {
-  const st = await stateOf(ctx);
+  const st = stateOf(ctx);
   const c = await creationOf(ctx);
   if (c.kind === 'none') {
     await receiverFirst(ctx, st);

@@ -246,7 +246,7 @@ export async function authEvent(
   event: 'AUTH.CREATED' | 'AUTH.DELETED',
   selection?: { what: string },
 ): Promise<Delivery> {
-  const st = await stateOf(ctx);
+  const st = stateOf(ctx);
   reachable(ctx, st);
   const receiver = receiverOf(ctx);
   const cursor = receiver.cursor();

@@ -30,7 +30,7 @@ export async function configure(
   method: 'POST' | 'PUT',
   json: { url: unknown; subscriptions: unknown },
 ): Promise<HttpResponse> {
-  const st = await stateOf(ctx);
+  const st = stateOf(ctx);
   mayChange(ctx, st);
   // Written to the run's restore journal before the first change: a run killed now is put back by the next one.
   await journalWebhookChange(ctx, st.saved, receiverOf(ctx).url);
@@ -63,7 +63,7 @@ export async function currentConfig(ctx: CheckContext): Promise<{ config: Config
 
 /** Registers the receiver with ["ALL"]: POST, or PUT when a webhook exists already (there is one per client). */
 export async function register(ctx: CheckContext): Promise<Registration> {
-  const st = await stateOf(ctx);
+  const st = stateOf(ctx);
   if (st.registration) return st.registration;
   if (st.registrationProblem) ctx.skip(`the receiver could not be registered: ${st.registrationProblem}`);
   const receiver = receiverOf(ctx);
@@ -112,7 +112,7 @@ export async function readKey(
  * discards every delivery saying why. Never skips: an event check judges emission with or without a key.
  */
 export async function fetchKey(ctx: CheckContext): Promise<FoundKey | undefined> {
-  const st = await stateOf(ctx);
+  const st = stateOf(ctx);
   if (st.key || st.keyProblem) return st.key;
   await register(ctx);
   const receiver = receiverOf(ctx);
@@ -148,14 +148,14 @@ export async function refreshKey(ctx: CheckContext, st: SuiteState, after: strin
 
 /** Sets the subscription list when it is not the one last set; the PUT must succeed. */
 export async function subscribe(ctx: CheckContext, list: string[]): Promise<HttpResponse | undefined> {
-  const st = await stateOf(ctx);
+  const st = stateOf(ctx);
   await register(ctx);
   if (st.subscriptions && sameSet(st.subscriptions, list)) return undefined;
   return put(ctx, list);
 }
 
 export async function put(ctx: CheckContext, list: string[]): Promise<HttpResponse> {
-  const st = await stateOf(ctx);
+  const st = stateOf(ctx);
   const res = await configure(ctx, 'PUT', { url: receiverOf(ctx).url, subscriptions: list });
   expectSuccess(ctx, res, `PUT /webhooks with subscriptions ${JSON.stringify(list)} is accepted (a 2xx answer)`);
   st.subscriptions = list;
@@ -173,7 +173,7 @@ export async function shownSubscriptions(
 
 /** POST /webhooks/test once per run (test.accepted judges the answer, events.test the delivery). */
 export async function sendTest(ctx: CheckContext): Promise<{ res: HttpResponse; cursor: number }> {
-  const st = await stateOf(ctx);
+  const st = stateOf(ctx);
   if (st.test) return st.test;
   await subscribe(ctx, ['ALL']);
   const cursor = receiverOf(ctx).cursor();

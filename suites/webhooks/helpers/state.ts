@@ -1,8 +1,7 @@
 // The webhooks suite's state in one run, which every area shares (see ../index.ts): the receiver the setup starts, the
-// client's configuration as it was before the suite (saved by the first check that asks, stateOf), the receiver's
-// registration, the published key, and how the run knows a webhook's creation.
+// client's configuration as it was before the suite (saved by the setup, before any check can change it), the
+// receiver's registration, the published key, and how the run knows a webhook's creation.
 import {
-  saveWebhook,
   type Delivery,
   type FoundKey,
   type HttpResponse,
@@ -60,14 +59,14 @@ export interface SuiteState {
   second?: { after: number; until?: number };
 }
 
-/** The suite's life in one run: the receiver its setup starts, and the state its first check saves. */
+/** The suite's life in one run: the receiver its setup starts, and the state it begins with the saved configuration. */
 export interface WebhooksRun {
   receiver: WebhookReceiver;
   /** The target's webhook settings: a set-up problem's fix names them. */
   settings: SuiteRun['config']['webhook'];
   /** Where creation records are kept and what signs them, and the second client (helpers/creation-records.ts). */
   carry: CarrySettings;
-  state?: Promise<SuiteState>;
+  state: SuiteState;
 }
 
 export const runOf = (ctx: CheckContext) => ctx.state as WebhooksRun;
@@ -76,10 +75,14 @@ export function receiverOf(ctx: CheckContext): WebhookReceiver {
   return runOf(ctx).receiver;
 }
 
-/** The state of this run; the first call saves the client's configuration (GET /webhooks) before anything changes it. */
-export function stateOf(ctx: CheckContext): Promise<SuiteState> {
-  const run = runOf(ctx);
-  run.state ??= saveWebhook(ctx).then((saved) => ({
+/** The state of this run, which the setup began with the configuration it saved. */
+export function stateOf(ctx: CheckContext): SuiteState {
+  return runOf(ctx).state;
+}
+
+/** The suite's state at its start: the client's configuration as the setup saved it, nothing changed yet. */
+export function initialState(saved: SavedWebhook): SuiteState {
+  return {
     saved,
     changed: false,
     restored: false,
@@ -88,8 +91,7 @@ export function stateOf(ctx: CheckContext): Promise<SuiteState> {
     latencies: [],
     delivered: new Set<string>(),
     probed: false,
-  }));
-  return run.state;
+  };
 }
 
 /** A check that changes the configuration may run only when the configuration before the suite is known. */

@@ -31,7 +31,7 @@ export async function issueToken(
     });
   const id = found.record.tokenId;
   const tokenId = typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
-  if (tokenId !== undefined) (await stateOf(ctx)).tokenIds.add(tokenId);
+  if (tokenId !== undefined) stateOf(ctx).tokenIds.add(tokenId);
   return { token: found.token, tokenId, res };
 }
 
