@@ -58,6 +58,18 @@ export interface CheckDefinition extends CheckInfo {
   run(ctx: CheckContext): Promise<void>;
 }
 
+/** A check as results and reporters name it: its info, without its code. */
+export function checkInfo(c: CheckDefinition): CheckInfo {
+  return {
+    id: c.id,
+    title: c.title,
+    suite: c.suite,
+    level: c.level,
+    requirements: c.requirements,
+    ...(c.note ? { note: c.note } : {}),
+  };
+}
+
 /** A setting of one suite (`--ussd-max-views`…): its default, and what it does. */
 interface SuiteOption {
   default: number;

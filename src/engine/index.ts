@@ -11,7 +11,7 @@ export type { Pack, PutBackSender } from './pack.js';
 export type { RunSession, SuiteRun } from './session.js';
 export type { Reporter, RunStartInfo } from './reporter.js';
 export { clientFor, runChecks, DEFAULT_CHECK_TIMEOUT_MS } from './run.js';
-export type { RunSettings } from './run.js';
+export type { RunSettings } from './run-state.js';
 export { selectChecks } from './select.js';
 export { formatBudget, parseDuration } from './budget.js';
 export { applyExpectedFailure, loadExpectedFailures, parseExpectedFailures } from './expected-failures.js';
