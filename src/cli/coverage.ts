@@ -13,7 +13,7 @@ import {
   type Coverage,
   type RequirementCoverage,
   type RequirementStatus,
-} from '../catalog/coverage.js';
+} from '../matrix/coverage.js';
 import { CATALOG_PATH, loadCatalog } from '../catalog/requirements.js';
 import { obligationParts } from '../report/requirement-text.js';
 import { SPEC_VERSION } from '../version.js';

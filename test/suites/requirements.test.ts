@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseSpec, readSpec } from '../../src/catalog/sections.js';
 import { checkLevelOf, loadCatalog, specUnits, uncoveredUnits } from '../../src/catalog/requirements.js';
-import { computeCoverage } from '../../src/catalog/coverage.js';
+import { computeCoverage } from '../../src/matrix/coverage.js';
 import { readDetectionJson } from '../../src/matrix/proof.js';
 import { FAULTS } from '../../src/reference/faults/catalog.js';
 import { suites } from '../../suites/index.js';

@@ -4,8 +4,8 @@
 // a reason, and a covered requirement none of whose checks any fault makes fail.
 import type { CheckInfo, Level } from '../engine/index.js';
 import { checkFile } from '../check-file.js';
-import type { DetectionJson } from '../matrix/proof.js';
-import type { Catalog, ContextSentence, Obligation, Requirement } from './requirements.js';
+import type { DetectionJson } from './proof.js';
+import type { Catalog, ContextSentence, Obligation, Requirement } from '../catalog/requirements.js';
 
 interface CheckRef {
   id: string;
