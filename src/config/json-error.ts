@@ -45,6 +45,18 @@ const NOT_A_VALUE = new Map([
   ["'", 'strings must use double quotes'],
 ]);
 
+/** What is wrong where an object's members or an array's items do not go on or end as JSON says. */
+const CLOSING = {
+  '}': {
+    trailing: 'a trailing comma before } (JSON allows none)',
+    separator: "expected ',' or '}' after a property value",
+  },
+  ']': {
+    trailing: 'a trailing comma before ] (JSON allows none)',
+    separator: "expected ',' or ']' after an array item",
+  },
+};
+
 /** Reads a text as JSON from its start, one piece at `i` per method; the first thing wrong stops it (JsonStop). */
 class JsonScanner {
   i = 0;
@@ -63,64 +75,51 @@ class JsonScanner {
     this.space();
     const c = this.text[this.i];
     if (c === undefined) return this.stop('the text ends where a value is expected');
-    if (c === '{') return this.object();
-    if (c === '[') return this.array();
+    if (c === '{' || c === '[') return this.members(c === '{' ? '}' : ']');
     if (c === '"') return this.string();
     if (c === '-' || (c >= '0' && c <= '9')) return this.number();
     if (this.literal()) return;
     this.stop(NOT_A_VALUE.get(c) ?? 'unexpected character where a value is expected (a string needs double quotes)');
   }
 
-  private object(): void {
+  /** The members of an object or the items of an array, from its opening bracket to `close`. */
+  private members(close: '}' | ']'): void {
     const { text } = this;
+    const reasons = CLOSING[close];
     this.i++;
     this.space();
-    if (text[this.i] === '}') {
+    if (text[this.i] === close) {
       this.i++;
       return;
     }
     for (;;) {
       this.space();
-      if (text[this.i] === '}') this.stop('a trailing comma before } (JSON allows none)');
-      if (text[this.i] !== '"')
-        this.stop(
-          text[this.i] === '/' ? 'comments are not allowed in JSON' : 'expected a property name in double quotes',
-        );
-      this.string();
+      if (text[this.i] === close) this.stop(reasons.trailing);
+      // Called here, not through a method per container: each frame a level adds lowers the depth scanned before a RangeError.
+      if (close === '}') this.property();
+      else this.value();
       this.space();
-      if (text[this.i] !== ':') this.stop("expected ':' after the property name");
-      this.i++;
-      this.value();
-      this.space();
-      if (text[this.i] === '}') {
+      if (text[this.i] === close) {
         this.i++;
         return;
       }
-      if (text[this.i] !== ',') this.stop("expected ',' or '}' after a property value");
+      if (text[this.i] !== ',') this.stop(reasons.separator);
       this.i++;
     }
   }
 
-  private array(): void {
+  /** One "name": value pair of an object. */
+  private property(): void {
     const { text } = this;
-    this.i++;
+    if (text[this.i] !== '"')
+      this.stop(
+        text[this.i] === '/' ? 'comments are not allowed in JSON' : 'expected a property name in double quotes',
+      );
+    this.string();
     this.space();
-    if (text[this.i] === ']') {
-      this.i++;
-      return;
-    }
-    for (;;) {
-      this.space();
-      if (text[this.i] === ']') this.stop('a trailing comma before ] (JSON allows none)');
-      this.value();
-      this.space();
-      if (text[this.i] === ']') {
-        this.i++;
-        return;
-      }
-      if (text[this.i] !== ',') this.stop("expected ',' or ']' after an array item");
-      this.i++;
-    }
+    if (text[this.i] !== ':') this.stop("expected ':' after the property name");
+    this.i++;
+    this.value();
   }
 
   private string(): void {
