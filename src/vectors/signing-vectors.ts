@@ -193,6 +193,12 @@ function signingVector(shape: RequestShape, seed: Uint8Array): SigningVector {
 const PUT = SHAPES.find((s) => s.name === 'put-json')!;
 const GET = SHAPES.find((s) => s.name === 'get-with-query')!;
 
+/** The GET shape signed with other parameters (a time, a keyid), as sent. */
+function sentGet(seed: Uint8Array, params: { created?: number; expires?: number; keyId?: string }) {
+  const { message, s } = signed(GET, seed, params);
+  return sent(message, s, undefined);
+}
+
 /** The GET shape unsigned: the message a negative case signs its own way. */
 function unsignedGet(): HttpMessage {
   return { method: GET.method, url: `${BASE}${GET.path}`, headers: [...GET.headers] };
@@ -229,28 +235,19 @@ const NEGATIVE_CASES: Array<{
     name: 'expired',
     description: 'expires is an hour before verifyAt',
     code: 'SIGNATURE_EXPIRED',
-    request: (seed) => {
-      const { message, s } = signed(GET, seed, { created: CREATED - 3600, expires: CREATED - 3600 + TTL });
-      return sent(message, s, undefined);
-    },
+    request: (seed) => sentGet(seed, { created: CREATED - 3600, expires: CREATED - 3600 + TTL }),
   },
   {
     name: 'created-in-the-future',
     description: 'created is an hour after verifyAt',
     code: 'SIGNATURE_CREATED_FUTURE',
-    request: (seed) => {
-      const { message, s } = signed(GET, seed, { created: CREATED + 3600, expires: CREATED + 3600 + TTL });
-      return sent(message, s, undefined);
-    },
+    request: (seed) => sentGet(seed, { created: CREATED + 3600, expires: CREATED + 3600 + TTL }),
   },
   {
     name: 'unknown-keyid',
     description: 'keyid names no key of the client',
     code: 'KEYID_UNKNOWN',
-    request: (seed) => {
-      const { message, s } = signed(GET, seed, { keyId: 'no-such-key' });
-      return sent(message, s, undefined);
-    },
+    request: (seed) => sentGet(seed, { keyId: 'no-such-key' }),
   },
   {
     name: 'authorization-not-covered',
