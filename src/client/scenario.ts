@@ -16,7 +16,7 @@ import type { Middleware, RequestContext } from '../reference/context.js';
 import { fail } from '../reference/respond.js';
 import { startReferenceServer, type ReferenceServer, type ServedExchange } from '../reference/server.js';
 import { webhookKeyFromPem } from '../reference/webhooks/signing-key.js';
-import { sendDeliveries } from './forgeries.js';
+import { sendDeliveries, type DeliveryPlan } from './forgeries.js';
 import { recordedExchange } from './record.js';
 import { scenarioFixtures, scenarioSpec } from './scenarios.js';
 import type { ClientRequest, CommandEnd, SandboxAct, ScenarioName, ScenarioRecord, SentDelivery } from './types.js';
@@ -71,158 +71,256 @@ export async function runScenario(
   opts: ScenarioOptions,
 ): Promise<ScenarioRecord> {
   const spec = scenarioSpec(name);
-  const key = generateEd25519();
-  const clientId = `client-${randomBytes(6).toString('hex')}`;
-  const clientSecret = randomBytes(24).toString('base64url');
-  const keyId = `key-${randomBytes(6).toString('hex')}`;
-  const redactor = new Redactor([clientSecret]);
+  const client = freshClient();
+  const redactor = new Redactor([client.clientSecret]);
   const fixtures = scenarioFixtures(name);
   const webhooks = spec.behaviour === 'webhooks';
   const dir = await mkdtemp(join(tmpdir(), `conformance-client-${name}-`));
   let server: ReferenceServer | undefined;
   try {
-    const tls = await makeCertificate(LOOPBACK);
-    const files = {
-      privateKey: join(dir, 'client-key.pem'),
-      ca: join(dir, 'sandbox-ca.pem'),
-      receiverCert: join(dir, 'receiver-cert.pem'),
-      receiverKey: join(dir, 'receiver-key.pem'),
-      accepted: join(dir, 'accepted.txt'),
-    };
-    await writeFile(files.privateKey, key.privateKeyPem, { mode: 0o600 });
-    await writeFile(files.ca, tls.cert);
-    const receiver = webhooks ? await makeCertificate(LOOPBACK) : undefined;
-    if (receiver) {
-      await writeFile(files.receiverCert, receiver.cert);
-      await writeFile(files.receiverKey, receiver.key, { mode: 0o600 });
-      await writeFile(files.accepted, '');
-    }
-    const receiverCa = [receiver?.cert, opts.webhookCa].filter((c) => c !== undefined).join('\n');
+    const { tls, files, receiverCa } = await writeSandboxFiles(dir, client.key.privateKeyPem, webhooks, opts.webhookCa);
     // The sandbox signs its deliveries with a key the harness holds, so the forged ones can be signed with it too.
     const webhookKeyPem = generateEd25519().privateKeyPem;
     const webhookKey = webhookKeyFromPem(webhookKeyPem);
-
-    const requests: ClientRequest[] = [];
-    const runSeqOf = new Map<number, number>();
-    const pendingActs: PendingAct[] = [];
-    let deliveriesDone: Promise<void> | undefined;
-    let registered: { url: string; webhookId: string } | undefined;
-    let deliveries: SentDelivery[] = [];
-    let accepted: string[] | undefined;
-    const abort = new AbortController();
-    let stop: (why: 'time-limit' | 'scenario-done') => void = () => undefined;
-
-    const observe = (served: ServedExchange): void => {
-      const request = clientRequestOf(name, served, opts.nextSeq(), redactor);
-      runSeqOf.set(served.seq, request.seq);
-      requests.push(request);
-      if (!webhooks || deliveriesDone !== undefined) return;
-      registered = registrationOf(request) ?? registered;
-      if (registered && request.method === 'GET' && request.path === '/webhooks/key' && request.status === 200) {
-        const target = registered;
-        deliveriesDone = sendDeliveries({
-          url: target.url,
-          receiverCa,
-          key: webhookKey,
-          webhookId: target.webhookId,
-          nextSeq: opts.nextSeq,
-          redactor,
-          timeoutMs: opts.deliveryTimeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS,
-          signal: abort.signal,
-        }).then(async (sent) => {
-          deliveries = sent;
-          // The receiver writes an accepted delivery's id before it answers: every answer is in, so is every line.
-          if (!abort.signal.aborted) accepted = await acceptedLines(files.accepted);
-          stop('scenario-done');
-        });
-      }
-    };
-
+    const traffic = new ScenarioTraffic(name, webhooks, {
+      receiverCa,
+      key: webhookKey,
+      nextSeq: opts.nextSeq,
+      redactor,
+      timeoutMs: opts.deliveryTimeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS,
+      acceptedFile: files.accepted,
+    });
     server = await startReferenceServer({
       tls,
-      clients: [{ clientId, clientSecret, keyId, publicKey: key.publicKeyPem }],
+      clients: [
+        {
+          clientId: client.clientId,
+          clientSecret: client.clientSecret,
+          keyId: client.keyId,
+          publicKey: client.key.publicKeyPem,
+        },
+      ],
       choices: spec.choices,
       webhookKey: webhookKeyPem,
       ...(receiverCa !== '' ? { webhookCa: receiverCa } : {}),
-      middleware: behaviourMiddleware(spec.behaviour, clientId, pendingActs),
-      observe,
+      middleware: behaviourMiddleware(spec.behaviour, client.clientId, traffic.pendingActs),
+      observe: traffic.observe,
     });
-
-    const env: NodeJS.ProcessEnv = {
-      ...inheritedEnv(),
-      ...opts.env,
-      CONFORMANCE_SCENARIO: name,
-      CONFORMANCE_BASE_URL: server.baseUrl,
-      CONFORMANCE_CLIENT_ID: clientId,
-      CONFORMANCE_CLIENT_SECRET: clientSecret,
-      CONFORMANCE_KEY_ID: keyId,
-      CONFORMANCE_PRIVATE_KEY_FILE: files.privateKey,
-      CONFORMANCE_CA_FILE: files.ca,
-      CONFORMANCE_FIXTURES: JSON.stringify(fixtures),
-      ...(webhooks
-        ? {
-            CONFORMANCE_ACCEPTED_FILE: files.accepted,
-            CONFORMANCE_RECEIVER_CERT_FILE: files.receiverCert,
-            CONFORMANCE_RECEIVER_KEY_FILE: files.receiverKey,
-          }
-        : {}),
-    };
-
-    const started = Date.now();
-    const child = await startCommand(command, env, opts.cwd);
-    const stdout = tailOf(child.stdout!);
-    const stderr = tailOf(child.stderr!);
-    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-      child.once('exit', (code, signal) => resolve({ code, signal })),
-    );
-    let endedBy: CommandEnd['endedBy'] = 'exit';
-    let exitedYet = false;
-    let killTimer: NodeJS.Timeout | undefined;
-    const group = child.pid!;
-    stop = (why) => {
-      if (exitedYet || endedBy !== 'exit') return;
-      endedBy = why;
-      signalGroup(group, 'SIGTERM');
-      killTimer = setTimeout(() => signalGroup(group, 'SIGKILL'), KILL_GRACE_MS);
-    };
-    const limit = setTimeout(() => stop('time-limit'), opts.timeLimitMs ?? spec.timeLimitSeconds * 1000);
-    const status = await exited;
-    exitedYet = true;
-    const durationMs = Date.now() - started;
-    clearTimeout(limit);
-    clearTimeout(killTimer);
-    // What the command left running in its group ends with it; a delivery still in flight ends too.
-    signalGroup(group, 'SIGTERM');
-    abort.abort();
-    await Promise.all([stdout.closed(), stderr.closed()]);
-    await deliveriesDone;
-    if (webhooks && accepted === undefined) accepted = await acceptedLines(files.accepted);
-
+    const env = scenarioEnv(name, server.baseUrl, client, files, fixtures, webhooks, opts.env);
+    const run = await runCommand(command, env, opts.cwd, opts.timeLimitMs ?? spec.timeLimitSeconds * 1000, traffic);
+    // A delivery still in flight ends with the command.
+    traffic.abort.abort();
+    await Promise.all([run.stdout.closed(), run.stderr.closed()]);
+    await traffic.deliveriesDone;
+    if (webhooks && traffic.accepted === undefined) traffic.accepted = await acceptedLines(files.accepted);
     return {
       scenario: name,
-      clientId,
-      keyId,
-      publicKeyPem: key.publicKeyPem,
+      clientId: client.clientId,
+      keyId: client.keyId,
+      publicKeyPem: client.key.publicKeyPem,
       baseUrl: server.baseUrl,
       fixtures,
-      requests,
-      acts: actsOf(pendingActs, runSeqOf),
-      deliveries,
-      accepted: accepted ?? [],
+      requests: traffic.requests,
+      acts: actsOf(traffic.pendingActs, traffic.runSeqOf),
+      deliveries: traffic.deliveries,
+      accepted: traffic.accepted ?? [],
       ...(webhooks ? { webhookPublicKeyPem: webhookKey.publicKeyPem } : {}),
       end: {
-        code: status.code,
-        signal: status.signal,
-        endedBy,
-        stderrTail: stderr.text(),
-        stdoutTail: stdout.text(),
-        durationMs,
+        code: run.status.code,
+        signal: run.status.signal,
+        endedBy: run.endedBy,
+        stderrTail: run.stderr.text(),
+        stdoutTail: run.stdout.text(),
+        durationMs: run.durationMs,
       },
     };
   } finally {
     await server?.close();
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** The client the sandbox registers for one scenario: a fresh Ed25519 key, client id, secret and key id. */
+function freshClient(): {
+  key: ReturnType<typeof generateEd25519>;
+  clientId: string;
+  clientSecret: string;
+  keyId: string;
+} {
+  const key = generateEd25519();
+  const clientId = `client-${randomBytes(6).toString('hex')}`;
+  const clientSecret = randomBytes(24).toString('base64url');
+  const keyId = `key-${randomBytes(6).toString('hex')}`;
+  return { key, clientId, clientSecret, keyId };
+}
+
+/** The files handed to the command, in the scenario's own folder. */
+interface SandboxFiles {
+  privateKey: string;
+  ca: string;
+  receiverCert: string;
+  receiverKey: string;
+  accepted: string;
+}
+
+/**
+ * The sandbox's TLS certificate, and the files the command reads: the client's private key, the sandbox's CA and
+ * (webhooks) the receiver's certificate and key and the empty accepted-deliveries file. `receiverCa` is what the
+ * sandbox trusts for the receiver: its certificate and the extra CA given.
+ */
+async function writeSandboxFiles(
+  dir: string,
+  privateKeyPem: string,
+  webhooks: boolean,
+  webhookCa: string | undefined,
+): Promise<{ tls: Awaited<ReturnType<typeof makeCertificate>>; files: SandboxFiles; receiverCa: string }> {
+  const tls = await makeCertificate(LOOPBACK);
+  const files: SandboxFiles = {
+    privateKey: join(dir, 'client-key.pem'),
+    ca: join(dir, 'sandbox-ca.pem'),
+    receiverCert: join(dir, 'receiver-cert.pem'),
+    receiverKey: join(dir, 'receiver-key.pem'),
+    accepted: join(dir, 'accepted.txt'),
+  };
+  await writeFile(files.privateKey, privateKeyPem, { mode: 0o600 });
+  await writeFile(files.ca, tls.cert);
+  const receiver = webhooks ? await makeCertificate(LOOPBACK) : undefined;
+  if (receiver) {
+    await writeFile(files.receiverCert, receiver.cert);
+    await writeFile(files.receiverKey, receiver.key, { mode: 0o600 });
+    await writeFile(files.accepted, '');
+  }
+  const receiverCa = [receiver?.cert, webhookCa].filter((c) => c !== undefined).join('\n');
+  return { tls, files, receiverCa };
+}
+
+/** The command's environment: the inherited one without CLIENT_ENV, the config's `env`, then the scenario's variables. */
+function scenarioEnv(
+  name: ScenarioName,
+  baseUrl: string,
+  client: { clientId: string; clientSecret: string; keyId: string },
+  files: SandboxFiles,
+  fixtures: ReturnType<typeof scenarioFixtures>,
+  webhooks: boolean,
+  extra: ScenarioOptions['env'],
+): NodeJS.ProcessEnv {
+  return {
+    ...inheritedEnv(),
+    ...extra,
+    CONFORMANCE_SCENARIO: name,
+    CONFORMANCE_BASE_URL: baseUrl,
+    CONFORMANCE_CLIENT_ID: client.clientId,
+    CONFORMANCE_CLIENT_SECRET: client.clientSecret,
+    CONFORMANCE_KEY_ID: client.keyId,
+    CONFORMANCE_PRIVATE_KEY_FILE: files.privateKey,
+    CONFORMANCE_CA_FILE: files.ca,
+    CONFORMANCE_FIXTURES: JSON.stringify(fixtures),
+    ...(webhooks
+      ? {
+          CONFORMANCE_ACCEPTED_FILE: files.accepted,
+          CONFORMANCE_RECEIVER_CERT_FILE: files.receiverCert,
+          CONFORMANCE_RECEIVER_KEY_FILE: files.receiverKey,
+        }
+      : {}),
+  };
+}
+
+/**
+ * What the sandbox saw of one scenario: each request (numbered in the run), the acts of behaviourMiddleware, and
+ * (webhooks) the deliveries, sent once the client has registered its receiver and fetched GET /webhooks/key; when they
+ * are all answered, the scenario is done and the command is stopped.
+ */
+class ScenarioTraffic {
+  readonly requests: ClientRequest[] = [];
+  /** The sandbox's own sequence number of a request → the run's. */
+  readonly runSeqOf = new Map<number, number>();
+  readonly pendingActs: PendingAct[] = [];
+  readonly abort = new AbortController();
+  deliveriesDone: Promise<void> | undefined;
+  deliveries: SentDelivery[] = [];
+  accepted: string[] | undefined;
+  /** Ends the command; runCommand sets it once the command runs. */
+  stop: (why: 'time-limit' | 'scenario-done') => void = () => undefined;
+  private registered: { url: string; webhookId: string } | undefined;
+
+  constructor(
+    private readonly name: ScenarioName,
+    private readonly webhooks: boolean,
+    private readonly plan: Omit<DeliveryPlan, 'url' | 'webhookId' | 'signal'> & { acceptedFile: string },
+  ) {}
+
+  /** The sandbox's observe hook: records the request, and starts the deliveries when it is their turn. */
+  readonly observe = (served: ServedExchange): void => {
+    const request = clientRequestOf(this.name, served, this.plan.nextSeq(), this.plan.redactor);
+    this.runSeqOf.set(served.seq, request.seq);
+    this.requests.push(request);
+    if (!this.webhooks || this.deliveriesDone !== undefined) return;
+    this.registered = registrationOf(request) ?? this.registered;
+    if (this.registered && request.method === 'GET' && request.path === '/webhooks/key' && request.status === 200)
+      this.deliveriesDone = this.deliver(this.registered);
+  };
+
+  private async deliver(target: { url: string; webhookId: string }): Promise<void> {
+    const { acceptedFile, ...plan } = this.plan;
+    this.deliveries = await sendDeliveries({
+      url: target.url,
+      receiverCa: plan.receiverCa,
+      key: plan.key,
+      webhookId: target.webhookId,
+      nextSeq: plan.nextSeq,
+      redactor: plan.redactor,
+      timeoutMs: plan.timeoutMs,
+      signal: this.abort.signal,
+    });
+    // The receiver writes an accepted delivery's id before it answers: every answer is in, so is every line.
+    if (!this.abort.signal.aborted) this.accepted = await acceptedLines(acceptedFile);
+    this.stop('scenario-done');
+  }
+}
+
+/**
+ * Runs the command in its own process group until it exits, or is stopped (SIGTERM, then SIGKILL after KILL_GRACE_MS)
+ * at the time limit or when the traffic says the scenario is done; then ends what it left running in its group.
+ */
+async function runCommand(
+  command: readonly string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string | undefined,
+  timeLimitMs: number,
+  traffic: ScenarioTraffic,
+): Promise<{
+  status: { code: number | null; signal: string | null };
+  endedBy: CommandEnd['endedBy'];
+  durationMs: number;
+  stdout: ReturnType<typeof tailOf>;
+  stderr: ReturnType<typeof tailOf>;
+}> {
+  const started = Date.now();
+  const child = await startCommand(command, env, cwd);
+  const stdout = tailOf(child.stdout!);
+  const stderr = tailOf(child.stderr!);
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  let endedBy: CommandEnd['endedBy'] = 'exit';
+  let exitedYet = false;
+  let killTimer: NodeJS.Timeout | undefined;
+  const group = child.pid!;
+  traffic.stop = (why) => {
+    if (exitedYet || endedBy !== 'exit') return;
+    endedBy = why;
+    signalGroup(group, 'SIGTERM');
+    killTimer = setTimeout(() => signalGroup(group, 'SIGKILL'), KILL_GRACE_MS);
+  };
+  const limit = setTimeout(() => traffic.stop('time-limit'), timeLimitMs);
+  const status = await exited;
+  exitedYet = true;
+  const durationMs = Date.now() - started;
+  clearTimeout(limit);
+  clearTimeout(killTimer);
+  // What the command left running in its group ends with it.
+  signalGroup(group, 'SIGTERM');
+  return { status, endedBy, durationMs, stdout, stderr };
 }
 
 /** The request as the checks read it: the path relative to the base URL, the reply parsed, the exchange for reports. */

@@ -183,22 +183,55 @@ async function resolveClientCertificate(
   warn: (line: string) => void,
 ): Promise<ClientCertificate | undefined> {
   if (t.clientCertFile === undefined) {
-    const stray =
-      t.clientKeyFile !== undefined
-        ? 'clientKeyFile'
-        : t.clientKeyPassphrase !== undefined
-          ? 'clientKeyPassphrase'
-          : undefined;
-    if (stray !== undefined)
-      throw new ConfigError(
-        `config: ${at(stray)} is given without ${at('clientCertFile')}: add clientCertFile, the PEM certificate the key belongs to, or remove ${stray}`,
-      );
+    refuseKeyWithoutCertificate(t, at);
     return undefined;
   }
-  const certLabel = `${at('clientCertFile')} (${t.clientCertFile})`;
-  const certPem = await readText(dir, t.clientCertFile, certLabel);
-  const pkcs12 = /\.(p12|pfx)$/i.test(t.clientCertFile)
-    ? ` (a .p12/.pfx file is not PEM: convert it with 'openssl pkcs12 -in ${t.clientCertFile} -out client.pem -nodes')`
+  const cert = await readClientCertificate(t.clientCertFile, dir, at);
+  const { keyPem, keyLabel } = await readClientKey(t, dir, at, cert, warn);
+  const key = openClientKey(keyPem, t.clientKeyPassphrase, keyLabel);
+  const { x509, certLabel } = cert;
+  if (!x509.checkPrivateKey(key))
+    throw new ConfigError(
+      `config: ${keyLabel} is not the key of ${certLabel} (subject ${oneLine(x509.subject)}): give the key that belongs to that certificate`,
+      'CONFORMANCE_ERR_CONFIG_FILE',
+    );
+  const until = new Date(x509.validTo);
+  if (until.getTime() < Date.now())
+    warn(
+      `conformance: warning: ${certLabel} expired on ${until.toISOString().slice(0, 10)}; a server checking client certificates will refuse it: ask the provider for a new one`,
+    );
+  return {
+    cert: `${cert.certs.join('\n')}\n`,
+    key: `${keyPem}\n`,
+    ...(t.clientKeyPassphrase !== undefined ? { passphrase: t.clientKeyPassphrase } : {}),
+    label: `${t.clientCertFile} (subject ${oneLine(x509.subject)}, issuer ${oneLine(x509.issuer)}, valid until ${until.toISOString().slice(0, 10)})`,
+  };
+}
+
+/** clientKeyFile or clientKeyPassphrase without clientCertFile: a key alone authenticates nothing. */
+function refuseKeyWithoutCertificate(t: RawTarget, at: (...rest: string[]) => string): void {
+  const stray =
+    t.clientKeyFile !== undefined
+      ? 'clientKeyFile'
+      : t.clientKeyPassphrase !== undefined
+        ? 'clientKeyPassphrase'
+        : undefined;
+  if (stray !== undefined)
+    throw new ConfigError(
+      `config: ${at(stray)} is given without ${at('clientCertFile')}: add clientCertFile, the PEM certificate the key belongs to, or remove ${stray}`,
+    );
+}
+
+/** clientCertFile read: its text, its certificate blocks (the client's first, the chain after) and the first parsed. */
+async function readClientCertificate(
+  file: string,
+  dir: string,
+  at: (...rest: string[]) => string,
+): Promise<{ certLabel: string; certPem: string; certs: string[]; x509: X509Certificate }> {
+  const certLabel = `${at('clientCertFile')} (${file})`;
+  const certPem = await readText(dir, file, certLabel);
+  const pkcs12 = /\.(p12|pfx)$/i.test(file)
+    ? ` (a .p12/.pfx file is not PEM: convert it with 'openssl pkcs12 -in ${file} -out client.pem -nodes')`
     : '';
   if (!certPem.includes('-----BEGIN CERTIFICATE-----'))
     throw new ConfigError(
@@ -207,16 +240,24 @@ async function resolveClientCertificate(
     );
   // The certificate blocks alone (a file may hold the key too): the first is the client's, the chain follows.
   const certs = certPem.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
-  let x509: X509Certificate;
   try {
-    x509 = new X509Certificate(certs[0] ?? '');
+    return { certLabel, certPem, certs, x509: new X509Certificate(certs[0] ?? '') };
   } catch {
     throw new ConfigError(
       `config: ${certLabel} holds a PEM certificate block that cannot be read as an X.509 certificate: give the client certificate the provider issued, in PEM form`,
       'CONFORMANCE_ERR_CONFIG_FILE',
     );
   }
-  const keyFile = t.clientKeyFile ?? t.clientCertFile;
+}
+
+/** The PEM private key block, from clientKeyFile (warned about when others can read it) or the certificate's file. */
+async function readClientKey(
+  t: RawTarget,
+  dir: string,
+  at: (...rest: string[]) => string,
+  { certLabel, certPem }: { certLabel: string; certPem: string },
+  warn: (line: string) => void,
+): Promise<{ keyPem: string; keyLabel: string }> {
   const keyLabel =
     t.clientKeyFile !== undefined ? `${at('clientKeyFile')} (${t.clientKeyFile})` : `${certLabel}, read for its key`;
   const keyText = t.clientKeyFile !== undefined ? await readText(dir, t.clientKeyFile, keyLabel) : certPem;
@@ -229,40 +270,25 @@ async function resolveClientCertificate(
         : `config: ${certLabel} holds no private key, and no clientKeyFile is given: add "clientKeyFile", the path of the certificate's PEM private key`,
       'CONFORMANCE_ERR_CONFIG_FILE',
     );
-  if (t.clientKeyFile !== undefined) warnIfExposed(path.resolve(dir, keyFile), keyLabel, warn);
-  let key: KeyObject;
+  if (t.clientKeyFile !== undefined) warnIfExposed(path.resolve(dir, t.clientKeyFile), keyLabel, warn);
+  return { keyPem, keyLabel };
+}
+
+/** The key opened, with the passphrase when one is given; a missing or wrong passphrase is said as such. */
+function openClientKey(keyPem: string, passphrase: string | undefined, keyLabel: string): KeyObject {
   try {
-    key = createPrivateKey({
-      key: keyPem,
-      ...(t.clientKeyPassphrase !== undefined ? { passphrase: t.clientKeyPassphrase } : {}),
-    });
+    return createPrivateKey({ key: keyPem, ...(passphrase !== undefined ? { passphrase } : {}) });
   } catch (err) {
     const code = errorCode(err);
     const encrypted = /ENCRYPTED/.test(keyPem);
     const problem =
-      code === 'ERR_MISSING_PASSPHRASE' || (encrypted && t.clientKeyPassphrase === undefined)
+      code === 'ERR_MISSING_PASSPHRASE' || (encrypted && passphrase === undefined)
         ? `is encrypted and no passphrase is given: add "clientKeyPassphrase": "\${CONFORMANCE_CLIENT_KEY_PASSPHRASE}" and export that variable`
         : encrypted
           ? `cannot be opened with clientKeyPassphrase (wrong passphrase?): check the variable it names`
           : `cannot be read as a private key (${code ?? 'unknown error'}): give the PEM private key of clientCertFile`;
     throw new ConfigError(`config: ${keyLabel} ${problem}`, 'CONFORMANCE_ERR_CONFIG_FILE');
   }
-  if (!x509.checkPrivateKey(key))
-    throw new ConfigError(
-      `config: ${keyLabel} is not the key of ${certLabel} (subject ${oneLine(x509.subject)}): give the key that belongs to that certificate`,
-      'CONFORMANCE_ERR_CONFIG_FILE',
-    );
-  const until = new Date(x509.validTo);
-  if (until.getTime() < Date.now())
-    warn(
-      `conformance: warning: ${certLabel} expired on ${until.toISOString().slice(0, 10)}; a server checking client certificates will refuse it: ask the provider for a new one`,
-    );
-  return {
-    cert: `${certs.join('\n')}\n`,
-    key: `${keyPem}\n`,
-    ...(t.clientKeyPassphrase !== undefined ? { passphrase: t.clientKeyPassphrase } : {}),
-    label: `${t.clientCertFile} (subject ${oneLine(x509.subject)}, issuer ${oneLine(x509.issuer)}, valid until ${until.toISOString().slice(0, 10)})`,
-  };
 }
 
 /** A certificate's subject or issuer (one attribute a line) on one line. */

@@ -621,109 +621,179 @@ const ADDRESS_FAILURES: Record<string, (at: { host: string; hostPort: string }) 
   }),
 };
 
+/** What a failed request was: its address, its route, its limits, and how far its answer came. */
+interface FailedAttempt {
+  url: string;
+  route?: Route;
+  timeoutMs: number;
+  cap: number;
+  deadline: AbortSignal;
+  external: AbortSignal | undefined;
+  progress: Progress;
+}
+
+type DescribedFailure = { text: string } & TransportFailure;
+
+/** A failed request with its error read: Node's or undici's code, the first line of the message, the address. */
+interface FailureFacts {
+  err: unknown;
+  code: string | undefined;
+  message: string;
+  address: { host: string; hostPort: string };
+  at: FailedAttempt;
+}
+
 /** One line naming what happened (the words first, Node's or undici's code after them), and what to do about it. */
-function describeTransportError(
-  err: unknown,
-  at: {
-    url: string;
-    route?: Route;
-    timeoutMs: number;
-    cap: number;
-    deadline: AbortSignal;
-    external: AbortSignal | undefined;
-    progress: Progress;
-  },
-): { text: string } & TransportFailure {
-  const { progress } = at;
-  const address = addressOf(at.url);
-  if (err instanceof BodyTooLarge) {
-    const of = progress.declared !== undefined ? ` of the ${progress.declared} its Content-Length announced` : '';
-    return {
-      text: `response body passed the ${formatBytes(at.cap)} cap on one body (--max-body) after ${progress.received} bytes${of}, cut off while streaming`,
-      kind: 'bad-answer',
-      advice: 'if answers that large are right, raise the cap with --max-body',
-    };
-  }
+function describeTransportError(err: unknown, at: FailedAttempt): DescribedFailure {
+  if (err instanceof BodyTooLarge) return bodyOverCap(at);
   // The route's own failures first: a proxy that refused or cannot be reached, a client certificate the server wants.
   const routed = at.external?.aborted ? undefined : describeRouteFailure(err, at.route);
   if (routed) return routed;
+  const facts = readFailure(err, at);
+  for (const describe of FAILURE_DESCRIBERS) {
+    const described = describe(facts);
+    if (described) return described;
+  }
+  return { text: facts.code ? `${facts.code}: ${facts.message}` : facts.message, kind: 'other' };
+}
+
+/** The error's code and first message line, and the address it was sent to. */
+function readFailure(err: unknown, at: FailedAttempt): FailureFacts {
   const e = err as { code?: unknown; message?: string; cause?: { code?: unknown; message?: string } };
   // A DOMException (an abort) has a numeric code; only Node's and undici's string codes name anything.
   const code = [e.cause?.code, e.code].find((c): c is string => typeof c === 'string');
   const message = (e.cause?.message ?? e.message ?? String(err)).split('\n')[0] ?? 'request failed';
+  return { err, code, message, address: addressOf(at.url), at };
+}
+
+/** ' of the N its Content-Length announced', when the response announced one. */
+function ofDeclared(progress: Progress): string {
+  return progress.declared !== undefined ? ` of the ${progress.declared} its Content-Length announced` : '';
+}
+
+/** The body streamed past --max-body. */
+function bodyOverCap({ cap, progress }: FailedAttempt): DescribedFailure {
+  return {
+    text: `response body passed the ${formatBytes(cap)} cap on one body (--max-body) after ${progress.received} bytes${ofDeclared(progress)}, cut off while streaming`,
+    kind: 'bad-answer',
+    advice: 'if answers that large are right, raise the cap with --max-body',
+  };
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** The request's time ran out: while connecting, before the headers, or in the middle of the body. */
+function timedOut({ code, address, at }: FailureFacts): DescribedFailure | undefined {
+  if (!at.deadline.aborted && !(code !== undefined && TIMEOUT_CODES.has(code))) return undefined;
   const within = formatMs(at.timeoutMs);
-  const timedOut =
-    at.deadline.aborted ||
-    code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    code === 'UND_ERR_BODY_TIMEOUT' ||
-    code === 'UND_ERR_CONNECT_TIMEOUT';
-  if (timedOut) {
-    const longer = 'or give it longer with --timeout';
-    if (code === 'UND_ERR_CONNECT_TIMEOUT')
-      return {
-        text: `could not connect to ${address.hostPort} within ${within} (${code})`,
-        kind: 'no-answer',
-        advice: `check baseUrl (a firewall that drops connections looks the same), ${longer}`,
-      };
-    if (!progress.headers)
-      return {
-        text: `no response within ${within}${code ? ` (${code})` : ''}`,
-        kind: 'no-answer',
-        advice: `the server took the connection but did not answer: check that baseUrl is the API, ${longer}`,
-      };
-    const of = progress.declared !== undefined ? ` of the ${progress.declared} its Content-Length announced` : '';
+  const longer = 'or give it longer with --timeout';
+  if (code === 'UND_ERR_CONNECT_TIMEOUT')
     return {
-      text: `the response body did not finish within ${within}: ${progress.received} bytes received${of}${code ? ` (${code})` : ''}`,
-      kind: 'bad-answer',
+      text: `could not connect to ${address.hostPort} within ${within} (${code})`,
+      kind: 'no-answer',
+      advice: `check baseUrl (a firewall that drops connections looks the same), ${longer}`,
     };
-  }
-  if (at.external?.aborted)
+  if (!at.progress.headers)
     return {
-      text: 'the request was cancelled: the check ended (its time limit or the run budget) before the response came',
-      kind: 'other',
+      text: `no response within ${within}${code ? ` (${code})` : ''}`,
+      kind: 'no-answer',
+      advice: `the server took the connection but did not answer: check that baseUrl is the API, ${longer}`,
     };
-  if (code !== undefined && ADDRESS_FAILURES[code]) return { ...ADDRESS_FAILURES[code](address), kind: 'no-answer' };
+  return {
+    text: `the response body did not finish within ${within}: ${at.progress.received} bytes received${ofDeclared(at.progress)}${code ? ` (${code})` : ''}`,
+    kind: 'bad-answer',
+  };
+}
+
+/** The check that sent the request ended before the response came. */
+function cancelled({ at }: FailureFacts): DescribedFailure | undefined {
+  if (!at.external?.aborted) return undefined;
+  return {
+    text: 'the request was cancelled: the check ended (its time limit or the run budget) before the response came',
+    kind: 'other',
+  };
+}
+
+/** The address or the network (ADDRESS_FAILURES). */
+function addressFailure({ code, address }: FailureFacts): DescribedFailure | undefined {
+  const failure = code === undefined ? undefined : ADDRESS_FAILURES[code];
+  return failure ? { ...failure(address), kind: 'no-answer' } : undefined;
+}
+
+/** A TLS failure the table TLS_FAILURES words. */
+function wordedTlsFailure({ code, message, address }: FailureFacts): DescribedFailure | undefined {
   const tls = code === undefined ? undefined : TLS_FAILURES[code];
-  if (tls) return { text: `TLS: ${tls.what} (${code}: ${message})`, kind: 'tls', advice: tls.advice(address.host) };
-  // undici's limit is Node's --max-http-header-size.
-  if (code === 'UND_ERR_HEADERS_OVERFLOW')
-    return {
-      text: `response headers exceeded the client's limit of ${formatBytes(httpMaxHeaderSize)} (${code})`,
-      kind: 'bad-answer',
-    };
-  if (
-    code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' ||
-    (progress.headers && progress.declared !== undefined && progress.received < progress.declared)
-  ) {
-    return {
-      text: `the server closed the connection after ${progress.received} of the ${progress.declared ?? '?'} body bytes its Content-Length announced${code ? ` (${code})` : ''}`,
-      kind: 'bad-answer',
-    };
-  }
+  return tls
+    ? { text: `TLS: ${tls.what} (${code}: ${message})`, kind: 'tls', advice: tls.advice(address.host) }
+    : undefined;
+}
+
+/** The response headers passed undici's limit, which is Node's --max-http-header-size. */
+function headersOverflow({ code }: FailureFacts): DescribedFailure | undefined {
+  if (code !== 'UND_ERR_HEADERS_OVERFLOW') return undefined;
+  return {
+    text: `response headers exceeded the client's limit of ${formatBytes(httpMaxHeaderSize)} (${code})`,
+    kind: 'bad-answer',
+  };
+}
+
+/** The connection closed before the body its Content-Length announced was complete. */
+function bodyCutShort({ code, at: { progress } }: FailureFacts): DescribedFailure | undefined {
+  const short = progress.headers && progress.declared !== undefined && progress.received < progress.declared;
+  if (code !== 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' && !short) return undefined;
+  return {
+    text: `the server closed the connection after ${progress.received} of the ${progress.declared ?? '?'} body bytes its Content-Length announced${code ? ` (${code})` : ''}`,
+    kind: 'bad-answer',
+  };
+}
+
+/** The server reset or closed the connection, before answering or in the middle of the body. */
+function connectionDropped({ code, message, at }: FailureFacts): DescribedFailure | undefined {
+  const { headers } = at.progress;
   // A plain-http request to a TLS port is closed like this, before any answer.
   const plainToTls =
-    at.url.startsWith('http:') && !progress.headers
-      ? { advice: 'baseUrl says http: does the server speak https there?' }
-      : {};
+    at.url.startsWith('http:') && !headers ? { advice: 'baseUrl says http: does the server speak https there?' } : {};
   if (code === 'ECONNRESET')
     return {
-      text: `the server reset the connection${progress.headers ? ' in the middle of the body' : ' before answering'} (ECONNRESET)`,
-      kind: progress.headers ? 'bad-answer' : 'no-answer',
+      text: `the server reset the connection${headers ? ' in the middle of the body' : ' before answering'} (ECONNRESET)`,
+      kind: headers ? 'bad-answer' : 'no-answer',
       ...plainToTls,
     };
   if (code === 'UND_ERR_SOCKET')
     return {
-      text: `the server closed the connection ${progress.headers ? 'in the middle of the body' : 'without an answer'} (${code}: ${message})`,
-      kind: progress.headers ? 'bad-answer' : 'no-answer',
+      text: `the server closed the connection ${headers ? 'in the middle of the body' : 'without an answer'} (${code}: ${message})`,
+      kind: headers ? 'bad-answer' : 'no-answer',
       ...plainToTls,
     };
-  if (code?.startsWith('HPE_') || (err as Error)?.name === 'HTTPParserError')
-    return { text: `the response is not valid HTTP/1.1: ${message}${code ? ` (${code})` : ''}`, kind: 'bad-answer' };
-  // Node's TLS codes, and OpenSSL's verification codes the table above does not word (CERT_SIGNATURE_FAILURE…).
-  if (code !== undefined && /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|INVALID_CA|PATH_LENGTH)/.test(code))
-    return { text: `TLS: the handshake failed (${code}: ${message})`, kind: 'tls' };
-  return { text: code ? `${code}: ${message}` : message, kind: 'other' };
+  return undefined;
 }
+
+/** The answer is not HTTP/1.1 (llhttp's parse errors). */
+function notHttp({ err, code, message }: FailureFacts): DescribedFailure | undefined {
+  if (!code?.startsWith('HPE_') && (err as Error)?.name !== 'HTTPParserError') return undefined;
+  return { text: `the response is not valid HTTP/1.1: ${message}${code ? ` (${code})` : ''}`, kind: 'bad-answer' };
+}
+
+/** Node's TLS codes, and OpenSSL's verification codes the table TLS_FAILURES does not word (CERT_SIGNATURE_FAILURE…). */
+function otherTlsFailure({ code, message }: FailureFacts): DescribedFailure | undefined {
+  if (code === undefined || !/^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|INVALID_CA|PATH_LENGTH)/.test(code))
+    return undefined;
+  return { text: `TLS: the handshake failed (${code}: ${message})`, kind: 'tls' };
+}
+
+/** What a failure was, asked in this order (the first that recognises it words it): a time-out, a cancellation, the
+ *  address, TLS, the headers' size, a short body, a dropped connection, broken HTTP, any other TLS code. */
+const FAILURE_DESCRIBERS: Array<(facts: FailureFacts) => DescribedFailure | undefined> = [
+  timedOut,
+  cancelled,
+  addressFailure,
+  wordedTlsFailure,
+  headersOverflow,
+  bodyCutShort,
+  connectionDropped,
+  notHttp,
+  otherTlsFailure,
+];
 
 /** Codes of a connection the server closed or reset under a request. */
 const LOST_CONNECTION = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE', 'UND_ERR_CLOSED']);

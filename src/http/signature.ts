@@ -368,11 +368,48 @@ function chooseLabel(inputs: Dictionary, options: VerifyOptions): string | undef
 
 type Failure = Omit<SignatureVerdict, 'ok' | 'code'> & { code: SignatureFailure; reason: string };
 
+/** Why a parsed signature fails before its bytes are checked. */
+type Problem = { code: SignatureFailure; reason: string };
+
 function prepareOrVerdict(
   message: HttpMessage & { signatureInput?: string; signature?: string },
   options: VerifyOptions,
   fixedKey: KeyObject | undefined,
 ): SignatureVerdict | Exclude<Prepared, { done: SignatureVerdict }> {
+  const chosen = chooseSignature(message, options);
+  if ('ok' in chosen) return chosen;
+  const { label, input, signature } = chosen;
+  const [items, paramMap] = input;
+  const components = coveredComponents(items);
+  if (!Array.isArray(components)) return { ok: false, code: components.code, label, reason: components.reason };
+  const params = plainParams(paramMap);
+  const keyId = typeof params.keyid === 'string' ? params.keyid : undefined;
+  const verdict: SignatureVerdict = { ok: false, label, keyId, components, params };
+  const reject = (problem: Problem, extra: Partial<SignatureVerdict> = {}): SignatureVerdict => ({
+    ...verdict,
+    ...extra,
+    ...problem,
+  });
+  const refused = profileProblem(params, components, options) ?? timeProblem(params, options);
+  if (refused) return reject(refused);
+  let base: string;
+  try {
+    // Re-serialising the parsed inner list keeps parameter order and types (a token stays a token).
+    base = signatureBase(message, components, serializeInnerList(input));
+  } catch (e) {
+    if (e instanceof SignatureBaseError) return reject({ code: e.code, reason: e.message });
+    throw e;
+  }
+  const key = verificationKey(fixedKey, options, keyId);
+  if ('reason' in key) return reject(key, { base });
+  return { verdict, base, key, signature };
+}
+
+/** The signature to verify: its label (chooseLabel), its Signature-Input inner list and its Signature bytes. */
+function chooseSignature(
+  message: HttpMessage & { signatureInput?: string; signature?: string },
+  options: VerifyOptions,
+): SignatureVerdict | { label: string; input: InnerList; signature: Buffer } {
   const fail = (f: Failure): SignatureVerdict => ({ ok: false, ...f });
   const inputField = message.signatureInput ?? headerValue(message.headers, 'signature-input');
   const sigField = message.signature ?? headerValue(message.headers, 'signature');
@@ -404,100 +441,114 @@ function prepareOrVerdict(
   if (sigMember === undefined || isInnerList(sigMember) || !(sigMember[0] instanceof ArrayBuffer)) {
     return fail({ code: 'SIGNATURE_MALFORMED', label, reason: `Signature has no byte sequence labelled "${label}"` });
   }
-  const [items, paramMap] = input as InnerList;
+  return { label, input: input as InnerList, signature: Buffer.from(sigMember[0] as ArrayBuffer) };
+}
+
+/** The covered component names, each a lowercase string without parameters (this profile's), or why not. */
+function coveredComponents(items: InnerList[0]): string[] | Problem {
   const components: string[] = [];
   for (const [name, itemParams] of items) {
-    if (typeof name !== 'string')
-      return fail({ code: 'SIGNATURE_MALFORMED', label, reason: 'a covered component is not a string' });
+    if (typeof name !== 'string') return { code: 'SIGNATURE_MALFORMED', reason: 'a covered component is not a string' };
     if (itemParams.size > 0)
-      return fail({
+      return {
         code: 'SIGNATURE_MALFORMED',
-        label,
         reason: `component parameters (on "${name}") are not supported by this profile`,
-      });
+      };
     // RFC 9421 §2.1: component names are lowercased. Said here, at the parse, so that a capitalised "Authorization"
     // is reported as what it is, not as "authorization" left uncovered.
     if (name !== name.toLowerCase())
-      return fail({
+      return {
         code: 'SIGNATURE_MALFORMED',
-        label,
         reason: `the component name "${name}" is not lowercase (RFC 9421 §2.1: component names are lowercased)`,
-      });
+      };
     components.push(name);
   }
+  return components;
+}
+
+/** The signature's parameters as plain values (a byte sequence or inner list as its string). */
+function plainParams(paramMap: InnerList[1]): Record<string, string | number | boolean> {
   const params: Record<string, string | number | boolean> = {};
   for (const [k, v] of paramMap) {
     params[k] = typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : String(v);
   }
-  const keyId = typeof params.keyid === 'string' ? params.keyid : undefined;
-  const verdict: SignatureVerdict = { ok: false, label, keyId, components, params };
-  const reject = (code: SignatureFailure, reason: string, extra: Partial<SignatureVerdict> = {}): SignatureVerdict => ({
-    ...verdict,
-    ...extra,
-    code,
-    reason,
-  });
+  return params;
+}
+
+/** The profile's demands on what is signed: the algorithm, and the components the caller requires covered. */
+function profileProblem(
+  params: Record<string, string | number | boolean>,
+  components: string[],
+  options: VerifyOptions,
+): Problem | undefined {
   // RFC 9421 §3.2 step 6: the algorithm of the key material (Ed25519, the only one this profile verifies) and an alg
   // parameter "MUST be the same. If the algorithms are not the same, the verifier MUST fail the verification."
   if (params.alg !== undefined && params.alg !== 'ed25519')
-    return reject('ALG_MISMATCH', `alg ${JSON.stringify(params.alg)} is not ed25519`);
+    return { code: 'ALG_MISMATCH', reason: `alg ${JSON.stringify(params.alg)} is not ed25519` };
 
   for (const required of options.requiredComponents ?? []) {
     if (!components.includes(required))
-      return reject('COMPONENT_NOT_COVERED', `the signature does not cover "${required}"`);
+      return { code: 'COMPONENT_NOT_COVERED', reason: `the signature does not cover "${required}"` };
   }
+  return undefined;
+}
+
+/** created and expires: integers, present when required, and now within them (skew allowed) and within maxAgeSeconds. */
+function timeProblem(params: Record<string, string | number | boolean>, options: VerifyOptions): Problem | undefined {
   const now = options.now ?? nowSeconds();
   const skew = options.skewSeconds ?? 0;
   const created = params.created;
   const expires = params.expires;
+  const problem = (code: SignatureFailure, reason: string): Problem => ({ code, reason });
   if (created !== undefined && (typeof created !== 'number' || !Number.isInteger(created)))
-    return reject('SIGNATURE_MALFORMED', 'created is not an integer');
+    return problem('SIGNATURE_MALFORMED', 'created is not an integer');
   if (expires !== undefined && (typeof expires !== 'number' || !Number.isInteger(expires)))
-    return reject('SIGNATURE_MALFORMED', 'expires is not an integer');
+    return problem('SIGNATURE_MALFORMED', 'expires is not an integer');
   if (options.requireCreated && created === undefined)
-    return reject('SIGNATURE_CREATED_MISSING', 'the signature has no created parameter');
+    return problem('SIGNATURE_CREATED_MISSING', 'the signature has no created parameter');
   if (options.requireExpires && expires === undefined)
-    return reject('SIGNATURE_EXPIRES_MISSING', 'the signature has no expires parameter');
+    return problem('SIGNATURE_EXPIRES_MISSING', 'the signature has no expires parameter');
   if (typeof created === 'number' && created > now + skew)
-    return reject('SIGNATURE_CREATED_FUTURE', `created (${created}) is in the future (now ${now})`);
+    return problem('SIGNATURE_CREATED_FUTURE', `created (${created}) is in the future (now ${now})`);
   if (typeof expires === 'number' && expires < now - skew)
-    return reject('SIGNATURE_EXPIRED', `expired at ${expires} (now ${now})`);
+    return problem('SIGNATURE_EXPIRED', `expired at ${expires} (now ${now})`);
   if (typeof created === 'number' && typeof expires === 'number' && expires < created)
-    return reject('SIGNATURE_MALFORMED', 'expires is before created');
+    return problem('SIGNATURE_MALFORMED', 'expires is before created');
   if (options.maxAgeSeconds !== undefined && typeof created === 'number') {
     if (created < now - options.maxAgeSeconds - skew)
-      return reject('SIGNATURE_EXPIRED', `created (${created}) is older than ${options.maxAgeSeconds} s`);
+      return problem('SIGNATURE_EXPIRED', `created (${created}) is older than ${options.maxAgeSeconds} s`);
     if (typeof expires === 'number' && expires - created > options.maxAgeSeconds)
-      return reject(
+      return problem(
         'SIGNATURE_WINDOW_TOO_LONG',
         `validity window of ${expires - created} s exceeds ${options.maxAgeSeconds} s`,
       );
   }
+  return undefined;
+}
 
-  let base: string;
-  try {
-    // Re-serialising the parsed inner list keeps parameter order and types (a token stays a token).
-    base = signatureBase(message, components, serializeInnerList(input as InnerList));
-  } catch (e) {
-    if (e instanceof SignatureBaseError) return reject(e.code, e.message);
-    throw e;
-  }
+/** The Ed25519 key to verify with: the fixed one, or the one options.key gives for the keyid; or why there is none. */
+function verificationKey(
+  fixedKey: KeyObject | undefined,
+  options: VerifyOptions,
+  keyId: string | undefined,
+): KeyObject | Problem {
   let key = fixedKey;
   if (key === undefined) {
     const keyInput = (options.key as (keyId: string | undefined) => PublicKeyInput | undefined)(keyId);
     if (keyInput === undefined)
-      return reject('KEYID_UNKNOWN', `unknown keyid ${keyId === undefined ? '(none given)' : JSON.stringify(keyId)}`, {
-        base,
-      });
+      return {
+        code: 'KEYID_UNKNOWN',
+        reason: `unknown keyid ${keyId === undefined ? '(none given)' : JSON.stringify(keyId)}`,
+      };
     try {
       key = publicKeyFrom(keyInput, `the key for keyid ${JSON.stringify(keyId)}`);
     } catch (e) {
-      return reject('KEY_UNUSABLE', e instanceof Error ? e.message : 'the verification key cannot be read', { base });
+      return { code: 'KEY_UNUSABLE', reason: e instanceof Error ? e.message : 'the verification key cannot be read' };
     }
   }
   if (key.asymmetricKeyType !== 'ed25519')
-    return reject('KEY_UNUSABLE', `the key is ${key.asymmetricKeyType ?? 'unknown'}, not Ed25519`, { base });
-  return { verdict, base, key, signature: Buffer.from(sigMember[0] as ArrayBuffer) };
+    return { code: 'KEY_UNUSABLE', reason: `the key is ${key.asymmetricKeyType ?? 'unknown'}, not Ed25519` };
+  return key;
 }
 
 /** The first signature of a Signature-Input field as parsed (label, covered items, parameters, how many follow); undefined when absent or not a structured dictionary of inner lists. */

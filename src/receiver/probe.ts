@@ -99,23 +99,7 @@ export function probePublicUrl(
     req.on('socket', (socket) => {
       if (!https) return;
       socket.once('secureConnect', () => {
-        const tls = socket as TLSSocket;
-        const peer = tls.getPeerCertificate();
-        const name = (n: Record<string, unknown> | undefined) =>
-          n === undefined ? '' : typeof n.CN === 'string' ? `CN=${n.CN}` : JSON.stringify(n);
-        trust = {
-          trusted: tls.authorized,
-          ...(tls.authorized ? {} : { error: String(tls.authorizationError ?? 'not trusted') }),
-          ...(peer && peer.fingerprint256
-            ? {
-                certificate: {
-                  subject: name(peer.subject as unknown as Record<string, unknown>),
-                  issuer: name(peer.issuer as unknown as Record<string, unknown>),
-                  fingerprint: peer.fingerprint256,
-                },
-              }
-            : {}),
-        };
+        trust = trustOf(socket as TLSSocket);
       });
     });
     req.on('error', (e: NodeJS.ErrnoException) =>
@@ -123,6 +107,26 @@ export function probePublicUrl(
     );
     req.end('{}');
   });
+}
+
+/** What the handshake showed of the certificate the URL presents: trusted or why not, and whose it is. */
+function trustOf(tls: TLSSocket): ProbeTrust {
+  const peer = tls.getPeerCertificate();
+  const name = (n: Record<string, unknown> | undefined) =>
+    n === undefined ? '' : typeof n.CN === 'string' ? `CN=${n.CN}` : JSON.stringify(n);
+  return {
+    trusted: tls.authorized,
+    ...(tls.authorized ? {} : { error: String(tls.authorizationError ?? 'not trusted') }),
+    ...(peer && peer.fingerprint256
+      ? {
+          certificate: {
+            subject: name(peer.subject as unknown as Record<string, unknown>),
+            issuer: name(peer.issuer as unknown as Record<string, unknown>),
+            fingerprint: peer.fingerprint256,
+          },
+        }
+      : {}),
+  };
 }
 
 /** Certificate errors that mean "no CA vouches for it": the certificate signed itself. */

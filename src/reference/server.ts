@@ -153,22 +153,13 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
   const webhookKey = options.webhookKey !== undefined ? parseWebhookKey(options.webhookKey) : undefined;
   const events = new EventBus();
   const deliveries: DeliveryAttempt[] = [];
-  const webhooks = new WebhookService({
+  const webhooks = startWebhookService(options, {
     events,
     clock,
     faults: faults.flags,
     choices,
-    ...(options.webhookCa !== undefined ? { ca: options.webhookCa } : {}),
-    ...(webhookKey !== undefined ? { key: webhookKey } : {}),
-    ...(options.deliveryRetries !== undefined ? { retries: options.deliveryRetries } : {}),
-    ...(options.deliveryBackoffMs !== undefined ? { backoffMs: options.deliveryBackoffMs } : {}),
-    ...(options.deliveryTimeoutMs !== undefined ? { timeoutMs: options.deliveryTimeoutMs } : {}),
-    ...(options.maxPendingDeliveries !== undefined ? { maxPending: options.maxPendingDeliveries } : {}),
-    onAttempt: (attempt) => {
-      deliveries.push(attempt);
-      if (deliveries.length > MAX_DELIVERY_LOG) deliveries.splice(0, deliveries.length - MAX_DELIVERY_LOG);
-      options.onDelivery?.(attempt);
-    },
+    webhookKey,
+    deliveries,
   });
   const state: ServerState = {
     store,
@@ -189,30 +180,92 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
   };
   const router = new Router<RouteDef>();
   for (const route of ALL_ROUTES) router.add(route.method, route.path, route);
+  const handle = makeHandler(state, router, {
+    ...options,
+    middleware: middlewareChain(options, choices, clock, faults),
+  });
+  const connections = connectionPolicy(choices.connection);
+  const server = createListeningServer(options, (req, res) => {
+    if (!connections.admit(req, res)) return;
+    // handle() turns every error into a reply; this only guards against a failure while writing the reply itself.
+    handle(req, res).catch(() => res.destroy());
+  });
+  await listen(server, options, webhooks);
+  const address = server.address() as AddressInfo;
+  const url = `${options.tls ? 'https' : 'http'}://${displayHost(address)}:${address.port}`;
+  return {
+    url,
+    baseUrl: `${url}${API_PREFIX}`,
+    port: address.port,
+    store: state.store,
+    events: state.events,
+    deliveries,
+    close: async () => {
+      await Promise.all([closeServer(server), webhooks.close()]);
+    },
+  };
+}
 
+/** The webhook deliveries, with the options' limits; each attempt is kept (the last MAX_DELIVERY_LOG) and reported. */
+function startWebhookService(
+  options: ReferenceOptions,
+  given: {
+    events: EventBus;
+    clock: () => number;
+    faults: ServerState['faults'];
+    choices: Choices;
+    webhookKey: WebhookSigningKey | undefined;
+    deliveries: DeliveryAttempt[];
+  },
+): WebhookService {
+  const { events, clock, faults, choices, webhookKey, deliveries } = given;
+  return new WebhookService({
+    events,
+    clock,
+    faults,
+    choices,
+    ...(options.webhookCa !== undefined ? { ca: options.webhookCa } : {}),
+    ...(webhookKey !== undefined ? { key: webhookKey } : {}),
+    ...(options.deliveryRetries !== undefined ? { retries: options.deliveryRetries } : {}),
+    ...(options.deliveryBackoffMs !== undefined ? { backoffMs: options.deliveryBackoffMs } : {}),
+    ...(options.deliveryTimeoutMs !== undefined ? { timeoutMs: options.deliveryTimeoutMs } : {}),
+    ...(options.maxPendingDeliveries !== undefined ? { maxPending: options.maxPendingDeliveries } : {}),
+    onAttempt: (attempt) => {
+      deliveries.push(attempt);
+      if (deliveries.length > MAX_DELIVERY_LOG) deliveries.splice(0, deliveries.length - MAX_DELIVERY_LOG);
+      options.onDelivery?.(attempt);
+    },
+  });
+}
+
+/** The middleware every request passes, outermost first: the rate limit, latency, the choices, then the faults. */
+function middlewareChain(
+  options: ReferenceOptions,
+  choices: Choices,
+  clock: () => number,
+  faults: { middleware: Middleware[] },
+): Middleware[] {
   // Choice shaping runs outermost, so faults (inner) deviate from what the choices would have sent.
   const latency = options.latencyMs ? [latencyMiddleware(options.latencyMs)] : [];
   // The rate limit is outermost of all: a throttled request is refused before anything else looks at it.
   const perSecond = options.rateLimitPerSecond ?? rateLimitOf(choices);
   const throttle =
     perSecond !== undefined ? [throttleMiddleware(new RateLimiter(perSecond, clock), retryAfterOf(choices))] : [];
-  const handle = makeHandler(state, router, {
-    ...options,
-    middleware: [
-      ...throttle,
-      ...latency,
-      choicesMiddleware,
-      accountEventsMiddleware,
-      ...(options.middleware ?? []),
-      ...faults.middleware,
-    ],
-  });
-  const connections = connectionPolicy(choices.connection);
-  const listener = (req: IncomingMessage, res: ServerResponse) => {
-    if (!connections.admit(req, res)) return;
-    // handle() turns every error into a reply; this only guards against a failure while writing the reply itself.
-    handle(req, res).catch(() => res.destroy());
-  };
+  return [
+    ...throttle,
+    ...latency,
+    choicesMiddleware,
+    accountEventsMiddleware,
+    ...(options.middleware ?? []),
+    ...faults.middleware,
+  ];
+}
+
+/** An http server, or an https one with `tls` (asking for a client certificate when `tls.clientCa` is given). */
+function createListeningServer(
+  options: ReferenceOptions,
+  listener: (req: IncomingMessage, res: ServerResponse) => void,
+): Server {
   const serverOptions = { requestTimeout: 30_000, headersTimeout: 15_000 };
   const server: Server = options.tls
     ? createTlsServer(
@@ -228,8 +281,12 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
       )
     : createServer(serverOptions, listener);
   server.keepAliveTimeout = 5_000;
+  return server;
+}
 
-  await new Promise<void>((resolve, reject) => {
+/** Listens on the options' host and port (default 127.0.0.1, any free port). */
+function listen(server: Server, options: ReferenceOptions, webhooks: WebhookService): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     const onListenError = (e: Error) => {
       // A failed listen must not leave the delivery agent behind.
       void webhooks.close();
@@ -241,19 +298,6 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
       resolve();
     });
   });
-  const address = server.address() as AddressInfo;
-  const url = `${options.tls ? 'https' : 'http'}://${displayHost(address)}:${address.port}`;
-  return {
-    url,
-    baseUrl: `${url}${API_PREFIX}`,
-    port: address.port,
-    store: state.store,
-    events: state.events,
-    deliveries,
-    close: async () => {
-      await Promise.all([closeServer(server), webhooks.close()]);
-    },
-  };
 }
 
 function parseWebhookKey(pem: string): WebhookSigningKey {

@@ -54,89 +54,96 @@ const NOT_RECORDED = '<span class="note">not recorded (a report of a version bef
 /** Each option that changed what was tested, with its value; defaults are shown too, as what a reviewer signs for. */
 function optionRows(run: RunInfo): Row[] {
   const o: RunOptionsInfo | undefined = run.options;
-  const selection: Row[] = [
-    [
-      'Suites',
-      escapeLine(
-        o?.suites !== undefined ? `${o.suites.join(', ')} (--suite)` : `all: ${run.selection.suites.join(', ')}`,
-      ),
-    ],
-    ...(run.selection.grep !== undefined ? ([['--grep', code(run.selection.grep)]] satisfies Row[]) : []),
-    ...(o?.rerunFailed
-      ? ([
-          [
-            '--rerun-failed',
-            `${code(o.rerunFailed.report)} (SHA-256 ${digest(o.rerunFailed.sha256)}): ${escapeLine(`${run.selection.ids?.length ?? 0} checks`)}`,
-          ],
-        ] satisfies Row[])
-      : run.selection.ids !== undefined
-        ? ([['Checks', escapeLine(`only ${run.selection.ids.join(', ')}`)]] satisfies Row[])
-        : []),
-  ];
-  const judged: Row[] = [
-    ['--fail-on', escapeLine(failOnText(run))],
-    [
-      '--expected-failures',
-      o?.expectedFailures
-        ? `${o.expectedFailures.file !== undefined ? code(o.expectedFailures.file) : 'given by the library caller'}${o.expectedFailures.sha256 !== undefined ? ` (SHA-256 ${digest(o.expectedFailures.sha256)})` : ''}: ${escapeLine(`${o.expectedFailures.entries} entr${o.expectedFailures.entries === 1 ? 'y' : 'ies'}`)}`
-        : o
-          ? 'none'
-          : NOT_RECORDED,
-    ],
-  ];
-  if (!o) return [...selection, ...judged, ['Other options', NOT_RECORDED]];
-  const budget: Row = ['--budget', escapeLine(`${formatBudget(o.budgetMs)} for the run`)];
+  const asked = [...selectionRows(run, o), ...judgedRows(o, run)];
+  if (!o) return [...asked, ['Other options', NOT_RECORDED]];
   // `conformance client` sends nothing of its own: the server's limits and flags did not shape what it judged.
   if (o.client)
     return [
-      ...selection,
-      ...judged,
-      budget,
+      ...asked,
+      budgetRow(o),
       ['Client command', code(o.client.command.join(' '))],
       ['Scenarios', escapeLine(o.client.scenarios.join(', '))],
     ];
-  const yesNo = (on: boolean, yes: string, no: string) => escapeLine(on ? `yes: ${yes}` : `no: ${no}`);
+  return [...asked, ...SERVER_RUN_ROWS.map((row) => row(o, run)).filter((row): row is Row => row !== undefined)];
+}
+
+/** Which checks ran: the suites, --grep, and --rerun-failed or the ids a caller gave. */
+function selectionRows(run: RunInfo, o: RunOptionsInfo | undefined): Row[] {
+  const suites: Row = [
+    'Suites',
+    escapeLine(
+      o?.suites !== undefined ? `${o.suites.join(', ')} (--suite)` : `all: ${run.selection.suites.join(', ')}`,
+    ),
+  ];
+  const grep: Row[] = run.selection.grep !== undefined ? [['--grep', code(run.selection.grep)]] : [];
+  const ids: Row[] = o?.rerunFailed
+    ? [
+        [
+          '--rerun-failed',
+          `${code(o.rerunFailed.report)} (SHA-256 ${digest(o.rerunFailed.sha256)}): ${escapeLine(`${run.selection.ids?.length ?? 0} checks`)}`,
+        ],
+      ]
+    : run.selection.ids !== undefined
+      ? [['Checks', escapeLine(`only ${run.selection.ids.join(', ')}`)]]
+      : [];
+  return [suites, ...grep, ...ids];
+}
+
+/** How the results were judged: --fail-on and the expected failures. */
+function judgedRows(o: RunOptionsInfo | undefined, run: RunInfo): Row[] {
+  const expected = o?.expectedFailures
+    ? `${o.expectedFailures.file !== undefined ? code(o.expectedFailures.file) : 'given by the library caller'}${o.expectedFailures.sha256 !== undefined ? ` (SHA-256 ${digest(o.expectedFailures.sha256)})` : ''}: ${escapeLine(`${o.expectedFailures.entries} entr${o.expectedFailures.entries === 1 ? 'y' : 'ies'}`)}`
+    : o
+      ? 'none'
+      : NOT_RECORDED;
   return [
-    ...selection,
-    ...judged,
-    [
-      '--long',
-      yesNo(
-        o.long,
-        'the checks that take long (token expiry after 60 minutes) ran',
-        'the checks that take long (token expiry after 60 minutes) did not run',
-      ),
-    ],
-    [
-      '--allow-mutations',
-      yesNo(
-        o.allowMutations,
-        'the USSD crawler could follow links that place or cancel an order',
-        'the USSD crawler did not follow links that place or cancel an order',
-      ),
-    ],
-    ['--timeout', escapeLine(`${formatDuration(o.requestTimeoutMs)} per request`)],
-    ['--max-body', escapeLine(`${formatBytes(o.maxBodyBytes)} per response`)],
-    budget,
-    ...(run.concurrency !== undefined
-      ? ([['--concurrency', escapeLine(String(run.concurrency))]] satisfies Row[])
-      : []),
-    ...(o.ussd
-      ? ([
-          [
-            'USSD crawl',
-            escapeLine(
-              [
-                ...(o.ussd.maxViews !== undefined ? [`--ussd-max-views ${o.ussd.maxViews}`] : []),
-                ...(o.ussd.maxDepth !== undefined ? [`--ussd-max-depth ${o.ussd.maxDepth}`] : []),
-              ].join(', '),
-            ),
-          ],
-        ] satisfies Row[])
-      : []),
-    ...(o.local ? ([['Reference server', localText(o.local)]] satisfies Row[]) : []),
+    ['--fail-on', escapeLine(failOnText(run))],
+    ['--expected-failures', expected],
   ];
 }
+
+function budgetRow(o: RunOptionsInfo): Row {
+  return ['--budget', escapeLine(`${formatBudget(o.budgetMs)} for the run`)];
+}
+
+const yesNo = (on: boolean, yes: string, no: string) => escapeLine(on ? `yes: ${yes}` : `no: ${no}`);
+
+/** The rows of a run against a server, in the order they are shown; a row that does not apply gives undefined. */
+const SERVER_RUN_ROWS: Array<(o: RunOptionsInfo, run: RunInfo) => Row | undefined> = [
+  (o) => [
+    '--long',
+    yesNo(
+      o.long,
+      'the checks that take long (token expiry after 60 minutes) ran',
+      'the checks that take long (token expiry after 60 minutes) did not run',
+    ),
+  ],
+  (o) => [
+    '--allow-mutations',
+    yesNo(
+      o.allowMutations,
+      'the USSD crawler could follow links that place or cancel an order',
+      'the USSD crawler did not follow links that place or cancel an order',
+    ),
+  ],
+  (o) => ['--timeout', escapeLine(`${formatDuration(o.requestTimeoutMs)} per request`)],
+  (o) => ['--max-body', escapeLine(`${formatBytes(o.maxBodyBytes)} per response`)],
+  budgetRow,
+  (_o, run) => (run.concurrency !== undefined ? ['--concurrency', escapeLine(String(run.concurrency))] : undefined),
+  (o) =>
+    o.ussd
+      ? [
+          'USSD crawl',
+          escapeLine(
+            [
+              ...(o.ussd.maxViews !== undefined ? [`--ussd-max-views ${o.ussd.maxViews}`] : []),
+              ...(o.ussd.maxDepth !== undefined ? [`--ussd-max-depth ${o.ussd.maxDepth}`] : []),
+            ].join(', '),
+          ),
+        ]
+      : undefined,
+  (o) => (o.local ? ['Reference server', localText(o.local)] : undefined),
+];
 
 /** The built-in server as tested: its variant, the choices given, its faults (a run meant to fail names them here). */
 function localText(local: NonNullable<RunOptionsInfo['local']>): string {

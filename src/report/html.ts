@@ -100,20 +100,37 @@ export function bySeverity(checks: readonly CheckResult[]): {
   };
 }
 
+/** One section of the page after the identity, with its name in the navigation. */
+type Part = { id: string; title: string; content: string; nav?: string };
+
 /** The whole page. Deterministic for a given result (no clock, no randomness), so an evidence package hashes stably. */
 export function htmlReport(result: RunResult): string {
   const { run } = result;
   const verdict = result.verdict.status;
-  const { failures, warnings, known } = bySeverity(result.checks);
-  const times = new Map(suiteTimesOf(result).map((t) => [t.suite, t]));
-  const info = result.checks.filter((c) => c.level === 'INFO');
-  const replay = replayContextOf(run);
-  const finding = (check: CheckResult) => findingBlock(check, replay, seenByLine(check, result.checks));
-  const notExercised = result.verdict.notExercised;
-  const outOfReach = result.verdict.outOfReachRequirements;
   // Once: the JSON report of a whole run is megabytes of text to hash.
   const digest = jsonReportDigest(result);
-  const parts: Array<{ id: string; title: string; content: string; nav?: string }> = [
+  const parts: Part[] = [...findingParts(result), ...reachParts(result), ...runParts(result)];
+  const body = [
+    header(result, verdict),
+    cleanup(run.cleanup ?? []),
+    interrupted(run.interrupted),
+    setupProblems(run.setupProblems ?? []),
+    section('verdict', 'Verdict', verdictDetails(result)),
+    section('identity', 'The run', identityBlock(result, digest)),
+    nav(parts),
+    ...parts.map((p) => section(p.id, p.title, p.content)),
+    signOff(result),
+    footer(result, digest),
+  ].join('\n');
+  return htmlPage(run, verdict, body);
+}
+
+/** The checks a reviewer must read, by severity: failures, warnings, and the expected failures when there are any. */
+function findingParts(result: RunResult): Part[] {
+  const { failures, warnings, known } = bySeverity(result.checks);
+  const replay = replayContextOf(result.run);
+  const finding = (check: CheckResult) => findingBlock(check, replay, seenByLine(check, result.checks));
+  return [
     {
       id: 'failures',
       title: `Failures (${failures.length}): MUST checks failed, checks that errored`,
@@ -139,6 +156,14 @@ export function htmlReport(result: RunResult): string {
           },
         ]
       : []),
+  ];
+}
+
+/** The MUST requirements the verdict did not judge: not exercised by this run, or out of any black-box test's reach. */
+function reachParts(result: RunResult): Part[] {
+  const notExercised = result.verdict.notExercised;
+  const outOfReach = result.verdict.outOfReachRequirements;
+  return [
     {
       id: 'not-exercised',
       title: `Not exercised (${notExercised.length}): MUST requirements this run did not test`,
@@ -151,7 +176,15 @@ export function htmlReport(result: RunResult): string {
       nav: `Out of reach (${result.verdict.outOfReach})`,
       content: outOfReachList(result.verdict.outOfReach, outOfReach),
     },
-    { id: 'notes', title: 'What the run met', nav: 'Run notes', content: runNotes(run.notes ?? []) },
+  ];
+}
+
+/** What the run met, every check by suite, and the choices the server made where the spec is open. */
+function runParts(result: RunResult): Part[] {
+  const times = new Map(suiteTimesOf(result).map((t) => [t.suite, t]));
+  const info = result.checks.filter((c) => c.level === 'INFO');
+  return [
+    { id: 'notes', title: 'What the run met', nav: 'Run notes', content: runNotes(result.run.notes ?? []) },
     {
       id: 'suites',
       title: 'Results by suite',
@@ -160,18 +193,10 @@ export function htmlReport(result: RunResult): string {
     },
     { id: 'choices', title: INFO_SECTION_TITLE, nav: 'Open points', content: choices(info) },
   ];
-  const body = [
-    header(result, verdict),
-    cleanup(run.cleanup ?? []),
-    interrupted(run.interrupted),
-    setupProblems(run.setupProblems ?? []),
-    section('verdict', 'Verdict', verdictDetails(result)),
-    section('identity', 'The run', identityBlock(result, digest)),
-    nav(parts),
-    ...parts.map((p) => section(p.id, p.title, p.content)),
-    signOff(result),
-    footer(result, digest),
-  ].join('\n');
+}
+
+/** The document around the body: the head (its policy, style and title) and the script that folds. */
+function htmlPage(run: RunResult['run'], verdict: VerdictStatus, body: string): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

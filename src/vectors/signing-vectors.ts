@@ -154,105 +154,130 @@ function sent(message: HttpMessage, s: { signatureInput: string; signature: stri
 /** Builds the vectors from the TEST key's PKCS8 PEM; the same key and code give the same bytes (Ed25519 is deterministic). */
 export function buildSigningVectors(privateKeyPem: string): SigningVectors {
   const key = parsePrivateKeyPem(privateKeyPem);
-  const vectors = SHAPES.map((shape): SigningVector => {
-    const { message, digest, s } = signed(shape, key.seed);
-    return {
-      name: shape.name,
-      description: shape.description,
-      request: {
-        method: message.method,
-        url: message.url,
-        headers: message.headers,
-        ...(shape.body !== undefined ? { body: shape.body } : {}),
-      },
-      components: s.components,
-      signatureInput: s.signatureInput,
-      signatureBase: s.base,
-      signature: s.signature,
-      ...(digest !== undefined ? { contentDigest: digest } : {}),
-    };
-  });
-  const put = SHAPES.find((s) => s.name === 'put-json')!;
-  const get = SHAPES.find((s) => s.name === 'get-with-query')!;
-  const negative: NegativeVector[] = [];
-  const add = (name: string, description: string, code: string, request: NegativeVector['request']) =>
-    negative.push({ name, description, request, expect: { status: 401, code } });
-  {
-    const { message, s } = signed(put, key.seed);
-    add(
-      'body-altered',
-      'the body was changed after signing: Content-Digest no longer matches it',
-      'DIGEST_MISMATCH',
-      sent(message, s, put.body!.replace('Ada', 'Eve')),
-    );
-  }
-  {
-    const { message, s } = signed(get, key.seed);
-    const bytes = Buffer.from(s.signature.slice(s.signature.indexOf(':') + 1, -1), 'base64');
-    bytes[0] = bytes[0]! ^ 0xff;
-    add(
-      'signature-altered',
-      'one byte of the signature changed',
-      'SIGNATURE_INVALID',
-      sent(message, { ...s, signature: `${s.label}=:${bytes.toString('base64')}:` }, undefined),
-    );
-  }
-  {
-    const { message, s } = signed(get, key.seed, { created: CREATED - 3600, expires: CREATED - 3600 + TTL });
-    add('expired', 'expires is an hour before verifyAt', 'SIGNATURE_EXPIRED', sent(message, s, undefined));
-  }
-  {
-    const { message, s } = signed(get, key.seed, { created: CREATED + 3600, expires: CREATED + 3600 + TTL });
-    add(
-      'created-in-the-future',
-      'created is an hour after verifyAt',
-      'SIGNATURE_CREATED_FUTURE',
-      sent(message, s, undefined),
-    );
-  }
-  {
-    const { message, s } = signed(get, key.seed, { keyId: 'no-such-key' });
-    add('unknown-keyid', 'keyid names no key of the client', 'KEYID_UNKNOWN', sent(message, s, undefined));
-  }
-  {
-    const message: HttpMessage = { method: get.method, url: `${BASE}${get.path}`, headers: [...get.headers] };
-    const s = signRequest(message, {
-      keyId: KEY_ID,
-      privateKey: key.seed,
-      created: CREATED,
-      expires: CREATED + TTL,
-      components: ['@method', '@target-uri', '@path', '@query', 'x-client-id'],
-    });
-    add(
-      'authorization-not-covered',
-      'the request carries Authorization but the signature does not cover it',
-      'COMPONENT_NOT_COVERED',
-      sent(message, s, undefined),
-    );
-  }
-  {
-    const message: HttpMessage = { method: get.method, url: `${BASE}${get.path}`, headers: [...get.headers] };
-    const params: Array<[string, string | number]> = [
-      ['alg', 'rsa-pss-sha512'],
-      ['keyid', KEY_ID],
-      ['created', CREATED],
-      ['expires', CREATED + TTL],
-    ];
-    const s = signRequest(message, { keyId: KEY_ID, privateKey: key.seed, params });
-    add(
-      'alg-mismatch',
-      'alg="rsa-pss-sha512" on a signature made with the Ed25519 key (RFC 9421 §3.2 step 6)',
-      'ALG_MISMATCH',
-      sent(message, s, undefined),
-    );
-  }
   return {
     format: VECTORS_FORMAT,
     version: 1,
     note: 'TEST KEY: published with the package, never register it anywhere real. Signed at verifyAt with the signing profile of the Investment Service Interface (RFC 9421, Ed25519, label sig1, keyid/created/expires, 300 s). Negative cases give the code of the sandbox (conformance serve) in the 401 body and the Conformance-Rejection header.',
     key: { keyId: KEY_ID, algorithm: 'ed25519', privateKeyPem, publicKeyPem: key.publicKeyPem, test: true },
     verifyAt: CREATED + 1,
-    vectors,
-    negative,
+    vectors: SHAPES.map((shape) => signingVector(shape, key.seed)),
+    negative: NEGATIVE_CASES.map(({ name, description, code, request }) => ({
+      name,
+      description,
+      request: request(key.seed),
+      expect: { status: 401, code },
+    })),
   };
 }
+
+/** One request shape signed with the TEST key, with its signature base and Content-Digest. */
+function signingVector(shape: RequestShape, seed: Uint8Array): SigningVector {
+  const { message, digest, s } = signed(shape, seed);
+  return {
+    name: shape.name,
+    description: shape.description,
+    request: {
+      method: message.method,
+      url: message.url,
+      headers: message.headers,
+      ...(shape.body !== undefined ? { body: shape.body } : {}),
+    },
+    components: s.components,
+    signatureInput: s.signatureInput,
+    signatureBase: s.base,
+    signature: s.signature,
+    ...(digest !== undefined ? { contentDigest: digest } : {}),
+  };
+}
+
+const PUT = SHAPES.find((s) => s.name === 'put-json')!;
+const GET = SHAPES.find((s) => s.name === 'get-with-query')!;
+
+/** The GET shape signed with other parameters (a time, a keyid), as sent. */
+function sentGet(seed: Uint8Array, params: { created?: number; expires?: number; keyId?: string }) {
+  const { message, s } = signed(GET, seed, params);
+  return sent(message, s, undefined);
+}
+
+/** The GET shape unsigned: the message a negative case signs its own way. */
+function unsignedGet(): HttpMessage {
+  return { method: GET.method, url: `${BASE}${GET.path}`, headers: [...GET.headers] };
+}
+
+/** The negative cases, in the order of the file: each one request the sandbox rejects, and the code it gives. */
+const NEGATIVE_CASES: Array<{
+  name: string;
+  description: string;
+  code: string;
+  request: (seed: Uint8Array) => NegativeVector['request'];
+}> = [
+  {
+    name: 'body-altered',
+    description: 'the body was changed after signing: Content-Digest no longer matches it',
+    code: 'DIGEST_MISMATCH',
+    request: (seed) => {
+      const { message, s } = signed(PUT, seed);
+      return sent(message, s, PUT.body!.replace('Ada', 'Eve'));
+    },
+  },
+  {
+    name: 'signature-altered',
+    description: 'one byte of the signature changed',
+    code: 'SIGNATURE_INVALID',
+    request: (seed) => {
+      const { message, s } = signed(GET, seed);
+      const bytes = Buffer.from(s.signature.slice(s.signature.indexOf(':') + 1, -1), 'base64');
+      bytes[0] = bytes[0]! ^ 0xff;
+      return sent(message, { ...s, signature: `${s.label}=:${bytes.toString('base64')}:` }, undefined);
+    },
+  },
+  {
+    name: 'expired',
+    description: 'expires is an hour before verifyAt',
+    code: 'SIGNATURE_EXPIRED',
+    request: (seed) => sentGet(seed, { created: CREATED - 3600, expires: CREATED - 3600 + TTL }),
+  },
+  {
+    name: 'created-in-the-future',
+    description: 'created is an hour after verifyAt',
+    code: 'SIGNATURE_CREATED_FUTURE',
+    request: (seed) => sentGet(seed, { created: CREATED + 3600, expires: CREATED + 3600 + TTL }),
+  },
+  {
+    name: 'unknown-keyid',
+    description: 'keyid names no key of the client',
+    code: 'KEYID_UNKNOWN',
+    request: (seed) => sentGet(seed, { keyId: 'no-such-key' }),
+  },
+  {
+    name: 'authorization-not-covered',
+    description: 'the request carries Authorization but the signature does not cover it',
+    code: 'COMPONENT_NOT_COVERED',
+    request: (seed) => {
+      const message = unsignedGet();
+      const s = signRequest(message, {
+        keyId: KEY_ID,
+        privateKey: seed,
+        created: CREATED,
+        expires: CREATED + TTL,
+        components: ['@method', '@target-uri', '@path', '@query', 'x-client-id'],
+      });
+      return sent(message, s, undefined);
+    },
+  },
+  {
+    name: 'alg-mismatch',
+    description: 'alg="rsa-pss-sha512" on a signature made with the Ed25519 key (RFC 9421 §3.2 step 6)',
+    code: 'ALG_MISMATCH',
+    request: (seed) => {
+      const message = unsignedGet();
+      const params: Array<[string, string | number]> = [
+        ['alg', 'rsa-pss-sha512'],
+        ['keyid', KEY_ID],
+        ['created', CREATED],
+        ['expires', CREATED + TTL],
+      ];
+      return sent(message, signRequest(message, { keyId: KEY_ID, privateKey: seed, params }), undefined);
+    },
+  },
+];

@@ -107,19 +107,7 @@ export function backProblems<R>(
   } = {},
 ): Array<Problem<R>> {
   const byView = linksByView(crawl);
-  // A parent offers the view among its choices; its own way back does not make it one, nor does a link to itself.
-  // Parents are lists, named whatever their page (listIdentity): a paged list is the parent on any of its pages.
-  const offeredBy = new Map<string, Set<string>>();
-  for (const view of menus(crawl)) {
-    const last = new Set(lastOptionIndexes(view));
-    const list = listIdentity(view.url);
-    for (const l of byView.get(view.key) ?? []) {
-      if (last.has(l.index) || l.key === undefined || l.key === view.key) continue;
-      const set = offeredBy.get(l.key) ?? new Set<string>();
-      set.add(list);
-      offeredBy.set(l.key, set);
-    }
-  }
+  const offeredBy = offeringLists(crawl, byView);
   const problems: Array<Problem<R>> = [];
   /** The menus judged, each with where its last option(s) that lead to a parent go. */
   const ways = new Map<string, WayBack[]>();
@@ -134,81 +122,112 @@ export function backProblems<R>(
       );
       continue;
     }
-    const self: number[] = [];
-    const forward: number[] = [];
-    const wayBack = (index: number): WayBack | undefined => {
-      const l = links.find((x) => x.index === index);
-      if (!l?.url || l.key === undefined) return undefined;
-      if (isSameView(crawl, view, l)) {
-        self.push(index);
-        return undefined;
-      }
-      const u = new URL(l.url);
-      const endpoint = endpointOf(u, crawl.scope);
-      if (endpoint === 'home' || endpoint === 'portfolio') return { root: true };
-      // Another page of the same list is above this one only if it comes before it (a Back to the previous page, as
-      // ExUssd's BACK goes to the previous chunk); a later page ("98 More") is forward, whatever the crawl's path was
-      // or the Previous that page offers. Earlier means a smaller page, whether page counts pages or items.
-      const pages = pageOrder(new URL(view.url), u);
-      if (pages !== undefined) {
-        if (pages.to < pages.from) return { root: false, key: l.key };
-        forward.push(index);
-        return undefined;
-      }
-      // A paged list is the parent on any of its pages: a request placed by the crawl may sit on a page the crawl
-      // read before it existed, or on another page than the one the crawl came through, and Back may lead to the page
-      // that holds it, or to the first.
-      const list = listIdentity(u);
-      const parent =
-        view.ancestors.some((k) => listIdentity(k) === list) ||
-        (offeredBy.get(view.key)?.has(list) ?? false) ||
-        // The menu this one was selected from, by its URL: the same endpoint with some of its parameters dropped (a
-        // list for a detail), whatever page of it. This holds even when the crawl's copy of that list predates an
-        // order the crawl placed.
-        isNarrowing(withoutPage(view.url), withoutPage(u)) ||
-        // Which menu is above a start menu is not shown; any other USSD view will do.
-        (view.steps.length === 0 && endpoint !== undefined);
-      return parent ? { root: false, key: l.key } : undefined;
-    };
-    const found = candidates.map(wayBack).filter((w): w is WayBack => w !== undefined);
+    const leads = candidates.map((i) =>
+      lastOptionLeads(
+        crawl,
+        view,
+        links.find((x) => x.index === i),
+        offeredBy,
+      ),
+    );
+    const found = leads.flatMap((lead) => (typeof lead === 'object' ? [lead.way] : []));
     hooks.judged?.(view);
-    if (found.length > 0) {
-      ways.set(view.key, found);
-      continue;
-    }
-    const index = candidates.at(-1)!;
-    const url = JSON.stringify(requestUrlOf(view.ussd.options[index]));
-    if (self.length === candidates.length) {
-      problems.push({
-        view,
-        message: `${whereIs(view)}: the last option, ${optionText(view, index)}, leads to ${url}, this same view${
-          links.find((x) => x.index === index)?.key === view.key ? '' : ' (another page of it, with the same content)'
-        }: a menu is not its own parent, and the user is left where they are`,
-      });
-      continue;
-    }
-    const l = links.find((x) => x.index === index);
-    const target = l?.key ? crawl.views.get(l.key) : undefined;
-    if (forward.includes(index)) {
-      const pages = pageOrder(new URL(view.url), new URL(l!.url!))!;
-      problems.push({
-        view,
-        message: `${whereIs(view)}: the last option, ${optionText(view, index)}, leads to ${url}, a later page of this list (page ${pages.to} after ${pages.from}): paging forward is no way back`,
-        ...(target ? { also: [target] } : {}),
-      });
-      continue;
-    }
-    const path = view.ancestors.map((k) => `"${menuName(crawl.views.get(k))}"`).join(', ');
-    problems.push({
-      view,
-      message:
-        `${whereIs(view)}: the last option, ${optionText(view, index)}, leads to ${url}` +
-        `${target ? ` (menu "${menuName(target)}")` : ''}, which is not a menu on the path here${path ? ` (${path})` : ''}, not a menu that offers this one, and not home or portfolio`,
-      ...(target ? { also: [target] } : {}),
-    });
+    if (found.length > 0) ways.set(view.key, found);
+    else problems.push(noWayBack(crawl, view, links, candidates.at(-1)!, leads));
   }
   problems.push(...backCycles(crawl, ways));
   return problems;
+}
+
+/**
+ * For each view, the lists that offer it among their choices: its parents. A menu's own way back does not make it one,
+ * nor does a link to itself. Parents are lists, named whatever their page (listIdentity): a paged list is the parent on
+ * any of its pages.
+ */
+function offeringLists<R>(crawl: Crawl<R>, byView: ReturnType<typeof linksByView>): Map<string, Set<string>> {
+  const offeredBy = new Map<string, Set<string>>();
+  for (const view of menus(crawl)) {
+    const last = new Set(lastOptionIndexes(view));
+    const list = listIdentity(view.url);
+    for (const l of byView.get(view.key) ?? []) {
+      if (last.has(l.index) || l.key === undefined || l.key === view.key) continue;
+      const set = offeredBy.get(l.key) ?? new Set<string>();
+      set.add(list);
+      offeredBy.set(l.key, set);
+    }
+  }
+  return offeredBy;
+}
+
+/** Where one last option leads, for the rule: a way back, this same view, a later page of this list, or no parent. */
+type LastOptionLeads = { way: WayBack } | 'self' | 'forward' | 'elsewhere';
+
+function lastOptionLeads<R>(
+  crawl: Crawl<R>,
+  view: CrawlView<R>,
+  l: CrawlLink | undefined,
+  offeredBy: Map<string, Set<string>>,
+): LastOptionLeads {
+  if (!l?.url || l.key === undefined) return 'elsewhere';
+  if (isSameView(crawl, view, l)) return 'self';
+  const u = new URL(l.url);
+  const endpoint = endpointOf(u, crawl.scope);
+  if (endpoint === 'home' || endpoint === 'portfolio') return { way: { root: true } };
+  // Another page of the same list is above this one only if it comes before it (a Back to the previous page, as
+  // ExUssd's BACK goes to the previous chunk); a later page ("98 More") is forward, whatever the crawl's path was
+  // or the Previous that page offers. Earlier means a smaller page, whether page counts pages or items.
+  const pages = pageOrder(new URL(view.url), u);
+  if (pages !== undefined) return pages.to < pages.from ? { way: { root: false, key: l.key } } : 'forward';
+  // A paged list is the parent on any of its pages: a request placed by the crawl may sit on a page the crawl
+  // read before it existed, or on another page than the one the crawl came through, and Back may lead to the page
+  // that holds it, or to the first.
+  const list = listIdentity(u);
+  const parent =
+    view.ancestors.some((k) => listIdentity(k) === list) ||
+    (offeredBy.get(view.key)?.has(list) ?? false) ||
+    // The menu this one was selected from, by its URL: the same endpoint with some of its parameters dropped (a
+    // list for a detail), whatever page of it. This holds even when the crawl's copy of that list predates an
+    // order the crawl placed.
+    isNarrowing(withoutPage(view.url), withoutPage(u)) ||
+    // Which menu is above a start menu is not shown; any other USSD view will do.
+    (view.steps.length === 0 && endpoint !== undefined);
+  return parent ? { way: { root: false, key: l.key } } : 'elsewhere';
+}
+
+/** The problem of a menu none of whose last options leads back, said by where its last one leads. */
+function noWayBack<R>(
+  crawl: Crawl<R>,
+  view: ReturnType<typeof menus<R>>[number],
+  links: readonly CrawlLink[],
+  index: number,
+  leads: readonly LastOptionLeads[],
+): Problem<R> {
+  const url = JSON.stringify(requestUrlOf(view.ussd.options[index]));
+  const l = links.find((x) => x.index === index);
+  if (leads.every((lead) => lead === 'self'))
+    return {
+      view,
+      message: `${whereIs(view)}: the last option, ${optionText(view, index)}, leads to ${url}, this same view${
+        l?.key === view.key ? '' : ' (another page of it, with the same content)'
+      }: a menu is not its own parent, and the user is left where they are`,
+    };
+  const target = l?.key ? crawl.views.get(l.key) : undefined;
+  if (leads.at(-1) === 'forward') {
+    const pages = pageOrder(new URL(view.url), new URL(l!.url!))!;
+    return {
+      view,
+      message: `${whereIs(view)}: the last option, ${optionText(view, index)}, leads to ${url}, a later page of this list (page ${pages.to} after ${pages.from}): paging forward is no way back`,
+      ...(target ? { also: [target] } : {}),
+    };
+  }
+  const path = view.ancestors.map((k) => `"${menuName(crawl.views.get(k))}"`).join(', ');
+  return {
+    view,
+    message:
+      `${whereIs(view)}: the last option, ${optionText(view, index)}, leads to ${url}` +
+      `${target ? ` (menu "${menuName(target)}")` : ''}, which is not a menu on the path here${path ? ` (${path})` : ''}, not a menu that offers this one, and not home or portfolio`,
+    ...(target ? { also: [target] } : {}),
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 // One delivery as it goes on the wire: the JSON payload, its Content-Digest, and an RFC 9421 signature by the server's
 // webhook key — the same profile the spec sets for requests (Authentication 4–5), so receivers verify both alike.
 import { contentDigest, contentDigestWith } from '../../http/digest.js';
-import { DEFAULT_SIGNATURE_TTL_SECONDS, signRequest } from '../../http/signature.js';
+import { DEFAULT_SIGNATURE_TTL_SECONDS, signRequest, type SignedHeaders } from '../../http/signature.js';
 import type { SignatureParam } from '../../http/signature-base.js';
 import type { Choices } from '../choices/index.js';
 import { WEBHOOK_FAULT, type FaultFlags } from '../faults/flags.js';
@@ -161,41 +161,12 @@ export function signedDelivery(
   const form = faults.has(WEBHOOK_FAULT.formEncodedDelivery);
   const events = 'batchId' in sent ? sent.events : [sent];
   const payload = events[0]!;
-  // A batch reading lays out even a single event as a list; another reading sends one event per request.
   const shape = choices.eventPayload;
-  const list = batched(shape) ? events : [payload];
-  const body = Buffer.from(
-    form
-      ? list.length === 1
-        ? formEncoded(payload)
-        : new URLSearchParams({ events: JSON.stringify(list) }).toString()
-      : JSON.stringify(bodyOf(list, shape)),
-    'utf8',
-  );
-  const digested = faults.has(WEBHOOK_FAULT.digestMismatch) ? Buffer.concat([body, Buffer.from('\n')]) : body;
+  const body = deliveryBody(events, shape, form);
   // What names the request: the event's id, or the batch's.
   const id = batched(shape) && 'batchId' in sent ? sent.batchId : payload.eventId;
-  const headers: Array<[string, string]> = [
-    ['content-type', form ? 'application/x-www-form-urlencoded' : contentTypeOf(shape)],
-    ['content-length', String(body.length)],
-    [
-      'content-digest',
-      choices.deliverySignature === 'sha-256' ? contentDigestWith(digested, ['sha-256']) : contentDigest(digested),
-    ],
-  ];
-  // A batch carries several events: no one event's type names the request.
-  const extra: Array<[string, string]> =
-    choices.deliveryHeaders === 'extra'
-      ? [
-          ['x-event-id', id],
-          ...(batched(shape) ? [] : [['x-event-type', payload.event] as [string, string]]),
-          ['x-event-timestamp', String(payload.occurredAt)],
-        ]
-      : [];
-  // The headers that name the event, unless deliveryHeaders=extra already carries one of that name.
-  if (!form)
-    for (const h of eventHeaders(payload, choices.eventPayload))
-      if (!extra.some(([n]) => n === h[0].toLowerCase())) extra.push(h);
+  const headers = contentHeaders(body, form, faults, choices);
+  const extra = namingHeaders(payload, id, form, choices);
   headers.push(...extra);
   // Standard Webhooks' id and timestamp, and an attempt counter (Yousign's X-Yousign-Retry), outside the signature: a
   // receiver verifies what the signature lists, and these headers are not among it.
@@ -206,7 +177,85 @@ export function signedDelivery(
       ['x-delivery-attempt', String(attempt)],
     );
   if (faults.has(WEBHOOK_FAULT.unsignedDelivery)) return { url: target.href, body, headers };
+  const message = { method: 'POST', url: target.href, headers };
+  const signed = deliverySignatures(message, extra, payload, { key, createdSeconds, windowSeconds, faults, choices });
+  headers.push(
+    ['signature-input', signed.map((s) => s.signatureInput).join(', ')],
+    ['signature', signed.map((s) => s.signature).join(', ')],
+  );
+  return { url: target.href, body, headers };
+}
 
+/** The body: JSON in the payload's shape, or the faulty server's form encoding. */
+function deliveryBody(events: DeliveryPayload[], shape: Choices['eventPayload'], form: boolean): Buffer {
+  const payload = events[0]!;
+  // A batch reading lays out even a single event as a list; another reading sends one event per request.
+  const list = batched(shape) ? events : [payload];
+  return Buffer.from(
+    form
+      ? list.length === 1
+        ? formEncoded(payload)
+        : new URLSearchParams({ events: JSON.stringify(list) }).toString()
+      : JSON.stringify(bodyOf(list, shape)),
+    'utf8',
+  );
+}
+
+/** Content-Type, Content-Length and Content-Digest (of other bytes than the body's with the digest-mismatch fault). */
+function contentHeaders(
+  body: Buffer,
+  form: boolean,
+  faults: FaultFlags,
+  choices: DeliveryChoices,
+): Array<[string, string]> {
+  const digested = faults.has(WEBHOOK_FAULT.digestMismatch) ? Buffer.concat([body, Buffer.from('\n')]) : body;
+  return [
+    ['content-type', form ? 'application/x-www-form-urlencoded' : contentTypeOf(choices.eventPayload)],
+    ['content-length', String(body.length)],
+    [
+      'content-digest',
+      choices.deliverySignature === 'sha-256' ? contentDigestWith(digested, ['sha-256']) : contentDigest(digested),
+    ],
+  ];
+}
+
+/** The headers that name the event (deliveryHeaders=extra, and eventHeaders); the signature covers them. */
+function namingHeaders(
+  payload: DeliveryPayload,
+  id: string,
+  form: boolean,
+  choices: DeliveryChoices,
+): Array<[string, string]> {
+  // A batch carries several events: no one event's type names the request.
+  const extra: Array<[string, string]> =
+    choices.deliveryHeaders === 'extra'
+      ? [
+          ['x-event-id', id],
+          ...(batched(choices.eventPayload) ? [] : [['x-event-type', payload.event] as [string, string]]),
+          ['x-event-timestamp', String(payload.occurredAt)],
+        ]
+      : [];
+  // The headers that name the event, unless deliveryHeaders=extra already carries one of that name.
+  if (!form)
+    for (const h of eventHeaders(payload, choices.eventPayload))
+      if (!extra.some(([n]) => n === h[0].toLowerCase())) extra.push(h);
+  return extra;
+}
+
+/** The delivery's signatures in Signature-Input order: the server's key, after the retired key's under two-signatures. */
+function deliverySignatures(
+  message: { method: string; url: string; headers: Array<[string, string]> },
+  extra: Array<[string, string]>,
+  payload: DeliveryPayload,
+  signer: {
+    key: WebhookSigningKey;
+    createdSeconds: number;
+    windowSeconds: number;
+    faults: FaultFlags;
+    choices: DeliveryChoices;
+  },
+): SignedHeaders[] {
+  const { key, createdSeconds, windowSeconds, faults, choices } = signer;
   const signingKey = faults.has(WEBHOOK_FAULT.wrongSigningKey) ? (decoyKey ??= generateWebhookKey()) : key;
   const variant = choices.deliverySignature === 'variant';
   const listed = [
@@ -218,7 +267,6 @@ export function signedDelivery(
     ? createdSeconds - 2 * DEFAULT_SIGNATURE_TTL_SECONDS
     : createdSeconds;
   const expires = created + (choices.deliverySignature === 'long-window' ? LONG_WINDOW_SECONDS : windowSeconds);
-  const message = { method: 'POST', url: target.href, headers };
   // RFC 9421 leaves the label and the parameters to the signer; expires is optional (then the receiver's own window counts).
   const params: SignatureParam[] = variant
     ? [
@@ -255,11 +303,7 @@ export function signedDelivery(
     });
     signed.unshift(old);
   }
-  headers.push(
-    ['signature-input', signed.map((s) => s.signatureInput).join(', ')],
-    ['signature', signed.map((s) => s.signature).join(', ')],
-  );
-  return { url: target.href, body, headers };
+  return signed;
 }
 
 /** The faulty server's encoding: the form encoder of its token endpoint, with the nested data as JSON text. */

@@ -220,46 +220,49 @@ interface Pending {
   trail: Trail | undefined;
 }
 
+/** What a crawl has found so far, and what it has scheduled. */
+interface CrawlState<R> {
+  scope: TargetScope;
+  allowMutations: boolean;
+  maxDepth: number;
+  views: Map<string, CrawlView<R>>;
+  links: CrawlLink[];
+  frontier: FrontierEntry[];
+  // Key → the one copy of that key string kept: a view is offered by many links, and each link keeps its target's key.
+  scheduled: Map<string, string>;
+  mutationsDone: Set<string>;
+}
+
 export async function crawl<R>(options: CrawlOptions<R>): Promise<Crawl<R>> {
   const started = Date.now();
-  const scope = scopeOf(options.baseUrl);
   const concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
   const budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS;
-  const allowMutations = options.allowMutations ?? false;
-  const views = new Map<string, CrawlView<R>>();
-  const links: CrawlLink[] = [];
-  const frontier: FrontierEntry[] = [];
-  // Key → the one copy of that key string kept: a view is offered by many links, and each link keeps its target's key.
-  const scheduled = new Map<string, string>();
-  const mutationsDone = new Set<string>();
-
-  let level: Pending[] = [];
-  for (const s of options.starts) {
-    const u = resolveUrl(s.url, options.baseUrl);
-    if (!u) continue;
-    const key = normaliseUrl(u);
-    if (scheduled.has(key)) continue;
-    scheduled.set(key, key);
-    level.push({ url: u.href, key, depth: 0, start: s.name, optionalStart: s.optional ?? false, trail: undefined });
-  }
-
+  const state: CrawlState<R> = {
+    scope: scopeOf(options.baseUrl),
+    allowMutations: options.allowMutations ?? false,
+    maxDepth: options.maxDepth,
+    views: new Map(),
+    links: [],
+    frontier: [],
+    scheduled: new Map(),
+    mutationsDone: new Set(),
+  };
+  const { views, frontier } = state;
+  let level = startLevel(options, state.scheduled);
   const stopReason = (): SkipReason | undefined => {
     if (options.signal?.aborted) return 'aborted';
     if (Date.now() - started > budgetMs) return 'budget';
     return undefined;
   };
-  const toFrontier = (p: Pending, reason: SkipReason) =>
-    frontier.push(withPath({ url: p.url, key: p.key, depth: p.depth, reason, start: p.start }, p.trail));
-
   while (level.length > 0) {
     // The level is cut to the view cap before fetching, so the cap holds whatever the concurrency.
     const room = Math.max(0, options.maxViews - views.size);
-    for (const p of level.slice(room)) toFrontier(p, 'view-cap');
+    for (const p of level.slice(room)) toFrontier(frontier, p, 'view-cap');
     const batch = level.slice(0, room);
     const fetched = await pool(batch, concurrency, async (p): Promise<CrawlView<R> | undefined> => {
       const stop = stopReason();
       if (stop) {
-        toFrontier(p, stop);
+        toFrontier(frontier, p, stop);
         return undefined;
       }
       return visit(p, options.fetch);
@@ -270,47 +273,85 @@ export async function crawl<R>(options: CrawlOptions<R>): Promise<Crawl<R>> {
     fetched.forEach((view, i) => {
       if (!view) return;
       views.set(view.key, view);
-      const trail = batch[i]!.trail;
-      view.ussd?.options.forEach((raw, index) => {
-        const link = classify(raw, index, view, scope, allowMutations, mutationsDone);
-        links.push(link);
-        if (link.key !== undefined) link.key = scheduled.get(link.key) ?? link.key;
-        if (link.skipped || link.key === undefined || scheduled.has(link.key)) return;
-        const p: Pending = {
-          url: link.url!,
-          key: link.key,
-          depth: view.depth + 1,
-          start: view.start,
-          optionalStart: false,
-          trail: extend(trail, { from: view.key, option: link.option, index }),
-        };
-        scheduled.set(link.key, link.key);
-        if (p.depth > options.maxDepth) toFrontier(p, 'depth-cap');
-        else next.push(p);
-      });
+      for (const p of readLinks(view, batch[i]!.trail, state)) next.push(p);
     });
     level = next;
   }
-
-  // A link is followed when its target was visited, whichever link got there first; otherwise it shares the fate
-  // (cap, budget) of its target.
-  const cutOff = new Map(frontier.map((f) => [f.key, f.reason]));
-  for (const link of links) {
-    if (link.skipped || link.key === undefined || views.has(link.key)) continue;
-    link.skipped = cutOff.get(link.key) ?? 'view-cap';
-  }
-
+  settleUnfollowed(state);
   return {
-    scope,
+    scope: state.scope,
     views,
-    links,
+    links: state.links,
     frontier,
     // A loop, not Math.max(...views): spreading a raised view cap's worth of arguments overflows the stack.
     maxDepthReached: [...views.values()].reduce((max, v) => Math.max(max, v.depth), 0),
     durationMs: Date.now() - started,
     aborted: options.signal?.aborted ?? false,
-    options: { maxViews: options.maxViews, maxDepth: options.maxDepth, concurrency, budgetMs, allowMutations },
+    options: {
+      maxViews: options.maxViews,
+      maxDepth: options.maxDepth,
+      concurrency,
+      budgetMs,
+      allowMutations: state.allowMutations,
+    },
   };
+}
+
+/** The start views that resolve below {base_url}, each once: the crawl's first level. */
+function startLevel<R>(options: CrawlOptions<R>, scheduled: Map<string, string>): Pending[] {
+  const level: Pending[] = [];
+  for (const s of options.starts) {
+    const u = resolveUrl(s.url, options.baseUrl);
+    if (!u) continue;
+    const key = normaliseUrl(u);
+    if (scheduled.has(key)) continue;
+    scheduled.set(key, key);
+    level.push({ url: u.href, key, depth: 0, start: s.name, optionalStart: s.optional ?? false, trail: undefined });
+  }
+  return level;
+}
+
+function toFrontier(frontier: FrontierEntry[], p: Pending, reason: SkipReason): void {
+  frontier.push(withPath({ url: p.url, key: p.key, depth: p.depth, reason, start: p.start }, p.trail));
+}
+
+/**
+ * A visited view's options as links (each classified and recorded), and the views they lead to that are not yet
+ * scheduled: the next level's, or the frontier's past the depth cap.
+ */
+function readLinks<R>(view: CrawlView<R>, trail: Trail | undefined, state: CrawlState<R>): Pending[] {
+  const { scheduled } = state;
+  const next: Pending[] = [];
+  view.ussd?.options.forEach((raw, index) => {
+    const link = classify(raw, index, view, state.scope, state.allowMutations, state.mutationsDone);
+    state.links.push(link);
+    if (link.key !== undefined) link.key = scheduled.get(link.key) ?? link.key;
+    if (link.skipped || link.key === undefined || scheduled.has(link.key)) return;
+    const p: Pending = {
+      url: link.url!,
+      key: link.key,
+      depth: view.depth + 1,
+      start: view.start,
+      optionalStart: false,
+      trail: extend(trail, { from: view.key, option: link.option, index }),
+    };
+    scheduled.set(link.key, link.key);
+    if (p.depth > state.maxDepth) toFrontier(state.frontier, p, 'depth-cap');
+    else next.push(p);
+  });
+  return next;
+}
+
+/**
+ * A link is followed when its target was visited, whichever link got there first; otherwise it shares the fate
+ * (cap, budget) of its target.
+ */
+function settleUnfollowed<R>({ links, frontier, views }: CrawlState<R>): void {
+  const cutOff = new Map(frontier.map((f) => [f.key, f.reason]));
+  for (const link of links) {
+    if (link.skipped || link.key === undefined || views.has(link.key)) continue;
+    link.skipped = cutOff.get(link.key) ?? 'view-cap';
+  }
 }
 
 async function visit<R>(p: Pending, fetch: CrawlOptions<R>['fetch']): Promise<CrawlView<R>> {

@@ -15,6 +15,7 @@ import {
   secondWebhookEntry,
   secondWebhookWhat,
   type FoundRecord,
+  type HttpResponse,
 } from '../../kit/index.js';
 import { CheckFailed, type CheckContext } from '../../../src/engine/index.js';
 import {
@@ -131,72 +132,114 @@ async function secondCreation(
   const client = carry.webhookClient!;
   const issued = await secondToken(ctx, client);
   if ('problem' in issued) return { kind: 'none', finding: secondClientRefused(carry, issued.problem) };
-  const second = secondClient(ctx, client, issued.token);
-  // The clean-up's own requests (the narrowing, the revocation): not cut when an interruption cuts the check's.
-  const cleaning = secondClient(ctx, client, issued.token, new AbortController().signal);
-  let revoked: string | undefined;
-  /** The journal entry of its webhook, written before the POST, open until the narrowing is done. */
-  let entry: { id: string; url: string; narrowing: boolean } | undefined;
-  /** Revokes the second client's token once; says why not when the server did not. */
-  const revoke = async (): Promise<string> => {
-    revoked ??= await cleaning
-      .send(revokeRequest(issued.token, knownRevokeBody(ctx) ?? 'none'))
-      .then((res) => (isSuccess(res) ? '' : `POST /oauth/revoke answered ${res.status}`))
-      .catch((e: unknown) => (e as Error).message);
-    return revoked;
-  };
+  const creation = new SecondCreation(ctx, st, receiver, client, issued.token);
   try {
-    const before = await second.send({ method: 'GET', path: '/webhooks' });
+    return await creation.create(carry, target);
+  } finally {
+    await creation.cleanUp();
+  }
+}
+
+type WebhookClientSettings = NonNullable<CarrySettings['webhookClient']>;
+
+/** One creation by the second client, with its token: each step of secondCreation, and the clean-up that ends it. */
+class SecondCreation {
+  private readonly second: SecondClient;
+  /** The clean-up's own requests (the narrowing, the revocation): not cut when an interruption cuts the check's. */
+  private readonly cleaning: SecondClient;
+  private revoked: string | undefined;
+  /** The journal entry of its webhook, written before the POST, open until the narrowing is done. */
+  private entry: { id: string; url: string; narrowing: boolean } | undefined;
+
+  constructor(
+    private readonly ctx: CheckContext,
+    private readonly st: SuiteState,
+    private readonly receiver: WebhookReceiver,
+    private readonly client: WebhookClientSettings,
+    private readonly token: string,
+  ) {
+    this.second = secondClient(ctx, client, token);
+    this.cleaning = secondClient(ctx, client, token, new AbortController().signal);
+  }
+
+  /** Creates the webhook and sees it through, or says why the second client cannot (it has a webhook already). */
+  async create(carry: CarrySettings, target: { identity: WebhookIdentity; record: string }): Promise<Creation> {
+    const before = await this.second.send({ method: 'GET', path: '/webhooks' });
     const existing = isSuccess(before) ? webhookOfResponse(before) : undefined;
-    if (before.status !== 404 && !(isSuccess(before) && existing === undefined)) {
-      const name = `the webhook client ${JSON.stringify(client.clientId)}`;
-      if (existing === undefined)
-        return {
-          kind: 'none',
-          finding: noCreationFinding(carry, target, {
-            state: `whether ${name} has a webhook is unknown: GET /webhooks answered ${describeResponse(before)}`,
-          }),
-        };
-      const identity = identityOf(existing);
-      const found = await findCreation(carry, client.clientId);
-      const why = `client ${JSON.stringify(carry.clientId)} and ${name} (targets.${carry.target}.webhookClient) both have a webhook, and the interface has no DELETE`;
-      const carried = carriable(found, client.clientId, identity, why);
-      if (carried) return carried;
+    if (before.status !== 404 && !(isSuccess(before) && existing === undefined))
+      return this.alreadyThere(carry, target, before, existing);
+    const url = new URL(this.receiver.alternateUrl);
+    const cursor = this.receiver.cursor();
+    const span: NonNullable<SuiteState['second']> = { after: cursor };
+    this.st.second = span;
+    const ofSecond = ofSecondClient(this.ctx, this.st);
+    const observed = await this.post(url.href, cursor);
+    if (!isSuccess(observed.post)) return observed;
+    await this.awaitCreated(observed, ofSecond);
+    await this.leave(observed, url.href);
+    await drain(this.ctx, this.st, ofSecond);
+    span.until = this.receiver.cursor();
+    return observed;
+  }
+
+  /** The second client has a webhook: its creation's record carried forward if one is kept, else the set-up problem. */
+  private async alreadyThere(
+    carry: CarrySettings,
+    target: { identity: WebhookIdentity; record: string },
+    before: HttpResponse,
+    existing: ReturnType<typeof webhookOfResponse>,
+  ): Promise<Creation> {
+    const name = `the webhook client ${JSON.stringify(this.client.clientId)}`;
+    if (existing === undefined)
       return {
         kind: 'none',
         finding: noCreationFinding(carry, target, {
-          state: `${name} has one too (${showIdentity(identity)}): ${recordState(carry, found, identity)}`,
+          state: `whether ${name} has a webhook is unknown: GET /webhooks answered ${describeResponse(before)}`,
         }),
       };
-    }
-    const url = new URL(receiver.alternateUrl);
-    const cursor = receiver.cursor();
-    st.second = { after: cursor };
-    const ofSecond = ofSecondClient(ctx, st);
+    const identity = identityOf(existing);
+    const found = await findCreation(carry, this.client.clientId);
+    const why = `client ${JSON.stringify(carry.clientId)} and ${name} (targets.${carry.target}.webhookClient) both have a webhook, and the interface has no DELETE`;
+    const carried = carriable(found, this.client.clientId, identity, why);
+    if (carried) return carried;
+    return {
+      kind: 'none',
+      finding: noCreationFinding(carry, target, {
+        state: `${name} has one too (${showIdentity(identity)}): ${recordState(carry, found, identity)}`,
+      }),
+    };
+  }
+
+  /** The journal entry, the POST /webhooks with ["ALL"], and the webhook as GET /webhooks then shows it. */
+  private async post(url: string, cursor: number): Promise<Observed & { post: HttpResponse }> {
     // Written before the POST: a run killed before the narrowing leaves it, and the next run narrows it as that client.
-    entry = {
-      id: await ctx.journal.record(secondWebhookEntry(client.clientId, url.href)),
-      url: url.href,
+    this.entry = {
+      id: await this.ctx.journal.record(secondWebhookEntry(this.client.clientId, url)),
+      url,
       narrowing: false,
     };
-    const post = await second.send({
-      method: 'POST',
-      path: '/webhooks',
-      json: { url: url.href, subscriptions: ['ALL'] },
-    });
-    const shown = await second.send({ method: 'GET', path: '/webhooks' });
+    const post = await this.second.send({ method: 'POST', path: '/webhooks', json: { url, subscriptions: ['ALL'] } });
+    const shown = await this.second.send({ method: 'GET', path: '/webhooks' });
     const w = (isSuccess(shown) ? webhookOfResponse(shown) : undefined) ?? webhookOfResponse(post);
-    const observed: Observed = {
+    return {
       kind: 'observed',
       by: 'webhookClient',
-      clientId: client.clientId,
+      clientId: this.client.clientId,
       post,
       cursor,
       shown,
       data: { by: 'webhookClient', webhook: identityOf(w), post: postFacts(post), checks: {} },
     };
-    if (!isSuccess(post)) return observed;
-    const key = await readKey(ctx, second);
+  }
+
+  /** The key the second client reads, for the receiver, and its WEBHOOK.CREATED delivery awaited. */
+  private async awaitCreated(
+    observed: Observed & { post: HttpResponse },
+    ofSecond: (d: Delivery) => boolean,
+  ): Promise<void> {
+    const { ctx, st, receiver } = this;
+    const { post } = observed;
+    const key = await readKey(ctx, this.second);
     if ('key' in key) receiver.useKey(key.key.key);
     else observed.keyProblem = key.problem;
     // The deadline runs from the answer to the POST, as every wait for a delivery does.
@@ -211,30 +254,44 @@ async function secondCreation(
       if (latency !== undefined) st.latencies.push(latency);
       st.delivered.add('WEBHOOK.CREATED');
     }
-    entry.narrowing = true;
-    const narrowing = await leaveSecond(second, url.href);
+  }
+
+  /** The webhook narrowed (its journal entry closed when it was) and the token revoked; observed.left says what stays. */
+  private async leave(observed: Observed, url: string): Promise<void> {
+    this.entry!.narrowing = true;
+    const narrowing = await leaveSecond(this.second, url);
     observed.left = narrowing.text;
     // Not narrowed: the entry stays, for the next run (or `conformance restore`) to narrow.
     if (narrowing.narrowed)
-      await ctx.journal.done(
-        entry.id,
-        `${secondWebhookWhat(client.clientId)} (narrowed: url ${url.href}, subscriptions ["${AUTOMATIC}"])`,
+      await this.ctx.journal.done(
+        this.entry!.id,
+        `${secondWebhookWhat(this.client.clientId)} (narrowed: url ${url}, subscriptions ["${AUTOMATIC}"])`,
       );
-    const notRevoked = await revoke();
+    const notRevoked = await this.revoke();
     if (notRevoked !== '')
       observed.left += `; its token could not be revoked (${notRevoked}): it lives until it expires`;
-    await drain(ctx, st, ofSecond);
-    st.second.until = receiver.cursor();
-    return observed;
-  } finally {
+  }
+
+  /** Revokes the second client's token once; says why not when the server did not. */
+  private async revoke(): Promise<string> {
+    this.revoked ??= await this.cleaning
+      .send(revokeRequest(this.token, knownRevokeBody(this.ctx) ?? 'none'))
+      .then((res) => (isSuccess(res) ? '' : `POST /oauth/revoke answered ${res.status}`))
+      .catch((e: unknown) => (e as Error).message);
+    return this.revoked;
+  }
+
+  /** Whatever happened (interrupted, out of time, broken): the webhook narrowed, the token revoked, the span closed. */
+  async cleanUp(): Promise<void> {
+    const { entry, st } = this;
     // Cut short (interrupted, out of time, broken) between the POST and the narrowing: narrowed now, as that client.
     if (entry !== undefined && !entry.narrowing) {
-      const put = await narrowSecondWebhook(cleaning.send, client.clientId, entry.url).catch(() => undefined);
-      if (put?.ok) await ctx.journal.done(entry.id, put.said);
+      const put = await narrowSecondWebhook(this.cleaning.send, this.client.clientId, entry.url).catch(() => undefined);
+      if (put?.ok) await this.ctx.journal.done(entry.id, put.said);
     }
-    await revoke();
+    await this.revoke();
     // A creation cut short: what arrives at the second URL from now on is not the second client's.
-    if (st.second !== undefined) st.second.until ??= receiver.cursor();
+    if (st.second !== undefined) st.second.until ??= this.receiver.cursor();
   }
 }
 
