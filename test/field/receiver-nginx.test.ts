@@ -22,7 +22,7 @@ import { freePort } from '../helpers/free-port.js';
 const SETUP_DEADLINE_MS = 4_000;
 
 // No bound on a run's time here: under a busy machine any bound fails a correct run. That a set-up problem is stated
-// after one delivery deadline, not two, is held where the wait is (test/suites/webhooks.test.ts).
+// after one delivery deadline, not two, is held where the wait is (test/suites/webhooks/end-to-end.test.ts).
 interface Outcome {
   result: RunResult;
 }

@@ -9,6 +9,12 @@
 //   each imported by more than one file of that folder (else the code belongs to the one area that uses it);
 // - suites/ itself holds only `index.ts` (the pack), `kit/`, `client/` and the server suites' folders;
 // - no file under suites/ is over 700 lines.
+// And for the tests of the packs (testLayoutViolations), mirroring suites/:
+// - each folder of test/suites/ is named for a folder of suites/ (a server suite, kit or client) and holds that
+//   folder's tests, directly (no folder inside it);
+// - a test sits directly in test/suites/ only when it is about the packs as a whole (a list the caller gives, each
+//   with why), and each test so named exists;
+// - test/suites/ holds only tests (`*.test.ts`): shared set-up goes to test/helpers/.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
 import { checkFile } from '../../src/check-file.js';
@@ -106,6 +112,46 @@ export function layoutViolations(input: LayoutInput): string[] {
     const lines = body.split('\n').length - (body.endsWith('\n') ? 1 : 0);
     if (lines > maxLines) out.push(`${file} has ${lines} lines (at most ${maxLines})`);
   }
+  return out;
+}
+
+export interface TestLayoutInput {
+  /** The folder holding `suites/` and `test/suites/` (the package root). */
+  root: string;
+  /** The tests that may sit directly in test/suites/ (file names), those about the packs as a whole. */
+  packWide: readonly string[];
+}
+
+/** What in `<root>/test/suites/` breaks the layout rule for tests: one line per break, empty when it holds. */
+export function testLayoutViolations(input: TestLayoutInput): string[] {
+  const tests = join(input.root, 'test', 'suites');
+  const folders = new Set(
+    readdirSync(join(input.root, 'suites')).filter((e) => statSync(join(input.root, 'suites', e)).isDirectory()),
+  );
+  const out: string[] = [];
+  for (const entry of readdirSync(tests).sort()) {
+    const path = join(tests, entry);
+    if (statSync(path).isDirectory()) {
+      if (!folders.has(entry))
+        out.push(`test/suites/${entry}/ is named for no folder of suites/ (a server suite, kit or client)`);
+      for (const inner of readdirSync(path).sort()) {
+        if (statSync(join(path, inner)).isDirectory())
+          out.push(
+            `test/suites/${entry}/${inner}/ is a folder: the tests of suites/${entry}/ sit in test/suites/${entry}/`,
+          );
+        else if (!inner.endsWith('.test.ts'))
+          out.push(`test/suites/${entry}/${inner} is not a test: shared set-up goes to test/helpers/`);
+      }
+    } else if (!entry.endsWith('.test.ts'))
+      out.push(`test/suites/${entry} is not a test: shared set-up goes to test/helpers/`);
+    else if (!input.packWide.includes(entry))
+      out.push(
+        `test/suites/${entry} is not about the packs as a whole: it goes in the folder of what it tests, test/suites/<suite, kit or client>/`,
+      );
+  }
+  for (const name of input.packWide)
+    if (!existsSync(join(tests, name)))
+      out.push(`test/suites/${name} is named as a test of the packs as a whole but does not exist`);
   return out;
 }
 

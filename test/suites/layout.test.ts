@@ -1,17 +1,32 @@
 // The layout rule of issue 28 (test/helpers/layout-rule.ts): a check id `<suite>.<area>.<what>` lives, written out
 // literally, in `suites/<suite>/<area>.ts`; a server suite's folder holds only index.ts, its area files and helpers/
-// shared by more than one of its files; no file under suites/ is over 700 lines. The rule is shown to pass a good
-// layout and name each break of a bad one on small fake folders, then held on the package.
+// shared by more than one of its files; no file under suites/ is over 700 lines. Their tests mirror that layout: a
+// folder of test/suites/ for each folder of suites/ it tests, and only the tests of the packs as a whole directly in
+// test/suites/ (PACK_WIDE). The rule is shown to pass a good layout and name each break of a bad one on small fake
+// folders, then held on the package.
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { layoutViolations } from '../helpers/layout-rule.js';
+import { layoutViolations, testLayoutViolations } from '../helpers/layout-rule.js';
 import { suites } from '../../suites/index.js';
 import { clientSuites } from '../../suites/client/index.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * The tests that sit directly in test/suites/, each about the packs as a whole rather than one suite, kit or client;
+ * every other test of suites/ code sits in the folder of what it tests (test/suites/<suite, kit or client>/).
+ */
+const PACK_WIDE = [
+  // Holds where every server and client check id is declared, and what a suite's folder and test/suites/ hold.
+  'layout.test.ts',
+  // In a clean run of every suite, and of the client pack, no check passes having judged nothing.
+  'no-vacuous-pass.test.ts',
+  // The requirement catalog against the spec, and against every check of both packs and every fault.
+  'requirements.test.ts',
+];
 
 describe('the layout rule (issue 28)', () => {
   let dir: string | undefined;
@@ -20,12 +35,16 @@ describe('the layout rule (issue 28)', () => {
     dir = undefined;
   });
 
-  /** A fake package root holding these files under suites/. */
-  function fake(files: Record<string, string>): string {
+  const prefixed = (base: string, files: Record<string, string>) =>
+    Object.fromEntries(Object.entries(files).map(([path, body]) => [`${base}/${path}`, body]));
+
+  /** A fake package root holding these files under suites/, and `tests` under test/suites/. */
+  function fake(files: Record<string, string>, tests: Record<string, string> = {}): string {
     dir = mkdtempSync(join(tmpdir(), 'conformance-layout-'));
-    for (const [path, body] of Object.entries(files)) {
-      mkdirSync(dirname(join(dir, 'suites', path)), { recursive: true });
-      writeFileSync(join(dir, 'suites', path), body);
+    const all = { ...prefixed('suites', files), ...prefixed('test/suites', tests) };
+    for (const [path, body] of Object.entries(all)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), body);
     }
     return dir;
   }
@@ -94,6 +113,38 @@ describe('the layout rule (issue 28)', () => {
     ]);
   });
 
+  const goodTests: Record<string, string> = {
+    'layout.test.ts': '',
+    'demo/alpha.test.ts': '',
+    'kit/session.test.ts': '',
+    'client/ask.test.ts': '',
+  };
+
+  it('passes tests laid out like suites/: a folder for a suite, the kit or the client pack, pack-wide tests alone at the top', () => {
+    expect(testLayoutViolations({ root: fake(good, goodTests), packWide: ['layout.test.ts'] })).toEqual([]);
+  });
+
+  it('names each test out of its place in one short line', () => {
+    const root = fake(good, {
+      ...goodTests,
+      // A test named by history at the top, a folder named for no folder of suites/, a folder inside a suite's tests,
+      // and set-up that is not a test.
+      'demo-gaps.test.ts': '',
+      'alpha/one.test.ts': '',
+      'demo/deep/two.test.ts': '',
+      'demo/set-up.ts': '',
+      'shared.ts': '',
+    });
+    expect(testLayoutViolations({ root, packWide: ['layout.test.ts', 'gone.test.ts'] })).toEqual([
+      'test/suites/alpha/ is named for no folder of suites/ (a server suite, kit or client)',
+      'test/suites/demo/deep/ is a folder: the tests of suites/demo/ sit in test/suites/demo/',
+      'test/suites/demo/set-up.ts is not a test: shared set-up goes to test/helpers/',
+      'test/suites/demo-gaps.test.ts is not about the packs as a whole: it goes in the folder of what it tests, test/suites/<suite, kit or client>/',
+      'test/suites/shared.ts is not a test: shared set-up goes to test/helpers/',
+      'test/suites/gone.test.ts is named as a test of the packs as a whole but does not exist',
+    ]);
+  });
+
   it('holds for the package: every server and client check id in the file the rule names', () => {
     const violations = layoutViolations({
       root: ROOT,
@@ -103,6 +154,14 @@ describe('the layout rule (issue 28)', () => {
     if (violations.length > 0)
       expect.fail(
         `${violations.length} break${violations.length === 1 ? '' : 's'} of the layout rule (issue 28):\n${violations.join('\n')}`,
+      );
+  });
+
+  it("holds for the package's tests: test/suites/ mirrors suites/, with only the pack-wide tests at its top", () => {
+    const violations = testLayoutViolations({ root: ROOT, packWide: PACK_WIDE });
+    if (violations.length > 0)
+      expect.fail(
+        `${violations.length} break${violations.length === 1 ? '' : 's'} of the layout rule for tests (issue 28):\n${violations.join('\n')}`,
       );
   });
 });

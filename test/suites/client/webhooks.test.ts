@@ -2,18 +2,18 @@
 // a receiver that accepts everything, one that verifies, one that discards everything, and clients that never got as
 // far as the deliveries.
 import { describe, expect, it } from 'vitest';
-import { defineCheck, defineSuite, runChecks, type CheckResult } from '../../src/engine/index.js';
-import type { Exchange } from '../../src/http/exchange.js';
+import { defineCheck, defineSuite, runChecks, type CheckResult } from '../../../src/engine/index.js';
+import type { Exchange } from '../../../src/http/exchange.js';
 import {
   FORGERIES,
   type ClientRequest,
   type ClientRunRecord,
   type ScenarioRecord,
   type SentDelivery,
-} from '../../src/client/types.js';
-import { clientPack } from '../../suites/client/index.js';
-import webhooks from '../../suites/client/webhooks.js';
-import { madeUpTarget } from '../helpers/made-up-pack.js';
+} from '../../../src/client/types.js';
+import { clientPack } from '../../../suites/client/index.js';
+import webhooks from '../../../suites/client/webhooks.js';
+import { madeUpTarget } from '../../helpers/made-up-pack.js';
 
 const FORGED = ['body-altered', 'digest-wrong', 'signature-wrong', 'other-key', 'headers-missing'];
 

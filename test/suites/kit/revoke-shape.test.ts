@@ -5,16 +5,16 @@
 // takes it from the target's config when given there. Against small servers that each take one shape.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerResponse } from 'node:http';
-import { pack } from '../../suites/index.js';
-import { Session } from '../../suites/kit/session.js';
-import { RevokeShape, revokeToken, requestToken, tokenIn } from '../../suites/kit/index.js';
-import type { HttpResponse, RequestSpec } from '../../src/http/client.js';
-import { SignedClient } from '../../src/http/client.js';
-import { defineCheck, defineSuite, runChecks, type RunResult } from '../../src/engine/index.js';
-import { generateEd25519 } from '../../src/http/keys.js';
-import type { ResolvedTarget, RevokeBody } from '../../src/config/types.js';
-import { startEchoServer, type Received } from '../helpers/echo-server.js';
-import { CITES } from '../helpers/requirements.js';
+import { pack } from '../../../suites/index.js';
+import { Session } from '../../../suites/kit/session.js';
+import { RevokeShape, revokeToken, requestToken, tokenIn } from '../../../suites/kit/index.js';
+import type { HttpResponse, RequestSpec } from '../../../src/http/client.js';
+import { SignedClient } from '../../../src/http/client.js';
+import { defineCheck, defineSuite, runChecks, type RunResult } from '../../../src/engine/index.js';
+import { generateEd25519 } from '../../../src/http/keys.js';
+import type { ResolvedTarget, RevokeBody } from '../../../src/config/types.js';
+import { startEchoServer, type Received } from '../../helpers/echo-server.js';
+import { CITES } from '../../helpers/requirements.js';
 
 const key = generateEd25519();
 let cleanup: Array<() => Promise<void>> = [];

@@ -2,18 +2,18 @@
 // style, the caps (cyclic graphs, graphs without end, slow answers), the frontier, the concurrency bound, and the
 // safety rule that order and cancel links are listed but never followed without --allow-mutations.
 import { describe, expect, it } from 'vitest';
-import { choiceNumbers, labelOf, numberedChoices, optionStyles } from '../../suites/ussd/helpers/choices.js';
-import { crawl, formatTrail, type CrawlOptions, type FetchOutcome } from '../../suites/ussd/helpers/crawler.js';
-import { frontierLines } from '../../suites/ussd/crawl.js';
-import { crawlSummary, deadLinks } from '../../suites/ussd/helpers/menu-graph.js';
-import { endScreensSeen } from '../../suites/ussd/info.js';
+import { choiceNumbers, labelOf, numberedChoices, optionStyles } from '../../../suites/ussd/helpers/choices.js';
+import { crawl, formatTrail, type CrawlOptions, type FetchOutcome } from '../../../suites/ussd/helpers/crawler.js';
+import { frontierLines } from '../../../suites/ussd/crawl.js';
+import { crawlSummary, deadLinks } from '../../../suites/ussd/helpers/menu-graph.js';
+import { endScreensSeen } from '../../../suites/ussd/info.js';
 import {
   backNotJudged,
   backProblems,
   isNarrowing,
   lastOptionIndexes,
   pagingProblems,
-} from '../../suites/ussd/links.js';
+} from '../../../suites/ussd/links.js';
 import {
   customerProblems,
   isHttpMethod,
@@ -21,9 +21,9 @@ import {
   numberProblems,
   requestUrlProblem,
   symbolMismatches,
-} from '../../suites/ussd/options.js';
-import { negativePageLinks } from '../../suites/ussd/params.js';
-import { schemaProblems } from '../../suites/ussd/view.js';
+} from '../../../suites/ussd/options.js';
+import { negativePageLinks } from '../../../suites/ussd/params.js';
+import { schemaProblems } from '../../../suites/ussd/view.js';
 import {
   differsOnlyInPage,
   endpointOf,
@@ -32,7 +32,7 @@ import {
   normaliseUrl,
   resolveUrl,
   scopeOf,
-} from '../../suites/ussd/helpers/url.js';
+} from '../../../suites/ussd/helpers/url.js';
 
 const BASE = 'https://api.example/v1';
 const SCOPE = scopeOf(BASE);

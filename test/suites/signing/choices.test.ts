@@ -3,14 +3,14 @@
 // profile it needs, and an observation records each reading. Each value alone is a run of the choices matrix
 // (docs/choices-matrix.md, npm run matrix:check); here the ones that change most at once.
 import { describe, expect, it } from 'vitest';
-import { pack, suites } from '../../suites/index.js';
-import { SIGNING_CHOICES } from '../../src/reference/choices/signing.js';
-import type { ChoiceDef, Choices } from '../../src/reference/choices/index.js';
-import { runChecks, type RunResult } from '../../src/engine/index.js';
-import { startLocalTarget } from '../../src/targets/local.js';
-import auth from '../../suites/auth/index.js';
-import signing from '../../suites/signing/index.js';
-import { DELIVERY_DEADLINE_MS } from '../helpers/waits.js';
+import { pack, suites } from '../../../suites/index.js';
+import { SIGNING_CHOICES } from '../../../src/reference/choices/signing.js';
+import type { ChoiceDef, Choices } from '../../../src/reference/choices/index.js';
+import { runChecks, type RunResult } from '../../../src/engine/index.js';
+import { startLocalTarget } from '../../../src/targets/local.js';
+import auth from '../../../suites/auth/index.js';
+import signing from '../../../suites/signing/index.js';
+import { DELIVERY_DEADLINE_MS } from '../../helpers/waits.js';
 
 /** The skips of a clean run: the token's hour and the order flow that needs --allow-mutations. */
 const CLEAN_SKIPS = ['auth.expiry.after-60-minutes', 'ussd.flow.order-cancel'];

@@ -2,20 +2,20 @@
 // each representative fault caught by the checks that name it, the caps reported as a warning with the frontier, and
 // one crawl per run whose hundreds of exchanges stay off the reports.
 import { afterEach, describe, expect, it } from 'vitest';
-import { pack } from '../../suites/index.js';
+import { pack } from '../../../suites/index.js';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { runChecks, type RunFlags, type RunResult, type SuiteDefinition } from '../../src/engine/index.js';
-import { startLocalTarget, type LocalTarget } from '../../src/targets/local.js';
+import { runChecks, type RunFlags, type RunResult, type SuiteDefinition } from '../../../src/engine/index.js';
+import { startLocalTarget, type LocalTarget } from '../../../src/targets/local.js';
 import {
   CHOICE_DEFS,
   choiceName,
   type ChoiceDef,
   type Choices,
   type VariantName,
-} from '../../src/reference/choices/index.js';
-import type { Middleware } from '../../src/reference/context.js';
-import ussd from '../../suites/ussd/index.js';
+} from '../../../src/reference/choices/index.js';
+import type { Middleware } from '../../../src/reference/context.js';
+import ussd from '../../../suites/ussd/index.js';
 
 let stops: Array<() => Promise<void>> = [];
 afterEach(async () => {

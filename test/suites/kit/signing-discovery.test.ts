@@ -4,16 +4,16 @@
 // config fixes is never varied; when no shape gets a token the error names what was tried, and a wrong secret still
 // reads as a credentials problem.
 import { afterEach, describe, expect, it } from 'vitest';
-import { clientFor } from '../../src/engine/index.js';
-import { TargetError } from '../../src/errors.js';
-import { generateEd25519 } from '../../src/http/keys.js';
-import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.js';
-import type { AuthPolicy } from '../../src/reference/auth-policy.js';
-import type { Choices } from '../../src/reference/choices/index.js';
-import type { ResolvedTarget } from '../../src/config/types.js';
-import type { SigningProfile } from '../../src/http/signature.js';
-import { Session } from '../../suites/kit/session.js';
-import { MAX_SIGNING_SHAPES, signingShapes } from '../../suites/kit/signing-profile.js';
+import { clientFor } from '../../../src/engine/index.js';
+import { TargetError } from '../../../src/errors.js';
+import { generateEd25519 } from '../../../src/http/keys.js';
+import { startReferenceServer, type ReferenceServer } from '../../../src/reference/server.js';
+import type { AuthPolicy } from '../../../src/reference/auth-policy.js';
+import type { Choices } from '../../../src/reference/choices/index.js';
+import type { ResolvedTarget } from '../../../src/config/types.js';
+import type { SigningProfile } from '../../../src/http/signature.js';
+import { Session } from '../../../suites/kit/session.js';
+import { MAX_SIGNING_SHAPES, signingShapes } from '../../../suites/kit/signing-profile.js';
 
 const key = generateEd25519();
 const SECRET = 'discovery-secret';

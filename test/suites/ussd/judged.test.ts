@@ -2,11 +2,11 @@
 // least one subject it judged (a view, an option, a link, a probe, a request). Each check is wrapped so that a pass
 // with nothing judged becomes an error naming it, and the suite is run against servers that take different readings.
 import { afterAll, describe, expect, it } from 'vitest';
-import { pack } from '../../suites/index.js';
-import { runChecks, type CheckDefinition, type RunFlags, type SuiteDefinition } from '../../src/engine/index.js';
-import { startLocalTarget } from '../../src/targets/local.js';
-import type { Choices } from '../../src/reference/choices/index.js';
-import ussd from '../../suites/ussd/index.js';
+import { pack } from '../../../suites/index.js';
+import { runChecks, type CheckDefinition, type RunFlags, type SuiteDefinition } from '../../../src/engine/index.js';
+import { startLocalTarget } from '../../../src/targets/local.js';
+import type { Choices } from '../../../src/reference/choices/index.js';
+import ussd from '../../../suites/ussd/index.js';
 
 const stops: Array<() => Promise<void>> = [];
 afterAll(async () => {

@@ -2,11 +2,11 @@
 // variants, each fault caught): TLS ending at a proxy, a configuration that existed before the run (updated, then
 // restored), a restore that fails or is not selected, a forged delivery, a server that cannot reach the receiver, and
 // a configuration that cannot be read.
-import type { WebhookReceiver } from '../../src/receiver/receiver.js';
-import { CITES } from '../helpers/requirements.js';
-import { pack } from '../../suites/index.js';
+import type { WebhookReceiver } from '../../../src/receiver/receiver.js';
+import { CITES } from '../../helpers/requirements.js';
+import { pack } from '../../../suites/index.js';
 import { describe, expect, it } from 'vitest';
-import { localTarget, stopsAfterEach } from '../helpers/webhook-targets.js';
+import { localTarget, stopsAfterEach } from '../../helpers/webhook-targets.js';
 import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server } from 'node:https';
@@ -23,14 +23,14 @@ import {
   type RunResult,
   type SuiteDefinition,
   type SuiteRun,
-} from '../../src/engine/index.js';
-import { startReferenceServer, type ReferenceServer } from '../../src/reference/server.js';
-import { receiverTls, selfSignedCertificate } from '../../src/receiver/certificate.js';
-import { contentDigest } from '../../src/http/digest.js';
-import { generateEd25519 } from '../../src/http/keys.js';
-import { signRequest } from '../../src/http/signature.js';
-import type { ResolvedTarget, WebhookConfig } from '../../src/config/types.js';
-import webhooks from '../../suites/webhooks/index.js';
+} from '../../../src/engine/index.js';
+import { startReferenceServer, type ReferenceServer } from '../../../src/reference/server.js';
+import { receiverTls, selfSignedCertificate } from '../../../src/receiver/certificate.js';
+import { contentDigest } from '../../../src/http/digest.js';
+import { generateEd25519 } from '../../../src/http/keys.js';
+import { signRequest } from '../../../src/http/signature.js';
+import type { ResolvedTarget, WebhookConfig } from '../../../src/config/types.js';
+import webhooks from '../../../suites/webhooks/index.js';
 
 const stops = stopsAfterEach();
 const local = (options: Parameters<typeof localTarget>[1] = {}) => localTarget(stops, options);

@@ -8,12 +8,12 @@ import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generate } from 'selfsigned';
-import { pack } from '../../suites/index.js';
-import { runChecks } from '../../src/engine/index.js';
-import { TargetError } from '../../src/errors.js';
-import { generateEd25519 } from '../../src/http/keys.js';
-import type { ResolvedTarget } from '../../src/config/types.js';
-import { startEchoServer } from '../helpers/echo-server.js';
+import { pack } from '../../../suites/index.js';
+import { runChecks } from '../../../src/engine/index.js';
+import { TargetError } from '../../../src/errors.js';
+import { generateEd25519 } from '../../../src/http/keys.js';
+import type { ResolvedTarget } from '../../../src/config/types.js';
+import { startEchoServer } from '../../helpers/echo-server.js';
 
 const key = generateEd25519();
 const stops: Array<() => Promise<void>> = [];

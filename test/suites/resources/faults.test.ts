@@ -3,13 +3,13 @@
 // of the suite (the whole suite against every fault is the detection matrix's: test/reference/detection-matrix.test.ts), with the
 // mutable customer left as it was.
 import { describe, expect, it } from 'vitest';
-import { pack } from '../../suites/index.js';
-import { runChecks, type RunResult } from '../../src/engine/index.js';
-import { startLocalTarget, type LocalTarget } from '../../src/targets/local.js';
-import { findFault } from '../../src/reference/faults/catalog.js';
-import type { Customer } from '../../src/reference/store.js';
-import { suites } from '../../suites/index.js';
-import { DELIVERY_DEADLINE_MS } from '../helpers/waits.js';
+import { pack } from '../../../suites/index.js';
+import { runChecks, type RunResult } from '../../../src/engine/index.js';
+import { startLocalTarget, type LocalTarget } from '../../../src/targets/local.js';
+import { findFault } from '../../../src/reference/faults/catalog.js';
+import type { Customer } from '../../../src/reference/store.js';
+import { suites } from '../../../suites/index.js';
+import { DELIVERY_DEADLINE_MS } from '../../helpers/waits.js';
 
 async function withTarget<T>(
   options: Parameters<typeof startLocalTarget>[0],

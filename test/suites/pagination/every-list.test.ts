@@ -3,14 +3,14 @@
 // pastEnd), each new fault caught by the check meant for it, and no fault failing a check that does not cite what it
 // breaks (one cause, one failure).
 import { describe, expect, it } from 'vitest';
-import { pack } from '../../suites/index.js';
-import { findFault } from '../../src/reference/faults/catalog.js';
-import type { VariantName } from '../../src/reference/choices/index.js';
-import { runChecks, type RunResult } from '../../src/engine/index.js';
-import { startLocalTarget } from '../../src/targets/local.js';
-import { suites } from '../../suites/index.js';
-import { DELIVERY_DEADLINE_MS } from '../helpers/waits.js';
-import type { Middleware } from '../../src/reference/context.js';
+import { pack } from '../../../suites/index.js';
+import { findFault } from '../../../src/reference/faults/catalog.js';
+import type { VariantName } from '../../../src/reference/choices/index.js';
+import { runChecks, type RunResult } from '../../../src/engine/index.js';
+import { startLocalTarget } from '../../../src/targets/local.js';
+import { suites } from '../../../suites/index.js';
+import { DELIVERY_DEADLINE_MS } from '../../helpers/waits.js';
+import type { Middleware } from '../../../src/reference/context.js';
 
 const LISTS = [
   'GET /transactions?customerId=1004',

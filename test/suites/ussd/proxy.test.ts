@@ -5,11 +5,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { pack } from '../../suites/index.js';
-import { runChecks, type RunResult } from '../../src/engine/index.js';
-import { startLocalTarget, type LocalTarget } from '../../src/targets/local.js';
-import type { Middleware } from '../../src/reference/context.js';
-import ussd from '../../suites/ussd/index.js';
+import { pack } from '../../../suites/index.js';
+import { runChecks, type RunResult } from '../../../src/engine/index.js';
+import { startLocalTarget, type LocalTarget } from '../../../src/targets/local.js';
+import type { Middleware } from '../../../src/reference/context.js';
+import ussd from '../../../suites/ussd/index.js';
 
 const check = (r: RunResult, id: string) => r.checks.find((c) => c.id === id)!;
 const notPassed = (r: RunResult) => r.checks.filter((c) => c.outcome !== 'pass').map((c) => [c.id, c.outcome]);

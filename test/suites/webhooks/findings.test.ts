@@ -3,19 +3,19 @@
 // test/reference/detection-matrix.test.ts); each delivery fault fails only the check owning the rule it breaks (the
 // digest and the signature, the digest's coverage, the signature's window); a server that generates a new key at every configuration passes; a webhook an earlier check left
 // at an unreachable URL does not hold up the suite's deliveries.
-import { requestToken } from '../../suites/kit/index.js';
-import { CITES } from '../helpers/requirements.js';
-import { pack } from '../../suites/index.js';
+import { requestToken } from '../../../suites/kit/index.js';
+import { CITES } from '../../helpers/requirements.js';
+import { pack } from '../../../suites/index.js';
 import { describe, expect, it } from 'vitest';
-import { localTarget, stopsAfterEach } from '../helpers/webhook-targets.js';
-import { defineCheck, defineSuite, runChecks, type CheckResult, type RunResult } from '../../src/engine/index.js';
-import { startReferenceServer } from '../../src/reference/server.js';
-import { findFault } from '../../src/reference/faults/catalog.js';
-import { receiverTls } from '../../src/receiver/certificate.js';
-import { generateEd25519 } from '../../src/http/keys.js';
-import type { ResolvedTarget, WebhookConfig } from '../../src/config/types.js';
-import webhooks from '../../suites/webhooks/index.js';
-import { DELIVERY_DEADLINE_MS } from '../helpers/waits.js';
+import { localTarget, stopsAfterEach } from '../../helpers/webhook-targets.js';
+import { defineCheck, defineSuite, runChecks, type CheckResult, type RunResult } from '../../../src/engine/index.js';
+import { startReferenceServer } from '../../../src/reference/server.js';
+import { findFault } from '../../../src/reference/faults/catalog.js';
+import { receiverTls } from '../../../src/receiver/certificate.js';
+import { generateEd25519 } from '../../../src/http/keys.js';
+import type { ResolvedTarget, WebhookConfig } from '../../../src/config/types.js';
+import webhooks from '../../../suites/webhooks/index.js';
+import { DELIVERY_DEADLINE_MS } from '../../helpers/waits.js';
 
 const stops = stopsAfterEach();
 const local = (options: Parameters<typeof localTarget>[1] = {}) => localTarget(stops, options);

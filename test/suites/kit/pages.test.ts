@@ -1,7 +1,7 @@
 // The page walker against simulated servers: page-index and item-offset paging (both readings of "page offset"), the
 // ways a server may end a list, and servers whose nextPage never ends, loops, or repeats items.
 import { describe, expect, it } from 'vitest';
-import { describeWalk, walkPages, type PageFetch } from '../../suites/kit/pages.js';
+import { describeWalk, walkPages, type PageFetch } from '../../../suites/kit/pages.js';
 
 interface Item {
   id: number;

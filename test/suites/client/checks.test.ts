@@ -2,11 +2,11 @@
 // synthetic client runs (test/helpers/client-records.ts): a correct client passes every one, and each flaw fails the
 // check that owns it and no other (one cause, one failure), including when the sandbox cut the flow short.
 import { describe, expect, it } from 'vitest';
-import { runChecks, type CheckResult, type RunResult } from '../../src/engine/index.js';
-import type { ClientRunRecord } from '../../src/client/types.js';
-import { clientPack, clientSuites } from '../../suites/client/index.js';
-import { madeUpTarget } from '../helpers/made-up-pack.js';
-import { clientRun, type Flaws } from '../helpers/client-records.js';
+import { runChecks, type CheckResult, type RunResult } from '../../../src/engine/index.js';
+import type { ClientRunRecord } from '../../../src/client/types.js';
+import { clientPack, clientSuites } from '../../../suites/client/index.js';
+import { madeUpTarget } from '../../helpers/made-up-pack.js';
+import { clientRun, type Flaws } from '../../helpers/client-records.js';
 
 const SUITES = ['client.requests', 'client.token', 'client.paging', 'client.renew', 'client.throttle', 'client.ussd'];
 const suites = clientSuites.filter((s) => SUITES.includes(s.name));

@@ -3,15 +3,15 @@
 // of the address the server checks the signature against, then at the credentials; and a profile that had to leave
 // @target-uri out says why.
 import { afterEach, describe, expect, it } from 'vitest';
-import { pack } from '../../suites/index.js';
-import { runChecks } from '../../src/engine/index.js';
-import { TargetError } from '../../src/errors.js';
-import { generateEd25519 } from '../../src/http/keys.js';
-import type { HttpResponse } from '../../src/http/client.js';
-import type { ResolvedTarget } from '../../src/config/types.js';
-import { describeResponse } from '../../suites/kit/expect.js';
-import { signingNote } from '../../suites/kit/signing-profile.js';
-import { startEchoServer } from '../helpers/echo-server.js';
+import { pack } from '../../../suites/index.js';
+import { runChecks } from '../../../src/engine/index.js';
+import { TargetError } from '../../../src/errors.js';
+import { generateEd25519 } from '../../../src/http/keys.js';
+import type { HttpResponse } from '../../../src/http/client.js';
+import type { ResolvedTarget } from '../../../src/config/types.js';
+import { describeResponse } from '../../../suites/kit/expect.js';
+import { signingNote } from '../../../suites/kit/signing-profile.js';
+import { startEchoServer } from '../../helpers/echo-server.js';
 
 const key = generateEd25519();
 const stops: Array<() => Promise<void>> = [];

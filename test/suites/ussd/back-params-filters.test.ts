@@ -3,11 +3,11 @@
 // filter of the requests menu; options that lead to another choice than the one shown. Each fault is caught by the
 // checks that own what it breaks, and by no other.
 import { afterEach, describe, expect, it } from 'vitest';
-import { pack } from '../../suites/index.js';
-import { runChecks, type RunResult } from '../../src/engine/index.js';
-import { startLocalTarget, type LocalTarget } from '../../src/targets/local.js';
-import type { Choices, VariantName } from '../../src/reference/choices/index.js';
-import ussd from '../../suites/ussd/index.js';
+import { pack } from '../../../suites/index.js';
+import { runChecks, type RunResult } from '../../../src/engine/index.js';
+import { startLocalTarget, type LocalTarget } from '../../../src/targets/local.js';
+import type { Choices, VariantName } from '../../../src/reference/choices/index.js';
+import ussd from '../../../suites/ussd/index.js';
 
 let stops: Array<() => Promise<void>> = [];
 afterEach(async () => {

@@ -1,0 +1,277 @@
+// Session renewal (suites/kit/session.ts): the run's token survives a server that ends it early. A 401 the request
+// itself drew is kept; a token the server ended is replaced and the request sent again, noted, within bounds; a check of
+// its own tokens runs once more when every token ended meanwhile (a restart). Against the reference server: with every
+// token revoked on each revocation, and with the three choices that end tokens at once, the whole pack gives 0
+// failures and 0 warnings and the run says how often its token ended; against small servers whose tokens die on command.
+import { afterEach, describe, expect, it } from 'vitest';
+import { pack } from '../../../suites/index.js';
+import { defineCheck, defineSuite, runChecks, type CheckContext, type RunResult } from '../../../src/engine/index.js';
+import { requestToken } from '../../../suites/kit/index.js';
+import { MAX_RENEWALS } from '../../../suites/kit/session.js';
+import { generateEd25519 } from '../../../src/http/keys.js';
+import auth from '../../../suites/auth/index.js';
+import signing from '../../../suites/signing/index.js';
+import { startEchoServer } from '../../helpers/echo-server.js';
+import { CITES } from '../../helpers/requirements.js';
+import { echoTarget, failing, runAll, withServer } from '../../helpers/suite-runs.js';
+
+const RENEWED =
+  /^the server ended the run's token early \(this run had not revoked it, and a correct GET \/instruments with it was answered 401\); (a new token was obtained \(renewal \d+ of at most 50 in a run\)|it had been replaced already); [A-Z]+ \/\S+ was answered 401 with it and was sent again with the new token$/;
+
+/** Skips of a clean run: the --long check, and the order cancel that needs --allow-mutations. */
+const CLEAN_SKIPS = ['auth.expiry.after-60-minutes', 'ussd.flow.order-cancel'];
+
+function expectClean(result: RunResult, skips: readonly string[] = []): void {
+  const bad = result.checks
+    .filter((c) => c.outcome === 'fail' || c.outcome === 'warn' || c.outcome === 'error')
+    .map((c) => `${c.id}: ${c.outcome} ${c.finding?.message ?? ''}`);
+  expect(bad).toEqual([]);
+  expect(
+    result.checks
+      .filter((c) => c.outcome === 'skip')
+      .map((c) => c.id)
+      .sort(),
+  ).toEqual([...CLEAN_SKIPS, ...skips].sort());
+  expect(result.run.cleanup).toBeUndefined();
+}
+
+describe("the run's token", () => {
+  it('is renewed when the server ends it early: with every token revoked on each revocation (choice revoke=all-tokens), nothing fails', async () => {
+    const result = await runAll({ choices: { revoke: 'all-tokens' } });
+    expect(failing(result)).toEqual([]);
+    const renewals = result.checks.flatMap((c) =>
+      c.observations.filter((o) => o.startsWith("the server ended the run's token early")),
+    );
+    expect(renewals.length).toBeGreaterThan(0);
+    for (const note of renewals) expect(note).toMatch(RENEWED);
+    // Tokens the server ended are not revoked again at the end: nothing is left for a person to clean up.
+    expect(result.run.cleanup).toBeUndefined();
+  });
+
+  it('is not renewed for a 401 a check provokes with a wrong request: the probe shows the token alive', async () => {
+    const result = await withServer([], (local) =>
+      runChecks({ pack, target: local.target, suites: [auth, signing], failOn: 'should' }),
+    );
+    expect(result.checks.filter((c) => c.outcome !== 'pass' && c.outcome !== 'skip').map((c) => c.id)).toEqual([]);
+    expect(result.checks.flatMap((c) => c.observations).filter((o) => o.includes("run's token early"))).toEqual([]);
+    const sessionRequests = result.sessionExchanges.map(
+      (e) => `${e.request.method} ${new URL(e.request.url).pathname}`,
+    );
+    // One token for the run, revoked at the end; every other session request is a probe of that token.
+    expect(sessionRequests.filter((r) => r === 'POST /v1/oauth/token')).toHaveLength(1);
+    expect(sessionRequests.filter((r) => r === 'POST /v1/oauth/revoke')).toHaveLength(1);
+    expect(new Set(sessionRequests.filter((r) => !r.startsWith('POST /v1/oauth/')))).toEqual(
+      new Set(['GET /v1/instruments']),
+    );
+    expect(
+      result.sessionExchanges.filter((e) => e.request.method === 'GET').every((e) => e.response?.status === 200),
+    ).toBe(true);
+  });
+});
+
+describe('Session renewal, against a server whose tokens die on command', () => {
+  const key = generateEd25519();
+  let stops: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const stop of stops.reverse()) await stop();
+    stops = [];
+  });
+
+  /** Tokens token-1, token-2…; /instruments and /ok answer 200 to a live token, 401 to a dead one; /bad is always 401. */
+  async function tokenServer(options: { everyTokenDies?: boolean } = {}) {
+    let issued = 0;
+    const dead = new Set<string>();
+    const server = await startEchoServer((req, res) => {
+      const token = req.headers.find(([n]) => n.toLowerCase() === 'authorization')?.[1].slice('Bearer '.length);
+      if (req.url === '/v1/oauth/token') {
+        const fresh = `token-${++issued}`;
+        if (options.everyTokenDies) dead.add(fresh);
+        res.end(JSON.stringify({ data: { token: fresh }, code: '200', message: 'Success' }));
+        return;
+      }
+      const alive = token !== undefined && !dead.has(token);
+      res.statusCode = req.url === '/v1/bad' || !alive ? 401 : 200;
+      res.end(
+        JSON.stringify({ code: String(res.statusCode), message: res.statusCode === 200 ? 'Success' : 'Unauthorized' }),
+      );
+    });
+    stops.push(() => server.close());
+    const target = echoTarget(server.origin, key);
+    const tokenRequests = () => server.received.filter((r) => r.url === '/v1/oauth/token').length;
+    const revoked = () =>
+      server.received
+        .filter((r) => r.url === '/v1/oauth/revoke')
+        .map((r) => r.headers.find(([n]) => n.toLowerCase() === 'authorization')?.[1]);
+    return { target, dead, tokenRequests, revoked };
+  }
+
+  function oneCheck(body: (send: (path: string) => Promise<number>) => Promise<void>) {
+    return defineSuite({
+      name: 'auth',
+      title: 'test',
+      checks: [
+        defineCheck({
+          id: 'auth.x.sends',
+          title: 'sends with the run token',
+          level: 'MUST',
+          requirements: CITES.MUST,
+          async run(ctx) {
+            await body(async (path) => (await ctx.send({ method: 'GET', path })).status);
+            ctx.judged('the answers');
+          },
+        }),
+      ],
+    });
+  }
+
+  it('keeps a 401 that the request itself drew: the token is alive, nothing is renewed or noted', async () => {
+    const server = await tokenServer();
+    const statuses: number[] = [];
+    const result = await runChecks({
+      pack,
+      target: server.target,
+      suites: [oneCheck(async (send) => void statuses.push(await send('/bad'), await send('/ok')))],
+    });
+    expect(statuses).toEqual([401, 200]);
+    expect(result.checks[0]!.observations).toEqual([]);
+    expect(server.tokenRequests()).toBe(1);
+    expect(server.revoked()).toEqual(['Bearer token-1']);
+  });
+
+  it('replaces a token the server ended, sends the request again, notes it, and revokes only the live token at the end', async () => {
+    const server = await tokenServer();
+    const statuses: number[] = [];
+    const result = await runChecks({
+      pack,
+      target: server.target,
+      suites: [
+        oneCheck(async (send) => {
+          statuses.push(await send('/ok'));
+          server.dead.add('token-1');
+          statuses.push(await send('/ok'), await send('/ok'));
+        }),
+      ],
+    });
+    expect(statuses).toEqual([200, 200, 200]);
+    expect(result.checks[0]!.observations).toEqual([
+      "the server ended the run's token early (this run had not revoked it, and a correct GET /instruments with it was answered 401); a new token was obtained (renewal 1 of at most 50 in a run); GET /v1/ok was answered 401 with it and was sent again with the new token",
+    ]);
+    expect(server.tokenRequests()).toBe(2);
+    expect(server.revoked()).toEqual(['Bearer token-2']);
+    expect(result.run.cleanup).toBeUndefined();
+  });
+
+  /** A check of its own tokens (it declares token-revocation): the first attempt runs `first`, any later one `again`. */
+  function tokenCheck(first: (ctx: CheckContext) => Promise<void>, again: (ctx: CheckContext) => Promise<void>) {
+    let attempts = 0;
+    return defineSuite({
+      name: 'auth',
+      title: 'test',
+      checks: [
+        defineCheck({
+          id: 'auth.x.own-token',
+          title: 'judges a token of its own',
+          level: 'MUST',
+          uses: ['token-revocation'],
+          requirements: CITES.MUST,
+          async run(ctx) {
+            attempts += 1;
+            await (attempts === 1 ? first(ctx) : again(ctx));
+          },
+        }),
+      ],
+    });
+  }
+
+  /** Obtains a token of the check's own and reads with it: a 401 fails the check. */
+  async function readWithOwnToken(ctx: CheckContext): Promise<void> {
+    const token = (JSON.parse((await requestToken(ctx)).text) as { data: { token: string } }).data.token;
+    const res = await ctx.send({ method: 'GET', path: '/ok', token });
+    if (res.status !== 200) ctx.fail(`a fresh token was refused (${res.status})`);
+    ctx.judged('a read with a fresh token');
+  }
+
+  it('runs a check of its own tokens once more when every token ended meanwhile (a restart), and says so', async () => {
+    const server = await tokenServer();
+    const restart = async (ctx: CheckContext) => {
+      // The run's token-1 and the token-2 the check is about to obtain: every token issued until then.
+      server.dead.add('token-1').add('token-2');
+      await readWithOwnToken(ctx);
+    };
+    const result = await runChecks({ pack, target: server.target, suites: [tokenCheck(restart, readWithOwnToken)] });
+    expect(result.checks[0]!.outcome).toBe('pass');
+    expect(result.checks[0]!.observations).toEqual([
+      "the first attempt failed (a fresh token was refused (401)) and the run's token had ended meanwhile too (a restart, or tokens ended by the issue or revocation of another): the check was run once more with fresh tokens, and its result is that of the second attempt",
+    ]);
+  });
+
+  it('fails a check whose fresh token is refused again on the second attempt: a 401 that recurs is a defect', async () => {
+    const server = await tokenServer();
+    const refuse = async (ctx: CheckContext) => {
+      for (let i = 1; i <= 9; i++) server.dead.add(`token-${i}`);
+      await readWithOwnToken(ctx);
+    };
+    const result = await runChecks({ pack, target: server.target, suites: [tokenCheck(refuse, refuse)] });
+    expect(result.checks[0]!.outcome).toBe('fail');
+    expect(result.checks[0]!.finding?.message).toBe('a fresh token was refused (401)');
+  });
+
+  it("does not run a failed check again while the run token still works: the failure is the server's", async () => {
+    const server = await tokenServer();
+    const refuseOwn = async (ctx: CheckContext) => {
+      server.dead.add('token-2');
+      await readWithOwnToken(ctx);
+    };
+    const result = await runChecks({ pack, target: server.target, suites: [tokenCheck(refuseOwn, readWithOwnToken)] });
+    expect(result.checks[0]!.outcome).toBe('fail');
+    expect(result.checks[0]!.observations).toEqual([]);
+  });
+
+  it('is bounded: two renewals for one request, and at most MAX_RENEWALS in a run', async () => {
+    const server = await tokenServer({ everyTokenDies: true });
+    const statuses: number[] = [];
+    let afterFirst = 0;
+    const result = await runChecks({
+      pack,
+      target: server.target,
+      suites: [
+        oneCheck(async (send) => {
+          statuses.push(await send('/ok'));
+          afterFirst = server.tokenRequests();
+          for (let i = 1; i < MAX_RENEWALS; i++) statuses.push(await send('/ok'));
+        }),
+      ],
+    });
+    // The run's first token, dead at once too, still starts the run: obtaining it is all the session verifies.
+    expect(result.checks[0]!.outcome).toBe('pass');
+    expect(afterFirst).toBe(1 + 2);
+    expect(statuses).toEqual(new Array(MAX_RENEWALS).fill(401));
+    expect(server.tokenRequests()).toBe(1 + MAX_RENEWALS);
+  });
+});
+
+// Each token choice alone, and every reading's record, is the choices matrix's (docs/choices-matrix.md, run again by
+// npm run matrix:check); here the three that end tokens act at once, which no single bundle of the matrix pins down.
+describe('token choices', () => {
+  it('revoke=all-tokens, new-token=ends-older and token-restart=after-150 at once: nothing fails, and the run says how often its token ended', async () => {
+    const result = await runAll({
+      choices: { revoke: 'all-tokens', newToken: 'ends-older', tokenRestart: 'after-150' },
+    });
+    // With one live token per client no second token is there to watch: how far a revocation reaches is not seen, and
+    // its INFO check skips saying so (it records what hid it), never passing on nothing.
+    expectClean(result, ['auth.revoke.other-tokens']);
+    expect(result.checks.find((c) => c.id === 'auth.revoke.other-tokens')!.observations).toContainEqual(
+      expect.stringMatching(/how far a revocation reaches cannot be seen$/),
+    );
+    const note = (result.run.notes ?? []).find((n) => n.startsWith('tokens: '));
+    expect(note).toMatch(/^tokens: the server ended the run's token before its 60 minutes \d+ time\(s\)/);
+    // The signing checks whose control request carries the run's token recovered instead of skipping.
+    for (const id of [
+      'signing.reject.replay-other-query',
+      'signing.reject.altered-authorization',
+      'signing.reject.altered-client-id',
+    ]) {
+      expect(result.checks.find((c) => c.id === id)!.outcome, id).toBe('pass');
+    }
+  });
+});
