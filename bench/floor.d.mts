@@ -32,6 +32,7 @@ export interface Floor {
   longest: Term & { id: string };
   resources: Array<Term & { state: string; checks: number; waitMs: number }>;
   orderedFloorMs: number;
+  slotFloorMs: number;
   workMs: number;
   turnMs: number;
   chains: Chain[];

@@ -20,7 +20,10 @@
 //   shared state (`uses`) take turns, an `alone` check runs with nothing beside it. So
 //     floor = open + Σ alone chains + max(longest other chain, max over each shared state of Σ its checks' chains) + close
 //   (the floor's round trips are those of the terms that give its time). Free checks overlap fully; the number of
-//   slots (--concurrency) is not a dependency and is left out.
+//   slots (--concurrency) is not a dependency and is left out. The ratio is the wall time of `conformance run` (process
+//   start to exit, what a user waits) over the floor; `runMs` is the report's own `run.durationMs`.
+// - Two more bounds, of today's engine and not of the dependencies: `orderedFloorMs` (below) and `slotFloorMs`, the
+//   chains' sum over the run's `concurrency` slots. BENCH_FLOOR_KEEP=<dir> keeps each run's JSON report there.
 // - Simplifications: a check's chain is the check as written (a check that walks three lists one after another counts
 //   three walks: issue 29 item 2 may change the checks, and the floor falls with them); the time of a link is as the
 //   run measured it (at latency L, L plus the server's and the client's work on it). `orderedFloorMs` is the floor of
@@ -28,7 +31,7 @@
 //   one): the difference between it and the floor is the scheduler's, the rest of the gap to the wall the slots', the
 //   session's turn and the client's own work.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { median, round, ROOT, spawnChecked } from './lib.mjs';
@@ -223,6 +226,9 @@ export function floorOf(report, declarations = new Map(), { localGapMs = LOCAL_G
     resources,
     orderedFloorMs,
     workMs: chains.reduce((a, c) => a + c.ms, 0),
+    // Today's engine runs `concurrency` checks at once, each holding its slot for at least its chain: the run takes at
+    // least the chains' sum over the slots. Not a dependency (item 2 makes the slots adapt), so not in the floor.
+    slotFloorMs: chains.reduce((a, c) => a + c.ms, 0) / (report.run.concurrency ?? 1),
     turnMs: chains.reduce((a, c) => a + c.turnMs, 0),
     chains: [...chains].sort((a, b) => b.ms - a.ms),
     suites,
@@ -296,6 +302,8 @@ async function runAgainst(latencyMs, runArgs, declarations) {
         ],
         { cwd: dir, rss: false },
       );
+      if (process.env.BENCH_FLOOR_KEEP)
+        copyFileSync(join(dir, 'r.json'), join(process.env.BENCH_FLOOR_KEEP, `floor-${latencyMs}-${Date.now()}.json`));
       return { wallMs: r.wallMs, floor: floorOf(JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')), declarations) };
     } finally {
       await server.stop();
@@ -332,6 +340,7 @@ export async function measure({ quick = false, runArgs = [] } = {}) {
       [at('floorWaitMs')]: round(median(results.map((r) => r.floor.floorWaitMs))),
       [at('ratio')]: round(ratio),
       [at('orderedFloorMs')]: round(median(results.map((r) => r.floor.orderedFloorMs))),
+      [at('slotFloorMs')]: round(median(results.map((r) => r.floor.slotFloorMs))),
       [at('detail')]: {
         bound: f.bound,
         concurrency: f.concurrency,
@@ -350,7 +359,7 @@ export async function measure({ quick = false, runArgs = [] } = {}) {
     });
     if (latencyMs === LATENCIES[0]) met = ratio <= RATIO_GOAL;
     notes.push(
-      `latency ${latencyMs}: wall ${seconds(figures[at('wallMs')])} (run ${seconds(figures[at('runMs')])}), floor ${figures[at('floorRoundTrips')]} round trips ${seconds(figures[at('floorMs')])} (set by ${f.bound}; open ${f.open.roundTrips} / close ${f.close.roundTrips} round trips${f.alone.length ? `, alone ${f.alone.map((c) => c.id).join(', ')}` : ''}), ratio ${figures[at('ratio')]}; today's scheduler, slots unlimited: ${seconds(figures[at('orderedFloorMs')])}`,
+      `latency ${latencyMs}: wall ${seconds(figures[at('wallMs')])} (run ${seconds(figures[at('runMs')])}), floor ${figures[at('floorRoundTrips')]} round trips ${seconds(figures[at('floorMs')])} (set by ${f.bound}; open ${f.open.roundTrips} / close ${f.close.roundTrips} round trips${f.alone.length ? `, alone ${f.alone.map((c) => c.id).join(', ')}` : ''}), ratio ${figures[at('ratio')]}; today's scheduler, slots unlimited: ${seconds(figures[at('orderedFloorMs')])}; the chains over ${f.concurrency} slots: ${seconds(figures[at('slotFloorMs')])}; checks waiting for the session's turn: ${seconds(f.turnMs)}`,
       `latency ${latencyMs}: shared states ${f.resources.map((r) => `${r.state} ${r.checks} checks ${r.roundTrips} round trips ${seconds(r.ms)}`).join('; ')}`,
       `latency ${latencyMs}: longest chains ${f.chains
         .slice(0, 5)

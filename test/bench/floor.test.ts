@@ -71,6 +71,7 @@ describe('the dependency floor of a run', () => {
     expect(floor.floorRoundTrips).toBe(6);
     expect(floor.floorWaitMs).toBe(100);
     expect(floor.workMs).toBe(990);
+    expect(floor.slotFloorMs).toBe(247.5);
   });
 
   it('gives today’s scheduler its declaration order: every check after an alone one waits for it', () => {
