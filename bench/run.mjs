@@ -1,15 +1,17 @@
-// `npm run bench`: the five measurements of issue 10, whether a run's waits overlap, and the sizes of a run's report
-// files (issue 27), one JSON line each as it finishes, then a table.
+// `npm run bench`: the five measurements of issue 10, whether a run's waits overlap, the sizes of a run's report files
+// (issue 27) and how far a run against a server across a network is from its dependency floor (issue 29), one JSON
+// line each as it finishes, then a table.
 // Usage: node bench/run.mjs [--only name[,name]] [--quick] [--run-args "--concurrency 4"] [--run-options '{"concurrency":4}']
-//   --only         run only these measurements (full-run, overhead, startup, scale, signing, concurrency, report-sizes)
+//   --only         run only these measurements (full-run, overhead, startup, scale, signing, concurrency, report-sizes,
+//                  floor)
 //   --quick        fewer repetitions and smaller timing windows: a smoke test of the benchmarks, not figures to record
-//   --run-args     extra arguments for `conformance run` in full-run and report-sizes
+//   --run-args     extra arguments for `conformance run` in full-run, report-sizes and floor
 //   --run-options  extra runChecks options (JSON) for the in-process runs of overhead and signing
 import { execSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { printTable, round, splitArgs } from './lib.mjs';
 
-const MEASUREMENTS = ['full-run', 'overhead', 'startup', 'scale', 'signing', 'concurrency', 'report-sizes'];
+const MEASUREMENTS = ['full-run', 'overhead', 'startup', 'scale', 'signing', 'concurrency', 'report-sizes', 'floor'];
 
 function option(name) {
   const i = process.argv.indexOf(`--${name}`);
