@@ -152,9 +152,4 @@ export default defineConfig(
       'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }],
     },
   },
-  {
-    // lead: being split in stop 34
-    files: ['src/engine/run.ts'],
-    rules: { 'max-lines-per-function': 'off' },
-  },
 );
