@@ -51,7 +51,8 @@ export interface CheckDefinition extends CheckInfo {
   uses?: readonly string[];
   /**
    * Runs with no other check beside it (given the run's flags): for a change whose reach on the target is not known,
-   * such as an order placed through USSD. Every check before it finishes first; every check after it waits.
+   * such as an order placed through USSD. It runs last, after every other check of the run has finished (checks alone
+   * one after another, in declaration order), so no other check sees what it may change.
    */
   alone?: (flags: RunFlags) => boolean;
   explain?: CheckExplanation;

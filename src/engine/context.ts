@@ -31,6 +31,8 @@ export interface CheckContextParts {
   setupProblem?: (problem: SetupFinding) => void;
   /** The run's restore journal (kept in memory when absent). */
   journal?: RestoreJournal;
+  /** Gives the check's slot to another check while a wait that sends nothing is pending (src/engine/schedule.ts). */
+  idle?: <T>(wait: Promise<T>) => Promise<T>;
 }
 
 /** A set-up problem as a check states it; the run adds its suite and the checks it stopped (SetupProblem). */
@@ -70,6 +72,7 @@ export class CheckContext {
   private readonly uses: readonly string[];
   private readonly stateChangedBy: CheckContextParts['stateChangedBy'];
   private readonly recordSetupProblem: NonNullable<CheckContextParts['setupProblem']>;
+  private readonly giveSlot: NonNullable<CheckContextParts['idle']>;
 
   constructor(parts: CheckContextParts) {
     ({
@@ -91,6 +94,15 @@ export class CheckContext {
     this.timeUp = parts.timeUp ?? new AbortController().signal;
     this.recordSetupProblem = parts.setupProblem ?? (() => undefined);
     this.journal = parts.journal ?? memoryJournal();
+    this.giveSlot = parts.idle ?? ((wait) => wait);
+  }
+
+  /**
+   * Awaits a wait that sends nothing (a webhook delivery, an absence window) without holding one of the run's slots:
+   * other checks send meanwhile. The check keeps the shared state it declared.
+   */
+  idle<T>(wait: Promise<T>): Promise<T> {
+    return this.giveSlot(wait);
   }
 
   /**

@@ -39,6 +39,8 @@ export interface RunOneDeps {
   /** The run's interruption: once it comes, the check is stopped as at its time limit, its requests cut at once. */
   interruption: Interruption;
   journal: RestoreJournal;
+  /** Gives the check's slot to another while it waits on something that is not a request (CheckContext.idle). */
+  idle: <T>(wait: Promise<T>) => Promise<T>;
 }
 
 /**
@@ -102,6 +104,7 @@ function contextOf(check: CheckDefinition, deps: RunOneDeps, signal: AbortSignal
       deps.setupFindings.record(check.suite, check.id, { problem: redact(found.problem), fix: redact(found.fix) });
     },
     journal: deps.journal,
+    idle: deps.idle,
   });
 }
 

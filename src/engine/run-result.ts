@@ -24,7 +24,7 @@ export function runResultOf(
   const { options, client, interruption, budget } = run;
   const { pack, target } = options;
   // The transport's notes always come: they record whether the server throttled and how it kept its connections.
-  const transportNotes = pack.observesOnly ? [] : client.transport.notes();
+  const transportNotes = pack.observesOnly ? [] : [...client.transport.notes(), concurrencyNote(run)];
   const notes = [...(options.notes ?? []), ...run.runNotes, ...run.session.notes(), ...transportNotes];
   const selection = options.selection ?? {};
   // Over the whole pack, not only the selected checks: what the run left out is what it did not test.
@@ -107,4 +107,11 @@ function totalsOf(results: CheckResult[]): Totals {
     errored: count('error'),
     total: results.length,
   };
+}
+
+/** How many checks ran at once: the limit followed the server's answers under the cap. */
+function concurrencyNote(run: Run): string {
+  const { low, high } = run.adaptive.range;
+  const span = low === high ? `${low}` : `between ${low} and ${high}`;
+  return `checks at once: ${span}, at most ${run.concurrency} (--concurrency); more while answers came back fast and without 429, fewer when they slowed`;
 }

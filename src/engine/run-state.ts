@@ -15,6 +15,7 @@ import type { RunJournal } from '../journal/journal.js';
 import type { Lifecycles, SuiteSettings } from './lifecycles.js';
 import type { FailOn } from './run-one.js';
 import type { SetupFindings } from './setup-findings.js';
+import type { AdaptiveConcurrency } from './adaptive-concurrency.js';
 
 /** How a run goes, whoever asks for it: the CLI, the library (src/api.ts) and the matrices pass these through as they are. */
 export interface RunSettings {
@@ -95,5 +96,7 @@ export interface Run {
   interruption: Interruption;
   lives: Lifecycles;
   budget: { budgetMs: number; deadline: number; spent: boolean };
+  /** The most checks at once (RunInfo.concurrency), and the limit under it that follows the server's answers. */
   concurrency: number;
+  adaptive: AdaptiveConcurrency;
 }

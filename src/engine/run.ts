@@ -10,7 +10,7 @@ import { checkInfo, type CheckDefinition } from './check.js';
 import { checkPack } from './pack.js';
 import { selectChecks } from './select.js';
 import { applyExpectedFailure, checkKnownIds, utcDay } from './expected-failures.js';
-import { runScheduled } from './schedule.js';
+import { runScheduled, type TaskSlot } from './schedule.js';
 import { ownersOf, settleOneCause, type OwnerLookup } from './one-cause.js';
 import { requireJudged } from './judged.js';
 import type { CheckResult, RunFlags, RunResult } from './types.js';
@@ -21,13 +21,14 @@ import { runOne } from './run-one.js';
 import { SetupFindings } from './setup-findings.js';
 import { budgetSpentResult, notStartedResult, throttledOutResult } from './unrun.js';
 import { runResultOf, type RunEnd } from './run-result.js';
+import { AdaptiveConcurrency } from './adaptive-concurrency.js';
 import type { Run, RunChecksOptions } from './run-state.js';
 
 /**
- * Checks at once by default: enough to overlap a run's waits (deliveries, slow answers) on a server far away, few
- * enough that a staging server sees less than a single busy browser tab's worth of connections.
+ * The most checks at once by default: a browser's connections to one host (HTTP/1.1), so a staging server sees no more
+ * than one busy browser tab. The run starts at 4 and moves within it as the server answers (adaptive-concurrency.ts).
  */
-const DEFAULT_CONCURRENCY = 4;
+const DEFAULT_CONCURRENCY = 6;
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 60_000;
 
@@ -119,6 +120,7 @@ function prepare(options: RunChecksOptions): Run {
     journal,
   };
   const budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS;
+  const concurrency = options.concurrency ?? target.concurrency ?? DEFAULT_CONCURRENCY;
   return {
     options,
     suites,
@@ -138,7 +140,8 @@ function prepare(options: RunChecksOptions): Run {
     interruption: new Interruption(options.signal, options.interruptGraceMs),
     lives: new Lifecycles(active, parts),
     budget: { budgetMs, deadline: started + budgetMs, spent: false },
-    concurrency: options.concurrency ?? target.concurrency ?? DEFAULT_CONCURRENCY,
+    concurrency,
+    adaptive: new AdaptiveConcurrency(concurrency, () => client.transport.throttled),
   };
 }
 
@@ -182,13 +185,18 @@ async function runAll(run: Run): Promise<CheckResult[]> {
   const slots: Array<CheckResult | undefined> = new Array(checks.length);
   const settle = settler(run, slots);
   const tasks = checks.map((c) => ({ ...(c.uses ? { uses: c.uses } : {}), alone: c.alone?.(run.flags) ?? false }));
-  await runScheduled(tasks, run.concurrency, async (i) => {
-    const check = checks[i]!;
-    options.reporter?.onCheckStart?.(checkInfo(check));
-    slots[i] = await resultFor(run, check);
-    options.reporter?.onCheckFinished?.(checkInfo(check));
-    settle();
-  });
+  await runScheduled(
+    tasks,
+    () => run.adaptive.limit,
+    async (i, slot) => {
+      const check = checks[i]!;
+      options.reporter?.onCheckStart?.(checkInfo(check));
+      slots[i] = await resultFor(run, check, slot);
+      run.adaptive.answered(slots[i].exchanges.map((e) => e.durationMs));
+      options.reporter?.onCheckFinished?.(checkInfo(check));
+      settle();
+    },
+  );
   return settle();
 }
 
@@ -222,7 +230,7 @@ function settler(run: Run, slots: ReadonlyArray<CheckResult | undefined>): () =>
 }
 
 /** A check's result: run, or reported unrun when the run was interrupted, is out of budget or gave up on throttling. */
-async function resultFor(run: Run, check: CheckDefinition): Promise<CheckResult> {
+async function resultFor(run: Run, check: CheckDefinition, slot: TaskSlot): Promise<CheckResult> {
   const { interruption, budget, client, options } = run;
   if (interruption.reason) return notStartedResult(check, interruption.reason);
   if (Date.now() >= budget.deadline) return budgetSpentResult(check, budget);
@@ -243,6 +251,7 @@ async function resultFor(run: Run, check: CheckDefinition): Promise<CheckResult>
     timeoutMs: check.timeoutMs ?? options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS,
     interruption,
     journal: run.journal,
+    idle: (wait) => slot.idle(wait),
   });
 }
 

@@ -1,7 +1,14 @@
-// Runs tasks up to `limit` at a time. A task that names shared state waits for every earlier task naming any of the
-// same state to finish, so tasks over one state run one at a time and in declaration order; tasks naming none start as
-// soon as a slot is free. Waits of one task (a webhook delivery, a clean-up grace period) thus overlap with others.
-// A task `alone` waits for every earlier task, and every later one waits for it.
+// Runs tasks up to a limit at a time. A task that names shared state waits for every earlier task naming any of the
+// same state to finish, so tasks over one state run one at a time and in declaration order. A task `alone` runs last,
+// after every other task has finished, with nothing beside it (tasks alone one after another, in declaration order):
+// what it may change on the target, no other task sees. Only those conflicts keep tasks apart.
+//
+// Which ready task starts first: the one heading the longest chain of tasks that must follow it (its conflicts, one
+// after another), ties in declaration order. A chain of tasks over one state is the run's floor: started late, the run
+// ends when it does; started first, everything else fills the slots beside it.
+//
+// A task waiting on something that is not a request (a webhook delivery, an absence window) gives its slot back for
+// that wait (`idle`): the limit bounds the requests a server sees at once, not the waits.
 
 export interface ScheduledTask {
   /** Names of the state this task changes or must see unchanged (see SharedState in shared-state.ts). */
@@ -10,36 +17,58 @@ export interface ScheduledTask {
   readonly alone?: boolean;
 }
 
-/** Calls `start(i)` for every task, honouring `limit` and shared state; resolves when every task has settled. */
+/** What a running task can tell the scheduler. */
+export interface TaskSlot {
+  /** Gives the task's slot to another task while `wait` is pending (no request of its own in flight), then takes one again. */
+  idle<T>(wait: Promise<T>): Promise<T>;
+}
+
+/**
+ * How many tasks may run at once: a number, or a function read before each start (an adaptive limit, src/engine/
+ * adaptive-concurrency.ts), each value a whole number of at least 1.
+ */
+export type Limit = number | (() => number);
+
+/** Calls `start(i, slot)` for every task, honouring the limit and shared state; resolves when every task has settled. */
 export function runScheduled(
   tasks: readonly ScheduledTask[],
-  limit: number,
-  start: (index: number) => Promise<void>,
+  limit: Limit,
+  start: (index: number, slot: TaskSlot) => Promise<void>,
 ): Promise<void> {
-  if (!Number.isInteger(limit) || limit < 1)
-    throw new RangeError(`concurrency must be a whole number of at least 1, not ${limit}`);
+  const limitNow = typeof limit === 'number' ? () => limit : limit;
+  checkLimit(limitNow());
   const state: Array<'waiting' | 'running' | 'done'> = tasks.map(() => 'waiting');
+  const order = byChain(tasks);
   let running = 0;
   let settled = 0;
   return new Promise<void>((resolve, reject) => {
     if (tasks.length === 0) return resolve();
     const blocked = (i: number): boolean => {
-      const task = tasks[i]!;
-      const uses = task.uses ?? [];
-      for (let j = 0; j < i; j++) {
-        if (state[j] === 'done') continue;
-        if (task.alone || tasks[j]!.alone || (tasks[j]!.uses ?? []).some((s) => uses.includes(s))) return true;
-      }
+      if (tasks[i]!.alone) return state.some((st, j) => j !== i && st !== 'done' && (j < i || !tasks[j]!.alone));
+      for (let j = 0; j < i; j++) if (state[j] !== 'done' && conflict(tasks[j]!, tasks[i]!)) return true;
       return false;
     };
+    const slot: TaskSlot = {
+      idle: async (wait) => {
+        running -= 1;
+        fill();
+        try {
+          return await wait;
+        } finally {
+          running += 1;
+        }
+      },
+    };
     const fill = (): void => {
-      for (let i = 0; i < tasks.length && running < limit; i++) {
+      const cap = checkLimit(limitNow());
+      for (const i of order) {
+        if (running >= cap) return;
         if (state[i] !== 'waiting' || blocked(i)) continue;
         state[i] = 'running';
         running += 1;
         // A task that throws synchronously or rejects is a bug of the caller's: stop scheduling and say so.
         Promise.resolve()
-          .then(() => start(i))
+          .then(() => start(i, slot))
           .then(() => {
             state[i] = 'done';
             running -= 1;
@@ -51,4 +80,29 @@ export function runScheduled(
     };
     fill();
   });
+}
+
+function checkLimit(n: number): number {
+  if (!Number.isInteger(n) || n < 1) throw new RangeError(`concurrency must be a whole number of at least 1, not ${n}`);
+  return n;
+}
+
+/** Whether the later of two tasks (neither alone: those wait for all) must wait for the earlier one. */
+function conflict(earlier: ScheduledTask, later: ScheduledTask): boolean {
+  if (earlier.alone || later.alone) return false;
+  const uses = later.uses ?? [];
+  return (earlier.uses ?? []).some((s) => uses.includes(s));
+}
+
+/**
+ * The tasks' indices, the head of the longest chain first: a task's chain is itself and the longest chain among the
+ * later tasks that must wait for it. Ties keep declaration order; tasks alone come last.
+ */
+function byChain(tasks: readonly ScheduledTask[]): number[] {
+  const chain = new Array<number>(tasks.length).fill(1);
+  for (let i = tasks.length - 1; i >= 0; i--)
+    for (let j = i + 1; j < tasks.length; j++)
+      if (conflict(tasks[i]!, tasks[j]!)) chain[i] = Math.max(chain[i]!, 1 + chain[j]!);
+  const last = (i: number) => (tasks[i]!.alone ? 1 : 0);
+  return tasks.map((_, i) => i).sort((a, b) => last(a) - last(b) || chain[b]! - chain[a]! || a - b);
 }

@@ -44,7 +44,9 @@ async function accountEvents(ctx: CheckContext, st: SuiteState): Promise<string>
   if (!isSuccess(res))
     return `PUT /customers {customerId: ${customerId}} answered ${res.status}: no ACCOUNT event can be expected (the resources checks judge the update)`;
   const bound = negativeBound(st, receiver, 0);
-  const d = await receiver.waitFor((x) => x.seq > cursor && otherDomainEvent(x) !== undefined, bound.ms, ctx.signal);
+  const d = await ctx.idle(
+    receiver.waitFor((x) => x.seq > cursor && otherDomainEvent(x) !== undefined, bound.ms, ctx.signal),
+  );
   if (d !== undefined)
     return `ACCOUNT event delivered after PUT /customers: ${otherDomainEvent(d)} (delivery #${d.seq})`;
   return `no ACCOUNT event within ${bound.ms} ms of PUT /customers under ["ALL"] (bound: ${bound.why})`;

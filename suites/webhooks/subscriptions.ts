@@ -74,8 +74,8 @@ interface Unwanted {
 async function expectNone(ctx: CheckContext, st: SuiteState, u: Unwanted): Promise<string> {
   const receiver = receiverOf(ctx);
   const bound = negativeBound(st, receiver, Math.max(0, u.marker.arrivedAt - u.since));
-  const found = await receiver.waitFor(u.violation, Math.max(0, u.since + bound.ms - Date.now()), ctx.signal);
-  await receiver.settled();
+  const found = await ctx.idle(receiver.waitFor(u.violation, Math.max(0, u.since + bound.ms - Date.now()), ctx.signal));
+  await ctx.idle(receiver.settled());
   const violator = found ?? receiver.arrivals.find(u.violation);
   if (violator) {
     const late =

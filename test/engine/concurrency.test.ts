@@ -301,6 +301,6 @@ describe('runChecks with concurrency', () => {
         Math.max(...checks.map((c) => c.startMs! + c.durationMs)) - Math.min(...checks.map((c) => c.startMs!)),
       );
     }
-    expect(result.run.concurrency).toBe(4);
+    expect(result.run.concurrency).toBe(6);
   });
 });

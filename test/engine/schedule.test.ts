@@ -85,20 +85,78 @@ describe('runScheduled', () => {
     await s.done;
   });
 
-  it('runs a task alone: after every earlier task has finished, and before any later one starts', async () => {
-    const s = controlled([{}, { uses: ['x'] }, { alone: true }, {}, {}], 4);
-    await s.started(1);
-    expect(s.log).toEqual(['start 0', 'start 1']);
+  it('runs a task alone last: after every other task has finished, with nothing beside it', async () => {
+    const s = controlled([{}, { uses: ['x'] }, { alone: true }, {}, { alone: true }], 4);
+    await s.started(3);
+    expect(s.log).toEqual(['start 0', 'start 1', 'start 3']);
     await s.finish(0);
-    expect(s.isStarted(2)).toBe(false);
     await s.finish(1);
-    expect(s.log.at(-1)).toBe('start 2');
-    expect(s.isStarted(3)).toBe(false);
-    await s.finish(2);
-    expect(s.log.slice(-2)).toEqual(['start 3', 'start 4']);
+    expect(s.isStarted(2)).toBe(false);
     await s.finish(3);
+    expect(s.log.at(-1)).toBe('start 2');
+    expect(s.isStarted(4)).toBe(false);
+    await s.finish(2);
+    expect(s.log.at(-1)).toBe('start 4');
     await s.finish(4);
     await s.done;
+  });
+
+  it('starts the head of the longest chain of conflicting tasks first, the rest in declaration order', async () => {
+    // 2, 4 and 5 share x: a chain of three that would end the run late if 2 waited behind 0 and 1.
+    const s = controlled([{}, {}, { uses: ['x'] }, {}, { uses: ['x'] }, { uses: ['x'] }], 2);
+    await s.started(0);
+    expect(s.log).toEqual(['start 2', 'start 0']);
+    await s.finish(2);
+    // The chain's next task goes first again, ahead of 1 and 3.
+    expect(s.log.at(-1)).toBe('start 4');
+    for (const i of [0, 4, 1, 3, 5]) {
+      await s.started(i);
+      await s.finish(i);
+    }
+    await s.done;
+    expect(s.log.filter((l) => l.startsWith('start'))).toEqual([
+      'start 2',
+      'start 0',
+      'start 4',
+      'start 1',
+      'start 3',
+      'start 5',
+    ]);
+  });
+
+  it("gives an idle task's slot to the next task for the wait, and reads a limit function before each start", async () => {
+    let limit = 1;
+    const log: string[] = [];
+    const gate = () => {
+      let open: () => void = () => undefined;
+      const shut = new Promise<void>((resolve) => (open = resolve));
+      return { shut, open };
+    };
+    const wait0 = gate();
+    const hold1 = gate();
+    const began1 = gate();
+    const done = runScheduled(
+      [{}, {}, {}],
+      () => limit,
+      async (i, slot) => {
+        log.push(`start ${i}`);
+        // Task 0 waits on something that sends nothing: task 1 takes the slot meanwhile.
+        if (i === 0) await slot.idle(wait0.shut).then(() => log.push('0 back'));
+        if (i === 1) {
+          began1.open();
+          await hold1.shut;
+        }
+      },
+    );
+    await began1.shut;
+    expect(log).toEqual(['start 0', 'start 1']);
+    // Read again when task 0 ends: 2 may now run beside 1.
+    limit = 2;
+    wait0.open();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(log).toEqual(['start 0', 'start 1', '0 back', 'start 2']);
+    hold1.open();
+    await done;
   });
 
   it('resolves at once for no task, refuses a limit below 1, and rejects when a task rejects', async () => {

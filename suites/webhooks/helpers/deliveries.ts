@@ -214,10 +214,8 @@ export async function expectEmitted(ctx: CheckContext, st: SuiteState, event: Pr
     trigger = await put(ctx, ['ALL', 'WEBHOOK']);
   }
   try {
-    const d = await receiver.waitFor(
-      (x) => x.seq > cursor && eventOf(x) === event && mine(x),
-      receiver.deadlineMs,
-      ctx.signal,
+    const d = await ctx.idle(
+      receiver.waitFor((x) => x.seq > cursor && eventOf(x) === event && mine(x), receiver.deadlineMs, ctx.signal),
     );
     if (d === undefined)
       ctx.skip(
@@ -330,10 +328,8 @@ export async function drain(ctx: CheckContext, st: SuiteState, match: (d: Delive
   let cursor = receiver.cursor();
   const passed: number[] = [];
   while (Date.now() < until) {
-    const d = await receiver.waitFor(
-      (x) => x.seq > cursor && match(x),
-      Math.min(quiet, until - Date.now()),
-      ctx.signal,
+    const d = await ctx.idle(
+      receiver.waitFor((x) => x.seq > cursor && match(x), Math.min(quiet, until - Date.now()), ctx.signal),
     );
     if (d === undefined) break;
     passed.push(d.seq);

@@ -51,16 +51,17 @@ export async function awaitNeeded(
 ): Promise<Delivery | undefined> {
   const receiver = receiverOf(ctx);
   const waiting = receiver.waitFor(match, ms, ctx.signal);
-  if (st.probed || anythingSeen(receiver)) return waiting;
+  // A wait sends nothing: the check's slot goes to another check meanwhile (its POST /webhooks/test takes one back).
+  if (st.probed || anythingSeen(receiver)) return ctx.idle(waiting);
   let timer: NodeJS.Timeout | undefined;
   const half = new Promise<'half'>((resolve) => {
     timer = setTimeout(() => resolve('half'), ms / 2);
   });
-  const first = await Promise.race([waiting, half]);
+  const first = await ctx.idle(Promise.race([waiting, half]));
   clearTimeout(timer);
   if (first !== 'half') return first;
   if (!anythingSeen(receiver) && !ctx.signal.aborted) await confirmByTest(ctx, st);
-  return waiting;
+  return ctx.idle(waiting);
 }
 
 /**
@@ -78,7 +79,7 @@ export async function unreached(ctx: CheckContext, st: SuiteState): Promise<Setu
   if (receiver.counts.tlsFailures === 0) {
     await confirmByTest(ctx, st);
     const left = st.confirm ? st.confirm.at + receiver.deadlineMs / 2 - Date.now() : 0;
-    if (left > 0) await receiver.waitFor((x) => x.seq > st.confirm!.cursor, left, ctx.signal);
+    if (left > 0) await ctx.idle(receiver.waitFor((x) => x.seq > st.confirm!.cursor, left, ctx.signal));
     if (everReached(receiver)) return undefined;
   }
   const c = receiver.counts;
