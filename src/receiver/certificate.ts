@@ -4,7 +4,6 @@
 import { X509Certificate, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
-import { generate } from 'selfsigned';
 import type { WebhookConfig } from '../config/types.js';
 import { ConfigError } from '../errors.js';
 import { isLoopbackHost } from '../http/loopback.js';
@@ -100,6 +99,9 @@ export async function makeCertificate(names: readonly string[], notAfter?: Date)
   // the same subject (the sandbox's own and one given with `serve --webhook-ca`, both for 127.0.0.1) hide each other,
   // and only the first listed verifies. The names a server checks are the SANs.
   const subject = `conformance webhook receiver ${randomBytes(6).toString('hex')} ${names[0] ?? 'localhost'}`;
+  // selfsigned (with its X.509 and ASN.1 libraries, ~15 MB) is loaded here, when a certificate is made: the suites import
+  // this module for its readers, and `list`, `explain` or a run whose receiver has its own certificate make none.
+  const { generate } = await import('selfsigned');
   const pems = await generate([{ name: 'commonName', value: subject }], {
     keyType: 'ec',
     curve: 'P-256',
