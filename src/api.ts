@@ -11,8 +11,7 @@ import {
   type RunOptionsInfo,
   type RunSettings,
 } from './engine/index.js';
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { fileSha256 } from './hash.js';
 import { prepareReports, type ReportOptions } from './reports.js';
 import { choiceName, type Choices, type VariantName } from './reference/choices/index.js';
 import { ConfigError, RestoreFailed } from './errors.js';
@@ -296,13 +295,6 @@ function localRecord(local: RunOptions['local']): NonNullable<RunOptionsInfo['lo
     choices: Object.fromEntries(Object.entries(local?.choices ?? {}).map(([k, v]) => [choiceName(k), String(v)])),
     faults: [...(local?.faults ?? [])],
   };
-}
-
-/** SHA-256 (hex) of a file the run read, so the report ties the run to the bytes it judged with. */
-async function fileSha256(file: string, cwd?: string): Promise<string> {
-  return createHash('sha256')
-    .update(await readFile(resolve(cwd ?? '.', file)))
-    .digest('hex');
 }
 
 /** `--target local` with the embedded server's variant, choices and faults, as `run` and `curl` take them. */
