@@ -12,7 +12,7 @@ import type { ChoiceDef, ChoiceValue } from './types.js';
 import { VARIANTS, type VariantName } from './variants.js';
 
 export type { ChoiceDef } from './types.js';
-export { VARIANT_NAMES, type VariantName } from './variants.js';
+export { VARIANTS, VARIANT_NAMES, type VariantName } from './variants.js';
 
 export const CHOICE_DEFS = {
   ...CORE_CHOICES,
