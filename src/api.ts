@@ -12,6 +12,7 @@ import {
   type RunSettings,
 } from './engine/index.js';
 import { fileSha256 } from './hash.js';
+import { startLocalCertificate } from './targets/local-webhook.js';
 import { prepareReports, type ReportOptions } from './reports.js';
 import { choiceName, type Choices, type VariantName } from './reference/choices/index.js';
 import { ConfigError, RestoreFailed } from './errors.js';
@@ -265,6 +266,9 @@ interface Resolved {
 async function resolveTarget(options: TargetSelection): Promise<Resolved> {
   const name = options.target ?? BUILTIN_TARGET;
   if (name === BUILTIN_TARGET) {
+    // Its receiver's certificate is made in a worker thread: asked for first, it is made while this thread loads the
+    // reference server.
+    startLocalCertificate();
     const { startLocalTarget } = await import('./targets/local.js');
     const local = await startLocalTarget(options.local);
     return { target: local.target, stop: local.stop, local: local.describe, targetArgs: localArgs(options.local) };
