@@ -11,8 +11,8 @@ import {
   type RunOptionsInfo,
   type RunSettings,
 } from './engine/index.js';
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { fileSha256 } from './hash.js';
+import { startLocalCertificate } from './targets/local-webhook.js';
 import { prepareReports, type ReportOptions } from './reports.js';
 import { choiceName, type Choices, type VariantName } from './reference/choices/index.js';
 import { ConfigError, RestoreFailed } from './errors.js';
@@ -266,6 +266,9 @@ interface Resolved {
 async function resolveTarget(options: TargetSelection): Promise<Resolved> {
   const name = options.target ?? BUILTIN_TARGET;
   if (name === BUILTIN_TARGET) {
+    // Its receiver's certificate is made in a worker thread: asked for first, it is made while this thread loads the
+    // reference server.
+    startLocalCertificate();
     const { startLocalTarget } = await import('./targets/local.js');
     const local = await startLocalTarget(options.local);
     return { target: local.target, stop: local.stop, local: local.describe, targetArgs: localArgs(options.local) };
@@ -296,13 +299,6 @@ function localRecord(local: RunOptions['local']): NonNullable<RunOptionsInfo['lo
     choices: Object.fromEntries(Object.entries(local?.choices ?? {}).map(([k, v]) => [choiceName(k), String(v)])),
     faults: [...(local?.faults ?? [])],
   };
-}
-
-/** SHA-256 (hex) of a file the run read, so the report ties the run to the bytes it judged with. */
-async function fileSha256(file: string, cwd?: string): Promise<string> {
-  return createHash('sha256')
-    .update(await readFile(resolve(cwd ?? '.', file)))
-    .digest('hex');
 }
 
 /** `--target local` with the embedded server's variant, choices and faults, as `run` and `curl` take them. */

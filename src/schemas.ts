@@ -1,11 +1,11 @@
 // Validators of the JSON Schemas in schemas/ (draft 2020-12), shared by the checks, the config loader and the tests.
 // Built ahead of time (dist/schemas/*.cjs, see src/schema-compile.ts) and compiled here only when those are missing
 // or stale.
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { fromPackageRoot } from './paths.js';
+import { sha256Hex } from './hash.js';
 import { compileValidators, schemaSource } from './schema-compile.js';
 
 const require = createRequire(import.meta.url);
@@ -19,7 +19,7 @@ export function compiledSchemaPath(name: string): string {
 
 /** The digest a compiled module records of the schema it was built from. */
 export function schemaDigest(source: string): string {
-  return createHash('sha256').update(source).digest('hex');
+  return sha256Hex(source);
 }
 
 function validators(name: string): Record<string, ValidateFunction> {

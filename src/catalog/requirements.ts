@@ -2,9 +2,9 @@
 // id, its verbatim quote and its level. Checks cite requirement ids; what a report shows as "the spec" comes from here,
 // so a quote is always the spec's own words. Which checks cover a requirement is declared by the checks, never copied
 // into the catalog, so the two cannot drift apart.
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fromPackageRoot } from '../paths.js';
+import { sha256Hex } from '../hash.js';
 import type { SpecSection } from './sections.js';
 
 /** MUST and SHOULD as in the GUIDE; OPEN: a point the spec leaves open ("not shown", "unresolved"), never failed. */
@@ -94,7 +94,7 @@ const digests = new Map<string, string>();
 export function catalogSha256(file: string = fromPackageRoot(...CATALOG_PATH)): string {
   let digest = digests.get(file);
   if (digest === undefined) {
-    digest = createHash('sha256').update(readFileSync(file)).digest('hex');
+    digest = sha256Hex(readFileSync(file));
     digests.set(file, digest);
   }
   return digest;

@@ -10,7 +10,10 @@ import { UserError } from '../errors.js';
 import { DEFAULT_BUDGET_MS, parseDuration } from '../engine/budget.js';
 import { HUMAN_STYLES } from '../report/human-style.js';
 import { parseFailOn, type FailOnPolicy } from './fail-on.js';
-import { ChoiceError, parseChoice, VARIANT_NAMES, type Choices } from '../reference/choices/index.js';
+// The variants' names alone: the open points' table (choices/index.ts) is loaded only for a command that takes --choice.
+import { VARIANT_NAMES } from '../reference/choices/variants.js';
+import type * as ChoiceTable from '../reference/choices/index.js';
+import type { Choices } from '../reference/choices/index.js';
 import type { ActionSummaryOptions } from './action-summary.js';
 import type { ClientCommandOptions } from './client.js';
 import type { CoverageOptions } from './coverage.js';
@@ -33,19 +36,24 @@ export interface CommandDeclaration {
 
 /**
  * A command: its name, its definition, and its action, given the arguments commander parsed (its `<arguments>`, then
- * its options) and returning the exit code.
+ * its options) and returning the exit code. `parsesChoices`: the command takes --choice, whose parser needs the open
+ * points' table, loaded before the command parses its options (a preSubcommand hook of the program).
  */
 function defineCommand<A extends unknown[]>(
   name: string,
   define: (command: Command) => Command,
   action: (...args: A) => Promise<number>,
-  options?: { hidden: boolean },
+  options: { hidden?: true; parsesChoices?: true } = {},
 ): CommandDeclaration {
   return {
     addTo(program) {
-      define(program.command(name, options)).action(async (...args: A) => {
+      define(program.command(name, options.hidden ? { hidden: true } : {})).action(async (...args: A) => {
         process.exitCode = await action(...args);
       });
+      if (options.parsesChoices)
+        program.hook('preSubcommand', async (_program, command) => {
+          if (command.name() === name) await loadChoiceTable();
+        });
     },
   };
 }
@@ -111,6 +119,7 @@ export const COMMANDS: readonly CommandDeclaration[] = [
         "signed with the target's key",
       ),
     async (opts: RunCommandOptions) => (await import('./run.js')).runCommand(opts),
+    { parsesChoices: true },
   ),
   defineCommand(
     'client',
@@ -188,6 +197,7 @@ export const COMMANDS: readonly CommandDeclaration[] = [
         .option('-v, --verbose', 'also print the request as sent and the signature base, on stderr')
         .option('--timeout <ms>', 'time limit of the request in milliseconds', positiveInt('--timeout'), 10_000),
     async (url: string, opts: CurlCommandOptions) => (await import('./curl.js')).curlCommand(url, opts),
+    { parsesChoices: true },
   ),
   defineCommand(
     'replay',
@@ -211,6 +221,7 @@ export const COMMANDS: readonly CommandDeclaration[] = [
         .option('--timeout <ms>', 'time limit of one request in milliseconds', positiveInt('--timeout'), 10_000),
     async (report: string, id: string, opts: ReplayCommandOptions) =>
       (await import('./replay.js')).replayCommand(report, id, opts),
+    { parsesChoices: true },
   ),
   defineCommand(
     'restore',
@@ -348,6 +359,7 @@ export const COMMANDS: readonly CommandDeclaration[] = [
         )
         .option('-q, --quiet', 'do not log the requests (by default one line each, with the reason of a rejection)'),
     async (opts: ServeOptions) => (await import('./serve.js')).serveCommand(opts),
+    { parsesChoices: true },
   ),
   defineCommand(
     'action-summary',
@@ -444,12 +456,21 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
+// The open points' table --choice is parsed against: eight modules of readings, quotes and patterns that the program's
+// other commands, --help and --version do without.
+let choiceTable: typeof ChoiceTable | undefined;
+
+async function loadChoiceTable(): Promise<void> {
+  choiceTable ??= await import('../reference/choices/index.js');
+}
+
 /** `--choice name=value`, repeatable: the choices so far with this one over them. */
 function collectChoice(value: string, previous: Partial<Choices>): Partial<Choices> {
+  if (choiceTable === undefined) throw new Error('--choice was parsed before the table of choices was loaded');
   try {
-    return { ...previous, ...parseChoice(value) };
+    return { ...previous, ...choiceTable.parseChoice(value) };
   } catch (e) {
-    if (e instanceof ChoiceError) throw new UserError(`--choice: ${e.message}`, 2);
+    if (e instanceof choiceTable.ChoiceError) throw new UserError(`--choice: ${e.message}`, 2);
     throw e;
   }
 }

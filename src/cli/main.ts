@@ -1,11 +1,14 @@
 // The commander program: the commands declared in commands.ts (each command's implementation is imported only when
-// that command runs, so `conformance --version` loads next to nothing), and one format for every error line.
-import { Command, CommanderError } from 'commander';
+// that command runs), and one format for every error line. `conformance --version` alone is answered before commander
+// and the declarations are loaded: it runs nothing else, so it starts about as fast as Node itself.
+import type { CommanderError } from 'commander';
 import { UserError, withCode } from '../errors.js';
 import { suiteVersion } from '../version.js';
 import { processRedactor } from '../http/redact.js';
 import { visible, visibleLine } from '../report/visible.js';
-import { COMMANDS } from './commands.js';
+
+// commander's error class, once commander is loaded (no error of its own can come before).
+let commanderError: typeof CommanderError | undefined;
 
 export async function main(argv: string[]): Promise<void> {
   // An error that escapes every handler (an emitter with no error listener, say) still ends in one masked line, with
@@ -20,6 +23,17 @@ export async function main(argv: string[]): Promise<void> {
   // For the project's own tests: the peak memory of a run against a hostile server (test/e2e/hostile.test.ts).
   if (process.env.CONFORMANCE_REPORT_MAXRSS)
     process.on('exit', () => process.stderr.write(`conformance: maxrss ${process.resourceUsage().maxRSS} KiB\n`));
+  const args = argv.slice(2);
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+    // What commander prints for it, byte for byte.
+    process.stdout.write(`${suiteVersion()}\n`);
+    return;
+  }
+  const [{ Command, CommanderError: errorClass }, { COMMANDS }] = await Promise.all([
+    import('commander'),
+    import('./commands.js'),
+  ]);
+  commanderError = errorClass;
   const program = new Command('conformance')
     .description('Checks an Investment Service Interface implementation against its specification.')
     .version(suiteVersion(), '-V, --version')
@@ -47,7 +61,7 @@ function usageErrorLines(text: string): string {
 }
 
 function exitCodeFor(err: unknown): number {
-  if (err instanceof CommanderError) {
+  if (commanderError !== undefined && err instanceof commanderError) {
     // Help and version are not errors; commander has already printed everything else.
     return err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help'
       ? 0

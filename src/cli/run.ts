@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8';
 import { run } from '../api.js';
 import { RunInterrupted } from '../errors.js';
 import { DEFAULT_INTERRUPT_GRACE_MS } from '../engine/interrupt.js';
@@ -40,6 +41,10 @@ export interface RunCommandOptions extends ReportCommandOptions {
  * was put back and what was not. A second signal stops the process at once, saying what is left to put back.
  */
 export async function runCommand(opts: RunCommandOptions): Promise<number> {
+  // undici parses HTTP with llhttp compiled to WebAssembly; V8 recompiles its hot functions with TurboFan on background
+  // threads early in a run, a passing ~6 MB of compiler memory at the run's peak for code that parses a few hundred
+  // small answers. Its baseline code (Liftoff) parses them well enough. Set before the first request compiles llhttp.
+  setFlagsFromString('--liftoff-only');
   const stopping = new AbortController();
   let journal: RunJournal | undefined;
   let first: RunInterrupted | undefined;

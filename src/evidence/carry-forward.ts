@@ -8,10 +8,11 @@
 // replaces the one before), whichever target name of the config reached them. Each record is signed with the target's own request-signing key, as the evidence
 // package is (src/evidence/package.ts): a record edited by hand, or made with another key, is not carried forward.
 // Holds no secret: the exchanges quoted are the reports' (redacted), and the key signs, it is never written.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as ed from '@noble/ed25519';
+import { sha256Hex } from '../hash.js';
 
 const CARRIED_FORMAT = 'conformance-carried';
 
@@ -62,7 +63,7 @@ export function carriedFile(configFolder: string): string {
 
 /** SHA-256 (hex) of the record's JSON text: how a report names the record it carried forward. */
 function recordDigest(record: CarriedRecord): string {
-  return createHash('sha256').update(JSON.stringify(record)).digest('hex');
+  return sha256Hex(JSON.stringify(record));
 }
 
 async function readFileOf(file: string): Promise<CarriedFile | undefined> {

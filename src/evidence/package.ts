@@ -1,7 +1,6 @@
 // The certification package of `--evidence DIR`: the four reports of one run, a manifest of their SHA-256 digests, and
 // the manifest signed with the partner's own request-signing key, whose public half the provider already holds. So
 // the provider can tell that the package came from that partner and that no byte was changed afterwards.
-import { createHash } from 'node:crypto';
 import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as ed from '@noble/ed25519';
@@ -14,6 +13,7 @@ import { harText } from '../report/har.js';
 import { verdictSummary } from '../report/verdict-text.js';
 import { publicKeyFromRaw } from '../http/keys.js';
 import { ConfigError } from '../errors.js';
+import { sha256Hex } from '../hash.js';
 
 export const MANIFEST = 'manifest.json';
 export const SIGNATURE_FILE = 'manifest.sig';
@@ -60,10 +60,6 @@ export interface EvidenceSigner {
   keyId: string;
   /** The 32-byte Ed25519 seed (ResolvedTarget.privateKey). */
   privateKey: Uint8Array;
-}
-
-export function sha256Hex(bytes: Uint8Array | string): string {
-  return createHash('sha256').update(bytes).digest('hex');
 }
 
 /**

@@ -7,7 +7,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { findWebhookKey } from '../receiver/webhook-key.js';
-import { KEYID_FILE, MANIFEST, SIGNATURE_FILE, sha256Hex, type EvidenceManifest } from './package.js';
+import { KEYID_FILE, MANIFEST, SIGNATURE_FILE, type EvidenceManifest } from './package.js';
+import { sha256Hex } from '../hash.js';
 
 interface FileVerdict {
   name: string;

@@ -11,11 +11,12 @@ import {
 } from '../reference/server.js';
 import { defaultFixtures } from '../reference/store.js';
 import { nonDefault, resolveChoices, type Choices, type VariantName } from '../reference/choices/index.js';
-import type { ResolvedTarget, WebhookConfig } from '../config/types.js';
+import type { ResolvedTarget } from '../config/types.js';
 import { BUILTIN_TARGET } from '../config/load.js';
 import { ConfigError } from '../errors.js';
 import { findFault } from '../reference/faults/catalog.js';
 import { receiverTls } from '../receiver/certificate.js';
+import { localWebhook } from './local-webhook.js';
 
 export interface LocalTargetOptions {
   host?: string;
@@ -61,7 +62,7 @@ export async function startLocalTarget(options: LocalTargetOptions = {}): Promis
   const clientId = 'conformance-local';
   const clientSecret = randomBytes(24).toString('base64url');
   const keyId = `local-${randomBytes(4).toString('hex')}`;
-  const webhook: WebhookConfig = { listen: '127.0.0.1:0', tls: 'self-signed' };
+  const webhook = localWebhook();
   // The receiver a run starts for this target presents this same (per-process) certificate: trusting it lets the
   // sandbox deliver to it without being handed anything.
   const receiverCa = (await receiverTls(webhook))!.cert;

@@ -9,8 +9,10 @@ import { RESOURCES_CHOICES } from './resources.js';
 import { SIGNING_CHOICES } from './signing.js';
 import { TIMESTAMPS_CHOICES } from './timestamps.js';
 import type { ChoiceDef, ChoiceValue } from './types.js';
+import { VARIANTS, type VariantName } from './variants.js';
 
 export type { ChoiceDef } from './types.js';
+export { VARIANTS, VARIANT_NAMES, type VariantName } from './variants.js';
 
 export const CHOICE_DEFS = {
   ...CORE_CHOICES,
@@ -56,24 +58,6 @@ export function allChoices(): NamedChoice[] {
 export const DEFAULT_CHOICES: Choices = Object.fromEntries(
   allChoices().map((c) => [c.key, c.def.values[0]!.value]),
 ) as unknown as Choices;
-
-/** Named bundles: `strict` is every default; `alt` flips the eight points the first reference server switched. */
-export const VARIANTS = {
-  strict: {},
-  alt: {
-    tokenEnvelope: 'bare',
-    creationStatus: '201',
-    webhookKeyFormat: 'jwk',
-    pageMode: 'offset',
-    defaultSort: 'DESC',
-    ussdNumbering: 'paren',
-    ussdBack: 'zero',
-    extraFields: 'added',
-    scopeFormat: 'string',
-  },
-} as const satisfies Record<string, Partial<Choices>>;
-export type VariantName = keyof typeof VARIANTS;
-export const VARIANT_NAMES = Object.keys(VARIANTS) as VariantName[];
 
 export class ChoiceError extends Error {}
 
