@@ -113,7 +113,7 @@ export const COMMANDS: readonly CommandDeclaration[] = [
           )
           .option(
             '-j, --concurrency <n>',
-            'checks running at once (default: the target\'s "concurrency", else 4); checks over shared state still run one at a time, in order',
+            'most checks running at once (default: the target\'s "concurrency", else 6; under it the run follows the server\'s answers); checks over shared state still run one at a time, in order',
             positiveInt('--concurrency'),
           ),
         "signed with the target's key",
