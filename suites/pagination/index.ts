@@ -15,9 +15,11 @@ import { pageChecks } from './page.js';
 import { walkChecks } from './walk.js';
 import { sortChecks } from './sort.js';
 import { infoChecks } from './info.js';
+import { lifecycle } from './helpers/walks.js';
 
 export default defineSuite({
   name: 'pagination',
   title: 'Pagination: paging meta, limits, page walks, sorting',
+  ...lifecycle,
   checks: [...metaChecks, ...limitChecks, ...pageChecks, ...walkChecks, ...sortChecks, ...infoChecks],
 });

@@ -3,7 +3,7 @@ import { defineCheck, type CheckContext } from '../../src/engine/index.js';
 import { getList, readEnvelope, validateAgainst, type HttpResponse } from '../kit/index.js';
 import { fail, num, show } from './helpers/findings.js';
 import { listEndpoints, withFirstPage, onEveryList, type ListEndpoint } from './helpers/lists.js';
-import { walk, walkSeveral, served } from './helpers/walks.js';
+import { inOrder, walk, walkSeveral, served } from './helpers/walks.js';
 
 /** The paging meta of one page against the "Paging meta" table. */
 function expectPagingMeta(ctx: CheckContext, list: ListEndpoint, res: HttpResponse, meta: unknown): void {
@@ -51,13 +51,19 @@ export const metaChecks = [
     },
     async run(ctx) {
       const seen: string[] = [];
-      for (const list of listEndpoints(ctx)) {
-        const first = await getList(ctx, list.path, list.query);
-        expectPagingMeta(ctx, list, first.res, first.meta ?? first.env.meta);
-        // The last page too: a server may end its list with a nextPage the table does not allow (null, -1).
-        const walked = await walkSeveral(ctx, withFirstPage(list, first));
-        for (const p of served(walked))
-          expectPagingMeta(ctx, list, p.response, p.meta ?? readEnvelope(ctx, p.response).meta);
+      // The lists side by side, taken in list order: the first failure in that order is the one reported.
+      const walks = await inOrder(
+        listEndpoints(ctx).map(async (list) => {
+          const first = await getList(ctx, list.path, list.query);
+          expectPagingMeta(ctx, list, first.res, first.meta ?? first.env.meta);
+          // The last page too: a server may end its list with a nextPage the table does not allow (null, -1).
+          const walked = await walkSeveral(ctx, withFirstPage(list, first));
+          for (const p of served(walked))
+            expectPagingMeta(ctx, list, p.response, p.meta ?? readEnvelope(ctx, p.response).meta);
+          return { list, walked };
+        }),
+      );
+      for (const { list, walked } of walks) {
         ctx.judged(`the meta of ${list.label}`, 1 + served(walked).length);
         seen.push(`${list.label}: the first page and ${walked.pages.length} page(s) of a walk`);
       }
@@ -80,7 +86,7 @@ export const metaChecks = [
     async run(ctx) {
       await onEveryList(ctx, async (list) => {
         // The default pages end on a partial page on a long list; the several-pages walk has pages past the first.
-        const walks = [await walk(ctx, list), ...(list.size >= 2 ? [await walkSeveral(ctx, list)] : [])];
+        const walks = await inOrder([walk(ctx, list), ...(list.size >= 2 ? [walkSeveral(ctx, list)] : [])]);
         const pages = walks.flatMap(served);
         for (const p of pages) {
           const count = num(p.meta, 'currentCount');

@@ -4,7 +4,7 @@ import { describeWalk, type Query, type WalkResult } from '../kit/index.js';
 import { ODD_LIMIT } from './helpers/limits.js';
 import { fail, num, show } from './helpers/findings.js';
 import { onEveryList } from './helpers/lists.js';
-import { severalPagesLimit, walk, walkSeveral } from './helpers/walks.js';
+import { inOrder, severalPagesLimit, walk, walkSeveral } from './helpers/walks.js';
 
 /** The longest list walked one item a page. */
 const ONE_A_PAGE_MAX = 40;
@@ -43,8 +43,12 @@ export const walkChecks = [
         ];
         const done: string[] = [];
         let walkedItems = 0;
-        for (const w of walks) {
-          const walked = await walk(ctx, list, w.extra, w.maxPages ? { maxPages: w.maxPages } : {});
+        // The walks are independent: taken side by side, judged in the order above.
+        const taken = await inOrder(
+          walks.map((w) => walk(ctx, list, w.extra, w.maxPages ? { maxPages: w.maxPages } : {})),
+        );
+        for (const [i, w] of walks.entries()) {
+          const walked = taken[i]!;
           const what = `${list.label}, ${w.what}`;
           const first = walked.pages[0]!.response;
           const last = walked.pages[walked.pages.length - 1]!.response;
@@ -119,7 +123,7 @@ export const walkChecks = [
       await onEveryList(ctx, async (list) => {
         // The default limit leaves a short last page on a long list, so a totalCount that follows the page's size
         // shows; it is walked whatever totalCount says, since totalCount is what is in question.
-        const walks = [await walk(ctx, list), ...(list.size >= 2 ? [await walkSeveral(ctx, list)] : [])];
+        const walks = await inOrder([walk(ctx, list), ...(list.size >= 2 ? [walkSeveral(ctx, list)] : [])]);
         for (const walked of walks) {
           const first = walked.pages[0]!.meta?.totalCount;
           const other = walked.pages.findIndex((p) => p.items.length > 0 && p.meta?.totalCount !== first);

@@ -3,6 +3,7 @@
 import type { CheckContext } from '../../../src/engine/index.js';
 import { isObject, parseJson, readEnvelope, type HttpResponse, type ListPage, type Query } from '../../kit/index.js';
 import { num } from './findings.js';
+import { inOrder } from './walks.js';
 
 export interface ListEndpoint {
   /** How findings name the list: its request without paging parameters. */
@@ -86,13 +87,20 @@ export async function onEveryList(ctx: CheckContext, judge: (list: ReadList) => 
   const notes: string[] = [];
   const unread: string[] = [];
   let judged = 0;
-  for (const endpoint of listEndpoints(ctx)) {
-    const list = await readList(ctx, endpoint);
-    if (typeof list === 'string') {
-      unread.push(list);
+  // The lists are independent: read and judged side by side, then taken in list order, so the first failure in that
+  // order is the one reported and the observation reads as when they were judged one after another.
+  const outcomes = await inOrder(
+    listEndpoints(ctx).map(async (endpoint): Promise<string | { list: ReadList; result: Judged }> => {
+      const list = await readList(ctx, endpoint);
+      return typeof list === 'string' ? list : { list, result: await judge(list) };
+    }),
+  );
+  for (const outcome of outcomes) {
+    if (typeof outcome === 'string') {
+      unread.push(outcome);
       continue;
     }
-    const result = await judge(list);
+    const { list, result } = outcome;
     notes.push(`${list.label}: ${result.note}`);
     if (result.judged) {
       judged++;

@@ -1,6 +1,19 @@
-// Walks of a list following meta.nextPage, as the pagination checks take them.
+// Walks of a list following meta.nextPage, as the pagination checks take them: one walk per (list, query, caps) per
+// run, shared by every check that judges it (issue 29). Whichever check asks first sends the walk (its exchanges hold
+// the requests); every other check awaits the same walk, judges its pages itself, and records where the requests are.
 import type { CheckContext } from '../../../src/engine/index.js';
-import { walkList, type HttpResponse, type Query, type WalkResult } from '../../kit/index.js';
+import {
+  describeResponse,
+  expectStatus,
+  idKey,
+  isObject,
+  parseJson,
+  readEnvelope,
+  type HttpResponse,
+  type Query,
+  type WalkResult,
+} from '../../kit/index.js';
+import { walkPages } from '../../kit/pages.js';
 import { WALK_LIMIT } from './limits.js';
 import type { ListEndpoint, ReadList } from './lists.js';
 
@@ -12,18 +25,160 @@ export function severalPagesLimit(size: number): number {
   return Math.max(1, Math.min(WALK_LIMIT, Math.floor(size / 3)));
 }
 
+/**
+ * How a page of a shared walk was served: a list page; a 404 past the end once totalCount items are in (what a page
+ * past the end gives is not shown, so it ends the walk and is not judged); or no list page (a status other than 200,
+ * no JSON object, data no array), which ends the walk and fails each check that judges it, at that page.
+ */
+type PageKind = 'list' | 'past-end' | 'no-list';
+
+interface SharedWalk {
+  result: WalkResult<HttpResponse>;
+  kinds: PageKind[];
+  /** The check whose requests these are. */
+  owner: string;
+  label: string;
+}
+
+/** The pagination suite's state in one run: the walks every check reads, each started by whichever check asks first. */
+interface PaginationState {
+  walks: Map<string, Promise<SharedWalk>>;
+}
+
+export const lifecycle = {
+  setup: (): PaginationState => ({ walks: new Map() }),
+};
+
+const stateOf = (ctx: CheckContext) => ctx.state as PaginationState;
+
+const queryText = (query: Query) =>
+  Object.entries(query)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join('&');
+
 export function walk(
   ctx: CheckContext,
   list: ListEndpoint,
   extra: Query = {},
   caps: { maxPages?: number } = {},
 ): Promise<WalkResult<HttpResponse>> {
-  return walkList(ctx, list.path, { ...list.query, ...extra }, { idField: list.idField, ...WALK_CAPS, ...caps });
+  return sharedWalk(ctx, list.path, { ...list.query, ...extra }, list.idField, { ...WALK_CAPS, ...caps });
 }
 
 /** A walk over several pages where the list has two items or more; the default first page otherwise. */
 export function walkSeveral(ctx: CheckContext, list: ReadList, extra: Query = {}): Promise<WalkResult<HttpResponse>> {
   return walk(ctx, list, list.size >= 2 ? { limit: severalPagesLimit(list.size), ...extra } : extra);
+}
+
+/**
+ * The run's walk of `path` with `query` at these caps, sent by whichever check asks first. A walk that broke (a
+ * transport error), or that was stopped with the check that sent it (its time limit), is no one's verdict: it is
+ * dropped and the asking check walks afresh. Each check judges every page of the walk itself (the status, the
+ * envelope, data an array), as a walk of its own would have, so its findings and what it also saw stay its own.
+ */
+async function sharedWalk(
+  ctx: CheckContext,
+  path: string,
+  query: Query,
+  idField: string,
+  caps: { maxPages: number; maxItems: number },
+): Promise<WalkResult<HttpResponse>> {
+  const key = `${path}?${queryText(query)} id=${idField} pages<=${caps.maxPages} items<=${caps.maxItems}`;
+  const st = stateOf(ctx);
+  for (;;) {
+    // A check past its time limit runs on unobserved; it must not start a walk that its stopped signal would cut short.
+    if (ctx.signal.aborted) throw new Error('the check was stopped before the walk');
+    let pending = st.walks.get(key);
+    const mine = pending === undefined;
+    if (!pending) {
+      pending = runWalk(ctx, path, query, idField, caps);
+      st.walks.set(key, pending);
+    }
+    let shared: SharedWalk;
+    try {
+      shared = await pending;
+    } catch (e) {
+      if (st.walks.get(key) === pending) st.walks.delete(key);
+      if (mine) throw e;
+      continue;
+    }
+    judgePages(ctx, path, shared);
+    if (!mine) cite(ctx, shared);
+    return shared.result;
+  }
+}
+
+async function runWalk(
+  ctx: CheckContext,
+  path: string,
+  query: Query,
+  idField: string,
+  caps: { maxPages: number; maxItems: number },
+): Promise<SharedWalk> {
+  const kinds: PageKind[] = [];
+  let collected = 0;
+  let total: number | undefined;
+  const result = await walkPages<HttpResponse>(
+    async (page) => {
+      const res = await ctx.send({ method: 'GET', path, query: { ...query, page } });
+      if (res.status === 404 && page !== undefined && total !== undefined && collected >= total) {
+        kinds.push('past-end');
+        return { response: res, items: [], meta: undefined };
+      }
+      const parsed = parseJson(res.text);
+      if (res.status !== 200 || !parsed.ok || !isObject(parsed.value) || !Array.isArray(parsed.value.data)) {
+        kinds.push('no-list');
+        return { response: res, items: [], meta: undefined };
+      }
+      kinds.push('list');
+      const items = parsed.value.data as unknown[];
+      const meta = isObject(parsed.value.meta) ? parsed.value.meta : undefined;
+      collected += items.length;
+      if (total === undefined && typeof meta?.totalCount === 'number') total = meta.totalCount;
+      return { response: res, items, meta };
+    },
+    { ...caps, idOf: (item) => idKey(item, idField) },
+  );
+  return { result, kinds, owner: ctx.check.id, label: `GET ${path}?${queryText(query)}` };
+}
+
+/** Every page as a walk of the check's own judges it while walking: 200, the envelope, data an array. */
+function judgePages(ctx: CheckContext, path: string, shared: SharedWalk): void {
+  shared.result.pages.forEach((p, i) => {
+    if (shared.kinds[i] === 'past-end') return;
+    const res = p.response;
+    expectStatus(ctx, res, 200, `200 with the envelope for GET ${path}`);
+    const env = readEnvelope(ctx, res);
+    if (!Array.isArray(env.data)) {
+      ctx.fail('data of a list response is not an array', {
+        expected: 'data is an array for list responses (Response envelope)',
+        observed: describeResponse(res),
+        exchange: res.exchange,
+      });
+    }
+  });
+}
+
+/** Where the requests of a walk another check sent are, so a reviewer finds the evidence. */
+function cite(ctx: CheckContext, shared: SharedWalk): void {
+  const seqs = shared.result.pages.map((p) => `#${p.response.exchange.seq}`);
+  const shown = seqs.length > 6 ? [...seqs.slice(0, 3), '…', ...seqs.slice(-2)] : seqs;
+  ctx.observe(
+    `the walk of ${shared.label} was sent by ${shared.owner}: ${seqs.length} page(s), exchange${seqs.length > 1 ? 's' : ''} ${shown.join(', ')}`,
+  );
+}
+
+/**
+ * Independent work (the lists of a check, the walks of a list) run side by side, then read in the order given: the
+ * first failure in that order is the one reported, as when they ran one after another.
+ */
+export async function inOrder<T>(work: ReadonlyArray<Promise<T>>): Promise<T[]> {
+  const settled = await Promise.allSettled(work);
+  return settled.map((s) => {
+    if (s.status === 'rejected') throw s.reason;
+    return s.value;
+  });
 }
 
 /**
