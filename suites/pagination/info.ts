@@ -13,7 +13,7 @@ import {
 import { WALK_LIMIT } from './helpers/limits.js';
 import { num, show } from './helpers/findings.js';
 import { transactionsList, asListPage, onEveryList, createdAtOf, type ListEndpoint } from './helpers/lists.js';
-import { walk } from './helpers/walks.js';
+import { SHARED_WALKS, walk } from './helpers/walks.js';
 
 /** For an observation: the first page of a list, or a skip naming why the list could not be read. */
 async function firstPageOrSkip(ctx: CheckContext, list: ListEndpoint, extra: Query): Promise<ListPage> {
@@ -85,7 +85,7 @@ export const infoChecks = [
     level: 'INFO',
     requirements: ['REQ-META-10'],
     explain: {
-      sends: `a walk of the transactions of fixtures.paginationCustomerId with limit=${WALK_LIMIT}, following meta.nextPage`,
+      sends: `a walk of the transactions of fixtures.paginationCustomerId with limit=${WALK_LIMIT}, following meta.nextPage${SHARED_WALKS}`,
       passes:
         'once the answer could be read: the check records what meta.nextPage names on the last page: the page itself, the page past the end, or the first page; a list with no item, or a walk capped before its end, shows no last page, and the check skips',
     },

@@ -3,7 +3,7 @@ import { defineCheck, type CheckContext } from '../../src/engine/index.js';
 import { getList, readEnvelope, validateAgainst, type HttpResponse } from '../kit/index.js';
 import { fail, num, show } from './helpers/findings.js';
 import { listEndpoints, withFirstPage, onEveryList, type ListEndpoint } from './helpers/lists.js';
-import { inOrder, walk, walkSeveral, served } from './helpers/walks.js';
+import { SHARED_WALKS, inOrder, walk, walkSeveral, served } from './helpers/walks.js';
 
 /** The paging meta of one page against the "Paging meta" table. */
 function expectPagingMeta(ctx: CheckContext, list: ListEndpoint, res: HttpResponse, meta: unknown): void {
@@ -42,8 +42,7 @@ export const metaChecks = [
       'REQ-TXNEP-02',
     ],
     explain: {
-      sends:
-        'the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments), then a walk of it at a limit that gives it several pages, following meta.nextPage',
+      sends: `the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments), then a walk of it at a limit that gives it several pages, following meta.nextPage${SHARED_WALKS}`,
       passes:
         'every page served carries meta with previousPage, currentPage and nextPage (integers >= 0), limit (1 to 1000), currentCount and totalCount (integers) and sort (ASC or DESC)',
       fails:
@@ -76,8 +75,7 @@ export const metaChecks = [
     level: 'MUST',
     requirements: ['REQ-META-06', 'REQ-META-05'],
     explain: {
-      sends:
-        'walks of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments), with the default limit and at a limit that gives it several pages, following meta.nextPage',
+      sends: `walks of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments), with the default limit and at a limit that gives it several pages, following meta.nextPage${SHARED_WALKS}`,
       passes:
         "the server's answers show that meta.currentCount equals the number of items on every page, and is at most meta.limit",
       fails:

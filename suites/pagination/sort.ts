@@ -3,7 +3,7 @@ import { defineCheck, type CheckContext } from '../../src/engine/index.js';
 import { expectRejection, orderBreak, orderOf, pageOfItem } from '../kit/index.js';
 import { fail, show } from './helpers/findings.js';
 import { asListPage, onEveryList, createdAtOf, type ListEndpoint } from './helpers/lists.js';
-import { walkSeveral, served } from './helpers/walks.js';
+import { SHARED_WALKS, walkSeveral, served } from './helpers/walks.js';
 import { outOf, expectRefused, type OutOfDomain } from './helpers/out-of-domain.js';
 
 const distinct = (values: readonly unknown[]) => new Set(values).size;
@@ -84,7 +84,7 @@ function sortOrderCheck(id: string, sort: 'ASC' | 'DESC') {
     level: 'MUST',
     requirements: ['REQ-META-08', 'REQ-PAGE-06'],
     explain: {
-      sends: `a walk of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with sort=${sort}, at a limit that gives it several pages, following meta.nextPage`,
+      sends: `a walk of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with sort=${sort}, at a limit that gives it several pages, following meta.nextPage${SHARED_WALKS}`,
       passes: `every page says meta.sort ${sort}, and createdAt is ${nonMonotonic(sort)} across all the items of the walk (judged where at least two createdAt differ)`,
       fails:
         'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange',
@@ -127,8 +127,7 @@ export const sortChecks = [
     level: 'MUST',
     requirements: ['REQ-META-08'],
     explain: {
-      sends:
-        'a walk of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) without sort, at a limit that gives it several pages, following meta.nextPage',
+      sends: `a walk of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) without sort, at a limit that gives it several pages, following meta.nextPage${SHARED_WALKS}`,
       passes:
         'the first page says meta.sort ASC or DESC, every page of the walk says the same, and the items across the walk come in that order by createdAt',
       fails:

@@ -4,7 +4,7 @@ import { describeWalk, type Query, type WalkResult } from '../kit/index.js';
 import { ODD_LIMIT } from './helpers/limits.js';
 import { fail, num, show } from './helpers/findings.js';
 import { onEveryList } from './helpers/lists.js';
-import { inOrder, severalPagesLimit, walk, walkSeveral } from './helpers/walks.js';
+import { SHARED_WALKS, inOrder, severalPagesLimit, walk, walkSeveral } from './helpers/walks.js';
 
 /** The longest list walked one item a page. */
 const ONE_A_PAGE_MAX = 40;
@@ -21,7 +21,7 @@ export const walkChecks = [
     requirements: ['REQ-META-04', 'REQ-META-07', 'REQ-PAGE-01', 'REQ-ACCTEP-02', 'REQ-INSTEP-03', 'REQ-TXNEP-01'],
     explain: {
       failsInFull: true,
-      sends: `page walks of each list, each following meta.nextPage from the first page (never computing page numbers itself): with the default limit, with a limit that gives the list several pages, with limit=${ODD_LIMIT} where the list is longer, and with limit=1 where it has at most ${ONE_A_PAGE_MAX} items`,
+      sends: `page walks of each list, each following meta.nextPage from the first page (never computing page numbers itself): with the default limit, with a limit that gives the list several pages, with limit=${ODD_LIMIT} where the list is longer, and with limit=1 where it has at most ${ONE_A_PAGE_MAX} items${SHARED_WALKS}`,
       passes: 'every walk ends, and returns exactly meta.totalCount items, each id once',
       fails:
         'a nextPage that never ends the walk, an item on two pages, an item without its id, a missing totalCount, or fewer or more items than totalCount',
@@ -112,8 +112,7 @@ export const walkChecks = [
     level: 'SHOULD',
     requirements: ['REQ-META-09'],
     explain: {
-      sends:
-        'walks of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments), with the default limit and at a limit that gives it several pages, following meta.nextPage',
+      sends: `walks of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments), with the default limit and at a limit that gives it several pages, following meta.nextPage${SHARED_WALKS}`,
       passes:
         "the server's answers show that meta.totalCount is the same on every page of one walk, on every list with several pages",
       fails:
@@ -154,7 +153,7 @@ export const walkChecks = [
     requirements: ['REQ-META-02', 'REQ-META-03'],
     explain: {
       failsInFull: true,
-      sends: 'a walk of each list at a limit that gives it several pages, following meta.nextPage',
+      sends: `a walk of each list at a limit that gives it several pages, following meta.nextPage${SHARED_WALKS}`,
       passes:
         "every page after the first reports the page value it was asked with as currentPage, and the previous page's currentPage as previousPage: whether page counts pages or items",
       fails: 'a currentPage other than the page asked for, or a previousPage that does not name the page before',

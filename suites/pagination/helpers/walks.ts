@@ -20,6 +20,10 @@ import type { ListEndpoint, ReadList } from './lists.js';
 /** Bounds of one walk: the fixture's 250 transactions fit easily; a longer list is checked in part, never endlessly. */
 const WALK_CAPS = { maxPages: 60, maxItems: 12_000 } as const;
 
+/** What explain.sends says of a walk: one walk per run, sent by the first check that asks for it. */
+export const SHARED_WALKS =
+  '; each walk is taken once in a run and shared by the pagination checks that judge it: sent by whichever asks first (its exchanges hold the requests), the others judge its pages and name that check and the exchanges';
+
 /** A limit that gives a list of `size` items several pages (three or more where it has three items). */
 export function severalPagesLimit(size: number): number {
   return Math.max(1, Math.min(WALK_LIMIT, Math.floor(size / 3)));
