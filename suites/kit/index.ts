@@ -67,6 +67,7 @@ export {
   getResource,
   idSegment,
   isObject,
+  listPageOf,
   orderBreak,
   orderOf,
   pageOfItem,
@@ -76,7 +77,7 @@ export {
   walkList,
 } from './resource-helpers.js';
 export type { ListPage, Query } from './resource-helpers.js';
-export { describeWalk } from './pages.js';
+export { describeWalk, walkPages } from './pages.js';
 export type { WalkResult } from './pages.js';
 export { describeUnit, inSeconds, learnUnit, resourceTimestampUnit, timestampUnitOf, unitNear } from './timestamps.js';
 export type { TimestampUnit } from './timestamps.js';

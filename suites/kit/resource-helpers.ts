@@ -61,7 +61,8 @@ export async function getList(ctx: CheckContext, path: string, query: Query): Pr
   return listPageOf(ctx, await ctx.send({ method: 'GET', path, query }), path);
 }
 
-function listPageOf(ctx: CheckContext, res: HttpResponse, path: string): ListPage {
+/** An answer read as a list page, as getList and walkList read each: 200, the envelope, and `data` an array. */
+export function listPageOf(ctx: CheckContext, res: HttpResponse, path: string): ListPage {
   expectStatus(ctx, res, 200, `200 with the envelope for GET ${path}`);
   const env = readEnvelope(ctx, res);
   if (!Array.isArray(env.data)) {

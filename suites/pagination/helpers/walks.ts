@@ -3,17 +3,15 @@
 // the requests); every other check awaits the same walk, judges its pages itself, and records where the requests are.
 import type { CheckContext } from '../../../src/engine/index.js';
 import {
-  describeResponse,
-  expectStatus,
   idKey,
   isObject,
+  listPageOf,
   parseJson,
-  readEnvelope,
+  walkPages,
   type HttpResponse,
   type Query,
   type WalkResult,
 } from '../../kit/index.js';
-import { walkPages } from '../../kit/pages.js';
 import { WALK_LIMIT } from './limits.js';
 import type { ListEndpoint, ReadList } from './lists.js';
 
@@ -147,20 +145,10 @@ async function runWalk(
   return { result, kinds, owner: ctx.check.id, label: `GET ${path}?${queryText(query)}` };
 }
 
-/** Every page as a walk of the check's own judges it while walking: 200, the envelope, data an array. */
+/** Every page as a walk of the check's own judges it while walking (walkList): 200, the envelope, data an array. */
 function judgePages(ctx: CheckContext, path: string, shared: SharedWalk): void {
   shared.result.pages.forEach((p, i) => {
-    if (shared.kinds[i] === 'past-end') return;
-    const res = p.response;
-    expectStatus(ctx, res, 200, `200 with the envelope for GET ${path}`);
-    const env = readEnvelope(ctx, res);
-    if (!Array.isArray(env.data)) {
-      ctx.fail('data of a list response is not an array', {
-        expected: 'data is an array for list responses (Response envelope)',
-        observed: describeResponse(res),
-        exchange: res.exchange,
-      });
-    }
+    if (shared.kinds[i] !== 'past-end') listPageOf(ctx, p.response, path);
   });
 }
 
