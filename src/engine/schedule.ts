@@ -1,5 +1,6 @@
 // Runs tasks up to a limit at a time. A task that names shared state waits for every earlier task naming any of the
-// same state to finish, so tasks over one state run one at a time and in declaration order. A task `alone` runs last,
+// same state to finish, so tasks over one state run one at a time and in declaration order; a task that takes turns
+// over a state (`turns`) waits only while another task over it runs, in any order. A task `alone` runs last,
 // after every other task has finished, with nothing beside it (tasks alone one after another, in declaration order):
 // what it may change on the target, no other task sees. Only those conflicts keep tasks apart.
 //
@@ -13,6 +14,8 @@
 export interface ScheduledTask {
   /** Names of the state this task changes or must see unchanged (see SharedState in shared-state.ts). */
   readonly uses?: readonly string[];
+  /** Names of the state this task needs to itself while it runs, with no order among the tasks that name it. */
+  readonly turns?: readonly string[];
   /** Runs with no other task beside it. */
   readonly alone?: boolean;
 }
@@ -46,7 +49,11 @@ export function runScheduled(
     const blocked = (i: number): boolean => {
       if (tasks[i]!.alone) return state.some((st, j) => j !== i && st !== 'done' && (j < i || !tasks[j]!.alone));
       for (let j = 0; j < i; j++) if (state[j] !== 'done' && conflict(tasks[j]!, tasks[i]!)) return true;
-      return false;
+      const turns = tasks[i]!.turns ?? [];
+      return (
+        turns.length > 0 &&
+        state.some((st, j) => st === 'running' && (tasks[j]!.turns ?? []).some((t) => turns.includes(t)))
+      );
     };
     const slot: TaskSlot = {
       idle: async (wait) => {

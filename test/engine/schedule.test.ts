@@ -124,6 +124,19 @@ describe('runScheduled', () => {
     ]);
   });
 
+  it('lets tasks that take turns over a state go in any order, never two at once', async () => {
+    // 1 takes its turn before 0: it heads a chain (2 waits for it over x), and turns keep no declaration order.
+    const s = controlled([{ turns: ['t'] }, { uses: ['x'], turns: ['t'] }, { uses: ['x'] }, {}], 4);
+    await s.started(3);
+    expect(s.log).toEqual(['start 1', 'start 3']);
+    // 0 waits for the turn, not for 1's place in the order.
+    expect(s.isStarted(0)).toBe(false);
+    await s.finish(1);
+    expect(s.log.slice(-2)).toEqual(['start 0', 'start 2']);
+    for (const i of [0, 2, 3]) await s.finish(i);
+    await s.done;
+  });
+
   it("gives an idle task's slot to the next task for the wait, and reads a limit function before each start", async () => {
     let limit = 1;
     const log: string[] = [];
