@@ -11,6 +11,8 @@
 // A task waiting on something that is not a request (a webhook delivery, an absence window) gives its slot back for
 // that wait (`idle`): the limit bounds the requests a server sees at once, not the waits.
 
+import { AsyncResource } from 'node:async_hooks';
+
 export interface ScheduledTask {
   /** Names of the state this task changes or must see unchanged (see SharedState in shared-state.ts). */
   readonly uses?: readonly string[];
@@ -66,7 +68,9 @@ export function runScheduled(
         }
       },
     };
-    const fill = (): void => {
+    // A task starts in the context runScheduled was called in, never in that of the task whose wait or end made room
+    // for it: what a task carries in its async context (a pack's exclusive turn, src/engine/session.ts) is its own.
+    const fill = AsyncResource.bind((): void => {
       const cap = checkLimit(limitNow());
       for (const i of order) {
         if (running >= cap) return;
@@ -84,7 +88,7 @@ export function runScheduled(
             else fill();
           }, reject);
       }
-    };
+    });
     fill();
   });
 }

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { describe, expect, it } from 'vitest';
 import { runScheduled, type ScheduledTask } from '../../src/engine/schedule.js';
 
@@ -170,6 +171,25 @@ describe('runScheduled', () => {
     expect(log).toEqual(['start 0', 'start 1', '0 back', 'start 2']);
     hold1.open();
     await done;
+  });
+
+  it('starts a task in its own context, not in that of the task whose wait made room for it', async () => {
+    const turn = new AsyncLocalStorage<string>();
+    const seen: Array<string | undefined> = [];
+    let release: () => void = () => undefined;
+    const waiting = new Promise<void>((resolve) => (release = resolve));
+    const done = runScheduled([{}, {}], 1, async (i, slot) => {
+      if (i === 0)
+        await turn.run('task 0', async () => {
+          await slot.idle(waiting);
+        });
+      else {
+        seen.push(turn.getStore());
+        release();
+      }
+    });
+    await done;
+    expect(seen).toEqual([undefined]);
   });
 
   it('resolves at once for no task, refuses a limit below 1, and rejects when a task rejects', async () => {
