@@ -11,6 +11,12 @@ export interface Pack {
   suites: SuiteDefinition[];
   /** The shared state checks may name in `uses`: a name outside it is a mistake of the pack's, refused at load. */
   sharedStates: readonly string[];
+  /**
+   * Of those, the states whose checks only take turns: never two at once, in whatever order the scheduler finds best
+   * (each check sets up what it judges, so none depends on another having run first). Checks over any other shared
+   * state run in declaration order.
+   */
+  turnStates?: readonly string[];
   /** The shared state a request may change (`path` relative to the base URL, a query may follow), if any. */
   stateChangedBy(method: string, path: string): string | undefined;
   openSession(client: SignedClient, target: ResolvedTarget, sink: ExchangeSink): RunSession;

@@ -184,7 +184,12 @@ async function runAll(run: Run): Promise<CheckResult[]> {
   const { checks, options } = run;
   const slots: Array<CheckResult | undefined> = new Array(checks.length);
   const settle = settler(run, slots);
-  const tasks = checks.map((c) => ({ ...(c.uses ? { uses: c.uses } : {}), alone: c.alone?.(run.flags) ?? false }));
+  const turnStates = options.pack.turnStates ?? [];
+  const tasks = checks.map((c) => ({
+    uses: (c.uses ?? []).filter((u) => !turnStates.includes(u)),
+    turns: (c.uses ?? []).filter((u) => turnStates.includes(u)),
+    alone: c.alone?.(run.flags) ?? false,
+  }));
   await runScheduled(
     tasks,
     () => run.adaptive.limit,

@@ -1,5 +1,6 @@
 // Runs tasks up to a limit at a time. A task that names shared state waits for every earlier task naming any of the
-// same state to finish, so tasks over one state run one at a time and in declaration order. A task `alone` runs last,
+// same state to finish, so tasks over one state run one at a time and in declaration order; a task that takes turns
+// over a state (`turns`) waits only while another task over it runs, in any order. A task `alone` runs last,
 // after every other task has finished, with nothing beside it (tasks alone one after another, in declaration order):
 // what it may change on the target, no other task sees. Only those conflicts keep tasks apart.
 //
@@ -10,9 +11,13 @@
 // A task waiting on something that is not a request (a webhook delivery, an absence window) gives its slot back for
 // that wait (`idle`): the limit bounds the requests a server sees at once, not the waits.
 
+import { AsyncResource } from 'node:async_hooks';
+
 export interface ScheduledTask {
   /** Names of the state this task changes or must see unchanged (see SharedState in shared-state.ts). */
   readonly uses?: readonly string[];
+  /** Names of the state this task needs to itself while it runs, with no order among the tasks that name it. */
+  readonly turns?: readonly string[];
   /** Runs with no other task beside it. */
   readonly alone?: boolean;
 }
@@ -46,7 +51,11 @@ export function runScheduled(
     const blocked = (i: number): boolean => {
       if (tasks[i]!.alone) return state.some((st, j) => j !== i && st !== 'done' && (j < i || !tasks[j]!.alone));
       for (let j = 0; j < i; j++) if (state[j] !== 'done' && conflict(tasks[j]!, tasks[i]!)) return true;
-      return false;
+      const turns = tasks[i]!.turns ?? [];
+      return (
+        turns.length > 0 &&
+        state.some((st, j) => st === 'running' && (tasks[j]!.turns ?? []).some((t) => turns.includes(t)))
+      );
     };
     const slot: TaskSlot = {
       idle: async (wait) => {
@@ -59,7 +68,9 @@ export function runScheduled(
         }
       },
     };
-    const fill = (): void => {
+    // A task starts in the context runScheduled was called in, never in that of the task whose wait or end made room
+    // for it: what a task carries in its async context (a pack's exclusive turn, src/engine/session.ts) is its own.
+    const fill = AsyncResource.bind((): void => {
       const cap = checkLimit(limitNow());
       for (const i of order) {
         if (running >= cap) return;
@@ -77,7 +88,7 @@ export function runScheduled(
             else fill();
           }, reject);
       }
-    };
+    });
     fill();
   });
 }

@@ -1,5 +1,6 @@
-// State on the target that some checks change, or read twice and compare. Checks naming the same state never overlap
-// and run in declaration order, whatever the run's concurrency (src/engine/schedule.ts). A check that sends a request
+// State on the target that some checks change, or read twice and compare. Checks naming the same state never overlap,
+// whatever the run's concurrency (src/engine/schedule.ts): over `mutable-customer` and `webhook-config` they run in
+// declaration order; over `token-revocation` they take turns in any order (TURN_STATES). A check that sends a request
 // changing such state must name it: CheckContext refuses the request otherwise, so a forgotten declaration shows up as
 // an error on every run instead of as a failure that comes and goes with timing.
 
@@ -13,6 +14,13 @@
  */
 export const SHARED_STATES = ['mutable-customer', 'webhook-config', 'token-revocation'] as const;
 export type SharedState = (typeof SHARED_STATES)[number];
+
+/**
+ * The states whose checks need no order, only turns: a check over `token-revocation` obtains the tokens it judges and
+ * revokes them itself, so none depends on another having run before it; taking them in any order lets the webhooks
+ * suite's token checks go between the auth suite's instead of after all of them.
+ */
+export const TURN_STATES: readonly SharedState[] = ['token-revocation'];
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

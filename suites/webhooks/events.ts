@@ -131,6 +131,9 @@ export const eventsAuthCreated = defineCheck({
   id: 'webhooks.events.auth-created',
   title: 'issuing a token delivers an AUTH.CREATED message',
   level: 'MUST',
+  // It obtains a token of its own and revokes it: a server may end the client's other tokens on either (REQ-LIFE-03,
+  // REQ-LIFE-05), so it takes its turn with the checks that judge tokens, and its revocation is one the check may send.
+  uses: ['token-revocation'],
   requirements: ['REQ-LIFE-01', 'REQ-EVT-01', 'REQ-EVT-06', 'REQ-EVT-12'],
   explain: {
     sends: 'a token request (POST /oauth/token), the webhook subscribed to ["ALL"]; the token is revoked afterwards',

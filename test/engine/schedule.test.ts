@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { describe, expect, it } from 'vitest';
 import { runScheduled, type ScheduledTask } from '../../src/engine/schedule.js';
 
@@ -124,6 +125,19 @@ describe('runScheduled', () => {
     ]);
   });
 
+  it('lets tasks that take turns over a state go in any order, never two at once', async () => {
+    // 1 takes its turn before 0: it heads a chain (2 waits for it over x), and turns keep no declaration order.
+    const s = controlled([{ turns: ['t'] }, { uses: ['x'], turns: ['t'] }, { uses: ['x'] }, {}], 4);
+    await s.started(3);
+    expect(s.log).toEqual(['start 1', 'start 3']);
+    // 0 waits for the turn, not for 1's place in the order.
+    expect(s.isStarted(0)).toBe(false);
+    await s.finish(1);
+    expect(s.log.slice(-2)).toEqual(['start 0', 'start 2']);
+    for (const i of [0, 2, 3]) await s.finish(i);
+    await s.done;
+  });
+
   it("gives an idle task's slot to the next task for the wait, and reads a limit function before each start", async () => {
     let limit = 1;
     const log: string[] = [];
@@ -157,6 +171,25 @@ describe('runScheduled', () => {
     expect(log).toEqual(['start 0', 'start 1', '0 back', 'start 2']);
     hold1.open();
     await done;
+  });
+
+  it('starts a task in its own context, not in that of the task whose wait made room for it', async () => {
+    const turn = new AsyncLocalStorage<string>();
+    const seen: Array<string | undefined> = [];
+    let release: () => void = () => undefined;
+    const waiting = new Promise<void>((resolve) => (release = resolve));
+    const done = runScheduled([{}, {}], 1, async (i, slot) => {
+      if (i === 0)
+        await turn.run('task 0', async () => {
+          await slot.idle(waiting);
+        });
+      else {
+        seen.push(turn.getStore());
+        release();
+      }
+    });
+    await done;
+    expect(seen).toEqual([undefined]);
   });
 
   it('resolves at once for no task, refuses a limit below 1, and rejects when a task rejects', async () => {
