@@ -50,7 +50,7 @@ export function runResultOf(
       durationMs: finished - run.started,
       failOn: run.failOn,
       failOnIncomplete,
-      concurrency: run.concurrency,
+      concurrency: run.adaptive.cap,
       suites: suiteTimes(results),
       selection: {
         suites: [...new Set(run.checks.map((c) => c.suite))],
@@ -113,5 +113,5 @@ function totalsOf(results: CheckResult[]): Totals {
 function concurrencyNote(run: Run): string {
   const { low, high } = run.adaptive.range;
   const span = low === high ? `${low}` : `between ${low} and ${high}`;
-  return `checks at once: ${span}, at most ${run.concurrency} (--concurrency); more while answers came back fast and without 429, fewer when they slowed`;
+  return `checks at once: ${span}, at most ${run.adaptive.cap} (--concurrency); more while answers came back fast and without 429, fewer when they slowed`;
 }

@@ -96,7 +96,6 @@ export interface Run {
   interruption: Interruption;
   lives: Lifecycles;
   budget: { budgetMs: number; deadline: number; spent: boolean };
-  /** The most checks at once (RunInfo.concurrency), and the limit under it that follows the server's answers. */
-  concurrency: number;
+  /** How many checks run at once: the limit that follows the server's answers, under its cap (RunInfo.concurrency). */
   adaptive: AdaptiveConcurrency;
 }

@@ -140,7 +140,6 @@ function prepare(options: RunChecksOptions): Run {
     interruption: new Interruption(options.signal, options.interruptGraceMs),
     lives: new Lifecycles(active, parts),
     budget: { budgetMs, deadline: started + budgetMs, spent: false },
-    concurrency,
     adaptive: new AdaptiveConcurrency(concurrency, () => client.transport.throttled),
   };
 }

@@ -247,7 +247,9 @@ class SecondCreation {
     const left = Number.isFinite(answered)
       ? Math.max(0, answered + receiver.deadlineMs - Date.now())
       : receiver.deadlineMs;
-    const d = await receiver.waitFor((x) => ofSecond(x) && eventOf(x) === 'WEBHOOK.CREATED', left, ctx.signal);
+    const d = await ctx.idle(
+      receiver.waitFor((x) => ofSecond(x) && eventOf(x) === 'WEBHOOK.CREATED', left, ctx.signal),
+    );
     if (d !== undefined) {
       observed.delivery = d;
       const latency = latencyOf(d, post);
