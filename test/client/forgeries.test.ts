@@ -2,7 +2,7 @@
 // verifier: exactly the valid ones verify, each forgery fails for the reason it was made for, and the replay is the
 // original's bytes sent after the original's window. A receiver that cannot be reached is recorded, never thrown.
 import { createServer as createHttpsServer, type Server } from 'node:https';
-import { createServer as createNetServer } from 'node:net';
+import { freePort } from '../helpers/free-port.js';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from 'selfsigned';
@@ -145,10 +145,7 @@ describe('sendDeliveries', () => {
   it.concurrent(
     'records a receiver that refuses the connection as deliveries with an error and no status, without throwing',
     async () => {
-      const closed = createNetServer();
-      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-      const port = (closed.address() as AddressInfo).port;
-      await new Promise<void>((resolve) => closed.close(() => resolve()));
+      const port = await freePort();
 
       const sent = await sendDeliveries(plan(`https://127.0.0.1:${port}/hook`));
       expect(sent).toHaveLength(10);

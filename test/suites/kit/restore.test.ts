@@ -5,7 +5,7 @@
 // send by hand, listed with the run's clean-up problems.
 // The PUT that restores the customer sends back only values a client may send.
 import { afterAll, describe, expect, it } from 'vitest';
-import { createServer as createNetServer } from 'node:net';
+import { freePort } from '../../helpers/free-port.js';
 import { pack } from '../../../suites/index.js';
 import { readCustomerOrSkip, withRestoredCustomer, withRestoredWebhook } from '../../../suites/kit/index.js';
 import { customerBody } from '../../../suites/kit/customer-restore.js';
@@ -225,15 +225,6 @@ describe.concurrent('withRestoredCustomer', () => {
 });
 
 // ---- the webhook configuration ---------------------------------------------------------------------------------
-
-/** A loopback port nothing listens on: a webhook URL deliveries to which fail fast. */
-async function freePort(): Promise<number> {
-  const s = createNetServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const { port } = s.address() as { port: number };
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
 
 describe.concurrent('withRestoredWebhook', () => {
   /** The client's configuration before the check under test, as a partner's would be: POSTed by a check of its own. */

@@ -6,6 +6,7 @@
 import dns from 'node:dns';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { freePort } from '../../helpers/free-port.js';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generate } from 'selfsigned';
 import { pack } from '../../../suites/index.js';
@@ -104,15 +105,6 @@ describe('a token request that gives no token', () => {
   });
 });
 
-/** A port nothing listens on: one a server held a moment ago. */
-async function closedPort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 type Pems = { cert: string; private: string };
 const IP_SAN = [{ name: 'subjectAltName' as const, altNames: [{ type: 7 as const, ip: '127.0.0.1' }] }];
 let selfSigned: Pems;
@@ -157,7 +149,7 @@ async function tlsServer(pems: Pems): Promise<string> {
 
 describe('a token request that gets no usable answer', () => {
   it('refused: nothing listens at the address, the only cause that asks whether the server is running', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const err = await tokenError(`http://127.0.0.1:${port}/v1`);
     expect(err.message).toBe(
       `target unreachable: POST http://127.0.0.1:${port}/v1/oauth/token: nothing listens at 127.0.0.1:${port} (ECONNREFUSED); check baseUrl, and that the server is running there`,

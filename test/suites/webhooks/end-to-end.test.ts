@@ -11,7 +11,7 @@ import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import { request as httpRequest } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
+import { freePort } from '../../helpers/free-port.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
@@ -58,15 +58,6 @@ const problems = (r: RunResult) =>
   r.checks
     .filter((c) => c.outcome !== 'pass')
     .map((c) => `${c.id}: ${c.outcome} ${c.finding?.message ?? c.skipReason ?? ''}`);
-
-/** A loopback port nothing listens on. */
-async function freePort(): Promise<number> {
-  const s = createNetServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const { port } = s.address() as { port: number };
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
 
 /** A check of another suite that gives the client a webhook before the suite under test runs, as a partner's would be. */
 async function preconfigure(target: ResolvedTarget, url: string, subscriptions: string[]): Promise<void> {
