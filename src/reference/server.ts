@@ -31,6 +31,7 @@ import { accountEventsMiddleware } from './webhooks/account-events.js';
 import { webhookKeyFromPem, type WebhookSigningKey } from './webhooks/signing-key.js';
 import { latencyMiddleware } from './latency.js';
 import { RateLimiter, rateLimitOf, retryAfterOf, throttleMiddleware } from './throttle.js';
+import { QUOTA_SPENT_AT_REQUEST } from './choices/transport.js';
 import { connectionPolicy } from './connections.js';
 
 export type { DeliveryAttempt } from './webhooks/delivery.js';
@@ -249,8 +250,12 @@ function middlewareChain(
   const latency = options.latencyMs ? [latencyMiddleware(options.latencyMs)] : [];
   // The rate limit is outermost of all: a throttled request is refused before anything else looks at it.
   const perSecond = options.rateLimitPerSecond ?? rateLimitOf(choices);
+  // A test's own limit is exactly that limit; a chosen one also has the client's other callers spend its quota once.
+  const spentAt = options.rateLimitPerSecond === undefined ? QUOTA_SPENT_AT_REQUEST : undefined;
   const throttle =
-    perSecond !== undefined ? [throttleMiddleware(new RateLimiter(perSecond, clock), retryAfterOf(choices))] : [];
+    perSecond !== undefined
+      ? [throttleMiddleware(new RateLimiter(perSecond, clock, spentAt), retryAfterOf(choices))]
+      : [];
   return [
     ...throttle,
     ...latency,

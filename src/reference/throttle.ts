@@ -37,14 +37,19 @@ function clientKeyOf(ctx: RequestContext): string {
   return `addr:${ctx.remoteAddress ?? '?'}`;
 }
 
-/** Counts requests per client in the current second; `take` says whether one more fits, and when the window ends. */
+/**
+ * Counts requests per client in the current second; `take` says whether one more fits, and when the window ends. With
+ * `spentAt`, a client's request of that number finds the second's quota spent by the client's other callers.
+ */
 export class RateLimiter {
   private window = -1;
   private readonly counts = new Map<string, number>();
+  private readonly totals = new Map<string, number>();
 
   constructor(
     readonly perSecond: number,
     private readonly clock: () => number,
+    private readonly spentAt?: number,
   ) {}
 
   take(key: string): { allowed: boolean; remaining: number; resetAt: number } {
@@ -55,6 +60,9 @@ export class RateLimiter {
       this.window = window;
       this.counts.clear();
     }
+    const total = (this.totals.get(key) ?? 0) + 1;
+    this.totals.set(key, total);
+    if (total === this.spentAt) this.counts.set(key, this.perSecond);
     const count = (this.counts.get(key) ?? 0) + 1;
     this.counts.set(key, count);
     return {

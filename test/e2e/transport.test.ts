@@ -10,6 +10,8 @@ import { CHOICE_DEFS, type Choices } from '../../src/reference/choices/index.js'
 import type { ResolvedTarget } from '../../src/config/types.js';
 import resources from '../../suites/resources/index.js';
 import auth from '../../suites/auth/index.js';
+import pagination from '../../suites/pagination/index.js';
+import { QUOTA_SPENT_AT_REQUEST } from '../../src/reference/choices/transport.js';
 import { CITES } from '../helpers/requirements.js';
 import { startEchoServer } from '../helpers/echo-server.js';
 
@@ -75,6 +77,30 @@ describe('a run against a server that throttles', () => {
       expect(result.exitCode).toBe(0);
     });
   }
+});
+
+describe('a run slower than the chosen limit', () => {
+  it(`still meets the 429 of the quota the client's other callers spent (request ${QUOTA_SPENT_AT_REQUEST}), and records the reading`, async () => {
+    // Each answer held 20 ms and one request at a time: at most 50 a second, under the 60 of the limit.
+    const server = await startReferenceServer({
+      clients: [{ clientId: 'partner', clientSecret: SECRET, keyId: 'partner-key', publicKey: key.publicKey }],
+      choices: { rateLimit: '60-per-second-date' },
+      latencyMs: 20,
+    });
+    cleanup.push(() => server.close());
+    const result = await runChecks({
+      pack,
+      target: targetFor(server.baseUrl),
+      suites: [pagination],
+      concurrency: 1,
+      failOn: 'should',
+    });
+    expect(result.totals).toMatchObject({ failed: 0, warned: 0, errored: 0 });
+    expect(recorded(result, 'rateLimit', '60-per-second-date')).toBe(true);
+    expect(result.run.notes).toContainEqual(
+      expect.stringMatching(/^throttling: the server answered 429 \(Too Many Requests\) \d+ time\(s\)/),
+    );
+  });
 });
 
 describe('a run against a server that closes its connections', () => {

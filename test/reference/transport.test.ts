@@ -30,6 +30,21 @@ describe('the reference server rate limit', () => {
     expect(limiter.take('a')).toEqual({ allowed: true, remaining: 1, resetAt: resetAt + 1000 });
   });
 
+  it("finds a client's quota spent by its other callers at its request numbered spentAt, once, whatever the pace", () => {
+    let now = NOW;
+    const limiter = new RateLimiter(60, () => now, 3);
+    const resetAt = NOW - 250 + 1000;
+    expect(limiter.take('a').allowed).toBe(true);
+    now += 1000;
+    expect(limiter.take('b').allowed).toBe(true);
+    expect(limiter.take('a').allowed).toBe(true);
+    // The third of a, a second later than its first: its own count is 1, but the window's quota is gone.
+    expect(limiter.take('a')).toEqual({ allowed: false, remaining: 0, resetAt: resetAt + 1000 });
+    expect(limiter.take('b').allowed).toBe(true);
+    now += 1000;
+    expect([limiter.take('a'), limiter.take('a')].map((t) => t.allowed)).toEqual([true, true]);
+  });
+
   it('answers 429 with the error body and Retry-After as chosen', () => {
     const resetAt = NOW - 250 + 1000;
     expect(throttledReply(resetAt, NOW, 'seconds', 60)).toEqual({

@@ -6,6 +6,13 @@ import type { ChoiceDef } from './types.js';
 /** Requests per client per second under a rate limit. */
 export const RATE_LIMIT_PER_SECOND = 60;
 
+/**
+ * Under a rate limit, the client's request at which its other callers (the quota is the client's, not the run's) have
+ * spent the current second's quota: every run meets a 429 there, however fast or slow it sends, so what the run records
+ * of the limit never depends on the speed of the machine.
+ */
+export const QUOTA_SPENT_AT_REQUEST = 100;
+
 export const TRANSPORT_CHOICES = {
   rateLimit: {
     requirements: ['REQ-LIM-04'],
@@ -15,7 +22,7 @@ export const TRANSPORT_CHOICES = {
       { value: 'none', says: 'no rate limit', realizes: ['none'], recorded: 'throttling: none' },
       {
         value: '60-per-second',
-        says: `at most ${RATE_LIMIT_PER_SECOND} requests per second per client (X-Client-Id, or the token request's clientId); past it a 429 with the error body and Retry-After in seconds`,
+        says: `at most ${RATE_LIMIT_PER_SECOND} requests per second per client (X-Client-Id, or the token request's clientId); past it a 429 with the error body and Retry-After in seconds; the client's other callers spend a second's quota at its ${QUOTA_SPENT_AT_REQUEST}th request, so a run meets a 429 however fast it sends`,
         realizes: ['a 429 under load, with Retry-After in seconds'],
         recorded: 'answered 429 \\(Too Many Requests\\) \\d+ time.*Retry-After in seconds',
       },
