@@ -114,8 +114,8 @@ export class Session implements RunSession {
   private readonly ended = new Set<string>();
   /** One recovery per refused token, shared by the checks refused at the same moment. */
   private readonly recovering = new Map<string, Promise<Renewal | undefined>>();
-  /** The probe of a token under way, so that several 401s with one token send one read. */
-  private readonly probing = new Map<string, Promise<boolean>>();
+  /** The latest probe of each token under way and when it was sent, so that several 401s with one token send one read. */
+  private readonly probing = new Map<string, { sentAt: number; dead: Promise<boolean> }>();
   private renewals = 0;
   /** The end of the last exclusive turn: renewals with their retries, and revocations, take turns. */
   private turns: Promise<void> = Promise.resolve();
@@ -189,7 +189,7 @@ export class Session implements RunSession {
     if (res.status !== 401) return res;
     // Most 401s answer a request that is itself wrong (a check's negative probe): the read that tells goes at once,
     // beside any check's exclusive turn, and only a token found dead waits for the turn to be renewed.
-    if (!(await this.dead(token))) return res;
+    if (!(await this.dead(token, performance.now()))) return res;
     return this.exclusive(async () => {
       let refused = token;
       let last = res;
@@ -292,15 +292,22 @@ export class Session implements RunSession {
     return pending;
   }
 
-  /** Whether a correct read with `refused` is answered 401 (the token is dead), one read at a time per token. */
-  private dead(refused: string): Promise<boolean> {
+  /**
+   * Whether a correct read with `refused`, sent after `answeredAt`, is answered 401 (the token is dead). A 401 joins a
+   * probe of the same token under way only if that probe was sent after the 401 came: one sent before it may have been
+   * answered before the token died (a restart between the two), and would call a dead token alive.
+   */
+  private dead(refused: string, answeredAt: number): Promise<boolean> {
     if (this.ended.has(refused)) return Promise.resolve(true);
-    let pending = this.probing.get(refused);
-    if (pending === undefined) {
-      pending = this.probe(refused).finally(() => this.probing.delete(refused));
-      this.probing.set(refused, pending);
-    }
-    return pending;
+    const pending = this.probing.get(refused);
+    if (pending !== undefined && pending.sentAt >= answeredAt) return pending.dead;
+    const probe = { sentAt: performance.now(), dead: this.probe(refused) };
+    this.probing.set(refused, probe);
+    const settled = () => {
+      if (this.probing.get(refused) === probe) this.probing.delete(refused);
+    };
+    probe.dead.then(settled, settled);
+    return probe.dead;
   }
 
   private async probe(refused: string): Promise<boolean> {
@@ -319,7 +326,7 @@ export class Session implements RunSession {
   }
 
   private async renewUnlessAlive(refused: string): Promise<Renewal | undefined> {
-    if (!(await this.dead(refused))) return undefined;
+    if (!(await this.dead(refused, performance.now()))) return undefined;
     const ended =
       "the server ended the run's token early (this run had not revoked it, and a correct GET /instruments with it was answered 401)";
     const current = await this.tokenPromise?.then((t) => t.token).catch(() => undefined);
