@@ -189,7 +189,8 @@ export class Session implements RunSession {
     if (res.status !== 401) return res;
     // Most 401s answer a request that is itself wrong (a check's negative probe): the read that tells goes at once,
     // beside any check's exclusive turn, and only a token found dead waits for the turn to be renewed.
-    if (!(await this.dead(token, performance.now()))) return res;
+    // After the session revoked its tokens a 401 is expected, and nothing is renewed: no probe either.
+    if (this.closed || !(await this.dead(token, performance.now()))) return res;
     return this.exclusive(async () => {
       let refused = token;
       let last = res;
