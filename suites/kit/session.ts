@@ -114,6 +114,8 @@ export class Session implements RunSession {
   private readonly ended = new Set<string>();
   /** One recovery per refused token, shared by the checks refused at the same moment. */
   private readonly recovering = new Map<string, Promise<Renewal | undefined>>();
+  /** The latest probe of each token under way and when it was sent, so that several 401s with one token send one read. */
+  private readonly probing = new Map<string, { sentAt: number; dead: Promise<boolean> }>();
   private renewals = 0;
   /** The end of the last exclusive turn: renewals with their retries, and revocations, take turns. */
   private turns: Promise<void> = Promise.resolve();
@@ -185,6 +187,10 @@ export class Session implements RunSession {
     const token = await this.token();
     const res = await send(token);
     if (res.status !== 401) return res;
+    // Most 401s answer a request that is itself wrong (a check's negative probe): the read that tells goes at once,
+    // beside any check's exclusive turn, and only a token found dead waits for the turn to be renewed.
+    // After the session revoked its tokens a 401 is expected, and nothing is renewed: no probe either.
+    if (this.closed || !(await this.dead(token, performance.now()))) return res;
     return this.exclusive(async () => {
       let refused = token;
       let last = res;
@@ -287,20 +293,41 @@ export class Session implements RunSession {
     return pending;
   }
 
-  private async renewUnlessAlive(refused: string): Promise<Renewal | undefined> {
-    if (!this.ended.has(refused)) {
-      let probe: HttpResponse;
-      try {
-        probe = await this.client.send({ ...TOKEN_PROBE, token: refused }, this.sink);
-      } catch (e) {
-        // A server throttled past the bound ends the check as the run's finding, not as the 401 that led here.
-        if (e instanceof ThrottledOut) throw e;
-        return undefined;
-      }
-      // Only a 401 to a correct read says the token is dead; anything else says the refusal was about the request.
-      if (probe.status !== 401) return undefined;
-      this.ended.add(refused);
+  /**
+   * Whether a correct read with `refused`, sent after `answeredAt`, is answered 401 (the token is dead). A 401 joins a
+   * probe of the same token under way only if that probe was sent after the 401 came: one sent before it may have been
+   * answered before the token died (a restart between the two), and would call a dead token alive.
+   */
+  private dead(refused: string, answeredAt: number): Promise<boolean> {
+    if (this.ended.has(refused)) return Promise.resolve(true);
+    const pending = this.probing.get(refused);
+    if (pending !== undefined && pending.sentAt >= answeredAt) return pending.dead;
+    const probe = { sentAt: performance.now(), dead: this.probe(refused) };
+    this.probing.set(refused, probe);
+    const settled = () => {
+      if (this.probing.get(refused) === probe) this.probing.delete(refused);
+    };
+    probe.dead.then(settled, settled);
+    return probe.dead;
+  }
+
+  private async probe(refused: string): Promise<boolean> {
+    let probe: HttpResponse;
+    try {
+      probe = await this.client.send({ ...TOKEN_PROBE, token: refused }, this.sink);
+    } catch (e) {
+      // A server throttled past the bound ends the check as the run's finding, not as the 401 that led here.
+      if (e instanceof ThrottledOut) throw e;
+      return false;
     }
+    // Only a 401 to a correct read says the token is dead; anything else says the refusal was about the request.
+    if (probe.status !== 401) return false;
+    this.ended.add(refused);
+    return true;
+  }
+
+  private async renewUnlessAlive(refused: string): Promise<Renewal | undefined> {
+    if (!(await this.dead(refused, performance.now()))) return undefined;
     const ended =
       "the server ended the run's token early (this run had not revoked it, and a correct GET /instruments with it was answered 401)";
     const current = await this.tokenPromise?.then((t) => t.token).catch(() => undefined);

@@ -13,6 +13,7 @@ import auth from '../../../suites/auth/index.js';
 import signing from '../../../suites/signing/index.js';
 import { startEchoServer } from '../../helpers/echo-server.js';
 import { CITES } from '../../helpers/requirements.js';
+import { LIMIT_MS } from '../../helpers/waits.js';
 import { echoTarget, failing, runAll, withServer } from '../../helpers/suite-runs.js';
 
 const RENEWED =
@@ -78,8 +79,20 @@ describe('Session renewal, against a server whose tokens die on command', () => 
   });
 
   /** Tokens token-1, token-2…; /instruments and /ok answer 200 to a live token, 401 to a dead one; /bad is always 401. */
-  async function tokenServer(options: { everyTokenDies?: boolean } = {}) {
+  /**
+   * `holdFirstProbe`: the first token probe is judged as it arrives and answered only once a second probe arrives (or
+   * after LIMIT_MS, which decides only how a broken session fails); `firstProbe` resolves as it arrives.
+   */
+  async function tokenServer(options: { everyTokenDies?: boolean; holdFirstProbe?: boolean } = {}) {
     let issued = 0;
+    let probes = 0;
+    let secondProbe!: () => void;
+    const released = new Promise<void>((resolve) => {
+      secondProbe = resolve;
+      setTimeout(resolve, LIMIT_MS).unref();
+    });
+    let probed!: () => void;
+    const firstProbe = new Promise<void>((resolve) => (probed = resolve));
     const dead = new Set<string>();
     const server = await startEchoServer((req, res) => {
       const token = req.headers.find(([n]) => n.toLowerCase() === 'authorization')?.[1].slice('Bearer '.length);
@@ -91,9 +104,18 @@ describe('Session renewal, against a server whose tokens die on command', () => 
       }
       const alive = token !== undefined && !dead.has(token);
       res.statusCode = req.url === '/v1/bad' || !alive ? 401 : 200;
-      res.end(
-        JSON.stringify({ code: String(res.statusCode), message: res.statusCode === 200 ? 'Success' : 'Unauthorized' }),
-      );
+      const answer = () =>
+        res.end(
+          JSON.stringify({
+            code: String(res.statusCode),
+            message: res.statusCode === 200 ? 'Success' : 'Unauthorized',
+          }),
+        );
+      if (!req.url.startsWith('/v1/instruments') || !options.holdFirstProbe) return answer();
+      if (++probes === 2) secondProbe();
+      if (probes > 1) return answer();
+      probed();
+      void released.then(answer);
     });
     stops.push(() => server.close());
     const target = echoTarget(server.origin, key);
@@ -102,7 +124,7 @@ describe('Session renewal, against a server whose tokens die on command', () => 
       server.received
         .filter((r) => r.url === '/v1/oauth/revoke')
         .map((r) => r.headers.find(([n]) => n.toLowerCase() === 'authorization')?.[1]);
-    return { target, dead, tokenRequests, revoked };
+    return { target, dead, tokenRequests, revoked, firstProbe };
   }
 
   function oneCheck(body: (send: (path: string) => Promise<number>) => Promise<void>) {
@@ -136,6 +158,28 @@ describe('Session renewal, against a server whose tokens die on command', () => 
     expect(result.checks[0]!.observations).toEqual([]);
     expect(server.tokenRequests()).toBe(1);
     expect(server.revoked()).toEqual(['Bearer token-1']);
+  });
+
+  it('does not take a probe sent before a 401 as its answer: a token that died after that probe is still renewed', async () => {
+    const server = await tokenServer({ holdFirstProbe: true });
+    const statuses: number[] = [];
+    const result = await runChecks({
+      pack,
+      target: server.target,
+      suites: [
+        oneCheck(async (send) => {
+          const bad = send('/bad');
+          // The probe of /bad's 401 has found the token alive (its answer still on the way) when the token dies (a
+          // restart): /ok's 401 comes after that probe was sent, and only a probe of its own can tell.
+          await server.firstProbe;
+          server.dead.add('token-1');
+          statuses.push(await send('/ok'), await bad);
+        }),
+      ],
+    });
+    expect(statuses).toEqual([200, 401]);
+    expect(result.checks[0]!.observations).toEqual([expect.stringMatching(RENEWED)]);
+    expect(server.tokenRequests()).toBe(2);
   });
 
   it('replaces a token the server ended, sends the request again, notes it, and revokes only the live token at the end', async () => {
