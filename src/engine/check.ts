@@ -57,6 +57,12 @@ export interface CheckDefinition extends CheckInfo {
   alone?: (flags: RunFlags) => boolean;
   explain?: CheckExplanation;
   run(ctx: CheckContext): Promise<void>;
+  /**
+   * Judges traffic the check did not send (a pack made to judge observed traffic, issue 30: `conformance judge`,
+   * `conformance proxy`): the same rule as `run`, over the answers the pack's session holds, sending nothing. A check
+   * without it is not exercised by such a pack.
+   */
+  observe?(ctx: CheckContext): Promise<void>;
 }
 
 /** A check as results and reporters name it: its info, without its code. */
@@ -110,6 +116,12 @@ export interface CheckDeclaration {
   alone?: (flags: RunFlags) => boolean;
   explain?: CheckExplanation;
   run(ctx: CheckContext): Promise<void>;
+  /**
+   * Judges traffic the check did not send (a pack made to judge observed traffic, issue 30: `conformance judge`,
+   * `conformance proxy`): the same rule as `run`, over the answers the pack's session holds, sending nothing. A check
+   * without it is not exercised by such a pack.
+   */
+  observe?(ctx: CheckContext): Promise<void>;
 }
 
 /** What a suite's author writes. */

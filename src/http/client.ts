@@ -9,7 +9,7 @@ import { contentDigest } from './digest.js';
 import { removeHeader, headerValue, type HttpMessage } from './message.js';
 import { DEFAULT_SIGNING_PROFILE, signRequest, type SignOptions, type SigningProfile } from './signature.js';
 import { Redactor } from './redact.js';
-import { EXCHANGE_CHANNEL, type Exchange } from './exchange.js';
+import { EXCERPT_BYTES, EXCHANGE_CHANNEL, recordMessage, type Exchange } from './exchange.js';
 import { ConformanceError, type ErrorCode } from '../errors.js';
 import { ThrottledOut, Transport, type TransportOptions } from './transport.js';
 import {
@@ -26,7 +26,6 @@ export { ThrottledOut } from './transport.js';
 const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
-const EXCERPT_BYTES = 4096;
 /** Every attempt on the wire, as recorded, once it ends (see EXCHANGE_CHANNEL). */
 const exchanges = channel(EXCHANGE_CHANNEL);
 
@@ -347,7 +346,7 @@ export class SignedClient {
       checkId,
       startedAt: new Date(started).toISOString(),
       durationMs: 0,
-      request: this.recordMessage(req.headers, req.body, { method: req.method, url: req.url }),
+      request: recordMessage(this.redactor, req.headers, req.body, { method: req.method, url: req.url }),
     };
     const finish = (): void => {
       exchange.durationMs = Date.now() - started;
@@ -385,7 +384,7 @@ export class SignedClient {
       const text = new TextDecoder().decode(body);
       // Tokens a server hands out anywhere in a body are learnt before anything is recorded, not only in the excerpt.
       if (body.byteLength > EXCERPT_BYTES) this.redactor.learn(text);
-      exchange.response = { status: res.statusCode, ...this.recordMessage(headers, body, undefined, text) };
+      exchange.response = { status: res.statusCode, ...recordMessage(this.redactor, headers, body, undefined, text) };
       finish();
       return {
         status: res.statusCode,
@@ -439,31 +438,6 @@ export class SignedClient {
           .map(([k, v]) => [k, String(v)] as [string, string]);
     for (const [k, v] of pairs) url.searchParams.append(k, v);
     return url.toString();
-  }
-
-  /**
-   * `text` is the body already decoded, when the caller has it: a body that fits the excerpt is then not decoded again,
-   * and with nothing to mask the excerpt is the same string as the response's text, not a second copy kept per exchange.
-   */
-  private recordMessage<T extends object>(
-    headers: Array<[string, string]>,
-    body: Uint8Array | undefined,
-    extra?: T,
-    text?: string,
-  ) {
-    const size = body?.byteLength ?? 0;
-    const whole = text !== undefined && size <= EXCERPT_BYTES ? text : undefined;
-    const excerpt =
-      body && size > 0
-        ? this.redactor.text(whole ?? new TextDecoder().decode(body.subarray(0, EXCERPT_BYTES)))
-        : undefined;
-    return {
-      ...(extra as T),
-      headers: this.redactor.headers(headers),
-      bodySize: size,
-      ...(excerpt !== undefined ? { bodyExcerpt: excerpt } : {}),
-      ...(size > EXCERPT_BYTES ? { bodyTruncated: true } : {}),
-    };
   }
 }
 

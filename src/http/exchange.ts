@@ -1,3 +1,5 @@
+import type { Redactor } from './redact.js';
+
 /** One request and its response (or transport error) as recorded for the reports, with secrets already redacted. */
 export interface RecordedMessage {
   headers: Array<[string, string]>;
@@ -36,3 +38,32 @@ export interface Exchange {
  * subscriber. Nothing is published, and nothing costs, while no one subscribes.
  */
 export const EXCHANGE_CHANNEL = 'conformance:exchange';
+
+/** How much of a body an Exchange keeps (its excerpt): enough to read a finding, small enough for every report. */
+export const EXCERPT_BYTES = 4096;
+
+/**
+ * A message as the reports keep it: headers and the body's excerpt redacted, the body's size. The one way a message
+ * becomes recorded, for the suite's own requests and for traffic it judges (src/traffic/). `text` is the body already
+ * decoded, when the caller has it: a body that fits the excerpt is then not decoded again, and with nothing to mask the
+ * excerpt is the same string as the response's text, not a second copy kept per exchange.
+ */
+export function recordMessage<T extends object>(
+  redactor: Redactor,
+  headers: Array<[string, string]>,
+  body: Uint8Array | undefined,
+  extra?: T,
+  text?: string,
+): T & RecordedMessage {
+  const size = body?.byteLength ?? 0;
+  const whole = text !== undefined && size <= EXCERPT_BYTES ? text : undefined;
+  const excerpt =
+    body && size > 0 ? redactor.text(whole ?? new TextDecoder().decode(body.subarray(0, EXCERPT_BYTES))) : undefined;
+  return {
+    ...(extra as T),
+    headers: redactor.headers(headers),
+    bodySize: size,
+    ...(excerpt !== undefined ? { bodyExcerpt: excerpt } : {}),
+    ...(size > EXCERPT_BYTES ? { bodyTruncated: true } : {}),
+  };
+}

@@ -1,26 +1,30 @@
 // What the client checks share: the run's record of every scenario (the pack's session runs the client command before
 // the first check), the accessor that skips a check whose scenario did not run, and which check owns the rule a
 // sandbox rejection names (one cause, one failure: a flow the sandbox stopped is the owner's failure, not the others').
-import type { CheckContext, RunSession } from '../../src/engine/index.js';
-import type {
-  ClientRequest,
-  ClientRunRecord,
-  Exchange,
-  HttpResponse,
-  ScenarioName,
-  ScenarioRecord,
+import type { CheckContext } from '../../src/engine/index.js';
+import {
+  cite,
+  ObservingSession,
+  type ClientRequest,
+  type ClientRunRecord,
+  type ScenarioName,
+  type ScenarioRecord,
 } from '../kit/index.js';
 
 export type { ClientRequest, SandboxAct, ScenarioRecord } from '../kit/index.js';
+// Every client check cites the recorded requests it judges, as a judge of traffic does (suites/kit/judge.ts).
+export { cite } from '../kit/index.js';
 
 /**
  * The client pack's session: opening it runs the client command once per selected scenario (src/client-api.ts);
  * closing it has nothing to end. It holds no token: the checks send nothing, they judge what was recorded.
  */
-export class ClientSession implements RunSession {
+export class ClientSession extends ObservingSession {
   private record: ClientRunRecord | undefined;
 
-  constructor(private readonly runScenarios: () => Promise<ClientRunRecord>) {}
+  constructor(private readonly runScenarios: () => Promise<ClientRunRecord>) {
+    super();
+  }
 
   async open(): Promise<void> {
     this.record = await this.runScenarios();
@@ -30,34 +34,6 @@ export class ClientSession implements RunSession {
   get recorded(): ClientRunRecord {
     if (this.record === undefined) throw new Error('the client run has not been recorded yet');
     return this.record;
-  }
-
-  token(): Promise<string> {
-    return Promise.reject(new Error('client checks send no request'));
-  }
-
-  withToken(): Promise<HttpResponse> {
-    return Promise.reject(new Error('client checks send no request'));
-  }
-
-  accepts(): Promise<boolean> {
-    return Promise.resolve(false);
-  }
-
-  sendChanging(_state: string, send: () => Promise<HttpResponse>): Promise<HttpResponse> {
-    return send();
-  }
-
-  runCheck(_check: unknown, body: () => Promise<void>): Promise<void> {
-    return body();
-  }
-
-  notes(): string[] {
-    return [];
-  }
-
-  close(): Promise<string | undefined> {
-    return Promise.resolve(undefined);
   }
 }
 
@@ -75,12 +51,6 @@ export function scenariosRun(ctx: CheckContext): ScenarioRecord[] {
   );
   if (all.length === 0) ctx.skip('no scenario was run');
   return all;
-}
-
-/** Adds a recorded exchange to the check's own (reports show it) and returns it, for `ctx.fail(…, { exchange })`. */
-export function cite(ctx: CheckContext, request: ClientRequest | { exchange: Exchange }): Exchange {
-  if (!ctx.exchanges.some((e) => e.seq === request.exchange.seq)) ctx.exchanges.push(request.exchange);
-  return request.exchange;
 }
 
 /**

@@ -1,6 +1,13 @@
 // Suite `resources`, area `responses`: the Content-Type of JSON answers.
-import { isJsonMediaType, mediaTypeOf, parseJson, type HttpResponse, type RequestSpec } from '../kit/index.js';
-import { defineCheck } from '../../src/engine/index.js';
+import {
+  isJsonMediaType,
+  mediaTypeOf,
+  observedAnswers,
+  parseJson,
+  type HttpResponse,
+  type RequestSpec,
+} from '../kit/index.js';
+import { defineCheck, type CheckContext } from '../../src/engine/index.js';
 import { fail } from './helpers/fail.js';
 
 export const responsesJsonType = defineCheck({
@@ -30,29 +37,41 @@ export const responsesJsonType = defineCheck({
       );
     }
     if (f.unknownId !== undefined) specs.push({ method: 'GET', path: `/customers/${f.unknownId}` });
-    const mislabelled: HttpResponse[] = [];
-    const types = new Set<string>();
-    let judged = 0;
-    for (const spec of specs) {
-      const res = await ctx.send(spec);
-      // Only a body that is JSON can be mislabelled JSON; one that is not is the business of the checks reading it.
-      if (res.text.length === 0 || !parseJson(res.text).ok) continue;
-      judged++;
-      const type = mediaTypeOf(res);
-      types.add(`${res.status} ${res.header('content-type') ?? '(none)'}`);
-      if (type === undefined || !isJsonMediaType(type)) mislabelled.push(res);
-    }
-    if (judged === 0) ctx.skip('no answer carried a JSON body');
-    if (mislabelled.length > 0) {
-      const first = mislabelled[0]!;
-      fail(
-        ctx,
-        first,
-        `${mislabelled.length} of ${judged} JSON answer(s) are labelled otherwise: ${mislabelled.map((r) => `${r.exchange.request.method} ${r.exchange.request.url.replace(/^https?:\/\/[^/]+/, '')} → ${r.status} ${r.header('content-type') ?? 'without Content-Type'}`).join('; ')}`,
-        'Content-Type: application/json (or application/<something>+json) on every JSON answer',
-      );
-    }
-    ctx.judged('a JSON answer', judged);
-    ctx.observe(`Content-Type seen: ${[...types].join(', ')}`);
+    const answers: HttpResponse[] = [];
+    for (const spec of specs) answers.push(await ctx.send(spec));
+    judgeJsonType(ctx, answers);
+  },
+  async observe(ctx) {
+    judgeJsonType(
+      ctx,
+      observedAnswers(ctx, 'answer with a body', (res) => res.text.length > 0),
+    );
   },
 });
+
+/** Every answer with a JSON body is labelled a JSON media type; answers whose body is not JSON are not judged here. */
+function judgeJsonType(ctx: CheckContext, answers: readonly HttpResponse[]): void {
+  const mislabelled: HttpResponse[] = [];
+  const types = new Set<string>();
+  let judged = 0;
+  for (const res of answers) {
+    // Only a body that is JSON can be mislabelled JSON; one that is not is the business of the checks reading it.
+    if (res.text.length === 0 || !parseJson(res.text).ok) continue;
+    judged++;
+    const type = mediaTypeOf(res);
+    types.add(`${res.status} ${res.header('content-type') ?? '(none)'}`);
+    if (type === undefined || !isJsonMediaType(type)) mislabelled.push(res);
+  }
+  if (judged === 0) ctx.skip('no answer carried a JSON body');
+  if (mislabelled.length > 0) {
+    const first = mislabelled[0]!;
+    fail(
+      ctx,
+      first,
+      `${mislabelled.length} of ${judged} JSON answer(s) are labelled otherwise: ${mislabelled.map((r) => `${r.exchange.request.method} ${r.exchange.request.url.replace(/^https?:\/\/[^/]+/, '')} → ${r.status} ${r.header('content-type') ?? 'without Content-Type'}`).join('; ')}`,
+      'Content-Type: application/json (or application/<something>+json) on every JSON answer',
+    );
+  }
+  ctx.judged('a JSON answer', judged);
+  ctx.observe(`Content-Type seen: ${[...types].join(', ')}`);
+}

@@ -1,0 +1,44 @@
+// Traffic as the checks read answers: an answered TrafficExchange as the HttpResponse a check's own request would have
+// given, its exchange recorded (redacted, cut to the excerpt) as the reports keep one, so that a check judges observed
+// answers with the very code that judges the answers to its own requests, and cites them the same way.
+import type { HttpResponse } from '../http/client.js';
+import { recordMessage, type Exchange } from '../http/exchange.js';
+import { headerValue } from '../http/message.js';
+import type { Redactor } from '../http/redact.js';
+import type { TrafficExchange } from './exchange.js';
+
+/** What the reports call the traffic's exchanges in place of a check id: nobody of this run sent them. */
+const OBSERVED = 'observed';
+
+/** The exchange as a report keeps it: numbered from 1 in the traffic's order, redacted, bodies cut to the excerpt. */
+function recordedExchange(t: TrafficExchange, redactor: Redactor): Exchange {
+  const { request, response } = t;
+  return {
+    seq: t.index + 1,
+    checkId: OBSERVED,
+    startedAt: t.startedAt ?? '',
+    durationMs: t.durationMs ?? 0,
+    request: recordMessage(redactor, request.headers, request.body, { method: request.method, url: request.url }),
+    ...(response
+      ? { response: { status: response.status, ...recordMessage(redactor, response.headers, response.body) } }
+      : { error: 'no answer was recorded' }),
+  };
+}
+
+/**
+ * The answer of an exchange, as a check reads one; undefined when none came or its body was not captured (a check
+ * cannot judge a body it does not have: a HAR saved without content).
+ */
+export function observedResponse(t: TrafficExchange, redactor: Redactor): HttpResponse | undefined {
+  const response = t.response;
+  if (response === undefined || response.bodyState === 'not-captured') return undefined;
+  const headers = response.headers;
+  return {
+    status: response.status,
+    headers,
+    body: response.body,
+    text: new TextDecoder().decode(response.body),
+    exchange: recordedExchange(t, redactor),
+    header: (name) => headerValue(headers, name),
+  };
+}

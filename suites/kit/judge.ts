@@ -1,0 +1,79 @@
+// Judging traffic the suite did not send (issue 30): a pack made from a pack of server checks, which runs each check's
+// `observe` over the answers its session holds (a HAR read by `conformance judge`, what `conformance proxy` saw) and
+// sends nothing. Checks without `observe` need requests of their own: the pack leaves them out, and says which.
+import type { CheckContext, CheckDefinition, Pack, SuiteDefinition } from '../../src/engine/index.js';
+import { ObservingSession } from './observing-session.js';
+import type { HttpResponse } from '../../src/http/client.js';
+import type { Exchange } from '../../src/http/exchange.js';
+import type { Redactor } from '../../src/http/redact.js';
+import type { TrafficExchange } from '../../src/traffic/exchange.js';
+import { observedResponse } from '../../src/traffic/responses.js';
+
+/** The judge pack's session: it holds the traffic, given whole before the run. */
+class TrafficSession extends ObservingSession {
+  constructor(
+    readonly traffic: readonly TrafficExchange[],
+    private readonly redactor: Redactor,
+  ) {
+    super();
+  }
+
+  /** Every answer of the traffic a check can read, in the traffic's order (see observedResponse). */
+  answers(): HttpResponse[] {
+    return this.traffic.flatMap((t) => observedResponse(t, this.redactor) ?? []);
+  }
+
+  open(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/** The answers of the traffic `which` takes; a skip, naming what was looked for, when there are none. */
+export function observedAnswers(
+  ctx: CheckContext,
+  what: string,
+  which: (res: HttpResponse) => boolean = () => true,
+): HttpResponse[] {
+  const chosen = (ctx.session as TrafficSession).answers().filter(which);
+  if (chosen.length === 0) ctx.skip(`the traffic holds no ${what}`);
+  return chosen;
+}
+
+/**
+ * Adds an exchange a check judges but did not send (observed traffic, a client's recorded request) to the check's own,
+ * once, so that the reports show it with the finding that cites it; returns it, for `ctx.fail(…, { exchange })`.
+ */
+export function cite(ctx: CheckContext, subject: { exchange: Exchange }): Exchange {
+  if (!ctx.exchanges.some((e) => e.seq === subject.exchange.seq)) ctx.exchanges.push(subject.exchange);
+  return subject.exchange;
+}
+
+/** What a judge pack runs and what it leaves out. */
+export interface JudgePack {
+  pack: Pack;
+  /** The ids of the checks that need requests of their own, which observed traffic cannot exercise. */
+  notExercised: string[];
+}
+
+/** The checks of `pack` that can judge observed traffic, each running its `observe`, over `traffic`. */
+export function judgePack(pack: Pack, traffic: readonly TrafficExchange[], redactor: Redactor): JudgePack {
+  const observing = (c: CheckDefinition): c is CheckDefinition & Required<Pick<CheckDefinition, 'observe'>> =>
+    c.observe !== undefined;
+  const suites: SuiteDefinition[] = pack.suites
+    .map((s) => ({
+      name: s.name,
+      title: s.title,
+      checks: s.checks.filter(observing).map(({ uses: _uses, alone: _alone, ...c }) => ({ ...c, run: c.observe })),
+    }))
+    .filter((s) => s.checks.length > 0);
+  return {
+    pack: {
+      suites,
+      sharedStates: [],
+      stateChangedBy: () => undefined,
+      openSession: () => new TrafficSession(traffic, redactor),
+      observesOnly: true,
+    },
+    notExercised: pack.suites.flatMap((s) => s.checks.filter((c) => !observing(c)).map((c) => c.id)),
+  };
+}

@@ -1,0 +1,76 @@
+// The judge pack (issue 30): the server checks that can judge observed traffic run their `observe` over it and send
+// nothing; those that cannot are listed as not exercised. resources.responses.json-type judges observed answers with
+// the rule that judges the answers to its own requests, and cites the observed exchange.
+import { describe, expect, it } from 'vitest';
+import { pack } from '../../../suites/index.js';
+import { judgePack } from '../../../suites/kit/index.js';
+import { runChecks } from '../../../src/engine/index.js';
+import { Redactor } from '../../../src/http/redact.js';
+import type { TrafficExchange } from '../../../src/traffic/exchange.js';
+import { madeUpTarget } from '../../helpers/made-up-pack.js';
+
+const BASE = 'https://api.example/v1';
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+function answered(index: number, path: string, status: number, contentType: string | undefined, body: string) {
+  const headers: Array<[string, string]> = contentType ? [['Content-Type', contentType]] : [];
+  return {
+    index,
+    request: {
+      method: 'GET',
+      url: `${BASE}${path}`,
+      headers: [['Authorization', 'Bearer secret-token-1234']],
+      body: new Uint8Array(),
+      bodyState: 'empty',
+    },
+    response: { status, headers, body: bytes(body), bodyState: 'captured' },
+  } satisfies TrafficExchange;
+}
+
+async function judge(traffic: TrafficExchange[]) {
+  const judged = judgePack(pack, traffic, new Redactor());
+  const result = await runChecks({ pack: judged.pack, target: madeUpTarget });
+  return { judged, result, check: result.checks.find((c) => c.id === 'resources.responses.json-type') };
+}
+
+describe('the judge pack', () => {
+  it('runs only checks that can judge traffic, and lists every other check as not exercised', async () => {
+    const { judged, result } = await judge([answered(0, '/instruments', 200, 'application/json', '{"data":[]}')]);
+    const all = pack.suites.flatMap((s) => s.checks.map((c) => c.id));
+    const run = result.checks.map((c) => c.id);
+    expect(run).toContain('resources.responses.json-type');
+    expect([...run, ...judged.notExercised].sort()).toEqual([...all].sort());
+    expect(run.filter((id) => judged.notExercised.includes(id))).toEqual([]);
+  });
+
+  it('passes JSON answers labelled application/json or a +json type, with a charset', async () => {
+    const { check } = await judge([
+      answered(0, '/instruments', 200, 'application/json; charset=utf-8', '{"data":[]}'),
+      answered(1, '/customers/9', 404, 'application/problem+json', '{"code":"404","message":"Not Found"}'),
+      answered(2, '/webhooks/test', 204, undefined, ''),
+    ]);
+    expect(check?.outcome).toBe('pass');
+    expect(check?.exchanges).toEqual([]);
+  });
+
+  it('warns on a JSON answer labelled otherwise, citing the observed exchange, redacted', async () => {
+    const { check, result } = await judge([
+      answered(0, '/instruments', 200, 'application/json', '{"data":[]}'),
+      answered(4, '/customers/9', 404, 'text/plain', '{"code":"404","message":"Not Found"}'),
+    ]);
+    expect(check?.outcome).toBe('warn');
+    expect(check?.finding?.message).toBe(
+      '1 of 2 JSON answer(s) are labelled otherwise: GET /v1/customers/9 → 404 text/plain',
+    );
+    expect(check?.exchanges.map((e) => [e.seq, e.checkId, e.request.headers])).toEqual([
+      [5, 'observed', [['Authorization', 'Bearer [redacted]']]],
+    ]);
+    expect(result.totals.failed).toBe(0);
+  });
+
+  it('skips when the traffic holds no answer with a body, and never sends', async () => {
+    const { check } = await judge([answered(0, '/webhooks/test', 204, undefined, '')]);
+    expect(check?.outcome).toBe('skip');
+    expect(check?.skipReason).toBe('the traffic holds no answer with a body');
+  });
+});
