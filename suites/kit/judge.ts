@@ -40,6 +40,19 @@ export function observedAnswers(
 }
 
 /**
+ * The path of an observed answer's request relative to the target's base URL, without its query; undefined for a
+ * request outside the base (another API on the same host).
+ */
+export function observedPath(ctx: CheckContext, res: HttpResponse): string | undefined {
+  const base = new URL(ctx.target.baseUrl);
+  const url = new URL(res.exchange.request.url);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  if (url.origin !== base.origin || !(url.pathname === prefix || url.pathname.startsWith(`${prefix}/`)))
+    return undefined;
+  return url.pathname.slice(prefix.length) || '/';
+}
+
+/**
  * Adds an exchange a check judges but did not send (observed traffic, a client's recorded request) to the check's own,
  * once, so that the reports show it with the finding that cites it; returns it, for `ctx.fail(…, { exchange })`.
  */

@@ -1,6 +1,6 @@
 // Suite `resources`, area `numbers`: integers a JavaScript client reads exactly.
-import { unsafeNumbersOf, type HttpResponse } from '../kit/index.js';
-import { defineCheck } from '../../src/engine/index.js';
+import { observedAnswers, observedPath, unsafeNumbersOf, type HttpResponse } from '../kit/index.js';
+import { defineCheck, type CheckContext } from '../../src/engine/index.js';
 import { BY_ID, LISTS } from './helpers/endpoints.js';
 import { fail } from './helpers/fail.js';
 
@@ -26,26 +26,44 @@ export const numbersSafeIntegers = defineCheck({
       if (ep.name !== 'instruments' && f.customerId === undefined) continue;
       responses.push(await ctx.send({ method: 'GET', path: ep.path, query: ep.query(ctx) }));
     }
-    let found = 0;
-    for (const res of responses) {
-      const unsafe = unsafeNumbersOf(res);
-      found += unsafe.length;
-      if (unsafe.length) {
-        const listed = unsafe
-          .slice(0, 5)
-          .map(
-            (u) => `${u.path} = ${u.text}${String(u.parsed) !== u.text ? ` (a double reads ${String(u.parsed)})` : ''}`,
-          )
-          .join('; ');
-        fail(
-          ctx,
-          res,
-          `${unsafe.length} integer(s) beyond 2^53 − 1 in ${res.exchange.request.url.replace(/^https?:\/\/[^/]+/, '')}: ${listed}`,
-          'every integer within ±9007199254740991, which a JavaScript client holds exactly',
-        );
-      }
-    }
-    for (const res of responses) ctx.judged(res.exchange.request.url.replace(/^https?:\/\/[^/]+/, ''));
-    ctx.observe(`${responses.length} responses scanned, ${found} unsafe integers`);
+    judgeSafeIntegers(ctx, responses);
+  },
+  async observe(ctx) {
+    const resource = (path: string | undefined) =>
+      path !== undefined &&
+      (BY_ID.some((ep) => new RegExp(`^${ep.prefix}/[^/]+$`).test(path)) || LISTS.some((ep) => ep.path === path));
+    judgeSafeIntegers(
+      ctx,
+      observedAnswers(
+        ctx,
+        'answer of a resource read',
+        (res) => res.status === 200 && resource(observedPath(ctx, res)),
+      ),
+    );
   },
 });
+
+/** No integer in the answers beyond ±(2^53 − 1); each answer with one is named, with its first five such values. */
+function judgeSafeIntegers(ctx: CheckContext, responses: readonly HttpResponse[]): void {
+  let found = 0;
+  for (const res of responses) {
+    const unsafe = unsafeNumbersOf(res);
+    found += unsafe.length;
+    if (unsafe.length) {
+      const listed = unsafe
+        .slice(0, 5)
+        .map(
+          (u) => `${u.path} = ${u.text}${String(u.parsed) !== u.text ? ` (a double reads ${String(u.parsed)})` : ''}`,
+        )
+        .join('; ');
+      fail(
+        ctx,
+        res,
+        `${unsafe.length} integer(s) beyond 2^53 − 1 in ${res.exchange.request.url.replace(/^https?:\/\/[^/]+/, '')}: ${listed}`,
+        'every integer within ±9007199254740991, which a JavaScript client holds exactly',
+      );
+    }
+  }
+  for (const res of responses) ctx.judged(res.exchange.request.url.replace(/^https?:\/\/[^/]+/, ''));
+  ctx.observe(`${responses.length} responses scanned, ${found} unsafe integers`);
+}

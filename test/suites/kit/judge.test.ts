@@ -9,7 +9,7 @@ import { Redactor } from '../../../src/http/redact.js';
 import type { TrafficExchange } from '../../../src/traffic/exchange.js';
 import { madeUpTarget } from '../../helpers/made-up-pack.js';
 
-const BASE = 'https://api.example/v1';
+const BASE = 'https://127.0.0.1:9/v1';
 const bytes = (text: string) => new TextEncoder().encode(text);
 
 function answered(index: number, path: string, status: number, contentType: string | undefined, body: string) {
@@ -27,10 +27,11 @@ function answered(index: number, path: string, status: number, contentType: stri
   } satisfies TrafficExchange;
 }
 
-async function judge(traffic: TrafficExchange[]) {
+async function judge(traffic: TrafficExchange[], id = 'resources.responses.json-type') {
   const judged = judgePack(pack, traffic, new Redactor());
-  const result = await runChecks({ pack: judged.pack, target: madeUpTarget });
-  return { judged, result, check: result.checks.find((c) => c.id === 'resources.responses.json-type') };
+  // The made-up target's base URL, http://127.0.0.1:9/v1: nothing listens there, and a judge sends nothing.
+  const result = await runChecks({ pack: judged.pack, target: { ...madeUpTarget, baseUrl: BASE } });
+  return { judged, result, check: result.checks.find((c) => c.id === id) };
 }
 
 describe('the judge pack', () => {
@@ -72,5 +73,30 @@ describe('the judge pack', () => {
     const { check } = await judge([answered(0, '/webhooks/test', 204, undefined, '')]);
     expect(check?.outcome).toBe('skip');
     expect(check?.skipReason).toBe('the traffic holds no answer with a body');
+  });
+
+  it('warns on an integer beyond 2^53 − 1 in a resource read, and leaves out answers outside the base URL', async () => {
+    const big = '{"data":{"customerId":9007199254740993},"code":"200","message":"Success"}';
+    const clean = await judge(
+      [
+        answered(0, '/customers/1042', 200, 'application/json', '{"data":{"customerId":1042}}'),
+        {
+          ...answered(1, '/x', 200, 'application/json', big),
+          request: { ...answered(1, '', 200, undefined, '').request, url: 'https://127.0.0.1:9/v2/customers/1' },
+        },
+      ],
+      'resources.numbers.safe-integers',
+    );
+    expect(clean.check?.outcome).toBe('pass');
+    expect(clean.check?.observations).toEqual(['1 responses scanned, 0 unsafe integers']);
+    const broken = await judge(
+      [answered(3, '/customers/1042', 200, 'application/json', big)],
+      'resources.numbers.safe-integers',
+    );
+    expect(broken.check?.outcome).toBe('warn');
+    expect(broken.check?.finding?.message).toBe(
+      '1 integer(s) beyond 2^53 − 1 in /v1/customers/1042: data.customerId = 9007199254740993 (a double reads 9007199254740992)',
+    );
+    expect(broken.check?.exchanges.map((e) => e.seq)).toEqual([4]);
   });
 });
