@@ -47,7 +47,7 @@ export function forward(fw: Forwarder, req: IncomingMessage, res: ServerResponse
     method: req.method ?? 'GET',
     url: url.href,
     httpVersion: `HTTP/${req.httpVersion}`,
-    ...requestBody.message(pairs(rawHeaders)),
+    ...requestBody.message(pairs(asSent(rawHeaders))),
   });
   const done = (rest: Pick<TrafficExchange, 'response' | 'error'>) => {
     if (recorded) fw.record({ index, startedAt, durationMs: performance.now() - t0, request: request(), ...rest });
@@ -87,6 +87,16 @@ function relayAnswer(
     }),
   );
   answer.on('error', () => res.destroy());
+}
+
+/**
+ * The fields as the server received them. Node adds `Connection: keep-alive` last when the request has no Connection
+ * field (curl through a proxy sends Proxy-Connection instead): a hop-by-hop field (RFC 9110 §7.6.1), the proxy's to
+ * set for its own connection, and recorded so that the exchange is what the server saw.
+ */
+function asSent(raw: readonly string[]): readonly string[] {
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toLowerCase() === 'connection') return raw;
+  return [...raw, 'Connection', 'keep-alive'];
 }
 
 /** The raw list without the fields meant for the proxy. */

@@ -17,6 +17,7 @@ import { makeCertificate } from '../../src/receiver/certificate.js';
 import { startLocalTarget, type LocalTarget } from '../../src/targets/local.js';
 import { startInterceptingProxy, type InterceptingProxy } from '../../src/proxy/proxy.js';
 import type { TrafficExchange } from '../../src/traffic/exchange.js';
+import { startEchoServer } from '../helpers/echo-server.js';
 import { freePort } from '../helpers/free-port.js';
 
 const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('utf8');
@@ -171,6 +172,63 @@ describe('the intercepting proxy in front of the reference server (https)', () =
     expect(ex.request.url).toBe(`${local.target.baseUrl}/instruments`);
     expect(header(ex.request.headers, 'user-agent')).toMatch(/^curl\//);
     expect(ex.response?.status).toBe(401);
+  });
+});
+
+describe('plain HTTP through the proxy (curl -x, absolute-form requests)', () => {
+  it("records a request for the target's origin with its header fields in the order, case and bytes the server received", async () => {
+    const echo = await startEchoServer((_req, res) => res.writeHead(201, { 'X-Answer': 'yes' }).end('made'));
+    extra.push(echo);
+    const plain = await startInterceptingProxy({
+      target: { baseUrl: `${echo.origin}/v1` },
+      caOut: join(dir, 'ca.pem'),
+    });
+    extra.push(plain);
+    const got = nextExchange(plain);
+    const { stdout } = await promisify(execFile)(
+      'curl',
+      [
+        '-s',
+        '-x',
+        plain.url,
+        '-H',
+        'X-Second: b',
+        '-H',
+        'x-LOWER: c',
+        '--data-binary',
+        '{"a": 1}',
+        `${echo.origin}/v1/things?q=1`,
+      ],
+      { env: { PATH: process.env.PATH } },
+    );
+    expect(stdout).toBe('made');
+    const ex = await got;
+    const [received] = echo.received;
+    expect(ex.request.url).toBe(`${echo.origin}/v1/things?q=1`);
+    expect(received!.url).toBe('/v1/things?q=1');
+    // What the server received is what was recorded: same names (case kept), same order, same values; curl's
+    // Proxy-Connection (its word to the proxy) was not forwarded.
+    expect(ex.request.headers).toEqual(received!.headers);
+    expect(received!.headers.map(([n]) => n)).toContain('x-LOWER');
+    expect(received!.headers.some(([n]) => n.toLowerCase() === 'proxy-connection')).toBe(false);
+    expect(text(ex.request.body)).toBe('{"a": 1}');
+    expect(received!.body.toString()).toBe('{"a": 1}');
+    expect(ex.response?.status).toBe(201);
+    expect(header(ex.response!.headers, 'x-answer')).toBe('yes');
+    expect(text(ex.response!.body)).toBe('made');
+  });
+
+  it('forwards a plain-HTTP request for another origin unrecorded, counted', async () => {
+    const echo = await startEchoServer((_req, res) => res.end('elsewhere'));
+    extra.push(echo);
+    const passed = once(proxy, 'passthrough');
+    const recorded = proxy.counts.intercepted;
+    const { stdout } = await promisify(execFile)('curl', ['-s', '-x', proxy.url, `${echo.origin}/x`], {
+      env: { PATH: process.env.PATH },
+    });
+    expect(stdout).toBe('elsewhere');
+    expect(await passed).toEqual([echo.origin.replace('http://', '')]);
+    expect(proxy.counts.intercepted).toBe(recorded);
   });
 });
 
