@@ -49,7 +49,11 @@ export function forward(fw: Forwarder, req: IncomingMessage, res: ServerResponse
     httpVersion: `HTTP/${req.httpVersion}`,
     ...requestBody.message(pairs(asSent(rawHeaders))),
   });
+  let ended = false;
+  // Once per exchange: an answer cut short after its head may also meet the request's error.
   const done = (rest: Pick<TrafficExchange, 'response' | 'error'>) => {
+    if (ended) return;
+    ended = true;
     if (recorded) fw.record({ index, startedAt, durationMs: performance.now() - t0, request: request(), ...rest });
   };
   req.on('data', (chunk: Buffer) => requestBody.add(chunk));
@@ -74,7 +78,13 @@ function relayAnswer(
   done: (rest: Pick<TrafficExchange, 'response' | 'error'>) => void,
 ): void {
   const body = new BodyCapture(recorded ? fw.maxBodyBytes : 0);
+  // The server's fields only: no Date of the proxy's own beside (or instead of) the server's.
+  res.sendDate = false;
   res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.rawHeaders);
+  // A client that goes away mid-answer: the rest of the server's answer is not read for nobody.
+  res.on('close', () => {
+    if (!answer.complete) answer.destroy();
+  });
   answer.on('data', (chunk: Buffer) => body.add(chunk));
   answer.pipe(res);
   answer.on('end', () =>
