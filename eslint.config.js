@@ -93,6 +93,14 @@ const zones = [
     from: at('suites'),
     message: 'src/reference/ never imports a suite.',
   },
+  // The intercepting proxy (issue 30): below the commands that start it, above the HTTP client and the traffic type;
+  // it knows no endpoint, check or pack (cli → proxy → traffic, http).
+  {
+    target: at('src/proxy'),
+    from: at('src'),
+    except: ['./proxy', './traffic', './http', './errors.ts'],
+    message: 'src/proxy/ imports only src/traffic/, src/http/, src/errors.ts and itself.',
+  },
   {
     target: belowPack,
     from: at('suites'),

@@ -89,6 +89,11 @@ export const ERROR_CODES = {
     meaning:
       "a file of the target's restore journal (.conformance/restore/<target>/ beside the config) cannot be read or written, or is not a journal: the line names it; put back by hand what it lists, then delete it",
   },
+  CONFORMANCE_ERR_PROXY_CA: {
+    exitCode: 2,
+    meaning:
+      "the proxy's CA (--ca-out FILE and its key FILE-key.pem beside it) cannot be used: a file unreadable or not PEM, a key that is not the certificate's, a key file readable by others than its owner (mode other than 0600), a certificate that is no CA or has expired; the line names the file: fix it, or delete both files and a new CA is made",
+  },
   CONFORMANCE_ERR_INSTALL: {
     exitCode: 2,
     meaning:
@@ -287,5 +292,12 @@ export class JournalError extends UserError {
 export class RestoreFailed extends UserError {
   constructor(message: string) {
     super(message, 3, 'CONFORMANCE_ERR_RESTORE_FAILED');
+  }
+}
+
+/** The intercepting proxy's CA files cannot be used (exit 2): the message names the file and what to do. */
+export class ProxyCaError extends UserError {
+  constructor(message: string) {
+    super(message, 2, 'CONFORMANCE_ERR_PROXY_CA');
   }
 }

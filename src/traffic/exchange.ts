@@ -39,6 +39,11 @@ export interface TrafficExchange {
   /** Absent when no answer came (the connection failed, or the HAR records none). */
   response?: TrafficResponse;
   /**
+   * Why no answer came, in one line, when the source knows (the proxy: the server refused the connection, or its TLS
+   * certificate was not trusted; the client was answered 502 with this line). Added for the proxy (issue 30).
+   */
+  error?: string;
+  /**
    * Fields whose values the source had masked (a conformance report's HAR writes `[redacted]` for Authorization and
    * Signature): lower-case names, per side. A judge that needs such a value says it cannot judge, never that it fails.
    */

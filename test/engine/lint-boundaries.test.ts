@@ -90,6 +90,30 @@ describe('import boundaries', () => {
       "import { SignedClient } from '../http/client.js';\nimport { compiledSchemaPath } from '../schemas.js';\nexport const x = [SignedClient, compiledSchemaPath];";
     expect(await boundary(allowed, 'src/reference/x.ts')).toEqual([]);
   });
+
+  it('fail the proxy importing the engine, the reference server or a reporter; let it import traffic, http, errors', async () => {
+    // One import per [name, module] and an export of them all, linted as a file of src/proxy/.
+    const proxyFile = (imports: Array<[string, string]>) =>
+      boundary(
+        `${imports.map(([name, from]) => `import { ${name} } from '${from}';`).join('\n')}\nexport const x = [${imports.map(([n]) => n).join(', ')}];`,
+        'src/proxy/x.ts',
+      );
+    const refused = await proxyFile([
+      ['runChecks', '../engine/index.js'],
+      ['startReferenceServer', '../reference/server.js'],
+      ['HumanReporter', '../report/human.js'],
+    ]);
+    expect(refused).toEqual(
+      Array(3).fill(expect.stringContaining('src/proxy/ imports only src/traffic/, src/http/, src/errors.ts')),
+    );
+    const allowed = await proxyFile([
+      ['SignedClient', '../http/client.js'],
+      ['ProxyCaError', '../errors.js'],
+      ['leafFor', './ca.js'],
+      ['TrafficExchange', '../traffic/exchange.js'],
+    ]);
+    expect(allowed).toEqual([]);
+  });
 });
 
 describe('the pack stands above the rest of src/', () => {
