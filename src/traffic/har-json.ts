@@ -16,17 +16,45 @@ export function parseHarJson(text: string, source: string): unknown {
 
 function notJsonLine(text: string, err: unknown, source: string): string {
   const reason = err instanceof Error ? err.message : String(err);
-  const position = errorPosition(text, reason);
-  if (position >= text.trimEnd().length || /end of (JSON )?input|Unterminated/i.test(reason)) {
-    return `${source} is cut short: its JSON ends inside a value (${where(text, text.trimEnd().length)}); the file was truncated while it was written or copied: save or copy the HAR again`;
+  const end = text.trimEnd();
+  if (endsInside(end, reason)) {
+    return `${source} is cut short: its JSON ends inside a value (${where(text, end.length)}); the file was truncated while it was written or copied: save or copy the HAR again`;
   }
-  return `${source} is not JSON: ${firstClause(reason)} at ${where(text, position)}; give the HAR file a browser or proxy saved (File > Export HAR / Save all as HAR)`;
+  return `${source} is not JSON: ${firstClause(reason)} at ${where(text, errorOffset(text, reason))}; give the HAR file a browser or proxy saved (File > Export HAR / Save all as HAR)`;
 }
 
-/** The character offset V8's message names ("at position N"), or the end of the text when it names none. */
-function errorPosition(text: string, reason: string): number {
-  const match = /position (\d+)/.exec(reason);
-  return match ? Number(match[1]) : text.length;
+/** Whether JSON.parse failed only because the text ended (V8 says "end of input", or names the end as the position). */
+function endsInside(text: string, reason: string): boolean {
+  if (/end of (JSON )?input|Unterminated string/i.test(reason)) return true;
+  const position = /position (\d+)/.exec(reason);
+  return position !== null && Number(position[1]) >= text.length;
+}
+
+/**
+ * The offset of the character JSON.parse stopped at. Node 20's V8 names no position for an unexpected token, so it is
+ * found by halving: the shortest prefix that fails other than by ending early ends just past the bad character (every
+ * shorter prefix is JSON so far). Only on this error path, ~log2(size) parses.
+ */
+function errorOffset(text: string, reason: string): number {
+  const named = /position (\d+)/.exec(reason);
+  if (named) return Number(named[1]);
+  let good = 0;
+  let bad = text.length;
+  while (bad - good > 1) {
+    const mid = Math.floor((good + bad) / 2);
+    if (failsInside(text.slice(0, mid))) bad = mid;
+    else good = mid;
+  }
+  return bad - 1;
+}
+
+function failsInside(prefix: string): boolean {
+  try {
+    JSON.parse(prefix);
+    return false;
+  } catch (err) {
+    return !endsInside(prefix, err instanceof Error ? err.message : String(err));
+  }
 }
 
 /** `line L, column C` (from 1) of a character offset, as editors count them. */
