@@ -19,8 +19,9 @@ export function toTarget(exchanges: readonly TrafficExchange[], baseUrl: URL): S
   const base = baseUrl.pathname.replace(/\/+$/, '');
   const scoped: Scoped = { exchanges: [], otherOrigin: 0, outsideBasePath: 0 };
   for (const exchange of exchanges) {
-    const url = new URL(exchange.request.url);
-    if (url.origin !== baseUrl.origin) scoped.otherOrigin++;
+    // readHar refuses a URL that is not absolute; one from elsewhere that is not counts as another host, never throws.
+    const url = URL.canParse(exchange.request.url) ? new URL(exchange.request.url) : undefined;
+    if (url === undefined || url.origin !== baseUrl.origin) scoped.otherOrigin++;
     else if (base !== '' && url.pathname !== base && !url.pathname.startsWith(`${base}/`)) scoped.outsideBasePath++;
     else scoped.exchanges.push(exchange);
   }
