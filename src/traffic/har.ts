@@ -10,7 +10,7 @@ import { requestBody, responseBody } from './har-body.js';
 import { parseHarJson } from './har-json.js';
 import { EntryReader } from './har-shape.js';
 
-export type SkipReason = 'connect' | 'websocket' | 'not-http';
+type SkipReason = 'connect' | 'websocket' | 'not-http';
 
 export interface HarTraffic {
   exchanges: TrafficExchange[];

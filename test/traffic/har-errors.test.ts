@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HarError } from '../../src/errors.js';
 import { readHar } from '../../src/traffic/har.js';
+import { harText } from '../../src/report/har.js';
+import { sampleRunResult } from '../helpers/run-result.js';
 
 const chrome = readFileSync(join(import.meta.dirname, '../fixtures/har/chrome.har'), 'utf8');
 
@@ -36,6 +38,17 @@ describe('readHar refuses bad input with one HarError line', () => {
         expect(message).toMatch(/^x\.har is (cut short|empty|not JSON)/);
       }
     }
+  });
+
+  it("says our own report's HAR (compact, one line) cut at every 13th character is cut short, with the column", () => {
+    const text = harText(sampleRunResult()).trimEnd();
+    for (let cut = 1; cut < text.length; cut += 13) {
+      expect(refusal(text.slice(0, cut)), `cut at ${cut}`).toMatch(/^x\.har is cut short: .*\(line 1, column \d+\)/);
+    }
+  });
+
+  it('says a gateway error page saved in place of the HAR is not JSON, at line 1, column 1', () => {
+    expect(refusal('<html>502 Bad Gateway</html>')).toMatch(/^x\.har is not JSON: .* at line 1, column 1;/);
   });
 
   it('gives line and column of a syntax error, and "cut short" for a truncated file', () => {
