@@ -63,7 +63,8 @@ const NEEDED_FOR: Record<string, string> = {
 };
 
 function redactedLine(exchanges: readonly TrafficExchange[], side: 'request' | 'response'): string[] {
-  const names = [...new Set(exchanges.flatMap((e) => e.redacted?.[side] ?? []))];
+  // Sorted: the line reads the same whichever exchange happened to come first.
+  const names = [...new Set(exchanges.flatMap((e) => e.redacted?.[side] ?? []))].sort();
   if (names.length === 0) return [];
   const ours = names.every((n) => n === 'authorization' || n === 'signature');
   const consequences = [...new Set(names.map((n) => NEEDED_FOR[n] ?? 'judges reading them cannot'))];
