@@ -139,3 +139,45 @@ describe("readHar: our own report's HAR (conformance run --har)", () => {
     }
   });
 });
+
+describe('readHar: a Firefox devtools HAR (Save All As HAR)', () => {
+  const { exchanges, creator } = readHar(fixture('firefox.har'));
+
+  it('reads postData text (params [] beside it) as its UTF-8 bytes, and the response whole', () => {
+    expect(creator).toBe('Firefox');
+    expect(exchanges[0]).toEqual({
+      index: 0,
+      startedAt: '2026-01-12T10:00:00.512+01:00',
+      durationMs: 37,
+      request: {
+        method: 'PUT',
+        url: 'https://api.example/v1/portfolios/p-1/name',
+        httpVersion: 'HTTP/2',
+        headers: [
+          ['Host', 'api.example'],
+          ['User-Agent', 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0'],
+          ['Content-Type', 'application/json'],
+          ['Authorization', 'Bearer t-ff'],
+          ['Content-Length', '21'],
+        ],
+        body: new Uint8Array(Buffer.from('{"name":"Savings é"}')),
+        bodyState: 'captured',
+      },
+      response: {
+        status: 200,
+        httpVersion: 'HTTP/2',
+        headers: [
+          ['content-type', 'application/json; charset=utf-8'],
+          ['content-length', '32'],
+        ],
+        body: new Uint8Array(Buffer.from('{"id":"p-1","name":"Savings é"}')),
+        bodyState: 'captured',
+      },
+    });
+  });
+
+  it('says an empty text where content.size is 2048 is a body not captured, never an empty one', () => {
+    expect(exchanges[1]?.response).toMatchObject({ status: 200, body: NONE, bodyState: 'not-captured' });
+    expect(exchanges[1]?.request).toMatchObject({ body: NONE, bodyState: 'empty' });
+  });
+});
