@@ -123,3 +123,33 @@ describe('readHar refuses bad input with one HarError line', () => {
     expect(Buffer.from(body!).equals(big)).toBe(true);
   });
 });
+
+describe('readHar never throws anything but HarError', () => {
+  /** Every member path of a JSON value, objects and lists included. */
+  function paths(value: unknown, at: Array<string | number> = []): Array<Array<string | number>> {
+    if (typeof value !== 'object' || value === null) return [at];
+    const keys = Array.isArray(value) ? value.map((_, i) => i) : Object.keys(value);
+    return [at, ...keys.flatMap((k) => paths((value as Record<string | number, unknown>)[k], [...at, k]))];
+  }
+
+  it('with each member of the Chrome and mitmproxy files replaced by each JSON type in turn', () => {
+    let refused = 0;
+    for (const text of [chrome, readFileSync(join(import.meta.dirname, '../fixtures/har/mitmproxy.har'), 'utf8')]) {
+      for (const path of paths(JSON.parse(text)).slice(1)) {
+        for (const replacement of [null, -1, 1.5, 'x', '', true, [], {}, [{}]]) {
+          const har = JSON.parse(text);
+          const parent = path.slice(0, -1).reduce((v, k) => v[k], har);
+          parent[path.at(-1)!] = replacement;
+          try {
+            readHar(JSON.stringify(har));
+          } catch (err) {
+            expect(err, `${path.join('.')} = ${JSON.stringify(replacement)}`).toBeInstanceOf(HarError);
+            expect((err as Error).message).not.toContain('\n');
+            refused++;
+          }
+        }
+      }
+    }
+    expect(refused).toBeGreaterThan(100);
+  });
+});
