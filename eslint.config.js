@@ -6,6 +6,7 @@
 //                   otherwise only files of its own folder (suites/index.ts, the pack, may take a suite folder's index).
 //   src/reference/  the reference server; imports only src/http/, the schemas (src/schemas.ts, src/schema-compile.ts,
 //                   src/paths.ts) and itself.
+//   src/traffic/    traffic read from outside (HAR files, issue 30): only src/http/, src/errors.ts and itself.
 //   src/…           below the pack but for the entry points, the commands and the matrices (abovePack): never suites/.
 // The boundaries are import-x's no-restricted-paths zones: they compare resolved files, not import strings, so
 // '../report/human.js' and '../../src/report/human.js' are the same import.
@@ -100,6 +101,13 @@ const zones = [
     from: at('src'),
     except: ['./proxy', './traffic', './http', './errors.ts'],
     message: 'src/proxy/ imports only src/traffic/, src/http/, src/errors.ts and itself.',
+  },
+  {
+    target: at('src/traffic'),
+    from: at('src'),
+    except: ['./traffic', './http', './errors.ts'],
+    message:
+      'src/traffic/ (traffic read from outside: HAR files) imports only src/http/, src/errors.ts and itself: it knows no endpoint, check or report.',
   },
   {
     target: belowPack,

@@ -79,6 +79,11 @@ export const ERROR_CODES = {
     meaning:
       'a path to write to cannot be used: a report path (--json, --junit, --html, --har) that is a folder or whose folder does not exist or cannot be written, an --evidence directory that is a file or not empty, a file keygen or init would write that exists already or cannot be written',
   },
+  CONFORMANCE_ERR_HAR: {
+    exitCode: 2,
+    meaning:
+      'the HAR file given to judge cannot be read as HAR 1.2: not JSON (the line says where, and "cut short" for a truncated file), no log.entries, an entry of the wrong shape (the line names the entry and the member) or a request URL that is not absolute',
+  },
   CONFORMANCE_ERR_EVIDENCE: {
     exitCode: 2,
     meaning:
@@ -299,5 +304,12 @@ export class RestoreFailed extends UserError {
 export class ProxyCaError extends UserError {
   constructor(message: string) {
     super(message, 2, 'CONFORMANCE_ERR_PROXY_CA');
+  }
+}
+
+/** A HAR file `conformance judge` cannot read (exit 2): one line, naming where it is wrong and what to do. */
+export class HarError extends UserError {
+  constructor(message: string) {
+    super(message, 2, 'CONFORMANCE_ERR_HAR');
   }
 }

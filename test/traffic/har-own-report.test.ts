@@ -1,0 +1,74 @@
+// Our own `conformance run --har` report read back, from a real run of the auth suite against the reference server:
+// what went is known exactly (the run's recorded exchanges), so each TrafficExchange is compared with it.
+import { describe, expect, it } from 'vitest';
+import { suites } from '../../suites/index.js';
+import type { Exchange } from '../../src/http/exchange.js';
+import { harText, toHar } from '../../src/report/har.js';
+import { readHar } from '../../src/traffic/har.js';
+import { trafficLimits } from '../../src/traffic/limits.js';
+import { runSuites } from '../helpers/suite-runs.js';
+
+describe("readHar: a real run's --har report (auth suite, reference server)", async () => {
+  const result = await runSuites(suites.filter((s) => s.name === 'auth'));
+  const entries = toHar(result).log.entries;
+  const recorded = new Map<number, Exchange>(
+    [...result.sessionExchanges, ...result.checks.flatMap((c) => c.exchanges)].map((e) => [e.seq, e]),
+  );
+  const { exchanges, skipped, creator } = readHar(harText(result));
+  const sent = (index: number): Exchange => recorded.get(entries[index]!._seq)!;
+
+  it('reads every entry, in file order, as the conformance creator', () => {
+    expect(creator).toBe('conformance');
+    expect(skipped).toEqual({});
+    expect(exchanges.map((e) => e.index)).toEqual(entries.map((_, i) => i));
+    expect(exchanges.length).toBeGreaterThan(20);
+  });
+
+  it('keeps the method, URL, status and every header in the order recorded', () => {
+    for (const e of exchanges) {
+      const x = sent(e.index);
+      expect([e.request.method, e.request.url, e.request.headers]).toEqual([
+        x.request.method,
+        x.request.url,
+        x.request.headers,
+      ]);
+      expect(e.response?.status).toBe(x.response?.status);
+      expect(e.response?.headers).toEqual(x.response?.headers);
+    }
+  });
+
+  it('names exactly the fields the report masked, lower-case, per side', () => {
+    for (const e of exchanges) {
+      const masked = (headers: Array<[string, string]> = []) =>
+        headers.filter(([, v]) => v.includes('[redacted]')).map(([n]) => n.toLowerCase());
+      const request = masked(sent(e.index).request.headers);
+      const response = masked(sent(e.index).response?.headers);
+      expect(e.redacted?.request ?? []).toEqual([...new Set(request)]);
+      expect(e.redacted?.response ?? []).toEqual([...new Set(response)]);
+    }
+    expect(exchanges.filter((e) => e.redacted?.request?.includes('authorization')).length).toBeGreaterThan(10);
+  });
+
+  it('takes a body as captured only when the report kept it whole and unmasked, byte for byte', () => {
+    const bodies = exchanges.flatMap((e) => [
+      [e.request, sent(e.index).request] as const,
+      ...(e.response ? [[e.response, sent(e.index).response!] as const] : []),
+    ]);
+    for (const [message, x] of bodies) {
+      const whole = x.bodyExcerpt !== undefined && !x.bodyTruncated && !x.bodyExcerpt.includes('[redacted]');
+      if (message.bodyState === 'captured') {
+        expect(whole).toBe(true);
+        expect(Buffer.from(message.body).toString('utf8')).toBe(x.bodyExcerpt);
+      } else if (x.bodyTruncated || x.bodyExcerpt?.includes('[redacted]')) {
+        expect(message).toMatchObject({ bodyState: 'not-captured', body: new Uint8Array(0) });
+      }
+    }
+    expect(bodies.filter(([m]) => m.bodyState === 'captured').length).toBeGreaterThan(10);
+  });
+
+  it("says the masked Authorization and Signature cannot be judged, as a conformance report's HAR", () => {
+    expect(trafficLimits(exchanges).request.join('\n')).toMatch(
+      /^the Authorization and Signature values are redacted \(a conformance report's HAR: .*\): request tokens cannot be checked, signatures cannot be verified$/m,
+    );
+  });
+});
