@@ -2,14 +2,16 @@
 // report: every exchange the client sent (the USSD suite keeps only the crawl exchanges that prove a finding, so the
 // run's result lists fewer), and how long checks spent waiting for webhook deliveries.
 //
-// Both are seen by wrapping two methods for the length of the run: SignedClient.sendPrepared, the one path every
-// request of a run takes, and WebhookReceiver.waitFor, the one way a check waits for a delivery.
+// Exchanges are taken from the client's diagnostics channel (EXCHANGE_CHANNEL), on which every attempt of every
+// request is published once it ends; waits by wrapping WebhookReceiver.waitFor, the one way a check waits for a
+// delivery, for the length of the run.
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
 
 const { startLocalTarget } = await import('../dist/src/targets/local.js');
 const { runChecks } = await import('../dist/src/engine/index.js');
 const { pack } = await import('../dist/suites/index.js');
-const { SignedClient } = await import('../dist/src/http/client.js');
+const { EXCHANGE_CHANNEL } = await import('../dist/src/http/exchange.js');
 const { WebhookReceiver } = await import('../dist/src/receiver/receiver.js');
 
 /**
@@ -22,18 +24,9 @@ export async function runInProcess(runOptions = {}, localOptions = {}) {
   const sent = [];
   const waits = [];
   let receiverUrl;
-  const originalSend = SignedClient.prototype.sendPrepared;
   const originalWait = WebhookReceiver.prototype.waitFor;
-  SignedClient.prototype.sendPrepared = function (...args) {
-    const record = (x) => (x?.exchange ? sent.push(x.exchange) : undefined);
-    return originalSend.apply(this, args).then(
-      (res) => (record(res), res),
-      (err) => {
-        record(err);
-        throw err;
-      },
-    );
-  };
+  const onExchange = (exchange) => sent.push(exchange);
+  subscribe(EXCHANGE_CHANNEL, onExchange);
   WebhookReceiver.prototype.waitFor = function (...args) {
     receiverUrl = this.url;
     const started = performance.now();
@@ -46,7 +39,7 @@ export async function runInProcess(runOptions = {}, localOptions = {}) {
     sent.sort((a, b) => a.seq - b.seq);
     return { result, runMs, sent, waitMs: unionMs(waits), waits: waits.length, receiverUrl, target: local.target };
   } finally {
-    SignedClient.prototype.sendPrepared = originalSend;
+    unsubscribe(EXCHANGE_CHANNEL, onExchange);
     WebhookReceiver.prototype.waitFor = originalWait;
     await local.stop();
   }
