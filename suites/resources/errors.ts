@@ -2,6 +2,7 @@
 // rejected, the error body, the message text.
 import {
   alterSignature,
+  cite,
   describeResponse,
   errorBodyOf,
   expectErrorBody,
@@ -10,6 +11,8 @@ import {
   expectStatus,
   headerValue,
   isObject,
+  observedAnswers,
+  observedPath,
   parseJson,
   readProbe,
   setHeader,
@@ -20,7 +23,7 @@ import {
   type Query,
   type RequestSpec,
 } from '../kit/index.js';
-import { defineCheck } from '../../src/engine/index.js';
+import { defineCheck, type CheckContext } from '../../src/engine/index.js';
 import { BY_ID, LISTS } from './helpers/endpoints.js';
 
 /** The `error` member of an RFC 6749 §5.2 error answer, if the body is one. */
@@ -236,39 +239,68 @@ export const errorsBody = defineCheck({
         tamper: (req) => setHeader(req.headers, 'Signature', alterSignature(headerValue(req.headers, 'signature')!)),
       });
 
-      const judged = answers.filter((a) => a.res.status >= 400 && a.res.status <= 499);
-      for (const a of answers.filter((x) => !judged.includes(x))) {
-        ctx.observe(
-          `not a rejection, so no error body to judge here (the checks of that endpoint judge the status): ${a.what} answered ${describeResponse(a.res)}`,
-        );
-      }
-      if (judged.length === 0)
-        ctx.skip('no request of the battery was refused with a 4xx, so no error body could be judged');
-      const wrongBodies = judged.filter((a) => errorBodyOf(a.res) === undefined);
-      if (wrongBodies.length > 0) {
-        const first = wrongBodies[0]!;
-        const notJson = wrongBodies.filter((a) => !parseJson(a.res.text).ok);
-        ctx.fail(
-          `${wrongBodies.length} of ${judged.length} rejection(s) came without the error body {code, message}: ${wrongBodies.map((a) => `${a.what} (${a.res.status})`).join('; ')}`,
-          {
-            expected: 'every error answer is the JSON body {"code": string, "message": string}',
-            observed: describeResponse(first.res),
-            exchange: first.res.exchange,
-            requirements: notJson.length
-              ? ['REQ-ERR-01', 'REQ-ERRB-01', 'REQ-ERRB-02', 'REQ-HDR-01']
-              : ['REQ-ERR-01', 'REQ-ERRB-01', 'REQ-ERRB-02'],
-          },
-        );
-      }
-      for (const a of judged) ctx.judged(a.what);
-      const codes = judged.map((a) => `${a.res.status} → ${JSON.stringify(errorBodyOf(a.res)!.code)}`);
-      const statusLike = judged.every((a) => errorBodyOf(a.res)!.code === String(a.res.status));
-      ctx.observe(
-        `error codes (the spec says only "string"): ${[...new Set(codes)].join(', ')}${statusLike ? ' — the HTTP status as a string' : ''}`,
-      );
+      judgeErrorBodies(ctx, answers);
     });
   },
+  // Observed traffic: every 4xx answer within the target's base, by the same rule. A 429 is left out as in a run,
+  // where the transport waits it out and no check sees it: the spec shows no rate limits (Limits), and a throttling
+  // gateway in front of the server answers it as often as the server.
+  async observe(ctx) {
+    const answers = observedAnswers(
+      ctx,
+      '4xx answer other than 429',
+      (res) => res.status >= 400 && res.status <= 499 && res.status !== 429 && observedPath(ctx, res) !== undefined,
+    ).flatMap((res) => {
+      const path = observedPath(ctx, res)!;
+      const what = `#${res.exchange.seq} ${res.exchange.request.method} ${path}`;
+      // The token endpoints, as in a run: an RFC 6749 §5.2 error body is a reading a correct server may take there.
+      if (path.startsWith('/oauth/') && errorBodyOf(res) === undefined && oauthErrorOf(res) !== undefined) {
+        ctx.observe(`${what} refuses with an OAuth 2.0 error body (RFC 6749 §5.2): accepted on the token endpoints`);
+        return [];
+      }
+      return [{ what, res }];
+    });
+    if (answers.length === 0) ctx.skip('the traffic holds no 4xx answer other than 429 outside the token endpoints');
+    judgeErrorBodies(ctx, answers);
+  },
 });
+
+/**
+ * Judges the error body of every answer that is a rejection (4xx); other answers are observed and left to the checks of
+ * their endpoint. Fails on the first without {code, message}, citing its exchange.
+ */
+function judgeErrorBodies(ctx: CheckContext, answers: ReadonlyArray<{ what: string; res: HttpResponse }>): void {
+  const judged = answers.filter((a) => a.res.status >= 400 && a.res.status <= 499);
+  for (const a of answers.filter((x) => !judged.includes(x))) {
+    ctx.observe(
+      `not a rejection, so no error body to judge here (the checks of that endpoint judge the status): ${a.what} answered ${describeResponse(a.res)}`,
+    );
+  }
+  if (judged.length === 0)
+    ctx.skip('no request of the battery was refused with a 4xx, so no error body could be judged');
+  const wrongBodies = judged.filter((a) => errorBodyOf(a.res) === undefined);
+  if (wrongBodies.length > 0) {
+    const first = wrongBodies[0]!;
+    const notJson = wrongBodies.filter((a) => !parseJson(a.res.text).ok);
+    ctx.fail(
+      `${wrongBodies.length} of ${judged.length} rejection(s) came without the error body {code, message}: ${wrongBodies.map((a) => `${a.what} (${a.res.status})`).join('; ')}`,
+      {
+        expected: 'every error answer is the JSON body {"code": string, "message": string}',
+        observed: describeResponse(first.res),
+        exchange: cite(ctx, first.res),
+        requirements: notJson.length
+          ? ['REQ-ERR-01', 'REQ-ERRB-01', 'REQ-ERRB-02', 'REQ-HDR-01']
+          : ['REQ-ERR-01', 'REQ-ERRB-01', 'REQ-ERRB-02'],
+      },
+    );
+  }
+  for (const a of judged) ctx.judged(a.what);
+  const codes = judged.map((a) => `${a.res.status} → ${JSON.stringify(errorBodyOf(a.res)!.code)}`);
+  const statusLike = judged.every((a) => errorBodyOf(a.res)!.code === String(a.res.status));
+  ctx.observe(
+    `error codes (the spec says only "string"): ${[...new Set(codes)].join(', ')}${statusLike ? ' — the HTTP status as a string' : ''}`,
+  );
+}
 
 export const errorsMessageText = defineCheck({
   id: 'resources.errors.message-text',

@@ -99,4 +99,37 @@ describe('the judge pack', () => {
     );
     expect(broken.check?.exchanges.map((e) => e.seq)).toEqual([4]);
   });
+
+  it('fails a 4xx answer without the error body {code, message}, and takes an OAuth 2.0 error on the token endpoint', async () => {
+    const id = 'resources.errors.body';
+    const clean = await judge(
+      [
+        answered(0, '/customers/9', 404, 'application/json', '{"code":"404","message":"Not Found"}'),
+        answered(1, '/oauth/token', 401, 'application/json', '{"error":"invalid_client"}'),
+        answered(2, '/instruments', 429, 'text/plain', 'slow down'),
+        answered(3, '/instruments', 200, 'application/json', '{"data":[]}'),
+      ],
+      id,
+    );
+    expect(clean.check?.outcome).toBe('pass');
+    expect(clean.check?.observations).toContain(
+      '#2 GET /oauth/token refuses with an OAuth 2.0 error body (RFC 6749 §5.2): accepted on the token endpoints',
+    );
+    const broken = await judge(
+      [
+        answered(0, '/customers/9', 404, 'application/json', '{"code":"404","message":"Not Found"}'),
+        answered(5, '/accounts', 400, 'text/html', '<h1>Bad Request</h1>'),
+      ],
+      id,
+    );
+    expect(broken.check?.outcome).toBe('fail');
+    expect(broken.check?.finding?.message).toBe(
+      '1 of 2 rejection(s) came without the error body {code, message}: #6 GET /accounts (400)',
+    );
+    expect(broken.check?.finding?.requirements).toContain('REQ-HDR-01');
+    expect(broken.check?.exchanges.map((e) => e.seq)).toEqual([6]);
+    const none = await judge([answered(0, '/instruments', 429, 'text/plain', 'slow down')], id);
+    expect(none.check?.outcome).toBe('skip');
+    expect(none.check?.skipReason).toBe('the traffic holds no 4xx answer other than 429');
+  });
 });
