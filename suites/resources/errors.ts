@@ -345,51 +345,91 @@ export const errorsMessageText = defineCheck({
           spec: { method: 'GET', path: `${ep.prefix}/${f.unknownId}` },
         });
     }
-    const TEXT = {
-      401: { pattern: /unauthori[sz]ed/i, words: 'Unauthorized', requirement: 'REQ-ERR-02' },
-      404: {
-        pattern: /not\s*found/i,
-        words: 'Not Found (the specified resource was not found)',
-        requirement: 'REQ-ERR-03',
-      },
-    } as const;
-    const wrong: Array<{ what: string; res: HttpResponse; message: string; status: 401 | 404 }> = [];
-    const messages = new Set<string>();
-    let judged = 0;
+    const answers: TextAnswer[] = [];
     for (const p of probes) {
       const res = await ctx.send(p.spec);
-      if (res.status !== p.status) {
+      if (res.status === p.status) answers.push({ what: p.what, status: p.status, res });
+      else
         ctx.observe(
           `${p.what} answered ${res.status}, not ${p.status}: its status is judged by the checks of that endpoint, its text not here`,
         );
-        continue;
-      }
-      const body = errorBodyOf(res);
-      if (!body) {
-        ctx.observe(
-          `also seen here, judged by resources.errors.body: ${p.what} answered ${p.status} without the error body`,
-        );
-        continue;
-      }
-      judged++;
-      messages.add(`${p.status} ${JSON.stringify(body.message)}`);
-      if (!TEXT[p.status].pattern.test(body.message))
-        wrong.push({ what: p.what, res, message: body.message, status: p.status });
     }
-    if (judged === 0) ctx.skip('no probe answered 401 or 404 with an error body, so no message text could be judged');
-    if (wrong.length > 0) {
-      const first = wrong[0]!;
-      ctx.fail(
-        `${wrong.length} of ${judged} error message(s) do not say what the Errors table lists: ${wrong.map((w) => `${w.what}: ${w.status} ${JSON.stringify(w.message)}`).join('; ')}`,
-        {
-          expected: `a 401 says "${TEXT[401].words}", a 404 says "${TEXT[404].words}" (any case; other words around them allowed)`,
-          observed: describeResponse(first.res),
-          exchange: first.res.exchange,
-          requirements: [...new Set(wrong.map((w) => TEXT[w.status].requirement))],
-        },
-      );
-    }
-    ctx.judged('an error message', judged);
-    ctx.observe(`message texts: ${[...messages].join(', ')}`);
+    judgeMessageTexts(ctx, answers);
+  },
+  // Observed traffic: a 401 of any endpoint but the token endpoints, and a 404 of the endpoints whose Errors line lists
+  // it (the Errors table: "every endpoint except the token endpoints", "every resource and list endpoint").
+  async observe(ctx) {
+    const answers = observedAnswers(ctx, '401 or 404 answer of an endpoint that lists it', (res) => {
+      const path = observedPath(ctx, res);
+      if (path === undefined) return false;
+      if (res.status === 401) return !path.startsWith('/oauth/');
+      return res.status === 404 && listsNotFound(res.exchange.request.method, path);
+    });
+    judgeMessageTexts(
+      ctx,
+      answers.map((res) => ({
+        what: `#${res.exchange.seq} ${res.exchange.request.method} ${observedPath(ctx, res)!}`,
+        status: res.status as 401 | 404,
+        res,
+      })),
+    );
   },
 });
+
+const TEXT = {
+  401: { pattern: /unauthori[sz]ed/i, words: 'Unauthorized', requirement: 'REQ-ERR-02' },
+  404: {
+    pattern: /not\s*found/i,
+    words: 'Not Found (the specified resource was not found)',
+    requirement: 'REQ-ERR-03',
+  },
+} as const;
+
+interface TextAnswer {
+  what: string;
+  status: 401 | 404;
+  res: HttpResponse;
+}
+
+/** The endpoints whose Errors line lists 404: the resource reads and lists, and PUT /customers. */
+function listsNotFound(method: string, path: string): boolean {
+  if (method === 'PUT') return path === '/customers';
+  return (
+    method === 'GET' &&
+    /^\/(?:(?:accounts|transactions|instruments)|(?:accounts|customers|assets|transactions)\/[^/]+)$/.test(path)
+  );
+}
+
+/** Judges the message of each 401 and 404 that carries the error body; one without it is resources.errors.body's. */
+function judgeMessageTexts(ctx: CheckContext, answers: readonly TextAnswer[]): void {
+  const wrong: Array<TextAnswer & { message: string }> = [];
+  const messages = new Set<string>();
+  let judged = 0;
+  for (const a of answers) {
+    const body = errorBodyOf(a.res);
+    if (!body) {
+      ctx.observe(
+        `also seen here, judged by resources.errors.body: ${a.what} answered ${a.status} without the error body`,
+      );
+      continue;
+    }
+    judged++;
+    messages.add(`${a.status} ${JSON.stringify(body.message)}`);
+    if (!TEXT[a.status].pattern.test(body.message)) wrong.push({ ...a, message: body.message });
+  }
+  if (judged === 0) ctx.skip('no 401 or 404 came with an error body, so no message text could be judged');
+  if (wrong.length > 0) {
+    const first = wrong[0]!;
+    ctx.fail(
+      `${wrong.length} of ${judged} error message(s) do not say what the Errors table lists: ${wrong.map((w) => `${w.what}: ${w.status} ${JSON.stringify(w.message)}`).join('; ')}`,
+      {
+        expected: `a 401 says "${TEXT[401].words}", a 404 says "${TEXT[404].words}" (any case; other words around them allowed)`,
+        observed: describeResponse(first.res),
+        exchange: cite(ctx, first.res),
+        requirements: [...new Set(wrong.map((w) => TEXT[w.status].requirement))],
+      },
+    );
+  }
+  ctx.judged('an error message', judged);
+  ctx.observe(`message texts: ${[...messages].join(', ')}`);
+}

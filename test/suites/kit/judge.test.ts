@@ -132,4 +132,39 @@ describe('the judge pack', () => {
     expect(none.check?.outcome).toBe('skip');
     expect(none.check?.skipReason).toBe('the traffic holds no 4xx answer other than 429');
   });
+
+  it('judges the message text of 401s outside the token endpoints and of 404s where the Errors lines list them', async () => {
+    const id = 'resources.errors.message-text';
+    const error = (message: string) => JSON.stringify({ code: 'x', message });
+    const clean = await judge(
+      [
+        answered(0, '/customers/9', 404, 'application/json', error('Not Found (the specified resource was not found)')),
+        answered(1, '/instruments', 401, 'application/json', error('Unauthorized')),
+        answered(2, '/oauth/token', 401, 'application/json', error('invalid client')),
+        answered(3, '/webhooks', 404, 'application/json', error('no webhook configured')),
+        answered(4, '/nowhere', 404, 'application/json', error('no such route')),
+      ],
+      id,
+    );
+    expect(clean.check?.outcome).toBe('pass');
+    expect(clean.check?.observations).toContain(
+      'message texts: 404 "Not Found (the specified resource was not found)", 401 "Unauthorized"',
+    );
+    const broken = await judge(
+      [
+        answered(0, '/accounts/7', 404, 'application/json', error('Account missing')),
+        answered(1, '/accounts', 401, 'application/json', '<html>'),
+      ],
+      id,
+    );
+    expect(broken.check?.outcome).toBe('fail');
+    expect(broken.check?.finding?.message).toBe(
+      '1 of 1 error message(s) do not say what the Errors table lists: #1 GET /accounts/7: 404 "Account missing"',
+    );
+    expect(broken.check?.finding?.requirements).toEqual(['REQ-ERR-03']);
+    expect(broken.check?.exchanges.map((e) => e.seq)).toEqual([1]);
+    expect(broken.check?.observations).toContain(
+      'also seen here, judged by resources.errors.body: #2 GET /accounts answered 401 without the error body',
+    );
+  });
 });
