@@ -1,7 +1,22 @@
 // Suite `resources`, area `timestamps`: createdAt and updatedAt: Unix timestamps in the one unit the server counts.
-import { describeResponse, describeUnit, exactValue, inSeconds, learnUnit, type TimestampUnit } from '../kit/index.js';
+import {
+  cite,
+  describeResponse,
+  describeUnit,
+  exactValue,
+  inSeconds,
+  learnUnit,
+  type TimestampUnit,
+} from '../kit/index.js';
 import { defineCheck, type CheckContext } from '../../src/engine/index.js';
-import { readTimestampedRecords, type Timestamp, timestampsOf, unitOf } from './helpers/timestamped-records.js';
+import {
+  observedTimestampedRecords,
+  readTimestampedRecords,
+  type Timestamp,
+  type TimestampedRecord,
+  timestampsOf,
+  unitOf,
+} from './helpers/timestamped-records.js';
 
 /** A day either way of this machine's clock: beyond it a date is noted, not failed. */
 const SKEW_SECONDS = 24 * 60 * 60;
@@ -21,7 +36,7 @@ function failTimestamps(ctx: CheckContext, wrong: readonly Timestamp[], what: st
     {
       expected,
       observed: describeResponse(first),
-      exchange: first.exchange,
+      exchange: cite(ctx, first),
       requirements: [...new Set(wrong.flatMap((t) => t.record.requirements))],
     },
   );
@@ -66,57 +81,65 @@ export const timestampsUnix = defineCheck({
       'a timestamp that is not an integer, one that is no Unix time in either unit (microseconds, say), one in another unit than the rest (a record in milliseconds among records in seconds), or as many in one unit as in the other: the check fails, naming the fields',
   },
   async run(ctx) {
-    const records = await readTimestampedRecords(ctx);
-    const timestamps = timestampsOf(records);
-    if (timestamps.length === 0)
-      ctx.skip(
-        `no createdAt or updatedAt was read (${records.length} record(s)): nothing to judge (the checks of each endpoint judge its answers)`,
-      );
-    const none = timestamps.filter((t) => unitOf(t) === undefined);
-    if (none.length > 0)
-      failTimestamps(
-        ctx,
-        none,
-        'timestamp(s) are no Unix time',
-        'createdAt and updatedAt are integers counting seconds or milliseconds since 1970 (a date up to the year 2286 in either unit)',
-      );
-    const learnt = learnUnit(timestamps.map((t) => unitOf(t)!));
-    if (learnt.unit === undefined)
-      failTimestamps(
-        ctx,
-        timestamps,
-        `timestamp(s) count no one unit: ${learnt.seconds} in seconds, ${learnt.milliseconds} in milliseconds`,
-        'every createdAt and updatedAt in one unit: one server, one meaning of "Unix timestamp"',
-      );
-    const unit = learnt.unit;
-    const other = timestamps.filter((t) => unitOf(t) !== unit);
-    if (other.length > 0)
-      failTimestamps(
-        ctx,
-        other,
-        `timestamp(s) count ${unit === 'seconds' ? 'milliseconds' : 'seconds'}, while the server's other ${timestamps.length - other.length} count ${unit}`,
-        `every createdAt and updatedAt in the unit the server counts (${unit}): one server, one meaning of "Unix timestamp"`,
-      );
-    ctx.judged('a timestamp', timestamps.length);
-    ctx.observe(describeUnit(learnt));
-    const unusual = unusualDates(timestamps, unit, Math.floor(Date.now() / 1000));
-    if (unusual.length > 0)
-      ctx.observe(
-        `dates a reader may want to look at (not failed): ${unusual.slice(0, 5).join('; ')}${unusual.length > 5 ? ` (+${unusual.length - 5} more)` : ''}`,
-      );
-    const both = records.filter(
-      (r) => typeof r.record.createdAt === 'number' && typeof r.record.updatedAt === 'number',
-    );
-    const ordered = both.filter((r) => (r.record.updatedAt as number) >= (r.record.createdAt as number));
-    ctx.observe(
-      `${records.length} record(s) read; updatedAt >= createdAt on ${ordered.length} of ${both.length}${
-        ordered.length < both.length
-          ? ` (not on: ${both
-              .filter((r) => !ordered.includes(r))
-              .map((r) => r.what)
-              .join(', ')})`
-          : ''
-      }`,
-    );
+    judgeTimestamps(ctx, await readTimestampedRecords(ctx));
+  },
+  // Observed traffic: the records of every 200 answer of a resource or list endpoint, by the same rule.
+  async observe(ctx) {
+    const records = observedTimestampedRecords(ctx);
+    if (records.length === 0) ctx.skip('the traffic holds no record of a resource or list endpoint');
+    judgeTimestamps(ctx, records);
   },
 });
+
+/** Judges every createdAt and updatedAt of `records` against the one unit most of them count. */
+function judgeTimestamps(ctx: CheckContext, records: readonly TimestampedRecord[]): void {
+  const timestamps = timestampsOf(records);
+  if (timestamps.length === 0)
+    ctx.skip(
+      `no createdAt or updatedAt was read (${records.length} record(s)): nothing to judge (the checks of each endpoint judge its answers)`,
+    );
+  const none = timestamps.filter((t) => unitOf(t) === undefined);
+  if (none.length > 0)
+    failTimestamps(
+      ctx,
+      none,
+      'timestamp(s) are no Unix time',
+      'createdAt and updatedAt are integers counting seconds or milliseconds since 1970 (a date up to the year 2286 in either unit)',
+    );
+  const learnt = learnUnit(timestamps.map((t) => unitOf(t)!));
+  if (learnt.unit === undefined)
+    failTimestamps(
+      ctx,
+      timestamps,
+      `timestamp(s) count no one unit: ${learnt.seconds} in seconds, ${learnt.milliseconds} in milliseconds`,
+      'every createdAt and updatedAt in one unit: one server, one meaning of "Unix timestamp"',
+    );
+  const unit = learnt.unit;
+  const other = timestamps.filter((t) => unitOf(t) !== unit);
+  if (other.length > 0)
+    failTimestamps(
+      ctx,
+      other,
+      `timestamp(s) count ${unit === 'seconds' ? 'milliseconds' : 'seconds'}, while the server's other ${timestamps.length - other.length} count ${unit}`,
+      `every createdAt and updatedAt in the unit the server counts (${unit}): one server, one meaning of "Unix timestamp"`,
+    );
+  ctx.judged('a timestamp', timestamps.length);
+  ctx.observe(describeUnit(learnt));
+  const unusual = unusualDates(timestamps, unit, Math.floor(Date.now() / 1000));
+  if (unusual.length > 0)
+    ctx.observe(
+      `dates a reader may want to look at (not failed): ${unusual.slice(0, 5).join('; ')}${unusual.length > 5 ? ` (+${unusual.length - 5} more)` : ''}`,
+    );
+  const both = records.filter((r) => typeof r.record.createdAt === 'number' && typeof r.record.updatedAt === 'number');
+  const ordered = both.filter((r) => (r.record.updatedAt as number) >= (r.record.createdAt as number));
+  ctx.observe(
+    `${records.length} record(s) read; updatedAt >= createdAt on ${ordered.length} of ${both.length}${
+      ordered.length < both.length
+        ? ` (not on: ${both
+            .filter((r) => !ordered.includes(r))
+            .map((r) => r.what)
+            .join(', ')})`
+        : ''
+    }`,
+  );
+}

@@ -1,8 +1,15 @@
 // The records whose createdAt and updatedAt the timestamp checks read, and each timestamp read as a Unix time.
-import { isObject, timestampUnitOf, type HttpResponse, type TimestampUnit } from '../../kit/index.js';
+import {
+  isObject,
+  observedAnswers,
+  observedPath,
+  timestampUnitOf,
+  type HttpResponse,
+  type TimestampUnit,
+} from '../../kit/index.js';
 import { type CheckContext } from '../../../src/engine/index.js';
 import { BY_ID, INSTRUMENTS_LIST } from './endpoints.js';
-import { readLeniently, readListLeniently } from './lenient-reads.js';
+import { dataOf, readLeniently, readListLeniently } from './lenient-reads.js';
 
 /** The createdAt and updatedAt rows of each table ("Unix timestamp"). */
 const TIMESTAMP_REQUIREMENTS = {
@@ -48,6 +55,48 @@ export async function readTimestampedRecords(ctx: CheckContext): Promise<Timesta
       });
   });
   return records;
+}
+
+/** The endpoints whose answers carry records with createdAt and updatedAt, by method and path below the base URL. */
+const TIMESTAMPED_ENDPOINTS: ReadonlyArray<{
+  method: string;
+  path: RegExp;
+  table: keyof typeof TIMESTAMP_REQUIREMENTS;
+}> = [
+  { method: 'GET', path: /^\/customers\/[^/]+$/, table: 'customers' },
+  { method: 'PUT', path: /^\/customers$/, table: 'customers' },
+  { method: 'GET', path: /^\/accounts(?:\/[^/]+)?$/, table: 'accounts' },
+  { method: 'GET', path: /^\/assets\/[^/]+$/, table: 'assets' },
+  { method: 'GET', path: /^\/transactions(?:\/[^/]+)?$/, table: 'transactions' },
+  { method: 'GET', path: /^\/instruments$/, table: 'instruments' },
+];
+
+/**
+ * The records of observed traffic (a judge of traffic): `data` of every 200 answer of an endpoint above, an object or,
+ * for a list, each object item. Answers that carry none are the business of the checks of that endpoint.
+ */
+export function observedTimestampedRecords(ctx: CheckContext): TimestampedRecord[] {
+  const endpointOf = (res: HttpResponse) => {
+    const path = observedPath(ctx, res);
+    return path === undefined
+      ? undefined
+      : TIMESTAMPED_ENDPOINTS.find((e) => e.method === res.exchange.request.method && e.path.test(path));
+  };
+  return observedAnswers(
+    ctx,
+    '200 answer of a resource or list endpoint',
+    (res) => res.status === 200 && endpointOf(res) !== undefined,
+  ).flatMap((res) => {
+    const table = endpointOf(res)!.table;
+    const data = dataOf(res);
+    const name = `#${res.exchange.seq} ${res.exchange.request.method} ${observedPath(ctx, res)!}`;
+    const items: Array<[string, unknown]> = Array.isArray(data)
+      ? data.map((d, i) => [`data[${i}]`, d])
+      : [['data', data]];
+    return items.flatMap(([at, record]) =>
+      isObject(record) ? [{ what: `${name}: ${at}`, record, res, requirements: TIMESTAMP_REQUIREMENTS[table] }] : [],
+    );
+  });
 }
 
 export interface Timestamp {

@@ -167,4 +167,48 @@ describe('the judge pack', () => {
       'also seen here, judged by resources.errors.body: #2 GET /accounts answered 401 without the error body',
     );
   });
+
+  it('judges the timestamps of every record of resource and list answers against the one unit they count', async () => {
+    const id = 'resources.timestamps.unix';
+    const env = (data: unknown) => JSON.stringify({ data, code: '200', message: 'Success' });
+    const customer = answered(
+      0,
+      '/customers/9',
+      200,
+      'application/json',
+      env({ createdAt: 1700000000, updatedAt: 1700000100 }),
+    );
+    const clean = await judge(
+      [
+        customer,
+        answered(1, '/accounts', 200, 'application/json', env([{ accountId: 1, createdAt: 1700000200 }])),
+        answered(2, '/webhooks', 200, 'application/json', env({ createdAt: 'not judged here' })),
+      ],
+      id,
+    );
+    expect(clean.check?.outcome).toBe('pass');
+    expect(clean.check?.observations.at(-1)).toBe('2 record(s) read; updatedAt >= createdAt on 1 of 1');
+    const broken = await judge(
+      [
+        customer,
+        answered(
+          1,
+          '/transactions',
+          200,
+          'application/json',
+          env([
+            { transactionId: 1, createdAt: 1700000200 },
+            { transactionId: 2, createdAt: 1700000300000 },
+          ]),
+        ),
+      ],
+      id,
+    );
+    expect(broken.check?.outcome).toBe('fail');
+    expect(broken.check?.finding?.message).toBe(
+      "1 timestamp(s) count milliseconds, while the server's other 3 count seconds: #2 GET /transactions: data[1].createdAt = 1700000300000",
+    );
+    expect(broken.check?.finding?.requirements).toEqual(['REQ-TXN-08', 'REQ-TXN-09']);
+    expect(broken.check?.exchanges.map((e) => e.seq)).toEqual([2]);
+  });
 });
