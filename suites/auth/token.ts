@@ -1,6 +1,7 @@
 // Area `auth.token`: issuing a token (spec "Auth token record", "Authentication endpoints"): the record's shape and
 // fields, the token requests that must give no token, and the open points of the token answer.
 import {
+  cite,
   coveredComponents,
   describeResponse,
   dropHeader,
@@ -16,11 +17,12 @@ import {
   tokenRecordOf,
   validateAgainst,
   withTokens,
+  type IssuedToken,
   type TokenResult,
   type TimestampUnit,
 } from '../kit/index.js';
 import { randomBytes } from 'node:crypto';
-import { defineCheck } from '../../src/engine/index.js';
+import { defineCheck, type CheckContext } from '../../src/engine/index.js';
 import {
   TOKEN_TTL_SECONDS,
   absentTo,
@@ -29,6 +31,7 @@ import {
   OWNED_FIELDS,
   recordFieldOf,
   expectTokenRecord,
+  observedTokensWith,
 } from './helpers/token-record.js';
 import { NO_TOKEN, RUN_TOKEN_AGAIN, tokenSpec } from './helpers/token-requests.js';
 
@@ -185,6 +188,18 @@ export const tokenUnique = defineCheck({
   },
 });
 
+/** tokenType must be "Bearer", exactly. */
+function judgeTokenType(ctx: CheckContext, issued: IssuedToken, type: unknown): void {
+  if (type !== 'Bearer') {
+    ctx.fail(`tokenType is ${JSON.stringify(type)}, not "Bearer"`, {
+      expected: 'tokenType exactly "Bearer" (case included)',
+      observed: describeResponse(issued.res),
+      exchange: cite(ctx, issued.res),
+    });
+  }
+  ctx.judged("the token record's tokenType");
+}
+
 export const tokenTypeBearer = defineCheck({
   id: 'auth.token.type-bearer',
   title: 'the token record says tokenType "Bearer", exactly, where it says one',
@@ -200,18 +215,34 @@ export const tokenTypeBearer = defineCheck({
   async run(ctx) {
     await withTokens(ctx, async (jar) => {
       const issued = await jar.issue();
-      const type = presentField(ctx, issued, 'tokenType');
-      if (type !== 'Bearer') {
-        ctx.fail(`tokenType is ${JSON.stringify(type)}, not "Bearer"`, {
-          expected: 'tokenType exactly "Bearer" (case included)',
-          observed: describeResponse(issued.res),
-          exchange: issued.res.exchange,
-        });
-      }
-      ctx.judged("the token record's tokenType");
+      judgeTokenType(ctx, issued, presentField(ctx, issued, 'tokenType'));
     });
   },
+  // Observed traffic: every token record the traffic holds that says a tokenType.
+  async observe(ctx) {
+    for (const issued of observedTokensWith(ctx, 'tokenType')) judgeTokenType(ctx, issued, issued.record.tokenType);
+  },
 });
+
+/** scope holds both read and write, as a list of names or one string of them. */
+function judgeScope(ctx: CheckContext, issued: IssuedToken, raw: unknown): void {
+  const scopes = scopesOf(raw);
+  const missing = ['read', 'write'].filter((s) => !scopes?.includes(s));
+  if (!scopes || missing.length > 0) {
+    ctx.fail(
+      scopes
+        ? `scope lacks ${missing.join(' and ')}`
+        : `scope is ${JSON.stringify(raw)}: neither a list of names nor a string of names`,
+      {
+        expected:
+          'scope with both "read" and "write" (an array of names, or one space-separated string: its type is not shown)',
+        observed: describeResponse(issued.res),
+        exchange: cite(ctx, issued.res),
+      },
+    );
+  }
+  ctx.judged("the token record's scope");
+}
 
 export const tokenScope = defineCheck({
   id: 'auth.token.scope',
@@ -229,24 +260,12 @@ export const tokenScope = defineCheck({
   async run(ctx) {
     await withTokens(ctx, async (jar) => {
       const issued = await jar.issue();
-      const raw = presentField(ctx, issued, 'scope');
-      const scopes = scopesOf(raw);
-      const missing = ['read', 'write'].filter((s) => !scopes?.includes(s));
-      if (!scopes || missing.length > 0) {
-        ctx.fail(
-          scopes
-            ? `scope lacks ${missing.join(' and ')}`
-            : `scope is ${JSON.stringify(raw)}: neither a list of names nor a string of names`,
-          {
-            expected:
-              'scope with both "read" and "write" (an array of names, or one space-separated string: its type is not shown)',
-            observed: describeResponse(issued.res),
-            exchange: issued.res.exchange,
-          },
-        );
-      }
-      ctx.judged("the token record's scope");
+      judgeScope(ctx, issued, presentField(ctx, issued, 'scope'));
     });
+  },
+  // Observed traffic: every token record the traffic holds that carries a scope.
+  async observe(ctx) {
+    for (const issued of observedTokensWith(ctx, 'scope')) judgeScope(ctx, issued, issued.record.scope);
   },
 });
 

@@ -2,6 +2,9 @@
 // judges which of its fields, a field read where present, its scopes, and the record against what the table states.
 import {
   describeResponse,
+  observedAnswers,
+  observedPath,
+  tokenIn,
   validateAgainst,
   type HttpResponse,
   type IssuedToken,
@@ -110,4 +113,31 @@ export function expectTokenRecord(
       exchange: res.exchange,
     },
   );
+}
+
+/**
+ * The token records of observed traffic (a judge of traffic) that carry `field`: every 2xx answer of POST /oauth/token
+ * with a token record. Skips when the traffic holds none, or none carries the field (auth.token.fields judges that).
+ */
+export function observedTokensWith(ctx: CheckContext, field: string): IssuedToken[] {
+  const tokens = observedAnswers(
+    ctx,
+    '2xx answer of POST /oauth/token',
+    (res) =>
+      res.exchange.request.method === 'POST' &&
+      observedPath(ctx, res) === '/oauth/token' &&
+      res.status >= 200 &&
+      res.status <= 299,
+  ).flatMap((res) => {
+    const found = tokenIn(res);
+    return found ? [{ ...found, res }] : [];
+  });
+  const withField = tokens.filter((t) => t.record[field] !== undefined);
+  if (withField.length === 0)
+    ctx.skip(
+      tokens.length === 0
+        ? 'the traffic holds no token record'
+        : `no token record of the traffic has ${field}, so there is nothing to judge here; ${FIELDS_OWNER} judges its presence`,
+    );
+  return withField;
 }

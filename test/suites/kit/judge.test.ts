@@ -27,6 +27,11 @@ function answered(index: number, path: string, status: number, contentType: stri
   } satisfies TrafficExchange;
 }
 
+function posted(index: number, path: string, status: number, body: string) {
+  const got = answered(index, path, status, 'application/json', body);
+  return { ...got, request: { ...got.request, method: 'POST' } } satisfies TrafficExchange;
+}
+
 async function judge(traffic: TrafficExchange[], id = 'resources.responses.json-type') {
   const judged = judgePack(pack, traffic, new Redactor());
   // The made-up target's base URL, http://127.0.0.1:9/v1: nothing listens there, and a judge sends nothing.
@@ -210,5 +215,31 @@ describe('the judge pack', () => {
     );
     expect(broken.check?.finding?.requirements).toEqual(['REQ-TXN-08', 'REQ-TXN-09']);
     expect(broken.check?.exchanges.map((e) => e.seq)).toEqual([2]);
+  });
+
+  it('judges the tokenType and scope of every token record the traffic holds', async () => {
+    const record = (fields: object) =>
+      JSON.stringify({ data: { token: 'tok-0123456789abcdef', ...fields }, code: '200', message: 'Success' });
+    const good = posted(0, '/oauth/token', 200, record({ tokenType: 'Bearer', scope: 'read write' }));
+    const clean = await judge([good], 'auth.token.type-bearer');
+    expect(clean.check?.outcome).toBe('pass');
+    expect((await judge([good], 'auth.token.scope')).check?.outcome).toBe('pass');
+    const traffic = [good, posted(3, '/oauth/token', 200, record({ tokenType: 'bearer', scope: ['read'] }))];
+    const type = await judge(traffic, 'auth.token.type-bearer');
+    expect(type.check?.outcome).toBe('fail');
+    expect(type.check?.finding?.message).toBe('tokenType is "bearer", not "Bearer"');
+    expect(type.check?.exchanges.map((e) => e.seq)).toEqual([4]);
+    expect(JSON.stringify(type.check?.exchanges)).not.toContain('tok-0123456789abcdef');
+    const scope = await judge(traffic, 'auth.token.scope');
+    expect(scope.check?.finding?.message).toBe('scope lacks write');
+    const none = await judge([posted(0, '/oauth/token', 200, record({}))], 'auth.token.scope');
+    expect(none.check?.skipReason).toBe(
+      'no token record of the traffic has scope, so there is nothing to judge here; auth.token.fields judges its presence',
+    );
+    const refused = await judge(
+      [posted(0, '/oauth/token', 401, '{"code":"401","message":"Unauthorized"}')],
+      'auth.token.scope',
+    );
+    expect(refused.check?.skipReason).toBe('the traffic holds no 2xx answer of POST /oauth/token');
   });
 });
