@@ -1,12 +1,12 @@
 // pagination.meta.*: the paging meta of every page of every list, and its currentCount.
 import { defineCheck, type CheckContext } from '../../src/engine/index.js';
-import { getList, readEnvelope, validateAgainst, type HttpResponse } from '../kit/index.js';
+import { getList, isObject, readEnvelope, validateAgainst, type HttpResponse } from '../kit/index.js';
 import { fail, num, show } from './helpers/findings.js';
-import { listEndpoints, withFirstPage, onEveryList, type ListEndpoint } from './helpers/lists.js';
+import { listEndpoints, observedListPages, withFirstPage, onEveryList } from './helpers/lists.js';
 import { SHARED_WALKS, inOrder, walk, walkSeveral, served } from './helpers/walks.js';
 
 /** The paging meta of one page against the "Paging meta" table. */
-function expectPagingMeta(ctx: CheckContext, list: ListEndpoint, res: HttpResponse, meta: unknown): void {
+function expectPagingMeta(ctx: CheckContext, label: string, res: HttpResponse, meta: unknown): void {
   const problems =
     meta === undefined ? [{ path: 'meta', message: 'is absent' }] : validateAgainst('paging-meta', meta, 'meta');
   if (problems.length === 0) return;
@@ -17,9 +17,39 @@ function expectPagingMeta(ctx: CheckContext, list: ListEndpoint, res: HttpRespon
   fail(
     ctx,
     res,
-    `${list.label}: Paging meta: ${listed}${problems.length > 5 ? ` (+${problems.length - 5} more)` : ''}`,
+    `${label}: Paging meta: ${listed}${problems.length > 5 ? ` (+${problems.length - 5} more)` : ''}`,
     'a list response carries meta with previousPage, currentPage, nextPage (integers >= 0), limit (1 to 1000), currentCount, totalCount (integers) and sort (ASC or DESC)',
   );
+}
+
+/** currentCount is the number of items on the page, and at most limit. */
+function judgeCurrentCount(
+  ctx: CheckContext,
+  label: string,
+  res: HttpResponse,
+  items: readonly unknown[],
+  meta: Record<string, unknown> | undefined,
+): void {
+  const count = num(meta, 'currentCount');
+  if (count !== items.length) {
+    fail(
+      ctx,
+      res,
+      `${label}: meta.currentCount is ${show(meta?.currentCount)} but data has ${items.length} items`,
+      'currentCount equals the number of items returned',
+      ['REQ-META-06'],
+    );
+  }
+  const limit = num(meta, 'limit');
+  if (limit !== undefined && count > limit) {
+    fail(
+      ctx,
+      res,
+      `${label}: meta.currentCount ${count} exceeds meta.limit ${limit}`,
+      'at most meta.limit items: limit is the maximum items returned',
+      ['REQ-META-05'],
+    );
+  }
 }
 
 export const metaChecks = [
@@ -54,11 +84,11 @@ export const metaChecks = [
       const walks = await inOrder(
         listEndpoints(ctx).map(async (list) => {
           const first = await getList(ctx, list.path, list.query);
-          expectPagingMeta(ctx, list, first.res, first.meta ?? first.env.meta);
+          expectPagingMeta(ctx, list.label, first.res, first.meta ?? first.env.meta);
           // The last page too: a server may end its list with a nextPage the table does not allow (null, -1).
           const walked = await walkSeveral(ctx, withFirstPage(list, first));
           for (const p of served(walked))
-            expectPagingMeta(ctx, list, p.response, p.meta ?? readEnvelope(ctx, p.response).meta);
+            expectPagingMeta(ctx, list.label, p.response, p.meta ?? readEnvelope(ctx, p.response).meta);
           return { list, walked };
         }),
       );
@@ -67,6 +97,13 @@ export const metaChecks = [
         seen.push(`${list.label}: the first page and ${walked.pages.length} page(s) of a walk`);
       }
       ctx.observe(seen.join('; '));
+    },
+    // Observed traffic: every page of a list the traffic holds.
+    async observe(ctx) {
+      const pages = observedListPages(ctx);
+      if (pages.length === 0) ctx.skip('the traffic holds no 200 answer of a list endpoint with a list in data');
+      for (const p of pages) expectPagingMeta(ctx, p.label, p.response, p.meta);
+      ctx.judged('the meta of a page', pages.length);
     },
   }),
   defineCheck({
@@ -86,30 +123,17 @@ export const metaChecks = [
         // The default pages end on a partial page on a long list; the several-pages walk has pages past the first.
         const walks = await inOrder([walk(ctx, list), ...(list.size >= 2 ? [walkSeveral(ctx, list)] : [])]);
         const pages = walks.flatMap(served);
-        for (const p of pages) {
-          const count = num(p.meta, 'currentCount');
-          if (count !== p.items.length) {
-            fail(
-              ctx,
-              p.response,
-              `${list.label}: meta.currentCount is ${show(p.meta?.currentCount)} but data has ${p.items.length} items`,
-              'currentCount equals the number of items returned',
-              ['REQ-META-06'],
-            );
-          }
-          const limit = num(p.meta, 'limit');
-          if (limit !== undefined && count > limit) {
-            fail(
-              ctx,
-              p.response,
-              `${list.label}: meta.currentCount ${count} exceeds meta.limit ${limit}`,
-              'at most meta.limit items: limit is the maximum items returned',
-              ['REQ-META-05'],
-            );
-          }
-        }
+        for (const p of pages) judgeCurrentCount(ctx, list.label, p.response, p.items, p.meta);
         return { note: `${pages.length} pages compared`, judged: true };
       });
+    },
+    // Observed traffic: every page of a list the traffic holds.
+    async observe(ctx) {
+      const pages = observedListPages(ctx);
+      if (pages.length === 0) ctx.skip('the traffic holds no 200 answer of a list endpoint with a list in data');
+      for (const p of pages)
+        judgeCurrentCount(ctx, p.label, p.response, p.items, isObject(p.meta) ? p.meta : undefined);
+      ctx.judged('a page', pages.length);
     },
   }),
 ];

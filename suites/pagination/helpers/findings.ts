@@ -1,6 +1,6 @@
 // How the pagination checks fail, and read and write down the values of meta.
 import type { CheckContext } from '../../../src/engine/index.js';
-import { describeResponse, isObject, parseJson, type HttpResponse } from '../../kit/index.js';
+import { cite, describeResponse, isObject, parseJson, type HttpResponse } from '../../kit/index.js';
 
 export function fail(
   ctx: CheckContext,
@@ -12,7 +12,8 @@ export function fail(
   return ctx.fail(message, {
     expected,
     observed: describeResponse(res),
-    exchange: res.exchange,
+    // The check's own exchange, or an observed one (a judge of traffic), which joins them here.
+    exchange: cite(ctx, res),
     ...(requirements ? { requirements } : {}),
     ...(ctx.check.id !== META_OWNER && /\bmeta\b/.test(message) && !hasMeta(res) ? { cause: NO_META } : {}),
   });

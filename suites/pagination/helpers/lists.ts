@@ -1,7 +1,16 @@
 // The list endpoints every pagination check judges, their plain first pages read as lists, and the loop that
 // judges a rule on each of them.
 import type { CheckContext } from '../../../src/engine/index.js';
-import { isObject, parseJson, readEnvelope, type HttpResponse, type ListPage, type Query } from '../../kit/index.js';
+import {
+  isObject,
+  observedAnswers,
+  observedPath,
+  parseJson,
+  readEnvelope,
+  type HttpResponse,
+  type ListPage,
+  type Query,
+} from '../../kit/index.js';
 import { num } from './findings.js';
 import { inOrder } from './walks.js';
 
@@ -119,4 +128,39 @@ export async function onEveryList(ctx: CheckContext, judge: (list: ReadList) => 
 
 export function createdAtOf(items: readonly unknown[]): unknown[] {
   return items.map((t) => (isObject(t) ? t.createdAt : undefined));
+}
+
+/** A page of a list seen in observed traffic (a judge of traffic). */
+export interface ObservedPage {
+  /** How findings name it: the exchange's number, and its request as sent. */
+  label: string;
+  response: HttpResponse;
+  items: unknown[];
+  /** meta as the body carries it, whatever its type; undefined when absent. */
+  meta: unknown;
+}
+
+const LIST_PATHS = new Set(['/accounts', '/transactions', '/instruments']);
+
+/** Every 200 answer of GET /accounts, /transactions or /instruments in observed traffic whose data is a list. */
+export function observedListPages(ctx: CheckContext): ObservedPage[] {
+  return observedAnswers(
+    ctx,
+    '200 answer of a list endpoint',
+    (res) =>
+      res.status === 200 && res.exchange.request.method === 'GET' && LIST_PATHS.has(observedPath(ctx, res) ?? ''),
+  ).flatMap((res) => {
+    const parsed = parseJson(res.text);
+    const body = parsed.ok && isObject(parsed.value) ? parsed.value : undefined;
+    if (!Array.isArray(body?.data)) return [];
+    const url = new URL(res.exchange.request.url);
+    return [
+      {
+        label: `#${res.exchange.seq} GET ${observedPath(ctx, res)!}${url.search}`,
+        response: res,
+        items: body.data,
+        meta: body.meta,
+      },
+    ];
+  });
 }

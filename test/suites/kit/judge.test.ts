@@ -27,6 +27,17 @@ function answered(index: number, path: string, status: number, contentType: stri
   } satisfies TrafficExchange;
 }
 
+/** Paging meta of the first of two pages of three items, complete and consistent. */
+const PAGE_META = {
+  previousPage: 0,
+  currentPage: 0,
+  nextPage: 1,
+  limit: 2,
+  currentCount: 2,
+  totalCount: 3,
+  sort: 'DESC',
+};
+
 function posted(index: number, path: string, status: number, body: string) {
   const got = answered(index, path, status, 'application/json', body);
   return { ...got, request: { ...got.request, method: 'POST' } } satisfies TrafficExchange;
@@ -60,8 +71,10 @@ describe('the judge pack', () => {
   });
 
   it('warns on a JSON answer labelled otherwise, citing the observed exchange, redacted', async () => {
+    // A complete empty page: nothing but the label is wrong in this traffic.
+    const meta = { ...PAGE_META, nextPage: 0, limit: 100, currentCount: 0, totalCount: 0 };
     const { check, result } = await judge([
-      answered(0, '/instruments', 200, 'application/json', '{"data":[]}'),
+      answered(0, '/instruments', 200, 'application/json', JSON.stringify({ data: [], meta })),
       answered(4, '/customers/9', 404, 'text/plain', '{"code":"404","message":"Not Found"}'),
     ]);
     expect(check?.outcome).toBe('warn');
@@ -241,5 +254,38 @@ describe('the judge pack', () => {
       'auth.token.scope',
     );
     expect(refused.check?.skipReason).toBe('the traffic holds no 2xx answer of POST /oauth/token');
+  });
+
+  it('judges the paging meta and currentCount of every list page the traffic holds', async () => {
+    const meta = PAGE_META;
+    const page = (index: number, data: unknown[], m: unknown) =>
+      answered(
+        index,
+        '/transactions?customerId=1004&limit=2',
+        200,
+        'application/json',
+        JSON.stringify({ data, meta: m }),
+      );
+    const good = page(0, [{ transactionId: 1 }, { transactionId: 2 }], meta);
+    expect((await judge([good], 'pagination.meta.present')).check?.outcome).toBe('pass');
+    expect((await judge([good], 'pagination.meta.current-count')).check?.outcome).toBe('pass');
+    const miscounted = await judge(
+      [good, page(1, [{ transactionId: 3 }], { ...meta, currentPage: 1, nextPage: 1, currentCount: 2 })],
+      'pagination.meta.current-count',
+    );
+    expect(miscounted.check?.finding?.message).toBe(
+      '#2 GET /transactions?customerId=1004&limit=2: meta.currentCount is 2 but data has 1 items',
+    );
+    expect(miscounted.check?.exchanges.map((e) => e.seq)).toEqual([2]);
+    const bare = await judge([page(4, [], undefined)], 'pagination.meta.present');
+    expect(bare.check?.outcome).toBe('fail');
+    expect(bare.check?.finding?.message).toBe(
+      '#5 GET /transactions?customerId=1004&limit=2: Paging meta: meta is absent',
+    );
+    const none = await judge(
+      [answered(0, '/customers/9', 200, 'application/json', '{"data":{}}')],
+      'pagination.meta.present',
+    );
+    expect(none.check?.skipReason).toBe('the traffic holds no 200 answer of a list endpoint');
   });
 });
