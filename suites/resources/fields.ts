@@ -1,9 +1,17 @@
 // Suite `resources`, area `fields`: every field of the Instrument, Asset and Transaction tables present (SHOULD: the
 // tables have no Required column).
-import { describeResponse, fieldsNotGiven, isObject, type HttpResponse } from '../kit/index.js';
-import { defineCheck } from '../../src/engine/index.js';
+import {
+  cite,
+  describeResponse,
+  fieldsNotGiven,
+  isObject,
+  observedAnswers,
+  observedPath,
+  type HttpResponse,
+} from '../kit/index.js';
+import { defineCheck, type CheckContext } from '../../src/engine/index.js';
 import { BY_ID, LISTS } from './helpers/endpoints.js';
-import { readLeniently, readListLeniently } from './helpers/lenient-reads.js';
+import { dataOf, readLeniently, readListLeniently } from './helpers/lenient-reads.js';
 
 export const fieldsPresent = defineCheck({
   id: 'resources.fields.present',
@@ -22,14 +30,7 @@ export const fieldsPresent = defineCheck({
   async run(ctx) {
     const f = ctx.fixtures;
     /** Each answer read: a record by its id, or the items of a list's first page. */
-    const reads: Array<{
-      what: string;
-      res: HttpResponse;
-      records: unknown[];
-      list: boolean;
-      schema: string;
-      requirement: string;
-    }> = [];
+    const reads: Read[] = [];
     for (const ep of BY_ID) {
       const id = f[ep.fixture];
       if (ep.absentTo === undefined || id === undefined) continue;
@@ -57,36 +58,85 @@ export const fieldsPresent = defineCheck({
           requirement: ep.absentTo.requirements[0]!,
         });
     }
-    if (reads.every((r) => !r.records.some(isObject)))
-      ctx.skip(
-        `no asset, transaction or instrument record was read (${reads.length} answer(s), none holding one): nothing to judge (the checks of each endpoint judge its answers)`,
+    judgeFieldsPresent(ctx, reads);
+  },
+  // Observed traffic: every 200 answer of GET /assets/{id}, /transactions/{id}, /instruments and /transactions.
+  async observe(ctx) {
+    const reads = observedAnswers(
+      ctx,
+      '200 answer of an asset, transaction or instrument read',
+      (res) => res.status === 200,
+    ).flatMap((res): Read[] => {
+      const path = res.exchange.request.method === 'GET' ? observedPath(ctx, res) : undefined;
+      const data = dataOf(res);
+      const byId = BY_ID.find(
+        (ep) =>
+          ep.absentTo !== undefined &&
+          path?.startsWith(`${ep.prefix}/`) &&
+          !path.slice(ep.prefix.length + 1).includes('/'),
       );
-    const missing = reads.flatMap((r) =>
-      r.records.flatMap((record, i) => {
-        if (!isObject(record)) return [];
-        const { absent } = fieldsNotGiven(record, r.schema);
-        const where = `${r.what}: data${r.list ? `[${i}]` : ''}`;
-        return absent.length > 0 ? [{ read: r, text: `${where} leaves out ${absent.join(', ')}` }] : [];
-      }),
-    );
-    if (missing.length > 0) {
-      const first = missing[0]!.read.res;
-      ctx.fail(
-        `${missing.length} record(s) leave out fields of their table: ${missing
-          .slice(0, 5)
-          .map((m) => m.text)
-          .join('; ')}${missing.length > 5 ? ` (+${missing.length - 5} more)` : ''}`,
+      const list = LISTS.find((ep) => ep.absentTo !== undefined && path === ep.path);
+      const ep = byId ?? list;
+      if (ep === undefined || !(list ? Array.isArray(data) : isObject(data))) return [];
+      const what = `#${res.exchange.seq} GET ${path!}`;
+      return [
         {
-          expected: 'every field of the Instrument, Asset and Transaction tables present in every record',
-          observed: describeResponse(first),
-          exchange: first.exchange,
-          requirements: [...new Set(missing.map((m) => m.read.requirement))],
+          what,
+          res,
+          records: list ? (data as unknown[]) : [data],
+          list: list !== undefined,
+          schema: ep.schema,
+          requirement: ep.absentTo!.requirements[0]!,
         },
-      );
-    }
-    for (const r of reads) ctx.judged(r.list ? `an item of ${r.what}` : r.what, r.records.filter(isObject).length);
-    ctx.observe(
-      `every field present in ${reads.map((r) => (r.list ? `the ${r.records.length} item(s) of ${r.what}` : r.what)).join(', ')}`,
-    );
+      ];
+    });
+    if (reads.length === 0)
+      ctx.skip('the traffic holds no 200 answer of an asset, transaction or instrument read with a record in data');
+    judgeFieldsPresent(ctx, reads);
   },
 });
+
+/** An answer read: a record by its id, or the items of a list's page. */
+interface Read {
+  what: string;
+  res: HttpResponse;
+  records: unknown[];
+  list: boolean;
+  schema: string;
+  requirement: string;
+}
+
+/** Every field of its table in each record of `reads`; a warning naming the records that leave some out. */
+function judgeFieldsPresent(ctx: CheckContext, reads: readonly Read[]): void {
+  if (reads.every((r) => !r.records.some(isObject)))
+    ctx.skip(
+      `no asset, transaction or instrument record was read (${reads.length} answer(s), none holding one): nothing to judge (the checks of each endpoint judge its answers)`,
+    );
+  const missing = reads.flatMap((r) =>
+    r.records.flatMap((record, i) => {
+      if (!isObject(record)) return [];
+      const { absent } = fieldsNotGiven(record, r.schema);
+      const where = `${r.what}: data${r.list ? `[${i}]` : ''}`;
+      return absent.length > 0 ? [{ read: r, text: `${where} leaves out ${absent.join(', ')}` }] : [];
+    }),
+  );
+  if (missing.length > 0) {
+    const first = missing[0]!.read.res;
+    ctx.fail(
+      `${missing.length} record(s) leave out fields of their table: ${missing
+        .slice(0, 5)
+        .map((m) => m.text)
+        .join('; ')}${missing.length > 5 ? ` (+${missing.length - 5} more)` : ''}`,
+      {
+        expected: 'every field of the Instrument, Asset and Transaction tables present in every record',
+        observed: describeResponse(first),
+        exchange: cite(ctx, first),
+        requirements: [...new Set(missing.map((m) => m.read.requirement))],
+      },
+    );
+  }
+  for (const r of reads) ctx.judged(r.list ? `an item of ${r.what}` : r.what, r.records.filter(isObject).length);
+  ctx.observe(
+    `every field present in ${reads.map((r) => (r.list ? `the ${r.records.length} item(s) of ${r.what}` : r.what)).join(', ')}`,
+  );
+}

@@ -288,4 +288,21 @@ describe('the judge pack', () => {
     );
     expect(none.check?.skipReason).toBe('the traffic holds no 200 answer of a list endpoint');
   });
+
+  it('warns on an asset, transaction or instrument record that leaves out fields of its table', async () => {
+    const id = 'resources.fields.present';
+    const customer = answered(0, '/customers/9', 200, 'application/json', '{"data":{"customerId":9}}');
+    const transaction = answered(1, '/transactions/5', 200, 'application/json', '{"data":{"transactionId":5}}');
+    const broken = await judge([customer, transaction], id);
+    expect(broken.check?.outcome).toBe('warn');
+    expect(broken.check?.finding?.message).toMatch(
+      /^1 record\(s\) leave out fields of their table: #2 GET \/transactions\/5: data leaves out /,
+    );
+    expect(broken.check?.finding?.requirements).toEqual(['REQ-TXNEP-08']);
+    expect(broken.check?.exchanges.map((e) => e.seq)).toEqual([2]);
+    const none = await judge([customer], id);
+    expect(none.check?.skipReason).toBe(
+      'the traffic holds no 200 answer of an asset, transaction or instrument read with a record in data',
+    );
+  });
 });
