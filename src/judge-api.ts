@@ -76,6 +76,8 @@ async function judgeTarget(options: JudgeOptions, traffic: readonly TrafficExcha
         : await loadConfig({ configPath: options.config, cwd: options.cwd, target: options.target });
     return selectTarget(config, options.target);
   }
+  if (options.config !== undefined)
+    throw new UserError('--config names the file of --target NAME: give --target too', 2);
   return madeTarget(options.baseUrl !== undefined ? parsedBase(options.baseUrl) : inferredBase(traffic));
 }
 

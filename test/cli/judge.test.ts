@@ -122,6 +122,12 @@ describe('conformance judge', () => {
       /cannot tell the API's base URL from the HAR \(2 candidates: .*\); pass --target NAME or --base-url URL/,
     );
     await expect(judge({ file: twoApis, ...quiet })).rejects.toBeInstanceOf(UserError);
+    await expect(judge({ file: cleanHar, config: 'conformance.config.json', ...quiet })).rejects.toThrow(
+      '--config names the file of --target NAME: give --target too',
+    );
+    await expect(
+      judge({ file: cleanHar, target: 'staging', baseUrl: 'https://a.example/v1', ...quiet }),
+    ).rejects.toThrow('give --target or --base-url, not both');
   });
 
   it('from the command line: a truncated HAR exits 2 with one line, --side client is not yet, a judged HAR exits 0', async () => {
