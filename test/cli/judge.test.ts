@@ -99,7 +99,17 @@ describe('conformance judge', () => {
     const timeless = join(dir, 'timeless.har');
     await writeFile(timeless, JSON.stringify(har));
     const json2 = join(dir, 'timeless.json');
-    const result = await judge({ file: timeless, json: json2, ...quiet });
+    const harOut = join(dir, 'timeless-out.har');
+    const result = await judge({ file: timeless, json: json2, har: harOut, ...quiet });
+    // HAR 1.2 requires a startedDateTime: the written HAR gives the run's start and says so.
+    const written = JSON.parse(await readFile(harOut, 'utf8')) as {
+      log: { entries: Array<{ startedDateTime: string; comment?: string }> };
+    };
+    expect(written.log.entries.length).toBeGreaterThan(0);
+    for (const e of written.log.entries) {
+      expect(e.startedDateTime).toBe(result.run.startedAt);
+      expect(e.comment).toBe("observed traffic without a time: startedDateTime is the run's start");
+    }
     const cited = result.checks.flatMap((c) => c.exchanges);
     expect(cited.length).toBeGreaterThan(0);
     expect(cited.every((e) => e.startedAt === undefined)).toBe(true);
