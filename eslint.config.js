@@ -32,7 +32,7 @@ const suiteFiles = [at('suites/*.{ts,js}'), ...suiteFolders.map((name) => at('su
 // `conformance run`, src/client-api.ts behind `conformance client`, the package's face src/index.ts), the commands
 // (src/cli/) and the matrices (src/matrix/). Everything else in src/ stands below the pack (the kit and the client pack
 // import it), so an import of suites/ from there would run back up.
-const abovePack = new Set(['api.ts', 'client-api.ts', 'index.ts', 'cli', 'matrix']);
+const abovePack = new Set(['api.ts', 'client-api.ts', 'judge-api.ts', 'index.ts', 'cli', 'matrix']);
 // src/engine/ and src/reference/ are below it too; their own zones (below) say so in their words.
 const belowPack = readdirSync(at('src'))
   .filter((name) => !abovePack.has(name) && name !== 'engine' && name !== 'reference')
@@ -113,7 +113,7 @@ const zones = [
     target: belowPack,
     from: at('suites'),
     message:
-      'Only src/api.ts, src/client-api.ts, src/index.ts, src/cli/ and src/matrix/ stand above the pack and import suites/; the rest of src/ is below it.',
+      'Only src/api.ts, src/client-api.ts, src/judge-api.ts, src/index.ts, src/cli/ and src/matrix/ stand above the pack and import suites/; the rest of src/ is below it.',
   },
 ];
 

@@ -2,6 +2,7 @@
 // a client application that only signs imports `investment-api-conformance/signing` (src/signing.ts), the same functions.
 export { run, restore, type RestoreResult, type RunOptions } from './api.js';
 export { runClient, type ClientRunOptions } from './client-api.js';
+export { judge, type JudgeOptions } from './judge-api.js';
 export type { ClientConfig } from './client/config.js';
 export { loadConfig, selectTarget } from './config/load.js';
 export type { LoadedConfig, ResolvedTarget, Fixtures, WebhookConfig } from './config/types.js';

@@ -20,6 +20,7 @@ import type { CoverageOptions } from './coverage.js';
 import type { CurlCommandOptions } from './curl.js';
 import type { ExplainOptions } from './explain.js';
 import type { InitOptions } from './init.js';
+import type { JudgeCommandOptions } from './judge.js';
 import type { KeygenOptions } from './keygen.js';
 import type { ListOptions } from './list.js';
 import type { ReplayCommandOptions } from './replay.js';
@@ -140,6 +141,26 @@ export const COMMANDS: readonly CommandDeclaration[] = [
         'signed',
       ),
     async (command: string[], opts: ClientCommandOptions) => (await import('./client.js')).clientCommand(command, opts),
+  ),
+  defineCommand(
+    'judge',
+    (command) =>
+      addReportOptions(
+        command
+          .description(
+            "grade recorded traffic: judge the server's answers in a HAR file (devtools, a proxy, conformance run --har) by the checks that can judge an answer alone; every other check is listed as not exercised",
+          )
+          .argument('<file.har>', 'the HAR 1.2 file')
+          .option('-t, --target <name>', 'target name from the config file: its baseUrl scopes the traffic')
+          .option('-c, --config <file>', 'config file (default: ./conformance.config.json)')
+          .option(
+            '--base-url <url>',
+            'the API base URL that scopes the traffic (e.g. https://api.example.com/v1); default: the one the HAR shows, if it shows exactly one',
+          )
+          .option('--side <side>', 'whose side to judge: server (client and both: not yet)', 'server'),
+        'signed with a key made for the package',
+      ),
+    async (file: string, opts: JudgeCommandOptions) => (await import('./judge.js')).judgeCommand(file, opts),
   ),
   defineCommand(
     'curl',

@@ -24,7 +24,11 @@ export interface Exchange {
   seq: number;
   /** The check that sent it, or "session" for shared set-up (the run's token). */
   checkId: string;
-  startedAt: string;
+  /**
+   * When the request started (ISO 8601). Absent only for observed traffic whose source gave no time (a HAR entry
+   * without a startedDateTime that reads as a date): a report never makes one up.
+   */
+  startedAt?: string;
   durationMs: number;
   request: RecordedRequest;
   response?: RecordedResponse;

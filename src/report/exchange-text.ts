@@ -276,7 +276,7 @@ const CLOCK_SLACK_SECONDS = 2;
  * expires relative to the moment of sending, keyid, label). What the report cannot give back (a body it kept only in
  * part, a masked value curl cannot fill, a signature altered after signing) the line says after a `#`.
  */
-export function replayLine(request: RecordedRequest, startedAt: string, context?: ReplayContext): string {
+export function replayLine(request: RecordedRequest, startedAt: string | undefined, context?: ReplayContext): string {
   const notes = new Set<string>();
   const words = ['npx', 'conformance', 'curl'];
   const method = request.method.toUpperCase();
@@ -388,7 +388,7 @@ function replayBasis(
  */
 function signatureWords(
   request: RecordedRequest,
-  startedAt: string,
+  startedAt: string | undefined,
   context: ReplayContext | undefined,
   withToken: boolean,
   notes: Set<string>,
@@ -419,7 +419,7 @@ function signatureWords(
         : profileComponents(unsigned, { ...DEFAULT_SIGNING_PROFILE, components: basis.components });
     if (made === undefined || input.components.join(' ') !== made.join(' '))
       words.push('--components', word(input.components.join(',')));
-    const sent = Math.floor(Date.parse(startedAt) / 1000);
+    const sent = Math.floor(Date.parse(startedAt ?? '') / 1000);
     const { keyid, created, expires, others } = input;
     if (keyid === undefined) words.push('--keyid', 'none');
     else if (context?.keyId !== undefined && keyid !== context.keyId) words.push('--keyid', word(String(keyid)));

@@ -84,7 +84,7 @@ export function toHar(result: RunResult): Har {
       version: '1.2',
       creator: { name: 'conformance', version: result.run.suiteVersion },
       comment: `conformance run against ${result.run.target} (${result.run.baseUrl}), spec ${result.run.specVersion}; secrets are shown as [redacted]`,
-      entries: exchanges.map(entry),
+      entries: exchanges.map((e) => entry(e, result.run.startedAt)),
     },
   };
 }
@@ -100,7 +100,8 @@ export function harText(result: RunResult): string {
 // The recorder does not keep the protocol version; the client speaks HTTP/1.1.
 const HTTP_VERSION = 'HTTP/1.1';
 
-function entry(exchange: Exchange): HarEntry {
+/** `runStartedAt`: the time HAR 1.2 requires of an observed exchange whose source gave none, said in its comment. */
+function entry(exchange: Exchange, runStartedAt: string): HarEntry {
   const { request, response } = exchange;
   // The recorder measures one span, from sending to the end of the body: HAR's `wait` holds it, so time = the sum of timings.
   const time = Math.max(0, exchange.durationMs);
@@ -109,7 +110,7 @@ function entry(exchange: Exchange): HarEntry {
       ? { mimeType: header(request, 'content-type') ?? '', text: request.bodyExcerpt, ...cutNote(request) }
       : undefined;
   return {
-    startedDateTime: exchange.startedAt,
+    startedDateTime: exchange.startedAt ?? runStartedAt,
     time,
     request: {
       method: request.method,
@@ -157,7 +158,18 @@ function entry(exchange: Exchange): HarEntry {
     _checkId: exchange.checkId,
     _seq: exchange.seq,
     _resourceType: 'fetch',
-    ...(exchange.error !== undefined ? { comment: exchange.error } : {}),
+    ...(exchange.error !== undefined || exchange.startedAt === undefined
+      ? {
+          comment: [
+            exchange.error,
+            exchange.startedAt === undefined
+              ? "observed traffic without a time: startedDateTime is the run's start"
+              : undefined,
+          ]
+            .filter((c) => c !== undefined)
+            .join('; '),
+        }
+      : {}),
   };
 }
 

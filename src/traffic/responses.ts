@@ -16,13 +16,22 @@ function recordedExchange(t: TrafficExchange, redactor: Redactor): Exchange {
   return {
     seq: t.index + 1,
     checkId: OBSERVED,
-    startedAt: t.startedAt ?? '',
+    ...startedAtOf(t),
     durationMs: t.durationMs ?? 0,
     request: recordMessage(redactor, request.headers, request.body, { method: request.method, url: request.url }),
     ...(response
       ? { response: { status: response.status, ...recordMessage(redactor, response.headers, response.body) } }
       : { error: 'no answer was recorded' }),
   };
+}
+
+/**
+ * When the exchange started, as the reports write a time (RFC 3339, UTC): the source's own time read as a date (HAR 1.2
+ * requires startedDateTime, in ISO 8601 with an offset); none when the source gives none or one that is no date.
+ */
+function startedAtOf(t: TrafficExchange): { startedAt?: string } {
+  const at = t.startedAt !== undefined ? new Date(t.startedAt) : undefined;
+  return at !== undefined && !Number.isNaN(at.getTime()) ? { startedAt: at.toISOString() } : {};
 }
 
 /**

@@ -61,6 +61,9 @@ export function cite(ctx: CheckContext, subject: { exchange: Exchange }): Exchan
   return subject.exchange;
 }
 
+/** Why a check that needs requests of its own is skipped in a judge run. */
+export const NOT_EXERCISED = 'not exercised: it needs requests of its own, which recorded traffic does not hold';
+
 /** What a judge pack runs and what it leaves out. */
 export interface JudgePack {
   pack: Pack;
@@ -68,17 +71,23 @@ export interface JudgePack {
   notExercised: string[];
 }
 
-/** The checks of `pack` that can judge observed traffic, each running its `observe`, over `traffic`. */
+/**
+ * The checks of `pack` over `traffic`: those that can judge observed traffic run their `observe`, the others are skipped
+ * as not exercised (NOT_EXERCISED).
+ */
 export function judgePack(pack: Pack, traffic: readonly TrafficExchange[], redactor: Redactor): JudgePack {
   const observing = (c: CheckDefinition): c is CheckDefinition & Required<Pick<CheckDefinition, 'observe'>> =>
     c.observe !== undefined;
-  const suites: SuiteDefinition[] = pack.suites
-    .map((s) => ({
-      name: s.name,
-      title: s.title,
-      checks: s.checks.filter(observing).map(({ uses: _uses, alone: _alone, ...c }) => ({ ...c, run: c.observe })),
-    }))
-    .filter((s) => s.checks.length > 0);
+  const suites: SuiteDefinition[] = pack.suites.map((s) => ({
+    name: s.name,
+    title: s.title,
+    // A check traffic cannot exercise is still reported, skipped with why: the verdict counts what it cites as not
+    // exercised (src/engine/verdict.ts), so a judge run never claims more than the traffic showed.
+    checks: s.checks.map(({ uses: _uses, alone: _alone, ...c }) => ({
+      ...c,
+      run: observing(c) ? c.observe : async (ctx: CheckContext) => ctx.skip(NOT_EXERCISED),
+    })),
+  }));
   return {
     pack: {
       suites,

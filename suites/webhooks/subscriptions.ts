@@ -131,7 +131,7 @@ async function noAuthUnderWebhook(ctx: CheckContext, st: SuiteState): Promise<Sc
   const cursor = receiver.cursor();
   const issued = await issueToken(ctx);
   const revoke = await revokeQuietly(ctx, issued.token);
-  const since = Date.parse((revoke ?? issued.res).exchange.startedAt);
+  const since = Date.parse((revoke ?? issued.res).exchange.startedAt ?? '');
   // A real change that still subscribes no AUTH event: a server need not emit for a PUT that changes nothing.
   const markerList = ['WEBHOOK', 'WEBHOOK.UPDATED'];
   const markerSent = Date.now();
@@ -180,7 +180,7 @@ async function noDeletedUnderCreated(ctx: CheckContext, st: SuiteState): Promise
       why: `POST /oauth/revoke answered ${revoke ? describeResponse(revoke) : 'nothing'}, so no AUTH.DELETED is due under any list (the auth checks judge revocation)`,
     };
   }
-  const since = Date.parse(revoke.exchange.startedAt);
+  const since = Date.parse(revoke.exchange.startedAt ?? '');
   const next = await issueToken(ctx);
   try {
     const marker = await neededDelivery(

@@ -243,7 +243,7 @@ class SecondCreation {
     if ('key' in key) receiver.useKey(key.key.key);
     else observed.keyProblem = key.problem;
     // The deadline runs from the answer to the POST, as every wait for a delivery does.
-    const answered = Date.parse(post.exchange.startedAt) + post.exchange.durationMs;
+    const answered = Date.parse(post.exchange.startedAt ?? '') + post.exchange.durationMs;
     const left = Number.isFinite(answered)
       ? Math.max(0, answered + receiver.deadlineMs - Date.now())
       : receiver.deadlineMs;

@@ -113,7 +113,7 @@ export interface Awaited {
 }
 
 export function latencyOf(d: Delivery, trigger: HttpResponse): number | undefined {
-  const sent = Date.parse(trigger.exchange.startedAt);
+  const sent = Date.parse(trigger.exchange.startedAt ?? '');
   return Number.isFinite(sent) ? Math.max(0, d.arrivedAt - sent) : undefined;
 }
 
@@ -151,7 +151,7 @@ export async function awaitSelected(
 export async function tryDelivery(ctx: CheckContext, st: SuiteState, a: Awaited): Promise<Delivery | undefined> {
   const receiver = receiverOf(ctx);
   reachable(ctx, st);
-  const answered = Date.parse(a.trigger.exchange.startedAt) + a.trigger.exchange.durationMs;
+  const answered = Date.parse(a.trigger.exchange.startedAt ?? '') + a.trigger.exchange.durationMs;
   const left = Number.isFinite(answered)
     ? Math.max(0, answered + receiver.deadlineMs - Date.now())
     : receiver.deadlineMs;

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { pack } from '../../../suites/index.js';
 import { judgePack } from '../../../suites/kit/index.js';
+import { NOT_EXERCISED } from '../../../suites/kit/judge.js';
 import { runChecks } from '../../../src/engine/index.js';
 import { Redactor } from '../../../src/http/redact.js';
 import type { TrafficExchange } from '../../../src/traffic/exchange.js';
@@ -51,13 +52,16 @@ async function judge(traffic: TrafficExchange[], id = 'resources.responses.json-
 }
 
 describe('the judge pack', () => {
-  it('runs only checks that can judge traffic, and lists every other check as not exercised', async () => {
+  it('judges with the checks that can judge traffic, and reports every other check skipped as not exercised', async () => {
     const { judged, result } = await judge([answered(0, '/instruments', 200, 'application/json', '{"data":[]}')]);
     const all = pack.suites.flatMap((s) => s.checks.map((c) => c.id));
-    const run = result.checks.map((c) => c.id);
-    expect(run).toContain('resources.responses.json-type');
-    expect([...run, ...judged.notExercised].sort()).toEqual([...all].sort());
-    expect(run.filter((id) => judged.notExercised.includes(id))).toEqual([]);
+    expect(result.checks.map((c) => c.id)).toEqual(all);
+    const skipped = result.checks.filter((c) => c.skipReason === NOT_EXERCISED).map((c) => c.id);
+    expect(skipped).toEqual(judged.notExercised);
+    expect(skipped).not.toContain('resources.responses.json-type');
+    expect(skipped.length).toBe(all.length - pack.suites.flatMap((s) => s.checks).filter((c) => c.observe).length);
+    // What the skipped checks cite counts as not exercised: the verdict never claims more than the traffic showed.
+    expect(result.verdict.status).toBe('INCOMPLETE');
   });
 
   it('passes JSON answers labelled application/json or a +json type, with a charset', async () => {

@@ -1,0 +1,124 @@
+// The library entry point behind `conformance judge FILE.har` (issue 30): the server checks that can judge an answer
+// alone run their `observe` over a HAR's answers to the target, and send nothing; every other check is reported as not
+// exercised (skipped, with why), so the verdict never claims more than the traffic showed.
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { loadConfig, selectTarget } from './config/load.js';
+import type { LoadedConfig, ResolvedTarget } from './config/types.js';
+import { runChecks, type RunResult, type RunSettings } from './engine/index.js';
+import { UserError } from './errors.js';
+import { generateEd25519 } from './http/keys.js';
+import { Redactor } from './http/redact.js';
+import { prepareReports, type ReportOptions } from './reports.js';
+import { readHar } from './traffic/har.js';
+import { leftOutLine, toTarget } from './traffic/scope.js';
+import type { TrafficExchange } from './traffic/exchange.js';
+import { pack } from '../suites/index.js';
+import { judgePack } from '../suites/kit/index.js';
+
+export interface JudgeOptions extends ReportOptions, Pick<RunSettings, 'failOn' | 'failOnIncomplete'> {
+  /** The HAR file (relative to `cwd`). */
+  file: string;
+  /** The target whose baseUrl scopes the traffic: a name of the config file. */
+  target?: string;
+  /** A loaded config, or the path of a config file; by default conformance.config.json in `cwd`. */
+  config?: LoadedConfig | string;
+  /** The base URL that scopes the traffic, in place of a target's; inferred from the HAR when neither is given. */
+  baseUrl?: string;
+  cwd?: string;
+  /** Told what was left out of the HAR (other hosts, other paths, CONNECT tunnels…); on stderr by default. */
+  onNote?: (line: string) => void;
+}
+
+/** Judges the server's side of the HAR's traffic; throws HarError (exit 2) for a file it cannot read. */
+export async function judge(options: JudgeOptions): Promise<RunResult> {
+  const reports = await prepareReports(options);
+  const path = resolve(options.cwd ?? '.', options.file);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    throw new UserError(`${options.file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? String(e)})`, 2);
+  }
+  const har = readHar(text, options.file);
+  const target = await judgeTarget(options, har.exchanges);
+  const baseUrl = new URL(target.baseUrl);
+  const scoped = toTarget(har.exchanges, baseUrl);
+  const leftOut = leftOutLine(scoped, baseUrl);
+  const skipped = Object.entries(har.skipped).map(([why, n]) => `${n} ${why} entr${n === 1 ? 'y' : 'ies'} skipped`);
+  const notes = [
+    `judged ${scoped.exchanges.length} exchange(s) of ${options.file}${har.creator !== undefined ? ` (written by ${har.creator})` : ''} against ${target.baseUrl}; side: server`,
+    ...(leftOut !== undefined ? [leftOut] : []),
+    ...skipped,
+  ];
+  for (const line of notes.slice(1)) (options.onNote ?? noteOnStderr)(line);
+  const judged = judgePack(pack, scoped.exchanges, new Redactor());
+  return runChecks({
+    ...(options.failOn !== undefined ? { failOn: options.failOn } : {}),
+    ...(options.failOnIncomplete !== undefined ? { failOnIncomplete: options.failOnIncomplete } : {}),
+    target,
+    pack: judged.pack,
+    reporter: reports.reporter({ keyId: target.keyId, privateKey: target.privateKey }),
+    notes,
+    targetArgs: [],
+    recordedOptions: {},
+  });
+}
+
+/** The target that scopes the traffic: the config's, or one made for the base URL given or inferred. */
+async function judgeTarget(options: JudgeOptions, traffic: readonly TrafficExchange[]): Promise<ResolvedTarget> {
+  if (options.target !== undefined) {
+    if (options.baseUrl !== undefined) throw new UserError('give --target or --base-url, not both', 2);
+    const config =
+      typeof options.config === 'object'
+        ? options.config
+        : await loadConfig({ configPath: options.config, cwd: options.cwd, target: options.target });
+    return selectTarget(config, options.target);
+  }
+  if (options.config !== undefined)
+    throw new UserError('--config names the file of --target NAME: give --target too', 2);
+  return madeTarget(options.baseUrl !== undefined ? parsedBase(options.baseUrl) : inferredBase(traffic));
+}
+
+function parsedBase(text: string): string {
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:'))
+    throw new UserError(`--base-url: "${text}" is not an http(s) URL; give one like https://api.example.com/v1`, 2);
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** The base URL the traffic shows when it shows exactly one: an origin and a `/v<N>` first path segment. */
+function inferredBase(traffic: readonly TrafficExchange[]): string {
+  const bases = new Set<string>();
+  for (const t of traffic) {
+    const url = URL.canParse(t.request.url) ? new URL(t.request.url) : undefined;
+    const version = url?.pathname.match(/^\/v\d+(?=\/|$)/)?.[0];
+    if (url !== undefined && version !== undefined) bases.add(`${url.origin}${version}`);
+  }
+  if (bases.size === 1) return [...bases][0]!;
+  throw new UserError(
+    `cannot tell the API's base URL from the HAR (${bases.size === 0 ? 'no request under a /v1-like path' : `${bases.size} candidates: ${[...bases].sort().join(', ')}`}); pass --target NAME or --base-url URL`,
+    2,
+  );
+}
+
+/** No server of the user's is sent to: a fresh key, made only to sign an evidence package. */
+function madeTarget(baseUrl: string): ResolvedTarget {
+  const key = generateEd25519();
+  return {
+    name: 'judged',
+    baseUrl,
+    clientId: 'conformance-judge',
+    clientSecret: randomBytes(24).toString('base64url'),
+    keyId: `conformance-judge-${randomBytes(4).toString('hex')}`,
+    privateKeyPem: key.privateKeyPem,
+    privateKey: key.seed,
+    fixtures: {},
+    webhook: { listen: '127.0.0.1:0', tls: 'none' },
+  };
+}
+
+function noteOnStderr(line: string): void {
+  process.stderr.write(`conformance: ${line}\n`);
+}
