@@ -43,11 +43,14 @@ describe('conformance judge', () => {
 
     const result = await judge({ file: faultyHar, ...quiet });
     const judged = result.checks.filter((c) => c.outcome !== 'skip');
-    expect(judged.map((c) => [c.id, c.outcome]).sort()).toEqual([
+    const found = judged.filter((c) => c.outcome !== 'pass');
+    expect(found.map((c) => [c.id, c.outcome]).sort()).toEqual([
       ['resources.numbers.safe-integers', 'warn'],
       ['resources.responses.json-type', 'warn'],
     ]);
-    for (const c of judged) {
+    // The checks that judged the rest of the traffic (error bodies, timestamps, paging meta, …) find nothing else.
+    expect(judged.length).toBeGreaterThan(found.length);
+    for (const c of found) {
       expect(c.exchanges.length).toBeGreaterThan(0);
       expect(c.exchanges.every((e) => e.checkId === 'observed')).toBe(true);
     }
@@ -64,15 +67,23 @@ describe('conformance judge', () => {
 
   it('finds nothing in the HAR of a clean run, and says the rest was not exercised: INCOMPLETE, never CONFORMANT', async () => {
     const result = await judge({ file: cleanHar, ...quiet });
-    expect(result.totals).toMatchObject({ failed: 0, warned: 0, errored: 0, passed: 2 });
-    expect(result.totals.skipped).toBe(result.totals.total - 2);
-    expect(result.checks.filter((c) => c.outcome === 'skip').map((c) => c.skipReason)).toEqual(
-      Array(result.totals.skipped).fill(
-        'not exercised: it needs requests of its own, which recorded traffic does not hold',
-      ),
+    expect(result.totals).toMatchObject({ failed: 0, warned: 0, errored: 0 });
+    expect(result.checks.filter((c) => c.outcome === 'pass').map((c) => c.id)).toEqual(
+      expect.arrayContaining([
+        'resources.responses.json-type',
+        'resources.numbers.safe-integers',
+        'resources.errors.body',
+        'resources.timestamps.unix',
+        'pagination.meta.present',
+      ]),
     );
+    // A check that can judge traffic but found none of its kind here (no token answer in a resources run) says so.
+    const notExercised = 'not exercised: it needs requests of its own, which recorded traffic does not hold';
+    for (const c of result.checks.filter((x) => x.outcome === 'skip' && x.skipReason !== notExercised))
+      expect(c.skipReason).toMatch(/^the traffic holds no /);
+    expect(result.checks.filter((c) => c.skipReason === notExercised).length).toBeGreaterThan(150);
     expect(result.verdict.status).toBe('INCOMPLETE');
-    expect(result.verdict.exercised).toBe(0);
+    expect(result.verdict.exercised).toBeGreaterThan(0);
     expect(result.exitCode).toBe(0);
   });
 

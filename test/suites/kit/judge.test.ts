@@ -38,6 +38,11 @@ const PAGE_META = {
   totalCount: 3,
   sort: 'DESC',
 };
+/** A complete empty list page. */
+const EMPTY_PAGE = JSON.stringify({
+  data: [],
+  meta: { ...PAGE_META, nextPage: 0, limit: 100, currentCount: 0, totalCount: 0 },
+});
 
 function posted(index: number, path: string, status: number, body: string) {
   const got = answered(index, path, status, 'application/json', body);
@@ -53,7 +58,7 @@ async function judge(traffic: TrafficExchange[], id = 'resources.responses.json-
 
 describe('the judge pack', () => {
   it('judges with the checks that can judge traffic, and reports every other check skipped as not exercised', async () => {
-    const { judged, result } = await judge([answered(0, '/instruments', 200, 'application/json', '{"data":[]}')]);
+    const { judged, result } = await judge([answered(0, '/instruments', 200, 'application/json', EMPTY_PAGE)]);
     const all = pack.suites.flatMap((s) => s.checks.map((c) => c.id));
     expect(result.checks.map((c) => c.id)).toEqual(all);
     const skipped = result.checks.filter((c) => c.skipReason === NOT_EXERCISED).map((c) => c.id);
@@ -76,9 +81,8 @@ describe('the judge pack', () => {
 
   it('warns on a JSON answer labelled otherwise, citing the observed exchange, redacted', async () => {
     // A complete empty page: nothing but the label is wrong in this traffic.
-    const meta = { ...PAGE_META, nextPage: 0, limit: 100, currentCount: 0, totalCount: 0 };
     const { check, result } = await judge([
-      answered(0, '/instruments', 200, 'application/json', JSON.stringify({ data: [], meta })),
+      answered(0, '/instruments', 200, 'application/json', EMPTY_PAGE),
       answered(4, '/customers/9', 404, 'text/plain', '{"code":"404","message":"Not Found"}'),
     ]);
     expect(check?.outcome).toBe('warn');
