@@ -1,7 +1,13 @@
 // Judging traffic the suite did not send (issue 30): a pack made from a pack of server checks, which runs each check's
 // `observe` over the answers its session holds (a HAR read by `conformance judge`, what `conformance proxy` saw) and
 // sends nothing. Checks without `observe` need requests of their own: the pack leaves them out, and says which.
-import type { CheckContext, CheckDefinition, Pack, SuiteDefinition } from '../../src/engine/index.js';
+import {
+  CheckFailed,
+  type CheckContext,
+  type CheckDefinition,
+  type Pack,
+  type SuiteDefinition,
+} from '../../src/engine/index.js';
 import { ObservingSession } from './observing-session.js';
 import type { HttpResponse } from '../../src/http/client.js';
 import type { Exchange } from '../../src/http/exchange.js';
@@ -63,6 +69,19 @@ export function cite(ctx: CheckContext, subject: { exchange: Exchange }): Exchan
 
 /** Why a check that needs requests of its own is skipped in a judge run. */
 export const NOT_EXERCISED = 'not exercised: it needs requests of its own, which recorded traffic does not hold';
+
+/**
+ * Judges one observed answer with `judge`, the rule a check applies to the answers to its own requests: a failure that
+ * names this answer's exchange cites it (see cite), since the kit's rules name the exchange without adding it.
+ */
+export function judgeObserved(ctx: CheckContext, res: HttpResponse, judge: () => void): void {
+  try {
+    judge();
+  } catch (e) {
+    if (e instanceof CheckFailed && e.finding.exchangeSeq === res.exchange.seq) cite(ctx, res);
+    throw e;
+  }
+}
 
 /** What a judge pack runs and what it leaves out. */
 export interface JudgePack {

@@ -33,19 +33,22 @@ export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** GET that must answer 200 with the success envelope. */
-async function getOk(ctx: CheckContext, path: string, query?: Query): Promise<Fetched> {
-  const res = await ctx.send({ method: 'GET', path, ...(query ? { query } : {}) });
-  expectStatus(ctx, res, 200, `200 with the envelope for GET ${path}`);
-  return { res, env: readEnvelope(ctx, res) };
-}
-
 /** GET of a single resource: 200, the envelope, and `data` an object. */
 export async function getResource(
   ctx: CheckContext,
   path: string,
 ): Promise<Fetched & { data: Record<string, unknown> }> {
-  const got = await getOk(ctx, path);
+  return resourceOf(ctx, await ctx.send({ method: 'GET', path }), path);
+}
+
+/** An answer read as a single resource, as getResource reads it: 200, the envelope, and `data` an object. */
+export function resourceOf(
+  ctx: CheckContext,
+  res: HttpResponse,
+  path: string,
+): Fetched & { data: Record<string, unknown> } {
+  expectStatus(ctx, res, 200, `200 with the envelope for GET ${path}`);
+  const got = { res, env: readEnvelope(ctx, res) };
   if (!isObject(got.env.data)) {
     ctx.fail('data is not an object', {
       expected: `data is the resource (an object) for GET ${path}`,

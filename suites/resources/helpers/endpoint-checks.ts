@@ -8,9 +8,16 @@ import {
   getList,
   getResource,
   idKey,
+  judgeObserved,
+  listPageOf,
   noteErrorBody,
+  observedAnswers,
+  observedPath,
+  resourceOf,
+  type HttpResponse,
+  type ListPage,
 } from '../../kit/index.js';
-import { defineCheck, type CheckDeclaration } from '../../../src/engine/index.js';
+import { defineCheck, type CheckContext, type CheckDeclaration } from '../../../src/engine/index.js';
 import { type ByIdEndpoint, FIELDS_OWNER, type ListEndpoint } from './endpoints.js';
 import { fail } from './fail.js';
 import { ownedByOther } from './ownership.js';
@@ -31,29 +38,59 @@ export function getByIdCheck(checkId: string, ep: ByIdEndpoint): Check {
     },
     async run(ctx) {
       const id = ctx.fixture(ep.fixture);
-      const { res, data } = await getResource(ctx, `${ep.prefix}/${id}`);
-      expectSchema(ctx, res, data, ep.schema, {
-        path: 'data',
-        table: ep.table,
-        ...(ep.absentTo ? { absentTo: ep.absentTo } : {}),
-      });
-      ctx.judged(`${ep.prefix}/${id}`);
-      if (data[ep.idField] === undefined && (ep.idOptional || ep.absentTo)) {
-        ctx.observe(
-          `data carries no ${ep.idField} (${ep.idOptional ? 'which customer fields are present is not shown' : `judged by ${FIELDS_OWNER}`})`,
-        );
-        return;
-      }
-      if (idKey(data, ep.idField) !== String(id)) {
-        fail(
-          ctx,
-          res,
-          `data.${ep.idField} is ${exactValue(data, ep.idField)}, not ${id}`,
-          `the ${singular.toLowerCase()} that was asked for (${ep.idField} ${id})`,
-        );
+      judgeResource(ctx, ep, await getResource(ctx, `${ep.prefix}/${id}`), String(id));
+    },
+    // Observed traffic: every 200 answer of GET {prefix}/{id}, judged against the id of its path.
+    async observe(ctx) {
+      const idOf = (res: HttpResponse) => byIdPath(ep.prefix, observedPath(ctx, res));
+      const answers = observedAnswers(
+        ctx,
+        `200 answer of GET ${ep.prefix}/{${ep.idField}}`,
+        (res) => res.status === 200 && res.exchange.request.method === 'GET' && idOf(res) !== undefined,
+      );
+      for (const res of answers) {
+        const id = idOf(res)!;
+        judgeObserved(ctx, res, () => judgeResource(ctx, ep, resourceOf(ctx, res, `${ep.prefix}/${id}`), id));
       }
     },
   });
+}
+
+/** The id of a path `{prefix}/{id}` (one segment, URL-decoded), or undefined for any other path. */
+function byIdPath(prefix: string, path: string | undefined): string | undefined {
+  if (path === undefined || !path.startsWith(`${prefix}/`)) return undefined;
+  const rest = path.slice(prefix.length + 1);
+  return rest === '' || rest.includes('/') ? undefined : decodeURIComponent(rest);
+}
+
+/** A resource read by its id: its schema, and the id asked for (where the table lets it be absent, noted). */
+function judgeResource(
+  ctx: CheckContext,
+  ep: ByIdEndpoint,
+  { res, data }: { res: HttpResponse; data: Record<string, unknown> },
+  id: string,
+): void {
+  const singular = ep.table.split(' ')[0]!;
+  expectSchema(ctx, res, data, ep.schema, {
+    path: 'data',
+    table: ep.table,
+    ...(ep.absentTo ? { absentTo: ep.absentTo } : {}),
+  });
+  ctx.judged(`${ep.prefix}/${id}`);
+  if (data[ep.idField] === undefined && (ep.idOptional || ep.absentTo)) {
+    ctx.observe(
+      `data carries no ${ep.idField} (${ep.idOptional ? 'which customer fields are present is not shown' : `judged by ${FIELDS_OWNER}`})`,
+    );
+    return;
+  }
+  if (idKey(data, ep.idField) !== id) {
+    fail(
+      ctx,
+      res,
+      `data.${ep.idField} is ${exactValue(data, ep.idField)}, not ${id}`,
+      `the ${singular.toLowerCase()} that was asked for (${ep.idField} ${id})`,
+    );
+  }
 }
 
 export function listCheck(checkId: string, ep: ListEndpoint): Check {
@@ -72,19 +109,7 @@ export function listCheck(checkId: string, ep: ListEndpoint): Check {
       const query = ep.query(ctx);
       // meta is the pagination suite's (pagination.meta.present): one defect, one failing check.
       const page = await getList(ctx, ep.path, query);
-      expectItems(ctx, page.res, page.items, ep.schema, ep.table, ep.absentTo);
-      if (ep.name !== 'instruments') {
-        const customerId = String(query.customerId);
-        const foreign = page.items.findIndex((item) => ownedByOther(item, customerId));
-        if (foreign >= 0) {
-          fail(
-            ctx,
-            page.res,
-            `data[${foreign}].customerId is ${exactValue(page.items[foreign] as Record<string, unknown>, 'customerId')}, not ${customerId}`,
-            `only items of customer ${customerId}`,
-          );
-        }
-      }
+      judgeListPage(ctx, ep, page, ep.name === 'instruments' ? undefined : String(query.customerId));
       ctx.observe(`first page: ${page.items.length} item(s), totalCount ${String(page.meta?.totalCount ?? 'absent')}`);
       // A list answer judged is not its records judged: an empty first page holds nothing of the table.
       if (page.items.length === 0)
@@ -92,6 +117,26 @@ export function listCheck(checkId: string, ep: ListEndpoint): Check {
           `GET ${ep.path}${ep.name === 'instruments' ? '?investmentType=INTERNATIONAL_STOCKS' : `?customerId=${String(query.customerId)}`} answered an empty list: no ${ep.table.split(' ')[0]} record to judge against its table`,
         );
       ctx.judged(`an item of GET ${ep.path}`, page.items.length);
+    },
+    // Observed traffic: every 200 page of GET {path}, judged against the customerId of its query where it has one.
+    async observe(ctx) {
+      const pages = observedAnswers(
+        ctx,
+        `200 answer of GET ${ep.path}`,
+        (res) => res.status === 200 && res.exchange.request.method === 'GET' && observedPath(ctx, res) === ep.path,
+      );
+      let items = 0;
+      for (const res of pages) {
+        const customerId = new URL(res.exchange.request.url).searchParams.get('customerId');
+        judgeObserved(ctx, res, () => {
+          const page = listPageOf(ctx, res, ep.path);
+          judgeListPage(ctx, ep, page, ep.name === 'instruments' || customerId === null ? undefined : customerId);
+          items += page.items.length;
+        });
+      }
+      if (items === 0)
+        ctx.skip(`every observed page of GET ${ep.path} was empty: no record to judge against its table`);
+      ctx.judged(`an item of GET ${ep.path}`, items);
     },
   });
 }
@@ -124,4 +169,19 @@ export function queryValidatedCheck(checkId: string, ep: ListEndpoint, param: st
       }
     },
   });
+}
+
+/** A page of a list: each item against its table, and (with `customerId`) no item of another customer. */
+function judgeListPage(ctx: CheckContext, ep: ListEndpoint, page: ListPage, customerId: string | undefined): void {
+  expectItems(ctx, page.res, page.items, ep.schema, ep.table, ep.absentTo);
+  if (customerId === undefined) return;
+  const foreign = page.items.findIndex((item) => ownedByOther(item, customerId));
+  if (foreign >= 0) {
+    fail(
+      ctx,
+      page.res,
+      `data[${foreign}].customerId is ${exactValue(page.items[foreign] as Record<string, unknown>, 'customerId')}, not ${customerId}`,
+      `only items of customer ${customerId}`,
+    );
+  }
 }

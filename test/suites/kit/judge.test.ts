@@ -313,4 +313,31 @@ describe('the judge pack', () => {
       'the traffic holds no 200 answer of an asset, transaction or instrument read with a record in data',
     );
   });
+
+  it('judges every read of a resource by its id and every page of a list against its table, citing the answer', async () => {
+    const env = (data: unknown) => JSON.stringify({ data, code: '200', message: 'Success' });
+    const customer = (index: number, path: string, data: object) =>
+      answered(index, path, 200, 'application/json', env({ firstName: 'Amara', status: 'ACTIVE', ...data }));
+    const clean = await judge([customer(0, '/customers/1042', { customerId: 1042 })], 'resources.customers.get');
+    expect(clean.check?.outcome).toBe('pass');
+    const other = await judge([customer(2, '/customers/1042', { customerId: 7 })], 'resources.customers.get');
+    expect(other.check?.finding?.message).toBe('data.customerId is 7, not 1042');
+    expect(other.check?.exchanges.map((e) => e.seq)).toEqual([3]);
+    const typed = await judge([customer(5, '/customers/1042', { customerId: '1042' })], 'resources.customers.get');
+    expect(typed.check?.outcome).toBe('fail');
+    expect(typed.check?.exchanges.map((e) => e.seq)).toEqual([6]);
+    const list = await judge(
+      [answered(7, '/accounts?customerId=1042', 200, 'application/json', env([{ accountId: 1, customerId: 9 }]))],
+      'resources.accounts.list',
+    );
+    expect(list.check?.outcome).toBe('fail');
+    expect(list.check?.exchanges.map((e) => e.seq)).toEqual([8]);
+    const empty = await judge(
+      [answered(0, '/instruments', 200, 'application/json', EMPTY_PAGE)],
+      'resources.instruments.list',
+    );
+    expect(empty.check?.skipReason).toBe(
+      'every observed page of GET /instruments was empty: no record to judge against its table',
+    );
+  });
 });
