@@ -58,6 +58,12 @@ export function observedPath(ctx: CheckContext, res: HttpResponse): string | und
   return url.pathname.slice(prefix.length) || '/';
 }
 
+/** How a finding names an observed answer: its exchange's number, method and path below the base URL (else its URL). */
+export function observedLine(ctx: CheckContext, res: HttpResponse): string {
+  const { seq, request } = res.exchange;
+  return `#${seq} ${request.method} ${observedPath(ctx, res) ?? request.url}`;
+}
+
 /**
  * Adds an exchange a check judges but did not send (observed traffic, a client's recorded request) to the check's own,
  * once, so that the reports show it with the finding that cites it; returns it, for `ctx.fail(…, { exchange })`.

@@ -12,6 +12,7 @@ import {
   headerValue,
   isObject,
   observedAnswers,
+  observedLine,
   observedPath,
   parseJson,
   readProbe,
@@ -24,7 +25,7 @@ import {
   type RequestSpec,
 } from '../kit/index.js';
 import { defineCheck, type CheckContext } from '../../src/engine/index.js';
-import { BY_ID, LISTS } from './helpers/endpoints.js';
+import { BY_ID, endpointAt, LISTS } from './helpers/endpoints.js';
 
 /** The `error` member of an RFC 6749 §5.2 error answer, if the body is one. */
 function oauthErrorOf(res: HttpResponse): string | undefined {
@@ -252,7 +253,7 @@ export const errorsBody = defineCheck({
       (res) => res.status >= 400 && res.status <= 499 && res.status !== 429 && observedPath(ctx, res) !== undefined,
     ).flatMap((res) => {
       const path = observedPath(ctx, res)!;
-      const what = `#${res.exchange.seq} ${res.exchange.request.method} ${path}`;
+      const what = observedLine(ctx, res);
       // The token endpoints, as in a run: an RFC 6749 §5.2 error body is a reading a correct server may take there.
       if (path.startsWith('/oauth/') && errorBodyOf(res) === undefined && oauthErrorOf(res) !== undefined) {
         ctx.observe(`${what} refuses with an OAuth 2.0 error body (RFC 6749 §5.2): accepted on the token endpoints`);
@@ -368,7 +369,7 @@ export const errorsMessageText = defineCheck({
     judgeMessageTexts(
       ctx,
       answers.map((res) => ({
-        what: `#${res.exchange.seq} ${res.exchange.request.method} ${observedPath(ctx, res)!}`,
+        what: observedLine(ctx, res),
         status: res.status as 401 | 404,
         res,
       })),
@@ -393,11 +394,7 @@ interface TextAnswer {
 
 /** The endpoints whose Errors line lists 404: the resource reads and lists, and PUT /customers. */
 function listsNotFound(method: string, path: string): boolean {
-  if (method === 'PUT') return path === '/customers';
-  return (
-    method === 'GET' &&
-    /^\/(?:(?:accounts|transactions|instruments)|(?:accounts|customers|assets|transactions)\/[^/]+)$/.test(path)
-  );
+  return method === 'PUT' ? path === '/customers' : method === 'GET' && endpointAt(path) !== undefined;
 }
 
 /** Judges the message of each 401 and 404 that carries the error body; one without it is resources.errors.body's. */

@@ -6,11 +6,12 @@ import {
   fieldsNotGiven,
   isObject,
   observedAnswers,
+  observedLine,
   observedPath,
   type HttpResponse,
 } from '../kit/index.js';
 import { defineCheck, type CheckContext } from '../../src/engine/index.js';
-import { BY_ID, LISTS } from './helpers/endpoints.js';
+import { BY_ID, endpointAt, LISTS } from './helpers/endpoints.js';
 import { dataOf, readLeniently, readListLeniently } from './helpers/lenient-reads.js';
 
 export const fieldsPresent = defineCheck({
@@ -69,24 +70,18 @@ export const fieldsPresent = defineCheck({
     ).flatMap((res): Read[] => {
       const path = res.exchange.request.method === 'GET' ? observedPath(ctx, res) : undefined;
       const data = dataOf(res);
-      const byId = BY_ID.find(
-        (ep) =>
-          ep.absentTo !== undefined &&
-          path?.startsWith(`${ep.prefix}/`) &&
-          !path.slice(ep.prefix.length + 1).includes('/'),
-      );
-      const list = LISTS.find((ep) => ep.absentTo !== undefined && path === ep.path);
-      const ep = byId ?? list;
-      if (ep === undefined || !(list ? Array.isArray(data) : isObject(data))) return [];
-      const what = `#${res.exchange.seq} GET ${path!}`;
+      const ep = endpointAt(path);
+      const list = ep !== undefined && 'path' in ep;
+      if (ep?.absentTo === undefined || !(list ? Array.isArray(data) : isObject(data))) return [];
+      const what = observedLine(ctx, res);
       return [
         {
           what,
           res,
           records: list ? (data as unknown[]) : [data],
-          list: list !== undefined,
+          list,
           schema: ep.schema,
-          requirement: ep.absentTo!.requirements[0]!,
+          requirement: ep.absentTo.requirements[0]!,
         },
       ];
     });

@@ -4,6 +4,7 @@ import type { CheckContext } from '../../../src/engine/index.js';
 import {
   isObject,
   observedAnswers,
+  observedLine,
   observedPath,
   parseJson,
   readEnvelope,
@@ -153,10 +154,9 @@ export function observedListPages(ctx: CheckContext): ObservedPage[] {
     const parsed = parseJson(res.text);
     const body = parsed.ok && isObject(parsed.value) ? parsed.value : undefined;
     if (!Array.isArray(body?.data)) return [];
-    const url = new URL(res.exchange.request.url);
     return [
       {
-        label: `#${res.exchange.seq} GET ${observedPath(ctx, res)!}${url.search}`,
+        label: `${observedLine(ctx, res)}${new URL(res.exchange.request.url).search}`,
         response: res,
         items: body.data,
         meta: body.meta,

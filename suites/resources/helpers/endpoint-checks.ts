@@ -18,7 +18,7 @@ import {
   type ListPage,
 } from '../../kit/index.js';
 import { defineCheck, type CheckContext, type CheckDeclaration } from '../../../src/engine/index.js';
-import { type ByIdEndpoint, FIELDS_OWNER, type ListEndpoint } from './endpoints.js';
+import { byIdPath, type ByIdEndpoint, FIELDS_OWNER, type ListEndpoint } from './endpoints.js';
 import { fail } from './fail.js';
 import { ownedByOther } from './ownership.js';
 
@@ -54,13 +54,6 @@ export function getByIdCheck(checkId: string, ep: ByIdEndpoint): Check {
       }
     },
   });
-}
-
-/** The id of a path `{prefix}/{id}` (one segment, URL-decoded), or undefined for any other path. */
-function byIdPath(prefix: string, path: string | undefined): string | undefined {
-  if (path === undefined || !path.startsWith(`${prefix}/`)) return undefined;
-  const rest = path.slice(prefix.length + 1);
-  return rest === '' || rest.includes('/') ? undefined : decodeURIComponent(rest);
 }
 
 /** A resource read by its id: its schema, and the id asked for (where the table lets it be absent, noted). */

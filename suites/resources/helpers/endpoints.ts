@@ -220,3 +220,21 @@ export const TRANSACTIONS_LIST: ListEndpoint = {
   absentTo: { owner: FIELDS_OWNER, requirements: ['REQ-TXNEP-07'] },
 };
 export const LISTS = [ACCOUNTS_LIST, INSTRUMENTS_LIST, TRANSACTIONS_LIST] as const;
+
+/** The id of a path `{prefix}/{id}` (one segment, URL-decoded where it decodes), or undefined for any other path. */
+export function byIdPath(prefix: string, path: string | undefined): string | undefined {
+  if (path === undefined || !path.startsWith(`${prefix}/`)) return undefined;
+  const rest = path.slice(prefix.length + 1);
+  if (rest === '' || rest.includes('/')) return undefined;
+  // An observed path may hold a % that starts no escape: it is then the id as sent.
+  try {
+    return decodeURIComponent(rest);
+  } catch {
+    return rest;
+  }
+}
+
+/** The GET endpoint a path below the base URL names, a read by id or a list; undefined for any other path. */
+export function endpointAt(path: string | undefined): ByIdEndpoint | ListEndpoint | undefined {
+  return BY_ID.find((ep) => byIdPath(ep.prefix, path) !== undefined) ?? LISTS.find((ep) => ep.path === path);
+}

@@ -2,13 +2,14 @@
 import {
   isObject,
   observedAnswers,
+  observedLine,
   observedPath,
   timestampUnitOf,
   type HttpResponse,
   type TimestampUnit,
 } from '../../kit/index.js';
 import { type CheckContext } from '../../../src/engine/index.js';
-import { BY_ID, INSTRUMENTS_LIST } from './endpoints.js';
+import { BY_ID, endpointAt, INSTRUMENTS_LIST } from './endpoints.js';
 import { dataOf, readLeniently, readListLeniently } from './lenient-reads.js';
 
 /** The createdAt and updatedAt rows of each table ("Unix timestamp"). */
@@ -57,39 +58,26 @@ export async function readTimestampedRecords(ctx: CheckContext): Promise<Timesta
   return records;
 }
 
-/** The endpoints whose answers carry records with createdAt and updatedAt, by method and path below the base URL. */
-const TIMESTAMPED_ENDPOINTS: ReadonlyArray<{
-  method: string;
-  path: RegExp;
-  table: keyof typeof TIMESTAMP_REQUIREMENTS;
-}> = [
-  { method: 'GET', path: /^\/customers\/[^/]+$/, table: 'customers' },
-  { method: 'PUT', path: /^\/customers$/, table: 'customers' },
-  { method: 'GET', path: /^\/accounts(?:\/[^/]+)?$/, table: 'accounts' },
-  { method: 'GET', path: /^\/assets\/[^/]+$/, table: 'assets' },
-  { method: 'GET', path: /^\/transactions(?:\/[^/]+)?$/, table: 'transactions' },
-  { method: 'GET', path: /^\/instruments$/, table: 'instruments' },
-];
-
 /**
  * The records of observed traffic (a judge of traffic): `data` of every 200 answer of an endpoint above, an object or,
  * for a list, each object item. Answers that carry none are the business of the checks of that endpoint.
  */
 export function observedTimestampedRecords(ctx: CheckContext): TimestampedRecord[] {
-  const endpointOf = (res: HttpResponse) => {
+  // The tables' timestamps come in the reads by id and the lists, and in the customer a PUT /customers answers with.
+  const tableOf = (res: HttpResponse): keyof typeof TIMESTAMP_REQUIREMENTS | undefined => {
     const path = observedPath(ctx, res);
-    return path === undefined
-      ? undefined
-      : TIMESTAMPED_ENDPOINTS.find((e) => e.method === res.exchange.request.method && e.path.test(path));
+    const method = res.exchange.request.method;
+    if (method === 'PUT') return path === '/customers' ? 'customers' : undefined;
+    return method === 'GET' ? endpointAt(path)?.name : undefined;
   };
   return observedAnswers(
     ctx,
     '200 answer of a resource or list endpoint',
-    (res) => res.status === 200 && endpointOf(res) !== undefined,
+    (res) => res.status === 200 && tableOf(res) !== undefined,
   ).flatMap((res) => {
-    const table = endpointOf(res)!.table;
+    const table = tableOf(res)!;
     const data = dataOf(res);
-    const name = `#${res.exchange.seq} ${res.exchange.request.method} ${observedPath(ctx, res)!}`;
+    const name = observedLine(ctx, res);
     const items: Array<[string, unknown]> = Array.isArray(data)
       ? data.map((d, i) => [`data[${i}]`, d])
       : [['data', data]];

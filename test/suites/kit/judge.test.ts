@@ -323,6 +323,9 @@ describe('the judge pack', () => {
     const other = await judge([customer(2, '/customers/1042', { customerId: 7 })], 'resources.customers.get');
     expect(other.check?.finding?.message).toBe('data.customerId is 7, not 1042');
     expect(other.check?.exchanges.map((e) => e.seq)).toEqual([3]);
+    // A % that starts no escape is the id as sent: judged, never a crash of the check.
+    const odd = await judge([customer(3, '/customers/10%ZZ', { customerId: 1042 })], 'resources.customers.get');
+    expect(odd.check?.finding?.message).toBe('data.customerId is 1042, not 10%ZZ');
     const typed = await judge([customer(5, '/customers/1042', { customerId: '1042' })], 'resources.customers.get');
     expect(typed.check?.outcome).toBe('fail');
     expect(typed.check?.exchanges.map((e) => e.seq)).toEqual([6]);
