@@ -34,8 +34,9 @@ if (only === undefined) {
   if (check) {
     for (const [kind, url] of Object.entries(files)) {
       const name = url.pathname.split('/').pop();
-      if (readFileSync(url, 'utf8') !== generated[kind])
-        problems.push(`docs/${name} is not current: run npm run matrix and commit it`);
+      const committed = readFileSync(url, 'utf8');
+      if (committed !== generated[kind])
+        problems.push(`docs/${name} is not current: run npm run matrix and commit it${changedLines(committed, generated[kind])}`);
     }
   } else {
     for (const [kind, url] of Object.entries(files)) writeFileSync(url, generated[kind]);
@@ -51,3 +52,13 @@ console.log(
 );
 for (const p of problems) console.log(`  ${p}`);
 process.exitCode = problems.length > 0 ? 1 : 0;
+
+// A stale file in CI is often a run that came out differently there: the lines that differ say which run, so the
+// cause can be chased without re-running the matrix on that machine.
+function changedLines(before, after) {
+  const was = new Set(before.split('\n'));
+  const now = new Set(after.split('\n'));
+  const gone = [...was].filter((l) => !now.has(l)).slice(0, 8);
+  const added = [...now].filter((l) => !was.has(l)).slice(0, 8);
+  return [...gone.map((l) => `\n    - ${l}`), ...added.map((l) => `\n    + ${l}`)].join('');
+}
