@@ -99,11 +99,11 @@ const TOKEN_PROBE: RequestSpec = {
   query: { investmentType: 'INTERNATIONAL_STOCKS', limit: 1 },
 };
 
-/** A token to send the refused request again with, and what to record about it. */
-export interface Renewal {
-  token: string;
-  note: string;
-}
+/**
+ * A token to send the refused request again with, and what to record about it; or, where the token was found ended
+ * but none could replace it, why (`failed`), which the refused check records beside its 401.
+ */
+export type Renewal = { token: string; note: string } | { failed: string };
 
 export class Session implements RunSession {
   private tokenPromise: Promise<TokenResult> | undefined;
@@ -194,11 +194,15 @@ export class Session implements RunSession {
     return this.exclusive(async () => {
       let refused = token;
       let last = res;
-      // Twice at most: the replacement another check obtained may have been ended by a revocation since; a token
-      // renewed within this turn cannot be.
-      for (let round = 0; round < 2 && last.status === 401; round++) {
+      // Three times at most: the replacement another check obtained may have been ended by a revocation since, and a
+      // token renewed within this turn by a restart of the server (no revocation can end it: they wait for the turn).
+      for (let round = 0; round < 3 && last.status === 401; round++) {
         const renewal = await this.recover(refused);
         if (renewal === undefined) break;
+        if ('failed' in renewal) {
+          note(renewal.failed);
+          break;
+        }
         note(
           `${renewal.note}; ${last.exchange.request.method} ${new URL(last.exchange.request.url).pathname} was answered 401 with it and was sent again with the new token`,
         );
@@ -333,14 +337,17 @@ export class Session implements RunSession {
     const current = await this.tokenPromise?.then((t) => t.token).catch(() => undefined);
     if (current !== undefined && current !== refused)
       return { token: current, note: `${ended}; it had been replaced already` };
-    if (this.renewals >= MAX_RENEWALS) return undefined;
+    if (this.renewals >= MAX_RENEWALS)
+      return {
+        failed: `${ended}; it was not replaced: the run had replaced its token ${MAX_RENEWALS} times, its bound`,
+      };
     this.renewals += 1;
     let fresh: TokenResult;
     try {
       fresh = await this.fetch();
     } catch (e) {
       if (e instanceof ThrottledOut) throw e;
-      return undefined;
+      return { failed: `${ended}; no new token could be obtained: ${e instanceof Error ? e.message : String(e)}` };
     }
     this.adopt(Promise.resolve(fresh));
     return {

@@ -83,7 +83,9 @@ describe('Session renewal, against a server whose tokens die on command', () => 
    * `holdFirstProbe`: the first token probe is judged as it arrives and answered only once a second probe arrives (or
    * after LIMIT_MS, which decides only how a broken session fails); `firstProbe` resolves as it arrives.
    */
-  async function tokenServer(options: { everyTokenDies?: boolean; holdFirstProbe?: boolean } = {}) {
+  async function tokenServer(
+    options: { everyTokenDies?: boolean; holdFirstProbe?: boolean; refuseRenewals?: boolean } = {},
+  ) {
     let issued = 0;
     let probes = 0;
     let secondProbe!: () => void;
@@ -97,6 +99,11 @@ describe('Session renewal, against a server whose tokens die on command', () => 
     const server = await startEchoServer((req, res) => {
       const token = req.headers.find(([n]) => n.toLowerCase() === 'authorization')?.[1].slice('Bearer '.length);
       if (req.url === '/v1/oauth/token') {
+        if (options.refuseRenewals && issued > 0) {
+          res.statusCode = 503;
+          res.end(JSON.stringify({ code: '503', message: 'Service Unavailable' }));
+          return;
+        }
         const fresh = `token-${++issued}`;
         if (options.everyTokenDies) dead.add(fresh);
         res.end(JSON.stringify({ data: { token: fresh }, code: '200', message: 'Success' }));
@@ -271,7 +278,26 @@ describe('Session renewal, against a server whose tokens die on command', () => 
     expect(result.checks[0]!.observations).toEqual([]);
   });
 
-  it('is bounded: two renewals for one request, and at most MAX_RENEWALS in a run', async () => {
+  it('keeps the 401 of a token found dead that no new token replaces, and says why on the check', async () => {
+    const server = await tokenServer({ everyTokenDies: true, refuseRenewals: true });
+    let status = 0;
+    const result = await runChecks({
+      pack,
+      target: server.target,
+      suites: [
+        oneCheck(async (send) => {
+          status = await send('/ok');
+        }),
+      ],
+    });
+    expect(status).toBe(401);
+    expect(server.tokenRequests()).toBe(2);
+    expect(result.checks[0]!.observations).toEqual([
+      expect.stringMatching(/^the server ended the run's token early .*; no new token could be obtained: .*503/),
+    ]);
+  });
+
+  it('is bounded: three renewals for one request, and at most MAX_RENEWALS in a run, past which the 401 stands with the reason', async () => {
     const server = await tokenServer({ everyTokenDies: true });
     const statuses: number[] = [];
     let afterFirst = 0;
@@ -288,9 +314,12 @@ describe('Session renewal, against a server whose tokens die on command', () => 
     });
     // The run's first token, dead at once too, still starts the run: obtaining it is all the session verifies.
     expect(result.checks[0]!.outcome).toBe('pass');
-    expect(afterFirst).toBe(1 + 2);
+    expect(afterFirst).toBe(1 + 3);
     expect(statuses).toEqual(new Array(MAX_RENEWALS).fill(401));
     expect(server.tokenRequests()).toBe(1 + MAX_RENEWALS);
+    expect(result.checks[0]!.observations.at(-1)).toBe(
+      `the server ended the run's token early (this run had not revoked it, and a correct GET /instruments with it was answered 401); it was not replaced: the run had replaced its token ${MAX_RENEWALS} times, its bound`,
+    );
   });
 });
 
