@@ -31,6 +31,8 @@ export interface BundleRow {
   /** The choices of the run that differ from the defaults, `name=value`. */
   choices: string[];
   totals: { passed: number; failed: number; warned: number; skipped: number; errored: number };
+  /** The checks the run skipped: a row that changes from one machine to another then names the check that did. */
+  skippedChecks: string[];
   /** Checks that failed, warned or errored, one line each: each one is a defect of the suite. */
   problems: string[];
   /** Readings the run took that no observation recorded (`name=value`): the report would not tell which was taken. */
@@ -112,6 +114,7 @@ export function bundleRow(bundle: Bundle, result: RunResult): BundleRow {
     name: bundle.name,
     choices: nonDefault(choices),
     totals: { passed: t.passed, failed: t.failed, warned: t.warned, skipped: t.skipped, errored: t.errored },
+    skippedChecks: result.checks.filter((c) => c.outcome === 'skip').map((c) => c.id),
     problems: result.checks
       .filter((c) => c.outcome === 'fail' || c.outcome === 'warn' || c.outcome === 'error')
       .map((c) => `${c.id} ${c.outcome}: ${c.finding?.message ?? ''}`),
