@@ -1,8 +1,40 @@
 // Area `auth.expiry`: a token's lifetime (spec "Auth token record" expiresIn, "Token lifecycle": 60 minutes).
-import { describeResponse, expectStatus, isSuccess, readProbe, withTokens } from '../kit/index.js';
+import {
+  cite,
+  describeResponse,
+  expectStatus,
+  isSuccess,
+  readProbe,
+  withTokens,
+  type IssuedToken,
+} from '../kit/index.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { defineCheck } from '../../src/engine/index.js';
-import { TOKEN_TTL_SECONDS, presentField } from './helpers/token-record.js';
+import { defineCheck, type CheckContext } from '../../src/engine/index.js';
+import { TOKEN_TTL_SECONDS, observedTokensWith, presentField } from './helpers/token-record.js';
+
+/** expiresIn is a number of seconds from 0 to 3600. */
+function judgeExpiresIn(ctx: CheckContext, issued: IssuedToken, value: unknown): void {
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    return ctx.fail(`expiresIn is ${JSON.stringify(value)}, not a number`, {
+      expected: 'expiresIn, a remaining lifetime: a number',
+      observed: describeResponse(issued.res),
+      exchange: cite(ctx, issued.res),
+      requirements: ['REQ-TOKEN-04'],
+    });
+  }
+  if (value < 0 || value > TOKEN_TTL_SECONDS) {
+    ctx.fail(
+      `expiresIn is ${value}: not a number of seconds from 0 to ${TOKEN_TTL_SECONDS}${value === TOKEN_TTL_SECONDS * 1000 ? ' (60 minutes in milliseconds)' : ''}`,
+      {
+        expected: `a number of seconds from 0 to ${TOKEN_TTL_SECONDS}: the rest of a 60-minute lifetime, counted as OAuth 2.0's expires_in is (RFC 6749 §5.1)`,
+        observed: describeResponse(issued.res),
+        exchange: cite(ctx, issued.res),
+        requirements: ['REQ-TOKEN-13'],
+      },
+    );
+  }
+  ctx.judged("the token record's expiresIn");
+}
 
 export const expiryChecks = [
   defineCheck({
@@ -21,28 +53,12 @@ export const expiryChecks = [
     async run(ctx) {
       await withTokens(ctx, async (jar) => {
         const issued = await jar.issue();
-        const value = presentField(ctx, issued, 'expiresIn');
-        if (typeof value !== 'number' || !Number.isFinite(value)) {
-          return ctx.fail(`expiresIn is ${JSON.stringify(value)}, not a number`, {
-            expected: 'expiresIn, a remaining lifetime: a number',
-            observed: describeResponse(issued.res),
-            exchange: issued.res.exchange,
-            requirements: ['REQ-TOKEN-04'],
-          });
-        }
-        if (value < 0 || value > TOKEN_TTL_SECONDS) {
-          ctx.fail(
-            `expiresIn is ${value}: not a number of seconds from 0 to ${TOKEN_TTL_SECONDS}${value === TOKEN_TTL_SECONDS * 1000 ? ' (60 minutes in milliseconds)' : ''}`,
-            {
-              expected: `a number of seconds from 0 to ${TOKEN_TTL_SECONDS}: the rest of a 60-minute lifetime, counted as OAuth 2.0's expires_in is (RFC 6749 §5.1)`,
-              observed: describeResponse(issued.res),
-              exchange: issued.res.exchange,
-              requirements: ['REQ-TOKEN-13'],
-            },
-          );
-        }
-        ctx.judged("the token record's expiresIn");
+        judgeExpiresIn(ctx, issued, presentField(ctx, issued, 'expiresIn'));
       });
+    },
+    // Observed traffic: every token record the traffic holds that carries expiresIn.
+    async observe(ctx) {
+      for (const issued of observedTokensWith(ctx, 'expiresIn')) judgeExpiresIn(ctx, issued, issued.record.expiresIn);
     },
   }),
   defineCheck({

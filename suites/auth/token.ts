@@ -17,6 +17,8 @@ import {
   tokenRecordOf,
   validateAgainst,
   withTokens,
+  judgeObserved,
+  type HttpResponse,
   type IssuedToken,
   type TokenResult,
   type TimestampUnit,
@@ -31,6 +33,8 @@ import {
   OWNED_FIELDS,
   recordFieldOf,
   expectTokenRecord,
+  observedTokenAnswers,
+  observedTokens,
   observedTokensWith,
 } from './helpers/token-record.js';
 import { NO_TOKEN, RUN_TOKEN_AGAIN, tokenSpec } from './helpers/token-requests.js';
@@ -95,20 +99,29 @@ export const tokenIssued = defineCheck({
       const found = tokenIn(res);
       if (found) await jar.keep(found.token);
       expectSuccess(ctx, res, 'a 2xx answer carrying a token record');
-      const body = expectJson(ctx, res);
-      const record = tokenRecordOf(body);
-      if (!record) {
-        return ctx.fail('no token in the answer', {
-          expected: 'a token record, with or without the {data, code, message} envelope',
-          observed: describeResponse(res),
-          exchange: res.exchange,
-        });
-      }
-      expectTokenRecord(ctx, res, record.record, record.enveloped ? 'data' : '');
-      ctx.judged('the token record');
+      judgeTokenAnswer(ctx, res);
     });
   },
+  // Observed traffic: every 2xx answer of POST /oauth/token (a refusal is the refusal checks' to judge).
+  async observe(ctx) {
+    for (const res of observedTokenAnswers(ctx)) judgeObserved(ctx, res, () => judgeTokenAnswer(ctx, res));
+  },
 });
+
+/** A 2xx token answer: JSON carrying a token record of the table's shape. */
+function judgeTokenAnswer(ctx: CheckContext, res: HttpResponse): void {
+  const body = expectJson(ctx, res);
+  const record = tokenRecordOf(body);
+  if (!record) {
+    return ctx.fail('no token in the answer', {
+      expected: 'a token record, with or without the {data, code, message} envelope',
+      observed: describeResponse(res),
+      exchange: res.exchange,
+    });
+  }
+  expectTokenRecord(ctx, res, record.record, record.enveloped ? 'data' : '');
+  ctx.judged('the token record');
+}
 
 export const tokenFields = defineCheck({
   id: 'auth.token.fields',
@@ -123,34 +136,42 @@ export const tokenFields = defineCheck({
     fails: 'a field left out (the report names which), or a message or tokenId of another type: the check warns',
   },
   async run(ctx) {
-    await withTokens(ctx, async (jar) => {
-      const issued = await jar.issue();
-      const missing = TOKEN_RECORD_FIELDS.filter((f) => issued.record[f] === undefined);
-      const path = issued.enveloped ? 'data' : '';
-      const typed = validateAgainst('token-record', issued.record, path).filter((p) => {
-        const field = recordFieldOf(p.path, path);
-        return (field === 'message' || field === 'tokenId') && issued.record[field] !== undefined;
-      });
-      if (missing.length === 0 && typed.length === 0) return ctx.judged('the token record');
-      const broken = new Set([
-        ...missing.flatMap((f) => absentTo(f).requirements),
-        ...typed.flatMap((p) => OWNED_FIELDS[recordFieldOf(p.path, path)]!.requirements),
-      ]);
-      ctx.fail(
-        [
-          ...(missing.length > 0 ? [`the token record leaves out ${missing.join(', ')}`] : []),
-          ...typed.map((p) => `${p.path} ${p.message}`),
-        ].join('; '),
-        {
-          expected: `every field of the "Auth token record" table (${TOKEN_RECORD_FIELDS.join(', ')}), message a string and tokenId a string or an integer${issued.enveloped ? "; a record in data may leave its message to the envelope's" : ''}`,
-          observed: describeResponse(issued.res),
-          exchange: issued.res.exchange,
-          requirements: [...broken],
-        },
-      );
-    });
+    await withTokens(ctx, async (jar) => judgeTokenFields(ctx, await jar.issue()));
+  },
+  // Observed traffic: every token record the traffic holds.
+  async observe(ctx) {
+    const tokens = observedTokens(ctx);
+    if (tokens.length === 0) ctx.skip('the traffic holds no token record');
+    for (const issued of tokens) judgeTokenFields(ctx, issued);
   },
 });
+
+/** Every field of the table there, message a string and tokenId a string or an integer. */
+function judgeTokenFields(ctx: CheckContext, issued: IssuedToken): void {
+  const missing = TOKEN_RECORD_FIELDS.filter((f) => issued.record[f] === undefined);
+  const path = issued.enveloped ? 'data' : '';
+  const typed = validateAgainst('token-record', issued.record, path).filter((p) => {
+    const field = recordFieldOf(p.path, path);
+    return (field === 'message' || field === 'tokenId') && issued.record[field] !== undefined;
+  });
+  if (missing.length === 0 && typed.length === 0) return ctx.judged('the token record');
+  const broken = new Set([
+    ...missing.flatMap((f) => absentTo(f).requirements),
+    ...typed.flatMap((p) => OWNED_FIELDS[recordFieldOf(p.path, path)]!.requirements),
+  ]);
+  ctx.fail(
+    [
+      ...(missing.length > 0 ? [`the token record leaves out ${missing.join(', ')}`] : []),
+      ...typed.map((p) => `${p.path} ${p.message}`),
+    ].join('; '),
+    {
+      expected: `every field of the "Auth token record" table (${TOKEN_RECORD_FIELDS.join(', ')}), message a string and tokenId a string or an integer${issued.enveloped ? "; a record in data may leave its message to the envelope's" : ''}`,
+      observed: describeResponse(issued.res),
+      exchange: cite(ctx, issued.res),
+      requirements: [...broken],
+    },
+  );
+}
 
 export const tokenUnique = defineCheck({
   id: 'auth.token.unique',
@@ -185,6 +206,26 @@ export const tokenUnique = defineCheck({
       }
       ctx.judged('the tokenIds of two tokens', 2);
     });
+  },
+  // Observed traffic: the tokenIds of every different token the traffic's token records hold.
+  async observe(ctx) {
+    const byToken = new Map(observedTokensWith(ctx, 'tokenId').map((t) => [t.token, t]));
+    if (byToken.size < 2) ctx.skip('the traffic holds fewer than two different tokens with a tokenId');
+    const byId = new Map<string, IssuedToken>();
+    for (const issued of byToken.values()) {
+      const id = JSON.stringify(issued.record.tokenId);
+      const earlier = byId.get(id);
+      if (earlier !== undefined) {
+        cite(ctx, earlier.res);
+        ctx.fail(`two different tokens both carry tokenId ${id}`, {
+          expected: 'a tokenId of its own for each token: "Unique access token identifier"',
+          observed: `exchange #${earlier.res.exchange.seq}: ${describeResponse(earlier.res)}; exchange #${issued.res.exchange.seq}: ${describeResponse(issued.res)}`,
+          exchange: cite(ctx, issued.res),
+        });
+      }
+      byId.set(id, issued);
+    }
+    ctx.judged('the tokenIds of different tokens', byToken.size);
   },
 });
 
@@ -325,18 +366,26 @@ export const tokenTrustedIps = defineCheck({
   async run(ctx) {
     await withTokens(ctx, async (jar) => {
       const issued = await jar.issue();
-      const ips = presentField(ctx, issued, 'trustedIps');
-      if (!Array.isArray(ips) || !ips.every((ip) => typeof ip === 'string')) {
-        ctx.fail(`trustedIps is ${JSON.stringify(ips)}, not a list of address strings`, {
-          expected: 'trustedIps: an array of strings (possibly empty)',
-          observed: describeResponse(issued.res),
-          exchange: issued.res.exchange,
-        });
-      }
-      ctx.judged("the token record's trustedIps");
+      judgeTrustedIps(ctx, issued, presentField(ctx, issued, 'trustedIps'));
     });
   },
+  // Observed traffic: every token record the traffic holds that carries trustedIps.
+  async observe(ctx) {
+    for (const issued of observedTokensWith(ctx, 'trustedIps')) judgeTrustedIps(ctx, issued, issued.record.trustedIps);
+  },
 });
+
+/** trustedIps is a list of address strings. */
+function judgeTrustedIps(ctx: CheckContext, issued: IssuedToken, ips: unknown): void {
+  if (!Array.isArray(ips) || !ips.every((ip) => typeof ip === 'string')) {
+    ctx.fail(`trustedIps is ${JSON.stringify(ips)}, not a list of address strings`, {
+      expected: 'trustedIps: an array of strings (possibly empty)',
+      observed: describeResponse(issued.res),
+      exchange: cite(ctx, issued.res),
+    });
+  }
+  ctx.judged("the token record's trustedIps");
+}
 
 export const tokenTimestamps = defineCheck({
   id: 'auth.token.timestamps',
@@ -358,35 +407,7 @@ export const tokenTimestamps = defineCheck({
     await withTokens(ctx, async (jar) => {
       const askedMs = Date.now();
       const issued = await jar.issue();
-      const units: TimestampUnit[] = [];
-      for (const field of ['createdAt', 'updatedAt']) {
-        const value = presentField(ctx, issued, field);
-        // A day either way: no clock is that far off, and a token handed out again may be up to an hour old. One
-        // counted from another origin misses by years; one in microseconds is near the moment in neither unit.
-        const unit =
-          typeof value === 'number' && Number.isInteger(value)
-            ? unitNear(value, askedMs, CLOCK_SLACK_SECONDS)
-            : undefined;
-        if (unit === undefined) {
-          return ctx.fail(
-            `${field} is ${JSON.stringify(value)}, not a Unix time near the moment the token was asked for (${Math.floor(askedMs / 1000)} in seconds, ${askedMs} in milliseconds)`,
-            {
-              expected: `${field}: an integer Unix time within a day of ${Math.floor(askedMs / 1000)} (seconds) or ${askedMs} (milliseconds)`,
-              observed: describeResponse(issued.res),
-              exchange: issued.res.exchange,
-            },
-          );
-        }
-        units.push(unit);
-      }
-      const [created, updated] = units as [TimestampUnit, TimestampUnit];
-      if (created !== updated) {
-        ctx.fail(`createdAt counts ${created}, updatedAt ${updated}`, {
-          expected: 'createdAt and updatedAt in one unit: one server, one meaning of "Unix timestamp"',
-          observed: describeResponse(issued.res),
-          exchange: issued.res.exchange,
-        });
-      }
+      const created = judgeTokenTimes(ctx, issued, askedMs, (field) => presentField(ctx, issued, field));
       if (server.unit !== undefined && created !== server.unit) {
         ctx.fail(
           `the token record's createdAt and updatedAt count ${created}, while the server's other timestamps count ${server.unit} (${server.text})`,
@@ -403,7 +424,61 @@ export const tokenTimestamps = defineCheck({
       );
     });
   },
+  // Observed traffic: every token record with both times, against the moment its request was sent (the traffic's
+  // time); the unit of the server's other timestamps is resources.timestamps.unix' to judge there.
+  async observe(ctx) {
+    const timed = observedTokensWith(ctx, 'createdAt').filter(
+      (t) => t.record.updatedAt !== undefined && t.res.exchange.startedAt !== undefined,
+    );
+    if (timed.length === 0)
+      ctx.skip('no token record of the traffic has both createdAt and updatedAt and a time its request was sent at');
+    const units = new Set(
+      timed.map((t) => judgeTokenTimes(ctx, t, Date.parse(t.res.exchange.startedAt!), (f) => t.record[f])),
+    );
+    ctx.judged("the token records' createdAt and updatedAt", timed.length);
+    ctx.observe(`the token records' createdAt and updatedAt count ${[...units].join(' and ')}`);
+  },
 });
+
+/**
+ * createdAt and updatedAt of a token record asked for at `askedMs`: integers near that moment, both in one unit, which
+ * is returned.
+ */
+function judgeTokenTimes(
+  ctx: CheckContext,
+  issued: IssuedToken,
+  askedMs: number,
+  valueOf: (field: string) => unknown,
+): TimestampUnit {
+  const units: TimestampUnit[] = [];
+  for (const field of ['createdAt', 'updatedAt']) {
+    const value = valueOf(field);
+    // A day either way: no clock is that far off, and a token handed out again may be up to an hour old. One
+    // counted from another origin misses by years; one in microseconds is near the moment in neither unit.
+    const unit =
+      typeof value === 'number' && Number.isInteger(value) ? unitNear(value, askedMs, CLOCK_SLACK_SECONDS) : undefined;
+    if (unit === undefined) {
+      return ctx.fail(
+        `${field} is ${JSON.stringify(value)}, not a Unix time near the moment the token was asked for (${Math.floor(askedMs / 1000)} in seconds, ${askedMs} in milliseconds)`,
+        {
+          expected: `${field}: an integer Unix time within a day of ${Math.floor(askedMs / 1000)} (seconds) or ${askedMs} (milliseconds)`,
+          observed: describeResponse(issued.res),
+          exchange: cite(ctx, issued.res),
+        },
+      );
+    }
+    units.push(unit);
+  }
+  const [created, updated] = units as [TimestampUnit, TimestampUnit];
+  if (created !== updated) {
+    ctx.fail(`createdAt counts ${created}, updatedAt ${updated}`, {
+      expected: 'createdAt and updatedAt in one unit: one server, one meaning of "Unix timestamp"',
+      observed: describeResponse(issued.res),
+      exchange: cite(ctx, issued.res),
+    });
+  }
+  return created;
+}
 
 export const tokenMissingDigest = defineCheck({
   id: 'auth.token.missing-digest',

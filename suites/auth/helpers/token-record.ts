@@ -115,12 +115,9 @@ export function expectTokenRecord(
   );
 }
 
-/**
- * The token records of observed traffic (a judge of traffic) that carry `field`: every 2xx answer of POST /oauth/token
- * with a token record. Skips when the traffic holds none, or none carries the field (auth.token.fields judges that).
- */
-export function observedTokensWith(ctx: CheckContext, field: string): IssuedToken[] {
-  const tokens = observedAnswers(
+/** The 2xx answers of POST /oauth/token in observed traffic (a judge of traffic); a skip when there are none. */
+export function observedTokenAnswers(ctx: CheckContext): HttpResponse[] {
+  return observedAnswers(
     ctx,
     '2xx answer of POST /oauth/token',
     (res) =>
@@ -128,10 +125,23 @@ export function observedTokensWith(ctx: CheckContext, field: string): IssuedToke
       observedPath(ctx, res) === '/oauth/token' &&
       res.status >= 200 &&
       res.status <= 299,
-  ).flatMap((res) => {
+  );
+}
+
+/** The token records of observed traffic: every 2xx answer of POST /oauth/token that carries one. */
+export function observedTokens(ctx: CheckContext): IssuedToken[] {
+  return observedTokenAnswers(ctx).flatMap((res) => {
     const found = tokenIn(res);
     return found ? [{ ...found, res }] : [];
   });
+}
+
+/**
+ * The token records of observed traffic that carry `field`. Skips when the traffic holds none, or none carries the field
+ * (auth.token.fields judges that).
+ */
+export function observedTokensWith(ctx: CheckContext, field: string): IssuedToken[] {
+  const tokens = observedTokens(ctx);
   const withField = tokens.filter((t) => t.record[field] !== undefined);
   if (withField.length === 0)
     ctx.skip(

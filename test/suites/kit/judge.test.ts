@@ -264,6 +264,89 @@ describe('the judge pack', () => {
     expect(refused.check?.skipReason).toBe('the traffic holds no 2xx answer of POST /oauth/token');
   });
 
+  it('judges every token answer the traffic holds: its record, its fields, tokenIds, trustedIps, expiresIn and times', async () => {
+    const at = Date.parse('2026-11-28T10:00:00Z');
+    const seconds = Math.floor(at / 1000);
+    const full = {
+      message: 'Success',
+      tokenId: 'tid-1',
+      expiresIn: 3600,
+      maxTTL: 3600,
+      tokenType: 'Bearer',
+      scope: ['read', 'write'],
+      trustedIps: [],
+      organization: { id: 1, name: 'Org', clientId: 'c-1' },
+      createdAt: seconds,
+      updatedAt: seconds,
+    };
+    const token = (index: number, fields: object, token = `tok-${index}-0123456789abcdef`) => ({
+      ...posted(
+        index,
+        '/oauth/token',
+        200,
+        JSON.stringify({ data: { token, ...fields }, code: '200', message: 'Success' }),
+      ),
+      startedAt: new Date(at).toISOString(),
+    });
+    const good = [token(0, full), token(1, { ...full, tokenId: 'tid-2' })];
+    const ids = [
+      'auth.token.issued',
+      'auth.token.fields',
+      'auth.token.unique',
+      'auth.token.trusted-ips',
+      'auth.expiry.expires-in',
+      'auth.token.timestamps',
+    ];
+    for (const id of ids) expect([id, (await judge(good, id)).check?.outcome]).toEqual([id, 'pass']);
+
+    const outcome = async (traffic: TrafficExchange[], id: string) => {
+      const { check } = await judge(traffic, id);
+      return [check?.outcome, check?.finding?.message ?? check?.skipReason, check?.exchanges.map((e) => e.seq)];
+    };
+    expect(
+      await outcome([good[0]!, posted(2, '/oauth/token', 200, '{"data":{"token":""}}')], 'auth.token.issued'),
+    ).toEqual(['fail', expect.stringMatching(/^Auth token record: data\.token /), [3]]);
+    const { tokenId: _dropped, ...noTokenId } = full;
+    expect(await outcome([token(4, noTokenId)], 'auth.token.fields')).toEqual([
+      'warn',
+      'the token record leaves out tokenId',
+      [5],
+    ]);
+    expect(await outcome([good[0]!, token(6, full)], 'auth.token.unique')).toEqual([
+      'fail',
+      'two different tokens both carry tokenId "tid-1"',
+      [1, 7],
+    ]);
+    // The same token handed out twice keeps its tokenId: one token, nothing to compare.
+    expect(await outcome([good[0]!, token(6, full, 'tok-0-0123456789abcdef')], 'auth.token.unique')).toEqual([
+      'skip',
+      'the traffic holds fewer than two different tokens with a tokenId',
+      [],
+    ]);
+    expect(await outcome([token(7, { ...full, trustedIps: '10.0.0.1' })], 'auth.token.trusted-ips')).toEqual([
+      'fail',
+      'trustedIps is "10.0.0.1", not a list of address strings',
+      [8],
+    ]);
+    expect(await outcome([token(8, { ...full, expiresIn: 3_600_000 })], 'auth.expiry.expires-in')).toEqual([
+      'warn',
+      'expiresIn is 3600000: not a number of seconds from 0 to 3600 (60 minutes in milliseconds)',
+      [9],
+    ]);
+    expect(await outcome([token(9, { ...full, updatedAt: at })], 'auth.token.timestamps')).toEqual([
+      'fail',
+      'createdAt counts seconds, updatedAt milliseconds',
+      [10],
+    ]);
+    // Without the time its request was sent, a record's times have nothing to be near.
+    const untimed = { ...token(10, full), startedAt: undefined };
+    expect(await outcome([untimed], 'auth.token.timestamps')).toEqual([
+      'skip',
+      'no token record of the traffic has both createdAt and updatedAt and a time its request was sent at',
+      [],
+    ]);
+  });
+
   it('judges the paging meta and currentCount of every list page the traffic holds', async () => {
     const meta = PAGE_META;
     const page = (index: number, data: unknown[], m: unknown) =>
