@@ -36,7 +36,9 @@ if (only === undefined) {
       const name = url.pathname.split('/').pop();
       const committed = readFileSync(url, 'utf8');
       if (committed !== generated[kind])
-        problems.push(`docs/${name} is not current: run npm run matrix and commit it${changedLines(committed, generated[kind])}`);
+        problems.push(
+          `docs/${name} is not current: run npm run matrix and commit it${changedLines(committed, generated[kind])}`,
+        );
     }
   } else {
     for (const [kind, url] of Object.entries(files)) writeFileSync(url, generated[kind]);
