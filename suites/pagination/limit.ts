@@ -1,9 +1,9 @@
 // pagination.limit.*: the limit asked for, the default, the bounds and the values outside them.
-import { defineCheck } from '../../src/engine/index.js';
+import { defineCheck, type CheckContext } from '../../src/engine/index.js';
 import { getList } from '../kit/index.js';
 import { SPEC_MAX_LIMIT, ODD_LIMIT } from './helpers/limits.js';
 import { fail, num, show } from './helpers/findings.js';
-import { asListPage, onEveryList } from './helpers/lists.js';
+import { askedOf, asListPage, metaOf, observedListPages, onEveryList, type ObservedPage } from './helpers/lists.js';
 import { outOf, expectRefused } from './helpers/out-of-domain.js';
 
 const SPEC_DEFAULT_LIMIT = 100;
@@ -12,6 +12,21 @@ const SMALL_LIMIT = 10;
 const ASKED_LIMITS = [SMALL_LIMIT, ODD_LIMIT, 1];
 /** Below, above (at once and far), negative, not a number, not a whole number. */
 const INVALID_LIMITS = outOf('limit', ['0', '-1', '1001', '5000', 'ten', '2.5']);
+
+/**
+ * The observed pages asked for with a limit in the domain (an integer from 1 to 1000), with it: a page asked for with
+ * another is pagination.limit.invalid-rejected's, which needs requests of its own. A skip when there are none.
+ */
+function pagesWithLimit(ctx: CheckContext): Array<{ page: ObservedPage; limit: number }> {
+  const pages = observedListPages(ctx).flatMap((page) => {
+    const raw = askedOf(page, 'limit');
+    const limit = raw !== null && /^\d+$/.test(raw) ? Number(raw) : undefined;
+    return limit !== undefined && limit >= 1 && limit <= SPEC_MAX_LIMIT ? [{ page, limit }] : [];
+  });
+  if (pages.length === 0)
+    ctx.skip(`the traffic holds no page of a list asked for with a limit from 1 to ${SPEC_MAX_LIMIT}`);
+  return pages;
+}
 
 export const limitChecks = [
   defineCheck({
@@ -44,6 +59,14 @@ export const limitChecks = [
           : { note: `the list has ${list.size} items: no limit asked was below it`, judged: false };
       });
     },
+    // Observed traffic: every page of a list asked for with a limit in the domain.
+    async observe(ctx) {
+      const pages = pagesWithLimit(ctx);
+      for (const { page, limit } of pages)
+        if (page.items.length > limit)
+          fail(ctx, page.response, `${page.label} returned ${page.items.length} items`, `at most ${limit} items`);
+      ctx.judged('a page asked for with a limit', pages.length);
+    },
   }),
   defineCheck({
     id: 'pagination.limit.echo',
@@ -71,6 +94,19 @@ export const limitChecks = [
         }
         return { note: 'meta.limit as asked', judged: true };
       });
+    },
+    // Observed traffic: every page of a list asked for with a limit in the domain.
+    async observe(ctx) {
+      const pages = pagesWithLimit(ctx);
+      for (const { page, limit } of pages)
+        if (num(metaOf(page), 'limit') !== limit)
+          fail(
+            ctx,
+            page.response,
+            `${page.label} answered with meta.limit ${show(metaOf(page)?.limit)}`,
+            `meta.limit ${limit}: the maximum items returned, as asked`,
+          );
+      ctx.judged('the meta.limit of a page asked for with a limit', pages.length);
     },
   }),
   defineCheck({
@@ -161,6 +197,29 @@ export const limitChecks = [
           judged: limit !== undefined || items.length > 0,
         };
       });
+    },
+    // Observed traffic: every page of a list asked for without limit.
+    async observe(ctx) {
+      const pages = observedListPages(ctx).filter((p) => askedOf(p, 'limit') === null);
+      if (pages.length === 0) ctx.skip('the traffic holds no page of a list asked for without limit');
+      for (const page of pages) {
+        if (page.items.length > SPEC_DEFAULT_LIMIT)
+          fail(
+            ctx,
+            page.response,
+            `${page.label} returned ${page.items.length} items without limit`,
+            `at most the default limit, ${SPEC_DEFAULT_LIMIT} items`,
+          );
+        const limit = num(metaOf(page), 'limit');
+        if (limit !== undefined && limit !== SPEC_DEFAULT_LIMIT)
+          fail(
+            ctx,
+            page.response,
+            `${page.label}: without limit, meta.limit is ${limit}`,
+            `the default limit, ${SPEC_DEFAULT_LIMIT}`,
+          );
+      }
+      ctx.judged('a page asked for without limit', pages.length);
     },
   }),
   defineCheck({

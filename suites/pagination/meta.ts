@@ -1,8 +1,8 @@
 // pagination.meta.*: the paging meta of every page of every list, and its currentCount.
 import { defineCheck, type CheckContext } from '../../src/engine/index.js';
-import { getList, isObject, readEnvelope, validateAgainst, type HttpResponse } from '../kit/index.js';
+import { getList, readEnvelope, validateAgainst, type HttpResponse } from '../kit/index.js';
 import { fail, num, show } from './helpers/findings.js';
-import { listEndpoints, observedListPages, withFirstPage, onEveryList } from './helpers/lists.js';
+import { listEndpoints, metaOf, observedListPages, withFirstPage, onEveryList } from './helpers/lists.js';
 import { SHARED_WALKS, inOrder, walk, walkSeveral, served } from './helpers/walks.js';
 
 /** The paging meta of one page against the "Paging meta" table. */
@@ -131,8 +131,7 @@ export const metaChecks = [
     async observe(ctx) {
       const pages = observedListPages(ctx);
       if (pages.length === 0) ctx.skip('the traffic holds no 200 answer of a list endpoint with a list in data');
-      for (const p of pages)
-        judgeCurrentCount(ctx, p.label, p.response, p.items, isObject(p.meta) ? p.meta : undefined);
+      for (const p of pages) judgeCurrentCount(ctx, p.label, p.response, p.items, metaOf(p));
       ctx.judged('a page', pages.length);
     },
   }),

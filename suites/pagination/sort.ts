@@ -1,8 +1,16 @@
 // pagination.sort.*: sort=ASC and sort=DESC across pages, the default order, and the values outside the enum.
 import { defineCheck, type CheckContext } from '../../src/engine/index.js';
-import { expectRejection, orderBreak, orderOf, pageOfItem } from '../kit/index.js';
+import { expectRejection, orderBreak, orderOf, pageOfItem, type HttpResponse } from '../kit/index.js';
 import { fail, show } from './helpers/findings.js';
-import { asListPage, onEveryList, createdAtOf, type ListEndpoint } from './helpers/lists.js';
+import {
+  askedOf,
+  asListPage,
+  metaOf,
+  observedListPages,
+  onEveryList,
+  createdAtOf,
+  type ListEndpoint,
+} from './helpers/lists.js';
 import { SHARED_WALKS, walkSeveral, served } from './helpers/walks.js';
 import { outOf, expectRefused, type OutOfDomain } from './helpers/out-of-domain.js';
 
@@ -115,7 +123,44 @@ function sortOrderCheck(id: string, sort: 'ASC' | 'DESC') {
         };
       });
     },
+    // Observed traffic: every page of a list asked for with sort=ASC (or DESC), one page at a time (a walk the
+    // traffic holds may be interleaved with other requests, and its pages are judged each by itself).
+    async observe(ctx) {
+      const pages = observedListPages(ctx).filter((p) => askedOf(p, 'sort') === sort);
+      if (pages.length === 0) ctx.skip(`the traffic holds no page of a list asked for with sort=${sort}`);
+      for (const page of pages) {
+        if (metaOf(page)?.sort !== sort)
+          fail(
+            ctx,
+            page.response,
+            `${page.label} answered with meta.sort ${show(metaOf(page)?.sort)}`,
+            `meta.sort ${sort}`,
+            ['REQ-META-08'],
+          );
+        judgePageOrder(ctx, page.response, page.label, page.items, sort);
+      }
+      ctx.judged('a page asked for with a sort', pages.length);
+    },
   });
+}
+
+/** The items of one observed page in the order `sort` names, by createdAt, where two of them differ. */
+function judgePageOrder(
+  ctx: CheckContext,
+  res: HttpResponse,
+  label: string,
+  items: readonly unknown[],
+  sort: 'ASC' | 'DESC',
+): void {
+  const order = orderOfItems(items, sort);
+  if (order.at !== undefined)
+    fail(
+      ctx,
+      res,
+      `${label}: meta.sort says ${sort}, but within the page ${order.text}`,
+      `the items in the order meta.sort names (${sort})`,
+      ['REQ-META-08'],
+    );
 }
 
 export const sortChecks = [
@@ -160,6 +205,18 @@ export const sortChecks = [
           judged: order.judged,
         };
       });
+    },
+    // Observed traffic: every page of a list asked for without sort, one page at a time.
+    async observe(ctx) {
+      const pages = observedListPages(ctx).filter((p) => askedOf(p, 'sort') === null);
+      if (pages.length === 0) ctx.skip('the traffic holds no page of a list asked for without sort');
+      for (const page of pages) {
+        const sort = metaOf(page)?.sort;
+        if (sort !== 'ASC' && sort !== 'DESC')
+          fail(ctx, page.response, `${page.label}: meta.sort is ${show(sort)}`, 'meta.sort ASC or DESC');
+        judgePageOrder(ctx, page.response, page.label, page.items, sort);
+      }
+      ctx.judged('a page asked for without sort', pages.length);
     },
   }),
   defineCheck({

@@ -143,6 +143,16 @@ export interface ObservedPage {
 
 const LIST_PATHS = new Set(['/accounts', '/transactions', '/instruments']);
 
+/** The meta of an observed page, where it is an object. */
+export function metaOf(page: ObservedPage): Record<string, unknown> | undefined {
+  return isObject(page.meta) ? page.meta : undefined;
+}
+
+/** A query parameter of an observed page's request: null when it was not sent. */
+export function askedOf(page: ObservedPage, param: string): string | null {
+  return new URL(page.response.exchange.request.url).searchParams.get(param);
+}
+
 /** Every 200 answer of GET /accounts, /transactions or /instruments in observed traffic whose data is a list. */
 export function observedListPages(ctx: CheckContext): ObservedPage[] {
   return observedAnswers(

@@ -397,6 +397,86 @@ describe('the judge pack', () => {
     );
   });
 
+  it('judges the limit and the sort of every list page by what its request asked for', async () => {
+    const item = (id: number, createdAt: number) => ({ transactionId: id, createdAt });
+    const page = (index: number, query: string, data: unknown[], meta: object) =>
+      answered(index, `/transactions?customerId=1004${query}`, 200, 'application/json', JSON.stringify({ data, meta }));
+    const two = [item(1, 100), item(2, 200)];
+    const good = [
+      page(0, '&limit=2&sort=ASC', two, { ...PAGE_META, sort: 'ASC' }),
+      page(1, '&sort=DESC', [item(2, 200), item(1, 100)], { ...PAGE_META, limit: 100, nextPage: 0, totalCount: 2 }),
+    ];
+    const ids = [
+      'pagination.limit.respected',
+      'pagination.limit.echo',
+      'pagination.limit.default',
+      'pagination.sort.asc',
+      'pagination.sort.desc',
+      'pagination.sort.default-consistent',
+    ];
+    const outcome = async (traffic: TrafficExchange[], id: string) => {
+      const { check } = await judge(traffic, id);
+      return [id, check?.outcome, check?.finding?.message ?? check?.skipReason, check?.exchanges.map((e) => e.seq)];
+    };
+    expect(await Promise.all(ids.map((id) => outcome(good, id)))).toEqual([
+      ['pagination.limit.respected', 'pass', undefined, []],
+      ['pagination.limit.echo', 'pass', undefined, []],
+      ['pagination.limit.default', 'pass', undefined, []],
+      ['pagination.sort.asc', 'pass', undefined, []],
+      ['pagination.sort.desc', 'pass', undefined, []],
+      // Every page of this traffic asked for an order: none shows the default one.
+      ['pagination.sort.default-consistent', 'skip', 'the traffic holds no page of a list asked for without sort', []],
+    ]);
+    // A limit outside the domain is the refusal check's to judge, which needs requests of its own.
+    expect(await outcome([page(0, '&limit=5000', two, PAGE_META)], 'pagination.limit.echo')).toEqual([
+      'pagination.limit.echo',
+      'skip',
+      'the traffic holds no page of a list asked for with a limit from 1 to 1000',
+      [],
+    ]);
+    const three = [item(1, 100), item(2, 200), item(3, 300)];
+    expect(
+      await outcome([page(2, '&limit=2', three, { ...PAGE_META, currentCount: 3 })], 'pagination.limit.respected'),
+    ).toEqual([
+      'pagination.limit.respected',
+      'fail',
+      '#3 GET /transactions?customerId=1004&limit=2 returned 3 items',
+      [3],
+    ]);
+    expect(await outcome([page(3, '&limit=2', two, { ...PAGE_META, limit: 100 })], 'pagination.limit.echo')).toEqual([
+      'pagination.limit.echo',
+      'fail',
+      '#4 GET /transactions?customerId=1004&limit=2 answered with meta.limit 100',
+      [4],
+    ]);
+    expect(await outcome([page(4, '', two, { ...PAGE_META, limit: 50 })], 'pagination.limit.default')).toEqual([
+      'pagination.limit.default',
+      'fail',
+      '#5 GET /transactions?customerId=1004: without limit, meta.limit is 50',
+      [5],
+    ]);
+    expect(await outcome([page(5, '&sort=ASC', two, PAGE_META)], 'pagination.sort.asc')).toEqual([
+      'pagination.sort.asc',
+      'fail',
+      '#6 GET /transactions?customerId=1004&sort=ASC answered with meta.sort "DESC"',
+      [6],
+    ]);
+    expect(await outcome([page(6, '&sort=DESC', two, PAGE_META)], 'pagination.sort.desc')).toEqual([
+      'pagination.sort.desc',
+      'fail',
+      expect.stringMatching(
+        /^#7 GET \/transactions\?customerId=1004&sort=DESC: meta\.sort says DESC, but within the page item 2 has createdAt 200 after 100/,
+      ),
+      [7],
+    ]);
+    expect(await outcome([page(7, '', two, PAGE_META)], 'pagination.sort.default-consistent')).toEqual([
+      'pagination.sort.default-consistent',
+      'fail',
+      expect.stringMatching(/^#8 GET \/transactions\?customerId=1004: meta\.sort says DESC, but within the page /),
+      [8],
+    ]);
+  });
+
   it('judges every read of a resource by its id and every page of a list against its table, citing the answer', async () => {
     const env = (data: unknown) => JSON.stringify({ data, code: '200', message: 'Success' });
     const customer = (index: number, path: string, data: object) =>
