@@ -1,7 +1,12 @@
 // Area `webhooks.config`: the client's configuration saved before the suite and restored after it, and GET /webhooks
 // (the Webhook it answers and its fields).
 import {
+  cite,
   configOf,
+  judgeObserved,
+  observedAnswers,
+  observedPath,
+  type HttpResponse,
   describeResponse,
   expectSchema,
   expectSuccess,
@@ -12,7 +17,7 @@ import {
   WEBHOOK_TABLE,
   webhookOfResponse,
 } from '../kit/index.js';
-import { defineCheck } from '../../src/engine/index.js';
+import { defineCheck, type CheckContext } from '../../src/engine/index.js';
 import { receiverOf, stateOf } from './helpers/state.js';
 import { register, currentConfig, answerShape } from './helpers/endpoints.js';
 
@@ -76,14 +81,7 @@ export const configGet = defineCheck({
     const receiver = receiverOf(ctx);
     const res = await ctx.send({ method: 'GET', path: '/webhooks' });
     expectSuccess(ctx, res, 'the configuration (a 2xx answer)');
-    const w = webhookOfResponse(res);
-    if (w === undefined)
-      return ctx.fail('the answer carries no Webhook', {
-        expected: 'the configuration: a Webhook with its url and subscriptions, in data or bare',
-        observed: describeResponse(res),
-        exchange: res.exchange,
-      });
-    expectSchema(ctx, res, w, 'webhook', { path: locateWebhook(res)?.path ?? '', table: 'Webhook' });
+    const w = expectWebhook(ctx, res);
     const subs = configOf(w).subscriptions;
     const wanted = st.subscriptions ?? ['ALL'];
     if (w.url !== receiver.url || !Array.isArray(w.subscriptions) || !wanted.every((s) => subs.includes(s))) {
@@ -106,7 +104,36 @@ export const configGet = defineCheck({
     }
     ctx.judged('the configuration GET /webhooks answered');
   },
+  // Observed traffic: every 2xx answer of GET /webhooks carries a Webhook of the table's types (whether it is the
+  // configuration the client set is judged where the suite set it itself).
+  async observe(ctx) {
+    const answers = observedConfigs(ctx);
+    for (const res of answers) judgeObserved(ctx, res, () => expectWebhook(ctx, res));
+    ctx.judged('the configuration GET /webhooks answered', answers.length);
+  },
 });
+
+/** The Webhook a 2xx answer of GET /webhooks carries, each field of the table's type; the check fails without one. */
+function expectWebhook(ctx: CheckContext, res: HttpResponse): Record<string, unknown> {
+  const w = webhookOfResponse(res);
+  if (w === undefined)
+    return ctx.fail('the answer carries no Webhook', {
+      expected: 'the configuration: a Webhook with its url and subscriptions, in data or bare',
+      observed: describeResponse(res),
+      exchange: res.exchange,
+    });
+  expectSchema(ctx, res, w, 'webhook', { path: locateWebhook(res)?.path ?? '', table: 'Webhook' });
+  return w;
+}
+
+/** The 2xx answers of GET /webhooks in observed traffic; a skip when there are none. */
+function observedConfigs(ctx: CheckContext): HttpResponse[] {
+  return observedAnswers(
+    ctx,
+    '2xx answer of GET /webhooks',
+    (res) => res.exchange.request.method === 'GET' && observedPath(ctx, res) === '/webhooks' && isSuccess(res),
+  );
+}
 
 export const configFields = defineCheck({
   id: 'webhooks.config.fields',
@@ -128,17 +155,33 @@ export const configFields = defineCheck({
       return ctx.skip(
         `GET /webhooks answered ${describeResponse(res)}, with no Webhook: webhooks.config.get judges the configuration`,
       );
-    const missing = WEBHOOK_TABLE.filter((f) => !(f in w));
-    if (missing.length > 0)
-      ctx.fail(`the configuration leaves out ${missing.join(', ')}`, {
-        expected: `GET /webhooks answers the Webhook with every field of its table: ${WEBHOOK_TABLE.join(', ')}`,
-        observed: describeResponse(res),
-        exchange: res.exchange,
-      });
+    judgeWebhookFields(ctx, res, w);
     ctx.observe(`GET /webhooks answers every field of the Webhook table: ${WEBHOOK_TABLE.join(', ')}`);
     ctx.judged('the Webhook GET /webhooks answered');
   },
+  // Observed traffic: every Webhook a 2xx answer of GET /webhooks carries.
+  async observe(ctx) {
+    const webhooks = observedConfigs(ctx).flatMap((res) => {
+      const w = webhookOfResponse(res);
+      return w === undefined ? [] : [{ res, w }];
+    });
+    if (webhooks.length === 0)
+      ctx.skip('no 2xx answer of GET /webhooks in the traffic carries a Webhook: webhooks.config.get judges that');
+    for (const { res, w } of webhooks) judgeWebhookFields(ctx, res, w);
+    ctx.judged('the Webhook GET /webhooks answered', webhooks.length);
+  },
 });
+
+/** Every field of the Webhook table there. */
+function judgeWebhookFields(ctx: CheckContext, res: HttpResponse, w: Record<string, unknown>): void {
+  const missing = WEBHOOK_TABLE.filter((f) => !(f in w));
+  if (missing.length > 0)
+    ctx.fail(`the configuration leaves out ${missing.join(', ')}`, {
+      expected: `GET /webhooks answers the Webhook with every field of its table: ${WEBHOOK_TABLE.join(', ')}`,
+      observed: describeResponse(res),
+      exchange: cite(ctx, res),
+    });
+}
 
 export const configRestored = defineCheck({
   id: 'webhooks.config.restored',

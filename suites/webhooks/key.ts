@@ -1,7 +1,16 @@
 // Area `webhooks.key`: the Ed25519 public key GET /webhooks/key publishes, under which the deliveries verify.
-import { describeDelivery, describeKeyForm, describeResponse } from '../kit/index.js';
+import {
+  cite,
+  describeDelivery,
+  describeKeyForm,
+  describeResponse,
+  isSuccess,
+  observedAnswers,
+  observedLine,
+  observedPath,
+} from '../kit/index.js';
 import { defineCheck } from '../../src/engine/index.js';
-import { register, fetchKey } from './helpers/endpoints.js';
+import { register, fetchKey, keyOfAnswer } from './helpers/endpoints.js';
 import { stateOf, receiverOf } from './helpers/state.js';
 import { ofSecondClient } from './helpers/creation.js';
 import { awaitNeeded, reachableAfterWait, silence } from './helpers/reach.js';
@@ -64,5 +73,25 @@ export const keyPublished = defineCheck({
         `deliveries are signed with keyid ${JSON.stringify(d.signature.keyId)}${key.keyId !== undefined ? (key.keyId === d.signature.keyId ? ', the key id published with the key' : `, not the published key id ${JSON.stringify(key.keyId)}`) : ''}`,
       );
     ctx.judged(`the published key, over delivery #${d.seq}`);
+  },
+  // Observed traffic: every 2xx answer of GET /webhooks/key holds a key (which key signs the deliveries needs the
+  // deliveries: the webhook leg of a proxy session, not a recording of the API's traffic).
+  async observe(ctx) {
+    const answers = observedAnswers(
+      ctx,
+      '2xx answer of GET /webhooks/key',
+      (res) => res.exchange.request.method === 'GET' && observedPath(ctx, res) === '/webhooks/key' && isSuccess(res),
+    );
+    for (const res of answers) {
+      const got = keyOfAnswer(res);
+      if ('problem' in got)
+        return ctx.fail(got.problem, {
+          expected: 'an Ed25519 public key (PEM, JWK or raw 32 bytes) in the answer of GET /webhooks/key',
+          observed: describeResponse(res),
+          exchange: cite(ctx, res),
+        });
+      ctx.observe(`${observedLine(ctx, res)}: key ${describeKeyForm(got.key)}`);
+    }
+    ctx.judged('an answer of GET /webhooks/key', answers.length);
   },
 });

@@ -97,7 +97,11 @@ export async function readKey(
   ctx: CheckContext,
   sender: { send: CheckContext['send'] } = ctx,
 ): Promise<{ res: HttpResponse } & ({ key: FoundKey } | { problem: string })> {
-  const res = await sender.send({ method: 'GET', path: '/webhooks/key' });
+  return keyOfAnswer(await sender.send({ method: 'GET', path: '/webhooks/key' }));
+}
+
+/** The key an answer of GET /webhooks/key holds (in data or bare), or why it holds none. */
+export function keyOfAnswer(res: HttpResponse): { res: HttpResponse } & ({ key: FoundKey } | { problem: string }) {
   if (!isSuccess(res)) return { res, problem: `GET /webhooks/key answered ${res.status}` };
   const parsed = parseJson(res.text);
   if (!parsed.ok) return { res, problem: `GET /webhooks/key: ${parsed.error}` };

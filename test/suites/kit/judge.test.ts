@@ -1,6 +1,7 @@
 // The judge pack (issue 30): the server checks that can judge observed traffic run their `observe` over it and send
 // nothing; those that cannot are listed as not exercised. resources.responses.json-type judges observed answers with
 // the rule that judges the answers to its own requests, and cites the observed exchange.
+import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { pack } from '../../../suites/index.js';
 import { judgePack } from '../../../suites/kit/index.js';
@@ -395,6 +396,65 @@ describe('the judge pack', () => {
     expect(none.check?.skipReason).toBe(
       'the traffic holds no 200 answer of an asset, transaction or instrument read with a record in data',
     );
+  });
+
+  it('judges every 2xx answer of GET /webhooks and GET /webhooks/key: a Webhook of the table, and a key', async () => {
+    const webhook = {
+      webhookId: 'w-1',
+      status: 'ACTIVE',
+      url: 'https://client.example/hooks',
+      subscriptions: ['ALL'],
+      createdAt: 1764324000,
+      updatedAt: 1764324000,
+    };
+    const config = (index: number, w: object) =>
+      answered(
+        index,
+        '/webhooks',
+        200,
+        'application/json',
+        JSON.stringify({ data: w, code: '200', message: 'Success' }),
+      );
+    const { publicKey } = generateKeyPairSync('ed25519');
+    const pem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    const key = (index: number, body: object) =>
+      answered(index, '/webhooks/key', 200, 'application/json', JSON.stringify(body));
+    const outcome = async (traffic: TrafficExchange[], id: string) => {
+      const { check } = await judge(traffic, id);
+      return [check?.outcome, check?.finding?.message ?? check?.skipReason, check?.exchanges.map((e) => e.seq)];
+    };
+    // A 404 before any webhook is configured is not judged here: only the 2xx answers are.
+    const good = [
+      answered(0, '/webhooks', 404, 'application/json', '{"code":"404","message":"Not Found"}'),
+      config(1, webhook),
+    ];
+    expect(await outcome(good, 'webhooks.config.get')).toEqual(['pass', undefined, []]);
+    expect(await outcome(good, 'webhooks.config.fields')).toEqual(['pass', undefined, []]);
+    expect(await outcome([key(2, { data: { publicKey: pem } })], 'webhooks.key.published')).toEqual([
+      'pass',
+      undefined,
+      [],
+    ]);
+
+    expect(await outcome([config(3, { ...webhook, status: 'PAUSED' })], 'webhooks.config.get')).toEqual([
+      'fail',
+      expect.stringContaining('status'),
+      [4],
+    ]);
+    expect(
+      await outcome([answered(4, '/webhooks', 200, 'application/json', '{"code":"200"}')], 'webhooks.config.get'),
+    ).toEqual(['fail', 'the answer carries no Webhook', [5]]);
+    const { updatedAt: _left, ...partial } = webhook;
+    expect(await outcome([config(5, partial)], 'webhooks.config.fields')).toEqual([
+      'warn',
+      'the configuration leaves out updatedAt',
+      [6],
+    ]);
+    expect(await outcome([key(6, { data: { publicKey: 'not a key' } })], 'webhooks.key.published')).toEqual([
+      'fail',
+      expect.any(String),
+      [7],
+    ]);
   });
 
   it('judges the limit and the sort of every list page by what its request asked for', async () => {
