@@ -1,7 +1,13 @@
 // The "Auth token record" of suite `auth`, read by the token, expiry and scope areas: the lifetime it states, who
-// judges which of its fields, a field read where present, its scopes, and the record against what the table states.
+// judges which of its fields, a field read where present, its scopes, the record against what the table states, and the
+// judges of its fields that a token answer of the suite's own and an observed one share.
 import {
+  cite,
   describeResponse,
+  expectJson,
+  tokenRecordOf,
+  unitNear,
+  type TimestampUnit,
   observedAnswers,
   observedPath,
   tokenIn,
@@ -150,4 +156,115 @@ export function observedTokensWith(ctx: CheckContext, field: string): IssuedToke
         : `no token record of the traffic has ${field}, so there is nothing to judge here; ${FIELDS_OWNER} judges its presence`,
     );
   return withField;
+}
+
+const CLOCK_SLACK_SECONDS = 24 * 3600;
+
+/** The fields of the "Auth token record" table, in its order. */
+export const TOKEN_RECORD_FIELDS = [
+  'message',
+  'tokenId',
+  'token',
+  'expiresIn',
+  'maxTTL',
+  'tokenType',
+  'scope',
+  'trustedIps',
+  'organization',
+  'createdAt',
+  'updatedAt',
+] as const;
+
+/** A 2xx token answer: JSON carrying a token record of the table's shape. */
+export function judgeTokenAnswer(ctx: CheckContext, res: HttpResponse): void {
+  const body = expectJson(ctx, res);
+  const record = tokenRecordOf(body);
+  if (!record) {
+    return ctx.fail('no token in the answer', {
+      expected: 'a token record, with or without the {data, code, message} envelope',
+      observed: describeResponse(res),
+      exchange: res.exchange,
+    });
+  }
+  expectTokenRecord(ctx, res, record.record, record.enveloped ? 'data' : '');
+  ctx.judged('the token record');
+}
+
+/** Every field of the table there, message a string and tokenId a string or an integer. */
+export function judgeTokenFields(ctx: CheckContext, issued: IssuedToken): void {
+  const missing = TOKEN_RECORD_FIELDS.filter((f) => issued.record[f] === undefined);
+  const path = issued.enveloped ? 'data' : '';
+  const typed = validateAgainst('token-record', issued.record, path).filter((p) => {
+    const field = recordFieldOf(p.path, path);
+    return (field === 'message' || field === 'tokenId') && issued.record[field] !== undefined;
+  });
+  if (missing.length === 0 && typed.length === 0) return ctx.judged('the token record');
+  const broken = new Set([
+    ...missing.flatMap((f) => absentTo(f).requirements),
+    ...typed.flatMap((p) => OWNED_FIELDS[recordFieldOf(p.path, path)]!.requirements),
+  ]);
+  ctx.fail(
+    [
+      ...(missing.length > 0 ? [`the token record leaves out ${missing.join(', ')}`] : []),
+      ...typed.map((p) => `${p.path} ${p.message}`),
+    ].join('; '),
+    {
+      expected: `every field of the "Auth token record" table (${TOKEN_RECORD_FIELDS.join(', ')}), message a string and tokenId a string or an integer${issued.enveloped ? "; a record in data may leave its message to the envelope's" : ''}`,
+      observed: describeResponse(issued.res),
+      exchange: cite(ctx, issued.res),
+      requirements: [...broken],
+    },
+  );
+}
+
+/** trustedIps is a list of address strings. */
+export function judgeTrustedIps(ctx: CheckContext, issued: IssuedToken, ips: unknown): void {
+  if (!Array.isArray(ips) || !ips.every((ip) => typeof ip === 'string')) {
+    ctx.fail(`trustedIps is ${JSON.stringify(ips)}, not a list of address strings`, {
+      expected: 'trustedIps: an array of strings (possibly empty)',
+      observed: describeResponse(issued.res),
+      exchange: cite(ctx, issued.res),
+    });
+  }
+  ctx.judged("the token record's trustedIps");
+}
+
+/**
+ * createdAt and updatedAt of a token record asked for at `askedMs`: integers near that moment, both in one unit, which
+ * is returned.
+ */
+export function judgeTokenTimes(
+  ctx: CheckContext,
+  issued: IssuedToken,
+  askedMs: number,
+  valueOf: (field: string) => unknown,
+): TimestampUnit {
+  const units: TimestampUnit[] = [];
+  for (const field of ['createdAt', 'updatedAt']) {
+    const value = valueOf(field);
+    // A day either way: no clock is that far off, and a token handed out again may be up to an hour old. One
+    // counted from another origin misses by years; one in microseconds is near the moment in neither unit.
+    const unit =
+      typeof value === 'number' && Number.isInteger(value) ? unitNear(value, askedMs, CLOCK_SLACK_SECONDS) : undefined;
+    if (unit === undefined) {
+      return ctx.fail(
+        `${field} is ${JSON.stringify(value)}, not a Unix time near the moment the token was asked for (${Math.floor(askedMs / 1000)} in seconds, ${askedMs} in milliseconds)`,
+        {
+          expected: `${field}: an integer Unix time within a day of ${Math.floor(askedMs / 1000)} (seconds) or ${askedMs} (milliseconds)`,
+          observed: describeResponse(issued.res),
+          exchange: cite(ctx, issued.res),
+        },
+      );
+    }
+    units.push(unit);
+  }
+  const [created, updated] = units as [TimestampUnit, TimestampUnit];
+  if (created !== updated) {
+    ctx.fail(`createdAt counts ${created}, updatedAt ${updated}`, {
+      expected: 'createdAt and updatedAt in one unit: one server, one meaning of "Unix timestamp"',
+      observed: describeResponse(issued.res),
+      exchange: cite(ctx, issued.res),
+    });
+  }
+  return created;
 }
