@@ -30,7 +30,7 @@ interface FieldOwner {
 }
 
 /** A field the record leaves out: auth.token.fields' (REQ-TOKEP-10), and the row's where presence is all it says. */
-export function absentTo(field: string): FieldOwner {
+function absentTo(field: string): FieldOwner {
   const row = field === 'message' ? ['REQ-TOKEN-01'] : field === 'maxTTL' ? ['REQ-TOKEN-05'] : [];
   return { owner: FIELDS_OWNER, requirements: ['REQ-TOKEP-10', ...row] };
 }
@@ -64,7 +64,7 @@ export function scopesOf(value: unknown): string[] | undefined {
  * Rows of the token record whose value a check of their own judges, where present: auth.token.issued leaves them to it.
  * message and tokenId have no type in the table; their only reasonable types are auth.token.fields' (SHOULD).
  */
-export const OWNED_FIELDS: Record<string, FieldOwner> = {
+const OWNED_FIELDS: Record<string, FieldOwner> = {
   message: { owner: FIELDS_OWNER, requirements: ['REQ-TOKEN-01'] },
   tokenId: { owner: FIELDS_OWNER, requirements: ['REQ-TOKEP-10'] },
   tokenType: { owner: 'auth.token.type-bearer', requirements: ['REQ-TOKEN-06'] },
@@ -76,7 +76,7 @@ export const OWNED_FIELDS: Record<string, FieldOwner> = {
 };
 
 /** The field of the token record a schema problem is about ("data.organization.name" → organization). */
-export function recordFieldOf(problemPath: string, path: string): string {
+function recordFieldOf(problemPath: string, path: string): string {
   return (path === '' ? problemPath : problemPath.slice(path.length + 1)).split(/[.[]/)[0]!;
 }
 
@@ -85,12 +85,7 @@ export function recordFieldOf(problemPath: string, path: string): string {
  * non-empty string) and organization (an object with id, name and clientId), where present. A field left out is
  * auth.token.fields' and a field OWNED_FIELDS names is its owner's: both only recorded here (one cause, one failure).
  */
-export function expectTokenRecord(
-  ctx: CheckContext,
-  res: HttpResponse,
-  record: Record<string, unknown>,
-  path: string,
-): void {
+function expectTokenRecord(ctx: CheckContext, res: HttpResponse, record: Record<string, unknown>, path: string): void {
   const own: SchemaProblem[] = [];
   for (const p of validateAgainst('token-record', record, path)) {
     const field = recordFieldOf(p.path, path);
