@@ -14,8 +14,19 @@ import { prepareReports, type ReportOptions } from './reports.js';
 import { readHar } from './traffic/har.js';
 import { leftOutLine, toTarget } from './traffic/scope.js';
 import type { TrafficExchange } from './traffic/exchange.js';
+import type { FoldedSkips } from './report/human.js';
 import { pack } from '../suites/index.js';
-import { judgePack } from '../suites/kit/index.js';
+import { NOT_EXERCISED, judgePack } from '../suites/kit/index.js';
+
+/**
+ * The terminal report of a judge run counts the checks traffic cannot exercise in one line (over 150 of them), so the
+ * checks that judged something stand out; `-v` lists them, and the JSON, JUnit and HTML reports hold every check.
+ */
+export const NOT_EXERCISED_FOLD: FoldedSkips = {
+  reason: NOT_EXERCISED,
+  line: (n) =>
+    `${n} check${n === 1 ? '' : 's'} not exercised: ${n === 1 ? 'it needs' : 'each needs'} requests of its own, which observed traffic does not hold (-v lists them)`,
+};
 
 export interface JudgeOptions extends ReportOptions, Pick<RunSettings, 'failOn' | 'failOnIncomplete'> {
   /** The HAR file (relative to `cwd`). */
