@@ -4,6 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { CheckResult } from '../engine/index.js';
+import { ProxyCaError } from '../errors.js';
 import { configTarget, judgeAlone, judgeTraffic, NOT_EXERCISED_FOLD } from '../judge-api.js';
 import { startInterceptingProxy, type InterceptingProxy } from '../proxy/proxy.js';
 import { prepareReports } from '../reports.js';
@@ -60,6 +61,8 @@ export async function proxyCommand(opts: ProxyCommandOptions): Promise<number> {
   });
   const started = Date.now();
   const why = await sessionEnd(opts.duration);
+  // What ends after this (a request cut by the close) is not the session's: judged now is what was recorded until now.
+  proxy.removeAllListeners('exchange');
   await proxy.close();
   await lines;
 
@@ -87,7 +90,13 @@ export async function proxyCommand(opts: ProxyCommandOptions): Promise<number> {
 /** Where the CA is kept when --ca-out is not given: beside the config's other state, made on first use. */
 function defaultCaFile(configFolder: string | undefined): string {
   const file = join(configFolder ?? resolve('.'), '.conformance', 'proxy-ca.pem');
-  mkdirSync(dirname(file), { recursive: true });
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+  } catch (err) {
+    throw new ProxyCaError(
+      `proxy CA: cannot make the folder ${dirname(file)} (${(err as NodeJS.ErrnoException).code ?? 'error'}); give --ca-out a path you can write`,
+    );
+  }
   return file;
 }
 

@@ -259,21 +259,16 @@ describe('conformance proxy', () => {
     }
   });
 
-  it('--duration ends a session without traffic by itself: nothing judged, INCOMPLETE, exit 0', async () => {
+  it('--duration ends a session without traffic by itself: nothing judged, INCOMPLETE, exit 0; the CA kept beside the config', async () => {
     const { config } = await serverAndConfig('idle');
-    const proxy = await startProxy([
-      '--target',
-      'staging',
-      '--config',
-      config,
-      '--ca-out',
-      join(dir, 'ca.pem'),
-      '--duration',
-      '200ms',
-    ]);
+    const proxy = await startProxy(['--target', 'staging', '--config', config, '--duration', '200ms']);
+    // Without --ca-out, the CA is kept in .conformance/ beside the config file, made on first use.
+    expect(proxy.caFile).toBe(join(dir, '.conformance', 'proxy-ca.pem'));
+    expect(statSync(join(dir, '.conformance', 'proxy-ca-key.pem')).mode & 0o777).toBe(0o600);
     const { code, stdout } = await proxy.end(false);
     expect(stdout).toMatch(/conformance proxy: --duration 0\.2 s: judging/);
     expect(stdout).toMatch(/^0 passed, 0 failed, 0 warned, \d+ skipped$/m);
+    expect(stdout).toMatch(/^INCOMPLETE: /m);
     expect(code).toBe(0);
   });
 
