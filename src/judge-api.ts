@@ -19,7 +19,7 @@ import { pack } from '../suites/index.js';
 import { NOT_EXERCISED, judgePack } from '../suites/kit/index.js';
 
 /**
- * The terminal report of a judge run counts the checks traffic cannot exercise in one line (well over a hundred), so the
+ * The terminal report of a judge run counts the checks traffic cannot exercise in one line (over a hundred), so the
  * checks that judged something stand out; `-v` lists them, and the JSON, JUnit and HTML reports hold every check.
  */
 export const NOT_EXERCISED_FOLD: FoldedSkips = {

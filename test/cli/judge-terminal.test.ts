@@ -1,6 +1,6 @@
 // The terminal report of `conformance judge` (issue 30): the checks that judged the traffic one line each, the hundred
 // and more that traffic cannot exercise counted in ONE line (which says -v lists them); -v lists each, and the JSON
-// report holds every check. A finding over many answers names the first five and counts the rest, citing every exchange.
+// report holds every check. A finding over many answers names the first five and counts the rest, citing each exchange.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
