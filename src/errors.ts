@@ -97,7 +97,12 @@ export const ERROR_CODES = {
   CONFORMANCE_ERR_PROXY_CA: {
     exitCode: 2,
     meaning:
-      "the proxy's CA (--ca-out FILE and its key FILE-key.pem beside it) cannot be used: a file unreadable or not PEM, a key that is not the certificate's, a key file readable by others than its owner (mode other than 0600), a certificate that is no CA or has expired; the line names the file: fix it, or delete both files and a new CA is made",
+      "the proxy's CA (--ca-out FILE and its key FILE-key.pem beside it) cannot be used: a file unreadable or not PEM, a key that is not the certificate's, a key file readable by others than its owner (mode other than 0600), a certificate that is no CA or has expired, or a new CA cannot be written there (no such folder, no permission); the line names the file: fix it, or delete both files and a new CA is made",
+  },
+  CONFORMANCE_ERR_PROXY_LISTEN: {
+    exitCode: 2,
+    meaning:
+      'conformance proxy cannot listen on --port (the port is taken, or not allowed): free it or choose another (--port 0 picks a free one)',
   },
   CONFORMANCE_ERR_INSTALL: {
     exitCode: 2,
@@ -311,5 +316,12 @@ export class ProxyCaError extends UserError {
 export class HarError extends UserError {
   constructor(message: string) {
     super(message, 2, 'CONFORMANCE_ERR_HAR');
+  }
+}
+
+/** `conformance proxy` cannot listen on its port (exit 2): taken, or not allowed. */
+export class ProxyListenError extends UserError {
+  constructor(message: string) {
+    super(message, 2, 'CONFORMANCE_ERR_PROXY_LISTEN');
   }
 }

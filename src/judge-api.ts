@@ -6,16 +6,27 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { loadConfig, selectTarget } from './config/load.js';
 import type { LoadedConfig, ResolvedTarget } from './config/types.js';
-import { runChecks, type RunResult, type RunSettings } from './engine/index.js';
+import { runChecks, type CheckResult, type Pack, type RunResult, type RunSettings } from './engine/index.js';
 import { UserError } from './errors.js';
 import { generateEd25519 } from './http/keys.js';
 import { Redactor } from './http/redact.js';
-import { prepareReports, type ReportOptions } from './reports.js';
+import { prepareReports, type PreparedReports, type ReportOptions } from './reports.js';
 import { readHar } from './traffic/har.js';
 import { leftOutLine, toTarget } from './traffic/scope.js';
 import type { TrafficExchange } from './traffic/exchange.js';
+import type { FoldedSkips } from './report/human.js';
 import { pack } from '../suites/index.js';
-import { judgePack } from '../suites/kit/index.js';
+import { NOT_EXERCISED, judgePack } from '../suites/kit/index.js';
+
+/**
+ * The terminal report of a judge run counts the checks traffic cannot exercise in one line (over a hundred), so the
+ * checks that judged something stand out; `-v` lists them, and the JSON, JUnit and HTML reports hold every check.
+ */
+export const NOT_EXERCISED_FOLD: FoldedSkips = {
+  reason: NOT_EXERCISED,
+  line: (n) =>
+    `${n} check${n === 1 ? '' : 's'} not exercised: ${n === 1 ? 'it needs' : 'each needs'} requests of its own, which observed traffic does not hold (-v lists them)`,
+};
 
 export interface JudgeOptions extends ReportOptions, Pick<RunSettings, 'failOn' | 'failOnIncomplete'> {
   /** The HAR file (relative to `cwd`). */
@@ -53,32 +64,81 @@ export async function judge(options: JudgeOptions): Promise<RunResult> {
     ...skipped,
   ];
   for (const line of notes.slice(1)) (options.onNote ?? noteOnStderr)(line);
-  const judged = judgePack(pack, scoped.exchanges, new Redactor());
+  return judgeTraffic({ ...options, reports, target, exchanges: scoped.exchanges, notes });
+}
+
+/** Traffic to judge, from a HAR (`judge`) or the intercepting proxy (`conformance proxy`). */
+export interface JudgeTrafficOptions extends Pick<RunSettings, 'failOn' | 'failOnIncomplete'> {
+  /** The reports, prepared before the traffic was read or recorded: a bad report path fails before anything else. */
+  reports: PreparedReports;
+  /** The target whose base URL scoped the traffic. */
+  target: ResolvedTarget;
+  /** The traffic to the target, already scoped (traffic/scope.ts toTarget). */
+  exchanges: readonly TrafficExchange[];
+  /** The run's notes: the first says what was judged, the rest what was left out. */
+  notes: string[];
+}
+
+/**
+ * The one judge of traffic: the server checks that can judge observed answers run their `observe` over it (the judge
+ * pack, suites/kit/judge.ts), every other check is skipped as not exercised; reports and exit code as a run's.
+ */
+export function judgeTraffic(options: JudgeTrafficOptions): Promise<RunResult> {
+  const { target } = options;
+  const judged = judgePack(pack, options.exchanges, new Redactor());
   return runChecks({
     ...(options.failOn !== undefined ? { failOn: options.failOn } : {}),
     ...(options.failOnIncomplete !== undefined ? { failOnIncomplete: options.failOnIncomplete } : {}),
     target,
     pack: judged.pack,
-    reporter: reports.reporter({ keyId: target.keyId, privateKey: target.privateKey }),
-    notes,
+    reporter: options.reports.reporter({ keyId: target.keyId, privateKey: target.privateKey }),
+    notes: options.notes,
     targetArgs: [],
     recordedOptions: {},
   });
+}
+
+/** The checks that can judge observed traffic, and only they: what judgeAlone runs (the others would only skip). */
+const observing: Pack = {
+  ...pack,
+  suites: pack.suites
+    .map((s) => ({ ...s, checks: s.checks.filter((c) => c.observe !== undefined) }))
+    .filter((s) => s.checks.length > 0),
+};
+
+/**
+ * What the judges of traffic find in one exchange alone, as `conformance proxy` shows it as it happens (a few ms): the
+ * checks that failed, warned or errored on it. The session's verdict is judgeTraffic's over the whole traffic, which
+ * also judges what takes several answers; this is a preview of it, never a verdict.
+ */
+export async function judgeAlone(target: ResolvedTarget, exchange: TrafficExchange): Promise<CheckResult[]> {
+  const judged = judgePack(observing, [exchange], new Redactor());
+  const result = await runChecks({ target, pack: judged.pack, notes: [], targetArgs: [], recordedOptions: {} });
+  return result.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'warn' || c.outcome === 'error');
 }
 
 /** The target that scopes the traffic: the config's, or one made for the base URL given or inferred. */
 async function judgeTarget(options: JudgeOptions, traffic: readonly TrafficExchange[]): Promise<ResolvedTarget> {
   if (options.target !== undefined) {
     if (options.baseUrl !== undefined) throw new UserError('give --target or --base-url, not both', 2);
-    const config =
-      typeof options.config === 'object'
-        ? options.config
-        : await loadConfig({ configPath: options.config, cwd: options.cwd, target: options.target });
-    return selectTarget(config, options.target);
+    return configTarget({ ...options, target: options.target });
   }
   if (options.config !== undefined)
     throw new UserError('--config names the file of --target NAME: give --target too', 2);
   return madeTarget(options.baseUrl !== undefined ? parsedBase(options.baseUrl) : inferredBase(traffic));
+}
+
+/** `--target NAME` of the config (`--config FILE`, else conformance.config.json in `cwd`); unknown: exit 2. */
+export async function configTarget(options: {
+  target: string;
+  config?: LoadedConfig | string;
+  cwd?: string;
+}): Promise<ResolvedTarget> {
+  const config =
+    typeof options.config === 'object'
+      ? options.config
+      : await loadConfig({ configPath: options.config, cwd: options.cwd, target: options.target });
+  return selectTarget(config, options.target);
 }
 
 function parsedBase(text: string): string {

@@ -23,6 +23,7 @@ import type { InitOptions } from './init.js';
 import type { JudgeCommandOptions } from './judge.js';
 import type { KeygenOptions } from './keygen.js';
 import type { ListOptions } from './list.js';
+import type { ProxyCommandOptions } from './proxy.js';
 import type { ReplayCommandOptions } from './replay.js';
 import type { RestoreCommandOptions } from './restore.js';
 import type { RunCommandOptions } from './run.js';
@@ -109,7 +110,7 @@ export const COMMANDS: readonly CommandDeclaration[] = [
               '--budget <duration>',
               'time for the whole run, e.g. 90s, 10m, 1h; past it the checks left are reported as errors',
             )
-              .argParser(parseBudget)
+              .argParser(parseDurationOption('--budget'))
               .default(DEFAULT_BUDGET_MS, '30m'),
           )
           .option(
@@ -161,6 +162,30 @@ export const COMMANDS: readonly CommandDeclaration[] = [
         'signed with a key made for the package',
       ),
     async (file: string, opts: JudgeCommandOptions) => (await import('./judge.js')).judgeCommand(file, opts),
+  ),
+  defineCommand(
+    'proxy',
+    (command) =>
+      addReportOptions(
+        command
+          .description(
+            "grade real traffic: an intercepting HTTPS proxy in front of the target; a client sent through it (HTTPS_PROXY, trusting the proxy's CA) is seen exchange by exchange, and on Ctrl-C or --duration the server's answers are judged as by judge",
+          )
+          .requiredOption('-t, --target <name>', 'target name from the config file: the server whose traffic is judged')
+          .option('-c, --config <file>', 'config file (default: ./conformance.config.json)')
+          .option('--port <n>', 'the loopback port to listen on (0: a free one)', parsePort, 0)
+          .option(
+            '--ca-out <file>',
+            "the proxy's CA certificate, made on first use and kept (its key beside it, mode 0600) (default: .conformance/proxy-ca.pem beside the config)",
+          )
+          .option(
+            '--duration <duration>',
+            'end the session after this long, e.g. 30s, 10m (default: at Ctrl-C)',
+            parseDurationOption('--duration'),
+          ),
+        "signed with the target's key",
+      ),
+    async (opts: ProxyCommandOptions) => (await import('./proxy.js')).proxyCommand(opts),
   ),
   defineCommand(
     'curl',
@@ -496,10 +521,14 @@ function collectChoice(value: string, previous: Partial<Choices>): Partial<Choic
   }
 }
 
-function parseBudget(value: string): number {
-  const ms = parseDuration(value);
-  if (ms === undefined) throw new UserError(`--budget: "${value}" is not a duration; write it like 90s, 10m or 1h`, 2);
-  return ms;
+/** A parser for an option whose value is a duration (90s, 10m, 1h); its error names the option. */
+function parseDurationOption(option: string): (value: string) => number {
+  return (value) => {
+    const ms = parseDuration(value);
+    if (ms === undefined)
+      throw new UserError(`${option}: "${value}" is not a duration; write it like 90s, 10m or 1h`, 2);
+    return ms;
+  };
 }
 
 function parsePort(value: string): number {

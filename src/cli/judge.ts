@@ -1,5 +1,5 @@
 // `conformance judge FILE.har`: grades the server's side of recorded traffic (issue 30) and reports like `run`.
-import { judge } from '../judge-api.js';
+import { NOT_EXERCISED_FOLD, judge } from '../judge-api.js';
 import { UserError } from '../errors.js';
 import { humanReporterForStdout } from '../report/human.js';
 import { humanStyleOf, reportSettings, type ReportCommandOptions } from './report-options.js';
@@ -28,7 +28,7 @@ export async function judgeCommand(file: string, opts: JudgeCommandOptions): Pro
     ...(opts.config !== undefined ? { config: opts.config } : {}),
     ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl } : {}),
     ...reportSettings(opts),
-    reporters: [humanReporterForStdout({ style: humanStyleOf(opts) })],
+    reporters: [humanReporterForStdout({ style: humanStyleOf(opts), foldedSkips: NOT_EXERCISED_FOLD })],
   });
   writeReportsLine(opts);
   return result.exitCode;

@@ -3,7 +3,8 @@
 // used is an error naming the file, never silently replaced: the client trusts the old certificate, and a new one
 // would make its TLS fail for a reason it cannot see. Leaf certificates for the intercepted host are signed by it.
 import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { isIP } from 'node:net';
 import { ProxyCaError } from '../errors.js';
 
@@ -37,9 +38,31 @@ export async function loadOrCreateCa(certFile: string): Promise<ProxyCa> {
   }
   const made = await makeCa();
   // The key first, created with its mode (never a moment readable by others), and neither file overwritten.
-  writeFileSync(keyFile, made.key, { mode: 0o600, flag: 'wx' });
-  writeFileSync(certFile, made.cert, { mode: 0o644, flag: 'wx' });
+  writeNew(keyFile, made.key, 0o600);
+  try {
+    writeNew(certFile, made.cert, 0o644);
+  } catch (err) {
+    // A key without its certificate would be refused at the next start: it goes.
+    rmSync(keyFile, { force: true });
+    throw err;
+  }
   return { ...made, certFile, keyFile, created: true };
+}
+
+/** Creates `file` (never overwrites it); a failure is a ProxyCaError naming the file and why. */
+function writeNew(file: string, text: string, mode: number): void {
+  try {
+    writeFileSync(file, text, { mode, flag: 'wx' });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'error';
+    const why =
+      code === 'ENOENT'
+        ? `its folder ${dirname(file)} does not exist; create it or give --ca-out a path in a folder that does`
+        : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+          ? `no permission to write in ${dirname(file)} (${code}); give --ca-out a path you can write`
+          : `${code}; give --ca-out another path`;
+    throw new ProxyCaError(`proxy CA: cannot write ${file}: ${why}`);
+  }
 }
 
 function readCa(certFile: string, keyFile: string): { cert: string; key: string } {

@@ -9,6 +9,7 @@ import { Agent as HttpsAgent } from 'node:https';
 import { connect, type Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { TLSSocket, createSecureContext, type SecureContext } from 'node:tls';
+import { ProxyListenError } from '../errors.js';
 import type { TrafficExchange } from '../traffic/exchange.js';
 import { leafFor, loadOrCreateCa, type ProxyCa } from './ca.js';
 import { forward, type Forwarder } from './forward.js';
@@ -197,11 +198,28 @@ function oneLine(text: string): string {
   return text.replace(/[^\x20-\x7e]+/g, ' ').slice(0, 200);
 }
 
+/** Listens on host:port; a port taken or not allowed is a ProxyListenError (one line, exit 2). */
 function listen(server: Server, host: string, port: number): Promise<number> {
   return new Promise((done, fail) => {
-    server.once('error', fail);
+    const refused = (err: NodeJS.ErrnoException) => {
+      const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+      const why =
+        err.code === 'EADDRINUSE'
+          ? 'the port is taken'
+          : err.code === 'EACCES'
+            ? 'not allowed (a port below 1024 needs privileges)'
+            : err.code === 'EADDRNOTAVAIL'
+              ? 'no such address on this machine'
+              : (err.code ?? err.message);
+      fail(
+        new ProxyListenError(
+          `proxy: cannot listen on ${where}: ${why}; free it or choose another (--port 0 picks a free one)`,
+        ),
+      );
+    };
+    server.once('error', refused);
     server.listen(port, host, () => {
-      server.off('error', fail);
+      server.off('error', refused);
       done((server.address() as { port: number }).port);
     });
   });

@@ -55,6 +55,19 @@ export interface HumanReporterOptions {
   style?: HumanStyle;
   /** Every exchange of a failing check instead of the last one. */
   allExchanges?: boolean;
+  /** Skips counted in one line rather than listed one by one (but in the verbose style, which lists every check). */
+  foldedSkips?: FoldedSkips;
+}
+
+/**
+ * Skipped checks that share one reason, shown as one line: `conformance judge` and `proxy` fold the checks traffic
+ * cannot exercise (a hundred and more) into `- N checks not exercised…`, so the checks that judged something stand out.
+ */
+export interface FoldedSkips {
+  /** The skip reason, exactly, of the checks folded. */
+  reason: string;
+  /** The line that counts them (after the mark): e.g. `160 checks not exercised: …; -v lists them`. */
+  line(count: number): string;
 }
 
 const SYMBOL: Record<Outcome, string> = { pass: '✓', fail: '✗', warn: '!', skip: '-', error: 'E' };
@@ -94,6 +107,8 @@ interface Look {
   replay: ReplayContext;
   /** The longest id of the run: the id column's width. */
   idWidth: number;
+  /** Skips counted in one line (not in the verbose style). */
+  foldedSkips?: FoldedSkips;
   /** The terminal's width now; undefined when not wrapping. */
   width(): number | undefined;
 }
@@ -141,7 +156,7 @@ export class HumanReporter implements Reporter {
     this.count(result);
     // Without onRunStart there is no replay context yet: the result waits for onRunEnd.
     const lines = this.listing?.add(result) ?? [];
-    if (this.style === 'dot' && this.listing) this.dot(result);
+    if (this.style === 'dot' && this.listing && !this.listing.folds(result)) this.dot(result);
     else this.write(lines);
   }
 
@@ -164,6 +179,9 @@ export class HumanReporter implements Reporter {
       replay,
       idWidth: Math.max(0, ...checks.map((check) => check.id.length)),
       width: () => this.width(),
+      ...(this.options.foldedSkips !== undefined && this.style !== 'verbose'
+        ? { foldedSkips: this.options.foldedSkips }
+        : {}),
     };
   }
 
@@ -275,6 +293,7 @@ export function humanReporterForStdout(
     style?: HumanStyle;
     stream?: HumanOutput & { isTTY?: boolean };
     env?: Record<string, string | undefined>;
+    foldedSkips?: FoldedSkips;
   } = {},
 ): HumanReporter {
   const stream = options.stream ?? process.stdout;
@@ -286,6 +305,7 @@ export function humanReporterForStdout(
     progress: terminal && !noColor(env) && env.TERM !== 'dumb',
     wrap: terminal,
     style: options.style ?? 'default',
+    ...(options.foldedSkips !== undefined ? { foldedSkips: options.foldedSkips } : {}),
   });
 }
 
@@ -313,11 +333,22 @@ class Listing {
   private readonly expected: CheckResult[] = [];
   /** The dot style's failures, shown in full after the dots. */
   private readonly held: Line[] = [];
+  /** The skips counted in one line (look.foldedSkips). */
+  private folded = 0;
 
   constructor(private readonly look: Look) {}
 
+  /** Whether the check is one of the skips counted in one line rather than shown. */
+  folds(check: CheckResult): boolean {
+    return check.outcome === 'skip' && check.skipReason === this.look.foldedSkips?.reason;
+  }
+
   add(check: CheckResult): Line[] {
     this.shown.add(check.id);
+    if (this.folds(check)) {
+      this.folded++;
+      return [];
+    }
     if (check.expected?.status === 'expected') {
       this.expected.push(check);
       return [];
@@ -343,7 +374,15 @@ class Listing {
   end(result: RunResult): Line[] {
     const lines = result.checks.filter((check) => !this.shown.has(check.id)).flatMap((check) => this.add(check));
     if (this.look.style === 'dot') lines.push(BLANK, ...this.held);
-    else if (this.suite !== undefined && !this.endsBlank) lines.push(BLANK);
+    const fold = this.look.foldedSkips;
+    if (fold !== undefined && this.folded > 0) {
+      // Under the checks' lines, in their column: a mark and the count, as one more line of the list.
+      if (this.look.style === 'dot' && this.held.length > 0 && this.held.at(-1)!.text !== '') lines.push(BLANK);
+      lines.push(line(`  ${this.look.c.gray(SYMBOL.skip)} ${visibleLine(fold.line(this.folded))}`, MARK_WIDTH));
+      this.endsBlank = false;
+    }
+    if (this.look.style !== 'dot' && (this.suite !== undefined || this.folded > 0) && !this.endsBlank)
+      lines.push(BLANK);
     return [...lines, ...closingLines(result, this.expected, this.look)];
   }
 }

@@ -10,11 +10,16 @@ import type { TrafficExchange } from './exchange.js';
 /** What the reports call the traffic's exchanges in place of a check id: nobody of this run sent them. */
 const OBSERVED = 'observed';
 
-/** The exchange as a report keeps it: numbered from 1 in the traffic's order, redacted, bodies cut to the excerpt. */
+/** The number the reports give an exchange of the traffic (`#3`): from 1, in the traffic's order. */
+export function observedNumber(t: TrafficExchange): number {
+  return t.index + 1;
+}
+
+/** The exchange as a report keeps it: numbered (observedNumber), redacted, bodies cut to the excerpt. */
 function recordedExchange(t: TrafficExchange, redactor: Redactor): Exchange {
   const { request, response } = t;
   return {
-    seq: t.index + 1,
+    seq: observedNumber(t),
     checkId: OBSERVED,
     ...startedAtOf(t),
     durationMs: t.durationMs ?? 0,

@@ -1,5 +1,6 @@
 // Suite `resources`, area `responses`: the Content-Type of JSON answers.
 import {
+  cite,
   isJsonMediaType,
   mediaTypeOf,
   observedAnswers,
@@ -49,6 +50,9 @@ export const responsesJsonType = defineCheck({
   },
 });
 
+/** The mislabelled answers a finding names; the rest are counted (and cited, like every one). */
+const MISLABELLED_NAMED = 5;
+
 /** Every answer with a JSON body is labelled a JSON media type; answers whose body is not JSON are not judged here. */
 function judgeJsonType(ctx: CheckContext, answers: readonly HttpResponse[]): void {
   const mislabelled: HttpResponse[] = [];
@@ -65,10 +69,20 @@ function judgeJsonType(ctx: CheckContext, answers: readonly HttpResponse[]): voi
   if (judged === 0) ctx.skip('no answer carried a JSON body');
   if (mislabelled.length > 0) {
     const first = mislabelled[0]!;
+    // Every mislabelled answer is cited (the reports list its exchange); the message names the first few: observed
+    // traffic can hold hundreds.
+    for (const r of mislabelled) cite(ctx, r);
+    const named = mislabelled
+      .slice(0, MISLABELLED_NAMED)
+      .map(
+        (r) =>
+          `${r.exchange.request.method} ${r.exchange.request.url.replace(/^https?:\/\/[^/]+/, '')} → ${r.status} ${r.header('content-type') ?? 'without Content-Type'}`,
+      );
+    const more = mislabelled.length - named.length;
     fail(
       ctx,
       first,
-      `${mislabelled.length} of ${judged} JSON answer(s) are labelled otherwise: ${mislabelled.map((r) => `${r.exchange.request.method} ${r.exchange.request.url.replace(/^https?:\/\/[^/]+/, '')} → ${r.status} ${r.header('content-type') ?? 'without Content-Type'}`).join('; ')}`,
+      `${mislabelled.length} of ${judged} JSON answer(s) are labelled otherwise: ${named.join('; ')}${more > 0 ? `; and ${more} more (each exchange cited)` : ''}`,
       'Content-Type: application/json (or application/<something>+json) on every JSON answer',
     );
   }
