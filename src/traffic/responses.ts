@@ -8,7 +8,7 @@ import type { Redactor } from '../http/redact.js';
 import type { TrafficExchange } from './exchange.js';
 
 /** What the reports call the traffic's exchanges in place of a check id: nobody of this run sent them. */
-const OBSERVED = 'observed';
+export const OBSERVED = 'observed';
 
 /** The number the reports give an exchange of the traffic (`#3`): from 1, in the traffic's order. */
 export function observedNumber(t: TrafficExchange): number {

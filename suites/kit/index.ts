@@ -164,5 +164,14 @@ export { carriedFile, findCarried, keepCarried } from '../../src/evidence/carry-
 export type { CarriedRecord, CarriedSigner, FoundRecord } from '../../src/evidence/carry-forward.js';
 export { suiteVersion } from '../../src/version.js';
 // Judging traffic the suite did not send (issue 30): the judge pack, its session, the answers a check's `observe` reads.
-export { NOT_EXERCISED, cite, judgeObserved, judgePack, observedAnswers, observedLine, observedPath } from './judge.js';
+export {
+  NOT_EXERCISED,
+  cite,
+  isObserved,
+  judgeObserved,
+  judgePack,
+  observedAnswers,
+  observedLine,
+  observedPath,
+} from './judge.js';
 export { ObservingSession } from './observing-session.js';

@@ -13,7 +13,7 @@ import type { HttpResponse } from '../../src/http/client.js';
 import type { Exchange } from '../../src/http/exchange.js';
 import type { Redactor } from '../../src/http/redact.js';
 import type { TrafficExchange } from '../../src/traffic/exchange.js';
-import { observedResponse } from '../../src/traffic/responses.js';
+import { OBSERVED, observedResponse } from '../../src/traffic/responses.js';
 
 /** The judge pack's session: it holds the traffic, given whole before the run. */
 class TrafficSession extends ObservingSession {
@@ -71,6 +71,11 @@ export function observedLine(ctx: CheckContext, res: HttpResponse): string {
 export function cite(ctx: CheckContext, subject: { exchange: Exchange }): Exchange {
   if (!ctx.exchanges.some((e) => e.seq === subject.exchange.seq)) ctx.exchanges.push(subject.exchange);
   return subject.exchange;
+}
+
+/** Whether an exchange is one of observed traffic (nobody of this run sent it), which keeps its label when cited. */
+export function isObserved(exchange: Exchange): boolean {
+  return exchange.checkId === OBSERVED;
 }
 
 /** Why a check that needs requests of its own is skipped in a judge run. */

@@ -1,5 +1,5 @@
 // Area `ussd.options`: the options of every menu (numbering, message, follow-up, requestUrl, requestType, customerId).
-import { defineCheck } from '../../src/engine/index.js';
+import { defineCheck, type CheckContext } from '../../src/engine/index.js';
 import { choiceNumbers, labelOf } from './helpers/choices.js';
 import { type Crawl, type CrawlLink, type CrawlView } from './helpers/crawler.js';
 import {
@@ -12,6 +12,7 @@ import {
   type TargetScope,
 } from './helpers/url.js';
 import { menus, requestUrlOf, whereIs } from './helpers/menu-graph.js';
+import { observedCrawl } from './helpers/observed-crawl.js';
 import { CRAWL_CHECK_TIMEOUT_MS, sharedCrawl, type UssdCrawl } from './helpers/shared-crawl.js';
 import {
   attach,
@@ -29,6 +30,35 @@ function noOptionReason(c: UssdCrawl): string {
   return n === 0
     ? noViewReason(c)
     : `the ${n} view${n === 1 ? '' : 's'} seen offer no option: there is no option to judge`;
+}
+
+/** Option numbers a user can press unambiguously, in every menu of the crawl. */
+function judgeNumbers(ctx: CheckContext, c: UssdCrawl): void {
+  const problems = perView(ctx, c, 'option', (v) => numberProblems(v.ussd.options));
+  failOn(
+    ctx,
+    problems,
+    'option numbers a user cannot press unambiguously',
+    'integer option numbers, each used by one option only',
+  );
+  skipUnjudged(ctx, noOptionReason(c));
+}
+
+/** Every option number shown in the menu's text, in every menu of the crawl. */
+function judgeShownOptions(ctx: CheckContext, c: UssdCrawl): void {
+  const problems = perView(ctx, c, 'option', (v) => {
+    const missing = notInMessage(v.ussd.message, v.ussd.options);
+    return missing.length === 0
+      ? []
+      : [`option${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not shown in ${JSON.stringify(v.ussd.message)}`];
+  });
+  failOn(
+    ctx,
+    problems,
+    'an option the user cannot see',
+    'each option number on a line of ussdMessage such as "1. Buy", "1) Buy", "1 - Buy" or "0 Back"',
+  );
+  skipUnjudged(ctx, noOptionReason(c));
 }
 
 /** Options that are not integers, and numbers used by more than one option ("One per choice"). */
@@ -264,15 +294,11 @@ export const optionsChecks = [
     },
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
-      const c = await sharedCrawl(ctx);
-      const problems = perView(ctx, c, 'option', (v) => numberProblems(v.ussd.options));
-      failOn(
-        ctx,
-        problems,
-        'option numbers a user cannot press unambiguously',
-        'integer option numbers, each used by one option only',
-      );
-      skipUnjudged(ctx, noOptionReason(c));
+      judgeNumbers(ctx, await sharedCrawl(ctx));
+    },
+    // Observed traffic: the options of every USSD view the traffic holds.
+    async observe(ctx) {
+      judgeNumbers(ctx, observedCrawl(ctx));
     },
   }),
   defineCheck({
@@ -290,22 +316,11 @@ export const optionsChecks = [
     },
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
-      const c = await sharedCrawl(ctx);
-      const problems = perView(ctx, c, 'option', (v) => {
-        const missing = notInMessage(v.ussd.message, v.ussd.options);
-        return missing.length === 0
-          ? []
-          : [
-              `option${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not shown in ${JSON.stringify(v.ussd.message)}`,
-            ];
-      });
-      failOn(
-        ctx,
-        problems,
-        'an option the user cannot see',
-        'each option number on a line of ussdMessage such as "1. Buy", "1) Buy", "1 - Buy" or "0 Back"',
-      );
-      skipUnjudged(ctx, noOptionReason(c));
+      judgeShownOptions(ctx, await sharedCrawl(ctx));
+    },
+    // Observed traffic: the options of every USSD view the traffic holds.
+    async observe(ctx) {
+      judgeShownOptions(ctx, observedCrawl(ctx));
     },
   }),
   defineCheck({

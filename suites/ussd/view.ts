@@ -1,9 +1,10 @@
 // Area `ussd.view`: every view is a USSD view (schema, message).
-import { defineCheck } from '../../src/engine/index.js';
+import { defineCheck, type CheckContext } from '../../src/engine/index.js';
 import { ENVELOPE_OWNER, envelopeDefects, isObject, validateAgainst } from '../kit/index.js';
 import { type CrawlView } from './helpers/crawler.js';
 import { whereIs } from './helpers/menu-graph.js';
-import { CRAWL_CHECK_TIMEOUT_MS, sharedCrawl } from './helpers/shared-crawl.js';
+import { observedCrawl } from './helpers/observed-crawl.js';
+import { CRAWL_CHECK_TIMEOUT_MS, sharedCrawl, type UssdCrawl } from './helpers/shared-crawl.js';
 import { failOn, noViewReason, perView, skipUnjudged } from './helpers/verdicts.js';
 
 /** "Response envelope" and "USSD view": data, code (the status), message, and data.ussdMessage/ussdOptions typed. */
@@ -45,28 +46,11 @@ export const viewChecks = [
     },
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
-      const c = await sharedCrawl(ctx);
-      const answered = [...c.views.values()].filter((v) => v.status === 200);
-      for (const view of answered)
-        for (const defect of isObject(view.body) ? envelopeDefects(view.body, view.status!) : [])
-          ctx.alsoSee({
-            requirements: [defect.requirement],
-            ownedBy: ENVELOPE_OWNER,
-            message: `the envelope of ${whereIs(view)} has ${defect.what}`,
-            ...(view.ref ? { exchange: view.ref } : {}),
-          });
-      const problems = answered.flatMap((view) => {
-        const found = schemaProblems(view);
-        ctx.judged(`view GET ${view.url}`);
-        return found.length === 0 ? [] : [{ view, message: `${whereIs(view)}: ${found.slice(0, 4).join('; ')}` }];
-      });
-      failOn(
-        ctx,
-        problems,
-        'a view does not match the "USSD view" table',
-        'the envelope {data, code, message} with data: ussdMessage (string), ussdOptions (array of {option integer, requestUrl string, requestType string})',
-      );
-      skipUnjudged(ctx, noViewReason(c));
+      judgeViewSchemas(ctx, await sharedCrawl(ctx));
+    },
+    // Observed traffic: every answer of a GET under /ussd/ the traffic holds, each view by itself.
+    async observe(ctx) {
+      judgeViewSchemas(ctx, observedCrawl(ctx));
     },
   }),
   defineCheck({
@@ -83,12 +67,45 @@ export const viewChecks = [
     },
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
-      const c = await sharedCrawl(ctx);
-      const problems = perView(ctx, c, 'view', (v) =>
-        v.ussd.message.trim() === '' ? [`ussdMessage is ${JSON.stringify(v.ussd.message)}`] : [],
-      );
-      failOn(ctx, problems, 'a menu shows no text', 'a non-empty ussdMessage with the numbered choices');
-      skipUnjudged(ctx, noViewReason(c));
+      judgeMessages(ctx, await sharedCrawl(ctx));
+    },
+    // Observed traffic: every USSD view the traffic holds.
+    async observe(ctx) {
+      judgeMessages(ctx, observedCrawl(ctx));
     },
   }),
 ];
+
+/** Every view that answered 200 against "Response envelope" and "USSD view" (the envelope's code and message aside). */
+function judgeViewSchemas(ctx: CheckContext, c: UssdCrawl): void {
+  const answered = [...c.views.values()].filter((v) => v.status === 200);
+  for (const view of answered)
+    for (const defect of isObject(view.body) ? envelopeDefects(view.body, view.status!) : [])
+      ctx.alsoSee({
+        requirements: [defect.requirement],
+        ownedBy: ENVELOPE_OWNER,
+        message: `the envelope of ${whereIs(view)} has ${defect.what}`,
+        ...(view.ref ? { exchange: view.ref } : {}),
+      });
+  const problems = answered.flatMap((view) => {
+    const found = schemaProblems(view);
+    ctx.judged(`view GET ${view.url}`);
+    return found.length === 0 ? [] : [{ view, message: `${whereIs(view)}: ${found.slice(0, 4).join('; ')}` }];
+  });
+  failOn(
+    ctx,
+    problems,
+    'a view does not match the "USSD view" table',
+    'the envelope {data, code, message} with data: ussdMessage (string), ussdOptions (array of {option integer, requestUrl string, requestType string})',
+  );
+  skipUnjudged(ctx, noViewReason(c));
+}
+
+/** The ussdMessage of every menu is not empty. */
+function judgeMessages(ctx: CheckContext, c: UssdCrawl): void {
+  const problems = perView(ctx, c, 'view', (v) =>
+    v.ussd.message.trim() === '' ? [`ussdMessage is ${JSON.stringify(v.ussd.message)}`] : [],
+  );
+  failOn(ctx, problems, 'a menu shows no text', 'a non-empty ussdMessage with the numbered choices');
+  skipUnjudged(ctx, noViewReason(c));
+}

@@ -1,14 +1,18 @@
 // How the checks that read the crawl attach evidence, word a failure, and skip when the crawl gave them nothing to judge.
 import { type CheckContext } from '../../../src/engine/index.js';
-import { describeResponse, parseJson, type Exchange, type HttpResponse } from '../../kit/index.js';
+import { cite, describeResponse, isObserved, parseJson, type Exchange, type HttpResponse } from '../../kit/index.js';
 import { SKIP_REASONS, ussdDataOf, type CrawlView, type SkipReason } from './crawler.js';
 import { menus, whereIs, type Problem } from './menu-graph.js';
 import { type UssdCrawl } from './shared-crawl.js';
 
-/** Puts a crawl exchange on this check's record, so the report shows it; returns it for the finding to name. */
+/**
+ * Puts a crawl exchange on this check's record, so the report shows it; returns it for the finding to name. The run's
+ * crawl was sent for every check, so the exchange takes this check's id; an observed one keeps its own (see cite).
+ */
 export function attach(ctx: CheckContext, view: CrawlView<Exchange> | undefined): Exchange | undefined {
   const ex = view?.ref;
   if (!ex) return undefined;
+  if (isObserved(ex)) return cite(ctx, { exchange: ex });
   if (!ctx.exchanges.some((e) => e.seq === ex.seq)) ctx.exchanges.push({ ...ex, checkId: ctx.check.id });
   return ex;
 }
