@@ -342,26 +342,11 @@ export const optionsChecks = [
       // Menu texts are not known in advance, so only the one tie a client can read from both sides is judged: the
       // instrument symbol a label shows and the `symbol` its URL carries. A list whose links are shifted by one (choice
       // 2 "AMZN" opening GOOGL) shows it.
-      const c = await sharedCrawl(ctx);
-      const problems = menus(c).flatMap((view) => {
-        const found = symbolMismatches(view.ussd.message, view.ussd.options, view.url, (n) =>
-          ctx.judged(`options of GET ${view.url}`, n),
-        );
-        return found.length === 0 ? [] : [{ view, message: `${whereIs(view)}: ${found.join('; ')}` }];
-      });
-      failOn(
-        ctx,
-        problems,
-        'an option that leads to another choice than the one shown with its number',
-        "the requestUrl of the option numbered n is the follow-up of the choice shown as n (a label naming an instrument leads to that instrument's symbol)",
-      );
-      skipIfNothingFollowed(ctx, c, 'no option was followed, so no follow-up was seen past the start menus');
-      skipUnjudged(
-        ctx,
-        menus(c).length === 0
-          ? noViewReason(c)
-          : `no option of the ${menus(c).length} menus seen shows an instrument symbol in its label and carries it in its URL (symbol=): there is no tie between a label and a follow-up to judge`,
-      );
+      judgeFollowUps(ctx, await sharedCrawl(ctx));
+    },
+    // Observed traffic: the options of every USSD view the traffic holds.
+    async observe(ctx) {
+      judgeFollowUps(ctx, observedCrawl(ctx));
     },
   }),
   defineCheck({
@@ -379,30 +364,11 @@ export const optionsChecks = [
     },
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
-      const c = await sharedCrawl(ctx);
-      const problems = perView(ctx, c, 'option', (v) =>
-        v.ussd.options.flatMap((raw, i) => {
-          const p = requestUrlProblem((raw as { requestUrl?: unknown } | null)?.requestUrl, c.scope);
-          return p ? [`option ${JSON.stringify(option(raw))} (ussdOptions[${i}]): ${p}`] : [];
-        }),
-      );
-      // One cause in one line where it is one: links built from another origin, or without the proxy's prefix.
-      const cause = problems.length > 0 ? movedCause(c) : undefined;
-      if (cause) {
-        const exchange = attach(ctx, cause.view);
-        ctx.fail(`a follow-up URL a client cannot use as given: ${cause.message}`, {
-          expected: cause.expected,
-          observed: [`e.g. in ${whereIs(cause.view)}:`, ...cause.examples.map((e) => `- ${e}`)].join('\n'),
-          ...(exchange ? { exchange } : {}),
-        });
-      }
-      failOn(
-        ctx,
-        problems,
-        'a follow-up URL a client cannot use as given',
-        `an absolute URL under ${ctx.target.baseUrl}/ussd/ (stocks, assets, requests, home or portfolio)`,
-      );
-      skipUnjudged(ctx, noOptionReason(c));
+      judgeRequestUrls(ctx, await sharedCrawl(ctx));
+    },
+    // Observed traffic: the options of every USSD view the traffic holds.
+    async observe(ctx) {
+      judgeRequestUrls(ctx, observedCrawl(ctx));
     },
   }),
   defineCheck({
@@ -419,24 +385,11 @@ export const optionsChecks = [
     },
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
-      const c = await sharedCrawl(ctx);
-      const problems = perView(ctx, c, 'option', (v) =>
-        v.ussd.options.flatMap((raw, i) => {
-          const type = (raw as { requestType?: unknown } | null)?.requestType;
-          return isHttpMethod(type)
-            ? []
-            : [
-                `option ${JSON.stringify(option(raw))} (ussdOptions[${i}]): requestType is ${JSON.stringify(type) ?? 'missing'}`,
-              ];
-        }),
-      );
-      failOn(
-        ctx,
-        problems,
-        'a follow-up request without an HTTP method',
-        'requestType is an HTTP method (GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS)',
-      );
-      skipUnjudged(ctx, noOptionReason(c));
+      judgeRequestTypes(ctx, await sharedCrawl(ctx));
+    },
+    // Observed traffic: the options of every USSD view the traffic holds.
+    async observe(ctx) {
+      judgeRequestTypes(ctx, observedCrawl(ctx));
     },
   }),
   defineCheck({
@@ -453,24 +406,11 @@ export const optionsChecks = [
     },
     timeoutMs: CRAWL_CHECK_TIMEOUT_MS,
     async run(ctx) {
-      const c = await sharedCrawl(ctx);
-      const problems = perView(ctx, c, 'option', (v) =>
-        v.ussd.options.flatMap((raw, i) => {
-          const type = (raw as { requestType?: unknown } | null)?.requestType;
-          return type === 'GET'
-            ? []
-            : [
-                `option ${JSON.stringify(option(raw))} (ussdOptions[${i}]): requestType ${JSON.stringify(type) ?? 'missing'}`,
-              ];
-        }),
-      );
-      failOn(
-        ctx,
-        problems,
-        'a requestType other than "GET" (the crawler follows only GET, in any case)',
-        'requestType "GET"',
-      );
-      skipUnjudged(ctx, noOptionReason(c));
+      judgeGets(ctx, await sharedCrawl(ctx));
+    },
+    // Observed traffic: the options of every USSD view the traffic holds.
+    async observe(ctx) {
+      judgeGets(ctx, observedCrawl(ctx));
     },
   }),
   defineCheck({
@@ -517,3 +457,95 @@ export const optionsChecks = [
     },
   }),
 ];
+
+/** ussd.options.follow-up, over the views of a crawl (the suite's own or observed traffic's). */
+function judgeFollowUps(ctx: CheckContext, c: UssdCrawl): void {
+  const problems = menus(c).flatMap((view) => {
+    const found = symbolMismatches(view.ussd.message, view.ussd.options, view.url, (n) =>
+      ctx.judged(`options of GET ${view.url}`, n),
+    );
+    return found.length === 0 ? [] : [{ view, message: `${whereIs(view)}: ${found.join('; ')}` }];
+  });
+  failOn(
+    ctx,
+    problems,
+    'an option that leads to another choice than the one shown with its number',
+    "the requestUrl of the option numbered n is the follow-up of the choice shown as n (a label naming an instrument leads to that instrument's symbol)",
+  );
+  skipIfNothingFollowed(ctx, c, 'no option was followed, so no follow-up was seen past the start menus');
+  skipUnjudged(
+    ctx,
+    menus(c).length === 0
+      ? noViewReason(c)
+      : `no option of the ${menus(c).length} menus seen shows an instrument symbol in its label and carries it in its URL (symbol=): there is no tie between a label and a follow-up to judge`,
+  );
+}
+
+/** ussd.options.request-url, over the views of a crawl (the suite's own or observed traffic's). */
+function judgeRequestUrls(ctx: CheckContext, c: UssdCrawl): void {
+  const problems = perView(ctx, c, 'option', (v) =>
+    v.ussd.options.flatMap((raw, i) => {
+      const p = requestUrlProblem((raw as { requestUrl?: unknown } | null)?.requestUrl, c.scope);
+      return p ? [`option ${JSON.stringify(option(raw))} (ussdOptions[${i}]): ${p}`] : [];
+    }),
+  );
+  // One cause in one line where it is one: links built from another origin, or without the proxy's prefix.
+  const cause = problems.length > 0 ? movedCause(c) : undefined;
+  if (cause) {
+    const exchange = attach(ctx, cause.view);
+    ctx.fail(`a follow-up URL a client cannot use as given: ${cause.message}`, {
+      expected: cause.expected,
+      observed: [`e.g. in ${whereIs(cause.view)}:`, ...cause.examples.map((e) => `- ${e}`)].join('\n'),
+      ...(exchange ? { exchange } : {}),
+    });
+  }
+  failOn(
+    ctx,
+    problems,
+    'a follow-up URL a client cannot use as given',
+    `an absolute URL under ${ctx.target.baseUrl}/ussd/ (stocks, assets, requests, home or portfolio)`,
+  );
+  skipUnjudged(ctx, noOptionReason(c));
+}
+
+/** ussd.options.request-type, over the views of a crawl (the suite's own or observed traffic's). */
+function judgeRequestTypes(ctx: CheckContext, c: UssdCrawl): void {
+  const problems = perView(ctx, c, 'option', (v) =>
+    v.ussd.options.flatMap((raw, i) => {
+      const type = (raw as { requestType?: unknown } | null)?.requestType;
+      return isHttpMethod(type)
+        ? []
+        : [
+            `option ${JSON.stringify(option(raw))} (ussdOptions[${i}]): requestType is ${JSON.stringify(type) ?? 'missing'}`,
+          ];
+    }),
+  );
+  failOn(
+    ctx,
+    problems,
+    'a follow-up request without an HTTP method',
+    'requestType is an HTTP method (GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS)',
+  );
+  skipUnjudged(ctx, noOptionReason(c));
+}
+
+/** ussd.options.get, over the views of a crawl (the suite's own or observed traffic's). */
+function judgeGets(ctx: CheckContext, c: UssdCrawl): void {
+  const problems = perView(ctx, c, 'option', (v) =>
+    v.ussd.options.flatMap((raw, i) => {
+      const type = (raw as { requestType?: unknown } | null)?.requestType;
+      return type === 'GET'
+        ? []
+        : [
+            `option ${JSON.stringify(option(raw))} (ussdOptions[${i}]): requestType ${JSON.stringify(type) ?? 'missing'}`,
+          ];
+    }),
+  );
+  failOn(
+    ctx,
+    problems,
+    'a requestType other than "GET" (the crawler follows only GET, in any case)',
+    'requestType "GET"',
+  );
+  skipUnjudged(ctx, noOptionReason(c));
+}
