@@ -173,5 +173,6 @@ export {
   observedAnswers,
   observedLine,
   observedPath,
+  observedTraffic,
 } from './judge.js';
 export { ObservingSession } from './observing-session.js';

@@ -34,13 +34,18 @@ class TrafficSession extends ObservingSession {
   }
 }
 
+/** Every answer of the traffic a check can read, in the traffic's order; none is a skip here (see observedAnswers). */
+export function observedTraffic(ctx: CheckContext): HttpResponse[] {
+  return (ctx.session as TrafficSession).answers();
+}
+
 /** The answers of the traffic `which` takes; a skip, naming what was looked for, when there are none. */
 export function observedAnswers(
   ctx: CheckContext,
   what: string,
   which: (res: HttpResponse) => boolean = () => true,
 ): HttpResponse[] {
-  const chosen = (ctx.session as TrafficSession).answers().filter(which);
+  const chosen = observedTraffic(ctx).filter(which);
   if (chosen.length === 0) ctx.skip(`the traffic holds no ${what}`);
   return chosen;
 }

@@ -4,8 +4,6 @@ import {
   cite,
   configOf,
   judgeObserved,
-  observedAnswers,
-  observedPath,
   type HttpResponse,
   describeResponse,
   expectSchema,
@@ -20,6 +18,7 @@ import {
 import { defineCheck, type CheckContext } from '../../src/engine/index.js';
 import { receiverOf, stateOf } from './helpers/state.js';
 import { register, currentConfig, answerShape } from './helpers/endpoints.js';
+import { observedWebhookReads } from './helpers/observed.js';
 
 export const configSaved = defineCheck({
   id: 'webhooks.config.saved',
@@ -104,12 +103,19 @@ export const configGet = defineCheck({
     }
     ctx.judged('the configuration GET /webhooks answered');
   },
-  // Observed traffic: every 2xx answer of GET /webhooks carries a Webhook of the table's types (whether it is the
-  // configuration the client set is judged where the suite set it itself).
+  // Observed traffic: every 2xx answer of GET /webhooks after its client configured a webhook carries one, and every
+  // Webhook answered has the table's types (whether it is the configuration the client set is judged where the suite
+  // set it itself).
   async observe(ctx) {
-    const answers = observedConfigs(ctx);
-    for (const res of answers) judgeObserved(ctx, res, () => expectWebhook(ctx, res));
-    ctx.judged('the configuration GET /webhooks answered', answers.length);
+    const reads = observedWebhookReads(ctx, '/webhooks').filter(
+      (r) => r.configured || webhookOfResponse(r.res) !== undefined,
+    );
+    if (reads.length === 0)
+      ctx.skip(
+        'no 2xx answer of GET /webhooks in the traffic carries a Webhook or follows a configuration by its client (before one, a server may answer without one)',
+      );
+    for (const { res } of reads) judgeObserved(ctx, res, () => expectWebhook(ctx, res));
+    ctx.judged('the configuration GET /webhooks answered', reads.length);
   },
 });
 
@@ -124,15 +130,6 @@ function expectWebhook(ctx: CheckContext, res: HttpResponse): Record<string, unk
     });
   expectSchema(ctx, res, w, 'webhook', { path: locateWebhook(res)?.path ?? '', table: 'Webhook' });
   return w;
-}
-
-/** The 2xx answers of GET /webhooks in observed traffic; a skip when there are none. */
-function observedConfigs(ctx: CheckContext): HttpResponse[] {
-  return observedAnswers(
-    ctx,
-    '2xx answer of GET /webhooks',
-    (res) => res.exchange.request.method === 'GET' && observedPath(ctx, res) === '/webhooks' && isSuccess(res),
-  );
 }
 
 export const configFields = defineCheck({
@@ -161,7 +158,7 @@ export const configFields = defineCheck({
   },
   // Observed traffic: every Webhook a 2xx answer of GET /webhooks carries.
   async observe(ctx) {
-    const webhooks = observedConfigs(ctx).flatMap((res) => {
+    const webhooks = observedWebhookReads(ctx, '/webhooks').flatMap(({ res }) => {
       const w = webhookOfResponse(res);
       return w === undefined ? [] : [{ res, w }];
     });

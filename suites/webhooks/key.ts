@@ -1,16 +1,8 @@
 // Area `webhooks.key`: the Ed25519 public key GET /webhooks/key publishes, under which the deliveries verify.
-import {
-  cite,
-  describeDelivery,
-  describeKeyForm,
-  describeResponse,
-  isSuccess,
-  observedAnswers,
-  observedLine,
-  observedPath,
-} from '../kit/index.js';
+import { cite, describeDelivery, describeKeyForm, describeResponse, observedLine } from '../kit/index.js';
 import { defineCheck } from '../../src/engine/index.js';
 import { register, fetchKey, keyOfAnswer } from './helpers/endpoints.js';
+import { observedWebhookReads } from './helpers/observed.js';
 import { stateOf, receiverOf } from './helpers/state.js';
 import { ofSecondClient } from './helpers/creation.js';
 import { awaitNeeded, reachableAfterWait, silence } from './helpers/reach.js';
@@ -74,14 +66,14 @@ export const keyPublished = defineCheck({
       );
     ctx.judged(`the published key, over delivery #${d.seq}`);
   },
-  // Observed traffic: every 2xx answer of GET /webhooks/key holds a key (which key signs the deliveries needs the
-  // deliveries: the webhook leg of a proxy session, not a recording of the API's traffic).
+  // Observed traffic: every 2xx answer of GET /webhooks/key after its client configured a webhook holds a key (before
+  // one, a server may have none to give; which key signs the deliveries needs the deliveries: the proxy's webhook leg).
   async observe(ctx) {
-    const answers = observedAnswers(
-      ctx,
-      '2xx answer of GET /webhooks/key',
-      (res) => res.exchange.request.method === 'GET' && observedPath(ctx, res) === '/webhooks/key' && isSuccess(res),
-    );
+    const answers = observedWebhookReads(ctx, '/webhooks/key')
+      .filter((r) => r.configured)
+      .map((r) => r.res);
+    if (answers.length === 0)
+      ctx.skip('no 2xx answer of GET /webhooks/key in the traffic follows a configuration by its client');
     for (const res of answers) {
       const got = keyOfAnswer(res);
       if ('problem' in got)

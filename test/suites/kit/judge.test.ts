@@ -398,7 +398,7 @@ describe('the judge pack', () => {
     );
   });
 
-  it('judges every 2xx answer of GET /webhooks and GET /webhooks/key: a Webhook of the table, and a key', async () => {
+  it('judges the 2xx answers of GET /webhooks and GET /webhooks/key: a Webhook of the table, and, once configured, a key', async () => {
     const webhook = {
       webhookId: 'w-1',
       status: 'ACTIVE',
@@ -407,14 +407,9 @@ describe('the judge pack', () => {
       createdAt: 1764324000,
       updatedAt: 1764324000,
     };
-    const config = (index: number, w: object) =>
-      answered(
-        index,
-        '/webhooks',
-        200,
-        'application/json',
-        JSON.stringify({ data: w, code: '200', message: 'Success' }),
-      );
+    const body = (w: object) => JSON.stringify({ data: w, code: '200', message: 'Success' });
+    const config = (index: number, w: object) => answered(index, '/webhooks', 200, 'application/json', body(w));
+    const configured = (index: number) => posted(index, '/webhooks', 201, body(webhook));
     const { publicKey } = generateKeyPairSync('ed25519');
     const pem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
     const key = (index: number, body: object) =>
@@ -423,38 +418,47 @@ describe('the judge pack', () => {
       const { check } = await judge(traffic, id);
       return [check?.outcome, check?.finding?.message ?? check?.skipReason, check?.exchanges.map((e) => e.seq)];
     };
-    // A 404 before any webhook is configured is not judged here: only the 2xx answers are.
-    const good = [
+    // Before the client configured a webhook, a server may answer without one: a 404, or a 2xx with none.
+    const before = [
       answered(0, '/webhooks', 404, 'application/json', '{"code":"404","message":"Not Found"}'),
-      config(1, webhook),
+      answered(1, '/webhooks', 200, 'application/json', '{"data":null,"code":"200","message":"Success"}'),
+      key(2, { data: null }),
     ];
-    expect(await outcome(good, 'webhooks.config.get')).toEqual(['pass', undefined, []]);
-    expect(await outcome(good, 'webhooks.config.fields')).toEqual(['pass', undefined, []]);
-    expect(await outcome([key(2, { data: { publicKey: pem } })], 'webhooks.key.published')).toEqual([
-      'pass',
-      undefined,
+    expect(await outcome(before, 'webhooks.config.get')).toEqual([
+      'skip',
+      'no 2xx answer of GET /webhooks in the traffic carries a Webhook or follows a configuration by its client (before one, a server may answer without one)',
       [],
     ]);
+    expect(await outcome(before, 'webhooks.key.published')).toEqual([
+      'skip',
+      'no 2xx answer of GET /webhooks/key in the traffic follows a configuration by its client',
+      [],
+    ]);
+    const good = [...before, configured(3), config(4, webhook), key(5, { data: { publicKey: pem } })];
+    expect(await outcome(good, 'webhooks.config.get')).toEqual(['pass', undefined, []]);
+    expect(await outcome(good, 'webhooks.config.fields')).toEqual(['pass', undefined, []]);
+    expect(await outcome(good, 'webhooks.key.published')).toEqual(['pass', undefined, []]);
 
-    expect(await outcome([config(3, { ...webhook, status: 'PAUSED' })], 'webhooks.config.get')).toEqual([
+    expect(await outcome([config(6, { ...webhook, status: 'PAUSED' })], 'webhooks.config.get')).toEqual([
       'fail',
       expect.stringContaining('status'),
-      [4],
-    ]);
-    expect(
-      await outcome([answered(4, '/webhooks', 200, 'application/json', '{"code":"200"}')], 'webhooks.config.get'),
-    ).toEqual(['fail', 'the answer carries no Webhook', [5]]);
-    const { updatedAt: _left, ...partial } = webhook;
-    expect(await outcome([config(5, partial)], 'webhooks.config.fields')).toEqual([
-      'warn',
-      'the configuration leaves out updatedAt',
-      [6],
-    ]);
-    expect(await outcome([key(6, { data: { publicKey: 'not a key' } })], 'webhooks.key.published')).toEqual([
-      'fail',
-      expect.any(String),
       [7],
     ]);
+    const empty = answered(7, '/webhooks', 200, 'application/json', '{"code":"200"}');
+    expect(await outcome([configured(6), empty], 'webhooks.config.get')).toEqual([
+      'fail',
+      'the answer carries no Webhook',
+      [8],
+    ]);
+    const { updatedAt: _left, ...partial } = webhook;
+    expect(await outcome([config(8, partial)], 'webhooks.config.fields')).toEqual([
+      'warn',
+      'the configuration leaves out updatedAt',
+      [9],
+    ]);
+    expect(
+      await outcome([configured(8), key(9, { data: { publicKey: 'not a key' } })], 'webhooks.key.published'),
+    ).toEqual(['fail', expect.any(String), [10]]);
   });
 
   it('judges the limit and the sort of every list page by what its request asked for', async () => {
