@@ -3,7 +3,7 @@ import { defineCheck } from '../../src/engine/index.js';
 import { describeWalk, type Query, type WalkResult } from '../kit/index.js';
 import { ODD_LIMIT } from './helpers/limits.js';
 import { fail, num, show } from './helpers/findings.js';
-import { onEveryList } from './helpers/lists.js';
+import { askedOf, metaOf, observedListPages, onEveryList } from './helpers/lists.js';
 import { SHARED_WALKS, inOrder, severalPagesLimit, walk, walkSeveral } from './helpers/walks.js';
 
 /** The longest list walked one item a page. */
@@ -191,6 +191,26 @@ export const walkChecks = [
           judged,
         };
       });
+    },
+    // Observed traffic: every page with items asked for with a page value (an integer from 0): its currentPage echoes
+    // it. Which page came before a page is not in the traffic of one answer, so previousPage needs a walk of the
+    // suite's own.
+    async observe(ctx) {
+      const pages = observedListPages(ctx).flatMap((page) => {
+        const raw = askedOf(page, 'page');
+        return raw !== null && /^\d+$/.test(raw) && page.items.length > 0 ? [{ page, asked: Number(raw) }] : [];
+      });
+      if (pages.length === 0) ctx.skip('the traffic holds no page of a list with items asked for with a page value');
+      for (const { page, asked } of pages)
+        if (num(metaOf(page), 'currentPage') !== asked)
+          fail(
+            ctx,
+            page.response,
+            `${page.label} answered with meta.currentPage ${show(metaOf(page)?.currentPage)}`,
+            'currentPage is the page asked for',
+            ['REQ-META-03'],
+          );
+      ctx.judged('the currentPage of a page asked for with a page value', pages.length);
     },
   }),
 ];

@@ -541,6 +541,33 @@ describe('the judge pack', () => {
     ]);
   });
 
+  it('judges the currentPage of every page with items asked for with a page value', async () => {
+    const page = (index: number, query: string, data: unknown[], meta: object) =>
+      answered(index, `/accounts?customerId=1042${query}`, 200, 'application/json', JSON.stringify({ data, meta }));
+    const one = [{ accountId: 7 }];
+    const outcome = async (traffic: TrafficExchange[]) => {
+      const { check } = await judge(traffic, 'pagination.walk.page-links');
+      return [check?.outcome, check?.finding?.message ?? check?.skipReason, check?.exchanges.map((e) => e.seq)];
+    };
+    const good = [
+      page(0, '&limit=1', one, { ...PAGE_META, limit: 1, currentCount: 1 }),
+      page(1, '&limit=1&page=1', one, { ...PAGE_META, limit: 1, currentCount: 1, currentPage: 1, previousPage: 0 }),
+      // Past the end, an empty page says nothing of the page asked for.
+      page(2, '&limit=1&page=9', [], { ...PAGE_META, limit: 1, currentCount: 0, currentPage: 0 }),
+    ];
+    expect(await outcome(good)).toEqual(['pass', undefined, []]);
+    expect(await outcome([good[0]!])).toEqual([
+      'skip',
+      'the traffic holds no page of a list with items asked for with a page value',
+      [],
+    ]);
+    expect(await outcome([page(3, '&limit=1&page=2', one, { ...PAGE_META, currentPage: 1 })])).toEqual([
+      'fail',
+      '#4 GET /accounts?customerId=1042&limit=1&page=2 answered with meta.currentPage 1',
+      [4],
+    ]);
+  });
+
   it('judges every read of a resource by its id and every page of a list against its table, citing the answer', async () => {
     const env = (data: unknown) => JSON.stringify({ data, code: '200', message: 'Success' });
     const customer = (index: number, path: string, data: object) =>
