@@ -11,6 +11,7 @@ import { prepareReports } from '../reports.js';
 import { humanReporterForStdout } from '../report/human.js';
 import { checkReason } from '../report/reason.js';
 import { visibleLine } from '../report/visible.js';
+import { KeptTraffic } from '../traffic/kept.js';
 import { leftOutLine, toTarget } from '../traffic/scope.js';
 import type { TrafficExchange } from '../traffic/exchange.js';
 import { observedNumber } from '../traffic/responses.js';
@@ -47,12 +48,12 @@ export async function proxyCommand(opts: ProxyCommandOptions): Promise<number> {
   const out = (line: string) => process.stdout.write(`${line}\n`);
   for (const line of setUpLines(proxy, target.baseUrl, opts.duration)) out(line);
 
-  const exchanges: TrafficExchange[] = [];
+  const kept = new KeptTraffic();
   const base = new URL(target.baseUrl);
   // Each exchange's line, with what the judges find in it alone, in the order the exchanges ended.
   let lines = Promise.resolve();
   proxy.on('exchange', (exchange) => {
-    exchanges.push(exchange);
+    kept.add(exchange);
     lines = lines.then(async () => {
       const found = await judgeAlone(target, exchange).catch(() => []);
       out(exchangeLine(exchange, base));
@@ -66,12 +67,14 @@ export async function proxyCommand(opts: ProxyCommandOptions): Promise<number> {
   await proxy.close();
   await lines;
 
-  const scoped = toTarget(exchanges, base);
+  const scoped = toTarget(kept.exchanges, base);
+  const notKept = kept.note();
   const leftOut = leftOutLine(scoped, base);
   const passed = proxy.counts.passedThrough;
   const notes = [
     `judged ${scoped.exchanges.length} exchange(s) proxied in a session of ${seconds(Date.now() - started)} (ended by ${why}) against ${target.baseUrl}; side: server`,
     ...(leftOut !== undefined ? [leftOut] : []),
+    ...(notKept !== undefined ? [notKept] : []),
     ...(passed > 0 ? [`${passed} request(s) or tunnel(s) to other hosts passed through, not recorded`] : []),
   ];
   out(`conformance proxy: ${why}: ${notes.slice(1).concat('judging').join('; ')}`);

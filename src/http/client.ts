@@ -12,6 +12,7 @@ import { Redactor } from './redact.js';
 import { EXCERPT_BYTES, EXCHANGE_CHANNEL, recordMessage, type Exchange } from './exchange.js';
 import { ConformanceError, type ErrorCode } from '../errors.js';
 import { ThrottledOut, Transport, type TransportOptions } from './transport.js';
+import { formatBytes } from './format-bytes.js';
 import {
   describeRouteFailure,
   routeDispatchers,
@@ -503,13 +504,6 @@ async function readCapped(
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
-}
-
-function formatBytes(n: number): string {
-  if (n < 1024) return `${n} bytes`;
-  if (n < 1024 * 1024) return `${+(n / 1024).toFixed(1)} KiB`;
-  if (n < 1024 ** 3) return `${+(n / 1024 ** 2).toFixed(1)} MiB`;
-  return `${+(n / 1024 ** 3).toFixed(1)} GiB`;
 }
 
 function formatMs(ms: number): string {
