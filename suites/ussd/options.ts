@@ -32,33 +32,58 @@ function noOptionReason(c: UssdCrawl): string {
     : `the ${n} view${n === 1 ? '' : 's'} seen offer no option: there is no option to judge`;
 }
 
-/** Option numbers a user can press unambiguously, in every menu of the crawl. */
-function judgeNumbers(ctx: CheckContext, c: UssdCrawl): void {
-  const problems = perView(ctx, c, 'option', (v) => numberProblems(v.ussd.options));
-  failOn(
-    ctx,
-    problems,
-    'option numbers a user cannot press unambiguously',
-    'integer option numbers, each used by one option only',
-  );
+/**
+ * A rule over the options of every menu of a crawl (the suite's own, or observed traffic's): the first menu it finds
+ * wrong fails the check, naming a few more; a crawl that offered no option to judge is a skip.
+ */
+function judgeOptions(
+  ctx: CheckContext,
+  c: UssdCrawl,
+  problemsOf: Parameters<typeof perView>[3],
+  verdict: string,
+  expected: string,
+): void {
+  failOn(ctx, perView(ctx, c, 'option', problemsOf), verdict, expected);
   skipUnjudged(ctx, noOptionReason(c));
 }
 
-/** Every option number shown in the menu's text, in every menu of the crawl. */
-function judgeShownOptions(ctx: CheckContext, c: UssdCrawl): void {
-  const problems = perView(ctx, c, 'option', (v) => {
-    const missing = notInMessage(v.ussd.message, v.ussd.options);
-    return missing.length === 0
-      ? []
-      : [`option${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not shown in ${JSON.stringify(v.ussd.message)}`];
-  });
-  failOn(
+/** Option numbers a user can press unambiguously. */
+function judgeNumbers(ctx: CheckContext, c: UssdCrawl): void {
+  judgeOptions(
     ctx,
-    problems,
+    c,
+    (v) => numberProblems(v.ussd.options),
+    'option numbers a user cannot press unambiguously',
+    'integer option numbers, each used by one option only',
+  );
+}
+
+/** Every option number shown in the menu's text. */
+function judgeShownOptions(ctx: CheckContext, c: UssdCrawl): void {
+  judgeOptions(
+    ctx,
+    c,
+    (v) => {
+      const missing = notInMessage(v.ussd.message, v.ussd.options);
+      return missing.length === 0
+        ? []
+        : [
+            `option${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not shown in ${JSON.stringify(v.ussd.message)}`,
+          ];
+    },
     'an option the user cannot see',
     'each option number on a line of ussdMessage such as "1. Buy", "1) Buy", "1 - Buy" or "0 Back"',
   );
-  skipUnjudged(ctx, noOptionReason(c));
+}
+
+/** The options whose requestType `accepts` refuses, each named with `says` and its value. */
+function requestTypeProblems(options: readonly unknown[], accepts: (type: unknown) => boolean, says: string): string[] {
+  return options.flatMap((raw, i) => {
+    const type = (raw as { requestType?: unknown } | null)?.requestType;
+    return accepts(type)
+      ? []
+      : [`option ${JSON.stringify(option(raw))} (ussdOptions[${i}]): ${says} ${JSON.stringify(type) ?? 'missing'}`];
+  });
 }
 
 /** Options that are not integers, and numbers used by more than one option ("One per choice"). */
@@ -508,44 +533,24 @@ function judgeRequestUrls(ctx: CheckContext, c: UssdCrawl): void {
   skipUnjudged(ctx, noOptionReason(c));
 }
 
-/** ussd.options.request-type, over the views of a crawl (the suite's own or observed traffic's). */
+/** ussd.options.request-type: every requestType an HTTP method. */
 function judgeRequestTypes(ctx: CheckContext, c: UssdCrawl): void {
-  const problems = perView(ctx, c, 'option', (v) =>
-    v.ussd.options.flatMap((raw, i) => {
-      const type = (raw as { requestType?: unknown } | null)?.requestType;
-      return isHttpMethod(type)
-        ? []
-        : [
-            `option ${JSON.stringify(option(raw))} (ussdOptions[${i}]): requestType is ${JSON.stringify(type) ?? 'missing'}`,
-          ];
-    }),
-  );
-  failOn(
+  judgeOptions(
     ctx,
-    problems,
+    c,
+    (v) => requestTypeProblems(v.ussd.options, isHttpMethod, 'requestType is'),
     'a follow-up request without an HTTP method',
     'requestType is an HTTP method (GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS)',
   );
-  skipUnjudged(ctx, noOptionReason(c));
 }
 
-/** ussd.options.get, over the views of a crawl (the suite's own or observed traffic's). */
+/** ussd.options.get: every requestType GET. */
 function judgeGets(ctx: CheckContext, c: UssdCrawl): void {
-  const problems = perView(ctx, c, 'option', (v) =>
-    v.ussd.options.flatMap((raw, i) => {
-      const type = (raw as { requestType?: unknown } | null)?.requestType;
-      return type === 'GET'
-        ? []
-        : [
-            `option ${JSON.stringify(option(raw))} (ussdOptions[${i}]): requestType ${JSON.stringify(type) ?? 'missing'}`,
-          ];
-    }),
-  );
-  failOn(
+  judgeOptions(
     ctx,
-    problems,
+    c,
+    (v) => requestTypeProblems(v.ussd.options, (type) => type === 'GET', 'requestType'),
     'a requestType other than "GET" (the crawler follows only GET, in any case)',
     'requestType "GET"',
   );
-  skipUnjudged(ctx, noOptionReason(c));
 }
