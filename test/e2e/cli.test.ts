@@ -11,7 +11,7 @@ import { startReferenceServer, type ReferenceServer } from '../../src/reference/
 import { defaultFixtures } from '../../src/reference/store.js';
 import { suites } from '../../suites/index.js';
 import { generateEd25519 } from '../../src/http/keys.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, type CliResult } from '../helpers/cli.js';
 import { WAIT_MS } from '../helpers/waits.js';
 
 const xsd = readFileSync(new URL('../fixtures/schemas/junit-10.xsd', import.meta.url), 'utf8');
@@ -52,10 +52,20 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+/**
+ * One whole clean run of the built-in target with both file reports, read by the tests of its output and of its verdict
+ * (a whole run costs seconds of CPU: each test spawning its own made the same run twice).
+ */
+let clean: { dir: string; res: CliResult };
+beforeAll(async () => {
+  const dir = tmp();
+  const res = await runCli(['run', '--junit', join(dir, 'out.xml'), '--json', join(dir, 'out.json')], { cwd: dir });
+  clean = { dir, res };
+});
+
 describe('conformance run against the embedded reference server (target local)', () => {
   it('exits 0, prints the summary line, and writes a JUnit file that validates and a JSON report of the documented shape', async () => {
-    const dir = tmp();
-    const res = await runCli(['run', '--junit', join(dir, 'out.xml'), '--json', join(dir, 'out.json')], { cwd: dir });
+    const { dir, res } = clean;
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
     const lines = res.stdout.trimEnd().split('\n');
@@ -157,6 +167,28 @@ describe('conformance run against the embedded reference server (target local)',
     expect(res.stdout.trim()).toBe(
       JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version,
     );
+  });
+});
+
+describe('the verdict of a clean run of the built-in target', () => {
+  // Moved from test/e2e/verdict.test.ts, where it spawned a run of its own (`run`, no file reports): it reads the clean
+  // run above, whose terminal output is the same but for the line naming the reports.
+  it('is INCOMPLETE, naming REQ-LIFE-04 and --long, never PASS, and exits 0', () => {
+    const { res } = clean;
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(
+      /^\d+ passed, 0 failed, 0 warned, \d+ skipped\nINCOMPLETE: \d+ MUST requirements? not exercised \(of \d+\), none failed: .*REQ-LIFE-04/m,
+    );
+    // One line for the cause, naming every requirement it keeps from the verdict (--reporter verbose: one per requirement).
+    expect(res.stdout).toMatch(
+      /^ {4}\d+ MUST requirements: auth\.expiry\.after-60-minutes skipped: runs only with --long: .* → run with --long \(.*REQ-LIFE-04.*\)$/m,
+    );
+    expect(res.stdout.match(/runs only with --long: it waits/g)).toHaveLength(2);
+    expect(res.stdout).toMatch(
+      /^\d+ MUST requirements of the spec are out of reach of a black-box test and not part of the verdict: 'conformance coverage' lists them with why$/m,
+    );
+    expect(res.stdout).not.toMatch(/\bPASS\b|^CONFORMANT/m);
   });
 });
 

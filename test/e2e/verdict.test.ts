@@ -9,32 +9,33 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateAgainst } from '../../src/schemas.js';
 import type { EvidenceManifest } from '../../src/evidence/package.js';
 import type { Verdict } from '../../src/engine/index.js';
-import { BIN, runCli, waitForOutput } from '../helpers/cli.js';
+import { BIN, runCli, waitForOutput, type CliResult } from '../helpers/cli.js';
 
-describe('the verdict of a clean run of the built-in target', () => {
-  it('is INCOMPLETE, naming REQ-LIFE-04 and --long, never PASS, and exits 0', async () => {
-    const res = await runCli(['run']);
-    expect(res.stderr).toBe('');
-    expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(
-      /^\d+ passed, 0 failed, 0 warned, \d+ skipped\nINCOMPLETE: \d+ MUST requirements? not exercised \(of \d+\), none failed: .*REQ-LIFE-04/m,
-    );
-    // One line for the cause, naming every requirement it keeps from the verdict (--reporter verbose: one per requirement).
-    expect(res.stdout).toMatch(
-      /^ {4}\d+ MUST requirements: auth\.expiry\.after-60-minutes skipped: runs only with --long: .* → run with --long \(.*REQ-LIFE-04.*\)$/m,
-    );
-    expect(res.stdout.match(/runs only with --long: it waits/g)).toHaveLength(2);
-    expect(res.stdout).toMatch(
-      /^\d+ MUST requirements of the spec are out of reach of a black-box test and not part of the verdict: 'conformance coverage' lists them with why$/m,
-    );
-    expect(res.stdout).not.toMatch(/\bPASS\b|^CONFORMANT/m);
-  });
+// The verdict of a clean run of the built-in target is asserted in test/e2e/cli.test.ts, on the clean run made there.
+/** One whole run under a fault, read by the verdict test here and by the finding test after it. */
+let faulted: CliResult;
+beforeAll(async () => {
+  faulted = await runCli(['run', '--fault', 'auth.token-type-lowercase']);
+});
 
-  it('is NOT CONFORMANT under a fault, naming the requirement it breaks, and exits 1', async () => {
-    const res = await runCli(['run', '--fault', 'auth.token-type-lowercase']);
+describe('the verdict of a run under a fault of the built-in target', () => {
+  it('is NOT CONFORMANT under a fault, naming the requirement it breaks, and exits 1', () => {
+    const res = faulted;
     expect(res.code).toBe(1);
     const line = /^NOT CONFORMANT: .*$/m.exec(res.stdout)?.[0];
     expect(line).toMatch(/^NOT CONFORMANT: 1 MUST check failed, on \d+ MUST requirements: .*REQ-TOKEN-06/);
+  });
+});
+
+describe('conformance run --fault on the built-in target', () => {
+  // Moved from test/e2e/serve.test.ts, where it spawned the same run (`run --fault auth.token-type-lowercase`) again.
+  it('fails the check that catches the fault, with exit 1', () => {
+    const res = faulted;
+    expect(res.code).toBe(1);
+    expect(res.stdout).toMatch(/✗ auth\.token\.type-bearer +MUST/);
+    expect(res.stdout).toContain('tokenType is "bearer", not "Bearer"');
+    // One cause, one failure: the check of the whole record notes it, the check of tokenType fails on it.
+    expect(res.stdout).toMatch(/✓ auth\.token\.issued +MUST/);
   });
 });
 

@@ -18,7 +18,22 @@ const LISTS = [
   'GET /instruments?investmentType=INTERNATIONAL_STOCKS',
 ];
 
-async function run(options: { variant?: VariantName; faults?: string[]; suite?: string }): Promise<RunResult> {
+type RunOptions = { variant?: VariantName; faults?: string[]; suite?: string };
+
+/**
+ * The run of one server set-up (variant, faults, suite), made once per file: several tests read the same run (a fault's
+ * catch and collateral in one, its finding's wording in another), and assertions only read a result. A test run alone
+ * (`-t`) makes the run itself.
+ */
+const runs = new Map<string, Promise<RunResult>>();
+function run(options: RunOptions): Promise<RunResult> {
+  const key = JSON.stringify([options.variant ?? 'strict', options.faults ?? [], options.suite ?? null]);
+  let result = runs.get(key);
+  if (!result) runs.set(key, (result = runOnce(options)));
+  return result;
+}
+
+async function runOnce(options: RunOptions): Promise<RunResult> {
   const local = await startLocalTarget({
     ...(options.variant ? { variant: options.variant } : {}),
     faults: options.faults ?? [],
