@@ -10,8 +10,11 @@ import type { TrafficExchange } from './exchange.js';
 /** What the reports call the traffic's exchanges in place of a check id: nobody of this run sent them. */
 const OBSERVED = 'observed';
 
-/** The exchange as a report keeps it: numbered from 1 in the traffic's order, redacted, bodies cut to the excerpt. */
-function recordedExchange(t: TrafficExchange, redactor: Redactor): Exchange {
+/**
+ * The exchange as a report keeps it: numbered from 1 in the traffic's order, redacted, bodies cut to the excerpt. A
+ * check cites it for a finding about the answer (observedResponse) or about the request (a client's, issue 30).
+ */
+export function recordedExchange(t: TrafficExchange, redactor: Redactor): Exchange {
   const { request, response } = t;
   return {
     seq: t.index + 1,

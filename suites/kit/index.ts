@@ -139,6 +139,7 @@ export type { Exchange } from '../../src/http/exchange.js';
 export type {
   ClientRequest,
   ClientRunRecord,
+  ClientTraffic,
   SandboxAct,
   ScenarioName,
   ScenarioRecord,
@@ -164,5 +165,9 @@ export { carriedFile, findCarried, keepCarried } from '../../src/evidence/carry-
 export type { CarriedRecord, CarriedSigner, FoundRecord } from '../../src/evidence/carry-forward.js';
 export { suiteVersion } from '../../src/version.js';
 // Judging traffic the suite did not send (issue 30): the judge pack, its session, the answers a check's `observe` reads.
-export { cite, judgeObserved, judgePack, observedAnswers, observedLine, observedPath } from './judge.js';
+export { cite, judgeObserved, judgePack, observedAnswers, observedLine, observedPath, observingPack } from './judge.js';
+export type { JudgePack } from './judge.js';
+// The client's side of observed traffic: its requests as the client checks read them, and the client judge pack's session.
+export { ClientTrafficSession, clientTrafficOf } from './client-traffic.js';
+export type { ObservedClient } from './client-traffic.js';
 export { ObservingSession } from './observing-session.js';
