@@ -1,7 +1,8 @@
 // The client judge pack (issue 30): the client checks that can judge a real client's traffic run their `observe` over
 // it. The traffic is real: the example clients (examples/clients/, compiled) run against the sandbox of `conformance
 // client`, and the requests it recorded are turned into TrafficExchange[] as a HAR or the proxy would give them (no
-// acts, no scenario). The good client gets no finding; each broken client whose flaw traffic shows fails the owning
+// acts, no scenario; the renew scenario's ended token shows as a 401 the client renews after). The good client gets no
+// finding; each broken client whose flaw traffic shows fails the owning
 // check, citing the exchange, and no other check.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -30,6 +31,7 @@ const JUDGING = [
   'client.requests.idempotency-unique',
   'client.token.form',
   'client.paging.next-page',
+  'client.renew.no-stale-token',
   'client.throttle.retry-after',
   'client.ussd.given-urls',
 ];
@@ -92,7 +94,7 @@ describe('the client judge pack', () => {
 
   it("the good client's traffic: every judging check passes somewhere, none fails", async () => {
     const records = await Promise.all(
-      (['token', 'read', 'update', 'throttle', 'ussd'] as const).map((name) => scenario(name, GOOD)),
+      (['token', 'read', 'update', 'renew', 'throttle', 'ussd'] as const).map((name) => scenario(name, GOOD)),
     );
     const results = (await Promise.all(records.map((r) => judge(r)))).flat();
     expect(results.filter((c) => BAD.includes(c.outcome)).map(line)).toEqual([]);
@@ -123,6 +125,7 @@ describe('the client judge pack', () => {
     ['reused-idempotency-key', 'fail'],
     ['json-token-request', 'fail'],
     ['page-index', 'fail'],
+    ['stale-token-reused', 'fail'],
     ['ignores-retry-after', 'warn'],
     ['builds-ussd-urls', 'fail'],
   ];
