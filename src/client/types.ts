@@ -7,12 +7,19 @@ import type { Exchange } from '../http/exchange.js';
 export const SCENARIOS = ['token', 'read', 'update', 'renew', 'throttle', 'ussd', 'webhooks'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
-/** One request of the client, as the sandbox received it, and its answer. */
+/**
+ * One request of the client, as the sandbox received it, and its answer; or one a judge of observed traffic read
+ * (`conformance judge`, `conformance proxy`: suites/kit/client-traffic.ts), where the notes below say what differs.
+ */
 export interface ClientRequest {
-  /** Order of arrival within the whole client run (every scenario), from 1. */
+  /** Order of arrival within the whole client run (every scenario), from 1; observed: the traffic's order, from 1. */
   seq: number;
-  scenario: ScenarioName;
-  /** Milliseconds since the epoch when the request had arrived (its body read). */
+  /** Absent for observed traffic: no scenario asked the client for it. */
+  scenario?: ScenarioName;
+  /**
+   * Milliseconds since the epoch when the request had arrived (its body read); observed: when it was sent, NaN when the
+   * traffic does not say (a check that needs the time does not judge it then).
+   */
   receivedAt: number;
   method: string;
   /** The target URI (https://127.0.0.1:PORT/v1/...), as the sandbox reconstructs it. */
@@ -29,6 +36,26 @@ export interface ClientRequest {
   rejection?: { code: string; reason: string };
   /** The same request recorded for the reports (redacted): cite it in a finding, push it to ctx.exchanges. */
   exchange: Exchange;
+  /**
+   * Observed traffic only: what its source did not keep of the request (a HAR saved without bodies; a report's HAR,
+   * Authorization and Signature masked: lower-case names). A check does not judge what is withheld: it says it could
+   * not, never that the client failed.
+   */
+  withheld?: { body: boolean; headers: string[] };
+}
+
+/**
+ * A client's requests as the client checks judge them, with what is known of the client: the record of a scenario
+ * (ScenarioRecord), or traffic observed between the client and a real server, where the client's id and key are known
+ * only when given (suites/kit/client-traffic.ts).
+ */
+export interface ClientTraffic {
+  scenario?: ScenarioName;
+  clientId?: string;
+  keyId?: string;
+  /** The client's public key (SPKI PEM), to verify its signatures. */
+  publicKeyPem?: string;
+  requests: ClientRequest[];
 }
 
 /** What the sandbox did to the client on purpose (renew, throttle): the checks judge the client against it. */

@@ -15,8 +15,11 @@ export function observedNumber(t: TrafficExchange): number {
   return t.index + 1;
 }
 
-/** The exchange as a report keeps it: numbered (observedNumber), redacted, bodies cut to the excerpt. */
-function recordedExchange(t: TrafficExchange, redactor: Redactor): Exchange {
+/**
+ * The exchange as a report keeps it: numbered (observedNumber), redacted, bodies cut to the excerpt. A check cites it
+ * for a finding about the answer (observedResponse) or about the request (a client's, issue 30).
+ */
+export function recordedExchange(t: TrafficExchange, redactor: Redactor): Exchange {
   const { request, response } = t;
   return {
     seq: observedNumber(t),

@@ -7,11 +7,13 @@ import {
   ObservingSession,
   type ClientRequest,
   type ClientRunRecord,
+  type ClientTraffic,
+  type ClientTrafficSession,
   type ScenarioName,
   type ScenarioRecord,
 } from '../kit/index.js';
 
-export type { ClientRequest, SandboxAct, ScenarioRecord } from '../kit/index.js';
+export type { ClientRequest, ClientTraffic, SandboxAct, ScenarioRecord } from '../kit/index.js';
 // Every client check cites the recorded requests it judges, as a judge of traffic does (suites/kit/judge.ts).
 export { cite } from '../kit/index.js';
 
@@ -51,6 +53,16 @@ export function scenariosRun(ctx: CheckContext): ScenarioRecord[] {
   );
   if (all.length === 0) ctx.skip('no scenario was run');
   return all;
+}
+
+/**
+ * The client's side of observed traffic, in a client judge pack (index.ts, clientJudgePack): what a check's `observe`
+ * judges; a skip when the traffic holds no request.
+ */
+export function observedTraffic(ctx: CheckContext): ClientTraffic {
+  const observed = (ctx.session as ClientTrafficSession).observed;
+  if (observed.requests.length === 0) ctx.skip('the traffic holds no request of the client');
+  return observed;
 }
 
 /**

@@ -1,8 +1,11 @@
 // Client checks of area renew: in scenario renew the sandbox ends every token of the client right after its second
 // request answered with a token (act 'token-ended'); the next call gets a 401. A token that is "no longer valid"
 // (Token lifecycle) is replaced by a new one from POST /oauth/token (Authentication 1), once, and never sent again.
+// Observed traffic shows no act: where it shows a 401 to a request with a token after which the client asked for a new
+// one (it took the token as ended), no-stale-token judges the requests after that 401 (`observe`); new-token needs the
+// scenario's task (did the client finish?), and is not exercised there.
 import { defineCheck, defineSuite, type CheckContext } from '../../src/engine/index.js';
-import { cite, scenarioOf, stopWhenBlocked, type ClientRequest, type ScenarioRecord } from './kit.js';
+import { cite, observedTraffic, scenarioOf, stopWhenBlocked, type ClientRequest, type ScenarioRecord } from './kit.js';
 import {
   bearerOf,
   headers,
@@ -46,19 +49,21 @@ function renewal(ctx: CheckContext): Renewal {
   );
   const after = record.requests.filter((r) => r.seq > act.afterSeq);
   stopWhenReplayed(ctx, record, after, ended);
+  return { record, endedAfter: act.afterSeq, ended, ...staleUse(after, ended) };
+}
+
+/** Among `after`, the first request refused 401 presenting an ended token, and a later one presenting it again. */
+function staleUse(
+  after: readonly ClientRequest[],
+  ended: ReadonlySet<string>,
+): { first401?: ClientRequest; staleAgain?: ClientRequest } {
   const first401 = after.find((r) => r.status === 401 && ended.has(bearerOf(r) ?? ''));
   // Revoking a token the server already ended is harmless clean-up, not a use of it.
   const staleAgain =
     first401 === undefined
       ? undefined
       : after.find((r) => r.seq > first401.seq && !isRevoke(r) && bearerOf(r) === bearerOf(first401));
-  return {
-    record,
-    endedAfter: act.afterSeq,
-    ended,
-    ...(first401 ? { first401 } : {}),
-    ...(staleAgain ? { staleAgain } : {}),
-  };
+  return { ...(first401 ? { first401 } : {}), ...(staleAgain ? { staleAgain } : {}) };
 }
 
 /**
@@ -153,19 +158,41 @@ const noStaleToken = defineCheck({
     const { record, endedAfter, first401, staleAgain } = renewal(ctx);
     const after = record.requests.filter((r) => r.seq > endedAfter);
     if (after.length === 0) ctx.skip('the client sent no request after the sandbox ended its token');
-    if (first401 === undefined) {
-      ctx.observe('the client sent no ended token after the sandbox ended it (it renewed before meeting the 401)');
-      return ctx.judged('a request after the token ended', after.length);
-    }
-    if (staleAgain === undefined) return ctx.judged('a request after the token ended', after.length);
-    cite(ctx, first401);
-    ctx.fail(`${named(staleAgain)} presents the token that ${named(first401)} was refused with`, {
-      expected: `after the 401 to ${named(first401)}, a new token from POST /oauth/token; the ended token never sent again`,
-      observed: `${named(staleAgain)} with the same bearer token, answered ${staleAgain.status}${isRevoke(staleAgain) ? ' (a revocation)' : ''}`,
-      exchange: cite(ctx, staleAgain),
-    });
+    judgeNoStale(ctx, after, first401, staleAgain);
+  },
+  async observe(ctx) {
+    const { requests } = observedTraffic(ctx);
+    const renewedAfter = requests.find(
+      (r) => r.status === 401 && bearerOf(r) !== undefined && requests.some((t) => t.seq > r.seq && isTokenRequest(t)),
+    );
+    if (renewedAfter === undefined)
+      return ctx.skip(
+        'the traffic shows no 401 to a request with a token after which the client asked for a new token: no ended token to judge',
+      );
+    const after = requests.filter((r) => r.seq >= renewedAfter.seq);
+    const { first401, staleAgain } = staleUse(after, new Set([bearerOf(renewedAfter)!]));
+    judgeNoStale(ctx, after, first401, staleAgain);
   },
 });
+
+function judgeNoStale(
+  ctx: CheckContext,
+  after: readonly ClientRequest[],
+  first401: ClientRequest | undefined,
+  staleAgain: ClientRequest | undefined,
+): void {
+  if (first401 === undefined) {
+    ctx.observe('the client sent no ended token after the sandbox ended it (it renewed before meeting the 401)');
+    return ctx.judged('a request after the token ended', after.length);
+  }
+  if (staleAgain === undefined) return ctx.judged('a request after the token ended', after.length);
+  cite(ctx, first401);
+  ctx.fail(`${named(staleAgain)} presents the token that ${named(first401)} was refused with`, {
+    expected: `after the 401 to ${named(first401)}, a new token from POST /oauth/token; the ended token never sent again`,
+    observed: `${named(staleAgain)} with the same bearer token, answered ${staleAgain.status}${isRevoke(staleAgain) ? ' (a revocation)' : ''}`,
+    exchange: cite(ctx, staleAgain),
+  });
+}
 
 export default defineSuite({
   name: 'client.renew',

@@ -1,9 +1,19 @@
 // Client checks of area throttle: in scenario throttle the sandbox answers 429 with Retry-After (act 'throttled'):
 // once for GET /customers/{customerId}, then on every attempt of GET /accounts?customerId=… (persistent). Rate limits
 // are not shown in the spec; a client honours the 429 as HTTP says (REQ-LIM-07). Times are the sandbox's: when it
-// answered the 429 (the act) and when the next attempt arrived (receivedAt), never a clock of the checks.
+// answered the 429 (the act) and when the next attempt arrived (receivedAt), never a clock of the checks. In observed
+// traffic (`observe`) a 429 with Retry-After (seconds) is judged the same way, its answer's time being when the
+// exchange started plus how long it took; whether retries are bounded is not (the traffic's end is not the client's).
 import { defineCheck, defineSuite, type CheckContext } from '../../src/engine/index.js';
-import { cite, scenarioOf, stopWhenBlocked, type ClientRequest, type SandboxAct, type ScenarioRecord } from './kit.js';
+import {
+  cite,
+  observedTraffic,
+  scenarioOf,
+  stopWhenBlocked,
+  type ClientRequest,
+  type SandboxAct,
+  type ScenarioRecord,
+} from './kit.js';
 import { named, stopWhenUnissued } from './traffic.js';
 
 /** Clock granularity between the sandbox's two time stamps. */
@@ -40,28 +50,53 @@ const retryAfter = defineCheck({
   },
   async run(ctx) {
     const { record, acts } = throttled(ctx);
-    let judged = 0;
-    for (const act of acts) {
-      const answered = record.requests.find((r) => r.seq === act.seq);
-      if (answered === undefined) continue;
-      const next = record.requests.find((r) => r.seq > act.seq && sameRequest(r, answered));
-      if (next === undefined) continue;
-      judged++;
-      const waited = next.receivedAt - act.at;
-      if (waited >= act.retryAfterSeconds * 1000 - SLACK_MS) {
-        ctx.judged(named(next));
-        continue;
-      }
-      cite(ctx, answered);
-      ctx.fail(`${named(next)} came ${waited} ms after the 429 to ${named(answered)}`, {
-        expected: `the next attempt no sooner than Retry-After: ${act.retryAfterSeconds} (${act.retryAfterSeconds * 1000} ms) after the 429`,
-        observed: `${waited} ms between the 429 and the next attempt`,
-        exchange: cite(ctx, next),
-      });
-    }
-    if (judged === 0) ctx.skip('the client retried no throttled request: no wait to judge');
+    judgeRetryAfter(ctx, record.requests, acts);
+  },
+  async observe(ctx) {
+    const { requests } = observedTraffic(ctx);
+    const throttles = requests.flatMap((r) => {
+      const seconds = Number(r.replyHeaders['retry-after']?.trim());
+      const at = r.receivedAt + r.exchange.durationMs;
+      return r.status === 429 && Number.isInteger(seconds) && seconds >= 0 && Number.isFinite(at)
+        ? [{ seq: r.seq, retryAfterSeconds: seconds, at }]
+        : [];
+    });
+    if (throttles.length === 0) ctx.skip('the traffic holds no 429 answer with Retry-After in seconds and a time');
+    judgeRetryAfter(
+      ctx,
+      requests.filter((r) => Number.isFinite(r.receivedAt)),
+      throttles,
+    );
   },
 });
+
+/** Each 429 (`at`: when it was answered), against the client's next attempt of the same method and target. */
+function judgeRetryAfter(
+  ctx: CheckContext,
+  requests: readonly ClientRequest[],
+  throttles: ReadonlyArray<Pick<Throttled, 'seq' | 'retryAfterSeconds' | 'at'>>,
+): void {
+  let judged = 0;
+  for (const act of throttles) {
+    const answered = requests.find((r) => r.seq === act.seq);
+    if (answered === undefined) continue;
+    const next = requests.find((r) => r.seq > act.seq && sameRequest(r, answered));
+    if (next === undefined) continue;
+    judged++;
+    const waited = next.receivedAt - act.at;
+    if (waited >= act.retryAfterSeconds * 1000 - SLACK_MS) {
+      ctx.judged(named(next));
+      continue;
+    }
+    cite(ctx, answered);
+    ctx.fail(`${named(next)} came ${waited} ms after the 429 to ${named(answered)}`, {
+      expected: `the next attempt no sooner than Retry-After: ${act.retryAfterSeconds} (${act.retryAfterSeconds * 1000} ms) after the 429`,
+      observed: `${waited} ms between the 429 and the next attempt`,
+      exchange: cite(ctx, next),
+    });
+  }
+  if (judged === 0) ctx.skip('the client retried no throttled request: no wait to judge');
+}
 
 const bounded = defineCheck({
   id: 'client.throttle.bounded',

@@ -1,7 +1,9 @@
 // Client checks of area token: how the client asks for its token (Authentication endpoints, Authentication 1) and
-// that it gives the token back when it is done (Authentication 3), judged from the recorded scenarios (kit.ts).
-import { defineCheck, defineSuite } from '../../src/engine/index.js';
-import { cite, scenariosRun, stopWhenBlocked } from './kit.js';
+// that it gives the token back when it is done (Authentication 3), judged from the recorded scenarios (kit.ts). The
+// form is judged in observed traffic too (`observe`); whether the client revokes its token when done is not: the end of
+// the traffic is not the end of the client's task.
+import { defineCheck, defineSuite, type CheckContext } from '../../src/engine/index.js';
+import { cite, observedTraffic, scenariosRun, stopWhenBlocked, type ClientRequest, type ClientTraffic } from './kit.js';
 import {
   bearerOf,
   header,
@@ -38,33 +40,47 @@ const form = defineCheck({
       );
       ctx.skip('the client sent no token request');
     }
-    for (const { record, r } of tokenRequests) {
-      const contentType = header(r, 'content-type');
-      const media = contentType?.split(';')[0]?.trim().toLowerCase();
-      const body = r.body.toString('utf8');
-      const fields = new URLSearchParams(body);
-      const ids = fields.getAll('clientId');
-      const secrets = fields.getAll('clientSecret');
-      const expected = `Content-Type: ${FORM}; body clientId=${record.clientId}&clientSecret=<the secret handed over>`;
-      // The form's names only: the secret stays out of the report.
-      const observed = `Content-Type: ${contentType ?? '(none)'}; ${media === FORM ? `form fields: ${[...new Set(fields.keys())].join(', ') || '(none)'}` : `a ${r.body.length}-byte body`}`;
-      const defect =
-        media !== FORM
-          ? `its Content-Type is ${contentType ?? 'absent'}, not ${FORM}`
-          : ids.length !== 1
-            ? `its form carries clientId ${ids.length} times`
-            : ids[0] !== record.clientId
-              ? 'its form names another clientId'
-              : secrets.length !== 1 || secrets[0] === ''
-                ? `its form carries ${secrets.length === 1 ? 'an empty' : `${secrets.length}`} clientSecret`
-                : r.rejection?.code.startsWith('CLIENT_SECRET_')
-                  ? `the sandbox refused the secret (${r.rejection.code})`
-                  : undefined;
-      if (defect !== undefined) ctx.fail(`${named(r)}: ${defect}`, { expected, observed, exchange: cite(ctx, r) });
-      ctx.judged(named(r));
-    }
+    judgeForm(ctx, tokenRequests);
+  },
+  async observe(ctx) {
+    const record = observedTraffic(ctx);
+    const tokenRequests = record.requests.filter(isTokenRequest).map((r) => ({ record, r }));
+    if (tokenRequests.length === 0) ctx.skip('the traffic holds no token request');
+    const kept = tokenRequests.filter(({ r }) => r.withheld?.body !== true);
+    if (kept.length === 0)
+      ctx.skip(`${tokenRequests.length} token request(s), none whose body the traffic kept (saved without bodies)`);
+    judgeForm(ctx, kept);
   },
 });
+
+/** In observed traffic without the client's id given, one non-empty clientId is what can be judged. */
+function judgeForm(ctx: CheckContext, tokenRequests: Array<{ record: ClientTraffic; r: ClientRequest }>): void {
+  for (const { record, r } of tokenRequests) {
+    const contentType = header(r, 'content-type');
+    const media = contentType?.split(';')[0]?.trim().toLowerCase();
+    const body = r.body.toString('utf8');
+    const fields = new URLSearchParams(body);
+    const ids = fields.getAll('clientId');
+    const secrets = fields.getAll('clientSecret');
+    const expected = `Content-Type: ${FORM}; body clientId=${record.clientId ?? '<the client id>'}&clientSecret=<the secret handed over>`;
+    // The form's names only: the secret stays out of the report.
+    const observed = `Content-Type: ${contentType ?? '(none)'}; ${media === FORM ? `form fields: ${[...new Set(fields.keys())].join(', ') || '(none)'}` : `a ${r.body.length}-byte body`}`;
+    const defect =
+      media !== FORM
+        ? `its Content-Type is ${contentType ?? 'absent'}, not ${FORM}`
+        : ids.length !== 1
+          ? `its form carries clientId ${ids.length} times`
+          : (record.clientId !== undefined ? ids[0] !== record.clientId : ids[0] === '')
+            ? `its form names ${record.clientId !== undefined ? 'another' : 'an empty'} clientId`
+            : secrets.length !== 1 || secrets[0] === ''
+              ? `its form carries ${secrets.length === 1 ? 'an empty' : `${secrets.length}`} clientSecret`
+              : r.rejection?.code.startsWith('CLIENT_SECRET_')
+                ? `the sandbox refused the secret (${r.rejection.code})`
+                : undefined;
+    if (defect !== undefined) ctx.fail(`${named(r)}: ${defect}`, { expected, observed, exchange: cite(ctx, r) });
+    ctx.judged(named(r));
+  }
+}
 
 /** The scenarios whose task ends by revoking the token (throttle and webhooks end otherwise; renew is judged on renewing). */
 const REVOKING = ['token', 'read', 'update', 'ussd'] as const;

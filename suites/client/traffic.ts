@@ -2,7 +2,7 @@
 // issued, the answers' paging meta. Judging stays in the checks; this only names what the records hold.
 import type { CheckContext } from '../../src/engine/index.js';
 import { headerValue, headerValues, verifySignature } from '../kit/index.js';
-import { cite, type ClientRequest, type ScenarioRecord } from './kit.js';
+import { cite, type ClientRequest, type ClientTraffic, type ScenarioRecord } from './kit.js';
 
 /** The path without the query: `/transactions` of `/transactions?customerId=1&page=100`. */
 export function pathOf(r: ClientRequest): string {
@@ -34,9 +34,14 @@ export function headers(r: ClientRequest, name: string): string[] {
   return headerValues(r.headers, name);
 }
 
-/** `POST /oauth/token (#3, scenario token)`: how a finding names a request. */
+/** `POST /oauth/token (#3, scenario token)`: how a finding names a request (`(#3)` in observed traffic). */
 export function named(r: ClientRequest): string {
-  return `${r.method} ${r.path} (#${r.seq}, scenario ${r.scenario})`;
+  return `${r.method} ${r.path} (#${r.seq}${r.scenario !== undefined ? `, scenario ${r.scenario}` : ''})`;
+}
+
+/** Whether the traffic's source masked any of these request headers (lower-case names): a value no check can judge. */
+export function withheldHeader(r: ClientRequest, ...names: string[]): boolean {
+  return r.withheld !== undefined && names.some((n) => r.withheld!.headers.includes(n));
 }
 
 /** The token of `Authorization: Bearer <token>` (the scheme is case-insensitive, RFC 9110 §11.1); undefined otherwise. */
@@ -57,8 +62,8 @@ function tokenOfReply(r: ClientRequest): string | undefined {
   return typeof record.token === 'string' ? record.token : undefined;
 }
 
-/** Every token the sandbox issued in a scenario, with the seq of the reply that carried it, in order. */
-export function issuedTokens(record: ScenarioRecord): Array<{ token: string; seq: number }> {
+/** Every token the sandbox issued in a scenario (the server, in observed traffic), with the seq of the reply that carried it, in order. */
+export function issuedTokens(record: ClientTraffic): Array<{ token: string; seq: number }> {
   return record.requests.flatMap((r) => {
     const token = tokenOfReply(r);
     return token === undefined ? [] : [{ token, seq: r.seq }];
@@ -71,12 +76,15 @@ export function envelopeOf(r: ClientRequest): { data: unknown; meta: Record<stri
   return { data: r.reply.data, meta: isRecord(r.reply.meta) ? r.reply.meta : undefined };
 }
 
-/** The request's `sig1` signature checked against the scenario's key; `skewSeconds: Infinity` leaves times unjudged. */
-export function verifySig1(record: ScenarioRecord, r: ClientRequest, requiredComponents?: readonly string[]) {
+/**
+ * The request's `sig1` signature checked against the client's key (a scenario's; in observed traffic the one given,
+ * under the key id given, if any); `skewSeconds: Infinity` leaves times unjudged.
+ */
+export function verifySig1(record: ClientTraffic, r: ClientRequest, requiredComponents?: readonly string[]) {
   return verifySignature(
     { method: r.method, url: r.url, headers: r.headers },
     {
-      key: (keyId) => (keyId === record.keyId ? record.publicKeyPem : undefined),
+      key: (keyId) => (record.keyId === undefined || keyId === record.keyId ? record.publicKeyPem : undefined),
       label: 'sig1',
       // The validity window is client.requests.signature-window's to judge, never a reason for another check to fail.
       skewSeconds: Number.POSITIVE_INFINITY,
@@ -96,9 +104,9 @@ export const NOT_JUDGED = 'not judged here';
  */
 export function judgeEach(
   ctx: CheckContext,
-  subjects: ReadonlyArray<{ record: ScenarioRecord; request: ClientRequest }>,
+  subjects: ReadonlyArray<{ record: ClientTraffic; request: ClientRequest }>,
   judge: (
-    record: ScenarioRecord,
+    record: ClientTraffic,
     r: ClientRequest,
   ) => { message: string; expected: string; observed: string; requirements?: string[] } | undefined | typeof NOT_JUDGED,
   nothing: string,

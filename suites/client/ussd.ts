@@ -8,8 +8,10 @@
 // start; home is the one the scenario names. Which options a client chooses is its own business: the scenario's route
 // is how this run exercises the rule over URLs chosen to show a rebuilt one (client.ussd.route). A client that walks
 // elsewhere over given URLs breaks nothing: the route is then not exercised (skipped, so the verdict is INCOMPLETE).
+// In observed traffic (`observe`) the given-URL rule is judged from the first start view on, for any customer, a start
+// view opened bare beginning a new menu session; the route is the scenario's, not exercised there.
 import { defineCheck, defineSuite, type CheckContext } from '../../src/engine/index.js';
-import { cite, scenarioOf, stopWhenBlocked, type ClientRequest, type ScenarioRecord } from './kit.js';
+import { cite, observedTraffic, scenarioOf, stopWhenBlocked, type ClientRequest, type ScenarioRecord } from './kit.js';
 import { envelopeOf, isRecord, named, pathOf, stopWhenUnissued, succeeded } from './traffic.js';
 
 /** The views a walk may start on, opened bare (customerId only): the three documented, and the two they link. */
@@ -37,14 +39,16 @@ function optionsOf(r: ClientRequest): Map<number, string> {
 }
 
 interface Walk {
-  record: ScenarioRecord;
+  /** The scenario's record; absent in observed traffic. */
+  record?: ScenarioRecord;
   /** The client's USSD requests, in order. */
   ussd: ClientRequest[];
-  customerId: string;
+  /** The scenario's customer; absent in observed traffic, where any customer's start view, bare, starts a walk again. */
+  customerId?: string;
 }
 
 /** Scenario ussd's USSD requests; a skip when another check's defect cut the flow short. */
-function walkOf(ctx: CheckContext): Walk {
+function walkOf(ctx: CheckContext): Walk & { record: ScenarioRecord; customerId: string } {
   const record = scenarioOf(ctx, 'ussd');
   stopWhenBlocked(ctx, record.requests);
   stopWhenUnissued(ctx, record);
@@ -55,15 +59,18 @@ function walkOf(ctx: CheckContext): Walk {
   };
 }
 
-/** A start view of the customer: GET of one of START_VIEWS (`path`, when given) with customerId as its only parameter. */
-function isStart(r: ClientRequest, customerId: string, path?: string): boolean {
+/**
+ * A start view of the customer (any customer, when undefined): GET of one of START_VIEWS (`path`, when given) with
+ * customerId as its only parameter.
+ */
+function isStart(r: ClientRequest, customerId: string | undefined, path?: string): boolean {
   const params = [...new URL(r.url).searchParams];
   return (
     r.method === 'GET' &&
     (path === undefined ? START_VIEWS.includes(pathOf(r)) : pathOf(r) === path) &&
     params.length === 1 &&
     params[0]![0] === 'customerId' &&
-    params[0]![1] === customerId
+    (customerId === undefined ? params[0]![1] !== '' : params[0]![1] === customerId)
   );
 }
 
@@ -87,13 +94,14 @@ function walkDefect({ ussd, record, customerId }: Walk): WalkDefect | undefined 
   if (!isStart(first, customerId))
     return {
       message: `${named(first)} is not a start view of customer ${customerId}`,
-      expected: `GET of ${START_VIEWS.join(', ')} with only customerId=${customerId} (the scenario names ${record.baseUrl}/ussd/home?customerId=${customerId})`,
+      expected: `GET of ${START_VIEWS.join(', ')} with only customerId=${customerId} (the scenario names ${record?.baseUrl}/ussd/home?customerId=${customerId})`,
       observed: `${first.method} ${first.url}`,
       request: first,
     };
   const given = new Set<string>();
   for (const r of ussd) {
-    if (r !== first && !given.has(normalised(r.url)))
+    const restart = customerId === undefined && isStart(r, undefined);
+    if (r !== first && !restart && !given.has(normalised(r.url)))
       return {
         message: `${named(r)} requests a URL no earlier view gave`,
         expected: `one of the requestUrls of the views before it, as given (${given.size} given)`,
@@ -119,19 +127,33 @@ const givenUrls = defineCheck({
   },
   async run(ctx) {
     const walk = walkOf(ctx);
-    const { ussd } = walk;
-    if (ussd.length === 0) ctx.skip('the client sent no USSD request: no walk to judge');
-    const defect = walkDefect(walk);
-    if (defect !== undefined) {
-      const { message, request, ...finding } = defect;
-      ctx.fail(message, { ...finding, exchange: cite(ctx, request) });
-    }
-    if (ussd.length === 1)
-      ctx.skip(`the client opened ${ussd[0]!.path} and followed no option: no follow-up URL to judge`);
-    ctx.judged('a USSD request', ussd.length);
-    ctx.observe(`${ussd.length - 1} follow-up request(s), each a requestUrl an earlier view gave: ${steps(ussd)}`);
+    if (walk.ussd.length === 0) ctx.skip('the client sent no USSD request: no walk to judge');
+    judgeGivenUrls(ctx, walk);
+  },
+  async observe(ctx) {
+    const ussd = observedTraffic(ctx).requests.filter((r) => pathOf(r).startsWith('/ussd/'));
+    // A follow-up before the first start view came from a view the traffic does not hold: it cannot be judged.
+    const from = ussd.findIndex((r) => isStart(r, undefined));
+    if (from < 0)
+      ctx.skip(
+        `the traffic holds no USSD start view (GET of ${START_VIEWS.join(', ')} with only customerId): no walk whose URLs it shows given`,
+      );
+    judgeGivenUrls(ctx, { ussd: ussd.slice(from) });
   },
 });
+
+function judgeGivenUrls(ctx: CheckContext, walk: Walk): void {
+  const { ussd } = walk;
+  const defect = walkDefect(walk);
+  if (defect !== undefined) {
+    const { message, request, ...finding } = defect;
+    ctx.fail(message, { ...finding, exchange: cite(ctx, request) });
+  }
+  if (ussd.length === 1)
+    ctx.skip(`the client opened ${ussd[0]!.path} and followed no option: no follow-up URL to judge`);
+  ctx.judged('a USSD request', ussd.length);
+  ctx.observe(`${ussd.length - 1} follow-up request(s), each a requestUrl an earlier view gave: ${steps(ussd)}`);
+}
 
 const route = defineCheck({
   id: 'client.ussd.route',

@@ -139,6 +139,7 @@ export type { Exchange } from '../../src/http/exchange.js';
 export type {
   ClientRequest,
   ClientRunRecord,
+  ClientTraffic,
   SandboxAct,
   ScenarioName,
   ScenarioRecord,
@@ -174,5 +175,10 @@ export {
   observedLine,
   observedPath,
   observedTraffic,
+  observingPack,
 } from './judge.js';
+export type { JudgePack } from './judge.js';
+// The client's side of observed traffic: its requests as the client checks read them, and the client judge pack's session.
+export { ClientTrafficSession, clientTrafficOf } from './client-traffic.js';
+export type { ObservedClient } from './client-traffic.js';
 export { ObservingSession } from './observing-session.js';

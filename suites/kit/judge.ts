@@ -111,26 +111,39 @@ export interface JudgePack {
  * as not exercised (NOT_EXERCISED).
  */
 export function judgePack(pack: Pack, traffic: readonly TrafficExchange[], redactor: Redactor): JudgePack {
+  return observingPack(pack.suites, () => new TrafficSession(traffic, redactor), NOT_EXERCISED);
+}
+
+/**
+ * A judge pack over `suites` (the server pack's, or the client pack's: suites/client/index.ts, clientJudgePack): each
+ * check with `observe` runs it, reading the session `openSession` makes; every other check is skipped, `notExercised`
+ * saying why.
+ */
+export function observingPack(
+  suites: readonly SuiteDefinition[],
+  openSession: () => ObservingSession,
+  notExercised: string,
+): JudgePack {
   const observing = (c: CheckDefinition): c is CheckDefinition & Required<Pick<CheckDefinition, 'observe'>> =>
     c.observe !== undefined;
-  const suites: SuiteDefinition[] = pack.suites.map((s) => ({
+  const judging: SuiteDefinition[] = suites.map((s) => ({
     name: s.name,
     title: s.title,
     // A check traffic cannot exercise is still reported, skipped with why: the verdict counts what it cites as not
     // exercised (src/engine/verdict.ts), so a judge run never claims more than the traffic showed.
     checks: s.checks.map(({ uses: _uses, alone: _alone, ...c }) => ({
       ...c,
-      run: observing(c) ? c.observe : async (ctx: CheckContext) => ctx.skip(NOT_EXERCISED),
+      run: observing(c) ? c.observe : async (ctx: CheckContext) => ctx.skip(notExercised),
     })),
   }));
   return {
     pack: {
-      suites,
+      suites: judging,
       sharedStates: [],
       stateChangedBy: () => undefined,
-      openSession: () => new TrafficSession(traffic, redactor),
+      openSession,
       observesOnly: true,
     },
-    notExercised: pack.suites.flatMap((s) => s.checks.filter((c) => !observing(c)).map((c) => c.id)),
+    notExercised: suites.flatMap((s) => s.checks.filter((c) => !observing(c)).map((c) => c.id)),
   };
 }
