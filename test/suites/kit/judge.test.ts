@@ -541,6 +541,74 @@ describe('the judge pack', () => {
     ]);
   });
 
+  it('judges the order across two pages of a walk: a page asked for as the nextPage of another goes on in its order', async () => {
+    const item = (id: number, createdAt: number) => ({ transactionId: id, createdAt });
+    const page = (index: number, query: string, data: unknown[], meta: object) =>
+      answered(
+        index,
+        `/transactions?customerId=1004&limit=2${query}`,
+        200,
+        'application/json',
+        JSON.stringify({ data, meta }),
+      );
+    const first = { ...PAGE_META, currentPage: 0, nextPage: 1 };
+    const second = { ...PAGE_META, previousPage: 0, currentPage: 1, nextPage: 1, currentCount: 2, totalCount: 4 };
+    const outcome = async (traffic: TrafficExchange[], id: string) => {
+      const { check } = await judge(traffic, id);
+      return [check?.outcome, check?.finding?.message ?? check?.skipReason, check?.exchanges.map((e) => e.seq)];
+    };
+    // Each page in DESC order by itself, the second starting above where the first ended: cut from the ascending list
+    // and each page reversed. An unrelated answer between the two pages does not part them.
+    const perPage = [
+      page(0, '&sort=DESC', [item(2, 200), item(1, 100)], first),
+      answered(
+        1,
+        '/instruments?investmentType=INTERNATIONAL_STOCKS',
+        404,
+        'application/json',
+        '{"code":"404","message":"Not Found"}',
+      ),
+      page(2, '&sort=DESC&page=1', [item(4, 400), item(3, 300)], second),
+    ];
+    expect(await outcome(perPage, 'pagination.sort.desc')).toEqual([
+      'fail',
+      '#3 GET /transactions?customerId=1004&limit=2&sort=DESC&page=1 follows #1 GET /transactions?customerId=1004&limit=2&sort=DESC (its meta.nextPage) with meta.sort DESC, but its first new item has createdAt 400 after 100, the last of the page before',
+      [3],
+    ]);
+    // The list grew between the two requests: the second page starts with an item the first held, shifted by the new
+    // one; the order goes on from the first new item.
+    const grown = [
+      page(0, '&sort=DESC', [item(4, 400), item(3, 300)], first),
+      page(1, '&sort=DESC&page=1', [item(3, 300), item(2, 200)], { ...second, totalCount: 5 }),
+    ];
+    expect((await outcome(grown, 'pagination.sort.desc'))[0]).toBe('pass');
+    // A last page whose nextPage leads back to the first page (an open reading): the first page asked for again is no
+    // continuation; nor is a page asked for with another limit.
+    const wrapped = [
+      page(0, '&sort=ASC', [item(1, 100), item(2, 200)], { ...first, sort: 'ASC' }),
+      page(1, '&sort=ASC&page=1', [item(3, 300), item(4, 400)], { ...second, nextPage: 0, sort: 'ASC' }),
+      page(2, '&sort=ASC&page=0', [item(1, 100), item(2, 200)], { ...first, sort: 'ASC' }),
+      answered(
+        3,
+        '/transactions?customerId=1004&limit=1&sort=ASC&page=1',
+        200,
+        'application/json',
+        JSON.stringify({ data: [item(9, 50)], meta: { ...second, limit: 1, sort: 'ASC' } }),
+      ),
+    ];
+    expect((await outcome(wrapped, 'pagination.sort.asc'))[0]).toBe('pass');
+    // Without sort: one order for the whole walk.
+    const changed = [
+      page(0, '', [item(2, 200), item(1, 100)], first),
+      page(1, '&page=1', [item(3, 50), item(4, 60)], { ...second, sort: 'ASC' }),
+    ];
+    expect(await outcome(changed, 'pagination.sort.default-consistent')).toEqual([
+      'fail',
+      '#2 GET /transactions?customerId=1004&limit=2&page=1 follows #1 GET /transactions?customerId=1004&limit=2 (its meta.nextPage), but meta.sort changes within the walk: "DESC" then "ASC"',
+      [2],
+    ]);
+  });
+
   it('judges the currentPage of every page with items asked for with a page value', async () => {
     const page = (index: number, query: string, data: unknown[], meta: object) =>
       answered(index, `/accounts?customerId=1042${query}`, 200, 'application/json', JSON.stringify({ data, meta }));
