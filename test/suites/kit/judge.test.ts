@@ -634,6 +634,15 @@ describe('the judge pack', () => {
       '#4 GET /accounts?customerId=1042&limit=1&page=2 answered with meta.currentPage 1',
       [4],
     ]);
+    // A page asked for as the nextPage of another names that page's currentPage as its previousPage.
+    const unlinked = { ...PAGE_META, limit: 1, currentCount: 1, currentPage: 1, previousPage: 1 };
+    expect(await outcome([good[0]!, page(4, '&limit=1&page=1', one, unlinked)])).toEqual([
+      'fail',
+      '#5 GET /accounts?customerId=1042&limit=1&page=1 follows #1 GET /accounts?customerId=1042&limit=1 (its meta.nextPage) but has previousPage 1, the page before had currentPage 0',
+      [5],
+    ]);
+    // Asked for alone, with no page before it in the traffic, its previousPage is not judged.
+    expect(await outcome([page(4, '&limit=1&page=1', one, unlinked)])).toEqual(['pass', undefined, []]);
   });
 
   it('judges every read of a resource by its id and every page of a list against its table, citing the answer', async () => {
