@@ -609,6 +609,62 @@ describe('the judge pack', () => {
     ]);
   });
 
+  it('judges the fill of every first page with a positive totalCount, and ids a table calls unique', async () => {
+    const outcome = async (traffic: TrafficExchange[], id: string) => {
+      const { check } = await judge(traffic, id);
+      return [check?.outcome, check?.finding?.message ?? check?.skipReason, check?.exchanges.map((e) => e.seq)];
+    };
+    const list = (index: number, path: string, data: unknown[], meta: object) =>
+      answered(index, path, 200, 'application/json', JSON.stringify({ data, meta }));
+    const accounts = [{ accountId: 7 }, { accountId: 8 }];
+    // Two of three on the first page at limit 2; a later page, or one asked for with a limit outside 1 to 1000, is no
+    // first page to judge.
+    const filled = [
+      list(0, '/accounts?customerId=1042&limit=2', accounts, PAGE_META),
+      list(1, '/accounts?customerId=1042&limit=2&page=1', [{ accountId: 9 }], { ...PAGE_META, currentPage: 1 }),
+      list(2, '/accounts?customerId=1042&limit=5000', [], PAGE_META),
+    ];
+    expect(await outcome(filled, 'pagination.limit.full-page')).toEqual(['pass', undefined, []]);
+    expect(
+      await outcome(
+        [list(3, '/accounts?customerId=1042', [{ accountId: 7 }], PAGE_META)],
+        'pagination.limit.full-page',
+      ),
+    ).toEqual(['warn', '#4 GET /accounts?customerId=1042 returned 1 items while totalCount is 3', [4]]);
+    expect(await outcome([filled[1]!], 'pagination.limit.full-page')).toEqual([
+      'skip',
+      'the traffic holds no first page of a list (asked for without page) with a positive totalCount',
+      [],
+    ]);
+    expect(await outcome(filled, 'resources.ids.unique')).toEqual(['pass', undefined, []]);
+    expect(
+      await outcome(
+        [list(4, '/accounts?customerId=1042', [{ accountId: 7 }, { accountId: 7 }], PAGE_META)],
+        'resources.ids.unique',
+      ),
+    ).toEqual(['fail', '#5 GET /accounts: accountId 7 is listed twice on one page', [5]]);
+    const customer = (index: number, id: number, referenceId: number) =>
+      answered(
+        index,
+        `/customers/${id}`,
+        200,
+        'application/json',
+        JSON.stringify({ data: { customerId: id, referenceId }, code: '200', message: 'Success' }),
+      );
+    expect(await outcome([customer(5, 1042, 77), customer(6, 1043, 77)], 'resources.ids.unique')).toEqual([
+      'fail',
+      'customers 1042 and 1043 both have referenceId 77',
+      [7],
+    ]);
+    // A referenceId may move from one customer to another between two reads: not judged after a PUT /customers.
+    const put = { ...customer(7, 1042, 78), request: { ...customer(7, 1042, 78).request, method: 'PUT' } };
+    expect(await outcome([customer(5, 1042, 77), put, customer(6, 1043, 77)], 'resources.ids.unique')).toEqual([
+      'skip',
+      'the traffic holds no 200 page of GET /accounts and no two customers read by id',
+      [],
+    ]);
+  });
+
   it('judges the currentPage of every page with items asked for with a page value', async () => {
     const page = (index: number, query: string, data: unknown[], meta: object) =>
       answered(index, `/accounts?customerId=1042${query}`, 200, 'application/json', JSON.stringify({ data, meta }));
