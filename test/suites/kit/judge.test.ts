@@ -665,6 +665,40 @@ describe('the judge pack', () => {
     ]);
   });
 
+  it('judges every request that went without Authorization: served (2xx), it fails resources.errors.no-token', async () => {
+    const outcome = async (traffic: TrafficExchange[]) => {
+      const { check } = await judge(traffic, 'resources.errors.no-token');
+      return [check?.outcome, check?.finding?.message ?? check?.skipReason, check?.exchanges.map((e) => e.seq)];
+    };
+    const bare = (t: TrafficExchange): TrafficExchange => ({ ...t, request: { ...t.request, headers: [] } });
+    const ok = (index: number) => answered(index, '/customers/1042', 200, 'application/json', '{"data":{}}');
+    const refused = bare(
+      answered(1, '/customers/1042', 401, 'application/json', '{"code":"401","message":"Unauthorized"}'),
+    );
+    // The token request goes without Authorization by design.
+    const token = bare({
+      ...answered(2, '/oauth/token', 200, 'application/json', '{}'),
+      request: { ...ok(2).request, method: 'POST', url: `${BASE}/oauth/token` },
+    });
+    expect(await outcome([ok(0), refused, token])).toEqual(['pass', undefined, []]);
+    expect(await outcome([ok(0), bare(ok(3))])).toEqual([
+      'fail',
+      '#4 GET /customers/1042 went without Authorization and was served (200)',
+      [4],
+    ]);
+    expect(await outcome([ok(0)])).toEqual([
+      'skip',
+      'the traffic holds no request without Authorization within the base, but to the token endpoints',
+      [],
+    ]);
+    // No request carries it at all: a recorder that strips it (a sanitized HAR), not a client that never sends it.
+    expect(await outcome([bare(ok(0)), bare(ok(1))])).toEqual([
+      'skip',
+      'the traffic holds no request with Authorization: the recorder may have removed the header (a sanitized HAR), so none is judged to lack it',
+      [],
+    ]);
+  });
+
   it('judges the currentPage of every page with items asked for with a page value', async () => {
     const page = (index: number, query: string, data: unknown[], meta: object) =>
       answered(index, `/accounts?customerId=1042${query}`, 200, 'application/json', JSON.stringify({ data, meta }));
