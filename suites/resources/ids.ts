@@ -7,6 +7,7 @@ import {
   observedLine,
   observedPath,
   observedTraffic,
+  parseJson,
   type HttpResponse,
 } from '../kit/index.js';
 import { defineCheck, type CheckContext } from '../../src/engine/index.js';
@@ -88,8 +89,8 @@ export const idsUnique = defineCheck({
     ctx.observe(done.join('; '));
   },
   // Observed traffic: each 200 page of GET /accounts lists an accountId once, and two customers read by id (of
-  // different customerIds) do not share a referenceId. Only while the traffic holds no 2xx answer of a PUT of a
-  // customer: a referenceId may move from one customer to another between two reads.
+  // different customerIds) do not share a referenceId, unless the traffic holds a 2xx PUT of either: a referenceId
+  // may move from one customer to another between two reads.
   async observe(ctx) {
     const answers = observedTraffic(ctx).filter((res) => res.status === 200);
     let judged = 0;
@@ -111,21 +112,46 @@ export const idsUnique = defineCheck({
           "accountId is unique: a customer's accounts list each account once",
         );
     }
-    const changed = (r: HttpResponse) => /^\/customers(\/|$)/.test(observedPath(ctx, r) ?? '');
-    const puts = observedTraffic(ctx).filter((r) => r.exchange.request.method === 'PUT' && r.status < 300);
-    if (!puts.some(changed)) judged += judgeReferenceIds(ctx, answers);
+    const put = customersPut(ctx);
+    if (put !== undefined) judged += judgeReferenceIds(ctx, answers, put);
     if (judged === 0) ctx.skip('the traffic holds no 200 page of GET /accounts and no two customers read by id');
     ctx.judged('a page of accounts or a customer read by id', judged);
   },
 });
 
-/** Two customers of the traffic, read by id, that share a referenceId: the later read fails; how many were compared. */
-function judgeReferenceIds(ctx: CheckContext, answers: readonly HttpResponse[]): number {
+/**
+ * The customers a 2xx PUT of the traffic changed, by the id its path or its JSON body names; undefined when a PUT of a
+ * customer names none that can be read (its body not kept): any customer may then have changed.
+ */
+function customersPut(ctx: CheckContext): Set<string> | undefined {
+  const put = new Set<string>();
+  for (const res of observedTraffic(ctx)) {
+    const path = observedPath(ctx, res) ?? '';
+    if (res.exchange.request.method !== 'PUT' || res.status >= 300 || !/^\/customers(\/|$)/.test(path)) continue;
+    const inPath = /^\/customers\/([^/]+)$/.exec(path)?.[1];
+    const { bodyExcerpt, bodyTruncated } = res.exchange.request;
+    const parsed = bodyExcerpt !== undefined && !bodyTruncated ? parseJson(bodyExcerpt) : undefined;
+    const inBody =
+      parsed?.ok && isObject(parsed.value) && parsed.value.customerId != null
+        ? exactValue(parsed.value, 'customerId')
+        : undefined;
+    if (inPath === undefined && inBody === undefined) return undefined;
+    for (const id of [inPath && decoded(inPath), inBody]) if (id !== undefined) put.add(id);
+  }
+  return put;
+}
+
+/**
+ * Two customers of the traffic, read by id, that share a referenceId, neither of them in `put`: the later read fails.
+ * How many customers were compared.
+ */
+function judgeReferenceIds(ctx: CheckContext, answers: readonly HttpResponse[], put: ReadonlySet<string>): number {
   const latest = new Map<string, { res: HttpResponse; referenceId: string }>();
   for (const res of answers) {
     if (res.exchange.request.method !== 'GET' || endpointAt(observedPath(ctx, res))?.name !== 'customers') continue;
     const data = dataOf(res);
     if (!isObject(data) || data.customerId == null || data.referenceId == null) continue;
+    if (put.has(exactValue(data, 'customerId'))) continue;
     latest.set(exactValue(data, 'customerId'), { res, referenceId: exactValue(data, 'referenceId') });
   }
   const customers = [...latest.entries()];
@@ -140,4 +166,13 @@ function judgeReferenceIds(ctx: CheckContext, answers: readonly HttpResponse[]):
       });
   });
   return customers.length >= 2 ? customers.length : 0;
+}
+
+/** A path segment as the id it names; as it went when a % starts no escape. */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

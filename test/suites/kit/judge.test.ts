@@ -656,7 +656,12 @@ describe('the judge pack', () => {
       'customers 1042 and 1043 both have referenceId 77',
       [7],
     ]);
-    // A referenceId may move from one customer to another between two reads: not judged after a PUT /customers.
+    // A PUT of another customer changes neither of the two.
+    const other = { ...customer(7, 2077, 78), request: { ...customer(7, 2077, 78).request, method: 'PUT' } };
+    expect((await outcome([customer(5, 1042, 77), other, customer(6, 1043, 77)], 'resources.ids.unique'))[0]).toBe(
+      'fail',
+    );
+    // A referenceId may move from one customer to another between two reads: not judged after a PUT of either.
     const put = { ...customer(7, 1042, 78), request: { ...customer(7, 1042, 78).request, method: 'PUT' } };
     expect(await outcome([customer(5, 1042, 77), put, customer(6, 1043, 77)], 'resources.ids.unique')).toEqual([
       'skip',
