@@ -459,6 +459,17 @@ describe('the judge pack', () => {
     expect(
       await outcome([configured(8), key(9, { data: { publicKey: 'not a key' } })], 'webhooks.key.published'),
     ).toEqual(['fail', expect.any(String), [10]]);
+    // The answer of a configuration: a Webhook, whole or in part, has the table's types; none is no finding.
+    expect(await outcome(good, 'webhooks.create.answer')).toEqual(['pass', undefined, []]);
+    expect(
+      await outcome(
+        [posted(10, '/webhooks', 201, body({ url: webhook.url, status: 'PAUSED' }))],
+        'webhooks.create.answer',
+      ),
+    ).toEqual(['fail', expect.stringContaining('status'), [11]]);
+    expect(
+      await outcome([posted(11, '/webhooks', 201, '{"code":"201","message":"Created"}')], 'webhooks.create.answer'),
+    ).toEqual(['skip', 'the traffic holds no 2xx answer of POST or PUT /webhooks with a Webhook', []]);
   });
 
   it('judges the limit and the sort of every list page by what its request asked for', async () => {
