@@ -1,12 +1,11 @@
 // pagination.limit.*: the limit asked for, the default, the bounds and the values outside them.
 import { defineCheck, type CheckContext } from '../../src/engine/index.js';
 import { getList } from '../kit/index.js';
-import { SPEC_MAX_LIMIT, ODD_LIMIT } from './helpers/limits.js';
+import { SPEC_DEFAULT_LIMIT, SPEC_MAX_LIMIT, ODD_LIMIT } from './helpers/limits.js';
 import { fail, num, show } from './helpers/findings.js';
 import { askedOf, asListPage, metaOf, observedListPages, onEveryList, type ObservedPage } from './helpers/lists.js';
 import { outOf, expectRefused } from './helpers/out-of-domain.js';
 
-const SPEC_DEFAULT_LIMIT = 100;
 const SMALL_LIMIT = 10;
 /** Limits a page must honour and meta.limit must echo. */
 const ASKED_LIMITS = [SMALL_LIMIT, ODD_LIMIT, 1];

@@ -715,6 +715,43 @@ describe('the judge pack', () => {
     ]);
   });
 
+  it('records the readings the traffic shows: the default order and whether page counts pages or items', async () => {
+    const item = (id: number, createdAt: number) => ({ transactionId: id, createdAt });
+    const page = (index: number, query: string, meta: object) =>
+      answered(
+        index,
+        `/transactions?customerId=1004${query}`,
+        200,
+        'application/json',
+        JSON.stringify({ data: [item(2, 200), item(1, 100)], meta }),
+      );
+    const read = async (traffic: TrafficExchange[], id: string) => {
+      const { check } = await judge(traffic, id);
+      return [check?.outcome, check?.outcome === 'skip' ? check.skipReason : check?.observations];
+    };
+    const indexed = [
+      page(0, '&limit=2', PAGE_META),
+      page(1, '&limit=2&page=1', { ...PAGE_META, currentPage: 1, nextPage: 2 }),
+    ];
+    expect(await read(indexed, 'pagination.info.default-sort')).toEqual([
+      'pass',
+      ['#1 GET /transactions?customerId=1004&limit=2: without sort: meta.sort "DESC", items descending by createdAt'],
+    ]);
+    expect(await read(indexed, 'pagination.info.page-mode')).toEqual([
+      'pass',
+      ['page is a page index; #1 GET /transactions?customerId=1004&limit=2 reports currentPage 0, nextPage 1'],
+    ]);
+    const offset = [page(0, '&limit=2', { ...PAGE_META, nextPage: 2 })];
+    expect((await read(offset, 'pagination.info.page-mode'))[1]).toEqual([
+      'page is an item offset; #1 GET /transactions?customerId=1004&limit=2 reports currentPage 0, nextPage 2',
+    ]);
+    // At limit 1 a page and an item are one step: nothing to read.
+    expect(await read([page(0, '&limit=1', PAGE_META)], 'pagination.info.page-mode')).toEqual([
+      'skip',
+      'the traffic holds no first page of a list, at a limit over 1, whose nextPage moves on from currentPage',
+    ]);
+  });
+
   it('judges the currentPage of every page with items asked for with a page value', async () => {
     const page = (index: number, query: string, data: unknown[], meta: object) =>
       answered(index, `/accounts?customerId=1042${query}`, 200, 'application/json', JSON.stringify({ data, meta }));
