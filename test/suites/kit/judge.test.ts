@@ -299,6 +299,11 @@ describe('the judge pack', () => {
       'auth.token.timestamps',
     ];
     for (const id of ids) expect([id, (await judge(good, id)).check?.outcome]).toEqual([id, 'pass']);
+    // INFO: the shape of the token answers, each reading once.
+    expect((await judge(good, 'auth.token.response-shape')).check?.observations).toEqual([
+      'status 200; token record inside the {data, code, message} envelope, with a message of its own',
+      'scope (its type is not shown): an array, ["read","write"]',
+    ]);
 
     const outcome = async (traffic: TrafficExchange[], id: string) => {
       const { check } = await judge(traffic, id);
