@@ -149,7 +149,7 @@ export const COMMANDS: readonly CommandDeclaration[] = [
       addReportOptions(
         command
           .description(
-            "grade recorded traffic: judge the server's answers in a HAR file (devtools, a proxy, conformance run --har) by the checks that can judge an answer alone; every other check is listed as not exercised",
+            "grade recorded traffic: judge the server's answers in a HAR file (devtools, a proxy, conformance run --har) by the checks that can judge an answer alone, and with --side the client's requests; every other check is listed as not exercised",
           )
           .argument('<file.har>', 'the HAR 1.2 file')
           .option('-t, --target <name>', 'target name from the config file: its baseUrl scopes the traffic')
@@ -158,7 +158,11 @@ export const COMMANDS: readonly CommandDeclaration[] = [
             '--base-url <url>',
             'the API base URL that scopes the traffic (e.g. https://api.example.com/v1); default: the one the HAR shows, if it shows exactly one',
           )
-          .option('--side <side>', 'whose side to judge: server (client and both: not yet)', 'server'),
+          .option(
+            '--side <side>',
+            'whose side to judge: server, client or both (client and both judge the client --target names: its clientId, keyId and key)',
+            'server',
+          ),
         'signed with a key made for the package',
       ),
     async (file: string, opts: JudgeCommandOptions) => (await import('./judge.js')).judgeCommand(file, opts),
