@@ -100,8 +100,34 @@ function clientOf(target: ResolvedTarget): ObservedClient {
   return { clientId: target.clientId, keyId: target.keyId, privateKeyPem: target.privateKeyPem };
 }
 
+/**
+ * The side a proxy session judges: `asked` (--side), else both when the target names the client (its id, keyid and
+ * key), else server; and the line that says which, and why.
+ */
+export function proxySide(asked: string | undefined, target: ResolvedTarget): { side: JudgeSide; line: string } {
+  const client = `the client ${target.clientId} (keyid ${target.keyId}) of target ${target.name}`;
+  if (asked !== undefined) {
+    const side = judgeSideOf(asked);
+    return { side, line: `judging ${sideWords(side)} (--side ${side})${side === 'server' ? '' : `, as ${client}`}` };
+  }
+  const named = target.clientId !== '' && target.keyId !== '' && target.privateKeyPem !== '';
+  return named
+    ? {
+        side: 'both',
+        line: `judging both sides (--side both, the default: the config names ${client}; --side server for the server's alone)`,
+      }
+    : {
+        side: 'server',
+        line: "judging the server's side (the default: the target names no client, its clientId, keyId and key)",
+      };
+}
+
+function sideWords(side: JudgeSide): string {
+  return { server: "the server's side", client: "the client's side", both: 'both sides' }[side];
+}
+
 /** `side: both (the client as acme, keyid acme-2026)`: the side judged, and as which client. */
-function sideNote(side: JudgeSide, target: ResolvedTarget): string {
+export function sideNote(side: JudgeSide, target: ResolvedTarget): string {
   return side === 'server'
     ? 'side: server'
     : `side: ${side} (the client as ${target.clientId}, keyid ${target.keyId}, of target ${target.name})`;

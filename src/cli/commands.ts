@@ -173,7 +173,7 @@ export const COMMANDS: readonly CommandDeclaration[] = [
       addReportOptions(
         command
           .description(
-            "grade real traffic: an intercepting HTTPS proxy in front of the target; a client sent through it (HTTPS_PROXY, trusting the proxy's CA) is seen exchange by exchange, and on Ctrl-C or --duration the server's answers are judged as by judge",
+            "grade real traffic: an intercepting HTTPS proxy in front of the target; a client sent through it (HTTPS_PROXY, trusting the proxy's CA) is seen exchange by exchange, and on Ctrl-C or --duration the server's answers and the client's requests are judged as by judge",
           )
           .requiredOption('-t, --target <name>', 'target name from the config file: the server whose traffic is judged')
           .option('-c, --config <file>', 'config file (default: ./conformance.config.json)')
@@ -186,6 +186,10 @@ export const COMMANDS: readonly CommandDeclaration[] = [
             '--duration <duration>',
             'end the session after this long, e.g. 30s, 10m (default: at Ctrl-C)',
             parseDurationOption('--duration'),
+          )
+          .option(
+            '--side <side>',
+            'whose side to judge: server, client or both; the client is the one the target names (its clientId, keyId and key) (default: both when the target names the client, else server)',
           ),
         "signed with the target's key",
       ),
