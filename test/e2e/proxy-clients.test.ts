@@ -71,7 +71,7 @@ function deadline<T>(promise: Promise<T>, what: string): Promise<T> {
  * One proxy session: `conformance proxy` started, the example client `args` run through it on the task `scenario` to
  * its end, then SIGINT; the proxy's exit code, output and JSON report.
  */
-async function session(args: string[], scenario: string, extra: string[] = []) {
+async function session(args: string[], scenario: string, extra: string[] = [], fixtures: object = {}) {
   const report = join(dir, `${args.join('-').replace(/[^\w-]/g, '_')}.json`);
   const proxy = spawn(
     process.execPath,
@@ -102,7 +102,7 @@ async function session(args: string[], scenario: string, extra: string[] = []) {
       CONFORMANCE_PRIVATE_KEY_FILE: join(dir, 'key.pem'),
       // The client trusts the proxy's CA: the proxy presents a certificate for the target's host made with it.
       CONFORMANCE_CA_FILE: ca,
-      CONFORMANCE_FIXTURES: JSON.stringify(t.fixtures),
+      CONFORMANCE_FIXTURES: JSON.stringify({ ...t.fixtures, ...fixtures }),
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -145,6 +145,19 @@ describe('example clients through conformance proxy, judged on both sides', () =
     );
     expect(s.json.run.notes[0]).toMatch(/; side: both \(the client as conformance-local, keyid local-/);
     // Nothing in the preview lines either.
+    expect(s.stdout.split('conformance proxy: SIGINT')[0]).not.toMatch(/^ {6}[✗!E] /m);
+    expect(s.code).toBe(0);
+  }, 60_000);
+
+  it("the good client's USSD walk (home, then options 4 and 1 by their requestUrl): no finding, as it happens or at the end", async () => {
+    const s = await session(GOOD, 'ussd', [], { ussdOptions: [4, 1] });
+    expect(s.clientErr).toBe('');
+    expect(s.clientCode).toBe(0);
+    expect(s.json.checks.filter((c) => BAD.includes(c.outcome)).map((c) => `${c.id}: ${c.finding?.message}`)).toEqual(
+      [],
+    );
+    const passed = s.json.checks.filter((c) => c.outcome === 'pass').map((c) => c.id);
+    expect(passed).toEqual(expect.arrayContaining(['client.ussd.given-urls', 'ussd.view.schema']));
     expect(s.stdout.split('conformance proxy: SIGINT')[0]).not.toMatch(/^ {6}[✗!E] /m);
     expect(s.code).toBe(0);
   }, 60_000);
