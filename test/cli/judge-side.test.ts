@@ -15,6 +15,7 @@ import { startLocalTarget, type LocalTarget } from '../../src/targets/local.js';
 import { clientSuites, NOT_EXERCISED_CLIENT } from '../../suites/client/index.js';
 import { pack } from '../../suites/index.js';
 import { runCli } from '../helpers/cli.js';
+import { reportSchemaErrors } from '../helpers/report-schema.js';
 
 const quiet = { onNote: () => undefined };
 const BAD = ['fail', 'warn', 'error'];
@@ -67,7 +68,9 @@ describe('conformance judge --side', () => {
     expect(server.checks.filter((c) => BAD.includes(c.outcome)).map((c) => c.id)).toEqual([]);
     expect(server.exitCode).toBe(0);
 
-    const both = await judge({ file: har, target: 'staging', config, side: 'both', ...quiet });
+    const json = join(dir, 'both.json');
+    const both = await judge({ file: har, target: 'staging', config, side: 'both', json, ...quiet });
+    expect(reportSchemaErrors(JSON.parse(await readFile(json, 'utf8')))).toBeUndefined();
     const serverIds = pack.suites.flatMap((s) => s.checks.map((c) => c.id));
     const clientIds = clientSuites.flatMap((s) => s.checks.map((c) => c.id));
     expect(both.checks.map((c) => c.id)).toEqual([...serverIds, ...clientIds]);
@@ -132,6 +135,7 @@ describe('conformance judge --side', () => {
     ]);
     expect(judged.code).toBe(1);
     const report = JSON.parse(await readFile(join(dir, 'c.json'), 'utf8')) as { run: { notes: string[] } };
+    expect(reportSchemaErrors(report)).toBeUndefined();
     expect(report.run.notes[0]).toMatch(
       /^judged \d+ exchange\(s\) of .*run\.har .*; side: client \(the client as conformance-local, keyid local-[0-9a-f]+, of target staging\)$/,
     );

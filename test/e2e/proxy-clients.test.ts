@@ -15,6 +15,7 @@ import { makeCertificate } from '../../src/receiver/certificate.js';
 import { startLocalTarget, type LocalTarget } from '../../src/targets/local.js';
 import { FLAWS, type FlawName } from '../../examples/clients/ts/flaws.js';
 import { BIN, runCli, waitForOutput } from '../helpers/cli.js';
+import { reportSchemaErrors } from '../helpers/report-schema.js';
 import { WAIT_MS } from '../helpers/waits.js';
 
 interface JsonReport {
@@ -112,7 +113,10 @@ async function session(args: string[], scenario: string, extra: string[] = [], f
 
   proxy.kill('SIGINT');
   const [code] = await deadline(exited, 'the proxy to exit');
-  const json = JSON.parse(readFileSync(report, 'utf8')) as JsonReport;
+  const written = JSON.parse(readFileSync(report, 'utf8')) as unknown;
+  // Both sides' checks in one report the report schema accepts.
+  expect(reportSchemaErrors(written)).toBeUndefined();
+  const json = written as JsonReport;
   return { code, banner, stdout, stderr, clientCode, clientErr, json };
 }
 
