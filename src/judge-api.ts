@@ -24,7 +24,7 @@ import { leftOutLine, toTarget } from './traffic/scope.js';
 import type { TrafficExchange } from './traffic/exchange.js';
 import type { FoldedSkips } from './report/human.js';
 import { pack } from '../suites/index.js';
-import { clientJudgePack } from '../suites/client/index.js';
+import { NOT_EXERCISED_CLIENT, clientJudgePack } from '../suites/client/index.js';
 import { NOT_EXERCISED, bothSidesPack, judgePack, type JudgePack, type ObservedClient } from '../suites/kit/index.js';
 
 /** Whose side of the traffic is judged: the server's answers, the client's requests, or both. */
@@ -45,6 +45,16 @@ export const NOT_EXERCISED_FOLD: FoldedSkips = {
   line: (n) =>
     `${n} check${n === 1 ? '' : 's'} not exercised: ${n === 1 ? 'it needs' : 'each needs'} requests of its own, which observed traffic does not hold (-v lists them)`,
 };
+
+/** The client checks a judge run cannot exercise, counted in one line as the server's are (NOT_EXERCISED_FOLD). */
+const NOT_EXERCISED_CLIENT_FOLD: FoldedSkips = {
+  reason: NOT_EXERCISED_CLIENT,
+  line: (n) =>
+    `${n} client check${n === 1 ? '' : 's'} not exercised: ${n === 1 ? 'it needs' : 'each needs'} a scenario of \`conformance client\` (what the sandbox does on purpose, the task the client is given), which observed traffic does not show (-v lists them)`,
+};
+
+/** The terminal report's folds of a judge run: the server checks not exercised, then the client checks. */
+export const NOT_EXERCISED_FOLDS: readonly FoldedSkips[] = [NOT_EXERCISED_FOLD, NOT_EXERCISED_CLIENT_FOLD];
 
 export interface JudgeOptions extends ReportOptions, Pick<RunSettings, 'failOn' | 'failOnIncomplete'> {
   /** The HAR file (relative to `cwd`). */

@@ -1,6 +1,6 @@
 // `conformance judge FILE.har`: grades the server's side, the client's or both of recorded traffic (issue 30) and
 // reports like `run`.
-import { NOT_EXERCISED_FOLD, judge, judgeSideOf } from '../judge-api.js';
+import { NOT_EXERCISED_FOLDS, judge, judgeSideOf } from '../judge-api.js';
 import { humanReporterForStdout } from '../report/human.js';
 import { humanStyleOf, reportSettings, type ReportCommandOptions } from './report-options.js';
 import { writeReportsLine } from './reports-written.js';
@@ -21,7 +21,7 @@ export async function judgeCommand(file: string, opts: JudgeCommandOptions): Pro
     ...(opts.config !== undefined ? { config: opts.config } : {}),
     ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl } : {}),
     ...reportSettings(opts),
-    reporters: [humanReporterForStdout({ style: humanStyleOf(opts), foldedSkips: NOT_EXERCISED_FOLD })],
+    reporters: [humanReporterForStdout({ style: humanStyleOf(opts), foldedSkips: NOT_EXERCISED_FOLDS })],
   });
   writeReportsLine(opts);
   return result.exitCode;

@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { CheckResult } from '../engine/index.js';
 import { ProxyCaError } from '../errors.js';
-import { configTarget, judgeAlone, judgeTraffic, NOT_EXERCISED_FOLD, proxySide, sideNote } from '../judge-api.js';
+import { configTarget, judgeAlone, judgeTraffic, NOT_EXERCISED_FOLDS, proxySide, sideNote } from '../judge-api.js';
 import { startInterceptingProxy, type InterceptingProxy } from '../proxy/proxy.js';
 import { prepareReports } from '../reports.js';
 import { humanReporterForStdout } from '../report/human.js';
@@ -39,7 +39,7 @@ export async function proxyCommand(opts: ProxyCommandOptions): Promise<number> {
   // What the user can get wrong is found before the proxy listens: report paths, the target, the CA.
   const reports = await prepareReports({
     ...reportSettings(opts),
-    reporters: [humanReporterForStdout({ style: humanStyleOf(opts), foldedSkips: NOT_EXERCISED_FOLD })],
+    reporters: [humanReporterForStdout({ style: humanStyleOf(opts), foldedSkips: NOT_EXERCISED_FOLDS })],
   });
   const target = await configTarget({
     target: opts.target,
