@@ -3,7 +3,8 @@
 // example client (examples/clients/ts, compiled) run as a child process with HTTPS_PROXY and the CA the proxy printed.
 // Each session ends on SIGINT and is judged on both sides (the default: the config names the client). The good client:
 // no finding on either side. Each broken client whose flaw traffic shows (signature, digest, idempotency key reuse):
-// its own client check fails, on the client side, citing the exchange, and no other check, server side included.
+// its own client check fails, on the client side, citing the exchange, and no other check, server side included. A
+// server fault the good client's traffic shows (JSON labelled text/plain): the owning server check, on the server side.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -33,30 +34,44 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const BAD = ['fail', 'warn', 'error'];
 
 let dir: string;
-let local: LocalTarget;
-let config: string;
+/** A reference server and the config file naming it target "staging". */
+interface Server {
+  local: LocalTarget;
+  config: string;
+}
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'conformance-proxy-clients-'));
-  local = await startLocalTarget({ tls: await makeCertificate(['127.0.0.1']) });
+let clean: Server;
+let faulty: Server;
+
+/** The reference server over TLS (with `faults`), the client's key file, and a config naming it. */
+async function server(name: string, faults: string[] = []): Promise<Server> {
+  const local = await startLocalTarget({ tls: await makeCertificate(['127.0.0.1']), faults });
   const t = local.target;
-  writeFileSync(join(dir, 'key.pem'), t.privateKeyPem, { mode: 0o600 });
-  writeFileSync(join(dir, 'server-ca.pem'), t.ca!);
-  config = join(dir, 'conformance.config.json');
+  writeFileSync(join(dir, `${name}-key.pem`), t.privateKeyPem, { mode: 0o600 });
+  writeFileSync(join(dir, `${name}-server-ca.pem`), t.ca!);
+  const config = join(dir, `${name}.config.json`);
   const staging = {
     baseUrl: t.baseUrl,
     clientId: t.clientId,
     clientSecret: t.clientSecret,
     keyId: t.keyId,
-    privateKeyFile: './key.pem',
-    caFile: './server-ca.pem',
+    privateKeyFile: `./${name}-key.pem`,
+    caFile: `./${name}-server-ca.pem`,
     fixtures: t.fixtures,
   };
   writeFileSync(config, JSON.stringify({ targets: { staging } }), { mode: 0o600 });
+  return { local, config };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'conformance-proxy-clients-'));
+  clean = await server('clean');
+  faulty = await server('faulty', ['resources.json-as-text-plain']);
 });
 
 afterAll(async () => {
-  await local.stop();
+  await clean.local.stop();
+  await faulty.local.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -72,8 +87,13 @@ function deadline<T>(promise: Promise<T>, what: string): Promise<T> {
  * One proxy session: `conformance proxy` started, the example client `args` run through it on the task `scenario` to
  * its end, then SIGINT; the proxy's exit code, output and JSON report.
  */
-async function session(args: string[], scenario: string, extra: string[] = [], fixtures: object = {}) {
-  const report = join(dir, `${args.join('-').replace(/[^\w-]/g, '_')}.json`);
+async function session(
+  args: string[],
+  scenario: string,
+  { extra = [], fixtures = {}, to = clean }: { extra?: string[]; fixtures?: object; to?: Server } = {},
+) {
+  const { local, config } = to;
+  const report = join(dir, `${[...args, scenario, ...extra].join('-').replace(/[^\w-]/g, '_')}.json`);
   const proxy = spawn(
     process.execPath,
     [BIN, 'proxy', '--target', 'staging', '--config', config, '--json', report, ...extra],
@@ -100,7 +120,7 @@ async function session(args: string[], scenario: string, extra: string[] = [], f
       CONFORMANCE_CLIENT_ID: t.clientId,
       CONFORMANCE_CLIENT_SECRET: t.clientSecret,
       CONFORMANCE_KEY_ID: t.keyId,
-      CONFORMANCE_PRIVATE_KEY_FILE: join(dir, 'key.pem'),
+      CONFORMANCE_PRIVATE_KEY_FILE: join(dir, `${to === clean ? 'clean' : 'faulty'}-key.pem`),
       // The client trusts the proxy's CA: the proxy presents a certificate for the target's host made with it.
       CONFORMANCE_CA_FILE: ca,
       CONFORMANCE_FIXTURES: JSON.stringify({ ...t.fixtures, ...fixtures }),
@@ -157,7 +177,7 @@ describe('example clients through conformance proxy, judged on both sides', () =
   }, 60_000);
 
   it("the good client's USSD walk (home, then options 4 and 1 by their requestUrl): no finding, as it happens or at the end", async () => {
-    const s = await session(GOOD, 'ussd', [], { ussdOptions: [4, 1] });
+    const s = await session(GOOD, 'ussd', { fixtures: { ussdOptions: [4, 1] } });
     expect(s.clientErr).toBe('');
     expect(s.clientCode).toBe(0);
     expect(s.json.checks.filter((c) => BAD.includes(c.outcome)).map((c) => `${c.id}: ${c.finding?.message}`)).toEqual(
@@ -166,6 +186,17 @@ describe('example clients through conformance proxy, judged on both sides', () =
     const passed = s.json.checks.filter((c) => c.outcome === 'pass').map((c) => c.id);
     expect(passed).toEqual(expect.arrayContaining(['client.ussd.given-urls', 'ussd.view.schema']));
     expect(s.stdout.split('conformance proxy: SIGINT')[0]).not.toMatch(/^ {6}[✗!E] /m);
+    expect(s.code).toBe(0);
+  }, 60_000);
+
+  it("a server fault the good client's traffic shows: the owning server check, on the server side; the client side clean", async () => {
+    const s = await session(GOOD, 'token', { to: faulty });
+    expect(s.clientCode).toBe(0);
+    const found = s.json.checks.filter((c) => BAD.includes(c.outcome));
+    expect(found.map((c) => [c.id, c.outcome])).toEqual([['resources.responses.json-type', 'warn']]);
+    expect(found[0]!.finding!.message).toMatch(/^server side: /);
+    expect(found[0]!.exchanges.some((e) => e.checkId === 'observed')).toBe(true);
+    // A SHOULD: exit 0 under the default --fail-on must.
     expect(s.code).toBe(0);
   }, 60_000);
 
@@ -191,13 +222,14 @@ describe('example clients through conformance proxy, judged on both sides', () =
   );
 
   it('--side server judges the server alone; an unknown side exits 2 in one line before listening', async () => {
-    const s = await session(broken('bad-signature'), 'token', ['--side', 'server']);
+    const s = await session(broken('bad-signature'), 'token', { extra: ['--side', 'server'] });
     expect(s.banner).toMatch(/^judging the server's side \(--side server\)$/m);
     expect(s.json.checks.some((c) => c.id.startsWith('client.'))).toBe(false);
     expect(s.json.checks.filter((c) => BAD.includes(c.outcome))).toEqual([]);
     expect(s.code).toBe(0);
 
-    const odd = await runCli(['proxy', '--target', 'staging', '--config', config, '--side', 'clients'], { cwd: dir });
+    const args = ['proxy', '--target', 'staging', '--config', clean.config, '--side', 'clients'];
+    const odd = await runCli(args, { cwd: dir });
     expect(odd.code).toBe(2);
     expect(odd.stdout).toBe('');
     expect(odd.stderr.trim().split('\n')).toEqual([
