@@ -169,6 +169,7 @@ export {
   NOT_EXERCISED,
   cite,
   isObserved,
+  bothSidesPack,
   judgeObserved,
   judgePack,
   observedAnswers,
