@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { rowsInThreads } from './threads.js';
 import { runAgainstLocal } from './local-run.js';
+import { judgedTrafficProblems } from './judged-traffic.js';
 import type { RunResult, SuiteDefinition } from '../engine/index.js';
 import {
   allChoices,
@@ -127,7 +128,12 @@ export function bundleRows(
   bundles: readonly Bundle[],
   concurrency: number,
 ): Promise<BundleRow[]> {
-  return pool(bundles, concurrency, async (b) => bundleRow(b, await runBundle(suites, b)));
+  return pool(bundles, concurrency, async (b) => {
+    const result = await runBundle(suites, b);
+    const row = bundleRow(b, result);
+    // The run's traffic judged too: observed traffic of a correct server, read this way, must show no finding either.
+    return { ...row, problems: [...row.problems, ...(await judgedTrafficProblems(result))] };
+  });
 }
 
 /** The rows from `threads` worker threads (src/matrix/choices-worker.ts), bundles dealt round-robin. */
