@@ -77,6 +77,8 @@ export interface JudgeTrafficOptions extends Pick<RunSettings, 'failOn' | 'failO
   exchanges: readonly TrafficExchange[];
   /** The run's notes: the first says what was judged, the rest what was left out. */
   notes: string[];
+  /** The server's webhook deliveries the session saw (`conformance proxy --receiver`), numbered with the traffic. */
+  deliveries?: readonly TrafficExchange[];
 }
 
 /**
@@ -85,7 +87,7 @@ export interface JudgeTrafficOptions extends Pick<RunSettings, 'failOn' | 'failO
  */
 export function judgeTraffic(options: JudgeTrafficOptions): Promise<RunResult> {
   const { target } = options;
-  const judged = judgePack(pack, options.exchanges, new Redactor());
+  const judged = judgePack(pack, options.exchanges, new Redactor(), options.deliveries);
   return runChecks({
     ...(options.failOn !== undefined ? { failOn: options.failOn } : {}),
     ...(options.failOnIncomplete !== undefined ? { failOnIncomplete: options.failOnIncomplete } : {}),

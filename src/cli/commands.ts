@@ -182,6 +182,11 @@ export const COMMANDS: readonly CommandDeclaration[] = [
             '--duration <duration>',
             'end the session after this long, e.g. 30s, 10m (default: at Ctrl-C)',
             parseDurationOption('--duration'),
+          )
+          .option(
+            '--receiver <url>',
+            "the client's webhook receiver: the proxy fronts it on a second loopback HTTPS address (printed), which the client registers instead; the server's deliveries are verified and forwarded",
+            parseReceiverUrl,
           ),
         "signed with the target's key",
       ),
@@ -529,6 +534,14 @@ function parseDurationOption(option: string): (value: string) => number {
       throw new UserError(`${option}: "${value}" is not a duration; write it like 90s, 10m or 1h`, 2);
     return ms;
   };
+}
+
+/** `--receiver`: an http(s) URL, else one line and exit 2. */
+function parseReceiverUrl(value: string): URL {
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:'))
+    throw new UserError(`--receiver: "${value}" is not an http(s) URL; give the client's webhook receiver URL`, 2);
+  return url;
 }
 
 function parsePort(value: string): number {

@@ -27,6 +27,8 @@ export interface ProxyCommandOptions extends ReportCommandOptions {
   caOut?: string;
   /** Milliseconds, parsed from "30s", "10m"; absent: until SIGINT or SIGTERM. */
   duration?: number;
+  /** The client's webhook receiver URL: the proxy fronts it too (the webhook leg, receiverLines). */
+  receiver?: URL;
 }
 
 /**
@@ -44,7 +46,7 @@ export async function proxyCommand(opts: ProxyCommandOptions): Promise<number> {
     ...(opts.config !== undefined ? { config: opts.config } : {}),
   });
   const caOut = opts.caOut ?? defaultCaFile(target.configFolder);
-  const proxy = await startInterceptingProxy({ target, caOut, port: opts.port });
+  const proxy = await startInterceptingProxy({ target, caOut, port: opts.port, receiver: opts.receiver });
   const out = (line: string) => process.stdout.write(`${line}\n`);
   for (const line of setUpLines(proxy, target.baseUrl, opts.duration)) out(line);
 
@@ -60,10 +62,16 @@ export async function proxyCommand(opts: ProxyCommandOptions): Promise<number> {
       for (const check of found) out(findingLine(check));
     });
   });
+  // The webhook leg's deliveries: a line each as it happens; judged with the session's traffic at its end.
+  const deliveries = new KeptTraffic();
+  proxy.on('delivery', (delivery) => {
+    deliveries.add(delivery);
+    lines = lines.then(() => void out(deliveryLine(delivery)));
+  });
   const started = Date.now();
   const why = await sessionEnd(opts.duration);
   // What ends after this (a request cut by the close) is not the session's: judged now is what was recorded until now.
-  proxy.removeAllListeners('exchange');
+  proxy.removeAllListeners('exchange').removeAllListeners('delivery');
   await proxy.close();
   await lines;
 
@@ -76,6 +84,9 @@ export async function proxyCommand(opts: ProxyCommandOptions): Promise<number> {
     ...(leftOut !== undefined ? [leftOut] : []),
     ...(notKept !== undefined ? [notKept] : []),
     ...(passed > 0 ? [`${passed} request(s) or tunnel(s) to other hosts passed through, not recorded`] : []),
+    ...(proxy.receiverLeg !== undefined
+      ? [`${deliveries.exchanges.length} webhook deliver(ies) forwarded to ${proxy.receiverLeg.receiver.href}`]
+      : []),
   ];
   out(`conformance proxy: ${why}: ${notes.slice(1).concat('judging').join('; ')}`);
   out('');
@@ -83,6 +94,7 @@ export async function proxyCommand(opts: ProxyCommandOptions): Promise<number> {
     reports,
     target,
     exchanges: scoped.exchanges,
+    deliveries: deliveries.exchanges,
     notes,
     ...reportSettings(opts),
   });
@@ -113,10 +125,34 @@ function setUpLines(proxy: InterceptingProxy, baseUrl: string, duration: number 
     `    Node:   NODE_EXTRA_CA_CERTS=${ca} (or undici ProxyAgent requestTls.ca)`,
     `    Python: REQUESTS_CA_BUNDLE=${ca}`,
     `    curl:   curl --proxy ${proxy.url} --cacert ${ca} ...`,
+    ...receiverLines(proxy),
     duration !== undefined
       ? `the session ends after ${seconds(duration)} (or at Ctrl-C), then the traffic is judged`
       : 'Ctrl-C ends the session; the traffic is then judged',
   ];
+}
+
+/** With --receiver: the webhook URL the client registers instead of its receiver's, and what the server must trust. */
+function receiverLines(proxy: InterceptingProxy): string[] {
+  const leg = proxy.receiverLeg;
+  if (leg === undefined) return [];
+  return [
+    `  webhooks: register ${leg.url} as the webhook URL (POST or PUT /webhooks) in place of ${leg.receiver.href}:`,
+    `    each delivery is verified with the key of GET /webhooks/key and forwarded unchanged to ${leg.receiver.origin}; the server must trust the CA above`,
+  ];
+}
+
+/** `  #9 delivery POST /hook → 200 from the client's receiver (3 ms)`: one line per delivery of the webhook leg. */
+function deliveryLine(delivery: TrafficExchange): string {
+  const url = URL.canParse(delivery.request.url) ? new URL(delivery.request.url) : undefined;
+  const answer =
+    delivery.response !== undefined
+      ? `${delivery.response.status} from the client's receiver`
+      : `not forwarded: ${delivery.error ?? 'the connection closed'}`;
+  const took = delivery.durationMs !== undefined ? ` (${Math.round(delivery.durationMs)} ms)` : '';
+  return visibleLine(
+    `  #${observedNumber(delivery)} delivery ${delivery.request.method} ${url !== undefined ? `${url.pathname}${url.search}` : delivery.request.url} → ${answer}${took}`,
+  );
 }
 
 /** `  #3 GET /accounts?customerId=1042 → 200 (12 ms)`: one line per exchange of the target, numbered as the reports do. */

@@ -155,8 +155,9 @@ export {
   requiredComponentsFor,
   signatureLabels,
   verifySignature,
+  verifySignatureAsync,
 } from '../../src/http/signature.js';
-export { verifyContentDigest } from '../../src/http/digest.js';
+export { SECURE_DIGEST_ALGORITHMS, verifyContentDigest } from '../../src/http/digest.js';
 export { pool } from '../../src/pool.js';
 export type { FixtureName } from '../../src/config/types.js';
 export type { WebhookClient } from '../../src/config/types.js';
@@ -172,12 +173,13 @@ export {
   judgeObserved,
   judgePack,
   observedAnswers,
+  observedDeliveries,
   observedLine,
   observedPath,
   observedTraffic,
   observingPack,
 } from './judge.js';
-export type { JudgePack } from './judge.js';
+export type { JudgePack, ObservedDelivery } from './judge.js';
 // The client's side of observed traffic: its requests as the client checks read them, and the client judge pack's session.
 export { ClientTrafficSession, clientTrafficOf } from './client-traffic.js';
 export type { ObservedClient } from './client-traffic.js';

@@ -13,13 +13,15 @@ import type { HttpResponse } from '../../src/http/client.js';
 import type { Exchange } from '../../src/http/exchange.js';
 import type { Redactor } from '../../src/http/redact.js';
 import type { TrafficExchange } from '../../src/traffic/exchange.js';
-import { OBSERVED, observedResponse } from '../../src/traffic/responses.js';
+import { OBSERVED, observedResponse, recordedExchange } from '../../src/traffic/responses.js';
 
 /** The judge pack's session: it holds the traffic, given whole before the run. */
 class TrafficSession extends ObservingSession {
   constructor(
     readonly traffic: readonly TrafficExchange[],
-    private readonly redactor: Redactor,
+    readonly redactor: Redactor,
+    /** The server's webhook deliveries the session saw (`conformance proxy --receiver`), numbered with the traffic. */
+    readonly deliveries: readonly TrafficExchange[] = [],
   ) {
     super();
   }
@@ -37,6 +39,41 @@ class TrafficSession extends ObservingSession {
 /** Every answer of the traffic a check can read, in the traffic's order; none is a skip here (see observedAnswers). */
 export function observedTraffic(ctx: CheckContext): HttpResponse[] {
   return (ctx.session as TrafficSession).answers();
+}
+
+/**
+ * A webhook delivery the session saw (`conformance proxy --receiver`): the server's request as it arrived at the URL it
+ * was sent to (the one it signed), and the answer of the client's receiver it was forwarded to (none: not reached).
+ */
+export interface ObservedDelivery {
+  method: string;
+  url: string;
+  headers: ReadonlyArray<[string, string]>;
+  body: Buffer;
+  /** Whether the body was captured whole; a delivery without it cannot be verified. */
+  captured: boolean;
+  /** The status the client's receiver answered with; undefined when it was not reached. */
+  answered?: number;
+  /** The delivery as the reports keep it, for a finding to cite (see cite). */
+  exchange: Exchange;
+}
+
+/** The webhook deliveries the session saw, in order; a skip when it saw none. */
+export function observedDeliveries(ctx: CheckContext): ObservedDelivery[] {
+  const session = ctx.session as TrafficSession;
+  if (session.deliveries.length === 0)
+    ctx.skip(
+      'the traffic holds no webhook delivery (`conformance proxy --receiver` fronts the client’s receiver to see them)',
+    );
+  return session.deliveries.map((t) => ({
+    method: t.request.method,
+    url: t.request.url,
+    headers: t.request.headers,
+    body: Buffer.from(t.request.body),
+    captured: t.request.bodyState !== 'not-captured',
+    ...(t.response !== undefined ? { answered: t.response.status } : {}),
+    exchange: recordedExchange(t, session.redactor),
+  }));
 }
 
 /** The answers of the traffic `which` takes; a skip, naming what was looked for, when there are none. */
@@ -107,11 +144,16 @@ export interface JudgePack {
 }
 
 /**
- * The checks of `pack` over `traffic`: those that can judge observed traffic run their `observe`, the others are skipped
+ * The checks of `pack` over `traffic` (and the webhook `deliveries` the session saw): those that can judge observed traffic run their `observe`, the others are skipped
  * as not exercised (NOT_EXERCISED).
  */
-export function judgePack(pack: Pack, traffic: readonly TrafficExchange[], redactor: Redactor): JudgePack {
-  return observingPack(pack.suites, () => new TrafficSession(traffic, redactor), NOT_EXERCISED);
+export function judgePack(
+  pack: Pack,
+  traffic: readonly TrafficExchange[],
+  redactor: Redactor,
+  deliveries: readonly TrafficExchange[] = [],
+): JudgePack {
+  return observingPack(pack.suites, () => new TrafficSession(traffic, redactor, deliveries), NOT_EXERCISED);
 }
 
 /**

@@ -1,13 +1,21 @@
 // Area `webhooks.delivery`: every delivery of the run, judged once per request: a JSON payload, a Content-Digest and a
 // signature by the published key that verifies, covers the digest and is in its window; and what deliveries looked like.
 import {
+  SECURE_DIGEST_ALGORITHMS,
+  cite,
   describeDelivery,
   describeKeyForm,
   headerValue,
+  observedDeliveries,
+  signatureLabels,
+  verifyContentDigest,
+  verifySignatureAsync,
+  type ObservedDelivery,
   type Delivery,
   type WebhookReceiver,
   topLevelFields,
 } from '../kit/index.js';
+import type { KeyObject } from 'node:crypto';
 import { defineCheck, type CheckContext } from '../../src/engine/index.js';
 import {
   perRequest,
@@ -21,7 +29,8 @@ import {
   otherDomainEvent,
 } from './helpers/deliveries.js';
 import { stateOf, receiverOf } from './helpers/state.js';
-import { fetchKey } from './helpers/endpoints.js';
+import { fetchKey, keyOfAnswer } from './helpers/endpoints.js';
+import { observedWebhookReads } from './helpers/observed.js';
 import { reachable, silence } from './helpers/reach.js';
 
 // ---- the delivery checks: which deliveries break which rule ------------------------------------------------------
@@ -177,7 +186,79 @@ export const deliveryVerified = defineCheck({
     );
     ctx.judged('a delivery, its digest and signature', c.received);
   },
+  // Observed traffic (`conformance proxy --receiver`): each delivery the proxy's receiver leg forwarded, verified with
+  // the keys the server published in the traffic (every 2xx GET /webhooks/key, newest first, as the run's receiver
+  // takes every key published in the run), over the URL it was sent to. A 2xx answer of the client's receiver to a
+  // delivery that does not verify is the receiver's failure (client.webhooks.refuses-forged's rule), recorded here.
+  async observe(ctx) {
+    const deliveries = observedDeliveries(ctx);
+    const keys = observedWebhookReads(ctx, '/webhooks/key')
+      .map((r) => keyOfAnswer(r.res))
+      .flatMap((got) => ('key' in got ? [got.key.key] : []))
+      .reverse();
+    if (keys.length === 0)
+      ctx.skip(
+        `${deliveries.length} deliveries seen, but no 2xx answer of GET /webhooks/key in the traffic holds a key to verify them with`,
+      );
+    const judged = deliveries.filter((d) => d.captured);
+    if (judged.length < deliveries.length)
+      ctx.observe(`${deliveries.length - judged.length} deliveries kept without their bodies are not verified`);
+    const verdicts = await Promise.all(judged.map(async (d) => ({ d, problems: await deliveryProblems(d, keys) })));
+    const rejected = verdicts.filter((v) => v.problems.length > 0);
+    const line = (d: ObservedDelivery) => `#${d.exchange.seq} ${d.method} ${new URL(d.url).pathname}`;
+    const accepted = rejected.filter((v) => v.d.answered !== undefined && v.d.answered >= 200 && v.d.answered < 300);
+    if (accepted.length > 0)
+      ctx.observe(
+        `the client's receiver answered 2xx to ${accepted.length === 1 ? 'a delivery that does' : `${accepted.length} deliveries that do`} not verify (${accepted.map((v) => `${line(v.d)} → ${v.d.answered}`).join(', ')}): a receiver refuses them (client.webhooks.refuses-forged's rule; the client side of a proxy session is not judged yet)`,
+      );
+    if (rejected.length > 0) {
+      for (const v of rejected) cite(ctx, v.d);
+      const first = rejected[0]!;
+      ctx.fail(
+        `${rejected.length} of ${judged.length} deliveries do not verify: ${rejected
+          .slice(0, 3)
+          .map((v) => `${line(v.d)}: ${v.problems.join('; ')}`)
+          .join(' | ')}`,
+        {
+          expected:
+            'every delivery: a Content-Digest of the body; an Ed25519 signature by the key of GET /webhooks/key that verifies over the components it lists',
+          observed: `${line(first.d)}: ${first.problems.join('; ')}`,
+          exchange: first.d.exchange,
+        },
+      );
+    }
+    ctx.observe(`${judged.length} deliveries carry a matching digest and a signature by the published key`);
+    ctx.judged('a delivery, its digest and signature', judged.length);
+  },
 });
+
+/**
+ * Why an observed delivery does not verify, as the run's receiver verifies one (src/receiver/receiver.ts): a
+ * Content-Digest of the body (any secure algorithm), and a signature (any label) by one of `keys` over the components it
+ * lists, with the URL it was sent to; empty when it verifies. Its window and coverage are the other checks' rules.
+ */
+async function deliveryProblems(d: ObservedDelivery, keys: readonly KeyObject[]): Promise<string[]> {
+  const problems: string[] = [];
+  const digest = verifyContentDigest(headerValue(d.headers, 'content-digest'), d.body, {
+    algorithms: SECURE_DIGEST_ALGORITHMS,
+  });
+  if (!digest.ok) problems.push(digest.reason ?? 'the Content-Digest does not verify');
+  const labels = signatureLabels(headerValue(d.headers, 'signature-input'));
+  const message = { method: d.method, url: d.url, headers: [...d.headers] };
+  let reason: string | undefined;
+  for (const label of labels.length > 0 ? labels : [undefined])
+    for (const key of keys) {
+      const verdict = await verifySignatureAsync(message, {
+        key,
+        ...(label !== undefined ? { label } : {}),
+        skewSeconds: Number.POSITIVE_INFINITY,
+      });
+      if (verdict.ok) return problems;
+      reason ??= verdict.reason;
+    }
+  problems.push(`signature: ${reason ?? 'invalid'}`);
+  return problems;
+}
 
 export const deliveryDigestCovered = defineCheck({
   id: 'webhooks.delivery.digest-covered',
