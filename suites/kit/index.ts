@@ -157,6 +157,7 @@ export {
   verifySignature,
   verifySignatureAsync,
 } from '../../src/http/signature.js';
+export type { SignatureVerdict } from '../../src/http/signature.js';
 export { SECURE_DIGEST_ALGORITHMS, verifyContentDigest } from '../../src/http/digest.js';
 export { pool } from '../../src/pool.js';
 export type { FixtureName } from '../../src/config/types.js';

@@ -52,6 +52,8 @@ export interface ObservedDelivery {
   body: Buffer;
   /** Whether the body was captured whole; a delivery without it cannot be verified. */
   captured: boolean;
+  /** When it reached the proxy (milliseconds since the epoch), when the traffic says. */
+  arrivedAt?: number;
   /** The status the client's receiver answered with; undefined when it was not reached. */
   answered?: number;
   /** The delivery as the reports keep it, for a finding to cite (see cite). */
@@ -72,6 +74,9 @@ export function observedDeliveries(ctx: CheckContext): ObservedDelivery[] {
     body: Buffer.from(t.request.body),
     captured: t.request.bodyState !== 'not-captured',
     ...(t.response !== undefined ? { answered: t.response.status } : {}),
+    ...(t.startedAt !== undefined && !Number.isNaN(Date.parse(t.startedAt))
+      ? { arrivedAt: Date.parse(t.startedAt) }
+      : {}),
     exchange: recordedExchange(t, session.redactor),
   }));
 }
