@@ -1,10 +1,13 @@
 // How `conformance judge` does on the traffic of real runs (issue 30), by hand (not in CI: ~174 runs, minutes):
 // for every fault of the reference server, the suite that owns it is run with --har, and the HAR judged. Compared,
 // over the checks that can judge traffic: which the run failed and the judge found too ("found"), which it did not
-// ("missed": the traffic does not show them, e.g. token answers, which a run's own HAR redacts), and which the judge
+// ("missed": the traffic does not show them, e.g. bodies the HAR cut to an excerpt), and which the judge
 // failed that the run passed ("elsewhere": a real defect of the faulted server, judged by the check that can judge the
 // answer, where the run's owner needs requests of its own). A check failing on the clean server's HAR is a defect of
 // the suite and ends the script with exit 1. Uses the compiled engine: `npm run build && node scripts/judge-sweep.mjs`.
+// With --choices: the whole suite against each bundle of the choices matrix instead (every reading of every open point,
+// as `npm run matrix` runs them), each HAR judged: the server is correct under every reading the spec leaves open, so
+// any finding is a defect of the judge (exit 1).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +30,28 @@ async function sweep(name, suites, faults) {
   const ran = failed(await run({ suites, har, local: { faults }, ...quiet }));
   const judged = failed(await judge({ file: har, ...quiet }));
   return { name, ran, judged };
+}
+
+if (process.argv.includes('--choices')) {
+  const { choiceBundles } = await import('../dist/src/matrix/choices.js');
+  const bundles = choiceBundles();
+  const found = [];
+  let at = 0;
+  await Promise.all(
+    [0, 1].map(async () => {
+      while (at < bundles.length) {
+        const b = bundles[at++];
+        const har = join(dir, `${b.name.replace(/[^A-Za-z0-9=+-]/g, '_')}.har`);
+        await run({ har, local: { choices: b.choices }, ...quiet });
+        const judged = failed(await judge({ file: har, ...quiet }));
+        if (judged.length > 0) found.push(`${b.name}: ${judged.join(', ')}`);
+      }
+    }),
+  );
+  await rm(dir, { recursive: true, force: true });
+  console.log(`${bundles.length} bundles of readings judged: ${found.length === 0 ? 'no finding' : 'FINDINGS'}`);
+  for (const f of found) console.log(`  ${f}`);
+  process.exit(found.length === 0 ? 0 : 1);
 }
 
 const clean = await sweep('clean', undefined, []);

@@ -34,8 +34,12 @@ export function requestBody(entry: EntryReader, request: Json, headers: Array<[s
   return rebuiltForm(params, mimeType, bodySize);
 }
 
-/** The response body from content: text (base64 when `encoding` says so), else what the sizes say. */
-export function responseBody(entry: EntryReader, response: Json, status: number): Body {
+/**
+ * The response body from content: text (base64 when `encoding` says so), else what the sizes say. In our own report
+ * (`ownReport`) the sizes are those of the bodies that went, while the text has its secrets masked ("[redacted]" is
+ * shorter or longer than what it stands for): only the report's note that it kept the start says a body is cut there.
+ */
+export function responseBody(entry: EntryReader, response: Json, status: number, ownReport = false): Body {
   const content = entry.optionalObject(response.content, 'response.content');
   const bodySize = entry.optionalNumber(response.bodySize, 'response.bodySize');
   const size = content && entry.optionalNumber(content.size, 'response.content.size');
@@ -47,11 +51,12 @@ export function responseBody(entry: EntryReader, response: Json, status: number)
   }
   const encoding = entry.optionalString(content.encoding, 'response.content.encoding');
   const comment = entry.optionalString(content.comment, 'response.content.comment');
-  if (encoding === undefined || encoding === '') return captured(new TextEncoder().encode(text), size, comment);
+  const measured = ownReport ? undefined : size;
+  if (encoding === undefined || encoding === '') return captured(new TextEncoder().encode(text), measured, comment);
   if (encoding !== 'base64')
     entry.fail('response.content.encoding', `is "${encoding.slice(0, 40)}", not "base64", the only one HAR 1.2 knows`);
   if (!BASE64.test(text)) entry.fail('response.content.text', 'is not base64 though its encoding says so');
-  return captured(new Uint8Array(Buffer.from(text, 'base64')), size, comment);
+  return captured(new Uint8Array(Buffer.from(text, 'base64')), measured, comment);
 }
 
 /**

@@ -32,11 +32,12 @@ export function readHar(text: string, source = 'the HAR file'): HarTraffic {
     const entry = new EntryReader(index);
     const reason = skipReason(entry, entry.object(raw, 'the entry'));
     if (reason !== undefined) skipped[reason] = (skipped[reason] ?? 0) + 1;
-    else exchanges.push(exchange(entry, raw as Record<string, unknown>));
+    else exchanges.push(exchange(entry, raw as Record<string, unknown>, log.creator === 'conformance'));
   });
-  // Our own report also masks secrets inside bodies (a token form, a token response): such a body is not the one that
-  // went, so it is not captured (a digest over it would not match).
-  if (log.creator === 'conformance') exchanges.forEach(unmaskBodies);
+  // Our own report also masks secrets inside request bodies (a token form): such a body is not the one that went, so
+  // it is not captured (a digest over it would not match). A response body with a masked value (a token answer's
+  // token) stays: no judge recomputes a digest over an answer, and its other members are the server's as it sent them.
+  if (log.creator === 'conformance') exchanges.forEach(unmaskRequestBody);
   return { exchanges, skipped, ...(log.creator !== undefined ? { creator: log.creator } : {}) };
 }
 
@@ -67,9 +68,9 @@ function skipReason(entry: EntryReader, raw: Record<string, unknown>): SkipReaso
   return undefined;
 }
 
-function exchange(entry: EntryReader, raw: Record<string, unknown>): TrafficExchange {
+function exchange(entry: EntryReader, raw: Record<string, unknown>, ownReport: boolean): TrafficExchange {
   const request = readRequest(entry, entry.object(raw.request, 'request'));
-  const response = readResponse(entry, entry.optionalObject(raw.response, 'response'), request.method);
+  const response = readResponse(entry, entry.optionalObject(raw.response, 'response'), request.method, ownReport);
   const startedAt = entry.optionalString(raw.startedDateTime, 'startedDateTime');
   const durationMs = entry.optionalNumber(raw.time, 'time');
   const redacted = redactedNames(request, response);
@@ -100,6 +101,7 @@ function readResponse(
   entry: EntryReader,
   response: Record<string, unknown> | undefined,
   method: string,
+  ownReport: boolean,
 ): TrafficResponse | undefined {
   if (response === undefined) return undefined;
   const status = entry.optionalNumber(response.status, 'response.status');
@@ -111,7 +113,7 @@ function readResponse(
   const body =
     method.toUpperCase() === 'HEAD'
       ? { body: new Uint8Array(0), bodyState: 'empty' as const }
-      : responseBody(entry, response, status);
+      : responseBody(entry, response, status, ownReport);
   return { status, ...(httpVersion !== undefined ? { httpVersion } : {}), headers, ...body };
 }
 
@@ -131,12 +133,10 @@ function version(value: string | undefined): string | undefined {
 
 const REDACTED_BYTES = Buffer.from(REDACTED);
 
-function unmaskBodies(exchange: TrafficExchange): void {
-  for (const message of [exchange.request, exchange.response]) {
-    if (message?.bodyState === 'captured' && Buffer.from(message.body).includes(REDACTED_BYTES)) {
-      message.body = new Uint8Array(0);
-      message.bodyState = 'not-captured';
-    }
+function unmaskRequestBody({ request }: TrafficExchange): void {
+  if (request.bodyState === 'captured' && Buffer.from(request.body).includes(REDACTED_BYTES)) {
+    request.body = new Uint8Array(0);
+    request.bodyState = 'not-captured';
   }
 }
 

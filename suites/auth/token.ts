@@ -420,13 +420,23 @@ export const tokenResponseShape = defineCheck({
       ctx.observe(`status ${res.status}; token record ${envelopeReading(found)}`);
       ctx.judged('the token answer');
       // The type of scope is not shown either (REQ-TOKEN-07): the reading the server took, on record.
-      const scope = found.record.scope;
-      ctx.observe(
-        `scope (its type is not shown): ${Array.isArray(scope) ? 'an array' : typeof scope === 'string' ? 'a string' : `a value of type ${scope === null ? 'null' : typeof scope}`}, ${JSON.stringify(scope) ?? 'missing'}`,
-      );
+      ctx.observe(scopeReading(found.record.scope));
     });
   },
+  // Observed traffic: every 2xx token answer with a token record, each shape and scope type recorded once.
+  async observe(ctx) {
+    const tokens = observedTokens(ctx);
+    if (tokens.length === 0) ctx.skip('the traffic holds no 2xx answer of POST /oauth/token with a token record');
+    for (const reading of new Set(tokens.map((t) => `status ${t.res.status}; token record ${envelopeReading(t)}`)))
+      ctx.observe(reading);
+    for (const reading of new Set(tokens.map((t) => scopeReading(t.record.scope)))) ctx.observe(reading);
+    ctx.judged('a token answer', tokens.length);
+  },
 });
+
+function scopeReading(scope: unknown): string {
+  return `scope (its type is not shown): ${Array.isArray(scope) ? 'an array' : typeof scope === 'string' ? 'a string' : `a value of type ${scope === null ? 'null' : typeof scope}`}, ${JSON.stringify(scope) ?? 'missing'}`;
+}
 
 // ---- token requests that must not give a token --------------------------------------------------------------
 export const tokenWrongSecret = defineCheck({

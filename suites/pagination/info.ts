@@ -10,10 +10,23 @@ import {
   type ListPage,
   type Query,
 } from '../kit/index.js';
-import { WALK_LIMIT } from './helpers/limits.js';
+import { SPEC_DEFAULT_LIMIT, WALK_LIMIT } from './helpers/limits.js';
 import { num, show } from './helpers/findings.js';
-import { transactionsList, asListPage, onEveryList, createdAtOf, type ListEndpoint } from './helpers/lists.js';
+import {
+  askedOf,
+  asListPage,
+  createdAtOf,
+  metaOf,
+  observedListPages,
+  onEveryList,
+  transactionsList,
+  type ListEndpoint,
+  type ObservedPage,
+} from './helpers/lists.js';
 import { SHARED_WALKS, walk } from './helpers/walks.js';
+
+/** The path of an observed page's request: its list. */
+const pathOf = (page: ObservedPage) => new URL(page.response.exchange.request.url).pathname;
 
 /** For an observation: the first page of a list, or a skip naming why the list could not be read. */
 async function firstPageOrSkip(ctx: CheckContext, list: ListEndpoint, extra: Query): Promise<ListPage> {
@@ -47,6 +60,19 @@ export const infoChecks = [
         };
       });
     },
+    // Observed traffic: the first page of each list (by path) asked for without sort and without page, recorded.
+    async observe(ctx) {
+      const firsts = new Map<string, ObservedPage>();
+      for (const page of observedListPages(ctx))
+        if (askedOf(page, 'sort') === null && askedOf(page, 'page') === null)
+          if (!firsts.has(pathOf(page))) firsts.set(pathOf(page), page);
+      if (firsts.size === 0) ctx.skip('the traffic holds no first page of a list asked for without sort');
+      for (const page of firsts.values())
+        ctx.observe(
+          `${page.label}: without sort: meta.sort ${show(metaOf(page)?.sort)}, items ${orderOf(createdAtOf(page.items))} by createdAt`,
+        );
+      ctx.judged('the first page of a list asked for without sort', firsts.size);
+    },
   }),
   defineCheck({
     id: 'pagination.info.page-mode',
@@ -76,6 +102,33 @@ export const infoChecks = [
       if (mode.startsWith('not inferable')) return ctx.skip(`page is ${mode}: ${seen}`);
       ctx.observe(`page is ${mode}; ${seen}`);
       ctx.judged('the meta of the first page');
+    },
+    // Observed traffic: the first page (asked for without page) of a list whose nextPage moves on from currentPage, at
+    // a limit other than 1 (where a page and an item are one step): the step tells a page index from an item offset.
+    async observe(ctx) {
+      const read = observedListPages(ctx).flatMap((page) => {
+        const raw = askedOf(page, 'limit');
+        const limit = raw === null ? SPEC_DEFAULT_LIMIT : /^\d+$/.test(raw) ? Number(raw) : undefined;
+        const current = num(metaOf(page), 'currentPage');
+        const next = num(metaOf(page), 'nextPage');
+        if (askedOf(page, 'page') !== null || limit === undefined || limit < 2) return [];
+        if (current === undefined || next === undefined || next <= current) return [];
+        const step = next - current;
+        const mode =
+          step === 1
+            ? 'a page index'
+            : step === limit
+              ? 'an item offset'
+              : `neither (nextPage − currentPage = ${step} at limit ${limit})`;
+        return [`page is ${mode}; ${page.label} reports currentPage ${current}, nextPage ${next}`];
+      });
+      if (read.length === 0)
+        ctx.skip(
+          'the traffic holds no first page of a list, at a limit over 1, whose nextPage moves on from currentPage',
+        );
+      for (const line of new Set(read.map((r) => r.split(';')[0])))
+        ctx.observe(read.find((r) => r.startsWith(`${line};`))!);
+      ctx.judged('the meta of a first page', read.length);
     },
   }),
   defineCheck({

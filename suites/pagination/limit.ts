@@ -1,12 +1,11 @@
 // pagination.limit.*: the limit asked for, the default, the bounds and the values outside them.
 import { defineCheck, type CheckContext } from '../../src/engine/index.js';
 import { getList } from '../kit/index.js';
-import { SPEC_MAX_LIMIT, ODD_LIMIT } from './helpers/limits.js';
+import { SPEC_DEFAULT_LIMIT, SPEC_MAX_LIMIT, ODD_LIMIT } from './helpers/limits.js';
 import { fail, num, show } from './helpers/findings.js';
 import { askedOf, asListPage, metaOf, observedListPages, onEveryList, type ObservedPage } from './helpers/lists.js';
 import { outOf, expectRefused } from './helpers/out-of-domain.js';
 
-const SPEC_DEFAULT_LIMIT = 100;
 const SMALL_LIMIT = 10;
 /** Limits a page must honour and meta.limit must echo. */
 const ASKED_LIMITS = [SMALL_LIMIT, ODD_LIMIT, 1];
@@ -155,6 +154,34 @@ export const limitChecks = [
         }
         return { note: `${seen.join(', ')} of ${list.total}`, judged: true };
       });
+    },
+    // Observed traffic: every first page (asked for without page) of a list whose meta.totalCount is a positive
+    // integer, asked for with a limit from 1 to 1000 or none (the default): it holds min(limit, totalCount) items.
+    async observe(ctx) {
+      const pages = observedListPages(ctx).flatMap((page) => {
+        const raw = askedOf(page, 'limit');
+        const limit = raw === null ? SPEC_DEFAULT_LIMIT : /^\d+$/.test(raw) ? Number(raw) : 0;
+        const total = metaOf(page)?.totalCount;
+        return askedOf(page, 'page') === null &&
+          limit >= 1 &&
+          limit <= SPEC_MAX_LIMIT &&
+          typeof total === 'number' &&
+          Number.isSafeInteger(total) &&
+          total > 0
+          ? [{ page, want: Math.min(limit, total), total }]
+          : [];
+      });
+      if (pages.length === 0)
+        ctx.skip('the traffic holds no first page of a list (asked for without page) with a positive totalCount');
+      for (const { page, want, total } of pages)
+        if (page.items.length < want)
+          fail(
+            ctx,
+            page.response,
+            `${page.label} returned ${page.items.length} items while totalCount is ${total}`,
+            `a first page holds min(limit, totalCount) = ${want} items: a page is filled while more items remain`,
+          );
+      ctx.judged('a first page with a positive totalCount', pages.length);
     },
   }),
   defineCheck({

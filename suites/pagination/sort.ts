@@ -7,9 +7,11 @@ import {
   asListPage,
   metaOf,
   observedListPages,
+  followedPages,
   onEveryList,
   createdAtOf,
   type ListEndpoint,
+  type ObservedPage,
 } from './helpers/lists.js';
 import { SHARED_WALKS, walkSeveral, served } from './helpers/walks.js';
 import { outOf, expectRefused, type OutOfDomain } from './helpers/out-of-domain.js';
@@ -123,8 +125,8 @@ function sortOrderCheck(id: string, sort: 'ASC' | 'DESC') {
         };
       });
     },
-    // Observed traffic: every page of a list asked for with sort=ASC (or DESC), one page at a time (a walk the
-    // traffic holds may be interleaved with other requests, and its pages are judged each by itself).
+    // Observed traffic: every page of a list asked for with sort=ASC (or DESC) by itself, and across pages where the
+    // traffic holds a page asked for as the nextPage of another (a walk, even interleaved with other requests).
     async observe(ctx) {
       const pages = observedListPages(ctx).filter((p) => askedOf(p, 'sort') === sort);
       if (pages.length === 0) ctx.skip(`the traffic holds no page of a list asked for with sort=${sort}`);
@@ -139,9 +141,29 @@ function sortOrderCheck(id: string, sort: 'ASC' | 'DESC') {
           );
         judgePageOrder(ctx, page.response, page.label, page.items, sort);
       }
+      for (const [before, after] of followedPages(pages)) judgeAcrossPages(ctx, before, after, sort);
       ctx.judged('a page asked for with a sort', pages.length);
     },
   });
+}
+
+/**
+ * Where a page asked for as another's nextPage goes on in the order `sort` names: the first item of the later page
+ * that the earlier one did not already hold against the earlier page's last. Items seen again are left out: a list
+ * that grew between the two requests shifts items of one page onto the next, which is no break of the order.
+ */
+function judgeAcrossPages(ctx: CheckContext, before: ObservedPage, after: ObservedPage, sort: 'ASC' | 'DESC'): void {
+  const seen = new Set(before.items.map((item) => JSON.stringify(item)));
+  const last = createdAtOf(before.items).at(-1);
+  const next = createdAtOf(after.items.filter((item) => !seen.has(JSON.stringify(item))))[0];
+  if (typeof last !== 'number' || typeof next !== 'number' || last === next) return;
+  if (orderBreak([last, next], sort) !== undefined)
+    fail(
+      ctx,
+      after.response,
+      `${after.label} follows ${before.label} (its meta.nextPage) with meta.sort ${sort}, but its first new item has createdAt ${show(next)} after ${show(last)}, the last of the page before`,
+      `createdAt ${nonMonotonic(sort)} across the pages of a walk`,
+    );
 }
 
 /** The items of one observed page in the order `sort` names, by createdAt, where two of them differ. */
@@ -206,7 +228,8 @@ export const sortChecks = [
         };
       });
     },
-    // Observed traffic: every page of a list asked for without sort, one page at a time.
+    // Observed traffic: every page of a list asked for without sort by itself, and across the pages of a walk (a page
+    // asked for as another's nextPage): one order for both, and the items going on in it.
     async observe(ctx) {
       const pages = observedListPages(ctx).filter((p) => askedOf(p, 'sort') === null);
       if (pages.length === 0) ctx.skip('the traffic holds no page of a list asked for without sort');
@@ -215,6 +238,18 @@ export const sortChecks = [
         if (sort !== 'ASC' && sort !== 'DESC')
           fail(ctx, page.response, `${page.label}: meta.sort is ${show(sort)}`, 'meta.sort ASC or DESC');
         judgePageOrder(ctx, page.response, page.label, page.items, sort);
+      }
+      for (const [before, after] of followedPages(pages)) {
+        const sort = metaOf(before)?.sort;
+        if (sort !== 'ASC' && sort !== 'DESC') continue;
+        if (metaOf(after)?.sort !== sort)
+          fail(
+            ctx,
+            after.response,
+            `${after.label} follows ${before.label} (its meta.nextPage), but meta.sort changes within the walk: ${show(sort)} then ${show(metaOf(after)?.sort)}`,
+            'one order for the whole list',
+          );
+        else judgeAcrossPages(ctx, before, after, sort);
       }
       ctx.judged('a page asked for without sort', pages.length);
     },

@@ -3,7 +3,7 @@ import { defineCheck } from '../../src/engine/index.js';
 import { describeWalk, type Query, type WalkResult } from '../kit/index.js';
 import { ODD_LIMIT } from './helpers/limits.js';
 import { fail, num, show } from './helpers/findings.js';
-import { askedOf, metaOf, observedListPages, onEveryList } from './helpers/lists.js';
+import { askedOf, followedPages, metaOf, observedListPages, onEveryList } from './helpers/lists.js';
 import { SHARED_WALKS, inOrder, severalPagesLimit, walk, walkSeveral } from './helpers/walks.js';
 
 /** The longest list walked one item a page. */
@@ -193,8 +193,8 @@ export const walkChecks = [
       });
     },
     // Observed traffic: every page with items asked for with a page value (an integer from 0): its currentPage echoes
-    // it. Which page came before a page is not in the traffic of one answer, so previousPage needs a walk of the
-    // suite's own.
+    // it; and a page with items asked for as another's nextPage (a walk the traffic holds) names that page's
+    // currentPage as its previousPage.
     async observe(ctx) {
       const pages = observedListPages(ctx).flatMap((page) => {
         const raw = askedOf(page, 'page');
@@ -210,6 +210,17 @@ export const walkChecks = [
             'currentPage is the page asked for',
             ['REQ-META-03'],
           );
+      for (const [before, after] of followedPages(observedListPages(ctx))) {
+        if (after.items.length === 0 || num(metaOf(after), 'previousPage') === num(metaOf(before), 'currentPage'))
+          continue;
+        fail(
+          ctx,
+          after.response,
+          `${after.label} follows ${before.label} (its meta.nextPage) but has previousPage ${show(metaOf(after)?.previousPage)}, the page before had currentPage ${show(metaOf(before)?.currentPage)}`,
+          "previousPage names the page before (that page's currentPage)",
+          ['REQ-META-02'],
+        );
+      }
       ctx.judged('the currentPage of a page asked for with a page value', pages.length);
     },
   }),

@@ -14,6 +14,7 @@ import {
   observedAnswers,
   observedLine,
   observedPath,
+  observedTraffic,
   parseJson,
   readProbe,
   setHeader,
@@ -126,6 +127,33 @@ export const errorsNoToken = defineCheck({
       ctx.judged(`${r.what} without a token`);
     }
     ctx.observe(`${requests.length} endpoints answered 401 without a token`);
+  },
+  // Observed traffic: every request within the target's base but the token endpoints' that went without Authorization
+  // (a client's slip): a 2xx served it without a token. Any other status is not judged here, since such a request may
+  // be wrong in more ways than this one. Judged only where some request of the traffic carries Authorization: a
+  // recorder that strips the header (a sanitized HAR) would make every request look like one without a token.
+  async observe(ctx) {
+    const answers = observedTraffic(ctx).filter((res) => {
+      const path = observedPath(ctx, res);
+      return path !== undefined && !path.startsWith('/oauth/');
+    });
+    const bare = (res: HttpResponse) => headerValue(res.exchange.request.headers, 'authorization') === undefined;
+    if (answers.length > 0 && answers.every(bare))
+      ctx.skip(
+        'the traffic holds no request with Authorization: the recorder may have removed the header (a sanitized HAR), so none is judged to lack it',
+      );
+    const without = answers.filter(bare);
+    if (without.length === 0)
+      ctx.skip('the traffic holds no request without Authorization within the base, but to the token endpoints');
+    const served = without.find((res) => res.status >= 200 && res.status <= 299);
+    if (served !== undefined)
+      ctx.fail(`${observedLine(ctx, served)} went without Authorization and was served (${served.status})`, {
+        expected: '401 Unauthorized: every endpoint but the token endpoints needs the bearer token',
+        observed: describeResponse(served),
+        exchange: cite(ctx, served),
+        requirements: ['REQ-AUTH-01', 'REQ-SVC-09', 'REQ-ERR-02'],
+      });
+    ctx.judged('a request without Authorization', without.length);
   },
 });
 

@@ -1,8 +1,19 @@
 // Suite `resources`, area `ids`: identifiers the tables call unique never repeat.
-import { describeResponse, exactValue } from '../kit/index.js';
-import { defineCheck } from '../../src/engine/index.js';
+import {
+  cite,
+  describeResponse,
+  exactValue,
+  isObject,
+  observedLine,
+  observedPath,
+  observedTraffic,
+  parseJson,
+  type HttpResponse,
+} from '../kit/index.js';
+import { defineCheck, type CheckContext } from '../../src/engine/index.js';
 import { fail } from './helpers/fail.js';
-import { readLeniently, walkLeniently } from './helpers/lenient-reads.js';
+import { endpointAt } from './helpers/endpoints.js';
+import { dataOf, readLeniently, walkLeniently } from './helpers/lenient-reads.js';
 
 export const idsUnique = defineCheck({
   id: 'resources.ids.unique',
@@ -77,4 +88,91 @@ export const idsUnique = defineCheck({
       );
     ctx.observe(done.join('; '));
   },
+  // Observed traffic: each 200 page of GET /accounts lists an accountId once, and two customers read by id (of
+  // different customerIds) do not share a referenceId, unless the traffic holds a 2xx PUT of either: a referenceId
+  // may move from one customer to another between two reads.
+  async observe(ctx) {
+    const answers = observedTraffic(ctx).filter((res) => res.status === 200);
+    let judged = 0;
+    for (const res of answers.filter(
+      (r) => r.exchange.request.method === 'GET' && observedPath(ctx, r) === '/accounts',
+    )) {
+      const data = dataOf(res);
+      if (!Array.isArray(data)) continue;
+      judged++;
+      const ids = data.flatMap((item) =>
+        isObject(item) && item.accountId != null ? [exactValue(item, 'accountId')] : [],
+      );
+      const twice = ids.find((id, i) => ids.indexOf(id) !== i);
+      if (twice !== undefined)
+        fail(
+          ctx,
+          res,
+          `${observedLine(ctx, res)}: accountId ${twice} is listed twice on one page`,
+          "accountId is unique: a customer's accounts list each account once",
+        );
+    }
+    const put = customersPut(ctx);
+    if (put !== undefined) judged += judgeReferenceIds(ctx, answers, put);
+    if (judged === 0) ctx.skip('the traffic holds no 200 page of GET /accounts and no two customers read by id');
+    ctx.judged('a page of accounts or a customer read by id', judged);
+  },
 });
+
+/**
+ * The customers a 2xx PUT of the traffic changed, by the id its path or its JSON body names; undefined when a PUT of a
+ * customer names none that can be read (its body not kept): any customer may then have changed.
+ */
+function customersPut(ctx: CheckContext): Set<string> | undefined {
+  const put = new Set<string>();
+  for (const res of observedTraffic(ctx)) {
+    const path = observedPath(ctx, res) ?? '';
+    if (res.exchange.request.method !== 'PUT' || res.status >= 300 || !/^\/customers(\/|$)/.test(path)) continue;
+    const inPath = /^\/customers\/([^/]+)$/.exec(path)?.[1];
+    const { bodyExcerpt, bodyTruncated } = res.exchange.request;
+    const parsed = bodyExcerpt !== undefined && !bodyTruncated ? parseJson(bodyExcerpt) : undefined;
+    const inBody =
+      parsed?.ok && isObject(parsed.value) && parsed.value.customerId != null
+        ? exactValue(parsed.value, 'customerId')
+        : undefined;
+    if (inPath === undefined && inBody === undefined) return undefined;
+    for (const id of [inPath && decoded(inPath), inBody]) if (id !== undefined) put.add(id);
+  }
+  return put;
+}
+
+/**
+ * Two customers of the traffic, read by id, that share a referenceId, neither of them in `put`: the later read fails.
+ * How many customers were compared.
+ */
+function judgeReferenceIds(ctx: CheckContext, answers: readonly HttpResponse[], put: ReadonlySet<string>): number {
+  const latest = new Map<string, { res: HttpResponse; referenceId: string }>();
+  for (const res of answers) {
+    if (res.exchange.request.method !== 'GET' || endpointAt(observedPath(ctx, res))?.name !== 'customers') continue;
+    const data = dataOf(res);
+    if (!isObject(data) || data.customerId == null || data.referenceId == null) continue;
+    if (put.has(exactValue(data, 'customerId'))) continue;
+    latest.set(exactValue(data, 'customerId'), { res, referenceId: exactValue(data, 'referenceId') });
+  }
+  const customers = [...latest.entries()];
+  customers.forEach(([id, read], i) => {
+    const other = customers.slice(0, i).find(([, earlier]) => earlier.referenceId === read.referenceId);
+    if (other !== undefined)
+      ctx.fail(`customers ${other[0]} and ${id} both have referenceId ${read.referenceId}`, {
+        expected: 'referenceId is unique: two customers never share it',
+        observed: `${describeResponse(other[1].res)} — and — ${describeResponse(read.res)}`,
+        exchange: cite(ctx, read.res),
+        requirements: ['REQ-CUST-05'],
+      });
+  });
+  return customers.length >= 2 ? customers.length : 0;
+}
+
+/** A path segment as the id it names; as it went when a % starts no escape. */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

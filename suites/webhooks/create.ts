@@ -6,7 +6,10 @@ import {
   describeResponse,
   expectSchema,
   isSuccess,
+  judgeObserved,
   locateWebhook,
+  observedPath,
+  observedTraffic,
   webhookOfResponse,
 } from '../kit/index.js';
 import { defineCheck } from '../../src/engine/index.js';
@@ -61,6 +64,26 @@ export const createAnswer = defineCheck({
       said.push(w.url === receiver.url ? 'the url sent' : `url ${JSON.stringify(w.url)}, not the url sent`);
     if (said.length > 0) ctx.observe(`the answer's Webhook gives ${said.join(', ')}`);
     ctx.judged(`the answer of ${reg.via} /webhooks`);
+  },
+  // Observed traffic: every 2xx answer of POST or PUT /webhooks that carries a Webhook, whole or in part: each field
+  // it carries has the table's type and enum. A refusal is not judged: the client's request may be what is wrong.
+  async observe(ctx) {
+    const answers = observedTraffic(ctx).filter(
+      (res) =>
+        ['POST', 'PUT'].includes(res.exchange.request.method) &&
+        observedPath(ctx, res) === '/webhooks' &&
+        isSuccess(res) &&
+        webhookOfResponse(res) !== undefined,
+    );
+    if (answers.length === 0) ctx.skip('the traffic holds no 2xx answer of POST or PUT /webhooks with a Webhook');
+    for (const res of answers)
+      judgeObserved(ctx, res, () =>
+        expectSchema(ctx, res, webhookOfResponse(res), 'webhook', {
+          path: locateWebhook(res)?.path ?? '',
+          table: 'Webhook',
+        }),
+      );
+    ctx.judged('the Webhook a configuration answered', answers.length);
   },
 });
 

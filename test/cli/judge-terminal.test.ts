@@ -90,7 +90,8 @@ describe('conformance judge, terminal report', () => {
           l.startsWith(`  ${{ pass: '✓', warn: '!', skip: '-', fail: '✗', error: 'E' }[c.outcome]} ${c.id} `),
         ),
       ).toBe(true);
-    expect(lines.length).toBeLessThan(80);
+    // The judged checks, a line each, and the verdict's lines: some 50 observing checks, never the 175.
+    expect(lines.length).toBeLessThan(100);
   });
 
   it('-v (verbose) lists every check, the not-exercised ones too; the JSON report holds them all', async () => {

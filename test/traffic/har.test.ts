@@ -129,14 +129,20 @@ describe("readHar: our own report's HAR (conformance run --har)", () => {
     expect(signed?.redacted).toEqual({ request: ['authorization', 'signature'] });
   });
 
-  it('never takes a cut or masked body for the body: both are not captured', () => {
+  it('never takes a cut body for the body, nor a masked request body (a digest over it would not match)', () => {
     const cut = exchanges.filter((e) => e.response?.body.byteLength === 0 && e.response.bodyState === 'not-captured');
-    expect(cut.length).toBeGreaterThanOrEqual(2);
-    for (const e of exchanges) {
-      for (const m of [e.request, e.response]) {
-        if (m?.bodyState === 'captured') expect(Buffer.from(m.body).toString()).not.toContain('[redacted]');
-      }
-    }
+    expect(cut.length).toBeGreaterThanOrEqual(1);
+    // A response with a masked value (the token answer) is read as the report holds it.
+    const masked = exchanges.filter((e) =>
+      Buffer.from(e.response?.body ?? [])
+        .toString()
+        .includes('[redacted]'),
+    );
+    expect(masked.length).toBeGreaterThan(0);
+    expect(masked.every((e) => e.response?.bodyState === 'captured')).toBe(true);
+    for (const e of exchanges)
+      if (e.request.bodyState === 'captured')
+        expect(Buffer.from(e.request.body).toString()).not.toContain('[redacted]');
   });
 });
 

@@ -174,3 +174,35 @@ export function observedListPages(ctx: CheckContext): ObservedPage[] {
     ];
   });
 }
+
+/**
+ * The pairs of observed pages where the second was asked for as the first's meta.nextPage, the rest of the query the
+ * same: two pages of one walk, as a client following nextPage asks for them. Only a nextPage ahead of currentPage
+ * makes a pair: a last page's nextPage may name itself or lead back to the first (the spec leaves it open), and a page
+ * index and an item offset both grow along a walk.
+ */
+export function followedPages(pages: readonly ObservedPage[]): Array<[ObservedPage, ObservedPage]> {
+  const listOf = (p: ObservedPage) => {
+    const url = new URL(p.response.exchange.request.url);
+    url.searchParams.delete('page');
+    url.searchParams.sort();
+    return url.href;
+  };
+  const pairs: Array<[ObservedPage, ObservedPage]> = [];
+  pages.forEach((after, i) => {
+    const asked = askedOf(after, 'page');
+    if (asked === null) return;
+    const before = pages.slice(0, i).findLast((p) => {
+      const meta = metaOf(p);
+      return (
+        listOf(p) === listOf(after) &&
+        typeof meta?.nextPage === 'number' &&
+        typeof meta.currentPage === 'number' &&
+        meta.nextPage > meta.currentPage &&
+        String(meta.nextPage) === asked
+      );
+    });
+    if (before !== undefined) pairs.push([before, after]);
+  });
+  return pairs;
+}

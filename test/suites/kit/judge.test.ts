@@ -299,6 +299,11 @@ describe('the judge pack', () => {
       'auth.token.timestamps',
     ];
     for (const id of ids) expect([id, (await judge(good, id)).check?.outcome]).toEqual([id, 'pass']);
+    // INFO: the shape of the token answers, each reading once.
+    expect((await judge(good, 'auth.token.response-shape')).check?.observations).toEqual([
+      'status 200; token record inside the {data, code, message} envelope, with a message of its own',
+      'scope (its type is not shown): an array, ["read","write"]',
+    ]);
 
     const outcome = async (traffic: TrafficExchange[], id: string) => {
       const { check } = await judge(traffic, id);
@@ -459,6 +464,17 @@ describe('the judge pack', () => {
     expect(
       await outcome([configured(8), key(9, { data: { publicKey: 'not a key' } })], 'webhooks.key.published'),
     ).toEqual(['fail', expect.any(String), [10]]);
+    // The answer of a configuration: a Webhook, whole or in part, has the table's types; none is no finding.
+    expect(await outcome(good, 'webhooks.create.answer')).toEqual(['pass', undefined, []]);
+    expect(
+      await outcome(
+        [posted(10, '/webhooks', 201, body({ url: webhook.url, status: 'PAUSED' }))],
+        'webhooks.create.answer',
+      ),
+    ).toEqual(['fail', expect.stringContaining('status'), [11]]);
+    expect(
+      await outcome([posted(11, '/webhooks', 201, '{"code":"201","message":"Created"}')], 'webhooks.create.answer'),
+    ).toEqual(['skip', 'the traffic holds no 2xx answer of POST or PUT /webhooks with a Webhook', []]);
   });
 
   it('judges the limit and the sort of every list page by what its request asked for', async () => {
@@ -541,6 +557,206 @@ describe('the judge pack', () => {
     ]);
   });
 
+  it('judges the order across two pages of a walk: a page asked for as the nextPage of another goes on in its order', async () => {
+    const item = (id: number, createdAt: number) => ({ transactionId: id, createdAt });
+    const page = (index: number, query: string, data: unknown[], meta: object) =>
+      answered(
+        index,
+        `/transactions?customerId=1004&limit=2${query}`,
+        200,
+        'application/json',
+        JSON.stringify({ data, meta }),
+      );
+    const first = { ...PAGE_META, currentPage: 0, nextPage: 1 };
+    const second = { ...PAGE_META, previousPage: 0, currentPage: 1, nextPage: 1, currentCount: 2, totalCount: 4 };
+    const outcome = async (traffic: TrafficExchange[], id: string) => {
+      const { check } = await judge(traffic, id);
+      return [check?.outcome, check?.finding?.message ?? check?.skipReason, check?.exchanges.map((e) => e.seq)];
+    };
+    // Each page in DESC order by itself, the second starting above where the first ended: cut from the ascending list
+    // and each page reversed. An unrelated answer between the two pages does not part them.
+    const perPage = [
+      page(0, '&sort=DESC', [item(2, 200), item(1, 100)], first),
+      answered(
+        1,
+        '/instruments?investmentType=INTERNATIONAL_STOCKS',
+        404,
+        'application/json',
+        '{"code":"404","message":"Not Found"}',
+      ),
+      page(2, '&sort=DESC&page=1', [item(4, 400), item(3, 300)], second),
+    ];
+    expect(await outcome(perPage, 'pagination.sort.desc')).toEqual([
+      'fail',
+      '#3 GET /transactions?customerId=1004&limit=2&sort=DESC&page=1 follows #1 GET /transactions?customerId=1004&limit=2&sort=DESC (its meta.nextPage) with meta.sort DESC, but its first new item has createdAt 400 after 100, the last of the page before',
+      [3],
+    ]);
+    // The list grew between the two requests: the second page starts with an item the first held, shifted by the new
+    // one; the order goes on from the first new item.
+    const grown = [
+      page(0, '&sort=DESC', [item(4, 400), item(3, 300)], first),
+      page(1, '&sort=DESC&page=1', [item(3, 300), item(2, 200)], { ...second, totalCount: 5 }),
+    ];
+    expect((await outcome(grown, 'pagination.sort.desc'))[0]).toBe('pass');
+    // A last page whose nextPage leads back to the first page (an open reading): the first page asked for again is no
+    // continuation; nor is a page asked for with another limit.
+    const wrapped = [
+      page(0, '&sort=ASC', [item(1, 100), item(2, 200)], { ...first, sort: 'ASC' }),
+      page(1, '&sort=ASC&page=1', [item(3, 300), item(4, 400)], { ...second, nextPage: 0, sort: 'ASC' }),
+      page(2, '&sort=ASC&page=0', [item(1, 100), item(2, 200)], { ...first, sort: 'ASC' }),
+      answered(
+        3,
+        '/transactions?customerId=1004&limit=1&sort=ASC&page=1',
+        200,
+        'application/json',
+        JSON.stringify({ data: [item(9, 50)], meta: { ...second, limit: 1, sort: 'ASC' } }),
+      ),
+    ];
+    expect((await outcome(wrapped, 'pagination.sort.asc'))[0]).toBe('pass');
+    // Without sort: one order for the whole walk.
+    const changed = [
+      page(0, '', [item(2, 200), item(1, 100)], first),
+      page(1, '&page=1', [item(3, 50), item(4, 60)], { ...second, sort: 'ASC' }),
+    ];
+    expect(await outcome(changed, 'pagination.sort.default-consistent')).toEqual([
+      'fail',
+      '#2 GET /transactions?customerId=1004&limit=2&page=1 follows #1 GET /transactions?customerId=1004&limit=2 (its meta.nextPage), but meta.sort changes within the walk: "DESC" then "ASC"',
+      [2],
+    ]);
+  });
+
+  it('judges the fill of every first page with a positive totalCount, and ids a table calls unique', async () => {
+    const outcome = async (traffic: TrafficExchange[], id: string) => {
+      const { check } = await judge(traffic, id);
+      return [check?.outcome, check?.finding?.message ?? check?.skipReason, check?.exchanges.map((e) => e.seq)];
+    };
+    const list = (index: number, path: string, data: unknown[], meta: object) =>
+      answered(index, path, 200, 'application/json', JSON.stringify({ data, meta }));
+    const accounts = [{ accountId: 7 }, { accountId: 8 }];
+    // Two of three on the first page at limit 2; a later page, or one asked for with a limit outside 1 to 1000, is no
+    // first page to judge.
+    const filled = [
+      list(0, '/accounts?customerId=1042&limit=2', accounts, PAGE_META),
+      list(1, '/accounts?customerId=1042&limit=2&page=1', [{ accountId: 9 }], { ...PAGE_META, currentPage: 1 }),
+      list(2, '/accounts?customerId=1042&limit=5000', [], PAGE_META),
+    ];
+    expect(await outcome(filled, 'pagination.limit.full-page')).toEqual(['pass', undefined, []]);
+    expect(
+      await outcome(
+        [list(3, '/accounts?customerId=1042', [{ accountId: 7 }], PAGE_META)],
+        'pagination.limit.full-page',
+      ),
+    ).toEqual(['warn', '#4 GET /accounts?customerId=1042 returned 1 items while totalCount is 3', [4]]);
+    expect(await outcome([filled[1]!], 'pagination.limit.full-page')).toEqual([
+      'skip',
+      'the traffic holds no first page of a list (asked for without page) with a positive totalCount',
+      [],
+    ]);
+    expect(await outcome(filled, 'resources.ids.unique')).toEqual(['pass', undefined, []]);
+    expect(
+      await outcome(
+        [list(4, '/accounts?customerId=1042', [{ accountId: 7 }, { accountId: 7 }], PAGE_META)],
+        'resources.ids.unique',
+      ),
+    ).toEqual(['fail', '#5 GET /accounts: accountId 7 is listed twice on one page', [5]]);
+    const customer = (index: number, id: number, referenceId: number) =>
+      answered(
+        index,
+        `/customers/${id}`,
+        200,
+        'application/json',
+        JSON.stringify({ data: { customerId: id, referenceId }, code: '200', message: 'Success' }),
+      );
+    expect(await outcome([customer(5, 1042, 77), customer(6, 1043, 77)], 'resources.ids.unique')).toEqual([
+      'fail',
+      'customers 1042 and 1043 both have referenceId 77',
+      [7],
+    ]);
+    // A PUT of another customer changes neither of the two.
+    const other = { ...customer(7, 2077, 78), request: { ...customer(7, 2077, 78).request, method: 'PUT' } };
+    expect((await outcome([customer(5, 1042, 77), other, customer(6, 1043, 77)], 'resources.ids.unique'))[0]).toBe(
+      'fail',
+    );
+    // A referenceId may move from one customer to another between two reads: not judged after a PUT of either.
+    const put = { ...customer(7, 1042, 78), request: { ...customer(7, 1042, 78).request, method: 'PUT' } };
+    expect(await outcome([customer(5, 1042, 77), put, customer(6, 1043, 77)], 'resources.ids.unique')).toEqual([
+      'skip',
+      'the traffic holds no 200 page of GET /accounts and no two customers read by id',
+      [],
+    ]);
+  });
+
+  it('judges every request that went without Authorization: served (2xx), it fails resources.errors.no-token', async () => {
+    const outcome = async (traffic: TrafficExchange[]) => {
+      const { check } = await judge(traffic, 'resources.errors.no-token');
+      return [check?.outcome, check?.finding?.message ?? check?.skipReason, check?.exchanges.map((e) => e.seq)];
+    };
+    const bare = (t: TrafficExchange): TrafficExchange => ({ ...t, request: { ...t.request, headers: [] } });
+    const ok = (index: number) => answered(index, '/customers/1042', 200, 'application/json', '{"data":{}}');
+    const refused = bare(
+      answered(1, '/customers/1042', 401, 'application/json', '{"code":"401","message":"Unauthorized"}'),
+    );
+    // The token request goes without Authorization by design.
+    const token = bare({
+      ...answered(2, '/oauth/token', 200, 'application/json', '{}'),
+      request: { ...ok(2).request, method: 'POST', url: `${BASE}/oauth/token` },
+    });
+    expect(await outcome([ok(0), refused, token])).toEqual(['pass', undefined, []]);
+    expect(await outcome([ok(0), bare(ok(3))])).toEqual([
+      'fail',
+      '#4 GET /customers/1042 went without Authorization and was served (200)',
+      [4],
+    ]);
+    expect(await outcome([ok(0)])).toEqual([
+      'skip',
+      'the traffic holds no request without Authorization within the base, but to the token endpoints',
+      [],
+    ]);
+    // No request carries it at all: a recorder that strips it (a sanitized HAR), not a client that never sends it.
+    expect(await outcome([bare(ok(0)), bare(ok(1))])).toEqual([
+      'skip',
+      'the traffic holds no request with Authorization: the recorder may have removed the header (a sanitized HAR), so none is judged to lack it',
+      [],
+    ]);
+  });
+
+  it('records the readings the traffic shows: the default order and whether page counts pages or items', async () => {
+    const item = (id: number, createdAt: number) => ({ transactionId: id, createdAt });
+    const page = (index: number, query: string, meta: object) =>
+      answered(
+        index,
+        `/transactions?customerId=1004${query}`,
+        200,
+        'application/json',
+        JSON.stringify({ data: [item(2, 200), item(1, 100)], meta }),
+      );
+    const read = async (traffic: TrafficExchange[], id: string) => {
+      const { check } = await judge(traffic, id);
+      return [check?.outcome, check?.outcome === 'skip' ? check.skipReason : check?.observations];
+    };
+    const indexed = [
+      page(0, '&limit=2', PAGE_META),
+      page(1, '&limit=2&page=1', { ...PAGE_META, currentPage: 1, nextPage: 2 }),
+    ];
+    expect(await read(indexed, 'pagination.info.default-sort')).toEqual([
+      'pass',
+      ['#1 GET /transactions?customerId=1004&limit=2: without sort: meta.sort "DESC", items descending by createdAt'],
+    ]);
+    expect(await read(indexed, 'pagination.info.page-mode')).toEqual([
+      'pass',
+      ['page is a page index; #1 GET /transactions?customerId=1004&limit=2 reports currentPage 0, nextPage 1'],
+    ]);
+    const offset = [page(0, '&limit=2', { ...PAGE_META, nextPage: 2 })];
+    expect((await read(offset, 'pagination.info.page-mode'))[1]).toEqual([
+      'page is an item offset; #1 GET /transactions?customerId=1004&limit=2 reports currentPage 0, nextPage 2',
+    ]);
+    // At limit 1 a page and an item are one step: nothing to read.
+    expect(await read([page(0, '&limit=1', PAGE_META)], 'pagination.info.page-mode')).toEqual([
+      'skip',
+      'the traffic holds no first page of a list, at a limit over 1, whose nextPage moves on from currentPage',
+    ]);
+  });
+
   it('judges the currentPage of every page with items asked for with a page value', async () => {
     const page = (index: number, query: string, data: unknown[], meta: object) =>
       answered(index, `/accounts?customerId=1042${query}`, 200, 'application/json', JSON.stringify({ data, meta }));
@@ -566,6 +782,15 @@ describe('the judge pack', () => {
       '#4 GET /accounts?customerId=1042&limit=1&page=2 answered with meta.currentPage 1',
       [4],
     ]);
+    // A page asked for as the nextPage of another names that page's currentPage as its previousPage.
+    const unlinked = { ...PAGE_META, limit: 1, currentCount: 1, currentPage: 1, previousPage: 1 };
+    expect(await outcome([good[0]!, page(4, '&limit=1&page=1', one, unlinked)])).toEqual([
+      'fail',
+      '#5 GET /accounts?customerId=1042&limit=1&page=1 follows #1 GET /accounts?customerId=1042&limit=1 (its meta.nextPage) but has previousPage 1, the page before had currentPage 0',
+      [5],
+    ]);
+    // Asked for alone, with no page before it in the traffic, its previousPage is not judged.
+    expect(await outcome([page(4, '&limit=1&page=1', one, unlinked)])).toEqual(['pass', undefined, []]);
   });
 
   it('judges every read of a resource by its id and every page of a list against its table, citing the answer', async () => {
