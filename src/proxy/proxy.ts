@@ -95,6 +95,10 @@ export async function startInterceptingProxy(options: InterceptingProxyOptions):
           fw,
           track,
           record: (delivery) => events.emit('delivery', delivery),
+        }).catch(async (err: unknown) => {
+          // No half-started proxy: the first listener goes too.
+          await new Promise<void>((done) => server.close(() => done()));
+          throw err;
         })
       : undefined;
   return Object.assign(events, {

@@ -10,6 +10,7 @@
 // address no conforming server accepts; the server is given the proxy's CA to trust, as the client is.
 import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
+import { ProxyListenError } from '../errors.js';
 import type { TrafficExchange } from '../traffic/exchange.js';
 import { leafFor, type ProxyCa } from './ca.js';
 import { forward, type Forwarder } from './forward.js';
@@ -52,9 +53,15 @@ export async function startReceiverLeg(options: ReceiverLegOptions): Promise<Rec
   server.on('connection', options.track);
   server.on('tlsClientError', () => undefined);
   const port = await new Promise<number>((done, fail) => {
-    server.once('error', fail);
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      fail(
+        new ProxyListenError(`proxy: the webhook receiver leg cannot listen on ${host} (${err.code ?? err.message})`),
+      ),
+    );
     server.listen(0, host.replace(/^\[(.*)\]$/, '$1'), () => {
-      server.off('error', fail);
+      server.removeAllListeners('error');
+      // After the bind, an error of one connection must not end the session.
+      server.on('error', () => undefined);
       done((server.address() as { port: number }).port);
     });
   });
