@@ -68,10 +68,18 @@ export async function proxyCommand(opts: ProxyCommandOptions): Promise<number> {
     deliveries.add(delivery);
     lines = lines.then(() => void out(deliveryLine(delivery)));
   });
+  proxy.once('receiverTlsFailure', (reason) => {
+    lines = lines.then(
+      () =>
+        void out(
+          `  webhooks: the server's TLS handshake with the webhook leg failed (${reason}): it must trust the proxy's CA`,
+        ),
+    );
+  });
   const started = Date.now();
   const why = await sessionEnd(opts.duration);
   // What ends after this (a request cut by the close) is not the session's: judged now is what was recorded until now.
-  proxy.removeAllListeners('exchange').removeAllListeners('delivery');
+  proxy.removeAllListeners('exchange').removeAllListeners('delivery').removeAllListeners('receiverTlsFailure');
   await proxy.close();
   await lines;
 
@@ -84,9 +92,7 @@ export async function proxyCommand(opts: ProxyCommandOptions): Promise<number> {
     ...(leftOut !== undefined ? [leftOut] : []),
     ...(notKept !== undefined ? [notKept] : []),
     ...(passed > 0 ? [`${passed} request(s) or tunnel(s) to other hosts passed through, not recorded`] : []),
-    ...(proxy.receiverLeg !== undefined
-      ? [`${deliveries.exchanges.length} webhook deliver(ies) forwarded to ${proxy.receiverLeg.receiver.href}`]
-      : []),
+    ...(proxy.receiverLeg !== undefined ? [legNote(proxy.receiverLeg, deliveries.exchanges.length)] : []),
   ];
   out(`conformance proxy: ${why}: ${notes.slice(1).concat('judging').join('; ')}`);
   out('');
@@ -140,6 +146,16 @@ function receiverLines(proxy: InterceptingProxy): string[] {
     `  webhooks: register ${leg.url} as the webhook URL (POST or PUT /webhooks) in place of ${leg.receiver.href}:`,
     `    each delivery is verified with the key of GET /webhooks/key and forwarded unchanged to ${leg.receiver.origin}; the server must trust the CA above`,
   ];
+}
+
+/** What the webhook leg saw, for the session's notes: deliveries forwarded, and TLS handshakes the server failed. */
+function legNote(leg: NonNullable<InterceptingProxy['receiverLeg']>, delivered: number): string {
+  const { count, last } = leg.tlsFailures;
+  const failed =
+    count > 0
+      ? `; ${count} TLS handshake(s) of the server with the webhook leg failed (${last ?? 'no reason given'}): it must trust the proxy's CA`
+      : '';
+  return `${delivered} webhook deliver(ies) forwarded to ${leg.receiver.href}${failed}`;
 }
 
 /** `  #9 delivery POST /hook → 200 from the client's receiver (3 ms)`: one line per delivery of the webhook leg. */

@@ -39,6 +39,8 @@ interface ProxyEvents {
   passthrough: [string];
   /** A delivery of the server's to the receiver leg, forwarded to the client's receiver (with --receiver). */
   delivery: [TrafficExchange];
+  /** A TLS handshake of the server with the receiver leg failed (it does not trust the proxy's CA?): why. */
+  receiverTlsFailure: [string];
 }
 
 export interface InterceptingProxy extends EventEmitter<ProxyEvents> {
@@ -49,7 +51,7 @@ export interface InterceptingProxy extends EventEmitter<ProxyEvents> {
   /** What a client needs, to be printed by the caller: `HTTPS_PROXY=http://127.0.0.1:PORT` and the CA file's path. */
   lines: [string, string];
   /** With `receiver`: the webhook URL the client registers (the receiver leg), and the receiver it forwards to. */
-  receiverLeg?: Pick<ReceiverLeg, 'url' | 'receiver'>;
+  receiverLeg?: Pick<ReceiverLeg, 'url' | 'receiver' | 'tlsFailures'>;
   /** Exchanges recorded, and requests or tunnels to other origins passed through. */
   counts: { intercepted: number; passedThrough: number };
   /** Ends every connection and listener; resolves when the port is closed. */
@@ -95,6 +97,7 @@ export async function startInterceptingProxy(options: InterceptingProxyOptions):
           fw,
           track,
           record: (delivery) => events.emit('delivery', delivery),
+          tlsFailed: (reason) => events.emit('receiverTlsFailure', reason),
         }).catch(async (err: unknown) => {
           // No half-started proxy: the first listener goes too.
           await new Promise<void>((done) => server.close(() => done()));
@@ -106,7 +109,9 @@ export async function startInterceptingProxy(options: InterceptingProxyOptions):
     port,
     ca,
     lines: [`HTTPS_PROXY=${url}`, resolve(ca.certFile)] as [string, string],
-    ...(leg !== undefined ? { receiverLeg: { url: leg.url, receiver: leg.receiver } } : {}),
+    ...(leg !== undefined
+      ? { receiverLeg: { url: leg.url, receiver: leg.receiver, tlsFailures: leg.tlsFailures } }
+      : {}),
     counts,
     close: async () => {
       for (const s of sockets) s.destroy();

@@ -20,6 +20,8 @@ export interface ReceiverLeg {
   url: string;
   /** The client's receiver, where deliveries go on to. */
   receiver: URL;
+  /** TLS handshakes at the leg that failed (a server that does not trust the proxy's CA), and the last one's reason. */
+  tlsFailures: { count: number; last?: string };
   close(): Promise<void>;
 }
 
@@ -32,6 +34,8 @@ export interface ReceiverLegOptions {
   fw: Omit<Forwarder, 'record'>;
   /** A delivery forwarded and answered (or not reached: `error`), its URL the one the server sent it to. */
   record(delivery: TrafficExchange): void;
+  /** A TLS handshake at the leg failed: why (OpenSSL's reason, e.g. "tlsv1 alert unknown ca"). */
+  tlsFailed(reason: string): void;
   track(socket: Socket): void;
 }
 
@@ -51,7 +55,12 @@ export async function startReceiverLeg(options: ReceiverLegOptions): Promise<Rec
     forward(fw, req, res, new URL(req.url ?? '/', receiver.origin), true),
   );
   server.on('connection', options.track);
-  server.on('tlsClientError', () => undefined);
+  const tlsFailures: ReceiverLeg['tlsFailures'] = { count: 0 };
+  server.on('tlsClientError', (err: Error & { reason?: string }) => {
+    tlsFailures.count++;
+    tlsFailures.last = err.reason ?? err.message.split('\n')[0]!;
+    options.tlsFailed(tlsFailures.last);
+  });
   const port = await new Promise<number>((done, fail) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
       fail(
@@ -69,6 +78,7 @@ export async function startReceiverLeg(options: ReceiverLegOptions): Promise<Rec
   return {
     url: `${origin}${receiver.pathname}${receiver.search}`,
     receiver,
+    tlsFailures,
     close: () => new Promise<void>((done) => server.close(() => done())),
   };
 }

@@ -82,8 +82,12 @@ async function clientReceiver() {
   };
 }
 
-async function serverAndConfig(name: string, faults: string[] = []) {
-  const local = await startLocalTarget({ tls: await makeCertificate(['127.0.0.1']), faults, webhookCa: ca.cert });
+async function serverAndConfig(name: string, faults: string[] = [], trustsProxyCa = true) {
+  const local = await startLocalTarget({
+    tls: await makeCertificate(['127.0.0.1']),
+    faults,
+    ...(trustsProxyCa ? { webhookCa: ca.cert } : {}),
+  });
   servers.push(local);
   const t = local.target;
   writeFileSync(join(dir, `${name}-key.pem`), t.privateKeyPem, { mode: 0o600 });
@@ -274,6 +278,31 @@ describe('conformance proxy --receiver', () => {
         expect(check.observations?.join('\n')).toMatch(
           /the client's receiver answered 2xx to a delivery that does not verify \(#\d+ POST \/hooks\/investments → 200\).*client\.webhooks\.refuses-forged/,
         );
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("says so when the server's deliveries fail at the leg's TLS handshake (it does not trust the proxy's CA)", async () => {
+    const { local, config } = await serverAndConfig('untrusting', [], false);
+    const receiver = await clientReceiver();
+    try {
+      const proxy = await startProxy([
+        ...['--target', 'staging', '--config', config, '--ca-out', join(dir, 'ca.pem')],
+        ...['--receiver', receiver.url, '--json', 'untrusting.json'],
+      ]);
+      await registerThroughProxy(local, proxy.url, proxy.webhookUrl!);
+      await proxy.printed(
+        /^ {2}webhooks: the server's TLS handshake with the webhook leg failed \(.+\): it must trust/m,
+      );
+      const { code, stdout } = await proxy.end();
+      expect(code).toBe(0);
+      expect(stdout).toMatch(
+        /0 webhook deliver\(ies\) forwarded to \S+; \d+ TLS handshake\(s\) of the server with the webhook leg failed/,
+      );
+      expect(receiver.got).toEqual([]);
+      const verified = report('untrusting.json').checks.find((c) => c.id === 'webhooks.delivery.verified')!;
+      expect(verified.outcome).toBe('skip');
     } finally {
       await receiver.close();
     }

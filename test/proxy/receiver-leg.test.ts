@@ -140,6 +140,21 @@ describe('the webhook leg', () => {
     expect((await emitted).request.method).toBe('HEAD');
   });
 
+  it("counts a server's TLS handshake that fails (a server that does not trust the proxy's CA), saying why", async () => {
+    const url = new URL(proxy!.receiverLeg!.url);
+    const failed = once(proxy!, 'receiverTlsFailure', { signal: AbortSignal.timeout(WAIT_MS) }) as Promise<[string]>;
+    const refused = await new Promise<Error>((done) => {
+      const req = request({ host: url.hostname, port: url.port, method: 'POST' }, () => undefined);
+      req.on('error', done);
+      req.end();
+    });
+    expect(refused.message).toMatch(/certificate/);
+    const [reason] = await failed;
+    // OpenSSL's reason ("tlsv1 alert unknown ca"), or under TLS 1.3 the connection the client closed: one line.
+    expect(reason).toMatch(/^[^\n]+$/);
+    expect(proxy!.receiverLeg!.tlsFailures).toEqual({ count: 1, last: reason });
+  });
+
   it('a receiver that cannot be reached: the server gets a 502 with one line, the delivery its error', async () => {
     await new Promise<void>((done) => client.server.close(() => done()));
     const emitted = nextDelivery(proxy!);
