@@ -156,6 +156,7 @@ export {
   signatureLabels,
   verifySignature,
   verifySignatureAsync,
+  SIGNATURE_MISMATCH,
 } from '../../src/http/signature.js';
 export type { SignatureVerdict } from '../../src/http/signature.js';
 export { SECURE_DIGEST_ALGORITHMS, verifyContentDigest } from '../../src/http/digest.js';

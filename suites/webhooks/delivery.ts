@@ -1,22 +1,16 @@
 // Area `webhooks.delivery`: every delivery of the run, judged once per request: a JSON payload, a Content-Digest and a
 // signature by the published key that verifies, covers the digest and is in its window; and what deliveries looked like.
 import {
-  SECURE_DIGEST_ALGORITHMS,
   cite,
   describeDelivery,
   describeKeyForm,
   headerValue,
   observedDeliveries,
-  signatureLabels,
-  verifyContentDigest,
-  verifySignatureAsync,
-  type ObservedDelivery,
   type SignatureVerdict,
   type Delivery,
   type WebhookReceiver,
   topLevelFields,
 } from '../kit/index.js';
-import type { KeyObject } from 'node:crypto';
 import { defineCheck, type CheckContext } from '../../src/engine/index.js';
 import {
   perRequest,
@@ -30,8 +24,8 @@ import {
   otherDomainEvent,
 } from './helpers/deliveries.js';
 import { stateOf, receiverOf } from './helpers/state.js';
-import { fetchKey, keyOfAnswer } from './helpers/endpoints.js';
-import { observedWebhookReads } from './helpers/observed.js';
+import { fetchKey } from './helpers/endpoints.js';
+import { deliveryLine, observedKeys, verifyObserved, type ObservedVerdict } from './helpers/observed-deliveries.js';
 import { reachable, silence } from './helpers/reach.js';
 
 // ---- the delivery checks: which deliveries break which rule ------------------------------------------------------
@@ -220,18 +214,6 @@ export const deliveryVerified = defineCheck({
   },
 });
 
-/** How a finding names an observed delivery: its number, method and path. */
-function deliveryLine(d: ObservedDelivery): string {
-  return `#${d.exchange.seq} ${d.method} ${URL.canParse(d.url) ? new URL(d.url).pathname : d.url}`;
-}
-
-/** An observed delivery verified: what it breaks of webhooks.delivery.verified's rule, and the signature that verifies. */
-interface ObservedVerdict {
-  d: ObservedDelivery;
-  problems: string[];
-  signature?: SignatureVerdict;
-}
-
 /**
  * The deliveries of a proxy session (`conformance proxy --receiver`) verified with the keys the server published in the
  * traffic: every 2xx GET /webhooks/key, newest first, as the run's receiver takes every key published in the run. A
@@ -239,10 +221,11 @@ interface ObservedVerdict {
  */
 async function observedVerdicts(ctx: CheckContext): Promise<{ judged: number; verdicts: ObservedVerdict[] }> {
   const deliveries = observedDeliveries(ctx);
-  const keys = observedWebhookReads(ctx, '/webhooks/key')
-    .map((r) => keyOfAnswer(r.res))
-    .flatMap((got) => ('key' in got ? [got.key.key] : []))
-    .reverse();
+  if (deliveries.length === 0)
+    ctx.skip(
+      'the traffic holds no webhook delivery (`conformance proxy --receiver` fronts the client’s receiver to see them)',
+    );
+  const keys = observedKeys(ctx);
   if (keys.length === 0)
     ctx.skip(
       `${deliveries.length} deliveries seen, but no 2xx answer of GET /webhooks/key in the traffic holds a key to verify them with`,
@@ -266,33 +249,6 @@ async function signedObserved(ctx: CheckContext): Promise<Array<ObservedVerdict 
       `none of the ${judged} deliveries carries a signature by the published key that verifies: webhooks.delivery.verified judges that`,
     );
   return signed;
-}
-
-/**
- * An observed delivery verified as the run's receiver verifies one (src/receiver/receiver.ts): a Content-Digest of the
- * body (any secure algorithm), and a signature (any label) by one of `keys` over the components it lists, with the URL it
- * was sent to; no time is judged here. Its window and coverage are the other checks' rules (`signature` for them).
- */
-async function verifyObserved(d: ObservedDelivery, keys: readonly KeyObject[]): Promise<ObservedVerdict> {
-  const problems: string[] = [];
-  const digest = verifyContentDigest(headerValue(d.headers, 'content-digest'), d.body, {
-    algorithms: SECURE_DIGEST_ALGORITHMS,
-  });
-  if (!digest.ok) problems.push(digest.reason ?? 'the Content-Digest does not verify');
-  const labels = signatureLabels(headerValue(d.headers, 'signature-input'));
-  const message = { method: d.method, url: d.url, headers: [...d.headers] };
-  let reason: string | undefined;
-  for (const label of labels.length > 0 ? labels : [undefined])
-    for (const key of keys) {
-      const verdict = await verifySignatureAsync(message, {
-        key,
-        ...(label !== undefined ? { label } : {}),
-        skewSeconds: Number.POSITIVE_INFINITY,
-      });
-      if (verdict.ok) return { d, problems, signature: verdict };
-      reason ??= verdict.reason;
-    }
-  return { d, problems: [...problems, `signature: ${reason ?? 'invalid'}`] };
 }
 
 /** The clock skew tolerated between a signature's times and a delivery's arrival, as the run's receiver's. */
