@@ -63,7 +63,7 @@ export async function proxyCommand(opts: ProxyCommandOptions): Promise<number> {
     });
   });
   // The webhook leg's deliveries: a line each as it happens; judged with the session's traffic at its end.
-  const deliveries = new KeptTraffic();
+  const deliveries = new KeptTraffic(DELIVERY_BODY_BUDGET_BYTES);
   proxy.on('delivery', (delivery) => {
     deliveries.add(delivery);
     lines = lines.then(() => void out(deliveryLine(delivery)));
@@ -93,6 +93,7 @@ export async function proxyCommand(opts: ProxyCommandOptions): Promise<number> {
     ...(notKept !== undefined ? [notKept] : []),
     ...(passed > 0 ? [`${passed} request(s) or tunnel(s) to other hosts passed through, not recorded`] : []),
     ...(proxy.receiverLeg !== undefined ? [legNote(proxy.receiverLeg, deliveries.exchanges.length)] : []),
+    ...(deliveries.note() !== undefined ? [`webhook deliveries: ${deliveries.note()!}`] : []),
   ];
   out(`conformance proxy: ${why}: ${notes.slice(1).concat('judging').join('; ')}`);
   out('');
@@ -147,6 +148,9 @@ function receiverLines(proxy: InterceptingProxy): string[] {
     `    each delivery is verified with the key of GET /webhooks/key and forwarded unchanged to ${leg.receiver.origin}; the server must trust the CA above`,
   ];
 }
+
+/** The delivery bodies a session keeps (the run's receiver keeps as many): deliveries are small, and many. */
+const DELIVERY_BODY_BUDGET_BYTES = 32 * 1024 * 1024;
 
 /** What the webhook leg saw, for the session's notes: deliveries forwarded, and TLS handshakes the server failed. */
 function legNote(leg: NonNullable<InterceptingProxy['receiverLeg']>, delivered: number): string {
