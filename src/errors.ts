@@ -104,6 +104,11 @@ export const ERROR_CODES = {
     meaning:
       'conformance proxy cannot listen on --port (the port is taken, or not allowed): free it or choose another (--port 0 picks a free one)',
   },
+  CONFORMANCE_ERR_JUDGE_SIDE: {
+    exitCode: 2,
+    meaning:
+      "judge or proxy --side: not server, client or both; or the client's side asked for without the client's identity (judge without --target NAME: the client is judged as a target of the config names it, its clientId, keyId and privateKeyFile or privateKey)",
+  },
   CONFORMANCE_ERR_INSTALL: {
     exitCode: 2,
     meaning:
@@ -323,5 +328,12 @@ export class HarError extends UserError {
 export class ProxyListenError extends UserError {
   constructor(message: string) {
     super(message, 2, 'CONFORMANCE_ERR_PROXY_LISTEN');
+  }
+}
+
+/** `--side` of judge or proxy cannot be judged (exit 2): not a side, or the client's side without the client's identity. */
+export class JudgeSideError extends UserError {
+  constructor(message: string) {
+    super(message, 2, 'CONFORMANCE_ERR_JUDGE_SIDE');
   }
 }

@@ -149,7 +149,7 @@ export const COMMANDS: readonly CommandDeclaration[] = [
       addReportOptions(
         command
           .description(
-            "grade recorded traffic: judge the server's answers in a HAR file (devtools, a proxy, conformance run --har) by the checks that can judge an answer alone; every other check is listed as not exercised",
+            "grade recorded traffic: judge the server's answers in a HAR file (devtools, a proxy, conformance run --har) by the checks that can judge an answer alone, and with --side the client's requests; every other check is listed as not exercised",
           )
           .argument('<file.har>', 'the HAR 1.2 file')
           .option('-t, --target <name>', 'target name from the config file: its baseUrl scopes the traffic')
@@ -158,7 +158,11 @@ export const COMMANDS: readonly CommandDeclaration[] = [
             '--base-url <url>',
             'the API base URL that scopes the traffic (e.g. https://api.example.com/v1); default: the one the HAR shows, if it shows exactly one',
           )
-          .option('--side <side>', 'whose side to judge: server (client and both: not yet)', 'server'),
+          .option(
+            '--side <side>',
+            'whose side to judge: server, client or both (client and both judge the client --target names: its clientId, keyId and key)',
+            'server',
+          ),
         'signed with a key made for the package',
       ),
     async (file: string, opts: JudgeCommandOptions) => (await import('./judge.js')).judgeCommand(file, opts),
@@ -169,7 +173,7 @@ export const COMMANDS: readonly CommandDeclaration[] = [
       addReportOptions(
         command
           .description(
-            "grade real traffic: an intercepting HTTPS proxy in front of the target; a client sent through it (HTTPS_PROXY, trusting the proxy's CA) is seen exchange by exchange, and on Ctrl-C or --duration the server's answers are judged as by judge",
+            "grade real traffic: an intercepting HTTPS proxy in front of the target; a client sent through it (HTTPS_PROXY, trusting the proxy's CA) is seen exchange by exchange, and on Ctrl-C or --duration the server's answers and the client's requests are judged as by judge",
           )
           .requiredOption('-t, --target <name>', 'target name from the config file: the server whose traffic is judged')
           .option('-c, --config <file>', 'config file (default: ./conformance.config.json)')
@@ -182,6 +186,10 @@ export const COMMANDS: readonly CommandDeclaration[] = [
             '--duration <duration>',
             'end the session after this long, e.g. 30s, 10m (default: at Ctrl-C)',
             parseDurationOption('--duration'),
+          )
+          .option(
+            '--side <side>',
+            'whose side to judge: server, client or both; the client is the one the target names (its clientId, keyId and key) (default: both when the target names the client, else server)',
           )
           .option(
             '--receiver <url>',

@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { CheckResult } from '../engine/index.js';
 import { ProxyCaError } from '../errors.js';
-import { configTarget, judgeAlone, judgeTraffic, NOT_EXERCISED_FOLD } from '../judge-api.js';
+import { configTarget, judgeAlone, judgeTraffic, NOT_EXERCISED_FOLDS, proxySide, sideNote } from '../judge-api.js';
 import { startInterceptingProxy, type InterceptingProxy } from '../proxy/proxy.js';
 import { prepareReports } from '../reports.js';
 import { humanReporterForStdout } from '../report/human.js';
@@ -27,6 +27,8 @@ export interface ProxyCommandOptions extends ReportCommandOptions {
   caOut?: string;
   /** Milliseconds, parsed from "30s", "10m"; absent: until SIGINT or SIGTERM. */
   duration?: number;
+  /** server, client or both; absent: both when the target names the client, else server (judge-api.ts proxySide). */
+  side?: string;
   /** The client's webhook receiver URL: the proxy fronts it too (the webhook leg, receiverLines). */
   receiver?: URL;
 }
@@ -39,16 +41,19 @@ export async function proxyCommand(opts: ProxyCommandOptions): Promise<number> {
   // What the user can get wrong is found before the proxy listens: report paths, the target, the CA.
   const reports = await prepareReports({
     ...reportSettings(opts),
-    reporters: [humanReporterForStdout({ style: humanStyleOf(opts), foldedSkips: NOT_EXERCISED_FOLD })],
+    reporters: [humanReporterForStdout({ style: humanStyleOf(opts), foldedSkips: NOT_EXERCISED_FOLDS })],
   });
   const target = await configTarget({
     target: opts.target,
     ...(opts.config !== undefined ? { config: opts.config } : {}),
   });
+  const { side, line: sideLine } = proxySide(opts.side, target);
   const caOut = opts.caOut ?? defaultCaFile(target.configFolder);
   const proxy = await startInterceptingProxy({ target, caOut, port: opts.port, receiver: opts.receiver });
   const out = (line: string) => process.stdout.write(`${line}\n`);
-  for (const line of setUpLines(proxy, target.baseUrl, opts.duration)) out(line);
+  const banner = setUpLines(proxy, target.baseUrl, opts.duration);
+  // Whose side the session judges, before the line that says how it ends.
+  for (const line of [...banner.slice(0, -1), sideLine, ...banner.slice(-1)]) out(line);
 
   const kept = new KeptTraffic();
   const base = new URL(target.baseUrl);
@@ -57,7 +62,7 @@ export async function proxyCommand(opts: ProxyCommandOptions): Promise<number> {
   proxy.on('exchange', (exchange) => {
     kept.add(exchange);
     lines = lines.then(async () => {
-      const found = await judgeAlone(target, exchange).catch(() => []);
+      const found = await judgeAlone(target, exchange, side).catch(() => []);
       out(exchangeLine(exchange, base));
       for (const check of found) out(findingLine(check));
     });
@@ -88,7 +93,7 @@ export async function proxyCommand(opts: ProxyCommandOptions): Promise<number> {
   const leftOut = leftOutLine(scoped, base);
   const passed = proxy.counts.passedThrough;
   const notes = [
-    `judged ${scoped.exchanges.length} exchange(s) proxied in a session of ${seconds(Date.now() - started)} (ended by ${why}) against ${target.baseUrl}; side: server`,
+    `judged ${scoped.exchanges.length} exchange(s) proxied in a session of ${seconds(Date.now() - started)} (ended by ${why}) against ${target.baseUrl}; ${sideNote(side, target)}`,
     ...(leftOut !== undefined ? [leftOut] : []),
     ...(notKept !== undefined ? [notKept] : []),
     ...(passed > 0 ? [`${passed} request(s) or tunnel(s) to other hosts passed through, not recorded`] : []),
@@ -103,6 +108,7 @@ export async function proxyCommand(opts: ProxyCommandOptions): Promise<number> {
     exchanges: scoped.exchanges,
     deliveries: deliveries.exchanges,
     notes,
+    side,
     ...reportSettings(opts),
   });
   writeReportsLine(opts);

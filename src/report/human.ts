@@ -55,8 +55,11 @@ export interface HumanReporterOptions {
   style?: HumanStyle;
   /** Every exchange of a failing check instead of the last one. */
   allExchanges?: boolean;
-  /** Skips counted in one line rather than listed one by one (but in the verbose style, which lists every check). */
-  foldedSkips?: FoldedSkips;
+  /**
+   * Skips counted in one line rather than listed one by one (but in the verbose style, which lists every check); several:
+   * a line each, in their order, for the skips of each reason.
+   */
+  foldedSkips?: FoldedSkips | readonly FoldedSkips[];
 }
 
 /**
@@ -107,8 +110,8 @@ interface Look {
   replay: ReplayContext;
   /** The longest id of the run: the id column's width. */
   idWidth: number;
-  /** Skips counted in one line (not in the verbose style). */
-  foldedSkips?: FoldedSkips;
+  /** Skips counted in one line per reason (not in the verbose style). */
+  foldedSkips?: readonly FoldedSkips[];
   /** The terminal's width now; undefined when not wrapping. */
   width(): number | undefined;
 }
@@ -156,7 +159,7 @@ export class HumanReporter implements Reporter {
     this.count(result);
     // Without onRunStart there is no replay context yet: the result waits for onRunEnd.
     const lines = this.listing?.add(result) ?? [];
-    if (this.style === 'dot' && this.listing && !this.listing.folds(result)) this.dot(result);
+    if (this.style === 'dot' && this.listing && this.listing.folds(result) === undefined) this.dot(result);
     else this.write(lines);
   }
 
@@ -180,7 +183,7 @@ export class HumanReporter implements Reporter {
       idWidth: Math.max(0, ...checks.map((check) => check.id.length)),
       width: () => this.width(),
       ...(this.options.foldedSkips !== undefined && this.style !== 'verbose'
-        ? { foldedSkips: this.options.foldedSkips }
+        ? { foldedSkips: [this.options.foldedSkips].flat() }
         : {}),
     };
   }
@@ -293,7 +296,7 @@ export function humanReporterForStdout(
     style?: HumanStyle;
     stream?: HumanOutput & { isTTY?: boolean };
     env?: Record<string, string | undefined>;
-    foldedSkips?: FoldedSkips;
+    foldedSkips?: FoldedSkips | readonly FoldedSkips[];
   } = {},
 ): HumanReporter {
   const stream = options.stream ?? process.stdout;
@@ -333,20 +336,22 @@ class Listing {
   private readonly expected: CheckResult[] = [];
   /** The dot style's failures, shown in full after the dots. */
   private readonly held: Line[] = [];
-  /** The skips counted in one line (look.foldedSkips). */
-  private folded = 0;
+  /** The skips counted in one line (look.foldedSkips), per fold. */
+  private readonly folded = new Map<FoldedSkips, number>();
 
   constructor(private readonly look: Look) {}
 
-  /** Whether the check is one of the skips counted in one line rather than shown. */
-  folds(check: CheckResult): boolean {
-    return check.outcome === 'skip' && check.skipReason === this.look.foldedSkips?.reason;
+  /** The fold that counts the check in one line rather than showing it, if any. */
+  folds(check: CheckResult): FoldedSkips | undefined {
+    if (check.outcome !== 'skip') return undefined;
+    return this.look.foldedSkips?.find((fold) => fold.reason === check.skipReason);
   }
 
   add(check: CheckResult): Line[] {
     this.shown.add(check.id);
-    if (this.folds(check)) {
-      this.folded++;
+    const fold = this.folds(check);
+    if (fold !== undefined) {
+      this.folded.set(fold, (this.folded.get(fold) ?? 0) + 1);
       return [];
     }
     if (check.expected?.status === 'expected') {
@@ -374,14 +379,17 @@ class Listing {
   end(result: RunResult): Line[] {
     const lines = result.checks.filter((check) => !this.shown.has(check.id)).flatMap((check) => this.add(check));
     if (this.look.style === 'dot') lines.push(BLANK, ...this.held);
-    const fold = this.look.foldedSkips;
-    if (fold !== undefined && this.folded > 0) {
-      // Under the checks' lines, in their column: a mark and the count, as one more line of the list.
+    const folds = (this.look.foldedSkips ?? []).filter((fold) => this.folded.has(fold));
+    if (folds.length > 0) {
+      // Under the checks' lines, in their column: a mark and the count, as one more line of the list, per fold.
       if (this.look.style === 'dot' && this.held.length > 0 && this.held.at(-1)!.text !== '') lines.push(BLANK);
-      lines.push(line(`  ${this.look.c.gray(SYMBOL.skip)} ${visibleLine(fold.line(this.folded))}`, MARK_WIDTH));
+      for (const fold of folds)
+        lines.push(
+          line(`  ${this.look.c.gray(SYMBOL.skip)} ${visibleLine(fold.line(this.folded.get(fold)!))}`, MARK_WIDTH),
+        );
       this.endsBlank = false;
     }
-    if (this.look.style !== 'dot' && (this.suite !== undefined || this.folded > 0) && !this.endsBlank)
+    if (this.look.style !== 'dot' && (this.suite !== undefined || folds.length > 0) && !this.endsBlank)
       lines.push(BLANK);
     return [...lines, ...closingLines(result, this.expected, this.look)];
   }

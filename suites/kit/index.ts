@@ -172,6 +172,7 @@ export {
   NOT_EXERCISED,
   cite,
   isObserved,
+  bothSidesPack,
   judgeObserved,
   judgePack,
   observedAnswers,

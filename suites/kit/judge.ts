@@ -9,6 +9,7 @@ import {
   type SuiteDefinition,
 } from '../../src/engine/index.js';
 import { ObservingSession } from './observing-session.js';
+import type { ClientTraffic } from '../../src/client/types.js';
 import type { HttpResponse } from '../../src/http/client.js';
 import type { Exchange } from '../../src/http/exchange.js';
 import type { Redactor } from '../../src/http/redact.js';
@@ -188,5 +189,55 @@ export function observingPack(
       observesOnly: true,
     },
     notExercised: suites.flatMap((s) => s.checks.filter((c) => !observing(c)).map((c) => c.id)),
+  };
+}
+
+/**
+ * The session of both sides over one traffic: the server checks read its answers (as TrafficSession's), the client
+ * checks its requests (as ClientTrafficSession's `observed`).
+ */
+class BothSidesSession extends ObservingSession {
+  constructor(
+    private readonly server: TrafficSession,
+    readonly observed: ClientTraffic,
+  ) {
+    super();
+  }
+
+  answers(): HttpResponse[] {
+    return this.server.answers();
+  }
+
+  /** The server's webhook deliveries, as the server judge pack's session holds them (see observedDeliveries). */
+  get deliveries(): readonly TrafficExchange[] {
+    return this.server.deliveries;
+  }
+
+  get redactor(): Redactor {
+    return this.server.redactor;
+  }
+
+  open(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/**
+ * One judge pack of both sides of the same traffic (`judge --side both`, `conformance proxy`): the server judge pack's
+ * suites, then the client judge pack's (suites/client/index.ts, clientJudgePack), each check reading its side. Ids do
+ * not collide: every client check's starts with `client.`.
+ */
+export function bothSidesPack(server: JudgePack, client: JudgePack): JudgePack {
+  return {
+    pack: {
+      ...server.pack,
+      suites: [...server.pack.suites, ...client.pack.suites],
+      openSession: (signed, target, sink) =>
+        new BothSidesSession(
+          server.pack.openSession(signed, target, sink) as TrafficSession,
+          (client.pack.openSession(signed, target, sink) as unknown as { observed: ClientTraffic }).observed,
+        ),
+    },
+    notExercised: [...server.notExercised, ...client.notExercised],
   };
 }

@@ -3,9 +3,11 @@
 // follow is one method here, so that broken.ts can break exactly one of them in a subclass.
 import { createPublicKey, randomUUID, type KeyObject } from 'node:crypto';
 import { appendFileSync, readFileSync } from 'node:fs';
-import { Agent, createServer, request } from 'node:https';
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { Agent, createServer, request, type AgentOptions, type RequestOptions } from 'node:https';
+import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import {
   contentDigest,
   signRequest,
@@ -25,6 +27,8 @@ export interface Env {
   keyId: string;
   privateKeyPem: string;
   ca: string | undefined;
+  /** The HTTP proxy the API is reached through (HTTPS_PROXY, unless NO_PROXY names the host), e.g. `conformance proxy`. */
+  proxy: URL | undefined;
   fixtures: Fixtures;
   acceptedFile: string | undefined;
   receiverCertFile: string | undefined;
@@ -45,9 +49,11 @@ function readEnv(env: NodeJS.ProcessEnv = process.env): Env {
     if (value === undefined || value === '') throw new Error(`${name} is not set: run me with \`conformance client\``);
     return value;
   };
+  const baseUrl = need('CONFORMANCE_BASE_URL').replace(/\/+$/, '');
   return {
     scenario: need('CONFORMANCE_SCENARIO'),
-    baseUrl: need('CONFORMANCE_BASE_URL').replace(/\/+$/, ''),
+    baseUrl,
+    proxy: proxyFor(new URL(baseUrl).hostname, env),
     clientId: need('CONFORMANCE_CLIENT_ID'),
     clientSecret: need('CONFORMANCE_CLIENT_SECRET'),
     keyId: need('CONFORMANCE_KEY_ID'),
@@ -58,6 +64,51 @@ function readEnv(env: NodeJS.ProcessEnv = process.env): Env {
     receiverCertFile: env.CONFORMANCE_RECEIVER_CERT_FILE,
     receiverKeyFile: env.CONFORMANCE_RECEIVER_KEY_FILE,
   };
+}
+
+/** HTTPS_PROXY (or https_proxy), as curl reads it: unless NO_PROXY lists the host (or a domain of it, or `*`). */
+function proxyFor(host: string, env: NodeJS.ProcessEnv): URL | undefined {
+  const proxy = env.https_proxy || env.HTTPS_PROXY;
+  if (!proxy) return undefined;
+  const bypass = (env.no_proxy ?? env.NO_PROXY ?? '').split(/[\s,]+/).filter((h) => h !== '');
+  const listed = (h: string) => h === '*' || host === h.replace(/^\./, '') || host.endsWith(`.${h.replace(/^\./, '')}`);
+  return bypass.some(listed) ? undefined : new URL(proxy);
+}
+
+/** An https agent that reaches each host through an HTTP proxy's CONNECT tunnel, TLS end to end inside it. */
+class TunnelAgent extends Agent {
+  constructor(
+    private readonly proxy: URL,
+    options: AgentOptions,
+  ) {
+    super(options);
+  }
+
+  override createConnection(
+    options: RequestOptions,
+    done?: (err: Error | null, stream: Duplex) => void,
+  ): Duplex | null | undefined {
+    const authority = `${options.host}:${options.port}`;
+    const connect = httpRequest({
+      host: this.proxy.hostname,
+      port: this.proxy.port || 80,
+      method: 'CONNECT',
+      path: authority,
+      headers: { host: authority },
+    });
+    connect.once('connect', (res, socket) => {
+      if (res.statusCode !== 200) {
+        socket.destroy();
+        done?.(new Error(`the proxy ${this.proxy.origin} answered ${res.statusCode} to CONNECT ${authority}`), socket);
+        return;
+      }
+      done?.(null, tlsConnect({ ...(options as ConnectionOptions), socket }));
+    });
+    // Node's agent takes the error alone; the stream argument is not read then.
+    connect.once('error', (err) => done?.(err, undefined as unknown as Duplex));
+    connect.end();
+    return undefined;
+  }
 }
 
 export interface Reply {
@@ -109,7 +160,8 @@ export class Client {
   private readonly agent: Agent;
 
   constructor(protected readonly env: Env) {
-    this.agent = new Agent({ keepAlive: true, ...(env.ca ? { ca: env.ca } : {}) });
+    const options: AgentOptions = { keepAlive: true, ...(env.ca ? { ca: env.ca } : {}) };
+    this.agent = env.proxy ? new TunnelAgent(env.proxy, options) : new Agent(options);
   }
 
   // ---- the scenarios ------------------------------------------------------------------------------------------

@@ -160,7 +160,7 @@ describe('the judge pack', () => {
     expect(none.check?.skipReason).toBe('the traffic holds no 4xx answer other than 429');
   });
 
-  it('judges the message text of 401s outside the token endpoints and of 404s where the Errors lines list them', async () => {
+  it('judges the message text of 401s outside the token endpoints and of 404s to reads of an integer id', async () => {
     const id = 'resources.errors.message-text';
     const error = (message: string) => JSON.stringify({ code: 'x', message });
     const clean = await judge(
@@ -170,6 +170,9 @@ describe('the judge pack', () => {
         answered(2, '/oauth/token', 401, 'application/json', error('invalid client')),
         answered(3, '/webhooks', 404, 'application/json', error('no webhook configured')),
         answered(4, '/nowhere', 404, 'application/json', error('no such route')),
+        // A malformed id or query refused with 404 (validation-status=404, an open reading) has words of its own.
+        answered(5, '/customers/not-an-id', 404, 'application/json', error('customerId must be an integer')),
+        answered(6, '/accounts?customerId=abc', 404, 'application/json', error('customerId must be an integer')),
       ],
       id,
     );
