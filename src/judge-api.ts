@@ -216,7 +216,12 @@ function sidesPack(
   const redactor = new Redactor();
   const servers = judgePack(server, traffic, redactor, deliveries);
   if (side === 'server') return servers;
-  const clients = clientJudgePack(traffic, { baseUrl: target.baseUrl, redactor, client: clientOf(target) });
+  const clients = clientJudgePack(traffic, {
+    baseUrl: target.baseUrl,
+    redactor,
+    client: clientOf(target),
+    deliveries,
+  });
   if (side === 'client') return named(clients, 'client');
   return bothSidesPack(named(servers, 'server'), named(clients, 'client'));
 }

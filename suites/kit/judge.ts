@@ -12,7 +12,7 @@ import { ObservingSession } from './observing-session.js';
 import type { ClientTraffic } from '../../src/client/types.js';
 import type { HttpResponse } from '../../src/http/client.js';
 import type { Exchange } from '../../src/http/exchange.js';
-import type { Redactor } from '../../src/http/redact.js';
+import { Redactor } from '../../src/http/redact.js';
 import type { TrafficExchange } from '../../src/traffic/exchange.js';
 import { OBSERVED, observedResponse, recordedExchange } from '../../src/traffic/responses.js';
 
@@ -63,8 +63,11 @@ export interface ObservedDelivery {
 
 /** The webhook deliveries the session saw, in order (none in a HAR: only a proxy session's receiver leg sees them). */
 export function observedDeliveries(ctx: CheckContext): ObservedDelivery[] {
-  const session = ctx.session as TrafficSession;
-  return session.deliveries.map((t) => ({
+  // The server's judge pack's session, the client's (ClientTrafficSession) or both's: each holds them so.
+  const session = ctx.session as Partial<Pick<TrafficSession, 'deliveries' | 'redactor'>>;
+  const deliveries = session.deliveries ?? [];
+  const redactor = session.redactor ?? new Redactor();
+  return deliveries.map((t) => ({
     method: t.request.method,
     url: t.request.url,
     headers: t.request.headers,
@@ -74,7 +77,7 @@ export function observedDeliveries(ctx: CheckContext): ObservedDelivery[] {
     ...(t.startedAt !== undefined && !Number.isNaN(Date.parse(t.startedAt))
       ? { arrivedAt: Date.parse(t.startedAt) }
       : {}),
-    exchange: recordedExchange(t, session.redactor),
+    exchange: recordedExchange(t, redactor),
   }));
 }
 

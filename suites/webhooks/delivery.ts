@@ -2,11 +2,14 @@
 // signature by the published key that verifies, covers the digest and is in its window; and what deliveries looked like.
 import {
   cite,
+  deliveryLine,
+  verifyObserved,
   describeDelivery,
   describeKeyForm,
   headerValue,
   observedDeliveries,
   type SignatureVerdict,
+  type ObservedVerdict,
   type Delivery,
   type WebhookReceiver,
   topLevelFields,
@@ -25,7 +28,7 @@ import {
 } from './helpers/deliveries.js';
 import { stateOf, receiverOf } from './helpers/state.js';
 import { fetchKey } from './helpers/endpoints.js';
-import { deliveryLine, observedKeys, verifyObserved, type ObservedVerdict } from './helpers/observed-deliveries.js';
+import { observedKeys } from './helpers/observed-deliveries.js';
 import { reachable, silence } from './helpers/reach.js';
 
 // ---- the delivery checks: which deliveries break which rule ------------------------------------------------------
@@ -191,7 +194,7 @@ export const deliveryVerified = defineCheck({
     const accepted = rejected.filter((v) => v.d.answered !== undefined && v.d.answered >= 200 && v.d.answered < 300);
     if (accepted.length > 0)
       ctx.observe(
-        `the client's receiver answered 2xx to ${accepted.length === 1 ? 'a delivery that does' : `${accepted.length} deliveries that do`} not verify (${accepted.map((v) => `${deliveryLine(v.d)} → ${v.d.answered}`).join(', ')}): a receiver refuses them (client.webhooks.refuses-forged's rule; the client side of a proxy session is not judged yet)`,
+        `the client's receiver answered 2xx to ${accepted.length === 1 ? 'a delivery that does' : `${accepted.length} deliveries that do`} not verify (${accepted.map((v) => `${deliveryLine(v.d)} → ${v.d.answered}`).join(', ')}): a receiver refuses them (client.webhooks.refuses-forged's rule; the client side does not judge deliveries yet)`,
       );
     if (rejected.length > 0) {
       for (const v of rejected) cite(ctx, v.d);

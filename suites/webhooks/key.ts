@@ -1,6 +1,8 @@
 // Area `webhooks.key`: the Ed25519 public key GET /webhooks/key publishes, under which the deliveries verify.
 import {
   cite,
+  deliveryLine,
+  verifyObserved,
   describeDelivery,
   describeKeyForm,
   describeResponse,
@@ -11,7 +13,7 @@ import {
 import { defineCheck } from '../../src/engine/index.js';
 import { register, fetchKey, keyOfAnswer } from './helpers/endpoints.js';
 import { observedWebhookReads } from './helpers/observed.js';
-import { deliveryLine, observedKeys, verifyObserved } from './helpers/observed-deliveries.js';
+import { observedKeys } from './helpers/observed-deliveries.js';
 import { stateOf, receiverOf } from './helpers/state.js';
 import { ofSecondClient } from './helpers/creation.js';
 import { awaitNeeded, reachableAfterWait, silence } from './helpers/reach.js';
