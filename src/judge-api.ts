@@ -155,6 +155,8 @@ export interface JudgeTrafficOptions extends Pick<RunSettings, 'failOn' | 'failO
   notes: string[];
   /** Whose side to judge (default server); the client is the one `target` names. */
   side?: JudgeSide;
+  /** The server's webhook deliveries the session saw (`conformance proxy --receiver`), numbered with the traffic. */
+  deliveries?: readonly TrafficExchange[];
 }
 
 /**
@@ -164,7 +166,7 @@ export interface JudgeTrafficOptions extends Pick<RunSettings, 'failOn' | 'failO
  */
 export function judgeTraffic(options: JudgeTrafficOptions): Promise<RunResult> {
   const { target } = options;
-  const judged = sidesPack(pack, options.side ?? 'server', target, options.exchanges);
+  const judged = sidesPack(pack, options.side ?? 'server', target, options.exchanges, options.deliveries);
   return runChecks({
     ...(options.failOn !== undefined ? { failOn: options.failOn } : {}),
     ...(options.failOnIncomplete !== undefined ? { failOnIncomplete: options.failOnIncomplete } : {}),
@@ -209,11 +211,17 @@ function sidesPack(
   side: JudgeSide,
   target: ResolvedTarget,
   traffic: readonly TrafficExchange[],
+  deliveries: readonly TrafficExchange[] = [],
 ): JudgePack {
   const redactor = new Redactor();
-  const servers = judgePack(server, traffic, redactor);
+  const servers = judgePack(server, traffic, redactor, deliveries);
   if (side === 'server') return servers;
-  const clients = clientJudgePack(traffic, { baseUrl: target.baseUrl, redactor, client: clientOf(target) });
+  const clients = clientJudgePack(traffic, {
+    baseUrl: target.baseUrl,
+    redactor,
+    client: clientOf(target),
+    deliveries,
+  });
   if (side === 'client') return named(clients, 'client');
   return bothSidesPack(named(servers, 'server'), named(clients, 'client'));
 }

@@ -190,6 +190,11 @@ export const COMMANDS: readonly CommandDeclaration[] = [
           .option(
             '--side <side>',
             'whose side to judge: server, client or both; the client is the one the target names (its clientId, keyId and key) (default: both when the target names the client, else server)',
+          )
+          .option(
+            '--receiver <url>',
+            "the client's webhook receiver: the proxy fronts it on a second loopback HTTPS address (printed), which the client registers instead; the server's deliveries are verified and forwarded",
+            parseReceiverUrl,
           ),
         "signed with the target's key",
       ),
@@ -537,6 +542,14 @@ function parseDurationOption(option: string): (value: string) => number {
       throw new UserError(`${option}: "${value}" is not a duration; write it like 90s, 10m or 1h`, 2);
     return ms;
   };
+}
+
+/** `--receiver`: an http(s) URL, else one line and exit 2. */
+function parseReceiverUrl(value: string): URL {
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:'))
+    throw new UserError(`--receiver: "${value}" is not an http(s) URL; give the client's webhook receiver URL`, 2);
+  return url;
 }
 
 function parsePort(value: string): number {

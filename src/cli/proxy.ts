@@ -29,6 +29,8 @@ export interface ProxyCommandOptions extends ReportCommandOptions {
   duration?: number;
   /** server, client or both; absent: both when the target names the client, else server (judge-api.ts proxySide). */
   side?: string;
+  /** The client's webhook receiver URL: the proxy fronts it too (the webhook leg, receiverLines). */
+  receiver?: URL;
 }
 
 /**
@@ -47,7 +49,7 @@ export async function proxyCommand(opts: ProxyCommandOptions): Promise<number> {
   });
   const { side, line: sideLine } = proxySide(opts.side, target);
   const caOut = opts.caOut ?? defaultCaFile(target.configFolder);
-  const proxy = await startInterceptingProxy({ target, caOut, port: opts.port });
+  const proxy = await startInterceptingProxy({ target, caOut, port: opts.port, receiver: opts.receiver });
   const out = (line: string) => process.stdout.write(`${line}\n`);
   const banner = setUpLines(proxy, target.baseUrl, opts.duration);
   // Whose side the session judges, before the line that says how it ends.
@@ -65,10 +67,24 @@ export async function proxyCommand(opts: ProxyCommandOptions): Promise<number> {
       for (const check of found) out(findingLine(check));
     });
   });
+  // The webhook leg's deliveries: a line each as it happens; judged with the session's traffic at its end.
+  const deliveries = new KeptTraffic(DELIVERY_BODY_BUDGET_BYTES);
+  proxy.on('delivery', (delivery) => {
+    deliveries.add(delivery);
+    lines = lines.then(() => void out(deliveryLine(delivery)));
+  });
+  proxy.once('receiverTlsFailure', (reason) => {
+    lines = lines.then(
+      () =>
+        void out(
+          `  webhooks: the server's TLS handshake with the webhook leg failed (${reason}): it must trust the proxy's CA`,
+        ),
+    );
+  });
   const started = Date.now();
   const why = await sessionEnd(opts.duration);
   // What ends after this (a request cut by the close) is not the session's: judged now is what was recorded until now.
-  proxy.removeAllListeners('exchange');
+  proxy.removeAllListeners('exchange').removeAllListeners('delivery').removeAllListeners('receiverTlsFailure');
   await proxy.close();
   await lines;
 
@@ -81,6 +97,8 @@ export async function proxyCommand(opts: ProxyCommandOptions): Promise<number> {
     ...(leftOut !== undefined ? [leftOut] : []),
     ...(notKept !== undefined ? [notKept] : []),
     ...(passed > 0 ? [`${passed} request(s) or tunnel(s) to other hosts passed through, not recorded`] : []),
+    ...(proxy.receiverLeg !== undefined ? [legNote(proxy.receiverLeg, deliveries.exchanges.length)] : []),
+    ...(deliveries.note() !== undefined ? [`webhook deliveries: ${deliveries.note()!}`] : []),
   ];
   out(`conformance proxy: ${why}: ${notes.slice(1).concat('judging').join('; ')}`);
   out('');
@@ -88,6 +106,7 @@ export async function proxyCommand(opts: ProxyCommandOptions): Promise<number> {
     reports,
     target,
     exchanges: scoped.exchanges,
+    deliveries: deliveries.exchanges,
     notes,
     side,
     ...reportSettings(opts),
@@ -119,10 +138,47 @@ function setUpLines(proxy: InterceptingProxy, baseUrl: string, duration: number 
     `    Node:   NODE_EXTRA_CA_CERTS=${ca} (or undici ProxyAgent requestTls.ca)`,
     `    Python: REQUESTS_CA_BUNDLE=${ca}`,
     `    curl:   curl --proxy ${proxy.url} --cacert ${ca} ...`,
+    ...receiverLines(proxy),
     duration !== undefined
       ? `the session ends after ${seconds(duration)} (or at Ctrl-C), then the traffic is judged`
       : 'Ctrl-C ends the session; the traffic is then judged',
   ];
+}
+
+/** With --receiver: the webhook URL the client registers instead of its receiver's, and what the server must trust. */
+function receiverLines(proxy: InterceptingProxy): string[] {
+  const leg = proxy.receiverLeg;
+  if (leg === undefined) return [];
+  return [
+    `  webhooks: register ${leg.url} as the webhook URL (POST or PUT /webhooks) in place of ${leg.receiver.href}:`,
+    `    each delivery is verified with the key of GET /webhooks/key and forwarded unchanged to ${leg.receiver.origin}; the server must trust the CA above`,
+  ];
+}
+
+/** The delivery bodies a session keeps (the run's receiver keeps as many): deliveries are small, and many. */
+const DELIVERY_BODY_BUDGET_BYTES = 32 * 1024 * 1024;
+
+/** What the webhook leg saw, for the session's notes: deliveries forwarded, and TLS handshakes the server failed. */
+function legNote(leg: NonNullable<InterceptingProxy['receiverLeg']>, delivered: number): string {
+  const { count, last } = leg.tlsFailures;
+  const failed =
+    count > 0
+      ? `; ${count} TLS handshake(s) of the server with the webhook leg failed (${last ?? 'no reason given'}): it must trust the proxy's CA`
+      : '';
+  return `${delivered} webhook deliver(ies) forwarded to ${leg.receiver.href}${failed}`;
+}
+
+/** `  #9 delivery POST /hook → 200 from the client's receiver (3 ms)`: one line per delivery of the webhook leg. */
+function deliveryLine(delivery: TrafficExchange): string {
+  const url = URL.canParse(delivery.request.url) ? new URL(delivery.request.url) : undefined;
+  const answer =
+    delivery.response !== undefined
+      ? `${delivery.response.status} from the client's receiver`
+      : `not forwarded: ${delivery.error ?? 'the connection closed'}`;
+  const took = delivery.durationMs !== undefined ? ` (${Math.round(delivery.durationMs)} ms)` : '';
+  return visibleLine(
+    `  #${observedNumber(delivery)} delivery ${delivery.request.method} ${url !== undefined ? `${url.pathname}${url.search}` : delivery.request.url} → ${answer}${took}`,
+  );
 }
 
 /** `  #3 GET /accounts?customerId=1042 → 200 (12 ms)`: one line per exchange of the target, numbered as the reports do. */

@@ -13,6 +13,7 @@ import { ProxyListenError } from '../errors.js';
 import type { TrafficExchange } from '../traffic/exchange.js';
 import { leafFor, loadOrCreateCa, type ProxyCa } from './ca.js';
 import { forward, type Forwarder } from './forward.js';
+import { startReceiverLeg, type ReceiverLeg } from './receiver-leg.js';
 
 /** The cap on each captured body: that of the suite's own client (src/http/client.ts); past it, `not-captured`. */
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -27,6 +28,8 @@ export interface InterceptingProxyOptions {
   port?: number;
   /** The cap on each captured body, in bytes. */
   maxBodyBytes?: number;
+  /** The client's webhook receiver: a second listener fronts it (./receiver-leg.ts), its deliveries emitted. */
+  receiver?: URL;
 }
 
 interface ProxyEvents {
@@ -34,6 +37,10 @@ interface ProxyEvents {
   exchange: [TrafficExchange];
   /** Traffic to another origin passed through: its host:port. */
   passthrough: [string];
+  /** A delivery of the server's to the receiver leg, forwarded to the client's receiver (with --receiver). */
+  delivery: [TrafficExchange];
+  /** A TLS handshake of the server with the receiver leg failed (it does not trust the proxy's CA?): why. */
+  receiverTlsFailure: [string];
 }
 
 export interface InterceptingProxy extends EventEmitter<ProxyEvents> {
@@ -43,6 +50,8 @@ export interface InterceptingProxy extends EventEmitter<ProxyEvents> {
   ca: ProxyCa;
   /** What a client needs, to be printed by the caller: `HTTPS_PROXY=http://127.0.0.1:PORT` and the CA file's path. */
   lines: [string, string];
+  /** With `receiver`: the webhook URL the client registers (the receiver leg), and the receiver it forwards to. */
+  receiverLeg?: Pick<ReceiverLeg, 'url' | 'receiver' | 'tlsFailures'>;
   /** Exchanges recorded, and requests or tunnels to other origins passed through. */
   counts: { intercepted: number; passedThrough: number };
   /** Ends every connection and listener; resolves when the port is closed. */
@@ -79,14 +88,34 @@ export async function startInterceptingProxy(options: InterceptingProxyOptions):
   const server = outerServer(room);
   const port = await listen(server, options.host ?? '127.0.0.1', options.port ?? 0);
   const url = `http://${options.host?.includes(':') ? `[${options.host}]` : (options.host ?? '127.0.0.1')}:${port}`;
+  const leg =
+    options.receiver !== undefined
+      ? await startReceiverLeg({
+          ca,
+          receiver: options.receiver,
+          host: options.host ?? '127.0.0.1',
+          fw,
+          track,
+          record: (delivery) => events.emit('delivery', delivery),
+          tlsFailed: (reason) => events.emit('receiverTlsFailure', reason),
+        }).catch(async (err: unknown) => {
+          // No half-started proxy: the first listener goes too.
+          await new Promise<void>((done) => server.close(() => done()));
+          throw err;
+        })
+      : undefined;
   return Object.assign(events, {
     url,
     port,
     ca,
     lines: [`HTTPS_PROXY=${url}`, resolve(ca.certFile)] as [string, string],
+    ...(leg !== undefined
+      ? { receiverLeg: { url: leg.url, receiver: leg.receiver, tlsFailures: leg.tlsFailures } }
+      : {}),
     counts,
     close: async () => {
       for (const s of sockets) s.destroy();
+      await leg?.close();
       fw.httpAgent.destroy();
       fw.httpsAgent.destroy();
       await new Promise<void>((done) => server.close(() => done()));

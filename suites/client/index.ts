@@ -50,8 +50,18 @@ export const NOT_EXERCISED_CLIENT =
  */
 export function clientJudgePack(
   traffic: Parameters<typeof clientTrafficOf>[0],
-  options: { baseUrl: string; redactor: Parameters<typeof clientTrafficOf>[2]; client?: ObservedClient },
+  options: {
+    baseUrl: string;
+    redactor: Parameters<typeof clientTrafficOf>[2];
+    client?: ObservedClient;
+    /** The server's webhook deliveries to the client's receiver (`conformance proxy --receiver`). */
+    deliveries?: Parameters<typeof clientTrafficOf>[0];
+  },
 ): JudgePack {
   const observed = clientTrafficOf(traffic, options.baseUrl, options.redactor, options.client);
-  return observingPack(clientSuites, () => new ClientTrafficSession(observed), NOT_EXERCISED_CLIENT);
+  return observingPack(
+    clientSuites,
+    () => new ClientTrafficSession(observed, options.deliveries, options.redactor),
+    NOT_EXERCISED_CLIENT,
+  );
 }

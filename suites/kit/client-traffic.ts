@@ -86,7 +86,13 @@ function parseJson(text: string): unknown {
 
 /** The session of the client judge pack: the client's side of the traffic, given whole before the run. */
 export class ClientTrafficSession extends ObservingSession {
-  constructor(readonly observed: ClientTraffic) {
+  constructor(
+    readonly observed: ClientTraffic,
+    /** The server's webhook deliveries to the client's receiver (`conformance proxy --receiver`), and their answers. */
+    readonly deliveries: readonly TrafficExchange[] = [],
+    /** How a delivery cited by a finding is recorded (see observedDeliveries). */
+    readonly redactor?: Redactor,
+  ) {
     super();
   }
 

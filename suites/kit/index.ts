@@ -156,6 +156,7 @@ export {
   signatureLabels,
   verifySignature,
 } from '../../src/http/signature.js';
+export type { SignatureVerdict } from '../../src/http/signature.js';
 export { verifyContentDigest } from '../../src/http/digest.js';
 export { pool } from '../../src/pool.js';
 export type { FixtureName } from '../../src/config/types.js';
@@ -173,12 +174,16 @@ export {
   judgeObserved,
   judgePack,
   observedAnswers,
+  observedDeliveries,
   observedLine,
   observedPath,
   observedTraffic,
   observingPack,
 } from './judge.js';
 export type { JudgePack } from './judge.js';
+// Verifying a delivery observed in traffic, for the server's delivery checks and the client's receiver check.
+export { deliveryLine, verifyObserved } from './delivery-verification.js';
+export type { ObservedVerdict } from './delivery-verification.js';
 // The client's side of observed traffic: its requests as the client checks read them, and the client judge pack's session.
 export { ClientTrafficSession, clientTrafficOf } from './client-traffic.js';
 export type { ObservedClient } from './client-traffic.js';

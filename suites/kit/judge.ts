@@ -12,15 +12,17 @@ import { ObservingSession } from './observing-session.js';
 import type { ClientTraffic } from '../../src/client/types.js';
 import type { HttpResponse } from '../../src/http/client.js';
 import type { Exchange } from '../../src/http/exchange.js';
-import type { Redactor } from '../../src/http/redact.js';
+import { Redactor } from '../../src/http/redact.js';
 import type { TrafficExchange } from '../../src/traffic/exchange.js';
-import { OBSERVED, observedResponse } from '../../src/traffic/responses.js';
+import { OBSERVED, observedResponse, recordedExchange } from '../../src/traffic/responses.js';
 
 /** The judge pack's session: it holds the traffic, given whole before the run. */
 class TrafficSession extends ObservingSession {
   constructor(
     readonly traffic: readonly TrafficExchange[],
-    private readonly redactor: Redactor,
+    readonly redactor: Redactor,
+    /** The server's webhook deliveries the session saw (`conformance proxy --receiver`), numbered with the traffic. */
+    readonly deliveries: readonly TrafficExchange[] = [],
   ) {
     super();
   }
@@ -38,6 +40,45 @@ class TrafficSession extends ObservingSession {
 /** Every answer of the traffic a check can read, in the traffic's order; none is a skip here (see observedAnswers). */
 export function observedTraffic(ctx: CheckContext): HttpResponse[] {
   return (ctx.session as TrafficSession).answers();
+}
+
+/**
+ * A webhook delivery the session saw (`conformance proxy --receiver`): the server's request as it arrived at the URL it
+ * was sent to (the one it signed), and the answer of the client's receiver it was forwarded to (none: not reached).
+ */
+export interface ObservedDelivery {
+  method: string;
+  url: string;
+  headers: ReadonlyArray<[string, string]>;
+  body: Buffer;
+  /** Whether the body was captured whole; a delivery without it cannot be verified. */
+  captured: boolean;
+  /** When it reached the proxy (milliseconds since the epoch), when the traffic says. */
+  arrivedAt?: number;
+  /** The status the client's receiver answered with; undefined when it was not reached. */
+  answered?: number;
+  /** The delivery as the reports keep it, for a finding to cite (see cite). */
+  exchange: Exchange;
+}
+
+/** The webhook deliveries the session saw, in order (none in a HAR: only a proxy session's receiver leg sees them). */
+export function observedDeliveries(ctx: CheckContext): ObservedDelivery[] {
+  // The server's judge pack's session, the client's (ClientTrafficSession) or both's: each holds them so.
+  const session = ctx.session as Partial<Pick<TrafficSession, 'deliveries' | 'redactor'>>;
+  const deliveries = session.deliveries ?? [];
+  const redactor = session.redactor ?? new Redactor();
+  return deliveries.map((t) => ({
+    method: t.request.method,
+    url: t.request.url,
+    headers: t.request.headers,
+    body: Buffer.from(t.request.body),
+    captured: t.request.bodyState !== 'not-captured',
+    ...(t.response !== undefined ? { answered: t.response.status } : {}),
+    ...(t.startedAt !== undefined && !Number.isNaN(Date.parse(t.startedAt))
+      ? { arrivedAt: Date.parse(t.startedAt) }
+      : {}),
+    exchange: recordedExchange(t, redactor),
+  }));
 }
 
 /** The answers of the traffic `which` takes; a skip, naming what was looked for, when there are none. */
@@ -108,11 +149,16 @@ export interface JudgePack {
 }
 
 /**
- * The checks of `pack` over `traffic`: those that can judge observed traffic run their `observe`, the others are skipped
+ * The checks of `pack` over `traffic` (and the webhook `deliveries` the session saw): those that can judge observed traffic run their `observe`, the others are skipped
  * as not exercised (NOT_EXERCISED).
  */
-export function judgePack(pack: Pack, traffic: readonly TrafficExchange[], redactor: Redactor): JudgePack {
-  return observingPack(pack.suites, () => new TrafficSession(traffic, redactor), NOT_EXERCISED);
+export function judgePack(
+  pack: Pack,
+  traffic: readonly TrafficExchange[],
+  redactor: Redactor,
+  deliveries: readonly TrafficExchange[] = [],
+): JudgePack {
+  return observingPack(pack.suites, () => new TrafficSession(traffic, redactor, deliveries), NOT_EXERCISED);
 }
 
 /**
@@ -163,6 +209,15 @@ class BothSidesSession extends ObservingSession {
 
   answers(): HttpResponse[] {
     return this.server.answers();
+  }
+
+  /** The server's webhook deliveries, as the server judge pack's session holds them (see observedDeliveries). */
+  get deliveries(): readonly TrafficExchange[] {
+    return this.server.deliveries;
+  }
+
+  get redactor(): Redactor {
+    return this.server.redactor;
   }
 
   open(): Promise<void> {

@@ -1,9 +1,15 @@
 // Area `webhooks.delivery`: every delivery of the run, judged once per request: a JSON payload, a Content-Digest and a
 // signature by the published key that verifies, covers the digest and is in its window; and what deliveries looked like.
 import {
+  cite,
+  deliveryLine,
+  verifyObserved,
   describeDelivery,
   describeKeyForm,
   headerValue,
+  observedDeliveries,
+  type SignatureVerdict,
+  type ObservedVerdict,
   type Delivery,
   type WebhookReceiver,
   topLevelFields,
@@ -22,6 +28,7 @@ import {
 } from './helpers/deliveries.js';
 import { stateOf, receiverOf } from './helpers/state.js';
 import { fetchKey } from './helpers/endpoints.js';
+import { observedKeys } from './helpers/observed-deliveries.js';
 import { reachable, silence } from './helpers/reach.js';
 
 // ---- the delivery checks: which deliveries break which rule ------------------------------------------------------
@@ -177,7 +184,90 @@ export const deliveryVerified = defineCheck({
     );
     ctx.judged('a delivery, its digest and signature', c.received);
   },
+  // Observed traffic (`conformance proxy --receiver`): each delivery the proxy's receiver leg forwarded, verified with
+  // the keys the server published in the traffic (every 2xx GET /webhooks/key, newest first, as the run's receiver
+  // takes every key published in the run), over the URL it was sent to. A 2xx answer of the client's receiver to a
+  // delivery that does not verify is the receiver's failure (client.webhooks.refuses-forged's rule), recorded here.
+  async observe(ctx) {
+    const { judged, verdicts } = await observedVerdicts(ctx);
+    const rejected = verdicts.filter((v) => v.problems.length > 0);
+    const accepted = rejected.filter((v) => v.d.answered !== undefined && v.d.answered >= 200 && v.d.answered < 300);
+    if (accepted.length > 0)
+      ctx.observe(
+        `the client's receiver answered 2xx to ${accepted.length === 1 ? 'a delivery that does' : `${accepted.length} deliveries that do`} not verify (${accepted.map((v) => `${deliveryLine(v.d)} → ${v.d.answered}`).join(', ')}): a receiver refuses them (client.webhooks.refuses-forged's rule; the client side does not judge deliveries yet)`,
+      );
+    if (rejected.length > 0) {
+      for (const v of rejected) cite(ctx, v.d);
+      const first = rejected[0]!;
+      ctx.fail(
+        `${rejected.length} of ${judged} deliveries do not verify: ${rejected
+          .slice(0, 3)
+          .map((v) => `${deliveryLine(v.d)}: ${v.problems.join('; ')}`)
+          .join(' | ')}`,
+        {
+          expected:
+            'every delivery: a Content-Digest of the body; an Ed25519 signature by the key of GET /webhooks/key that verifies over the components it lists',
+          observed: `${deliveryLine(first.d)}: ${first.problems.join('; ')}`,
+          exchange: first.d.exchange,
+        },
+      );
+    }
+    ctx.observe(`${judged} deliveries carry a matching digest and a signature by the published key`);
+    ctx.judged('a delivery, its digest and signature', judged);
+  },
 });
+
+/**
+ * The deliveries of a proxy session (`conformance proxy --receiver`) verified with the keys the server published in the
+ * traffic: every 2xx GET /webhooks/key, newest first, as the run's receiver takes every key published in the run. A
+ * skip when the session saw none, or the traffic holds no key; `judged` counts those whose body was kept.
+ */
+async function observedVerdicts(ctx: CheckContext): Promise<{ judged: number; verdicts: ObservedVerdict[] }> {
+  const deliveries = observedDeliveries(ctx);
+  if (deliveries.length === 0)
+    ctx.skip(
+      'the traffic holds no webhook delivery (`conformance proxy --receiver` fronts the client’s receiver to see them)',
+    );
+  const keys = observedKeys(ctx);
+  if (keys.length === 0)
+    ctx.skip(
+      `${deliveries.length} deliveries seen, but no 2xx answer of GET /webhooks/key in the traffic holds a key to verify them with`,
+    );
+  const kept = deliveries.filter((d) => d.captured);
+  if (kept.length < deliveries.length)
+    ctx.observe(`${deliveries.length - kept.length} deliveries kept without their bodies are not verified`);
+  const verdicts = await Promise.all(kept.map((d) => verifyObserved(d, keys)));
+  return { judged: kept.length, verdicts };
+}
+
+/**
+ * The observed deliveries with a signature by a published key that verifies: what the coverage and window checks judge
+ * of a proxy session. A skip when there are none (webhooks.delivery.verified judges that).
+ */
+async function signedObserved(ctx: CheckContext): Promise<Array<ObservedVerdict & { signature: SignatureVerdict }>> {
+  const { judged, verdicts } = await observedVerdicts(ctx);
+  const signed = verdicts.flatMap((v) => (v.signature !== undefined ? [{ ...v, signature: v.signature }] : []));
+  if (signed.length === 0)
+    ctx.skip(
+      `none of the ${judged} deliveries carries a signature by the published key that verifies: webhooks.delivery.verified judges that`,
+    );
+  return signed;
+}
+
+/** The clock skew tolerated between a signature's times and a delivery's arrival, as the run's receiver's. */
+const OBSERVED_SKEW_SECONDS = 60;
+
+/** Why an observed delivery's verifying signature was outside its window when it arrived; undefined when inside. */
+function outsideWindow(v: ObservedVerdict & { signature: SignatureVerdict }): string | undefined {
+  if (v.d.arrivedAt === undefined) return undefined;
+  const now = Math.floor(v.d.arrivedAt / 1000);
+  const { created, expires } = v.signature.params ?? {};
+  if (typeof created === 'number' && created > now + OBSERVED_SKEW_SECONDS)
+    return `signature: created (${created}) is in the future (arrived ${now})`;
+  if (typeof expires === 'number' && expires < now - OBSERVED_SKEW_SECONDS)
+    return `signature: expired at ${expires} (arrived ${now})`;
+  return undefined;
+}
 
 export const deliveryDigestCovered = defineCheck({
   id: 'webhooks.delivery.digest-covered',
@@ -204,6 +294,26 @@ export const deliveryDigestCovered = defineCheck({
             "each delivery's signature covers content-digest, so that the digest binds the body to the signature (RFC 9530 §6.3, RFC 9421 §7.2.8)",
           observed: describeDelivery(d),
           ...(st.registration ? { exchange: st.registration.res.exchange } : {}),
+        },
+      );
+    }
+    ctx.observe(`${signed.length} signed deliveries, each signature covering content-digest`);
+    ctx.judged("a signed delivery's covered components", signed.length);
+  },
+  // Observed traffic (`conformance proxy --receiver`): each delivery of the session whose signature verifies.
+  async observe(ctx) {
+    const signed = await signedObserved(ctx);
+    const uncovered = signed.filter((v) => !(v.signature.components ?? []).includes('content-digest'));
+    if (uncovered.length > 0) {
+      for (const v of uncovered) cite(ctx, v.d);
+      const first = uncovered[0]!;
+      ctx.fail(
+        `${uncovered.length} of ${signed.length} signed deliveries have a signature that does not cover content-digest (${deliveryLine(first.d)} covering ${JSON.stringify(first.signature.components ?? [])})`,
+        {
+          expected:
+            "each delivery's signature covers content-digest, so that the digest binds the body to the signature (RFC 9530 §6.3, RFC 9421 §7.2.8)",
+          observed: `${deliveryLine(first.d)}: Signature-Input ${headerValue(first.d.headers, 'signature-input') ?? '(absent)'}`,
+          exchange: first.d.exchange,
         },
       );
     }
@@ -241,6 +351,33 @@ export const deliveryInWindow = defineCheck({
       );
     }
     ctx.observe(`${signed.length} signed deliveries, each arriving within its window; ${windowsSeen(signed)}`);
+    ctx.judged("a signed delivery's window", signed.length);
+  },
+  // Observed traffic (`conformance proxy --receiver`): each delivery of the session whose signature verifies, at the
+  // time it reached the proxy.
+  async observe(ctx) {
+    const signed = await signedObserved(ctx);
+    const stale = signed.flatMap((v) => {
+      const why = outsideWindow(v);
+      return why !== undefined ? [{ v, why }] : [];
+    });
+    if (stale.length > 0) {
+      for (const { v } of stale) cite(ctx, v.d);
+      const first = stale[0]!;
+      ctx.fail(
+        `${stale.length} of ${signed.length} signed deliveries arrived outside their signature's window: ${stale
+          .slice(0, 3)
+          .map(({ v, why }) => `${deliveryLine(v.d)}: ${why}`)
+          .join(' | ')}`,
+        {
+          expected:
+            "each delivery arrives while its signature is valid: expires not past, created not in the future (60 s of clock skew tolerated), as a verifier judges it (RFC 9421 §3.2.1); the window's length is the server's",
+          observed: `${deliveryLine(first.v.d)}: ${first.why}`,
+          exchange: first.v.d.exchange,
+        },
+      );
+    }
+    ctx.observe(`${signed.length} signed deliveries, each arriving within its window`);
     ctx.judged("a signed delivery's window", signed.length);
   },
 });

@@ -1,8 +1,19 @@
 // Area `webhooks.key`: the Ed25519 public key GET /webhooks/key publishes, under which the deliveries verify.
-import { cite, describeDelivery, describeKeyForm, describeResponse, observedLine } from '../kit/index.js';
+import {
+  cite,
+  deliveryLine,
+  verifyObserved,
+  describeDelivery,
+  describeKeyForm,
+  describeResponse,
+  headerValue,
+  observedDeliveries,
+  observedLine,
+} from '../kit/index.js';
 import { defineCheck } from '../../src/engine/index.js';
 import { register, fetchKey, keyOfAnswer } from './helpers/endpoints.js';
 import { observedWebhookReads } from './helpers/observed.js';
+import { observedKeys } from './helpers/observed-deliveries.js';
 import { stateOf, receiverOf } from './helpers/state.js';
 import { ofSecondClient } from './helpers/creation.js';
 import { awaitNeeded, reachableAfterWait, silence } from './helpers/reach.js';
@@ -85,5 +96,30 @@ export const keyPublished = defineCheck({
       ctx.observe(`${observedLine(ctx, res)}: key ${describeKeyForm(got.key)}`);
     }
     ctx.judged('an answer of GET /webhooks/key', answers.length);
+    // Which key signed the deliveries a proxy session saw (`conformance proxy --receiver`): one signed by another key
+    // than those published fails here, as in a run; a digest, or a signature that cannot be read, is
+    // webhooks.delivery.verified's.
+    const deliveries = observedDeliveries(ctx).filter((d) => d.captured);
+    if (deliveries.length === 0) return;
+    const keys = observedKeys(ctx);
+    const verdicts = await Promise.all(deliveries.map((d) => verifyObserved(d, keys)));
+    const other = verdicts.filter((v) => v.signedBy === 'other-key');
+    if (other.length > 0) {
+      for (const v of other) cite(ctx, v.d);
+      const first = other[0]!;
+      const why = first.problems.filter((p) => p.startsWith('signature')).join('; ');
+      ctx.fail(
+        `${other.length} of ${deliveries.length} deliveries do not verify under the published key: ${deliveryLine(first.d)}: ${why}`,
+        {
+          expected: 'the deliveries are signed by the key that GET /webhooks/key publishes',
+          observed: `${deliveryLine(first.d)}: Signature-Input ${headerValue(first.d.headers, 'signature-input') ?? '(absent)'}; ${why}`,
+          exchange: first.d.exchange,
+        },
+      );
+    }
+    ctx.observe(
+      `none of the ${deliveries.length} deliveries of the session is signed by a key other than those published`,
+    );
+    ctx.judged('a delivery, which key signed it', deliveries.length);
   },
 });
