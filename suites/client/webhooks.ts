@@ -2,7 +2,8 @@
 // key; the sandbox then sends it valid deliveries and forged ones (src/client/forgeries.ts). These checks compare what
 // was sent with the eventIds the receiver wrote to CONFORMANCE_ACCEPTED_FILE and with its HTTP answers.
 import { defineCheck, defineSuite, type CheckContext } from '../../src/engine/index.js';
-import { cite, scenarioOf, stopWhenBlocked } from './kit.js';
+import { cite, observedTraffic, scenarioOf, stopWhenBlocked } from './kit.js';
+import { deliveryLine, findWebhookKey, observedDeliveries, verifyObserved } from '../kit/index.js';
 
 // The record's types through the kit's accessor: a suite reaches src/ only through the engine's face.
 type ScenarioRecord = ReturnType<typeof scenarioOf>;
@@ -242,6 +243,49 @@ const refusesForged = defineCheck({
       ok,
       'a delivery the receiver must discard is answered with a non-2xx status (a 4xx)',
     );
+  },
+  // Observed traffic (`conformance proxy --receiver`): the server's deliveries the proxy forwarded to the receiver, each
+  // verified with the keys of the client's 2xx GET /webhooks/key answers; a 2xx answer to one whose digest or signature
+  // does not verify is the receiver's failure (the server's own is webhooks.delivery.verified's, on its side).
+  async observe(ctx) {
+    const { requests } = observedTraffic(ctx);
+    const deliveries = observedDeliveries(ctx).filter((d) => d.captured && d.answered !== undefined);
+    if (deliveries.length === 0)
+      ctx.skip(
+        'the traffic holds no webhook delivery the receiver answered (`conformance proxy --receiver` fronts the receiver to see them)',
+      );
+    const keys = requests
+      .filter((r) => r.method === 'GET' && r.path.split('?')[0] === '/webhooks/key' && is2xx(r.status))
+      .flatMap((r) => {
+        const body = r.reply as { data?: unknown } | undefined;
+        const found = findWebhookKey(body !== null && typeof body === 'object' && 'data' in body ? body.data : body);
+        return found.ok ? [found.found.key] : [];
+      })
+      .reverse();
+    if (keys.length === 0)
+      ctx.skip('no 2xx answer of GET /webhooks/key in the traffic holds a key to verify the deliveries with');
+    const broken = (await Promise.all(deliveries.map((d) => verifyObserved(d, keys)))).filter(
+      (v) => v.problems.length > 0,
+    );
+    if (broken.length === 0)
+      ctx.skip(`every one of the ${deliveries.length} deliveries verifies: none for the receiver to refuse`);
+    const ok = broken.filter((v) => is2xx(v.d.answered));
+    if (ok.length > 0) {
+      for (const v of ok) cite(ctx, v.d);
+      const first = ok[0]!;
+      ctx.fail(
+        `the receiver answered 2xx to ${ok.length === 1 ? 'a delivery that does' : `${ok.length} deliveries that do`} not verify: ${ok
+          .slice(0, 3)
+          .map((v) => `${deliveryLine(v.d)} → ${v.d.answered} (${v.problems.join('; ')})`)
+          .join(' | ')}`,
+        {
+          expected: 'a delivery whose digest or signature does not verify is answered with a non-2xx status (a 4xx)',
+          observed: `${deliveryLine(first.d)} → ${first.d.answered}: ${first.problems.join('; ')}`,
+          exchange: first.d.exchange,
+        },
+      );
+    }
+    ctx.judged('a delivery that does not verify, and its answer', broken.length);
   },
 });
 

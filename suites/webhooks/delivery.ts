@@ -194,7 +194,7 @@ export const deliveryVerified = defineCheck({
     const accepted = rejected.filter((v) => v.d.answered !== undefined && v.d.answered >= 200 && v.d.answered < 300);
     if (accepted.length > 0)
       ctx.observe(
-        `the client's receiver answered 2xx to ${accepted.length === 1 ? 'a delivery that does' : `${accepted.length} deliveries that do`} not verify (${accepted.map((v) => `${deliveryLine(v.d)} → ${v.d.answered}`).join(', ')}): a receiver refuses them (client.webhooks.refuses-forged's rule; the client side does not judge deliveries yet)`,
+        `the client's receiver answered 2xx to ${accepted.length === 1 ? 'a delivery that does' : `${accepted.length} deliveries that do`} not verify (${accepted.map((v) => `${deliveryLine(v.d)} → ${v.d.answered}`).join(', ')}): a receiver refuses them (client.webhooks.refuses-forged's rule, judged on the client's side: --side client or both)`,
       );
     if (rejected.length > 0) {
       for (const v of rejected) cite(ctx, v.d);
