@@ -141,7 +141,7 @@ describe('conformance judge --side', () => {
     );
     expect(judged.stdout).toMatch(/✗ client\.requests\.authorization/);
     expect(judged.stdout).toMatch(
-      /^ {2}- 10 client checks not exercised: each needs a scenario of `conformance client` .*\(-v lists them\)$/m,
+      /^ {2}- 9 client checks not exercised: each needs a scenario of `conformance client` .*\(-v lists them\)$/m,
     );
     expect(judged.stdout).not.toMatch(/client\.token\.revoked/);
   });

@@ -34,7 +34,11 @@ const JUDGING = [
   'client.renew.no-stale-token',
   'client.throttle.retry-after',
   'client.ussd.given-urls',
+  'client.webhooks.refuses-forged',
 ];
+/** Judged on the deliveries a proxy session forwards to the client's receiver (test/e2e/proxy-receiver.test.ts): the
+ * sandbox's recorded requests hold none. */
+const DELIVERIES_ONLY = ['client.webhooks.refuses-forged'];
 const BAD = ['fail', 'warn', 'error'];
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -99,7 +103,7 @@ describe('the client judge pack', () => {
     const results = (await Promise.all(records.map((r) => judge(r)))).flat();
     expect(results.filter((c) => BAD.includes(c.outcome)).map(line)).toEqual([]);
     const passed = new Set(results.filter((c) => c.outcome === 'pass').map((c) => c.id));
-    expect(JUDGING.filter((id) => !passed.has(id))).toEqual([]);
+    expect(JUDGING.filter((id) => !passed.has(id) && !DELIVERIES_ONLY.includes(id))).toEqual([]);
     // Checks that need a scenario never pass on traffic.
     expect([...passed].filter((id) => !JUDGING.includes(id))).toEqual([]);
   }, 60_000);
