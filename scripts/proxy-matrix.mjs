@@ -9,13 +9,16 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  HELD_POINTS,
   notRunRow,
+  PROXY_BUNDLES,
   proxyCases,
   proxyFingerprint,
   proxyMatrixProblems,
   proxyRow,
   renderProxyMatrix,
   renderProxyMatrixJson,
+  withoutHeld,
 } from '../dist/src/matrix/proxy-detection.js';
 import { runProxyCase } from '../dist/src/matrix/proxy-run.js';
 import { choiceBundles } from '../dist/src/matrix/choices.js';
@@ -35,32 +38,12 @@ const files = {
   json: new URL('../docs/proxy-matrix.json', import.meta.url),
 };
 
-// The choice bundles afforded: the defaults, every choice at its second and at its last reading, the seeded random ones.
-const BUNDLES = ['default', 'all-second', 'all-last', 'random-1', 'random-2', 'random-3', 'random-4'];
-// The open points the good example client follows one reading of (the reference server's default), held there in every
-// bundle: with another it stops (its token read from data.token, a 200 for the token, its revoke without a body, its
-// signature over @target-uri with a 300 s window, its USSD walk by the home portfolio, a connection kept for a retry).
-const HELD = [
-  'token-envelope',
-  'creation-status',
-  'revoke-body',
-  'signature-target',
-  'signature-window',
-  'ussd-home-portfolio',
-  'connection',
-];
-const heldKeys = HELD.map((name) => name.replace(/-(\w)/g, (_, c) => c.toUpperCase()));
-const bundles = new Map(
-  choiceBundles().map((b) => [
-    b.name,
-    Object.fromEntries(Object.entries(b.choices).filter(([key]) => !heldKeys.includes(key))),
-  ]),
-);
+const bundles = new Map(choiceBundles().map((b) => [b.name, withoutHeld(b.choices)]));
 const detection = JSON.parse(readFileSync(new URL('../docs/detection-matrix.json', import.meta.url), 'utf8'));
 const catchers = new Map(detection.faults.map((f) => [f.name, f.caughtBy]));
 const cases = proxyCases(
-  BUNDLES,
-  HELD,
+  PROXY_BUNDLES,
+  HELD_POINTS,
   FLAWS,
   FAULTS.map((f) => ({ name: f.name, suite: f.suite })),
   catchers,

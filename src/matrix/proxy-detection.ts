@@ -106,6 +106,30 @@ export const PROXY_SCENARIOS = ['token', 'read', 'update', 'ussd'];
  */
 const FLAW_BUNDLES: Readonly<Record<string, string>> = { 'page-index': 'page-mode=offset' };
 
+/** The choice bundles afforded: the defaults, every choice at its second and at its last reading, the seeded random ones. */
+export const PROXY_BUNDLES = ['default', 'all-second', 'all-last', 'random-1', 'random-2', 'random-3', 'random-4'];
+
+/**
+ * The open points the good example client follows one reading of (the reference server's default), held there in every
+ * bundle: with another it stops (its token read from data.token, a 200 for the token, its revoke without a body, its
+ * signature over @target-uri with a 300 s window, its USSD walk by the home portfolio, a connection kept for a retry).
+ */
+export const HELD_POINTS = [
+  'token-envelope',
+  'creation-status',
+  'revoke-body',
+  'signature-target',
+  'signature-window',
+  'ussd-home-portfolio',
+  'connection',
+];
+
+/** A bundle's choices without the open points held at their default (HELD_POINTS, by their camelCase keys). */
+export function withoutHeld<T extends object>(choices: T): Partial<T> {
+  const keys = HELD_POINTS.map((name) => name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()));
+  return Object.fromEntries(Object.entries(choices).filter(([key]) => !keys.includes(key))) as Partial<T>;
+}
+
 /** A flaw of examples/clients/ts/flaws.ts, as the matrix needs it. */
 export interface FlawLike {
   fails: readonly string[];

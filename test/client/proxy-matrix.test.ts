@@ -1,17 +1,27 @@
 // The pure parts of the proxy matrix (src/matrix/proxy-detection.ts): the cases it runs, and the problems a judged
 // session gives. No proxy session here: scripts/proxy-matrix.mjs runs them (npm run matrix).
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { FLAWS as EXAMPLE_FLAWS } from '../../examples/clients/ts/flaws.js';
+import { FAULTS as REFERENCE_FAULTS } from '../../src/reference/faults/catalog.js';
+import { suites } from '../../suites/index.js';
+import { clientSuites } from '../../suites/client/index.js';
 import {
   FAULT_SCENARIOS,
+  HELD_POINTS,
   notRunRow,
+  PROXY_BUNDLES,
   PROXY_SCENARIOS,
   proxyCases,
+  proxyFingerprint,
   proxyMatrixProblems,
   proxyRow,
   renderProxyMatrix,
+  withoutHeld,
   type JudgedCheck,
   type JudgedSession,
   type ProxyCase,
+  type ProxyMatrixJson,
 } from '../../src/matrix/proxy-detection.js';
 
 const FLAWS = {
@@ -134,5 +144,38 @@ describe('proxy matrix problems', () => {
     expect(renderProxyMatrix({ fingerprint: 'x', rows: [bad] })).toContain(
       '| PROBLEM: good / auth.token-type-lowercase: failed',
     );
+  });
+});
+
+describe('the committed proxy matrix (docs/proxy-matrix.*, npm run matrix writes it)', () => {
+  const doc = (name: string) => readFileSync(new URL(`../../docs/${name}`, import.meta.url), 'utf8');
+  const committed = JSON.parse(doc('proxy-matrix.json')) as ProxyMatrixJson;
+
+  it('is current for the checks, example clients, faults and bundles there are now, with no problem', () => {
+    const detection = JSON.parse(doc('detection-matrix.json')) as {
+      faults: Array<{ name: string; caughtBy: string[] }>;
+    };
+    const cases = proxyCases(
+      PROXY_BUNDLES,
+      HELD_POINTS,
+      EXAMPLE_FLAWS,
+      REFERENCE_FAULTS.map((f) => ({ name: f.name, suite: f.suite })),
+      new Map(detection.faults.map((f) => [f.name, f.caughtBy])),
+    );
+    const checks = [...suites, ...clientSuites].flatMap((s) =>
+      s.checks.map((c) => ({ id: c.id, level: c.level, observes: c.observe !== undefined })),
+    );
+    expect(committed.fingerprint, 'the committed proxy matrix is stale: run npm run matrix').toBe(
+      proxyFingerprint(checks, cases),
+    );
+    expect(committed.rows.map((r) => r.name)).toEqual(cases.map((c) => c.name));
+    expect(proxyMatrixProblems(committed)).toEqual([]);
+    expect(doc('proxy-matrix.md')).toBe(renderProxyMatrix(committed));
+  });
+
+  it('holds the open points the good client cannot follow at their default, and only those', () => {
+    expect(withoutHeld({ tokenEnvelope: 'bare', signatureTarget: 'path-query', pageMode: 'offset' })).toEqual({
+      pageMode: 'offset',
+    });
   });
 });
