@@ -112,7 +112,8 @@ export const PROXY_BUNDLES = ['default', 'all-second', 'all-last', 'random-1', '
 /**
  * The open points the good example client follows one reading of (the reference server's default), held there in every
  * bundle: with another it stops (its token read from data.token, a 200 for the token, its revoke without a body, its
- * signature over @target-uri with a 300 s window, its USSD walk by the home portfolio, a connection kept for a retry).
+ * signature over @target-uri with a 300 s window, its USSD walk by the home portfolio). `connection`: when the server
+ * drops a kept-alive connection (drop-idle) the proxy answers the client 502 (src/proxy/forward.ts does not retry).
  */
 export const HELD_POINTS = [
   'token-envelope',
