@@ -3,6 +3,7 @@
 // with Connection: close, or a kept-alive connection dropped while the client was about to reuse it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { TLSSocket } from 'node:tls';
 import type { Choices } from './choices/index.js';
 
 export interface ConnectionPolicy {
@@ -37,7 +38,9 @@ function dropIdle(): ConnectionPolicy {
     admit: (req, res) => {
       const socket = req.socket;
       if (answered.has(socket)) {
-        socket.resetAndDestroy();
+        // A TLS socket's handle cannot be reset (ERR_INVALID_HANDLE_TYPE): it is closed instead (`serve --tls`).
+        if (socket instanceof TLSSocket) socket.destroy();
+        else socket.resetAndDestroy();
         return false;
       }
       res.once('finish', () => answered.add(socket));
