@@ -2,7 +2,7 @@
 // names' case, and body bytes, so that the client's RFC 9421 signature and RFC 9530 digest still verify at the server;
 // the answer goes back the same way. Both bodies are captured up to a cap while they stream (never held back first:
 // the proxy adds no wait for a large body), and the exchange is handed on once the answer has ended.
-import type { Agent as HttpAgent, IncomingMessage, ServerResponse } from 'node:http';
+import type { Agent as HttpAgent, ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest, type Agent as HttpsAgent } from 'node:https';
 import { performance } from 'node:perf_hooks';
@@ -25,24 +25,29 @@ export interface Forwarder {
  */
 const FOR_THE_PROXY = new Set(['proxy-connection', 'proxy-authorization']);
 
+/** Methods a request may be sent again with on a fresh connection (RFC 9110 §9.2.2). */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'TRACE']);
+
 /** Forwards `req` to `url` and its answer back; records the exchange when `recorded` (the target's origin only). */
 export function forward(fw: Forwarder, req: IncomingMessage, res: ServerResponse, url: URL, recorded: boolean): void {
   const index = recorded ? fw.nextIndex() : -1;
   const startedAt = new Date().toISOString();
   const t0 = performance.now();
   const rawHeaders = keepFor(req.rawHeaders);
-  const requestBody = new BodyCapture(recorded ? fw.maxBodyBytes : 0);
+  // The body is held up to the cap whether recorded or not: a request sent again on a fresh connection needs it whole.
+  const requestBody = new BodyCapture(fw.maxBodyBytes);
   const https = url.protocol === 'https:';
-  const upstream = (https ? httpsRequest : httpRequest)({
-    agent: https ? fw.httpsAgent : fw.httpAgent,
-    method: req.method,
-    host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
-    port: url.port === '' ? (https ? 443 : 80) : Number(url.port),
-    path: `${url.pathname}${url.search}`,
-    // The flat raw list keeps the order and the case of the names; Host is in it, as the client wrote it.
-    headers: rawHeaders,
-    setHost: false,
-  });
+  const open = () =>
+    (https ? httpsRequest : httpRequest)({
+      agent: https ? fw.httpsAgent : fw.httpAgent,
+      method: req.method,
+      host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+      port: url.port === '' ? (https ? 443 : 80) : Number(url.port),
+      path: `${url.pathname}${url.search}`,
+      // The flat raw list keeps the order and the case of the names; Host is in it, as the client wrote it.
+      headers: rawHeaders,
+      setHost: false,
+    });
   const request = () => ({
     method: req.method ?? 'GET',
     url: url.href,
@@ -56,16 +61,36 @@ export function forward(fw: Forwarder, req: IncomingMessage, res: ServerResponse
     ended = true;
     if (recorded) fw.record({ index, startedAt, durationMs: performance.now() - t0, request: request(), ...rest });
   };
+  const answered = (upstream: ClientRequest, again: boolean) => {
+    upstream.on('response', (answer) => relayAnswer(fw, answer, res, recorded, done));
+    upstream.on('error', (err) => {
+      // A kept-alive connection the server closed as the request went out on it: an idempotent request is sent once
+      // more on a fresh connection (RFC 9112 §9.3.1), when it has ended and its body is held whole, as the client's
+      // own connection would have done. Any other failure, or the same again, is the client's 502.
+      if (
+        !again &&
+        upstream.reusedSocket &&
+        IDEMPOTENT.has(req.method ?? '') &&
+        !res.headersSent &&
+        req.complete &&
+        requestBody.whole()
+      ) {
+        const retry = open();
+        answered(retry, true);
+        retry.end(requestBody.bytes());
+        return;
+      }
+      const reason = failureReason(url, err as NodeJS.ErrnoException);
+      if (!res.headersSent)
+        res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end(`${reason}\n`);
+      else res.destroy();
+      done({ error: reason });
+    });
+  };
+  const upstream = open();
+  answered(upstream, false);
   req.on('data', (chunk: Buffer) => requestBody.add(chunk));
   req.pipe(upstream);
-  upstream.on('response', (answer) => relayAnswer(fw, answer, res, recorded, done));
-  upstream.on('error', (err) => {
-    const reason = failureReason(url, err as NodeJS.ErrnoException);
-    if (!res.headersSent)
-      res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end(`${reason}\n`);
-    else res.destroy();
-    done({ error: reason });
-  });
   // A client that goes away mid-request: the server's half goes too (no half-sent request left open).
   req.on('aborted', () => upstream.destroy());
 }
@@ -158,6 +183,15 @@ class BodyCapture {
       return;
     }
     this.chunks.push(chunk);
+  }
+
+  /** Whether every byte is held (nothing past the cap). */
+  whole(): boolean {
+    return !this.over;
+  }
+
+  bytes(): Buffer {
+    return Buffer.concat(this.chunks);
   }
 
   message(headers: Array<[string, string]>): TrafficMessage {

@@ -48,15 +48,14 @@ afterEach(async () => {
 /** The next exchange the proxy records (listened for before the request is sent). */
 const nextExchange = (p: InterceptingProxy = proxy) => once(p, 'exchange').then(([e]) => e as TrafficExchange);
 
-function signedClient(): SignedClient {
-  const t = local.target;
+function signedClient(t = local.target, p: InterceptingProxy = proxy): SignedClient {
   return new SignedClient({
     baseUrl: t.baseUrl,
     clientId: t.clientId,
     keyId: t.keyId,
     privateKey: t.privateKey,
-    ca: proxy.ca.cert,
-    proxy: proxy.url,
+    ca: p.ca.cert,
+    proxy: p.url,
   });
 }
 
@@ -229,6 +228,37 @@ describe('plain HTTP through the proxy (curl -x, absolute-form requests)', () =>
     expect(stdout).toBe('elsewhere');
     expect(await passed).toEqual([echo.origin.replace('http://', '')]);
     expect(proxy.counts.intercepted).toBe(recorded);
+  });
+});
+
+describe('a server that drops a kept-alive connection once it has answered on it (connection=drop-idle)', () => {
+  it("sends an idempotent request once more on a fresh connection: the client gets the server's answer, not a 502", async () => {
+    const dropping = await startLocalTarget({
+      tls: await makeCertificate(['127.0.0.1']),
+      choices: { connection: 'drop-idle' },
+    });
+    extra.push({ close: () => dropping.stop() });
+    const front = await startInterceptingProxy({ target: dropping.target, caOut: join(dir, 'ca.pem') });
+    extra.push(front);
+    const client = signedClient(dropping.target, front);
+    extra.push(client);
+    const recorded: TrafficExchange[] = [];
+    front.on('exchange', (e: TrafficExchange) => recorded.push(e));
+    // The proxy's second request to the server goes out on the connection the first was answered on: dropped.
+    const read = () =>
+      client.send({
+        method: 'GET',
+        path: '/instruments',
+        query: { investmentType: 'INTERNATIONAL_STOCKS' },
+        token: null,
+      });
+    const statuses = [(await read()).status, (await read()).status, (await read()).status];
+    expect(statuses).toEqual([401, 401, 401]);
+    expect(recorded.map((e) => [e.response?.status, e.error])).toEqual([
+      [401, undefined],
+      [401, undefined],
+      [401, undefined],
+    ]);
   });
 });
 
