@@ -656,6 +656,8 @@ describe('the judge pack', () => {
       [],
     ]);
     expect(await outcome(filled, 'resources.ids.unique')).toEqual(['pass', undefined, []]);
+    // A page of one account cannot repeat one: judged nothing, a skip, never a pass.
+    expect((await outcome([filled[1]!], 'resources.ids.unique'))[0]).toBe('skip');
     expect(
       await outcome(
         [list(4, '/accounts?customerId=1042', [{ accountId: 7 }, { accountId: 7 }], PAGE_META)],
@@ -684,7 +686,7 @@ describe('the judge pack', () => {
     const put = { ...customer(7, 1042, 78), request: { ...customer(7, 1042, 78).request, method: 'PUT' } };
     expect(await outcome([customer(5, 1042, 77), put, customer(6, 1043, 77)], 'resources.ids.unique')).toEqual([
       'skip',
-      'the traffic holds no 200 page of GET /accounts and no two customers read by id',
+      'the traffic holds no 200 page of GET /accounts with two accounts or more, and no two customers read by id',
       [],
     ]);
   });
