@@ -120,7 +120,16 @@ export const COMMANDS: readonly CommandDeclaration[] = [
           ),
         "signed with the target's key",
       ),
-    async (opts: RunCommandOptions) => (await import('./run.js')).runCommand(opts),
+    async (opts: RunCommandOptions) => {
+      // Before the run's modules load (the engine, the suites, the reference server): a typo fails at once.
+      const early = await import('./early-checks.js');
+      early.checkReportPaths(opts);
+      await early.checkTarget(opts);
+      early.checkSelectionWords(opts.suite, opts.grep);
+      // A failure is left to the run's own request for the certificate, which reports it.
+      (await import('./early-certificate.js')).startEarlyCertificate(opts.target).catch(() => undefined);
+      return (await import('./run.js')).runCommand(opts);
+    },
     { parsesChoices: true },
   ),
   defineCommand(
@@ -198,7 +207,13 @@ export const COMMANDS: readonly CommandDeclaration[] = [
           ),
         "signed with the target's key",
       ),
-    async (opts: ProxyCommandOptions) => (await import('./proxy.js')).proxyCommand(opts),
+    async (opts: ProxyCommandOptions) => {
+      // Its report paths and its target, in the order the command checks them, before the judge and the proxy load.
+      const early = await import('./early-checks.js');
+      early.checkReportPaths(opts);
+      await early.checkTarget(opts);
+      return (await import('./proxy.js')).proxyCommand(opts);
+    },
   ),
   defineCommand(
     'curl',

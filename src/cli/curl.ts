@@ -5,9 +5,10 @@ import { readFile } from 'node:fs/promises';
 import { localOptionsOf } from './local-options.js';
 import path from 'node:path';
 import { STATUS_CODES } from 'node:http';
-import { openTarget, type OpenedTarget } from '../api.js';
+import type { OpenedTarget } from '../api.js';
+import { checkTarget } from './early-checks.js';
 import { ConfigError, TargetError, UserError } from '../errors.js';
-import { ThrottledOut, TransportError, type HttpResponse } from '../http/client.js';
+import type { HttpResponse } from '../http/client.js';
 import { nowSeconds } from '../http/signature.js';
 import type { SignatureParam } from '../http/signature-base.js';
 import {
@@ -57,6 +58,9 @@ export async function curlCommand(
 ): Promise<number> {
   // Everything the command line says is read before a server starts or a token is asked for.
   const spec = await curlSpec(url, opts, io.cwd ?? process.cwd());
+  await checkTarget(opts, io.cwd);
+  // Loaded once the command line holds: a usage error ends before the engine and the HTTP client load.
+  const { openTarget } = await import('../api.js');
   const opened = await openTarget({
     target: opts.target,
     ...(opts.config !== undefined ? { config: opts.config } : {}),
@@ -96,6 +100,7 @@ async function send(spec: CurlSpec, opened: OpenedTarget, opts: CurlCommandOptio
     }
     if (opts.verbose) printSent(built, client.redactor.text.bind(client.redactor), io.err);
     let res: HttpResponse;
+    const { ThrottledOut, TransportError } = await import('../http/client.js');
     try {
       res = await client.sendPrepared(built.request, {});
     } catch (e) {

@@ -6,7 +6,6 @@ import { UserError, withCode } from '../errors.js';
 import { suiteVersion } from '../version.js';
 import { processRedactor } from '../http/redact.js';
 import { visible, visibleLine } from '../report/visible.js';
-import { startEarlyCertificate } from './early-certificate.js';
 
 // commander's error class, once commander is loaded (no error of its own can come before).
 let commanderError: typeof CommanderError | undefined;
@@ -30,8 +29,6 @@ export async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${suiteVersion()}\n`);
     return;
   }
-  // A failure is left to the run's own request for the certificate, which reports it.
-  startEarlyCertificate(args).catch(() => undefined);
   const [{ Command, CommanderError: errorClass }, { COMMANDS }] = await Promise.all([
     import('commander'),
     import('./commands.js'),
