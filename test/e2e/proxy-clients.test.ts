@@ -8,27 +8,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeCertificate } from '../../src/receiver/certificate.js';
 import { startLocalTarget, type LocalTarget } from '../../src/targets/local.js';
 import { FLAWS, type FlawName } from '../../examples/clients/ts/flaws.js';
-import { BIN, runCli, waitForOutput } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
+import { deadline, proxyReport, startProxy, writeStagingConfig } from '../helpers/proxy-session.js';
 import { reportSchemaErrors } from '../helpers/report-schema.js';
-import { WAIT_MS } from '../helpers/waits.js';
-
-interface JsonReport {
-  run: { notes: string[] };
-  checks: Array<{
-    id: string;
-    outcome: string;
-    skipReason?: string;
-    finding?: { message: string };
-    exchanges: Array<{ checkId: string; request: { method: string; url: string } }>;
-  }>;
-}
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const BAD = ['fail', 'warn', 'error'];
@@ -46,21 +35,7 @@ let faulty: Server;
 /** The reference server over TLS (with `faults`), the client's key file, and a config naming it. */
 async function server(name: string, faults: string[] = []): Promise<Server> {
   const local = await startLocalTarget({ tls: await makeCertificate(['127.0.0.1']), faults });
-  const t = local.target;
-  writeFileSync(join(dir, `${name}-key.pem`), t.privateKeyPem, { mode: 0o600 });
-  writeFileSync(join(dir, `${name}-server-ca.pem`), t.ca!);
-  const config = join(dir, `${name}.config.json`);
-  const staging = {
-    baseUrl: t.baseUrl,
-    clientId: t.clientId,
-    clientSecret: t.clientSecret,
-    keyId: t.keyId,
-    privateKeyFile: `./${name}-key.pem`,
-    caFile: `./${name}-server-ca.pem`,
-    fixtures: t.fixtures,
-  };
-  writeFileSync(config, JSON.stringify({ targets: { staging } }), { mode: 0o600 });
-  return { local, config };
+  return { local, config: writeStagingConfig(dir, name, local) };
 }
 
 beforeAll(async () => {
@@ -75,14 +50,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function deadline<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no ${what} within ${WAIT_MS} ms`)), WAIT_MS);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
-
 /**
  * One proxy session: `conformance proxy` started, the example client `args` run through it on the task `scenario` to
  * its end, then SIGINT; the proxy's exit code, output and JSON report.
@@ -94,19 +61,8 @@ async function session(
 ) {
   const { local, config } = to;
   const report = join(dir, `${[...args, scenario, ...extra].join('-').replace(/[^\w-]/g, '_')}.json`);
-  const proxy = spawn(
-    process.execPath,
-    [BIN, 'proxy', '--target', 'staging', '--config', config, '--json', report, ...extra],
-    { cwd: dir, env: { ...process.env, NO_COLOR: '1' } },
-  );
-  let stdout = '';
-  let stderr = '';
-  const exited = once(proxy, 'exit') as Promise<[number | null]>;
-  proxy.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const banner = await waitForOutput(proxy, /Ctrl-C ends the session/);
-  proxy.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  const url = /^ {2}HTTPS_PROXY=(http:\/\/127\.0\.0\.1:\d+)$/m.exec(banner)![1]!;
-  const ca = /^ {2}CA: (\S+)/m.exec(banner)![1]!;
+  const proxy = await startProxy(dir, ['--target', 'staging', '--config', config, '--json', report, ...extra]);
+  const { banner, url, caFile: ca } = proxy;
 
   const t = local.target;
   const client = spawn(process.execPath, args, {
@@ -131,12 +87,12 @@ async function session(
   client.stderr.on('data', (c: Buffer) => (clientErr += c.toString()));
   const [clientCode] = (await deadline(once(client, 'exit'), 'the client to exit')) as [number | null];
 
-  proxy.kill('SIGINT');
-  const [code] = await deadline(exited, 'the proxy to exit');
-  const written = JSON.parse(readFileSync(report, 'utf8')) as unknown;
+  const { code, stdout: all, stderr } = await proxy.end();
+  // What it printed after the lines a client needs.
+  const stdout = all.slice(banner.length);
+  const json = proxyReport(dir, report);
   // Both sides' checks in one report the report schema accepts.
-  expect(reportSchemaErrors(written)).toBeUndefined();
-  const json = written as JsonReport;
+  expect(reportSchemaErrors(json)).toBeUndefined();
   return { code, banner, stdout, stderr, clientCode, clientErr, json };
 }
 

@@ -6,28 +6,16 @@
 // delivery verifies (no finding), and from a server whose deliveries carry a wrong Content-Digest,
 // webhooks.delivery.verified fails citing the delivery, and the 2xx of the client's receiver to it is recorded.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { createServer, type IncomingMessage } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignedClient } from '../../src/http/client.js';
 import { loadOrCreateCa, type ProxyCa } from '../../src/proxy/ca.js';
 import { makeCertificate } from '../../src/receiver/certificate.js';
 import { startLocalTarget, type LocalTarget } from '../../src/targets/local.js';
-import { BIN, runCli, waitForOutput } from '../helpers/cli.js';
-import { WAIT_MS } from '../helpers/waits.js';
-
-interface JsonReport {
-  checks: Array<{
-    id: string;
-    outcome: string;
-    observations?: string[];
-    finding?: { message: string };
-    exchanges: Array<{ checkId: string; request: { method: string; url: string } }>;
-  }>;
-}
+import { runCli } from '../helpers/cli.js';
+import { deadline, proxyReport, startProxy as startProxyIn, writeStagingConfig } from '../helpers/proxy-session.js';
 
 let dir: string;
 let ca: ProxyCa;
@@ -42,14 +30,6 @@ afterAll(async () => {
   for (const s of servers) await s.stop();
   rmSync(dir, { recursive: true, force: true });
 });
-
-function deadline<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no ${what} within ${WAIT_MS} ms`)), WAIT_MS);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
 
 /** The client's own receiver: answers 200 to everything, and tells each request it got. */
 async function clientReceiver() {
@@ -89,59 +69,11 @@ async function serverAndConfig(name: string, faults: string[] = [], trustsProxyC
     ...(trustsProxyCa ? { webhookCa: ca.cert } : {}),
   });
   servers.push(local);
-  const t = local.target;
-  writeFileSync(join(dir, `${name}-key.pem`), t.privateKeyPem, { mode: 0o600 });
-  writeFileSync(join(dir, `${name}-server-ca.pem`), t.ca!);
-  const config = {
-    targets: {
-      staging: {
-        baseUrl: t.baseUrl,
-        clientId: t.clientId,
-        clientSecret: t.clientSecret,
-        keyId: t.keyId,
-        privateKeyFile: `./${name}-key.pem`,
-        caFile: `./${name}-server-ca.pem`,
-        fixtures: t.fixtures,
-      },
-    },
-  };
-  const file = join(dir, `${name}.config.json`);
-  writeFileSync(file, JSON.stringify(config), { mode: 0o600 });
-  return { local, config: file };
+  return { local, config: writeStagingConfig(dir, name, local) };
 }
 
 /** `conformance proxy --receiver` as a child; resolves once it printed the proxy and the webhook URL to register. */
-async function startProxy(args: string[]) {
-  const child = spawn(process.execPath, [BIN, 'proxy', ...args], { cwd: dir, env: { ...process.env, NO_COLOR: '1' } });
-  let stderr = '';
-  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-  const exited = once(child, 'exit') as Promise<[number | null]>;
-  const banner = await waitForOutput(child, /session ends|Ctrl-C ends the session/);
-  let stdout = banner;
-  const waiters: Array<() => void> = [];
-  child.stdout!.on('data', (c: Buffer) => {
-    stdout += c.toString();
-    for (const w of waiters.splice(0)) w();
-  });
-  return {
-    banner,
-    url: /^ {2}HTTPS_PROXY=(http:\/\/127\.0\.0\.1:\d+)$/m.exec(banner)![1]!,
-    webhookUrl: /^ {2}webhooks: register (https:\/\/127\.0\.0\.1:\d+\S*) as the webhook URL/m.exec(banner)?.[1],
-    printed: (pattern: RegExp) =>
-      deadline(
-        new Promise<void>((done) => {
-          const check = () => (pattern.test(stdout) ? done() : waiters.push(check));
-          check();
-        }),
-        `${pattern} in the proxy's output`,
-      ),
-    async end() {
-      child.kill('SIGINT');
-      const [code] = await deadline(exited, 'the proxy to exit');
-      return { code, stdout, stderr };
-    },
-  };
-}
+const startProxy = (args: string[]) => startProxyIn(dir, args);
 
 /** A client through the proxy: a token, POST /webhooks with the proxy's receiver address, GET /webhooks/key. */
 async function registerThroughProxy(local: LocalTarget, proxyUrl: string, webhookUrl: string) {
@@ -180,9 +112,7 @@ async function registerThroughProxy(local: LocalTarget, proxyUrl: string, webhoo
   }
 }
 
-function report(file: string): JsonReport {
-  return JSON.parse(readFileSync(join(dir, file), 'utf8')) as JsonReport;
-}
+const report = (file: string) => proxyReport(dir, file);
 
 describe('conformance proxy --receiver', () => {
   it('forwards a delivery unchanged to the client receiver; from a clean server it verifies, no finding', async () => {

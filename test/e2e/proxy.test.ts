@@ -5,9 +5,7 @@
 // traffic shows (list answers without paging meta) gives exit 1, the owning check failed citing the exchange. Errors
 // a user can cause (port taken, CA path not writable, unknown target) end in one line and exit 2.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,19 +13,8 @@ import { SignedClient } from '../../src/http/client.js';
 import { loadOrCreateCa } from '../../src/proxy/ca.js';
 import { makeCertificate } from '../../src/receiver/certificate.js';
 import { startLocalTarget, type LocalTarget } from '../../src/targets/local.js';
-import { BIN, runCli, waitForOutput } from '../helpers/cli.js';
-import { WAIT_MS } from '../helpers/waits.js';
-
-interface JsonReport {
-  checks: Array<{
-    id: string;
-    outcome: string;
-    skipReason?: string;
-    finding?: { message: string };
-    exchanges: Array<{ checkId: string; request: { method: string; url: string } }>;
-  }>;
-  verdict: { status: string };
-}
+import { runCli } from '../helpers/cli.js';
+import { proxyReport, startProxy as startProxyIn, writeStagingConfig } from '../helpers/proxy-session.js';
 
 let dir: string;
 const servers: LocalTarget[] = [];
@@ -44,79 +31,11 @@ afterAll(async () => {
 async function serverAndConfig(name: string, faults: string[] = []) {
   const local = await startLocalTarget({ tls: await makeCertificate(['127.0.0.1']), faults });
   servers.push(local);
-  const t = local.target;
-  writeFileSync(join(dir, `${name}-key.pem`), t.privateKeyPem, { mode: 0o600 });
-  writeFileSync(join(dir, `${name}-server-ca.pem`), t.ca!);
-  const config = {
-    targets: {
-      staging: {
-        baseUrl: t.baseUrl,
-        clientId: t.clientId,
-        clientSecret: t.clientSecret,
-        keyId: t.keyId,
-        privateKeyFile: `./${name}-key.pem`,
-        caFile: `./${name}-server-ca.pem`,
-        fixtures: t.fixtures,
-      },
-    },
-  };
-  const file = join(dir, `${name}.config.json`);
-  writeFileSync(file, JSON.stringify(config), { mode: 0o600 });
-  return { local, config: file };
+  return { local, config: writeStagingConfig(dir, name, local) };
 }
 
-/** `conformance proxy` as a child process; resolves once it printed what a client needs. */
-async function startProxy(args: string[]) {
-  const child = spawn(process.execPath, [BIN, 'proxy', ...args], {
-    cwd: dir,
-    env: { ...process.env, NO_COLOR: '1' },
-  });
-  let stderr = '';
-  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-  const banner = await waitForOutput(child, /session ends|Ctrl-C ends the session/);
-  const url = /^ {2}HTTPS_PROXY=(http:\/\/127\.0\.0\.1:\d+)$/m.exec(banner)?.[1];
-  const caFile = /^ {2}CA: (\S+)/m.exec(banner)?.[1];
-  expect(url).toBeDefined();
-  expect(caFile).toBeDefined();
-  let stdout = banner;
-  const waiters: Array<() => void> = [];
-  child.stdout!.on('data', (c: Buffer) => {
-    stdout += c.toString();
-    for (const w of waiters.splice(0)) w();
-  });
-  const exited = once(child, 'exit') as Promise<[number | null]>;
-  /** Resolves once the output so far matches `pattern`. */
-  const printed = (pattern: RegExp): Promise<void> =>
-    deadline(
-      new Promise<void>((done) => {
-        const check = () => (pattern.test(stdout) ? done() : waiters.push(check));
-        check();
-      }),
-      `${pattern} in the proxy's output`,
-    );
-  return {
-    child,
-    printed,
-    url: url!,
-    ca: readFileSync(caFile!, 'utf8'),
-    caFile: caFile!,
-    banner,
-    /** SIGINT (unless it ends by itself), then the exit code and the output. */
-    async end(signal = true) {
-      if (signal) child.kill('SIGINT');
-      const [code] = await deadline(exited, 'the proxy to exit');
-      return { code, stdout, stderr };
-    },
-  };
-}
-
-function deadline<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no ${what} within ${WAIT_MS} ms`)), WAIT_MS);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
+/** `conformance proxy` as a child process in this file's folder; resolves once it printed what a client needs. */
+const startProxy = (args: string[]) => startProxyIn(dir, args);
 
 /** A correct client's session through the proxy: a token, then list and read requests with it. */
 async function clientSession(local: LocalTarget, proxy: { url: string; ca: string }) {
@@ -157,9 +76,7 @@ async function clientSession(local: LocalTarget, proxy: { url: string; ca: strin
   }
 }
 
-function report(file: string): JsonReport {
-  return JSON.parse(readFileSync(join(dir, file), 'utf8')) as JsonReport;
-}
+const report = (file: string) => proxyReport(dir, file);
 
 describe('conformance proxy', () => {
   it('in front of a clean server: a line per exchange, then the judged checks pass with no finding, exit 0', async () => {
