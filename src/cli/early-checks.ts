@@ -7,6 +7,7 @@
 import { ConfigError } from '../errors.js';
 import { BUILTIN_TARGET } from '../config/names.js';
 import { checkOutputPaths } from '../report/output-paths.js';
+import { grepPattern, wantedSuites } from '../engine/select.js';
 import { localOptionsOf, type LocalFlags } from './local-options.js';
 import type { ReportCommandOptions } from './report-options.js';
 
@@ -29,22 +30,8 @@ export const SUITE_NAMES: readonly string[] = ['auth', 'signing', 'pagination', 
 
 /** Throws the engine's usage error for an unknown suite in `suite` (comma-separated) or a `grep` that is no pattern. */
 export function checkSelectionWords(suite: string | undefined, grep: string | undefined): void {
-  for (const name of suite
-    ?.split(',')
-    .map((s) => s.trim())
-    .filter(Boolean) ?? []) {
-    if (!SUITE_NAMES.includes(name))
-      throw new ConfigError(
-        `--suite: unknown suite "${name}"; choose from ${SUITE_NAMES.join(', ')}`,
-        'CONFORMANCE_ERR_USAGE',
-      );
-  }
-  if (grep === undefined) return;
-  try {
-    new RegExp(grep, 'i');
-  } catch {
-    throw new ConfigError(`--grep: "${grep}" is not a valid regular expression`, 'CONFORMANCE_ERR_USAGE');
-  }
+  wantedSuites(SUITE_NAMES, suite?.split(','));
+  grepPattern(grep);
 }
 
 /**
@@ -56,13 +43,8 @@ export async function checkTarget(opts: LocalFlags & { target: string; config?: 
   const local = localOptionsOf(opts);
   if (opts.target === BUILTIN_TARGET) {
     if (local.faults === undefined) return;
-    const { findFault } = await import('../reference/faults/catalog.js');
-    for (const name of local.faults)
-      if (!findFault(name))
-        throw new ConfigError(
-          `--fault: unknown fault "${name}"; 'conformance serve --list-faults' lists them`,
-          'CONFORMANCE_ERR_USAGE',
-        );
+    const { checkFaultNames } = await import('../targets/fault-names.js');
+    checkFaultNames(local.faults);
     return;
   }
   if (local.faults?.length || local.variant || Object.keys(local.choices ?? {}).length > 0)

@@ -8,10 +8,12 @@ export interface Selection {
   ids?: string[];
 }
 
-/** The checks a run executes, in declaration order: suites in registry order, checks in file order. */
-export function selectChecks(suites: SuiteDefinition[], selection: Selection = {}): CheckDefinition[] {
-  const known = suites.map((s) => s.name as string);
-  const wanted = selection.suites?.map((s) => s.trim()).filter(Boolean);
+/**
+ * The suite names asked for, trimmed; a usage error for one that `known` does not hold. Exported for the command line,
+ * which checks a --suite before it loads the pack (src/cli/early-checks.ts).
+ */
+export function wantedSuites(known: readonly string[], asked: readonly string[] | undefined): string[] | undefined {
+  const wanted = asked?.map((s) => s.trim()).filter(Boolean);
   for (const name of wanted ?? []) {
     if (!known.includes(name))
       throw new ConfigError(
@@ -19,14 +21,26 @@ export function selectChecks(suites: SuiteDefinition[], selection: Selection = {
         'CONFORMANCE_ERR_USAGE',
       );
   }
-  let pattern: RegExp | undefined;
-  if (selection.grep !== undefined) {
-    try {
-      pattern = new RegExp(selection.grep, 'i');
-    } catch {
-      throw new ConfigError(`--grep: "${selection.grep}" is not a valid regular expression`, 'CONFORMANCE_ERR_USAGE');
-    }
+  return wanted;
+}
+
+/** A --grep as the pattern checks are matched with (case-insensitive); a usage error for one that is no pattern. */
+export function grepPattern(grep: string | undefined): RegExp | undefined {
+  if (grep === undefined) return undefined;
+  try {
+    return new RegExp(grep, 'i');
+  } catch {
+    throw new ConfigError(`--grep: "${grep}" is not a valid regular expression`, 'CONFORMANCE_ERR_USAGE');
   }
+}
+
+/** The checks a run executes, in declaration order: suites in registry order, checks in file order. */
+export function selectChecks(suites: SuiteDefinition[], selection: Selection = {}): CheckDefinition[] {
+  const wanted = wantedSuites(
+    suites.map((s) => s.name as string),
+    selection.suites,
+  );
+  const pattern = grepPattern(selection.grep);
   const checks = suites
     .filter((s) => !wanted || wanted.includes(s.name))
     .flatMap((s) => s.checks)

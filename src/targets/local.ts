@@ -13,8 +13,7 @@ import { defaultFixtures } from '../reference/store.js';
 import { nonDefault, resolveChoices, type Choices, type VariantName } from '../reference/choices/index.js';
 import type { ResolvedTarget } from '../config/types.js';
 import { BUILTIN_TARGET } from '../config/load.js';
-import { ConfigError } from '../errors.js';
-import { findFault } from '../reference/faults/catalog.js';
+import { checkFaultNames } from './fault-names.js';
 import { receiverTls } from '../receiver/certificate.js';
 import { localWebhook } from './local-webhook.js';
 
@@ -51,13 +50,7 @@ export interface LocalTarget {
 }
 
 export async function startLocalTarget(options: LocalTargetOptions = {}): Promise<LocalTarget> {
-  for (const name of options.faults ?? []) {
-    if (!findFault(name))
-      throw new ConfigError(
-        `--fault: unknown fault "${name}"; 'conformance serve --list-faults' lists them`,
-        'CONFORMANCE_ERR_USAGE',
-      );
-  }
+  checkFaultNames(options.faults ?? []);
   const key = generateEd25519();
   const clientId = 'conformance-local';
   const clientSecret = randomBytes(24).toString('base64url');
