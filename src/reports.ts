@@ -3,7 +3,7 @@
 import type { Reporter } from './engine/index.js';
 import type { JunitExchanges } from './report/junit.js';
 import { withCode } from './errors.js';
-import { checkOutputPaths } from './report/output-paths.js';
+import { checkReportFiles } from './report/output-paths.js';
 import { ReporterMux, type ReporterFailure } from './report/reporter.js';
 
 export interface ReportOptions {
@@ -40,13 +40,7 @@ export interface PreparedReports {
  * (the JUnit writer alone is 20 MB).
  */
 export async function prepareReports(options: ReportOptions): Promise<PreparedReports> {
-  checkOutputPaths([
-    { option: '--junit', path: options.junit },
-    { option: '--json', path: options.json },
-    { option: '--html', path: options.html },
-    { option: '--pdf', path: options.pdf },
-    { option: '--har', path: options.har },
-  ]);
+  checkReportFiles(options);
   const reporters: Reporter[] = [...(options.reporters ?? [])];
   const junitOptions = { exchanges: options.junitExchanges ?? 'failing' } as const;
   if (options.junit) reporters.push(new (await import('./report/junit.js')).JunitReporter(options.junit, junitOptions));

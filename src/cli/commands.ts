@@ -123,7 +123,7 @@ export const COMMANDS: readonly CommandDeclaration[] = [
     async (opts: RunCommandOptions) => {
       // Before the run's modules load (the engine, the suites, the reference server): a typo fails at once.
       const early = await import('./early-checks.js');
-      early.checkReportPaths(opts);
+      early.checkReportFiles(opts);
       await early.checkTarget(opts);
       early.checkSelectionWords(opts.suite, opts.grep);
       // A failure is left to the run's own request for the certificate, which reports it.
@@ -210,7 +210,7 @@ export const COMMANDS: readonly CommandDeclaration[] = [
     async (opts: ProxyCommandOptions) => {
       // Its report paths and its target, in the order the command checks them, before the judge and the proxy load.
       const early = await import('./early-checks.js');
-      early.checkReportPaths(opts);
+      early.checkReportFiles(opts);
       await early.checkTarget(opts);
       return (await import('./proxy.js')).proxyCommand(opts);
     },

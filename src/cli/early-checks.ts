@@ -6,21 +6,9 @@
 // --rerun-failed, so of several mistakes on one command line the first one named is among these.
 import { ConfigError } from '../errors.js';
 import { BUILTIN_TARGET } from '../config/names.js';
-import { checkOutputPaths } from '../report/output-paths.js';
 import { grepPattern, wantedSuites } from '../engine/select.js';
+export { checkReportFiles } from '../report/output-paths.js';
 import { localOptionsOf, type LocalFlags } from './local-options.js';
-import type { ReportCommandOptions } from './report-options.js';
-
-/** Throws the run's error for a report file it could not write (src/reports.ts prepareReports). */
-export function checkReportPaths(opts: Pick<ReportCommandOptions, 'junit' | 'json' | 'html' | 'pdf' | 'har'>): void {
-  checkOutputPaths([
-    { option: '--junit', path: opts.junit },
-    { option: '--json', path: opts.json },
-    { option: '--html', path: opts.html },
-    { option: '--pdf', path: opts.pdf },
-    { option: '--har', path: opts.har },
-  ]);
-}
 
 /**
  * The pack's suites, in its order (suites/index.ts), by name alone: importing the pack loads every check. A test holds

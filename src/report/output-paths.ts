@@ -4,6 +4,26 @@ import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
 
+/** The report files a run writes, by their options: what checkReportFiles checks. */
+export interface ReportFiles {
+  junit?: string;
+  json?: string;
+  html?: string;
+  pdf?: string;
+  har?: string;
+}
+
+/** checkOutputPaths over a run's report files: from the command line before anything loads, and again by the run. */
+export function checkReportFiles(files: ReportFiles): void {
+  checkOutputPaths([
+    { option: '--junit', path: files.junit },
+    { option: '--json', path: files.json },
+    { option: '--html', path: files.html },
+    { option: '--pdf', path: files.pdf },
+    { option: '--har', path: files.har },
+  ]);
+}
+
 /**
  * Refuses (ConfigError, exit 2) a report path that is a folder, whose folder cannot be written, or whose folder is
  * missing together with its parent.
