@@ -10,6 +10,7 @@ import { startLocalTarget, type LocalTarget } from '../../../src/targets/local.j
 import {
   CHOICE_DEFS,
   choiceName,
+  resolveChoices,
   type ChoiceDef,
   type Choices,
   type VariantName,
@@ -31,17 +32,33 @@ async function local(
   return l;
 }
 
-async function runUssd(
-  options: {
-    variant?: VariantName;
-    faults?: string[];
-    choices?: Partial<Choices>;
-    middleware?: Middleware[];
-    flags?: Partial<RunFlags>;
-    caps?: { maxViews?: number; maxDepth?: number };
-    grep?: string;
-  } = {},
-): Promise<RunResult> {
+type UssdRun = {
+  variant?: VariantName;
+  faults?: string[];
+  choices?: Partial<Choices>;
+  middleware?: Middleware[];
+  flags?: Partial<RunFlags>;
+  caps?: { maxViews?: number; maxDepth?: number };
+  grep?: string;
+};
+
+/**
+ * The run of one server set-up, made once per file: several tests read the same run (a fault's catch in the fault table
+ * and its finding's wording in another test; a reading alone and the clean server, when the reading is the variant's
+ * own), and assertions only read a result. A set-up is its variant, resolved choices, faults, flags, caps and
+ * selection; a run with middleware is the test's own. A test run alone (`-t`) makes the run itself.
+ */
+const runs = new Map<string, Promise<RunResult>>();
+function runUssd(options: UssdRun = {}): Promise<RunResult> {
+  if (options.middleware) return runUssdOnce(options);
+  const { variant, faults = [], choices, flags = {}, caps = {}, grep = null } = options;
+  const key = JSON.stringify([variant ?? 'strict', resolveChoices(variant, choices), faults, flags, caps, grep]);
+  let result = runs.get(key);
+  if (!result) runs.set(key, (result = runUssdOnce(options)));
+  return result;
+}
+
+async function runUssdOnce(options: UssdRun): Promise<RunResult> {
   const l = await local(options);
   return runChecks({
     pack,
