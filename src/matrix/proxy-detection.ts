@@ -47,6 +47,10 @@ export interface JudgedCheck {
 export interface JudgedSession {
   /** Exchanges with the target the proxy recorded. */
   exchanges: number;
+  /** With the webhooks scenario: the server's deliveries the proxy's webhook leg recorded. */
+  deliveries?: number;
+  /** Set when a webhooks session did not settle (the key not fetched, deliveries still going) within its time limit. */
+  unsettled?: string;
   checks: JudgedCheck[];
   /** How each scenario's client ended: its exit code (null: killed at its time limit) and its last line on stderr. */
   clients: Array<{ code: number | null; said: string }>;
@@ -78,6 +82,10 @@ export interface ProxyRow {
   clientFailed?: string;
   /** Set when the proxy recorded no exchange of a row that ran: the client did not go through it. */
   noTraffic?: boolean;
+  /** With the webhooks scenario: the server's deliveries the webhook leg recorded. */
+  deliveries?: number;
+  /** Set when a webhooks session did not settle within its time limit (JudgedSession.unsettled). */
+  unsettled?: string;
 }
 
 export interface ProxyMatrixJson {
@@ -95,10 +103,11 @@ const GOOD_CLIENT = ['dist/examples/clients/ts/good.js'];
 /**
  * The scenarios the good client runs through the proxy: those whose traffic the reference server answers as it does
  * any client's. Not `renew` and `throttle`: the sandbox of `conformance client` ends the token or answers 429 on
- * purpose there, the reference server does not, so the client sends what it sends in `read` (and `token`). Not
- * `webhooks`: its deliveries reach the client's receiver without the proxy (its --receiver leg is not in this matrix).
+ * purpose there, the reference server does not, so the client sends what it sends in `read` (and `token`). `webhooks`
+ * runs with the proxy's webhook leg in front of the client's receiver (`conformance proxy --receiver`, ./proxy-run.ts):
+ * the server's deliveries go through the proxy and are judged with the traffic.
  */
-export const PROXY_SCENARIOS = ['token', 'read', 'update', 'ussd'];
+export const PROXY_SCENARIOS = ['token', 'read', 'update', 'ussd', 'webhooks'];
 
 /**
  * The server a flaw meets, when not the clean one: the reference server's default page mode is an index, so meta.nextPage
@@ -112,7 +121,8 @@ export const PROXY_BUNDLES = ['default', 'all-second', 'all-last', 'random-1', '
 /**
  * The open points the good example client follows one reading of (the reference server's default), held there in every
  * bundle: with another it stops (its token read from data.token, a 200 for the token, its revoke without a body, its
- * signature over @target-uri with a 300 s window, its USSD walk by the home portfolio). `connection`: when the server
+ * signature over @target-uri with a 300 s window, its USSD walk by the home portfolio, the delivery key read from the
+ * `data` of GET /webhooks/key's envelope). `connection`: when the server
  * drops a kept-alive connection (drop-idle) the proxy answers the client 502 (src/proxy/forward.ts does not retry).
  */
 export const HELD_POINTS = [
@@ -122,6 +132,7 @@ export const HELD_POINTS = [
   'signature-target',
   'signature-window',
   'ussd-home-portfolio',
+  'webhook-answer',
   'connection',
 ];
 
@@ -140,7 +151,7 @@ export interface FlawLike {
 /**
  * The scenarios the good client runs against a fault of each suite: those whose traffic reaches the suite's endpoints
  * (each client process costs a Node start; every scenario against every fault would take minutes). A fault of a suite
- * not listed (webhooks) is not run: the good client's traffic through the proxy holds no webhook exchange.
+ * not listed is not run.
  */
 export const FAULT_SCENARIOS: Readonly<Record<string, readonly string[]>> = {
   auth: ['token'],
@@ -148,6 +159,23 @@ export const FAULT_SCENARIOS: Readonly<Record<string, readonly string[]>> = {
   pagination: ['read'],
   resources: ['read', 'update'],
   ussd: ['ussd'],
+  webhooks: ['webhooks'],
+};
+
+/**
+ * Why a client check without an observe facet cannot judge a proxy session, where the generic reason (it needs a
+ * scenario of `conformance client`) says too little: the webhooks checks that read what the receiver accepted. The
+ * reference server, clean, sends only deliveries that verify: no forged or stale one for a receiver to discard.
+ */
+const NOT_IN_TRAFFIC: Readonly<Record<string, string>> = {
+  'client.webhooks.discards-forged':
+    "what the receiver accepted is the eventIds it wrote to CONFORMANCE_ACCEPTED_FILE, not in traffic, and only the sandbox of conformance client forges deliveries: a clean server's all verify",
+  'client.webhooks.discards-stale':
+    "what the receiver accepted is the eventIds it wrote to CONFORMANCE_ACCEPTED_FILE, not in traffic, and only the sandbox of conformance client sends expired, future and replayed deliveries: a clean server's are fresh",
+  'client.webhooks.accepts-valid':
+    'what the receiver accepted is the eventIds it wrote to CONFORMANCE_ACCEPTED_FILE, not in traffic (its non-2xx answer to a delivery that verifies is, but no observe facet judges it)',
+  'client.webhooks.registered':
+    "it judges the sandbox's record of the scenario (a registration and a key fetch, which traffic shows, but no observe facet judges them)",
 };
 
 /**
@@ -178,12 +206,6 @@ export function proxyCases(
       scenarios: [flaw.scenario],
       ...(FLAW_BUNDLES[name] !== undefined ? { bundle: FLAW_BUNDLES[name] } : {}),
       expected: [...flaw.fails],
-      ...(flaw.scenario === 'webhooks'
-        ? {
-            notRun:
-              "not visible in traffic: the webhooks scenario's deliveries reach the client's receiver without the proxy (its --receiver leg is not in this matrix)",
-          }
-        : {}),
     });
   }
   for (const fault of faults) {
@@ -225,7 +247,7 @@ function rowHead(
 }
 
 /**
- * The row of a judged session. `observable`: the client checks that can judge traffic (those with an `observe`
+ * The row of a judged session. `observable`: the checks that can judge traffic (those with an `observe`
  * facet); a flaw owned by none of them is not visible in traffic, nor is one whose checks all judged nothing.
  */
 export function proxyRow(c: ProxyCase, judged: JudgedSession, observable: ReadonlySet<string>): ProxyRow {
@@ -240,6 +262,8 @@ export function proxyRow(c: ProxyCase, judged: JudgedSession, observable: Readon
     errored: judged.checks.filter((x) => x.outcome === 'error').map((x) => x.id),
   };
   if (judged.exchanges === 0) row.noTraffic = true;
+  if (judged.deliveries !== undefined) row.deliveries = judged.deliveries;
+  if (judged.unsettled !== undefined) row.unsettled = judged.unsettled;
   if (c.kind === 'choices') {
     row.collateral = badIds;
     const ended = judged.clients.map((end, i) => ({ scenario: c.scenarios[i], ...end })).filter((e) => e.code !== 0);
@@ -256,20 +280,35 @@ export function proxyRow(c: ProxyCase, judged: JudgedSession, observable: Readon
     const skipped = (id: string) => judged.checks.find((x) => x.id === id)?.outcome === 'skip';
     row.missed = visible.filter((id) => !badIds.includes(id) && !skipped(id));
     if (row.caught.length === 0 && row.missed.length === 0) {
+      const specific = c.expected.filter((id) => NOT_IN_TRAFFIC[id] !== undefined);
       row.notVisible =
-        visible.length === 0
-          ? `not visible in traffic: ${c.expected.join(', ')} ${c.expected.length === 1 ? 'has' : 'have'} no observe facet (${c.expected.length === 1 ? 'it needs' : 'they need'} a scenario of conformance client)`
-          : `not visible in traffic: ${visible.join(', ')} judged nothing in this session (${visible
-              .map((id) => judged.checks.find((x) => x.id === id)?.skipReason ?? 'skipped')
-              .join('; ')})`;
+        visible.length === 0 && specific.length === c.expected.length
+          ? `not visible in traffic: ${c.expected.map((id) => `${id} has no observe facet: ${NOT_IN_TRAFFIC[id]!}`).join('; ')}`
+          : visible.length === 0
+            ? `not visible in traffic: ${c.expected.join(', ')} ${c.expected.length === 1 ? 'has' : 'have'} no observe facet (${c.expected.length === 1 ? 'it needs' : 'they need'} a scenario of conformance client)`
+            : `not visible in traffic: ${visible.join(', ')} judged nothing in this session (${visible
+                .map((id) => judged.checks.find((x) => x.id === id)?.skipReason ?? 'skipped')
+                .join('; ')})`;
     }
     return row;
   }
   // A fault: server checks among its catchers; nothing on the client side.
   row.caught = badIds.filter((id) => !clientSide(id) && c.expected.includes(id));
   row.collateral = badIds.filter((id) => clientSide(id) || !c.expected.includes(id));
-  if (badIds.length === 0) row.notVisible = "not visible in the good client's traffic";
+  if (badIds.length === 0) row.notVisible = faultNotVisible(c.expected, observable);
   return row;
+}
+
+/**
+ * Why a fault shows nothing in the good client's traffic: its catchers cannot judge traffic (no observe facet: they
+ * judge what the suite sends on purpose), or those that can passed or judged nothing.
+ */
+function faultNotVisible(catchers: readonly string[], observable: ReadonlySet<string>): string {
+  const visible = catchers.filter((id) => observable.has(id));
+  if (catchers.length === 0) return "not visible in the good client's traffic";
+  if (visible.length === 0)
+    return `not visible in the good client's traffic: ${catchers.join(', ')} ${catchers.length === 1 ? 'has' : 'have'} no observe facet (${catchers.length === 1 ? 'it judges' : 'they judge'} only a run's own requests and receiver)`;
+  return `not visible in the good client's traffic: ${visible.join(', ')} found nothing in it`;
 }
 
 export function proxyFingerprint(
@@ -296,6 +335,7 @@ export function proxyMatrixProblems(matrix: Pick<ProxyMatrixJson, 'rows'>): stri
   const problems: string[] = [];
   for (const r of matrix.rows) {
     if (r.noTraffic) problems.push(`${r.name}: the proxy recorded no exchange (did the client go through it?)`);
+    if (r.unsettled !== undefined) problems.push(`${r.name}: ${r.unsettled}`);
     if (r.clientFailed !== undefined) problems.push(`${r.name}: the good client did not finish (${r.clientFailed})`);
     if (r.missed.length > 0) problems.push(`${r.name}: not caught by ${r.missed.join(', ')}`);
     if (r.collateral.length > 0)
@@ -334,8 +374,12 @@ export function renderProxyMatrix(matrix: ProxyMatrixJson): string {
     "  catch it, the client side stays clean; a fault the good client's traffic does not show is not visible.",
     '',
     `Scenarios: ${PROXY_SCENARIOS.join(', ')}. Not renew and throttle (the sandbox of \`conformance client\` ends the token or`,
-    'answers 429 on purpose there; the reference server does not, so the client sends what it sends in read), nor',
-    "webhooks (deliveries reach the client's receiver without the proxy).",
+    'answers 429 on purpose there; the reference server does not, so the client sends what it sends in read).',
+    "webhooks runs with the proxy's webhook leg (`conformance proxy --receiver`) in front of the client's receiver: the",
+    "client registers the leg's URL, the server trusts the proxy's CA, each delivery is forwarded to the receiver and",
+    'judged with the traffic; the session ends once the client has fetched the delivery key and every delivery the',
+    'server caused has been answered (the scenarios cell says how many the leg recorded). A clean server sends only',
+    'deliveries that verify, so the receiver flaws that need forged or stale ones cannot show.',
     '',
     `Choice bundles: ${count('choices', true)} rows. Flaws: ${count('flaw', true)} caught, ${count('flaw', false)} not visible. Faults: ${count('fault', true)} shown, ${count('fault', false)} not visible in the good client's traffic.`,
     '',
@@ -347,7 +391,7 @@ export function renderProxyMatrix(matrix: ProxyMatrixJson): string {
     const problems = proxyMatrixProblems({ rows: [r] });
     const result = problems.length > 0 ? `PROBLEM: ${problems.join('; ')}` : (r.notVisible ?? 'ok');
     lines.push(
-      `| ${r.name} | ${r.client} | ${r.server}${r.held?.length ? ` (held at default: ${r.held.join(', ')})` : ''} | ${r.scenarios.join(', ')} | ${r.expected.join(', ') || '—'} | ${got.join(', ') || '—'} | ${result} |`,
+      `| ${r.name} | ${r.client} | ${r.server}${r.held?.length ? ` (held at default: ${r.held.join(', ')})` : ''} | ${r.scenarios.join(', ')}${r.deliveries !== undefined ? ` (${r.deliveries} deliver${r.deliveries === 1 ? 'y' : 'ies'})` : ''} | ${r.expected.join(', ') || '—'} | ${got.join(', ') || '—'} | ${result} |`,
     );
   }
   lines.push('');

@@ -137,6 +137,11 @@ export interface ReferenceServer {
   /** The most recent webhook delivery attempts (at most MAX_DELIVERY_LOG), oldest first. */
   deliveries: DeliveryAttempt[];
   /**
+   * Resolves once every webhook delivery caused so far has had its last attempt (none queued, in flight, waiting for
+   * a retry or held on a timer): the moment a harness can end a session that includes the server's deliveries.
+   */
+  deliveriesSettled(): Promise<void>;
+  /**
    * Stops listening and destroys open connections, keep-alive ones included, and cancels pending webhook deliveries
    * and their retry timers, so a run never hangs at exit.
    */
@@ -201,6 +206,7 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
     store: state.store,
     events: state.events,
     deliveries,
+    deliveriesSettled: () => webhooks.settled(),
     close: async () => {
       await Promise.all([closeServer(server), webhooks.close()]);
     },

@@ -23,6 +23,15 @@ const DEADLINE_MS = WAIT_MS;
 /** A retry backoff or a delivery timeout no test outlives: what it holds back never comes within a test. */
 const NEVER_MS = 10 * WAIT_MS;
 
+/** The promise, or a failure naming what did not come within DEADLINE_MS. */
+function within<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`not ${what} within ${DEADLINE_MS} ms`)), DEADLINE_MS);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 // ---- the receiver: https on 127.0.0.1 with a self-signed certificate, one inbox per path -----------------------
 
 interface Received {
@@ -681,6 +690,27 @@ describe('webhook deliveries', () => {
       ['WEBHOOK.CREATED', 3, 'failed', 503],
       ['WEBHOOK.TEST', 1, 'failed', 400],
     ]);
+  });
+
+  it('deliveriesSettled: at once with nothing caused; else once every delivery has had its last attempt, retries included', async () => {
+    const s = await setup();
+    await within(s.server.deliveriesSettled(), 'settled with nothing caused');
+    expect(s.server.deliveries).toEqual([]);
+    s.inbox.statuses.push(503, 500);
+    await createWebhook(s, ['WEBHOOK']);
+    await within(s.server.deliveriesSettled(), 'settled after the retries');
+    expect(s.server.deliveries.map((a) => [a.attempt, a.outcome, a.status])).toEqual([
+      [1, 'retrying', 503],
+      [2, 'retrying', 500],
+      [3, 'delivered', 200],
+    ]);
+  });
+
+  it('deliveriesSettled waits for a delivery held on a timer (eventPayload=batch) to go and be answered', async () => {
+    const s = await setup({ choices: { eventPayload: 'batch' } });
+    await createWebhook(s, ['WEBHOOK']);
+    await within(s.server.deliveriesSettled(), 'settled after the batch hold');
+    expect(s.server.deliveries.map((a) => [a.event, a.outcome])).toEqual([['WEBHOOK.CREATED', 'delivered']]);
   });
 
   it('refuses a receiver whose certificate it does not trust (no webhookCa), as a retried network error', async () => {

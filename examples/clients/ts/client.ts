@@ -33,6 +33,13 @@ export interface Env {
   acceptedFile: string | undefined;
   receiverCertFile: string | undefined;
   receiverKeyFile: string | undefined;
+  /** The port the receiver listens on (CONFORMANCE_RECEIVER_PORT); any free one when unset. */
+  receiverPort: number | undefined;
+  /**
+   * The URL registered for deliveries (CONFORMANCE_WEBHOOK_URL) instead of the receiver's own, e.g. the webhook leg
+   * of `conformance proxy --receiver` in front of it.
+   */
+  webhookUrl: string | undefined;
 }
 
 interface Fixtures {
@@ -63,7 +70,18 @@ function readEnv(env: NodeJS.ProcessEnv = process.env): Env {
     acceptedFile: env.CONFORMANCE_ACCEPTED_FILE,
     receiverCertFile: env.CONFORMANCE_RECEIVER_CERT_FILE,
     receiverKeyFile: env.CONFORMANCE_RECEIVER_KEY_FILE,
+    receiverPort: portOf(env.CONFORMANCE_RECEIVER_PORT),
+    webhookUrl: env.CONFORMANCE_WEBHOOK_URL || undefined,
   };
+}
+
+/** CONFORMANCE_RECEIVER_PORT: unset or empty, or a TCP port. */
+function portOf(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port < 1 || port > 65535)
+    throw new Error(`CONFORMANCE_RECEIVER_PORT is not a TCP port: ${JSON.stringify(value)}`);
+  return port;
 }
 
 /** HTTPS_PROXY (or https_proxy), as curl reads it: unless NO_PROXY lists the host (or a domain of it, or `*`). */
@@ -428,8 +446,11 @@ export class Client {
           .catch(() => res.writeHead(500).end()); // e.g. the accepted file cannot be written: not accepted, then
       },
     );
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return `https://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.env.receiverPort ?? 0, '127.0.0.1', resolve);
+    });
+    return this.env.webhookUrl ?? `https://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
   }
 
   /** Authentication 8: "verify the Content-Digest …, verify the HTTP message signature; when either check fails, the webhook message must be discarded". */

@@ -57,6 +57,8 @@ export class Deliverer {
   private readonly running = new Set<Promise<void>>();
   private readonly sleeping = new Set<{ timer: NodeJS.Timeout; wake: () => void }>();
   private readonly abort = new AbortController();
+  /** Callers of idle(), told when the last queue has drained. */
+  private readonly idleWaiters: Array<() => void> = [];
   private readonly agent: Agent;
   private closed = false;
   private closing: Promise<void> | undefined;
@@ -99,6 +101,21 @@ export class Deliverer {
     void run.finally(() => this.running.delete(run));
   }
 
+  /** Whether nothing is queued, in flight or waiting for a retry. */
+  get isIdle(): boolean {
+    return this.draining.size === 0;
+  }
+
+  /**
+   * Resolves once nothing is queued, in flight or waiting for a retry: every delivery enqueued so far has had its last
+   * attempt (reported). At once when idle; a delivery enqueued later is not waited for by an earlier caller's promise
+   * unless it is enqueued before the last queue drains.
+   */
+  idle(): Promise<void> {
+    if (this.isIdle) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
   /** Cancels what is queued, waiting or in flight, and resolves once nothing of the deliverer runs any more. */
   close(): Promise<void> {
     // A second caller must wait for the same shutdown, not return while deliveries are still winding down.
@@ -127,6 +144,7 @@ export class Deliverer {
       // No await between the emptiness check above and this line, so an enqueue cannot fall in between unseen.
       this.draining.delete(name);
       if (queue.length === 0) this.queues.delete(name);
+      if (this.isIdle) for (const wake of this.idleWaiters.splice(0)) wake();
     }
   }
 

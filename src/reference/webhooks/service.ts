@@ -65,6 +65,8 @@ export class WebhookService {
     string,
     { clientId: string; url: string; events: DeliveryPayload[]; copies: number; timer: NodeJS.Timeout }
   >();
+  /** Callers of settled() waiting for a delivery held on a timer (a batch, an AUTH.CREATED) to be let go. */
+  private readonly holdWaiters: Array<() => void> = [];
 
   constructor(private readonly options: WebhookServiceOptions) {
     this.registry = new WebhookRegistry(options.key);
@@ -94,13 +96,34 @@ export class WebhookService {
     return { eventId, event: TEST_EVENT, webhook };
   }
 
+  /**
+   * Resolves once every delivery caused so far has had its last attempt: none held on a timer (a batch, an
+   * AUTH.CREATED under deliveryOrder=any-order), none queued, in flight or waiting for a retry. Lets a harness end a
+   * session when the server has nothing more to send for what happened (the proxy matrix's webhooks rows), without
+   * guessing a time. Deliveries the unsubscribed-delivered-late fault holds until a later event are not waited for.
+   */
+  async settled(): Promise<void> {
+    for (;;) {
+      if (this.batches.size > 0 || this.delayed.size > 0)
+        await new Promise<void>((resolve) => this.holdWaiters.push(resolve));
+      else if (!this.deliverer.isIdle) await this.deliverer.idle();
+      else return;
+    }
+  }
+
   close(): Promise<void> {
     this.unsubscribe();
     for (const held of this.delayed.values()) clearTimeout(held.timer);
     this.delayed.clear();
     for (const batch of this.batches.values()) clearTimeout(batch.timer);
     this.batches.clear();
+    this.letGo();
     return this.deliverer.close();
+  }
+
+  /** A held delivery went to the deliverer (or was cancelled): settled() looks again. */
+  private letGo(): void {
+    for (const wake of this.holdWaiters.splice(0)) wake();
   }
 
   private onEvent(event: DomainEvent): void {
@@ -154,6 +177,7 @@ export class WebhookService {
     const timer = setTimeout(() => {
       this.delayed.delete(tokenId);
       deliver();
+      this.letGo();
     }, CREATED_HOLD_MS);
     this.delayed.set(tokenId, { timer, release: deliver });
   }
@@ -164,6 +188,7 @@ export class WebhookService {
     this.delayed.delete(tokenId);
     clearTimeout(held.timer);
     held.release();
+    this.letGo();
   }
 
   /** A server that gives up on a URL whose deliveries keep failing; any success starts the count again. */
@@ -216,11 +241,13 @@ export class WebhookService {
       this.batches.delete(name);
       for (let i = 0; i < Math.max(copies, waiting.copies); i++)
         this.send(clientId, url, [...waiting.events, payload], waiting.events[0]!.eventId);
+      this.letGo();
       return;
     }
     const timer = setTimeout(() => {
       this.batches.delete(name);
       for (let i = 0; i < copies; i++) this.send(clientId, url, [payload], payload.eventId);
+      this.letGo();
     }, BATCH_HOLD_MS);
     this.batches.set(name, { clientId, url, events: [payload], copies, timer });
   }
