@@ -10,6 +10,8 @@ export interface Chain extends Term {
   suite: string;
   uses: string[];
   alone: boolean;
+  turns: string[];
+  suiteOrder: string[];
   durationMs: number;
   requestMs: number;
   waitMs: number;
@@ -44,6 +46,9 @@ export const LOCAL_GAP_MS: number;
 
 export function floorOf(
   report: unknown,
-  declarations?: Map<string, { uses?: readonly string[]; alone?: boolean }>,
+  declarations?: Map<
+    string,
+    { uses?: readonly string[]; alone?: boolean; turns?: readonly string[]; suiteOrder?: readonly string[] }
+  >,
   options?: { localGapMs?: number },
 ): Floor;

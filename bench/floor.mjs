@@ -27,8 +27,9 @@
 // - Simplifications: a check's chain is the check as written (a check that walks three lists one after another counts
 //   three walks: issue 29 item 2 may change the checks, and the floor falls with them); the time of a link is as the
 //   run measured it (at latency L, L plus the server's and the client's work on it). `orderedFloorMs` is the floor of
-//   today's scheduler, whose turns over one state follow declaration order (an `alone` check waits for every earlier
-//   one): the difference between it and the floor is the scheduler's, the rest of the gap to the wall the slots', the
+//   today's scheduler, whose turns over one state follow declaration order (over a state of the pack's
+//   `suiteOrderStates`, within a suite only; over one of its `turnStates`, none), an `alone` check waiting for every
+//   earlier one: the difference between it and the floor is the scheduler's, the rest of the gap to the wall the slots', the
 //   session's turn and the client's own work.
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -143,8 +144,9 @@ const sum = (terms) =>
 
 /**
  * The dependency floor of a run (see the header): `report` a parsed JSON report (`conformance run --json`),
- * `declarations` a map from check id to `{ uses: string[], alone: boolean }` (the checks as the engine schedules them;
- * a check not in it shares nothing).
+ * `declarations` a map from check id to `{ uses: string[], alone: boolean, turns?: string[], suiteOrder?: string[] }`
+ * (the checks as the engine schedules them, `turns` and `suiteOrder` the states of `uses` it keeps no order over, or
+ * keeps it within the check's suite only; a check not in it shares nothing).
  */
 export function floorOf(report, declarations = new Map(), { localGapMs = LOCAL_GAP_MS } = {}) {
   const t0 = Date.parse(report.run.startedAt);
@@ -164,6 +166,8 @@ export function floorOf(report, declarations = new Map(), { localGapMs = LOCAL_G
       suite: c.suite,
       uses: d.uses ?? [],
       alone: d.alone === true,
+      turns: d.turns ?? [],
+      suiteOrder: d.suiteOrder ?? [],
       durationMs: c.durationMs,
       ...chain,
     };
@@ -190,13 +194,17 @@ export function floorOf(report, declarations = new Map(), { localGapMs = LOCAL_G
       : { by: `check ${longest.id}`, roundTrips: longest.roundTrips, ms: longest.ms, waitMs: longest.waitMs };
   const floor = sum([open, ...alone, middle, close]);
   // Today's scheduler: a check waits for every earlier check it conflicts with (declaration order), slots unlimited.
+  const follows = (c, p) =>
+    p.uses.some(
+      (u) => c.uses.includes(u) && !c.turns.includes(u) && (p.suite === c.suite || !c.suiteOrder.includes(u)),
+    );
   const finish = [];
   for (let i = 0; i < chains.length; i++) {
     const c = chains[i];
     let ready = 0;
     for (let j = 0; j < i; j++) {
       const p = chains[j];
-      if (c.alone || p.alone || p.uses.some((u) => c.uses.includes(u))) ready = Math.max(ready, finish[j]);
+      if (c.alone || p.alone || follows(c, p)) ready = Math.max(ready, finish[j]);
     }
     finish[i] = ready + c.ms;
   }
@@ -237,13 +245,24 @@ export function floorOf(report, declarations = new Map(), { localGapMs = LOCAL_G
   };
 }
 
-/** The checks as the engine schedules them, from the compiled pack: id → `{ uses, alone }` under the run's flags. */
+/**
+ * The checks as the engine schedules them, from the compiled pack: id → `{ uses, alone, turns, suiteOrder }` under the
+ * run's flags.
+ */
 export async function declarationsOf(flags = {}) {
   const { pack } = await import('../dist/suites/index.js');
   const runFlags = { long: false, allowMutations: false, ...flags };
+  const among = (uses, states = []) => uses.filter((u) => states.includes(u));
   return new Map(
     pack.suites.flatMap((s) =>
-      s.checks.map((c) => [c.id, { uses: [...(c.uses ?? [])], alone: c.alone?.(runFlags) ?? false }]),
+      s.checks.map((c) => {
+        const uses = [...(c.uses ?? [])];
+        const alone = c.alone?.(runFlags) ?? false;
+        return [
+          c.id,
+          { uses, alone, turns: among(uses, pack.turnStates), suiteOrder: among(uses, pack.suiteOrderStates) },
+        ];
+      }),
     ),
   );
 }

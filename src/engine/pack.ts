@@ -17,6 +17,11 @@ export interface Pack {
    * state run in declaration order.
    */
   turnStates?: readonly string[];
+  /**
+   * Of those, the states whose checks keep declaration order within their suite only: checks of different suites over
+   * one take turns, in whatever order (each puts back what it changed, so none depends on another suite's).
+   */
+  suiteOrderStates?: readonly string[];
   /** The shared state a request may change (`path` relative to the base URL, a query may follow), if any. */
   stateChangedBy(method: string, path: string): string | undefined;
   openSession(client: SignedClient, target: ResolvedTarget, sink: ExchangeSink): RunSession;

@@ -184,9 +184,12 @@ async function runAll(run: Run): Promise<CheckResult[]> {
   const slots: Array<CheckResult | undefined> = new Array(checks.length);
   const settle = settler(run, slots);
   const turnStates = options.pack.turnStates ?? [];
+  const suiteOrder = options.pack.suiteOrderStates ?? [];
   const tasks = checks.map((c) => ({
-    uses: (c.uses ?? []).filter((u) => !turnStates.includes(u)),
+    uses: (c.uses ?? []).filter((u) => !turnStates.includes(u) && !suiteOrder.includes(u)),
     turns: (c.uses ?? []).filter((u) => turnStates.includes(u)),
+    groupUses: (c.uses ?? []).filter((u) => suiteOrder.includes(u)),
+    group: c.suite,
     alone: c.alone?.(run.flags) ?? false,
   }));
   await runScheduled(

@@ -1,6 +1,8 @@
-// Runs tasks up to a limit at a time. A task that names shared state waits for every earlier task naming any of the
-// same state to finish, so tasks over one state run one at a time and in declaration order; a task that takes turns
-// over a state (`turns`) waits only while another task over it runs, in any order. A task `alone` runs last,
+// Runs tasks up to a limit at a time. A task that names shared state (`uses`) waits for every earlier task naming any
+// of the same state to finish, so tasks over one state run one at a time and in declaration order; a task that takes
+// turns over a state (`turns`) waits only while another task over it runs, in any order. A state named in `groupUses`
+// is between the two: ordered among the tasks of one group (a suite), taken in turns with the tasks of other groups
+// (each puts back what it changed, so none depends on another group's having run first). A task `alone` runs last,
 // after every other task has finished, with nothing beside it (tasks alone one after another, in declaration order):
 // what it may change on the target, no other task sees. Only those conflicts keep tasks apart.
 //
@@ -18,6 +20,13 @@ export interface ScheduledTask {
   readonly uses?: readonly string[];
   /** Names of the state this task needs to itself while it runs, with no order among the tasks that name it. */
   readonly turns?: readonly string[];
+  /**
+   * Names of state as in `uses`, in declaration order among the tasks of the same `group` only: with a task of another
+   * group over it, this task takes turns (never both at once, in any order).
+   */
+  readonly groupUses?: readonly string[];
+  /** Which group the task belongs to (a suite), for `groupUses`; tasks without one are of one group. */
+  readonly group?: string;
   /** Runs with no other task beside it. */
   readonly alone?: boolean;
 }
@@ -51,11 +60,7 @@ export function runScheduled(
     const blocked = (i: number): boolean => {
       if (tasks[i]!.alone) return state.some((st, j) => j !== i && st !== 'done' && (j < i || !tasks[j]!.alone));
       for (let j = 0; j < i; j++) if (state[j] !== 'done' && conflict(tasks[j]!, tasks[i]!)) return true;
-      const turns = tasks[i]!.turns ?? [];
-      return (
-        turns.length > 0 &&
-        state.some((st, j) => st === 'running' && (tasks[j]!.turns ?? []).some((t) => turns.includes(t)))
-      );
+      return state.some((st, j) => st === 'running' && exclusive(tasks[j]!, tasks[i]!));
     };
     const slot: TaskSlot = {
       idle: async (wait) => {
@@ -102,8 +107,22 @@ function checkLimit(n: number): number {
 function conflict(earlier: ScheduledTask, later: ScheduledTask): boolean {
   if (earlier.alone || later.alone) return false;
   const uses = later.uses ?? [];
-  return (earlier.uses ?? []).some((s) => uses.includes(s));
+  if ((earlier.uses ?? []).some((s) => uses.includes(s))) return true;
+  return sameGroup(earlier, later) && ordered(earlier).some((s) => ordered(later).includes(s));
 }
+
+/** Whether two tasks, in whatever order, may not run at once without one having to wait for the other. */
+function exclusive(a: ScheduledTask, b: ScheduledTask): boolean {
+  const turns = b.turns ?? [];
+  if ((a.turns ?? []).some((t) => turns.includes(t))) return true;
+  // Of different groups, a state either names in `groupUses` (and the other in either list) is taken in turns.
+  if (sameGroup(a, b)) return false;
+  const inTurn = (x: ScheduledTask, y: ScheduledTask) => (x.groupUses ?? []).some((s) => ordered(y).includes(s));
+  return inTurn(a, b) || inTurn(b, a);
+}
+
+const ordered = (t: ScheduledTask): readonly string[] => [...(t.uses ?? []), ...(t.groupUses ?? [])];
+const sameGroup = (a: ScheduledTask, b: ScheduledTask): boolean => (a.group ?? '') === (b.group ?? '');
 
 /**
  * The tasks' indices, the head of the longest chain first: a task's chain is itself and the longest chain among the

@@ -17,7 +17,7 @@ export type { RevokeBody } from './revoke.js';
 export { signingNote } from './signing-profile.js';
 export { expectNoToken, readProbe, tokenIn, withTokens } from './checks-auth.js';
 export type { IssuedToken, TokenJar } from './checks-auth.js';
-export { SHARED_STATES, TURN_STATES, stateChangedBy } from './shared-state.js';
+export { SHARED_STATES, TURN_STATES, SUITE_ORDER_STATES, stateChangedBy } from './shared-state.js';
 
 // ---- expectations on an answer --------------------------------------------------------------------------------------
 export {

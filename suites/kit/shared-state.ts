@@ -1,6 +1,7 @@
 // State on the target that some checks change, or read twice and compare. Checks naming the same state never overlap,
-// whatever the run's concurrency (src/engine/schedule.ts): over `mutable-customer` and `webhook-config` they run in
-// declaration order; over `token-revocation` they take turns in any order (TURN_STATES). A check that sends a request
+// whatever the run's concurrency (src/engine/schedule.ts): over `webhook-config` they run in declaration order; over
+// `mutable-customer` in declaration order within a suite, in turns between suites (SUITE_ORDER_STATES); over
+// `token-revocation` they take turns in any order (TURN_STATES). A check that sends a request
 // changing such state must name it: CheckContext refuses the request otherwise, so a forgotten declaration shows up as
 // an error on every run instead of as a failure that comes and goes with timing.
 
@@ -21,6 +22,20 @@ export type SharedState = (typeof SHARED_STATES)[number];
  * suite's token checks go between the auth suite's instead of after all of them.
  */
 export const TURN_STATES: readonly SharedState[] = ['token-revocation'];
+
+/**
+ * The states whose checks keep declaration order within their suite, and take turns between suites. Every check over
+ * `mutable-customer` reads the customer as it finds it and puts back what it changed (withCustomerRestored, or a PUT
+ * of the customer's own values), so none depends on another suite's having run before it: the resources suite's
+ * changes need not wait for the signing and auth suites' PUTs of unchanged values, nor hold up what waits on them.
+ *
+ * Not `webhook-config`: the webhooks suite's checks share one configuration, saved by its setup and put back only by
+ * its last check, each leaving it as the next expects; a check of another suite in between (signing.reject.post-body-
+ * tampered, resources.errors.no-token) would see the suite's receiver configured, and a delivery it caused on a
+ * server that wrongly took its request would land in the suite's waits. Those checks stay before the suite, as
+ * declared; they are the first over the state in their own suites, so they start at once and delay it little.
+ */
+export const SUITE_ORDER_STATES: readonly SharedState[] = ['mutable-customer'];
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

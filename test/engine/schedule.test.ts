@@ -138,6 +138,61 @@ describe('runScheduled', () => {
     await s.done;
   });
 
+  it('keeps a group-ordered state in declaration order within a group, and in turns between groups', async () => {
+    // Group a: 0 then 2 over m. Group b: 1 then 3 over m; 3 also heads a chain over x (4 waits for it).
+    const s = controlled(
+      [
+        { group: 'a', groupUses: ['m'] },
+        { group: 'b', groupUses: ['m'] },
+        { group: 'a', groupUses: ['m'] },
+        { group: 'b', groupUses: ['m'], uses: ['x'] },
+        { group: 'c', uses: ['x'] },
+      ],
+      4,
+    );
+    await s.started(1);
+    // 1 heads the longest chain (3, then 4): of another group than 0, it goes first although declared after it.
+    expect(s.log).toEqual(['start 1']);
+    await s.finish(1);
+    // 0 and 3 tie (chains of two): declaration order; 3 waits for 0's turn.
+    expect(s.log.slice(-2)).toEqual(['end 1', 'start 0']);
+    await s.finish(0);
+    // 2 follows 0 in its group, but it is 3's turn (the longer chain): never two over m at once.
+    expect(s.log.slice(-2)).toEqual(['end 0', 'start 3']);
+    expect(s.isStarted(2)).toBe(false);
+    await s.finish(3);
+    expect(s.log.slice(-3)).toEqual(['end 3', 'start 2', 'start 4']);
+    for (const i of [2, 4]) await s.finish(i);
+    await s.done;
+  });
+
+  it('takes turns between groups where one names the state in `uses` and the other in `groupUses`', async () => {
+    // 0 (group a, uses m) and 1 (group b, groupUses m): never at once, in any order; 2 (group a) follows 0.
+    const s = controlled(
+      [
+        { group: 'a', uses: ['m'] },
+        { group: 'b', groupUses: ['m'], uses: ['x'] },
+        { group: 'a', groupUses: ['m'] },
+        { group: 'c', uses: ['x'] },
+        { group: 'c', uses: ['x'] },
+      ],
+      4,
+    );
+    await s.started(1);
+    // 1 heads the longest chain (3 and 4 follow it over x): it goes first, and 0 waits for its turn.
+    expect(s.log).toEqual(['start 1']);
+    await s.finish(1);
+    expect(s.log.slice(-3)).toEqual(['end 1', 'start 0', 'start 3']);
+    expect(s.isStarted(2)).toBe(false);
+    await s.finish(0);
+    expect(s.log.slice(-2)).toEqual(['end 0', 'start 2']);
+    for (const i of [3, 4, 2]) {
+      await s.started(i);
+      await s.finish(i);
+    }
+    await s.done;
+  });
+
   it("gives an idle task's slot to the next task for the wait, and reads a limit function before each start", async () => {
     let limit = 1;
     const log: string[] = [];
