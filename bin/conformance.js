@@ -19,8 +19,11 @@ try {
 // A reader that stops early (`conformance run | head`) closes the pipe. The run goes on to its end all the same, quietly:
 // it may have changed the server (a webhook, a customer) and puts that back, and the file reports are still written;
 // its exit code stays the run's. Dying of SIGPIPE midway would skip both.
-process.stdout.on('error', (err) => {
-  if (err.code !== 'EPIPE') throw err;
-  process.stdout.write = () => true;
-});
+// The same for stderr: a caller that closed it (a test harness that gave up waiting and killed the run, `2>&1 | head`)
+// must not turn the run's next line into a crash, exit 4 with nothing said, in place of the run's own exit code.
+for (const stream of [process.stdout, process.stderr])
+  stream.on('error', (err) => {
+    if (err.code !== 'EPIPE') throw err;
+    stream.write = () => true;
+  });
 cli.main(process.argv);

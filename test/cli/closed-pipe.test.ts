@@ -38,4 +38,33 @@ describe('a reader that closes stdout early', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('a closed stderr does not turn a SIGTERM into a crash: the run stops with 143, its report written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'conformance-pipe-'));
+    const json = join(dir, 'r.json');
+    try {
+      const child = spawn(process.execPath, [BIN, 'run', '--suite', 'auth', '--json', json], {
+        env: { ...process.env, NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      // Like a harness that gave up waiting: stderr closed, then SIGTERM; the run's "stopping" line meets EPIPE.
+      child.stderr.destroy();
+      child.stdout.once('data', () => child.kill('SIGTERM'));
+      child.stdout.resume();
+      const code = await new Promise<number | null>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          child.kill('SIGKILL');
+          reject(new Error(`the run did not end within ${WAIT_MS} ms`));
+        }, WAIT_MS);
+        child.on('exit', (c) => {
+          clearTimeout(timer);
+          resolve(c);
+        });
+      });
+      expect(code).toBe(143);
+      expect(existsSync(json)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

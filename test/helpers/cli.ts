@@ -1,7 +1,7 @@
 // Runs the compiled CLI the way a user does (`npm test` builds it first), with a hard limit so a hang fails the test.
 import { execFile, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { WAIT_MS } from './waits.js';
+import { RUN_LIMIT_MS, WAIT_MS } from './waits.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/conformance.js', import.meta.url));
 
@@ -24,7 +24,7 @@ export function runCli(
       {
         cwd: options.cwd,
         env: { ...process.env, NO_COLOR: '1', ...options.env },
-        timeout: options.limitMs ?? WAIT_MS,
+        timeout: options.limitMs ?? RUN_LIMIT_MS,
         maxBuffer: 32 * 1024 * 1024,
       },
       (error, stdout, stderr) => {

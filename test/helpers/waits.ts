@@ -9,6 +9,12 @@
 export const WAIT_MS = 60_000;
 
 /**
+ * How long a test lets a whole CLI run take before it kills it (test/helpers/cli.ts runCli): a whole run is seconds of
+ * CPU, and on 2 cores loaded twenty times over it took more than WAIT_MS (stop 39), killed mid-run.
+ */
+export const RUN_LIMIT_MS = 300_000;
+
+/**
  * A time limit a test waits out on purpose (a check's, a run's budget, a request's to a server that never answers)
  * while other answers must come within it: far beyond a loopback answer on a loaded machine, and each test that waits
  * it out pays it once. A test proving that a limit fires, where nothing else must beat it, may use a shorter one.
