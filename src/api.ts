@@ -5,7 +5,9 @@ import {
   clientFor,
   loadExpectedFailures,
   runChecks,
+  selectChecks,
   type RunSession,
+  type Selection,
   type ExpectedFailure,
   type RunResult,
   type RunOptionsInfo,
@@ -131,7 +133,8 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       : {}),
   };
 
-  const { target, stop, local, targetArgs, journalFolder: folder } = await resolveTarget(options);
+  const selection = { suites: options.suites, grep: options.grep, ...(ids ? { ids } : {}) };
+  const { target, stop, local, targetArgs, journalFolder: folder } = await resolveTarget(options, selection);
   const notes = local !== undefined ? [`target: ${local}`] : [];
   const journal = journalOf(options, target, folder);
   options.onJournal?.(journal);
@@ -144,7 +147,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       ...passedThrough(options),
       target,
       pack,
-      selection: { suites: options.suites, grep: options.grep, ...(ids ? { ids } : {}) },
+      selection,
       reporter: reports.reporter({ keyId: target.keyId, privateKey: target.privateKey }),
       flags: { long: options.long ?? false, allowMutations: options.allowMutations ?? false },
       suiteOptions: { ussd },
@@ -263,12 +266,23 @@ interface Resolved {
   journalFolder?: string;
 }
 
-async function resolveTarget(options: TargetSelection): Promise<Resolved> {
+/** Whether a check of a suite that starts the webhook receiver is selected (a selection that fails is the run's to report). */
+function startsReceiver(selection: Selection): boolean {
+  const receiverSuites = new Set(pack.suites.filter((s) => s.receiver).map((s) => s.name));
+  try {
+    return selectChecks(pack.suites, selection).some((c) => receiverSuites.has(c.suite));
+  } catch {
+    return true;
+  }
+}
+
+/** `selection`: the checks a run selects; none for a command that starts no receiver (see startsReceiver). */
+async function resolveTarget(options: TargetSelection, selection?: Selection): Promise<Resolved> {
   const name = options.target ?? BUILTIN_TARGET;
   if (name === BUILTIN_TARGET) {
     // Its receiver's certificate is made in a worker thread: asked for first, it is made while this thread loads the
-    // reference server.
-    startLocalCertificate();
+    // reference server. A run that starts no receiver never asks for it (the server asks at its first delivery).
+    if (selection !== undefined && startsReceiver(selection)) startLocalCertificate();
     const { startLocalTarget } = await import('./targets/local.js');
     const local = await startLocalTarget(options.local);
     return { target: local.target, stop: local.stop, local: local.describe, targetArgs: localArgs(options.local) };
@@ -332,6 +346,7 @@ export interface OpenedTarget {
 export async function openTarget(
   options: TargetSelection & Pick<RunOptions, 'requestTimeoutMs' | 'maxBodyBytes'>,
 ): Promise<OpenedTarget> {
+  // It starts no receiver: a delivery its requests cause asks the built-in target for the certificate then.
   const { target, stop, local, journalFolder: folder } = await resolveTarget(options);
   const client = clientFor(target, options);
   return {

@@ -127,7 +127,7 @@ export const COMMANDS: readonly CommandDeclaration[] = [
       await early.checkTarget(opts);
       early.checkSelectionWords(opts.suite, opts.grep);
       // A failure is left to the run's own request for the certificate, which reports it.
-      (await import('./early-certificate.js')).startEarlyCertificate(opts.target).catch(() => undefined);
+      (await import('./early-certificate.js')).startEarlyCertificate(opts.target, opts.suite).catch(() => undefined);
       return (await import('./run.js')).runCommand(opts);
     },
     { parsesChoices: true },

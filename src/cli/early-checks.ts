@@ -16,6 +16,9 @@ import { localOptionsOf, type LocalFlags } from './local-options.js';
  */
 export const SUITE_NAMES: readonly string[] = ['auth', 'signing', 'pagination', 'resources', 'ussd', 'webhooks'];
 
+/** Those of them that start the webhook receiver (SuiteDeclaration.receiver), held equal to the pack's the same way. */
+export const RECEIVER_SUITES: readonly string[] = ['webhooks'];
+
 /** Throws the engine's usage error for an unknown suite in `suite` (comma-separated) or a `grep` that is no pattern. */
 export function checkSelectionWords(suite: string | undefined, grep: string | undefined): void {
   wantedSuites(SUITE_NAMES, suite?.split(','));

@@ -101,6 +101,8 @@ export interface SuiteDefinition extends SuiteLifecycle {
   checks: CheckDefinition[];
   /** The suite's own settings with their defaults; a run may set them (RunChecksOptions.suiteOptions). */
   options?: Readonly<Record<string, SuiteOption>>;
+  /** Its setup starts the webhook receiver (see SuiteDeclaration.receiver). */
+  receiver?: boolean;
 }
 
 /** What a check's author writes: the requirements it enforces by id; the suite resolves them against the catalog. */
@@ -134,6 +136,11 @@ export interface SuiteDeclaration<S = unknown> extends SuiteLifecycle<S> {
   /** For every check without its own `alone`. */
   alone?: (flags: RunFlags) => boolean;
   options?: Readonly<Record<string, SuiteOption>>;
+  /**
+   * Its setup starts the webhook receiver: a run that selects one of its checks has the built-in target's receiver
+   * certificate made from the start, on the other core (src/api.ts; the CLI's list by name: src/cli/early-checks.ts).
+   */
+  receiver?: boolean;
 }
 
 /** Declares a check; the id must start with its suite name (`<suite>.<area>.<what>`). */
@@ -158,7 +165,7 @@ function resolveRequirements(c: CheckDeclaration): Pick<CheckInfo, 'requirements
 }
 
 export function defineSuite<S>(def: SuiteDeclaration<S>): SuiteDefinition {
-  const { name, title, checks, uses: shared = [], alone: sharedAlone, options, setup, teardown } = def;
+  const { name, title, checks, uses: shared = [], alone: sharedAlone, options, receiver, setup, teardown } = def;
   for (const c of checks) {
     if (!c.id.startsWith(`${name}.`)) throw new Error(`check id ${c.id} does not start with its suite name "${name}."`);
   }
@@ -166,6 +173,7 @@ export function defineSuite<S>(def: SuiteDeclaration<S>): SuiteDefinition {
     name,
     title,
     ...(options ? { options } : {}),
+    ...(receiver ? { receiver } : {}),
     // The state's type is the suite's own: its checks read it back through their suite's accessor.
     ...(setup ? { setup: setup as SuiteLifecycle['setup'] } : {}),
     ...(teardown ? { teardown: teardown as SuiteLifecycle['teardown'] } : {}),

@@ -12,7 +12,7 @@ export type { RunSession, SuiteRun } from './session.js';
 export type { Reporter, RunStartInfo } from './reporter.js';
 export { clientFor, runChecks, DEFAULT_CHECK_TIMEOUT_MS } from './run.js';
 export type { RunSettings } from './run-state.js';
-export { selectChecks } from './select.js';
+export { selectChecks, type Selection } from './select.js';
 export { formatBudget, parseDuration } from './budget.js';
 export { applyExpectedFailure, loadExpectedFailures, parseExpectedFailures } from './expected-failures.js';
 export type { ExpectedFailure } from './expected-failures.js';

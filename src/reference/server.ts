@@ -25,7 +25,7 @@ import { choicesMiddleware } from './choices-middleware.js';
 import { resolveFaults } from './faults/catalog.js';
 import { loadSeed, ReferenceStore, type Seed } from './store.js';
 import { TokenStore } from './tokens.js';
-import type { DeliveryAttempt } from './webhooks/delivery.js';
+import type { DeliveryAttempt, WebhookCa } from './webhooks/delivery.js';
 import { WebhookService } from './webhooks/service.js';
 import { accountEventsMiddleware } from './webhooks/account-events.js';
 import { webhookKeyFromPem, type WebhookSigningKey } from './webhooks/signing-key.js';
@@ -69,8 +69,8 @@ export interface ReferenceOptions {
   faults?: readonly string[];
   /** Called once per request after the reply is sent (`conformance serve` prints it: rejection.ts formatRequestLog). */
   log?: (entry: RequestLogEntry) => void;
-  /** An extra CA (PEM) trusted for webhook delivery besides the system roots, e.g. a receiver's self-signed certificate. */
-  webhookCa?: string;
+  /** An extra CA trusted for webhook delivery besides the system roots, e.g. a receiver's self-signed certificate. */
+  webhookCa?: WebhookCa;
   /** A PKCS8 PEM Ed25519 private key that signs every client's deliveries; by default each client gets a fresh key. */
   webhookKey?: string;
   /** Delivery attempts after the first, on a network error, 5xx or 429; default 2 (3 attempts in all). */

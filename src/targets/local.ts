@@ -57,8 +57,12 @@ export async function startLocalTarget(options: LocalTargetOptions = {}): Promis
   const keyId = `local-${randomBytes(4).toString('hex')}`;
   const webhook = localWebhook();
   // The receiver a run starts for this target presents this same (per-process) certificate: trusting it lets the
-  // sandbox deliver to it without being handed anything.
-  const receiverCa = (await receiverTls(webhook))!.cert;
+  // sandbox deliver to it without being handed anything. Asked for at the first delivery, not here: a run that selects
+  // no webhooks check starts no receiver, draws no delivery, and so never pays for the certificate.
+  const receiverCa = async (): Promise<string> => {
+    const ca = (await receiverTls(webhook))!.cert;
+    return options.webhookCa ? `${options.webhookCa.trimEnd()}\n${ca}` : ca;
+  };
   const server = await startReferenceServer({
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
@@ -70,7 +74,7 @@ export async function startLocalTarget(options: LocalTargetOptions = {}): Promis
     ...(options.log ? { log: options.log } : {}),
     ...(options.middleware ? { middleware: options.middleware } : {}),
     ...(options.tls ? { tls: options.tls } : {}),
-    webhookCa: options.webhookCa ? `${options.webhookCa.trimEnd()}\n${receiverCa}` : receiverCa,
+    webhookCa: receiverCa,
   });
   return {
     target: {

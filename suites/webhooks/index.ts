@@ -159,6 +159,7 @@ export default defineSuite({
   name: 'webhooks',
   title: 'Webhooks: configuration, key, deliveries and their verification',
   uses: ['webhook-config'],
+  receiver: true,
   ...lifecycle,
   checks: [
     configSaved,

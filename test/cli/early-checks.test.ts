@@ -1,11 +1,12 @@
 // `conformance run` checks --suite and --grep before it loads the engine and the suites (src/cli/early-checks.ts):
 // the same suites as the pack, in its order, and the same one line as the engine's own check of the selection.
 import { describe, expect, it } from 'vitest';
-import { checkTarget, checkSelectionWords, SUITE_NAMES } from '../../src/cli/early-checks.js';
+import { checkTarget, checkSelectionWords, RECEIVER_SUITES, SUITE_NAMES } from '../../src/cli/early-checks.js';
 import { startLocalTarget } from '../../src/targets/local.js';
 import { run } from '../../src/api.js';
 import { selectChecks } from '../../src/engine/select.js';
 import { pack } from '../../suites/index.js';
+import { startEarlyCertificate } from '../../src/cli/early-certificate.js';
 
 /** What `fn` threw: its message and code, or undefined. */
 function thrown(fn: () => unknown): { message: string; code: unknown } | undefined {
@@ -30,6 +31,20 @@ async function rejected(fn: () => Promise<unknown>): Promise<{ message: string; 
 describe("run's selection words, checked before the run loads", () => {
   it("name the pack's suites, in its order", () => {
     expect(SUITE_NAMES).toEqual(pack.suites.map((s) => s.name));
+  });
+
+  it("name the pack's suites that start the webhook receiver", () => {
+    expect(RECEIVER_SUITES).toEqual(pack.suites.filter((s) => s.receiver).map((s) => s.name));
+  });
+
+  it.each([
+    ['local', undefined, true],
+    ['local', 'webhooks', true],
+    ['local', 'auth, webhooks', true],
+    ['local', 'auth,signing,pagination,resources,ussd', false],
+    ['staging', undefined, false],
+  ])('target %s, --suite %j: the receiver certificate made from the start: %s', async (target, suite, started) => {
+    expect(await startEarlyCertificate(target, suite)).toBe(started);
   });
 
   it.each([

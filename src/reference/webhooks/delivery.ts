@@ -32,9 +32,16 @@ export interface DeliveryJob {
   prepare: (attempt: number) => SignedDelivery;
 }
 
+/**
+ * An extra CA (PEM) trusted for delivery besides the system roots, or a function that gives it when the first delivery
+ * is made: the built-in target's receiver certificate costs a worker thread half a second of CPU, which a run that
+ * starts no receiver (no webhooks check selected) and so draws no delivery should not pay.
+ */
+export type WebhookCa = string | (() => Promise<string>);
+
 export interface DelivererOptions {
-  /** An extra trusted CA (PEM), added to the system roots. */
-  ca?: string;
+  /** An extra trusted CA (PEM), added to the system roots; or what gives it, asked at the first delivery. */
+  ca?: WebhookCa;
   /** Attempts after the first. */
   retries: number;
   /** Delay before the first retry; doubled for each further one. */
@@ -59,20 +66,29 @@ export class Deliverer {
   private readonly abort = new AbortController();
   /** Callers of idle(), told when the last queue has drained. */
   private readonly idleWaiters: Array<() => void> = [];
-  private readonly agent: Agent;
+  /** Made at the first delivery: a server that delivers nothing never asks for its CA (see WebhookCa). */
+  private agent: Promise<Agent> | undefined;
   private closed = false;
   private closing: Promise<void> | undefined;
 
-  constructor(private readonly options: DelivererOptions) {
-    this.agent = new Agent({
+  constructor(private readonly options: DelivererOptions) {}
+
+  private dispatcher(): Promise<Agent> {
+    return (this.agent ??= this.makeAgent());
+  }
+
+  private async makeAgent(): Promise<Agent> {
+    const { ca, timeoutMs } = this.options;
+    const extra = typeof ca === 'function' ? await ca() : ca;
+    return new Agent({
       // One secure context for every connection: given `ca` instead, each new TLS connection parses the ~140 root
       // certificates again (some 30 ms of CPU each).
       connect: {
-        timeout: options.timeoutMs,
-        ...(options.ca ? { secureContext: createSecureContext({ ca: [...rootCertificates, options.ca] }) } : {}),
+        timeout: timeoutMs,
+        ...(extra ? { secureContext: createSecureContext({ ca: [...rootCertificates, extra] }) } : {}),
       },
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
       keepAliveTimeout: 1_000,
     });
   }
@@ -134,7 +150,8 @@ export class Deliverer {
       for (const job of queue.splice(0)) this.report(job, 0, 'cancelled', { error: 'the server closed' }, 0);
     }
     await Promise.allSettled([...this.running]);
-    await this.agent.destroy();
+    // An agent that could not be made (its CA was not given) has nothing to close.
+    await (await this.agent?.catch(() => undefined))?.destroy();
   }
 
   private async drain(name: string, queue: DeliveryJob[]): Promise<void> {
@@ -172,7 +189,7 @@ export class Deliverer {
         method: 'POST',
         headers: d.headers.flat(),
         body: d.body,
-        dispatcher: this.agent,
+        dispatcher: await this.dispatcher(),
         signal: this.abort.signal,
       });
       await res.body.dump({ limit: MAX_RESPONSE_BYTES }).catch(() => undefined);

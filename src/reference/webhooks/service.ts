@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DomainEvent, EventBus } from '../events.js';
 import { WEBHOOK_FAULT, type FaultFlags } from '../faults/flags.js';
-import { Deliverer, type DeliveryAttempt } from './delivery.js';
+import { Deliverer, type DeliveryAttempt, type WebhookCa } from './delivery.js';
 import type { Choices } from '../choices/index.js';
 import { batched, signedDelivery, type DeliveryPayload } from './message.js';
 import { inTimestampUnit, timestampInUnit } from '../views.js';
@@ -39,8 +39,8 @@ export interface WebhookServiceOptions {
     Choices,
     'eventPayload' | 'deliveryHeaders' | 'deliverySignature' | 'deliveryOrder' | 'webhookDeactivation' | 'timestampUnit'
   >;
-  /** Extra CA (PEM) trusted for delivery, besides the system roots. */
-  ca?: string;
+  /** Extra CA trusted for delivery, besides the system roots. */
+  ca?: WebhookCa;
   /** One key for every client instead of a key per client. */
   key?: WebhookSigningKey;
   retries?: number;
