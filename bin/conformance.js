@@ -2,7 +2,7 @@
 // Compiled JavaScript only on the run path: no TypeScript loader, so start-up stays fast.
 import { existsSync } from 'node:fs';
 
-const MAIN = new URL('../dist/src/cli/main.js', import.meta.url);
+const MAIN = new URL('../dist/cli/main.js', import.meta.url);
 
 let cli;
 try {
