@@ -20,6 +20,7 @@ import { sendDeliveries, type DeliveryPlan } from './forgeries.js';
 import { recordedExchange } from './record.js';
 import { scenarioFixtures, scenarioSpec } from './scenarios.js';
 import type { ClientRequest, CommandEnd, SandboxAct, ScenarioName, ScenarioRecord, SentDelivery } from './types.js';
+import { clientEnv } from './client-env.js';
 
 export interface ScenarioOptions {
   /** The run's exchange numbering, shared by every scenario and the deliveries. */
@@ -35,21 +36,6 @@ export interface ScenarioOptions {
   /** Bound on one delivery to the receiver (webhooks); default 5 s. */
   deliveryTimeoutMs?: number;
 }
-
-/** The variables the harness sets; inherited values of these are dropped so that no scenario sees another's. */
-const CLIENT_ENV = [
-  'CONFORMANCE_SCENARIO',
-  'CONFORMANCE_BASE_URL',
-  'CONFORMANCE_CLIENT_ID',
-  'CONFORMANCE_CLIENT_SECRET',
-  'CONFORMANCE_KEY_ID',
-  'CONFORMANCE_PRIVATE_KEY_FILE',
-  'CONFORMANCE_CA_FILE',
-  'CONFORMANCE_FIXTURES',
-  'CONFORMANCE_ACCEPTED_FILE',
-  'CONFORMANCE_RECEIVER_CERT_FILE',
-  'CONFORMANCE_RECEIVER_KEY_FILE',
-] as const;
 
 /** What the report keeps of the command's output: the end of each stream. */
 const TAIL_BYTES = 4096;
@@ -155,6 +141,30 @@ function freshClient(): {
 }
 
 /** The files handed to the command, in the scenario's own folder. */
+/** The command's environment (client-env.ts): the sandbox's address, the client's credentials, the scenario's files. */
+function scenarioEnv(
+  scenario: ScenarioName,
+  baseUrl: string,
+  client: { clientId: string; clientSecret: string; keyId: string },
+  files: SandboxFiles,
+  fixtures: object,
+  webhooks: boolean,
+  extra: ScenarioOptions['env'],
+): NodeJS.ProcessEnv {
+  const { clientId, clientSecret, keyId } = client;
+  const receiver = { certFile: files.receiverCert, keyFile: files.receiverKey, acceptedFile: files.accepted };
+  return clientEnv(
+    {
+      ...{ scenario, baseUrl, clientId, clientSecret, keyId, fixtures },
+      privateKeyFile: files.privateKey,
+      caFile: files.ca,
+      ...(webhooks ? { receiver } : {}),
+    },
+    process.env,
+    extra,
+  );
+}
+
 interface SandboxFiles {
   privateKey: string;
   ca: string;
@@ -192,37 +202,6 @@ async function writeSandboxFiles(
   }
   const receiverCa = [receiver?.cert, webhookCa].filter((c) => c !== undefined).join('\n');
   return { tls, files, receiverCa };
-}
-
-/** The command's environment: the inherited one without CLIENT_ENV, the config's `env`, then the scenario's variables. */
-function scenarioEnv(
-  name: ScenarioName,
-  baseUrl: string,
-  client: { clientId: string; clientSecret: string; keyId: string },
-  files: SandboxFiles,
-  fixtures: ReturnType<typeof scenarioFixtures>,
-  webhooks: boolean,
-  extra: ScenarioOptions['env'],
-): NodeJS.ProcessEnv {
-  return {
-    ...inheritedEnv(),
-    ...extra,
-    CONFORMANCE_SCENARIO: name,
-    CONFORMANCE_BASE_URL: baseUrl,
-    CONFORMANCE_CLIENT_ID: client.clientId,
-    CONFORMANCE_CLIENT_SECRET: client.clientSecret,
-    CONFORMANCE_KEY_ID: client.keyId,
-    CONFORMANCE_PRIVATE_KEY_FILE: files.privateKey,
-    CONFORMANCE_CA_FILE: files.ca,
-    CONFORMANCE_FIXTURES: JSON.stringify(fixtures),
-    ...(webhooks
-      ? {
-          CONFORMANCE_ACCEPTED_FILE: files.accepted,
-          CONFORMANCE_RECEIVER_CERT_FILE: files.receiverCert,
-          CONFORMANCE_RECEIVER_KEY_FILE: files.receiverKey,
-        }
-      : {}),
-  };
 }
 
 /**
@@ -448,12 +427,6 @@ function actsOf(pending: readonly PendingAct[], runSeqOf: ReadonlyMap<number, nu
       ? [{ kind: 'token-ended', afterSeq: seq, tokenIds: act.tokenIds, at: act.at }]
       : [{ kind: 'throttled', seq, retryAfterSeconds: act.retryAfterSeconds, at: act.at, persistent: act.persistent }];
   });
-}
-
-function inheritedEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const name of CLIENT_ENV) delete env[name];
-  return env;
 }
 
 /** Spawned in a process group of its own, so that ending the scenario ends whatever the command started too. */

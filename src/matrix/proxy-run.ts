@@ -23,6 +23,7 @@ import { startLocalTarget, type LocalTarget } from '../targets/local.js';
 import type { TrafficExchange } from '../traffic/exchange.js';
 import { toTarget } from '../traffic/scope.js';
 import type { JudgedSession, ProxyCase } from './proxy-detection.js';
+import { clientEnv, type ClientEnvValues } from '../client/client-env.js';
 
 export interface ProxyRunSettings {
   /** The repository's root: where the client's command runs. */
@@ -121,12 +122,11 @@ async function proxiedSession(
     })());
   try {
     for (const scenario of c.scenarios) {
-      const env = clientEnv(scenario, t, proxy, keyFile);
       if (scenario !== 'webhooks' || receiverPort === undefined) {
-        session.clients.push(await runClient(c.client, env, settings));
+        session.clients.push(await runClient(c.client, proxiedEnv(scenario, t, proxy, keyFile), settings));
         continue;
       }
-      Object.assign(env, receiverEnv(settings, n, receiverPort, proxy));
+      const env = proxiedEnv(scenario, t, proxy, keyFile, receiverOf(settings, n, receiverPort, proxy));
       const ran = await runReceivingClient(c.client, env, settings, (exited) =>
         settledSession(proxy, local, session.deliveries, exited).then(endSession),
       );
@@ -140,44 +140,46 @@ async function proxiedSession(
 }
 
 /** The environment `conformance client` hands a client, for this target and scenario, through the proxy. */
-function clientEnv(
+function proxiedEnv(
   scenario: string,
   t: LocalTarget['target'],
   proxy: InterceptingProxy,
   keyFile: string,
+  receiver?: ClientEnvValues['receiver'],
 ): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    HTTPS_PROXY: proxy.url,
-    NO_PROXY: '',
-    CONFORMANCE_SCENARIO: scenario,
-    CONFORMANCE_BASE_URL: t.baseUrl,
-    CONFORMANCE_CLIENT_ID: t.clientId,
-    CONFORMANCE_CLIENT_SECRET: t.clientSecret,
-    CONFORMANCE_KEY_ID: t.keyId,
-    CONFORMANCE_PRIVATE_KEY_FILE: keyFile,
-    // The client trusts the proxy's CA: the proxy presents a certificate for the target's host made with it.
-    CONFORMANCE_CA_FILE: proxy.lines[1],
-    // The USSD walk: home, then options 4 and 1 (as test/e2e/proxy-clients.test.ts walks it).
-    CONFORMANCE_FIXTURES: JSON.stringify({ ...t.fixtures, ussdOptions: [4, 1] }),
-  };
+  return clientEnv(
+    {
+      scenario,
+      baseUrl: t.baseUrl,
+      clientId: t.clientId,
+      clientSecret: t.clientSecret,
+      keyId: t.keyId,
+      privateKeyFile: keyFile,
+      // The client trusts the proxy's CA: the proxy presents a certificate for the target's host made with it.
+      caFile: proxy.lines[1]!,
+      // The USSD walk: home, then options 4 and 1 (as test/e2e/proxy-clients.test.ts walks it).
+      fixtures: { ...t.fixtures, ussdOptions: [4, 1] },
+      ...(receiver !== undefined ? { receiver } : {}),
+    },
+    { ...process.env, HTTPS_PROXY: proxy.url, NO_PROXY: '' },
+  );
 }
 
 /**
  * The webhooks scenario's receiver: on the port chosen, registered at the leg's URL. Its certificate is the server's,
  * which the leg trusts as the target's CA when it forwards a delivery.
  */
-function receiverEnv(settings: ProxyRunSettings, n: number, port: number, proxy: InterceptingProxy): NodeJS.ProcessEnv {
-  const cert = join(settings.dir, `receiver-${n}.pem`);
-  const key = join(settings.dir, `receiver-key-${n}.pem`);
-  writeFileSync(cert, settings.tls.cert);
-  writeFileSync(key, settings.tls.key, { mode: 0o600 });
-  return {
-    CONFORMANCE_RECEIVER_CERT_FILE: cert,
-    CONFORMANCE_RECEIVER_KEY_FILE: key,
-    CONFORMANCE_RECEIVER_PORT: String(port),
-    CONFORMANCE_WEBHOOK_URL: proxy.receiverLeg!.url,
-  };
+function receiverOf(
+  settings: ProxyRunSettings,
+  n: number,
+  port: number,
+  proxy: InterceptingProxy,
+): NonNullable<ClientEnvValues['receiver']> {
+  const certFile = join(settings.dir, `receiver-${n}.pem`);
+  const keyFile = join(settings.dir, `receiver-key-${n}.pem`);
+  writeFileSync(certFile, settings.tls.cert);
+  writeFileSync(keyFile, settings.tls.key, { mode: 0o600 });
+  return { certFile, keyFile, port, webhookUrl: proxy.receiverLeg!.url };
 }
 
 type ClientEnd = JudgedSession['clients'][number];

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeCertificate } from '../../src/receiver/certificate.js';
 import { startLocalTarget, type LocalTarget } from '../../src/targets/local.js';
+import { clientEnv } from '../../src/client/client-env.js';
 import { FLAWS, type FlawName } from '../../examples/clients/ts/flaws.js';
 import { runCli } from '../helpers/cli.js';
 import { deadline, proxyReport, startProxy, writeStagingConfig } from '../helpers/proxy-session.js';
@@ -67,20 +68,20 @@ async function session(
   const t = local.target;
   const client = spawn(process.execPath, args, {
     cwd: root,
-    env: {
-      ...process.env,
-      HTTPS_PROXY: url,
-      NO_PROXY: '',
-      CONFORMANCE_SCENARIO: scenario,
-      CONFORMANCE_BASE_URL: t.baseUrl,
-      CONFORMANCE_CLIENT_ID: t.clientId,
-      CONFORMANCE_CLIENT_SECRET: t.clientSecret,
-      CONFORMANCE_KEY_ID: t.keyId,
-      CONFORMANCE_PRIVATE_KEY_FILE: join(dir, `${to === clean ? 'clean' : 'faulty'}-key.pem`),
-      // The client trusts the proxy's CA: the proxy presents a certificate for the target's host made with it.
-      CONFORMANCE_CA_FILE: ca,
-      CONFORMANCE_FIXTURES: JSON.stringify({ ...t.fixtures, ...fixtures }),
-    },
+    env: clientEnv(
+      {
+        scenario,
+        baseUrl: t.baseUrl,
+        clientId: t.clientId,
+        clientSecret: t.clientSecret,
+        keyId: t.keyId,
+        privateKeyFile: join(dir, `${to === clean ? 'clean' : 'faulty'}-key.pem`),
+        // The client trusts the proxy's CA: the proxy presents a certificate for the target's host made with it.
+        caFile: ca,
+        fixtures: { ...t.fixtures, ...fixtures },
+      },
+      { ...process.env, HTTPS_PROXY: url, NO_PROXY: '' },
+    ),
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let clientErr = '';
