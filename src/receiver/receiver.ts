@@ -194,6 +194,8 @@ export class WebhookReceiver {
   /** The other events of a batch, by the request's first delivery. */
   private readonly siblings = new WeakMap<Delivery, MutableDelivery[]>();
   private readonly waiters = new Set<Waiter>();
+  /** Callers of nextArrival, told of the next request of the server's, whatever becomes of it. */
+  private readonly arrivalWaiters = new Set<(came: boolean) => void>();
   private readonly verifying = new Set<Promise<void>>();
   private readonly generations = new WeakMap<Delivery, number>();
   /** Where each delivery was sent as its arrival tells, before any verification read it otherwise (see verifyRouted). */
@@ -435,6 +437,30 @@ export class WebhookReceiver {
     });
   }
 
+  /**
+   * Whether a request of the server's comes before the deadline: a delivery (verified or not, or still waiting for the
+   * key it is verified with), one over the cap, a stray request. False when the signal aborts or the receiver stops.
+   */
+  nextArrival(deadlineMs: number, signal?: AbortSignal): Promise<boolean> {
+    if (signal?.aborted || this.stopping) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const done = (came: boolean) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        this.arrivalWaiters.delete(done);
+        resolve(came);
+      };
+      const onAbort = () => done(false);
+      const timer = setTimeout(() => done(false), deadlineMs);
+      this.arrivalWaiters.add(done);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  private arrived(): void {
+    for (const tell of [...this.arrivalWaiters]) tell(true);
+  }
+
   /** Resolves once every delivery that arrived so far and can be verified has been. */
   async settled(): Promise<void> {
     while (this.verifying.size > 0) await Promise.allSettled([...this.verifying]);
@@ -447,6 +473,7 @@ export class WebhookReceiver {
 
   private async shutdown(): Promise<void> {
     for (const w of [...this.waiters]) w.resolve(undefined);
+    for (const tell of [...this.arrivalWaiters]) tell(false);
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeAllConnections();
     await closed;
@@ -462,6 +489,7 @@ export class WebhookReceiver {
     }
     if (req.method !== 'POST') {
       this.tally.stray++;
+      this.arrived();
       res.writeHead(405, { allow: 'POST', 'content-length': '0', connection: 'close' }).end();
       req.resume();
       return;
@@ -482,7 +510,9 @@ export class WebhookReceiver {
       chunks.push(chunk);
     });
     req.on('error', () => {
-      if (!over) this.tally.stray++;
+      if (over) return;
+      this.tally.stray++;
+      this.arrived();
     });
     req.on('end', () => {
       if (over) return;
@@ -490,17 +520,18 @@ export class WebhookReceiver {
         this.deliveries.length >= this.limits.maxDeliveries || this.storedBytes + size > this.limits.maxStoredBytes;
       // A batch counts each of its events towards maxDeliveries (see record), so the cap bounds the checks' work too.
       res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '2' }).end('ok');
-      if (full) {
-        this.tally.dropped++;
-        return;
+      if (full) this.tally.dropped++;
+      else {
+        this.storedBytes += size;
+        this.record(req, Buffer.concat(chunks, size));
       }
-      this.storedBytes += size;
-      this.record(req, Buffer.concat(chunks, size));
+      this.arrived();
     });
   }
 
   private tooLarge(req: IncomingMessage, res: ServerResponse): void {
     this.tally.oversized++;
+    this.arrived();
     if (!res.headersSent)
       res
         .writeHead(413, { 'content-type': 'text/plain', connection: 'close' })

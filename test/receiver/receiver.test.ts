@@ -270,6 +270,40 @@ describe('webhook receiver', () => {
     expect(r.cursor()).toBe(2);
   });
 
+  it('tells of the next arrival whatever becomes of it: a delivery still waiting for its key, one over the cap, a stray request', async () => {
+    const r = await receiver({}, { maxBodyBytes: 1024 });
+    // No key yet: the delivery stays pending (waitFor does not see it), and has reached the receiver all the same.
+    const first = r.nextArrival(WAIT_MS);
+    await deliver(r);
+    expect(await first).toBe(true);
+    expect(r.counts).toMatchObject({ received: 1, pending: 1 });
+    const oversized = r.nextArrival(WAIT_MS);
+    expect(await deliver(r, { body: JSON.stringify({ type: 'AUTH.CREATED', pad: 'x'.repeat(2048) }) })).toBe(413);
+    expect(await oversized).toBe(true);
+    const stray = r.nextArrival(WAIT_MS);
+    const agent = new Agent({ connect: { ca: r.certificatePem! } });
+    agents.push(agent);
+    await (await request(r.url, { method: 'GET', dispatcher: agent })).body.dump();
+    expect(await stray).toBe(true);
+    // False at its deadline, not before, on a clock the test moves; false on abort and when the receiver stops.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let ended: boolean | 'waiting' = 'waiting';
+    const none = r.nextArrival(50).then((came) => (ended = came));
+    await vi.advanceTimersByTimeAsync(49);
+    expect(ended).toBe('waiting');
+    await vi.advanceTimersByTimeAsync(1);
+    await none;
+    expect(ended).toBe(false);
+    vi.useRealTimers();
+    const abort = new AbortController();
+    const aborted = r.nextArrival(60_000, abort.signal);
+    abort.abort();
+    expect(await aborted).toBe(false);
+    const stopped = r.nextArrival(60_000);
+    await r.stop();
+    expect(await stopped).toBe(false);
+  });
+
   it('ends every wait when it stops', async () => {
     const r = await receiver();
     const waiting = r.waitFor(() => true, 60_000);

@@ -46,7 +46,7 @@ export interface SuiteState {
   /** Whether the run's one confirming POST /webhooks/test was sent (see unreached). */
   probed: boolean;
   /** That POST /webhooks/test: its answer, the receiver's cursor before it, and when it was answered. */
-  confirm?: { res: HttpResponse; cursor: number; at: number };
+  confirm?: { res: HttpResponse; at: number };
   /** Delivery latencies (ms) from the request that caused the event. */
   latencies: number[];
   /** Events the run has seen delivered: proof that the server emits them, whatever a later check's list selects. */
