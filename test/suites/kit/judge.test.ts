@@ -347,6 +347,40 @@ describe('the judge pack', () => {
       'createdAt counts seconds, updatedAt milliseconds',
       [10],
     ]);
+    // One server, one meaning of "Unix timestamp": the token record counts the unit the items of the traffic's lists
+    // count, where they count one.
+    const instruments = (index: number, ...createdAt: number[]) =>
+      answered(
+        index,
+        '/instruments?investmentType=INTERNATIONAL_STOCKS',
+        200,
+        'application/json',
+        JSON.stringify({ data: createdAt.map((c, i) => ({ instrumentId: i + 1, createdAt: c, updatedAt: c })) }),
+      );
+    const inMs = token(12, { ...full, createdAt: at, updatedAt: at });
+    expect(await outcome([instruments(11, 1735041600, 1735045200), inMs], 'auth.token.timestamps')).toEqual([
+      'fail',
+      "the token record's createdAt and updatedAt count milliseconds, while the server's other timestamps count seconds (1 200 answer(s) of a list endpoint in the traffic: Unix timestamps count seconds (4 of 4 timestamp(s) read))",
+      [13],
+    ]);
+    expect((await judge([instruments(11, 1735041600), good[0]!], 'auth.token.timestamps')).check).toMatchObject({
+      outcome: 'pass',
+      observations: [
+        "the token records' createdAt and updatedAt count seconds, as the server's resources do (1 200 answer(s) of a list endpoint in the traffic: Unix timestamps count seconds (2 of 2 timestamp(s) read))",
+      ],
+    });
+    // Lists in milliseconds, and tokens too: one unit.
+    expect((await outcome([instruments(11, 1735041600000), inMs], 'auth.token.timestamps'))[0]).toBe('pass');
+    // No list, or lists that count both units (resources.timestamps.unix judges those): the unit is not compared.
+    for (const lists of [[], [instruments(11, 1735041600, 1735041600000)]])
+      expect((await judge([...lists, inMs], 'auth.token.timestamps')).check).toMatchObject({
+        outcome: 'pass',
+        observations: [
+          expect.stringMatching(
+            /^the token records' createdAt and updatedAt count milliseconds; the unit of the server's other timestamps was not compared/,
+          ),
+        ],
+      });
     // Without the time its request was sent, a record's times have nothing to be near.
     const untimed = { ...token(10, full), startedAt: undefined };
     expect(await outcome([untimed], 'auth.token.timestamps')).toEqual([
