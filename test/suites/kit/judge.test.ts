@@ -723,6 +723,27 @@ describe('the judge pack', () => {
       'the traffic holds no 200 page of GET /accounts with two accounts or more, and no two customers read by id',
       [],
     ]);
+    // PUT /customers whose body was not kept whole (a report's excerpt): the customer its 200 answer carries is the
+    // one it updated ("200: `data` = Customer"); an answer that carries none leaves any customer possibly changed.
+    const cutPut = (index: number, answer: string) => {
+      const got = answered(index, '/customers', 200, 'application/json', answer);
+      return {
+        ...got,
+        request: { ...got.request, method: 'PUT', bodyState: 'not-captured' as const },
+      } satisfies TrafficExchange;
+    };
+    const updated = (id: number) => JSON.stringify({ data: { customerId: id, referenceId: 78 }, code: '200' });
+    expect(
+      await outcome([customer(5, 1042, 77), cutPut(7, updated(2077)), customer(6, 1043, 77)], 'resources.ids.unique'),
+    ).toEqual(['fail', 'customers 1042 and 1043 both have referenceId 77', [7]]);
+    for (const answer of [updated(1042), '{"code":"200","message":"Success"}'])
+      expect(
+        await outcome([customer(5, 1042, 77), cutPut(7, answer), customer(6, 1043, 77)], 'resources.ids.unique'),
+      ).toEqual([
+        'skip',
+        'the traffic holds no 200 page of GET /accounts with two accounts or more, and no two customers read by id',
+        [],
+      ]);
   });
 
   it('judges every request that went without Authorization: served (2xx), it fails resources.errors.no-token', async () => {
