@@ -851,6 +851,15 @@ describe('the judge pack', () => {
     ]);
     // Asked for alone, with no page before it in the traffic, its previousPage is not judged.
     expect(await outcome([page(4, '&limit=1&page=1', one, unlinked)])).toEqual(['pass', undefined, []]);
+    // A page served for page=-1 that says currentPage -1 and nextPage 0 is on no walk: page=0 asked for after it is
+    // not its next page (its meta is pagination.meta.present's to fail), so previousPage 0 is no finding here.
+    const negative = { ...PAGE_META, limit: 1, currentCount: 1, currentPage: -1, nextPage: 0 };
+    expect(
+      await outcome([
+        page(5, '&page=-1', one, negative),
+        page(6, '&page=0', one, { ...PAGE_META, limit: 1, currentCount: 1 }),
+      ]),
+    ).toEqual(['pass', undefined, []]);
   });
 
   it('judges every read of a resource by its id and every page of a list against its table, citing the answer', async () => {
