@@ -8,6 +8,7 @@ import {
   expectNoToken,
   expectSuccess,
   isSuccess,
+  observedResourceTimestampUnit,
   resourceTimestampUnit,
   readProbe,
   requestToken,
@@ -15,6 +16,7 @@ import {
   withTokens,
   judgeObserved,
   type IssuedToken,
+  type TimestampUnit,
   type TokenResult,
 } from '../kit/index.js';
 import { randomBytes } from 'node:crypto';
@@ -311,6 +313,24 @@ export const tokenTrustedIps = defineCheck({
   },
 });
 
+/** Fails when the token record counts another unit than the server's resources, where those count one. */
+function judgeTokenUnit(
+  ctx: CheckContext,
+  issued: IssuedToken,
+  created: TimestampUnit,
+  server: { unit: TimestampUnit | undefined; text: string },
+): void {
+  if (server.unit === undefined || created === server.unit) return;
+  ctx.fail(
+    `the token record's createdAt and updatedAt count ${created}, while the server's other timestamps count ${server.unit} (${server.text})`,
+    {
+      expected: `the token record's times in the unit the server's resources count (${server.unit}): one server, one meaning of "Unix timestamp"`,
+      observed: describeResponse(issued.res),
+      exchange: cite(ctx, issued.res),
+    },
+  );
+}
+
 export const tokenTimestamps = defineCheck({
   id: 'auth.token.timestamps',
   title:
@@ -332,16 +352,7 @@ export const tokenTimestamps = defineCheck({
       const askedMs = Date.now();
       const issued = await jar.issue();
       const created = judgeTokenTimes(ctx, issued, askedMs, (field) => presentField(ctx, issued, field));
-      if (server.unit !== undefined && created !== server.unit) {
-        ctx.fail(
-          `the token record's createdAt and updatedAt count ${created}, while the server's other timestamps count ${server.unit} (${server.text})`,
-          {
-            expected: `the token record's times in the unit the server's resources count (${server.unit}): one server, one meaning of "Unix timestamp"`,
-            observed: describeResponse(issued.res),
-            exchange: issued.res.exchange,
-          },
-        );
-      }
+      judgeTokenUnit(ctx, issued, created, server);
       ctx.judged("the token record's createdAt and updatedAt");
       ctx.observe(
         `the token record's createdAt and updatedAt count ${created}${server.unit === undefined ? `; the unit of the server's other timestamps was not compared (${server.text})` : `, as the server's instruments do`}`,
@@ -349,18 +360,26 @@ export const tokenTimestamps = defineCheck({
     });
   },
   // Observed traffic: every token record with both times, against the moment its request was sent (the traffic's
-  // time); the unit of the server's other timestamps is resources.timestamps.unix' to judge there.
+  // time), and in the unit the items of the traffic's list answers count, where they count one (whether they do is
+  // resources.timestamps.unix' to judge).
   async observe(ctx) {
     const timed = observedTokensWith(ctx, 'createdAt').filter(
       (t) => t.record.updatedAt !== undefined && t.res.exchange.startedAt !== undefined,
     );
     if (timed.length === 0)
       ctx.skip('no token record of the traffic has both createdAt and updatedAt and a time its request was sent at');
+    const server = observedResourceTimestampUnit(ctx);
     const units = new Set(
-      timed.map((t) => judgeTokenTimes(ctx, t, Date.parse(t.res.exchange.startedAt!), (f) => t.record[f])),
+      timed.map((t) => {
+        const created = judgeTokenTimes(ctx, t, Date.parse(t.res.exchange.startedAt!), (f) => t.record[f]);
+        judgeTokenUnit(ctx, t, created, server);
+        return created;
+      }),
     );
     ctx.judged("the token records' createdAt and updatedAt", timed.length);
-    ctx.observe(`the token records' createdAt and updatedAt count ${[...units].join(' and ')}`);
+    ctx.observe(
+      `the token records' createdAt and updatedAt count ${[...units].join(' and ')}${server.unit === undefined ? `; the unit of the server's other timestamps was not compared (${server.text})` : `, as the server's resources do (${server.text})`}`,
+    );
   },
 });
 

@@ -80,7 +80,15 @@ export {
 export type { ListPage, Query } from './resource-helpers.js';
 export { describeWalk, walkPages } from './pages.js';
 export type { WalkResult } from './pages.js';
-export { describeUnit, inSeconds, learnUnit, resourceTimestampUnit, timestampUnitOf, unitNear } from './timestamps.js';
+export {
+  describeUnit,
+  inSeconds,
+  learnUnit,
+  observedResourceTimestampUnit,
+  resourceTimestampUnit,
+  timestampUnitOf,
+  unitNear,
+} from './timestamps.js';
 export type { TimestampUnit } from './timestamps.js';
 
 // ---- the two restores of a partner's live data -----------------------------------------------------------------------

@@ -5,6 +5,7 @@
 import type { HttpResponse } from '../../src/http/client.js';
 import { parseJson } from '../../src/http/json.js';
 import type { CheckContext } from '../../src/engine/index.js';
+import { observedPath, observedTraffic } from './judge.js';
 import { isObject } from './resource-helpers.js';
 
 export type TimestampUnit = 'seconds' | 'milliseconds';
@@ -81,21 +82,43 @@ function listTimestamps(res: HttpResponse): unknown[] {
  * learnt from the first page of GET /instruments (it needs no fixture). Undefined, with why, when that page gives no
  * timestamps in one unit: their own checks judge them, and the caller then has only its own values to go by.
  */
-export async function resourceTimestampUnit(
-  ctx: CheckContext,
-): Promise<{ unit: TimestampUnit; text: string } | { unit: undefined; text: string }> {
+export async function resourceTimestampUnit(ctx: CheckContext): Promise<ResourceUnit> {
   const res = await ctx.send({
     method: 'GET',
     path: '/instruments',
     query: { investmentType: 'INTERNATIONAL_STOCKS' },
   });
-  const units = listTimestamps(res).flatMap((v) => {
+  return learntFrom(listTimestamps(res), `GET /instruments answered ${res.status}`);
+}
+
+type ResourceUnit = { unit: TimestampUnit; text: string } | { unit: undefined; text: string };
+
+/** The one unit `values` count, with `where` they were read; undefined when they count none, or both. */
+function learntFrom(values: readonly unknown[], where: string): ResourceUnit {
+  const units = values.flatMap((v) => {
     const read = timestampUnitOf(v);
     return 'unit' in read ? [read.unit] : [];
   });
   const learnt = learnUnit(units);
-  const where = `GET /instruments answered ${res.status}`;
   if (learnt.unit === undefined || learnt.seconds * learnt.milliseconds > 0)
     return { unit: undefined, text: `${where}: ${describeUnit(learnt)}` };
   return { unit: learnt.unit, text: `${where}: ${describeUnit(learnt)}` };
+}
+
+const LIST_PATHS = new Set(['/accounts', '/transactions', '/instruments']);
+
+/**
+ * resourceTimestampUnit for a judge of traffic, which sends nothing: the unit the server's resources count, learnt from
+ * the items of every 200 answer of a list endpoint (GET /accounts, /transactions, /instruments) the traffic holds.
+ * Undefined, with why, when they give none, or count both units (resources.timestamps.unix judges that).
+ */
+export function observedResourceTimestampUnit(ctx: CheckContext): ResourceUnit {
+  const lists = observedTraffic(ctx).filter(
+    (res) =>
+      res.status === 200 && res.exchange.request.method === 'GET' && LIST_PATHS.has(observedPath(ctx, res) ?? ''),
+  );
+  return learntFrom(
+    lists.flatMap((res) => listTimestamps(res)),
+    `${lists.length} 200 answer(s) of a list endpoint in the traffic`,
+  );
 }

@@ -125,8 +125,9 @@ export const idsUnique = defineCheck({
 });
 
 /**
- * The customers a 2xx PUT of the traffic changed, by the id its path or its JSON body names; undefined when a PUT of a
- * customer names none that can be read (its body not kept): any customer may then have changed.
+ * The customers a 2xx PUT of the traffic changed, by the id its path or its JSON body names, else (its body not kept
+ * whole) by the customer its answer carries: "200: `data` = Customer", the one updated. Undefined when a PUT of a
+ * customer names none that can be read: any customer may then have changed.
  */
 function customersPut(ctx: CheckContext): Set<string> | undefined {
   const put = new Set<string>();
@@ -136,14 +137,17 @@ function customersPut(ctx: CheckContext): Set<string> | undefined {
     const inPath = /^\/customers\/([^/]+)$/.exec(path)?.[1];
     const { bodyExcerpt, bodyTruncated } = res.exchange.request;
     const parsed = bodyExcerpt !== undefined && !bodyTruncated ? parseJson(bodyExcerpt) : undefined;
-    const inBody =
-      parsed?.ok && isObject(parsed.value) && parsed.value.customerId != null
-        ? exactValue(parsed.value, 'customerId')
-        : undefined;
-    if (inPath === undefined && inBody === undefined) return undefined;
-    for (const id of [inPath && decoded(inPath), inBody]) if (id !== undefined) put.add(id);
+    const inBody = customerIdOf(parsed?.ok ? parsed.value : undefined);
+    const named = inPath === undefined && inBody === undefined ? customerIdOf(dataOf(res)) : undefined;
+    if (inPath === undefined && inBody === undefined && named === undefined) return undefined;
+    for (const id of [inPath && decoded(inPath), inBody, named]) if (id !== undefined) put.add(id);
   }
   return put;
+}
+
+/** The customerId a JSON object carries, as its exact text; undefined when it carries none. */
+function customerIdOf(value: unknown): string | undefined {
+  return isObject(value) && value.customerId != null ? exactValue(value, 'customerId') : undefined;
 }
 
 /**

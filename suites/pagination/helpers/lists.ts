@@ -179,7 +179,8 @@ export function observedListPages(ctx: CheckContext): ObservedPage[] {
  * The pairs of observed pages where the second was asked for as the first's meta.nextPage, the rest of the query the
  * same: two pages of one walk, as a client following nextPage asks for them. Only a nextPage ahead of currentPage
  * makes a pair: a last page's nextPage may name itself or lead back to the first (the spec leaves it open), and a page
- * index and an item offset both grow along a walk.
+ * index and an item offset both grow along a walk. A currentPage below 0 names no page ("page >= 0"): such a page is on
+ * no walk, and its meta is pagination.meta.present's to fail (one cause, one failure).
  */
 export function followedPages(pages: readonly ObservedPage[]): Array<[ObservedPage, ObservedPage]> {
   const listOf = (p: ObservedPage) => {
@@ -198,6 +199,7 @@ export function followedPages(pages: readonly ObservedPage[]): Array<[ObservedPa
         listOf(p) === listOf(after) &&
         typeof meta?.nextPage === 'number' &&
         typeof meta.currentPage === 'number' &&
+        meta.currentPage >= 0 &&
         meta.nextPage > meta.currentPage &&
         String(meta.nextPage) === asked
       );

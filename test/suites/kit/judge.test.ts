@@ -347,6 +347,40 @@ describe('the judge pack', () => {
       'createdAt counts seconds, updatedAt milliseconds',
       [10],
     ]);
+    // One server, one meaning of "Unix timestamp": the token record counts the unit the items of the traffic's lists
+    // count, where they count one.
+    const instruments = (index: number, ...createdAt: number[]) =>
+      answered(
+        index,
+        '/instruments?investmentType=INTERNATIONAL_STOCKS',
+        200,
+        'application/json',
+        JSON.stringify({ data: createdAt.map((c, i) => ({ instrumentId: i + 1, createdAt: c, updatedAt: c })) }),
+      );
+    const inMs = token(12, { ...full, createdAt: at, updatedAt: at });
+    expect(await outcome([instruments(11, 1735041600, 1735045200), inMs], 'auth.token.timestamps')).toEqual([
+      'fail',
+      "the token record's createdAt and updatedAt count milliseconds, while the server's other timestamps count seconds (1 200 answer(s) of a list endpoint in the traffic: Unix timestamps count seconds (4 of 4 timestamp(s) read))",
+      [13],
+    ]);
+    expect((await judge([instruments(11, 1735041600), good[0]!], 'auth.token.timestamps')).check).toMatchObject({
+      outcome: 'pass',
+      observations: [
+        "the token records' createdAt and updatedAt count seconds, as the server's resources do (1 200 answer(s) of a list endpoint in the traffic: Unix timestamps count seconds (2 of 2 timestamp(s) read))",
+      ],
+    });
+    // Lists in milliseconds, and tokens too: one unit.
+    expect((await outcome([instruments(11, 1735041600000), inMs], 'auth.token.timestamps'))[0]).toBe('pass');
+    // No list, or lists that count both units (resources.timestamps.unix judges those): the unit is not compared.
+    for (const lists of [[], [instruments(11, 1735041600, 1735041600000)]])
+      expect((await judge([...lists, inMs], 'auth.token.timestamps')).check).toMatchObject({
+        outcome: 'pass',
+        observations: [
+          expect.stringMatching(
+            /^the token records' createdAt and updatedAt count milliseconds; the unit of the server's other timestamps was not compared/,
+          ),
+        ],
+      });
     // Without the time its request was sent, a record's times have nothing to be near.
     const untimed = { ...token(10, full), startedAt: undefined };
     expect(await outcome([untimed], 'auth.token.timestamps')).toEqual([
@@ -689,6 +723,27 @@ describe('the judge pack', () => {
       'the traffic holds no 200 page of GET /accounts with two accounts or more, and no two customers read by id',
       [],
     ]);
+    // PUT /customers whose body was not kept whole (a report's excerpt): the customer its 200 answer carries is the
+    // one it updated ("200: `data` = Customer"); an answer that carries none leaves any customer possibly changed.
+    const cutPut = (index: number, answer: string) => {
+      const got = answered(index, '/customers', 200, 'application/json', answer);
+      return {
+        ...got,
+        request: { ...got.request, method: 'PUT', bodyState: 'not-captured' as const },
+      } satisfies TrafficExchange;
+    };
+    const updated = (id: number) => JSON.stringify({ data: { customerId: id, referenceId: 78 }, code: '200' });
+    expect(
+      await outcome([customer(5, 1042, 77), cutPut(7, updated(2077)), customer(6, 1043, 77)], 'resources.ids.unique'),
+    ).toEqual(['fail', 'customers 1042 and 1043 both have referenceId 77', [7]]);
+    for (const answer of [updated(1042), '{"code":"200","message":"Success"}'])
+      expect(
+        await outcome([customer(5, 1042, 77), cutPut(7, answer), customer(6, 1043, 77)], 'resources.ids.unique'),
+      ).toEqual([
+        'skip',
+        'the traffic holds no 200 page of GET /accounts with two accounts or more, and no two customers read by id',
+        [],
+      ]);
   });
 
   it('judges every request that went without Authorization: served (2xx), it fails resources.errors.no-token', async () => {
@@ -796,6 +851,15 @@ describe('the judge pack', () => {
     ]);
     // Asked for alone, with no page before it in the traffic, its previousPage is not judged.
     expect(await outcome([page(4, '&limit=1&page=1', one, unlinked)])).toEqual(['pass', undefined, []]);
+    // A page served for page=-1 that says currentPage -1 and nextPage 0 is on no walk: page=0 asked for after it is
+    // not its next page (its meta is pagination.meta.present's to fail), so previousPage 0 is no finding here.
+    const negative = { ...PAGE_META, limit: 1, currentCount: 1, currentPage: -1, nextPage: 0 };
+    expect(
+      await outcome([
+        page(5, '&page=-1', one, negative),
+        page(6, '&page=0', one, { ...PAGE_META, limit: 1, currentCount: 1 }),
+      ]),
+    ).toEqual(['pass', undefined, []]);
   });
 
   it('judges every read of a resource by its id and every page of a list against its table, citing the answer', async () => {

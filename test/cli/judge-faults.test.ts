@@ -1,0 +1,72 @@
+// `conformance judge` on the HAR of a run against a faulted reference server finds the fault the run found, in the
+// check the run failed (issue 30), where traffic alone shows it: a token record counting another unit than the server's
+// lists (auth.token.timestamps), and two customers sharing a referenceId though a PUT whose body the report cut came
+// between their reads (resources.ids.unique: the PUT's answer names the customer it updated). The clean run's HAR of
+// the same suite passes both checks.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { run } from '../../src/api.js';
+import { judge } from '../../src/judge-api.js';
+import type { RunResult } from '../../src/engine/index.js';
+
+const quiet = { onNote: () => undefined };
+const CASES = [
+  { suite: 'auth', fault: 'auth.token-timestamps-milliseconds', check: 'auth.token.timestamps' },
+  { suite: 'resources', fault: 'resources.reference-id-duplicated', check: 'resources.ids.unique' },
+] as const;
+
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'conformance-judge-faults-'));
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** The suite's run against the reference server with `faults`, and the judge of its HAR. */
+async function runAndJudge(suite: string, faults: string[]): Promise<{ ran: RunResult; judged: RunResult }> {
+  const har = join(dir, `${suite}-${faults.join('+') || 'clean'}.har`);
+  const ran = await run({ suites: [suite], har, local: { faults }, ...quiet });
+  return { ran, judged: await judge({ file: har, ...quiet }) };
+}
+
+const failing = (r: RunResult) =>
+  r.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'warn').map((c) => [c.id, c.finding?.message]);
+
+describe('conformance judge on the HAR of a faulted run', () => {
+  it('finds the token record counting milliseconds among lists counting seconds, in auth.token.timestamps', async () => {
+    const { ran, judged } = await runAndJudge(CASES[0].suite, [CASES[0].fault]);
+    expect(failing(ran)).toEqual([
+      [CASES[0].check, expect.stringMatching(/count milliseconds, while the server's other timestamps count seconds/)],
+    ]);
+    expect(failing(judged)).toEqual([
+      [
+        CASES[0].check,
+        expect.stringMatching(
+          /^the token record's createdAt and updatedAt count milliseconds, while the server's other timestamps count seconds \(\d+ 200 answer\(s\) of a list endpoint in the traffic: Unix timestamps count seconds/,
+        ),
+      ],
+    ]);
+    expect(judged.checks.find((c) => c.id === CASES[0].check)?.exchanges.every((e) => e.checkId === 'observed')).toBe(
+      true,
+    );
+  });
+
+  it('finds two customers sharing a referenceId, in resources.ids.unique', async () => {
+    const { ran, judged } = await runAndJudge(CASES[1].suite, [CASES[1].fault]);
+    const message = 'customers 1042 and 1043 both have referenceId 88001042';
+    expect(failing(ran)).toEqual([[CASES[1].check, message]]);
+    expect(failing(judged)).toEqual([[CASES[1].check, message]]);
+  });
+
+  it.each(CASES)("passes $check on the clean run's HAR of $suite", async ({ suite, check }) => {
+    const { ran, judged } = await runAndJudge(suite, []);
+    expect(failing(ran)).toEqual([]);
+    expect(failing(judged)).toEqual([]);
+    expect(judged.checks.find((c) => c.id === check)?.outcome).toBe('pass');
+  });
+});
