@@ -99,7 +99,8 @@ export const keyPublished = defineCheck({
     // Which key signed the deliveries a proxy session saw (`conformance proxy --receiver`): one signed by another key
     // than those published fails here, as in a run; a digest, or a signature that cannot be read, is
     // webhooks.delivery.verified's.
-    const deliveries = observedDeliveries(ctx).filter((d) => d.captured);
+    // A masked signature (a HAR that redacts it) shows no key: not judged here.
+    const deliveries = observedDeliveries(ctx).filter((d) => d.captured && !d.masked);
     if (deliveries.length === 0) return;
     const keys = observedKeys(ctx);
     const verdicts = await Promise.all(deliveries.map((d) => verifyObserved(d, keys)));
