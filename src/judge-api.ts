@@ -164,7 +164,10 @@ export interface JudgeTrafficOptions extends Pick<RunSettings, 'failOn' | 'failO
   notes: string[];
   /** Whose side to judge (default server); the client is the one `target` names. */
   side?: JudgeSide;
-  /** The server's webhook deliveries the session saw (`conformance proxy --receiver`), numbered with the traffic. */
+  /**
+   * The server's webhook deliveries the traffic holds (`conformance proxy --receiver`, or the entries a HAR marks as
+   * deliveries: src/traffic/delivery.ts), numbered with the traffic.
+   */
   deliveries?: readonly TrafficExchange[];
 }
 

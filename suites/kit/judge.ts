@@ -21,7 +21,7 @@ class TrafficSession extends ObservingSession {
   constructor(
     readonly traffic: readonly TrafficExchange[],
     readonly redactor: Redactor,
-    /** The server's webhook deliveries the session saw (`conformance proxy --receiver`), numbered with the traffic. */
+    /** The server's webhook deliveries the traffic holds (a proxy session's, a HAR's), numbered with the traffic. */
     readonly deliveries: readonly TrafficExchange[] = [],
   ) {
     super();

@@ -184,7 +184,7 @@ export const deliveryVerified = defineCheck({
     );
     ctx.judged('a delivery, its digest and signature', c.received);
   },
-  // Observed traffic (`conformance proxy --receiver`): each delivery the proxy's receiver leg forwarded, verified with
+  // Observed traffic (`conformance proxy --receiver`, a run's --har): each delivery the traffic holds, verified with
   // the keys the server published in the traffic (every 2xx GET /webhooks/key, newest first, as the run's receiver
   // takes every key published in the run), over the URL it was sent to. A 2xx answer of the client's receiver to a
   // delivery that does not verify is the receiver's failure (client.webhooks.refuses-forged's rule), recorded here.
@@ -314,7 +314,8 @@ export const deliveryDigestCovered = defineCheck({
     ctx.observe(`${signed.length} signed deliveries, each signature covering content-digest`);
     ctx.judged("a signed delivery's covered components", signed.length);
   },
-  // Observed traffic (`conformance proxy --receiver`): each delivery of the session whose signature verifies.
+  // Observed traffic (`conformance proxy --receiver`, a run's --har): each delivery whose signature verifies (or,
+  // masked, reads).
   async observe(ctx) {
     const signed = await signedObserved(ctx);
     const uncovered = signed.filter((v) => !(v.signature.components ?? []).includes('content-digest'));
@@ -367,8 +368,8 @@ export const deliveryInWindow = defineCheck({
     ctx.observe(`${signed.length} signed deliveries, each arriving within its window; ${windowsSeen(signed)}`);
     ctx.judged("a signed delivery's window", signed.length);
   },
-  // Observed traffic (`conformance proxy --receiver`): each delivery of the session whose signature verifies, at the
-  // time it reached the proxy.
+  // Observed traffic (`conformance proxy --receiver`, a run's --har): each delivery whose signature verifies (or,
+  // masked, reads), at the time it reached the proxy or the run's receiver.
   async observe(ctx) {
     const signed = await signedObserved(ctx);
     const stale = signed.flatMap((v) => {
