@@ -96,13 +96,22 @@ export async function judge(options: JudgeOptions): Promise<RunResult> {
   const scoped = toTarget(har.exchanges, baseUrl);
   const leftOut = leftOutLine(scoped, baseUrl);
   const skipped = Object.entries(har.skipped).map(([why, n]) => `${n} ${why} entr${n === 1 ? 'y' : 'ies'} skipped`);
+  const delivered = har.deliveries.length > 0 ? ` and ${har.deliveries.length} webhook deliver(ies)` : '';
   const notes = [
-    `judged ${scoped.exchanges.length} exchange(s) of ${options.file}${har.creator !== undefined ? ` (written by ${har.creator})` : ''} against ${target.baseUrl}; ${sideNote(side, target)}`,
+    `judged ${scoped.exchanges.length} exchange(s)${delivered} of ${options.file}${har.creator !== undefined ? ` (written by ${har.creator})` : ''} against ${target.baseUrl}; ${sideNote(side, target)}`,
     ...(leftOut !== undefined ? [leftOut] : []),
     ...skipped,
   ];
   for (const line of notes.slice(1)) (options.onNote ?? noteOnStderr)(line);
-  return judgeTraffic({ ...options, side, reports, target, exchanges: scoped.exchanges, notes });
+  return judgeTraffic({
+    ...options,
+    side,
+    reports,
+    target,
+    exchanges: scoped.exchanges,
+    deliveries: har.deliveries,
+    notes,
+  });
 }
 
 /** The client a target of the config names: the client side is judged as this client (its id, keyid, public key). */
@@ -155,7 +164,10 @@ export interface JudgeTrafficOptions extends Pick<RunSettings, 'failOn' | 'failO
   notes: string[];
   /** Whose side to judge (default server); the client is the one `target` names. */
   side?: JudgeSide;
-  /** The server's webhook deliveries the session saw (`conformance proxy --receiver`), numbered with the traffic. */
+  /**
+   * The server's webhook deliveries the traffic holds (`conformance proxy --receiver`, or the entries a HAR marks as
+   * deliveries: src/traffic/delivery.ts), numbered with the traffic.
+   */
   deliveries?: readonly TrafficExchange[];
 }
 

@@ -7,6 +7,7 @@ import type { SuiteDefinition } from './check.js';
 import type { RunSession, SuiteRun } from './session.js';
 import type { RunFlags } from './types.js';
 import type { RestoreJournal, RunJournal } from '../journal/journal.js';
+import { recordedDelivery } from '../traffic/delivery.js';
 
 /** What every suite's setup and teardown share of one run. */
 export interface RunParts {
@@ -16,6 +17,8 @@ export interface RunParts {
   client: SignedClient;
   suiteOptions: SuiteSettings | undefined;
   sessionExchanges: Exchange[];
+  /** The webhook deliveries a suite's receiver got, as recorded (RunResult.deliveries). */
+  deliveries: Exchange[];
   runNotes: string[];
   journal: RestoreJournal;
 }
@@ -84,6 +87,7 @@ function suiteRunOf(suite: SuiteDefinition, run: RunParts): SuiteRun {
     send: runSender(session, client, run.sessionExchanges, run.runNotes),
     note: (text) => run.runNotes.push(client.redactor.text(text)),
     journal: run.journal,
+    received: (deliveries) => run.deliveries.push(...deliveries.map((d) => recordedDelivery(d, client.redactor))),
   };
 }
 

@@ -83,6 +83,7 @@ export function runResultOf(
     totals: totalsOf(results),
     checks: results,
     sessionExchanges: run.sessionExchanges,
+    ...(run.deliveries.length > 0 ? { deliveries: run.deliveries } : {}),
     verdict,
     // A run cut short by its budget did not check everything: it cannot pass.
     // So is a run the server throttled past what it may wait (one finding: the run's note, the checks left errored).

@@ -88,6 +88,8 @@ export interface Run {
   client: SignedClient;
   session: RunSession;
   sessionExchanges: Exchange[];
+  /** The webhook deliveries a suite's receiver got, as recorded (RunResult.deliveries). */
+  deliveries: Exchange[];
   flags: RunFlags;
   cleanupProblems: string[];
   runNotes: string[];

@@ -104,6 +104,7 @@ function prepare(options: RunChecksOptions): Run {
   const started = Date.now();
   const client = clientFor(target, options);
   const sessionExchanges: Exchange[] = [];
+  const deliveries: Exchange[] = [];
   const session = pack.openSession(client, target, (e) => sessionExchanges.push(e));
   const flags: RunFlags = { long: false, allowMutations: false, ...options.flags };
   const runNotes: string[] = [];
@@ -116,6 +117,7 @@ function prepare(options: RunChecksOptions): Run {
     client,
     suiteOptions: options.suiteOptions,
     sessionExchanges,
+    deliveries,
     runNotes,
     journal,
   };
@@ -132,6 +134,7 @@ function prepare(options: RunChecksOptions): Run {
     client,
     session,
     sessionExchanges,
+    deliveries,
     flags,
     cleanupProblems: [],
     runNotes,

@@ -4,6 +4,7 @@ import type { HttpResponse, RequestSpec } from '../http/client.js';
 import type { Fixtures, ResolvedTarget } from '../config/types.js';
 import type { RunFlags } from './types.js';
 import type { RestoreJournal } from '../journal/journal.js';
+import type { TrafficExchange } from '../traffic/exchange.js';
 
 /**
  * The run's credentials on the target: opened before the first check, lent to every request, closed after the last.
@@ -49,4 +50,9 @@ export interface SuiteRun {
   note(text: string): void;
   /** The run's restore journal: what the suite changes on the target is written there first (src/journal/journal.ts). */
   journal: RestoreJournal;
+  /**
+   * Records the webhook deliveries the suite's receiver got, redacted as the run's exchanges are (src/traffic/delivery.ts):
+   * the run's --har carries them, for `conformance judge` to verify again (RunResult.deliveries).
+   */
+  received(deliveries: readonly TrafficExchange[]): void;
 }

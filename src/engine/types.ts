@@ -255,6 +255,11 @@ export interface RunResult {
   checks: CheckResult[];
   /** Exchanges not tied to a check (the shared session's token). */
   sessionExchanges: Exchange[];
+  /**
+   * The webhook deliveries the run's receiver got, each with the receiver's answer, recorded for the HAR alone
+   * (src/report/har.ts; src/traffic/delivery.ts says what is kept); absent when none arrived, or no suite had a receiver.
+   */
+  deliveries?: Exchange[];
   /** What the run shows of the server's conformance, and what it did not test (src/engine/verdict.ts). */
   verdict: Verdict;
   /**

@@ -50,7 +50,8 @@ export const EXCERPT_BYTES = 4096;
  * A message as the reports keep it: headers and the body's excerpt redacted, the body's size. The one way a message
  * becomes recorded, for the suite's own requests and for traffic it judges (src/traffic/). `text` is the body already
  * decoded, when the caller has it: a body that fits the excerpt is then not decoded again, and with nothing to mask the
- * excerpt is the same string as the response's text, not a second copy kept per exchange.
+ * excerpt is the same string as the response's text, not a second copy kept per exchange. `excerptBytes`: the excerpt's
+ * size (a webhook delivery is kept whole, src/traffic/delivery.ts).
  */
 export function recordMessage<T extends object>(
   redactor: Redactor,
@@ -58,16 +59,17 @@ export function recordMessage<T extends object>(
   body: Uint8Array | undefined,
   extra?: T,
   text?: string,
+  excerptBytes = EXCERPT_BYTES,
 ): T & RecordedMessage {
   const size = body?.byteLength ?? 0;
-  const whole = text !== undefined && size <= EXCERPT_BYTES ? text : undefined;
+  const whole = text !== undefined && size <= excerptBytes ? text : undefined;
   const excerpt =
-    body && size > 0 ? redactor.text(whole ?? new TextDecoder().decode(body.subarray(0, EXCERPT_BYTES))) : undefined;
+    body && size > 0 ? redactor.text(whole ?? new TextDecoder().decode(body.subarray(0, excerptBytes))) : undefined;
   return {
     ...(extra as T),
     headers: redactor.headers(headers),
     bodySize: size,
     ...(excerpt !== undefined ? { bodyExcerpt: excerpt } : {}),
-    ...(size > EXCERPT_BYTES ? { bodyTruncated: true } : {}),
+    ...(size > excerptBytes ? { bodyTruncated: true } : {}),
   };
 }

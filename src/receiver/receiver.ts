@@ -14,6 +14,7 @@ import { ConfigError } from '../errors.js';
 import { SECURE_DIGEST_ALGORITHMS, verifyContentDigest, type DigestVerdict } from '../http/digest.js';
 import { headerValue, pathAndQuery } from '../http/message.js';
 import { SIGNATURE_MISMATCH, signatureLabels, verifySignatureAsync, type SignatureVerdict } from '../http/signature.js';
+import type { TrafficExchange, TrafficResponse } from '../traffic/exchange.js';
 import { parseListen, receiverTls } from './certificate.js';
 import { readEvents, readPayload, type EventReading } from './payload.js';
 import { PROBE_HEADER, probePublicUrl, type ProbeResult } from './probe.js';
@@ -318,6 +319,29 @@ export class WebhookReceiver {
     };
   }
 
+  /**
+   * Each delivery request kept, in order of arrival, as traffic (src/traffic/exchange.ts), as the proxy's webhook leg
+   * records one: the URL the server sent it to (the one it signed, as verification read it), its fields and body as
+   * they came, the receiver's answer, and when it arrived. A batch is one request. Left out: a request whose URL cannot
+   * be told (unmapped), since no signature over it can be judged; those not kept (over the cap) are not known.
+   */
+  traffic(): TrafficExchange[] {
+    return this.requests
+      .filter((d) => d.route?.kind !== 'unmapped')
+      .map((d, index) => ({
+        index,
+        startedAt: new Date(d.arrivedAt).toISOString(),
+        request: {
+          method: d.method,
+          url: d.targetUri,
+          headers: [...d.headers],
+          body: d.body,
+          bodyState: d.body.length > 0 ? 'captured' : 'empty',
+        },
+        response: { ...RECEIVED, headers: [...RECEIVED.headers] },
+      }));
+  }
+
   /** The last TLS handshake error, e.g. "tlsv1 alert unknown ca" when the server does not trust the certificate. */
   get tlsError(): string | undefined {
     return this.lastTlsError;
@@ -519,7 +543,7 @@ export class WebhookReceiver {
       const full =
         this.deliveries.length >= this.limits.maxDeliveries || this.storedBytes + size > this.limits.maxStoredBytes;
       // A batch counts each of its events towards maxDeliveries (see record), so the cap bounds the checks' work too.
-      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '2' }).end('ok');
+      res.writeHead(RECEIVED.status, Object.fromEntries(RECEIVED.headers)).end(Buffer.from(RECEIVED.body));
       if (full) this.tally.dropped++;
       else {
         this.storedBytes += size;
@@ -800,6 +824,16 @@ export class WebhookReceiver {
 }
 
 const NO_KEY = 'no key to verify with';
+/** The receiver's answer to a delivery it keeps, sent before verifying it (see the header). */
+const RECEIVED: Readonly<TrafficResponse> = {
+  status: 200,
+  headers: [
+    ['content-type', 'text/plain'],
+    ['content-length', '2'],
+  ],
+  body: new TextEncoder().encode('ok'),
+  bodyState: 'captured',
+};
 const SIGNED_ROUTE: DeliveryRoute = { kind: 'rewritten', by: 'signature' };
 const NAMES_NONE = 'its query names none of the URLs the run registered';
 const BINDS_NO_URL = 'its signature covers no part of the URL, so it verifies as sent to any of them';

@@ -1,12 +1,14 @@
 // Every exchange of the run as HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), so a reviewer can load the
 // traffic into browser devtools or any HAR viewer. The exchanges are the recorded ones, redacted at recording time;
-// nothing here sees a secret.
+// nothing here sees a secret. After them come the webhook deliveries the run's receiver got (RunResult.deliveries),
+// each marked as one (src/traffic/delivery.ts), for `conformance judge` to verify again.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
 import { dirname } from 'node:path';
 import type { Exchange, RecordedMessage } from '../http/exchange.js';
 import type { RunResult } from '../engine/index.js';
 import type { Reporter } from '../engine/index.js';
+import { DELIVERY, DELIVERY_FIELD } from '../traffic/delivery.js';
 import { formatSize } from './exchange-text.js';
 
 export class HarReporter implements Reporter {
@@ -56,9 +58,11 @@ export interface HarEntry {
   };
   cache: Record<string, never>;
   timings: { blocked: -1; dns: -1; connect: -1; ssl: -1; send: number; wait: number; receive: number };
-  /** The check that sent it, or "session"; custom fields start with "_" (HAR 1.2). */
-  _checkId: string;
-  _seq: number;
+  /** The check that sent it, or "session"; custom fields start with "_" (HAR 1.2). Absent on a delivery. */
+  _checkId?: string;
+  _seq?: number;
+  /** A webhook delivery the run's receiver got (DELIVERY_FIELD): its number, from 1. */
+  _delivery?: number;
   /** Chrome devtools files an imported entry under this type; "fetch" puts the run's requests under Fetch/XHR. */
   _resourceType: 'fetch';
   comment?: string;
@@ -84,7 +88,7 @@ export function toHar(result: RunResult): Har {
       version: '1.2',
       creator: { name: 'conformance', version: result.run.suiteVersion },
       comment: `conformance run against ${result.run.target} (${result.run.baseUrl}), spec ${result.run.specVersion}; secrets are shown as [redacted]`,
-      entries: exchanges.map((e) => entry(e, result.run.startedAt)),
+      entries: [...exchanges, ...(result.deliveries ?? [])].map((e) => entry(e, result.run.startedAt)),
     },
   };
 }
@@ -155,8 +159,9 @@ function entry(exchange: Exchange, runStartedAt: string): HarEntry {
         },
     cache: {},
     timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait: time, receive: 0 },
-    _checkId: exchange.checkId,
-    _seq: exchange.seq,
+    ...(exchange.checkId === DELIVERY
+      ? { [DELIVERY_FIELD]: exchange.seq }
+      : { _checkId: exchange.checkId, _seq: exchange.seq }),
     _resourceType: 'fetch',
     ...(exchange.error !== undefined || exchange.startedAt === undefined
       ? {

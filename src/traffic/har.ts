@@ -3,9 +3,11 @@
 // else is thrown. What is refused: text that is not JSON, a file without log.entries, an entry of the wrong shape, an
 // http(s) request URL that is not absolute. What is skipped and counted (no judge has anything to say of it, and
 // refusing would make every browser HAR unusable): CONNECT tunnels, websocket entries, and URLs that are not http(s)
-// (data:, blob:, chrome-extension:…), which devtools lists beside the real requests.
+// (data:, blob:, chrome-extension:…), which devtools lists beside the real requests. Entries marked as webhook
+// deliveries (./delivery.ts: a run's --har writes those its receiver got) are read apart, as a proxy session keeps them.
 import { HarError } from '../errors.js';
 import type { TrafficExchange, TrafficRequest, TrafficResponse } from './exchange.js';
+import { DELIVERY_FIELD } from './delivery.js';
 import { requestBody, responseBody } from './har-body.js';
 import { parseHarJson } from './har-json.js';
 import { EntryReader } from './har-shape.js';
@@ -14,6 +16,8 @@ type SkipReason = 'connect' | 'websocket' | 'not-http';
 
 export interface HarTraffic {
   exchanges: TrafficExchange[];
+  /** The server's webhook deliveries the file marks as such (DELIVERY_FIELD), with the receiver's answers. */
+  deliveries: TrafficExchange[];
   /** Entries left out, by reason (only reasons that happened). */
   skipped: Partial<Record<SkipReason, number>>;
   /** The tool that wrote the file (log.creator.name), when it says. */
@@ -28,17 +32,21 @@ export function readHar(text: string, source = 'the HAR file'): HarTraffic {
   const log = harLog(parseHarJson(text, source), source);
   const skipped: HarTraffic['skipped'] = {};
   const exchanges: TrafficExchange[] = [];
+  const deliveries: TrafficExchange[] = [];
   log.entries.forEach((raw, index) => {
     const entry = new EntryReader(index);
     const reason = skipReason(entry, entry.object(raw, 'the entry'));
     if (reason !== undefined) skipped[reason] = (skipped[reason] ?? 0) + 1;
-    else exchanges.push(exchange(entry, raw as Record<string, unknown>, log.creator === 'conformance'));
+    else
+      (DELIVERY_FIELD in (raw as object) ? deliveries : exchanges).push(
+        exchange(entry, raw as Record<string, unknown>, log.creator === 'conformance'),
+      );
   });
   // Our own report also masks secrets inside request bodies (a token form): such a body is not the one that went, so
   // it is not captured (a digest over it would not match). A response body with a masked value (a token answer's
   // token) stays: no judge recomputes a digest over an answer, and its other members are the server's as it sent them.
-  if (log.creator === 'conformance') exchanges.forEach(unmaskRequestBody);
-  return { exchanges, skipped, ...(log.creator !== undefined ? { creator: log.creator } : {}) };
+  if (log.creator === 'conformance') [...exchanges, ...deliveries].forEach(unmaskRequestBody);
+  return { exchanges, deliveries, skipped, ...(log.creator !== undefined ? { creator: log.creator } : {}) };
 }
 
 function harLog(json: unknown, source: string): { entries: unknown[]; creator?: string } {

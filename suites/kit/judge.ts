@@ -21,7 +21,7 @@ class TrafficSession extends ObservingSession {
   constructor(
     readonly traffic: readonly TrafficExchange[],
     readonly redactor: Redactor,
-    /** The server's webhook deliveries the session saw (`conformance proxy --receiver`), numbered with the traffic. */
+    /** The server's webhook deliveries the traffic holds (a proxy session's, a HAR's), numbered with the traffic. */
     readonly deliveries: readonly TrafficExchange[] = [],
   ) {
     super();
@@ -43,8 +43,9 @@ export function observedTraffic(ctx: CheckContext): HttpResponse[] {
 }
 
 /**
- * A webhook delivery the session saw (`conformance proxy --receiver`): the server's request as it arrived at the URL it
- * was sent to (the one it signed), and the answer of the client's receiver it was forwarded to (none: not reached).
+ * A webhook delivery the traffic holds (`conformance proxy --receiver`, or a run's --har: src/traffic/delivery.ts): the
+ * server's request as it arrived at the URL it was sent to (the one it signed), and the answer of the receiver (the
+ * client's, the proxy forwarding it; the run's own) (none: not reached).
  */
 export interface ObservedDelivery {
   method: string;
@@ -53,6 +54,8 @@ export interface ObservedDelivery {
   body: Buffer;
   /** Whether the body was captured whole; a delivery without it cannot be verified. */
   captured: boolean;
+  /** Whether the source masked its Signature's bytes (`[redacted]`): the signature cannot be verified, only read. */
+  masked: boolean;
   /** When it reached the proxy (milliseconds since the epoch), when the traffic says. */
   arrivedAt?: number;
   /** The status the client's receiver answered with; undefined when it was not reached. */
@@ -61,7 +64,7 @@ export interface ObservedDelivery {
   exchange: Exchange;
 }
 
-/** The webhook deliveries the session saw, in order (none in a HAR: only a proxy session's receiver leg sees them). */
+/** The webhook deliveries the traffic holds, in order (a HAR holds those it marks: src/traffic/delivery.ts). */
 export function observedDeliveries(ctx: CheckContext): ObservedDelivery[] {
   // The server's judge pack's session, the client's (ClientTrafficSession) or both's: each holds them so.
   const session = ctx.session as Partial<Pick<TrafficSession, 'deliveries' | 'redactor'>>;
@@ -73,6 +76,7 @@ export function observedDeliveries(ctx: CheckContext): ObservedDelivery[] {
     headers: t.request.headers,
     body: Buffer.from(t.request.body),
     captured: t.request.bodyState !== 'not-captured',
+    masked: t.redacted?.request?.includes('signature') === true,
     ...(t.response !== undefined ? { answered: t.response.status } : {}),
     ...(t.startedAt !== undefined && !Number.isNaN(Date.parse(t.startedAt))
       ? { arrivedAt: Date.parse(t.startedAt) }

@@ -184,13 +184,21 @@ export const deliveryVerified = defineCheck({
     );
     ctx.judged('a delivery, its digest and signature', c.received);
   },
-  // Observed traffic (`conformance proxy --receiver`): each delivery the proxy's receiver leg forwarded, verified with
+  // Observed traffic (`conformance proxy --receiver`, a run's --har): each delivery the traffic holds, verified with
   // the keys the server published in the traffic (every 2xx GET /webhooks/key, newest first, as the run's receiver
   // takes every key published in the run), over the URL it was sent to. A 2xx answer of the client's receiver to a
   // delivery that does not verify is the receiver's failure (client.webhooks.refuses-forged's rule), recorded here.
   async observe(ctx) {
-    const { judged, verdicts } = await observedVerdicts(ctx);
+    const { judged: kept, verdicts } = await observedVerdicts(ctx);
     const rejected = verdicts.filter((v) => v.problems.length > 0);
+    // A masked signature is neither passed nor failed: such a delivery is judged only when its digest fails.
+    const masked = verdicts.filter((v) => v.masked && v.problems.length === 0).length;
+    const judged = kept - masked;
+    if (masked > 0) {
+      const why = `the Signature of ${masked} of ${kept} deliveries is masked in the traffic ([redacted]), so whether it verifies is not judged (their digests are)`;
+      if (judged === 0) ctx.skip(why);
+      ctx.observe(why);
+    }
     const accepted = rejected.filter((v) => v.d.answered !== undefined && v.d.answered >= 200 && v.d.answered < 300);
     if (accepted.length > 0)
       ctx.observe(
@@ -200,7 +208,7 @@ export const deliveryVerified = defineCheck({
       for (const v of rejected) cite(ctx, v.d);
       const first = rejected[0]!;
       ctx.fail(
-        `${rejected.length} of ${judged} deliveries do not verify: ${rejected
+        `${rejected.length} of ${kept} deliveries do not verify: ${rejected
           .slice(0, 3)
           .map((v) => `${deliveryLine(v.d)}: ${v.problems.join('; ')}`)
           .join(' | ')}`,
@@ -218,15 +226,15 @@ export const deliveryVerified = defineCheck({
 });
 
 /**
- * The deliveries of a proxy session (`conformance proxy --receiver`) verified with the keys the server published in the
- * traffic: every 2xx GET /webhooks/key, newest first, as the run's receiver takes every key published in the run. A
- * skip when the session saw none, or the traffic holds no key; `judged` counts those whose body was kept.
+ * The deliveries the traffic holds (a proxy session's, `conformance proxy --receiver`; a run's --har) verified with the
+ * keys the server published in the traffic: every 2xx GET /webhooks/key, newest first, as the run's receiver takes
+ * every key published in the run. A skip when it holds none, or no key; `judged` counts those whose body was kept.
  */
 async function observedVerdicts(ctx: CheckContext): Promise<{ judged: number; verdicts: ObservedVerdict[] }> {
   const deliveries = observedDeliveries(ctx);
   if (deliveries.length === 0)
     ctx.skip(
-      'the traffic holds no webhook delivery (`conformance proxy --receiver` fronts the client’s receiver to see them)',
+      'the traffic holds no webhook delivery (`conformance proxy --receiver` fronts the client’s receiver to see them; a run’s --har carries those its receiver got)',
     );
   const keys = observedKeys(ctx);
   if (keys.length === 0)
@@ -241,12 +249,18 @@ async function observedVerdicts(ctx: CheckContext): Promise<{ judged: number; ve
 }
 
 /**
- * The observed deliveries with a signature by a published key that verifies: what the coverage and window checks judge
- * of a proxy session. A skip when there are none (webhooks.delivery.verified judges that).
+ * The observed deliveries with a signature by a published key that verifies, or whose signature was masked (read from
+ * its Signature-Input alone): what the coverage and window checks judge of observed traffic. A skip when there are none
+ * (webhooks.delivery.verified judges that).
  */
 async function signedObserved(ctx: CheckContext): Promise<Array<ObservedVerdict & { signature: SignatureVerdict }>> {
   const { judged, verdicts } = await observedVerdicts(ctx);
   const signed = verdicts.flatMap((v) => (v.signature !== undefined ? [{ ...v, signature: v.signature }] : []));
+  const masked = signed.filter((v) => v.masked).length;
+  if (masked > 0)
+    ctx.observe(
+      `${masked} of the ${signed.length} signed deliveries have a Signature masked in the traffic ([redacted]): each judged on what its Signature-Input says, not verified`,
+    );
   if (signed.length === 0)
     ctx.skip(
       `none of the ${judged} deliveries carries a signature by the published key that verifies: webhooks.delivery.verified judges that`,
@@ -300,7 +314,8 @@ export const deliveryDigestCovered = defineCheck({
     ctx.observe(`${signed.length} signed deliveries, each signature covering content-digest`);
     ctx.judged("a signed delivery's covered components", signed.length);
   },
-  // Observed traffic (`conformance proxy --receiver`): each delivery of the session whose signature verifies.
+  // Observed traffic (`conformance proxy --receiver`, a run's --har): each delivery whose signature verifies (or,
+  // masked, reads).
   async observe(ctx) {
     const signed = await signedObserved(ctx);
     const uncovered = signed.filter((v) => !(v.signature.components ?? []).includes('content-digest'));
@@ -353,8 +368,8 @@ export const deliveryInWindow = defineCheck({
     ctx.observe(`${signed.length} signed deliveries, each arriving within its window; ${windowsSeen(signed)}`);
     ctx.judged("a signed delivery's window", signed.length);
   },
-  // Observed traffic (`conformance proxy --receiver`): each delivery of the session whose signature verifies, at the
-  // time it reached the proxy.
+  // Observed traffic (`conformance proxy --receiver`, a run's --har): each delivery whose signature verifies (or,
+  // masked, reads), at the time it reached the proxy or the run's receiver.
   async observe(ctx) {
     const signed = await signedObserved(ctx);
     const stale = signed.flatMap((v) => {

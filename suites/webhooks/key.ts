@@ -96,10 +96,11 @@ export const keyPublished = defineCheck({
       ctx.observe(`${observedLine(ctx, res)}: key ${describeKeyForm(got.key)}`);
     }
     ctx.judged('an answer of GET /webhooks/key', answers.length);
-    // Which key signed the deliveries a proxy session saw (`conformance proxy --receiver`): one signed by another key
-    // than those published fails here, as in a run; a digest, or a signature that cannot be read, is
+    // Which key signed the deliveries the traffic holds (`conformance proxy --receiver`, a run's --har): one signed by
+    // another key than those published fails here, as in a run; a digest, or a signature that cannot be read, is
     // webhooks.delivery.verified's.
-    const deliveries = observedDeliveries(ctx).filter((d) => d.captured);
+    // A masked signature (a HAR that redacts it) shows no key: not judged here.
+    const deliveries = observedDeliveries(ctx).filter((d) => d.captured && !d.masked);
     if (deliveries.length === 0) return;
     const keys = observedKeys(ctx);
     const verdicts = await Promise.all(deliveries.map((d) => verifyObserved(d, keys)));

@@ -67,6 +67,8 @@ describe('conformance judge', () => {
   });
 
   it('finds nothing in the HAR of a clean run, and says the rest was not exercised: INCOMPLETE, never CONFORMANT', async () => {
+    // A run without the webhooks suite has no receiver: its HAR holds no delivery (test/cli/judge-deliveries.test.ts).
+    expect(await readFile(cleanHar, 'utf8')).not.toContain('"_delivery"');
     const result = await judge({ file: cleanHar, ...quiet });
     expect(result.totals).toMatchObject({ failed: 0, warned: 0, errored: 0 });
     expect(result.checks.filter((c) => c.outcome === 'pass').map((c) => c.id)).toEqual(

@@ -15,7 +15,7 @@ describe("readHar: a real run's --har report (auth suite, reference server)", as
     [...result.sessionExchanges, ...result.checks.flatMap((c) => c.exchanges)].map((e) => [e.seq, e]),
   );
   const { exchanges, skipped, creator } = readHar(harText(result));
-  const sent = (index: number): Exchange => recorded.get(entries[index]!._seq)!;
+  const sent = (index: number): Exchange => recorded.get(entries[index]!._seq!)!;
 
   it('reads every entry, in file order, as the conformance creator', () => {
     expect(creator).toBe('conformance');

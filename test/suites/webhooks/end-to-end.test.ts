@@ -358,6 +358,7 @@ describe('suite webhooks', () => {
         config: { ...l.target, baseUrl, webhook: { listen: '127.0.0.1:0', tls } },
         options: { deadlineMs: 1_000 },
         note: (text: string) => notes.push(text),
+        received: () => undefined,
       } as unknown as SuiteRun;
       // The suite's own setup and teardown, as a run calls them: the receiver starts and stops, no request is sent.
       await webhooks.teardown!(await webhooks.setup!(run), run);

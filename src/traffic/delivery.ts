@@ -1,0 +1,47 @@
+// A webhook delivery in a HAR (issue 30). A run's --har carries each delivery its receiver got as `conformance proxy
+// --receiver` records one (a TrafficExchange: the server's request at the URL it was sent to, the URL it signed, with
+// the receiver's answer), so that `conformance judge` hands them to the same judges (judge-api.ts judgeTraffic
+// `deliveries`). One custom field marks such an entry: written by src/report/har.ts, read by ./har.ts.
+import { isUtf8 } from 'node:buffer';
+import { recordMessage, type Exchange } from '../http/exchange.js';
+import type { Redactor } from '../http/redact.js';
+import type { TrafficExchange } from './exchange.js';
+
+/** The field (HAR 1.2: custom fields start with "_") that marks an entry as a webhook delivery: its number, from 1. */
+export const DELIVERY_FIELD = '_delivery';
+
+/** What a recorded delivery carries in place of a check id: the server sent it, to the run's receiver. */
+export const DELIVERY = 'delivery';
+
+/**
+ * A delivery as the run's reports keep it, to be judged again from its HAR: its body whole (a digest is recomputed over
+ * it; a body that is not UTF-8 text cannot be written as HAR text, so none is kept) and its Signature as it came. The
+ * Signature is the server's over a delivery to the run's own receiver, which stops listening at the run's end: unlike
+ * the signature of a request of the client's (masked), it lets no one act as the client, and without it nothing shows
+ * which key signed. The rest is redacted as every recorded message is.
+ */
+export function recordedDelivery(t: TrafficExchange, redactor: Redactor): Exchange {
+  const { request, response } = t;
+  const recorded = recordMessage(
+    redactor,
+    request.headers,
+    request.body,
+    { method: request.method, url: request.url },
+    undefined,
+    Infinity,
+  );
+  recorded.headers = recorded.headers.map(([name, value], i) =>
+    name.toLowerCase() === 'signature' ? [name, request.headers[i]![1]] : [name, value],
+  );
+  if (!isUtf8(request.body)) delete recorded.bodyExcerpt;
+  return {
+    seq: t.index + 1,
+    checkId: DELIVERY,
+    ...(t.startedAt !== undefined ? { startedAt: t.startedAt } : {}),
+    durationMs: t.durationMs ?? 0,
+    request: recorded,
+    ...(response
+      ? { response: { status: response.status, ...recordMessage(redactor, response.headers, response.body) } }
+      : { error: t.error ?? 'no answer was recorded' }),
+  };
+}
