@@ -48,4 +48,9 @@ export interface TrafficExchange {
    * Signature): lower-case names, per side. A judge that needs such a value says it cannot judge, never that it fails.
    */
   redacted?: { request?: string[]; response?: string[] };
+  /**
+   * A delivery the run's own receiver answered (a conformance run's --har, ./delivery.ts): it answers every delivery
+   * 200 before it verifies, so its answer says nothing of a client's receiver and no check judges it as one.
+   */
+  answeredByRun?: true;
 }

@@ -45,7 +45,11 @@ export function readHar(text: string, source = 'the HAR file'): HarTraffic {
   // Our own report also masks secrets inside request bodies (a token form): such a body is not the one that went, so
   // it is not captured (a digest over it would not match). A response body with a masked value (a token answer's
   // token) stays: no judge recomputes a digest over an answer, and its other members are the server's as it sent them.
-  if (log.creator === 'conformance') [...exchanges, ...deliveries].forEach(unmaskRequestBody);
+  if (log.creator === 'conformance') {
+    [...exchanges, ...deliveries].forEach(unmaskRequestBody);
+    // Only a run writes deliveries into a conformance HAR, and its receiver's answers are not a client's.
+    for (const d of deliveries) d.answeredByRun = true;
+  }
   return { exchanges, deliveries, skipped, ...(log.creator !== undefined ? { creator: log.creator } : {}) };
 }
 

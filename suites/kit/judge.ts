@@ -77,7 +77,8 @@ export function observedDeliveries(ctx: CheckContext): ObservedDelivery[] {
     body: Buffer.from(t.request.body),
     captured: t.request.bodyState !== 'not-captured',
     masked: t.redacted?.request?.includes('signature') === true,
-    ...(t.response !== undefined ? { answered: t.response.status } : {}),
+    // The run's own receiver's answer (a run's --har) is not a receiver's judgement of the delivery: left out.
+    ...(t.response !== undefined && t.answeredByRun !== true ? { answered: t.response.status } : {}),
     ...(t.startedAt !== undefined && !Number.isNaN(Date.parse(t.startedAt))
       ? { arrivedAt: Date.parse(t.startedAt) }
       : {}),

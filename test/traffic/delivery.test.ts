@@ -70,6 +70,9 @@ describe('a delivery in the HAR', () => {
     expect(new TextDecoder().decode(read.deliveries[0]!.request.body)).toBe(long);
     expect(read.deliveries[0]!.request.headers).toContainEqual(['Signature', SIGNATURE]);
     expect(read.deliveries[0]!.redacted).toEqual({ request: ['x-echo'] });
+    // The run's own receiver answered them (200 before verifying): read as its answers, not a client receiver's.
+    expect(read.deliveries.map((d) => d.answeredByRun)).toEqual([true, true]);
+    expect(read.exchanges.some((e) => e.answeredByRun !== undefined)).toBe(false);
   });
 
   it('a HAR without marked entries has none', () => {
