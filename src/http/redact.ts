@@ -53,8 +53,17 @@ export class Redactor {
       this.add(decodeFormValue(value));
       return `${sep}${key}${REDACTED}`;
     });
+    return this.registeredMasked(out);
+  }
+
+  /**
+   * `input` with the registered secrets masked, and nothing else: a value kept as it came on purpose (a delivery's
+   * Signature, src/traffic/delivery.ts) still never carries a secret of the run.
+   */
+  registeredMasked(input: string): string {
     // Longest first, so a secret that contains another is masked whole.
     this.longestFirst ??= [...this.secrets].sort((a, b) => b.length - a.length);
+    let out = input;
     for (const s of this.longestFirst) {
       if (out.includes(s)) out = out.split(s).join(REDACTED);
     }

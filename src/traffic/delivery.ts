@@ -18,7 +18,8 @@ export const DELIVERY = 'delivery';
  * it; a body that is not UTF-8 text cannot be written as HAR text, so none is kept) and its Signature as it came. The
  * Signature is the server's over a delivery to the run's own receiver, which stops listening at the run's end: unlike
  * the signature of a request of the client's (masked), it lets no one act as the client, and without it nothing shows
- * which key signed. The rest is redacted as every recorded message is.
+ * which key signed. A secret of the run inside it is masked all the same; the rest is redacted as every recorded
+ * message is.
  */
 export function recordedDelivery(t: TrafficExchange, redactor: Redactor): Exchange {
   const { request, response } = t;
@@ -30,8 +31,9 @@ export function recordedDelivery(t: TrafficExchange, redactor: Redactor): Exchan
     undefined,
     Infinity,
   );
+  // The Signature as it came, but for a secret of the run's (a token, the client secret) a hostile server put in it.
   recorded.headers = recorded.headers.map(([name, value], i) =>
-    name.toLowerCase() === 'signature' ? [name, request.headers[i]![1]] : [name, value],
+    name.toLowerCase() === 'signature' ? [name, redactor.registeredMasked(request.headers[i]![1])] : [name, value],
   );
   if (!isUtf8(request.body)) delete recorded.bodyExcerpt;
   return {

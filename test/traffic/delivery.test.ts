@@ -46,6 +46,12 @@ describe('a delivery in the HAR', () => {
     expect(whole!.request.headers).toContainEqual(['Signature', SIGNATURE]);
     expect(whole!.request.headers).toContainEqual(['X-Echo', '[redacted]']);
     expect(whole!.response).toMatchObject({ status: 200, bodyExcerpt: 'ok' });
+    // A secret of the run a hostile server echoed into the Signature stays masked: only the server's bytes are kept.
+    const echoed = delivery(2, body('{}'));
+    echoed.request.headers = echoed.request.headers.map(([n, v]) =>
+      n === 'Signature' ? [n, `sig1=:the-secret-value:`] : [n, v],
+    );
+    expect(recordedDelivery(echoed, redactor).request.headers).toContainEqual(['Signature', 'sig1=:[redacted]:']);
     // Bytes that are not UTF-8 cannot be HAR text: no body is written, its size is.
     expect(binary!.request).toMatchObject({ bodySize: 3 });
     expect(binary!.request.bodyExcerpt).toBeUndefined();
