@@ -3,36 +3,17 @@
 // lists (auth.token.timestamps), and two customers sharing a referenceId though a PUT whose body the report cut came
 // between their reads (resources.ids.unique: the PUT's answer names the customer it updated). The clean run's HAR of
 // the same suite passes both checks.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { run } from '../../src/api.js';
-import { judge } from '../../src/judge-api.js';
+import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/engine/index.js';
+import { judgedRuns } from '../helpers/judged-runs.js';
 
-const quiet = { onNote: () => undefined };
 const CASES = [
   { suite: 'auth', fault: 'auth.token-timestamps-milliseconds', check: 'auth.token.timestamps' },
   { suite: 'resources', fault: 'resources.reference-id-duplicated', check: 'resources.ids.unique' },
 ] as const;
 
-let dir: string;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'conformance-judge-faults-'));
-});
-
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
 /** The suite's run against the reference server with `faults`, and the judge of its HAR. */
-async function runAndJudge(suite: string, faults: string[]): Promise<{ ran: RunResult; judged: RunResult }> {
-  const har = join(dir, `${suite}-${faults.join('+') || 'clean'}.har`);
-  const ran = await run({ suites: [suite], har, local: { faults }, ...quiet });
-  return { ran, judged: await judge({ file: har, ...quiet }) };
-}
+const runAndJudge = judgedRuns('judge-faults');
 
 const failing = (r: RunResult) =>
   r.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'warn').map((c) => [c.id, c.finding?.message]);

@@ -1,12 +1,8 @@
 // The USSD checks that judge a view by itself judge the views of recorded traffic (issue 30): a run's own HAR against a
 // faulted server, judged, fails the checks the run failed, citing the observed views; a clean run's HAR passes them.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { run } from '../../../src/api.js';
-import { judge } from '../../../src/judge-api.js';
+import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../../../src/engine/index.js';
+import { judgedRuns } from '../../helpers/judged-runs.js';
 import { pack } from '../../../suites/index.js';
 
 /** The USSD checks that judge observed traffic. */
@@ -25,24 +21,8 @@ const FAULTS = [
   'ussd.relative-url',
   'ussd.links-internal-origin',
 ];
-const quiet = { onNote: () => undefined };
-
-let dir: string;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'conformance-ussd-observed-'));
-});
-
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-/** The ussd suite run with `faults` and its HAR judged. */
-async function ranAndJudged(name: string, faults: string[]): Promise<{ ran: RunResult; judged: RunResult }> {
-  const har = join(dir, `${name}.har`);
-  const ran = await run({ suites: ['ussd'], har, local: { faults }, ...quiet });
-  return { ran, judged: await judge({ file: har, ...quiet }) };
-}
+/** The ussd suite run with `faults` into `<name>.har`, and that HAR judged. */
+const runAndJudge = judgedRuns('ussd-observed');
 
 const found = (r: RunResult) =>
   r.checks
@@ -65,7 +45,7 @@ describe('the USSD views of recorded traffic', () => {
   });
 
   it('pass every view check on a clean server that its traffic lets judge', async () => {
-    const { judged } = await ranAndJudged('clean', []);
+    const { judged } = await runAndJudge('ussd', [], 'clean');
     // A run's HAR keeps the views its checks cite: on a clean server, a few start menus, none of whose options shows
     // an instrument symbol in its label and carries it in its URL.
     const followUp = 'ussd.options.follow-up';
@@ -80,7 +60,7 @@ describe('the USSD views of recorded traffic', () => {
   it.each(FAULTS)(
     'fail under %s the view checks the run failed, and no other, citing observed views',
     async (fault) => {
-      const { ran, judged } = await ranAndJudged(fault, [fault]);
+      const { ran, judged } = await runAndJudge('ussd', [fault], fault);
       expect(found(ran).length).toBeGreaterThan(0);
       expect(found(judged)).toEqual(found(ran));
       expect(
