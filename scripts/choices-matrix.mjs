@@ -26,9 +26,10 @@ const files = {
 };
 const bundles = choiceBundles().filter((b) => only === undefined || b.name.includes(only));
 // One worker thread per core, one run at a time in each. Two at once overlapped their waits, but on a loaded 2-core
-// machine a reading the reference server realizes in time (deliveryOrder=any-order holds AUTH.CREATED for at most
-// 1 s, waiting for the revoke that the suite sends in a turn of its session) then came out otherwise, and the matrix
-// with it (CI, stop 37: all-second left delivery-order=any-order unrecorded).
+// machine a reading the reference server realizes in time (deliveryOrder=any-order holds AUTH.CREATED for 1 s,
+// waiting for the revoke that the suite sends in a turn of its session) then came out otherwise, and the matrix with
+// it (CI, stop 37: all-second left delivery-order=any-order unrecorded). The hold now also waits out a 429 the client
+// got meanwhile (stop 41: the revoke had met the all-second bundle's rate limit and waited for Retry-After).
 const rows = await bundleRowsInThreads(bundles, Math.min(availableParallelism(), bundles.length), 1);
 const doc = choicesDocument(rows, suites);
 const problems = choicesProblems(doc);

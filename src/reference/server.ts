@@ -188,7 +188,7 @@ export async function startReferenceServer(options: ReferenceOptions): Promise<R
   for (const route of ALL_ROUTES) router.add(route.method, route.path, route);
   const handle = makeHandler(state, router, {
     ...options,
-    middleware: middlewareChain(options, choices, clock, faults),
+    middleware: middlewareChain(options, choices, clock, faults, (id, until) => webhooks.throttled(id, until)),
   });
   const connections = connectionPolicy(choices.connection);
   const server = createListeningServer(options, (req, res) => {
@@ -251,6 +251,7 @@ function middlewareChain(
   choices: Choices,
   clock: () => number,
   faults: { middleware: Middleware[] },
+  onThrottled: (clientId: string, until: number) => void,
 ): Middleware[] {
   // Choice shaping runs outermost, so faults (inner) deviate from what the choices would have sent.
   const latency = options.latencyMs ? [latencyMiddleware(options.latencyMs)] : [];
@@ -260,7 +261,7 @@ function middlewareChain(
   const spentAt = options.rateLimitPerSecond === undefined ? QUOTA_SPENT_AT_REQUEST : undefined;
   const throttle =
     perSecond !== undefined
-      ? [throttleMiddleware(new RateLimiter(perSecond, clock, spentAt), retryAfterOf(choices))]
+      ? [throttleMiddleware(new RateLimiter(perSecond, clock, spentAt), retryAfterOf(choices), onThrottled)]
       : [];
   return [
     ...throttle,

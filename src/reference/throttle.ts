@@ -95,10 +95,18 @@ export function throttledReply(resetAt: number, now: number, style: RetryAfterSt
   return fail(429, `Too Many Requests: at most ${perSecond} requests per second per client`, headers);
 }
 
-/** Outermost: a throttled request is refused before anything else looks at it. */
-export function throttleMiddleware(limiter: RateLimiter, style: RetryAfterStyle): Middleware {
+/**
+ * Outermost: a throttled request is refused before anything else looks at it. `onThrottled` learns which client was
+ * told to wait, and until when (what the server holds for the client, e.g. a delivery, waits as long).
+ */
+export function throttleMiddleware(
+  limiter: RateLimiter,
+  style: RetryAfterStyle,
+  onThrottled?: (clientId: string, until: number) => void,
+): Middleware {
   return async (ctx, state, _route, next) => {
-    const verdict = limiter.take(clientKeyOf(ctx));
+    const key = clientKeyOf(ctx);
+    const verdict = limiter.take(key);
     if (verdict.allowed) {
       const reply = await next();
       if (style !== 'reset-header') return reply;
@@ -107,6 +115,7 @@ export function throttleMiddleware(limiter: RateLimiter, style: RetryAfterStyle)
         headers: { ...reply.headers, ...rateLimitFields(limiter.perSecond, verdict.remaining, verdict.resetAt) },
       };
     }
+    if (key.startsWith('id:')) onThrottled?.(key.slice('id:'.length), verdict.resetAt);
     ctx.rejection = {
       code: 'TOO_MANY_REQUESTS',
       reason: `rate limit: at most ${limiter.perSecond} requests per second per client`,

@@ -15,6 +15,7 @@ import {
 import { webhookFaults } from '../../src/reference/faults/webhooks.js';
 import { registration, SignedCaller, testClient, type Reply } from '../helpers/signed-fetch-webhooks.js';
 import { WAIT_MS } from '../helpers/waits.js';
+import { HOLD_MS } from '../../src/reference/webhooks/creation-hold.js';
 
 const NOT_FOUND = { code: '404', message: 'Not Found' };
 const DELIVERY_COMPONENTS = ['@method', '@target-uri', 'content-digest', 'content-length', 'content-type'];
@@ -448,6 +449,27 @@ describe('webhook deliveries', () => {
     const second = await s.inbox.next();
     expect([first.payload.event, second.payload.event]).toEqual(['AUTH.DELETED', 'AUTH.CREATED']);
     expect(second.payload.data.tokenId).toBe(issued.tokenId);
+  });
+
+  it('deliveryOrder=any-order: a 429 the client got meanwhile holds AUTH.CREATED until 1 s past its window', async () => {
+    // The suite's revoke may meet the rate limit and wait for Retry-After: the creation must not go first meanwhile.
+    const s = await setup({ choices: { deliveryOrder: 'any-order' }, rateLimitPerSecond: 3 });
+    await createWebhook(s, ['AUTH']);
+    expect((await s.inbox.next()).payload.event).toBe('WEBHOOK.CREATED');
+    await s.caller.token();
+    let throttledAt: number | undefined;
+    for (let i = 0; i < 20 && throttledAt === undefined; i++) {
+      const before = Date.now();
+      const res = await s.caller.call('GET', '/webhooks/key', { token: s.token });
+      if (res.status === 429) throttledAt = before;
+    }
+    if (throttledAt === undefined) throw new Error('the rate limit never answered 429');
+    // The window of the 429 ends at the next whole second of the server's clock, at the earliest the one after `before`.
+    const windowEnd = (Math.floor(throttledAt / 1000) + 1) * 1000;
+    const created = await s.attempt((a) => a.event === 'AUTH.CREATED');
+    const arrived = Date.now();
+    expect(created.event).toBe('AUTH.CREATED');
+    expect(arrived).toBeGreaterThanOrEqual(windowEnd + HOLD_MS - 1);
   });
 
   it('eventPayload=in-header: the payload names no event, the X-Event-Type header does, signed with the rest', async () => {

@@ -205,7 +205,7 @@ export const WEBHOOK_CHOICES = {
       },
       {
         value: 'any-order',
-        says: "AUTH.CREATED waits for the client's next event (1 s at most), so a revoke is delivered before the creation",
+        says: "AUTH.CREATED waits for its token's next event (1 s at most, or 1 s past the end of a 429 the client got meanwhile), so a revoke is delivered before the creation",
         realizes: ['any order'],
         recorded: 'any order',
       },

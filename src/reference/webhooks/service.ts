@@ -7,6 +7,7 @@ import { Deliverer, type DeliveryAttempt, type WebhookCa } from './delivery.js';
 import type { Choices } from '../choices/index.js';
 import { batched, signedDelivery, type DeliveryPayload } from './message.js';
 import { inTimestampUnit, timestampInUnit } from '../views.js';
+import { CreationHolds } from './creation-hold.js';
 import { WebhookRegistry, type Webhook } from './registry.js';
 import type { WebhookSigningKey } from './signing-key.js';
 import { isSubscribed, TEST_EVENT } from './subscriptions.js';
@@ -15,12 +16,6 @@ const DEFAULT_DELIVERY_RETRIES = 2;
 const DEFAULT_DELIVERY_BACKOFF_MS = 200;
 const DEFAULT_DELIVERY_TIMEOUT_MS = 5_000;
 const DEFAULT_MAX_PENDING_DELIVERIES = 100;
-/**
- * deliveryOrder=any-order: AUTH.CREATED waits until the next event about the same token (its AUTH.DELETED) has been
- * queued, so that a revoke is delivered before the creation however slow the machine; when none comes, it goes after
- * this long.
- */
-const CREATED_HOLD_MS = 1_000;
 /**
  * eventPayload=batch, cloudevents-batch: how long an event waits for the next event of the same webhook, with which it
  * goes as one request. What a batch holds depends on timing, as on a real server: no check may depend on it.
@@ -56,8 +51,8 @@ export class WebhookService {
   private readonly unsubscribe: () => void;
   /** Deliveries the unsubscribed-delivered-late fault holds back, per client. */
   private readonly held = new Map<string, Array<() => void>>();
-  /** deliveryOrder=any-order: AUTH.CREATED deliveries waiting for the next event about their token, by token id. */
-  private readonly delayed = new Map<string, { timer: NodeJS.Timeout; release: () => void }>();
+  /** deliveryOrder=any-order: AUTH.CREATED deliveries waiting for the next event about their token. */
+  private readonly delayed: CreationHolds;
   /** webhookDeactivation=after-failures: failed deliveries in a row, per client. */
   private readonly failures = new Map<string, number>();
   /** eventPayload=batch, cloudevents-batch: the event waiting for the next one, per client and URL. */
@@ -70,6 +65,7 @@ export class WebhookService {
 
   constructor(private readonly options: WebhookServiceOptions) {
     this.registry = new WebhookRegistry(options.key);
+    this.delayed = new CreationHolds(options.clock, () => this.letGo());
     this.deliverer = new Deliverer({
       ...(options.ca !== undefined ? { ca: options.ca } : {}),
       retries: count('deliveryRetries', options.retries ?? DEFAULT_DELIVERY_RETRIES, 0),
@@ -111,9 +107,13 @@ export class WebhookService {
     }
   }
 
+  /** The rate limit answered the client 429 until `until`: what deliveryOrder=any-order holds waits that long too. */
+  throttled(clientId: string, until: number): void {
+    this.delayed.throttled(clientId, until);
+  }
+
   close(): Promise<void> {
     this.unsubscribe();
-    for (const held of this.delayed.values()) clearTimeout(held.timer);
     this.delayed.clear();
     for (const batch of this.batches.values()) clearTimeout(batch.timer);
     this.batches.clear();
@@ -164,31 +164,12 @@ export class WebhookService {
     const order = this.options.choices?.deliveryOrder ?? 'in-order';
     const tokenId = typeof data.tokenId === 'string' ? data.tokenId : undefined;
     if (order === 'any-order' && name === 'AUTH.CREATED' && tokenId !== undefined) {
-      this.holdCreated(tokenId, () => this.queue(clientId, webhook, name, occurredAt, data));
+      this.delayed.hold(tokenId, clientId, () => this.queue(clientId, webhook, name, occurredAt, data));
       return;
     }
     // At-least-once: the same event (same eventId, same body) once more; in a batch, the same batch twice.
     this.queue(clientId, webhook, name, occurredAt, data, order === 'duplicates' ? 2 : 1);
-    if (tokenId !== undefined) this.releaseCreated(tokenId);
-  }
-
-  /** Held until the next event about its token overtakes it, or until CREATED_HOLD_MS when none comes. */
-  private holdCreated(tokenId: string, deliver: () => void): void {
-    const timer = setTimeout(() => {
-      this.delayed.delete(tokenId);
-      deliver();
-      this.letGo();
-    }, CREATED_HOLD_MS);
-    this.delayed.set(tokenId, { timer, release: deliver });
-  }
-
-  private releaseCreated(tokenId: string): void {
-    const held = this.delayed.get(tokenId);
-    if (held === undefined) return;
-    this.delayed.delete(tokenId);
-    clearTimeout(held.timer);
-    held.release();
-    this.letGo();
+    if (tokenId !== undefined) this.delayed.release(tokenId);
   }
 
   /** A server that gives up on a URL whose deliveries keep failing; any success starts the count again. */
