@@ -7,13 +7,14 @@ import { join } from 'node:path';
 import { round, spawnChecked } from './lib.mjs';
 
 export const name = 'report-sizes';
-export const goal = 'clean run: JSON <= 1.6 MB, HAR <= 1.8 MB, JUnit < 100 kB';
+export const goal = 'clean run: JSON <= 1.6 MB, HAR <= 2.3 MB, JUnit < 100 kB';
 
 // Once the indentation is gone (1.55 MB of JSON, 1.72 MB of HAR for 713 + 35 exchanges), 85 % of the JSON is exchanges,
 // the evidence both files exist to keep, and the HAR is fields HAR 1.2 requires; the goals sit just above, with room for
-// a few more checks. Quoting each requirement once instead of per check would save 3 % (bench/RESULTS.md).
+// a few more checks. Quoting each requirement once instead of per check would save 3 % (bench/RESULTS.md). The HAR
+// keeps bodies whole since stop 41 (src/http/whole-bodies.ts: 41 long transaction pages, +0.4 MB): content, not waste.
 const JSON_GOAL_MB = 1.6;
-const HAR_GOAL_MB = 1.8;
+const HAR_GOAL_MB = 2.3;
 const JUNIT_GOAL_KB = 100;
 
 const mb = (bytes) => round(bytes / 1e6);

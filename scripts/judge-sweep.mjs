@@ -7,7 +7,7 @@
 // the suite and ends the script with exit 1. Uses the compiled engine: `npm run build && node scripts/judge-sweep.mjs`.
 // With --choices: the whole suite against each bundle of the choices matrix instead (every reading of every open point,
 // as `npm run matrix` runs them), each HAR judged: the server is correct under every reading the spec leaves open, so
-// any finding is a defect of the judge (exit 1).
+// any finding is a defect of the judge (exit 1). `--only TEXT`: the faults whose name contains TEXT (and the clean run).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,13 +54,15 @@ if (process.argv.includes('--choices')) {
   process.exit(found.length === 0 ? 0 : 1);
 }
 
+const onlyAt = process.argv.indexOf('--only');
+const faults = onlyAt > 0 ? FAULTS.filter((f) => f.name.includes(process.argv[onlyAt + 1] ?? '')) : FAULTS;
 const clean = await sweep('clean', undefined, []);
 const rows = [];
 let next = 0;
 await Promise.all(
   [0, 1].map(async () => {
-    while (next < FAULTS.length) {
-      const f = FAULTS[next++];
+    while (next < faults.length) {
+      const f = faults[next++];
       rows.push(await sweep(f.name, [f.suite], [f.name]));
     }
   }),

@@ -9,7 +9,8 @@ import { contentDigest } from './digest.js';
 import { removeHeader, headerValue, type HttpMessage } from './message.js';
 import { DEFAULT_SIGNING_PROFILE, signRequest, type SignOptions, type SigningProfile } from './signature.js';
 import { Redactor } from './redact.js';
-import { EXCERPT_BYTES, EXCHANGE_CHANNEL, recordMessage, type Exchange } from './exchange.js';
+import { EXCERPT_BYTES, EXCHANGE_CHANNEL, recordMessage, type Exchange, type RecordedMessage } from './exchange.js';
+import { WholeBodies } from './whole-bodies.js';
 import { ConformanceError, type ErrorCode } from '../errors.js';
 import { ThrottledOut, Transport, type TransportOptions } from './transport.js';
 import { formatBytes } from './format-bytes.js';
@@ -166,6 +167,8 @@ export class SignedClient {
   readonly timeoutMs: number;
   readonly maxBodyBytes: number;
   private nextSeq = 1;
+  /** Bodies over the excerpt, kept whole for the HAR (within a budget per client). */
+  private readonly wholeBodies: WholeBodies;
   /** What the target's config fixes of the signing profile: a run learns only the rest (suites/kit/session.ts). */
   readonly signingFixed: Readonly<Partial<SigningProfile>>;
   /**
@@ -185,6 +188,7 @@ export class SignedClient {
     this.signingFixed = Object.freeze({ ...options.signing });
     this.signing = { ...DEFAULT_SIGNING_PROFILE, ...options.signing };
     this.redactor = options.redactor ?? new Redactor();
+    this.wholeBodies = new WholeBodies(this.redactor);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.route = routeTo(this.identity.baseUrl, options);
@@ -347,7 +351,7 @@ export class SignedClient {
       checkId,
       startedAt: new Date(started).toISOString(),
       durationMs: 0,
-      request: recordMessage(this.redactor, req.headers, req.body, { method: req.method, url: req.url }),
+      request: this.record(req.headers, req.body, { method: req.method, url: req.url }),
     };
     const finish = (): void => {
       exchange.durationMs = Date.now() - started;
@@ -385,7 +389,7 @@ export class SignedClient {
       const text = new TextDecoder().decode(body);
       // Tokens a server hands out anywhere in a body are learnt before anything is recorded, not only in the excerpt.
       if (body.byteLength > EXCERPT_BYTES) this.redactor.learn(text);
-      exchange.response = { status: res.statusCode, ...recordMessage(this.redactor, headers, body, undefined, text) };
+      exchange.response = this.record(headers, body, { status: res.statusCode }, text);
       finish();
       return {
         status: res.statusCode,
@@ -414,6 +418,18 @@ export class SignedClient {
         failure,
       );
     }
+  }
+
+  /** A message as the reports keep it (an excerpt of its body), and its whole body kept beside it for the HAR. */
+  private record<T extends object>(
+    headers: Array<[string, string]>,
+    body: Uint8Array | undefined,
+    extra: T,
+    text?: string,
+  ): T & RecordedMessage {
+    const recorded = recordMessage(this.redactor, headers, body, extra, text);
+    this.wholeBodies.keep(recorded, body, text);
+    return recorded;
   }
 
   /** Closes the connections; requests still in flight after a second (a check that outlived its limit) are cut. */

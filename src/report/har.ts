@@ -1,6 +1,7 @@
 // Every exchange of the run as HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), so a reviewer can load the
 // traffic into browser devtools or any HAR viewer. The exchanges are the recorded ones, redacted at recording time;
-// nothing here sees a secret. After them come the webhook deliveries the run's receiver got (RunResult.deliveries),
+// nothing here sees a secret. Bodies are whole where the client kept them (src/http/whole-bodies.ts): the HAR is the
+// traffic, while the other reports keep each body's excerpt. After them come the webhook deliveries the run's receiver got (RunResult.deliveries),
 // each marked as one (src/traffic/delivery.ts), for `conformance judge` to verify again.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
@@ -10,6 +11,7 @@ import type { RunResult } from '../engine/index.js';
 import type { Reporter } from '../engine/index.js';
 import { DELIVERY, DELIVERY_FIELD } from '../traffic/delivery.js';
 import { formatSize } from './exchange-text.js';
+import { wholeBodyOf } from '../http/whole-bodies.js';
 
 export class HarReporter implements Reporter {
   readonly name: string;
@@ -111,7 +113,7 @@ function entry(exchange: Exchange, runStartedAt: string): HarEntry {
   const time = Math.max(0, exchange.durationMs);
   const postData =
     request.bodyExcerpt !== undefined
-      ? { mimeType: header(request, 'content-type') ?? '', text: request.bodyExcerpt, ...cutNote(request) }
+      ? { mimeType: header(request, 'content-type') ?? '', ...bodyText(request, request.bodyExcerpt) }
       : undefined;
   return {
     startedDateTime: exchange.startedAt ?? runStartedAt,
@@ -137,8 +139,7 @@ function entry(exchange: Exchange, runStartedAt: string): HarEntry {
           content: {
             size: response.bodySize,
             mimeType: header(response, 'content-type') ?? 'x-unknown',
-            ...(response.bodyExcerpt !== undefined ? { text: response.bodyExcerpt } : {}),
-            ...cutNote(response),
+            ...(response.bodyExcerpt !== undefined ? bodyText(response, response.bodyExcerpt) : {}),
           },
           redirectURL: header(response, 'location') ?? '',
           headersSize: -1,
@@ -194,7 +195,12 @@ function queryString(url: string): NameValue[] {
   }
 }
 
-function cutNote(message: RecordedMessage): { comment?: string } {
-  if (!message.bodyTruncated) return {};
-  return { comment: `the report kept only the start of this ${formatSize(message.bodySize)} body` };
+/** The body whole when the client kept it (src/http/whole-bodies.ts), else the excerpt, said to be cut when it is. */
+function bodyText(message: RecordedMessage, excerpt: string): { text: string; comment?: string } {
+  const whole = wholeBodyOf(message);
+  if (whole !== undefined || !message.bodyTruncated) return { text: whole ?? excerpt };
+  return {
+    text: excerpt,
+    comment: `the report kept only the start of this ${formatSize(message.bodySize)} body`,
+  };
 }

@@ -1,8 +1,9 @@
 // `conformance judge` on the HAR of a run against a faulted reference server finds the fault the run found, in the
 // check the run failed (issue 30), where traffic alone shows it: a token record counting another unit than the server's
-// lists (auth.token.timestamps), and two customers sharing a referenceId though a PUT whose body the report cut came
-// between their reads (resources.ids.unique: the PUT's answer names the customer it updated). The clean run's HAR of
-// the same suite passes both checks.
+// lists (auth.token.timestamps), two customers sharing a referenceId though a PUT came between their reads
+// (resources.ids.unique: the PUT's answer names the customer it updated), and what only the whole of a long page shows
+// (its meta, its order past the first 4 KiB: the HAR keeps bodies whole, the other reports an excerpt). The clean
+// run's HAR of the same suite passes the checks.
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/engine/index.js';
 import { judgedRuns } from '../helpers/judged-runs.js';
@@ -42,6 +43,24 @@ describe('conformance judge on the HAR of a faulted run', () => {
     const message = 'customers 1042 and 1043 both have referenceId 88001042';
     expect(failing(ran)).toEqual([[CASES[1].check, message]]);
     expect(failing(judged)).toEqual([[CASES[1].check, message]]);
+  });
+
+  it.each([
+    { fault: 'pagination.default-limit-50', checks: ['pagination.limit.default', 'pagination.limit.full-page'] },
+    {
+      fault: 'pagination.sort-by-id',
+      checks: ['pagination.sort.asc', 'pagination.sort.default-consistent', 'pagination.sort.desc'],
+    },
+  ])('finds $fault from the whole long pages of the HAR, in the checks the run failed', async ({ fault, checks }) => {
+    const { ran, judged } = await runAndJudge('pagination', [fault]);
+    const ids = (r: RunResult) =>
+      failing(r)
+        .map(([id]) => id as string)
+        .sort();
+    expect(ids(ran)).toEqual(checks);
+    expect(ids(judged)).toEqual(checks);
+    const page = judged.checks.find((c) => c.id === checks[0])!.exchanges.find((e) => e.response!.bodySize > 4096);
+    expect(page?.request.url).toMatch(/\/transactions/);
   });
 
   it.each(CASES)("passes $check on the clean run's HAR of $suite", async ({ suite, check }) => {

@@ -6,6 +6,7 @@ import { generateEd25519 } from '../../src/http/keys.js';
 import { Redactor } from '../../src/http/redact.js';
 import { headerValue } from '../../src/http/message.js';
 import type { Exchange } from '../../src/http/exchange.js';
+import { wholeBodyOf } from '../../src/http/whole-bodies.js';
 import { startEchoServer } from '../helpers/echo-server.js';
 
 const key = generateEd25519();
@@ -171,6 +172,9 @@ describe('SignedClient', () => {
     expect(seen[1]!.response!.bodyTruncated).toBe(true);
     await client.send({ method: 'GET', path: '/small', token: TOKEN }, (e) => seen.push(e));
     expect(seen[2]!.response!.bodyExcerpt).toBe('{"echo":"[redacted]","n":1}');
+    // The HAR's copy: the large body whole, its token masked; none kept beside a body the excerpt holds whole.
+    expect(wholeBodyOf(seen[1]!.response!)).toBe(big.replace(late, '[redacted]'));
+    expect(wholeBodyOf(seen[0]!.response!)).toBeUndefined();
   });
 
   it('cuts off a body over the cap while streaming and reports it as a transport error', async () => {
