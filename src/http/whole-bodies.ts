@@ -10,7 +10,7 @@ import type { Redactor } from './redact.js';
  * What one client keeps whole in all, so that a run against a server with long lists holds a bounded amount: past it,
  * a body is kept as its excerpt. A local run's bodies over the excerpt come to about 0.6 MB.
  */
-export const WHOLE_BODY_BUDGET_BYTES = 16 * 1024 * 1024;
+const WHOLE_BODY_BUDGET_BYTES = 16 * 1024 * 1024;
 
 const whole = new WeakMap<RecordedMessage, string>();
 
