@@ -188,6 +188,10 @@ export function judgeTraffic(options: JudgeTrafficOptions): Promise<RunResult> {
     notes: options.notes,
     targetArgs: [],
     recordedOptions: {},
+    observed: {
+      exchanges: options.exchanges,
+      ...(options.deliveries !== undefined ? { deliveries: options.deliveries } : {}),
+    },
   });
 }
 

@@ -16,6 +16,7 @@ import type { Lifecycles, SuiteSettings } from './lifecycles.js';
 import type { FailOn } from './run-one.js';
 import type { SetupFindings } from './setup-findings.js';
 import type { AdaptiveConcurrency } from './adaptive-concurrency.js';
+import type { TrafficExchange } from '../traffic/exchange.js';
 
 /** How a run goes, whoever asks for it: the CLI, the library (src/api.ts) and the matrices pass these through as they are. */
 export interface RunSettings {
@@ -73,6 +74,12 @@ export interface RunChecksOptions extends RunSettings {
    * runs left is read and put back first (through `pack.putBack`). Kept in memory when absent.
    */
   journal?: RunJournal;
+  /**
+   * Traffic the run judges rather than sends (`conformance judge`, `conformance proxy`): recorded as the run's own
+   * exchanges and deliveries are, so that its reports hold every exchange (the HAR the traffic itself), not only those
+   * a finding cites.
+   */
+  observed?: { exchanges: readonly TrafficExchange[]; deliveries?: readonly TrafficExchange[] };
 }
 
 /** A run as it goes: what it was asked, what it holds open, and what it gathers for its report. */

@@ -18,6 +18,8 @@ import { Interruption } from './interrupt.js';
 import { memoryJournal } from '../journal/journal.js';
 import { Lifecycles, replayNotes, runSender } from './lifecycles.js';
 import { runOne } from './run-one.js';
+import { recordedExchange } from '../traffic/responses.js';
+import { recordedDelivery } from '../traffic/delivery.js';
 import { SetupFindings } from './setup-findings.js';
 import { budgetSpentResult, notStartedResult, throttledOutResult } from './unrun.js';
 import { runResultOf, type RunEnd } from './run-result.js';
@@ -105,6 +107,7 @@ function prepare(options: RunChecksOptions): Run {
   const client = clientFor(target, options);
   const sessionExchanges: Exchange[] = [];
   const deliveries: Exchange[] = [];
+  recordObserved(options.observed, client, sessionExchanges, deliveries);
   const session = pack.openSession(client, target, (e) => sessionExchanges.push(e));
   const flags: RunFlags = { long: false, allowMutations: false, ...options.flags };
   const runNotes: string[] = [];
@@ -145,6 +148,17 @@ function prepare(options: RunChecksOptions): Run {
     budget: { budgetMs, deadline: started + budgetMs, spent: false },
     adaptive: new AdaptiveConcurrency(concurrency, () => client.transport.throttled),
   };
+}
+
+/** Traffic the run judges, recorded as the run's own exchanges and deliveries are: its reports hold all of it. */
+function recordObserved(
+  observed: RunChecksOptions['observed'],
+  client: SignedClient,
+  exchanges: Exchange[],
+  deliveries: Exchange[],
+): void {
+  for (const t of observed?.exchanges ?? []) exchanges.push(recordedExchange(t, client.redactor, client.wholeBodies));
+  for (const t of observed?.deliveries ?? []) deliveries.push(recordedDelivery(t, client.redactor));
 }
 
 /** The run's credentials, then what killed runs left put back, then the suites set up: in that order. */

@@ -167,8 +167,8 @@ export class SignedClient {
   readonly timeoutMs: number;
   readonly maxBodyBytes: number;
   private nextSeq = 1;
-  /** Bodies over the excerpt, kept whole for the HAR (within a budget per client). */
-  private readonly wholeBodies: WholeBodies;
+  /** Bodies over the excerpt, kept whole for the HAR (within a budget per client), of its own traffic and observed. */
+  readonly wholeBodies: WholeBodies;
   /** What the target's config fixes of the signing profile: a run learns only the rest (suites/kit/session.ts). */
   readonly signingFixed: Readonly<Partial<SigningProfile>>;
   /**

@@ -80,10 +80,13 @@ export interface Har {
 }
 
 export function toHar(result: RunResult): Har {
-  // A client run's traffic is both the run's and, where a finding cites it, a check's: one entry each.
-  const bySeq = new Map(
-    [...result.sessionExchanges, ...result.checks.flatMap((c) => c.exchanges)].map((e) => [e.seq, e]),
-  );
+  // Traffic a run observed (a client run's, a judged HAR's) is both the run's and, where a finding cites it, a check's:
+  // one entry each, the record that kept a body whole where one did (a citation keeps the excerpt).
+  const bySeq = new Map<number, Exchange>();
+  for (const e of [...result.sessionExchanges, ...result.checks.flatMap((c) => c.exchanges)]) {
+    const had = bySeq.get(e.seq);
+    if (had === undefined || !keptWhole(had) || keptWhole(e)) bySeq.set(e.seq, e);
+  }
   const exchanges = [...bySeq.values()].sort((a, b) => a.seq - b.seq);
   return {
     log: {
@@ -193,6 +196,10 @@ function queryString(url: string): NameValue[] {
   } catch {
     return [];
   }
+}
+
+function keptWhole(e: Exchange): boolean {
+  return wholeBodyOf(e.request) !== undefined || (e.response !== undefined && wholeBodyOf(e.response) !== undefined);
 }
 
 /** The body whole when the client kept it (src/http/whole-bodies.ts), else the excerpt, said to be cut when it is. */

@@ -6,6 +6,7 @@ import { recordMessage, type Exchange } from '../http/exchange.js';
 import { headerValue } from '../http/message.js';
 import type { Redactor } from '../http/redact.js';
 import type { TrafficExchange } from './exchange.js';
+import type { WholeBodies } from '../http/whole-bodies.js';
 
 /** What the reports call the traffic's exchanges in place of a check id: nobody of this run sent them. */
 export const OBSERVED = 'observed';
@@ -16,21 +17,25 @@ export function observedNumber(t: TrafficExchange): number {
 }
 
 /**
- * The exchange as a report keeps it: numbered (observedNumber), redacted, bodies cut to the excerpt. A check cites it
- * for a finding about the answer (observedResponse) or about the request (a client's, issue 30).
+ * The exchange as a report keeps it: numbered (observedNumber), redacted, bodies cut to the excerpt (and kept whole
+ * beside it for the HAR with `whole`). A check cites it for a finding about the answer (observedResponse) or about the
+ * request (a client's, issue 30); the run records every exchange of the traffic so for its reports.
  */
-export function recordedExchange(t: TrafficExchange, redactor: Redactor): Exchange {
+export function recordedExchange(t: TrafficExchange, redactor: Redactor, whole?: WholeBodies): Exchange {
   const { request, response } = t;
-  return {
+  const recorded: Exchange = {
     seq: observedNumber(t),
     checkId: OBSERVED,
     ...startedAtOf(t),
     durationMs: t.durationMs ?? 0,
     request: recordMessage(redactor, request.headers, request.body, { method: request.method, url: request.url }),
     ...(response
-      ? { response: { status: response.status, ...recordMessage(redactor, response.headers, response.body) } }
+      ? { response: recordMessage(redactor, response.headers, response.body, { status: response.status }) }
       : { error: 'no answer was recorded' }),
   };
+  whole?.keep(recorded.request, request.body);
+  if (recorded.response !== undefined) whole?.keep(recorded.response, response!.body);
+  return recorded;
 }
 
 /**

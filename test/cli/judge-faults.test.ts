@@ -6,6 +6,9 @@
 // run's HAR of the same suite passes the checks.
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/engine/index.js';
+import { readFileSync } from 'node:fs';
+import { judge } from '../../src/judge-api.js';
+import type { Har } from '../../src/report/har.js';
 import { judgedRuns } from '../helpers/judged-runs.js';
 
 const CASES = [
@@ -61,6 +64,23 @@ describe('conformance judge on the HAR of a faulted run', () => {
     expect(ids(judged)).toEqual(checks);
     const page = judged.checks.find((c) => c.id === checks[0])!.exchanges.find((e) => e.response!.bodySize > 4096);
     expect(page?.request.url).toMatch(/\/transactions/);
+  });
+
+  it("writes every exchange of the traffic it judged into its own --har, bodies whole, as the run's HAR holds them", async () => {
+    const { har } = await runAndJudge('pagination', ['pagination.default-limit-50']);
+    const again = `${har}.judged.har`;
+    await judge({ file: har, har: again, onNote: () => undefined });
+    const entries = (file: string) =>
+      (JSON.parse(readFileSync(file, 'utf8')) as Har).log.entries.map((e) => [
+        e.request.method,
+        e.request.url,
+        e.response.status,
+        e.response.content.text,
+        e.response.content.comment,
+      ]);
+    const [original, written] = [entries(har), entries(again)];
+    expect(written).toEqual(original);
+    expect(written.filter(([, , , text]) => String(text ?? '').length > 4096).length).toBeGreaterThan(3);
   });
 
   it.each(CASES)("passes $check on the clean run's HAR of $suite", async ({ suite, check }) => {

@@ -16,7 +16,7 @@ export type RunAndJudge = (
   suite: string,
   faults: string[],
   name?: string,
-) => Promise<{ ran: RunResult; judged: RunResult }>;
+) => Promise<{ ran: RunResult; judged: RunResult; har: string }>;
 
 /** Registers the folder's set-up and removal with the calling test file; `label` names the folder. */
 export function judgedRuns(label: string): RunAndJudge {
@@ -30,6 +30,6 @@ export function judgedRuns(label: string): RunAndJudge {
   return async (suite, faults, name = `${suite}-${faults.join('+') || 'clean'}`) => {
     const har = join(dir, `${name}.har`);
     const ran = await run({ suites: [suite], har, local: { faults }, ...quiet });
-    return { ran, judged: await judge({ file: har, ...quiet }) };
+    return { ran, judged: await judge({ file: har, ...quiet }), har };
   };
 }
