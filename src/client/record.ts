@@ -1,10 +1,8 @@
 // A request and its answer as the reports keep them (Exchange: redacted headers, a body excerpt), for traffic the
 // client mode saw rather than sent: the client's requests to the sandbox, the sandbox's deliveries to its receiver.
-import type { Exchange, RecordedMessage } from '../http/exchange.js';
+import { recordMessage, type Exchange } from '../http/exchange.js';
 import type { Redactor } from '../http/redact.js';
-
-/** The same excerpt size as the signed client's own recordings (src/http/client.ts). */
-const EXCERPT_BYTES = 4096;
+import type { WholeBodies } from '../http/whole-bodies.js';
 
 interface Message {
   headers: Array<[string, string]>;
@@ -22,25 +20,21 @@ export interface SeenExchange {
   error?: string;
 }
 
-export function recordedExchange(seen: SeenExchange, redactor: Redactor): Exchange {
-  const message = (m: Message): RecordedMessage => {
-    const size = m.body?.byteLength ?? 0;
-    const excerpt =
-      m.body && size > 0 ? redactor.text(new TextDecoder().decode(m.body.subarray(0, EXCERPT_BYTES))) : undefined;
-    return {
-      headers: redactor.headers(m.headers),
-      bodySize: size,
-      ...(excerpt !== undefined ? { bodyExcerpt: excerpt } : {}),
-      ...(size > EXCERPT_BYTES ? { bodyTruncated: true } : {}),
-    };
-  };
-  return {
+/** `whole`: where the bodies longer than the excerpt are kept whole for the run's HAR (src/http/whole-bodies.ts). */
+export function recordedExchange(seen: SeenExchange, redactor: Redactor, whole?: WholeBodies): Exchange {
+  const { request, response } = seen;
+  const recorded: Exchange = {
     seq: seen.seq,
     checkId: seen.label,
     startedAt: new Date(seen.startedAt).toISOString(),
     durationMs: seen.durationMs,
-    request: { method: seen.request.method, url: seen.request.url, ...message(seen.request) },
-    ...(seen.response ? { response: { status: seen.response.status, ...message(seen.response) } } : {}),
+    request: recordMessage(redactor, request.headers, request.body, { method: request.method, url: request.url }),
+    ...(response
+      ? { response: recordMessage(redactor, response.headers, response.body, { status: response.status }) }
+      : {}),
     ...(seen.error !== undefined ? { error: seen.error } : {}),
   };
+  whole?.keep(recorded.request, request.body);
+  if (recorded.response !== undefined) whole?.keep(recorded.response, response!.body);
+  return recorded;
 }

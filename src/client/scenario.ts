@@ -11,6 +11,7 @@ import type { Readable } from 'node:stream';
 import { UserError } from '../errors.js';
 import { generateEd25519 } from '../http/keys.js';
 import { Redactor } from '../http/redact.js';
+import { WholeBodies } from '../http/whole-bodies.js';
 import { makeCertificate } from '../receiver/certificate.js';
 import type { Middleware, RequestContext } from '../reference/context.js';
 import { fail } from '../reference/respond.js';
@@ -221,16 +222,20 @@ class ScenarioTraffic {
   /** Ends the command; runCommand sets it once the command runs. */
   stop: (why: 'time-limit' | 'scenario-done') => void = () => undefined;
   private registered: { url: string; webhookId: string } | undefined;
+  /** The bodies of the client's traffic longer than the excerpt, kept whole for the run's HAR. */
+  private readonly whole: WholeBodies;
 
   constructor(
     private readonly name: ScenarioName,
     private readonly webhooks: boolean,
     private readonly plan: Omit<DeliveryPlan, 'url' | 'webhookId' | 'signal'> & { acceptedFile: string },
-  ) {}
+  ) {
+    this.whole = new WholeBodies(plan.redactor);
+  }
 
   /** The sandbox's observe hook: records the request, and starts the deliveries when it is their turn. */
   readonly observe = (served: ServedExchange): void => {
-    const request = clientRequestOf(this.name, served, this.plan.nextSeq(), this.plan.redactor);
+    const request = clientRequestOf(this.name, served, this.plan.nextSeq(), this.plan.redactor, this.whole);
     this.runSeqOf.set(served.seq, request.seq);
     this.requests.push(request);
     if (!this.webhooks || this.deliveriesDone !== undefined) return;
@@ -308,6 +313,7 @@ function clientRequestOf(
   served: ServedExchange,
   seq: number,
   redactor: Redactor,
+  whole: WholeBodies,
 ): ClientRequest {
   const replyBody = Buffer.from(served.replyBody, 'utf8');
   const exchange = recordedExchange(
@@ -320,6 +326,7 @@ function clientRequestOf(
       response: { status: served.status, headers: Object.entries(served.replyHeaders), body: replyBody },
     },
     redactor,
+    whole,
   );
   return {
     seq,
