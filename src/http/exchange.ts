@@ -8,6 +8,11 @@ export interface RecordedMessage {
   /** Full size of the body in bytes (the excerpt may be shorter). */
   bodySize: number;
   bodyTruncated?: boolean;
+  /**
+   * Observed traffic whose body went but was not captured (a HAR saved without content, a proxy session past its
+   * budget): no excerpt, and bodySize is what Content-Length declared, else 0. A reader must not take it for empty.
+   */
+  bodyNotCaptured?: boolean;
 }
 
 export interface RecordedRequest extends RecordedMessage {

@@ -62,6 +62,7 @@ function cut(text: string, limit: number): string {
 
 /** The body excerpt as display lines, with a note of the full size when it is cut. Empty when there is no body. */
 export function bodyLines(message: RecordedMessage, limit = BODY_DISPLAY_LIMIT): string[] {
+  if (message.bodyNotCaptured) return ['(body not captured by the traffic)'];
   if (message.bodySize === 0 && !message.bodyExcerpt) return [];
   if (message.bodyExcerpt === undefined) return [`(body of ${formatSize(message.bodySize)} not recorded)`];
   const shown = cut(message.bodyExcerpt, limit);

@@ -10,6 +10,7 @@ import type { Exchange, RecordedMessage } from '../http/exchange.js';
 import type { RunResult } from '../engine/index.js';
 import type { Reporter } from '../engine/index.js';
 import { DELIVERY, DELIVERY_FIELD } from '../traffic/delivery.js';
+import { NOT_CAPTURED_NOTE } from '../traffic/har-body.js';
 import { formatSize } from './exchange-text.js';
 import { wholeBodyOf } from '../http/whole-bodies.js';
 
@@ -114,10 +115,13 @@ function entry(exchange: Exchange, runStartedAt: string): HarEntry {
   const { request, response } = exchange;
   // The recorder measures one span, from sending to the end of the body: HAR's `wait` holds it, so time = the sum of timings.
   const time = Math.max(0, exchange.durationMs);
+  const mimeType = header(request, 'content-type') ?? '';
   const postData =
     request.bodyExcerpt !== undefined
-      ? { mimeType: header(request, 'content-type') ?? '', ...bodyText(request, request.bodyExcerpt) }
-      : undefined;
+      ? { mimeType, ...bodyText(request, request.bodyExcerpt) }
+      : request.bodyNotCaptured
+        ? { mimeType, text: '', comment: NOT_CAPTURED_NOTE }
+        : undefined;
   return {
     startedDateTime: exchange.startedAt ?? runStartedAt,
     time,
@@ -143,6 +147,7 @@ function entry(exchange: Exchange, runStartedAt: string): HarEntry {
             size: response.bodySize,
             mimeType: header(response, 'content-type') ?? 'x-unknown',
             ...(response.bodyExcerpt !== undefined ? bodyText(response, response.bodyExcerpt) : {}),
+            ...(response.bodyNotCaptured ? { comment: NOT_CAPTURED_NOTE } : {}),
           },
           redirectURL: header(response, 'location') ?? '',
           headersSize: -1,

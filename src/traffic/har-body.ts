@@ -13,8 +13,10 @@ export interface Body {
 const NONE = new Uint8Array(0);
 const EMPTY: Body = { body: NONE, bodyState: 'empty' };
 const NOT_CAPTURED: Body = { body: NONE, bodyState: 'not-captured' };
-// Our own --har report (src/report/har.ts) says so in a comment when it kept only the start of a body.
+// Our own --har report (src/report/har.ts) says so in a comment when it kept only the start of a body, or when the
+// traffic it recorded had not captured the body at all (NOT_CAPTURED_NOTE).
 const CUT_BY_REPORT = /kept only the start/;
+export const NOT_CAPTURED_NOTE = 'the body was not captured';
 // Characters form encoding leaves as they are: params made only of these rebuild to the exact bytes that went.
 const UNRESERVED = /^[A-Za-z0-9\-._~]*$/;
 const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
@@ -44,13 +46,14 @@ export function responseBody(entry: EntryReader, response: Json, status: number,
   const bodySize = entry.optionalNumber(response.bodySize, 'response.bodySize');
   const size = content && entry.optionalNumber(content.size, 'response.content.size');
   const text = content && entry.optionalString(content.text, 'response.content.text');
+  const comment = content && entry.optionalString(content.comment, 'response.content.comment');
+  if (comment === NOT_CAPTURED_NOTE) return NOT_CAPTURED;
   if (content === undefined || text === undefined) {
     // 204 and 304 have no body by definition; else only sizes of 0 say the body was empty rather than left out.
     if (status === 204 || status === 304 || size === 0 || (size === undefined && bodySize === 0)) return EMPTY;
     return NOT_CAPTURED;
   }
   const encoding = entry.optionalString(content.encoding, 'response.content.encoding');
-  const comment = entry.optionalString(content.comment, 'response.content.comment');
   const measured = ownReport ? undefined : size;
   if (encoding === undefined || encoding === '') return captured(new TextEncoder().encode(text), measured, comment);
   if (encoding !== 'base64')
@@ -64,7 +67,7 @@ export function responseBody(entry: EntryReader, response: Json, status: number,
  * exporter measured (content.size / bodySize are the decoded length in Chrome, Firefox and mitmproxy).
  */
 function captured(bytes: Uint8Array, size: number | undefined, comment: string | undefined): Body {
-  if (comment !== undefined && CUT_BY_REPORT.test(comment)) return NOT_CAPTURED;
+  if (comment !== undefined && (CUT_BY_REPORT.test(comment) || comment === NOT_CAPTURED_NOTE)) return NOT_CAPTURED;
   if (size !== undefined && bytes.byteLength < size) return NOT_CAPTURED;
   return bytes.byteLength === 0 ? EMPTY : { body: bytes, bodyState: 'captured' };
 }

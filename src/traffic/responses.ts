@@ -2,10 +2,10 @@
 // given, its exchange recorded (redacted, cut to the excerpt) as the reports keep one, so that a check judges observed
 // answers with the very code that judges the answers to its own requests, and cites them the same way.
 import type { HttpResponse } from '../http/client.js';
-import { recordMessage, type Exchange } from '../http/exchange.js';
+import { recordMessage, type Exchange, type RecordedMessage } from '../http/exchange.js';
 import { headerValue } from '../http/message.js';
 import type { Redactor } from '../http/redact.js';
-import type { TrafficExchange } from './exchange.js';
+import type { TrafficExchange, TrafficMessage } from './exchange.js';
 import type { WholeBodies } from '../http/whole-bodies.js';
 
 /** What the reports call the traffic's exchanges in place of a check id: nobody of this run sent them. */
@@ -23,18 +23,35 @@ export function observedNumber(t: TrafficExchange): number {
  */
 export function recordedExchange(t: TrafficExchange, redactor: Redactor, whole?: WholeBodies): Exchange {
   const { request, response } = t;
-  const recorded: Exchange = {
+  return {
     seq: observedNumber(t),
     checkId: OBSERVED,
     ...startedAtOf(t),
     durationMs: t.durationMs ?? 0,
-    request: recordMessage(redactor, request.headers, request.body, { method: request.method, url: request.url }),
+    request: recordedMessage(redactor, request, { method: request.method, url: request.url }, whole),
     ...(response
-      ? { response: recordMessage(redactor, response.headers, response.body, { status: response.status }) }
+      ? { response: recordedMessage(redactor, response, { status: response.status }, whole) }
       : { error: 'no answer was recorded' }),
   };
-  whole?.keep(recorded.request, request.body);
-  if (recorded.response !== undefined) whole?.keep(recorded.response, response!.body);
+}
+
+/** One message of the traffic as recorded; one whose body was not captured says so rather than look empty. */
+function recordedMessage<T extends object>(
+  redactor: Redactor,
+  m: TrafficMessage,
+  extra: T,
+  whole: WholeBodies | undefined,
+): T & RecordedMessage {
+  if (m.bodyState === 'not-captured') {
+    const declared = Number(headerValue(m.headers, 'content-length'));
+    return {
+      ...recordMessage(redactor, m.headers, undefined, extra),
+      bodySize: Number.isSafeInteger(declared) && declared >= 0 ? declared : 0,
+      bodyNotCaptured: true,
+    };
+  }
+  const recorded = recordMessage(redactor, m.headers, m.body, extra);
+  whole?.keep(recorded, m.body);
   return recorded;
 }
 
