@@ -157,7 +157,8 @@ function recordObserved(
   exchanges: Exchange[],
   deliveries: Exchange[],
 ): void {
-  for (const t of observed?.exchanges ?? []) exchanges.push(recordedExchange(t, client.redactor, client.wholeBodies));
+  for (const t of observed?.exchanges ?? [])
+    exchanges.push(recordedExchange(t, client.redactor, { whole: client.wholeBodies }));
   for (const t of observed?.deliveries ?? []) deliveries.push(recordedDelivery(t, client.redactor));
 }
 

@@ -82,12 +82,10 @@ export interface Har {
 
 export function toHar(result: RunResult): Har {
   // Traffic a run observed (a client run's, a judged HAR's) is both the run's and, where a finding cites it, a check's:
-  // one entry each, the record that kept a body whole where one did (a citation keeps the excerpt).
-  const bySeq = new Map<number, Exchange>();
-  for (const e of [...result.sessionExchanges, ...result.checks.flatMap((c) => c.exchanges)]) {
-    const had = bySeq.get(e.seq);
-    if (had === undefined || !keptWhole(had) || keptWhole(e)) bySeq.set(e.seq, e);
-  }
+  // one entry each, the run's own record (the one that kept a body whole; a citation keeps the excerpt).
+  const bySeq = new Map(
+    [...result.checks.flatMap((c) => c.exchanges), ...result.sessionExchanges].map((e) => [e.seq, e]),
+  );
   const exchanges = [...bySeq.values()].sort((a, b) => a.seq - b.seq);
   return {
     log: {
@@ -201,10 +199,6 @@ function queryString(url: string): NameValue[] {
   } catch {
     return [];
   }
-}
-
-function keptWhole(e: Exchange): boolean {
-  return wholeBodyOf(e.request) !== undefined || (e.response !== undefined && wholeBodyOf(e.response) !== undefined);
 }
 
 /** The body whole when the client kept it (src/http/whole-bodies.ts), else the excerpt, said to be cut when it is. */

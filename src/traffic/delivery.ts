@@ -3,9 +3,10 @@
 // the receiver's answer), so that `conformance judge` hands them to the same judges (judge-api.ts judgeTraffic
 // `deliveries`). One custom field marks such an entry: written by src/report/har.ts, read by ./har.ts.
 import { isUtf8 } from 'node:buffer';
-import { recordMessage, type Exchange } from '../http/exchange.js';
+import type { Exchange } from '../http/exchange.js';
 import type { Redactor } from '../http/redact.js';
 import type { TrafficExchange } from './exchange.js';
+import { recordedExchange } from './responses.js';
 
 /** The field (HAR 1.2: custom fields start with "_") that marks an entry as a webhook delivery: its number, from 1. */
 export const DELIVERY_FIELD = '_delivery';
@@ -22,28 +23,12 @@ export const DELIVERY = 'delivery';
  * message is.
  */
 export function recordedDelivery(t: TrafficExchange, redactor: Redactor): Exchange {
-  const { request, response } = t;
-  const recorded = recordMessage(
-    redactor,
-    request.headers,
-    request.body,
-    { method: request.method, url: request.url },
-    undefined,
-    Infinity,
-  );
+  const recorded = recordedExchange(t, redactor, { checkId: DELIVERY, requestExcerptBytes: Infinity });
+  const { request } = recorded;
   // The Signature as it came, but for a secret of the run's (a token, the client secret) a hostile server put in it.
-  recorded.headers = recorded.headers.map(([name, value], i) =>
-    name.toLowerCase() === 'signature' ? [name, redactor.registeredMasked(request.headers[i]![1])] : [name, value],
+  request.headers = request.headers.map(([name, value], i) =>
+    name.toLowerCase() === 'signature' ? [name, redactor.registeredMasked(t.request.headers[i]![1])] : [name, value],
   );
-  if (!isUtf8(request.body)) delete recorded.bodyExcerpt;
-  return {
-    seq: t.index + 1,
-    checkId: DELIVERY,
-    ...(t.startedAt !== undefined ? { startedAt: t.startedAt } : {}),
-    durationMs: t.durationMs ?? 0,
-    request: recorded,
-    ...(response
-      ? { response: { status: response.status, ...recordMessage(redactor, response.headers, response.body) } }
-      : { error: t.error ?? 'no answer was recorded' }),
-  };
+  if (!isUtf8(t.request.body)) delete request.bodyExcerpt;
+  return recorded;
 }

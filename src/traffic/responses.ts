@@ -16,22 +16,39 @@ export function observedNumber(t: TrafficExchange): number {
   return t.index + 1;
 }
 
+/** How an exchange of the traffic is recorded, beyond the default of a cited one. */
+export interface RecordingOptions {
+  /** Where bodies longer than the excerpt are kept whole for the HAR (src/http/whole-bodies.ts). */
+  whole?: WholeBodies;
+  /** What the reports show in place of a check id: OBSERVED by default. */
+  checkId?: string;
+  /** The request's excerpt size (a webhook delivery keeps its body whole in the record: ./delivery.ts). */
+  requestExcerptBytes?: number;
+}
+
 /**
  * The exchange as a report keeps it: numbered (observedNumber), redacted, bodies cut to the excerpt (and kept whole
  * beside it for the HAR with `whole`). A check cites it for a finding about the answer (observedResponse) or about the
  * request (a client's, issue 30); the run records every exchange of the traffic so for its reports.
  */
-export function recordedExchange(t: TrafficExchange, redactor: Redactor, whole?: WholeBodies): Exchange {
+export function recordedExchange(t: TrafficExchange, redactor: Redactor, options: RecordingOptions = {}): Exchange {
   const { request, response } = t;
+  const { whole } = options;
   return {
     seq: observedNumber(t),
-    checkId: OBSERVED,
+    checkId: options.checkId ?? OBSERVED,
     ...startedAtOf(t),
     durationMs: t.durationMs ?? 0,
-    request: recordedMessage(redactor, request, { method: request.method, url: request.url }, whole),
+    request: recordedMessage(
+      redactor,
+      request,
+      { method: request.method, url: request.url },
+      whole,
+      options.requestExcerptBytes,
+    ),
     ...(response
       ? { response: recordedMessage(redactor, response, { status: response.status }, whole) }
-      : { error: 'no answer was recorded' }),
+      : { error: t.error ?? 'no answer was recorded' }),
   };
 }
 
@@ -41,6 +58,7 @@ function recordedMessage<T extends object>(
   m: TrafficMessage,
   extra: T,
   whole: WholeBodies | undefined,
+  excerptBytes?: number,
 ): T & RecordedMessage {
   if (m.bodyState === 'not-captured') {
     const declared = Number(headerValue(m.headers, 'content-length'));
@@ -50,7 +68,7 @@ function recordedMessage<T extends object>(
       bodyNotCaptured: true,
     };
   }
-  const recorded = recordMessage(redactor, m.headers, m.body, extra);
+  const recorded = recordMessage(redactor, m.headers, m.body, extra, undefined, excerptBytes);
   whole?.keep(recorded, m.body);
   return recorded;
 }

@@ -9,6 +9,7 @@ import type { TrafficExchange } from '../../src/traffic/exchange.js';
 import { readHar } from '../../src/traffic/har.js';
 import { NOT_CAPTURED_NOTE } from '../../src/traffic/har-body.js';
 import { recordedExchange } from '../../src/traffic/responses.js';
+import { recordedDelivery } from '../../src/traffic/delivery.js';
 
 const none = new Uint8Array(0);
 const traffic = (declared?: string): TrafficExchange => ({
@@ -36,8 +37,8 @@ const traffic = (declared?: string): TrafficExchange => ({
   },
 });
 
-function harOf(t: TrafficExchange) {
-  const exchange = recordedExchange(t, new Redactor());
+function harOf(t: TrafficExchange, asDelivery = false) {
+  const exchange = asDelivery ? recordedDelivery(t, new Redactor()) : recordedExchange(t, new Redactor());
   const result = {
     run: {
       target: 't',
@@ -46,7 +47,8 @@ function harOf(t: TrafficExchange) {
       suiteVersion: '0',
       startedAt: t.startedAt,
     },
-    sessionExchanges: [exchange],
+    sessionExchanges: asDelivery ? [] : [exchange],
+    ...(asDelivery ? { deliveries: [exchange] } : {}),
     checks: [],
   } as unknown as RunResult;
   return { exchange, har: toHar(result), text: harText(result) };
@@ -70,5 +72,12 @@ describe('observed bodies that were not captured', () => {
       expect(read!.request.bodyState).toBe('not-captured');
       expect(read!.response!.bodyState).toBe('not-captured');
     }
+  });
+
+  it('in a webhook delivery of a judged HAR are written again as not captured, so its digest is never judged on nothing', () => {
+    const { exchange, text } = harOf(traffic('512'), true);
+    expect(exchange).toMatchObject({ checkId: 'delivery', request: { bodySize: 40, bodyNotCaptured: true } });
+    const [read] = readHar(text).deliveries;
+    expect(read!.request.bodyState).toBe('not-captured');
   });
 });
