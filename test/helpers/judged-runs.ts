@@ -18,6 +18,11 @@ export type RunAndJudge = (
   name?: string,
 ) => Promise<{ ran: RunResult; judged: RunResult; har: string }>;
 
+async function runAndJudge(har: string, suite: string, faults: string[]) {
+  const ran = await run({ suites: [suite], har, local: { faults }, ...quiet });
+  return { ran, judged: await judge({ file: har, ...quiet }), har };
+}
+
 /** Registers the folder's set-up and removal with the calling test file; `label` names the folder. */
 export function judgedRuns(label: string): RunAndJudge {
   let dir: string;
@@ -27,9 +32,12 @@ export function judgedRuns(label: string): RunAndJudge {
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
   });
-  return async (suite, faults, name = `${suite}-${faults.join('+') || 'clean'}`) => {
-    const har = join(dir, `${name}.har`);
-    const ran = await run({ suites: [suite], har, local: { faults }, ...quiet });
-    return { ran, judged: await judge({ file: har, ...quiet }), har };
+  // The same run asked for twice in a file (several tests read it) is made once.
+  const made = new Map<string, ReturnType<RunAndJudge>>();
+  return (suite, faults, name = `${suite}-${faults.join('+') || 'clean'}`) => {
+    // The name is the HAR's file: one name, one run.
+    let once = made.get(name);
+    if (once === undefined) made.set(name, (once = runAndJudge(join(dir, `${name}.har`), suite, faults)));
+    return once;
   };
 }
