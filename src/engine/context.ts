@@ -122,6 +122,11 @@ export class CheckContext {
     return state !== undefined ? this.session.sendChanging(state, () => send(token)) : send(token);
   }
 
+  /** When the run last sent `method` to `path` (any check, or the session), epoch ms; undefined when it never did. */
+  lastSent(method: string, path: string): number | undefined {
+    return this.client.lastSent(method, path);
+  }
+
   /** Sends a request built with `prepare` and altered by hand. */
   sendPrepared(
     req: PreparedRequest,

@@ -167,6 +167,8 @@ export class SignedClient {
   readonly timeoutMs: number;
   readonly maxBodyBytes: number;
   private nextSeq = 1;
+  /** When each request was last sent, by method and URL without its query ("POST https://…/oauth/token"), epoch ms. */
+  private readonly sentAt = new Map<string, number>();
   /** Bodies over the excerpt, kept whole for the HAR (within a budget per client), of its own traffic and observed. */
   readonly wholeBodies: WholeBodies;
   /** What the target's config fixes of the signing profile: a run learns only the rest (suites/kit/session.ts). */
@@ -293,6 +295,7 @@ export class SignedClient {
       }
       // Built once the gate lets it through: a request sent again is signed again, its created/expires fresh.
       const req = build();
+      this.sentAt.set(sentKey(req.method, req.url), Date.now());
       let recorded: Exchange | undefined;
       const hold: ExchangeSink = (e) => {
         recorded = e;
@@ -442,6 +445,14 @@ export class SignedClient {
     const closed = await Promise.race([Promise.all(agents.map((a) => a.close())).then(() => 'closed' as const), grace]);
     clearTimeout(timer);
     if (closed === 'late') await Promise.all(agents.map((a) => a.destroy()));
+  }
+
+  /**
+   * When the run last sent `method` to `path` (relative to the base URL, or a URL; its query aside), whoever sent it (a
+   * check, the session): epoch ms, or undefined when it never did. What caused an event the server may still deliver.
+   */
+  lastSent(method: string, path: string): number | undefined {
+    return this.sentAt.get(sentKey(method, this.resolveUrl(path)));
   }
 
   resolveUrl(path: string, query?: RequestSpec['query']): string {
@@ -799,6 +810,8 @@ function isMutating(method: string): boolean {
 }
 
 /** Drops every field of a name from a prepared request: handy in `tamper`. */
+const sentKey = (method: string, url: string): string => `${method.toUpperCase()} ${url.split(/[?#]/, 1)[0]}`;
+
 export function dropHeader(req: PreparedRequest, name: string): void {
   removeHeader(req.headers, name);
 }

@@ -22,7 +22,7 @@ import {
 import { type SuiteState, receiverOf, stateOf } from './helpers/state.js';
 import { reachable, awaitNeeded, reachableAfterWait } from './helpers/reach.js';
 import { shownSubscriptions, subscribe, put, register, configure, fetchKey } from './helpers/endpoints.js';
-import { issueToken, revokeQuietly, forToken } from './helpers/tokens.js';
+import { issueToken, revokeQuietly, forToken, lastAuthCause } from './helpers/tokens.js';
 
 /** Every subscription name of the Events table, and the two values that "appear as subscription values"; ALL last, so the suite ends on it. */
 const SUBSCRIPTION_NAMES = [
@@ -127,7 +127,12 @@ async function noAuthUnderWebhook(ctx: CheckContext, st: SuiteState): Promise<Sc
     };
   const kept = await stillSubscribed(ctx, ['AUTH.CREATED', 'AUTH.DELETED'], ['WEBHOOK']);
   if (kept) return { judged: false, why: kept };
-  const late = await drain(ctx, st, (x) => namesEvent(x, 'AUTH.CREATED') || namesEvent(x, 'AUTH.DELETED'));
+  const late = await drain(
+    ctx,
+    st,
+    (x) => namesEvent(x, 'AUTH.CREATED') || namesEvent(x, 'AUTH.DELETED'),
+    lastAuthCause(ctx),
+  );
   const cursor = receiver.cursor();
   const issued = await issueToken(ctx);
   const revoke = await revokeQuietly(ctx, issued.token);
@@ -170,7 +175,7 @@ async function noDeletedUnderCreated(ctx: CheckContext, st: SuiteState): Promise
   await subscribe(ctx, list);
   const kept = await stillSubscribed(ctx, ['AUTH.DELETED'], list);
   if (kept) return { judged: false, why: kept };
-  const late = await drain(ctx, st, (x) => namesEvent(x, 'AUTH.DELETED'));
+  const late = await drain(ctx, st, (x) => namesEvent(x, 'AUTH.DELETED'), lastAuthCause(ctx));
   const revoked = await issueToken(ctx);
   const cursor = receiver.cursor();
   const revoke = await revokeQuietly(ctx, revoked.token);

@@ -39,6 +39,24 @@ async function setup(
 }
 
 describe('SignedClient', () => {
+  it('says when the run last sent a method to a path, whoever sent it, its query aside', async () => {
+    const { client } = await setup();
+    expect(client.lastSent('GET', '/accounts')).toBeUndefined();
+    const before = Date.now();
+    await client.send({ method: 'GET', path: '/accounts', query: { customerId: 1042 }, token: TOKEN });
+    const after = Date.now();
+    const at = client.lastSent('GET', '/accounts');
+    expect(at).toBeGreaterThanOrEqual(before);
+    expect(at).toBeLessThanOrEqual(after);
+    expect(client.lastSent('GET', '/accounts?customerId=7')).toBe(at);
+    expect(client.lastSent('POST', '/accounts')).toBeUndefined();
+    expect(client.lastSent('GET', '/accounts/1')).toBeUndefined();
+    // A request sent as prepared (a negative probe's) counts as sent too.
+    const req = client.prepare({ method: 'POST', path: '/oauth/revoke', json: { token: 'x' }, token: TOKEN });
+    await client.sendPrepared(req, {});
+    expect(client.lastSent('post', '/oauth/revoke')).toBeGreaterThanOrEqual(at!);
+  });
+
   it('sends a GET with X-Client-Id, Authorization and a signature over exactly the headers it carries', async () => {
     const { server, client } = await setup();
     const res = await client.send({

@@ -177,7 +177,8 @@ class SecondCreation {
     if (!isSuccess(observed.post)) return observed;
     await this.awaitCreated(observed, ofSecond);
     await this.leave(observed, url.href);
-    await drain(this.ctx, this.st, ofSecond);
+    // Whatever the second client's requests caused, up to the last just sent, is let arrive.
+    await drain(this.ctx, this.st, ofSecond, Date.now());
     span.until = this.receiver.cursor();
     return observed;
   }

@@ -318,22 +318,32 @@ export function negativeBound(
 /**
  * Lets the deliveries of events that occurred before the subscriptions changed arrive before a scenario watches: they
  * may come late and in any order (REQ-EVT-17), and one whose payload names no token (the server's choice, REQ-EVT-15)
- * cannot be told from the scenario's own. Waits until no delivery `match` takes has come for the negative bound, at
- * most the receiver's deadline (a server that keeps delivering them is caught by the watch after). Says what it let pass.
+ * cannot be told from the scenario's own. Each such event was caused by a request sent no later than `causedBy` (the
+ * run's last request that emits one), and arrives, as the negative bound reads the server, within the bound of the
+ * request that caused it: so waits until the bound has passed since `causedBy` and since the last delivery `match`
+ * takes, at most the receiver's deadline (a server that keeps delivering them is caught by the watch after). Says what
+ * it let pass.
  */
-export async function drain(ctx: CheckContext, st: SuiteState, match: (d: Delivery) => boolean): Promise<string> {
+export async function drain(
+  ctx: CheckContext,
+  st: SuiteState,
+  match: (d: Delivery) => boolean,
+  causedBy: number,
+): Promise<string> {
   const receiver = receiverOf(ctx);
   const quiet = negativeBound(st, receiver, 0).ms;
   const until = Date.now() + receiver.deadlineMs;
   let cursor = receiver.cursor();
+  let last = receiver.arrivals.reduce((at, d) => (match(d) ? Math.max(at, d.arrivedAt) : at), causedBy);
   const passed: number[] = [];
-  while (Date.now() < until) {
-    const d = await ctx.idle(
-      receiver.waitFor((x) => x.seq > cursor && match(x), Math.min(quiet, until - Date.now()), ctx.signal),
-    );
+  for (;;) {
+    const left = Math.min(last + quiet, until) - Date.now();
+    if (left <= 0) break;
+    const d = await ctx.idle(receiver.waitFor((x) => x.seq > cursor && match(x), left, ctx.signal));
     if (d === undefined) break;
     passed.push(d.seq);
     cursor = d.seq;
+    last = Math.max(last, d.arrivedAt);
   }
   return passed.length === 0
     ? ''

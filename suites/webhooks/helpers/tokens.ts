@@ -41,6 +41,14 @@ export async function revokeQuietly(ctx: CheckContext, token: string): Promise<H
 }
 
 /**
+ * The last moment the run (any check, or the session) sent a request that emits an AUTH event: POST /oauth/token
+ * (AUTH.CREATED, or the AUTH.DELETED of tokens a new one ends) or POST /oauth/revoke (AUTH.DELETED); 0 when it sent none.
+ */
+export function lastAuthCause(ctx: CheckContext): number {
+  return Math.max(ctx.lastSent('POST', '/oauth/token') ?? 0, ctx.lastSent('POST', '/oauth/revoke') ?? 0);
+}
+
+/**
  * Whether a delivery may be about the token `tokenId`. Checks of other suites issue tokens while this suite runs, so a
  * delivery naming another token (a `tokenId` member, the record's field) is not this one's; one naming no token at all
  * may be, unless it carries a token id of the suite's own.

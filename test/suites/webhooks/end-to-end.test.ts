@@ -194,7 +194,7 @@ describe('suite webhooks', () => {
     const restore = byId(result, 'webhooks.config.restored');
     expect(restore.outcome).toBe('warn');
     expect(restore.failsRun).toBe(false);
-    const problem = `GET /webhooks then showed url "${url}", subscriptions ["AUTH.DELETED","WEBHOOK.CREATED","ALL","AUTH","WEBHOOK","AUTH.CREATED","WEBHOOK.UPDATED","ACCOUNT"]`;
+    const problem = `GET /webhooks then showed url "${url}", subscriptions ["AUTH.DELETED","WEBHOOK.CREATED","ALL","WEBHOOK","AUTH.CREATED","AUTH","WEBHOOK.UPDATED","ACCOUNT"]`;
     const byHand = `PUT /webhooks {"url":"${url}","subscriptions":["AUTH.DELETED","WEBHOOK.CREATED"]}`;
     expect(restore.finding?.message).toBe(
       `the webhook configuration could not be restored (${problem}); the suite's teardown tries once more`,
@@ -296,10 +296,10 @@ describe('suite webhooks', () => {
       'webhooks.events.auth-created',
       'webhooks.events.auth-deleted',
       'webhooks.events.webhook-updated',
+      'webhooks.subscriptions.filtered',
       'webhooks.update.url',
       'webhooks.subscriptions.exact',
       'webhooks.subscriptions.domain',
-      'webhooks.subscriptions.filtered',
       'webhooks.delivery.json',
       'webhooks.delivery.verified',
       'webhooks.delivery.digest-covered',
