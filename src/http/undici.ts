@@ -1,8 +1,59 @@
-// undici, as this package uses it: loaded after Node's own fetch (./dispatcher-before.js), so that importing this
-// package leaves the process's fetch as it was (a library must not change it). Every request of ours names its
-// dispatcher: an Agent, or a ProxyAgent when the target is reached through a proxy (./route.ts).
-import './dispatcher-before.js';
-import { Agent, ProxyAgent, request } from 'undici';
+// undici, as this package uses it: Agent, ProxyAgent and the request call, each loaded from its own module of undici 7
+// rather than through the package's index. The index loads all of undici (fetch, WebSocket, EventSource, the mock and
+// cache layers: three times the modules, a tenth of a second of every command's start) and installs undici's Agent as
+// the process's global dispatcher, through which Node 20's own fetch then fails ("invalid content-length header") in
+// a program that imports us. These three modules do neither. Should a later undici 7 lay its files out otherwise, the
+// index is loaded after all, once Node's fetch has installed its own dispatcher (undici keeps one it finds).
+import { createRequire } from 'node:module';
+import type * as Undici from 'undici';
 
-export { Agent, ProxyAgent, request };
 export type { Dispatcher } from 'undici';
+
+type RequestOn = (
+  this: Undici.Dispatcher,
+  options: Undici.Dispatcher.RequestOptions,
+) => Promise<Undici.Dispatcher.ResponseData>;
+
+export interface Parts {
+  Agent: typeof Undici.Agent;
+  ProxyAgent: typeof Undici.ProxyAgent;
+  requestOn: RequestOn;
+}
+
+/** undici's parts, through `require` (this module's own; a test hands in one that lacks the three modules). */
+export function loadUndici(require: NodeJS.Require = createRequire(import.meta.url)): Parts {
+  try {
+    return {
+      Agent: require('undici/lib/dispatcher/agent.js'),
+      ProxyAgent: require('undici/lib/dispatcher/proxy-agent.js'),
+      requestOn: require('undici/lib/api/api-request.js'),
+    };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException)?.code !== 'MODULE_NOT_FOUND') throw e;
+    // Node's fetch loads the undici bundled with Node, which installs its global dispatcher; a data: URL needs no network.
+    globalThis.fetch('data:,').catch(() => undefined);
+    const undici: typeof Undici = require('undici');
+    return {
+      Agent: undici.Agent,
+      ProxyAgent: undici.ProxyAgent,
+      requestOn: function (this: Undici.Dispatcher, options) {
+        return this.request(options);
+      },
+    };
+  }
+}
+
+const parts = loadUndici();
+export const Agent = parts.Agent;
+export type Agent = Undici.Agent;
+export const ProxyAgent = parts.ProxyAgent;
+
+/** undici's request(url, options) through a dispatcher of ours (never the process's global one). */
+export function request(
+  url: string,
+  options: Omit<Undici.Dispatcher.RequestOptions, 'origin' | 'path'> & { dispatcher: Undici.Dispatcher },
+): Promise<Undici.Dispatcher.ResponseData> {
+  const { dispatcher, ...rest } = options;
+  const { origin, pathname, search } = new URL(url);
+  return parts.requestOn.call(dispatcher, { ...rest, origin, path: `${pathname}${search}` });
+}

@@ -1,7 +1,7 @@
-// Importing this package leaves the process's own fetch as it was: undici 7, which the package uses, makes itself the
-// global dispatcher when it loads, and Node 20's fetch then fails a request with a Content-Length header ("invalid
-// content-length header"). src/http/undici.ts puts the global dispatcher back; a program that imports us and uses
-// fetch (the README's signing example does) must work.
+// Importing this package leaves the process's own fetch as it was: undici 7's package index makes undici the global
+// dispatcher when it loads, and Node 20's fetch then fails a request with a Content-Length header ("invalid
+// content-length header"). src/http/undici.ts loads only the undici modules it uses, which install nothing; a program
+// that imports us and uses fetch (the README's signing example does) must work.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
