@@ -24,6 +24,7 @@ import {
   type HttpResponse,
   type Query,
   type RequestSpec,
+  pool,
 } from '../kit/index.js';
 import { defineCheck, type CheckContext } from '../../src/engine/index.js';
 import { BY_ID, byIdPath, LISTS } from './helpers/endpoints.js';
@@ -114,14 +115,26 @@ export const errorsNoToken = defineCheck({
     // Wrongly served, it sends one test delivery and changes no configuration. POST and PUT /webhooks are never sent
     // without a token: wrongly served, they would replace the client's webhook configuration.
     requests.push({ what: 'POST /webhooks/test', method: 'POST', path: '/webhooks/test' });
-    for (const r of requests) {
-      const res = await ctx.send({
-        method: r.method,
-        path: r.path,
-        token: null,
-        ...(r.query ? { query: r.query } : {}),
-        ...(r.json ? { json: r.json } : {}),
-      });
+    // Independent requests, four at once (the run's first concurrency: a check holds one slot, not the server), then
+    // judged in the order above: the first failure in it is the one reported, and none is left in flight.
+    const answers = await pool(requests, 4, (r) =>
+      ctx
+        .send({
+          method: r.method,
+          path: r.path,
+          token: null,
+          ...(r.query ? { query: r.query } : {}),
+          ...(r.json ? { json: r.json } : {}),
+        })
+        .then(
+          (res) => ({ res }),
+          (error: unknown) => ({ error }),
+        ),
+    );
+    for (const [i, r] of requests.entries()) {
+      const answer = answers[i]!;
+      if ('error' in answer) throw answer.error;
+      const { res } = answer;
       expectStatus(ctx, res, 401, `401 Unauthorized for ${r.what} without an Authorization header`);
       expectErrorBody(ctx, res);
       ctx.judged(`${r.what} without a token`);
