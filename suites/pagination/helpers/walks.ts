@@ -7,6 +7,7 @@ import {
   isObject,
   listPageOf,
   parseJson,
+  pool,
   walkPages,
   type HttpResponse,
   type Query,
@@ -165,12 +166,8 @@ function cite(ctx: CheckContext, shared: SharedWalk): void {
  * Independent work (the lists of a check, the walks of a list) run side by side, then read in the order given: the
  * first failure in that order is the one reported, as when they ran one after another.
  */
-export async function inOrder<T>(work: ReadonlyArray<Promise<T>>): Promise<T[]> {
-  const settled = await Promise.allSettled(work);
-  return settled.map((s) => {
-    if (s.status === 'rejected') throw s.reason;
-    return s.value;
-  });
+export function inOrder<T>(work: ReadonlyArray<Promise<T>>): Promise<T[]> {
+  return pool(work, work.length, (w) => w);
 }
 
 /**
