@@ -1,8 +1,11 @@
 // A request and its answer as the reports keep them (Exchange: redacted headers, a body excerpt), for traffic the
 // client mode saw rather than sent: the client's requests to the sandbox, the sandbox's deliveries to its receiver.
-import { recordMessage, type Exchange } from '../http/exchange.js';
+// Recorded as any observed traffic is (src/traffic/responses.ts), numbered and labelled by the client run.
+import type { Exchange } from '../http/exchange.js';
 import type { Redactor } from '../http/redact.js';
 import type { WholeBodies } from '../http/whole-bodies.js';
+import type { TrafficMessage } from '../traffic/exchange.js';
+import { recordedExchange as recordedTraffic } from '../traffic/responses.js';
 
 interface Message {
   headers: Array<[string, string]>;
@@ -20,21 +23,24 @@ export interface SeenExchange {
   error?: string;
 }
 
+/** The client mode saw every byte it records: a body is captured, or there was none. */
+function captured<T extends Message>(m: T): T & TrafficMessage {
+  const body = m.body ?? new Uint8Array(0);
+  return { ...m, body, bodyState: body.byteLength > 0 ? 'captured' : 'empty' };
+}
+
 /** `whole`: where the bodies longer than the excerpt are kept whole for the run's HAR (src/http/whole-bodies.ts). */
 export function recordedExchange(seen: SeenExchange, redactor: Redactor, whole?: WholeBodies): Exchange {
-  const { request, response } = seen;
-  const recorded: Exchange = {
-    seq: seen.seq,
-    checkId: seen.label,
-    startedAt: new Date(seen.startedAt).toISOString(),
-    durationMs: seen.durationMs,
-    request: recordMessage(redactor, request.headers, request.body, { method: request.method, url: request.url }),
-    ...(response
-      ? { response: recordMessage(redactor, response.headers, response.body, { status: response.status }) }
-      : {}),
-    ...(seen.error !== undefined ? { error: seen.error } : {}),
-  };
-  whole?.keep(recorded.request, request.body);
-  if (recorded.response !== undefined) whole?.keep(recorded.response, response!.body);
-  return recorded;
+  return recordedTraffic(
+    {
+      index: seen.seq - 1,
+      startedAt: new Date(seen.startedAt).toISOString(),
+      durationMs: seen.durationMs,
+      request: captured(seen.request),
+      ...(seen.response ? { response: captured(seen.response) } : {}),
+      ...(seen.error !== undefined ? { error: seen.error } : {}),
+    },
+    redactor,
+    { checkId: seen.label, ...(whole ? { whole } : {}) },
+  );
 }
