@@ -809,9 +809,10 @@ function isMutating(method: string): boolean {
   return MUTATING_METHODS.has(method.toUpperCase());
 }
 
-/** Drops every field of a name from a prepared request: handy in `tamper`. */
+/** The key of SignedClient.lastSent: the method, and the URL without its query or fragment. */
 const sentKey = (method: string, url: string): string => `${method.toUpperCase()} ${url.split(/[?#]/, 1)[0]}`;
 
+/** Drops every field of a name from a prepared request: handy in `tamper`. */
 export function dropHeader(req: PreparedRequest, name: string): void {
   removeHeader(req.headers, name);
 }
