@@ -8,7 +8,9 @@
 //
 // Which ready task starts first: the one heading the longest chain of tasks that must follow it (its conflicts, one
 // after another), ties in declaration order. A chain of tasks over one state is the run's floor: started late, the run
-// ends when it does; started first, everything else fills the slots beside it.
+// ends when it does; started first, everything else fills the slots beside it. And a task next in its chain (it waits
+// only for running tasks to end) keeps what it will take in turns from the tasks after it in that order: a short task
+// that took the turn just before would hold the whole chain up for its length.
 //
 // A task waiting on something that is not a request (a webhook delivery, an absence window) gives its slot back for
 // that wait (`idle`): the limit bounds the requests a server sees at once, not the waits.
@@ -52,15 +54,32 @@ export function runScheduled(
   const limitNow = typeof limit === 'number' ? () => limit : limit;
   checkLimit(limitNow());
   const state: Array<'waiting' | 'running' | 'done'> = tasks.map(() => 'waiting');
-  const order = byChain(tasks);
+  const { after, apart, waitingFor, unfinished } = relations(tasks);
+  // How many of the tasks each one never runs beside are running.
+  const beside = tasks.map(() => 0);
+  const order = byChain(tasks, after);
+  const rank = new Array<number>(tasks.length);
+  order.forEach((i, at) => (rank[i] = at));
   let running = 0;
   let settled = 0;
   return new Promise<void>((resolve, reject) => {
     if (tasks.length === 0) return resolve();
     const blocked = (i: number): boolean => {
       if (tasks[i]!.alone) return state.some((st, j) => j !== i && st !== 'done' && (j < i || !tasks[j]!.alone));
-      for (let j = 0; j < i; j++) if (state[j] !== 'done' && conflict(tasks[j]!, tasks[i]!)) return true;
-      return state.some((st, j) => st === 'running' && exclusive(tasks[j]!, tasks[i]!));
+      if (unfinished[i]! > 0) return true;
+      if (beside[i]! > 0) return true;
+      // A task that waits for nothing but earlier tasks over its state to end, all running, keeps what it takes in turns
+      // from the tasks after it in the order: started now, one of them would take the turn first and hold up a longer
+      // chain for its length. (Not one that waits for a turn itself: that would hold the others for an unrelated wait.)
+      return apart[i]!.some(
+        (k) =>
+          state[k] === 'waiting' &&
+          rank[k]! < rank[i]! &&
+          waitingFor[k] === 0 &&
+          unfinished[k]! > 0 &&
+          beside[k] === 0 &&
+          !tasks[k]!.alone,
+      );
     };
     const slot: TaskSlot = {
       idle: async (wait) => {
@@ -82,12 +101,16 @@ export function runScheduled(
         if (state[i] !== 'waiting' || blocked(i)) continue;
         state[i] = 'running';
         running += 1;
+        for (const k of after[i]!) waitingFor[k]! -= 1;
+        for (const k of apart[i]!) beside[k]! += 1;
         // A task that throws synchronously or rejects is a bug of the caller's: stop scheduling and say so.
         Promise.resolve()
           .then(() => start(i, slot))
           .then(() => {
             state[i] = 'done';
             running -= 1;
+            for (const k of after[i]!) unfinished[k]! -= 1;
+            for (const k of apart[i]!) beside[k]! -= 1;
             settled += 1;
             if (settled === tasks.length) resolve();
             else fill();
@@ -125,14 +148,43 @@ const ordered = (t: ScheduledTask): readonly string[] => [...(t.uses ?? []), ...
 const sameGroup = (a: ScheduledTask, b: ScheduledTask): boolean => (a.group ?? '') === (b.group ?? '');
 
 /**
+ * What never changes between two tasks, worked out once through the states they name (a run has some 170 tasks and a
+ * few states): `after[j]`, the later tasks that must wait for task j; `apart[i]`, the tasks task i never runs beside;
+ * and, counted down as tasks start and end, how many of the tasks each one waits for are still waiting, and unfinished.
+ */
+function relations(tasks: readonly ScheduledTask[]) {
+  const naming = new Map<string, number[]>();
+  tasks.forEach((t, i) => {
+    for (const name of new Set([...ordered(t), ...(t.turns ?? [])])) naming.set(name, [...(naming.get(name) ?? []), i]);
+  });
+  const others = (i: number): number[] => {
+    const t = tasks[i]!;
+    const near = new Set([...ordered(t), ...(t.turns ?? [])].flatMap((name) => naming.get(name)!));
+    near.delete(i);
+    return [...near].sort((a, b) => a - b);
+  };
+  const after = tasks.map((): number[] => []);
+  const apart = tasks.map((): number[] => []);
+  const unfinished = tasks.map(() => 0);
+  tasks.forEach((t, i) => {
+    for (const j of others(i)) {
+      if (j < i && conflict(tasks[j]!, t)) {
+        after[j]!.push(i);
+        unfinished[i]! += 1;
+      }
+      if (exclusive(tasks[j]!, t)) apart[i]!.push(j);
+    }
+  });
+  return { after, apart, unfinished, waitingFor: [...unfinished] };
+}
+
+/**
  * The tasks' indices, the head of the longest chain first: a task's chain is itself and the longest chain among the
  * later tasks that must wait for it. Ties keep declaration order; tasks alone come last.
  */
-function byChain(tasks: readonly ScheduledTask[]): number[] {
+function byChain(tasks: readonly ScheduledTask[], after: readonly number[][]): number[] {
   const chain = new Array<number>(tasks.length).fill(1);
-  for (let i = tasks.length - 1; i >= 0; i--)
-    for (let j = i + 1; j < tasks.length; j++)
-      if (conflict(tasks[i]!, tasks[j]!)) chain[i] = Math.max(chain[i]!, 1 + chain[j]!);
+  for (let i = tasks.length - 1; i >= 0; i--) for (const j of after[i]!) chain[i] = Math.max(chain[i]!, 1 + chain[j]!);
   const last = (i: number) => (tasks[i]!.alone ? 1 : 0);
   return tasks.map((_, i) => i).sort((a, b) => last(a) - last(b) || chain[b]! - chain[a]! || a - b);
 }
