@@ -8,9 +8,9 @@
 //
 // Which ready task starts first: the one heading the longest chain of tasks that must follow it (its conflicts, one
 // after another), ties in declaration order. A chain of tasks over one state is the run's floor: started late, the run
-// ends when it does; started first, everything else fills the slots beside it. And a task next in its chain (it waits
-// only for running tasks to end) keeps what it will take in turns from the tasks after it in that order: a short task
-// that took the turn just before would hold the whole chain up for its length.
+// ends when it does; started first, everything else fills the slots beside it. No task holds a state it takes in turns
+// for another one not yet ready (measured: held for the next check of the webhooks chain, `token-revocation` stood idle
+// while the auth checks waited, and against a server 150 ms away, where that state bounds the run, the run took longer).
 //
 // A task waiting on something that is not a request (a webhook delivery, an absence window) gives its slot back for
 // that wait (`idle`): the limit bounds the requests a server sees at once, not the waits.
@@ -54,32 +54,17 @@ export function runScheduled(
   const limitNow = typeof limit === 'number' ? () => limit : limit;
   checkLimit(limitNow());
   const state: Array<'waiting' | 'running' | 'done'> = tasks.map(() => 'waiting');
-  const { after, apart, waitingFor, unfinished } = relations(tasks);
-  // How many of the tasks each one never runs beside are running.
+  const { after, apart, unfinished } = relations(tasks);
+  // How many of the tasks each one never runs beside are running (counted up and down as they start and end).
   const beside = tasks.map(() => 0);
   const order = byChain(tasks, after);
-  const rank = new Array<number>(tasks.length);
-  order.forEach((i, at) => (rank[i] = at));
   let running = 0;
   let settled = 0;
   return new Promise<void>((resolve, reject) => {
     if (tasks.length === 0) return resolve();
     const blocked = (i: number): boolean => {
       if (tasks[i]!.alone) return state.some((st, j) => j !== i && st !== 'done' && (j < i || !tasks[j]!.alone));
-      if (unfinished[i]! > 0) return true;
-      if (beside[i]! > 0) return true;
-      // A task that waits for nothing but earlier tasks over its state to end, all running, keeps what it takes in turns
-      // from the tasks after it in the order: started now, one of them would take the turn first and hold up a longer
-      // chain for its length. (Not one that waits for a turn itself: that would hold the others for an unrelated wait.)
-      return apart[i]!.some(
-        (k) =>
-          state[k] === 'waiting' &&
-          rank[k]! < rank[i]! &&
-          waitingFor[k] === 0 &&
-          unfinished[k]! > 0 &&
-          beside[k] === 0 &&
-          !tasks[k]!.alone,
-      );
+      return unfinished[i]! > 0 || beside[i]! > 0;
     };
     const slot: TaskSlot = {
       idle: async (wait) => {
@@ -101,7 +86,6 @@ export function runScheduled(
         if (state[i] !== 'waiting' || blocked(i)) continue;
         state[i] = 'running';
         running += 1;
-        for (const k of after[i]!) waitingFor[k]! -= 1;
         for (const k of apart[i]!) beside[k]! += 1;
         // A task that throws synchronously or rejects is a bug of the caller's: stop scheduling and say so.
         Promise.resolve()
@@ -150,7 +134,7 @@ const sameGroup = (a: ScheduledTask, b: ScheduledTask): boolean => (a.group ?? '
 /**
  * What never changes between two tasks, worked out once through the states they name (a run has some 170 tasks and a
  * few states): `after[j]`, the later tasks that must wait for task j; `apart[i]`, the tasks task i never runs beside;
- * and, counted down as tasks start and end, how many of the tasks each one waits for are still waiting, and unfinished.
+ * and `unfinished[i]`, how many tasks task i waits for (counted down as they end).
  */
 function relations(tasks: readonly ScheduledTask[]) {
   const naming = new Map<string, number[]>();
@@ -175,7 +159,7 @@ function relations(tasks: readonly ScheduledTask[]) {
       if (exclusive(tasks[j]!, t)) apart[i]!.push(j);
     }
   });
-  return { after, apart, unfinished, waitingFor: [...unfinished] };
+  return { after, apart, unfinished };
 }
 
 /**
