@@ -67,17 +67,18 @@ try {
   };
   // The first session makes the proxy's CA; the others reuse it.
   const first = selected.find((c) => c.notRun === undefined);
-  const firstRow = first && proxyRow(first, await runProxyCase(first, bundles.get(first.bundle), settings), observable);
+  const firstRow =
+    first && proxyRow(first, said(first, await runProxyCase(first, bundles.get(first.bundle), settings)), observable);
   // Each row waits on its client processes: two at a time keep a 2-core machine busy.
   rows = await pool(selected, Math.max(2, availableParallelism()), async (c) => {
     if (c === first) return firstRow;
     if (c.notRun !== undefined) return notRunRow(c);
-    const row = proxyRow(c, await runProxyCase(c, bundles.get(c.bundle), settings), observable);
+    const row = proxyRow(c, said(c, await runProxyCase(c, bundles.get(c.bundle), settings)), observable);
     if (row.clientFailed === undefined) return row;
     // The good client is a child process with a time limit: on a loaded machine it can be killed or time out once.
     // Said, and run once more; a second failure stands as the row's problem.
     console.log(`  ${c.name}: the good client did not finish (${row.clientFailed}); running the row once more`);
-    return proxyRow(c, await runProxyCase(c, bundles.get(c.bundle), settings), observable);
+    return proxyRow(c, said(c, await runProxyCase(c, bundles.get(c.bundle), settings)), observable);
   });
 } finally {
   rmSync(dir, { recursive: true, force: true });
@@ -114,6 +115,13 @@ console.log(
 );
 for (const p of problems) console.log(`  ${p}`);
 process.exitCode = problems.length > 0 ? 1 : 0;
+
+// A delivery the server could not hand to the proxy's leg (no answer at all) is said beside its row: should the row's
+// delivery count then differ from the committed one, the log names why, on the machine where it happened.
+function said(c, judged) {
+  for (const u of judged.unanswered ?? []) console.log(`  ${c.name}: a delivery got no answer: ${u}`);
+  return judged;
+}
 
 // The lines that differ say which row came out otherwise, without re-running the matrix on that machine.
 function changedLines(before, after) {

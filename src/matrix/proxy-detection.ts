@@ -7,6 +7,7 @@
 // stays clean; a fault the good client's traffic does not show is recorded as not visible). This file holds the pure
 // parts (the cases, a row from a judged session, the problems, the documents); ./proxy-run.ts runs a case.
 import { createHash } from 'node:crypto';
+import type { DeliveryAttempt } from '../reference/webhooks/delivery.js';
 
 /** What a row is: the good client against a server that reads open points some way, a broken client, a server fault. */
 type ProxyRowKind = 'choices' | 'flaw' | 'fault';
@@ -51,9 +52,21 @@ export interface JudgedSession {
   deliveries?: number;
   /** Set when a webhooks session did not settle (the key not fetched, deliveries still going) within its time limit. */
   unsettled?: string;
+  /**
+   * With the webhooks scenario: the server's deliveries whose last attempt got no answer (an error, no status), each as
+   * "EVENT: error (attempt n)". Not part of a row: said beside it, so a count that differs names its cause.
+   */
+  unanswered?: string[];
   checks: JudgedCheck[];
   /** How each scenario's client ended: its exit code (null: killed at its time limit) and its last line on stderr. */
   clients: Array<{ code: number | null; said: string }>;
+}
+
+/** The deliveries whose last attempt got no answer at all (an error, no status), as JudgedSession.unanswered says them. */
+export function unansweredDeliveries(attempts: readonly DeliveryAttempt[]): string[] {
+  return attempts
+    .filter((a) => a.outcome !== 'delivered' && a.outcome !== 'retrying' && a.status === undefined)
+    .map((a) => `${a.event}: ${a.error ?? a.outcome} (attempt ${a.attempt})`);
 }
 
 export interface ProxyRow {

@@ -22,7 +22,7 @@ import { prepareReports } from '../reports.js';
 import { startLocalTarget, type LocalTarget } from '../targets/local.js';
 import type { TrafficExchange } from '../traffic/exchange.js';
 import { toTarget } from '../traffic/scope.js';
-import type { JudgedSession, ProxyCase } from './proxy-detection.js';
+import { unansweredDeliveries, type JudgedSession, type ProxyCase } from './proxy-detection.js';
 import { clientEnv, type ClientEnvValues } from '../client/client-env.js';
 
 export interface ProxyRunSettings {
@@ -67,9 +67,11 @@ export async function runProxyCase(
       notes: [],
       side: 'both',
     });
+    const unanswered = unansweredDeliveries(local.server.deliveries);
     return {
       exchanges: scoped.length,
       ...(webhooks ? { deliveries: session.deliveries.length } : {}),
+      ...(unanswered.length > 0 ? { unanswered } : {}),
       ...(session.unsettled !== undefined ? { unsettled: session.unsettled } : {}),
       clients: session.clients,
       checks: result.checks.map((x) => ({

@@ -17,12 +17,14 @@ import {
   proxyMatrixProblems,
   proxyRow,
   renderProxyMatrix,
+  unansweredDeliveries,
   withoutHeld,
   type JudgedCheck,
   type JudgedSession,
   type ProxyCase,
   type ProxyMatrixJson,
 } from '../../src/matrix/proxy-detection.js';
+import type { DeliveryAttempt } from '../../src/reference/webhooks/delivery.js';
 
 const FLAWS = {
   'bad-signature': { fails: ['client.requests.signed'], scenario: 'token' },
@@ -166,6 +168,28 @@ describe('proxy matrix problems', () => {
 describe('the committed proxy matrix (docs/proxy-matrix.*, npm run matrix writes it)', () => {
   const doc = (name: string) => readFileSync(new URL(`../../docs/${name}`, import.meta.url), 'utf8');
   const committed = JSON.parse(doc('proxy-matrix.json')) as ProxyMatrixJson;
+
+  it('names the deliveries whose last attempt got no answer at all, and only those', () => {
+    const attempt = (outcome: DeliveryAttempt['outcome'], extra: Partial<DeliveryAttempt>): DeliveryAttempt => ({
+      eventId: 'e',
+      event: 'WEBHOOK.CREATED',
+      clientId: 'c',
+      url: 'https://127.0.0.1:1/hook',
+      attempt: 3,
+      outcome,
+      durationMs: 5000,
+      ...extra,
+    });
+    expect(
+      unansweredDeliveries([
+        attempt('delivered', { status: 204 }),
+        attempt('retrying', { error: 'connect ECONNREFUSED' }),
+        attempt('failed', { status: 400 }),
+        attempt('failed', { error: 'Headers Timeout Error' }),
+        attempt('cancelled', {}),
+      ]),
+    ).toEqual(['WEBHOOK.CREATED: Headers Timeout Error (attempt 3)', 'WEBHOOK.CREATED: cancelled (attempt 3)']);
+  });
 
   it('is current for the checks, example clients, faults and bundles there are now, with no problem', () => {
     const detection = JSON.parse(doc('detection-matrix.json')) as {
