@@ -137,15 +137,19 @@ const sameGroup = (a: ScheduledTask, b: ScheduledTask): boolean => (a.group ?? '
  * and `unfinished[i]`, how many tasks task i waits for (counted down as they end).
  */
 function relations(tasks: readonly ScheduledTask[]) {
+  const names = (t: ScheduledTask) => new Set([...ordered(t), ...(t.turns ?? [])]);
   const naming = new Map<string, number[]>();
   tasks.forEach((t, i) => {
-    for (const name of new Set([...ordered(t), ...(t.turns ?? [])])) naming.set(name, [...(naming.get(name) ?? []), i]);
+    for (const name of names(t)) {
+      const named = naming.get(name);
+      if (named) named.push(i);
+      else naming.set(name, [i]);
+    }
   });
-  const others = (i: number): number[] => {
-    const t = tasks[i]!;
-    const near = new Set([...ordered(t), ...(t.turns ?? [])].flatMap((name) => naming.get(name)!));
+  const others = (i: number): Set<number> => {
+    const near = new Set([...names(tasks[i]!)].flatMap((name) => naming.get(name)!));
     near.delete(i);
-    return [...near].sort((a, b) => a - b);
+    return near;
   };
   const after = tasks.map((): number[] => []);
   const apart = tasks.map((): number[] => []);

@@ -48,17 +48,16 @@ export function lastAuthCause(ctx: CheckContext): number {
   return Math.max(ctx.lastSent('POST', '/oauth/token') ?? 0, ctx.lastSent('POST', '/oauth/revoke') ?? 0);
 }
 
+/** Whether a delivery names a token: a `tokenId` member (the record's field), or a token id the suite issued. */
+export function namesAToken(st: SuiteState, d: Delivery): boolean {
+  return valuesNamed(d.payload, 'tokenId').length > 0 || [...st.tokenIds].some((id) => containsValue(d.payload, id));
+}
+
 /**
  * Whether a delivery may be about the token `tokenId`. Checks of other suites issue tokens while this suite runs, so a
- * delivery naming another token (a `tokenId` member, the record's field) is not this one's; one naming no token at all
- * may be, unless it carries a token id of the suite's own.
+ * delivery naming another token is not this one's; one naming no token at all may be.
  */
 export function forToken(st: SuiteState, tokenId: string | undefined): (d: Delivery) => boolean {
   if (tokenId === undefined) return () => true;
-  const others = [...st.tokenIds].filter((id) => id !== tokenId);
-  return (d) => {
-    if (containsValue(d.payload, tokenId)) return true;
-    if (valuesNamed(d.payload, 'tokenId').length > 0) return false;
-    return !others.some((id) => containsValue(d.payload, id));
-  };
+  return (d) => containsValue(d.payload, tokenId) || !namesAToken(st, d);
 }
