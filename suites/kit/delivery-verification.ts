@@ -13,6 +13,7 @@ import {
   type SignatureVerdict,
 } from '../../src/http/signature.js';
 import type { ObservedDelivery } from './judge.js';
+import type { HttpResponse } from '../../src/http/client.js';
 
 /** An observed delivery verified: what it breaks of webhooks.delivery.verified's rule, and the signature that verifies. */
 export interface ObservedVerdict {
@@ -29,6 +30,12 @@ export interface ObservedVerdict {
    * that could be read and checked, but does not verify under any published key), or none could be read (`unsigned`).
    */
   signedBy: 'published-key' | 'other-key' | 'unsigned';
+  /**
+   * Its signature verifies under no key the traffic holds, but it may be signed by one the traffic never read: the
+   * configuration after which the server may have made that key. Its signature is then neither passed nor failed (its
+   * `problems` leave it out), as a masked one.
+   */
+  keyUnread?: HttpResponse;
 }
 
 /** How a finding names an observed delivery: its number, method and path. */

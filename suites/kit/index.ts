@@ -188,7 +188,7 @@ export {
   observedTraffic,
   observingPack,
 } from './judge.js';
-export type { JudgePack } from './judge.js';
+export type { JudgePack, ObservedDelivery } from './judge.js';
 // Verifying a delivery observed in traffic, for the server's delivery checks and the client's receiver check.
 export { deliveryLine, verifyObserved } from './delivery-verification.js';
 export type { ObservedVerdict } from './delivery-verification.js';

@@ -3,7 +3,6 @@
 import {
   cite,
   deliveryLine,
-  verifyObserved,
   describeDelivery,
   describeKeyForm,
   headerValue,
@@ -28,7 +27,7 @@ import {
 } from './helpers/deliveries.js';
 import { stateOf, receiverOf } from './helpers/state.js';
 import { fetchKey } from './helpers/endpoints.js';
-import { observedKeys } from './helpers/observed-deliveries.js';
+import { observedKeys, unreadKeySaid, verifiedObserved } from './helpers/observed-deliveries.js';
 import { reachable, silence } from './helpers/reach.js';
 
 // ---- the delivery checks: which deliveries break which rule ------------------------------------------------------
@@ -193,12 +192,17 @@ export const deliveryVerified = defineCheck({
     const rejected = verdicts.filter((v) => v.problems.length > 0);
     // A masked signature is neither passed nor failed: such a delivery is judged only when its digest fails.
     const masked = verdicts.filter((v) => v.masked && v.problems.length === 0).length;
-    const judged = kept - masked;
-    if (masked > 0) {
-      const why = `the Signature of ${masked} of ${kept} deliveries is masked in the traffic ([redacted]), so whether it verifies is not judged (their digests are)`;
-      if (judged === 0) ctx.skip(why);
-      ctx.observe(why);
-    }
+    // So is one that may be signed by a key the traffic never read.
+    const unread = verdicts.filter((v) => v.keyUnread !== undefined && v.problems.length === 0).length;
+    const judged = kept - masked - unread;
+    const whys = [
+      masked > 0
+        ? `the Signature of ${masked} of ${kept} deliveries is masked in the traffic ([redacted]), so whether it verifies is not judged (their digests are)`
+        : undefined,
+      unreadKeySaid(ctx, verdicts, kept),
+    ].filter((w) => w !== undefined);
+    for (const why of whys) ctx.observe(why);
+    if (judged === 0 && whys.length > 0) ctx.skip(whys.join('; '));
     const accepted = rejected.filter((v) => v.d.answered !== undefined && v.d.answered >= 200 && v.d.answered < 300);
     if (accepted.length > 0)
       ctx.observe(
@@ -244,7 +248,7 @@ async function observedVerdicts(ctx: CheckContext): Promise<{ judged: number; ve
   const kept = deliveries.filter((d) => d.captured);
   if (kept.length < deliveries.length)
     ctx.observe(`${deliveries.length - kept.length} deliveries kept without their bodies are not verified`);
-  const verdicts = await Promise.all(kept.map((d) => verifyObserved(d, keys)));
+  const verdicts = await verifiedObserved(ctx, kept, keys);
   return { judged: kept.length, verdicts };
 }
 

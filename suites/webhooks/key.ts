@@ -2,7 +2,6 @@
 import {
   cite,
   deliveryLine,
-  verifyObserved,
   describeDelivery,
   describeKeyForm,
   describeResponse,
@@ -13,7 +12,7 @@ import {
 import { defineCheck } from '../../src/engine/index.js';
 import { register, fetchKey, keyOfAnswer } from './helpers/endpoints.js';
 import { observedWebhookReads } from './helpers/observed.js';
-import { observedKeys } from './helpers/observed-deliveries.js';
+import { observedKeys, unreadKeySaid, verifiedObserved } from './helpers/observed-deliveries.js';
 import { stateOf, receiverOf } from './helpers/state.js';
 import { ofSecondClient } from './helpers/creation.js';
 import { awaitNeeded, reachableAfterWait, silence } from './helpers/reach.js';
@@ -103,14 +102,17 @@ export const keyPublished = defineCheck({
     const deliveries = observedDeliveries(ctx).filter((d) => d.captured && !d.masked);
     if (deliveries.length === 0) return;
     const keys = observedKeys(ctx);
-    const verdicts = await Promise.all(deliveries.map((d) => verifyObserved(d, keys)));
-    const other = verdicts.filter((v) => v.signedBy === 'other-key');
+    const verdicts = await verifiedObserved(ctx, deliveries, keys);
+    const unread = unreadKeySaid(ctx, verdicts, deliveries.length);
+    if (unread !== undefined) ctx.observe(unread);
+    const other = verdicts.filter((v) => v.signedBy === 'other-key' && v.keyUnread === undefined);
+    const judged = deliveries.length - verdicts.filter((v) => v.keyUnread !== undefined).length;
     if (other.length > 0) {
       for (const v of other) cite(ctx, v.d);
       const first = other[0]!;
       const why = first.problems.filter((p) => p.startsWith('signature')).join('; ');
       ctx.fail(
-        `${other.length} of ${deliveries.length} deliveries do not verify under the published key: ${deliveryLine(first.d)}: ${why}`,
+        `${other.length} of ${judged} deliveries do not verify under the published key: ${deliveryLine(first.d)}: ${why}`,
         {
           expected: 'the deliveries are signed by the key that GET /webhooks/key publishes',
           observed: `${deliveryLine(first.d)}: Signature-Input ${headerValue(first.d.headers, 'signature-input') ?? '(absent)'}; ${why}`,
@@ -118,9 +120,8 @@ export const keyPublished = defineCheck({
         },
       );
     }
-    ctx.observe(
-      `none of the ${deliveries.length} deliveries of the session is signed by a key other than those published`,
-    );
-    ctx.judged('a delivery, which key signed it', deliveries.length);
+    if (judged === 0) return;
+    ctx.observe(`none of the ${judged} deliveries of the session is signed by a key other than those published`);
+    ctx.judged('a delivery, which key signed it', judged);
   },
 });

@@ -24,7 +24,12 @@ interface HarFile {
   log: {
     entries: Array<
       Record<string, unknown> & {
-        request: { url: string; headers: Array<{ name: string; value: string }>; postData?: { text: string } };
+        request: {
+          method: string;
+          url: string;
+          headers: Array<{ name: string; value: string }>;
+          postData?: { text: string };
+        };
       }
     >;
   };
@@ -45,6 +50,15 @@ beforeAll(async () => {
     });
     runs[fault] = { har, result };
   }
+  // A server making a new key at each configuration (an open point's other reading).
+  const har = join(dir, 'every-configuration.har');
+  const result = await run({
+    suites: ['webhooks'],
+    har,
+    local: { choices: { webhookKeyRotation: 'every-configuration' } },
+    ...quiet,
+  });
+  runs['every-configuration'] = { har, result };
 });
 
 afterAll(async () => {
@@ -161,5 +175,76 @@ describe('conformance judge on the HAR of a webhooks run', () => {
         `^1 of ${n} deliveries do not verify: #\\d+ POST /conformance/webhook: Content-Digest sha-512 does not match the body$`,
       ),
     );
+  });
+
+  describe('a delivery after a configuration whose key the traffic never read', () => {
+    type Entry = HarFile['log']['entries'][0];
+    const time = (e: Entry) => Date.parse(e.startedDateTime as string);
+    const pathOf = (e: Entry) => new URL(e.request.url).pathname;
+    /**
+     * The run's HAR, then (a second later) a copy of its last 2xx PUT /webhooks, optionally a copy of its last GET
+     * /webhooks/key, and a copy of its last delivery whose signature verifies under no key the HAR holds.
+     */
+    async function afterAChange(from: string, name: string, readKeyAgain: boolean): Promise<string> {
+      const har = await readHarFile(from);
+      const entries = har.log.entries;
+      const end = Math.max(...entries.map(time));
+      const last = (which: (e: Entry) => boolean) => structuredClone(entries.filter(which).at(-1)!);
+      const put = last((e) => e.request.method === 'PUT' && pathOf(e) === '/v1/webhooks');
+      const key = last((e) => e.request.method === 'GET' && pathOf(e) === '/v1/webhooks/key');
+      const delivery = last((e) => '_delivery' in e);
+      const signature = delivery.request.headers.find((h) => h.name.toLowerCase() === 'signature')!;
+      // Another key's signature: the same length, other bytes.
+      signature.value = signature.value.replace(/:([A-Za-z0-9+/])/, (_, c: string) => `:${c === 'A' ? 'B' : 'A'}`);
+      const added = [put, ...(readKeyAgain ? [key] : []), delivery];
+      let seq = Math.max(...entries.map((e) => Number(e._seq ?? 0)));
+      added.forEach((e, i) => {
+        e.startedDateTime = new Date(end + 1000 * (i + 1)).toISOString();
+        if ('_seq' in e) e._seq = ++seq;
+      });
+      delivery._delivery = delivered(har).length + 1;
+      entries.push(...added);
+      const file = join(dir, name);
+      await writeFile(file, JSON.stringify(har));
+      return file;
+    }
+
+    it('a server that makes a new key at each configuration: its signature not judged, the others are', async () => {
+      const { har, result: ran } = runs['every-configuration']!;
+      expect(failed(ran)).toEqual([]);
+      const result = await judge({ file: await afterAChange(har, 'unread.har', false), ...quiet });
+      expect(failed(result)).toEqual([]);
+      const n = ran.deliveries!.length;
+      const verified = check(result, 'webhooks.delivery.verified');
+      expect(verified.outcome).toBe('pass');
+      expect(verified.observations).toContain(
+        `${n} deliveries carry a matching digest and a signature by the published key`,
+      );
+      const said = new RegExp(
+        `^the signature of 1 of ${n + 1} deliveries verifies under no key the traffic holds, and they arrived after #\\d+ PUT /webhooks with no GET /webhooks/key answered after it`,
+      );
+      expect(verified.observations.some((o) => said.test(o))).toBe(true);
+      expect(check(result, 'webhooks.key.published').observations.some((o) => said.test(o))).toBe(true);
+    });
+
+    it('fails it where the key was read after that configuration', async () => {
+      const { har } = runs['every-configuration']!;
+      const result = await judge({ file: await afterAChange(har, 'read.har', true), ...quiet });
+      expect(failed(result)).toEqual([
+        ['webhooks.key.published', 'fail'],
+        ['webhooks.delivery.verified', 'fail'],
+      ]);
+    });
+
+    it('fails it where the traffic shows the server keeping its key across configurations', async () => {
+      const result = await judge({ file: await afterAChange(runs.clean!.har, 'kept.har', false), ...quiet });
+      expect(failed(result)).toEqual([
+        ['webhooks.key.published', 'fail'],
+        ['webhooks.delivery.verified', 'fail'],
+      ]);
+      expect(check(result, 'webhooks.delivery.verified').finding?.message).toMatch(
+        /^1 of \d+ deliveries do not verify: #\d+ POST \/conformance\/webhook: signature: the signature does not verify against the signature base$/,
+      );
+    });
   });
 });

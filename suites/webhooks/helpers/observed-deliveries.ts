@@ -2,8 +2,18 @@
 // (../key.ts, which key signed) verify a proxy session's deliveries (suites/kit/delivery-verification.ts).
 import type { KeyObject } from 'node:crypto';
 import { type CheckContext } from '../../../src/engine/index.js';
+import {
+  isSuccess,
+  observedLine,
+  observedPath,
+  observedTraffic,
+  verifyObserved,
+  type HttpResponse,
+  type ObservedDelivery,
+  type ObservedVerdict,
+} from '../../kit/index.js';
 import { keyOfAnswer } from './endpoints.js';
-import { observedWebhookReads } from './observed.js';
+import { clientOf, observedWebhookReads } from './observed.js';
 
 /**
  * The keys the server published in the traffic, newest first: every 2xx GET /webhooks/key that holds one, as the run's
@@ -15,4 +25,84 @@ export function observedKeys(ctx: CheckContext): KeyObject[] {
     .map((r) => keyOfAnswer(r.res))
     .flatMap((got) => ('key' in got ? [got.key.key] : []))
     .reverse();
+}
+
+/**
+ * For a delivery whose signature verifies under no key the traffic holds: the configuration (a 2xx POST or PUT
+ * /webhooks) after which it may have been signed with a key the traffic never read; undefined when every key it may
+ * have been signed with was read, so that its failure stands. The key is generated when the webhook is configured, and
+ * a server may make a new one at each configuration and sign a delivery when it sends it: one arriving after the last
+ * configuration before it, with no GET /webhooks/key of that client answered between that configuration and the next,
+ * may carry a key nobody read (a run's traffic ends with the configuration put back; a client configures and never
+ * reads the key again). Where the traffic shows the key kept across a configuration and never changed by one, the
+ * server does not make new ones, and nothing is left unread.
+ */
+function unreadKeyBefore(ctx: CheckContext): (d: ObservedDelivery) => HttpResponse | undefined {
+  const at = (res: HttpResponse) => Date.parse(res.exchange.startedAt ?? '');
+  const traffic = observedTraffic(ctx).filter((res) => isSuccess(res) && Number.isFinite(at(res)));
+  const changes = traffic
+    .filter((res) => ['POST', 'PUT'].includes(res.exchange.request.method) && observedPath(ctx, res) === '/webhooks')
+    .sort((a, b) => at(a) - at(b));
+  const reads = traffic
+    .filter((res) => res.exchange.request.method === 'GET' && observedPath(ctx, res) === '/webhooks/key')
+    .flatMap((res) => {
+      const got = keyOfAnswer(res);
+      return 'key' in got ? [{ res, key: got.key.key }] : [];
+    })
+    .sort((a, b) => at(a.res) - at(b.res));
+  // Two reads of a client's key with a configuration of that client between them: the same key, or another.
+  let kept = false;
+  let renewed = false;
+  for (const [i, read] of reads.entries()) {
+    const next = reads.slice(i + 1).find((r) => clientOf(r.res) === clientOf(read.res));
+    if (next === undefined) continue;
+    const between = changes.some(
+      (c) => clientOf(c) === clientOf(read.res) && at(c) > at(read.res) && at(c) < at(next.res),
+    );
+    if (!between) continue;
+    if (next.key.equals(read.key)) kept = true;
+    else renewed = true;
+  }
+  if (kept && !renewed) return () => undefined;
+  return (d) => {
+    if (d.arrivedAt === undefined) return undefined;
+    const last = changes.filter((c) => at(c) < d.arrivedAt!).pop();
+    if (last === undefined) return undefined;
+    const following = changes.find((c) => clientOf(c) === clientOf(last) && at(c) > at(last));
+    const read = reads.some(
+      (r) =>
+        clientOf(r.res) === clientOf(last) &&
+        at(r.res) > at(last) &&
+        (following === undefined || at(r.res) < at(following)),
+    );
+    return read ? undefined : last;
+  };
+}
+
+/**
+ * Observed deliveries verified with the keys the traffic holds (observedKeys); one whose signature verifies under none
+ * of them but may be signed by a key the traffic never read (unreadKeyBefore) has its signature left unjudged
+ * (`keyUnread`), its digest judged still.
+ */
+export async function verifiedObserved(
+  ctx: CheckContext,
+  deliveries: readonly ObservedDelivery[],
+  keys: readonly KeyObject[],
+): Promise<ObservedVerdict[]> {
+  const unread = unreadKeyBefore(ctx);
+  return Promise.all(
+    deliveries.map(async (d) => {
+      const v = await verifyObserved(d, keys);
+      const change = v.signedBy === 'published-key' || v.masked ? undefined : unread(d);
+      if (change === undefined) return v;
+      return { ...v, problems: v.problems.filter((p) => !p.startsWith('signature')), keyUnread: change };
+    }),
+  );
+}
+
+/** What a check says of deliveries whose signature it left unjudged for a key the traffic never read. */
+export function unreadKeySaid(ctx: CheckContext, verdicts: readonly ObservedVerdict[], of: number): string | undefined {
+  const unread = verdicts.filter((v) => v.keyUnread !== undefined);
+  if (unread.length === 0) return undefined;
+  return `the signature of ${unread.length} of ${of} deliveries verifies under no key the traffic holds, and they arrived after ${observedLine(ctx, unread[0]!.keyUnread!)} with no GET /webhooks/key answered after it: the server may sign with a key it made at that configuration, which the traffic never read, so their signatures are not judged (read the key after each configuration to judge them)`;
 }

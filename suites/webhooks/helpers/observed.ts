@@ -11,7 +11,8 @@ export interface ObservedRead {
   configured: boolean;
 }
 
-const clientOf = (res: HttpResponse) => headerValue(res.exchange.request.headers, 'x-client-id') ?? '';
+/** Whose request it was: its X-Client-Id ('' without one). */
+export const clientOf = (res: HttpResponse) => headerValue(res.exchange.request.headers, 'x-client-id') ?? '';
 
 /** Every 2xx answer of GET `path` in the traffic; a skip when there is none. */
 export function observedWebhookReads(ctx: CheckContext, path: '/webhooks' | '/webhooks/key'): ObservedRead[] {
