@@ -181,22 +181,38 @@ describe('conformance judge on the HAR of a webhooks run', () => {
     type Entry = HarFile['log']['entries'][0];
     const time = (e: Entry) => Date.parse(e.startedDateTime as string);
     const pathOf = (e: Entry) => new URL(e.request.url).pathname;
+    /** What is appended to the run's HAR, a second apart: configurations and key reads (by the run's client or another). */
+    type Step = 'put' | 'read' | 'put by another client' | 'read by another client';
     /**
-     * The run's HAR, then (a second later) a copy of its last 2xx PUT /webhooks, optionally a copy of its last GET
-     * /webhooks/key, and a copy of its last delivery whose signature verifies under no key the HAR holds.
+     * The run's HAR, then copies of its last 2xx PUT /webhooks and GET /webhooks/key as `steps` says, and a copy of its
+     * last delivery whose signature verifies under no key the HAR holds (or, `unsigned`, that carries none).
      */
-    async function afterAChange(from: string, name: string, readKeyAgain: boolean): Promise<string> {
+    async function afterAChange(from: string, name: string, steps: Step[], unsigned = false): Promise<string> {
       const har = await readHarFile(from);
       const entries = har.log.entries;
       const end = Math.max(...entries.map(time));
       const last = (which: (e: Entry) => boolean) => structuredClone(entries.filter(which).at(-1)!);
-      const put = last((e) => e.request.method === 'PUT' && pathOf(e) === '/v1/webhooks');
-      const key = last((e) => e.request.method === 'GET' && pathOf(e) === '/v1/webhooks/key');
+      const put = () => last((e) => e.request.method === 'PUT' && pathOf(e) === '/v1/webhooks');
+      const read = () => last((e) => e.request.method === 'GET' && pathOf(e) === '/v1/webhooks/key');
+      const byAnother = (e: Entry) => {
+        for (const h of e.request.headers) if (h.name.toLowerCase() === 'x-client-id') h.value = 'another-client';
+        return e;
+      };
+      const made: Record<Step, () => Entry> = {
+        put,
+        read,
+        'put by another client': () => byAnother(put()),
+        'read by another client': () => byAnother(read()),
+      };
       const delivery = last((e) => '_delivery' in e);
-      const signature = delivery.request.headers.find((h) => h.name.toLowerCase() === 'signature')!;
-      // Another key's signature: the same length, other bytes.
-      signature.value = signature.value.replace(/:([A-Za-z0-9+/])/, (_, c: string) => `:${c === 'A' ? 'B' : 'A'}`);
-      const added = [put, ...(readKeyAgain ? [key] : []), delivery];
+      const headers = delivery.request.headers;
+      if (unsigned) delivery.request.headers = headers.filter((h) => !/^signature(-input)?$/i.test(h.name));
+      else {
+        // Another key's signature: the same length, other bytes.
+        const signature = headers.find((h) => h.name.toLowerCase() === 'signature')!;
+        signature.value = signature.value.replace(/:([A-Za-z0-9+/])/, (_, c: string) => `:${c === 'A' ? 'B' : 'A'}`);
+      }
+      const added = [...steps.map((step) => made[step]()), delivery];
       let seq = Math.max(...entries.map((e) => Number(e._seq ?? 0)));
       added.forEach((e, i) => {
         e.startedDateTime = new Date(end + 1000 * (i + 1)).toISOString();
@@ -212,7 +228,7 @@ describe('conformance judge on the HAR of a webhooks run', () => {
     it('a server that makes a new key at each configuration: its signature not judged, the others are', async () => {
       const { har, result: ran } = runs['every-configuration']!;
       expect(failed(ran)).toEqual([]);
-      const result = await judge({ file: await afterAChange(har, 'unread.har', false), ...quiet });
+      const result = await judge({ file: await afterAChange(har, 'unread.har', ['put']), ...quiet });
       expect(failed(result)).toEqual([]);
       const n = ran.deliveries!.length;
       const verified = check(result, 'webhooks.delivery.verified');
@@ -229,15 +245,34 @@ describe('conformance judge on the HAR of a webhooks run', () => {
 
     it('fails it where the key was read after that configuration', async () => {
       const { har } = runs['every-configuration']!;
-      const result = await judge({ file: await afterAChange(har, 'read.har', true), ...quiet });
+      const result = await judge({ file: await afterAChange(har, 'read.har', ['put', 'read']), ...quiet });
       expect(failed(result)).toEqual([
         ['webhooks.key.published', 'fail'],
         ['webhooks.delivery.verified', 'fail'],
       ]);
     });
 
+    it('not judged either where another client configured and read its key since: a delivery names no client', async () => {
+      const { har } = runs['every-configuration']!;
+      const steps: Step[] = ['put', 'put by another client', 'read by another client'];
+      const result = await judge({ file: await afterAChange(har, 'two-clients.har', steps), ...quiet });
+      expect(failed(result)).toEqual([]);
+      expect(check(result, 'webhooks.delivery.verified').observations.join('\n')).toMatch(
+        /^the signature of 1 of \d+ deliveries verifies under no key the traffic holds/m,
+      );
+    });
+
+    it('fails one that carries no signature: no key, read or not, would verify it', async () => {
+      const { har } = runs['every-configuration']!;
+      const result = await judge({ file: await afterAChange(har, 'unsigned.har', ['put'], true), ...quiet });
+      expect(failed(result)).toEqual([['webhooks.delivery.verified', 'fail']]);
+      expect(check(result, 'webhooks.delivery.verified').observations.join('\n')).not.toMatch(
+        /no key the traffic holds/,
+      );
+    });
+
     it('fails it where the traffic shows the server keeping its key across configurations', async () => {
-      const result = await judge({ file: await afterAChange(runs.clean!.har, 'kept.har', false), ...quiet });
+      const result = await judge({ file: await afterAChange(runs.clean!.har, 'kept.har', ['put']), ...quiet });
       expect(failed(result)).toEqual([
         ['webhooks.key.published', 'fail'],
         ['webhooks.delivery.verified', 'fail'],

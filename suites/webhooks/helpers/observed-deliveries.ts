@@ -32,8 +32,8 @@ export function observedKeys(ctx: CheckContext): KeyObject[] {
  * /webhooks) after which it may have been signed with a key the traffic never read; undefined when every key it may
  * have been signed with was read, so that its failure stands. The key is generated when the webhook is configured, and
  * a server may make a new one at each configuration and sign a delivery when it sends it: one arriving after the last
- * configuration before it, with no GET /webhooks/key of that client answered between that configuration and the next,
- * may carry a key nobody read (a run's traffic ends with the configuration put back; a client configures and never
+ * configuration of a client before it, with no GET /webhooks/key of that client answered between that configuration and
+ * its next, may carry a key nobody read (a run's traffic ends with the configuration put back; a client configures and never
  * reads the key again). Where the traffic shows the key kept across a configuration and never changed by one, the
  * server does not make new ones, and nothing is left unread.
  */
@@ -64,18 +64,22 @@ function unreadKeyBefore(ctx: CheckContext): (d: ObservedDelivery) => HttpRespon
     else renewed = true;
   }
   if (kept && !renewed) return () => undefined;
+  const clients = [...new Set(changes.map(clientOf))];
+  // A delivery names no client: the last configuration of each before it may have made the key that signed it.
   return (d) => {
     if (d.arrivedAt === undefined) return undefined;
-    const last = changes.filter((c) => at(c) < d.arrivedAt!).pop();
-    if (last === undefined) return undefined;
-    const following = changes.find((c) => clientOf(c) === clientOf(last) && at(c) > at(last));
-    const read = reads.some(
-      (r) =>
-        clientOf(r.res) === clientOf(last) &&
-        at(r.res) > at(last) &&
-        (following === undefined || at(r.res) < at(following)),
-    );
-    return read ? undefined : last;
+    for (const client of clients) {
+      const mine = changes.filter((c) => clientOf(c) === client);
+      const last = mine.filter((c) => at(c) < d.arrivedAt!).pop();
+      if (last === undefined) continue;
+      const following = mine.find((c) => at(c) > at(last));
+      const read = reads.some(
+        (r) =>
+          clientOf(r.res) === client && at(r.res) > at(last) && (following === undefined || at(r.res) < at(following)),
+      );
+      if (!read) return last;
+    }
+    return undefined;
   };
 }
 
@@ -93,7 +97,9 @@ export async function verifiedObserved(
   return Promise.all(
     deliveries.map(async (d) => {
       const v = await verifyObserved(d, keys);
-      const change = v.signedBy === 'published-key' || v.masked ? undefined : unread(d);
+      // Only a signature that was read and checked, and verifies under no key the traffic holds, may be another
+      // key's: one missing, or that cannot be read, is not saved by a key nobody read.
+      const change = v.signedBy === 'other-key' && !v.masked ? unread(d) : undefined;
       if (change === undefined) return v;
       return { ...v, problems: v.problems.filter((p) => !p.startsWith('signature')), keyUnread: change };
     }),
