@@ -3,9 +3,7 @@
 import type { KeyObject } from 'node:crypto';
 import { type CheckContext } from '../../../src/engine/index.js';
 import {
-  isSuccess,
   observedLine,
-  observedPath,
   observedTraffic,
   verifyObserved,
   type HttpResponse,
@@ -13,7 +11,7 @@ import {
   type ObservedVerdict,
 } from '../../kit/index.js';
 import { keyOfAnswer } from './endpoints.js';
-import { clientOf, observedWebhookReads } from './observed.js';
+import { clientOf, isConfiguration, observedWebhookReads } from './observed.js';
 
 /**
  * The keys the server published in the traffic, newest first: every 2xx GET /webhooks/key that holds one, as the run's
@@ -21,10 +19,17 @@ import { clientOf, observedWebhookReads } from './observed.js';
  * skip when the traffic holds no 2xx answer of GET /webhooks/key.
  */
 export function observedKeys(ctx: CheckContext): KeyObject[] {
-  return observedWebhookReads(ctx, '/webhooks/key')
-    .map((r) => keyOfAnswer(r.res))
-    .flatMap((got) => ('key' in got ? [got.key.key] : []))
+  return keyReads(ctx)
+    .map((r) => r.key)
     .reverse();
+}
+
+/** Every 2xx GET /webhooks/key of the traffic that holds a key, in the traffic's order, with that key. */
+function keyReads(ctx: CheckContext): Array<{ res: HttpResponse; key: KeyObject }> {
+  return observedWebhookReads(ctx, '/webhooks/key').flatMap(({ res }) => {
+    const got = keyOfAnswer(res);
+    return 'key' in got ? [{ res, key: got.key.key }] : [];
+  });
 }
 
 /**
@@ -39,16 +44,12 @@ export function observedKeys(ctx: CheckContext): KeyObject[] {
  */
 function unreadKeyBefore(ctx: CheckContext): (d: ObservedDelivery) => HttpResponse | undefined {
   const at = (res: HttpResponse) => Date.parse(res.exchange.startedAt ?? '');
-  const traffic = observedTraffic(ctx).filter((res) => isSuccess(res) && Number.isFinite(at(res)));
-  const changes = traffic
-    .filter((res) => ['POST', 'PUT'].includes(res.exchange.request.method) && observedPath(ctx, res) === '/webhooks')
+  const timed = (res: HttpResponse) => Number.isFinite(at(res));
+  const changes = observedTraffic(ctx)
+    .filter((res) => isConfiguration(ctx, res) && timed(res))
     .sort((a, b) => at(a) - at(b));
-  const reads = traffic
-    .filter((res) => res.exchange.request.method === 'GET' && observedPath(ctx, res) === '/webhooks/key')
-    .flatMap((res) => {
-      const got = keyOfAnswer(res);
-      return 'key' in got ? [{ res, key: got.key.key }] : [];
-    })
+  const reads = keyReads(ctx)
+    .filter((r) => timed(r.res))
     .sort((a, b) => at(a.res) - at(b.res));
   // Two reads of a client's key with a configuration of that client between them: the same key, or another.
   let kept = false;
@@ -99,7 +100,7 @@ export async function verifiedObserved(
       const v = await verifyObserved(d, keys);
       // Only a signature that was read and checked, and verifies under no key the traffic holds, may be another
       // key's: one missing, or that cannot be read, is not saved by a key nobody read.
-      const change = v.signedBy === 'other-key' && !v.masked ? unread(d) : undefined;
+      const change = v.signedBy === 'other-key' ? unread(d) : undefined;
       if (change === undefined) return v;
       return { ...v, problems: v.problems.filter((p) => !p.startsWith('signature')), keyUnread: change };
     }),

@@ -14,15 +14,19 @@ export interface ObservedRead {
 /** Whose request it was: its X-Client-Id ('' without one). */
 export const clientOf = (res: HttpResponse) => headerValue(res.exchange.request.headers, 'x-client-id') ?? '';
 
+/** Whether an answer is of a configuration of the webhook: a 2xx POST or PUT /webhooks. */
+export function isConfiguration(ctx: CheckContext, res: HttpResponse): boolean {
+  const { method } = res.exchange.request;
+  return (method === 'POST' || method === 'PUT') && observedPath(ctx, res) === '/webhooks' && isSuccess(res);
+}
+
 /** Every 2xx answer of GET `path` in the traffic; a skip when there is none. */
 export function observedWebhookReads(ctx: CheckContext, path: '/webhooks' | '/webhooks/key'): ObservedRead[] {
   const traffic = observedTraffic(ctx);
   const configuredAt = new Map<string, number>();
-  for (const res of traffic) {
-    const { method } = res.exchange.request;
-    if ((method === 'POST' || method === 'PUT') && observedPath(ctx, res) === '/webhooks' && isSuccess(res))
-      if (!configuredAt.has(clientOf(res))) configuredAt.set(clientOf(res), res.exchange.seq);
-  }
+  for (const res of traffic)
+    if (isConfiguration(ctx, res) && !configuredAt.has(clientOf(res)))
+      configuredAt.set(clientOf(res), res.exchange.seq);
   const reads = traffic.filter(
     (res) => res.exchange.request.method === 'GET' && observedPath(ctx, res) === path && isSuccess(res),
   );
