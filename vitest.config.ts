@@ -10,33 +10,40 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * start the e2e and suite files last.
  */
 const LONGEST_FIRST = [
-  'test/suites/resources/faults.test.ts',
-  'test/suites/pagination/every-list.test.ts',
+  // npm test's (vitest.config.ts): CLI runs, waits for deliveries and timeouts, 10 to 25 s each on an idle machine.
   'test/e2e/cli.test.ts',
-  'test/e2e/hostile.test.ts',
-  'test/e2e/serve.test.ts',
-  'test/suites/webhooks/findings.test.ts',
   'test/e2e/verdict.test.ts',
-  'test/reference/detection-matrix.test.ts',
+  'test/suites/webhooks/end-to-end.test.ts',
+  'test/e2e/proxy-receiver.test.ts',
+  'test/e2e/webhook-receiver.test.ts',
   'test/suites/ussd/reference-server.test.ts',
   'test/e2e/curl-replay.test.ts',
-  'test/e2e/browser.test.ts',
-  'test/suites/webhooks/end-to-end.test.ts',
+  'test/e2e/serve.test.ts',
+  'test/cli/judge-deliveries.test.ts',
+  'test/client/client-matrix.test.ts',
+  'test/reference/webhooks.test.ts',
   'test/suites/kit/session-renewal.test.ts',
-  'test/suites/signing/choices.test.ts',
-  // Whole in-process runs of the suites and their waits, 10 to 20 s each on an idle machine: left to vitest's order some
+  // Whole in-process runs of the suites and their waits, 5 to 10 s each on an idle machine: left to vitest's order some
   // started last (test/suites/pagination/shared-walks and test/report/terminal-length started 57 and 40 s before the end
   // of a loaded 755 s run, and ended it, stop 39).
-  'test/suites/resources/choices.test.ts',
   'test/suites/pagination/reference-server.test.ts',
   'test/suites/no-vacuous-pass.test.ts',
   'test/suites/pagination/shared-walks.test.ts',
   'test/suites/resources/reference-server.test.ts',
   'test/suites/ussd/proxy.test.ts',
-  'test/reference/choices.test.ts',
   'test/engine/hostile.test.ts',
   'test/report/terminal-length.test.ts',
   'test/suites/kit/restore.test.ts',
+  // the sweeps' (vitest.sweeps.config.ts)
+  'test/e2e/hostile.sweep.test.ts',
+  'test/e2e/proxy-clients.sweep.test.ts',
+  'test/suites/resources/faults.sweep.test.ts',
+  'test/suites/pagination/every-list.sweep.test.ts',
+  'test/suites/webhooks/findings.sweep.test.ts',
+  'test/reference/detection-sample.sweep.test.ts',
+  'test/reference/choices-sample.sweep.test.ts',
+  'test/client/examples.sweep.test.ts',
+  'test/suites/client/judge-traffic.sweep.test.ts',
 ];
 
 class LongestFirst extends BaseSequencer {
@@ -54,8 +61,9 @@ class LongestFirst extends BaseSequencer {
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The field set-ups run apart, after `npm test` (vitest.field.config.ts, `npm run test:field`).
-    exclude: ['test/field/**', '**/node_modules/**'],
+    // The field set-ups and the sweeps run apart, after `npm test` (vitest.field.config.ts, `npm run test:field`;
+    // vitest.sweeps.config.ts, `npm run test:sweeps`): CI runs both.
+    exclude: ['test/field/**', '**/*.sweep.test.ts', '**/node_modules/**'],
     // A safety net for a test that hangs, never a measure of speed: above every deadline a test sets itself
     // (test/helpers/waits.ts; a CLI run killed at its budget plus 30 s), so a test that fails says why. The slowest
     // test takes about 20 s on an idle machine; a set-up of eight whole runs at once (the detection matrix's sample)

@@ -20,7 +20,7 @@ export async function main(argv: string[]): Promise<void> {
   process.on('uncaughtException', crash);
   process.on('unhandledRejection', crash);
   if (process.env.CONFORMANCE_DEBUG) (await import('./debug.js')).printExchanges(process.stderr);
-  // For the project's own tests: the peak memory of a run against a hostile server (test/e2e/hostile.test.ts).
+  // For the project's own tests: the peak memory of a run against a hostile server (test/e2e/hostile.sweep.test.ts).
   if (process.env.CONFORMANCE_REPORT_MAXRSS)
     process.on('exit', () => process.stderr.write(`conformance: maxrss ${process.resourceUsage().maxRSS} KiB\n`));
   const args = argv.slice(2);

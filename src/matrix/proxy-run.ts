@@ -159,7 +159,7 @@ function proxiedEnv(
       privateKeyFile: keyFile,
       // The client trusts the proxy's CA: the proxy presents a certificate for the target's host made with it.
       caFile: proxy.lines[1]!,
-      // The USSD walk: home, then options 4 and 1 (as test/e2e/proxy-clients.test.ts walks it).
+      // The USSD walk: home, then options 4 and 1 (as test/e2e/proxy-clients.sweep.test.ts walks it).
       fixtures: { ...t.fixtures, ussdOptions: [4, 1] },
       ...(receiver !== undefined ? { receiver } : {}),
     },

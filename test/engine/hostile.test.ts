@@ -1,6 +1,6 @@
 // The engine's defences against a hostile server, one by one, without the CLI: credentials only to the target's origin,
 // redirects and content encodings left alone, the whole-run budget, redaction of echoed signatures and of crash output,
-// and the warning for a private key file others can read. test/e2e/hostile.test.ts shows them end to end.
+// and the warning for a private key file others can read. test/e2e/hostile.sweep.test.ts shows them end to end.
 import { CITES } from '../helpers/requirements.js';
 import { pack } from '../../suites/index.js';
 import { afterEach, describe, expect, it } from 'vitest';

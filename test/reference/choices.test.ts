@@ -1,7 +1,7 @@
 // Every open point of the spec is a switch of the reference server, and the suite passes every reading: the choice
 // registry against the catalog (every OPEN entry and every one of its readings has a switch, or a reason it cannot be
-// shown), the committed choices matrix current and clean, docs/open-points.md current, and a sample of bundles run
-// afresh. The whole matrix is `npm run matrix:check`, which CI runs.
+// shown), the committed choices matrix current and clean, docs/open-points.md current. A bundle run afresh is the
+// sweep choices-sample.sweep.test.ts's; the whole matrix is `npm run matrix:check`'s. CI runs both.
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { loadCatalog, findRequirement } from '../../src/catalog/requirements.js';
@@ -9,18 +9,15 @@ import { allChoices, parseChoice, resolveChoices, VARIANTS, ChoiceError } from '
 import { UNSWITCHABLE } from '../../src/reference/choices/unswitchable.js';
 import { SEEN_IN, UNSOURCED } from '../../src/reference/choices/seen-in.js';
 import {
-  bundleRow,
   choiceBundles,
   choicesFingerprint,
   choicesProblems,
   renderChoicesMatrix,
-  runBundle,
   type ChoicesJson,
 } from '../../src/matrix/choices.js';
 import { renderOpenPoints } from '../../src/matrix/open-points.js';
 import { suites } from '../../suites/index.js';
 import { choiceTable } from '../../src/cli/serve.js';
-import { DELIVERY_DEADLINE_MS } from '../helpers/waits.js';
 
 const catalog = loadCatalog();
 const open = catalog.requirements.filter((r) => r.level === 'OPEN');
@@ -145,18 +142,4 @@ describe('the committed choices matrix (docs/choices-matrix.json)', () => {
   it('has docs/open-points.md drawn from the catalog and the choices as they are now', () => {
     expect(readFileSync(new URL('../../docs/open-points.md', import.meta.url), 'utf8')).toBe(renderOpenPoints());
   });
-
-  // Run afresh, one bundle that changes many choices at once (every bundle is the matrix's, npm run matrix:check in CI:
-  // all-second alone now takes half a minute of a worker).
-  it.each(['random-1'])(
-    'runs bundle %s afresh: 0 failures, 0 warnings, every reading recorded, as committed',
-    async (name) => {
-      const bundle = choiceBundles().find((b) => b.name === name)!;
-      // Beside other tests a delivery can take seconds; neither bundle waits one out, so a longer deadline costs nothing.
-      const row = bundleRow(bundle, await runBundle(suites, bundle, DELIVERY_DEADLINE_MS));
-      expect(row.problems).toEqual([]);
-      expect(row.unrecorded).toEqual([]);
-      expect(row.choices).toEqual(doc().bundles.find((b) => b.name === name)!.choices);
-    },
-  );
 });

@@ -1,25 +1,16 @@
 // The detection matrix in npm test: the committed docs/detection-matrix.json against the catalog of faults and checks
 // (every fault listed with what it breaks and caught by a check owning it, no collateral failure, every
-// MUST and SHOULD check proven or excused, the Markdown drawn from the JSON), and a sample of faults run afresh,
-// row for row as committed. The whole suite against every fault is `npm run matrix:check`, which CI runs: it takes
-// more CPU than the npm test budget allows.
-import { beforeAll, describe, expect, it } from 'vitest';
+// MUST and SHOULD check proven or excused, the Markdown drawn from the JSON). A sample of faults run afresh, row for
+// row as committed, is detection-sample.sweep.test.ts (`npm run test:sweeps`); the whole suite against every fault is
+// `npm run matrix:check`. CI runs both: they take more CPU than the npm test budget allows.
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import {
-  detectionMatrix,
-  faultRow,
-  matrixDocument,
-  matrixProblems,
-  renderMatrix,
-  type DetectionMatrix,
-  type DetectionReasons,
-} from '../../src/matrix/detection.js';
+import { faultRow, renderMatrix, type DetectionReasons } from '../../src/matrix/detection.js';
 import { readDetectionJson, type DetectionJson } from '../../src/matrix/proof.js';
-import { FAULTS, findFault } from '../../src/reference/faults/catalog.js';
+import { FAULTS } from '../../src/reference/faults/catalog.js';
 import { pack, suites } from '../../suites/index.js';
 import type { CheckResult } from '../../src/engine/index.js';
 import { requirementRefs } from '../../src/catalog/requirements.js';
-import { DELIVERY_DEADLINE_MS } from '../helpers/waits.js';
 
 const reasons = JSON.parse(
   readFileSync(new URL('../../docs/detection-reasons.json', import.meta.url), 'utf8'),
@@ -85,39 +76,6 @@ describe('the committed detection matrix (docs/detection-matrix.json)', () => {
     expect(readFileSync(new URL('../../docs/detection-matrix.md', import.meta.url), 'utf8')).toBe(
       renderMatrix(committed, suites),
     );
-  });
-});
-
-describe('a sample of faults run afresh, whole suite each', () => {
-  // One fault of each suite: the committed rows must still be what the suite does.
-  const SAMPLE = [
-    'auth.token-type-lowercase',
-    'signing.keyid-ignored',
-    'pagination.meta-missing',
-    'resources.list-filter-leak',
-    'ussd.back-listed-first',
-    'webhooks.url-not-stored',
-  ];
-  let matrix: DetectionMatrix;
-
-  beforeAll(async () => {
-    // Eight whole runs at once in this process, beside other tests: a delivery can take seconds, and no sampled run
-    // waits one out, so the matrix's short deadline would only make a slow delivery a failure the committed row lacks.
-    matrix = await detectionMatrix(suites, {
-      reasons,
-      faults: SAMPLE.map((name) => findFault(name)!),
-      webhookDeadlineMs: DELIVERY_DEADLINE_MS,
-    });
-  });
-
-  it('gives, for each, the row the committed matrix holds', () => {
-    const rows = matrixDocument(matrix).faults;
-    for (const row of rows) expect(row, row.name).toEqual(committed.faults.find((f) => f.name === row.name));
-  });
-
-  it('finds nothing unacceptable: no failure against the clean server, every sampled fault caught, no unexplained collateral', () => {
-    // The matrix's own staleness check needs every fault; a sample only judges its rows.
-    expect(matrixProblems({ ...matrix, staleReasons: [], uncaught: [] })).toEqual([]);
   });
 });
 

@@ -1,6 +1,6 @@
 // The readings of the open points of resources, pagination, idempotency and timestamps as the reference server shows
 // them (src/reference/: paging, views, idempotency, events): each reading a choice may take, and nothing else changed.
-// That the resources suite passes against a server taking them is test/suites/resources/choices.test.ts's.
+// That the resources suite passes against a server taking them is test/suites/resources/choices.sweep.test.ts's.
 import { describe, expect, it } from 'vitest';
 import { IdempotencyCache, idempotencyKeyOf } from '../../src/reference/idempotency.js';
 import { listReply } from '../../src/reference/paging.js';

@@ -1,5 +1,5 @@
 // The pagination suite against the reference server: representative faults, each caught by the checks meant for it
-// (the suite clean on every list is test/suites/pagination/every-list.test.ts's, and with the resources suite
+// (the suite clean on every list is test/suites/pagination/every-list.sweep.test.ts's, and with the resources suite
 // test/suites/resources/reference-server.test.ts's).
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../../../src/engine/index.js';

@@ -1,6 +1,6 @@
 // The example clients (examples/clients/) against a sandbox this test starts itself, https as `conformance client`
 // serves it, with the environment the harness hands a client: the requests they make are read from the server's
-// observer. The compiled clients are run (`npm test` builds first), as a user runs them.
+// observer. The compiled clients are run (`npm run test:sweeps` builds first), as a user runs them.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

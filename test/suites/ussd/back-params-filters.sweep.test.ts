@@ -2,58 +2,11 @@
 // server, issue 14): the last option judged by where it stands, not by its number; invalid query values; the status
 // filter of the requests menu; options that lead to another choice than the one shown. Each fault is caught by the
 // checks that own what it breaks, and by no other.
-import { afterEach, describe, expect, it } from 'vitest';
-import { pack } from '../../../suites/index.js';
-import { runChecks, type RunResult } from '../../../src/engine/index.js';
-import { startLocalTarget, type LocalTarget } from '../../../src/targets/local.js';
-import type { Choices, VariantName } from '../../../src/reference/choices/index.js';
-import ussd from '../../../suites/ussd/index.js';
+import { describe, expect, it } from 'vitest';
+import { check, failing } from '../../helpers/suite-runs.js';
+import { ussdRuns } from '../../helpers/ussd-runs.js';
 
-let stops: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const stop of stops.reverse()) await stop();
-  stops = [];
-});
-
-async function local(options: {
-  variant?: VariantName;
-  faults?: string[];
-  choices?: Partial<Choices>;
-}): Promise<LocalTarget> {
-  const l = await startLocalTarget(options);
-  stops.push(() => l.stop());
-  return l;
-}
-
-async function runUssd(
-  options: {
-    variant?: VariantName;
-    faults?: string[];
-    choices?: Partial<Choices>;
-    grep?: string;
-    customerId?: number;
-  } = {},
-): Promise<RunResult> {
-  const l = await local(options);
-  const target =
-    options.customerId === undefined
-      ? l.target
-      : { ...l.target, fixtures: { ...l.target.fixtures, customerId: options.customerId } };
-  return runChecks({
-    pack,
-    target,
-    suites: [ussd],
-    failOn: 'should',
-    selection: options.grep ? { grep: options.grep } : {},
-  });
-}
-
-const failing = (r: RunResult) =>
-  r.checks
-    .filter((c) => c.failsRun || c.outcome === 'error')
-    .map((c) => c.id)
-    .sort();
-const check = (r: RunResult, id: string) => r.checks.find((c) => c.id === id)!;
+const { runUssd } = ussdRuns();
 
 describe('the new USSD checks against the clean reference server', () => {
   it.each(['strict', 'alt'] as const)(

@@ -1,4 +1,4 @@
-// End to end against broken and hostile servers (issue 8): the compiled CLI (`npm test` builds it) against a proxy in
+// End to end against broken and hostile servers (issue 8): the compiled CLI (`npm run test:sweeps` builds it) against a proxy in
 // front of the real reference server that misbehaves in one named way (test/helpers/hostile/). Whatever the server does, the
 // run must end by itself within its budget, in bounded memory, with a failed check that says what the server did,
 // the other checks still run, no stack trace, and no credential handed to anyone but the target.
@@ -21,7 +21,7 @@ import { HOSTILE_TEXT, type ModeName } from '../helpers/hostile/modes.js';
 const SECRET = 'hostile-e2e-client-secret-7c41d9a2';
 /**
  * --timeout of the runs against a mode that stalls: each waits it out once, and the token and the bystander must be
- * answered within it, by a CLI that shares the machine with four other runs of this file and the rest of `npm test`
+ * answered within it, by a CLI that shares the machine with four other runs of this file and the rest of the sweeps
  * (answers through the proxy took up to 2.4 s with the 2 cores loaded 6 times over).
  */
 const STALL_TIMEOUT_MS = 2 * LIMIT_MS;

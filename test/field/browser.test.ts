@@ -1,6 +1,6 @@
-// The HTML report as a reviewer sees it: the compiled CLI (`npm test` builds it) runs against the reference server
-// with a fault, and headless Chromium (Debian's, driven by playwright-core) opens the page offline. What is asserted
-// is what is on screen, not what is in the markup.
+// The HTML report as a reviewer sees it: the compiled CLI (`npm run test:field` builds it) runs against the reference
+// server with a fault, and headless Chromium (Debian's, driven by playwright-core) opens the page offline. What is
+// asserted is what is on screen, not what is in the markup. A field test: it needs a program beside ours (Chromium).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
