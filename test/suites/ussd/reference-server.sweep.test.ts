@@ -122,21 +122,6 @@ describe('suite ussd against faults', () => {
     expect(failing(await runUssd({ faults: [fault] }))).toEqual(ids);
   });
 
-  it('names a dead link by the path of options, its menu and option, and shows the exchange of the dead view', async () => {
-    const r = await runUssd({ faults: ['ussd.dead-link'] });
-    const alive = check(r, 'ussd.links.alive');
-    expect(alive.finding!.message).toMatch(
-      /^a dead link: stocks → 1: option 1 "AAPL Apple Inc\." of menu "Stocks \(1-3 of 5\)" → GET http:\/\/127\.0\.0\.1:\d+\/v1\/ussd\/stock\?customerId=1042&symbol=AAPL answered 404$/,
-    );
-    expect(alive.finding!.observed).toMatch(/^1 more:\n- stocks → 4 → 1: option 1 "AMZN/);
-    const shown = alive.exchanges.find((e) => e.seq === alive.finding!.exchangeSeq)!;
-    expect(shown.request.url).toMatch(/\/v1\/ussd\/stock\?customerId=1042&symbol=AAPL$/);
-    expect(shown.response!.status).toBe(404);
-    expect(shown.checkId).toBe('ussd.links.alive');
-    // the dead view's exchange and the menu that links to it, nothing else of the crawl
-    expect(alive.exchanges).toHaveLength(2);
-  });
-
   it('names a menu whose every option leads to itself, and the menus whose ways back go round, never reaching home', async () => {
     const self = check(await runUssd({ faults: ['ussd.options-self-loop'] }), 'ussd.links.back');
     expect(self.finding!.message).toMatch(

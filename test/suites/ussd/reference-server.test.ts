@@ -1,6 +1,7 @@
 // The `ussd` suite end to end against the reference server: clean in both variants (and with --allow-mutations), the
 // caps reported as a warning with the frontier, and one crawl per run whose hundreds of exchanges stay off the reports.
-// Every reading of its open points and each representative fault is the sweep beside it (reference-server.sweep.test.ts).
+// A dead link (the representative fault) named and shown; every reading of its open points and each other fault is
+// the sweep beside it (reference-server.sweep.test.ts).
 import { describe, expect, it } from 'vitest';
 import { pack } from '../../../suites/index.js';
 import { createServer, request as httpRequest } from 'node:http';
@@ -105,6 +106,23 @@ describe('suite ussd: a paged list is the parent on any of its pages', () => {
     expect(
       backs.some((b) => /[?&]requestId=\d+&status=PENDING → \?customerId=1042&status=PENDING&page=[1-9]/.test(b)),
     ).toBe(true);
+  });
+});
+
+describe('suite ussd against a representative fault', () => {
+  it('names a dead link by the path of options, its menu and option, and shows the exchange of the dead view', async () => {
+    const r = await runUssd({ faults: ['ussd.dead-link'] });
+    const alive = check(r, 'ussd.links.alive');
+    expect(alive.finding!.message).toMatch(
+      /^a dead link: stocks → 1: option 1 "AAPL Apple Inc\." of menu "Stocks \(1-3 of 5\)" → GET http:\/\/127\.0\.0\.1:\d+\/v1\/ussd\/stock\?customerId=1042&symbol=AAPL answered 404$/,
+    );
+    expect(alive.finding!.observed).toMatch(/^1 more:\n- stocks → 4 → 1: option 1 "AMZN/);
+    const shown = alive.exchanges.find((e) => e.seq === alive.finding!.exchangeSeq)!;
+    expect(shown.request.url).toMatch(/\/v1\/ussd\/stock\?customerId=1042&symbol=AAPL$/);
+    expect(shown.response!.status).toBe(404);
+    expect(shown.checkId).toBe('ussd.links.alive');
+    // the dead view's exchange and the menu that links to it, nothing else of the crawl
+    expect(alive.exchanges).toHaveLength(2);
   });
 });
 
