@@ -9,12 +9,16 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SignedClient } from '../../src/http/client.js';
 import { loadOrCreateCa } from '../../src/proxy/ca.js';
 import { makeCertificate } from '../../src/receiver/certificate.js';
 import { startLocalTarget, type LocalTarget } from '../../src/targets/local.js';
 import { runCli } from '../helpers/cli.js';
-import { proxyReport, startProxy as startProxyIn, writeStagingConfig } from '../helpers/proxy-session.js';
+import {
+  clientThroughProxy,
+  proxyReport,
+  startProxy as startProxyIn,
+  writeStagingConfig,
+} from '../helpers/proxy-session.js';
 
 let dir: string;
 const servers: LocalTarget[] = [];
@@ -39,27 +43,9 @@ const startProxy = (args: string[]) => startProxyIn(dir, args);
 
 /** A correct client's session through the proxy: a token, then list and read requests with it. */
 async function clientSession(local: LocalTarget, proxy: { url: string; ca: string }) {
-  const t = local.target;
-  const client = new SignedClient({
-    baseUrl: t.baseUrl,
-    clientId: t.clientId,
-    keyId: t.keyId,
-    privateKey: t.privateKey,
-    ca: proxy.ca,
-    proxy: proxy.url,
-  });
+  const { client, token } = await clientThroughProxy(local, proxy);
   try {
-    const tokenRes = await client.send({
-      method: 'POST',
-      path: '/oauth/token',
-      form: { clientId: t.clientId, clientSecret: t.clientSecret },
-      clientId: null,
-      token: null,
-    });
-    expect(tokenRes.status).toBe(200);
-    const record = JSON.parse(tokenRes.text) as { token?: string; data?: { token: string } };
-    const token = record.data?.token ?? record.token!;
-    const f = t.fixtures;
+    const f = local.target.fixtures;
     const statuses: number[] = [];
     for (const spec of [
       { path: '/instruments', query: { investmentType: 'INTERNATIONAL_STOCKS', limit: 2 } },

@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect } from 'vitest';
+import { SignedClient } from '../../src/http/client.js';
 import type { LocalTarget } from '../../src/targets/local.js';
 import { BIN, waitForOutput } from './cli.js';
 import { WAIT_MS } from './waits.js';
@@ -117,4 +118,38 @@ export async function startProxy(dir: string, args: string[]): Promise<ProxySess
 /** The JSON report at `file` (relative to `dir`, or absolute). */
 export function proxyReport(dir: string, file: string): ProxyJsonReport {
   return JSON.parse(readFileSync(resolve(dir, file), 'utf8')) as ProxyJsonReport;
+}
+
+/**
+ * A correct client of `local`'s target through the proxy at `proxy.url` (trusting the CA `proxy.ca`), and the token it
+ * obtained there; the caller closes the client.
+ */
+export async function clientThroughProxy(
+  local: LocalTarget,
+  proxy: { url: string; ca: string },
+): Promise<{ client: SignedClient; token: string }> {
+  const t = local.target;
+  const client = new SignedClient({
+    baseUrl: t.baseUrl,
+    clientId: t.clientId,
+    keyId: t.keyId,
+    privateKey: t.privateKey,
+    ca: proxy.ca,
+    proxy: proxy.url,
+  });
+  try {
+    const tokenRes = await client.send({
+      method: 'POST',
+      path: '/oauth/token',
+      form: { clientId: t.clientId, clientSecret: t.clientSecret },
+      clientId: null,
+      token: null,
+    });
+    expect(tokenRes.status).toBe(200);
+    const record = JSON.parse(tokenRes.text) as { token?: string; data?: { token: string } };
+    return { client, token: record.data?.token ?? record.token! };
+  } catch (err) {
+    await client.close();
+    throw err;
+  }
 }

@@ -7,11 +7,16 @@ import { createServer, type IncomingMessage } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SignedClient } from '../../src/http/client.js';
 import { loadOrCreateCa, type ProxyCa } from '../../src/proxy/ca.js';
 import { makeCertificate } from '../../src/receiver/certificate.js';
 import { startLocalTarget, type LocalTarget } from '../../src/targets/local.js';
-import { deadline, proxyReport, startProxy as startProxyIn, writeStagingConfig } from './proxy-session.js';
+import {
+  clientThroughProxy,
+  deadline,
+  proxyReport,
+  startProxy as startProxyIn,
+  writeStagingConfig,
+} from './proxy-session.js';
 
 /** Registers the folder, the CA and the servers' stop with the calling test file; `label` names the folder. */
 export function receiverLeg(label: string) {
@@ -72,26 +77,8 @@ export function receiverLeg(label: string) {
 
   /** A client through the proxy: a token, POST /webhooks with the proxy's receiver address, GET /webhooks/key. */
   async function registerThroughProxy(local: LocalTarget, proxyUrl: string, webhookUrl: string) {
-    const t = local.target;
-    const client = new SignedClient({
-      baseUrl: t.baseUrl,
-      clientId: t.clientId,
-      keyId: t.keyId,
-      privateKey: t.privateKey,
-      ca: ca.cert,
-      proxy: proxyUrl,
-    });
+    const { client, token } = await clientThroughProxy(local, { url: proxyUrl, ca: ca.cert });
     try {
-      const tokenRes = await client.send({
-        method: 'POST',
-        path: '/oauth/token',
-        form: { clientId: t.clientId, clientSecret: t.clientSecret },
-        clientId: null,
-        token: null,
-      });
-      expect(tokenRes.status).toBe(200);
-      const record = JSON.parse(tokenRes.text) as { token?: string; data?: { token: string } };
-      const token = record.data?.token ?? record.token!;
       const created = await client.send({
         method: 'POST',
         path: '/webhooks',

@@ -29,16 +29,16 @@ export function runGrep(suite: SuiteDefinition, faults: string[], grep: string):
 }
 
 /**
- * Every suite against a server started with `options` (its faults, choices); a short delivery deadline, since no fault
- * or choice of these tests concerns deliveries.
+ * Every suite (or those of `list`) against a server started with `options` (its faults, choices); a short delivery
+ * deadline, since no fault or choice of these tests concerns deliveries.
  */
-export async function runAll(options: LocalTargetOptions): Promise<RunResult> {
+export async function runAll(options: LocalTargetOptions, list: SuiteDefinition[] = suites): Promise<RunResult> {
   const local = await startLocalTarget(options);
   try {
     return await runChecks({
       pack,
       target: local.target,
-      suites,
+      suites: list,
       failOn: 'should',
       suiteOptions: { webhooks: { deadlineMs: DELIVERY_DEADLINE_MS } },
     });
@@ -71,6 +71,21 @@ export async function runSuites(
     await local.stop();
   }
 }
+
+/** The skips of a clean run of every suite: the token's hour (--long) and the order flow (--allow-mutations). */
+export const CLEAN_SKIPS: readonly string[] = ['auth.expiry.after-60-minutes', 'ussd.flow.order-cancel'];
+
+/** Each check that did not pass, but for a clean run's skips, with what it said. */
+export const notClean = (result: RunResult) =>
+  result.checks
+    .filter((c) => c.outcome !== 'pass' && !(c.outcome === 'skip' && CLEAN_SKIPS.includes(c.id)))
+    .map((c) => `${c.id}: ${c.outcome} ${c.finding?.message ?? c.skipReason ?? ''}`);
+
+/** Every observation of the run's checks, then the run's notes. */
+export const observationsOf = (result: RunResult) => [
+  ...result.checks.flatMap((c) => c.observations),
+  ...(result.run.notes ?? []),
+];
 
 /** The ids of the checks that fail the run or broke, sorted. */
 export const failing = (result: RunResult) =>

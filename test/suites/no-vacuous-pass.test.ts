@@ -13,12 +13,10 @@ import { emptyCollections } from '../../src/reference/empty-data.js';
 import { toJsonReport } from '../../src/report/json.js';
 import { madeUpTarget } from '../helpers/made-up-pack.js';
 import { clientRun } from '../helpers/client-records.js';
+import { CLEAN_SKIPS } from '../helpers/suite-runs.js';
 
 /** The engine's fallback reason (src/engine/judged.ts): a check should skip earlier with a reason of its own. */
 const FALLBACK = /^judged nothing: /;
-/** The skips of a clean run: the token's hour (--long) and the order flow (--allow-mutations). */
-const CLEAN_SKIPS = ['auth.expiry.after-60-minutes', 'ussd.flow.order-cancel'];
-
 const line = (c: CheckResult) => `${c.id}: ${c.outcome} ${c.skipReason ?? c.finding?.message ?? ''}`;
 
 /** Every pass judged a subject: a count of at least one, and names. */

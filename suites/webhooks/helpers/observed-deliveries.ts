@@ -85,7 +85,8 @@ function unreadKeyBefore(ctx: CheckContext): (d: ObservedDelivery) => HttpRespon
 }
 
 /**
- * Observed deliveries verified with the keys the traffic holds (observedKeys); one whose signature verifies under none
+ * Observed deliveries verified with the keys the traffic holds (`keys`, from observedKeys, which skips the check first
+ * when the traffic holds no key read: unreadKeyBefore reads them the same way); one whose signature verifies under none
  * of them but may be signed by a key the traffic never read (unreadKeyBefore) has its signature left unjudged
  * (`keyUnread`), its digest judged still.
  */

@@ -3,10 +3,7 @@
 // renewal itself is session-renewal.test.ts's.
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../../../src/engine/index.js';
-import { runAll } from '../../helpers/suite-runs.js';
-
-/** Skips of a clean run: the --long check, and the order cancel that needs --allow-mutations. */
-const CLEAN_SKIPS = ['auth.expiry.after-60-minutes', 'ussd.flow.order-cancel'];
+import { CLEAN_SKIPS, runAll } from '../../helpers/suite-runs.js';
 
 function expectClean(result: RunResult, skips: readonly string[] = []): void {
   const bad = result.checks

@@ -5,36 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { pack } from '../../../suites/index.js';
 import { RESOURCES_CHOICES } from '../../../src/reference/choices/resources.js';
 import type { ChoiceDef, Choices } from '../../../src/reference/choices/index.js';
-import { runChecks, type RunResult } from '../../../src/engine/index.js';
+import { runChecks } from '../../../src/engine/index.js';
 import { startLocalTarget } from '../../../src/targets/local.js';
 import type { Middleware } from '../../../src/reference/context.js';
 import { suites } from '../../../suites/index.js';
-import { DELIVERY_DEADLINE_MS } from '../../helpers/waits.js';
-
-/** The skips of a clean run: the token's hour and the order flow that needs --allow-mutations. */
-const CLEAN_SKIPS = ['auth.expiry.after-60-minutes', 'ussd.flow.order-cancel'];
-
-async function run(choices: Partial<Choices>): Promise<RunResult> {
-  const local = await startLocalTarget({ choices });
-  try {
-    return await runChecks({
-      pack,
-      target: local.target,
-      suites,
-      selection: {},
-      failOn: 'should',
-      suiteOptions: { webhooks: { deadlineMs: DELIVERY_DEADLINE_MS } },
-    });
-  } finally {
-    await local.stop();
-  }
-}
-
-const notClean = (r: RunResult) =>
-  r.checks
-    .filter((c) => c.outcome !== 'pass' && !(c.outcome === 'skip' && CLEAN_SKIPS.includes(c.id)))
-    .map((c) => `${c.id}: ${c.outcome} ${c.finding?.message ?? c.skipReason ?? ''}`);
-const observations = (r: RunResult) => [...r.checks.flatMap((c) => c.observations), ...(r.run.notes ?? [])];
+import { notClean, observationsOf, runAll } from '../../helpers/suite-runs.js';
 
 // Each reading alone, with its record, is a run of the choices matrix (docs/choices-matrix.md, npm run matrix:check);
 // here the resources readings that change most at once, with the records they must leave.
@@ -46,9 +21,9 @@ describe('the whole suite against a server that takes the last reading of every 
         def.values.at(-1)!.value,
       ]),
     ) as Partial<Choices>;
-    const result = await run(last);
+    const result = await runAll({ choices: last });
     expect(notClean(result)).toEqual([]);
-    const seen = observations(result);
+    const seen = observationsOf(result);
     expect(seen.some((o) => /customer 1043: null: firstName, lastName, referenceId/.test(o))).toBe(true);
     expect(seen.some((o) => /nextPage on the last page: back to the first page/.test(o))).toBe(true);
     expect(seen.some((o) => /validation failures answered 422/.test(o))).toBe(true);
@@ -57,9 +32,9 @@ describe('the whole suite against a server that takes the last reading of every 
 
 describe('a server that counts Unix timestamps in milliseconds (open point REQ-CUST-09)', () => {
   it('passes the whole suite, and the unit is recorded by the INFO check, the token check and the run notes', async () => {
-    const result = await run({ timestampUnit: 'milliseconds' });
+    const result = await runAll({ choices: { timestampUnit: 'milliseconds' } });
     expect(notClean(result)).toEqual([]);
-    const seen = observations(result);
+    const seen = observationsOf(result);
     expect(seen).toContainEqual(expect.stringMatching(/^Unix timestamps count milliseconds \((\d+) of \1 timestamp/));
     expect(result.run.notes).toContainEqual(expect.stringMatching(/^timestamps: Unix timestamps count milliseconds /));
     expect(result.checks.find((c) => c.id === 'auth.token.timestamps')!.observations).toEqual([

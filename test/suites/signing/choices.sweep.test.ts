@@ -3,38 +3,12 @@
 // profile it needs, and an observation records each reading. Each value alone is a run of the choices matrix
 // (docs/choices-matrix.md, npm run matrix:check); here the ones that change most at once.
 import { describe, expect, it } from 'vitest';
-import { pack, suites } from '../../../suites/index.js';
 import { SIGNING_CHOICES } from '../../../src/reference/choices/signing.js';
 import type { ChoiceDef, Choices } from '../../../src/reference/choices/index.js';
-import { runChecks, type RunResult } from '../../../src/engine/index.js';
-import { startLocalTarget } from '../../../src/targets/local.js';
 import auth from '../../../suites/auth/index.js';
 import signing from '../../../suites/signing/index.js';
-import { DELIVERY_DEADLINE_MS } from '../../helpers/waits.js';
-
-/** The skips of a clean run: the token's hour and the order flow that needs --allow-mutations. */
-const CLEAN_SKIPS = ['auth.expiry.after-60-minutes', 'ussd.flow.order-cancel'];
-
-async function run(choices: Partial<Choices>, only?: typeof suites): Promise<RunResult> {
-  const local = await startLocalTarget({ choices });
-  try {
-    return await runChecks({
-      pack,
-      target: local.target,
-      suites: only ?? suites,
-      failOn: 'should',
-      suiteOptions: { webhooks: { deadlineMs: DELIVERY_DEADLINE_MS } },
-    });
-  } finally {
-    await local.stop();
-  }
-}
-
-const notClean = (r: RunResult) =>
-  r.checks
-    .filter((c) => c.outcome !== 'pass' && !(c.outcome === 'skip' && CLEAN_SKIPS.includes(c.id)))
-    .map((c) => `${c.id}: ${c.outcome} ${c.finding?.message ?? c.skipReason ?? ''}`);
-const observations = (r: RunResult) => [...r.checks.flatMap((c) => c.observations), ...(r.run.notes ?? [])];
+import type { RunResult } from '../../../src/engine/index.js';
+import { notClean, observationsOf, runAll } from '../../helpers/suite-runs.js';
 
 /** The reading of every signing choice at `position` (0: the defaults, 1: the other one). */
 function readings(position: number): Partial<Choices> {
@@ -48,7 +22,7 @@ function readings(position: number): Partial<Choices> {
 
 /** Every reading taken is on record: some observation or note matches the value's `recorded`. */
 function expectRecorded(result: RunResult, choices: Partial<Choices>): void {
-  const seen = observations(result);
+  const seen = observationsOf(result);
   for (const [key, value] of Object.entries(choices)) {
     const def = (SIGNING_CHOICES as Record<string, ChoiceDef>)[key]!;
     const pattern = new RegExp(def.values.find((v) => v.value === value)!.recorded, 'i');
@@ -62,7 +36,7 @@ function expectRecorded(result: RunResult, choices: Partial<Choices>): void {
 describe('the whole suite against a server that takes the other reading of every signing open point', () => {
   it('passes: it learns a profile over @path and @query, and records every reading', async () => {
     const other = readings(1);
-    const result = await run(other);
+    const result = await runAll({ choices: other });
     expect(notClean(result)).toEqual([]);
     expectRecorded(result, other);
     expect(result.run.notes).toContainEqual(
@@ -79,7 +53,7 @@ describe('the whole suite against a server that takes the other reading of every
 describe('the auth and signing suites', () => {
   it('against the defaults: one token request opens the run, and every default reading is recorded', async () => {
     const defaults = readings(0);
-    const result = await run(defaults, [auth, signing]);
+    const result = await runAll({ choices: defaults }, [auth, signing]);
     expect(notClean(result)).toEqual([]);
     expectRecorded(result, defaults);
     const tokenRequests = result.sessionExchanges.filter((e) => e.request.url.endsWith('/oauth/token'));
@@ -88,7 +62,7 @@ describe('the auth and signing suites', () => {
 
   it('against 60 s without skew behind a TLS-terminating proxy: the expired and future signatures are still refused for their times', async () => {
     const pair: Partial<Choices> = { signatureWindow: '60-no-skew', signatureTarget: 'path-query' };
-    const result = await run(pair, [auth, signing]);
+    const result = await runAll({ choices: pair }, [auth, signing]);
     expect(notClean(result)).toEqual([]);
     expectRecorded(result, pair);
     for (const id of ['signing.reject.expired', 'signing.reject.future-created']) {
