@@ -1,7 +1,7 @@
 import type { SignedClient, RequestSpec, HttpResponse, PreparedRequest } from '../http/client.js';
 import type { Exchange } from '../http/exchange.js';
 import type { Fixtures, FixtureName } from '../config/types.js';
-import type { AlsoSeen, CheckInfo, Finding, RunFlags, SkipRemedy } from './types.js';
+import type { AlsoSeen, CheckInfo, Finding, RunFlags, SharedExchange, SkipRemedy } from './types.js';
 import { CheckFailed, CheckSkipped } from './outcomes.js';
 import { UndeclaredSharedState } from '../errors.js';
 import type { RunSession } from './session.js';
@@ -52,6 +52,8 @@ export class CheckContext {
   /** What the check saw that other checks own, one entry per owner and requirements (see alsoSee). */
   private readonly seen = new Map<string, AlsoSeen & { times: number }>();
   readonly exchanges: Exchange[] = [];
+  /** The exchanges another check sent that this one judged (judgedShared), by seq. */
+  private readonly shared = new Map<number, string>();
   readonly check: CheckInfo;
   readonly target: CheckContextParts['target'];
   readonly credentials: CheckContextParts['credentials'];
@@ -269,6 +271,20 @@ export class CheckContext {
   /** What the check judged: how many subjects, and the first few by name. */
   get subjectsJudged(): { count: number; names: readonly string[] } {
     return { count: this.judgedCount, names: this.judgedNames };
+  }
+
+  /**
+   * Records that the check judged an exchange another check of the run sent (work done once per run and judged by
+   * each), so that the reports point a reviewer at it; the check's own exchanges are not recorded again.
+   */
+  judgedShared(exchange: Exchange): void {
+    if (exchange.checkId !== this.check.id && !this.exchanges.includes(exchange))
+      this.shared.set(exchange.seq, exchange.checkId);
+  }
+
+  /** The exchanges of other checks this one judged, in the order of the run. */
+  get sharedExchanges(): SharedExchange[] {
+    return [...this.shared].sort(([a], [b]) => a - b).map(([seq, sentBy]) => ({ seq, sentBy }));
   }
 
   /** Records an observation (INFO checks) shown in every report. */

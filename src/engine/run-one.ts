@@ -242,6 +242,7 @@ function resultOf(
     judged: { count: ctx.subjectsJudged.count, names: ctx.subjectsJudged.names.map(redact) },
     observations: ctx.observations.map(redact),
     ...(ctx.alsoSeen.length > 0 ? { alsoSeen: ctx.alsoSeen.map((a) => ({ ...a, message: redact(a.message) })) } : {}),
+    ...(ctx.sharedExchanges.length > 0 ? { sharedExchanges: ctx.sharedExchanges } : {}),
     exchanges: ctx.exchanges,
     startMs: started - deps.runStarted,
     durationMs: Date.now() - started,

@@ -87,6 +87,18 @@ export interface CheckResult extends CheckInfo {
    * requirement they break. Never a failure of this check. Absent when there is none, and in reports of versions before it.
    */
   alsoSeen?: AlsoSeen[];
+  /**
+   * Exchanges the check judged that another check of the run sent: work several checks need (a walk of a list, a
+   * fixture read) is done once per run and judged by each. Absent when none, and in reports of versions before it.
+   */
+  sharedExchanges?: SharedExchange[];
+}
+
+/** An exchange a check judged that another check sent for the run (see CheckResult.sharedExchanges). */
+export interface SharedExchange {
+  seq: number;
+  /** The id of the check whose exchanges hold it. */
+  sentBy: string;
 }
 
 /** A defect a check saw on its way, recorded for the check that owns the requirement it breaks. */

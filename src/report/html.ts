@@ -407,7 +407,7 @@ function findingBlock(check: CheckResult, replay: ReplayContext, seenBy: string 
           .join('')}</details>`;
   return `<article class="finding ${tone(check)}" id="${anchor(check)}">
 <h3 class="finding-head">${checkHeading(check)}</h3>
-${knownReason(check)}${evidence([...words, ...replayLine], check)}${exchangeBlock}${observations(check.observations)}${alsoSeen(check)}${more}
+${knownReason(check)}${evidence([...words, ...replayLine], check)}${exchangeBlock}${observations(check.observations)}${alsoSeen(check)}${sharedLine(check)}${more}
 </article>`;
 }
 
@@ -483,6 +483,16 @@ function alsoSeen(check: CheckResult): string {
   const seen = check.alsoSeen ?? [];
   if (seen.length === 0) return '';
   return `<ul class="also-seen">${seen.map((a) => `<li>${escapeHtml(alsoSeenLine(a))}</li>`).join('')}</ul>`;
+}
+
+/** The exchanges of other checks this check judged (work sent once for the run), by sender: their evidence is there. */
+function sharedLine(check: CheckResult): string {
+  const shared = check.sharedExchanges ?? [];
+  if (shared.length === 0) return '';
+  const bySender = new Map<string, string[]>();
+  for (const s of shared) bySender.set(s.sentBy, [...(bySender.get(s.sentBy) ?? []), `#${s.seq}`]);
+  const parts = [...bySender].map(([by, seqs]) => `${seqs.join(', ')} (sent by ${by})`);
+  return `<p class="shared">also judged exchanges another check sent for the run: ${escapeLine(parts.join('; '))}</p>`;
 }
 
 /** A summary table of the suites (always shown, and printed), then each suite's checks folded. */

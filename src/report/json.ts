@@ -189,6 +189,9 @@ function checkResult(check: CheckResult): CheckResult {
       ? { alsoSeen: check.alsoSeen.map((a) => pick(a, ['requirements', 'ownedBy', 'message', 'exchangeSeq'])) }
       : {}),
     ...(check.expected ? { expected: pick(check.expected, ['reason', 'expires', 'status']) } : {}),
+    ...(check.sharedExchanges !== undefined
+      ? { sharedExchanges: check.sharedExchanges.map((s) => pick(s, ['seq', 'sentBy'])) }
+      : {}),
     exchanges: check.exchanges.map(exchange),
   };
 }

@@ -220,3 +220,24 @@ describe('no vacuous pass', () => {
     });
   });
 });
+
+describe('exchanges judged from another check', () => {
+  it('records each exchange another check sent once, in the order of the run, and never the check’s own', async () => {
+    const exchange = (seq: number, checkId: string) => ({ seq, checkId }) as CheckContext['exchanges'][number];
+    const { byId } = await run([
+      check('x.shares.reads', (ctx) => {
+        const own = exchange(3, 'x.shares.reads');
+        ctx.exchanges.push(own);
+        for (const e of [exchange(9, 'x.sender.two'), exchange(2, 'x.sender.one'), exchange(9, 'x.sender.two'), own])
+          ctx.judgedShared(e);
+        ctx.judged('three answers');
+      }),
+      check('x.alone', (ctx) => ctx.judged('an answer')),
+    ]);
+    expect(byId('x.shares.reads').sharedExchanges).toEqual([
+      { seq: 2, sentBy: 'x.sender.one' },
+      { seq: 9, sentBy: 'x.sender.two' },
+    ]);
+    expect(byId('x.alone')).not.toHaveProperty('sharedExchanges');
+  });
+});
