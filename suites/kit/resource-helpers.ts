@@ -59,12 +59,7 @@ export function resourceOf(
   return { ...got, data: got.env.data };
 }
 
-/** GET of a list page: 200, the envelope, and `data` an array. */
-export async function getList(ctx: CheckContext, path: string, query: Query): Promise<ListPage> {
-  return listPageOf(ctx, await ctx.send({ method: 'GET', path, query }), path);
-}
-
-/** An answer read as a list page, as getList and walkList read each: 200, the envelope, and `data` an array. */
+/** An answer read as a list page, as walkList reads each: 200, the envelope, and `data` an array. */
 export function listPageOf(ctx: CheckContext, res: HttpResponse, path: string): ListPage {
   expectStatus(ctx, res, 200, `200 with the envelope for GET ${path}`);
   const env = readEnvelope(ctx, res);

@@ -23,14 +23,14 @@ import {
   type ListEndpoint,
   type ObservedPage,
 } from './helpers/lists.js';
-import { SHARED_WALKS, walk } from './helpers/walks.js';
+import { SHARED_PAGES, SHARED_WALKS, sharedFirstPage, walk } from './helpers/walks.js';
 
 /** The path of an observed page's request: its list. */
 const pathOf = (page: ObservedPage) => new URL(page.response.exchange.request.url).pathname;
 
 /** For an observation: the first page of a list, or a skip naming why the list could not be read. */
 async function firstPageOrSkip(ctx: CheckContext, list: ListEndpoint, extra: Query): Promise<ListPage> {
-  const res = await ctx.send({ method: 'GET', path: list.path, query: { ...list.query, ...extra } });
+  const res = await sharedFirstPage(ctx, list.path, { ...list.query, ...extra });
   return (
     asListPage(ctx, res) ??
     ctx.skip(
@@ -80,7 +80,7 @@ export const infoChecks = [
     level: 'INFO',
     requirements: ['REQ-PAGE-03'],
     explain: {
-      sends: `the first page of the transactions of fixtures.paginationCustomerId with limit=${WALK_LIMIT}`,
+      sends: `the first page of the transactions of fixtures.paginationCustomerId with limit=${WALK_LIMIT}${SHARED_PAGES}`,
       passes:
         'once the answer could be read: the check records whether page is a page index or an item offset, from the currentPage and nextPage of that page; a list of one page shows neither, and the check skips',
     },
@@ -168,7 +168,7 @@ export const infoChecks = [
     level: 'INFO',
     requirements: ['REQ-PAGE-09'],
     explain: {
-      sends: `the transactions of fixtures.paginationCustomerId with limit=${WALK_LIMIT} and a page 1000 past totalCount`,
+      sends: `the first page of the transactions of fixtures.paginationCustomerId with limit=${WALK_LIMIT}, then a page 1000 past totalCount${SHARED_PAGES}`,
       passes:
         'always, once the answer could be read: the check records the status, the number of items and the meta of that answer',
     },

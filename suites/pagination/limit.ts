@@ -1,10 +1,10 @@
 // pagination.limit.*: the limit asked for, the default, the bounds and the values outside them.
 import { defineCheck, type CheckContext } from '../../src/engine/index.js';
-import { getList } from '../kit/index.js';
 import { SPEC_DEFAULT_LIMIT, SPEC_MAX_LIMIT, ODD_LIMIT } from './helpers/limits.js';
 import { fail, num, show } from './helpers/findings.js';
 import { askedOf, asListPage, metaOf, observedListPages, onEveryList, type ObservedPage } from './helpers/lists.js';
 import { outOf, expectRefused } from './helpers/out-of-domain.js';
+import { SHARED_PAGES, sharedFirstPage, sharedListPage } from './helpers/walks.js';
 
 const SMALL_LIMIT = 10;
 /** Limits a page must honour and meta.limit must echo. */
@@ -34,7 +34,7 @@ export const limitChecks = [
     level: 'MUST',
     requirements: ['REQ-PAGE-04'],
     explain: {
-      sends: `the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with limit=${ASKED_LIMITS.join(', limit=')}`,
+      sends: `the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with limit=${ASKED_LIMITS.join(', limit=')}${SHARED_PAGES}`,
       passes: 'no page holds more items than the limit asked for (judged where the list is longer than the limit)',
       fails:
         'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange',
@@ -43,7 +43,7 @@ export const limitChecks = [
       await onEveryList(ctx, async (list) => {
         const binding: number[] = [];
         for (const limit of ASKED_LIMITS) {
-          const page = await getList(ctx, list.path, { ...list.query, limit });
+          const page = await sharedListPage(ctx, list.path, { ...list.query, limit });
           if (page.items.length > limit)
             fail(
               ctx,
@@ -73,7 +73,7 @@ export const limitChecks = [
     level: 'MUST',
     requirements: ['REQ-META-05', 'REQ-PAGE-04'],
     explain: {
-      sends: `the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with limit=${[...ASKED_LIMITS, SPEC_MAX_LIMIT].join(', limit=')}`,
+      sends: `the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with limit=${[...ASKED_LIMITS, SPEC_MAX_LIMIT].join(', limit=')}${SHARED_PAGES}`,
       passes: 'meta.limit is the limit asked for, each time',
       fails:
         'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange',
@@ -81,7 +81,7 @@ export const limitChecks = [
     async run(ctx) {
       await onEveryList(ctx, async (list) => {
         for (const limit of [...ASKED_LIMITS, SPEC_MAX_LIMIT]) {
-          const page = await getList(ctx, list.path, { ...list.query, limit });
+          const page = await sharedListPage(ctx, list.path, { ...list.query, limit });
           if (num(page.meta, 'limit') !== limit) {
             fail(
               ctx,
@@ -114,7 +114,7 @@ export const limitChecks = [
     level: 'SHOULD',
     requirements: ['REQ-PAGE-05'],
     explain: {
-      sends: `the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with limit=${SMALL_LIMIT}, with limit=1 and without limit`,
+      sends: `the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments) with limit=${SMALL_LIMIT}, with limit=1 and without limit${SHARED_PAGES}`,
       passes: `each first page holds min(limit, totalCount) items (the default limit is ${SPEC_DEFAULT_LIMIT}): a page is filled while more items remain; a list without an integer totalCount is not judged`,
       fails:
         'any answer that does not (the check warns); the report names the field, status or item that differs and shows the exchange',
@@ -130,9 +130,7 @@ export const limitChecks = [
         for (const limit of [SMALL_LIMIT, 1, undefined]) {
           const asked = limit === undefined ? 'without limit' : `limit=${limit}`;
           const res =
-            limit === undefined
-              ? list.first.res
-              : await ctx.send({ method: 'GET', path: list.path, query: { ...list.query, limit } });
+            limit === undefined ? list.first.res : await sharedFirstPage(ctx, list.path, { ...list.query, limit });
           const page = limit === undefined ? list.first : asListPage(ctx, res);
           // Refusing a valid limit, or a page over the limit, is judged by the MUST limit checks.
           if (page === undefined) {
@@ -255,8 +253,7 @@ export const limitChecks = [
     level: 'MUST',
     requirements: ['REQ-PAGE-04', 'REQ-LIM-01'],
     explain: {
-      sends:
-        'the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments), with limit=1 and with limit=1000',
+      sends: `the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments), with limit=1 and with limit=1000${SHARED_PAGES}`,
       passes: 'both are served as lists, with at most 1 and at most 1000 items',
       fails:
         'any answer that does not (the check fails); the report names the field, status or item that differs and shows the exchange',
@@ -264,7 +261,7 @@ export const limitChecks = [
     async run(ctx) {
       await onEveryList(ctx, async (list) => {
         for (const limit of [1, SPEC_MAX_LIMIT]) {
-          const page = await getList(ctx, list.path, { ...list.query, limit });
+          const page = await sharedListPage(ctx, list.path, { ...list.query, limit });
           if (page.items.length > limit)
             fail(
               ctx,

@@ -1,9 +1,9 @@
 // pagination.meta.*: the paging meta of every page of every list, and its currentCount.
 import { defineCheck, type CheckContext } from '../../src/engine/index.js';
-import { getList, readEnvelope, validateAgainst, type HttpResponse } from '../kit/index.js';
+import { readEnvelope, validateAgainst, type HttpResponse } from '../kit/index.js';
 import { fail, num, show } from './helpers/findings.js';
 import { listEndpoints, metaOf, observedListPages, withFirstPage, onEveryList } from './helpers/lists.js';
-import { SHARED_WALKS, inOrder, walk, walkSeveral, served } from './helpers/walks.js';
+import { SHARED_PAGES, SHARED_WALKS, inOrder, sharedListPage, walk, walkSeveral, served } from './helpers/walks.js';
 
 /** The paging meta of one page against the "Paging meta" table. */
 function expectPagingMeta(ctx: CheckContext, label: string, res: HttpResponse, meta: unknown): void {
@@ -72,7 +72,7 @@ export const metaChecks = [
       'REQ-TXNEP-02',
     ],
     explain: {
-      sends: `the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments), then a walk of it at a limit that gives it several pages, following meta.nextPage${SHARED_WALKS}`,
+      sends: `the first page of each list (the transactions of fixtures.paginationCustomerId, the accounts of fixtures.customerId, the INTERNATIONAL_STOCKS instruments), then a walk of it at a limit that gives it several pages, following meta.nextPage${SHARED_PAGES}${SHARED_WALKS}`,
       passes:
         'every page served carries meta with previousPage, currentPage and nextPage (integers >= 0), limit (1 to 1000), currentCount and totalCount (integers) and sort (ASC or DESC)',
       fails:
@@ -83,7 +83,7 @@ export const metaChecks = [
       // The lists side by side, taken in list order: the first failure in that order is the one reported.
       const walks = await inOrder(
         listEndpoints(ctx).map(async (list) => {
-          const first = await getList(ctx, list.path, list.query);
+          const first = await sharedListPage(ctx, list.path, list.query);
           expectPagingMeta(ctx, list.label, first.res, first.meta ?? first.env.meta);
           // The last page too: a server may end its list with a nextPage the table does not allow (null, -1).
           const walked = await walkSeveral(ctx, withFirstPage(list, first));

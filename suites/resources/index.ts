@@ -3,7 +3,7 @@
 // The checks are listed one by one in the order of the reports (the areas interleave there); each lives in the file
 // of its area (suites/resources/<area>.ts), code several areas share in helpers/.
 import { defineSuite, type SuiteRun } from '../../src/engine/index.js';
-import { type ResourcesRun } from './helpers/run-state.js';
+import { newRun, type ResourcesRun } from './helpers/run-state.js';
 import {
   customersGet,
   customersNoToken,
@@ -44,7 +44,7 @@ import { responsesJsonType } from './responses.js';
 export default defineSuite({
   name: 'resources',
   title: 'Resources: envelopes, schemas, errors',
-  setup: (): ResourcesRun => ({}),
+  setup: newRun,
   // The unit of "Unix timestamp" the server counts is said once for the whole run: every timestamp was judged in it.
   teardown(state: ResourcesRun, run: SuiteRun): string[] {
     if (state.timestampUnit !== undefined) run.note(`timestamps: ${state.timestampUnit}`);

@@ -16,6 +16,7 @@ import { defineCheck } from '../../src/engine/index.js';
 import { withCustomerRestored } from './helpers/customer-update.js';
 import { BY_ID, INSTRUMENTS_LIST, LISTS } from './helpers/endpoints.js';
 import { dataOf, readLeniently, walkLeniently } from './helpers/lenient-reads.js';
+import { readOnce } from './helpers/fixture-reads.js';
 import { type ResourcesRun } from './helpers/run-state.js';
 import { readTimestampedRecords, timestampsOf, unitOf } from './helpers/timestamped-records.js';
 
@@ -92,7 +93,7 @@ export const infoExtraFields = defineCheck({
     for (const ep of BY_ID) {
       const id = f[ep.fixture];
       if (id === undefined) continue;
-      const res = await ctx.send({ method: 'GET', path: `${ep.prefix}/${id}` });
+      const res = await readOnce(ctx, `${ep.prefix}/${id}`);
       const parsed = parseJson(res.text);
       if (res.status === 200 && parsed.ok && isObject(parsed.value)) {
         note('envelope', parsed.value, 'envelope');
@@ -102,7 +103,7 @@ export const infoExtraFields = defineCheck({
     }
     for (const ep of LISTS) {
       if (ep.name !== 'instruments' && f.customerId === undefined) continue;
-      const res = await ctx.send({ method: 'GET', path: ep.path, query: ep.query(ctx) });
+      const res = await readOnce(ctx, ep.path, ep.query(ctx));
       const parsed = parseJson(res.text);
       if (res.status !== 200 || !parsed.ok || !isObject(parsed.value)) continue;
       note('list envelope', parsed.value, 'list-envelope');

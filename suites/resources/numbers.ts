@@ -3,6 +3,7 @@ import { observedAnswers, observedPath, unsafeNumbersOf, type HttpResponse } fro
 import { defineCheck, type CheckContext } from '../../src/engine/index.js';
 import { BY_ID, LISTS } from './helpers/endpoints.js';
 import { fail } from './helpers/fail.js';
+import { readOnce } from './helpers/fixture-reads.js';
 
 export const numbersSafeIntegers = defineCheck({
   id: 'resources.numbers.safe-integers',
@@ -20,11 +21,11 @@ export const numbersSafeIntegers = defineCheck({
     const f = ctx.fixtures;
     for (const ep of BY_ID) {
       const id = f[ep.fixture];
-      if (id !== undefined) responses.push(await ctx.send({ method: 'GET', path: `${ep.prefix}/${id}` }));
+      if (id !== undefined) responses.push(await readOnce(ctx, `${ep.prefix}/${id}`));
     }
     for (const ep of LISTS) {
       if (ep.name !== 'instruments' && f.customerId === undefined) continue;
-      responses.push(await ctx.send({ method: 'GET', path: ep.path, query: ep.query(ctx) }));
+      responses.push(await readOnce(ctx, ep.path, ep.query(ctx)));
     }
     judgeSafeIntegers(ctx, responses);
   },

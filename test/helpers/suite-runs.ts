@@ -53,7 +53,7 @@ export async function runAll(options: LocalTargetOptions, list: SuiteDefinition[
  */
 export async function runSuites(
   list: SuiteDefinition[],
-  options: { variant?: VariantName; faults?: string[]; only?: string } = {},
+  options: { variant?: VariantName; faults?: string[]; only?: string; concurrency?: number } = {},
 ): Promise<RunResult> {
   const local = await startLocalTarget({
     ...(options.variant ? { variant: options.variant } : {}),
@@ -65,6 +65,7 @@ export async function runSuites(
       target: local.target,
       suites: list,
       ...(options.only ? { selection: { suites: [options.only] } } : {}),
+      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
       failOn: 'should',
     });
   } finally {

@@ -13,7 +13,7 @@ import {
   type Query,
 } from '../../kit/index.js';
 import { num } from './findings.js';
-import { inOrder } from './walks.js';
+import { inOrder, sharedFirstPage } from './walks.js';
 
 export interface ListEndpoint {
   /** How findings name the list: its request without paging parameters. */
@@ -72,9 +72,9 @@ export function withFirstPage(list: ListEndpoint, first: ListPage): ReadList {
   return { ...list, first, total, size: total !== undefined && total >= 0 ? total : first.items.length };
 }
 
-/** The list's plain first page, or why it is not a list. */
+/** The list's plain first page (the run's, see sharedFirstPage), or why it is not a list. */
 async function readList(ctx: CheckContext, list: ListEndpoint): Promise<ReadList | string> {
-  const res = await ctx.send({ method: 'GET', path: list.path, query: list.query });
+  const res = await sharedFirstPage(ctx, list.path, list.query);
   const first = asListPage(ctx, res);
   return first === undefined
     ? `${list.label} answered ${res.status === 200 ? '200 without a list in data' : res.status}`

@@ -1,16 +1,22 @@
-// Walks of a list following meta.nextPage, as the pagination checks take them: one walk per (list, query, caps) per
-// run, shared by every check that judges it (issue 29). Whichever check asks first sends the walk (its exchanges hold
-// the requests); every other check awaits the same walk, judges its pages itself, and records where the requests are.
+// Walks of a list following meta.nextPage, and first pages, as the pagination checks take them: one walk per (list,
+// query, caps) and one answer per first-page request per run, shared by every check that judges it (issue 29).
+// Whichever check asks first sends it (its exchanges hold the requests); every other check awaits the same answers,
+// judges them itself, and records where the requests are.
 import type { CheckContext } from '../../../src/engine/index.js';
 import {
   idKey,
   isObject,
+  judgeObserved,
   listPageOf,
   parseJson,
   pool,
+  sharedGet,
+  takeShared,
   walkPages,
   type HttpResponse,
+  type ListPage,
   type Query,
+  type SharedStore,
   type WalkResult,
 } from '../../kit/index.js';
 import { WALK_LIMIT } from './limits.js';
@@ -22,6 +28,10 @@ const WALK_CAPS = { maxPages: 60, maxItems: 12_000 } as const;
 /** What explain.sends says of a walk: one walk per run, sent by the first check that asks for it. */
 export const SHARED_WALKS =
   '; each walk is taken once in a run and shared by the pagination checks that judge it: sent by whichever asks first (its exchanges hold the requests), the others judge its pages and name that check and the exchanges';
+
+/** What explain.sends says of a first page: one answer per run, sent by the first check that asks for it. */
+export const SHARED_PAGES =
+  '; each first page is asked for once in a run and shared by the pagination checks that judge it: sent by whichever asks first, the others judge its answer and name that check and the exchange';
 
 /** A limit that gives a list of `size` items several pages (three or more where it has three items). */
 export function severalPagesLimit(size: number): number {
@@ -38,18 +48,19 @@ type PageKind = 'list' | 'past-end' | 'no-list';
 interface SharedWalk {
   result: WalkResult<HttpResponse>;
   kinds: PageKind[];
-  /** The check whose requests these are. */
-  owner: string;
-  label: string;
 }
 
-/** The pagination suite's state in one run: the walks every check reads, each started by whichever check asks first. */
+/**
+ * The pagination suite's state in one run: the walks and the first pages every check reads, each started by whichever
+ * check asks first.
+ */
 interface PaginationState {
-  walks: Map<string, Promise<SharedWalk>>;
+  walks: SharedStore<SharedWalk>;
+  pages: SharedStore<HttpResponse>;
 }
 
 export const lifecycle = {
-  setup: (): PaginationState => ({ walks: new Map() }),
+  setup: (): PaginationState => ({ walks: new Map(), pages: new Map() }),
 };
 
 const stateOf = (ctx: CheckContext) => ctx.state as PaginationState;
@@ -75,10 +86,9 @@ export function walkSeveral(ctx: CheckContext, list: ReadList, extra: Query = {}
 }
 
 /**
- * The run's walk of `path` with `query` at these caps, sent by whichever check asks first. A walk that broke (a
- * transport error), or that was stopped with the check that sent it (its time limit), is no one's verdict: it is
- * dropped and the asking check walks afresh. Each check judges every page of the walk itself (the status, the
- * envelope, data an array), as a walk of its own would have, so its findings and what it also saw stay its own.
+ * The run's walk of `path` with `query` at these caps, sent by whichever check asks first (see takeShared). Each check
+ * judges every page of the walk itself (the status, the envelope, data an array), as a walk of its own would have, so
+ * its findings and what it also saw stay its own.
  */
 async function sharedWalk(
   ctx: CheckContext,
@@ -88,28 +98,31 @@ async function sharedWalk(
   caps: { maxPages: number; maxItems: number },
 ): Promise<WalkResult<HttpResponse>> {
   const key = `${path}?${queryText(query)} id=${idField} pages<=${caps.maxPages} items<=${caps.maxItems}`;
-  const st = stateOf(ctx);
-  for (;;) {
-    // A check past its time limit runs on unobserved; it must not start a walk that its stopped signal would cut short.
-    if (ctx.signal.aborted) throw new Error('the check was stopped before the walk');
-    let pending = st.walks.get(key);
-    const mine = pending === undefined;
-    if (!pending) {
-      pending = runWalk(ctx, path, query, idField, caps);
-      st.walks.set(key, pending);
-    }
-    let shared: SharedWalk;
-    try {
-      shared = await pending;
-    } catch (e) {
-      if (st.walks.get(key) === pending) st.walks.delete(key);
-      if (mine) throw e;
-      continue;
-    }
-    judgePages(ctx, path, shared);
-    if (!mine) cite(ctx, shared);
-    return shared.result;
-  }
+  const { value: shared } = await takeShared(ctx, stateOf(ctx).walks, key, () =>
+    runWalk(ctx, path, query, idField, caps),
+  );
+  judgePages(ctx, path, shared);
+  // Its owner too: its first page may be another check's.
+  cite(ctx, shared);
+  return shared.result;
+}
+
+/** The run's answer to GET `path` with `query` (a first page: no page parameter), sent by whichever check asks first. */
+export function sharedFirstPage(ctx: CheckContext, path: string, query: Query): Promise<HttpResponse> {
+  return sharedGet(ctx, stateOf(ctx).pages, path, query);
+}
+
+/**
+ * The run's first page of `path` with `query` read as a list page (200, the envelope, data an array), as listPageOf reads
+ * its own; a failure that names an exchange another check sent joins it to this check's (see judgeObserved).
+ */
+export async function sharedListPage(ctx: CheckContext, path: string, query: Query): Promise<ListPage> {
+  const res = await sharedFirstPage(ctx, path, query);
+  let page: ListPage | undefined;
+  judgeObserved(ctx, res, () => {
+    page = listPageOf(ctx, res, path);
+  });
+  return page!;
 }
 
 async function runWalk(
@@ -124,7 +137,11 @@ async function runWalk(
   let total: number | undefined;
   const result = await walkPages<HttpResponse>(
     async (page) => {
-      const res = await ctx.send({ method: 'GET', path, query: { ...query, page } });
+      // The first page is the run's first page of that query, which other checks read alone too.
+      const res =
+        page === undefined
+          ? await sharedFirstPage(ctx, path, query)
+          : await ctx.send({ method: 'GET', path, query: { ...query, page } });
       if (res.status === 404 && page !== undefined && total !== undefined && collected >= total) {
         kinds.push('past-end');
         return { response: res, items: [], meta: undefined };
@@ -143,23 +160,20 @@ async function runWalk(
     },
     { ...caps, idOf: (item) => idKey(item, idField) },
   );
-  return { result, kinds, owner: ctx.check.id, label: `GET ${path}?${queryText(query)}` };
+  return { result, kinds };
 }
 
 /** Every page as a walk of the check's own judges it while walking (walkList): 200, the envelope, data an array. */
 function judgePages(ctx: CheckContext, path: string, shared: SharedWalk): void {
   shared.result.pages.forEach((p, i) => {
-    if (shared.kinds[i] !== 'past-end') listPageOf(ctx, p.response, path);
+    // A page another check sent joins this check's exchanges when its failure names it.
+    if (shared.kinds[i] !== 'past-end') judgeObserved(ctx, p.response, () => listPageOf(ctx, p.response, path));
   });
 }
 
 /** Where the requests of a walk another check sent are, so a reviewer finds the evidence. */
 function cite(ctx: CheckContext, shared: SharedWalk): void {
-  const seqs = shared.result.pages.map((p) => `#${p.response.exchange.seq}`);
-  const shown = seqs.length > 6 ? [...seqs.slice(0, 3), '…', ...seqs.slice(-2)] : seqs;
-  ctx.observe(
-    `the walk of ${shared.label} was sent by ${shared.owner}: ${seqs.length} page(s), exchange${seqs.length > 1 ? 's' : ''} ${shown.join(', ')}`,
-  );
+  for (const p of shared.result.pages) ctx.judgedShared(p.response.exchange);
 }
 
 /**

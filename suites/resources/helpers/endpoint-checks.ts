@@ -5,8 +5,6 @@ import {
   expectItems,
   expectRejection,
   expectSchema,
-  getList,
-  getResource,
   idKey,
   judgeObserved,
   listPageOf,
@@ -21,6 +19,7 @@ import { defineCheck, type CheckContext, type CheckDeclaration } from '../../../
 import { byIdPath, type ByIdEndpoint, FIELDS_OWNER, type ListEndpoint } from './endpoints.js';
 import { fail } from './fail.js';
 import { ownedByOther } from './ownership.js';
+import { readOnce } from './fixture-reads.js';
 
 type Check = CheckDeclaration;
 
@@ -37,8 +36,10 @@ export function getByIdCheck(checkId: string, ep: ByIdEndpoint): Check {
       fails: `another status, no envelope, a field ${ep.absentTo || ep.idOptional ? '' : 'missing or '}of the wrong type, or data of another ${ep.idField}: the check fails; the report names the field and shows the exchange`,
     },
     async run(ctx) {
-      const id = ctx.fixture(ep.fixture);
-      judgeResource(ctx, ep, await getResource(ctx, `${ep.prefix}/${id}`), String(id));
+      const id = String(ctx.fixture(ep.fixture));
+      const path = `${ep.prefix}/${id}`;
+      const res = await readOnce(ctx, path);
+      judgeObserved(ctx, res, () => judgeResource(ctx, ep, resourceOf(ctx, res, path), id));
     },
     // Observed traffic: every 200 answer of GET {prefix}/{id}, judged against the id of its path.
     async observe(ctx) {
@@ -101,8 +102,13 @@ export function listCheck(checkId: string, ep: ListEndpoint): Check {
     async run(ctx) {
       const query = ep.query(ctx);
       // meta is the pagination suite's (pagination.meta.present): one defect, one failing check.
-      const page = await getList(ctx, ep.path, query);
-      judgeListPage(ctx, ep, page, ep.name === 'instruments' ? undefined : String(query.customerId));
+      const res = await readOnce(ctx, ep.path, query);
+      let page: ListPage | undefined;
+      judgeObserved(ctx, res, () => {
+        page = listPageOf(ctx, res, ep.path);
+        judgeListPage(ctx, ep, page, ep.name === 'instruments' ? undefined : String(query.customerId));
+      });
+      page = page!;
       ctx.observe(`first page: ${page.items.length} item(s), totalCount ${String(page.meta?.totalCount ?? 'absent')}`);
       // A list answer judged is not its records judged: an empty first page holds nothing of the table.
       if (page.items.length === 0)

@@ -9,6 +9,7 @@ import {
   type WalkResult,
 } from '../../kit/index.js';
 import { CheckFailed, type CheckContext } from '../../../src/engine/index.js';
+import { readOnce } from './fixture-reads.js';
 
 /** Walks of a customer's lists stop here: enough for any fixture customer, bounded for a hostile server. */
 export const WALK = { maxPages: 30, maxItems: 3000 } as const;
@@ -27,7 +28,7 @@ export async function readLeniently(
   ctx: CheckContext,
   path: string,
 ): Promise<{ res: HttpResponse; data: Record<string, unknown> } | undefined> {
-  const res = await ctx.send({ method: 'GET', path });
+  const res = await readOnce(ctx, path);
   const data = dataOf(res);
   if (isObject(data)) return { res, data };
   ctx.observe(
@@ -58,7 +59,7 @@ export async function readListLeniently(
   path: string,
   query: Query,
 ): Promise<{ res: HttpResponse; items: unknown[] } | undefined> {
-  const res = await ctx.send({ method: 'GET', path, query });
+  const res = await readOnce(ctx, path, query);
   const data = dataOf(res);
   if (Array.isArray(data)) return { res, items: data };
   ctx.observe(`also seen here, judged by the list checks: GET ${path} gave no list (${describeResponse(res)})`);
