@@ -137,9 +137,9 @@ export const NOT_EXERCISED = 'not exercised: it needs requests of its own, which
  * Judges one observed answer with `judge`, the rule a check applies to the answers to its own requests: a failure that
  * names this answer's exchange cites it (see cite), since the kit's rules name the exchange without adding it.
  */
-export function judgeObserved(ctx: CheckContext, res: HttpResponse, judge: () => void): void {
+export function judgeObserved<T>(ctx: CheckContext, res: HttpResponse, judge: () => T): T {
   try {
-    judge();
+    return judge();
   } catch (e) {
     if (e instanceof CheckFailed && e.finding.exchangeSeq === res.exchange.seq) cite(ctx, res);
     throw e;

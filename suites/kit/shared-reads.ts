@@ -55,7 +55,8 @@ function readLabel(path: string, query: Query = {}): string {
 /**
  * The run's answer to a plain GET of `path` with `query` (the run's token, the client's signing profile), sent by
  * whichever check asks first; a check that did not send it records the exchange as judged from another check's
- * (CheckResult.sharedExchanges). What the answer must be is each caller's to judge (see judgeObserved, which joins a cited exchange to the failing check's own).
+ * (CheckResult.sharedExchanges). What the answer must be is each caller's to judge (see judgeObserved, which joins a
+ * cited exchange to the failing check's own).
  */
 export async function sharedGet(
   ctx: CheckContext,

@@ -103,26 +103,22 @@ async function sharedWalk(
   );
   judgePages(ctx, path, shared);
   // Its owner too: its first page may be another check's.
-  cite(ctx, shared);
+  recordShared(ctx, shared);
   return shared.result;
 }
 
-/** The run's answer to GET `path` with `query` (a first page: no page parameter), sent by whichever check asks first. */
+/** The run's answer to GET `path` with `query` (a first page: no page parameter), sent by whichever asks first. */
 export function sharedFirstPage(ctx: CheckContext, path: string, query: Query): Promise<HttpResponse> {
   return sharedGet(ctx, stateOf(ctx).pages, path, query);
 }
 
 /**
- * The run's first page of `path` with `query` read as a list page (200, the envelope, data an array), as listPageOf reads
- * its own; a failure that names an exchange another check sent joins it to this check's (see judgeObserved).
+ * The run's first page of `path` with `query` read as a list page (200, the envelope, data an array); a failure that
+ * names an exchange another check sent joins it to this check's (see judgeObserved).
  */
 export async function sharedListPage(ctx: CheckContext, path: string, query: Query): Promise<ListPage> {
   const res = await sharedFirstPage(ctx, path, query);
-  let page: ListPage | undefined;
-  judgeObserved(ctx, res, () => {
-    page = listPageOf(ctx, res, path);
-  });
-  return page!;
+  return judgeObserved(ctx, res, () => listPageOf(ctx, res, path));
 }
 
 async function runWalk(
@@ -172,7 +168,7 @@ function judgePages(ctx: CheckContext, path: string, shared: SharedWalk): void {
 }
 
 /** Where the requests of a walk another check sent are, so a reviewer finds the evidence. */
-function cite(ctx: CheckContext, shared: SharedWalk): void {
+function recordShared(ctx: CheckContext, shared: SharedWalk): void {
   for (const p of shared.result.pages) ctx.judgedShared(p.response.exchange);
 }
 

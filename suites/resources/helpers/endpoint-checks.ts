@@ -103,12 +103,11 @@ export function listCheck(checkId: string, ep: ListEndpoint): Check {
       const query = ep.query(ctx);
       // meta is the pagination suite's (pagination.meta.present): one defect, one failing check.
       const res = await readOnce(ctx, ep.path, query);
-      let page: ListPage | undefined;
-      judgeObserved(ctx, res, () => {
-        page = listPageOf(ctx, res, ep.path);
-        judgeListPage(ctx, ep, page, ep.name === 'instruments' ? undefined : String(query.customerId));
+      const page = judgeObserved(ctx, res, () => {
+        const read = listPageOf(ctx, res, ep.path);
+        judgeListPage(ctx, ep, read, ep.name === 'instruments' ? undefined : String(query.customerId));
+        return read;
       });
-      page = page!;
       ctx.observe(`first page: ${page.items.length} item(s), totalCount ${String(page.meta?.totalCount ?? 'absent')}`);
       // A list answer judged is not its records judged: an empty first page holds nothing of the table.
       if (page.items.length === 0)
