@@ -63,11 +63,19 @@ async function recordBodyNamingAnother(ctx: CheckContext, jar: TokenJar): Promis
   if (named.token === presented.token || (await jar.isRunToken(named.token)) || (await jar.isRunToken(presented.token)))
     return ctx.observe(`${BODY_READ_UNSEEN}: a token request was answered with a token handed out before`);
   const before = [await alive(named.token), await alive(presented.token)];
-  if (!before[0] || !before[1]) {
+  // The newer of two fresh tokens refused at once: no new token ended it, the server forgot its tokens (a restart).
+  // Skipped, so that the session runs the check once more when the run's token ended too.
+  if (!before[1]) {
     if (!before[0]) jar.forget(named.token);
-    if (!before[1]) jar.forget(presented.token);
+    jar.forget(presented.token);
+    ctx.skip(
+      `of two fresh tokens, the newer was refused (401) before the revocation: the server ended its tokens meanwhile (a restart?), so ${BODY_READ_UNSEEN}`,
+    );
+  }
+  if (!before[0]) {
+    jar.forget(named.token);
     return ctx.observe(
-      `${BODY_READ_UNSEEN}: of two fresh tokens, ${before[0] ? 'the second' : 'the first'} was refused (401) before the revocation (a new token ends the older ones?)`,
+      `${BODY_READ_UNSEEN}: of two fresh tokens, the first was refused (401) before the revocation (a new token ends the older ones?)`,
     );
   }
   const res = await ctx.send({ ...revokeRequest(presented.token, 'form'), form: { token: named.token } });
@@ -249,6 +257,13 @@ export const revokeChecks = [
         const issued = await jar.issue();
         if (await jar.isRunToken(issued.token)) ctx.skip(RUN_TOKEN_AGAIN);
         const res = (await jar.revoke(issued.token)).res;
+        // A fresh token refused: the server had ended it before its revocation (a restart, another check's revocation
+        // of every token), and this is no answer to a revocation. Skipped, so that the session runs the check once
+        // more when the run's token ended too; otherwise the skip says what the server did.
+        if (res.status === 401)
+          ctx.skip(
+            `POST /oauth/revoke of a token issued just before answered 401 (${describeResponse(res)}): the token had ended before its revocation, so there is no answer to a revocation to record`,
+          );
         ctx.observe(revokeShapeOf(ctx).note());
         ctx.judged('the revocation answer');
         const tokenId = issued.record.tokenId;
