@@ -1,9 +1,10 @@
-// auth.revoke.reply records how a server answers a revocation and, where no body is needed, whether a body naming
-// another token is read. A server that restarts (choice tokenRestart: it forgets every token it issued) in the middle of
-// the check answers 401 to tokens it no longer knows: that is neither an answer to a revocation nor a sign that a new
-// token ends the older ones, and the check must not record it as either. Found by the choices matrix in CI (stop 46):
-// with fewer requests in a run the restart after the 150th request fell inside this check, and the reading "revoke
-// answers 200 with no body" went unrecorded. Here each restart is placed on purpose; the check runs once more.
+// The auth checks that record a server's reading from tokens of their own, against a server that restarts in the
+// middle of one (choice tokenRestart: it forgets every token it issued) and so answers 401 to tokens it no longer
+// knows: that is neither an answer to a revocation nor a sign that a new token ends the older ones, and no check may
+// record it as either. Found by the choices matrix in CI (stop 46): with fewer requests in a run the restart after the
+// 150th request fell inside auth.revoke.reply, and the reading "revoke answers 200 with no body" went unrecorded; a
+// sweep placing the restart at every tenth request of a whole run found auth.token.older-tokens reading "a new token
+// ends the older ones". Here each restart is placed on purpose; the check runs once more and records the real reading.
 import { describe, expect, it } from 'vitest';
 import { pack } from '../../../suites/index.js';
 import { runChecks, type CheckResult } from '../../../src/engine/index.js';
@@ -24,16 +25,11 @@ function restartAt(when: (method: string, path: string, tokenRequests: number) =
   };
 }
 
-async function replyCheck(middleware: Middleware): Promise<CheckResult> {
+async function runOne(id: string, middleware: Middleware): Promise<CheckResult> {
   const local = await startLocalTarget({ choices: { revokeReply: 'empty' }, middleware: [middleware] });
   try {
-    const result = await runChecks({
-      pack,
-      target: local.target,
-      selection: { ids: ['auth.revoke.reply'] },
-      failOn: 'should',
-    });
-    return result.checks.find((c) => c.id === 'auth.revoke.reply')!;
+    const result = await runChecks({ pack, target: local.target, selection: { ids: [id] }, failOn: 'should' });
+    return result.checks.find((c) => c.id === id)!;
   } finally {
     await local.stop();
   }
@@ -41,7 +37,10 @@ async function replyCheck(middleware: Middleware): Promise<CheckResult> {
 
 describe('auth.revoke.reply against a server that restarts in the middle of it', () => {
   it('between the issue of a token and its revocation: the 401 is no answer to a revocation', async () => {
-    const check = await replyCheck(restartAt((method, path) => method === 'POST' && path === '/oauth/revoke'));
+    const check = await runOne(
+      'auth.revoke.reply',
+      restartAt((method, path) => method === 'POST' && path === '/oauth/revoke'),
+    );
     expect(check.outcome).toBe('pass');
     expect(check.observations).toContain('POST /oauth/revoke answered 200 with no body');
     expect(
@@ -53,7 +52,10 @@ describe('auth.revoke.reply against a server that restarts in the middle of it',
 
   it('after the issue of two fresh tokens: the newer refused is no sign that a new token ends the older ones', async () => {
     // The run's token, the token revoked, then the two fresh tokens: the restart comes before the first read after them.
-    const check = await replyCheck(restartAt((method, path, tokenRequests) => tokenRequests === 4 && method === 'GET'));
+    const check = await runOne(
+      'auth.revoke.reply',
+      restartAt((method, path, tokenRequests) => tokenRequests === 4 && method === 'GET'),
+    );
     expect(check.outcome).toBe('pass');
     expect(
       check.observations.some((o) => o.startsWith('the first attempt skipped (of two fresh tokens, the newer')),
@@ -62,5 +64,23 @@ describe('auth.revoke.reply against a server that restarts in the middle of it',
       'a form body naming another token of the client (token=, RFC 7009) is ignored: the token presented was revoked (200), and the one named kept working',
     );
     expect(check.observations.filter((o) => o.includes('a new token ends the older ones?'))).toEqual([]);
+  });
+});
+
+describe('auth.token.older-tokens against a server that restarts between its two token requests', () => {
+  it('does not read the first token refused as ended by the second: it runs once more and records that both work', async () => {
+    // The run's token, the first fresh token (shown to work), then the restart before the second token request.
+    const check = await runOne(
+      'auth.token.older-tokens',
+      restartAt((method, path, tokenRequests) => tokenRequests === 2 && method === 'POST' && path === '/oauth/token'),
+    );
+    expect(check.outcome).toBe('pass');
+    expect(check.observations.some((o) => o.startsWith('the first attempt skipped (the first token was refused'))).toBe(
+      true,
+    );
+    expect(check.observations).toContain(
+      'older tokens keep working: the first token was still accepted (200) once a second was issued',
+    );
+    expect(check.observations.filter((o) => o.startsWith('a new token ends the older ones'))).toEqual([]);
   });
 });
