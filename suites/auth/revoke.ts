@@ -19,6 +19,7 @@ import {
 import { randomBytes } from 'node:crypto';
 import { defineCheck, type CheckContext } from '../../src/engine/index.js';
 import { RUN_TOKEN_AGAIN } from './helpers/token-requests.js';
+import { confirmNewTokenEndsOlder } from './helpers/older-tokens.js';
 
 /**
  * A fresh token of the check's own that a correct read accepts, to revoke: never the run's (a server may hand that out
@@ -74,6 +75,7 @@ async function recordBodyNamingAnother(ctx: CheckContext, jar: TokenJar): Promis
   }
   if (!before[0]) {
     jar.forget(named.token);
+    await confirmNewTokenEndsOlder(ctx, jar, presented.token, 'of two fresh tokens, the first was refused (401)');
     return ctx.observe(
       `${BODY_READ_UNSEEN}: of two fresh tokens, the first was refused (401) before the revocation (a new token ends the older ones?)`,
     );
@@ -213,6 +215,12 @@ export const revokeChecks = [
         const probe = readProbe(ctx);
         const first = await ctx.send({ ...probe, token: a.token });
         if (first.status === 401) {
+          await confirmNewTokenEndsOlder(
+            ctx,
+            jar,
+            b.token,
+            'the first token was refused (401) once a second was issued',
+          );
           ctx.observe(
             'the first token was refused once a second was issued (a new token ends the older ones, auth.token.older-tokens): no two tokens are live at once, so how far a revocation reaches cannot be seen',
           );

@@ -35,6 +35,7 @@ import {
   observedTokensWith,
 } from './helpers/token-record.js';
 import { NO_TOKEN, RUN_TOKEN_AGAIN, tokenSpec } from './helpers/token-requests.js';
+import { confirmNewTokenEndsOlder } from './helpers/older-tokens.js';
 
 /** Where the token record came and where its message is (REQ-TOKEP-06: the envelope of the token answer is not shown). */
 function envelopeReading(found: TokenResult): string {
@@ -622,16 +623,12 @@ export const tokenOlderTokens = defineCheck({
         return ctx.observe(
           `both tokens were refused once the second was issued (the second: ${describeResponse(newest)}): the server ended every token (a restart?)`,
         );
-      // Once more before it is said: a server that forgot its tokens (a restart) between the two requests looks the
-      // same once. A third token must end the second too; if the second keeps working, the first did not end for the
-      // second's sake, and the check is skipped so that the session runs it once more when the run's token ended too.
-      await jar.issue();
-      const second = await ctx.send({ ...probe, token: newer.token });
-      if (second.status !== 401)
-        ctx.skip(
-          `the first token was refused (401) once a second was issued, but the second was still accepted (${describeResponse(second)}) once a third was: the first ended for another reason (a restart?), not for the new token`,
-        );
-      jar.forget(newer.token);
+      await confirmNewTokenEndsOlder(
+        ctx,
+        jar,
+        newer.token,
+        'the first token was refused (401) once a second was issued',
+      );
       ctx.observe(
         'a new token ends the older ones: the first token was refused (401) once a second was issued, and the second works (and was refused in turn once a third was issued)',
       );

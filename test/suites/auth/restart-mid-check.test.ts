@@ -84,3 +84,32 @@ describe('auth.token.older-tokens against a server that restarts between its two
     expect(check.observations.filter((o) => o.startsWith('a new token ends the older ones'))).toEqual([]);
   });
 });
+
+describe('a restart read as "a new token ends the older ones" elsewhere', () => {
+  it('auth.revoke.other-tokens: both fresh tokens forgotten before the first is read: it runs once more', async () => {
+    // The run's token, then the two fresh tokens: the restart comes before the first read after them.
+    const check = await runOne(
+      'auth.revoke.other-tokens',
+      restartAt((method, _path, tokenRequests) => tokenRequests === 3 && method === 'GET'),
+    );
+    expect(check.outcome).toBe('pass');
+    expect(check.observations.some((o) => o.startsWith('the first attempt skipped (the first token was refused'))).toBe(
+      true,
+    );
+    expect(check.observations.filter((o) => o.includes('a new token ends the older ones'))).toEqual([]);
+    expect(check.observations.at(-1)).toMatch(/^only the token presented is deleted/);
+  });
+
+  it('auth.revoke.reply: a restart between its two fresh tokens is no sign of new tokens ending old ones', async () => {
+    // The run's token, the token revoked, then the first of the two fresh tokens: the restart comes before the second.
+    const check = await runOne(
+      'auth.revoke.reply',
+      restartAt((method, path, tokenRequests) => tokenRequests === 3 && method === 'POST' && path === '/oauth/token'),
+    );
+    expect(check.outcome).toBe('pass');
+    expect(check.observations.filter((o) => o.includes('a new token ends the older ones'))).toEqual([]);
+    expect(check.observations).toContain(
+      'a form body naming another token of the client (token=, RFC 7009) is ignored: the token presented was revoked (200), and the one named kept working',
+    );
+  });
+});
