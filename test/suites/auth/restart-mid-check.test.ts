@@ -12,15 +12,19 @@ import { startLocalTarget } from '../../../src/targets/local.js';
 import type { Middleware } from '../../../src/reference/context.js';
 
 /** Forgets every token once, before the request `when` picks is handled, as a server restarting just then would. */
-function restartAt(when: (method: string, path: string, tokenRequests: number) => boolean): Middleware {
+function restartAt(
+  when: (method: string, path: string, tokenRequests: number, revocations: number) => boolean,
+): Middleware {
   let done = false;
   let tokenRequests = 0;
+  let revocations = 0;
   return async (ctx, state, route, next) => {
-    if (!done && when(ctx.method, route.path, tokenRequests)) {
+    if (!done && when(ctx.method, route.path, tokenRequests, revocations)) {
       done = true;
       state.tokens.forgetAll();
     }
     if (ctx.method === 'POST' && route.path === '/oauth/token') tokenRequests++;
+    if (ctx.method === 'POST' && route.path === '/oauth/revoke') revocations++;
     return next();
   };
 }
@@ -108,6 +112,22 @@ describe('a restart read as "a new token ends the older ones" elsewhere', () => 
     );
     expect(check.outcome).toBe('pass');
     expect(check.observations.filter((o) => o.includes('a new token ends the older ones'))).toEqual([]);
+    expect(check.observations).toContain(
+      'a form body naming another token of the client (token=, RFC 7009) is ignored: the token presented was revoked (200), and the one named kept working',
+    );
+  });
+});
+
+describe('auth.revoke.reply against a restart just after its revocation with a form body', () => {
+  it('does not read both tokens ended as a revocation that reaches every token: the same revocation is tried again', async () => {
+    // The check's own revocation, then the one presenting a token with a form body naming another: the restart comes
+    // before the first read after it.
+    const check = await runOne(
+      'auth.revoke.reply',
+      restartAt((method, _path, _tokens, revocations) => revocations === 2 && method === 'GET'),
+    );
+    expect(check.outcome).toBe('pass');
+    expect(check.observations.filter((o) => o.includes('the revocation reaches every token'))).toEqual([]);
     expect(check.observations).toContain(
       'a form body naming another token of the client (token=, RFC 7009) is ignored: the token presented was revoked (200), and the one named kept working',
     );
