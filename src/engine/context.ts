@@ -282,9 +282,13 @@ export class CheckContext {
       this.shared.set(exchange.seq, exchange.checkId);
   }
 
-  /** The exchanges of other checks this one judged, in the order of the run. */
+  /** The exchanges of other checks this one judged, in the order of the run, but those since cited as its own. */
   get sharedExchanges(): SharedExchange[] {
-    return [...this.shared].sort(([a], [b]) => a - b).map(([seq, sentBy]) => ({ seq, sentBy }));
+    const own = new Set(this.exchanges.map((e) => e.seq));
+    return [...this.shared]
+      .filter(([seq]) => !own.has(seq))
+      .sort(([a], [b]) => a - b)
+      .map(([seq, sentBy]) => ({ seq, sentBy }));
   }
 
   /** Records an observation (INFO checks) shown in every report. */

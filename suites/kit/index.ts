@@ -18,7 +18,7 @@ export { signingNote } from './signing-profile.js';
 export { expectNoToken, readProbe, tokenIn, withTokens } from './checks-auth.js';
 export type { IssuedToken, TokenJar } from './checks-auth.js';
 export { SHARED_STATES, TURN_STATES, SUITE_ORDER_STATES, stateChangedBy } from './shared-state.js';
-export { sharedGet, takeShared } from './shared-reads.js';
+export { readLabel, sharedGet, takeShared } from './shared-reads.js';
 export type { SharedStore } from './shared-reads.js';
 
 // ---- expectations on an answer --------------------------------------------------------------------------------------

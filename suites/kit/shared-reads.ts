@@ -46,8 +46,8 @@ const queryText = (query: Query): string =>
     .map(([k, v]) => `${k}=${String(v)}`)
     .join('&');
 
-/** How a shared read is named: `GET /path?query`. */
-function readLabel(path: string, query: Query = {}): string {
+/** How a shared read or walk is named: `GET /path?query`. */
+export function readLabel(path: string, query: Query = {}): string {
   const q = queryText(query);
   return `GET ${path}${q ? `?${q}` : ''}`;
 }

@@ -240,4 +240,19 @@ describe('exchanges judged from another check', () => {
     ]);
     expect(byId('x.alone')).not.toHaveProperty('sharedExchanges');
   });
+
+  it('leaves out an exchange it judged from another once a failure cited it among its own', async () => {
+    const exchange = (seq: number, checkId: string) => ({ seq, checkId }) as CheckContext['exchanges'][number];
+    const { byId } = await run([
+      check('x.cites.one', (ctx) => {
+        const cited = exchange(2, 'x.sender.one');
+        ctx.judgedShared(cited);
+        ctx.judgedShared(exchange(9, 'x.sender.two'));
+        ctx.exchanges.push(cited);
+        ctx.fail('the answer of #2 is wrong', { exchange: cited });
+      }),
+    ]);
+    expect(byId('x.cites.one').outcome).toBe('fail');
+    expect(byId('x.cites.one').sharedExchanges).toEqual([{ seq: 9, sentBy: 'x.sender.two' }]);
+  });
 });

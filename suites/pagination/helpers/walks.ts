@@ -10,6 +10,7 @@ import {
   listPageOf,
   parseJson,
   pool,
+  readLabel,
   sharedGet,
   takeShared,
   walkPages,
@@ -65,12 +66,6 @@ export const lifecycle = {
 
 const stateOf = (ctx: CheckContext) => ctx.state as PaginationState;
 
-const queryText = (query: Query) =>
-  Object.entries(query)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${k}=${String(v)}`)
-    .join('&');
-
 export function walk(
   ctx: CheckContext,
   list: ListEndpoint,
@@ -97,7 +92,7 @@ async function sharedWalk(
   idField: string,
   caps: { maxPages: number; maxItems: number },
 ): Promise<WalkResult<HttpResponse>> {
-  const key = `${path}?${queryText(query)} id=${idField} pages<=${caps.maxPages} items<=${caps.maxItems}`;
+  const key = `${readLabel(path, query)} id=${idField} pages<=${caps.maxPages} items<=${caps.maxItems}`;
   const { value: shared } = await takeShared(ctx, stateOf(ctx).walks, key, () =>
     runWalk(ctx, path, query, idField, caps),
   );

@@ -39,97 +39,98 @@ async function runOne(id: string, middleware: Middleware): Promise<CheckResult> 
   }
 }
 
+/** What auth.revoke.reply records of a reference server, whose revocation ignores a body naming another token. */
+const BODY_IGNORED =
+  'a form body naming another token of the client (token=, RFC 7009) is ignored: the token presented was revoked (200), and the one named kept working';
+
+/**
+ * The check passed with the server's real reading among what it recorded (`reading`, a line it holds; a pattern, its
+ * last line) and none that `never` picks; `ranAgain` begins the reason its first attempt was skipped for, when it ran
+ * once more.
+ */
+function expectReading(
+  check: CheckResult,
+  { reading, never, ranAgain }: { reading: string | RegExp; never: (o: string) => boolean; ranAgain?: string },
+): void {
+  expect(check.outcome).toBe('pass');
+  if (typeof reading === 'string') expect(check.observations).toContain(reading);
+  else expect(check.observations.at(-1)).toMatch(reading);
+  expect(check.observations.filter(never)).toEqual([]);
+  if (ranAgain !== undefined)
+    expect(check.observations.some((o) => o.startsWith(`the first attempt skipped (${ranAgain}`))).toBe(true);
+}
+
 describe('auth.revoke.reply against a server that restarts in the middle of it', () => {
   it('between the issue of a token and its revocation: the 401 is no answer to a revocation', async () => {
     const check = await runOne(
       'auth.revoke.reply',
       restartAt((method, path) => method === 'POST' && path === '/oauth/revoke'),
     );
-    expect(check.outcome).toBe('pass');
-    expect(check.observations).toContain('POST /oauth/revoke answered 200 with no body');
-    expect(
-      check.observations.some((o) => o.startsWith('the first attempt skipped (POST /oauth/revoke of a token')),
-    ).toBe(true);
     // The 401 the first attempt met is said as what it was (the token had ended), never as the revocation's answer.
-    expect(check.observations.filter((o) => o.startsWith('POST /oauth/revoke answered 401 with'))).toEqual([]);
+    expectReading(check, {
+      reading: 'POST /oauth/revoke answered 200 with no body',
+      never: (o) => o.startsWith('POST /oauth/revoke answered 401 with'),
+      ranAgain: 'POST /oauth/revoke of a token',
+    });
   });
 
   it('after the issue of two fresh tokens: the newer refused is no sign that a new token ends the older ones', async () => {
     // The run's token, the token revoked, then the two fresh tokens: the restart comes before the first read after them.
     const check = await runOne(
       'auth.revoke.reply',
-      restartAt((method, path, tokenRequests) => tokenRequests === 4 && method === 'GET'),
+      restartAt((method, _path, tokenRequests) => tokenRequests === 4 && method === 'GET'),
     );
-    expect(check.outcome).toBe('pass');
-    expect(
-      check.observations.some((o) => o.startsWith('the first attempt skipped (of two fresh tokens, the newer')),
-    ).toBe(true);
-    expect(check.observations).toContain(
-      'a form body naming another token of the client (token=, RFC 7009) is ignored: the token presented was revoked (200), and the one named kept working',
+    expectReading(check, {
+      reading: BODY_IGNORED,
+      never: (o) => o.includes('a new token ends the older ones?'),
+      ranAgain: 'of two fresh tokens, the newer',
+    });
+  });
+
+  it('between its two fresh tokens: no sign of new tokens ending old ones', async () => {
+    // The run's token, the token revoked, then the first of the two fresh tokens: the restart comes before the second.
+    const check = await runOne(
+      'auth.revoke.reply',
+      restartAt((method, path, tokenRequests) => tokenRequests === 3 && method === 'POST' && path === '/oauth/token'),
     );
-    expect(check.observations.filter((o) => o.includes('a new token ends the older ones?'))).toEqual([]);
+    expectReading(check, { reading: BODY_IGNORED, never: (o) => o.includes('a new token ends the older ones') });
+  });
+
+  it('just after its revocation with a form body: both tokens ended are no revocation that reaches every token', async () => {
+    // The check's own revocation, then the one presenting a token with a form body naming another: the restart comes
+    // before the first read after it, and the same revocation is tried again.
+    const check = await runOne(
+      'auth.revoke.reply',
+      restartAt((method, _path, _tokens, revocations) => revocations === 2 && method === 'GET'),
+    );
+    expectReading(check, { reading: BODY_IGNORED, never: (o) => o.includes('the revocation reaches every token') });
   });
 });
 
-describe('auth.token.older-tokens against a server that restarts between its two token requests', () => {
-  it('does not read the first token refused as ended by the second: it runs once more and records that both work', async () => {
+describe('a restart read as "a new token ends the older ones"', () => {
+  it('auth.token.older-tokens, between its two token requests: it runs once more and records that both work', async () => {
     // The run's token, the first fresh token (shown to work), then the restart before the second token request.
     const check = await runOne(
       'auth.token.older-tokens',
       restartAt((method, path, tokenRequests) => tokenRequests === 2 && method === 'POST' && path === '/oauth/token'),
     );
-    expect(check.outcome).toBe('pass');
-    expect(check.observations.some((o) => o.startsWith('the first attempt skipped (the first token was refused'))).toBe(
-      true,
-    );
-    expect(check.observations).toContain(
-      'older tokens keep working: the first token was still accepted (200) once a second was issued',
-    );
-    expect(check.observations.filter((o) => o.startsWith('a new token ends the older ones'))).toEqual([]);
+    expectReading(check, {
+      reading: 'older tokens keep working: the first token was still accepted (200) once a second was issued',
+      never: (o) => o.startsWith('a new token ends the older ones'),
+      ranAgain: 'the first token was refused',
+    });
   });
-});
 
-describe('a restart read as "a new token ends the older ones" elsewhere', () => {
   it('auth.revoke.other-tokens: both fresh tokens forgotten before the first is read: it runs once more', async () => {
     // The run's token, then the two fresh tokens: the restart comes before the first read after them.
     const check = await runOne(
       'auth.revoke.other-tokens',
       restartAt((method, _path, tokenRequests) => tokenRequests === 3 && method === 'GET'),
     );
-    expect(check.outcome).toBe('pass');
-    expect(check.observations.some((o) => o.startsWith('the first attempt skipped (the first token was refused'))).toBe(
-      true,
-    );
-    expect(check.observations.filter((o) => o.includes('a new token ends the older ones'))).toEqual([]);
-    expect(check.observations.at(-1)).toMatch(/^only the token presented is deleted/);
-  });
-
-  it('auth.revoke.reply: a restart between its two fresh tokens is no sign of new tokens ending old ones', async () => {
-    // The run's token, the token revoked, then the first of the two fresh tokens: the restart comes before the second.
-    const check = await runOne(
-      'auth.revoke.reply',
-      restartAt((method, path, tokenRequests) => tokenRequests === 3 && method === 'POST' && path === '/oauth/token'),
-    );
-    expect(check.outcome).toBe('pass');
-    expect(check.observations.filter((o) => o.includes('a new token ends the older ones'))).toEqual([]);
-    expect(check.observations).toContain(
-      'a form body naming another token of the client (token=, RFC 7009) is ignored: the token presented was revoked (200), and the one named kept working',
-    );
-  });
-});
-
-describe('auth.revoke.reply against a restart just after its revocation with a form body', () => {
-  it('does not read both tokens ended as a revocation that reaches every token: the same revocation is tried again', async () => {
-    // The check's own revocation, then the one presenting a token with a form body naming another: the restart comes
-    // before the first read after it.
-    const check = await runOne(
-      'auth.revoke.reply',
-      restartAt((method, _path, _tokens, revocations) => revocations === 2 && method === 'GET'),
-    );
-    expect(check.outcome).toBe('pass');
-    expect(check.observations.filter((o) => o.includes('the revocation reaches every token'))).toEqual([]);
-    expect(check.observations).toContain(
-      'a form body naming another token of the client (token=, RFC 7009) is ignored: the token presented was revoked (200), and the one named kept working',
-    );
+    expectReading(check, {
+      reading: /^only the token presented is deleted/,
+      never: (o) => o.includes('a new token ends the older ones'),
+      ranAgain: 'the first token was refused',
+    });
   });
 });
